@@ -1,0 +1,54 @@
+// The map types every layer agrees on (SPEC §1): an occupancy grid (Moving AI) or a polygon map (WKT).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "geometry/point.hpp"
+
+namespace navbench {
+
+// Moving AI grid: cell (x, y) is the closed unit square [x, x+1] x [y, y+1]; y = 0 is the top row.
+struct GridMap {
+  int width = 0, height = 0;
+  std::vector<std::uint8_t> cells;  // 1 = passable, row-major, y * width + x
+
+  bool inside(int x, int y) const { return x >= 0 && y >= 0 && x < width && y < height; }
+  bool passable(int x, int y) const { return inside(x, y) && cells[std::size_t(y) * width + x] != 0; }
+};
+
+// Polygon map (SPEC §1): one walkable outer boundary (rings of x,y; first ring outer, rest holes)
+// plus obstacle polygons in the same form. Coordinates are map units.
+struct PolygonShape {
+  std::vector<std::vector<Point>> rings;  // rings[0] outer, rings[1..] holes; not closed (no repeat)
+};
+struct PolygonMap {
+  PolygonShape walkable;                  // may consist of one polygon with holes
+  std::vector<PolygonShape> obstacles;
+};
+
+enum class MapKind { grid, polygon };
+
+struct Map {
+  std::string name;        // file name without extension (.map / .wkt)
+  std::string collection;  // name of the folder holding it
+  std::string path;        // the file it came from ("" when generated in memory)
+  MapKind kind = MapKind::grid;
+  GridMap grid;            // kind == grid
+  PolygonMap polygons;     // kind == polygon
+  // Bounding box of everything that can be free: [0,W]x[0,H] for grids.
+  Point min{0, 0}, max{0, 0};
+};
+
+// Builds a Map from a grid (name/collection left to the caller).
+inline Map make_grid_map(GridMap g, std::string name = {}, std::string collection = {}) {
+  Map m;
+  m.name = std::move(name);
+  m.collection = std::move(collection);
+  m.kind = MapKind::grid;
+  m.max = {double(g.width), double(g.height)};
+  m.grid = std::move(g);
+  return m;
+}
+
+}  // namespace navbench

@@ -1,0 +1,23 @@
+// Plain 2D points and polylines in map units (a grid cell is 1 x 1), shared by every layer.
+#pragma once
+#include <cmath>
+#include <vector>
+
+namespace navbench {
+
+struct Point {
+  double x = 0, y = 0;
+  friend bool operator==(const Point&, const Point&) = default;
+};
+
+inline double distance(Point a, Point b) { return std::hypot(a.x - b.x, a.y - b.y); }
+
+using Polyline = std::vector<Point>;
+
+inline double polyline_length(const Polyline& p) {
+  double len = 0;
+  for (std::size_t i = 1; i < p.size(); ++i) len += distance(p[i - 1], p[i]);
+  return len;
+}
+
+}  // namespace navbench

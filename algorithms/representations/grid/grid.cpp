@@ -1,0 +1,100 @@
+#include "representations/grid/grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace navbench {
+
+BOOST_CONCEPT_ASSERT((boost::IncidenceGraphConcept<GridGraph>));
+BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<GridGraph>));
+BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<GridWeightMap, GridGraph::Edge>));
+static_assert(Representation<Grid4> && Representation<Grid8>);
+
+namespace {
+constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+}  // namespace
+
+GridGraph::GridGraph(const GridMap& map, bool diagonal)
+    : width_(map.width), height_(map.height), moves_(std::size_t(map.width) * map.height, 0) {
+  for (int d = 0; d < 8; ++d) offset_[d] = std::int64_t(kDy[d]) * width_ + kDx[d];
+  for (int y = 0; y < height_; ++y)
+    for (int x = 0; x < width_; ++x) {
+      if (!map.passable(x, y)) continue;
+      unsigned m = 0;
+      for (int d = 0; d < 4; ++d)
+        if (map.passable(x + kDx[d], y + kDy[d])) m |= 1u << d;
+      if (diagonal)
+        for (int d = 4; d < 8; ++d)  // no corner cutting: both orthogonal cells passable
+          if (map.passable(x + kDx[d], y + kDy[d]) && map.passable(x + kDx[d], y) && map.passable(x, y + kDy[d]))
+            m |= 1u << d;
+      moves_[std::size_t(y) * width_ + x] = std::uint8_t(m);
+    }
+}
+
+std::size_t GridGraph::num_edges() const {
+  std::size_t e = 0;
+  for (auto m : moves_) e += std::size_t(std::popcount(unsigned(m)));
+  return e;
+}
+
+template <bool D>
+GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_(&map.grid) {
+  params.finish(D ? "grid8" : "grid4");
+  if (map.kind != MapKind::grid) throw std::invalid_argument(std::string(D ? "grid8" : "grid4") + " needs a grid map");
+  graph_ = GridGraph(map.grid, D);
+}
+
+template <bool D>
+std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
+  const int W = graph_.width(), H = graph_.height();
+  if (!(p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H)) return std::nullopt;
+  // Cells whose closed square holds p: one inside a cell, two on an edge, four at a corner.
+  const int x1 = int(std::floor(p.x)), y1 = int(std::floor(p.y));
+  const int x0 = (p.x == x1) ? x1 - 1 : x1, y0 = (p.y == y1) ? y1 - 1 : y1;
+  Attachment a;
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x)
+      if (map_->passable(x, y)) {
+        const Vertex v = Vertex(y * W + x);
+        a.links.push_back({v, distance(p, position(v))});
+      }
+  // At a pinch point (exactly two diagonally opposite free cells) the point joins one side only,
+  // the cell it names, so no path passes through the pinch (SPEC §1).
+  if (a.links.size() == 2 && x0 != x1 && y0 != y1) {
+    const bool diagonal_pair = (map_->passable(x0, y0) && map_->passable(x1, y1)) ||
+                               (map_->passable(x1, y0) && map_->passable(x0, y1));
+    if (diagonal_pair) {
+      const Vertex own = Vertex(y1 * W + x1);
+      if (map_->passable(x1, y1)) std::erase_if(a.links, [&](const Link& l) { return l.vertex != own; });
+      else a.links.pop_back();
+    }
+  }
+  if (a.links.empty()) return std::nullopt;
+  a.cell = a.links.front().vertex;
+  return a;
+}
+
+template <bool D>
+bool GridRepresentation<D>::direct(const Query& q) const {
+  // A segment inside one closed free cell is always valid.
+  for (const Link& a : q.s.links)
+    for (const Link& b : q.g.links)
+      if (a.vertex == b.vertex) return true;
+  return false;
+}
+
+template <bool D>
+BuildStats GridRepresentation<D>::stats() const {
+  BuildStats s;
+  s.vertices = std::size_t(std::count(map_->cells.begin(), map_->cells.end(), 1));
+  s.edges = graph_.num_edges();
+  s.memory_bytes = graph_.memory_bytes();
+  return s;
+}
+
+template class GridRepresentation<false>;
+template class GridRepresentation<true>;
+
+}  // namespace navbench

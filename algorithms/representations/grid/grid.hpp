@@ -1,0 +1,120 @@
+// grid4 / grid8: the occupancy grid itself as a Boost.Graph graph, modelled in place in the manner
+// of boost/graph/grid_graph.hpp and example/implicit_graph.cpp — no adjacency_list copy. One byte
+// per cell holds the moves allowed from it (computed once at build); out-edges enumerate its bits.
+// Diagonal moves cost sqrt(2) and never cut a corner: both orthogonal neighbours must be passable
+// (Moving AI's octile rule, SPEC §1).
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <boost/graph/graph_concepts.hpp>
+#include <boost/iterator/counting_iterator.hpp>
+#include <boost/iterator/iterator_facade.hpp>
+#include <boost/property_map/property_map.hpp>
+
+#include "representations/representation.hpp"
+
+namespace navbench {
+
+// Directions 0..3 are E, W, S, N (cost 1); 4..7 are SE, NE, SW, NW (cost sqrt 2).
+class GridGraph {
+ public:
+  struct Edge {
+    Vertex u = 0;
+    std::uint8_t dir = 0;
+    friend bool operator==(const Edge&, const Edge&) = default;
+  };
+
+  // graph_traits
+  using vertex_descriptor = Vertex;
+  using edge_descriptor = Edge;
+  using directed_category = boost::directed_tag;
+  using edge_parallel_category = boost::disallow_parallel_edge_tag;
+  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
+  using vertices_size_type = std::size_t;
+  using edges_size_type = std::size_t;
+  using degree_size_type = std::size_t;
+  using vertex_iterator = boost::counting_iterator<Vertex>;
+  static Vertex null_vertex() { return ~Vertex(0); }
+
+  class out_edge_iterator
+      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
+   public:
+    out_edge_iterator() = default;
+    out_edge_iterator(Vertex u, unsigned mask) : u_(u), mask_(mask) {}
+
+   private:
+    friend class boost::iterator_core_access;
+    Edge dereference() const { return {u_, std::uint8_t(std::countr_zero(mask_) & 7)}; }
+    void increment() { mask_ &= mask_ - 1; }
+    bool equal(const out_edge_iterator& o) const { return mask_ == o.mask_; }
+    Vertex u_ = 0;
+    unsigned mask_ = 0;
+  };
+
+  GridGraph() = default;
+  GridGraph(const GridMap& map, bool diagonal);
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  unsigned moves(Vertex v) const { return moves_[v]; }
+  std::int64_t offset(unsigned dir) const { return offset_[dir]; }
+
+  friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex u, const GridGraph& g) {
+    return {out_edge_iterator(u, g.moves_[u]), out_edge_iterator(u, 0)};
+  }
+  friend Vertex source(const Edge& e, const GridGraph&) { return e.u; }
+  friend Vertex target(const Edge& e, const GridGraph& g) { return Vertex(std::int64_t(e.u) + g.offset_[e.dir]); }
+  friend std::size_t out_degree(Vertex u, const GridGraph& g) { return std::size_t(std::popcount(g.moves_[u])); }
+  friend std::pair<vertex_iterator, vertex_iterator> vertices(const GridGraph& g) {
+    return {vertex_iterator(0), vertex_iterator(Vertex(g.moves_.size()))};
+  }
+  friend std::size_t num_vertices(const GridGraph& g) { return g.moves_.size(); }
+
+  std::size_t num_edges() const;
+  std::size_t memory_bytes() const { return moves_.capacity(); }
+
+ private:
+  int width_ = 0, height_ = 0;
+  std::int64_t offset_[8] = {};
+  std::vector<std::uint8_t> moves_;
+};
+
+// Edge weights: 1 for the four straight moves, sqrt(2) for the diagonals.
+struct GridWeightMap {
+  using key_type = GridGraph::Edge;
+  using value_type = double;
+  using reference = double;
+  using category = boost::readable_property_map_tag;
+  friend double get(const GridWeightMap&, const GridGraph::Edge& e) { return e.dir < 4 ? 1.0 : M_SQRT2; }
+};
+
+// The representation: a cell is a vertex at its centre; a query point joins every free cell whose
+// closed square holds it.
+template <bool Diagonal>
+class GridRepresentation {
+ public:
+  using Graph = GridGraph;
+  GridRepresentation(const Map& map, Params& params);
+
+  const Graph& graph() const { return graph_; }
+  GridWeightMap weights() const { return {}; }
+  Point position(Vertex v) const {
+    return {double(v % unsigned(graph_.width())) + 0.5, double(v / unsigned(graph_.width())) + 0.5};
+  }
+  std::optional<Attachment> attach(Point p) const;
+  bool direct(const Query& q) const;
+  Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
+  BuildStats stats() const;
+
+ private:
+  const GridMap* map_;
+  GridGraph graph_;
+};
+
+using Grid4 = GridRepresentation<false>;
+using Grid8 = GridRepresentation<true>;
+
+}  // namespace navbench

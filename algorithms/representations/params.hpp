@@ -1,0 +1,31 @@
+// Parameters of a representation: the key=value pairs of `--rep NAME:k=v,...` (SPEC §5).
+// Each representation reads the keys it knows; finish() rejects any key left unread.
+#pragma once
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace navbench {
+
+class Params {
+ public:
+  Params() = default;
+  // Parses "k=v,k=v" (empty string = no parameters). Throws std::invalid_argument on bad syntax.
+  static Params parse(const std::string& text);
+
+  double get_double(const std::string& key, double fallback, double lo, double hi);
+  int get_int(const std::string& key, int fallback, int lo, int hi);
+  bool get_bool(const std::string& key, bool fallback);
+  // Throws std::invalid_argument naming every key no get_*() asked for.
+  void finish(const std::string& representation) const;
+  // The canonical "k=v,k=v" form (sorted) of every key read, defaults included: what the build CSV records.
+  std::string canonical() const;
+  bool empty() const { return values_.empty(); }
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::map<std::string, std::string> used_;  // key -> value in effect (given or default)
+};
+
+}  // namespace navbench

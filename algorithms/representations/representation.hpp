@@ -1,0 +1,95 @@
+// The adapter contract every navigation representation satisfies (DESIGN.md "A representation").
+//
+// A representation is built once per map (all heavy work there) and then answers queries through
+// the one shared A* (search/astar.hpp). It provides
+//   - a Boost.Graph view of its built graph (IncidenceGraph + VertexListGraph, vertex descriptors
+//     are 32-bit indices 0..num_vertices-1) with an edge-weight property map and vertex positions;
+//   - attach(point): how a query point joins that graph (the per-query overlay of DESIGN.md: a
+//     virtual start/goal vertex linked to the listed vertices);
+//   - direct(query): whether start may link straight to goal (same cell / triangle, or visible);
+//   - polyline(query): the vertex path back to a geometric polyline, start first, goal last;
+//   - corridor(query), optionally: the portals of the convex cells the path crosses (for the funnel);
+//   - stats(): numbers for the build CSV.
+#pragma once
+#include <concepts>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/graph/graph_concepts.hpp>
+#include <boost/graph/graph_traits.hpp>
+
+#include "geometry/map.hpp"
+#include "geometry/point.hpp"
+#include "representations/params.hpp"
+
+namespace navbench {
+
+using Vertex = std::uint32_t;
+
+// One query-time edge between a query point and a graph vertex.
+struct Link {
+  Vertex vertex;
+  double cost;  // length of the segment point <-> vertex position (or of the path the rep uses)
+};
+
+// How one query point joins the graph.
+struct Attachment {
+  std::vector<Link> links;
+  std::int64_t cell = -1;       // the representation's own handle (cell, triangle, ...) or -1
+  std::int32_t component = -1;  // free-space component id, when known: different ids => no_path at once
+};
+
+// The state of one query as it moves down the pipeline (locate -> search -> polyline).
+struct Query {
+  Point start, goal;
+  Attachment s, g;
+  bool direct = false;        // start links straight to goal (cost |start - goal|)
+  std::vector<Vertex> path;   // base-graph vertices of the found path, start side first (may be empty)
+};
+
+// A portal of the corridor: the segment shared by two consecutive convex cells, its ends named as
+// seen by someone walking from start to goal.
+struct Portal {
+  Point left, right;
+};
+using Corridor = std::vector<Portal>;
+
+struct BuildStats {
+  std::size_t vertices = 0, edges = 0, memory_bytes = 0;
+};
+
+// The C++20 concept checked at registration.
+template <class R>
+concept Representation =
+    std::constructible_from<R, const Map&, Params&> &&
+    requires(const R& r, Point p, const Query& q, Vertex v) {
+      typename R::Graph;
+      { r.graph() } -> std::same_as<const typename R::Graph&>;
+      { r.weights() };
+      { r.position(v) } -> std::convertible_to<Point>;
+      { r.attach(p) } -> std::same_as<std::optional<Attachment>>;
+      { r.direct(q) } -> std::same_as<bool>;
+      { r.polyline(q) } -> std::same_as<Polyline>;
+      { r.stats() } -> std::same_as<BuildStats>;
+    } &&
+    std::same_as<typename boost::graph_traits<typename R::Graph>::vertex_descriptor, Vertex>;
+
+template <class R>
+concept HasCorridor = requires(const R& r, const Query& q) {
+  { r.corridor(q) } -> std::same_as<std::optional<Corridor>>;
+};
+
+// The polyline most representations use: start, the positions of the path vertices, goal.
+template <class R>
+Polyline polyline_through_positions(const R& r, const Query& q) {
+  Polyline out;
+  out.reserve(q.path.size() + 2);
+  out.push_back(q.start);
+  for (Vertex v : q.path) out.push_back(r.position(v));
+  out.push_back(q.goal);
+  return out;
+}
+
+}  // namespace navbench

@@ -1,0 +1,171 @@
+// The one shared A* (Hart, Nilsson & Raphael 1968) over every representation, built on Boost.Graph's
+// astar_search_no_init. Per-query memory lives in a SearchWorkspace that is reused between queries
+// and reset in O(touched) by a stamp: untouched entries read distance +inf and colour white, as
+// astar_search_no_init requires (a plain vector_property_map would read 0 and give wrong paths).
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <boost/graph/astar_search.hpp>
+
+#include "representations/representation.hpp"
+#include "search/heuristic.hpp"
+#include "search/query_graph.hpp"
+
+namespace navbench {
+
+// Counters of one search (Warthog-style metrics).
+struct SearchStats {
+  std::size_t expansions = 0;  // vertices taken off the open list
+  std::size_t generated = 0;   // vertices first reached
+};
+
+class SearchWorkspace {
+ public:
+  struct Record {
+    double dist, cost;    // g and f
+    Vertex pred;
+    std::uint32_t stamp;  // == current: this record belongs to the running query
+    std::uint32_t local;  // dense per-query id, the index of the heap's position map
+    boost::default_color_type color;
+  };
+
+  // Starts a query on a graph of n vertices (virtual ones included).
+  void begin(std::size_t n) {
+    if (records_.size() < n) records_.resize(n, Record{0, 0, 0, 0, 0, boost::white_color});
+    if (++current_ == 0) {  // stamp wrapped: forget everything once every 2^32 queries
+      for (auto& r : records_) r.stamp = 0;
+      current_ = 1;
+    }
+    next_local_ = 0;
+  }
+  Record& touch(Vertex v) {
+    Record& r = records_[v];
+    if (r.stamp != current_) r = {kInf, kInf, v, current_, next_local_++, boost::white_color};
+    return r;
+  }
+  const Record* peek(Vertex v) const { return records_[v].stamp == current_ ? &records_[v] : nullptr; }
+  std::size_t touched() const { return next_local_; }
+  std::size_t memory_bytes() const {
+    return records_.capacity() * sizeof(Record) + goal_links.stamp.capacity() * 4 +
+           goal_links.link.capacity() * sizeof(Link);
+  }
+
+  GoalLinks goal_links;
+  std::vector<Link> start_links;
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+ private:
+  std::vector<Record> records_;
+  std::uint32_t current_ = 0;
+  std::uint32_t next_local_ = 0;
+};
+
+namespace detail {
+// Property maps over the workspace records: reading an untouched vertex gives the fresh value.
+#define NAVBENCH_WS_MAP(NAME, FIELD, TYPE, FRESH)                                                        \
+  struct NAME {                                                                                          \
+    using key_type = Vertex;                                                                             \
+    using value_type = TYPE;                                                                             \
+    using reference = TYPE;                                                                              \
+    using category = boost::read_write_property_map_tag;                                                 \
+    SearchWorkspace* ws;                                                                                 \
+    friend TYPE get(const NAME& m, Vertex v) {                                                           \
+      const auto* r = m.ws->peek(v);                                                                     \
+      return r ? r->FIELD : (FRESH);                                                                     \
+    }                                                                                                    \
+    friend void put(const NAME& m, Vertex v, TYPE x) { m.ws->touch(v).FIELD = x; }                       \
+  };
+NAVBENCH_WS_MAP(DistMap, dist, double, SearchWorkspace::kInf)
+NAVBENCH_WS_MAP(CostMap, cost, double, SearchWorkspace::kInf)
+NAVBENCH_WS_MAP(PredMap, pred, Vertex, v)
+NAVBENCH_WS_MAP(ColorMap, color, boost::default_color_type, boost::white_color)
+#undef NAVBENCH_WS_MAP
+
+// Vertex -> dense per-query id: keeps the heap's index_in_heap vector at O(touched) size.
+struct LocalIndexMap {
+  using key_type = Vertex;
+  using value_type = std::size_t;
+  using reference = std::size_t;
+  using category = boost::readable_property_map_tag;
+  SearchWorkspace* ws;
+  friend std::size_t get(const LocalIndexMap& m, Vertex v) { return m.ws->touch(v).local; }
+};
+
+struct FoundGoal {};
+
+template <class QG>
+struct Visitor : boost::default_astar_visitor {
+  Vertex goal;
+  SearchStats* stats;
+  void examine_vertex(Vertex u, const QG&) const {
+    ++stats->expansions;
+    if (u == goal) throw FoundGoal{};  // stop at the goal (Boost's documented idiom)
+  }
+  void discover_vertex(Vertex, const QG&) const { ++stats->generated; }
+};
+
+template <class R, Metric M>
+struct PositionHeuristic {
+  const R* rep;
+  Vertex n;
+  Point start, goal;
+  double weight;
+  double operator()(Vertex v) const {
+    const Point p = v < n ? Point(rep->position(v)) : (v == n ? start : goal);
+    if constexpr (M == Metric::zero) return 0.0;
+    else return weight * metric_distance<M>(p, goal);
+  }
+};
+}  // namespace detail
+
+// Runs the shared A* from q.start to q.goal over r's graph with q's attachments.
+// On success fills q.path (base vertices, start side first) and returns the path cost;
+// returns +inf when the goal is unreachable.
+template <Representation R>
+double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, SearchStats& stats) {
+  using QG = QueryGraph<typename R::Graph, decltype(r.weights())>;
+  const std::size_t n = num_vertices(r.graph());
+  ws.begin(n + 2);
+  ws.goal_links.reset(n + 2);
+  ws.start_links = q.s.links;
+  const Vertex S = Vertex(n), T = Vertex(n + 1);
+  if (q.direct) ws.start_links.push_back({T, distance(q.start, q.goal)});
+  for (const Link& l : q.g.links) ws.goal_links.mark(l.vertex, T, l.cost);
+  QG g(r.graph(), r.weights(), ws.start_links, ws.goal_links);
+
+  detail::Visitor<QG> vis;
+  vis.goal = T;
+  vis.stats = &stats;
+  detail::DistMap dist{&ws};
+  detail::CostMap cost{&ws};
+  detail::PredMap pred{&ws};
+  detail::ColorMap color{&ws};
+  detail::LocalIndexMap index{&ws};
+  put(dist, S, 0.0);
+  put(pred, S, S);
+  q.path.clear();
+  bool found = false;
+  with_metric(h.metric, [&](auto m) {
+    detail::PositionHeuristic<R, decltype(m)::value> heur;
+    heur.rep = &r;
+    heur.n = Vertex(n);
+    heur.start = q.start;
+    heur.goal = q.goal;
+    heur.weight = h.weight;
+    put(cost, S, heur(S));
+    try {
+      boost::astar_search_no_init(g, S, heur, vis, pred, cost, dist, OverlayWeightMap{}, color, index,
+                                  std::less<double>(), std::plus<double>(), SearchWorkspace::kInf, 0.0);
+    } catch (const detail::FoundGoal&) {
+      found = true;
+    }
+  });
+  if (!found) return SearchWorkspace::kInf;
+  for (Vertex v = get(pred, T); v != S; v = get(pred, v)) q.path.push_back(v);
+  std::reverse(q.path.begin(), q.path.end());
+  return get(dist, T);
+}
+
+}  // namespace navbench

@@ -1,0 +1,138 @@
+// The per-query overlay (DESIGN.md): a representation's built graph plus two virtual vertices,
+// start (n) and goal (n+1), with the query-time links of attach(), exposed as one Boost.Graph
+// graph (IncidenceGraph + VertexListGraph) so the one A* runs on every representation unchanged.
+// Edges carry their weight in the descriptor, so the weight map is a plain read.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <boost/graph/graph_traits.hpp>
+#include <boost/graph/properties.hpp>
+#include <boost/iterator/counting_iterator.hpp>
+#include <boost/iterator/iterator_facade.hpp>
+#include <boost/property_map/property_map.hpp>
+
+#include "representations/representation.hpp"
+
+namespace navbench {
+
+struct OverlayEdge {
+  Vertex u = 0, v = 0;
+  double w = 0;
+  friend bool operator==(const OverlayEdge& a, const OverlayEdge& b) { return a.u == b.u && a.v == b.v && a.w == b.w; }
+};
+
+// Per-vertex marks of the goal links, reset in O(touched) by a stamp.
+struct GoalLinks {
+  std::vector<std::uint32_t> stamp;  // stamp[v] == current => v links to the goal
+  std::vector<Link> link;            // link[v].cost valid when marked; link[v].vertex = goal vertex
+  std::uint32_t current = 0;
+
+  void reset(std::size_t n) {
+    if (stamp.size() < n) { stamp.resize(n, 0); link.resize(n); }
+    if (++current == 0) { std::fill(stamp.begin(), stamp.end(), 0); current = 1; }
+  }
+  void mark(Vertex v, Vertex goal, double cost) {
+    // a vertex listed twice keeps its cheaper link
+    if (stamp[v] == current && link[v].cost <= cost) return;
+    stamp[v] = current;
+    link[v] = {goal, cost};
+  }
+  const Link* find(Vertex v) const { return stamp[v] == current ? &link[v] : nullptr; }
+};
+
+template <class G, class W>
+class QueryGraph {
+ public:
+  using base_traits = boost::graph_traits<G>;
+  using base_iterator = typename base_traits::out_edge_iterator;
+
+  // graph_traits
+  using vertex_descriptor = Vertex;
+  using edge_descriptor = OverlayEdge;
+  using directed_category = boost::directed_tag;
+  using edge_parallel_category = boost::allow_parallel_edge_tag;
+  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
+  using vertices_size_type = std::size_t;
+  using edges_size_type = std::size_t;
+  using degree_size_type = std::size_t;
+  using vertex_iterator = boost::counting_iterator<Vertex>;
+  static Vertex null_vertex() { return std::numeric_limits<Vertex>::max(); }
+
+  // Base out-edges first, then the extra links (the goal link of a base vertex, or start's links).
+  class out_edge_iterator
+      : public boost::iterator_facade<out_edge_iterator, OverlayEdge, boost::forward_traversal_tag, OverlayEdge> {
+   public:
+    out_edge_iterator() = default;
+    out_edge_iterator(const QueryGraph* g, Vertex src, base_iterator cur, base_iterator end, const Link* x,
+                      const Link* xend)
+        : g_(g), src_(src), cur_(cur), end_(end), x_(x), xend_(xend) {}
+
+   private:
+    friend class boost::iterator_core_access;
+    OverlayEdge dereference() const {
+      if (cur_ != end_) return {src_, Vertex(target(*cur_, *g_->base_)), double(get(g_->weights_, *cur_))};
+      return {src_, x_->vertex, x_->cost};
+    }
+    void increment() {
+      if (cur_ != end_) ++cur_;
+      else ++x_;
+    }
+    bool equal(const out_edge_iterator& o) const { return cur_ == o.cur_ && x_ == o.x_; }
+
+    const QueryGraph* g_ = nullptr;
+    Vertex src_ = 0;
+    base_iterator cur_{}, end_{};
+    const Link* x_ = nullptr;
+    const Link* xend_ = nullptr;
+  };
+
+  QueryGraph(const G& base, W weights, const std::vector<Link>& start_links, const GoalLinks& goal_links)
+      : base_(&base), weights_(weights), n_(Vertex(num_vertices(base))), start_links_(&start_links),
+        goal_links_(&goal_links) {}
+
+  Vertex start_vertex() const { return n_; }
+  Vertex goal_vertex() const { return n_ + 1; }
+  Vertex base_size() const { return n_; }
+
+  friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex v, const QueryGraph& g) {
+    if (v >= g.n_) {  // start: its links; goal: nothing
+      const Link* b = g.start_links_->data();
+      const Link* e = v == g.n_ ? b + g.start_links_->size() : b;
+      return {out_edge_iterator(&g, v, {}, {}, b, e), out_edge_iterator(&g, v, {}, {}, e, e)};
+    }
+    auto [cur, end] = out_edges(v, *g.base_);
+    const Link* x = g.goal_links_->find(v);
+    const Link* xe = x ? x + 1 : x;
+    return {out_edge_iterator(&g, v, cur, end, x, xe), out_edge_iterator(&g, v, end, end, xe, xe)};
+  }
+  friend Vertex source(const OverlayEdge& e, const QueryGraph&) { return e.u; }
+  friend Vertex target(const OverlayEdge& e, const QueryGraph&) { return e.v; }
+  friend std::size_t out_degree(Vertex v, const QueryGraph& g) {
+    auto [b, e] = out_edges(v, g);
+    return std::size_t(std::distance(b, e));
+  }
+  friend std::pair<vertex_iterator, vertex_iterator> vertices(const QueryGraph& g) {
+    return {vertex_iterator(0), vertex_iterator(g.n_ + 2)};
+  }
+  friend std::size_t num_vertices(const QueryGraph& g) { return std::size_t(g.n_) + 2; }
+
+ private:
+  const G* base_;
+  W weights_;
+  Vertex n_;
+  const std::vector<Link>* start_links_;
+  const GoalLinks* goal_links_;
+};
+
+// The weight map of the overlay: the weight travels in the edge descriptor.
+struct OverlayWeightMap {
+  using key_type = OverlayEdge;
+  using value_type = double;
+  using reference = double;
+  using category = boost::readable_property_map_tag;
+  friend double get(const OverlayWeightMap&, const OverlayEdge& e) { return e.w; }
+};
+
+}  // namespace navbench

@@ -1,0 +1,48 @@
+// Readers and writers for the Moving AI benchmark formats (SPEC §1; Sturtevant, "Benchmarks for
+// Grid-Based Pathfinding", IEEE TCIAIG 2012). Malformed input throws InputError("file:line: reason").
+#pragma once
+#include <istream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "geometry/map.hpp"
+
+namespace navbench {
+
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct ScenarioLine {
+  int bucket = 0;
+  std::string map;        // as written in the file
+  int width = 0, height = 0;
+  double sx = 0, sy = 0, gx = 0, gy = 0;  // integer cells in Moving AI files; real in saved polygon sets
+  double optimal = 0;     // octile optimum; < 0 when unknown
+  int decimals = -1;      // how the optimum was printed: digits after the point ...
+  int significant = -1;   // ... and significant digits, for "equal to the printed precision"
+};
+
+struct Scenario {
+  std::string path;
+  std::vector<ScenarioLine> lines;
+};
+
+// Largest side accepted (beyond this a file is "absurd"): 1<<15 cells.
+inline constexpr int kMaxMapSide = 1 << 15;
+
+GridMap read_movingai_map(std::istream& in, const std::string& name_for_errors);
+Map load_movingai_map(const std::string& path);  // fills name/collection/path
+Scenario read_scenario(std::istream& in, const std::string& name_for_errors);
+Scenario load_scenario(const std::string& path);
+// Checks that every line's width/height match the map (InputError naming the line otherwise).
+void check_scenario_matches(const Scenario& s, const GridMap& m);
+
+void write_movingai_map(std::ostream& out, const GridMap& m);
+void write_scenario(std::ostream& out, const Scenario& s);
+
+// Half a unit of the last printed digit of the scenario's optimum: |x - optimum| <= this is "equal".
+double printed_tolerance(const ScenarioLine& l);
+
+}  // namespace navbench

@@ -1,0 +1,51 @@
+#include "harness/registry.hpp"
+
+#include <stdexcept>
+
+#include "representations/grid/grid.hpp"
+
+namespace navbench {
+
+const std::vector<RepresentationEntry>& representations() {
+  static const std::vector<RepresentationEntry> entries = {
+      make_entry<Grid4>("grid4", "4-connected grid, cells as vertices (implicit Boost.Graph)"),
+      make_entry<Grid8>("grid8", "8-connected grid, diagonal sqrt(2), no corner cutting (implicit Boost.Graph)"),
+  };
+  return entries;
+}
+
+const RepresentationEntry* find_representation(const std::string& name) {
+  for (const auto& e : representations())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
+  auto known = [](const std::string& n) {
+    if (find_representation(n)) return;
+    std::string names;
+    for (const auto& e : representations()) names += (names.empty() ? "" : ", ") + e.name;
+    throw std::invalid_argument("unknown representation '" + n + "' (known: " + names + ")");
+  };
+  std::vector<RepresentationSpec> out;
+  if (auto colon = value.find(':'); colon != std::string::npos) {
+    RepresentationSpec s{value, value.substr(0, colon), value.substr(colon + 1)};
+    known(s.name);
+    Params::parse(s.params);  // syntax check now; keys are checked when the representation builds
+    out.push_back(s);
+    return out;
+  }
+  std::size_t pos = 0;
+  while (pos <= value.size()) {
+    std::size_t comma = value.find(',', pos);
+    if (comma == std::string::npos) comma = value.size();
+    std::string n = value.substr(pos, comma - pos);
+    if (n.empty()) throw std::invalid_argument("empty representation name in --rep '" + value + "'");
+    known(n);
+    out.push_back({n, n, ""});
+    pos = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace navbench

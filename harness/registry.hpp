@@ -1,0 +1,85 @@
+// The registry of representations: name, description, factory. A new representation is one folder
+// under algorithms/representations/ plus one line in registry.cpp; `navbench list` prints the
+// registry and the conformance battery (tests/test_conformance.cpp) runs on every entry.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "representations/representation.hpp"
+#include "search/astar.hpp"
+
+namespace navbench {
+
+// A built representation behind one small virtual interface: a handful of virtual calls per query,
+// while the A* inside search() is compiled for the concrete graph.
+class AnyRepresentation {
+ public:
+  virtual ~AnyRepresentation() = default;
+  // Joins start and goal to the graph; false when a point is not in the representation's free space.
+  virtual bool locate(Query& q) const = 0;
+  // The shared A*; returns the path cost (+inf when unreachable) and fills q.path.
+  virtual double search(Query& q, const Heuristic& h, SearchStats& stats) = 0;
+  virtual Polyline polyline(const Query& q) const = 0;
+  virtual std::optional<Corridor> corridor(const Query& q) const = 0;
+  virtual BuildStats stats() const = 0;
+  virtual std::size_t workspace_bytes() const = 0;
+};
+
+template <Representation R>
+class Adapter final : public AnyRepresentation {
+ public:
+  Adapter(const Map& m, Params& p) : rep_(m, p) {}
+  bool locate(Query& q) const override {
+    auto s = rep_.attach(q.start);
+    auto g = rep_.attach(q.goal);
+    if (!s || !g) return false;
+    q.s = std::move(*s);
+    q.g = std::move(*g);
+    q.direct = rep_.direct(q);
+    return true;
+  }
+  double search(Query& q, const Heuristic& h, SearchStats& stats) override {
+    return astar(rep_, q, h, ws_, stats);
+  }
+  Polyline polyline(const Query& q) const override { return rep_.polyline(q); }
+  std::optional<Corridor> corridor(const Query& q) const override {
+    if constexpr (HasCorridor<R>) return rep_.corridor(q);
+    else return std::nullopt;
+  }
+  BuildStats stats() const override { return rep_.stats(); }
+  std::size_t workspace_bytes() const override { return ws_.memory_bytes(); }
+  const R& representation() const { return rep_; }
+
+ private:
+  R rep_;
+  SearchWorkspace ws_;
+};
+
+struct RepresentationEntry {
+  std::string name;
+  std::string description;
+  // Builds from a map; throws std::invalid_argument on unknown/bad parameters or an unsupported map.
+  std::function<std::unique_ptr<AnyRepresentation>(const Map&, Params&)> build;
+};
+
+template <Representation R>
+RepresentationEntry make_entry(std::string name, std::string description) {
+  return {std::move(name), std::move(description),
+          [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<R>>(m, p); }};
+}
+
+const std::vector<RepresentationEntry>& representations();
+const RepresentationEntry* find_representation(const std::string& name);
+
+// `--rep` values (SPEC §5): "a,b,c" or "name:k=v,k=v". Each spec keeps the text as given.
+struct RepresentationSpec {
+  std::string text;    // as given: the `representation` column
+  std::string name;
+  std::string params;  // "k=v,..." or ""
+};
+std::vector<RepresentationSpec> parse_rep_option(const std::string& value);
+
+}  // namespace navbench
