@@ -1,0 +1,177 @@
+// quadtree: the quad tree navigation mesh of the classic game-AI write-up of issue 5, on the region
+// quadtree of Samet ("The Quadtree and Related Hierarchical Data Structures", ACM Computing Surveys
+// 1984) as used for path planning by Kambhampati & Davis ("Multiresolution path planning for mobile
+// robots", IEEE J. Robotics and Automation 1986). The field is padded to a power-of-two square and
+// divided into quarters while a node holds both free space and obstacles; fully blocked nodes, and
+// nodes that reach the minimum size while still touching an obstacle, are dropped. Adjacent cells
+// that share a whole side are then collapsed into rectangles (aspect ratio <= `aspect`, so cells
+// stay roughly square).
+//
+// The search graph is the portal graph of those convex cells: one vertex per portal (the segment two
+// cells share, of positive length), placed at its midpoint; two portals of the same cell are joined
+// with the distance between their midpoints. A query point joins the portals of the cell holding it,
+// so every path segment lies inside one closed free cell and the raw path is valid by construction.
+// The graph is a compact CSR modelled in place as a Boost.Graph graph (no adjacency_list copy).
+//
+// Parameters: min (smallest cell side; cells on grid maps, map units on polygon maps; default 1),
+// merge (0/1, default 1), aspect (>= 1, default 2).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <boost/graph/graph_concepts.hpp>
+#include <boost/iterator/counting_iterator.hpp>
+#include <boost/iterator/iterator_facade.hpp>
+#include <boost/property_map/property_map.hpp>
+
+#include "representations/representation.hpp"
+
+namespace navbench {
+
+// Compressed sparse rows: the out-edges of u are entries offsets[u] .. offsets[u+1]-1.
+class QuadTreeGraph {
+ public:
+  struct Edge {
+    Vertex u = 0;
+    std::uint32_t index = 0;  // position in the CSR arrays (target, weight)
+    friend bool operator==(const Edge&, const Edge&) = default;
+  };
+
+  // graph_traits
+  using vertex_descriptor = Vertex;
+  using edge_descriptor = Edge;
+  using directed_category = boost::directed_tag;
+  using edge_parallel_category = boost::disallow_parallel_edge_tag;
+  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
+  using vertices_size_type = std::size_t;
+  using edges_size_type = std::size_t;
+  using degree_size_type = std::size_t;
+  using vertex_iterator = boost::counting_iterator<Vertex>;
+  static Vertex null_vertex() { return ~Vertex(0); }
+
+  class out_edge_iterator
+      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
+   public:
+    out_edge_iterator() = default;
+    out_edge_iterator(Vertex u, std::uint32_t i) : u_(u), i_(i) {}
+
+   private:
+    friend class boost::iterator_core_access;
+    Edge dereference() const { return {u_, i_}; }
+    void increment() { ++i_; }
+    bool equal(const out_edge_iterator& o) const { return i_ == o.i_; }
+    Vertex u_ = 0;
+    std::uint32_t i_ = 0;
+  };
+
+  friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex u, const QuadTreeGraph& g) {
+    return {out_edge_iterator(u, g.offsets_[u]), out_edge_iterator(u, g.offsets_[u + 1])};
+  }
+  friend Vertex source(const Edge& e, const QuadTreeGraph&) { return e.u; }
+  friend Vertex target(const Edge& e, const QuadTreeGraph& g) { return g.targets_[e.index]; }
+  friend std::size_t out_degree(Vertex u, const QuadTreeGraph& g) { return g.offsets_[u + 1] - g.offsets_[u]; }
+  friend std::pair<vertex_iterator, vertex_iterator> vertices(const QuadTreeGraph& g) {
+    return {vertex_iterator(0), vertex_iterator(Vertex(num_vertices(g)))};
+  }
+  friend std::size_t num_vertices(const QuadTreeGraph& g) { return g.offsets_.empty() ? 0 : g.offsets_.size() - 1; }
+
+  std::size_t num_edges() const { return targets_.size(); }
+  double weight(std::uint32_t index) const { return weights_[index]; }
+  std::size_t memory_bytes() const {
+    return offsets_.capacity() * sizeof(std::uint32_t) + targets_.capacity() * sizeof(Vertex) +
+           weights_.capacity() * sizeof(double);
+  }
+
+ private:
+  friend class QuadTree;
+  std::vector<std::uint32_t> offsets_;
+  std::vector<Vertex> targets_;
+  std::vector<double> weights_;
+};
+
+// Edge weights: the distance between the two portal midpoints, stored beside the CSR targets.
+struct QuadTreeWeightMap {
+  using key_type = QuadTreeGraph::Edge;
+  using value_type = double;
+  using reference = double;
+  using category = boost::readable_property_map_tag;
+  const QuadTreeGraph* g = nullptr;
+  friend double get(const QuadTreeWeightMap& m, const QuadTreeGraph::Edge& e) { return m.g->weight(e.index); }
+};
+
+class QuadTree {
+ public:
+  using Graph = QuadTreeGraph;
+
+  // A free cell: the closed rectangle [min.x, max.x] x [min.y, max.y] in map units.
+  struct Box {
+    Point min, max;
+  };
+
+  QuadTree(const Map& map, Params& params);
+
+  // --- the Representation contract ---
+  const Graph& graph() const { return graph_; }
+  QuadTreeWeightMap weights() const { return {&graph_}; }
+  Point position(Vertex v) const { return mid_[v]; }
+  std::optional<Attachment> attach(Point p) const;
+  bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
+  Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
+  std::optional<Corridor> corridor(const Query& q) const;
+  BuildStats stats() const;
+
+  // --- inspection (tests, benchmarks, reports) ---
+  std::size_t quadtree_leaves() const { return leaves_; }  // free leaves of the subdivision
+  std::size_t cell_count() const { return cells_.size(); } // cells after merging ("leaves" reported)
+  Box cell_box(std::uint32_t c) const;
+  // The free cell holding p (descends the tree: O(depth)); on a boundary between cells either one.
+  std::optional<std::uint32_t> cell_at(Point p) const;
+  // Cells sharing a boundary segment of positive length with c.
+  std::vector<std::uint32_t> neighbours(std::uint32_t c) const;
+  std::int32_t component(std::uint32_t c) const { return comp_[c]; }
+  // Portal v: the two cells it joins and its segment (ends ordered by increasing x, then y).
+  std::pair<std::uint32_t, std::uint32_t> portal_cells(Vertex v) const { return {portals_[v].a, portals_[v].b}; }
+  std::pair<Point, Point> portal_segment(Vertex v) const;
+
+ private:
+  // Integer geometry: the root square is [0, side]^2 in units of unit_ map units from origin_.
+  struct Rect {
+    std::int32_t x0, y0, x1, y1;
+  };
+  // A portal on the line x = line (vertical) or y = line, spanning [lo, hi]; cell a lies on the
+  // low side of the line (smaller x or y), cell b on the high side.
+  struct PortalRec {
+    std::uint32_t a, b;
+    std::int32_t line, lo, hi;
+    bool vertical;
+  };
+  // Tree slots: >= 0 an inner node whose 4 children are slots tree_[i..i+3] (order: low x low y,
+  // high x low y, low x high y, high x high y); kBlocked; <= -2 a free leaf, id -(value + 2).
+  static constexpr std::int32_t kBlocked = -1;
+
+  void subdivide_grid(const GridMap& g, double min_size);
+  void subdivide_polygon(const PolygonMap& pm, double min_size);
+  void merge_cells(double aspect);
+  void find_portals();
+  void build_graph();
+  Point world(double x, double y) const { return {origin_.x + x * unit_, origin_.y + y * unit_}; }
+  std::int64_t locate_slot(double u, double v, bool high_x, bool high_y, bool* tie_x, bool* tie_y) const;
+
+  Point origin_{0, 0};
+  double unit_ = 1;
+  std::int32_t side_ = 1;          // root side in units (a power of two)
+  std::int32_t root_ = kBlocked;   // root slot
+  std::vector<std::int32_t> tree_;
+  std::size_t leaves_ = 0;
+  std::vector<Rect> cells_;
+  std::vector<std::int32_t> comp_;             // per cell: connected component id
+  std::vector<PortalRec> portals_;              // per graph vertex
+  std::vector<Point> mid_;                      // per graph vertex: portal midpoint
+  std::vector<std::uint32_t> cell_first_;       // per cell: its portals are cell_portals_[first..first+1)
+  std::vector<Vertex> cell_portals_;
+  Graph graph_;
+};
+
+}  // namespace navbench
