@@ -14,6 +14,7 @@
 #include <concepts>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,12 @@ struct Portal {
   Point left, right;
 };
 using Corridor = std::vector<Portal>;
+
+// Thrown by a representation's constructor for a map kind it cannot represent (e.g. grid8 on a
+// polygon map): the harness skips that (map, representation) pair with a note instead of failing.
+struct UnsupportedMap : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
 
 struct BuildStats {
   std::size_t vertices = 0, edges = 0, memory_bytes = 0;

@@ -46,6 +46,8 @@ class SearchWorkspace {
     return r;
   }
   const Record* peek(Vertex v) const { return records_[v].stamp == current_ ? &records_[v] : nullptr; }
+  // For vertices known to be touched in this query (those on the heap).
+  const Record& touched_record(Vertex v) const { return records_[v]; }
   std::size_t touched() const { return next_local_; }
   std::size_t memory_bytes() const {
     return records_.capacity() * sizeof(Record) + goal_links.stamp.capacity() * 4 +
@@ -78,19 +80,31 @@ namespace detail {
     friend void put(const NAME& m, Vertex v, TYPE x) { m.ws->touch(v).FIELD = x; }                       \
   };
 NAVBENCH_WS_MAP(DistMap, dist, double, SearchWorkspace::kInf)
-NAVBENCH_WS_MAP(CostMap, cost, double, SearchWorkspace::kInf)
 NAVBENCH_WS_MAP(PredMap, pred, Vertex, v)
 NAVBENCH_WS_MAP(ColorMap, color, boost::default_color_type, boost::white_color)
 #undef NAVBENCH_WS_MAP
 
-// Vertex -> dense per-query id: keeps the heap's index_in_heap vector at O(touched) size.
+// f-values. Only the heap reads them, and only for vertices it holds, which are always touched
+// (their f was put before the push), so reads skip the stamp test: this is the hottest map.
+struct CostMap {
+  using key_type = Vertex;
+  using value_type = double;
+  using reference = double;
+  using category = boost::read_write_property_map_tag;
+  SearchWorkspace* ws;
+  friend double get(const CostMap& m, Vertex v) { return m.ws->touched_record(v).cost; }
+  friend void put(const CostMap& m, Vertex v, double x) { m.ws->touch(v).cost = x; }
+};
+
+// Vertex -> dense per-query id: keeps the heap's index_in_heap vector at O(touched) size. The heap
+// asks only for vertices it holds (touched, as above).
 struct LocalIndexMap {
   using key_type = Vertex;
   using value_type = std::size_t;
   using reference = std::size_t;
   using category = boost::readable_property_map_tag;
   SearchWorkspace* ws;
-  friend std::size_t get(const LocalIndexMap& m, Vertex v) { return m.ws->touch(v).local; }
+  friend std::size_t get(const LocalIndexMap& m, Vertex v) { return m.ws->touched_record(v).local; }
 };
 
 struct FoundGoal {};

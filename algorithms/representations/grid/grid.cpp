@@ -42,8 +42,35 @@ std::size_t GridGraph::num_edges() const {
 template <bool D>
 GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_(&map.grid) {
   params.finish(D ? "grid8" : "grid4");
-  if (map.kind != MapKind::grid) throw std::invalid_argument(std::string(D ? "grid8" : "grid4") + " needs a grid map");
+  if (map.kind != MapKind::grid) throw UnsupportedMap(std::string(D ? "grid8" : "grid4") + " needs a grid map");
   graph_ = GridGraph(map.grid, D);
+  inv_width_ = 1.0 / map.grid.width;
+  // Free-space components: 4-connected free cells are exactly what a valid path can join (a
+  // diagonal move needs both orthogonal cells; cells meeting at a corner only form a pinch point).
+  const int W = map.grid.width, H = map.grid.height;
+  component_.assign(std::size_t(W) * H, -1);
+  std::vector<Vertex> stack;
+  std::int32_t next = 0;
+  for (Vertex seed = 0; seed < Vertex(W * H); ++seed) {
+    if (!map.grid.cells[seed] || component_[seed] >= 0) continue;
+    component_[seed] = next;
+    stack.push_back(seed);
+    while (!stack.empty()) {
+      const Vertex v = stack.back();
+      stack.pop_back();
+      const int x = int(v % unsigned(W)), y = int(v / unsigned(W));
+      for (int d = 0; d < 4; ++d) {
+        const int nx = x + kDx[d], ny = y + kDy[d];
+        if (!map.grid.passable(nx, ny)) continue;
+        const Vertex u = Vertex(ny * W + nx);
+        if (component_[u] < 0) {
+          component_[u] = next;
+          stack.push_back(u);
+        }
+      }
+    }
+    ++next;
+  }
 }
 
 template <bool D>
@@ -73,6 +100,7 @@ std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
   }
   if (a.links.empty()) return std::nullopt;
   a.cell = a.links.front().vertex;
+  a.component = component_[a.links.front().vertex];
   return a;
 }
 
@@ -90,7 +118,7 @@ BuildStats GridRepresentation<D>::stats() const {
   BuildStats s;
   s.vertices = std::size_t(std::count(map_->cells.begin(), map_->cells.end(), 1));
   s.edges = graph_.num_edges();
-  s.memory_bytes = graph_.memory_bytes();
+  s.memory_bytes = graph_.memory_bytes() + component_.capacity() * sizeof(std::int32_t);
   return s;
 }
 

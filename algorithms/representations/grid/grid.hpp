@@ -102,7 +102,13 @@ class GridRepresentation {
   const Graph& graph() const { return graph_; }
   GridWeightMap weights() const { return {}; }
   Point position(Vertex v) const {
-    return {double(v % unsigned(graph_.width())) + 0.5, double(v / unsigned(graph_.width())) + 0.5};
+    // y = v / W by a floating multiply (exact after the one-step correction): the heuristic calls
+    // this for every generated vertex and an integer division costs more than the rest of it.
+    const unsigned W = unsigned(graph_.width());
+    unsigned y = unsigned(double(v) * inv_width_);
+    if (y * W > v) --y;
+    else if ((y + 1) * W <= v) ++y;
+    return {double(v - y * W) + 0.5, double(y) + 0.5};
   }
   std::optional<Attachment> attach(Point p) const;
   bool direct(const Query& q) const;
@@ -112,6 +118,8 @@ class GridRepresentation {
  private:
   const GridMap* map_;
   GridGraph graph_;
+  double inv_width_ = 1.0;
+  std::vector<std::int32_t> component_;  // 4-connected free-cell component per cell (-1 blocked)
 };
 
 using Grid4 = GridRepresentation<false>;

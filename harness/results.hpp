@@ -1,0 +1,65 @@
+// Result rows and the one writer of results files (SPEC §4): PREFIX.csv, PREFIX.build.csv,
+// PREFIX.paths.csv, PREFIX.meta.json.
+#pragma once
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "geometry/point.hpp"
+
+namespace navbench {
+
+enum class Status { ok, no_path, invalid_query, error };
+const char* to_string(Status s);
+
+struct ResultRow {
+  std::string map, collection;
+  long scen_index = 0;
+  int bucket = 0;
+  std::string representation, heuristic, smoothing, convention;
+  double sx = 0, sy = 0, gx = 0, gy = 0;  // as in the scenario file
+  Status status = Status::error;
+  std::optional<double> length, optimal, octile_optimal, gap;
+  std::optional<bool> valid;
+  std::size_t expansions = 0, path_points = 0;
+  double locate_us = 0, search_us = 0, smooth_us = 0;
+  // extra columns (SPEC §4 allows more after the fixed ones)
+  std::optional<double> raw_length;
+  std::optional<bool> raw_valid;
+  std::size_t generated = 0;
+  std::string message;
+  Polyline path;  // for PREFIX.paths.csv; not a CSV column
+};
+
+struct BuildRow {
+  std::string map, representation, params;
+  double build_ms = 0;
+  std::size_t vertices = 0, edges = 0, memory_bytes = 0;
+};
+
+std::string csv_field(const std::string& s);  // quotes when the field holds , " or newline
+std::string format_number(double v);           // 12 significant digits
+extern const char* const kResultHeader;
+extern const char* const kBuildHeader;
+extern const char* const kPathsHeader;
+std::string format_row(const ResultRow& r);
+std::string format_build_row(const BuildRow& b);
+std::string format_path_row(const ResultRow& r);  // "" when the row has no path
+
+// Writes the result files of one run. Rows are flushed as they come, so an interrupted run keeps
+// every row it finished (the sweep adds atomic per-unit files on top).
+class ResultWriter {
+ public:
+  ResultWriter(const std::string& prefix, bool paths);
+  void write(const ResultRow& r);
+  void write(const BuildRow& b);
+  void flush();
+
+ private:
+  std::ofstream csv_, build_, paths_;
+  bool with_paths_;
+};
+
+}  // namespace navbench
