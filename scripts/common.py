@@ -1,0 +1,508 @@
+"""Shared helpers of the navbench plot/report scripts: finding and reading result sets (SPEC §4),
+summary statistics, and simple readers for the map formats of SPEC §1 (Moving AI .map, WKT).
+
+Everything here reads only the files the harness writes; nothing calls the C++ code.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+
+def require_plotting(script: str) -> None:
+    """Imports matplotlib (Agg) and pandas, or re-runs the script through navpy.sh, which finds a
+    Python that has them; prints one clear line and exits when there is none."""
+    try:
+        import matplotlib  # noqa: F401
+        import pandas  # noqa: F401
+    except ImportError as e:
+        here = os.path.dirname(os.path.abspath(__file__))
+        navpy = os.path.join(here, "navpy.sh")
+        # NAVPY_ACTIVE is set by navpy.sh: re-running through it again would loop.
+        if not os.environ.get("NAVPY_ACTIVE") and os.access(navpy, os.X_OK):
+            os.execv(navpy, [navpy, os.path.abspath(sys.argv[0])] + sys.argv[1:])
+        sys.exit(f"{script}: this Python ({sys.executable}) cannot import {e.name}; "
+                 "install the Debian packages python3-matplotlib python3-pandas or set NAVBENCH_PYTHON")
+    import matplotlib
+    matplotlib.use("Agg")
+
+
+# --------------------------------------------------------------------------------------------
+# Result files (SPEC §4)
+
+RESULT_COLUMNS = [
+    "map", "collection", "scen_index", "bucket", "representation", "heuristic", "smoothing",
+    "convention", "sx", "sy", "gx", "gy", "status", "length", "optimal", "octile_optimal", "gap",
+    "valid", "expansions", "path_points", "locate_us", "search_us", "smooth_us", "raw_length",
+    "raw_valid", "generated", "message",
+]
+TEXT_COLUMNS = {"map", "collection", "representation", "heuristic", "smoothing", "convention",
+                "status", "message"}
+BUILD_COLUMNS = ["map", "representation", "params", "build_ms", "vertices", "edges", "memory_bytes"]
+BUILD_TEXT_COLUMNS = {"map", "representation", "params"}
+PATHS_COLUMNS = ["map", "scen_index", "representation", "heuristic", "smoothing", "convention", "points"]
+STATUSES = ("ok", "no_path", "invalid_query", "error")
+# Files in a results directory that are companions of a result set, not result sets themselves.
+COMPANION_SUFFIXES = (".build.csv", ".paths.csv", ".structure.csv")
+
+
+class InputError(Exception):
+    """A missing or malformed input file; the scripts print it as one line and exit 2."""
+
+
+def note(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+def prefix_of(csv_path: str) -> str:
+    return csv_path[:-4] if csv_path.endswith(".csv") else csv_path
+
+
+def find_result_csvs(inputs: list[str]) -> list[str]:
+    """Result-set CSV files named by INPUTS: a PREFIX (PREFIX.csv is read), a PREFIX.csv file, or a
+    directory (every *.csv in it and below that is not a companion file, sorted)."""
+    out: list[str] = []
+    for item in inputs:
+        if os.path.isdir(item):
+            found = []
+            for root, dirs, files in os.walk(item):
+                dirs.sort()
+                for f in sorted(files):
+                    if f.endswith(".csv") and not f.endswith(COMPANION_SUFFIXES):
+                        found.append(os.path.join(root, f))
+            if not found:
+                raise InputError(f"{item}: directory holds no result CSV files")
+            out.extend(found)
+        elif item.endswith(COMPANION_SUFFIXES):
+            raise InputError(f"{item}: is a companion file; pass the result set PREFIX or PREFIX.csv")
+        elif item.endswith(".csv") and os.path.isfile(item):
+            out.append(item)
+        elif os.path.isfile(item + ".csv"):
+            out.append(item + ".csv")
+        else:
+            raise InputError(f"{item}: no such result set (neither {item} nor {item}.csv exists)")
+    seen, unique = set(), []
+    for p in out:
+        key = os.path.realpath(p)
+        if key not in seen:
+            seen.add(key)
+            unique.append(p)
+    return unique
+
+
+def read_csv_typed(path: str, columns: list[str], text_columns: set[str], required: list[str]):
+    """Reads a CSV with every field as text first (so empty means missing, never 0), then turns
+    the numeric columns into floats (NaN where empty or unparsable). Missing optional columns are
+    added empty."""
+    import pandas as pd
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{path}: empty file (no header line)")
+    except (pd.errors.ParserError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not a readable CSV: {str(e).splitlines()[0]}")
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise InputError(f"{path}: missing column(s) {','.join(missing)}")
+    for c in columns:
+        if c not in df.columns:
+            df[c] = ""
+    for c in df.columns:
+        if c in text_columns or c not in columns:
+            df[c] = df[c].astype(str).str.strip()
+        else:
+            df[c] = pd.to_numeric(df[c].str.strip(), errors="coerce")
+    return df
+
+
+def read_results_csv(path: str):
+    df = read_csv_typed(path, RESULT_COLUMNS, TEXT_COLUMNS,
+                   required=["map", "representation", "smoothing", "status"])
+    bad = sorted(set(df["status"]) - set(STATUSES))
+    if bad:
+        raise InputError(f"{path}: unknown status value(s) {','.join(bad)}")
+    return df
+
+
+def read_build_csv(path: str):
+    return read_csv_typed(path, BUILD_COLUMNS, BUILD_TEXT_COLUMNS, required=["map", "representation"])
+
+
+def read_paths_csv(path: str):
+    import pandas as pd
+    df = read_csv_typed(path, PATHS_COLUMNS, set(PATHS_COLUMNS) - {"scen_index"},
+                   required=["map", "scen_index", "representation", "smoothing", "points"])
+    df["scen_index"] = pd.to_numeric(df["scen_index"], errors="coerce")
+    return df
+
+
+def parse_points(text: str, where: str = "points") -> list[tuple[float, float]]:
+    """'x y;x y;...' -> [(x, y), ...]."""
+    pts = []
+    for item in text.split(";"):
+        item = item.strip()
+        if not item:
+            continue
+        parts = item.split()
+        if len(parts) != 2:
+            raise InputError(f"{where}: bad point '{item}' (want 'x y')")
+        try:
+            pts.append((float(parts[0]), float(parts[1])))
+        except ValueError:
+            raise InputError(f"{where}: bad point '{item}' (want numbers)")
+    return pts
+
+
+def polyline_length(pts) -> float:
+    return sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
+
+
+@dataclass
+class ResultData:
+    """All result sets named on a command line, concatenated."""
+    rows: object                      # pandas DataFrame, one row per query (+ column result_set)
+    build: object                     # pandas DataFrame of the build CSVs (may be empty)
+    meta: dict = field(default_factory=dict)   # result-set prefix -> parsed meta.json (or None)
+    prefixes: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # what was missing, for the report
+
+
+def load(inputs: list[str]) -> ResultData:
+    import pandas as pd
+    csvs = find_result_csvs(inputs)
+    frames, builds, meta, prefixes, notes = [], [], {}, [], []
+    for path in csvs:
+        prefix = prefix_of(path)
+        prefixes.append(prefix)
+        df = read_results_csv(path)
+        df["result_set"] = os.path.basename(prefix)
+        frames.append(df)
+        bpath = prefix + ".build.csv"
+        if os.path.isfile(bpath):
+            b = read_build_csv(bpath)
+            b["result_set"] = os.path.basename(prefix)
+            builds.append(b)
+        else:
+            notes.append(f"{bpath}: not found (no build figures for this set)")
+        mpath = prefix + ".meta.json"
+        if os.path.isfile(mpath):
+            try:
+                with open(mpath, encoding="utf-8") as f:
+                    meta[prefix] = json.load(f)
+            except (OSError, ValueError) as e:
+                raise InputError(f"{mpath}: not valid JSON: {e}")
+        else:
+            meta[prefix] = None
+            notes.append(f"{mpath}: not found")
+    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=RESULT_COLUMNS)
+    build = (pd.concat(builds, ignore_index=True) if builds
+             else pd.DataFrame({c: pd.Series(dtype=str if c in BUILD_TEXT_COLUMNS else float)
+                                for c in BUILD_COLUMNS}))
+    return ResultData(rows=rows, build=build, meta=meta, prefixes=prefixes, notes=notes)
+
+
+# --------------------------------------------------------------------------------------------
+# Grouping and statistics
+
+def config_keys(rows) -> list[str]:
+    """Columns that tell configurations apart: representation and smoothing always; heuristic and
+    convention only when the data holds more than one value of them."""
+    keys = ["representation"]
+    for c in ("heuristic", "convention"):
+        if c in rows.columns and rows[c].nunique() > 1:
+            keys.append(c)
+    keys.append("smoothing")
+    return keys
+
+
+def groups(rows, keys: list[str]) -> dict:
+    """{key tuple: sub-frame} in first-seen order (keys are always tuples, on every pandas)."""
+    out = {}
+    if rows.empty:
+        return out
+    by = keys[0] if len(keys) == 1 else keys  # a one-element list changes the key type across pandas versions
+    for k, g in rows.groupby(by, sort=False, dropna=False):
+        out[k if isinstance(k, tuple) else (k,)] = g
+    return out
+
+
+def sort_key_tuples(tuples: list, keys: list[str]) -> list:
+    """Key tuples ordered for display: each column by first appearance, except smoothing, which
+    goes none, los, funnel, others — so one representation's configurations sit together."""
+    tuples = list(tuples)
+    rank = {"none": 0, "los": 1, "funnel": 2}
+    first = [{} for _ in keys]
+    for t in tuples:
+        for i, v in enumerate(t):
+            first[i].setdefault(v, len(first[i]))
+
+    def key(t):
+        return tuple((rank.get(v, 3), first[i][v]) if keys[i] == "smoothing" else (first[i][v],)
+                     for i, v in enumerate(t))
+    return sorted(tuples, key=key)
+
+
+def config_label(values: dict, keys: list[str]) -> str:
+    parts = [str(values["representation"])]
+    for c in keys:
+        if c not in ("representation", "smoothing"):
+            parts.append(str(values[c]))
+    return " / ".join(parts) + f" [{values['smoothing']}]"
+
+
+def ordered_unique(series) -> list:
+    """Unique values in first-seen order (the order the run listed them)."""
+    return list(dict.fromkeys(series.tolist()))
+
+
+def smoothing_order(values) -> list:
+    rank = {"none": 0, "los": 1, "funnel": 2}
+    return sorted(values, key=lambda s: (rank.get(s, 3), s))
+
+
+def query_time_us(rows):
+    """Total query time per row: locate + search + smooth (microseconds). Missing parts count 0,
+    a row where all three are missing is NaN."""
+    parts = rows[["locate_us", "search_us", "smooth_us"]]
+    total = parts.fillna(0).sum(axis=1)
+    return total.where(parts.notna().any(axis=1))
+
+
+def _q(series, q):
+    s = series.dropna()
+    return float(s.quantile(q)) if len(s) else float("nan")
+
+
+def _mean(series):
+    s = series.dropna()
+    return float(s.mean()) if len(s) else float("nan")
+
+
+def summary_table(data: ResultData):
+    """One row per configuration (representation x smoothing, plus heuristic/convention when they
+    vary). Gap and time statistics are over solved rows (status ok); build numbers are the mean
+    over the maps of the representation's build rows."""
+    import pandas as pd
+    rows = data.rows
+    keys = config_keys(rows)
+    out = []
+    if rows.empty:
+        return pd.DataFrame(), keys
+    solved_all = rows["status"] == "ok"
+    build = data.build
+    by = groups(rows, keys)
+    for key_vals in sort_key_tuples(by.keys(), keys):
+        g = by[key_vals]
+        rec = dict(zip(keys, key_vals))
+        ok = g[solved_all.loc[g.index]]
+        rep = rec["representation"]
+        b = build[build["representation"] == rep] if len(build) else build
+        # Build rows of the maps this configuration ran on only.
+        if len(b):
+            b = b[b["map"].isin(set(g["map"]))]
+        qt = query_time_us(ok)
+        rec.update({
+            "queries": len(g),
+            "solved": len(ok),
+            "no_path": int((g["status"] == "no_path").sum()),
+            "invalid_query": int((g["status"] == "invalid_query").sum()),
+            "error": int((g["status"] == "error").sum()),
+            "valid": int((ok["valid"] == 1).sum()),
+            "invalid_paths": int((ok["valid"] == 0).sum()),
+            "gap_mean": _mean(ok["gap"]),
+            "gap_p95": _q(ok["gap"], 0.95),
+            "gap_max": float(ok["gap"].max()) if ok["gap"].notna().any() else float("nan"),
+            "search_us_median": _q(ok["search_us"], 0.5),
+            "search_us_p95": _q(ok["search_us"], 0.95),
+            "query_us_median": _q(qt, 0.5),
+            "expansions_mean": _mean(ok["expansions"]),
+            "build_ms_mean": _mean(b["build_ms"]) if len(b) else float("nan"),
+            "memory_bytes_mean": _mean(b["memory_bytes"]) if len(b) else float("nan"),
+        })
+        errs = g.loc[g["status"] == "error", "message"]
+        rec["error_messages"] = "; ".join(sorted(set(m for m in errs if m)))
+        out.append(rec)
+    return pd.DataFrame(out), keys
+
+
+def pareto_front(points: list[tuple[float, float]]) -> list[int]:
+    """Indices of the points not dominated in (x smaller, y smaller) — both minimised."""
+    idx = []
+    for i, (x, y) in enumerate(points):
+        dominated = any((x2 <= x and y2 <= y) and (x2 < x or y2 < y)
+                        for j, (x2, y2) in enumerate(points) if j != i)
+        if not dominated:
+            idx.append(i)
+    return idx
+
+
+# --------------------------------------------------------------------------------------------
+# Maps (SPEC §1)
+
+@dataclass
+class GridMap:
+    name: str
+    width: int
+    height: int
+    blocked: object  # numpy bool array [height, width]; True = blocked cell
+
+
+PASSABLE = set(".GS")
+
+
+def read_movingai_map(path: str) -> GridMap:
+    """Moving AI .map: 'type octile', 'height H', 'width W', 'map', then H rows of W characters.
+    '.', 'G', 'S' are passable, everything else blocked. Accepts CRLF and trailing blank lines;
+    anything else that does not follow the header is an InputError naming file:line."""
+    import numpy as np
+    try:
+        with open(path, encoding="latin-1", newline="") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}")
+    header = {}
+    i = 0
+    for expected in ("type", "height", "width"):
+        if i >= len(lines):
+            raise InputError(f"{path}:{i + 1}: file ends inside the header")
+        parts = lines[i].split()
+        if len(parts) != 2 or parts[0] != expected:
+            raise InputError(f"{path}:{i + 1}: expected '{expected} <value>', got '{lines[i].strip()}'")
+        header[expected] = parts[1]
+        i += 1
+    if i >= len(lines) or lines[i].strip() != "map":
+        raise InputError(f"{path}:{i + 1}: expected 'map'")
+    i += 1
+    try:
+        h, w = int(header["height"]), int(header["width"])
+    except ValueError:
+        raise InputError(f"{path}:2: height/width are not integers")
+    if h <= 0 or w <= 0:
+        raise InputError(f"{path}:2: height and width must be positive")
+    rows = lines[i:i + h]
+    while len(lines) > i + h and not lines[-1].strip():
+        lines.pop()
+    if len(rows) < h:
+        raise InputError(f"{path}:{i + len(rows) + 1}: map has {len(rows)} rows, header says {h}")
+    if len(lines) > i + h:
+        raise InputError(f"{path}:{i + h + 1}: extra line after the {h} map rows")
+    blocked = np.ones((h, w), dtype=bool)
+    for y, row in enumerate(rows):
+        if len(row) != w:
+            raise InputError(f"{path}:{i + y + 1}: row has {len(row)} characters, header says {w}")
+        blocked[y] = [c not in PASSABLE for c in row]
+    return GridMap(os.path.splitext(os.path.basename(path))[0], w, h, blocked)
+
+
+@dataclass
+class PolygonMap:
+    name: str
+    walkable: list      # polygons of the first line: each a list of rings (outer first, then holes)
+    obstacles: list     # polygons of the further lines, same shape
+    bounds: tuple       # (xmin, ymin, xmax, ymax) of the walkable area
+
+
+_WKT_HEAD = re.compile(r"^\s*(MULTIPOLYGON|POLYGON)\s*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _parse_nested(text: str, where: str):
+    """Parses '((x y, x y), (...))' into nested lists; leaves are (x, y) tuples."""
+    pos = 0
+    n = len(text)
+
+    def skip():
+        nonlocal pos
+        while pos < n and text[pos].isspace():
+            pos += 1
+
+    def parse_group():
+        nonlocal pos
+        skip()
+        if pos >= n or text[pos] != "(":
+            raise InputError(f"{where}: expected '(' at character {pos + 1}")
+        pos += 1
+        items = []
+        while True:
+            skip()
+            if pos < n and text[pos] == "(":
+                items.append(parse_group())
+            else:
+                start = pos
+                while pos < n and text[pos] not in ",()":
+                    pos += 1
+                coords = text[start:pos].split()
+                if len(coords) < 2:
+                    raise InputError(f"{where}: bad coordinate '{text[start:pos].strip()}'")
+                try:
+                    items.append((float(coords[0]), float(coords[1])))
+                except ValueError:
+                    raise InputError(f"{where}: bad coordinate '{text[start:pos].strip()}'")
+            skip()
+            if pos < n and text[pos] == ",":
+                pos += 1
+                continue
+            if pos < n and text[pos] == ")":
+                pos += 1
+                return items
+            raise InputError(f"{where}: expected ',' or ')' at character {pos + 1}")
+
+    result = parse_group()
+    skip()
+    if pos != n:
+        raise InputError(f"{where}: unexpected text after the geometry")
+    return result
+
+
+def parse_wkt_polygons(line: str, where: str) -> list:
+    """One WKT POLYGON or MULTIPOLYGON -> list of polygons, each a list of rings of (x, y)."""
+    m = _WKT_HEAD.match(line)
+    if not m:
+        raise InputError(f"{where}: expected POLYGON(...) or MULTIPOLYGON(...)")
+    nested = _parse_nested(m.group(2).strip(), where)
+    polys = [nested] if m.group(1).upper() == "POLYGON" else nested
+    for poly in polys:
+        if not isinstance(poly, list) or not poly or not all(isinstance(r, list) for r in poly):
+            raise InputError(f"{where}: malformed polygon nesting")
+        for ring in poly:
+            if len(ring) < 3 or not all(isinstance(p, tuple) for p in ring):
+                raise InputError(f"{where}: a ring needs at least 3 points")
+    return polys
+
+
+def read_wkt_map(path: str) -> PolygonMap:
+    """WKT polygon map: first non-empty line the walkable area, every further line an obstacle."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [(k + 1, ln.strip()) for k, ln in enumerate(f.read().splitlines())]
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}")
+    lines = [(k, ln) for k, ln in lines if ln]
+    if not lines:
+        raise InputError(f"{path}: no polygon in the file")
+    walkable = parse_wkt_polygons(lines[0][1], f"{path}:{lines[0][0]}")
+    obstacles = []
+    for k, ln in lines[1:]:
+        obstacles.extend(parse_wkt_polygons(ln, f"{path}:{k}"))
+    xs = [p[0] for poly in walkable for p in poly[0]]
+    ys = [p[1] for poly in walkable for p in poly[0]]
+    return PolygonMap(os.path.splitext(os.path.basename(path))[0], walkable, obstacles,
+                      (min(xs), min(ys), max(xs), max(ys)))
+
+
+def read_map(path: str):
+    if path.lower().endswith(".wkt"):
+        return read_wkt_map(path)
+    return read_movingai_map(path)
+
+
+def run_main(script: str, main) -> None:
+    """Runs main(); an InputError becomes one line on stderr and exit status 2."""
+    try:
+        sys.exit(main())
+    except InputError as e:
+        print(f"{script}: {e}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""Path pictures: the map, and for each representation its raw path (smoothing none) and its
+smoothed paths (los, funnel) for chosen queries, one subplot per representation.
+
+    scripts/navpy.sh scripts/pathviz.py --map FILE.map|FILE.wkt --paths PREFIX[.paths.csv]
+        [--scen-index 0,5,7] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
+        [--zoom MARGIN] [--out DIR] [--formats png,svg]
+
+Writes DIR/paths_<map>_<scen_index>.<fmt> per query. When PREFIX.structure.csv exists (or
+--structure names one; columns representation,kind,x1,y1,x2,y2) its 'segment' rows — edges,
+cell borders — are drawn faintly beneath the paths. When PREFIX.csv exists, legend entries show
+each path's length, gap and validity, and representations without a path show their status.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+common.require_plotting("pathviz.py")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.collections import LineCollection  # noqa: E402
+from matplotlib.colors import ListedColormap  # noqa: E402
+from matplotlib.patches import PathPatch  # noqa: E402
+from matplotlib.path import Path  # noqa: E402
+
+SMOOTHING_STYLE = {
+    "none": {"color": "#4c72b0", "linestyle": "--", "marker": "o", "markersize": 2.5, "linewidth": 1.4},
+    "los": {"color": "#dd8452", "linestyle": "-", "marker": None, "linewidth": 1.8},
+    "funnel": {"color": "#2ca02c", "linestyle": "-", "marker": None, "linewidth": 1.8},
+}
+OTHER_COLOURS = ["#c44e52", "#8172b3", "#937860", "#da8bc3"]
+BLOCKED = "#4d4d4d"
+STRUCTURE = "#6f8fbf"
+
+
+def _ring_path(rings):
+    """A compound matplotlib Path of a polygon: outer ring counter-clockwise, holes clockwise, so
+    the nonzero fill rule leaves the holes empty."""
+    verts, codes = [], []
+    for k, ring in enumerate(rings):
+        pts = list(ring)
+        if pts[0] == pts[-1]:
+            pts = pts[:-1]
+        area = sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]))
+        if (area < 0) == (k == 0):
+            pts.reverse()
+        verts.extend(pts + [pts[0]])
+        codes.extend([Path.MOVETO] + [Path.LINETO] * (len(pts) - 1) + [Path.CLOSEPOLY])
+    return Path(verts, codes)
+
+
+def draw_map(ax, m):
+    if isinstance(m, common.GridMap):
+        ax.imshow(m.blocked.astype(np.uint8), cmap=ListedColormap(["white", BLOCKED]), vmin=0, vmax=1,
+                  extent=(0, m.width, m.height, 0), interpolation="nearest", zorder=0, rasterized=True)
+        ax.set_xlim(0, m.width)
+        ax.set_ylim(m.height, 0)
+    else:
+        xmin, ymin, xmax, ymax = m.bounds
+        ax.set_facecolor(BLOCKED)
+        for poly in m.walkable:
+            ax.add_patch(PathPatch(_ring_path(poly), facecolor="white", edgecolor="none", zorder=0))
+        for poly in m.obstacles:
+            ax.add_patch(PathPatch(_ring_path(poly), facecolor=BLOCKED, edgecolor="none", zorder=0))
+        ax.set_xlim(xmin, xmax)
+        ax.set_ylim(ymax, ymin)  # y grows downwards, as on grid maps
+    ax.set_aspect("equal")
+
+
+def read_structure(path: str):
+    df = common.read_csv_typed(path, ["representation", "kind", "x1", "y1", "x2", "y2"], {"representation", "kind"},
+                          required=["representation", "kind", "x1", "y1", "x2", "y2"])
+    bad = df[["x1", "y1", "x2", "y2"]].isna().any(axis=1)
+    if bad.any():
+        raise common.InputError(f"{path}: {int(bad.sum())} row(s) with non-numeric coordinates")
+    return df.reset_index(drop=True)
+
+
+def parse_indices(text: str) -> list[int]:
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "-" in part:
+            a, b = part.split("-", 1)
+            try:
+                out.extend(range(int(a), int(b) + 1))
+            except ValueError:
+                raise common.InputError(f"--scen-index: bad range '{part}'")
+        else:
+            try:
+                out.append(int(part))
+            except ValueError:
+                raise common.InputError(f"--scen-index: bad index '{part}'")
+    return out
+
+
+def _fmt_gap(g) -> str:
+    return "" if g is None or not np.isfinite(g) else f", gap {100 * g:.2f}%"
+
+
+def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments):
+    """One figure: a subplot per representation with its paths of query idx."""
+    n = len(reps)
+    ncols = min(n, 3)
+    nrows = math.ceil(n / ncols)
+    width = m.width if isinstance(m, common.GridMap) else m.bounds[2] - m.bounds[0]
+    height = m.height if isinstance(m, common.GridMap) else m.bounds[3] - m.bounds[1]
+    sub_w = 4.8
+    sub_h = min(6.0, max(2.5, sub_w * height / max(width, 1e-9))) + 0.6
+    fig, axes = plt.subplots(nrows, ncols, figsize=(sub_w * ncols, sub_h * nrows), squeeze=False)
+    all_pts = []
+    for ax, rep in zip(axes.flat, reps):
+        draw_map(ax, m)
+        if structure is not None:
+            seg = structure[(structure["representation"] == rep) & (structure["kind"] == "segment")]
+            if len(seg) > max_segments:
+                seg = seg.iloc[np.linspace(0, len(seg) - 1, max_segments).astype(int)]
+                ax.text(0.01, 0.01, f"structure: {max_segments} of its segments", transform=ax.transAxes,
+                        fontsize=6, color=STRUCTURE)
+            if len(seg):
+                lines = np.stack([seg[["x1", "y1"]].to_numpy(), seg[["x2", "y2"]].to_numpy()], axis=1)
+                ax.add_collection(LineCollection(lines, colors=STRUCTURE, linewidths=0.5, alpha=0.45,
+                                                 zorder=1, rasterized=len(lines) > 5000))
+        mine = paths[(paths["representation"] == rep) & (paths["scen_index"] == idx)]
+        handles = []
+        extra = 0
+        for _, row in mine.iterrows():
+            pts = common.parse_points(row["points"], f"paths row {rep}/{row['smoothing']}")
+            if not pts:
+                continue
+            all_pts.extend(pts)
+            style = dict(SMOOTHING_STYLE.get(row["smoothing"],
+                                             {"color": OTHER_COLOURS[extra % len(OTHER_COLOURS)], "linestyle": "-",
+                                              "linewidth": 1.6}))
+            if row["smoothing"] not in SMOOTHING_STYLE:
+                extra += 1
+            label = ("raw" if row["smoothing"] == "none" else row["smoothing"]) + \
+                f": {common.polyline_length(pts):.3f}"
+            res = results.get((rep, row["heuristic"], row["smoothing"], row["convention"], idx))
+            if res is not None:
+                label += _fmt_gap(res.get("gap"))
+                if res.get("valid") == 0:
+                    label += " INVALID"
+                    style["color"] = "#d62728"
+            xs, ys = zip(*pts)
+            # The raw path goes on top: it is dashed, so the smoothed paths it overlaps stay visible.
+            z = 3.5 if row["smoothing"] == "none" else 3
+            (h,) = ax.plot(xs, ys, zorder=z, label=label, **{k: v for k, v in style.items() if v is not None})
+            handles.append(h)
+        if len(mine):
+            first = common.parse_points(mine.iloc[0]["points"])
+            if first:
+                ax.plot(*first[0], "o", color="#2ca02c", markersize=6, markeredgecolor="black", zorder=4)
+                ax.plot(*first[-1], "*", color="#d62728", markersize=10, markeredgecolor="black", zorder=4)
+        else:
+            statuses = sorted({r["status"] for k, r in results.items() if k[0] == rep and k[4] == idx})
+            ax.text(0.5, 0.5, "no path" + (f" ({', '.join(statuses)})" if statuses else ""),
+                    transform=ax.transAxes, ha="center", va="center", fontsize=10,
+                    bbox={"facecolor": "white", "alpha": 0.8})
+        ax.set_title(rep, fontsize=9)
+        ax.tick_params(labelsize=7)
+        if handles:
+            ax.legend(handles=handles, fontsize=7, loc="best", framealpha=0.85)
+    for ax in list(axes.flat)[n:]:
+        ax.set_visible(False)
+    if zoom is not None and all_pts:
+        xs, ys = zip(*all_pts)
+        for ax in list(axes.flat)[:n]:
+            ax.set_xlim(min(xs) - zoom, max(xs) + zoom)
+            ax.set_ylim(max(ys) + zoom, min(ys) - zoom)
+    fig.suptitle(f"{m.name} — query {idx}", fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def results_lookup(paths_file: str, map_name: str) -> dict:
+    """(representation, heuristic, smoothing, convention, scen_index) -> dict of the result row,
+    from the PREFIX.csv next to the paths file (empty when there is none)."""
+    if not paths_file.endswith(".paths.csv"):
+        return {}
+    csv = paths_file[:-len(".paths.csv")] + ".csv"
+    if not os.path.isfile(csv):
+        return {}
+    df = common.read_results_csv(csv)
+    df = df[df["map"] == map_name]
+    out = {}
+    for rec in df.to_dict("records"):
+        if not np.isfinite(rec.get("scen_index", np.nan)):
+            continue
+        out[(rec["representation"], rec["heuristic"], rec["smoothing"], rec["convention"],
+             int(rec["scen_index"]))] = rec
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--map", required=True, help="Moving AI .map or WKT .wkt file")
+    ap.add_argument("--paths", required=True, help="PREFIX.paths.csv (or PREFIX)")
+    ap.add_argument("--scen-index", help="comma-separated indices or ranges (a-b); default: first 3 with paths")
+    ap.add_argument("--rep", action="append", help="representation(s) to draw (repeatable); default: all")
+    ap.add_argument("--heuristic", help="heuristic to draw when the file holds several; default: the first")
+    ap.add_argument("--structure", help="structure CSV (default: PREFIX.structure.csv when present)")
+    ap.add_argument("--zoom", type=float, metavar="MARGIN", help="crop to the paths' bounding box + MARGIN")
+    ap.add_argument("--max-segments", type=int, default=200000, help="structure segments drawn per subplot")
+    ap.add_argument("--out", default=".", help="output directory (default .)")
+    ap.add_argument("--formats", default="png,svg")
+    ap.add_argument("--dpi", type=int, default=120)
+    args = ap.parse_args()
+
+    formats = [f.strip().lower() for f in args.formats.split(",") if f.strip()]
+    if not formats or any(f not in ("png", "svg", "pdf") for f in formats):
+        raise common.InputError("--formats: use a comma-separated list of png, svg, pdf")
+    m = common.read_map(args.map)
+    paths_file = args.paths if args.paths.endswith(".csv") else args.paths + ".paths.csv"
+    if not os.path.isfile(paths_file):
+        raise common.InputError(f"{paths_file}: no such paths file (run navbench with --paths)")
+    paths = common.read_paths_csv(paths_file)
+    maps_there = sorted(set(paths["map"]))
+    paths = paths[paths["map"] == m.name]
+    if paths.empty:
+        raise common.InputError(f"{paths_file}: no paths for map '{m.name}' (maps there: "
+                                f"{', '.join(maps_there[:8]) or 'none'})")
+    heuristics = common.ordered_unique(paths["heuristic"])
+    heuristic = args.heuristic or heuristics[0]
+    if heuristic not in heuristics:
+        raise common.InputError(f"--heuristic {heuristic}: not in {paths_file} (has {', '.join(heuristics)})")
+    if len(heuristics) > 1:
+        common.note(f"pathviz.py: drawing heuristic {heuristic} (also present: "
+                    f"{', '.join(h for h in heuristics if h != heuristic)}; choose with --heuristic)")
+    paths = paths[paths["heuristic"] == heuristic]
+    results = {k: v for k, v in results_lookup(paths_file, m.name).items() if k[1] == heuristic}
+
+    reps = common.ordered_unique(paths["representation"])
+    for k in results:
+        if k[0] not in reps:
+            reps.append(k[0])
+    if args.rep:
+        unknown = [r for r in args.rep if r not in reps]
+        if unknown:
+            raise common.InputError(f"--rep {unknown[0]}: no rows for it (has {', '.join(reps)})")
+        reps = args.rep
+
+    available = sorted({int(i) for i in paths["scen_index"].dropna()})
+    if args.scen_index:
+        indices = parse_indices(args.scen_index)
+        missing = [i for i in indices if i not in available and not any(k[4] == i for k in results)]
+        if missing:
+            raise common.InputError(f"--scen-index {missing[0]}: no path or result for map '{m.name}'")
+    else:
+        indices = available[:3]
+
+    structure = None
+    spath = args.structure
+    if spath is None and paths_file.endswith(".paths.csv"):
+        candidate = paths_file[:-len(".paths.csv")] + ".structure.csv"
+        spath = candidate if os.path.isfile(candidate) else None
+    if spath is not None:
+        if not os.path.isfile(spath):
+            raise common.InputError(f"{spath}: no such structure file")
+        structure = read_structure(spath)
+
+    os.makedirs(args.out, exist_ok=True)
+    written = 0
+    for idx in indices:
+        fig = draw_query(m, idx, reps, paths, results, structure, args.zoom, args.max_segments)
+        for fmt in formats:
+            fig.savefig(os.path.join(args.out, f"paths_{m.name}_{idx}.{fmt}"), dpi=args.dpi)
+            written += 1
+        plt.close(fig)
+    print(f"pathviz.py: wrote {written} file(s) to {args.out} ({len(indices)} queries, {len(reps)} representations)")
+    return 0
+
+
+if __name__ == "__main__":
+    common.run_main("pathviz.py", main)
