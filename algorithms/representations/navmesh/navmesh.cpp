@@ -1,0 +1,310 @@
+// The two graphs over the triangulated free space (no CGAL here: see triangulation.cpp).
+#include "representations/navmesh/navmesh.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include <boost/graph/graph_concepts.hpp>
+
+namespace navbench {
+
+BOOST_CONCEPT_ASSERT((boost::IncidenceGraphConcept<CsrGraph>));
+BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<CsrGraph>));
+BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<CsrWeightMap, CsrGraph::Edge>));
+static_assert(Representation<NavMesh> && HasCorridor<NavMesh>);
+static_assert(Representation<NavMeshVertices>);
+
+// ---------------------------------------------------------------------------------------------
+// CsrGraph
+
+CsrGraph::CsrGraph(std::size_t n, std::vector<WeightedEdge> undirected) : begin_(n + 1, 0) {
+  // Counting sort by source, then duplicates dropped per source with a last-seen mark: O(V + E).
+  for (const auto& e : undirected) ++begin_[e.u + 1], ++begin_[e.v + 1];
+  std::partial_sum(begin_.begin(), begin_.end(), begin_.begin());
+  targets_.resize(begin_[n]);
+  weights_.resize(begin_[n]);
+  std::vector<std::uint32_t> fill(begin_.begin(), begin_.end() - 1);
+  for (const auto& e : undirected) {
+    targets_[fill[e.u]] = e.v, weights_[fill[e.u]++] = e.w;
+    targets_[fill[e.v]] = e.u, weights_[fill[e.v]++] = e.w;
+  }
+  std::vector<Vertex> seen(n, null_vertex());
+  std::uint32_t out = 0;
+  for (Vertex u = 0; u < Vertex(n); ++u) {
+    const std::uint32_t b = begin_[u], e = begin_[u + 1];
+    begin_[u] = out;
+    for (std::uint32_t i = b; i < e; ++i) {
+      const Vertex v = targets_[i];
+      if (seen[v] == u || v == u) continue;
+      seen[v] = u;
+      targets_[out] = v, weights_[out++] = weights_[i];
+    }
+  }
+  begin_[n] = out;
+  targets_.resize(out);
+  targets_.shrink_to_fit();
+  weights_.resize(out);
+  weights_.shrink_to_fit();
+}
+
+// ---------------------------------------------------------------------------------------------
+// NavMesh
+
+NavMesh::NavMesh(const Map& map, Params& params)
+    : merge_(params.get_bool("merge", false)), tri_((params.finish("navmesh"), map)) {
+  // (params.finish runs before the triangulation is built: a bad key costs nothing)
+  const std::size_t T = tri_.num_triangles();
+  cell_of_.resize(T);
+  std::iota(cell_of_.begin(), cell_of_.end(), 0);
+  cell_begin_.resize(T + 1);
+  cell_verts_.resize(3 * T);
+  for (std::uint32_t t = 0; t < T; ++t) {
+    cell_begin_[t] = 3 * t;
+    for (int i = 0; i < 3; ++i) cell_verts_[3 * t + i] = tri_.corners(t)[i];
+  }
+  cell_begin_[T] = std::uint32_t(3 * T);
+  if (merge_) merge_cells();
+  cell_component_.resize(num_cells());
+  for (std::uint32_t t = 0; t < T; ++t) cell_component_[cell_of_[t]] = tri_.component(t);
+  build_graph();
+}
+
+// Hertel & Mehlhorn (1983): drop a diagonal between two convex cells whenever their union is still
+// convex, i.e. the angles at both ends of the diagonal stay <= 180 degrees. The result has at most
+// four times the minimum number of convex pieces. Longest diagonals go first, which favours fat
+// cells (the same greedy order as Recast's polygon merging, which merges along the longest edge).
+void NavMesh::merge_cells() {
+  const std::size_t T = tri_.num_triangles();
+  const auto& pts = tri_.points();
+  std::vector<std::vector<std::uint32_t>> poly(T);
+  for (std::uint32_t t = 0; t < T; ++t) poly[t] = {tri_.corners(t)[0], tri_.corners(t)[1], tri_.corners(t)[2]};
+  std::vector<std::uint32_t> parent(T);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](std::uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  struct Diagonal {
+    double len2;
+    std::uint32_t t;
+    int i;
+  };
+  std::vector<Diagonal> diagonals;
+  for (std::uint32_t t = 0; t < T; ++t)
+    for (int i = 0; i < 3; ++i) {
+      const std::int32_t u = tri_.neighbor(t, i);
+      if (u <= std::int32_t(t)) continue;
+      const Point a = pts[tri_.corners(t)[(i + 1) % 3]], b = pts[tri_.corners(t)[(i + 2) % 3]];
+      diagonals.push_back({(a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y), t, i});
+    }
+  std::stable_sort(diagonals.begin(), diagonals.end(), [](const Diagonal& x, const Diagonal& y) { return x.len2 > y.len2; });
+
+  std::vector<std::uint32_t> merged;
+  for (const Diagonal& d : diagonals) {
+    const std::uint32_t P = find(d.t), Q = find(std::uint32_t(tri_.neighbor(d.t, d.i)));
+    if (P == Q) continue;
+    const std::uint32_t a = tri_.corners(d.t)[(d.i + 1) % 3], b = tri_.corners(d.t)[(d.i + 2) % 3];
+    auto& p = poly[P];
+    auto& q = poly[Q];
+    const std::size_t n = p.size(), m = q.size();
+    // P runs a -> b along the diagonal (counter-clockwise), Q runs b -> a.
+    const std::size_t ia = std::size_t(std::find(p.begin(), p.end(), a) - p.begin());
+    const std::size_t jb = std::size_t(std::find(q.begin(), q.end(), b) - q.begin());
+    if (ia == n || jb == m || p[(ia + 1) % n] != b || q[(jb + 1) % m] != a)
+      throw std::logic_error("navmesh: inconsistent cell boundary while merging");
+    const std::uint32_t p_before_a = p[(ia + n - 1) % n], p_after_b = p[(ia + 2) % n];
+    const std::uint32_t q_before_b = q[(jb + m - 1) % m], q_after_a = q[(jb + 2) % m];
+    if (FreeSpaceTriangulation::orientation(pts[p_before_a], pts[a], pts[q_after_a]) < 0 ||
+        FreeSpaceTriangulation::orientation(pts[q_before_b], pts[b], pts[p_after_b]) < 0)
+      continue;  // a reflex angle would appear: the diagonal is essential
+    merged.clear();
+    for (std::size_t k = 0; k < n; ++k) merged.push_back(p[(ia + 1 + k) % n]);      // b ... a along P
+    for (std::size_t k = 2; k < m; ++k) merged.push_back(q[(jb + k) % m]);          // after a ... before b along Q
+    p.swap(merged);
+    std::vector<std::uint32_t>().swap(q);
+    parent[Q] = P;
+  }
+
+  // Compact the surviving cells.
+  std::vector<std::int32_t> id(T, -1);
+  cell_begin_.assign(1, 0);
+  cell_verts_.clear();
+  for (std::uint32_t t = 0; t < T; ++t) {
+    if (find(t) != t) continue;
+    id[t] = std::int32_t(cell_begin_.size() - 1);
+    cell_verts_.insert(cell_verts_.end(), poly[t].begin(), poly[t].end());
+    cell_begin_.push_back(std::uint32_t(cell_verts_.size()));
+  }
+  cell_verts_.shrink_to_fit();
+  for (std::uint32_t t = 0; t < T; ++t) cell_of_[t] = id[find(t)];
+}
+
+void NavMesh::build_graph() {
+  const std::size_t T = tri_.num_triangles(), C = num_cells();
+  const auto& pts = tri_.points();
+  // Portals: triangle edges between two different cells, each once.
+  for (std::uint32_t t = 0; t < T; ++t)
+    for (int i = 0; i < 3; ++i) {
+      const std::int32_t u = tri_.neighbor(t, i);
+      if (u <= std::int32_t(t) || cell_of_[t] == cell_of_[u]) continue;
+      // seen from inside t, corner i then (i+1) then (i+2) turn left: (i+1) is on the right
+      const PortalInfo p{cell_of_[t], cell_of_[u], tri_.corners(t)[(i + 1) % 3], tri_.corners(t)[(i + 2) % 3]};
+      portals_.push_back(p);
+      mid_.push_back({(pts[p.right].x + pts[p.left].x) / 2, (pts[p.right].y + pts[p.left].y) / 2});
+    }
+  portals_.shrink_to_fit();
+  mid_.shrink_to_fit();
+  // Cell -> its portals.
+  cell_portal_begin_.assign(C + 1, 0);
+  for (const auto& p : portals_) ++cell_portal_begin_[p.from + 1], ++cell_portal_begin_[p.to + 1];
+  std::partial_sum(cell_portal_begin_.begin(), cell_portal_begin_.end(), cell_portal_begin_.begin());
+  cell_portals_.resize(cell_portal_begin_[C]);
+  std::vector<std::uint32_t> fill(cell_portal_begin_.begin(), cell_portal_begin_.end() - 1);
+  for (Vertex v = 0; v < Vertex(portals_.size()); ++v) {
+    cell_portals_[fill[portals_[v].from]++] = v;
+    cell_portals_[fill[portals_[v].to]++] = v;
+  }
+  // Two portals of one cell see each other (the cell is convex).
+  std::vector<CsrGraph::WeightedEdge> edges;
+  for (std::size_t c = 0; c < C; ++c)
+    for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_begin_[c + 1]; ++i)
+      for (std::uint32_t j = i + 1; j < cell_portal_begin_[c + 1]; ++j) {
+        const Vertex a = cell_portals_[i], b = cell_portals_[j];
+        edges.push_back({a, b, distance(mid_[a], mid_[b])});
+      }
+  graph_ = CsrGraph(portals_.size(), std::move(edges));
+}
+
+std::optional<Attachment> NavMesh::attach(Point p) const {
+  const std::int32_t t = tri_.locate(p);
+  if (t < 0) return std::nullopt;
+  const std::int32_t c = cell_of_[t];
+  Attachment a;
+  a.cell = c;
+  a.component = cell_component_[c];
+  a.links.reserve(cell_portal_begin_[c + 1] - cell_portal_begin_[c]);
+  for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_begin_[c + 1]; ++i)
+    a.links.push_back({cell_portals_[i], distance(p, mid_[cell_portals_[i]])});
+  return a;
+}
+
+std::optional<Corridor> NavMesh::corridor(const Query& q) const {
+  if (q.s.cell < 0 || q.g.cell < 0) return std::nullopt;
+  if (q.path.empty()) {
+    if (q.s.cell == q.g.cell) return Corridor{};
+    return std::nullopt;  // no path found
+  }
+  const auto& pts = tri_.points();
+  for (Vertex v : q.path)
+    if (v >= portals_.size()) throw std::logic_error("navmesh corridor: path vertex out of range");
+  // The path visits cells c0 = start's cell, c1, ..., goal's cell, where c_k is the cell holding the
+  // segment between portals k and k+1 (preferring the current cell when both sides hold it, as on a
+  // straight line through collinear midpoints); a portal between two different cells is crossed.
+  Corridor out;
+  std::int32_t cur = std::int32_t(q.s.cell);
+  for (std::size_t k = 0; k < q.path.size(); ++k) {
+    const PortalInfo& p = portals_[q.path[k]];
+    std::int32_t next;
+    if (k + 1 < q.path.size()) {
+      const PortalInfo& n = portals_[q.path[k + 1]];
+      auto holds = [&](std::int32_t c) { return (c == p.from || c == p.to) && (c == n.from || c == n.to); };
+      if (holds(cur)) next = cur;
+      else if (holds(p.from)) next = p.from;
+      else if (holds(p.to)) next = p.to;
+      else throw std::logic_error("navmesh corridor: consecutive path portals share no cell");
+    } else {
+      next = std::int32_t(q.g.cell);
+    }
+    if (next == cur) continue;
+    if (p.from == cur && p.to == next) out.push_back({pts[p.left], pts[p.right]});
+    else if (p.to == cur && p.from == next) out.push_back({pts[p.right], pts[p.left]});
+    else throw std::logic_error("navmesh corridor: path leaves a cell through a portal it does not have");
+    cur = next;
+  }
+  return out;
+}
+
+BuildStats NavMesh::stats() const {
+  BuildStats s;
+  s.vertices = num_vertices(graph_);
+  s.edges = graph_.num_edges();
+  s.memory_bytes = tri_.memory_bytes() + graph_.memory_bytes() + cell_of_.capacity() * 4 + cell_begin_.capacity() * 4 +
+                   cell_verts_.capacity() * 4 + cell_component_.capacity() * 4 + cell_portal_begin_.capacity() * 4 +
+                   cell_portals_.capacity() * sizeof(Vertex) + portals_.capacity() * sizeof(PortalInfo) +
+                   mid_.capacity() * sizeof(Point);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// NavMeshVertices
+
+NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
+    : tri_((params.finish("navmesh-vertices"), map)) {
+  const std::size_t T = tri_.num_triangles();
+  const auto& pts = tri_.points();
+  // Corner slots (t, i) of one triangulation vertex are united across every shared edge at that
+  // vertex: each resulting class is one fan of free triangles around the vertex, and fans split by
+  // obstacles (a pinch point) stay apart.
+  std::vector<std::uint32_t> parent(3 * T);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](std::uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  auto slot = [&](std::uint32_t t, std::uint32_t corner) {
+    const auto& c = tri_.corners(t);
+    return 3 * t + std::uint32_t(c[0] == corner ? 0 : c[1] == corner ? 1 : 2);
+  };
+  for (std::uint32_t t = 0; t < T; ++t)
+    for (int i = 0; i < 3; ++i) {
+      const std::int32_t u = tri_.neighbor(t, i);
+      if (u <= std::int32_t(t)) continue;
+      for (int k : {(i + 1) % 3, (i + 2) % 3}) {
+        const std::uint32_t a = find(3 * t + std::uint32_t(k)), b = find(slot(std::uint32_t(u), tri_.corners(t)[k]));
+        if (a != b) parent[a] = b;
+      }
+    }
+  std::vector<Vertex> id(3 * T, CsrGraph::null_vertex());
+  corner_vertex_.resize(T);
+  for (std::uint32_t s = 0; s < 3 * T; ++s) {
+    const std::uint32_t r = find(s);
+    if (id[r] == CsrGraph::null_vertex()) {
+      id[r] = Vertex(pos_.size());
+      pos_.push_back(pts[tri_.corners(r / 3)[r % 3]]);
+    }
+    corner_vertex_[s / 3][s % 3] = id[r];
+  }
+  pos_.shrink_to_fit();
+  // Every triangle edge once: an edge shared by two free triangles is listed by the lower id.
+  std::vector<CsrGraph::WeightedEdge> edges;
+  for (std::uint32_t t = 0; t < T; ++t)
+    for (int i = 0; i < 3; ++i) {
+      const std::int32_t u = tri_.neighbor(t, i);
+      if (u >= 0 && u < std::int32_t(t)) continue;
+      const Vertex a = corner_vertex_[t][(i + 1) % 3], b = corner_vertex_[t][(i + 2) % 3];
+      edges.push_back({a, b, distance(pos_[a], pos_[b])});
+    }
+  graph_ = CsrGraph(pos_.size(), std::move(edges));
+}
+
+std::optional<Attachment> NavMeshVertices::attach(Point p) const {
+  const std::int32_t t = tri_.locate(p);
+  if (t < 0) return std::nullopt;
+  Attachment a;
+  a.cell = t;
+  a.component = tri_.component(std::uint32_t(t));
+  for (Vertex v : corner_vertex_[t]) a.links.push_back({v, distance(p, pos_[v])});
+  return a;
+}
+
+BuildStats NavMeshVertices::stats() const {
+  BuildStats s;
+  s.vertices = num_vertices(graph_);
+  s.edges = graph_.num_edges();
+  s.memory_bytes = tri_.memory_bytes() + graph_.memory_bytes() + corner_vertex_.capacity() * sizeof(corner_vertex_[0]) +
+                   pos_.capacity() * sizeof(Point);
+  return s;
+}
+
+}  // namespace navbench

@@ -1,0 +1,230 @@
+// navmesh / navmesh-vertices: the free space triangulated by a constrained Delaunay triangulation
+// (CGAL Constrained_Delaunay_triangulation_2; Chew, "Constrained Delaunay triangulations", 1989)
+// whose constraints are the obstacle boundaries, then searched as a graph in the manner of
+// Recast/Detour navigation meshes (Mononen): `navmesh` searches between the midpoints of the edges
+// shared by adjacent cells (triangles, or with merge=1 convex polygons from Hertel & Mehlhorn,
+// "Fast triangulation of simple polygons", FCT 1983), `navmesh-vertices` along triangle edges
+// between the triangle corners.
+//
+// CGAL is confined to triangulation.cpp: this header exposes plain arrays only (pimpl), so code
+// that includes it never compiles CGAL.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <boost/graph/graph_traits.hpp>
+#include <boost/iterator/counting_iterator.hpp>
+#include <boost/iterator/iterator_facade.hpp>
+#include <boost/property_map/property_map.hpp>
+
+#include "representations/representation.hpp"
+
+namespace navbench {
+
+// A static weighted graph in compressed sparse row form, modelled in place as a Boost.Graph graph
+// (IncidenceGraph + VertexListGraph, as boost/graph/compressed_sparse_row_graph.hpp but with
+// 32-bit indices and the weights in one array next to the targets).
+class CsrGraph {
+ public:
+  struct Edge {
+    Vertex u = 0;
+    std::uint32_t index = 0;  // position in targets/weights
+    friend bool operator==(const Edge&, const Edge&) = default;
+  };
+  struct WeightedEdge {
+    Vertex u, v;
+    double w;
+  };
+
+  // graph_traits
+  using vertex_descriptor = Vertex;
+  using edge_descriptor = Edge;
+  using directed_category = boost::directed_tag;
+  using edge_parallel_category = boost::disallow_parallel_edge_tag;
+  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
+  using vertices_size_type = std::size_t;
+  using edges_size_type = std::size_t;
+  using degree_size_type = std::size_t;
+  using vertex_iterator = boost::counting_iterator<Vertex>;
+  static Vertex null_vertex() { return ~Vertex(0); }
+
+  class out_edge_iterator
+      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
+   public:
+    out_edge_iterator() = default;
+    out_edge_iterator(Vertex u, std::uint32_t i) : u_(u), i_(i) {}
+
+   private:
+    friend class boost::iterator_core_access;
+    Edge dereference() const { return {u_, i_}; }
+    void increment() { ++i_; }
+    bool equal(const out_edge_iterator& o) const { return i_ == o.i_; }
+    Vertex u_ = 0;
+    std::uint32_t i_ = 0;
+  };
+
+  CsrGraph() = default;
+  // n vertices; every undirected edge listed once is stored in both directions. Exact duplicates
+  // (same pair) are dropped.
+  CsrGraph(std::size_t n, std::vector<WeightedEdge> undirected);
+
+  friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex u, const CsrGraph& g) {
+    return {out_edge_iterator(u, g.begin_[u]), out_edge_iterator(u, g.begin_[u + 1])};
+  }
+  friend Vertex source(const Edge& e, const CsrGraph&) { return e.u; }
+  friend Vertex target(const Edge& e, const CsrGraph& g) { return g.targets_[e.index]; }
+  friend std::size_t out_degree(Vertex u, const CsrGraph& g) { return g.begin_[u + 1] - g.begin_[u]; }
+  friend std::pair<vertex_iterator, vertex_iterator> vertices(const CsrGraph& g) {
+    return {vertex_iterator(0), vertex_iterator(Vertex(g.num_vertices()))};
+  }
+  friend std::size_t num_vertices(const CsrGraph& g) { return g.num_vertices(); }
+
+  std::size_t num_vertices() const { return begin_.empty() ? 0 : begin_.size() - 1; }
+  std::size_t num_edges() const { return targets_.size(); }  // directed: each undirected edge twice
+  double weight(std::uint32_t index) const { return weights_[index]; }
+  std::size_t memory_bytes() const {
+    return begin_.capacity() * 4 + targets_.capacity() * sizeof(Vertex) + weights_.capacity() * sizeof(double);
+  }
+
+ private:
+  std::vector<std::uint32_t> begin_;  // out-edges of u: [begin_[u], begin_[u+1])
+  std::vector<Vertex> targets_;
+  std::vector<double> weights_;
+};
+
+// Edge weights of a CsrGraph: the stored lengths.
+struct CsrWeightMap {
+  using key_type = CsrGraph::Edge;
+  using value_type = double;
+  using reference = double;
+  using category = boost::readable_property_map_tag;
+  const CsrGraph* g;
+  friend double get(const CsrWeightMap& m, const CsrGraph::Edge& e) { return m.g->weight(e.index); }
+};
+
+// The constrained Delaunay triangulation of a map's free space, exported as plain arrays of the
+// domain triangles (those inside free space). Triangle corners are counter-clockwise in the (x, y)
+// frame (positive cross product), corner i faces the edge between corners i+1 and i+2.
+class FreeSpaceTriangulation {
+ public:
+  // Throws std::invalid_argument for a polygon map with a degenerate ring or non-finite coordinate.
+  explicit FreeSpaceTriangulation(const Map& map);
+  ~FreeSpaceTriangulation();
+  FreeSpaceTriangulation(FreeSpaceTriangulation&&) noexcept;
+  FreeSpaceTriangulation& operator=(FreeSpaceTriangulation&&) noexcept;
+
+  std::size_t num_triangles() const { return corners_.size(); }
+  const std::vector<Point>& points() const { return points_; }  // triangulation vertices
+  const std::array<std::uint32_t, 3>& corners(std::uint32_t t) const { return corners_[t]; }
+  // The domain triangle across the edge opposite corner i, or -1 (obstacle / outside the map).
+  std::int32_t neighbor(std::uint32_t t, int i) const { return neighbors_[t][i]; }
+  // Free-space component of a triangle: triangles connected across shared edges share the id.
+  std::int32_t component(std::uint32_t t) const { return component_[t]; }
+  std::int32_t num_components() const { return num_components_; }
+  // The domain triangle whose closed area holds p, or -1 when p is not in the free space. A point on
+  // a shared edge gets one of its two triangles; a point on a triangulation vertex (e.g. a pinch
+  // point) gets the triangle around it that holds the direction (+1,+1) (else (+1,-1), (-1,+1),
+  // (-1,-1), else any), so at a pinch it joins one side only. Exact (CGAL's filtered predicates).
+  std::int32_t locate(Point p) const;
+  // Exact sign of the orientation of (a, b, c): +1 left turn, -1 right turn, 0 collinear.
+  static int orientation(Point a, Point b, Point c);
+  std::size_t memory_bytes() const;
+
+ private:
+  struct Cgal;
+  std::unique_ptr<Cgal> cgal_;
+  std::vector<Point> points_;
+  std::vector<std::array<std::uint32_t, 3>> corners_;
+  std::vector<std::array<std::int32_t, 3>> neighbors_;
+  std::vector<std::int32_t> component_;
+  std::int32_t num_components_ = 0;
+};
+
+// navmesh: the cells (triangles; with merge=1 convex polygons) are the rooms, the edges they
+// share are the doors. Graph vertices are the doors (portals) at their midpoints, linked when they
+// border the same cell (cost: distance between the midpoints), as Detour searches its polygons.
+// A query point joins the portals of its cell; start and goal in one cell link directly.
+class NavMesh {
+ public:
+  using Graph = CsrGraph;
+  // Parameters: merge=0|1 (Hertel-Mehlhorn merge of triangles into convex polygons; default 0).
+  NavMesh(const Map& map, Params& params);
+
+  const Graph& graph() const { return graph_; }
+  CsrWeightMap weights() const { return {&graph_}; }
+  Point position(Vertex v) const { return mid_[v]; }
+  // cell = the cell id (the triangle id without merging); component = its component.
+  std::optional<Attachment> attach(Point p) const;
+  bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
+  Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
+  // The portals crossed from start's cell to goal's cell, `left`/`right` as seen walking from start
+  // to goal in the (x, y) frame with the usual orientation (x right, y up; a positive cross product
+  // is a left turn): for a portal crossed out of a cell, (cell interior point, right, left) turn
+  // left. Empty when start and goal share a cell; nullopt when there is no path in q.
+  std::optional<Corridor> corridor(const Query& q) const;
+  BuildStats stats() const;
+
+  // Inspection (tests, plots).
+  const FreeSpaceTriangulation& triangulation() const { return tri_; }
+  std::size_t num_cells() const { return cell_begin_.size() - 1; }
+  std::int32_t cell_of_triangle(std::uint32_t t) const { return cell_of_[t]; }
+  // Corners of a cell, counter-clockwise, as indices into triangulation().points().
+  std::vector<std::uint32_t> cell_polygon(std::uint32_t c) const {
+    return {cell_verts_.begin() + cell_begin_[c], cell_verts_.begin() + cell_begin_[c + 1]};
+  }
+  struct PortalInfo {
+    std::int32_t from, to;        // the two cells
+    std::uint32_t right, left;    // corner ids as seen crossing from `from` into `to`
+  };
+  const PortalInfo& portal(Vertex v) const { return portals_[v]; }
+
+ private:
+  void merge_cells();  // Hertel-Mehlhorn
+  void build_graph();
+
+  bool merge_ = false;  // declared before tri_: read from the parameters before the build
+  FreeSpaceTriangulation tri_;
+  std::vector<std::int32_t> cell_of_;           // triangle -> cell
+  std::vector<std::uint32_t> cell_begin_;       // cell -> [begin, end) in cell_verts_
+  std::vector<std::uint32_t> cell_verts_;       // CCW corner ids of every cell
+  std::vector<std::int32_t> cell_component_;
+  std::vector<std::uint32_t> cell_portal_begin_;  // cell -> [begin, end) in cell_portals_
+  std::vector<Vertex> cell_portals_;
+  std::vector<PortalInfo> portals_;
+  std::vector<Point> mid_;
+  Graph graph_;
+};
+
+// navmesh-vertices: the triangle corners are the vertices, linked along the triangle edges
+// (obstacle edges included: walking along a wall is valid). A corner where free space pinches
+// (two blocked cells touching diagonally) gets one vertex per free side, so no path crosses the
+// pinch (SPEC §1). A query point links to the three corners of its triangle.
+class NavMeshVertices {
+ public:
+  using Graph = CsrGraph;
+  NavMeshVertices(const Map& map, Params& params);
+
+  const Graph& graph() const { return graph_; }
+  CsrWeightMap weights() const { return {&graph_}; }
+  Point position(Vertex v) const { return pos_[v]; }
+  std::optional<Attachment> attach(Point p) const;  // cell = triangle id
+  bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
+  Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
+  BuildStats stats() const;
+
+  const FreeSpaceTriangulation& triangulation() const { return tri_; }
+  // The graph vertex of corner i of triangle t.
+  Vertex corner_vertex(std::uint32_t t, int i) const { return corner_vertex_[t][i]; }
+
+ private:
+  FreeSpaceTriangulation tri_;
+  std::vector<std::array<Vertex, 3>> corner_vertex_;
+  std::vector<Point> pos_;
+  Graph graph_;
+};
+
+}  // namespace navbench

@@ -1,0 +1,338 @@
+// The one translation unit that compiles CGAL: the constrained Delaunay triangulation of the free
+// space, its domain faces, point location. Everything leaves here as plain arrays (navmesh.hpp).
+#include <CGAL/Constrained_Delaunay_triangulation_2.h>
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Polygon_2_algorithms.h>
+#include <CGAL/Triangulation_face_base_with_info_2.h>
+#include <CGAL/Triangulation_vertex_base_with_info_2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+
+#include "representations/navmesh/navmesh.hpp"
+
+namespace navbench {
+
+namespace {
+
+// Exact predicates, double constructions: grid corners are small integers, so every predicate the
+// triangulation and point location evaluate is decided exactly.
+using K = CGAL::Exact_predicates_inexact_constructions_kernel;
+using P2 = K::Point_2;
+using Vb = CGAL::Triangulation_vertex_base_with_info_2<std::uint32_t, K>;
+// Face info: id of the domain triangle, -1 outside the free space.
+struct FaceInfo {
+  std::int32_t id = -1;
+};
+using Fb = CGAL::Triangulation_face_base_with_info_2<FaceInfo, K, CGAL::Constrained_triangulation_face_base_2<K>>;
+using Tds = CGAL::Triangulation_data_structure_2<Vb, Fb>;
+// Polygon rings may cross (overlapping obstacles): Exact_predicates_tag lets CGAL split crossing
+// constraints at their (constructed) intersection point.
+using Cdt = CGAL::Constrained_Delaunay_triangulation_2<K, Tds, CGAL::Exact_predicates_tag>;
+using Face_handle = Cdt::Face_handle;
+
+using Segments = std::vector<std::pair<std::size_t, std::size_t>>;
+
+// Constraints of a grid map, straight from the bitmap: on each horizontal grid line the maximal runs
+// of unit edges whose cell above and cell below differ in passability, and likewise on vertical
+// lines (the map's outside counts as blocked). A run is cut at a pinch corner, where it crosses a
+// perpendicular run, so every pinch point is a triangulation vertex and no constraints cross.
+void grid_constraints(const GridMap& g, std::vector<P2>& pts, Segments& segs) {
+  const int W = g.width, H = g.height;
+  std::vector<std::int32_t> index(std::size_t(W + 1) * std::size_t(H + 1), -1);
+  auto id = [&](int x, int y) {
+    std::int32_t& i = index[std::size_t(y) * (W + 1) + x];
+    if (i < 0) {
+      i = std::int32_t(pts.size());
+      pts.emplace_back(x, y);
+    }
+    return std::size_t(i);
+  };
+  auto free = [&](int x, int y) { return g.passable(x, y); };
+  for (int y = 0; y <= H; ++y) {
+    int start = -1;
+    for (int x = 0; x <= W; ++x) {
+      const bool edge = x < W && free(x, y - 1) != free(x, y);
+      // a pinch at corner (x, y): the run goes on but a perpendicular run crosses it
+      const bool cut = edge && start >= 0 && free(x - 1, y - 1) != free(x, y - 1);
+      if (start >= 0 && (!edge || cut)) {
+        segs.emplace_back(id(start, y), id(x, y));
+        start = -1;
+      }
+      if (edge && start < 0) start = x;
+    }
+  }
+  for (int x = 0; x <= W; ++x) {
+    int start = -1;
+    for (int y = 0; y <= H; ++y) {
+      const bool edge = y < H && free(x - 1, y) != free(x, y);
+      const bool cut = edge && start >= 0 && free(x - 1, y - 1) != free(x - 1, y);
+      if (start >= 0 && (!edge || cut)) {
+        segs.emplace_back(id(x, start), id(x, y));
+        start = -1;
+      }
+      if (edge && start < 0) start = y;
+    }
+  }
+}
+
+// A ring without repeated consecutive points; throws on fewer than 3 points or bad coordinates.
+std::vector<P2> clean_ring(const std::vector<Point>& ring) {
+  std::vector<P2> out;
+  for (const Point& p : ring) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y))
+      throw std::invalid_argument("polygon map has a non-finite coordinate");
+    P2 q(p.x, p.y);
+    if (out.empty() || out.back() != q) out.push_back(q);
+  }
+  while (out.size() > 1 && out.front() == out.back()) out.pop_back();
+  if (out.size() < 3) throw std::invalid_argument("polygon map has a ring with fewer than 3 distinct points");
+  return out;
+}
+
+struct Ring {
+  std::vector<P2> pts;
+  CGAL::Bbox_2 box;
+  bool strictly_inside(const P2& p) const {
+    if (p.x() <= box.xmin() || p.x() >= box.xmax() || p.y() <= box.ymin() || p.y() >= box.ymax()) return false;
+    return CGAL::bounded_side_2(pts.begin(), pts.end(), p, K()) == CGAL::ON_BOUNDED_SIDE;
+  }
+};
+struct Shape {
+  std::vector<Ring> rings;  // [0] outer, then holes
+  bool contains(const P2& p) const {
+    if (!rings[0].strictly_inside(p)) return false;
+    for (std::size_t i = 1; i < rings.size(); ++i)
+      if (rings[i].strictly_inside(p)) return false;
+    return true;
+  }
+};
+
+Shape make_shape(const PolygonShape& s, std::vector<P2>& pts, Segments& segs) {
+  Shape out;
+  for (const auto& raw : s.rings) {
+    Ring r;
+    r.pts = clean_ring(raw);
+    r.box = CGAL::bbox_2(r.pts.begin(), r.pts.end());
+    const std::size_t base = pts.size();
+    pts.insert(pts.end(), r.pts.begin(), r.pts.end());
+    for (std::size_t i = 0; i < r.pts.size(); ++i) segs.emplace_back(base + i, base + (i + 1) % r.pts.size());
+    out.rings.push_back(std::move(r));
+  }
+  return out;
+}
+
+P2 centroid(Face_handle f) {
+  const P2 &a = f->vertex(0)->point(), &b = f->vertex(1)->point(), &c = f->vertex(2)->point();
+  return P2((a.x() + b.x() + c.x()) / 3.0, (a.y() + b.y() + c.y()) / 3.0);
+}
+
+}  // namespace
+
+struct FreeSpaceTriangulation::Cgal {
+  Cdt cdt;
+  // Point-location hints: a face near the centre of each bucket of a coarse grid over the map, so a
+  // locate walks a few triangles instead of crossing the map.
+  std::vector<Face_handle> hint;
+  double x0 = 0, y0 = 0, inv = 1;
+  int bw = 0, bh = 0;
+
+  Face_handle hint_for(double x, double y) const {
+    const int bx = std::clamp(int((x - x0) * inv), 0, bw - 1);
+    const int by = std::clamp(int((y - y0) * inv), 0, bh - 1);
+    return hint[std::size_t(by) * bw + bx];
+  }
+};
+
+FreeSpaceTriangulation::~FreeSpaceTriangulation() = default;
+FreeSpaceTriangulation::FreeSpaceTriangulation(FreeSpaceTriangulation&&) noexcept = default;
+FreeSpaceTriangulation& FreeSpaceTriangulation::operator=(FreeSpaceTriangulation&&) noexcept = default;
+
+FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make_unique<Cgal>()) {
+  std::vector<P2> pts;
+  Segments segs;
+  Shape walkable;
+  std::vector<Shape> obstacles;
+  if (map.kind == MapKind::grid) {
+    grid_constraints(map.grid, pts, segs);
+  } else {
+    if (map.polygons.walkable.rings.empty()) throw std::invalid_argument("polygon map has no walkable outer ring");
+    walkable = make_shape(map.polygons.walkable, pts, segs);
+    for (const auto& o : map.polygons.obstacles)
+      if (!o.rings.empty()) obstacles.push_back(make_shape(o, pts, segs));
+  }
+  Cdt& cdt = cgal_->cdt;
+  // Spatially sorted point insertion, then the constraints between the inserted vertices.
+  cdt.insert_constraints(pts.begin(), pts.end(), segs.begin(), segs.end());
+  pts.clear();
+  pts.shrink_to_fit();
+
+  points_.reserve(cdt.number_of_vertices());
+  for (auto v : cdt.finite_vertex_handles()) {
+    v->info() = std::uint32_t(points_.size());
+    points_.push_back({v->point().x(), v->point().y()});
+  }
+  if (cdt.dimension() < 2) return;  // no free cell, or a degenerate polygon map: no triangle
+
+  // Domain marking. Grid maps: no face crosses a free/blocked boundary (every such unit edge is
+  // constrained), so a face is free iff the cell holding its centroid is passable; the centroid of
+  // an integer triangle is exact enough for floor() (it is k/3 for integers k). Polygon maps: the
+  // faces are flooded in regions bounded by constrained edges (CGAL's polygon_triangulation example
+  // counts nesting levels this way); each region is classified by testing one interior point
+  // against the rings, which stays right where obstacles overlap (a nesting-level parity would not).
+  std::int32_t next = 0;
+  auto mark = [&](Face_handle f) { f->info().id = next++; };
+  if (map.kind == MapKind::grid) {
+    for (auto f : cdt.finite_face_handles()) {
+      const P2 c = centroid(f);
+      if (map.grid.passable(int(std::floor(c.x())), int(std::floor(c.y())))) mark(f);
+    }
+  } else {
+    std::vector<Face_handle> region, stack;
+    std::vector<Face_handle> all;
+    for (auto f : cdt.all_face_handles()) all.push_back(f), f->info().id = -2;  // -2: not visited
+    for (Face_handle seed : all) {
+      if (seed->info().id != -2) continue;
+      region.clear();
+      stack.assign(1, seed);
+      seed->info().id = -1;
+      bool outside = false;
+      std::optional<P2> sample;
+      while (!stack.empty()) {
+        Face_handle f = stack.back();
+        stack.pop_back();
+        region.push_back(f);
+        if (cdt.is_infinite(f)) {
+          outside = true;
+        } else if (!sample) {
+          const P2 c = centroid(f);
+          const P2 &a = f->vertex(0)->point(), &b = f->vertex(1)->point(), &d = f->vertex(2)->point();
+          if (CGAL::orientation(a, b, c) == CGAL::LEFT_TURN && CGAL::orientation(b, d, c) == CGAL::LEFT_TURN &&
+              CGAL::orientation(d, a, c) == CGAL::LEFT_TURN)
+            sample = c;
+        }
+        for (int i = 0; i < 3; ++i) {
+          Face_handle n = f->neighbor(i);
+          if (n->info().id == -2 && !f->is_constrained(i)) {
+            n->info().id = -1;
+            stack.push_back(n);
+          }
+        }
+      }
+      if (outside || !sample || !walkable.contains(*sample)) continue;
+      if (std::any_of(obstacles.begin(), obstacles.end(), [&](const Shape& o) { return o.contains(*sample); }))
+        continue;
+      for (Face_handle f : region) mark(f);
+    }
+  }
+
+  // Export the domain triangles.
+  corners_.resize(std::size_t(next));
+  neighbors_.resize(std::size_t(next));
+  for (auto f : cdt.finite_face_handles()) {
+    const std::int32_t id = f->info().id;
+    if (id < 0) continue;
+    for (int i = 0; i < 3; ++i) {
+      corners_[id][i] = f->vertex(i)->info();
+      neighbors_[id][i] = f->neighbor(i)->info().id;  // -1 for infinite / non-domain faces
+    }
+  }
+  // Components: flood over shared edges.
+  component_.assign(std::size_t(next), -1);
+  std::vector<std::uint32_t> stack;
+  for (std::uint32_t t = 0; t < std::uint32_t(next); ++t) {
+    if (component_[t] >= 0) continue;
+    component_[t] = num_components_;
+    stack.assign(1, t);
+    while (!stack.empty()) {
+      const std::uint32_t u = stack.back();
+      stack.pop_back();
+      for (int i = 0; i < 3; ++i) {
+        const std::int32_t n = neighbors_[u][i];
+        if (n >= 0 && component_[n] < 0) {
+          component_[n] = num_components_;
+          stack.push_back(std::uint32_t(n));
+        }
+      }
+    }
+    ++num_components_;
+  }
+
+  // Hint buckets: about one bucket per two faces, each holding the face that contains (or is
+  // nearest the walk to) its centre, found by walking from the previous bucket's face.
+  double xmin = points_[0].x, xmax = xmin, ymin = points_[0].y, ymax = ymin;
+  for (const Point& p : points_) {
+    xmin = std::min(xmin, p.x), xmax = std::max(xmax, p.x);
+    ymin = std::min(ymin, p.y), ymax = std::max(ymax, p.y);
+  }
+  const double wx = std::max(xmax - xmin, 1e-9), wy = std::max(ymax - ymin, 1e-9);
+  const double buckets = std::max(1.0, double(cdt.number_of_faces()) / 2.0);
+  const double side = std::sqrt(wx * wy / buckets);
+  Cgal& c = *cgal_;
+  c.x0 = xmin, c.y0 = ymin;
+  c.bw = std::clamp(int(std::ceil(wx / side)), 1, 4096);
+  c.bh = std::clamp(int(std::ceil(wy / side)), 1, 4096);
+  c.inv = std::min(double(c.bw) / wx, double(c.bh) / wy);
+  c.hint.resize(std::size_t(c.bw) * c.bh);
+  Face_handle last = cdt.finite_faces_begin();
+  for (int by = 0; by < c.bh; ++by)
+    for (int bx = 0; bx < c.bw; ++bx) {
+      const P2 centre(xmin + (bx + 0.5) / c.inv, ymin + (by + 0.5) / c.inv);
+      Face_handle f = cdt.locate(centre, last);
+      if (!cdt.is_infinite(f)) last = f;
+      c.hint[std::size_t(by) * c.bw + bx] = last;
+    }
+}
+
+std::int32_t FreeSpaceTriangulation::locate(Point p) const {
+  if (!std::isfinite(p.x) || !std::isfinite(p.y) || corners_.empty()) return -1;
+  const Cdt& cdt = cgal_->cdt;
+  const P2 q(p.x, p.y);
+  Cdt::Locate_type lt;
+  int li = 0;
+  Face_handle f = cdt.locate(q, lt, li, cgal_->hint_for(p.x, p.y));
+  switch (lt) {
+    case Cdt::FACE:
+      return f->info().id;
+    case Cdt::EDGE:
+      return f->info().id >= 0 ? f->info().id : f->neighbor(li)->info().id;
+    case Cdt::VERTEX: {
+      const auto v = f->vertex(li);
+      static constexpr double kDir[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+      std::int32_t any = -1;
+      for (const auto& d : kDir) {
+        const P2 ahead(p.x + d[0], p.y + d[1]);
+        auto fc = cdt.incident_faces(v), done = fc;
+        do {
+          if (fc->info().id < 0) continue;
+          const int k = fc->index(v);
+          const P2& a = fc->vertex(Cdt::ccw(k))->point();
+          const P2& b = fc->vertex(Cdt::cw(k))->point();
+          // the face's corner at v spans counter-clockwise from a to b
+          if (CGAL::orientation(q, a, ahead) != CGAL::RIGHT_TURN && CGAL::orientation(q, ahead, b) != CGAL::RIGHT_TURN)
+            return fc->info().id;
+          any = fc->info().id;
+        } while (++fc != done);
+      }
+      return any;
+    }
+    default:  // outside the convex hull
+      return -1;
+  }
+}
+
+int FreeSpaceTriangulation::orientation(Point a, Point b, Point c) {
+  return int(CGAL::orientation(P2(a.x, a.y), P2(b.x, b.y), P2(c.x, c.y)));
+}
+
+std::size_t FreeSpaceTriangulation::memory_bytes() const {
+  const auto& tds = cgal_->cdt.tds();
+  return tds.faces().capacity() * sizeof(Tds::Face) + tds.vertices().capacity() * sizeof(Tds::Vertex) +
+         cgal_->hint.capacity() * sizeof(Face_handle) + points_.capacity() * sizeof(Point) +
+         corners_.capacity() * sizeof(corners_[0]) + neighbors_.capacity() * sizeof(neighbors_[0]) +
+         component_.capacity() * sizeof(std::int32_t);
+}
+
+}  // namespace navbench
