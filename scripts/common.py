@@ -179,12 +179,12 @@ def load(inputs: list[str]) -> ResultData:
         prefix = prefix_of(path)
         prefixes.append(prefix)
         df = read_results_csv(path)
-        df["result_set"] = os.path.basename(prefix)
+        df["result_set"] = prefix
         frames.append(df)
         bpath = prefix + ".build.csv"
         if os.path.isfile(bpath):
             b = read_build_csv(bpath)
-            b["result_set"] = os.path.basename(prefix)
+            b["result_set"] = prefix
             builds.append(b)
         else:
             notes.append(f"{bpath}: not found (no build figures for this set)")

@@ -46,7 +46,7 @@ figure img, figure svg { max-width: 100%; height: auto; }
 .note { color: #666; font-style: italic; }
 """
 
-NAN = float("nan")
+MAX_META = 10  # result sets whose meta.json is shown in full
 
 
 def esc(x) -> str:
@@ -106,9 +106,11 @@ def table(headers: list[str], rows: list[list], num_cols: set[int] = frozenset()
 def section_meta(data: common.ResultData) -> str:
     parts = ["<h2>Runs</h2>"]
     rows = data.rows
-    for i, prefix in enumerate(data.prefixes):
-        name = os.path.basename(prefix)
-        n = int((rows["result_set"] == name).sum()) if len(rows) else 0
+    counts = rows["result_set"].value_counts() if len(rows) else {}
+    shown = data.prefixes[:MAX_META]
+    for i, prefix in enumerate(shown):
+        name = prefix
+        n = int(counts.get(prefix, 0))
         meta = data.meta.get(prefix)
         body = []
         if meta is None:
@@ -128,8 +130,16 @@ def section_meta(data: common.ResultData) -> str:
         summary = f"{esc(name)} — {n} rows"
         # The first run open, the rest folded: a sweep may hold hundreds of result sets.
         parts.append(f"<details{' open' if i == 0 else ''}><summary>{summary}</summary>{''.join(body)}</details>")
-    if data.notes:
-        parts.append("<p class='note'>" + "<br>".join(esc(n) for n in data.notes) + "</p>")
+    rest = data.prefixes[MAX_META:]
+    if rest:
+        # A sweep may hold hundreds of result sets: list the others by name and row count only.
+        parts.append(f"<details><summary>{len(rest)} more result sets</summary>" +
+                     table(["result set", "rows"], [[p, int(counts.get(p, 0))] for p in rest],
+                           {1}) + "</details>")
+    notes = data.notes[:MAX_META * 2]
+    if notes:
+        more = f"<br>… and {len(data.notes) - len(notes)} more" if len(data.notes) > len(notes) else ""
+        parts.append("<p class='note'>" + "<br>".join(esc(n) for n in notes) + more + "</p>")
     return "\n".join(parts)
 
 
