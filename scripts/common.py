@@ -115,13 +115,20 @@ def read_csv_typed(path: str, columns: list[str], text_columns: set[str], requir
         if c in text_columns or c not in columns:
             df[c] = df[c].astype(str).str.strip()
         else:
-            df[c] = pd.to_numeric(df[c].str.strip(), errors="coerce")
+            # Unparsable text and infinities become NaN: no column of the schema holds either.
+            v = pd.to_numeric(df[c].astype(str).str.strip(), errors="coerce")
+            df[c] = v.where(v.abs() != float("inf"))
     return df
 
 
 def read_results_csv(path: str):
     df = read_csv_typed(path, RESULT_COLUMNS, TEXT_COLUMNS,
-                   required=["map", "representation", "smoothing", "status"])
+                        required=["map", "representation", "smoothing", "status"])
+    # An interrupted run may end in a partly written line: it has no status; drop it with a note.
+    cut = (df["status"] == "") | (df["status"] == "nan")
+    if cut.any():
+        note(f"{path}: ignoring {int(cut.sum())} incomplete row(s) without a status")
+        df = df[~cut].reset_index(drop=True)
     bad = sorted(set(df["status"]) - set(STATUSES))
     if bad:
         raise InputError(f"{path}: unknown status value(s) {','.join(bad)}")
