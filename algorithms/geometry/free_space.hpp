@@ -10,6 +10,14 @@
 
 namespace navbench {
 
+// A convex obstacle corner: a boundary vertex whose free sector is wider than 180 degrees. `before`
+// and `after` are points on the two boundary edges that leave it (the free sector runs
+// counter-clockwise from `after` to `before`). A grid pinch point is never one.
+struct ConvexCorner {
+  Point at, before, after;
+  std::int32_t component = -1;
+};
+
 class FreeSpace {
  public:
   explicit FreeSpace(const Map& m);  // keeps a reference to m: m must outlive it
@@ -30,7 +38,21 @@ class FreeSpace {
   std::int32_t component(Point p) const;
   // Obstacle boundaries as closed rings (no repeated last point); the map's outside counts as an
   // obstacle, so the outer boundary of the walkable area is one of these rings.
+  // Each ring is simple, keeps the free space on its left (outer boundaries of the free space turn
+  // counter-clockwise in (x, y), obstacle islands clockwise), and touches other rings only at
+  // shared vertices. Grid maps: integer corners, collinear cell edges merged.
   const std::vector<std::vector<Point>>& obstacle_rings() const;
+  // Every convex obstacle corner (the nodes of the visibility graph), in a fixed order.
+  const std::vector<ConvexCorner>& convex_corners() const;
+  // Number of free-space components (ids are 0 .. count-1).
+  std::int32_t component_count() const;
+
+  // Semantics at a pinch point (two free sectors meeting at one point): the point itself belongs
+  // to one sector, its "own" one. A segment may end at a pinch point only from inside that sector,
+  // so no valid path ever moves from one sector to the other through it. Grid maps: the sector of
+  // free cell (x, y) for the corner (x, y), else that of cell (x, y - 1) (the cell grid4/grid8
+  // attach such a point to). Polygon maps: the sector wider than 180 degrees if there is one, else
+  // the first sector holding the direction (1,1), (1,-1), (-1,-1), (-1,1).
 
  private:
   struct Impl;

@@ -1,0 +1,255 @@
+// FreeSpace: the exact validity test (grid bitmap walk vs polygon rtree), exact predicates,
+// boundary tracing, components.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include <boost/geometry/algorithms/is_valid.hpp>
+
+#include "geometry/exact.hpp"
+#include "geometry/free_space.hpp"
+#include "geometry/grid_rings.hpp"
+#include "geometry/polygons.hpp"
+
+using namespace navbench;
+
+namespace {
+
+Map grid_from(const std::vector<std::string>& rows) {
+  GridMap g;
+  g.height = int(rows.size());
+  g.width = int(rows[0].size());
+  for (auto& r : rows)
+    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
+  return make_grid_map(g, "hand");
+}
+
+Map random_grid(int w, int h, double blocked, std::mt19937_64& rng) {
+  GridMap g;
+  g.width = w;
+  g.height = h;
+  std::bernoulli_distribution b(blocked);
+  for (int i = 0; i < w * h; ++i) g.cells.push_back(b(rng) ? 0 : 1);
+  return make_grid_map(g, "random");
+}
+
+// Points of every kind a path meets: corners, centres, edge midpoints, quarter points, arbitrary.
+Point random_point(const Map& m, std::mt19937_64& rng) {
+  const int W = m.grid.width, H = m.grid.height;
+  std::uniform_int_distribution<int> kind(0, 4), xs(0, W), ys(0, H);
+  std::uniform_real_distribution<double> ux(-0.2, W + 0.2), uy(-0.2, H + 0.2);
+  switch (kind(rng)) {
+    case 0: return {double(xs(rng)), double(ys(rng))};
+    case 1: return {xs(rng) + 0.5, ys(rng) + 0.5};
+    case 2: return {double(xs(rng)), ys(rng) + 0.5};
+    case 3: return {xs(rng) + 0.25 * std::uniform_int_distribution<int>(0, 3)(rng), ys(rng) + 0.75};
+    default: return {ux(rng), uy(rng)};
+  }
+}
+
+}  // namespace
+
+TEST(Exact, OrientationNearDegenerate) {
+  // Kettner et al., "Classroom examples of robustness problems": points within ulps of a line.
+  // Reference: coordinates are multiples of 2^-53, so scaled by 2^53 they are integers; int128 is exact.
+  const double u = std::ldexp(1.0, -53);
+  int disagreements_with_naive = 0;
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j) {
+      const Point p{0.5 + i * u, 0.5 + j * u}, q{12, 12}, r{24, 24};
+      auto S = [](double v) { return __int128(std::ldexp(v, 53)); };
+      const __int128 det = (S(q.x) - S(p.x)) * (S(r.y) - S(p.y)) - (S(q.y) - S(p.y)) * (S(r.x) - S(p.x));
+      const int ref = det > 0 ? 1 : det < 0 ? -1 : 0;
+      EXPECT_EQ(exact::orient2d(p, q, r), ref) << i << " " << j;
+      EXPECT_EQ(exact::orient2d(q, r, p), ref);
+      EXPECT_EQ(exact::orient2d(r, p, q), ref);
+      const double naive = (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+      disagreements_with_naive += (naive > 0 ? 1 : naive < 0 ? -1 : 0) != ref;
+    }
+  EXPECT_GT(disagreements_with_naive, 0);  // the naive formula does fail here: the test has teeth
+  const double t[5] = {1e300, 1.0, -1e300, -0.5, -0.5};
+  EXPECT_EQ(exact::sign_of_sum(t, 5), 0);
+  const double t2[3] = {1e300, 1e-300, -1e300};
+  EXPECT_EQ(exact::sign_of_sum(t2, 3), 1);
+}
+
+TEST(Rings, TraceMergesEdgesAndSplitsDiagonalTouches) {
+  // Two blocked cells touching diagonally in the middle of an open room.
+  Map m = grid_from({"....", ".@..", "..@.", "...."});
+  FreeSpace fs(m);
+  const auto& rings = fs.obstacle_rings();
+  ASSERT_EQ(rings.size(), 3u);  // the room's outline and two islands touching at (2,2)
+  double area2 = 0;
+  int ccw = 0;
+  for (const auto& r : rings) {
+    area2 += ring_area2(r);
+    ccw += ring_area2(r) > 0;
+    for (std::size_t i = 0; i < r.size(); ++i)
+      for (std::size_t j = i + 1; j < r.size(); ++j) {
+        EXPECT_FALSE(r[i] == r[j]) << "ring not simple";
+      }
+  }
+  EXPECT_EQ(ccw, 1);
+  EXPECT_EQ(area2 / 2, 14.0);  // free area
+  // The room outline has 4 vertices: collinear unit edges merged.
+  for (const auto& r : rings) {
+    if (ring_area2(r) > 0) {
+      EXPECT_EQ(r.size(), 4u);
+    }
+  }
+}
+
+TEST(Rings, ObstaclePolygonsAreValid) {
+  std::mt19937_64 rng(7);
+  for (int t = 0; t < 40; ++t) {
+    Map m = random_grid(9, 7, 0.4, rng);
+    for (bool outside : {false, true}) {
+      BgMultiPolygon mp = grid_obstacle_polygons(m.grid, outside);
+      std::string why;
+      EXPECT_TRUE(boost::geometry::is_valid(mp, why)) << why;
+      double blocked = 0;
+      for (auto c : m.grid.cells) blocked += c == 0;
+      const double frame = outside ? (m.grid.width + 2.0) * (m.grid.height + 2) - m.grid.width * m.grid.height : 0;
+      EXPECT_DOUBLE_EQ(boost::geometry::area(mp), blocked + frame);
+    }
+  }
+}
+
+TEST(FreeSpaceGrid, HandPickedCases) {
+  // (1,1) and (2,2) blocked: the corner (2,2) is a pinch point.
+  Map m = grid_from({"....", ".@..", "..@.", "...."});
+  FreeSpace fs(m);
+  EXPECT_FALSE(fs.segment_valid({1, 3}, {3, 1}));          // diagonally through the pinch
+  EXPECT_FALSE(fs.segment_valid({0.5, 0.5}, {3.5, 3.5}));  // through the blocked cells
+  EXPECT_TRUE(fs.segment_valid({0, 1}, {4, 1}));           // grazing along the top of (1,1)
+  EXPECT_FALSE(fs.segment_valid({0, 2}, {4, 2}));          // along a line through the pinch
+  EXPECT_TRUE(fs.segment_valid({0, 2}, {2, 0}));           // touching the convex corner (1,1)
+  EXPECT_TRUE(fs.segment_valid({0.5, 1.5}, {1.5, 0.5}));   // the same, between centres
+  EXPECT_FALSE(fs.segment_valid({0.5, 1.2}, {1.5, 0.9}));  // clips the corner of (1,1)
+  EXPECT_TRUE(fs.segment_valid({0, 0.5}, {0, 3.5}));       // along the map boundary
+  EXPECT_FALSE(fs.segment_valid({-0.1, 0.5}, {1, 0.5}));   // starts outside
+  EXPECT_FALSE(fs.segment_valid({1, 1}, {2, 2}));          // diagonal of a blocked cell
+  EXPECT_TRUE(fs.segment_valid({1, 1}, {2, 1}));           // its top edge
+  EXPECT_TRUE(fs.segment_valid({1, 1}, {1, 1}));
+  EXPECT_FALSE(fs.segment_valid({1.5, 1.5}, {1.5, 1.5}));
+  // Ends at the pinch (2,2): its own cell is (2,1) ((2,2) is blocked).
+  EXPECT_TRUE(fs.segment_valid({2, 2}, {3, 1.5}));
+  EXPECT_TRUE(fs.segment_valid({3.5, 1.5}, {2, 2}));
+  EXPECT_TRUE(fs.segment_valid({2, 2}, {4, 2 - 1e-9}));
+  EXPECT_FALSE(fs.segment_valid({2, 2}, {1, 3}));          // into the other free cell
+  EXPECT_FALSE(fs.segment_valid({2, 2}, {2, 4}));          // down the line between the blocked cells
+  EXPECT_TRUE(fs.segment_valid({2, 2}, {2, 0}));           // up along the edge of (2,1)
+  EXPECT_FALSE(fs.segment_valid({2, 2}, {0, 2}));          // along the bottom of (1,1): other side
+  EXPECT_EQ(fs.component({2, 2}), fs.component({3.5, 0.5}));
+  EXPECT_EQ(fs.component({0.5, 3.5}), fs.component({3.5, 0.5}));  // connected around
+  EXPECT_EQ(fs.component({1.5, 1.5}), -1);
+  EXPECT_TRUE(fs.point_free({2, 2}));
+  EXPECT_TRUE(fs.point_free({4, 4}));
+  EXPECT_FALSE(fs.point_free({4, 4.0000001}));
+  EXPECT_FALSE(fs.path_valid({{1, 3}, {2, 2}, {3, 1}}));   // through the pinch as a vertex
+  EXPECT_TRUE(fs.path_valid({{0.5, 0.5}, {2, 1}, {3.5, 1.5}, {3.5, 3.5}}));
+  EXPECT_FALSE(fs.path_valid({{0.5, 0.5}, {2, 1}, {3.5, 3.5}}));  // clips blocked cell (2,2)
+  EXPECT_EQ(fs.convex_corners().size(), 6u);               // 8 outer corners minus the pinch
+}
+
+TEST(FreeSpaceGrid, ComponentsArePinchAware) {
+  // Two rooms meeting only at the pinch (2,2): different components.
+  Map m = grid_from({"..@@", "..@@", "@@..", "@@.."});
+  FreeSpace fs(m);
+  EXPECT_EQ(fs.component_count(), 2);
+  EXPECT_NE(fs.component({0.5, 0.5}), fs.component({3.5, 3.5}));
+  EXPECT_EQ(fs.component({2, 2}), fs.component({3.5, 3.5}));  // own cell (2,2)
+  EXPECT_FALSE(fs.segment_valid({1, 1}, {3, 3}));
+  EXPECT_TRUE(fs.segment_valid({2, 2}, {3, 3}));
+  EXPECT_FALSE(fs.segment_valid({2, 2}, {1, 1}));
+  Map m2 = grid_from({"@@..", "@@..", "..@@", "..@@"});
+  FreeSpace fs2(m2);
+  EXPECT_EQ(fs2.component({2, 2}), fs2.component({3.5, 0.5}));  // own cell (2,1)
+  EXPECT_TRUE(fs2.segment_valid({2, 2}, {3, 1}));
+  EXPECT_FALSE(fs2.segment_valid({2, 2}, {1, 3}));
+}
+
+TEST(FreeSpaceGrid, LongSegmentsExactAtCorners) {
+  // A long diagonal exactly through lattice corners next to blocked cells, and one a hair off.
+  GridMap g;
+  g.width = g.height = 300;
+  g.cells.assign(300 * 300, 1);
+  for (int i = 1; i < 299; i += 3) g.cells[std::size_t(i) * 300 + i + 1] = 0;  // cells (i+1, i)
+  Map m = make_grid_map(g);
+  FreeSpace fs(m);
+  EXPECT_TRUE(fs.segment_valid({0, 0}, {300, 300}));  // touches the corners (i+1, i+1)
+  EXPECT_TRUE(fs.segment_valid({0.5, 0.5}, {299.5, 299.5}));
+  EXPECT_FALSE(fs.segment_valid({0, 0}, {300, 300 - 1e-12}));  // dips into cell (2,1) and others
+  EXPECT_TRUE(fs.segment_valid({0, 1e-12}, {300, 300}));
+}
+
+TEST(FreeSpace, GridAndPolygonVersionsAgree) {
+  std::mt19937_64 rng(12345);
+  long compared = 0, valid = 0;
+  for (int t = 0; t < 60; ++t) {
+    Map gm = random_grid(6 + int(rng() % 9), 5 + int(rng() % 8), t % 3 == 0 ? 0.45 : 0.3, rng);
+    Map pm = grid_to_polygon_map(gm);
+    FreeSpace fg(gm), fp(pm);
+    for (int i = 0; i < 1500; ++i) {
+      const Point a = random_point(gm, rng), b = random_point(gm, rng);
+      const bool vg = fg.segment_valid(a, b);
+      ASSERT_EQ(vg, fp.segment_valid(a, b)) << "map " << t << " (" << a.x << "," << a.y << ")-(" << b.x << "," << b.y << ")";
+      ASSERT_EQ(vg, fg.segment_valid(b, a));
+      ASSERT_EQ(fg.point_free(a), fp.point_free(a)) << a.x << "," << a.y;
+      ++compared;
+      valid += vg;
+    }
+    // Components: the same partition of free points.
+    std::vector<Point> pts;
+    for (int i = 0; i < 60; ++i) pts.push_back(random_point(gm, rng));
+    for (const Point& p : pts)
+      for (const Point& q : pts) {
+        const auto a = fg.component(p), b = fg.component(q), c = fp.component(p), d = fp.component(q);
+        ASSERT_EQ(a < 0, c < 0);
+        if (a >= 0 && b >= 0) {
+          ASSERT_EQ(a == b, c == d) << p.x << "," << p.y << " " << q.x << "," << q.y;
+        }
+      }
+    EXPECT_EQ(fg.component_count(), fp.component_count());
+    // Convex corners: the same points.
+    auto key = [](const std::vector<ConvexCorner>& v) {
+      std::vector<std::pair<double, double>> k;
+      for (auto& c : v) k.push_back({c.at.x, c.at.y});
+      std::sort(k.begin(), k.end());
+      return k;
+    };
+    EXPECT_EQ(key(fg.convex_corners()), key(fp.convex_corners()));
+  }
+  EXPECT_GT(valid, compared / 20);  // both outcomes are well represented
+  EXPECT_LT(valid, compared - compared / 20);
+}
+
+TEST(FreeSpacePolygon, IrregularObstacles) {
+  Map m;
+  m.kind = MapKind::polygon;
+  m.polygons.walkable.rings = {{{0, 0}, {10, 0}, {10, 10}, {0, 10}}};
+  m.polygons.obstacles.push_back({{{{2, 2}, {5, 3}, {3, 6}}}});               // triangle
+  m.polygons.obstacles.push_back({{{{4, 4}, {7, 4}, {7, 7}, {4, 7}}}});       // overlaps the triangle
+  m.polygons.obstacles.push_back({{{{8, 1}, {9, 1}, {9, 2}}}});               // thin sliver
+  m.max = {10, 10};
+  FreeSpace fs(m);
+  EXPECT_TRUE(fs.segment_valid({0, 0}, {10, 10}) == false);   // through the union
+  EXPECT_TRUE(fs.segment_valid({1, 9}, {9, 9}));
+  EXPECT_TRUE(fs.segment_valid({7, 7}, {10, 10}));            // starts at a convex corner, leaves outward
+  EXPECT_TRUE(fs.segment_valid({4, 7}, {7, 7}));              // along an edge
+  EXPECT_FALSE(fs.segment_valid({4, 6}, {7, 6}));             // inside
+  EXPECT_TRUE(fs.segment_valid({8, 0}, {10, 2}));             // grazes the sliver's corner (9,1)
+  EXPECT_FALSE(fs.point_free({5, 5}));
+  EXPECT_TRUE(fs.point_free({4, 7}));
+  EXPECT_EQ(fs.component({1, 1}), fs.component({9, 9}));
+  EXPECT_GE(fs.convex_corners().size(), 7u);
+  // Inside the square, next to where it overlaps the triangle.
+  EXPECT_FALSE(fs.point_free({4.2, 4.5}));
+}
+
+TEST(FreeSpacePolygon, BadInputIsRejected) {
+  Map m;
+  m.kind = MapKind::polygon;
+  m.polygons.walkable.rings = {{{0, 0}, {10, 0}, {0, 10}, {10, 10}}};  // bow tie
+  EXPECT_THROW(FreeSpace{m}, std::invalid_argument);
+}
