@@ -1,0 +1,133 @@
+#include "datasets/wkt.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include <boost/geometry/algorithms/correct.hpp>
+#include <boost/geometry/algorithms/is_valid.hpp>
+#include <boost/geometry/io/wkt/read.hpp>
+
+#include "geometry/polygons.hpp"
+
+namespace navbench {
+
+namespace bg = boost::geometry;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& file, long line, const std::string& why) {
+  throw InputError(file + ":" + std::to_string(line) + ": " + why);
+}
+
+std::string trim(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+bool starts_with_word(const std::string& s, const char* word) {
+  const std::size_t n = std::char_traits<char>::length(word);
+  if (s.size() < n) return false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::toupper(static_cast<unsigned char>(s[i])) != word[i]) return false;
+  return s.size() == n || !std::isalpha(static_cast<unsigned char>(s[n]));
+}
+
+// Parses one line into corrected, validated polygons.
+BgMultiPolygon parse_line(const std::string& text, const std::string& file, long line) {
+  BgMultiPolygon mp;
+  try {
+    if (starts_with_word(text, "MULTIPOLYGON")) {
+      bg::read_wkt(text, mp);
+    } else if (starts_with_word(text, "POLYGON")) {
+      BgPolygon p;
+      bg::read_wkt(text, p);
+      mp.push_back(std::move(p));
+    } else {
+      fail(file, line, "expected POLYGON or MULTIPOLYGON, got '" + text.substr(0, 30) + "'");
+    }
+  } catch (const bg::read_wkt_exception& e) {
+    fail(file, line, std::string("bad WKT: ") + e.what());
+  }
+  if (mp.empty()) fail(file, line, "empty geometry");
+  for (auto& poly : mp) {
+    for (const auto& p : poly.outer())
+      if (!std::isfinite(p.x()) || !std::isfinite(p.y())) fail(file, line, "coordinate is not a finite number");
+    for (const auto& r : poly.inners())
+      for (const auto& p : r)
+        if (!std::isfinite(p.x()) || !std::isfinite(p.y())) fail(file, line, "coordinate is not a finite number");
+    bg::correct(poly);  // orientation and closing point as Boost.Geometry expects
+    std::string why;
+    if (!bg::is_valid(poly, why)) fail(file, line, "invalid polygon: " + why);
+  }
+  return mp;
+}
+
+}  // namespace
+
+PolygonMap read_wkt_map(std::istream& in, const std::string& file) {
+  PolygonMap m;
+  std::string s;
+  long lineno = 0;
+  bool have_walkable = false;
+  while (std::getline(in, s)) {
+    ++lineno;
+    const std::string t = trim(s);
+    if (t.empty() || t[0] == '#') continue;
+    BgMultiPolygon mp = parse_line(t, file, lineno);
+    if (!have_walkable) {
+      if (mp.size() != 1) fail(file, lineno, "the walkable area (first line) must be a single polygon");
+      m.walkable = from_bg(mp[0]);
+      have_walkable = true;
+    } else {
+      for (const auto& p : mp) m.obstacles.push_back(from_bg(p));
+    }
+  }
+  if (!have_walkable) fail(file, lineno + 1, "no walkable area (empty file)");
+  return m;
+}
+
+Map load_wkt_map(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ":0: cannot open file");
+  Map m;
+  m.polygons = read_wkt_map(in, path);
+  const std::filesystem::path p(path);
+  m.name = p.stem().string();
+  m.collection = p.parent_path().filename().string();
+  m.path = path;
+  m.kind = MapKind::polygon;
+  const double inf = std::numeric_limits<double>::infinity();
+  m.min = {inf, inf};
+  m.max = {-inf, -inf};
+  for (const Point& q : m.polygons.walkable.rings[0]) {
+    m.min = {std::min(m.min.x, q.x), std::min(m.min.y, q.y)};
+    m.max = {std::max(m.max.x, q.x), std::max(m.max.y, q.y)};
+  }
+  return m;
+}
+
+void write_wkt_map(std::ostream& out, const PolygonMap& m) {
+  const auto old = out.precision(17);
+  auto shape = [&](const PolygonShape& s) {
+    out << "POLYGON(";
+    for (std::size_t r = 0; r < s.rings.size(); ++r) {
+      out << (r ? ",(" : "(");
+      for (std::size_t i = 0; i <= s.rings[r].size(); ++i) {
+        const Point& p = s.rings[r][i % s.rings[r].size()];
+        out << (i ? "," : "") << p.x << ' ' << p.y;
+      }
+      out << ')';
+    }
+    out << ")\n";
+  };
+  shape(m.walkable);
+  for (const auto& o : m.obstacles) shape(o);
+  out.precision(old);
+}
+
+}  // namespace navbench
