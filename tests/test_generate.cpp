@@ -14,6 +14,7 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/movingai.hpp"
+#include "datasets/wkt.hpp"
 
 using namespace navbench;
 
@@ -420,6 +421,12 @@ TEST(HandMaps, PolygonWktIsValid) {
     nonconvex += bg::area(hull) > bg::area(polys[i]) + 1e-9;
   }
   EXPECT_EQ(nonconvex, 2);
+  // And the project's reader takes it: walkable square with one hole, four obstacles.
+  const Map m = load_wkt_map(kMaps + "/hand/polygons.wkt");
+  EXPECT_EQ(m.kind, MapKind::polygon);
+  EXPECT_EQ(m.polygons.walkable.rings.size(), 2u);
+  EXPECT_EQ(m.polygons.obstacles.size(), 4u);
+  EXPECT_EQ(m.max, (Point{20, 20}));
 }
 
 // ---------------------------------------------------------------------------------------------
