@@ -1,0 +1,159 @@
+#include "representations/visgraph/grid_fov.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "geometry/exact.hpp"
+
+namespace navbench {
+
+using exact::orient2d;
+
+GridFov::GridFov(const GridMap& g, const std::vector<ConvexCorner>& nodes) : W(g.width), H(g.height), PW(g.width + 2) {
+  const int PH = H + 2;
+  next_blocked_.assign(std::size_t(PW) * PH, 0);
+  next_free_.assign(std::size_t(PW) * PH, 0);
+  for (int py = 0; py < PH; ++py) {
+    std::int32_t nb = W + 1, nf = W + 1;
+    for (int px = PW - 1; px >= 0; --px) {
+      const int x = px - 1, y = py - 1;
+      if (g.passable(x, y)) nf = x;
+      else nb = x;
+      next_blocked_[std::size_t(py) * PW + px] = nb;
+      next_free_[std::size_t(py) * PW + px] = nf;
+    }
+  }
+  node_at_.assign(std::size_t(W + 1) * std::size_t(H + 1), -1);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    node_at_[std::size_t(nodes[i].at.y) * (W + 1) + std::size_t(nodes[i].at.x)] = std::int32_t(i);
+  pinch_.assign(std::size_t(W + 1) * std::size_t(H + 1), 0);
+  for (int y = 0; y <= H; ++y)
+    for (int x = 0; x <= W; ++x) {
+      const bool a = g.passable(x - 1, y - 1), b = g.passable(x, y - 1), c = g.passable(x - 1, y), d = g.passable(x, y);
+      pinch_[std::size_t(y) * (W + 1) + x] = (a && d && !b && !c) || (b && c && !a && !d);
+    }
+}
+
+void GridFov::scan(Point s, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe) const {
+  // From a pinch point only one quadrant may be entered: leave that rule to the exact test.
+  const bool at_pinch = s.x == std::floor(s.x) && s.y == std::floor(s.y) && s.x >= 0 && s.y >= 0 && s.x <= W &&
+                        s.y <= H && pinch_[std::size_t(s.y) * (W + 1) + std::size_t(s.x)];
+  scan_half(s, +1, at_pinch, sure, maybe);
+  scan_half(s, -1, at_pinch, sure, maybe);
+}
+
+// One half-plane: rows below s in the frame (x, f*y), i.e. f = +1 scans increasing y, f = -1
+// decreasing y (mirrored, which the exact predicates do not mind: negation is exact).
+void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_t>& sure,
+                        std::vector<std::uint32_t>& maybe) const {
+  const Point S{s.x, f * s.y};
+  const Ray kRight{0, 0, 1}, kLeft{0, 0, -1};
+  // Angular order of rays in the closed lower half-plane: +x (0) ... +y (90 deg) ... -x (180).
+  auto cmp = [&](const Ray& a, const Ray& b) -> int {
+    const int ka = a.h > 0 ? 0 : a.h < 0 ? 2 : 1, kb = b.h > 0 ? 0 : b.h < 0 ? 2 : 1;
+    if (ka != kb) return ka < kb ? -1 : 1;
+    if (ka != 1) return 0;
+    return -orient2d(S, Point{a.x, a.y}, Point{b.x, b.y});
+  };
+  // 2: strictly inside, 1: on the boundary, 0: outside.
+  auto classify = [&](const Ray& r, const Piece& p) {
+    const int c1 = cmp(p.lo, r), c2 = cmp(r, p.hi);
+    if (c1 < 0 && c2 < 0) return 2;
+    return (c1 <= 0 && c2 <= 0) ? 1 : 0;
+  };
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  auto xat = [&](const Ray& r, double y) {
+    if (r.h != 0) return r.h > 0 ? kInf : -kInf;
+    return S.x + (r.x - S.x) * ((y - S.y) / (r.y - S.y));
+  };
+  auto column = [&](double v) {  // a cell column index, clamped to the padded grid
+    if (!(v > -2)) return -1;
+    if (!(v < W + 2)) return W;
+    return std::clamp(int(std::floor(v)), -1, W);
+  };
+  auto node = [&](int x, int y) -> std::int32_t {
+    if (x < 0 || y < 0 || x > W || y > H) return -1;
+    return node_at_[std::size_t(y) * (W + 1) + std::size_t(x)];
+  };
+  auto emit = [&](std::int32_t id, int cls) {
+    if (cls == 2 && !all_maybe) sure.push_back(std::uint32_t(id));
+    else if (cls >= 1) maybe.push_back(std::uint32_t(id));
+  };
+
+  std::vector<Piece> pieces{{kRight, kLeft}}, next, local, tmp;
+  struct Shadow {
+    Ray a, b;
+  };
+  std::vector<Shadow> shadows;
+  struct Far {
+    std::int32_t id;
+    Ray r;
+  };
+  std::vector<Far> far;
+  for (int Y = int(std::floor(S.y)); !pieces.empty(); ++Y) {
+    const int row = f > 0 ? Y : -Y - 1;  // the real cell row of this band
+    if (row < -1 || row > H) break;
+    const int near_real = f * Y, far_real = f * (Y + 1);  // real y of the band's two lines
+    const double yn = std::max(double(Y), S.y), yf = Y + 1.0;
+    const std::int32_t* nb = next_blocked_.data() + std::size_t(row + 1) * PW + 1;  // nb[x], x >= -1
+    const std::int32_t* nf = next_free_.data() + std::size_t(row + 1) * PW + 1;
+    next.clear();
+    for (const Piece& pc : pieces) {
+      const double xl = std::min(xat(pc.hi, yn), xat(pc.hi, yf)), xr = std::max(xat(pc.lo, yn), xat(pc.lo, yf));
+      const int x0 = column(xl - 1), x1 = column(xr + 1);
+      shadows.clear();
+      far.clear();
+      for (int x = nb[x0]; x <= x1;) {
+        const int xe = nf[x] - 1;  // the run of blocked cells [x, xe] (cut at x0 on the left)
+        for (int cx : {x, xe + 1}) {
+          if (const std::int32_t id = node(cx, near_real); id >= 0) {
+            if (Y > S.y) emit(id, classify(Ray{double(cx), double(Y), 0}, pc));
+            else if (Y == S.y) maybe.push_back(std::uint32_t(id));  // a horizontal ray
+          }
+          if (const std::int32_t id = node(cx, far_real); id >= 0) far.push_back({id, Ray{double(cx), Y + 1.0, 0}});
+        }
+        // The run's shadow: the open interval between its extreme corners as seen from S.
+        bool have = false;
+        Ray lo{}, hi{};
+        for (int cx : {x, xe + 1})
+          for (int cy : {Y, Y + 1}) {
+            Ray r{double(cx), double(cy), 0};
+            if (cy <= S.y) {  // at or above the level of S: the horizontal ray on the run's side
+              if (cx == S.x && cy == S.y) continue;
+              r = cx > S.x ? kRight : cx < S.x ? kLeft : (x >= S.x ? kRight : kLeft);
+            }
+            if (!have || cmp(r, lo) < 0) lo = r;
+            if (!have || cmp(r, hi) > 0) hi = r;
+            have = true;
+          }
+        if (have && cmp(lo, hi) < 0) shadows.push_back({lo, hi});
+        x = xe + 1 <= x1 ? nb[xe + 1] : x1 + 1;
+      }
+      local.assign(1, pc);
+      for (const Shadow& sh : shadows) {
+        tmp.clear();
+        for (const Piece& p : local) {
+          if (cmp(sh.b, p.lo) <= 0 || cmp(sh.a, p.hi) >= 0) {
+            tmp.push_back(p);
+            continue;
+          }
+          if (cmp(p.lo, sh.a) <= 0) tmp.push_back({p.lo, sh.a});
+          if (cmp(sh.b, p.hi) <= 0) tmp.push_back({sh.b, p.hi});
+        }
+        local.swap(tmp);
+      }
+      // A lone horizontal ray never leaves this row.
+      std::erase_if(local, [](const Piece& p) { return p.lo.h != 0 && p.lo.h == p.hi.h; });
+      for (const Far& c : far) {
+        int best = 0;
+        for (const Piece& p : local) best = std::max(best, classify(c.r, p));
+        emit(c.id, best);
+      }
+      next.insert(next.end(), local.begin(), local.end());
+    }
+    pieces.swap(next);
+  }
+}
+
+}  // namespace navbench

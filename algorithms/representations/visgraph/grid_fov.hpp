@@ -1,0 +1,57 @@
+// Which convex corners a point of a grid map may see: a bounded angular sweep, row by row, in the
+// manner of shadow casting (Bergström's recursive shadowcasting, roguebasin 2001) and of Anya's
+// row intervals (Harabor, Grastien, Öz & Aksakalli, "Optimal Any-Angle Pathfinding In Practice",
+// JAIR 2016). Each half-plane (rows below the point, rows above it) keeps a set of angular
+// intervals of rays, bounded by rays through grid corners and compared with the exact orientation
+// predicate only. Row by row, the maximal runs of blocked cells inside each interval are found with
+// jump tables (next blocked / next free cell of a row), their corners that are graph nodes become
+// candidates, and the open set of rays through each run's interior (its shadow) is cut out.
+// Cost: proportional to the rows and runs of the visible region, not to the number of nodes.
+//
+// A candidate whose ray lies strictly inside a surviving interval when it is reached is proven
+// visible (no blocked interior and no pinch point lies on it: a pinch ray always bounds a shadow);
+// a candidate on an interval's boundary (grazing, or a pinch point) is `maybe` and must be checked
+// with the exact segment test. Every visible node is one of the two (tested against brute force).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "geometry/free_space.hpp"
+#include "geometry/map.hpp"
+
+namespace navbench {
+
+class GridFov {
+ public:
+  GridFov() = default;
+  // nodes: the convex corners (integer coordinates) of the grid.
+  GridFov(const GridMap& grid, const std::vector<ConvexCorner>& nodes);
+
+  // Appends to `sure` the nodes proven visible from the free point s and to `maybe` the other
+  // nodes that may be visible (duplicates possible). Thread-safe (no shared scratch).
+  void scan(Point s, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe) const;
+
+  std::size_t memory_bytes() const {
+    return (next_blocked_.capacity() + next_free_.capacity() + node_at_.capacity()) * 4 + pinch_.capacity();
+  }
+
+ private:
+  struct Ray {
+    double x, y;  // a grid corner in the scan's frame, or unused for horizontal rays
+    int h;        // 0: through (x, y); +1: the horizontal ray towards +x; -1: towards -x
+  };
+  struct Piece {
+    Ray lo, hi;  // closed angular interval, lo before hi (counter-clockwise from +x)
+  };
+  struct Frame;
+  void scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_t>& sure,
+                 std::vector<std::uint32_t>& maybe) const;
+
+  int W = 0, H = 0, PW = 0;
+  // Padded rows y = -1..H, columns x = -1..W (the padding is blocked): index (y+1)*PW + (x+1).
+  std::vector<std::int32_t> next_blocked_, next_free_;
+  std::vector<std::int32_t> node_at_;  // (W+1)*(H+1) corners: node id or -1
+  std::vector<std::uint8_t> pinch_;    // (W+1)*(H+1) corners: 1 at a pinch point
+};
+
+}  // namespace navbench

@@ -1,0 +1,166 @@
+#include "representations/visgraph/visgraph.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "geometry/exact.hpp"
+
+namespace navbench {
+
+BOOST_CONCEPT_ASSERT((boost::IncidenceGraphConcept<VisCsrGraph>));
+BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<VisCsrGraph>));
+BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<VisWeightMap, VisCsrGraph::Edge>));
+static_assert(Representation<VisGraph>);
+
+using exact::orient2d;
+
+namespace {
+
+// The line through corner c and the point `other` is tangent at c: c's two neighbouring boundary
+// points lie on one side of it, or on it.
+bool tangent_at(const ConvexCorner& c, Point other) {
+  if (other == c.at) return true;
+  return orient2d(other, c.at, c.before) * orient2d(other, c.at, c.after) >= 0;
+}
+
+}  // namespace
+
+VisCsrGraph::VisCsrGraph(std::size_t n, std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs) {
+  offsets_.assign(n + 1, 0);
+  for (const auto& a : arcs) ++offsets_[a.first.first + 1];
+  for (std::size_t i = 0; i < n; ++i) offsets_[i + 1] += offsets_[i];
+  targets_.resize(arcs.size());
+  weights_.resize(arcs.size());
+  std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
+  // Within a vertex, arcs keep their given order (sorted by target below for determinism).
+  std::sort(arcs.begin(), arcs.end());
+  for (const auto& a : arcs) {
+    const std::uint32_t k = fill[a.first.first]++;
+    targets_[k] = a.first.second;
+    weights_[k] = a.second;
+  }
+}
+
+int VisGraph::side(const ConvexCorner& c, Point a, Point b) {
+  int o = orient2d(a, b, c.before);
+  if (o == 0) o = orient2d(a, b, c.after);
+  return o >= 0 ? 1 : -1;
+}
+
+VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
+  const bool taut = params.get_bool("taut", true);
+  params.finish("visgraph");
+  shift_ = taut ? 1 : 0;
+  const auto& c = corners();
+  const std::uint32_t n = std::uint32_t(c.size());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
+  if (map.kind == MapKind::grid) {
+    fov_ = GridFov(map.grid, c);
+    std::vector<std::uint32_t> sure, maybe;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      sure.clear();
+      maybe.clear();
+      fov_.scan(c[i].at, sure, maybe);
+      std::sort(sure.begin(), sure.end());
+      sure.erase(std::unique(sure.begin(), sure.end()), sure.end());
+      std::sort(maybe.begin(), maybe.end());
+      maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
+      for (std::uint32_t j : sure)
+        if (j > i && tangent_at(c[i], c[j].at) && tangent_at(c[j], c[i].at)) joined.push_back({i, j});
+      for (std::uint32_t j : maybe)
+        if (j > i && !std::binary_search(sure.begin(), sure.end(), j) && tangent_at(c[i], c[j].at) &&
+            tangent_at(c[j], c[i].at) && fs_.segment_valid(c[i].at, c[j].at))
+          joined.push_back({i, j});
+    }
+  } else {
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t j = i + 1; j < n; ++j)
+        if (c[i].component == c[j].component && tangent_at(c[i], c[j].at) && tangent_at(c[j], c[i].at) &&
+            fs_.segment_valid(c[i].at, c[j].at))
+          joined.push_back({i, j});
+  }
+  pairs_ = joined.size();
+  std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs;
+  arcs.reserve(2 * joined.size());
+  for (auto [i, j] : joined) {
+    const Point P = c[i].at, Q = c[j].at;
+    const double w = distance(P, Q);
+    const int a = side(c[i], P, Q), b = side(c[j], P, Q);
+    // Along P->Q: leave P with its obstacle on side a, arrive at Q with its obstacle on side b;
+    // the reverse arc sees both on the other side.
+    arcs.push_back({{state(i, a), state(j, b)}, w});
+    arcs.push_back({{state(j, -b), state(i, -a)}, w});
+  }
+  graph_ = VisCsrGraph(std::size_t(n) << shift_, std::move(arcs));
+}
+
+std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
+  const auto& c = corners();
+  std::vector<std::uint32_t> out;
+  if (map_->kind == MapKind::grid) {
+    std::vector<std::uint32_t> sure, maybe;
+    fov_.scan(p, sure, maybe);
+    std::sort(sure.begin(), sure.end());
+    sure.erase(std::unique(sure.begin(), sure.end()), sure.end());
+    std::sort(maybe.begin(), maybe.end());
+    maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
+    for (std::uint32_t j : sure)
+      if (tangent_at(c[j], p)) out.push_back(j);
+    for (std::uint32_t j : maybe)
+      if (!std::binary_search(sure.begin(), sure.end(), j) && tangent_at(c[j], p) && fs_.segment_valid(p, c[j].at))
+        out.push_back(j);
+  } else {
+    const std::int32_t comp = fs_.component(p);
+    for (std::uint32_t j = 0; j < c.size(); ++j)
+      if (c[j].component == comp && tangent_at(c[j], p) && fs_.segment_valid(p, c[j].at)) out.push_back(j);
+  }
+  return out;
+}
+
+std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
+  if (!fs_.point_free(p)) return std::nullopt;
+  Attachment a;
+  a.component = fs_.component(p);
+  const auto& c = corners();
+  for (std::uint32_t j : visible_tangent_nodes(p)) {
+    const Point Q = c[j].at;
+    const double d = distance(p, Q);
+    if (!shift_) {
+      a.links.push_back({Vertex(j), d});
+    } else if (role == 0 || p == Q) {
+      a.links.push_back({state(j, +1), d});
+      a.links.push_back({state(j, -1), d});
+    } else if (role > 0) {
+      a.links.push_back({state(j, side(c[j], p, Q)), d});  // the state a path from p arrives in
+    } else {
+      a.links.push_back({state(j, side(c[j], Q, p)), d});  // the state that leaves towards p
+    }
+  }
+  return a;
+}
+
+std::optional<Attachment> VisGraph::attach(Point p) const { return attach_role(p, 0); }
+
+bool VisGraph::direct(const Query& q) const {
+  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return false;
+  return fs_.segment_valid(q.start, q.goal);
+}
+
+Polyline VisGraph::polyline(const Query& q) const {
+  Polyline out{q.start};
+  for (Vertex v : q.path)
+    if (!(position(v) == out.back())) out.push_back(position(v));
+  if (out.size() > 1 && out.back() == q.goal) out.pop_back();
+  out.push_back(q.goal);
+  return out;
+}
+
+BuildStats VisGraph::stats() const {
+  BuildStats s;
+  s.vertices = num_vertices(graph_);
+  s.edges = graph_.num_edges();
+  s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner);
+  return s;
+}
+
+}  // namespace navbench

@@ -1,0 +1,155 @@
+// visgraph: the pruned ("reduced", tangent) visibility graph (Lozano-Pérez & Wesley, "An algorithm
+// for planning collision-free paths among polyhedral obstacles", CACM 1979; the tangent pruning as
+// in Liu & Arimoto, "Path planning using a tangent graph", IEEE ICRA 1992). Nodes only at convex
+// obstacle corners (never at pinch points); an edge only between two nodes that see each other
+// (FreeSpace::segment_valid, exact) and whose line is tangent at both ends: each node's two
+// neighbouring boundary points lie on one side of the line, or on it. Start and goal join at
+// query time (attach) to the nodes they see, with tangency at the node end. The shared A* with the
+// Euclidean heuristic then returns the exact Euclidean shortest path (SPEC §2 `optimal`).
+//
+// Taut states (parameter taut=1, default): each corner is two vertices, "the obstacle is on the
+// left / on the right of the path here". A shortest path wraps each corner it bends at, so it
+// arrives and leaves with the obstacle on the same side; an edge P->Q therefore leaves P's state
+// for the side of P's obstacle and enters Q's state for the side of Q's. The search never follows
+// a bend that turns away from the obstacle (the taut-path pruning of Oh & Leong, "Edge N-Level
+// Sparse Visibility Graphs", SoCS 2017, here built into the graph), and stays exact. taut=0 gives
+// one vertex per corner.
+//
+// Storage: CSR arrays (offsets / targets / weights), exposed as a Boost.Graph graph modelled in
+// place (IncidenceGraph + VertexListGraph), vertex_descriptor = navbench::Vertex.
+// Finding what a point sees: on grid maps an exact angular sweep over rows (grid_fov.hpp), so a
+// query costs in proportion to the visible region; on polygon maps every node of the point's
+// component is filtered by tangency, then tested with the rtree segment test.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <boost/graph/graph_concepts.hpp>
+#include <boost/iterator/counting_iterator.hpp>
+#include <boost/iterator/iterator_facade.hpp>
+#include <boost/property_map/property_map.hpp>
+
+#include "geometry/free_space.hpp"
+#include "representations/representation.hpp"
+#include "representations/visgraph/grid_fov.hpp"
+
+namespace navbench {
+
+class VisCsrGraph {
+ public:
+  struct Edge {
+    Vertex u = 0;
+    std::uint32_t e = 0;  // index into targets / weights
+    friend bool operator==(const Edge&, const Edge&) = default;
+  };
+
+  using vertex_descriptor = Vertex;
+  using edge_descriptor = Edge;
+  using directed_category = boost::directed_tag;
+  using edge_parallel_category = boost::disallow_parallel_edge_tag;
+  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
+  using vertices_size_type = std::size_t;
+  using edges_size_type = std::size_t;
+  using degree_size_type = std::size_t;
+  using vertex_iterator = boost::counting_iterator<Vertex>;
+  static Vertex null_vertex() { return ~Vertex(0); }
+
+  class out_edge_iterator
+      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
+   public:
+    out_edge_iterator() = default;
+    out_edge_iterator(Vertex u, std::uint32_t e) : u_(u), e_(e) {}
+
+   private:
+    friend class boost::iterator_core_access;
+    Edge dereference() const { return {u_, e_}; }
+    void increment() { ++e_; }
+    bool equal(const out_edge_iterator& o) const { return e_ == o.e_; }
+    Vertex u_ = 0;
+    std::uint32_t e_ = 0;
+  };
+
+  VisCsrGraph() = default;
+  // Builds the CSR arrays from directed arcs (u, v, w) over n vertices.
+  VisCsrGraph(std::size_t n, std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs);
+
+  friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex u, const VisCsrGraph& g) {
+    return {out_edge_iterator(u, g.offsets_[u]), out_edge_iterator(u, g.offsets_[u + 1])};
+  }
+  friend Vertex source(const Edge& e, const VisCsrGraph&) { return e.u; }
+  friend Vertex target(const Edge& e, const VisCsrGraph& g) { return g.targets_[e.e]; }
+  friend std::size_t out_degree(Vertex u, const VisCsrGraph& g) { return g.offsets_[u + 1] - g.offsets_[u]; }
+  friend std::pair<vertex_iterator, vertex_iterator> vertices(const VisCsrGraph& g) {
+    return {vertex_iterator(0), vertex_iterator(Vertex(g.offsets_.size() - 1))};
+  }
+  friend std::size_t num_vertices(const VisCsrGraph& g) { return g.offsets_.size() - 1; }
+
+  std::size_t num_edges() const { return targets_.size(); }
+  const double* weight_data() const { return weights_.data(); }
+  std::size_t memory_bytes() const {
+    return offsets_.capacity() * 4 + targets_.capacity() * sizeof(Vertex) + weights_.capacity() * 8;
+  }
+
+ private:
+  std::vector<std::uint32_t> offsets_{0};
+  std::vector<Vertex> targets_;
+  std::vector<double> weights_;
+};
+
+struct VisWeightMap {
+  using key_type = VisCsrGraph::Edge;
+  using value_type = double;
+  using reference = double;
+  using category = boost::readable_property_map_tag;
+  const double* w = nullptr;
+  friend double get(const VisWeightMap& m, const VisCsrGraph::Edge& e) { return m.w[e.e]; }
+};
+
+class VisGraph {
+ public:
+  using Graph = VisCsrGraph;
+  // Keeps a reference to map: it must outlive the representation.
+  VisGraph(const Map& map, Params& params);
+
+  const Graph& graph() const { return graph_; }
+  VisWeightMap weights() const { return {graph_.weight_data()}; }
+  Point position(Vertex v) const { return corners()[v >> shift_].at; }
+  // Links to every node the point sees (tangent at the node), both taut states of a node: right
+  // for a start and for a goal alike. nullopt when p is not free.
+  std::optional<Attachment> attach(Point p) const;
+  // The same, pruned by role: a start links to the state it arrives in, a goal from the state
+  // that leaves towards it. Exact when used for their role only.
+  std::optional<Attachment> attach_start(Point p) const { return attach_role(p, +1); }
+  std::optional<Attachment> attach_goal(Point p) const { return attach_role(p, -1); }
+  bool direct(const Query& q) const;
+  Polyline polyline(const Query& q) const;
+  BuildStats stats() const;
+
+  const FreeSpace& free_space() const { return fs_; }
+  const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
+  bool taut() const { return shift_ == 1; }
+  // Undirected node pairs joined (each pair is two arcs of the graph).
+  std::size_t pairs() const { return pairs_; }
+
+  // The nodes p sees with the tangency rule at the node end (indices into corners()), each once.
+  std::vector<std::uint32_t> visible_tangent_nodes(Point p) const;
+
+ private:
+  std::optional<Attachment> attach_role(Point p, int role) const;
+  // Side of corner c's obstacle relative to the directed line a->b: +1 left, -1 right.
+  static int side(const ConvexCorner& c, Point a, Point b);
+  Vertex state(std::uint32_t node, int obstacle_side) const {
+    return shift_ ? Vertex(2 * node + (obstacle_side > 0 ? 0 : 1)) : Vertex(node);
+  }
+
+  const Map* map_;
+  FreeSpace fs_;
+  GridFov fov_;
+  int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
+  std::size_t pairs_ = 0;
+  Graph graph_;
+};
+
+}  // namespace navbench

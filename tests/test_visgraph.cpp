@@ -1,0 +1,293 @@
+// visgraph: the pruned visibility graph against a brute-force reference (every pair of boundary
+// vertices, full visibility, Dijkstra), the angular sweep against brute-force visibility, and
+// real Moving AI maps (valid, at most the octile optimum, never no_path where the grid has a path).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <queue>
+#include <random>
+
+#include "datasets/movingai.hpp"
+#include "geometry/exact.hpp"
+#include "geometry/polygons.hpp"
+#include "representations/visgraph/visgraph.hpp"
+#include "search/astar.hpp"
+
+using namespace navbench;
+
+namespace {
+
+Map grid_from(const std::vector<std::string>& rows) {
+  GridMap g;
+  g.height = int(rows.size());
+  g.width = int(rows[0].size());
+  for (auto& r : rows)
+    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
+  return make_grid_map(g, "hand");
+}
+
+Map random_grid(int w, int h, double blocked, std::mt19937_64& rng) {
+  GridMap g;
+  g.width = w;
+  g.height = h;
+  std::bernoulli_distribution b(blocked);
+  for (int i = 0; i < w * h; ++i) g.cells.push_back(b(rng) ? 0 : 1);
+  return make_grid_map(g, "random");
+}
+
+// A free point: a cell centre (centre convention), a grid corner (corner convention) or arbitrary.
+Point random_free_point(const FreeSpace& fs, const Map& m, std::mt19937_64& rng, int kind) {
+  std::uniform_real_distribution<double> ux(m.min.x, m.max.x), uy(m.min.y, m.max.y);
+  for (int tries = 0; tries < 10000; ++tries) {
+    Point p{ux(rng), uy(rng)};
+    if (kind == 0) p = {std::floor(p.x) + 0.5, std::floor(p.y) + 0.5};
+    if (kind == 1) p = {std::round(p.x), std::round(p.y)};
+    if (fs.point_free(p)) return p;
+  }
+  return {-1, -1};
+}
+
+// Brute force: nodes = every distinct boundary vertex (convex, concave, pinch), arcs = every
+// visible pair, Dijkstra from s to g. Returns +inf when there is no path.
+struct Reference {
+  const FreeSpace& fs;
+  std::vector<Point> nodes;
+  std::vector<std::vector<std::pair<std::size_t, double>>> adj;
+  std::size_t arcs = 0;
+  explicit Reference(const FreeSpace& f) : fs(f) {
+    for (const auto& r : fs.obstacle_rings())
+      for (const Point& p : r) nodes.push_back(p);
+    std::sort(nodes.begin(), nodes.end(), [](Point a, Point b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    adj.resize(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      for (std::size_t j = i + 1; j < nodes.size(); ++j)
+        if (fs.segment_valid(nodes[i], nodes[j])) {
+          adj[i].push_back({j, distance(nodes[i], nodes[j])});
+          adj[j].push_back({i, distance(nodes[i], nodes[j])});
+          ++arcs;
+        }
+  }
+  double shortest(Point s, Point g) const {
+    if (fs.segment_valid(s, g)) return distance(s, g);
+    const std::size_t n = nodes.size();
+    std::vector<double> d(n, std::numeric_limits<double>::infinity());
+    using Item = std::pair<double, std::size_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+    for (std::size_t i = 0; i < n; ++i)
+      if (fs.segment_valid(s, nodes[i])) {
+        d[i] = distance(s, nodes[i]);
+        pq.push({d[i], i});
+      }
+    double best = std::numeric_limits<double>::infinity();
+    while (!pq.empty()) {
+      auto [du, u] = pq.top();
+      pq.pop();
+      if (du > d[u] || du >= best) continue;
+      if (fs.segment_valid(nodes[u], g)) best = std::min(best, du + distance(nodes[u], g));
+      for (auto [v, w] : adj[u])
+        if (du + w < d[v]) {
+          d[v] = du + w;
+          pq.push({d[v], v});
+        }
+    }
+    return best;
+  }
+};
+
+struct Solved {
+  double cost;
+  Polyline path;
+};
+
+Solved solve(const VisGraph& vg, Point s, Point g, bool by_role) {
+  Query q;
+  q.start = s;
+  q.goal = g;
+  auto as = by_role ? vg.attach_start(s) : vg.attach(s);
+  auto ag = by_role ? vg.attach_goal(g) : vg.attach(g);
+  EXPECT_TRUE(as && ag);
+  q.s = *as;
+  q.g = *ag;
+  q.direct = vg.direct(q);
+  if (q.s.component != q.g.component) return {std::numeric_limits<double>::infinity(), {}};
+  SearchWorkspace ws;
+  SearchStats st;
+  const double c = astar(vg, q, Heuristic{}, ws, st);
+  if (std::isinf(c)) return {c, {}};
+  return {c, vg.polyline(q)};
+}
+
+// Compares visgraph (both taut settings, both attach styles) with the reference on random queries.
+struct Counts {
+  std::size_t boundary_pairs = 0;  // visible pairs of boundary vertices (the reference)
+  std::size_t corner_pairs = 0;    // visible pairs of convex corners (the unpruned visibility graph)
+  std::size_t pruned_pairs = 0;    // pairs of the pruned graph
+  void print(const char* what) const {
+    std::cout << "[ visgraph ] " << what << ": visible pairs of boundary vertices " << boundary_pairs
+              << ", of convex corners " << corner_pairs << ", pruned graph " << pruned_pairs << " ("
+              << 100.0 * (1.0 - double(pruned_pairs) / double(corner_pairs)) << "% fewer than the full corner graph)\n";
+  }
+};
+
+void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Counts& counts) {
+  Params p1, p0 = Params::parse("taut=0");
+  VisGraph taut(m, p1), plain(m, p0);
+  const FreeSpace& fs = taut.free_space();
+  Reference ref(fs);
+  counts.boundary_pairs += ref.arcs;
+  counts.pruned_pairs += taut.pairs();
+  const auto& c = taut.corners();
+  for (std::size_t i = 0; i < c.size(); ++i)
+    for (std::size_t j = i + 1; j < c.size(); ++j) counts.corner_pairs += fs.segment_valid(c[i].at, c[j].at);
+  ASSERT_EQ(taut.pairs(), plain.pairs());
+  for (int i = 0; i < queries; ++i) {
+    const int kind = m.kind == MapKind::grid ? i % 3 : 2;
+    const Point s = random_free_point(fs, m, rng, kind), g = random_free_point(fs, m, rng, kind);
+    if (s.x < 0 || g.x < 0) continue;
+    const double want = ref.shortest(s, g);
+    for (const VisGraph* vg : {&taut, &plain})
+      for (bool by_role : {false, true}) {
+        const Solved got = solve(*vg, s, g, by_role);
+        if (std::isinf(want)) {
+          ASSERT_TRUE(std::isinf(got.cost)) << s.x << "," << s.y << " -> " << g.x << "," << g.y;
+          ASSERT_NE(fs.component(s), fs.component(g));
+          continue;
+        }
+        ASSERT_NEAR(got.cost, want, 1e-9) << "taut " << vg->taut() << " role " << by_role << " " << s.x << ","
+                                          << s.y << " -> " << g.x << "," << g.y;
+        ASSERT_NEAR(polyline_length(got.path), want, 1e-9);
+        ASSERT_TRUE(fs.path_valid(got.path));
+      }
+  }
+}
+
+}  // namespace
+
+TEST(VisGraph, SweepFindsExactlyTheVisibleNodes) {
+  std::mt19937_64 rng(99);
+  long checked = 0, visible = 0;
+  for (int t = 0; t < 40; ++t) {
+    Map m = random_grid(8 + int(rng() % 20), 8 + int(rng() % 15), t % 2 ? 0.2 : 0.35, rng);
+    Params p;
+    VisGraph vg(m, p);
+    const FreeSpace& fs = vg.free_space();
+    const auto& c = vg.corners();
+    GridFov fov(m.grid, c);
+    for (int i = 0; i < 200; ++i) {
+      const Point s = i < 60 && !c.empty() ? c[rng() % c.size()].at : random_free_point(fs, m, rng, i % 3);
+      if (s.x < 0) continue;
+      std::vector<std::uint32_t> sure, maybe;
+      fov.scan(s, sure, maybe);
+      for (std::uint32_t j : sure) ASSERT_TRUE(fs.segment_valid(s, c[j].at)) << "sure but not visible";
+      std::vector<bool> found(c.size(), false);
+      for (std::uint32_t j : sure) found[j] = true;
+      for (std::uint32_t j : maybe) found[j] = true;
+      for (std::uint32_t j = 0; j < c.size(); ++j) {
+        const bool vis = fs.segment_valid(s, c[j].at);
+        visible += vis;
+        ++checked;
+        ASSERT_TRUE(!vis || found[j]) << "map " << t << " from " << s.x << "," << s.y << " misses " << c[j].at.x << ","
+                                      << c[j].at.y;
+      }
+    }
+  }
+  EXPECT_GT(visible, checked / 50);
+}
+
+TEST(VisGraph, MatchesBruteForceOnRandomGrids) {
+  std::mt19937_64 rng(2024);
+  Counts counts;
+  for (int t = 0; t < 30; ++t) {
+    Map m = random_grid(6 + int(rng() % 12), 6 + int(rng() % 10), t % 3 == 0 ? 0.4 : 0.25, rng);
+    compare_with_reference(m, 40, rng, counts);
+    if (HasFatalFailure()) return;
+  }
+  counts.print("random grids");
+  EXPECT_LT(counts.pruned_pairs, counts.corner_pairs);
+}
+
+TEST(VisGraph, MatchesBruteForceOnHandDrawnAndPolygonMaps) {
+  std::mt19937_64 rng(77);
+  Counts counts;
+  const std::vector<std::vector<std::string>> hand = {
+      {"..........", ".@@@@@@@..", ".@.....@..", ".@.@@@.@..", ".@.@.@.@..", "...@...@..", ".@@@@@@@..", ".........."},
+      {"....@.....", "....@.....", "..@@.@@...", "....@.....", "@..@...@..", ".@@....@@.", "..@.@....."},  // pinches
+      {"@@@@@@@@", "@......@", "@.@@@@.@", "@.@..@.@", "@....@.@", "@@@@@@@@"},  // closed room with a U
+      {"...@...", "...@...", "...@...", "......."},
+  };
+  for (const auto& rows : hand) {
+    Map gm = grid_from(rows);
+    compare_with_reference(gm, 60, rng, counts);
+    if (HasFatalFailure()) return;
+    Map pm = grid_to_polygon_map(gm);  // the same map as polygons: the rtree path
+    compare_with_reference(pm, 30, rng, counts);
+    if (HasFatalFailure()) return;
+  }
+  // Irregular polygons: two rooms, slanted walls, a triangle, overlapping obstacles, a hole.
+  Map m;
+  m.kind = MapKind::polygon;
+  m.polygons.walkable.rings = {{{0, 0}, {30, 0}, {30, 20}, {0, 20}}, {{22, 12}, {26, 12}, {24, 16}}};
+  m.polygons.obstacles.push_back({{{{5, 3}, {12, 5.5}, {9, 11}, {4, 8}}}});
+  m.polygons.obstacles.push_back({{{{10, 9}, {16, 9}, {16, 14}, {10, 14}}}});
+  m.polygons.obstacles.push_back({{{{14.5, 0}, {15.5, 0}, {15.5, 7}, {14.5, 7.5}}}});
+  m.polygons.obstacles.push_back({{{{18, 2}, {27, 3.25}, {19, 4}}}});
+  m.polygons.obstacles.push_back({{{{3, 14}, {8, 14}, {8, 19}, {3, 19}}, {{4, 15}, {7, 15}, {7, 18}, {4, 18}}}});
+  m.polygons.obstacles.push_back({{{{20, 6}, {21, 6}, {21, 20}, {20, 20}}}});  // cuts the map in two
+  m.max = {30, 20};
+  for (int k = 0; k < 3; ++k) compare_with_reference(m, 60, rng, counts);
+  counts.print("hand-drawn and polygon maps");
+  EXPECT_LT(counts.pruned_pairs, counts.corner_pairs);
+}
+
+TEST(VisGraph, ComponentsAndBadPoints) {
+  Map m = grid_from({"..@..", "..@..", "..@..", "..@.."});
+  Params p;
+  VisGraph vg(m, p);
+  EXPECT_FALSE(vg.attach({2.5, 0.5}).has_value());
+  EXPECT_FALSE(vg.attach({-1, 0}).has_value());
+  auto a = vg.attach({0.5, 0.5}), b = vg.attach({4.5, 3.5});
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(a->component, b->component);
+  Query q;
+  q.start = {0.5, 0.5};
+  q.goal = {4.5, 3.5};
+  q.s = *a;
+  q.g = *b;
+  EXPECT_FALSE(vg.direct(q));
+  Params bad = Params::parse("tuat=1");
+  EXPECT_THROW(VisGraph(m, bad), std::invalid_argument);
+}
+
+TEST(VisGraph, RealMapsValidAndAtMostOctile) {
+  const std::string root = NAVBENCH_SHARED_DATASETS "/movingai";
+  if (!std::filesystem::exists(root + "/dao/den520d.map")) GTEST_SKIP() << "no shared datasets";
+  for (const char* name : {"dao/den520d", "dao/arena", "wc3/gardenofwar"}) {
+    Map m = load_movingai_map(root + "/" + name + ".map");
+    Scenario sc = load_scenario(root + "/" + name + ".map.scen");
+    Params p;
+    VisGraph vg(m, p);
+    const FreeSpace& fs = vg.free_space();
+    const std::size_t N = 50;
+    for (std::size_t i = 0; i < N; ++i) {
+      const ScenarioLine& l = sc.lines[i * sc.lines.size() / N];
+      const Point s{l.sx + 0.5, l.sy + 0.5}, g{l.gx + 0.5, l.gy + 0.5};
+      if (!fs.point_free(s) || !fs.point_free(g)) continue;  // Warcraft III: start or goal blocked
+      const Solved r = solve(vg, s, g, true);
+      ASSERT_FALSE(std::isinf(r.cost)) << name << " query " << i << " solvable on the grid is no_path";
+      EXPECT_TRUE(fs.path_valid(r.path)) << name << " query " << i;
+      EXPECT_LE(r.cost, l.optimal + printed_tolerance(l) + 1e-9) << name << " query " << i;
+      EXPECT_NEAR(polyline_length(r.path), r.cost, 1e-9);
+      EXPECT_GE(r.cost, distance(s, g) - 1e-9);
+      // Corner convention: the same cells' corners.
+      const Point sc0{double(l.sx), double(l.sy)}, gc0{double(l.gx), double(l.gy)};
+      const Solved rc = solve(vg, sc0, gc0, false);
+      if (!std::isinf(rc.cost)) {
+        EXPECT_TRUE(fs.path_valid(rc.path)) << name << " corner query " << i;
+      } else {
+        EXPECT_NE(fs.component(sc0), fs.component(gc0));
+      }
+    }
+  }
+}
