@@ -15,6 +15,7 @@
 #include "datasets/generate.hpp"
 #include "datasets/movingai.hpp"
 #include "datasets/wkt.hpp"
+#include "geometry/free_space.hpp"
 
 using namespace navbench;
 
@@ -427,6 +428,34 @@ TEST(HandMaps, PolygonWktIsValid) {
   EXPECT_EQ(m.polygons.walkable.rings.size(), 2u);
   EXPECT_EQ(m.polygons.obstacles.size(), 4u);
   EXPECT_EQ(m.max, (Point{20, 20}));
+}
+
+TEST(HandMaps, PolygonWktScenarioPathsAreValidAndTaut) {
+  // polygons.wkt.scen holds Euclidean optima worked out by hand (README): a straight segment when
+  // it is valid, else the taut path round one convex obstacle. Check each hand path is valid and
+  // has the recorded length, and that the straight segment is blocked where a detour was needed.
+  const Map m = load_wkt_map(kMaps + "/hand/polygons.wkt");
+  const FreeSpace free(m);
+  const Scenario sc = load_scenario(kMaps + "/hand/polygons.wkt.scen");
+  ASSERT_EQ(sc.lines.size(), 4u);
+  const std::vector<Polyline> hand = {
+      {{1, 4}, {2, 2}, {7, 3}, {8, 4}},  // under obstacle 1, along its bottom edge
+      {{1, 1}, {1, 19}},
+      {{19, 1}, {19, 19}},
+      {{1, 10}, {9, 9}, {11, 9}, {19, 10}},  // over the top edge of the 2 x 2 hole
+  };
+  for (std::size_t i = 0; i < hand.size(); ++i) {
+    const auto& l = sc.lines[i];
+    EXPECT_EQ(l.map, "polygons.wkt");
+    EXPECT_EQ(hand[i].front(), (Point{l.sx, l.sy})) << i;
+    EXPECT_EQ(hand[i].back(), (Point{l.gx, l.gy})) << i;
+    EXPECT_TRUE(free.path_valid(hand[i])) << "query " << i;
+    EXPECT_LE(std::abs(polyline_length(hand[i]) - l.optimal), printed_tolerance(l)) << "query " << i;
+    EXPECT_EQ(free.segment_valid(hand[i].front(), hand[i].back()), hand[i].size() == 2) << "query " << i;
+    // Cutting any corner of a detour is blocked too (the path is taut).
+    for (std::size_t k = 1; k + 1 < hand[i].size(); ++k)
+      EXPECT_FALSE(free.segment_valid(hand[i][k - 1], hand[i][k + 1])) << "query " << i << " corner " << k;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
