@@ -439,10 +439,10 @@ TEST(HandMaps, PolygonWktScenarioPathsAreValidAndTaut) {
   const Scenario sc = load_scenario(kMaps + "/hand/polygons.wkt.scen");
   ASSERT_EQ(sc.lines.size(), 4u);
   const std::vector<Polyline> hand = {
-      {{1, 4}, {2, 2}, {7, 3}, {8, 4}},  // under obstacle 1, along its bottom edge
+      {{1, 4}, {2, 2}, {7, 3}, {8, 4}},  // round obstacle 1 along its edge (2,2)-(7,3)
       {{1, 1}, {1, 19}},
       {{19, 1}, {19, 19}},
-      {{1, 10}, {9, 9}, {11, 9}, {19, 10}},  // over the top edge of the 2 x 2 hole
+      {{1, 10}, {9, 9}, {11, 9}, {19, 10}},  // along the edge y = 9 of the 2 x 2 hole
   };
   for (std::size_t i = 0; i < hand.size(); ++i) {
     const auto& l = sc.lines[i];
