@@ -3,6 +3,8 @@
 #include <stdexcept>
 
 #include "representations/grid/grid.hpp"
+#include "representations/navmesh/navmesh.hpp"
+#include "representations/quadtree/quadtree.hpp"
 
 namespace navbench {
 
@@ -10,6 +12,9 @@ const std::vector<RepresentationEntry>& representations() {
   static const std::vector<RepresentationEntry> entries = {
       make_entry<Grid4>("grid4", "4-connected grid, cells as vertices (implicit Boost.Graph)"),
       make_entry<Grid8>("grid8", "8-connected grid, diagonal sqrt(2), no corner cutting (implicit Boost.Graph)"),
+      make_entry<QuadTree>("quadtree", "quadtree navigation mesh: merged free cells, portal midpoints (min, merge, aspect)"),
+      make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)"),
+      make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes"),
   };
   return entries;
 }

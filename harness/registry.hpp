@@ -31,7 +31,8 @@ class AnyRepresentation {
 template <Representation R>
 class Adapter final : public AnyRepresentation {
  public:
-  Adapter(const Map& m, Params& p) : rep_(m, p) {}
+  // The search workspace is sized here, at build time, so no query pays for its allocation.
+  Adapter(const Map& m, Params& p) : rep_(m, p) { ws_.reserve(num_vertices(rep_.graph()) + 2); }
   bool locate(Query& q) const override {
     auto s = rep_.attach(q.start);
     auto g = rep_.attach(q.goal);

@@ -31,6 +31,11 @@ class SearchWorkspace {
     boost::default_color_type color;
   };
 
+  // Allocates for graphs of up to n vertices (virtual ones included) ahead of the first query.
+  void reserve(std::size_t n) {
+    begin(n);
+    goal_links.reset(n);
+  }
   // Starts a query on a graph of n vertices (virtual ones included).
   void begin(std::size_t n) {
     if (records_.size() < n) records_.resize(n, Record{0, 0, 0, 0, 0, boost::white_color});

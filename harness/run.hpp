@@ -1,0 +1,90 @@
+// `navbench run` (SPEC §5) and the unit of work it shares with `navbench sweep`: one map, one
+// representation -> build once, then every selected query through the pipeline.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "datasets/movingai.hpp"
+#include "geometry/free_space.hpp"
+#include "harness/pipeline.hpp"
+#include "harness/registry.hpp"
+
+namespace navbench {
+
+// Which queries of a map run, and where their points are.
+struct QuerySelection {
+  std::string scen;                  // explicit scenario (single map only)
+  std::string convention = "center"; // center | corner (grid maps)
+  long limit = -1;                   // N queries per scenario spread evenly (floor(i*M/N)); -1 = all
+  bool first = false;                // with limit: the first N instead of spread
+  long every = 1;                    // every k-th query (k > 1)
+  long queries = -1;                 // random queries for maps without a scenario
+  std::uint64_t seed = 1;
+  std::string save_queries;          // write the drawn random queries as a scenario file
+};
+
+// How each query of a unit runs.
+struct UnitOptions {
+  std::vector<Heuristic> heuristics;
+  std::vector<std::string> smoothings{"none"};
+  int repetitions = 1;  // > 1: every query runs this often; its times are the medians
+  bool paths = false;
+};
+
+// A map read and checked, with its queries (built on first use).
+struct PreparedMap {
+  Map map;
+  Scenario scen;
+  bool has_scen = false;
+  QuerySelection selection;
+  std::unique_ptr<FreeSpace> free;
+  std::vector<QueryInput> queries;
+  bool optimum_done = false;
+
+  void build_queries();    // free space + selected queries (random ones drawn here)
+  void compute_optimum();  // fills QueryInput::optimal from the visibility graph, once
+  void release() { queries.clear(); queries.shrink_to_fit(); free.reset(); optimum_done = false; }
+};
+
+// Reads and checks a map and its scenario (InputError on bad files); nothing heavy yet.
+PreparedMap prepare_map(const std::string& path, const QuerySelection& sel);
+
+// Builds `spec` on the map and runs every query: rows go to sink; returns the build row, or
+// nullopt when the representation does not support this kind of map (a note goes to stderr).
+std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
+                                 const std::function<void(const ResultRow&)>& sink);
+
+struct RunConfig {
+  std::vector<std::string> maps;  // files or directories
+  std::vector<RepresentationSpec> reps;
+  QuerySelection select;
+  UnitOptions unit;
+  std::string out;                // PREFIX
+  bool checkopt = false;          // fail when grid8 differs from the scenario optimum
+  bool quiet = false;
+  std::vector<std::string> argv;  // the command line, for meta.json
+};
+
+// Parses the arguments after `run`. Throws std::invalid_argument with a one-line message.
+RunConfig parse_run_args(const std::vector<std::string>& args);
+// Runs; returns the process exit status (0 = completed; 3 = --checkopt found mismatches).
+int run(const RunConfig& cfg);
+
+// "none,los" -> names, each checked against the registered smoothers.
+std::vector<std::string> parse_smoothing_list(const std::string& value);
+
+// Files the --map arguments name: each file itself, each directory searched (recursively, sorted)
+// for *.map and *.wkt. Throws InputError for a path that does not exist or a directory with no maps.
+std::vector<std::string> expand_map_paths(const std::vector<std::string>& maps);
+
+// The self-description of a run (OMPL-style): host, CPU, compiler, flags, git commit, date, config.
+nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t seed, const nlohmann::json& config);
+nlohmann::json config_json(const RunConfig& cfg);
+
+}  // namespace navbench

@@ -1,0 +1,534 @@
+#include "harness/sweep.hpp"
+
+#include <glob.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/results.hpp"
+#include "harness/run.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace navbench {
+namespace {
+
+struct SweepConfig {
+  std::vector<std::string> maps;         // after expanding globs and directories
+  std::vector<std::string> collections;  // filter; empty = all
+  std::vector<RepresentationSpec> reps;
+  UnitOptions unit;
+  std::vector<std::string> conventions{"center"};
+  QuerySelection select;
+  std::string output = "results/sweep";
+  json canonical;                        // what identifies the sweep (for resume and merge)
+};
+
+std::string hex64(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// FNV-1a (Fowler, Noll, Vo): a stable hash of the canonical config text.
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::vector<std::string> expand_glob(const std::string& pattern) {
+  if (pattern.find_first_of("*?[") == std::string::npos) return {pattern};
+  glob_t g{};
+  std::vector<std::string> out;
+  if (glob(pattern.c_str(), 0, nullptr, &g) == 0)
+    for (std::size_t i = 0; i < g.gl_pathc; ++i) out.push_back(g.gl_pathv[i]);
+  globfree(&g);
+  if (out.empty()) throw InputError(pattern + ": pattern matches no file");
+  return out;
+}
+
+// Representation entries: "name", "name:k=v,...", or {"name": N, "params": {"k": [v1, v2], ...}}
+// (a parameter grid: every combination becomes one representation spec).
+std::vector<RepresentationSpec> expand_reps(const json& j) {
+  std::vector<RepresentationSpec> out;
+  for (const auto& r : j) {
+    if (r.is_string()) {
+      for (auto& s : parse_rep_option(r.get<std::string>())) out.push_back(s);
+      continue;
+    }
+    if (!r.is_object() || !r.contains("name") || !r["name"].is_string())
+      throw std::invalid_argument("sweep config: a representation is a string or {\"name\": ..., \"params\": {...}}");
+    for (auto it = r.begin(); it != r.end(); ++it)
+      if (it.key() != "name" && it.key() != "params")
+        throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in a representation");
+    const std::string name = r["name"];
+    std::vector<std::string> combos{""};
+    if (r.contains("params")) {
+      if (!r["params"].is_object()) throw std::invalid_argument("sweep config: params of " + name + " must be an object");
+      for (auto it = r["params"].begin(); it != r["params"].end(); ++it) {
+        json values = it.value().is_array() ? it.value() : json::array({it.value()});
+        if (values.empty()) throw std::invalid_argument("sweep config: parameter " + it.key() + " has no values");
+        std::vector<std::string> next;
+        for (const auto& c : combos)
+          for (const auto& v : values) {
+            std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+            next.push_back(c + (c.empty() ? "" : ",") + it.key() + "=" + text);
+          }
+        combos = next;
+      }
+    }
+    for (const auto& c : combos)
+      for (auto& s : parse_rep_option(c.empty() ? name : name + ":" + c)) out.push_back(s);
+  }
+  if (out.empty()) throw std::invalid_argument("sweep config: no representations");
+  return out;
+}
+
+std::vector<std::string> strings(const json& j, const char* key) {
+  if (!j.is_array()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
+  std::vector<std::string> out;
+  for (const auto& v : j) {
+    if (!v.is_string()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+SweepConfig read_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open sweep config");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(path + ": not valid JSON: " + e.what());
+  }
+  if (!j.is_object()) throw InputError(path + ": a sweep config is a JSON object");
+  static const std::vector<std::string> keys = {"maps", "collections", "representations", "smoothing", "heuristics",
+                                                "conventions", "queries", "repetitions", "seed", "output", "paths", "comment"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+      throw InputError(path + ": unknown key '" + it.key() + "'");
+  SweepConfig c;
+  try {
+    if (!j.contains("maps")) throw std::invalid_argument("sweep config needs \"maps\"");
+    std::vector<std::string> given;
+    for (auto& m : strings(j["maps"], "maps"))
+      for (auto& e : expand_glob(m)) given.push_back(e);
+    c.maps = expand_map_paths(given);
+    if (j.contains("collections")) {
+      c.collections = strings(j["collections"], "collections");
+      std::erase_if(c.maps, [&](const std::string& m) {
+        const std::string col = fs::path(m).parent_path().filename().string();
+        return std::find(c.collections.begin(), c.collections.end(), col) == c.collections.end();
+      });
+      if (c.maps.empty()) throw std::invalid_argument("sweep config: no map is in the listed collections");
+    }
+    std::sort(c.maps.begin(), c.maps.end());
+    c.maps.erase(std::unique(c.maps.begin(), c.maps.end()), c.maps.end());
+    if (!j.contains("representations")) throw std::invalid_argument("sweep config needs \"representations\"");
+    c.reps = expand_reps(j["representations"]);
+    if (j.contains("smoothing")) {
+      std::string list;
+      for (auto& s : strings(j["smoothing"], "smoothing")) list += (list.empty() ? "" : ",") + s;
+      c.unit.smoothings = parse_smoothing_list(list);
+    }
+    for (auto& h : j.contains("heuristics") ? strings(j["heuristics"], "heuristics") : std::vector<std::string>{"euclidean"})
+      c.unit.heuristics.push_back(parse_heuristic(h));
+    if (j.contains("conventions")) c.conventions = strings(j["conventions"], "conventions");
+    for (auto& cv : c.conventions)
+      if (cv != "center" && cv != "corner") throw std::invalid_argument("sweep config: convention '" + cv + "' (center, corner)");
+    if (j.contains("queries")) {
+      const json& q = j["queries"];
+      if (!q.is_object()) throw std::invalid_argument("sweep config: \"queries\" is {\"select\": all|first|spread|every, \"n\": N}");
+      const std::string sel = q.value("select", "all");
+      const long n = q.value("n", 0L);
+      if (sel != "all" && n <= 0) throw std::invalid_argument("sweep config: queries.n must be positive");
+      if (sel == "first") c.select.limit = n, c.select.first = true;
+      else if (sel == "spread") c.select.limit = n;
+      else if (sel == "every") c.select.every = n;
+      else if (sel != "all") throw std::invalid_argument("sweep config: queries.select '" + sel + "' (all, first, spread, every)");
+      if (q.contains("random")) c.select.queries = q["random"].get<long>();
+    }
+    c.unit.repetitions = j.value("repetitions", 1);
+    if (c.unit.repetitions < 1 || c.unit.repetitions > 1000) throw std::invalid_argument("sweep config: repetitions 1..1000");
+    c.select.seed = j.value("seed", std::uint64_t(1));
+    c.unit.paths = j.value("paths", false);
+    c.output = j.value("output", c.output);
+  } catch (const json::type_error& e) {
+    throw InputError(path + ": wrong type of value: " + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path + ": " + e.what());
+  }
+  json canon = j;
+  canon.erase("output");
+  canon.erase("comment");
+  canon["maps"] = c.maps;
+  c.canonical = canon;
+  return c;
+}
+
+struct Unit {
+  std::size_t map;  // index into maps
+  std::string convention;
+  RepresentationSpec rep;
+  std::string id;   // file stem
+};
+
+std::string sanitize(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '=') ? c : '_';
+  return out;
+}
+
+// Writes `text` to `path` atomically: a temporary file in the same folder, fsync'd, then renamed.
+void write_atomic(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
+  {
+    FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw std::runtime_error(tmp.string() + ": cannot write");
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
+    std::fclose(f);
+    if (!ok) throw std::runtime_error(tmp.string() + ": write failed (disk full?)");
+  }
+  fs::rename(tmp, path);
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Body of a CSV without its header line.
+std::string body(const std::string& text) {
+  auto nl = text.find('\n');
+  return nl == std::string::npos ? "" : text.substr(nl + 1);
+}
+
+struct Progress {
+  std::mutex m;
+  std::size_t done = 0, total = 0, rows = 0;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  bool tty = ::isatty(STDERR_FILENO) != 0;
+  bool quiet = false;
+  void unit_done(const std::string& id, std::size_t nrows, double seconds) {
+    std::lock_guard<std::mutex> lock(m);
+    ++done;
+    rows += nrows;
+    if (quiet) return;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double eta = done ? el / double(done) * double(total - done) : 0;
+    char buf[256];
+    if (tty) {
+      const int width = 30, fill = int(double(width) * double(done) / double(std::max<std::size_t>(total, 1)));
+      std::snprintf(buf, sizeof buf, "\r[%-*s] %zu/%zu units, %zu rows, %.0fs elapsed, ETA %.0fs   ", width,
+                    std::string(std::size_t(fill), '#').c_str(), done, total, rows, el, eta);
+      std::cerr << buf << (done == total ? "\n" : "") << std::flush;
+    } else {
+      std::snprintf(buf, sizeof buf, "navbench: [%zu/%zu] %s: %zu rows in %.1fs (ETA %.0fs)\n", done, total, id.c_str(),
+                    nrows, seconds, eta);
+      std::cerr << buf;
+    }
+  }
+};
+
+// Concatenates the unit files (in unit order) into OUT/results.{csv,build.csv,paths.csv}.
+void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, const std::vector<std::string>& ids,
+                  bool paths) {
+  std::string csv = std::string(kResultHeader) + "\n", build = std::string(kBuildHeader) + "\n",
+              pth = std::string(kPathsHeader) + "\n";
+  for (const auto& id : ids) {
+    fs::path dir;
+    for (const auto& d : unit_dirs)
+      if (fs::exists(d / (id + ".csv"))) {
+        dir = d;
+        break;
+      }
+    if (dir.empty()) throw std::runtime_error("unit " + id + " has no results");
+    csv += body(read_file(dir / (id + ".csv")));
+    if (fs::exists(dir / (id + ".build.csv"))) build += body(read_file(dir / (id + ".build.csv")));
+    if (paths && fs::exists(dir / (id + ".paths.csv"))) pth += body(read_file(dir / (id + ".paths.csv")));
+  }
+  write_atomic(out / "results.build.csv", build);
+  if (paths) write_atomic(out / "results.paths.csv", pth);
+  write_atomic(out / "results.csv", csv);
+}
+
+std::pair<long, long> parse_shard(const std::string& s) {
+  const auto slash = s.find('/');
+  long k = 0, n = 0;
+  try {
+    if (slash == std::string::npos) throw 0;
+    std::size_t a = 0, b = 0;
+    k = std::stol(s.substr(0, slash), &a);
+    n = std::stol(s.substr(slash + 1), &b);
+    if (a != slash || b != s.size() - slash - 1) throw 0;
+  } catch (...) {
+    throw std::invalid_argument("--shard needs K/N, got '" + s + "'");
+  }
+  if (n < 1 || k < 1 || k > n) throw std::invalid_argument("--shard K/N needs 1 <= K <= N, got '" + s + "'");
+  return {k, n};
+}
+
+}  // namespace
+
+int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  std::string config_path, out_override, shard_text;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  bool quiet = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--out") out_override = value();
+    else if (a == "--jobs") {
+      const std::string v = value();
+      std::size_t used = 0;
+      long n = 0;
+      try {
+        n = std::stol(v, &used);
+      } catch (...) {
+      }
+      if (used != v.size() || n < 1 || n > 1024) throw std::invalid_argument("--jobs needs 1..1024, got '" + v + "'");
+      jobs = unsigned(n);
+    } else if (a == "--shard") shard_text = value();
+    else if (a == "--quiet") quiet = true;
+    else if (a.rfind("--", 0) == 0) throw std::invalid_argument("unknown option '" + a + "' for sweep");
+    else if (config_path.empty()) config_path = a;
+    else throw std::invalid_argument("sweep takes one CONFIG file");
+  }
+  if (config_path.empty()) throw std::invalid_argument("sweep needs a CONFIG file");
+  const auto [shard_k, shard_n] = shard_text.empty() ? std::pair<long, long>{1, 1} : parse_shard(shard_text);
+
+  SweepConfig cfg = read_config(config_path);
+  const fs::path out = out_override.empty() ? fs::path(cfg.output) : fs::path(out_override);
+  const std::string hash = hex64(fnv1a(cfg.canonical.dump()));
+  fs::create_directories(out / "units");
+  fs::create_directories(out / "optimum");
+  // A folder belongs to one sweep config: resuming into it with another config is refused.
+  const fs::path stamp = out / "sweep.json";
+  if (fs::exists(stamp)) {
+    json old;
+    try {
+      old = json::parse(read_file(stamp));
+    } catch (...) {
+    }
+    if (old.value("config_hash", "") != hash)
+      throw std::invalid_argument(out.string() + " holds results of a different sweep config; choose another --out");
+  } else {
+    write_atomic(stamp, json{{"config_hash", hash}, {"config", cfg.canonical}}.dump(2) + "\n");
+  }
+  for (const auto& e : fs::directory_iterator(out / "units"))  // leftovers of a killed run
+    if (e.path().string().find(".tmp") != std::string::npos) fs::remove(e.path());
+
+  // Every map and scenario is read and checked before any unit runs.
+  std::vector<PreparedMap> maps;
+  for (const auto& m : cfg.maps) maps.push_back(prepare_map(m, cfg.select));
+  std::vector<Unit> units;
+  for (std::size_t mi = 0; mi < maps.size(); ++mi)
+    for (const auto& conv : cfg.conventions)
+      for (const auto& r : cfg.reps)
+        units.push_back({mi, conv, r,
+                         sanitize(maps[mi].map.collection + "__" + maps[mi].map.name + "__" + conv + "__" + r.text)});
+  std::vector<std::string> all_ids;
+  for (const auto& u : units) all_ids.push_back(u.id);
+  // --shard K/N: units K-1, K-1+N, ... — deterministic, so N machines cover the sweep exactly once.
+  std::vector<const Unit*> todo;
+  for (std::size_t i = 0; i < units.size(); ++i)
+    if (long(i % std::size_t(shard_n)) == shard_k - 1 && !fs::exists(out / "units" / (units[i].id + ".csv")))
+      todo.push_back(&units[i]);
+
+  {
+    json meta = run_metadata(argv, cfg.select.seed, cfg.canonical);
+    meta["config_hash"] = hash;
+    meta["shard"] = std::to_string(shard_k) + "/" + std::to_string(shard_n);
+    meta["jobs"] = jobs;
+    write_atomic(out / "results.meta.json", meta.dump(2) + "\n");
+  }
+
+  // Per (map, convention): queries and the exact optimum, prepared once under a lock, shared by
+  // that map's units (FreeSpace is read-only and safe to share), and saved so a resume reuses it.
+  struct Shared {
+    std::mutex m;
+    std::unique_ptr<PreparedMap> pm;
+    std::size_t pending = 0;
+  };
+  std::map<std::pair<std::size_t, std::string>, Shared> shared;
+  for (const Unit* u : todo) ++shared[{u->map, u->convention}].pending;
+
+  Progress progress;
+  progress.total = todo.size();
+  progress.quiet = quiet;
+  std::atomic<std::size_t> next{0};
+  std::mutex err_m;
+  std::string first_error;
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t k = next++;
+      if (k >= todo.size()) return;
+      {
+        std::lock_guard<std::mutex> lock(err_m);
+        if (!first_error.empty()) return;
+      }
+      const Unit& u = *todo[k];
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        Shared& sh = shared.at({u.map, u.convention});
+        PreparedMap* pm = nullptr;
+        {
+          std::lock_guard<std::mutex> lock(sh.m);
+          if (!sh.pm) {
+            auto p = std::make_unique<PreparedMap>(prepare_map(cfg.maps[u.map], cfg.select));
+            p->selection.convention = u.convention;
+            p->build_queries();
+            const fs::path opt = out / "optimum" / (sanitize(p->map.collection + "__" + p->map.name + "__" + u.convention) + ".csv");
+            if (fs::exists(opt)) {  // reuse the optimum a previous (interrupted) run saved
+              std::istringstream in(read_file(opt));
+              std::string line;
+              std::getline(in, line);
+              std::size_t qi = 0;
+              while (std::getline(in, line) && qi < p->queries.size()) {
+                const auto comma = line.find(',');
+                const std::string v = line.substr(comma + 1);
+                if (!v.empty()) p->queries[qi].optimal = std::stod(v);
+                ++qi;
+              }
+              p->optimum_done = true;
+            } else {
+              p->compute_optimum();
+              std::string text = "scen_index,optimal\n";
+              for (const auto& q : p->queries)
+                text += std::to_string(q.identity.scen_index) + "," + (q.optimal ? format_number(*q.optimal) : "") + "\n";
+              write_atomic(opt, text);
+            }
+            sh.pm = std::move(p);
+          }
+          pm = sh.pm.get();
+        }
+        std::string csv = std::string(kResultHeader) + "\n", paths = std::string(kPathsHeader) + "\n";
+        std::size_t nrows = 0;
+        auto b = run_unit(*pm, u.rep, cfg.unit, [&](const ResultRow& r) {
+          csv += format_row(r) + "\n";
+          if (cfg.unit.paths)
+            if (auto p = format_path_row(r); !p.empty()) paths += p + "\n";
+          ++nrows;
+        });
+        const fs::path dir = out / "units";
+        write_atomic(dir / (u.id + ".build.csv"), std::string(kBuildHeader) + "\n" + (b ? format_build_row(*b) + "\n" : ""));
+        if (cfg.unit.paths) write_atomic(dir / (u.id + ".paths.csv"), paths);
+        write_atomic(dir / (u.id + ".csv"), csv);  // last: its presence marks the unit finished
+        {
+          std::lock_guard<std::mutex> lock(sh.m);
+          if (--sh.pending == 0) sh.pm.reset();  // free the map once its last unit is done
+        }
+        progress.unit_done(u.id, nrows, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(err_m);
+        if (first_error.empty()) first_error = u.id + ": " + e.what();
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::min<std::size_t>(jobs, std::max<std::size_t>(todo.size(), 1)); ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  if (!first_error.empty()) throw std::runtime_error(first_error);
+
+  std::size_t missing = 0;
+  for (const auto& id : all_ids) missing += !fs::exists(out / "units" / (id + ".csv"));
+  if (missing == 0) {
+    write_merged(out, {out / "units"}, all_ids, cfg.unit.paths);
+    if (!quiet) std::cerr << "navbench: sweep complete: " << (out / "results.csv").string() << '\n';
+  } else if (!quiet) {
+    std::cerr << "navbench: shard " << shard_k << "/" << shard_n << " done; " << missing
+              << " units belong to other shards: combine with `navbench merge`\n";
+  }
+  return 0;
+}
+
+int merge_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  std::vector<fs::path> dirs;
+  std::string out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--out") {
+      if (i + 1 >= args.size()) throw std::invalid_argument("--out needs a value");
+      out = args[++i];
+    } else if (args[i].rfind("--", 0) == 0) {
+      throw std::invalid_argument("unknown option '" + args[i] + "' for merge");
+    } else {
+      dirs.push_back(args[i]);
+    }
+  }
+  if (dirs.empty() || out.empty()) throw std::invalid_argument("merge needs SHARD_DIR... --out DIR");
+  std::string hash;
+  json config;
+  std::vector<fs::path> unit_dirs;
+  for (const auto& d : dirs) {
+    if (!fs::exists(d / "sweep.json")) throw InputError(d.string() + ": not a sweep folder (no sweep.json)");
+    json j = json::parse(read_file(d / "sweep.json"));
+    if (hash.empty()) {
+      hash = j.value("config_hash", "");
+      config = j["config"];
+    } else if (j.value("config_hash", "") != hash) {
+      throw InputError(d.string() + ": its sweep config differs from " + dirs.front().string() + "; refusing to mix");
+    }
+    unit_dirs.push_back(d / "units");
+  }
+  // The unit list is the config's; every unit must be found in one of the shards.
+  SweepConfig cfg;
+  cfg.reps = expand_reps(config["representations"]);
+  std::vector<std::string> conventions = config.contains("conventions") ? config["conventions"].get<std::vector<std::string>>()
+                                                                        : std::vector<std::string>{"center"};
+  std::vector<std::string> ids;
+  std::size_t missing = 0;
+  for (const auto& m : config["maps"].get<std::vector<std::string>>()) {
+    const fs::path p(m);
+    std::string name = p.filename().string();
+    for (const char* ext : {".map", ".wkt"})
+      if (name.size() > 4 && name.ends_with(ext)) name.resize(name.size() - 4);
+    const std::string col = p.parent_path().filename().string();
+    for (const auto& conv : conventions)
+      for (const auto& r : cfg.reps) {
+        ids.push_back(sanitize(col + "__" + name + "__" + conv + "__" + r.text));
+        bool found = false;
+        for (const auto& d : unit_dirs) found |= fs::exists(d / (ids.back() + ".csv"));
+        missing += !found;
+      }
+  }
+  if (missing) throw InputError(std::to_string(missing) + " of " + std::to_string(ids.size()) + " units are in none of the shards");
+  fs::create_directories(out);
+  const bool paths = config.contains("paths") && config["paths"].get<bool>();
+  write_merged(out, unit_dirs, ids, paths);
+  json meta = run_metadata(argv, config.value("seed", std::uint64_t(1)), config);
+  meta["config_hash"] = hash;
+  meta["merged_from"] = [&] {
+    std::vector<std::string> v;
+    for (auto& d : dirs) v.push_back(d.string());
+    return v;
+  }();
+  write_atomic(fs::path(out) / "results.meta.json", meta.dump(2) + "\n");
+  write_atomic(fs::path(out) / "sweep.json", json{{"config_hash", hash}, {"config", config}}.dump(2) + "\n");
+  std::cerr << "navbench: merged " << ids.size() << " units into " << (fs::path(out) / "results.csv").string() << '\n';
+  return 0;
+}
+
+}  // namespace navbench

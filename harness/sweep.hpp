@@ -1,0 +1,15 @@
+// `navbench sweep CONFIG` and `navbench merge`: many maps x representations x options, run as
+// (map, convention, representation) units in parallel, each written atomically when it finishes,
+// so an interrupted sweep loses nothing it wrote and a re-run skips finished units.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace navbench {
+
+// Arguments after `sweep`: CONFIG [--out DIR] [--jobs N] [--shard K/N] [--quiet]. Returns exit status.
+int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
+// Arguments after `merge`: SHARD_DIR... --out DIR. Returns exit status.
+int merge_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
+
+}  // namespace navbench

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Bad input gets a clear one-line error and a non-zero exit, never a crash (SPEC §5, issue 2/3).
+# Usage: cli_errors.sh NAVBENCH_BINARY SOURCE_DIR
+set -uo pipefail
+nb=$1; src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+# expect_error NAME PATTERN ARGS...: exit 2, exactly one line on stderr, matching PATTERN.
+expect_error() {
+  local name=$1 pat=$2; shift 2
+  "$nb" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  local lines; lines=$(wc -l <"$tmp/err")
+  if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qE "$pat" "$tmp/err"; then
+    echo "FAIL $name: rc=$rc lines=$lines: $(head -3 "$tmp/err")"; fails=$((fails+1))
+  else echo "ok   $name: $(cat "$tmp/err")"; fi
+}
+m=$src/datasets/maps/hand/l-corridor.map
+printf 'type octile\nheight 2\nwidth 3\nmap\n...\n..\n' > "$tmp/short.map"
+printf 'type octile\nheight -4\nwidth 3\nmap\n' > "$tmp/neg.map"
+printf 'type octile\nheight 99999999\nwidth 99999999\nmap\n' > "$tmp/huge.map"
+printf 'garbage\n' > "$tmp/garbled.map"
+printf 'type octile\nheight 1\nwidth 3\nmap\n...\n' > "$tmp/ok.map"
+printf 'version 7\n' > "$tmp/ok.map.scen"
+cp "$tmp/ok.map" "$tmp/badfield.map"; printf 'version 1\n0\tbadfield.map\t3\t1\t0\t0\tx\t0\t2\n' > "$tmp/badfield.map.scen"
+cp "$tmp/ok.map" "$tmp/size.map"; printf 'version 1\n0\tsize.map\t4\t1\t0\t0\t2\t0\t2\n' > "$tmp/size.map.scen"
+cp "$tmp/ok.map" "$tmp/few.map"; printf 'version 1\n0\tfew.map\t3\t1\t0\t0\t2\n' > "$tmp/few.map.scen"
+cp "$tmp/ok.map" "$tmp/empty.map"; : > "$tmp/empty.map.scen"
+expect_error short_row 'short\.map:6: row 1 has 2 cells' run --map "$tmp/short.map" --rep grid8 --out "$tmp/r"
+expect_error negative_size 'neg\.map:2: height -4 is outside' run --map "$tmp/neg.map" --rep grid8 --out "$tmp/r"
+expect_error absurd_size 'huge\.map:2: height 99999999 is outside' run --map "$tmp/huge.map" --rep grid8 --out "$tmp/r"
+expect_error garbled_header 'garbled\.map:1: expected .type octile.' run --map "$tmp/garbled.map" --rep grid8 --out "$tmp/r"
+expect_error scen_version 'ok\.map\.scen:1: unknown scenario version' run --map "$tmp/ok.map" --rep grid8 --out "$tmp/r"
+expect_error scen_field 'badfield\.map\.scen:2: coordinate .x. is not a number' run --map "$tmp/badfield.map" --rep grid8 --out "$tmp/r"
+expect_error scen_fields 'few\.map\.scen:2: expected 9 fields' run --map "$tmp/few.map" --rep grid8 --out "$tmp/r"
+expect_error scen_size 'size\.map\.scen: query 0: map size 4x1 does not match' run --map "$tmp/size.map" --rep grid8 --out "$tmp/r"
+expect_error scen_empty 'empty\.map\.scen:1: empty scenario file' run --map "$tmp/empty.map" --rep grid8 --out "$tmp/r"
+expect_error missing_map 'nope\.map: no such map' run --map "$tmp/nope.map" --rep grid8 --out "$tmp/r"
+expect_error unknown_rep "unknown representation 'grid9'" run --map "$m" --rep grid9 --out "$tmp/r"
+expect_error unknown_param 'quadtree has no parameter bogus' run --map "$m" --rep quadtree:bogus=1 --out "$tmp/r"
+expect_error bad_param 'min=0 is outside' run --map "$m" --rep quadtree:min=0 --out "$tmp/r"
+expect_error bad_heuristic "unknown heuristic 'nearest'" run --map "$m" --rep grid8 --heuristic nearest --out "$tmp/r"
+expect_error bad_weight 'weight must be a positive number' run --map "$m" --rep grid8 --heuristic euclidean*-1 --out "$tmp/r"
+expect_error bad_smoothing "unknown smoothing 'spline'" run --map "$m" --rep grid8 --smoothing spline --out "$tmp/r"
+expect_error bad_limit '--limit needs a positive integer' run --map "$m" --rep grid8 --limit -3 --out "$tmp/r"
+expect_error bad_convention '--convention must be center or corner' run --map "$m" --rep grid8 --convention edge --out "$tmp/r"
+expect_error no_out 'run needs --out' run --map "$m" --rep grid8
+expect_error unknown_option "unknown option '--frobnicate'" run --map "$m" --rep grid8 --frobnicate --out "$tmp/r"
+expect_error unknown_command "unknown command 'fly'" fly
+expect_error bad_sweep_config 'not valid JSON' sweep "$tmp/short.map"
+expect_error bad_shard '--shard needs K/N' sweep "$src/scripts/sweeps/default.json" --shard 3
+expect_error bad_generate 'unknown option' generate maze --bogus 3 --out "$tmp/g"
+# A scenario whose start is blocked: that query is invalid_query, the run goes on (exit 0).
+printf 'type octile\nheight 1\nwidth 3\nmap\n.@.\n' > "$tmp/blk.map"
+printf 'version 1\n0\tblk.map\t3\t1\t1\t0\t0\t0\t1\n0\tblk.map\t3\t1\t0\t0\t0\t0\t0\n' > "$tmp/blk.map.scen"
+if "$nb" run --map "$tmp/blk.map" --rep grid8 --out "$tmp/blk" --quiet 2>"$tmp/err" \
+   && grep -q ',invalid_query,' "$tmp/blk.csv" && grep -q ',ok,' "$tmp/blk.csv"; then echo "ok   blocked_start"
+else echo "FAIL blocked_start: $(cat "$tmp/err")"; fails=$((fails+1)); fi
+echo "$((26 - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]
