@@ -48,24 +48,29 @@ void GridFov::scan(Point s, std::vector<std::uint32_t>& sure, std::vector<std::u
 void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_t>& sure,
                         std::vector<std::uint32_t>& maybe) const {
   const Point S{s.x, f * s.y};
-  const Ray kRight{0, 0, 1}, kLeft{0, 0, -1};
+  const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
+  auto lattice = [&](double x, double y) { return Ray{x, y, (x - S.x) / (y - S.y), 0}; };
   // Angular order of rays in the closed lower half-plane: +x (0) ... +y (90 deg) ... -x (180).
   auto cmp = [&](const Ray& a, const Ray& b) -> int {
-    const int ka = a.h > 0 ? 0 : a.h < 0 ? 2 : 1, kb = b.h > 0 ? 0 : b.h < 0 ? 2 : 1;
-    if (ka != kb) return ka < kb ? -1 : 1;
-    if (ka != 1) return 0;
+    if ((a.h | b.h) != 0) {
+      const int ka = a.h > 0 ? 0 : a.h < 0 ? 2 : 1, kb = b.h > 0 ? 0 : b.h < 0 ? 2 : 1;
+      if (ka != kb) return ka < kb ? -1 : 1;
+      if (ka != 1) return 0;
+    }
     return -orient2d(S, Point{a.x, a.y}, Point{b.x, b.y});
   };
   // 2: strictly inside, 1: on the boundary, 0: outside.
-  auto classify = [&](const Ray& r, const Piece& p) {
-    const int c1 = cmp(p.lo, r), c2 = cmp(r, p.hi);
-    if (c1 < 0 && c2 < 0) return 2;
-    return (c1 <= 0 && c2 <= 0) ? 1 : 0;
+  auto classify = [&](const Ray& r, const Ray& lo, const Ray& hi) {
+    const int c1 = cmp(lo, r);
+    if (c1 > 0) return 0;
+    const int c2 = cmp(r, hi);
+    if (c2 > 0) return 0;
+    return (c1 < 0 && c2 < 0) ? 2 : 1;
   };
   constexpr double kInf = std::numeric_limits<double>::infinity();
   auto xat = [&](const Ray& r, double y) {
     if (r.h != 0) return r.h > 0 ? kInf : -kInf;
-    return S.x + (r.x - S.x) * ((y - S.y) / (r.y - S.y));
+    return S.x + r.k * (y - S.y);
   };
   auto column = [&](double v) {  // a cell column index, clamped to the padded grid
     if (!(v > -2)) return -1;
@@ -81,21 +86,30 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_
     else if (cls >= 1) maybe.push_back(std::uint32_t(id));
   };
 
-  std::vector<Piece> pieces{{kRight, kLeft}}, next, local, tmp;
   struct Shadow {
-    Ray a, b;
+    Ray a, b;  // open interval
   };
-  std::vector<Shadow> shadows;
   struct Far {
     std::int32_t id;
+    std::uint32_t run;  // index of its run's shadow
     Ray r;
   };
-  std::vector<Far> far;
+  // Per-thread scratch: no allocation per query once warm, and no state shared between threads.
+  struct Scratch {
+    std::vector<Piece> pieces, next, local, tmp;
+    std::vector<Shadow> shadows;
+    std::vector<Far> far;
+  };
+  thread_local Scratch scratch;
+  auto& [pieces, next, local, tmp, shadows, far] = scratch;
+  pieces.assign(1, Piece{kRight, kLeft});
+
   for (int Y = int(std::floor(S.y)); !pieces.empty(); ++Y) {
     const int row = f > 0 ? Y : -Y - 1;  // the real cell row of this band
     if (row < -1 || row > H) break;
     const int near_real = f * Y, far_real = f * (Y + 1);  // real y of the band's two lines
     const double yn = std::max(double(Y), S.y), yf = Y + 1.0;
+    const bool below = Y > S.y;  // the whole band lies below S (else S's own band)
     const std::int32_t* nb = next_blocked_.data() + std::size_t(row + 1) * PW + 1;  // nb[x], x >= -1
     const std::int32_t* nf = next_free_.data() + std::size_t(row + 1) * PW + 1;
     next.clear();
@@ -106,28 +120,30 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_
       far.clear();
       for (int x = nb[x0]; x <= x1;) {
         const int xe = nf[x] - 1;  // the run of blocked cells [x, xe] (cut at x0 on the left)
+        const double xa = x, xb = xe + 1.0;
         for (int cx : {x, xe + 1}) {
           if (const std::int32_t id = node(cx, near_real); id >= 0) {
-            if (Y > S.y) emit(id, classify(Ray{double(cx), double(Y), 0}, pc));
+            if (below) emit(id, classify(lattice(cx, Y), pc.lo, pc.hi));
             else if (Y == S.y) maybe.push_back(std::uint32_t(id));  // a horizontal ray
           }
-          if (const std::int32_t id = node(cx, far_real); id >= 0) far.push_back({id, Ray{double(cx), Y + 1.0, 0}});
+          if (const std::int32_t id = node(cx, far_real); id >= 0)
+            far.push_back({id, std::uint32_t(shadows.size()), lattice(cx, Y + 1.0)});
         }
-        // The run's shadow: the open interval between its extreme corners as seen from S.
-        bool have = false;
-        Ray lo{}, hi{};
-        for (int cx : {x, xe + 1})
-          for (int cy : {Y, Y + 1}) {
-            Ray r{double(cx), double(cy), 0};
-            if (cy <= S.y) {  // at or above the level of S: the horizontal ray on the run's side
-              if (cx == S.x && cy == S.y) continue;
-              r = cx > S.x ? kRight : cx < S.x ? kLeft : (x >= S.x ? kRight : kLeft);
-            }
-            if (!have || cmp(r, lo) < 0) lo = r;
-            if (!have || cmp(r, hi) > 0) hi = r;
-            have = true;
-          }
-        if (have && cmp(lo, hi) < 0) shadows.push_back({lo, hi});
+        // The run's shadow: the open interval between its extreme corners as seen from S. Right
+        // of S: top-right to bottom-left; left of S: bottom-right to top-left; straddling S:
+        // top-right to top-left. Corners at or above S's level stand for the horizontal ray.
+        Ray lo, hi;
+        if (xa >= S.x) {
+          lo = below ? lattice(xb, Y) : kRight;
+          hi = lattice(xa, Y + 1.0);
+        } else if (xb <= S.x) {
+          lo = lattice(xb, Y + 1.0);
+          hi = below ? lattice(xa, Y) : kLeft;
+        } else {
+          lo = below ? lattice(xb, Y) : kRight;
+          hi = below ? lattice(xa, Y) : kLeft;
+        }
+        shadows.push_back({lo, hi});
         x = xe + 1 <= x1 ? nb[xe + 1] : x1 + 1;
       }
       local.assign(1, pc);
@@ -145,10 +161,16 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_
       }
       // A lone horizontal ray never leaves this row.
       std::erase_if(local, [](const Piece& p) { return p.lo.h != 0 && p.lo.h == p.hi.h; });
+      // A corner on the band's far line: its ray must be free of the earlier bands (inside pc)
+      // and of this band's other runs; its own run it only touches when the corner is extreme.
       for (const Far& c : far) {
-        int best = 0;
-        for (const Piece& p : local) best = std::max(best, classify(c.r, p));
-        emit(c.id, best);
+        int cls = classify(c.r, pc.lo, pc.hi);
+        for (std::uint32_t k = 0; k < shadows.size() && cls > 0; ++k) {
+          const int c1 = cmp(shadows[k].a, c.r), c2 = cmp(c.r, shadows[k].b);
+          if (c1 < 0 && c2 < 0) cls = 0;                            // through a run's interior
+          else if (k != c.run && (c1 == 0 || c2 == 0)) cls = std::min(cls, 1);  // grazing another run
+        }
+        emit(c.id, cls);
       }
       next.insert(next.end(), local.begin(), local.end());
     }

@@ -38,6 +38,7 @@ class GridFov {
  private:
   struct Ray {
     double x, y;  // a grid corner in the scan's frame, or unused for horizontal rays
+    double k;     // dx/dy of the ray (to place it on a row quickly; never used for decisions)
     int h;        // 0: through (x, y); +1: the horizontal ray towards +x; -1: towards -x
   };
   struct Piece {
