@@ -18,6 +18,7 @@
 #include <boost/geometry/geometries/polygon.hpp>
 
 #include "datasets/movingai.hpp"
+#include "geometry/free_space.hpp"
 #include "representations/grid/grid.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "search/astar.hpp"
@@ -355,10 +356,25 @@ TEST(QuadTree, PinchPointsDoNotConnect) {
   ASSERT_TRUE(s.located);
   EXPECT_NE(s.q.s.component, s.q.g.component);
   EXPECT_TRUE(std::isinf(s.cost));
-  // the pinch point itself is free and joins exactly one of the two cells
+  // the pinch point itself is free and joins the cell that owns it in FreeSpace: cell (1, 1)
+  const FreeSpace fs(m);
   const auto a = qt.attach({1, 1});
   ASSERT_TRUE(a.has_value());
-  EXPECT_TRUE(a->cell == 0 || a->cell == 1);
+  EXPECT_EQ(a->cell, std::int64_t(*qt.cell_at({1.5, 1.5})));
+  EXPECT_TRUE(fs.segment_valid({1, 1}, {1.5, 1.5}));
+  // the other diagonal: cell (1, 1) blocked, the owner is cell (1, 0)
+  Map m2 = grid_from({"@.", ".@"});
+  QuadTree qt2 = build(m2);
+  const FreeSpace fs2(m2);
+  const auto a2 = qt2.attach({1, 1});
+  ASSERT_TRUE(a2.has_value());
+  EXPECT_EQ(a2->cell, std::int64_t(*qt2.cell_at({1.5, 0.5})));
+  EXPECT_TRUE(fs2.segment_valid({1, 1}, {1.5, 0.5}));
+  EXPECT_FALSE(fs2.segment_valid({1, 1}, {0.5, 1.5}));
+  // queries from the pinch point: only its own side is reachable
+  SearchWorkspace ws2;
+  EXPECT_TRUE(std::isfinite(solve(qt2, {1, 1}, {1.75, 0.25}, ws2).cost));
+  EXPECT_TRUE(std::isinf(solve(qt2, {1, 1}, {0.25, 1.75}, ws2).cost));
 }
 
 TEST(QuadTree, PathsThroughPortalMidpoints) {
@@ -387,6 +403,7 @@ TEST(QuadTree, PathsThroughPortalMidpoints) {
   EXPECT_EQ(raw.back(), s.q.goal);
   EXPECT_NEAR(polyline_length(raw), s.cost, 1e-9);  // edge cost = distance between path points
   EXPECT_TRUE(chk.path_valid(raw));
+  EXPECT_TRUE(FreeSpace(m).path_valid(raw));
   for (std::size_t i = 1; i + 1 < raw.size(); ++i) {  // inner points are portal midpoints
     const auto [p, q] = qt.portal_segment(s.q.path[i - 1]);
     EXPECT_EQ(raw[i], (Point{0.5 * (p.x + q.x), 0.5 * (p.y + q.y)}));
@@ -404,6 +421,7 @@ TEST(QuadTree, RandomQueriesMatchGridConnectivity) {
   for (std::uint32_t seed = 1; seed <= 8; ++seed) {
     Map m = random_grid(40, 33, 0.2, seed);
     const GridChecker chk(m.grid);
+    const FreeSpace fs(m);
     for (const char* params : {"", "merge=0", "aspect=4"}) {
       QuadTree qt = build(m, params);
       Params gp;
@@ -421,10 +439,12 @@ TEST(QuadTree, RandomQueriesMatchGridConnectivity) {
         // 4-/8-connected grids without corner cutting and side-sharing cells connect the same cells
         EXPECT_EQ(std::isfinite(sq.cost), std::isfinite(sg.cost));
         EXPECT_EQ(sq.q.s.component == sq.q.g.component, std::isfinite(sq.cost));
+        EXPECT_EQ(fs.component(a) == fs.component(b), std::isfinite(sq.cost));
         if (!std::isfinite(sq.cost)) continue;
         const Polyline raw = qt.polyline(sq.q);
         EXPECT_NEAR(polyline_length(raw), sq.cost, 1e-9);
         EXPECT_TRUE(chk.path_valid(raw));
+        EXPECT_TRUE(fs.path_valid(raw));
         check_corridor(qt, sq, &chk);
       }
     }
@@ -498,6 +518,7 @@ struct PolygonChecker {
 TEST(QuadTree, PolygonMap) {
   Map m = polygon_map();
   const PolygonChecker chk(m);
+  const FreeSpace fs(m);
   for (const char* params : {"min=0.25", "min=0.5,merge=0", "min=0.125,aspect=3"}) {
     SCOPED_TRACE(params);
     QuadTree qt = build(m, params);
@@ -546,6 +567,7 @@ TEST(QuadTree, PolygonMap) {
       const Polyline raw = qt.polyline(s.q);
       EXPECT_NEAR(polyline_length(raw), s.cost, 1e-9);
       EXPECT_TRUE(chk.path_valid(raw));
+      EXPECT_TRUE(fs.path_valid(raw));
       check_corridor(qt, s, nullptr);
       EXPECT_TRUE(chk.path_valid(funnel_path(a, b, *qt.corridor(s.q))));
     }
@@ -577,6 +599,7 @@ TEST(QuadTree, MovingAiMapsValidAndComplete) {
     Params gp;
     Grid8 g8(m, gp);
     const GridChecker chk(m.grid);
+    const FreeSpace fs(m);
     SearchWorkspace wq, wg;
     std::size_t solved = 0;
     for (std::size_t i = 0; i < kQueries && i < sc.lines.size(); ++i) {
@@ -593,6 +616,7 @@ TEST(QuadTree, MovingAiMapsValidAndComplete) {
       const Polyline raw = qt.polyline(sq.q);
       EXPECT_NEAR(polyline_length(raw), sq.cost, 1e-6);
       EXPECT_TRUE(chk.path_valid(raw)) << "query " << i;
+      EXPECT_TRUE(fs.path_valid(raw)) << "query " << i;
       const auto corridor = qt.corridor(sq.q);
       ASSERT_TRUE(corridor.has_value());
       EXPECT_TRUE(chk.path_valid(funnel_path(a, b, *corridor))) << "query " << i;

@@ -299,15 +299,21 @@ std::optional<std::uint32_t> QuadTree::cell_at(Point p) const {
   const double u = (p.x - origin_.x) / unit_, v = (p.y - origin_.y) / unit_;
   if (!(u >= 0 && v >= 0 && u <= side_ && v <= side_)) return std::nullopt;  // also rejects NaN
   // On a line between nodes the point belongs to the closed cells on both sides: try the other
-  // side (or the other three quadrants at a corner) only when the first choice is not free.
+  // side (or the other quadrants at a corner) only when the first choice is not free. The order
+  // of the quadrants, directions (1,1), (1,-1), (-1,-1), (-1,1), gives a pinch point to the sector
+  // that owns it in FreeSpace (free_space.hpp): on grids cell (x, y), else cell (x, y - 1).
+  // A tie on an axis shows up only on a descent that reaches that level, so a quadrant skipped
+  // for want of a tie is tried again once a later descent has found it.
   bool tx = false, ty = false;
-  for (int k = 0; k < 4; ++k) {
-    const bool hx = !(k & 1), hy = !(k & 2);
-    if ((k & 1) && !tx) continue;
-    if ((k & 2) && !ty) continue;
-    const std::int64_t slot = locate_slot(u, v, hx, hy, &tx, &ty);
-    if (slot <= -2) return std::uint32_t(-slot - 2);
-  }
+  constexpr bool kHighX[4] = {true, true, false, false}, kHighY[4] = {true, false, false, true};
+  bool tried[4] = {};
+  for (int round = 0; round < 2; ++round)
+    for (int k = 0; k < 4; ++k) {
+      if (tried[k] || (!kHighX[k] && !tx) || (!kHighY[k] && !ty)) continue;  // no tie: same cell
+      tried[k] = true;
+      const std::int64_t slot = locate_slot(u, v, kHighX[k], kHighY[k], &tx, &ty);
+      if (slot <= -2) return std::uint32_t(-slot - 2);
+    }
   return std::nullopt;
 }
 

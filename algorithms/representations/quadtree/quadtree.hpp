@@ -126,7 +126,8 @@ class QuadTree {
   std::size_t quadtree_leaves() const { return leaves_; }  // free leaves of the subdivision
   std::size_t cell_count() const { return cells_.size(); } // cells after merging ("leaves" reported)
   Box cell_box(std::uint32_t c) const;
-  // The free cell holding p (descends the tree: O(depth)); on a boundary between cells either one.
+  // The free cell holding p (descends the tree: O(depth)). On a boundary, the first free cell in
+  // the directions (1,1), (1,-1), (-1,-1), (-1,1) from p: at a grid pinch point, its owner.
   std::optional<std::uint32_t> cell_at(Point p) const;
   // Cells sharing a boundary segment of positive length with c.
   std::vector<std::uint32_t> neighbours(std::uint32_t c) const;
