@@ -15,98 +15,120 @@ inline double orient(Point a, Point b, Point c) {
 }
 
 // Side of the portal line l->r on which the segment p-q lies: the sign of the sum of its ends'
-// orientations (= twice the midpoint's, without rounding the midpoint). 0: on the line.
+// orientations (twice the midpoint's, in one cross product). 0: on the line.
 inline int side_of(Point l, Point r, Point p, Point q) {
-  const double s = orient(l, r, p) + orient(l, r, q);
+  const double dx = r.x - l.x, dy = r.y - l.y;
+  const double wx = (p.x - l.x) + (q.x - l.x), wy = (p.y - l.y) + (q.y - l.y);
+  const double s = dx * wy - dy * wx;
   return (s > 0) - (s < 0);
-}
-
-inline void push_distinct(Polyline& path, Point p) {
-  if (path.empty() || !(path.back() == p)) path.push_back(p);
 }
 
 }  // namespace
 
 Polyline los_smooth(const Polyline& raw, VisibleFn visible) { return los_smooth_with(raw, visible); }
 
-// The funnel algorithm (Lee & Preparata, "Euclidean shortest paths in the presence of rectilinear
-// barriers", Networks 1984; here in the "simple stupid funnel" form of M. Mononen, 2010, used by
-// Recast/Detour). The funnel is the wedge from the apex between the rays to its current right point
-// R and left point L. Each portal's right (left) end narrows the wedge when it lies on or inside the
-// right (left) ray; if it crosses over the other ray, that other ray's point is a corner of the
-// shortest path: it becomes the apex and the scan restarts from the portal after it. Internally the
-// left end of a portal is counter-clockwise of the walking direction in the numeric (x, y) frame.
+// The funnel algorithm (D.T. Lee and F.P. Preparata, "Euclidean shortest paths in the presence of
+// rectilinear barriers", Networks 14, 1984; as string pulling over navmesh portals: M. Mononen's
+// "simple stupid funnel", Recast/Detour 2010). The funnel is the apex (the last corner of the path
+// so far) with two concave chains: the shortest paths from the apex to the current left and right
+// portal ends. Each new portal end is added to its chain: chain points it makes redundant are
+// popped; if the chain empties and the new end lies strictly across the other chain's first
+// segment, the apex walks along the other chain (each step is a corner of the path). The chains
+// live in one array with the apex in the middle (a deque), so every point is pushed and popped at
+// most once: O(n), unlike the rescanning SSF loop. At the goal, the path is the corners so far plus
+// the left chain after adding the goal.
 //
-// Degenerate corridors: zero portals give the straight segment; a zero-length portal pins the
-// funnel to a ray; an apex equal to R or L (fans around a shared portal end, start or goal on a
-// portal end) leaves that side unconstrained; collinear ends (start on a portal, collinear portals)
-// give orientation 0, which narrows without crossing. A crossing needs a strictly positive
-// orientation, so the new apex is a point set after the old one and the scan always advances.
-Polyline funnel_path(Point start, Point goal, const Corridor& corridor) {
-  const std::size_t m = corridor.size();
-  // Portals 1..m re-oriented into the internal convention; 0 and m+1 are start and goal.
-  std::vector<Portal> P(m + 2);
-  P[0] = {start, start};
-  P[m + 1] = {goal, goal};
-  // Orientation from geometry: the previous portal (or the start) lies before portal k, the next
-  // one (or the goal) after it; internally "before" is on the clockwise side of left->right.
-  std::vector<signed char> flip(m, 0);  // +1 keep, -1 swap, 0 undecided
-  int keep = 0, swap = 0;
-  for (std::size_t k = 0; k < m; ++k) {
-    const Portal& c = corridor[k];
-    const Portal before = k == 0 ? Portal{start, start} : corridor[k - 1];
-    const Portal after = k + 1 == m ? Portal{goal, goal} : corridor[k + 1];
-    int s = -side_of(c.left, c.right, before.left, before.right);
-    if (s == 0) s = side_of(c.left, c.right, after.left, after.right);
-    flip[k] = static_cast<signed char>(s);
-    keep += s > 0;
-    swap += s < 0;
-  }
-  const bool swap_undecided = swap > keep;  // undecided portals follow the corridor's evident handedness
-  for (std::size_t k = 0; k < m; ++k) {
-    const Portal& c = corridor[k];
-    const bool sw = flip[k] < 0 || (flip[k] == 0 && swap_undecided);
-    P[k + 1] = sw ? Portal{c.right, c.left} : c;
+// Internally a portal's left end is counter-clockwise of the walking direction in the numeric
+// (x, y) frame; portals are re-oriented on the fly from their neighbours (see funnel_path in the
+// header). Degenerate corridors: zero portals give the straight segment; an end equal to the apex
+// (fans around a shared portal end, start or goal on a portal end) empties its chain, leaving that
+// side unconstrained; a zero-length portal pins both chains to one point, which the next portal
+// turns into a corner; collinear ends (start on a portal, collinear portals) give orientation 0:
+// they replace the chain point without crossing. Crossing needs a strictly nonzero orientation.
+namespace {
+
+class Funnel {
+ public:
+  // max_points: how many ends each side may receive (portals + goal).
+  Funnel(Point start, std::size_t max_points, Polyline& path) : path_(path) {
+    // A per-thread buffer that only grows: no allocation and no clearing per query.
+    thread_local std::vector<Point> storage;
+    if (storage.size() < 2 * max_points + 3) storage.resize(2 * max_points + 3);
+    buf_ = storage.data();
+    a_ = lo_ = hi_ = max_points + 1;
+    buf_[a_] = start;
+    path_.reserve(16);
+    path_.push_back(start);
   }
 
-  Polyline path;
-  path.push_back(start);
-  Point apex = start, L = start, R = start;
-  std::size_t ai = 0, li = 0, ri = 0;
-  for (std::size_t i = 1; i < P.size(); ++i) {
-    const Point l = P[i].left, r = P[i].right;
-    // Right end: narrows when on or counter-clockwise of the ray apex->R.
-    if (orient(apex, R, r) >= 0) {
-      if (apex == R || orient(apex, L, r) <= 0) {
-        R = r;
-        ri = i;
-      } else {  // r crosses over the left ray: L is a corner of the path
-        apex = L;
-        ai = li;
-        push_distinct(path, apex);
-        L = R = apex;
-        li = ri = ai;
-        i = ai;
-        continue;
+  // Adds a new left end: pops the left chain while p does not lie strictly counter-clockwise of
+  // its last segment; an empty chain lets p cross the right chain, moving the apex along it.
+  void add_left(Point p) {
+    if (lo_ < a_ && buf_[lo_] == p) return;
+    while (lo_ < a_ && orient(buf_[lo_ + 1], buf_[lo_], p) <= 0) ++lo_;  // buf_[a_] is the apex
+    if (lo_ == a_) {
+      while (hi_ > a_ && orient(buf_[a_], buf_[a_ + 1], p) < 0) {  // p right of apex->r1: r1 is a corner
+        ++a_;
+        lo_ = a_;
+        path_.push_back(buf_[a_]);
       }
+      if (p == buf_[a_]) return;  // an end at the apex: this side is unconstrained
     }
-    // Left end: narrows when on or clockwise of the ray apex->L.
-    if (orient(apex, L, l) <= 0) {
-      if (apex == L || orient(apex, R, l) >= 0) {
-        L = l;
-        li = i;
-      } else {  // l crosses over the right ray: R is a corner of the path
-        apex = R;
-        ai = ri;
-        push_distinct(path, apex);
-        L = R = apex;
-        li = ri = ai;
-        i = ai;
-        continue;
-      }
-    }
+    buf_[--lo_] = p;
   }
-  if (path.size() < 2 || !(path.back() == goal)) path.push_back(goal);
+
+  // Mirror image of add_left.
+  void add_right(Point p) {
+    if (hi_ > a_ && buf_[hi_] == p) return;
+    while (hi_ > a_ && orient(buf_[hi_ - 1], buf_[hi_], p) >= 0) --hi_;
+    if (hi_ == a_) {
+      while (lo_ < a_ && orient(buf_[a_], buf_[a_ - 1], p) > 0) {  // p left of apex->l1: l1 is a corner
+        --a_;
+        hi_ = a_;
+        path_.push_back(buf_[a_]);
+      }
+      if (p == buf_[a_]) return;
+    }
+    buf_[++hi_] = p;
+  }
+
+  // Adds the goal and appends the rest of the path: the left chain from the apex to the goal.
+  void finish(Point goal) {
+    add_left(goal);
+    for (std::size_t k = a_; k-- > lo_;) path_.push_back(buf_[k]);
+    if (path_.size() < 2 || !(path_.back() == goal)) path_.push_back(goal);
+  }
+
+ private:
+  Polyline& path_;
+  Point* buf_;  // left chain buf_[lo_ .. a_-1] (l1 = buf_[a_-1]), apex buf_[a_], right chain buf_[a_+1 .. hi_]
+  std::size_t a_, lo_, hi_;
+};
+
+}  // namespace
+
+Polyline funnel_path(Point start, Point goal, const Corridor& corridor) {
+  const std::size_t m = corridor.size();
+  Polyline path;
+  Funnel f(start, m + 1, path);
+  Point b0 = start, b1 = start;  // the ends of the previous portal (the start before the first)
+  for (std::size_t k = 0; k < m; ++k) {
+    const Portal& c = corridor[k];
+    // Orientation from geometry: the previous portal lies before portal k (internally on the
+    // clockwise side of left->right), the next one (or the goal) after it. A portal on one line
+    // with both neighbours keeps its labels.
+    int s = -side_of(c.left, c.right, b0, b1);
+    if (s == 0) {
+      const Portal after = k + 1 == m ? Portal{goal, goal} : corridor[k + 1];
+      s = side_of(c.left, c.right, after.left, after.right);
+    }
+    b0 = c.left;
+    b1 = c.right;
+    const bool swap = s < 0;
+    f.add_left(swap ? c.right : c.left);
+    f.add_right(swap ? c.left : c.right);
+  }
+  f.finish(goal);
   return path;
 }
 

@@ -75,10 +75,10 @@ SmoothingResult smooth(const std::string& name, const Polyline& raw, const std::
 // los: greedy string pulling to a fixpoint (see smoothing.cpp for the search strategy).
 Polyline los_smooth(const Polyline& raw, VisibleFn visible);
 // funnel: the shortest path from start to goal through the portals, start first, goal last.
-// Portal sides are re-derived from the corridor's own geometry (the previous portal lies before a
-// portal, the next one after it), so either handedness convention of Portal{left,right} works; the
-// given labels are used only for a portal collinear with both neighbours, and then in the
-// handedness the rest of the corridor shows.
+// Portal sides are re-derived from the corridor's own geometry (the previous portal, or the start,
+// lies before a portal; the next one, or the goal, after it), so either handedness convention of
+// Portal{left,right} works, even mixed; the given labels are kept only for a portal on one line
+// with both neighbours (a degenerate corridor).
 Polyline funnel_path(Point start, Point goal, const Corridor& corridor);
 
 }  // namespace navbench
