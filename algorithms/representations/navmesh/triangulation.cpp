@@ -39,41 +39,41 @@ using Segments = std::vector<std::pair<std::size_t, std::size_t>>;
 // of unit edges whose cell above and cell below differ in passability, and likewise on vertical
 // lines (the map's outside counts as blocked). A run is cut at a pinch corner, where it crosses a
 // perpendicular run, so every pinch point is a triangulation vertex and no constraints cross.
+// One sweep over the lines y = 0..H: corner ids are kept for the current line only and vertical
+// runs stay open across lines, so the extra memory is O(W), not O(W x H).
 void grid_constraints(const GridMap& g, std::vector<P2>& pts, Segments& segs) {
   const int W = g.width, H = g.height;
-  std::vector<std::int32_t> index(std::size_t(W + 1) * std::size_t(H + 1), -1);
-  auto id = [&](int x, int y) {
-    std::int32_t& i = index[std::size_t(y) * (W + 1) + x];
-    if (i < 0) {
-      i = std::int32_t(pts.size());
-      pts.emplace_back(x, y);
-    }
-    return std::size_t(i);
-  };
+  std::vector<std::size_t> row_id(std::size_t(W) + 1);
+  std::vector<int> row_of(std::size_t(W) + 1, -1);                       // line whose id row_id holds
+  std::vector<std::size_t> open(std::size_t(W) + 1, ~std::size_t(0));   // start vertex of an open vertical run
   auto free = [&](int x, int y) { return g.passable(x, y); };
   for (int y = 0; y <= H; ++y) {
+    auto id = [&](int x) {
+      if (row_of[x] != y) {
+        row_of[x] = y;
+        row_id[x] = pts.size();
+        pts.emplace_back(x, y);
+      }
+      return row_id[x];
+    };
     int start = -1;
     for (int x = 0; x <= W; ++x) {
-      const bool edge = x < W && free(x, y - 1) != free(x, y);
-      // a pinch at corner (x, y): the run goes on but a perpendicular run crosses it
-      const bool cut = edge && start >= 0 && free(x - 1, y - 1) != free(x, y - 1);
-      if (start >= 0 && (!edge || cut)) {
-        segs.emplace_back(id(start, y), id(x, y));
+      // horizontal run on line y through the unit edge (x, y)-(x+1, y)
+      const bool h_edge = x < W && free(x, y - 1) != free(x, y);
+      const bool h_cut = h_edge && start >= 0 && free(x - 1, y - 1) != free(x, y - 1);  // pinch at (x, y)
+      if (start >= 0 && (!h_edge || h_cut)) {
+        segs.emplace_back(id(start), id(x));
         start = -1;
       }
-      if (edge && start < 0) start = x;
-    }
-  }
-  for (int x = 0; x <= W; ++x) {
-    int start = -1;
-    for (int y = 0; y <= H; ++y) {
-      const bool edge = y < H && free(x - 1, y) != free(x, y);
-      const bool cut = edge && start >= 0 && free(x - 1, y - 1) != free(x - 1, y);
-      if (start >= 0 && (!edge || cut)) {
-        segs.emplace_back(id(x, start), id(x, y));
-        start = -1;
+      if (h_edge && start < 0) start = x;
+      // vertical run on line x through the unit edge (x, y)-(x, y+1)
+      const bool v_edge = y < H && free(x - 1, y) != free(x, y);
+      const bool v_cut = v_edge && open[x] != ~std::size_t(0) && free(x - 1, y - 1) != free(x - 1, y);
+      if (open[x] != ~std::size_t(0) && (!v_edge || v_cut)) {
+        segs.emplace_back(open[x], id(x));
+        open[x] = ~std::size_t(0);
       }
-      if (edge && start < 0) start = y;
+      if (v_edge && open[x] == ~std::size_t(0)) open[x] = id(x);
     }
   }
 }
