@@ -5,6 +5,7 @@
 #include "representations/grid/grid.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/quadtree/quadtree.hpp"
+#include "representations/visgraph/visgraph.hpp"
 
 namespace navbench {
 
@@ -15,6 +16,7 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<QuadTree>("quadtree", "quadtree navigation mesh: merged free cells, portal midpoints (min, merge, aspect)"),
       make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)"),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes"),
+      make_entry<VisGraph>("visgraph", "pruned visibility graph over convex corners (tangent edges only): the exact optimum"),
   };
   return entries;
 }

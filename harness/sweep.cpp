@@ -90,6 +90,8 @@ std::vector<RepresentationSpec> expand_reps(const json& j) {
             next.push_back(c + (c.empty() ? "" : ",") + it.key() + "=" + text);
           }
         combos = next;
+        if (combos.size() > 10000)
+          throw std::invalid_argument("sweep config: the parameter grid of " + name + " has over 10000 combinations");
       }
     }
     for (const auto& c : combos)
@@ -109,12 +111,11 @@ std::vector<std::string> strings(const json& j, const char* key) {
   return out;
 }
 
-SweepConfig read_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open sweep config");
+// Checks a config's text; with expand_maps the map list is resolved against the file system.
+SweepConfig parse_config(const std::string& text, const std::string& path, bool expand_maps) {
   json j;
   try {
-    j = json::parse(in);
+    j = json::parse(text);
   } catch (const json::parse_error& e) {
     throw InputError(path + ": not valid JSON: " + e.what());
   }
@@ -127,10 +128,16 @@ SweepConfig read_config(const std::string& path) {
   SweepConfig c;
   try {
     if (!j.contains("maps")) throw std::invalid_argument("sweep config needs \"maps\"");
-    std::vector<std::string> given;
-    for (auto& m : strings(j["maps"], "maps"))
-      for (auto& e : expand_glob(m)) given.push_back(e);
-    c.maps = expand_map_paths(given);
+    std::vector<std::string> given = strings(j["maps"], "maps");
+    if (given.empty()) throw std::invalid_argument("sweep config: \"maps\" is empty");
+    if (expand_maps) {
+      std::vector<std::string> expanded;
+      for (auto& m : given)
+        for (auto& e : expand_glob(m)) expanded.push_back(e);
+      c.maps = expand_map_paths(expanded);
+    } else {
+      c.maps = given;
+    }
     if (j.contains("collections")) {
       c.collections = strings(j["collections"], "collections");
       std::erase_if(c.maps, [&](const std::string& m) {
@@ -170,9 +177,11 @@ SweepConfig read_config(const std::string& path) {
     c.select.seed = j.value("seed", std::uint64_t(1));
     c.unit.paths = j.value("paths", false);
     c.output = j.value("output", c.output);
-  } catch (const json::type_error& e) {
+  } catch (const json::exception& e) {
     throw InputError(path + ": wrong type of value: " + e.what());
   } catch (const std::invalid_argument& e) {
+    throw InputError(path + ": " + e.what());
+  } catch (const std::out_of_range& e) {
     throw InputError(path + ": " + e.what());
   }
   json canon = j;
@@ -181,6 +190,14 @@ SweepConfig read_config(const std::string& path) {
   canon["maps"] = c.maps;
   c.canonical = canon;
   return c;
+}
+
+SweepConfig read_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open sweep config");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path, true);
 }
 
 struct Unit {
@@ -288,6 +305,8 @@ std::pair<long, long> parse_shard(const std::string& s) {
 }
 
 }  // namespace
+
+void check_sweep_config_text(const std::string& text) { parse_config(text, "config", false); }
 
 int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
   std::string config_path, out_override, shard_text;

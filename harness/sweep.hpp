@@ -7,6 +7,10 @@
 
 namespace navbench {
 
+// Parses and checks a sweep config's JSON text without touching the file system (map paths are
+// not resolved): InputError with one line on anything wrong. The fuzz target's entry point.
+void check_sweep_config_text(const std::string& text);
+
 // Arguments after `sweep`: CONFIG [--out DIR] [--jobs N] [--shard K/N] [--quiet]. Returns exit status.
 int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
 // Arguments after `merge`: SHARD_DIR... --out DIR. Returns exit status.
