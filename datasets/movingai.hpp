@@ -42,8 +42,8 @@ void check_scenario_matches(const Scenario& s, const GridMap& m);
 void write_movingai_map(std::ostream& out, const GridMap& m);
 void write_scenario(std::ostream& out, const Scenario& s);
 
-// One unit of the last printed digit of the scenario's optimum: |x - optimum| <= this is "equal"
-// (the real files truncate; see movingai.cpp).
+// |x - optimum| <= this is "equal to the printed optimum": half a unit of the last printed digit
+// plus the files' own rounding of sqrt(2) (see movingai.cpp).
 double printed_tolerance(const ScenarioLine& l);
 
 }  // namespace navbench

@@ -76,7 +76,7 @@ TEST(MovingAiScenario, PrecisionAndSizeCheck) {
   ASSERT_EQ(s.lines.size(), 2u);
   EXPECT_EQ(s.lines[0].decimals, 2);
   EXPECT_EQ(s.lines[1].decimals, 8);
-  EXPECT_DOUBLE_EQ(printed_tolerance(s.lines[0]), 0.01);
+  EXPECT_NEAR(printed_tolerance(s.lines[0]), 0.005, 1e-6);
   GridMap g;
   g.width = 4;
   g.height = 4;
