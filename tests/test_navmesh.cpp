@@ -11,10 +11,12 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <set>
 
 #include "datasets/movingai.hpp"
+#include "geometry/free_space.hpp"
 #include "representations/grid/grid.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "search/astar.hpp"
@@ -111,8 +113,9 @@ class GridChecker {
     return true;
   }
   // Every segment valid, and a path turning at a pinch point leaves on the side it came from.
-  bool path_valid(const Polyline& p) const {
+  bool path_valid(Polyline p) const {
     if (p.empty()) return false;
+    p.erase(std::unique(p.begin(), p.end()), p.end());  // a repeated point is no turn
     for (std::size_t i = 0; i + 1 < p.size(); ++i)
       if (!segment_valid(p[i], p[i + 1])) return false;
     if (p.size() == 1) return point_free(p[0]);
@@ -132,6 +135,20 @@ class GridChecker {
 
  private:
   const GridMap& g_;
+};
+
+// The harness's exact test (FreeSpace, which also enforces SPEC §1's pinch ownership: a path may
+// touch a pinch point only from the side that owns it) and, on grid maps, the independent one above.
+class Validity {
+ public:
+  explicit Validity(const Map& m) : fs_(m) {
+    if (m.kind == MapKind::grid) grid_.emplace(m.grid);
+  }
+  bool path_valid(const Polyline& p) const { return fs_.path_valid(p) && (!grid_ || grid_->path_valid(p)); }
+
+ private:
+  FreeSpace fs_;
+  std::optional<GridChecker> grid_;
 };
 
 // Does the closed triangle t hold p? (exact on the 1/8 lattice)
@@ -254,7 +271,7 @@ Solved<R> solve(const R& rep, Point s, Point g, SearchWorkspace& ws) {
 // midpoints in order, each portal's left end is counter-clockwise of the walk (the point before it
 // sees right then left turning left), and the funnel through it is valid and no longer than the raw
 // path.
-void expect_corridor_consistent(const NavMesh& nm, const Query& q, const GridChecker* check) {
+void expect_corridor_consistent(const NavMesh& nm, const Query& q, const Validity* check) {
   const auto corr = nm.corridor(q);
   ASSERT_TRUE(corr.has_value());
   const Polyline raw = nm.polyline(q);
@@ -379,7 +396,7 @@ TEST(NavMesh, LShapedCorridorFunnelsThroughTheInnerCorner) {
     const Point s{0.5, 0.25}, g{2.75, 2.5};
     auto r = solve(nm, s, g, ws);
     ASSERT_TRUE(std::isfinite(r.cost));
-    const GridChecker check(m.grid);
+    const Validity check(m);
     EXPECT_TRUE(check.path_valid(nm.polyline(r.q)));
     const auto corr = nm.corridor(r.q);
     ASSERT_TRUE(corr && !corr->empty());
@@ -392,7 +409,7 @@ TEST(NavMesh, LShapedCorridorFunnelsThroughTheInnerCorner) {
 TEST(NavMesh, PinchPointIsNotAPassage) {
   // Cells (1,2) and (2,1) touch only at the pinch corner (2,2); the path must go round.
   const Map m = grid_from({".....", ".@...", "..@..", "....."});
-  const GridChecker check(m.grid);
+  const Validity check(m);
   for (const char* params : {"", "merge=1"}) {
     Params p = Params::parse(params);
     const NavMesh nm(m, p);
@@ -462,7 +479,7 @@ TEST(NavMesh, MergedCellsAreConvexAndCoverTheTriangles) {
 TEST(NavMesh, PathsOnRandomMapsAreValid) {
   for (unsigned seed = 1; seed <= 4; ++seed) {
     const Map m = random_grid(40, 30, 25, seed);
-    const GridChecker check(m.grid);
+    const Validity check(m);
     Params p8;
     const Grid8 grid(m, p8);
     for (const char* params : {"", "merge=1"}) {
@@ -472,8 +489,11 @@ TEST(NavMesh, PathsOnRandomMapsAreValid) {
       const NavMeshVertices nv(m, pv);
       std::mt19937 rng(seed);
       SearchWorkspace ws;
-      for (int i = 0; i < 60; ++i) {
-        const Point s{rng() % 40 + 0.5, rng() % 30 + 0.5}, g{rng() % 40 + 0.5, rng() % 30 + 0.5};
+      for (int i = 0; i < 80; ++i) {
+        // cell centres, and every other query on cell corners (the `corner` convention: triangulation
+        // vertices, pinch points among them)
+        const double o = i % 2 ? 0.0 : 0.5;
+        const Point s{rng() % 40 + o, rng() % 30 + o}, g{rng() % 40 + o, rng() % 30 + o};
         auto rg = solve(grid, s, g, ws);
         auto rn = solve(nm, s, g, ws);
         auto rv = solve(nv, s, g, ws);
@@ -497,8 +517,10 @@ TEST(NavMesh, PathsOnRandomMapsAreValid) {
 // ------------------------------------------------------------------------------------------------
 // navmesh-vertices
 
-TEST(NavMeshVertices, PinchCornerGetsOneVertexPerSide) {
+TEST(NavMeshVertices, PinchCornerIsAWaypointOnItsOwningSideOnly) {
+  // Corner (2,2) pinches between free cells (2,1) (its owner, SPEC §1 / FreeSpace) and (1,2).
   const Map m = grid_from({".....", ".@...", "..@..", "....."});
+  const Validity check(m);
   Params p;
   const NavMeshVertices nv(m, p);
   const auto& tri = nv.triangulation();
@@ -506,12 +528,32 @@ TEST(NavMeshVertices, PinchCornerGetsOneVertexPerSide) {
   for (std::uint32_t t = 0; t < tri.num_triangles(); ++t)
     for (int i = 0; i < 3; ++i)
       if (tri.points()[tri.corners(t)[i]] == Point{2, 2}) at_pinch.insert(nv.corner_vertex(t, i));
-  EXPECT_EQ(at_pinch.size(), 2u);
+  ASSERT_EQ(at_pinch.size(), 2u);  // one vertex, and "none" on the other side
+  EXPECT_TRUE(at_pinch.count(CsrGraph::null_vertex()));
   SearchWorkspace ws;
   auto r = solve(nv, {1.5, 2.5}, {2.5, 1.5}, ws);
   ASSERT_TRUE(std::isfinite(r.cost));
   EXPECT_GT(r.cost, 2.0);  // not 2 * |(0.5, 0.5)| through the pinch
-  EXPECT_TRUE(GridChecker(m.grid).path_valid(nv.polyline(r.q)));
+  EXPECT_TRUE(check.path_valid(nv.polyline(r.q)));
+  // Queries starting or ending on the pinch point itself leave it on the owning side.
+  for (Point other : {Point{1.5, 2.5}, Point{0.5, 3.5}, Point{2.5, 1.5}, Point{4.5, 0.5}}) {
+    auto a = solve(nv, {2, 2}, other, ws);
+    auto b = solve(nv, other, {2, 2}, ws);
+    ASSERT_TRUE(std::isfinite(a.cost) && std::isfinite(b.cost));
+    EXPECT_TRUE(check.path_valid(nv.polyline(a.q)));
+    EXPECT_TRUE(check.path_valid(nv.polyline(b.q)));
+    for (const char* params : {"", "merge=1"}) {
+      Params pn = Params::parse(params);
+      const NavMesh nm(m, pn);
+      auto c = solve(nm, {2, 2}, other, ws);
+      auto d = solve(nm, other, {2, 2}, ws);
+      ASSERT_TRUE(std::isfinite(c.cost) && std::isfinite(d.cost));
+      EXPECT_TRUE(check.path_valid(nm.polyline(c.q)));
+      EXPECT_TRUE(check.path_valid(nm.polyline(d.q)));
+      expect_corridor_consistent(nm, c.q, &check);
+      expect_corridor_consistent(nm, d.q, &check);
+    }
+  }
   // an obstacle edge is walkable: along the wall of a 1-wide corridor
   const Map corridor = grid_from({"....."});
   Params p2;
@@ -557,6 +599,8 @@ TEST(NavMeshPolygon, LShapedRing) {
   expect_corridor_consistent(nm, r.q, nullptr);
   EXPECT_NEAR(polyline_length(funnel_path(s, g, *nm.corridor(r.q))), distance(s, {1, 2}) + distance({1, 2}, g), 1e-9);
   EXPECT_FALSE(nm.attach({2, 1}));  // outside the ring
+  const Validity check(m);
+  EXPECT_TRUE(check.path_valid(nm.polyline(r.q)));
 }
 
 TEST(NavMeshPolygon, HolesAndOverlappingObstacles) {
@@ -591,7 +635,10 @@ TEST(NavMeshPolygon, HolesAndOverlappingObstacles) {
     ASSERT_TRUE(std::isfinite(rn.cost) && std::isfinite(rv.cost));
     EXPECT_TRUE(rect_path_valid(nm.polyline(rn.q), boxes, {0, 0, 20, 10}));
     EXPECT_TRUE(rect_path_valid(nv.polyline(rv.q), boxes, {0, 0, 20, 10}));
-    expect_corridor_consistent(nm, rn.q, nullptr);
+    const Validity check(m);
+    EXPECT_TRUE(check.path_valid(nm.polyline(rn.q)));
+    EXPECT_TRUE(check.path_valid(nv.polyline(rv.q)));
+    expect_corridor_consistent(nm, rn.q, &check);
     EXPECT_TRUE(rect_path_valid(funnel_path(s, g, *nm.corridor(rn.q)), boxes, {0, 0, 20, 10}));
     // any way round the wall crosses x = 9.5 .. 11 with y >= 8: at least this long
     const double bound = distance(s, {9.5, 8}) + 1.5 + distance({11, 8}, g);
@@ -620,7 +667,7 @@ TEST_P(NavMeshRealMaps, SolvesWhatGrid8Solves) {
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
   const Map m = load_movingai_map(path);
   const Scenario sc = load_scenario(path + ".scen");
-  const GridChecker check(m.grid);
+  const Validity check(m);
   Params p8, p0, p1 = Params::parse("merge=1"), pv;
   const Grid8 grid(m, p8);
   const NavMesh nm(m, p0), merged(m, p1);

@@ -265,13 +265,35 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
         if (a != b) parent[a] = b;
       }
     }
+  // At a pinch point only the fan that owns the point (FreeSpace's rule, the fan locate() picks) is
+  // a waypoint: a path may touch a pinch point only from that side (SPEC §1, free_space.hpp). The
+  // other fans get no vertex there; their triangles keep their other corners (on grid maps a
+  // triangle never has all three corners on the non-owning side of pinches, nor an edge with both
+  // ends so, so no connection is lost).
+  const std::uint32_t none = ~std::uint32_t(0);
+  std::vector<std::uint32_t> fan_root(pts.size(), none);  // root of the first fan seen at a point
+  std::vector<std::uint8_t> pinched(pts.size(), 0);
+  for (std::uint32_t s = 0; s < 3 * T; ++s) {
+    const std::uint32_t c = tri_.corners(s / 3)[s % 3], r = find(s);
+    if (fan_root[c] == none) fan_root[c] = r;
+    else if (fan_root[c] != r) pinched[c] = 1;
+  }
+  for (std::uint32_t c = 0; c < pts.size(); ++c) {
+    if (!pinched[c]) continue;
+    const std::int32_t t = tri_.locate(pts[c]);
+    fan_root[c] = t >= 0 ? find(slot(std::uint32_t(t), c)) : none;
+  }
   std::vector<Vertex> id(3 * T, CsrGraph::null_vertex());
   corner_vertex_.resize(T);
   for (std::uint32_t s = 0; s < 3 * T; ++s) {
-    const std::uint32_t r = find(s);
+    const std::uint32_t c = tri_.corners(s / 3)[s % 3], r = find(s);
+    if (pinched[c] && r != fan_root[c]) {
+      corner_vertex_[s / 3][s % 3] = CsrGraph::null_vertex();
+      continue;
+    }
     if (id[r] == CsrGraph::null_vertex()) {
       id[r] = Vertex(pos_.size());
-      pos_.push_back(pts[tri_.corners(r / 3)[r % 3]]);
+      pos_.push_back(pts[c]);
     }
     corner_vertex_[s / 3][s % 3] = id[r];
   }
@@ -283,7 +305,7 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
       const std::int32_t u = tri_.neighbor(t, i);
       if (u >= 0 && u < std::int32_t(t)) continue;
       const Vertex a = corner_vertex_[t][(i + 1) % 3], b = corner_vertex_[t][(i + 2) % 3];
-      edges.push_back({a, b, distance(pos_[a], pos_[b])});
+      if (a != CsrGraph::null_vertex() && b != CsrGraph::null_vertex()) edges.push_back({a, b, distance(pos_[a], pos_[b])});
     }
   graph_ = CsrGraph(pos_.size(), std::move(edges));
 }
@@ -294,7 +316,8 @@ std::optional<Attachment> NavMeshVertices::attach(Point p) const {
   Attachment a;
   a.cell = t;
   a.component = tri_.component(std::uint32_t(t));
-  for (Vertex v : corner_vertex_[t]) a.links.push_back({v, distance(p, pos_[v])});
+  for (Vertex v : corner_vertex_[t])
+    if (v != CsrGraph::null_vertex()) a.links.push_back({v, distance(p, pos_[v])});
   return a;
 }
 

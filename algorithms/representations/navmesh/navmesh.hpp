@@ -126,9 +126,10 @@ class FreeSpaceTriangulation {
   std::int32_t component(std::uint32_t t) const { return component_[t]; }
   std::int32_t num_components() const { return num_components_; }
   // The domain triangle whose closed area holds p, or -1 when p is not in the free space. A point on
-  // a shared edge gets one of its two triangles; a point on a triangulation vertex (e.g. a pinch
-  // point) gets the triangle around it that holds the direction (+1,+1) (else (+1,-1), (-1,+1),
-  // (-1,-1), else any), so at a pinch it joins one side only. Exact (CGAL's filtered predicates).
+  // a shared edge gets one of its two triangles; a point on a triangulation vertex where free space
+  // pinches gets a triangle of the side that owns it by FreeSpace's rule (geometry/free_space.hpp:
+  // grid maps the sector of cell (x, y), else of cell (x, y - 1)), so paths leave it only into
+  // that side. Exact (CGAL's filtered predicates).
   std::int32_t locate(Point p) const;
   // Exact sign of the orientation of (a, b, c): +1 left turn, -1 right turn, 0 collinear.
   static int orientation(Point a, Point b, Point c);
@@ -200,9 +201,10 @@ class NavMesh {
 };
 
 // navmesh-vertices: the triangle corners are the vertices, linked along the triangle edges
-// (obstacle edges included: walking along a wall is valid). A corner where free space pinches
-// (two blocked cells touching diagonally) gets one vertex per free side, so no path crosses the
-// pinch (SPEC §1). A query point links to the three corners of its triangle.
+// (obstacle edges included: walking along a wall is valid). Where free space pinches at a corner
+// (two blocked cells touching diagonally) each free side is a separate fan of triangles; only the
+// side that owns the point (SPEC §1, FreeSpace's rule) gets a vertex there, so no path crosses the
+// pinch or touches it from the other side. A query point links to the corners of its triangle.
 class NavMeshVertices {
  public:
   using Graph = CsrGraph;
@@ -217,7 +219,8 @@ class NavMeshVertices {
   BuildStats stats() const;
 
   const FreeSpaceTriangulation& triangulation() const { return tri_; }
-  // The graph vertex of corner i of triangle t.
+  // The graph vertex of corner i of triangle t; CsrGraph::null_vertex() on the non-owning side of a
+  // pinch point.
   Vertex corner_vertex(std::uint32_t t, int i) const { return corner_vertex_[t][i]; }
 
  private:

@@ -139,6 +139,46 @@ struct FreeSpaceTriangulation::Cgal {
   double x0 = 0, y0 = 0, inv = 1;
   int bw = 0, bh = 0;
 
+  // The domain face a point on vertex v joins. Where free space pinches at v (several fans of domain
+  // faces, separated by obstacles), the fan that owns the point, by FreeSpace's rule (SPEC §1
+  // pinch semantics, geometry/free_space.hpp): the fan wider than 180 degrees if there is one, else
+  // the first holding the direction (1,1), (1,-1), (-1,-1), (-1,1). -1 when no domain face.
+  std::int32_t face_at_vertex(Cdt::Vertex_handle v) const {
+    // Faces around v, counter-clockwise, starting after a non-domain face when there is one.
+    std::vector<Face_handle> around;
+    auto fc = cdt.incident_faces(v), done = fc;
+    do around.push_back(fc); while (++fc != done);
+    const auto gap = std::find_if(around.begin(), around.end(), [](Face_handle f) { return f->info().id < 0; });
+    if (gap == around.end()) return around.front()->info().id;  // free all round: no pinch
+    std::rotate(around.begin(), gap, around.end());
+    const P2& p = v->point();
+    // Fans: maximal runs of domain faces. A fan spans counter-clockwise from the ray p->first
+    // corner of its first face to the ray p->last corner of its last face.
+    struct Fan {
+      Face_handle first, last;
+    };
+    std::vector<Fan> fans;
+    for (std::size_t i = 0; i < around.size(); ++i) {
+      if (around[i]->info().id < 0) continue;
+      if (i == 0 || around[i - 1]->info().id < 0) fans.push_back({around[i], around[i]});
+      else fans.back().last = around[i];
+    }
+    if (fans.empty()) return -1;
+    auto ray_start = [&](const Fan& f) { return f.first->vertex(Cdt::ccw(f.first->index(v)))->point(); };
+    auto ray_end = [&](const Fan& f) { return f.last->vertex(Cdt::cw(f.last->index(v)))->point(); };
+    for (const Fan& f : fans)
+      if (CGAL::orientation(p, ray_start(f), ray_end(f)) == CGAL::RIGHT_TURN) return f.first->info().id;
+    static constexpr double kProbe[4][2] = {{1, 1}, {1, -1}, {-1, -1}, {-1, 1}};
+    for (const auto& d : kProbe) {
+      const P2 ahead(p.x() + d[0], p.y() + d[1]);
+      for (const Fan& f : fans)  // a fan narrower than 180 degrees: inside both bounding rays
+        if (CGAL::orientation(p, ray_start(f), ahead) != CGAL::RIGHT_TURN &&
+            CGAL::orientation(p, ahead, ray_end(f)) != CGAL::RIGHT_TURN)
+          return f.first->info().id;
+    }
+    return fans.front().first->info().id;
+  }
+
   Face_handle hint_for(double x, double y) const {
     const int bx = std::clamp(int((x - x0) * inv), 0, bw - 1);
     const int by = std::clamp(int((y - y0) * inv), 0, bh - 1);
@@ -298,26 +338,8 @@ std::int32_t FreeSpaceTriangulation::locate(Point p) const {
       return f->info().id;
     case Cdt::EDGE:
       return f->info().id >= 0 ? f->info().id : f->neighbor(li)->info().id;
-    case Cdt::VERTEX: {
-      const auto v = f->vertex(li);
-      static constexpr double kDir[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
-      std::int32_t any = -1;
-      for (const auto& d : kDir) {
-        const P2 ahead(p.x + d[0], p.y + d[1]);
-        auto fc = cdt.incident_faces(v), done = fc;
-        do {
-          if (fc->info().id < 0) continue;
-          const int k = fc->index(v);
-          const P2& a = fc->vertex(Cdt::ccw(k))->point();
-          const P2& b = fc->vertex(Cdt::cw(k))->point();
-          // the face's corner at v spans counter-clockwise from a to b
-          if (CGAL::orientation(q, a, ahead) != CGAL::RIGHT_TURN && CGAL::orientation(q, ahead, b) != CGAL::RIGHT_TURN)
-            return fc->info().id;
-          any = fc->info().id;
-        } while (++fc != done);
-      }
-      return any;
-    }
+    case Cdt::VERTEX:
+      return cgal_->face_at_vertex(f->vertex(li));
     default:  // outside the convex hull
       return -1;
   }
