@@ -135,12 +135,10 @@ Polyline funnel_path(Point start, Point goal, const Corridor& corridor) {
 const std::vector<SmootherInfo>& smoothers() {
   static const std::vector<SmootherInfo> list = {
       {"none", "the representation's raw polyline, unchanged"},
-      {"los",
-       "line-of-sight string pulling with the exact validity test (greedy shortcuts between path points, "
-       "galloping search, repeated to a fixpoint); any representation"},
-      {"funnel",
-       "funnel algorithm (Lee & Preparata 1984; Mononen's simple stupid funnel): shortest path through the "
-       "corridor of convex cells; representations with a corridor only"},
+      {"los", "line-of-sight string pulling with the exact validity test (galloping shortcuts to a fixpoint); any "
+              "representation"},
+      {"funnel", "funnel algorithm (Lee & Preparata 1984): shortest path through the corridor of convex cells; "
+                 "representations with a corridor"},
   };
   return list;
 }

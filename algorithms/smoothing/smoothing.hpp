@@ -5,9 +5,10 @@
 //            A*-on-a-navmesh / Theta*-style post-smoothing). Works on any polyline, never lengthens
 //            it, never turns a valid path invalid (it only shortcuts between existing points through
 //            segments the exact test accepts).
-//   funnel — the funnel algorithm (Lee & Preparata 1984, in the "simple stupid funnel" form of
-//            M. Mononen, Recast/Detour) over the corridor of convex cells the path crosses: the
-//            shortest path inside that corridor. Needs a corridor; without one: not_applicable.
+//   funnel — the funnel algorithm (Lee & Preparata 1984; the string pulling of navmesh paths known
+//            from M. Mononen's "simple stupid funnel", Recast/Detour), here in its linear deque
+//            form, over the corridor of convex cells the path crosses: the shortest path inside
+//            that corridor. Needs a corridor; without one: not_applicable.
 #pragma once
 #include <memory>
 #include <optional>

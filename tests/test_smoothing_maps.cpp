@@ -1,0 +1,90 @@
+// The smoothing stage on a real map, over every registered representation: los and funnel return
+// paths that keep the ends, are never longer than the raw path, and pass FreeSpace's exact test
+// whenever the raw path does; funnel is not_applicable exactly when the representation has no
+// corridor. Uses den520d from the shared datasets (skipped without them).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "datasets/movingai.hpp"
+#include "geometry/free_space.hpp"
+#include "harness/registry.hpp"
+#include "smoothing/smoothing.hpp"
+
+using namespace navbench;
+
+namespace {
+
+TEST(SmoothingMaps, Den520dEveryRepresentation) {
+  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/dao/den520d.map";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "needs " << path;
+  const Map m = load_movingai_map(path);
+  const Scenario sc = load_scenario(path + ".scen");
+  const FreeSpace fs(m);
+  const Heuristic h = parse_heuristic("euclidean");
+  auto vis = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
+  const std::size_t n = 40, total = sc.lines.size();
+  ASSERT_GE(total, n);
+  std::size_t corridors_seen = 0;
+
+  for (const auto& entry : representations()) {
+    SCOPED_TRACE(entry.name);
+    Params p;
+    std::unique_ptr<AnyRepresentation> rep;
+    try {
+      rep = entry.build(m, p);
+    } catch (const UnsupportedMap&) {
+      continue;
+    }
+    std::size_t paths = 0, with_corridor = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto& l = sc.lines[k * total / n];
+      Query q;
+      q.start = {l.sx + 0.5, l.sy + 0.5};
+      q.goal = {l.gx + 0.5, l.gy + 0.5};
+      if (!rep->locate(q)) continue;
+      // as the pipeline does: different free-space components are no_path without a search
+      if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) continue;
+      SearchStats st;
+      if (!std::isfinite(rep->search(q, h, st))) continue;
+      const Polyline raw = rep->polyline(q);
+      const std::optional<Corridor> corridor = rep->corridor(q);
+      const bool raw_valid = fs.path_valid(raw);
+      const double raw_len = polyline_length(raw);
+      ++paths;
+      SCOPED_TRACE("scenario line " + std::to_string(k * total / n));
+
+      const SmoothingResult los = smooth("los", raw, corridor, vis);
+      ASSERT_EQ(los.status, SmoothingStatus::ok);
+      EXPECT_EQ(los.path.front(), q.start);
+      EXPECT_EQ(los.path.back(), q.goal);
+      EXPECT_LE(polyline_length(los.path), raw_len * (1 + 1e-12));
+      if (raw_valid) {
+        EXPECT_TRUE(fs.path_valid(los.path));
+      }
+
+      const SmoothingResult f = smooth("funnel", raw, corridor, vis);
+      if (!corridor) {
+        EXPECT_EQ(f.status, SmoothingStatus::not_applicable);
+        continue;
+      }
+      ++with_corridor;
+      ASSERT_EQ(f.status, SmoothingStatus::ok);
+      EXPECT_EQ(f.path.front(), q.start);
+      EXPECT_EQ(f.path.back(), q.goal);
+      // the raw polyline runs inside the corridor, so the shortest path through it is no longer
+      EXPECT_LE(polyline_length(f.path), raw_len * (1 + 1e-12));
+      EXPECT_TRUE(fs.path_valid(f.path));
+    }
+    EXPECT_GE(paths, n / 2);
+    corridors_seen += with_corridor;
+    if (with_corridor > 0) {
+      EXPECT_EQ(with_corridor, paths);  // a corridor for every found path
+    }
+  }
+  EXPECT_GT(corridors_seen, 0u) << "no registered representation gave a corridor (navmesh, quadtree do)";
+}
+
+}  // namespace
