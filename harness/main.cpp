@@ -1,5 +1,6 @@
 // navbench: the command line of SPEC §5.
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <new>
 #include <string>
@@ -8,6 +9,7 @@
 #include "datasets/generate.hpp"
 #include "datasets/movingai.hpp"
 #include "harness/registry.hpp"
+#include "harness/results.hpp"
 #include "harness/run.hpp"
 #include "harness/sweep.hpp"
 #include "smoothing/smoothing.hpp"
@@ -23,6 +25,7 @@ const char* kUsage =
     "  merge SHARD_DIR... --out DIR\n"
     "  generate random|rooms|maze|polygons [--width W] [--height H] [--density PCT] [--room N]\n"
     "      [--corridor N] [--obstacles N] [--seed S] [--queries N] --out DIR/NAME\n"
+    "  structure --map FILE --rep NAME[,NAME...] --out FILE.csv   structure segments for pathviz.py\n"
     "  list                      representations and smoothers\n"
     "  help                      this text\n";
 
@@ -80,6 +83,44 @@ int generate(const std::vector<std::string>& args) {
   return 0;
 }
 
+// navbench structure --map FILE --rep SPEC... --out FILE.csv: the representations' structure as
+// segments (representation,kind,x1,y1,x2,y2), for scripts/pathviz.py --structure.
+int structure(const std::vector<std::string>& args) {
+  std::string map, out;
+  std::vector<navbench::RepresentationSpec> reps;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i + 1 >= args.size()) throw std::invalid_argument(args[i] + " needs a value");
+    if (args[i] == "--map") map = args[++i];
+    else if (args[i] == "--rep") {
+      for (auto& s : navbench::parse_rep_option(args[++i])) reps.push_back(s);
+    } else if (args[i] == "--out") out = args[++i];
+    else throw std::invalid_argument("unknown option '" + args[i] + "' for structure");
+  }
+  if (map.empty() || reps.empty() || out.empty()) throw std::invalid_argument("structure needs --map FILE --rep NAME --out FILE");
+  navbench::QuerySelection sel;
+  sel.queries = 1;  // maps without a scenario are fine here
+  navbench::PreparedMap pm = navbench::prepare_map(map, sel);
+  std::ofstream f(out);
+  if (!f) throw std::runtime_error(out + ": cannot write");
+  f << "representation,kind,x1,y1,x2,y2\n";
+  for (const auto& spec : reps) {
+    navbench::Params p = navbench::Params::parse(spec.params);
+    std::unique_ptr<navbench::AnyRepresentation> rep;
+    try {
+      rep = navbench::find_representation(spec.name)->build(pm.map, p);
+    } catch (const navbench::UnsupportedMap& u) {
+      std::cerr << "navbench: skipping " << spec.text << ": " << u.what() << '\n';
+      continue;
+    }
+    for (const auto& s : rep->structure())
+      f << navbench::csv_field(spec.text) << ",segment," << navbench::format_number(s.a.x) << ','
+        << navbench::format_number(s.a.y) << ',' << navbench::format_number(s.b.x) << ','
+        << navbench::format_number(s.b.y) << '\n';
+  }
+  if (!f.flush()) throw std::runtime_error(out + ": write failed");
+  return 0;
+}
+
 int list() {
   for (const auto& e : navbench::representations()) std::cout << "representation " << e.name << ' ' << e.description << '\n';
   for (const auto& s : navbench::smoothers()) std::cout << "smoothing " << s.name << ' ' << s.description << '\n';
@@ -110,6 +151,7 @@ int main(int argc, char** argv) {
     if (cmd == "sweep") return navbench::sweep_command(rest, std::vector<std::string>(argv, argv + argc));
     if (cmd == "merge") return navbench::merge_command(rest, std::vector<std::string>(argv, argv + argc));
     if (cmd == "generate") return generate(rest);
+    if (cmd == "structure") return structure(rest);
     std::cerr << "navbench: unknown command '" << cmd << "' (run, sweep, merge, generate, list, help)\n";
     return 2;
   } catch (const navbench::InputError& e) {

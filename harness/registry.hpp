@@ -26,6 +26,8 @@ class AnyRepresentation {
   virtual std::optional<Corridor> corridor(const Query& q) const = 0;
   virtual BuildStats stats() const = 0;
   virtual std::size_t workspace_bytes() const = 0;
+  // Line segments that draw the structure (empty when the representation offers none).
+  virtual std::vector<Segment> structure() const = 0;
 };
 
 template <Representation R>
@@ -51,6 +53,10 @@ class Adapter final : public AnyRepresentation {
     else return std::nullopt;
   }
   BuildStats stats() const override { return rep_.stats(); }
+  std::vector<Segment> structure() const override {
+    if constexpr (HasStructure<R>) return rep_.structure();
+    else return {};
+  }
   std::size_t workspace_bytes() const override { return ws_.memory_bytes(); }
   const R& representation() const { return rep_; }
 

@@ -88,6 +88,16 @@ concept HasCorridor = requires(const R& r, const Query& q) {
   { r.corridor(q) } -> std::same_as<std::optional<Corridor>>;
 };
 
+// Optional: the representation's structure as line segments (grid cell borders, quadtree cells,
+// triangle edges, graph edges), for the path pictures of scripts/pathviz.py.
+struct Segment {
+  Point a, b;
+};
+template <class R>
+concept HasStructure = requires(const R& r) {
+  { r.structure() } -> std::same_as<std::vector<Segment>>;
+};
+
 // The polyline most representations use: start, the positions of the path vertices, goal.
 template <class R>
 Polyline polyline_through_positions(const R& r, const Query& q) {

@@ -122,6 +122,17 @@ BuildStats GridRepresentation<D>::stats() const {
   return s;
 }
 
+template <bool D>
+std::vector<Segment> GridRepresentation<D>::structure() const {
+  std::vector<Segment> out;
+  for (Vertex v = 0; v < Vertex(num_vertices(graph_)); ++v)
+    for (auto [it, end] = out_edges(v, graph_); it != end; ++it) {
+      const Vertex u = target(*it, graph_);
+      if (u > v) out.push_back({position(v), position(u)});
+    }
+  return out;
+}
+
 template class GridRepresentation<false>;
 template class GridRepresentation<true>;
 

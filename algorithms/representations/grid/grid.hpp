@@ -114,6 +114,8 @@ class GridRepresentation {
   bool direct(const Query& q) const;
   Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   BuildStats stats() const;
+  // The moves as segments between cell centres (each undirected move once).
+  std::vector<Segment> structure() const;
 
  private:
   const GridMap* map_;
