@@ -253,3 +253,31 @@ TEST(FreeSpacePolygon, BadInputIsRejected) {
   m.polygons.walkable.rings = {{{0, 0}, {10, 0}, {0, 10}, {10, 10}}};  // bow tie
   EXPECT_THROW(FreeSpace{m}, std::invalid_argument);
 }
+
+TEST(Exact, OrientationOnGridLikeAndArbitraryCoordinates) {
+  // Multiples of 1/256 (the fast exact path) and arbitrary doubles (the expansion path), with many
+  // exactly collinear triples; reference: int128 on coordinates scaled to integers.
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<long> big(-(1L << 20), (1L << 20)), t(-3, 3);
+  int zeros = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const long ax = big(rng), ay = big(rng), bx = big(rng), by = big(rng);
+    long cx = big(rng), cy = big(rng);
+    if (i % 2) {  // exactly collinear, or one unit off
+      const long k = t(rng);
+      cx = ax + k * (bx - ax);
+      cy = ay + k * (by - ay);
+      if (i % 4 == 1) cx += 1;
+    }
+    for (int scale : {8, 30}) {  // 2^-8 units (fast path) and 2^-30 units (expansions)
+      const double u = std::ldexp(1.0, -scale);
+      const Point a{ax * u, ay * u}, b{bx * u, by * u}, c{cx * u, cy * u};
+      const __int128 det = __int128(bx - ax) * (cy - ay) - __int128(by - ay) * (cx - ax);
+      const int ref = det > 0 ? 1 : det < 0 ? -1 : 0;
+      ASSERT_EQ(exact::orient2d(a, b, c), ref) << i;
+      ASSERT_EQ(exact::orient2d_exact(a, b, c), ref) << i;
+      zeros += ref == 0;
+    }
+  }
+  EXPECT_GT(zeros, 1000);
+}

@@ -47,7 +47,22 @@ int sign_of_sum(const double* terms, int n) {
   return 0;
 }
 
+namespace {
+// Coordinates that are multiples of 2^-8 below 2^16 in magnitude (grid corners, cell centres,
+// quarter points): differences fit 25 bits, products 50, their difference 51, so the plain
+// formula is exact. This keeps the frequent exactly-collinear grid cases off the slow path.
+inline bool small_dyadic(double v) {
+  const double t = v * 256.0;
+  return std::abs(v) < 65536.0 && t == std::trunc(t);
+}
+}  // namespace
+
 int orient2d_exact(Point a, Point b, Point c) {
+  if (small_dyadic(a.x) && small_dyadic(a.y) && small_dyadic(b.x) && small_dyadic(b.y) && small_dyadic(c.x) &&
+      small_dyadic(c.y)) {
+    const double det = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+    return (det > 0) - (det < 0);
+  }
   // (b - a) x (c - a) = ax*by - ax*cy - ay*bx + ay*cx + bx*cy - by*cx, six exact products.
   double t[12];
   two_product(a.x, b.y, t[0], t[1]);

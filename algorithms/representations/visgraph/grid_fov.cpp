@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <limits>
 
 #include "geometry/exact.hpp"
@@ -11,22 +12,27 @@ namespace navbench {
 using exact::orient2d;
 
 GridFov::GridFov(const GridMap& g, const std::vector<ConvexCorner>& nodes) : W(g.width), H(g.height), PW(g.width + 2) {
+  if (W > 65530 || H > 65530) throw std::invalid_argument("visgraph: grid side above 65530");
   const int PH = H + 2;
   next_blocked_.assign(std::size_t(PW) * PH, 0);
   next_free_.assign(std::size_t(PW) * PH, 0);
   for (int py = 0; py < PH; ++py) {
-    std::int32_t nb = W + 1, nf = W + 1;
+    int nb = W + 2, nf = W + 2;  // x + 1 of the next blocked / free cell (W + 2: none)
     for (int px = PW - 1; px >= 0; --px) {
-      const int x = px - 1, y = py - 1;
-      if (g.passable(x, y)) nf = x;
-      else nb = x;
-      next_blocked_[std::size_t(py) * PW + px] = nb;
-      next_free_[std::size_t(py) * PW + px] = nf;
+      if (g.passable(px - 1, py - 1)) nf = px;
+      else nb = px;
+      next_blocked_[std::size_t(py) * PW + px] = std::uint16_t(nb);
+      next_free_[std::size_t(py) * PW + px] = std::uint16_t(nf);
     }
   }
-  node_at_.assign(std::size_t(W + 1) * std::size_t(H + 1), -1);
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    node_at_[std::size_t(nodes[i].at.y) * (W + 1) + std::size_t(nodes[i].at.x)] = std::int32_t(i);
+  const std::size_t ncorners = std::size_t(W + 1) * std::size_t(H + 1);
+  node_at_.assign(ncorners, -1);
+  is_node_.assign((ncorners + 63) / 64, 0);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::size_t k = std::size_t(nodes[i].at.y) * (W + 1) + std::size_t(nodes[i].at.x);
+    node_at_[k] = std::int32_t(i);
+    is_node_[k >> 6] |= std::uint64_t(1) << (k & 63);
+  }
   pinch_.assign(std::size_t(W + 1) * std::size_t(H + 1), 0);
   for (int y = 0; y <= H; ++y)
     for (int x = 0; x <= W; ++x) {
@@ -79,7 +85,9 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_
   };
   auto node = [&](int x, int y) -> std::int32_t {
     if (x < 0 || y < 0 || x > W || y > H) return -1;
-    return node_at_[std::size_t(y) * (W + 1) + std::size_t(x)];
+    const std::size_t k = std::size_t(y) * (W + 1) + std::size_t(x);
+    if (!((is_node_[k >> 6] >> (k & 63)) & 1)) return -1;
+    return node_at_[k];
   };
   auto emit = [&](std::int32_t id, int cls) {
     if (cls == 2 && !all_maybe) sure.push_back(std::uint32_t(id));
@@ -110,16 +118,18 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_
     const int near_real = f * Y, far_real = f * (Y + 1);  // real y of the band's two lines
     const double yn = std::max(double(Y), S.y), yf = Y + 1.0;
     const bool below = Y > S.y;  // the whole band lies below S (else S's own band)
-    const std::int32_t* nb = next_blocked_.data() + std::size_t(row + 1) * PW + 1;  // nb[x], x >= -1
-    const std::int32_t* nf = next_free_.data() + std::size_t(row + 1) * PW + 1;
+    const std::uint16_t* nbr = next_blocked_.data() + std::size_t(row + 1) * PW;
+    const std::uint16_t* nfr = next_free_.data() + std::size_t(row + 1) * PW;
+    auto nb = [nbr](int x) { return int(nbr[x + 1]) - 1; };  // next blocked cell at or after x >= -1
+    auto nf = [nfr](int x) { return int(nfr[x + 1]) - 1; };  // next free cell (W + 1: none)
     next.clear();
     for (const Piece& pc : pieces) {
       const double xl = std::min(xat(pc.hi, yn), xat(pc.hi, yf)), xr = std::max(xat(pc.lo, yn), xat(pc.lo, yf));
       const int x0 = column(xl - 1), x1 = column(xr + 1);
       shadows.clear();
       far.clear();
-      for (int x = nb[x0]; x <= x1;) {
-        const int xe = nf[x] - 1;  // the run of blocked cells [x, xe] (cut at x0 on the left)
+      for (int x = nb(x0); x <= x1;) {
+        const int xe = nf(x) - 1;  // the run of blocked cells [x, xe] (cut at x0 on the left)
         const double xa = x, xb = xe + 1.0;
         for (int cx : {x, xe + 1}) {
           if (const std::int32_t id = node(cx, near_real); id >= 0) {
@@ -144,7 +154,7 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_
           hi = below ? lattice(xa, Y) : kLeft;
         }
         shadows.push_back({lo, hi});
-        x = xe + 1 <= x1 ? nb[xe + 1] : x1 + 1;
+        x = xe + 1 <= x1 ? nb(xe + 1) : x1 + 1;
       }
       local.assign(1, pc);
       for (const Shadow& sh : shadows) {

@@ -32,7 +32,8 @@ class GridFov {
   void scan(Point s, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe) const;
 
   std::size_t memory_bytes() const {
-    return (next_blocked_.capacity() + next_free_.capacity() + node_at_.capacity()) * 4 + pinch_.capacity();
+    return (next_blocked_.capacity() + next_free_.capacity()) * 2 + is_node_.capacity() * 8 + node_at_.capacity() * 4 +
+           pinch_.capacity();
   }
 
  private:
@@ -50,9 +51,11 @@ class GridFov {
 
   int W = 0, H = 0, PW = 0;
   // Padded rows y = -1..H, columns x = -1..W (the padding is blocked): index (y+1)*PW + (x+1).
-  std::vector<std::int32_t> next_blocked_, next_free_;
-  std::vector<std::int32_t> node_at_;  // (W+1)*(H+1) corners: node id or -1
-  std::vector<std::uint8_t> pinch_;    // (W+1)*(H+1) corners: 1 at a pinch point
+  // Entries hold x + 1 (0 .. W+2), so 16 bits cover every accepted map side (SPEC: <= 32768).
+  std::vector<std::uint16_t> next_blocked_, next_free_;
+  std::vector<std::uint64_t> is_node_;  // (W+1)*(H+1) corners, one bit each: a cache-friendly filter
+  std::vector<std::int32_t> node_at_;   // (W+1)*(H+1) corners: node id or -1
+  std::vector<std::uint8_t> pinch_;     // (W+1)*(H+1) corners: 1 at a pinch point
 };
 
 }  // namespace navbench

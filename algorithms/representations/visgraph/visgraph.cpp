@@ -1,6 +1,7 @@
 #include "representations/visgraph/visgraph.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "geometry/exact.hpp"
@@ -98,17 +99,31 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
   const auto& c = corners();
   std::vector<std::uint32_t> out;
   if (map_->kind == MapKind::grid) {
-    std::vector<std::uint32_t> sure, maybe;
-    fov_.scan(p, sure, maybe);
-    std::sort(sure.begin(), sure.end());
-    sure.erase(std::unique(sure.begin(), sure.end()), sure.end());
-    std::sort(maybe.begin(), maybe.end());
-    maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
-    for (std::uint32_t j : sure)
-      if (tangent_at(c[j], p)) out.push_back(j);
-    for (std::uint32_t j : maybe)
-      if (!std::binary_search(sure.begin(), sure.end(), j) && tangent_at(c[j], p) && fs_.segment_valid(p, c[j].at))
-        out.push_back(j);
+    // Per-thread scratch; a node is taken once (the sweep may report it twice), stamps reset by a
+    // generation counter that only grows within a thread.
+    struct Scratch {
+      std::vector<std::uint32_t> sure, maybe, stamp;
+      std::uint32_t gen = 0;
+    };
+    thread_local Scratch t;
+    t.sure.clear();
+    t.maybe.clear();
+    fov_.scan(p, t.sure, t.maybe);
+    if (t.stamp.size() < c.size()) t.stamp.resize(c.size(), 0);
+    if (++t.gen == 0) {
+      std::fill(t.stamp.begin(), t.stamp.end(), 0);
+      t.gen = 1;
+    }
+    for (std::uint32_t j : t.sure)
+      if (t.stamp[j] != t.gen) {
+        t.stamp[j] = t.gen;
+        if (tangent_at(c[j], p)) out.push_back(j);
+      }
+    for (std::uint32_t j : t.maybe)
+      if (t.stamp[j] != t.gen) {
+        t.stamp[j] = t.gen;
+        if (tangent_at(c[j], p) && fs_.segment_valid(p, c[j].at)) out.push_back(j);
+      }
   } else {
     const std::int32_t comp = fs_.component(p);
     for (std::uint32_t j = 0; j < c.size(); ++j)
@@ -124,7 +139,7 @@ std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
   const auto& c = corners();
   for (std::uint32_t j : visible_tangent_nodes(p)) {
     const Point Q = c[j].at;
-    const double d = distance(p, Q);
+    const double d = std::sqrt((p.x - Q.x) * (p.x - Q.x) + (p.y - Q.y) * (p.y - Q.y));  // hypot is slow
     if (!shift_) {
       a.links.push_back({Vertex(j), d});
     } else if (role == 0 || p == Q) {
