@@ -2,12 +2,19 @@
 #include "representations/navmesh/navmesh.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
 #include <boost/graph/graph_concepts.hpp>
 
 namespace navbench {
+
+namespace {
+// Euclidean length without std::hypot's overflow care (coordinates are map units): a third of the
+// graph build on large maps went to hypot.
+inline double dist(Point a, Point b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)); }
+}  // namespace
 
 BOOST_CONCEPT_ASSERT((boost::IncidenceGraphConcept<CsrGraph>));
 BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<CsrGraph>));
@@ -144,6 +151,8 @@ void NavMesh::build_graph() {
   const std::size_t T = tri_.num_triangles(), C = num_cells();
   const auto& pts = tri_.points();
   // Portals: triangle edges between two different cells, each once.
+  portals_.reserve(3 * T / 2);
+  mid_.reserve(3 * T / 2);
   for (std::uint32_t t = 0; t < T; ++t)
     for (int i = 0; i < 3; ++i) {
       const std::int32_t u = tri_.neighbor(t, i);
@@ -167,11 +176,17 @@ void NavMesh::build_graph() {
   }
   // Two portals of one cell see each other (the cell is convex).
   std::vector<CsrGraph::WeightedEdge> edges;
+  std::size_t pairs = 0;
+  for (std::size_t c = 0; c < C; ++c) {
+    const std::size_t k = cell_portal_begin_[c + 1] - cell_portal_begin_[c];
+    pairs += k * (k - 1) / 2;
+  }
+  edges.reserve(pairs);
   for (std::size_t c = 0; c < C; ++c)
     for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_begin_[c + 1]; ++i)
       for (std::uint32_t j = i + 1; j < cell_portal_begin_[c + 1]; ++j) {
         const Vertex a = cell_portals_[i], b = cell_portals_[j];
-        edges.push_back({a, b, distance(mid_[a], mid_[b])});
+        edges.push_back({a, b, dist(mid_[a], mid_[b])});
       }
   graph_ = CsrGraph(portals_.size(), std::move(edges));
 }
@@ -185,7 +200,7 @@ std::optional<Attachment> NavMesh::attach(Point p) const {
   a.component = cell_component_[c];
   a.links.reserve(cell_portal_begin_[c + 1] - cell_portal_begin_[c]);
   for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_begin_[c + 1]; ++i)
-    a.links.push_back({cell_portals_[i], distance(p, mid_[cell_portals_[i]])});
+    a.links.push_back({cell_portals_[i], dist(p, mid_[cell_portals_[i]])});
   return a;
 }
 
@@ -300,12 +315,13 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
   pos_.shrink_to_fit();
   // Every triangle edge once: an edge shared by two free triangles is listed by the lower id.
   std::vector<CsrGraph::WeightedEdge> edges;
+  edges.reserve(3 * T);
   for (std::uint32_t t = 0; t < T; ++t)
     for (int i = 0; i < 3; ++i) {
       const std::int32_t u = tri_.neighbor(t, i);
       if (u >= 0 && u < std::int32_t(t)) continue;
       const Vertex a = corner_vertex_[t][(i + 1) % 3], b = corner_vertex_[t][(i + 2) % 3];
-      if (a != CsrGraph::null_vertex() && b != CsrGraph::null_vertex()) edges.push_back({a, b, distance(pos_[a], pos_[b])});
+      if (a != CsrGraph::null_vertex() && b != CsrGraph::null_vertex()) edges.push_back({a, b, dist(pos_[a], pos_[b])});
     }
   graph_ = CsrGraph(pos_.size(), std::move(edges));
 }
@@ -317,7 +333,7 @@ std::optional<Attachment> NavMeshVertices::attach(Point p) const {
   a.cell = t;
   a.component = tri_.component(std::uint32_t(t));
   for (Vertex v : corner_vertex_[t])
-    if (v != CsrGraph::null_vertex()) a.links.push_back({v, distance(p, pos_[v])});
+    if (v != CsrGraph::null_vertex()) a.links.push_back({v, dist(p, pos_[v])});
   return a;
 }
 

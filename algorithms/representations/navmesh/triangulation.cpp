@@ -179,11 +179,12 @@ struct FreeSpaceTriangulation::Cgal {
     return fans.front().first->info().id;
   }
 
-  Face_handle hint_for(double x, double y) const {
+  std::size_t bucket(double x, double y) const {
     const int bx = std::clamp(int((x - x0) * inv), 0, bw - 1);
     const int by = std::clamp(int((y - y0) * inv), 0, bh - 1);
-    return hint[std::size_t(by) * bw + bx];
+    return std::size_t(by) * bw + bx;
   }
+  Face_handle hint_for(double x, double y) const { return hint[bucket(x, y)]; }
 };
 
 FreeSpaceTriangulation::~FreeSpaceTriangulation() = default;
@@ -300,8 +301,8 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
     ++num_components_;
   }
 
-  // Hint buckets: about one bucket per two faces, each holding the face that contains (or is
-  // nearest the walk to) its centre, found by walking from the previous bucket's face.
+  // Hint buckets: about one bucket per two faces, each holding a face whose centroid falls in it
+  // (buckets no centroid falls in, under large faces, take the previous bucket's face).
   double xmin = points_[0].x, xmax = xmin, ymin = points_[0].y, ymax = ymin;
   for (const Point& p : points_) {
     xmin = std::min(xmin, p.x), xmax = std::max(xmax, p.x);
@@ -315,15 +316,16 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
   c.bw = std::clamp(int(std::ceil(wx / side)), 1, 4096);
   c.bh = std::clamp(int(std::ceil(wy / side)), 1, 4096);
   c.inv = std::min(double(c.bw) / wx, double(c.bh) / wy);
-  c.hint.resize(std::size_t(c.bw) * c.bh);
+  c.hint.assign(std::size_t(c.bw) * c.bh, Face_handle());
+  for (auto f : cdt.finite_face_handles()) {
+    const P2 m = centroid(f);
+    c.hint[c.bucket(m.x(), m.y())] = f;
+  }
   Face_handle last = cdt.finite_faces_begin();
-  for (int by = 0; by < c.bh; ++by)
-    for (int bx = 0; bx < c.bw; ++bx) {
-      const P2 centre(xmin + (bx + 0.5) / c.inv, ymin + (by + 0.5) / c.inv);
-      Face_handle f = cdt.locate(centre, last);
-      if (!cdt.is_infinite(f)) last = f;
-      c.hint[std::size_t(by) * c.bw + bx] = last;
-    }
+  for (auto& h : c.hint) {
+    if (h == Face_handle()) h = last;
+    else last = h;
+  }
 }
 
 std::int32_t FreeSpaceTriangulation::locate(Point p) const {
