@@ -13,10 +13,18 @@ double us_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 }  // namespace
 
-std::vector<ResultRow> run_query(const QueryInput& in, AnyRepresentation& rep, const std::string& rep_text,
+std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
+                                 const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths) {
-  ResultRow row = in.identity;
+  ResultRow row;
+  row.map = ctx.map;
+  row.collection = ctx.collection;
+  row.convention = ctx.convention;
+  row.scen_index = in.scen_index;
+  row.bucket = in.bucket;
+  row.sx = in.sx, row.sy = in.sy, row.gx = in.gx, row.gy = in.gy;
+  row.octile_optimal = in.octile_optimal;
   row.representation = rep_text;
   row.heuristic = h.text;
   row.optimal = in.optimal;

@@ -11,14 +11,25 @@
 
 namespace navbench {
 
+// What the rows of one map share (kept once per map, not per query: a million-query scenario
+// stays small in memory).
+struct MapContext {
+  std::string map, collection, convention;
+};
+
+// One query of a scenario: its points and the identity columns of its rows.
 struct QueryInput {
   Point start, goal;
-  ResultRow identity;              // map, collection, scen_index, bucket, sx..gy, convention, octile_optimal
-  std::optional<double> optimal;   // exact optimum (visgraph), when known
+  long scen_index = 0;
+  int bucket = 0;
+  double sx = 0, sy = 0, gx = 0, gy = 0;   // as in the scenario file
+  std::optional<double> octile_optimal;    // the scenario's optimum (grid maps)
+  std::optional<double> optimal;           // exact optimum (visgraph), when known
 };
 
 // Runs one query on one built representation and returns one row per smoothing mode.
-std::vector<ResultRow> run_query(const QueryInput& in, AnyRepresentation& rep, const std::string& rep_text,
+std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
+                                 const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths);
 

@@ -298,14 +298,10 @@ void PreparedMap::build_queries() {
     QueryInput qi;
     qi.start = {l.sx + off, l.sy + off};
     qi.goal = {l.gx + off, l.gy + off};
-    ResultRow& r = qi.identity;
-    r.map = map.name;
-    r.collection = map.collection;
-    r.scen_index = idx;
-    r.bucket = l.bucket;
-    r.convention = selection.convention;
-    r.sx = l.sx, r.sy = l.sy, r.gx = l.gx, r.gy = l.gy;
-    if (has_scen && map.kind == MapKind::grid) r.octile_optimal = l.optimal;
+    qi.scen_index = idx;
+    qi.bucket = l.bucket;
+    qi.sx = l.sx, qi.sy = l.sy, qi.gx = l.gx, qi.gy = l.gy;
+    if (has_scen && map.kind == MapKind::grid) qi.octile_optimal = l.optimal;
     queries.push_back(qi);
   }
 }
@@ -344,14 +340,15 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   b.edges = st.edges;
   b.memory_bytes = st.memory_bytes;
   const int reps = std::max(1, opt.repetitions);
+  const MapContext ctx{pm.map.name, pm.map.collection, pm.selection.convention};
   for (const auto& h : opt.heuristics)
     for (const auto& qi : pm.queries) {
-      auto rows = run_query(qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths);
+      auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths);
       if (reps > 1) {  // repeated timings: report the median of each stage's time
         std::vector<std::vector<std::array<double, 3>>> times(rows.size());
         for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({rows[k].locate_us, rows[k].search_us, rows[k].smooth_us});
         for (int r = 1; r < reps; ++r) {
-          auto again = run_query(qi, *rep, spec.text, h, opt.smoothings, *pm.free, false);
+          auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false);
           for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({again[k].locate_us, again[k].search_us, again[k].smooth_us});
         }
         for (std::size_t k = 0; k < rows.size(); ++k) {

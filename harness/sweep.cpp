@@ -436,7 +436,7 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
               p->compute_optimum();
               std::string text = "scen_index,optimal\n";
               for (const auto& q : p->queries)
-                text += std::to_string(q.identity.scen_index) + "," + (q.optimal ? format_number(*q.optimal) : "") + "\n";
+                text += std::to_string(q.scen_index) + "," + (q.optimal ? format_number(*q.optimal) : "") + "\n";
               write_atomic(opt, text);
             }
             sh.pm = std::move(p);

@@ -64,14 +64,14 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
       QueryInput in;
       in.start = c.s;
       in.goal = c.g;
-      in.identity.map = m.name;
+      const MapContext ctx{m.name, m.collection, "center"};
       Query probe;
       probe.start = c.s;
       probe.goal = c.g;
       const bool components_known = fs.point_free(c.s) && fs.point_free(c.g) && rep->locate(probe) &&
                                     probe.s.component >= 0 && probe.g.component >= 0;
-      auto rows = run_query(in, *rep, e.name, h, modes, fs, true);
-      auto again = run_query(in, *rep, e.name, h, modes, fs, true);
+      auto rows = run_query(ctx, in, *rep, e.name, h, modes, fs, true);
+      auto again = run_query(ctx, in, *rep, e.name, h, modes, fs, true);
       ASSERT_EQ(rows.size(), modes.size());
       for (std::size_t k = 0; k < rows.size(); ++k) {
         const ResultRow& r = rows[k];
