@@ -79,8 +79,9 @@ class GridChecker {
 
   bool segment_valid(Point a, Point b) const {
     if (!point_free(a) || !point_free(b)) return false;
-    const auto [ax, ay] = scaled(a);
-    const auto [bx, by] = scaled(b);
+    // plain variables, not structured bindings: clang 14 cannot capture those in the lambda below
+    const std::int64_t ax = scaled(a).first, ay = scaled(a).second;
+    const std::int64_t bx = scaled(b).first, by = scaled(b).second;
     if (ax == bx && ay == by) return true;
     const std::int64_t x0 = (std::min(ax, bx) >> 1) - 1, x1 = (std::max(ax, bx) >> 1) + 1;
     const std::int64_t y0 = (std::min(ay, by) >> 1) - 1, y1 = (std::max(ay, by) >> 1) + 1;
