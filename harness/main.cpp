@@ -20,7 +20,7 @@ const char* kUsage =
     "usage: navbench <command> [options]\n"
     "  run --map PATH... [--scen FILE] --rep NAME[,NAME...] [--rep NAME:k=v,...] [--smoothing none,los,funnel]\n"
     "      [--heuristic NAME[*W][,...]] [--convention center|corner] [--limit N] [--queries N] [--seed S]\n"
-    "      [--save-queries FILE] [--paths] [--checkopt] [--quiet] --out PREFIX\n"
+    "      [--save-queries FILE] [--repetitions N] [--paths] [--checkopt] [--no-optimum] [--quiet] --out PREFIX\n"
     "  sweep CONFIG [--out DIR] [--jobs N] [--shard K/N] [--quiet]\n"
     "  merge SHARD_DIR... --out DIR\n"
     "  generate random|rooms|maze|polygons [--width W] [--height H] [--density PCT] [--room N]\n"

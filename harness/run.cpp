@@ -172,6 +172,7 @@ RunConfig parse_run_args(const std::vector<std::string>& args) {
     else if (a == "--paths") c.unit.paths = true;
     else if (a == "--repetitions") c.unit.repetitions = int(parse_count(a, value()));
     else if (a == "--checkopt") c.checkopt = true;
+    else if (a == "--no-optimum") c.optimum = false;
     else if (a == "--quiet") c.quiet = true;
     else throw std::invalid_argument("unknown option '" + a + "' for run");
   }
@@ -383,7 +384,7 @@ int run(const RunConfig& cfg) {
   ResultWriter writer(cfg.out, cfg.unit.paths);
   long mismatches = 0, checked = 0;
   for (auto& pm : maps) {
-    pm.compute_optimum();
+    if (cfg.optimum) pm.compute_optimum();
     if (!cfg.quiet)
       std::cerr << "navbench: " << pm.map.name << " (" << pm.map.collection << "): " << pm.queries.size() << " queries\n";
     for (const auto& spec : cfg.reps) {

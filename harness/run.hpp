@@ -67,6 +67,7 @@ struct RunConfig {
   UnitOptions unit;
   std::string out;                // PREFIX
   bool checkopt = false;          // fail when grid8 differs from the scenario optimum
+  bool optimum = true;            // compute the exact optimum (visgraph) for optimal/gap
   bool quiet = false;
   std::vector<std::string> argv;  // the command line, for meta.json
 };
