@@ -6,7 +6,6 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
-#include <string>
 
 namespace navbench {
 

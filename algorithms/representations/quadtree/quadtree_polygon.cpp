@@ -9,7 +9,6 @@
 // one face of the arrangement of all rings, and its centre, which lies on no edge, decides: free iff
 // inside the walkable polygon and inside no obstacle.
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <string>
