@@ -353,6 +353,63 @@ TEST(FunnelDegenerate, StartOrGoalOnAPortal) {
   expect_path(funnel_path({0, 0.5}, {4, 2.5}, c), {{0, 0.5}, {1, 1}, {2, 2}, {3, 1}, {4, 2.5}});
 }
 
+TEST(FunnelDegenerate, MirrorImagesGiveMirroredPaths) {
+  // Mirroring x swaps the walker's left and right, so every case above also runs on the other
+  // chain of the funnel.
+  struct Case {
+    Point s, g;
+    Corridor c;
+  };
+  const Corridor zig = {{{1, 0}, {1, 1}}, {{2, 2}, {2, 3}}, {{3, 0}, {3, 1}}, {{4, 2}, {4, 3}}};
+  const Corridor uturn = {{{0, 2}, {1, 2}}, {{1, 2}, {2, 2}}};
+  const Corridor pin = {{{1, 0}, {1, 1}}, {{2, 1}, {2, 1}}, {{3, 1}, {3, 2}}};
+  Corridor line;
+  for (int x = 1; x <= 5; ++x) line.push_back({{double(x), 0}, {double(x), 1}});
+  Corridor fan;
+  for (Point q : {Point{2, 2}, Point{0, 2}, Point{-2, 2}, Point{-2, 0}, Point{-2, -2}}) fan.push_back({{0, 0}, q});
+  const std::vector<Case> cases = {
+      {{0, 0.5}, {5, 2.5}, zig},   {{1, 0.5}, {5, 2.5}, zig},      {{1, 1}, {5, 2.5}, zig},
+      {{0, 0.5}, {4, 2}, zig},     {{0.5, 2.5}, {1.5, 2.5}, uturn}, {{0.5, 2}, {1.5, 2.5}, uturn},
+      {{0.5, 2}, {1.5, 2}, uturn}, {{0, 0.5}, {4, 2}, pin},         {{0, 0.5}, {3.5, 1}, pin},
+      {{0, 1}, {6, 0}, line},      {{0, 0}, {6, 0}, line},          {{1.5, 0.5}, {-0.5, -1.5}, fan},
+  };
+  auto mirror = [](Point p) { return Point{-p.x, p.y}; };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE("case " + std::to_string(i));
+    const Case& k = cases[i];
+    Corridor mc;
+    for (const auto& q : k.c) mc.push_back({mirror(q.right), mirror(q.left)});
+    Polyline want = funnel_path(k.s, k.g, k.c);
+    for (auto& p : want) p = mirror(p);
+    expect_path(funnel_path(mirror(k.s), mirror(k.g), mc), want);
+  }
+}
+
+TEST(FunnelDegenerate, ArbitraryPortalsStayInBoundsAndKeepTheEnds) {
+  // Not corridors at all (random ends on a small lattice: repeats, zero-length and crossing
+  // portals): the result is meaningless but must be a polyline from start to goal whose corners
+  // are portal ends, with no out-of-bounds access (the sanitizer build checks) and no hang.
+  std::mt19937 rng(3);
+  for (int round = 0; round < 2000; ++round) {
+    auto pt = [&] { return Point{double(rng() % 5), double(rng() % 5)}; };
+    Corridor c(rng() % 12);
+    for (auto& q : c) q = {pt(), pt()};
+    const Point s = pt(), g = pt();
+    const Polyline p = funnel_path(s, g, c);
+    ASSERT_GE(p.size(), 2u);
+    EXPECT_EQ(p.front(), s);
+    EXPECT_EQ(p.back(), g);
+    for (std::size_t i = 1; i + 1 < p.size(); ++i) {
+      const bool is_end = std::any_of(c.begin(), c.end(), [&](const Portal& q) { return q.left == p[i] || q.right == p[i]; });
+      EXPECT_TRUE(is_end) << "round " << round << " corner " << i;
+    }
+  }
+  // a long corridor (larger than any before on this thread) grows the scratch buffer
+  Corridor longc;
+  for (int x = 1; x <= 100000; ++x) longc.push_back({{double(x), 0}, {double(x), 1}});
+  expect_path(funnel_path({0, 0.5}, {100001, 0.5}, longc), {{0, 0.5}, {100001, 0.5}});
+}
+
 // ---------------------------------------------------------------------------------------------
 // Funnel against brute force: random 4-connected shortest cell paths are corridors of unit
 // squares; with only those cells free, the exact shortest path (visibility graph over cell corners)
