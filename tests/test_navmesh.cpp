@@ -460,6 +460,9 @@ TEST(NavMesh, MergedCellsAreConvexAndCoverTheTriangles) {
       for (std::size_t i = 0; i < poly.size(); ++i) {
         const Point a = pts[poly[i]], b = pts[poly[(i + 1) % poly.size()]], d = pts[poly[(i + 2) % poly.size()]];
         ASSERT_GE(cross(a, b, d), 0) << "reflex corner in merged cell " << c;
+        if (cross(a, b, d) == 0) {  // straight, not folded back
+          ASSERT_LT((a.x - b.x) * (d.x - b.x) + (a.y - b.y) * (d.y - b.y), 0) << "slit in merged cell " << c;
+        }
         cell_area[c] += a.x * b.y - a.y * b.x;
       }
     }
@@ -468,6 +471,31 @@ TEST(NavMesh, MergedCellsAreConvexAndCoverTheTriangles) {
       tri_area[merged.cell_of_triangle(t)] += cross(pts[k[0]], pts[k[1]], pts[k[2]]);
     }
     for (std::uint32_t c = 0; c < merged.num_cells(); ++c) ASSERT_EQ(cell_area[c], tri_area[c]);
+  }
+  // A zero-area obstacle (a needle across the room along y = 4) leaves its middle vertex surrounded
+  // by free triangles, straight on both sides: merging across it must not fold a cell back on
+  // itself (a straight-angle-only test merges the two halves into one cell with a slit).
+  {
+    Map m;
+    m.kind = MapKind::polygon;
+    m.polygons.walkable.rings = {{{0, 0}, {8, 0}, {8, 8}, {0, 8}}};
+    m.polygons.obstacles.push_back({{{{0, 4}, {4, 4}, {8, 4}}}});
+    Params p1 = Params::parse("merge=1");
+    const NavMesh merged(m, p1);
+    const auto& pts = merged.triangulation().points();
+    double area = 0;
+    for (std::uint32_t c = 0; c < merged.num_cells(); ++c) {
+      const auto poly = merged.cell_polygon(c);
+      for (std::size_t i = 0; i < poly.size(); ++i) {
+        const Point a = pts[poly[i]], b = pts[poly[(i + 1) % poly.size()]], d = pts[poly[(i + 2) % poly.size()]];
+        ASSERT_GE(cross(a, b, d), 0);
+        if (cross(a, b, d) == 0) {
+          ASSERT_LT((a.x - b.x) * (d.x - b.x) + (a.y - b.y) * (d.y - b.y), 0);
+        }
+        area += (a.x * b.y - a.y * b.x) / 2;
+      }
+    }
+    EXPECT_EQ(area, 64.0);
   }
   // An open room merges into one convex cell.
   Params p = Params::parse("merge=1");

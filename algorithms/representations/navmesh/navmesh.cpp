@@ -107,6 +107,13 @@ void NavMesh::merge_cells() {
     }
   std::stable_sort(diagonals.begin(), diagonals.end(), [](const Diagonal& x, const Diagonal& y) { return x.len2 > y.len2; });
 
+  // The corner prev -> at -> next of a counter-clockwise polygon is at most 180 degrees. Straight
+  // (180) is fine; a collinear fold back (0 / 360: both cells have a straight angle at `at`, the
+  // union would keep a slit) is not.
+  auto convex_corner = [](Point prev, Point at, Point next) {
+    const int o = FreeSpaceTriangulation::orientation(prev, at, next);
+    return o > 0 || (o == 0 && (prev.x - at.x) * (next.x - at.x) + (prev.y - at.y) * (next.y - at.y) < 0);
+  };
   std::vector<std::uint32_t> merged;
   for (const Diagonal& d : diagonals) {
     const std::uint32_t P = find(d.t), Q = find(std::uint32_t(tri_.neighbor(d.t, d.i)));
@@ -122,8 +129,7 @@ void NavMesh::merge_cells() {
       throw std::logic_error("navmesh: inconsistent cell boundary while merging");
     const std::uint32_t p_before_a = p[(ia + n - 1) % n], p_after_b = p[(ia + 2) % n];
     const std::uint32_t q_before_b = q[(jb + m - 1) % m], q_after_a = q[(jb + 2) % m];
-    if (FreeSpaceTriangulation::orientation(pts[p_before_a], pts[a], pts[q_after_a]) < 0 ||
-        FreeSpaceTriangulation::orientation(pts[q_before_b], pts[b], pts[p_after_b]) < 0)
+    if (!convex_corner(pts[p_before_a], pts[a], pts[q_after_a]) || !convex_corner(pts[q_before_b], pts[b], pts[p_after_b]))
       continue;  // a reflex angle would appear: the diagonal is essential
     merged.clear();
     for (std::size_t k = 0; k < n; ++k) merged.push_back(p[(ia + 1 + k) % n]);      // b ... a along P
