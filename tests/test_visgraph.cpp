@@ -196,6 +196,29 @@ TEST(VisGraph, SweepFindsExactlyTheVisibleNodes) {
   EXPECT_GT(visible, checked / 50);
 }
 
+TEST(VisGraph, BuildFindsEveryTangentVisiblePair) {
+  // Every pair the graph joins is checked exactly when built, so equal counts mean equal sets.
+  std::mt19937_64 rng(31);
+  for (int t = 0; t < 40; ++t) {
+    Map gm = random_grid(5 + int(rng() % 25), 5 + int(rng() % 20), t % 2 ? 0.15 : 0.35, rng);
+    for (const Map& m : {gm, t % 4 == 0 ? grid_to_polygon_map(gm) : gm}) {
+      Params p;
+      VisGraph vg(m, p);
+      const auto& c = vg.corners();
+      const FreeSpace& fs = vg.free_space();
+      auto tangent = [](const ConvexCorner& x, Point o) {
+        return exact::orient2d(o, x.at, x.before) * exact::orient2d(o, x.at, x.after) >= 0;
+      };
+      std::size_t want = 0;
+      for (std::size_t i = 0; i < c.size(); ++i)
+        for (std::size_t j = i + 1; j < c.size(); ++j)
+          want += tangent(c[i], c[j].at) && tangent(c[j], c[i].at) && fs.segment_valid(c[i].at, c[j].at);
+      ASSERT_EQ(vg.pairs(), want) << "map " << t;
+      EXPECT_EQ(vg.stats().edges, 2 * want);
+    }
+  }
+}
+
 TEST(VisGraph, MatchesBruteForceOnRandomGrids) {
   std::mt19937_64 rng(2024);
   Counts counts;

@@ -45,13 +45,38 @@ void GridFov::scan(Point s, std::vector<std::uint32_t>& sure, std::vector<std::u
   // From a pinch point only one quadrant may be entered: leave that rule to the exact test.
   const bool at_pinch = s.x == std::floor(s.x) && s.y == std::floor(s.y) && s.x >= 0 && s.y >= 0 && s.x <= W &&
                         s.y <= H && pinch_[std::size_t(s.y) * (W + 1) + std::size_t(s.x)];
-  scan_half(s, +1, at_pinch, sure, maybe);
-  scan_half(s, -1, at_pinch, sure, maybe);
+  scan_half(s, +1, at_pinch, 0, sure, maybe);
+  scan_half(s, -1, at_pinch, 0, sure, maybe);
+}
+
+void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure,
+                           std::vector<std::uint32_t>& maybe) const {
+  // Half f (directions with y-sign f) holds quadrant (qx, -qy) when f == -qy, else (-qx, qy).
+  scan_half(s, +1, false, qy < 0 ? qx : -qx, sure, maybe);
+  scan_half(s, -1, false, qy > 0 ? qx : -qx, sure, maybe);
+  // Both horizontal directions are tangent too, and a horizontal ray can graze a corner whose
+  // blocked cell lies in the other half's quarter, which that half no longer sweeps: walk the
+  // grid line itself while one of its two sides is free (candidates for the exact test).
+  if (s.y != std::floor(s.y) || s.x != std::floor(s.x)) return;
+  const int x0 = int(s.x), y = int(s.y);
+  auto open = [&](int x) {  // the unit edge [x, x+1] on line y has a free side
+    const std::uint16_t* up = next_free_.data() + std::size_t(y) * PW;      // row y - 1
+    const std::uint16_t* dn = next_free_.data() + std::size_t(y + 1) * PW;  // row y
+    return up[x + 1] == x + 1 || dn[x + 1] == x + 1;
+  };
+  auto node = [&](int x) -> std::int32_t {
+    const std::size_t k = std::size_t(y) * (W + 1) + std::size_t(x);
+    return ((is_node_[k >> 6] >> (k & 63)) & 1) ? node_at_[k] : -1;
+  };
+  for (int x = x0; x < W && open(x); ++x)
+    if (const std::int32_t id = node(x + 1); id >= 0) maybe.push_back(std::uint32_t(id));
+  for (int x = x0 - 1; x >= 0 && open(x); --x)
+    if (const std::int32_t id = node(x); id >= 0) maybe.push_back(std::uint32_t(id));
 }
 
 // One half-plane: rows below s in the frame (x, f*y), i.e. f = +1 scans increasing y, f = -1
 // decreasing y (mirrored, which the exact predicates do not mind: negation is exact).
-void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_t>& sure,
+void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
                         std::vector<std::uint32_t>& maybe) const {
   const Point S{s.x, f * s.y};
   const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
@@ -110,7 +135,8 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_
   };
   thread_local Scratch scratch;
   auto& [pieces, next, local, tmp, shadows, far] = scratch;
-  pieces.assign(1, Piece{kRight, kLeft});
+  const Ray down = lattice(S.x, S.y + 1);  // straight down the frame
+  pieces.assign(1, side > 0 ? Piece{kRight, down} : side < 0 ? Piece{down, kLeft} : Piece{kRight, kLeft});
 
   for (int Y = int(std::floor(S.y)); !pieces.empty(); ++Y) {
     const int row = f > 0 ? Y : -Y - 1;  // the real cell row of this band

@@ -30,6 +30,10 @@ class GridFov {
   // Appends to `sure` the nodes proven visible from the free point s and to `maybe` the other
   // nodes that may be visible (duplicates possible). Thread-safe (no shared scratch).
   void scan(Point s, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe) const;
+  // The same, limited to the two closed quadrants (qx, -qy) and (-qx, qy) around s (qx, qy = +-1):
+  // the only directions in which a line through a corner whose blocked cell lies in quadrant
+  // (qx, qy) is tangent there. Used to build the graph in half the sweep.
+  void scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe) const;
 
   std::size_t memory_bytes() const {
     return (next_blocked_.capacity() + next_free_.capacity()) * 2 + is_node_.capacity() * 8 + node_at_.capacity() * 4 +
@@ -46,7 +50,8 @@ class GridFov {
     Ray lo, hi;  // closed angular interval, lo before hi (counter-clockwise from +x)
   };
   struct Frame;
-  void scan_half(Point s, int f, bool all_maybe, std::vector<std::uint32_t>& sure,
+  // side: 0 the whole half-plane, +1 / -1 only its quarter towards +x / -x.
+  void scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
                  std::vector<std::uint32_t>& maybe) const;
 
   int W = 0, H = 0, PW = 0;

@@ -61,7 +61,10 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
     for (std::uint32_t i = 0; i < n; ++i) {
       sure.clear();
       maybe.clear();
-      fov_.scan(c[i].at, sure, maybe);
+      // Only the directions tangent at c[i]: the quadrants beside its blocked cell.
+      const int qx = c[i].before.x + c[i].after.x > 2 * c[i].at.x ? 1 : -1;
+      const int qy = c[i].before.y + c[i].after.y > 2 * c[i].at.y ? 1 : -1;
+      fov_.scan_tangent(c[i].at, qx, qy, sure, maybe);
       std::sort(sure.begin(), sure.end());
       sure.erase(std::unique(sure.begin(), sure.end()), sure.end());
       std::sort(maybe.begin(), maybe.end());
