@@ -96,6 +96,8 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
     arcs.push_back({{state(j, -b), state(i, -a)}, w});
   }
   graph_ = VisCsrGraph(std::size_t(n) << shift_, std::move(arcs));
+  pos_.resize(std::size_t(n) << shift_);
+  for (std::size_t v = 0; v < pos_.size(); ++v) pos_[v] = c[v >> shift_].at;
 }
 
 std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
@@ -177,7 +179,8 @@ BuildStats VisGraph::stats() const {
   BuildStats s;
   s.vertices = num_vertices(graph_);
   s.edges = graph_.num_edges();
-  s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner);
+  s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
+                   pos_.capacity() * sizeof(Point);
   return s;
 }
 

@@ -115,7 +115,7 @@ class VisGraph {
 
   const Graph& graph() const { return graph_; }
   VisWeightMap weights() const { return {graph_.weight_data()}; }
-  Point position(Vertex v) const { return corners()[v >> shift_].at; }
+  Point position(Vertex v) const { return pos_[v]; }
   // Links to every node the point sees (tangent at the node), both taut states of a node: right
   // for a start and for a goal alike. nullopt when p is not free.
   std::optional<Attachment> attach(Point p) const;
@@ -150,6 +150,7 @@ class VisGraph {
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   std::size_t pairs_ = 0;
   Graph graph_;
+  std::vector<Point> pos_;  // per vertex: read by the heuristic in the search loop, kept inline
 };
 
 }  // namespace navbench
