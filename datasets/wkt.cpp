@@ -54,12 +54,16 @@ BgMultiPolygon parse_line(const std::string& text, const std::string& file, long
     fail(file, line, std::string("bad WKT: ") + e.what());
   }
   if (mp.empty()) fail(file, line, "empty geometry");
+  // Coordinates must be finite and of sane size (|c| <= 1e9 map units): beyond that Boost.Geometry's
+  // integer rescaling overflows, and no map needs it.
+  auto check = [&](const auto& p) {
+    if (!std::isfinite(p.x()) || !std::isfinite(p.y())) fail(file, line, "coordinate is not a finite number");
+    if (std::abs(p.x()) > 1e9 || std::abs(p.y()) > 1e9) fail(file, line, "coordinate beyond 1e9 map units");
+  };
   for (auto& poly : mp) {
-    for (const auto& p : poly.outer())
-      if (!std::isfinite(p.x()) || !std::isfinite(p.y())) fail(file, line, "coordinate is not a finite number");
+    for (const auto& p : poly.outer()) check(p);
     for (const auto& r : poly.inners())
-      for (const auto& p : r)
-        if (!std::isfinite(p.x()) || !std::isfinite(p.y())) fail(file, line, "coordinate is not a finite number");
+      for (const auto& p : r) check(p);
     bg::correct(poly);  // orientation and closing point as Boost.Geometry expects
     std::string why;
     if (!bg::is_valid(poly, why)) fail(file, line, "invalid polygon: " + why);

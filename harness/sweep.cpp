@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -101,6 +102,19 @@ std::vector<RepresentationSpec> expand_reps(const json& j) {
   return out;
 }
 
+// An integer option in [lo, hi]; anything else (a float, a string, out of range) is a one-line error.
+long integer(const json& j, const char* key, long fallback, long lo, long hi) {
+  if (!j.contains(key)) return fallback;
+  const json& v = j[key];
+  if (!v.is_number_integer()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be an integer");
+  const long long x = v.is_number_unsigned() ? (v.get<unsigned long long>() > (unsigned long long)hi ? hi + 1LL : v.get<long long>())
+                                             : v.get<long long>();
+  if (x < lo || x > hi)
+    throw std::invalid_argument(std::string("sweep config: '") + key + "' must be in " + std::to_string(lo) + ".." +
+                                std::to_string(hi));
+  return long(x);
+}
+
 std::vector<std::string> strings(const json& j, const char* key) {
   if (!j.is_array()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
   std::vector<std::string> out;
@@ -116,7 +130,7 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, and numbers too large to represent
     throw InputError(path + ": not valid JSON: " + e.what());
   }
   if (!j.is_object()) throw InputError(path + ": a sweep config is a JSON object");
@@ -163,19 +177,21 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
     if (j.contains("queries")) {
       const json& q = j["queries"];
       if (!q.is_object()) throw std::invalid_argument("sweep config: \"queries\" is {\"select\": all|first|spread|every, \"n\": N}");
+      if (q.contains("select") && !q["select"].is_string()) throw std::invalid_argument("sweep config: queries.select must be a string");
       const std::string sel = q.value("select", "all");
-      const long n = q.value("n", 0L);
+      const long n = integer(q, "n", 0, 0, 1L << 40);
       if (sel != "all" && n <= 0) throw std::invalid_argument("sweep config: queries.n must be positive");
       if (sel == "first") c.select.limit = n, c.select.first = true;
       else if (sel == "spread") c.select.limit = n;
       else if (sel == "every") c.select.every = n;
       else if (sel != "all") throw std::invalid_argument("sweep config: queries.select '" + sel + "' (all, first, spread, every)");
-      if (q.contains("random")) c.select.queries = q["random"].get<long>();
+      if (q.contains("random")) c.select.queries = integer(q, "random", 0, 1, 100000000);
     }
-    c.unit.repetitions = j.value("repetitions", 1);
-    if (c.unit.repetitions < 1 || c.unit.repetitions > 1000) throw std::invalid_argument("sweep config: repetitions 1..1000");
-    c.select.seed = j.value("seed", std::uint64_t(1));
+    c.unit.repetitions = int(integer(j, "repetitions", 1, 1, 1000));
+    c.select.seed = std::uint64_t(integer(j, "seed", 1, 0, std::numeric_limits<long>::max()));
+    if (j.contains("paths") && !j["paths"].is_boolean()) throw std::invalid_argument("sweep config: 'paths' must be true or false");
     c.unit.paths = j.value("paths", false);
+    if (j.contains("output") && !j["output"].is_string()) throw std::invalid_argument("sweep config: 'output' must be a string");
     c.output = j.value("output", c.output);
   } catch (const json::exception& e) {
     throw InputError(path + ": wrong type of value: " + e.what());
