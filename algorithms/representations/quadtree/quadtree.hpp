@@ -121,6 +121,16 @@ class QuadTree {
   Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
+  // The cells' outlines, for path pictures.
+  std::vector<Segment> structure() const {
+    std::vector<Segment> out;
+    for (std::uint32_t c = 0; c < cells_.size(); ++c) {
+      const Box b = cell_box(c);
+      const Point p[4] = {b.min, {b.max.x, b.min.y}, b.max, {b.min.x, b.max.y}};
+      for (int i = 0; i < 4; ++i) out.push_back({p[i], p[(i + 1) % 4]});
+    }
+    return out;
+  }
 
   // --- inspection (tests, benchmarks, reports) ---
   std::size_t quadtree_leaves() const { return leaves_; }  // free leaves of the subdivision
