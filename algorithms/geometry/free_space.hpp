@@ -53,6 +53,11 @@ class FreeSpace {
   // free cell (x, y) for the corner (x, y), else that of cell (x, y - 1) (the cell grid4/grid8
   // attach such a point to). Polygon maps: the sector wider than 180 degrees if there is one, else
   // the first sector holding the direction (1,1), (1,-1), (-1,-1), (-1,1).
+  //
+  // Polygon maps: the free space is the walkable area minus the union of all obstacles, computed
+  // once with Boost.Geometry (union_, difference); where obstacles cross, the crossing points are
+  // rounded to doubles there. Every answer after that is exact with respect to those rings.
+  // Components are the polygons of that (valid, OGC) multipolygon.
 
  private:
   struct Impl;
