@@ -319,7 +319,9 @@ void FreeSpace::Impl::build_polygon() {
   // Vertices passed by more than one ring pass: their free sectors, in angular order.
   std::unordered_map<Point, std::vector<std::uint32_t>, PointHash> visits;
   for (std::uint32_t e = 0; e < edges.size(); ++e) visits[edges[e].p].push_back(e);
-  for (auto& [P, list] : visits) {
+  for (auto& visit : visits) {
+    const Point P = visit.first;  // a copy, not a structured binding: clang 14 cannot capture those
+    auto& list = visit.second;
     if (list.size() < 2) continue;
     struct Ray {
       Point at;
