@@ -10,8 +10,11 @@
 
 #include "geometry/grid_rings.hpp"
 
-// Boost.Geometry 1.74's rescale policy trips a false -Wmaybe-uninitialized inside union_/difference.
+// Boost.Geometry 1.74's rescale policy trips a false -Wmaybe-uninitialized (GCC) inside
+// union_/difference.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace navbench {
 
