@@ -1,5 +1,5 @@
 // The one shared A* (Hart, Nilsson & Raphael 1968) over every representation, built on Boost.Graph's
-// astar_search_no_init. Per-query memory lives in a SearchWorkspace that is reused between queries
+// A* (astar_search_no_init's visitor, breadth_first_visit and d_ary_heap_indirect). Per-query memory lives in a SearchWorkspace that is reused between queries
 // and reset in O(touched) by a stamp: untouched entries read distance +inf and colour white, as
 // astar_search_no_init requires (a plain vector_property_map would read 0 and give wrong paths).
 #pragma once
@@ -27,7 +27,7 @@ class SearchWorkspace {
     double dist, cost;    // g and f
     Vertex pred;
     std::uint32_t stamp;  // == current: this record belongs to the running query
-    std::uint32_t local;  // dense per-query id, the index of the heap's position map
+    std::uint32_t heap;   // position in the open list's heap
     boost::default_color_type color;
   };
 
@@ -43,17 +43,21 @@ class SearchWorkspace {
       for (auto& r : records_) r.stamp = 0;
       current_ = 1;
     }
-    next_local_ = 0;
+    touched_ = 0;
   }
   Record& touch(Vertex v) {
     Record& r = records_[v];
-    if (r.stamp != current_) r = {kInf, kInf, v, current_, next_local_++, boost::white_color};
+    if (r.stamp != current_) {
+      r = {kInf, kInf, v, current_, ~std::uint32_t(0), boost::white_color};
+      ++touched_;
+    }
     return r;
   }
   const Record* peek(Vertex v) const { return records_[v].stamp == current_ ? &records_[v] : nullptr; }
   // For vertices known to be touched in this query (those on the heap).
   const Record& touched_record(Vertex v) const { return records_[v]; }
-  std::size_t touched() const { return next_local_; }
+  std::size_t touched() const { return touched_; }
+  Record& touched_record_mut(Vertex v) { return records_[v]; }
   std::size_t memory_bytes() const {
     return records_.capacity() * sizeof(Record) + goal_links.stamp.capacity() * 4 +
            goal_links.link.capacity() * sizeof(Link);
@@ -66,7 +70,7 @@ class SearchWorkspace {
  private:
   std::vector<Record> records_;
   std::uint32_t current_ = 0;
-  std::uint32_t next_local_ = 0;
+  std::uint32_t touched_ = 0;
 };
 
 namespace detail {
@@ -101,15 +105,16 @@ struct CostMap {
   friend void put(const CostMap& m, Vertex v, double x) { m.ws->touch(v).cost = x; }
 };
 
-// Vertex -> dense per-query id: keeps the heap's index_in_heap vector at O(touched) size. The heap
-// asks only for vertices it holds (touched, as above).
-struct LocalIndexMap {
+// The heap's position map, kept in the vertex's own record (same cache line as its f-value). The
+// heap reads and writes it only for vertices it holds, which are touched.
+struct HeapIndexMap {
   using key_type = Vertex;
   using value_type = std::size_t;
   using reference = std::size_t;
-  using category = boost::readable_property_map_tag;
+  using category = boost::read_write_property_map_tag;
   SearchWorkspace* ws;
-  friend std::size_t get(const LocalIndexMap& m, Vertex v) { return m.ws->touched_record(v).local; }
+  friend std::size_t get(const HeapIndexMap& m, Vertex v) { return m.ws->touched_record(v).heap; }
+  friend void put(const HeapIndexMap& m, Vertex v, std::size_t i) { m.ws->touched_record_mut(v).heap = std::uint32_t(i); }
 };
 
 struct FoundGoal {};
@@ -161,7 +166,7 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   detail::CostMap cost{&ws};
   detail::PredMap pred{&ws};
   detail::ColorMap color{&ws};
-  detail::LocalIndexMap index{&ws};
+  detail::HeapIndexMap heap_index{&ws};
   put(dist, S, 0.0);
   put(pred, S, S);
   q.path.clear();
@@ -174,9 +179,18 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
     heur.goal = q.goal;
     heur.weight = h.weight;
     put(cost, S, heur(S));
+    // This is the body of boost::astar_search_no_init (Boost 1.74), Boost's A* visitor over
+    // breadth_first_visit with a 4-ary indirect heap, with one change: the heap's position map is
+    // the workspace record instead of a vector_property_map that astar_search_no_init allocates
+    // per call and grows to the largest vertex index (an O(V) cost for every query).
+    using Queue = boost::d_ary_heap_indirect<Vertex, 4, detail::HeapIndexMap, detail::CostMap, std::less<double>>;
+    Queue open(cost, heap_index, std::less<double>());
+    boost::detail::astar_bfs_visitor<decltype(heur), detail::Visitor<QG>, Queue, detail::PredMap, detail::CostMap,
+                                     detail::DistMap, OverlayWeightMap, detail::ColorMap, std::plus<double>,
+                                     std::less<double>>
+        bfs(heur, vis, open, pred, cost, dist, OverlayWeightMap{}, color, std::plus<double>(), std::less<double>(), 0.0);
     try {
-      boost::astar_search_no_init(g, S, heur, vis, pred, cost, dist, OverlayWeightMap{}, color, index,
-                                  std::less<double>(), std::plus<double>(), SearchWorkspace::kInf, 0.0);
+      boost::breadth_first_visit(g, S, open, bfs, color);
     } catch (const detail::FoundGoal&) {
       found = true;
     }
