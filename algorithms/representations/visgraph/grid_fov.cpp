@@ -80,7 +80,12 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
                         std::vector<std::uint32_t>& maybe) const {
   const Point S{s.x, f * s.y};
   const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
-  auto lattice = [&](double x, double y) { return Ray{x, y, (x - S.x) / (y - S.y), 0}; };
+  // A ray through a corner; its slope (a division) is filled in only when it bounds a piece.
+  auto lattice = [&](double x, double y) { return Ray{x, y, 0, 0}; };
+  auto bound = [&](Ray r) {
+    if (r.h == 0) r.k = (r.x - S.x) / (r.y - S.y);
+    return r;
+  };
   // Angular order of rays in the closed lower half-plane: +x (0) ... +y (90 deg) ... -x (180).
   auto cmp = [&](const Ray& a, const Ray& b) -> int {
     if ((a.h | b.h) != 0) {
@@ -135,7 +140,7 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
   };
   thread_local Scratch scratch;
   auto& [pieces, next, local, tmp, shadows, far] = scratch;
-  const Ray down = lattice(S.x, S.y + 1);  // straight down the frame
+  const Ray down = bound(lattice(S.x, S.y + 1));  // straight down the frame
   pieces.assign(1, side > 0 ? Piece{kRight, down} : side < 0 ? Piece{down, kLeft} : Piece{kRight, kLeft});
 
   for (int Y = int(std::floor(S.y)); !pieces.empty(); ++Y) {
@@ -190,8 +195,8 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
             tmp.push_back(p);
             continue;
           }
-          if (cmp(p.lo, sh.a) <= 0) tmp.push_back({p.lo, sh.a});
-          if (cmp(sh.b, p.hi) <= 0) tmp.push_back({sh.b, p.hi});
+          if (cmp(p.lo, sh.a) <= 0) tmp.push_back({p.lo, bound(sh.a)});
+          if (cmp(sh.b, p.hi) <= 0) tmp.push_back({bound(sh.b), p.hi});
         }
         local.swap(tmp);
       }
