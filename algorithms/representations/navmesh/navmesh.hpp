@@ -21,90 +21,10 @@
 #include <boost/iterator/iterator_facade.hpp>
 #include <boost/property_map/property_map.hpp>
 
+#include "representations/csr_graph.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
-
-// A static weighted graph in compressed sparse row form, modelled in place as a Boost.Graph graph
-// (IncidenceGraph + VertexListGraph, as boost/graph/compressed_sparse_row_graph.hpp but with
-// 32-bit indices and the weights in one array next to the targets).
-class CsrGraph {
- public:
-  struct Edge {
-    Vertex u = 0;
-    std::uint32_t index = 0;  // position in targets/weights
-    friend bool operator==(const Edge&, const Edge&) = default;
-  };
-  struct WeightedEdge {
-    Vertex u, v;
-    double w;
-  };
-
-  // graph_traits
-  using vertex_descriptor = Vertex;
-  using edge_descriptor = Edge;
-  using directed_category = boost::directed_tag;
-  using edge_parallel_category = boost::disallow_parallel_edge_tag;
-  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
-  using vertices_size_type = std::size_t;
-  using edges_size_type = std::size_t;
-  using degree_size_type = std::size_t;
-  using vertex_iterator = boost::counting_iterator<Vertex>;
-  static Vertex null_vertex() { return ~Vertex(0); }
-
-  class out_edge_iterator
-      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
-   public:
-    out_edge_iterator() = default;
-    out_edge_iterator(Vertex u, std::uint32_t i) : u_(u), i_(i) {}
-
-   private:
-    friend class boost::iterator_core_access;
-    Edge dereference() const { return {u_, i_}; }
-    void increment() { ++i_; }
-    bool equal(const out_edge_iterator& o) const { return i_ == o.i_; }
-    Vertex u_ = 0;
-    std::uint32_t i_ = 0;
-  };
-
-  CsrGraph() = default;
-  // n vertices; every undirected edge listed once is stored in both directions. Exact duplicates
-  // (same pair) are dropped.
-  CsrGraph(std::size_t n, std::vector<WeightedEdge> undirected);
-
-  friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex u, const CsrGraph& g) {
-    return {out_edge_iterator(u, g.begin_[u]), out_edge_iterator(u, g.begin_[u + 1])};
-  }
-  friend Vertex source(const Edge& e, const CsrGraph&) { return e.u; }
-  friend Vertex target(const Edge& e, const CsrGraph& g) { return g.targets_[e.index]; }
-  friend std::size_t out_degree(Vertex u, const CsrGraph& g) { return g.begin_[u + 1] - g.begin_[u]; }
-  friend std::pair<vertex_iterator, vertex_iterator> vertices(const CsrGraph& g) {
-    return {vertex_iterator(0), vertex_iterator(Vertex(g.num_vertices()))};
-  }
-  friend std::size_t num_vertices(const CsrGraph& g) { return g.num_vertices(); }
-
-  std::size_t num_vertices() const { return begin_.empty() ? 0 : begin_.size() - 1; }
-  std::size_t num_edges() const { return targets_.size(); }  // directed: each undirected edge twice
-  double weight(std::uint32_t index) const { return weights_[index]; }
-  std::size_t memory_bytes() const {
-    return begin_.capacity() * 4 + targets_.capacity() * sizeof(Vertex) + weights_.capacity() * sizeof(double);
-  }
-
- private:
-  std::vector<std::uint32_t> begin_;  // out-edges of u: [begin_[u], begin_[u+1])
-  std::vector<Vertex> targets_;
-  std::vector<double> weights_;
-};
-
-// Edge weights of a CsrGraph: the stored lengths.
-struct CsrWeightMap {
-  using key_type = CsrGraph::Edge;
-  using value_type = double;
-  using reference = double;
-  using category = boost::readable_property_map_tag;
-  const CsrGraph* g;
-  friend double get(const CsrWeightMap& m, const CsrGraph::Edge& e) { return m.g->weight(e.index); }
-};
 
 // The constrained Delaunay triangulation of a map's free space, exported as plain arrays of the
 // domain triangles (those inside free space). Triangle corners are counter-clockwise in the (x, y)

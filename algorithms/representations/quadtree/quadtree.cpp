@@ -9,9 +9,6 @@
 
 namespace navbench {
 
-BOOST_CONCEPT_ASSERT((boost::IncidenceGraphConcept<QuadTreeGraph>));
-BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<QuadTreeGraph>));
-BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<QuadTreeWeightMap, QuadTreeGraph::Edge>));
 static_assert(Representation<QuadTree> && HasCorridor<QuadTree>);
 
 namespace {
@@ -258,23 +255,24 @@ void QuadTree::build_graph() {
   // Each portal links to every other portal of its two cells (both cells are convex, so the
   // segment between two portal midpoints of one cell stays inside it); cost = midpoint distance.
   auto degree = [&](std::uint32_t c) { return cell_first_[c + 1] - cell_first_[c]; };
-  graph_.offsets_.assign(np + 1, 0);
+  std::vector<std::uint32_t> offsets(np + 1, 0);
   for (Vertex v = 0; v < np; ++v)
-    graph_.offsets_[v + 1] = graph_.offsets_[v] + degree(portals_[v].a) + degree(portals_[v].b) - 2;
-  graph_.targets_.resize(graph_.offsets_[np]);
-  graph_.weights_.resize(graph_.offsets_[np]);
+    offsets[v + 1] = offsets[v] + degree(portals_[v].a) + degree(portals_[v].b) - 2;
+  std::vector<Vertex> targets(offsets[np]);
+  std::vector<double> weights(offsets[np]);
   for (Vertex v = 0; v < np; ++v) {
-    std::uint32_t k = graph_.offsets_[v];
+    std::uint32_t k = offsets[v];
     for (const std::uint32_t c : {portals_[v].a, portals_[v].b})
       for (std::uint32_t i = cell_first_[c]; i < cell_first_[c + 1]; ++i) {
         const Vertex w = cell_portals_[i];
         if (w == v) continue;
-        graph_.targets_[k] = w;
+        targets[k] = w;
         const double dx = mid_[v].x - mid_[w].x, dy = mid_[v].y - mid_[w].y;
-        graph_.weights_[k] = std::sqrt(dx * dx + dy * dy);  // exact operands: no need for hypot's care
+        weights[k] = std::sqrt(dx * dx + dy * dy);  // exact operands: no need for hypot's care
         ++k;
       }
   }
+  graph_ = CsrGraph(std::move(offsets), std::move(targets), std::move(weights));
 }
 
 // --- queries -------------------------------------------------------------------------------------

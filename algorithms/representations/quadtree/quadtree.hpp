@@ -26,80 +26,14 @@
 #include <boost/iterator/iterator_facade.hpp>
 #include <boost/property_map/property_map.hpp>
 
+#include "representations/csr_graph.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
 
-// Compressed sparse rows: the out-edges of u are entries offsets[u] .. offsets[u+1]-1.
-class QuadTreeGraph {
- public:
-  struct Edge {
-    Vertex u = 0;
-    std::uint32_t index = 0;  // position in the CSR arrays (target, weight)
-    friend bool operator==(const Edge&, const Edge&) = default;
-  };
-
-  // graph_traits
-  using vertex_descriptor = Vertex;
-  using edge_descriptor = Edge;
-  using directed_category = boost::directed_tag;
-  using edge_parallel_category = boost::disallow_parallel_edge_tag;
-  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
-  using vertices_size_type = std::size_t;
-  using edges_size_type = std::size_t;
-  using degree_size_type = std::size_t;
-  using vertex_iterator = boost::counting_iterator<Vertex>;
-  static Vertex null_vertex() { return ~Vertex(0); }
-
-  class out_edge_iterator
-      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
-   public:
-    out_edge_iterator() = default;
-    out_edge_iterator(Vertex u, std::uint32_t i) : u_(u), i_(i) {}
-
-   private:
-    friend class boost::iterator_core_access;
-    Edge dereference() const { return {u_, i_}; }
-    void increment() { ++i_; }
-    bool equal(const out_edge_iterator& o) const { return i_ == o.i_; }
-    Vertex u_ = 0;
-    std::uint32_t i_ = 0;
-  };
-
-  friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex u, const QuadTreeGraph& g) {
-    return {out_edge_iterator(u, g.offsets_[u]), out_edge_iterator(u, g.offsets_[u + 1])};
-  }
-  friend Vertex source(const Edge& e, const QuadTreeGraph&) { return e.u; }
-  friend Vertex target(const Edge& e, const QuadTreeGraph& g) { return g.targets_[e.index]; }
-  friend std::size_t out_degree(Vertex u, const QuadTreeGraph& g) { return g.offsets_[u + 1] - g.offsets_[u]; }
-  friend std::pair<vertex_iterator, vertex_iterator> vertices(const QuadTreeGraph& g) {
-    return {vertex_iterator(0), vertex_iterator(Vertex(num_vertices(g)))};
-  }
-  friend std::size_t num_vertices(const QuadTreeGraph& g) { return g.offsets_.empty() ? 0 : g.offsets_.size() - 1; }
-
-  std::size_t num_edges() const { return targets_.size(); }
-  double weight(std::uint32_t index) const { return weights_[index]; }
-  std::size_t memory_bytes() const {
-    return offsets_.capacity() * sizeof(std::uint32_t) + targets_.capacity() * sizeof(Vertex) +
-           weights_.capacity() * sizeof(double);
-  }
-
- private:
-  friend class QuadTree;
-  std::vector<std::uint32_t> offsets_;
-  std::vector<Vertex> targets_;
-  std::vector<double> weights_;
-};
-
-// Edge weights: the distance between the two portal midpoints, stored beside the CSR targets.
-struct QuadTreeWeightMap {
-  using key_type = QuadTreeGraph::Edge;
-  using value_type = double;
-  using reference = double;
-  using category = boost::readable_property_map_tag;
-  const QuadTreeGraph* g = nullptr;
-  friend double get(const QuadTreeWeightMap& m, const QuadTreeGraph::Edge& e) { return m.g->weight(e.index); }
-};
+// The portal graph: the shared CSR graph (representations/csr_graph.hpp).
+using QuadTreeGraph = CsrGraph;
+using QuadTreeWeightMap = CsrWeightMap;
 
 class QuadTree {
  public:
