@@ -78,6 +78,7 @@ class CsrGraph {
   std::size_t num_vertices() const { return begin_.empty() ? 0 : begin_.size() - 1; }
   std::size_t num_edges() const { return targets_.size(); }  // directed: each undirected edge twice
   double weight(std::uint32_t index) const { return weights_[index]; }
+  const double* weight_data() const { return weights_.data(); }
   std::size_t memory_bytes() const {
     return begin_.capacity() * 4 + targets_.capacity() * sizeof(Vertex) + weights_.capacity() * sizeof(double);
   }
@@ -88,14 +89,17 @@ class CsrGraph {
   std::vector<double> weights_;
 };
 
-// Edge weights of a CsrGraph: the stored lengths.
+// Edge weights of a CsrGraph: the stored lengths (a bare array pointer: one load per edge).
 struct CsrWeightMap {
   using key_type = CsrGraph::Edge;
   using value_type = double;
   using reference = double;
   using category = boost::readable_property_map_tag;
-  const CsrGraph* g;
-  friend double get(const CsrWeightMap& m, const CsrGraph::Edge& e) { return m.g->weight(e.index); }
+  const double* w = nullptr;
+  friend double get(const CsrWeightMap& m, const CsrGraph::Edge& e) { return m.w[e.index]; }
 };
+
+inline CsrWeightMap weight_map(const CsrGraph& g) { return {g.weight_data()}; }
+
 
 }  // namespace navbench

@@ -76,7 +76,7 @@ class NavMesh {
   NavMesh(const Map& map, Params& params);
 
   const Graph& graph() const { return graph_; }
-  CsrWeightMap weights() const { return {&graph_}; }
+  CsrWeightMap weights() const { return weight_map(graph_); }
   Point position(Vertex v) const { return mid_[v]; }
   // cell = the cell id (the triangle id without merging); component = its component.
   std::optional<Attachment> attach(Point p) const;
@@ -131,7 +131,7 @@ class NavMeshVertices {
   NavMeshVertices(const Map& map, Params& params);
 
   const Graph& graph() const { return graph_; }
-  CsrWeightMap weights() const { return {&graph_}; }
+  CsrWeightMap weights() const { return weight_map(graph_); }
   Point position(Vertex v) const { return pos_[v]; }
   std::optional<Attachment> attach(Point p) const;  // cell = triangle id
   bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }

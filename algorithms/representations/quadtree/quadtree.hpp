@@ -48,7 +48,7 @@ class QuadTree {
 
   // --- the Representation contract ---
   const Graph& graph() const { return graph_; }
-  QuadTreeWeightMap weights() const { return {&graph_}; }
+  QuadTreeWeightMap weights() const { return weight_map(graph_); }
   Point position(Vertex v) const { return mid_[v]; }
   std::optional<Attachment> attach(Point p) const;
   bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }

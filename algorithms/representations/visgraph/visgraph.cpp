@@ -8,9 +8,6 @@
 
 namespace navbench {
 
-BOOST_CONCEPT_ASSERT((boost::IncidenceGraphConcept<VisCsrGraph>));
-BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<VisCsrGraph>));
-BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<VisWeightMap, VisCsrGraph::Edge>));
 static_assert(Representation<VisGraph>);
 
 using exact::orient2d;
@@ -26,20 +23,22 @@ bool tangent_at(const ConvexCorner& c, Point other) {
 
 }  // namespace
 
-VisCsrGraph::VisCsrGraph(std::size_t n, std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs) {
-  offsets_.assign(n + 1, 0);
-  for (const auto& a : arcs) ++offsets_[a.first.first + 1];
-  for (std::size_t i = 0; i < n; ++i) offsets_[i + 1] += offsets_[i];
-  targets_.resize(arcs.size());
-  weights_.resize(arcs.size());
-  std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
-  // Within a vertex, arcs keep their given order (sorted by target below for determinism).
+// CSR arrays from directed arcs (u, v, w) over n vertices, each vertex's arcs sorted by target
+// (deterministic order).
+static CsrGraph csr_from_arcs(std::size_t n, std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs) {
+  std::vector<std::uint32_t> offsets(n + 1, 0);
+  for (const auto& a : arcs) ++offsets[a.first.first + 1];
+  for (std::size_t i = 0; i < n; ++i) offsets[i + 1] += offsets[i];
+  std::vector<Vertex> targets(arcs.size());
+  std::vector<double> weights(arcs.size());
+  std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
   std::sort(arcs.begin(), arcs.end());
   for (const auto& a : arcs) {
     const std::uint32_t k = fill[a.first.first]++;
-    targets_[k] = a.first.second;
-    weights_[k] = a.second;
+    targets[k] = a.first.second;
+    weights[k] = a.second;
   }
+  return CsrGraph(std::move(offsets), std::move(targets), std::move(weights));
 }
 
 int VisGraph::side(const ConvexCorner& c, Point a, Point b) {
@@ -95,7 +94,7 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
     arcs.push_back({{state(i, a), state(j, b)}, w});
     arcs.push_back({{state(j, -b), state(i, -a)}, w});
   }
-  graph_ = VisCsrGraph(std::size_t(n) << shift_, std::move(arcs));
+  graph_ = csr_from_arcs(std::size_t(n) << shift_, std::move(arcs));
   pos_.resize(std::size_t(n) << shift_);
   for (std::size_t v = 0; v < pos_.size(); ++v) pos_[v] = c[v >> shift_].at;
 }

@@ -32,80 +32,15 @@
 #include <boost/property_map/property_map.hpp>
 
 #include "geometry/free_space.hpp"
+#include "representations/csr_graph.hpp"
 #include "representations/representation.hpp"
 #include "representations/visgraph/grid_fov.hpp"
 
 namespace navbench {
 
-class VisCsrGraph {
- public:
-  struct Edge {
-    Vertex u = 0;
-    std::uint32_t e = 0;  // index into targets / weights
-    friend bool operator==(const Edge&, const Edge&) = default;
-  };
-
-  using vertex_descriptor = Vertex;
-  using edge_descriptor = Edge;
-  using directed_category = boost::directed_tag;
-  using edge_parallel_category = boost::disallow_parallel_edge_tag;
-  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
-  using vertices_size_type = std::size_t;
-  using edges_size_type = std::size_t;
-  using degree_size_type = std::size_t;
-  using vertex_iterator = boost::counting_iterator<Vertex>;
-  static Vertex null_vertex() { return ~Vertex(0); }
-
-  class out_edge_iterator
-      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
-   public:
-    out_edge_iterator() = default;
-    out_edge_iterator(Vertex u, std::uint32_t e) : u_(u), e_(e) {}
-
-   private:
-    friend class boost::iterator_core_access;
-    Edge dereference() const { return {u_, e_}; }
-    void increment() { ++e_; }
-    bool equal(const out_edge_iterator& o) const { return e_ == o.e_; }
-    Vertex u_ = 0;
-    std::uint32_t e_ = 0;
-  };
-
-  VisCsrGraph() = default;
-  // Builds the CSR arrays from directed arcs (u, v, w) over n vertices.
-  VisCsrGraph(std::size_t n, std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs);
-
-  friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex u, const VisCsrGraph& g) {
-    return {out_edge_iterator(u, g.offsets_[u]), out_edge_iterator(u, g.offsets_[u + 1])};
-  }
-  friend Vertex source(const Edge& e, const VisCsrGraph&) { return e.u; }
-  friend Vertex target(const Edge& e, const VisCsrGraph& g) { return g.targets_[e.e]; }
-  friend std::size_t out_degree(Vertex u, const VisCsrGraph& g) { return g.offsets_[u + 1] - g.offsets_[u]; }
-  friend std::pair<vertex_iterator, vertex_iterator> vertices(const VisCsrGraph& g) {
-    return {vertex_iterator(0), vertex_iterator(Vertex(g.offsets_.size() - 1))};
-  }
-  friend std::size_t num_vertices(const VisCsrGraph& g) { return g.offsets_.size() - 1; }
-
-  std::size_t num_edges() const { return targets_.size(); }
-  const double* weight_data() const { return weights_.data(); }
-  std::size_t memory_bytes() const {
-    return offsets_.capacity() * 4 + targets_.capacity() * sizeof(Vertex) + weights_.capacity() * 8;
-  }
-
- private:
-  std::vector<std::uint32_t> offsets_{0};
-  std::vector<Vertex> targets_;
-  std::vector<double> weights_;
-};
-
-struct VisWeightMap {
-  using key_type = VisCsrGraph::Edge;
-  using value_type = double;
-  using reference = double;
-  using category = boost::readable_property_map_tag;
-  const double* w = nullptr;
-  friend double get(const VisWeightMap& m, const VisCsrGraph::Edge& e) { return m.w[e.e]; }
-};
+// The visibility graph's arcs: the shared CSR graph (representations/csr_graph.hpp).
+using VisCsrGraph = CsrGraph;
+using VisWeightMap = CsrWeightMap;
 
 class VisGraph {
  public:
@@ -114,7 +49,7 @@ class VisGraph {
   VisGraph(const Map& map, Params& params);
 
   const Graph& graph() const { return graph_; }
-  VisWeightMap weights() const { return {graph_.weight_data()}; }
+  VisWeightMap weights() const { return weight_map(graph_); }
   Point position(Vertex v) const { return pos_[v]; }
   // Links to every node the point sees (tangent at the node), both taut states of a node: right
   // for a start and for a goal alike. nullopt when p is not free.
