@@ -53,9 +53,18 @@ class Adapter final : public AnyRepresentation {
     else return std::nullopt;
   }
   BuildStats stats() const override { return rep_.stats(); }
+  // The representation's own drawing, or else its graph: every edge between vertex positions.
   std::vector<Segment> structure() const override {
-    if constexpr (HasStructure<R>) return rep_.structure();
-    else return {};
+    if constexpr (HasStructure<R>) {
+      return rep_.structure();
+    } else {
+      std::vector<Segment> out;
+      const auto& g = rep_.graph();
+      for (Vertex v = 0; v < Vertex(num_vertices(g)); ++v)
+        for (auto [it, end] = out_edges(v, g); it != end; ++it)
+          if (Vertex u = Vertex(target(*it, g)); u > v) out.push_back({rep_.position(v), rep_.position(u)});
+      return out;
+    }
   }
   std::size_t workspace_bytes() const override { return ws_.memory_bytes(); }
   const R& representation() const { return rep_; }

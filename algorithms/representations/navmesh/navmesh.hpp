@@ -88,6 +88,17 @@ class NavMesh {
   // left. Empty when start and goal share a cell; nullopt when there is no path in q.
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
+  // The cells' outlines (triangles, or merged convex polygons), for path pictures.
+  std::vector<Segment> structure() const {
+    std::vector<Segment> out;
+    const auto& pts = tri_.points();
+    for (std::uint32_t c = 0; c + 1 < cell_begin_.size(); ++c)
+      for (std::uint32_t i = cell_begin_[c]; i < cell_begin_[c + 1]; ++i) {
+        const std::uint32_t j = i + 1 < cell_begin_[c + 1] ? i + 1 : cell_begin_[c];
+        out.push_back({pts[cell_verts_[i]], pts[cell_verts_[j]]});
+      }
+    return out;
+  }
 
   // Inspection (tests, plots).
   const FreeSpaceTriangulation& triangulation() const { return tri_; }
