@@ -34,9 +34,12 @@ struct GoalLinks {
   Vertex small_vertex[kInline];
   std::size_t count = 0;
   std::uint32_t current = 0;
+  std::size_t n_ = 0;
 
+  // The per-vertex marks are allocated only when a query first spills (visibility graphs), so
+  // graphs whose goal has a handful of links (grids, meshes) never pay O(V) memory for them.
   void reset(std::size_t n) {
-    if (stamp.size() < n) { stamp.resize(n, 0); link.resize(n); }
+    n_ = n;
     if (++current == 0) { std::fill(stamp.begin(), stamp.end(), 0); current = 1; }
     count = 0;
   }
@@ -49,6 +52,10 @@ struct GoalLinks {
     if (count < kInline) {
       small[count] = {goal, cost};
       small_vertex[count] = v;
+    }
+    if (count == kInline && stamp.size() < n_) {
+      stamp.resize(n_, 0);
+      link.resize(n_);
     }
     if (count == kInline)  // spill the inline list into the marks
       for (std::size_t i = 0; i < kInline; ++i) { stamp[small_vertex[i]] = current; link[small_vertex[i]] = small[i]; }
