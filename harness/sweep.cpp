@@ -39,6 +39,14 @@ struct SweepConfig {
   json canonical;                        // what identifies the sweep (for resume and merge)
 };
 
+// A double as text that reads back to the same double (the saved optimum must give the same gaps
+// on a resumed run as on an uninterrupted one).
+std::string exact_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 std::string hex64(std::uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -452,7 +460,7 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
               p->compute_optimum();
               std::string text = "scen_index,optimal\n";
               for (const auto& q : p->queries)
-                text += std::to_string(q.scen_index) + "," + (q.optimal ? format_number(*q.optimal) : "") + "\n";
+                text += std::to_string(q.scen_index) + "," + (q.optimal ? exact_text(*q.optimal) : "") + "\n";
               write_atomic(opt, text);
             }
             sh.pm = std::move(p);
