@@ -388,10 +388,15 @@ int run(const RunConfig& cfg) {
     if (!cfg.quiet)
       std::cerr << "navbench: " << pm.map.name << " (" << pm.map.collection << "): " << pm.queries.size() << " queries\n";
     for (const auto& spec : cfg.reps) {
+      // Heuristics under which grid8 must be optimal: weight <= 1 and never above octile distance
+      // (manhattan overestimates diagonal moves). Decided once, not per row.
+      std::vector<std::string> admissible;
+      for (const auto& h : cfg.unit.heuristics)
+        if (h.weight <= 1.0 && h.metric != Metric::manhattan) admissible.push_back(h.text);
       auto sink = [&](const ResultRow& r) {
         // --checkopt (as Warthog's): grid8 with an admissible heuristic must equal the scenario.
         if (cfg.checkopt && spec.name == "grid8" && r.octile_optimal && r.raw_length && r.smoothing == cfg.unit.smoothings.front() &&
-            parse_heuristic(r.heuristic).weight <= 1.0) {
+            std::find(admissible.begin(), admissible.end(), r.heuristic) != admissible.end()) {
           ++checked;
           const ScenarioLine& l = pm.scen.lines[std::size_t(r.scen_index)];
           if (std::abs(*r.raw_length - *r.octile_optimal) > printed_tolerance(l)) {

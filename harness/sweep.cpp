@@ -440,7 +440,12 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
         {
           std::lock_guard<std::mutex> lock(sh.m);
           if (!sh.pm) {
-            auto p = std::make_unique<PreparedMap>(prepare_map(cfg.maps[u.map], cfg.select));
+            // The map and scenario were read and checked once, before any unit: copy, don't re-read.
+            auto p = std::make_unique<PreparedMap>();
+            p->map = maps[u.map].map;
+            p->scen = maps[u.map].scen;
+            p->has_scen = maps[u.map].has_scen;
+            p->selection = maps[u.map].selection;
             p->selection.convention = u.convention;
             p->build_queries();
             const fs::path opt = out / "optimum" / (sanitize(p->map.collection + "__" + p->map.name + "__" + u.convention) + ".csv");
