@@ -8,6 +8,7 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/movingai.hpp"
+#include "harness/cli.hpp"
 #include "harness/registry.hpp"
 #include "harness/results.hpp"
 #include "harness/run.hpp"
@@ -15,19 +16,6 @@
 #include "smoothing/smoothing.hpp"
 
 namespace {
-
-const char* kUsage =
-    "usage: navbench <command> [options]\n"
-    "  run --map PATH... [--scen FILE] --rep NAME[,NAME...] [--rep NAME:k=v,...] [--smoothing none,los,funnel]\n"
-    "      [--heuristic NAME[*W][,...]] [--convention center|corner] [--limit N] [--queries N] [--seed S]\n"
-    "      [--save-queries FILE] [--repetitions N] [--paths] [--checkopt] [--no-optimum] [--quiet] --out PREFIX\n"
-    "  sweep CONFIG [--out DIR] [--jobs N] [--shard K/N] [--quiet]\n"
-    "  merge SHARD_DIR... --out DIR\n"
-    "  generate random|rooms|maze|polygons [--width W] [--height H] [--density PCT] [--room N]\n"
-    "      [--corridor N] [--obstacles N] [--seed S] [--queries N] --out DIR/NAME\n"
-    "  structure --map FILE --rep NAME[,NAME...] --out FILE.csv   structure segments for pathviz.py\n"
-    "  list                      representations and smoothers\n"
-    "  help                      this text\n";
 
 long number(const std::string& opt, const std::string& v) {
   std::size_t used = 0;
@@ -42,35 +30,41 @@ long number(const std::string& opt, const std::string& v) {
 }
 
 // navbench generate KIND ... --out DIR/NAME: a seeded map and its scenario (Moving AI files).
-int generate(const std::vector<std::string>& args) {
-  if (args.empty() || args[0].rfind("--", 0) == 0)
-    throw std::invalid_argument("generate needs a kind: random, rooms, maze, polygons");
+int generate_command(const std::vector<std::string>& args, const std::vector<std::string>&) {
   navbench::GenerateOptions o;
-  o.kind = args[0];
-  std::string out;
+  std::string kind, out, width, height, density, room, corridor, obstacles, seed, queries_text;
+  CLI::App app{"Writes a seeded map and its scenario (Moving AI .map and .map.scen).", "navbench generate"};
+  navbench::cli::configure(app);
+  app.add_option("KIND", kind, "random, rooms, maze or polygons")->type_name("KIND");
+  app.add_option("--width", width, "map width in cells")->type_name("W");
+  app.add_option("--height", height, "map height in cells")->type_name("H");
+  app.add_option("--density", density, "random: obstacle density in percent")->type_name("PCT");
+  app.add_option("--room", room, "rooms: room size in cells")->type_name("N");
+  app.add_option("--corridor", corridor, "maze: corridor width in cells")->type_name("N");
+  app.add_option("--obstacles", obstacles, "polygons: number of obstacles")->type_name("N");
+  app.add_option("--seed", seed, "random seed")->type_name("S");
+  app.add_option("--queries", queries_text, "scenario queries (default 100)")->type_name("N");
+  app.add_option("--out", out, "output path without extension (required)")->type_name("DIR/NAME");
+  if (navbench::cli::parse(app, args)) return 0;  // --help
+  if (kind.empty()) throw std::invalid_argument("generate needs a kind: random, rooms, maze, polygons");
+  o.kind = kind;
   long queries = 100;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-    const std::string& v = args[++i];
-    if (a == "--width") o.width = int(number(a, v));
-    else if (a == "--height") o.height = int(number(a, v));
-    else if (a == "--density") {
-      std::size_t used = 0;
-      try {
-        o.density = std::stod(v, &used);
-      } catch (...) {
-        used = 0;
-      }
-      if (used != v.size()) throw std::invalid_argument("--density needs a number, got '" + v + "'");
-    } else if (a == "--room") o.room = int(number(a, v));
-    else if (a == "--corridor") o.corridor = int(number(a, v));
-    else if (a == "--obstacles") o.obstacles = int(number(a, v));
-    else if (a == "--seed") o.seed = std::uint64_t(number(a, v));
-    else if (a == "--queries") queries = number(a, v);
-    else if (a == "--out") out = v;
-    else throw std::invalid_argument("unknown option '" + a + "' for generate");
+  if (app.count("--width")) o.width = int(number("--width", width));
+  if (app.count("--height")) o.height = int(number("--height", height));
+  if (app.count("--density")) {
+    std::size_t used = 0;
+    try {
+      o.density = std::stod(density, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (used != density.size()) throw std::invalid_argument("--density needs a number, got '" + density + "'");
   }
+  if (app.count("--room")) o.room = int(number("--room", room));
+  if (app.count("--corridor")) o.corridor = int(number("--corridor", corridor));
+  if (app.count("--obstacles")) o.obstacles = int(number("--obstacles", obstacles));
+  if (app.count("--seed")) o.seed = std::uint64_t(number("--seed", seed));
+  if (app.count("--queries")) queries = number("--queries", queries_text);
   if (out.empty()) throw std::invalid_argument("generate needs --out DIR/NAME");
   navbench::validate(o);
   const auto slash = out.find_last_of('/');
@@ -85,17 +79,21 @@ int generate(const std::vector<std::string>& args) {
 
 // navbench structure --map FILE --rep SPEC... --out FILE.csv: the representations' structure as
 // segments (representation,kind,x1,y1,x2,y2), for scripts/pathviz.py --structure.
-int structure(const std::vector<std::string>& args) {
+int structure_command(const std::vector<std::string>& args, const std::vector<std::string>&) {
   std::string map, out;
+  std::vector<std::string> rep_args;
+  CLI::App app{"Writes each representation's structure as segments (representation,kind,x1,y1,x2,y2) "
+               "for scripts/pathviz.py --structure.",
+               "navbench structure"};
+  navbench::cli::configure(app);
+  app.add_option("--map", map, "map file (required)")->type_name("FILE");
+  navbench::cli::repeated(app, "--rep", rep_args, "representations: NAME[,NAME...] or one NAME:k=v,...; may be repeated")
+      ->type_name("SPEC");
+  app.add_option("--out", out, "output CSV file (required)")->type_name("FILE.csv");
+  if (navbench::cli::parse(app, args)) return 0;  // --help
   std::vector<navbench::RepresentationSpec> reps;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i + 1 >= args.size()) throw std::invalid_argument(args[i] + " needs a value");
-    if (args[i] == "--map") map = args[++i];
-    else if (args[i] == "--rep") {
-      for (auto& s : navbench::parse_rep_option(args[++i])) reps.push_back(s);
-    } else if (args[i] == "--out") out = args[++i];
-    else throw std::invalid_argument("unknown option '" + args[i] + "' for structure");
-  }
+  for (const auto& r : rep_args)
+    for (auto& s : navbench::parse_rep_option(r)) reps.push_back(s);
   if (map.empty() || reps.empty() || out.empty()) throw std::invalid_argument("structure needs --map FILE --rep NAME --out FILE");
   navbench::QuerySelection sel;
   sel.queries = 1;  // maps without a scenario are fine here
@@ -121,10 +119,33 @@ int structure(const std::vector<std::string>& args) {
   return 0;
 }
 
-int list() {
+int list_command(const std::vector<std::string>& args, const std::vector<std::string>&) {
+  CLI::App app{"Prints one line per registered representation and per smoother.", "navbench list"};
+  navbench::cli::configure(app);
+  if (navbench::cli::parse(app, args)) return 0;  // --help
   for (const auto& e : navbench::representations()) std::cout << "representation " << e.name << ' ' << e.description << '\n';
   for (const auto& s : navbench::smoothers()) std::cout << "smoothing " << s.name << ' ' << s.description << '\n';
   return 0;
+}
+
+// The subcommands: main only dispatches by name. A new subcommand is one line here.
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>& args, const std::vector<std::string>& argv);
+};
+const Command kCommands[] = {
+    {"run", "run the queries of maps on representations (one CSV row per query)", navbench::run_command},
+    {"sweep", "run a sweep config: many maps x representations x options, resumable", navbench::sweep_command},
+    {"merge", "combine the shard folders of a sweep", navbench::merge_command},
+    {"generate", "write a seeded map and scenario (random, rooms, maze, polygons)", generate_command},
+    {"structure", "write representations' structure as segments for pathviz.py", structure_command},
+    {"list", "list representations and smoothers", list_command},
+};
+
+void usage(std::ostream& out) {
+  out << "usage: navbench <command> [options]   (navbench <command> --help: its options)\n\ncommands:\n";
+  for (const auto& c : kCommands) out << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << '\n';
 }
 
 }  // namespace
@@ -132,39 +153,38 @@ int list() {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
-    std::cerr << kUsage;
+    usage(std::cerr);
     return 2;
   }
   const std::string cmd = args[0];
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  try {
-    if (cmd == "list") return list();
-    if (cmd == "help" || cmd == "--help" || cmd == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (cmd == "run") {
-      auto cfg = navbench::parse_run_args(rest);
-      cfg.argv.assign(argv, argv + argc);
-      return navbench::run(cfg);
-    }
-    if (cmd == "sweep") return navbench::sweep_command(rest, std::vector<std::string>(argv, argv + argc));
-    if (cmd == "merge") return navbench::merge_command(rest, std::vector<std::string>(argv, argv + argc));
-    if (cmd == "generate") return generate(rest);
-    if (cmd == "structure") return structure(rest);
-    std::cerr << "navbench: unknown command '" << cmd << "' (run, sweep, merge, generate, list, help)\n";
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    usage(std::cout);
+    return 0;
+  }
+  const Command* found = nullptr;
+  for (const auto& c : kCommands)
+    if (cmd == c.name) found = &c;
+  if (!found) {
+    std::string names;
+    for (const auto& c : kCommands) names += std::string(names.empty() ? "" : ", ") + c.name;
+    std::cerr << "navbench: unknown command '" << cmd << "' (" << names << ", help)\n";
     return 2;
+  }
+  // Every error names the subcommand, on one line: "navbench run: unknown option '--bogus'".
+  const std::string who = "navbench " + cmd + ": ";
+  try {
+    return found->run(std::vector<std::string>(args.begin() + 1, args.end()), std::vector<std::string>(argv, argv + argc));
   } catch (const navbench::InputError& e) {
-    std::cerr << "navbench: " << e.what() << '\n';
+    std::cerr << who << navbench::cli::one_line(e.what()) << '\n';
     return 2;
   } catch (const std::invalid_argument& e) {
-    std::cerr << "navbench: " << e.what() << '\n';
+    std::cerr << who << navbench::cli::one_line(e.what()) << '\n';
     return 2;
   } catch (const std::bad_alloc&) {
-    std::cerr << "navbench: out of memory\n";
+    std::cerr << who << "out of memory\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "navbench: error: " << e.what() << '\n';
+    std::cerr << who << "error: " << navbench::cli::one_line(e.what()) << '\n';
     return 1;
   }
 }

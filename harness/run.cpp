@@ -14,6 +14,7 @@
 #include "datasets/movingai.hpp"
 #include "datasets/wkt.hpp"
 #include "geometry/free_space.hpp"
+#include "harness/cli.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/results.hpp"
 #include "smoothing/smoothing.hpp"
@@ -130,57 +131,69 @@ std::vector<std::string> parse_smoothing_list(const std::string& value) {
   return out;
 }
 
-RunConfig parse_run_args(const std::vector<std::string>& args) {
+std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   RunConfig c;
-  bool heuristic_given = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
-    if (a == "--map") {
-      value();
-      c.maps.push_back(args[i]);
-      while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) c.maps.push_back(args[++i]);
-    } else if (a == "--scen") c.select.scen = value();
-    else if (a == "--rep") {
-      for (auto& s : parse_rep_option(value())) c.reps.push_back(s);
-    } else if (a == "--smoothing") {
-      c.unit.smoothings = parse_smoothing_list(value());
-    } else if (a == "--heuristic") {
-      if (!heuristic_given) c.unit.heuristics.clear();
-      heuristic_given = true;
-      for (auto& s : split(value(), ',')) c.unit.heuristics.push_back(parse_heuristic(s));
-    } else if (a == "--convention") {
-      c.select.convention = value();
-      if (c.select.convention != "center" && c.select.convention != "corner")
-        throw std::invalid_argument("--convention must be center or corner, got '" + c.select.convention + "'");
-    } else if (a == "--limit") c.select.limit = parse_count(a, value());
-    else if (a == "--queries") c.select.queries = parse_count(a, value());
-    else if (a == "--seed") {
-      const std::string& v = value();
-      std::size_t used = 0;
-      try {
-        c.select.seed = std::stoull(v, &used);
-      } catch (...) {
-        used = 0;
-      }
-      if (used != v.size() || v.empty() || v[0] == '-') throw std::invalid_argument("--seed needs a non-negative integer");
-    } else if (a == "--save-queries") c.select.save_queries = value();
-    else if (a == "--out") c.out = value();
-    else if (a == "--paths") c.unit.paths = true;
-    else if (a == "--repetitions") c.unit.repetitions = int(parse_count(a, value()));
-    else if (a == "--checkopt") c.checkopt = true;
-    else if (a == "--no-optimum") c.optimum = false;
-    else if (a == "--quiet") c.quiet = true;
-    else throw std::invalid_argument("unknown option '" + a + "' for run");
+  CLI::App app{"Runs every query of each map's scenario on each representation; writes PREFIX.csv, "
+               "PREFIX.build.csv and PREFIX.meta.json (SPEC §4, §5).",
+               "navbench run"};
+  cli::configure(app);
+  std::vector<std::string> reps, heuristics;
+  std::string smoothing, limit, queries, seed, repetitions;
+  app.add_option("--map", c.maps, "map files (.map, .wkt) or directories searched for them; one or more")
+      ->expected(1, -1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("PATH");
+  app.add_option("--scen", c.select.scen, "scenario file (single map; default: MAP.scen next to each map)")->type_name("FILE");
+  cli::repeated(app, "--rep", reps, "representations: NAME[,NAME...] or one NAME:k=v,...; may be repeated")
+      ->type_name("SPEC");
+  app.add_option("--smoothing", smoothing, "smoothers to run on every path (default none)")->type_name("none,los,funnel");
+  cli::repeated(app, "--heuristic", heuristics, "euclidean (default), octile, manhattan, chebyshev, zero; *W weights")
+      ->type_name("NAME[*W][,...]");
+  app.add_option("--convention", c.select.convention, "query point of a scenario cell: its center (default) or corner")
+      ->type_name("center|corner");
+  app.add_option("--limit", limit, "N queries of each scenario, spread evenly over it")->type_name("N");
+  app.add_option("--queries", queries, "N random queries for maps without a scenario")->type_name("N");
+  app.add_option("--seed", seed, "seed of the random queries (default 1)")->type_name("S");
+  app.add_option("--save-queries", c.select.save_queries, "write the drawn random queries as a scenario file")->type_name("FILE");
+  app.add_option("--repetitions", repetitions, "run each query N times; times are the medians")->type_name("N");
+  app.add_flag("--paths", c.unit.paths, "also write PREFIX.paths.csv (every path's points)");
+  app.add_flag("--checkopt", c.checkopt, "grid8 must equal the scenario's optimum (exit 3 otherwise)");
+  bool no_optimum = false;
+  app.add_flag("--no-optimum", no_optimum, "skip the exact optimum (no optimal/gap columns)");
+  app.add_flag("--quiet", c.quiet, "no progress lines");
+  app.add_option("--out", c.out, "output prefix (required)")->type_name("PREFIX");
+  if (cli::parse(app, args)) return std::nullopt;
+
+  c.optimum = !no_optimum;
+  for (const auto& r : reps)
+    for (auto& s : parse_rep_option(r)) c.reps.push_back(s);
+  if (app.count("--smoothing")) c.unit.smoothings = parse_smoothing_list(smoothing);
+  for (const auto& h : heuristics)
+    for (auto& s : split(h, ',')) c.unit.heuristics.push_back(parse_heuristic(s));
+  if (c.select.convention != "center" && c.select.convention != "corner")
+    throw std::invalid_argument("--convention must be center or corner, got '" + c.select.convention + "'");
+  if (app.count("--limit")) c.select.limit = parse_count("--limit", limit);
+  if (app.count("--queries")) c.select.queries = parse_count("--queries", queries);
+  if (app.count("--seed")) {
+    std::size_t used = 0;
+    try {
+      c.select.seed = std::stoull(seed, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (used != seed.size() || seed.empty() || seed[0] == '-') throw std::invalid_argument("--seed needs a non-negative integer");
   }
+  if (app.count("--repetitions")) c.unit.repetitions = int(parse_count("--repetitions", repetitions));
   if (c.maps.empty()) throw std::invalid_argument("run needs --map PATH...");
   if (c.reps.empty()) throw std::invalid_argument("run needs --rep NAME[,NAME...]");
   if (c.out.empty()) throw std::invalid_argument("run needs --out PREFIX");
   if (c.unit.heuristics.empty()) c.unit.heuristics.push_back(parse_heuristic("euclidean"));
   return c;
+}
+
+int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  auto cfg = parse_run_args(args);
+  if (!cfg) return 0;  // --help
+  cfg->argv = argv;
+  return run(*cfg);
 }
 
 std::vector<std::string> expand_map_paths(const std::vector<std::string>& maps) {

@@ -72,8 +72,11 @@ struct RunConfig {
   std::vector<std::string> argv;  // the command line, for meta.json
 };
 
-// Parses the arguments after `run`. Throws std::invalid_argument with a one-line message.
-RunConfig parse_run_args(const std::vector<std::string>& args);
+// Parses the arguments after `run` (CLI11). nullopt: --help was given and printed.
+// Throws std::invalid_argument with a one-line message.
+std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args);
+// `navbench run ARGS`: parses and runs; returns the exit status (SPEC §5). argv goes to meta.json.
+int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
 // Runs; returns the process exit status (0 = completed; 3 = --checkopt found mismatches).
 int run(const RunConfig& cfg);
 

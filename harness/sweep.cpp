@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/results.hpp"
+#include "harness/cli.hpp"
 #include "harness/run.hpp"
 
 namespace fs = std::filesystem;
@@ -333,31 +334,29 @@ std::pair<long, long> parse_shard(const std::string& s) {
 void check_sweep_config_text(const std::string& text) { parse_config(text, "config", false); }
 
 int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
-  std::string config_path, out_override, shard_text;
+  std::string config_path, out_override, shard_text, jobs_text;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool quiet = false;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
-    if (a == "--out") out_override = value();
-    else if (a == "--jobs") {
-      const std::string v = value();
-      std::size_t used = 0;
-      long n = 0;
-      try {
-        n = std::stol(v, &used);
-      } catch (...) {
-      }
-      if (used != v.size() || n < 1 || n > 1024) throw std::invalid_argument("--jobs needs 1..1024, got '" + v + "'");
-      jobs = unsigned(n);
-    } else if (a == "--shard") shard_text = value();
-    else if (a == "--quiet") quiet = true;
-    else if (a.rfind("--", 0) == 0) throw std::invalid_argument("unknown option '" + a + "' for sweep");
-    else if (config_path.empty()) config_path = a;
-    else throw std::invalid_argument("sweep takes one CONFIG file");
+  CLI::App app{"Runs a whole sweep from a JSON config (maps x representations x options) as resumable units "
+               "in parallel; writes DIR/results.csv when every unit is done.",
+               "navbench sweep"};
+  cli::configure(app);
+  app.add_option("CONFIG", config_path, "sweep config file (JSON)")->type_name("CONFIG");
+  app.add_option("--out", out_override, "output folder (default: the config's \"output\")")->type_name("DIR");
+  app.add_option("--jobs", jobs_text, "units run in parallel (default: the number of cores)")->type_name("N");
+  app.add_option("--shard", shard_text, "run only units K-1, K-1+N, ... (combine shards with navbench merge)")
+      ->type_name("K/N");
+  app.add_flag("--quiet", quiet, "no progress lines");
+  if (cli::parse(app, args)) return 0;  // --help
+  if (app.count("--jobs")) {
+    std::size_t used = 0;
+    long n = 0;
+    try {
+      n = std::stol(jobs_text, &used);
+    } catch (...) {
+    }
+    if (used != jobs_text.size() || n < 1 || n > 1024) throw std::invalid_argument("--jobs needs 1..1024, got '" + jobs_text + "'");
+    jobs = unsigned(n);
   }
   if (config_path.empty()) throw std::invalid_argument("sweep needs a CONFIG file");
   const auto [shard_k, shard_n] = shard_text.empty() ? std::pair<long, long>{1, 1} : parse_shard(shard_text);
@@ -514,18 +513,16 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
 }
 
 int merge_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
-  std::vector<fs::path> dirs;
+  std::vector<std::string> dir_args;
   std::string out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--out") {
-      if (i + 1 >= args.size()) throw std::invalid_argument("--out needs a value");
-      out = args[++i];
-    } else if (args[i].rfind("--", 0) == 0) {
-      throw std::invalid_argument("unknown option '" + args[i] + "' for merge");
-    } else {
-      dirs.push_back(args[i]);
-    }
-  }
+  CLI::App app{"Combines the folders of a sharded sweep (navbench sweep --shard K/N) into one result set.",
+               "navbench merge"};
+  cli::configure(app);
+  app.add_option("SHARD_DIR", dir_args, "sweep output folders of the same config")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("SHARD_DIR...");
+  app.add_option("--out", out, "output folder (required)")->type_name("DIR");
+  if (cli::parse(app, args)) return 0;  // --help
+  const std::vector<fs::path> dirs(dir_args.begin(), dir_args.end());
   if (dirs.empty() || out.empty()) throw std::invalid_argument("merge needs SHARD_DIR... --out DIR");
   std::string hash;
   json config;

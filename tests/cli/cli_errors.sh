@@ -4,10 +4,11 @@
 set -uo pipefail
 nb=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
+fails=0; total=0
 # expect_error NAME PATTERN ARGS...: exit 2, exactly one line on stderr, matching PATTERN.
 expect_error() {
   local name=$1 pat=$2; shift 2
+  total=$((total+1))
   "$nb" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
   local lines; lines=$(wc -l <"$tmp/err")
   if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qE -- "$pat" "$tmp/err"; then
@@ -49,11 +50,58 @@ expect_error unknown_command "unknown command 'fly'" fly
 expect_error bad_sweep_config 'not valid JSON' sweep "$tmp/short.map"
 expect_error bad_shard '--shard needs K/N' sweep "$src/scripts/sweeps/default.json" --shard 3
 expect_error bad_generate 'unknown option' generate maze --bogus 3 --out "$tmp/g"
+# Every error names its subcommand on one line (issue 12 item 8).
+for c in run sweep merge generate structure list; do
+  expect_error "${c}_unknown_option" "^navbench $c: unknown option '--bogus'\$" $c --bogus
+done
+expect_error run_missing_value "^navbench run: --out needs a value" run --map "$m" --rep grid8 --out --quiet
+expect_error run_stray_argument "^navbench run: unexpected argument 'stray'" run --map "$m" --rep grid8 stray --out "$tmp/r"
+expect_error sweep_two_configs "^navbench sweep: unexpected argument 'b\.json'" sweep a.json b.json
+expect_error merge_no_out "^navbench merge: merge needs SHARD_DIR" merge "$tmp"
+expect_error generate_no_kind "^navbench generate: generate needs a kind" generate --out "$tmp/g"
+expect_error structure_no_map "^navbench structure: structure needs --map" structure --rep grid8 --out "$tmp/s.csv"
+# --help / -h of each subcommand: exit 0, usage on stdout naming the subcommand, every option listed.
+expect_help() {
+  local name=$1; shift; local opts=$1; shift
+  for h in --help -h; do
+    total=$((total+1))
+    "$nb" $name $h >"$tmp/out" 2>"$tmp/err"; local rc=$? missing=""
+    for o in $opts; do grep -qE -- "(^| |,)$o( |\$)" "$tmp/out" || missing="$missing $o"; done
+    if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ] || ! grep -q "Usage: navbench $name" "$tmp/out" || [ -n "$missing" ]; then
+      echo "FAIL help_$name$h: rc=$rc missing:$missing $(head -2 "$tmp/err")"; fails=$((fails+1))
+    else echo "ok   help_$name$h"; fi
+  done
+}
+expect_help run "--map --scen --rep --smoothing --heuristic --convention --limit --queries --seed --save-queries --repetitions --paths --checkopt --no-optimum --quiet --out"
+expect_help sweep "CONFIG --out --jobs --shard --quiet"
+expect_help merge "SHARD_DIR --out"
+expect_help generate "KIND --width --height --density --room --corridor --obstacles --seed --queries --out"
+expect_help structure "--map --rep --out"
+expect_help list ""
+# help even among other (wrong) arguments, and the top level lists every subcommand.
+total=$((total+1))
+if "$nb" run --bogus --help >"$tmp/out" 2>"$tmp/err" && grep -q "Usage: navbench run" "$tmp/out"; then echo "ok   help_with_bad_option"
+else echo "FAIL help_with_bad_option"; fails=$((fails+1)); fi
+for h in --help -h help; do
+  total=$((total+1))
+  "$nb" $h >"$tmp/out" 2>"$tmp/err"; rc=$?; missing=""
+  for c in run sweep merge generate structure list; do grep -qE "^  $c " "$tmp/out" || missing="$missing $c"; done
+  if [ "$rc" -ne 0 ] || [ -n "$missing" ]; then echo "FAIL top_help$h: rc=$rc missing:$missing"; fails=$((fails+1))
+  else echo "ok   top_help$h"; fi
+done
+# --rep several times, and one value with parameters holding commas (SPEC §5).
+total=$((total+1))
+if "$nb" run --map "$m" --rep grid8,grid4 --rep quadtree:min=1,merge=1 --limit 2 --out "$tmp/reps" --quiet 2>"$tmp/err" \
+   && [ "$(cut -d, -f1-4 --complement "$tmp/reps.csv" | grep -c '^grid8,')" -eq 2 ] \
+   && [ "$(grep -c ',grid4,' "$tmp/reps.csv")" -eq 2 ] && [ "$(grep -c ',"quadtree:min=1,merge=1",' "$tmp/reps.csv")" -eq 2 ]; then
+  echo "ok   rep_repeated"
+else echo "FAIL rep_repeated: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 # A scenario whose start is blocked: that query is invalid_query, the run goes on (exit 0).
 printf 'type octile\nheight 1\nwidth 3\nmap\n.@.\n' > "$tmp/blk.map"
 printf 'version 1\n0\tblk.map\t3\t1\t1\t0\t0\t0\t1\n0\tblk.map\t3\t1\t0\t0\t0\t0\t0\n' > "$tmp/blk.map.scen"
 if "$nb" run --map "$tmp/blk.map" --rep grid8 --out "$tmp/blk" --quiet 2>"$tmp/err" \
    && grep -q ',invalid_query,' "$tmp/blk.csv" && grep -q ',ok,' "$tmp/blk.csv"; then echo "ok   blocked_start"
 else echo "FAIL blocked_start: $(cat "$tmp/err")"; fails=$((fails+1)); fi
-echo "$((26 - fails)) passed, $fails failed"
+total=$((total+1))
+echo "$((total - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]
