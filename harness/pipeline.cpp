@@ -79,8 +79,8 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     t = Clock::now();
     SmoothingResult sm = smooth(mode, raw, corridor, [&fs](Point a, Point b) { return fs.segment_valid(a, b); });
     r.smooth_us = us_since(t);
-    if (sm.status == SmoothingStatus::not_applicable) {
-      r.status = Status::error;
+    if (sm.status == SmoothingStatus::not_applicable) {  // SPEC §3: by construction, not a failure
+      r.status = Status::not_applicable;
       r.message = mode + " not applicable: " + rep_text + " has no corridor";
       r.raw_length.reset();
       r.raw_valid.reset();

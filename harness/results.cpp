@@ -10,6 +10,7 @@ const char* to_string(Status s) {
     case Status::ok: return "ok";
     case Status::no_path: return "no_path";
     case Status::invalid_query: return "invalid_query";
+    case Status::not_applicable: return "not_applicable";
     case Status::error: break;
   }
   return "error";

@@ -11,7 +11,9 @@
 
 namespace navbench {
 
-enum class Status { ok, no_path, invalid_query, error };
+// SPEC §3. not_applicable: the combination cannot run by construction (funnel without a corridor);
+// not a failure.
+enum class Status { ok, no_path, invalid_query, not_applicable, error };
 const char* to_string(Status s);
 
 struct ResultRow {

@@ -76,7 +76,12 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
       for (std::size_t k = 0; k < rows.size(); ++k) {
         const ResultRow& r = rows[k];
         SCOPED_TRACE(r.smoothing);
-        if (r.status == Status::error && r.message.find("not applicable") != std::string::npos) continue;
+        if (r.status == Status::not_applicable) {  // funnel without a corridor (SPEC §3), never anything else
+          EXPECT_EQ(r.smoothing, "funnel");
+          EXPECT_EQ(c.expect, Status::ok) << "not_applicable only replaces a found path's row";
+          EXPECT_EQ(again[k].status, Status::not_applicable);
+          continue;
+        }
         ASSERT_EQ(r.status, c.expect) << r.message;
         EXPECT_EQ(again[k].status, r.status);
         if (c.expect == Status::no_path && components_known)
@@ -154,5 +159,36 @@ INSTANTIATE_TEST_SUITE_P(Registry, Conformance, ::testing::ValuesIn(entries()),
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return s;
                          });
+
+}  // namespace
+
+namespace {
+
+// SPEC §3: funnel on a representation without a corridor is `not_applicable` (not `error`, not a
+// failure); with a corridor it runs. The other modes of the same query are unaffected.
+TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
+  Map m = grid({"....", ".@..", "...."}, "funnel");
+  FreeSpace fs(m);
+  const Heuristic h = parse_heuristic("euclidean");
+  QueryInput in;
+  in.start = {0.5, 0.5};
+  in.goal = {3.5, 2.5};
+  const MapContext ctx{m.name, m.collection, "center"};
+  for (const char* name : {"grid8", "navmesh"}) {
+    SCOPED_TRACE(name);
+    Params p;
+    auto rep = find_representation(name)->build(m, p);
+    auto rows = run_query(ctx, in, *rep, name, h, {"none", "funnel"}, fs, false);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].status, Status::ok);
+    const bool has_corridor = std::string(name) == "navmesh";
+    EXPECT_EQ(rows[1].status, has_corridor ? Status::ok : Status::not_applicable) << rows[1].message;
+    if (!has_corridor) {
+      EXPECT_STREQ(to_string(rows[1].status), "not_applicable");
+      EXPECT_FALSE(rows[1].length.has_value());
+      EXPECT_FALSE(rows[1].valid.has_value());
+    }
+  }
+}
 
 }  // namespace
