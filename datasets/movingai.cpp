@@ -120,6 +120,7 @@ Scenario read_scenario(std::istream& in, const std::string& file) {
     if (f.empty()) continue;
     if (f.size() != 9) fail(file, lineno, "expected 9 fields, got " + std::to_string(f.size()));
     ScenarioLine l;
+    l.line = lineno;
     if (!parse_number(f[0], l.bucket) || l.bucket < 0) fail(file, lineno, "bucket '" + f[0] + "' is not a count");
     l.map = f[1];
     if (!parse_number(f[2], l.width) || !parse_number(f[3], l.height) || l.width <= 0 || l.height <= 0)
@@ -155,13 +156,30 @@ Scenario load_scenario(const std::string& path) {
 }
 
 void check_scenario_matches(const Scenario& s, const GridMap& m) {
-  // Line numbers: the version line is line 1 and blank lines are skipped, so name the query index.
+  // Blank lines are skipped, so the line read from (file:line) is kept with each query.
   for (std::size_t i = 0; i < s.lines.size(); ++i) {
     const auto& l = s.lines[i];
     if (l.width != m.width || l.height != m.height)
       throw InputError(s.path + ": query " + std::to_string(i) + ": map size " + std::to_string(l.width) + "x" +
                        std::to_string(l.height) + " does not match the map's " + std::to_string(m.width) + "x" +
                        std::to_string(m.height));
+    // A grid scenario names cells: whole numbers inside the map. A fractional cell (0.5) would be
+    // silently moved by the convention's offset and answered, so it is refused (issue 12).
+    const std::string where = l.line > 0 ? s.path + ":" + std::to_string(l.line) : s.path + ": query " + std::to_string(i);
+    const struct { const char* name; double v; int size; } c[4] = {
+        {"start x", l.sx, m.width}, {"start y", l.sy, m.height}, {"goal x", l.gx, m.width}, {"goal y", l.gy, m.height}};
+    auto text = [](double v) {
+      std::ostringstream o;
+      o << std::setprecision(12) << v;
+      return o.str();
+    };
+    for (const auto& k : c) {
+      if (std::floor(k.v) != k.v)
+        throw InputError(where + ": " + k.name + " " + text(k.v) + " is not a whole cell index");
+      if (k.v < 0 || k.v >= k.size)
+        throw InputError(where + ": " + k.name + " " + text(k.v) + " is outside the map (0.." +
+                         std::to_string(k.size - 1) + ")");
+    }
   }
 }
 

@@ -22,6 +22,7 @@ struct ScenarioLine {
   double optimal = 0;     // octile optimum; < 0 when unknown
   int decimals = -1;      // how the optimum was printed: digits after the point ...
   int significant = -1;   // ... and significant digits, for "equal to the printed precision"
+  long line = 0;          // line in the file it was read from (0: not read from a file)
 };
 
 struct Scenario {

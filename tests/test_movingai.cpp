@@ -87,6 +87,45 @@ TEST(MovingAiScenario, PrecisionAndSizeCheck) {
   EXPECT_THROW(check_scenario_matches(s, g), InputError);
 }
 
+// A grid scenario names whole cells inside the map: a fractional or out-of-range cell is refused
+// with file:line (blank lines counted), not silently offset and answered (issue 12).
+TEST(MovingAiScenario, CellsMustBeWholeAndInside) {
+  GridMap g;
+  g.width = 4;
+  g.height = 3;
+  g.cells.assign(12, 1);
+  auto check = [&](const std::string& text) -> std::string {
+    std::istringstream in(text);
+    Scenario s = read_scenario(in, "c.scen");
+    try {
+      check_scenario_matches(s, g);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(check("version 1\n0\tm.map\t4\t3\t0\t0\t3\t2\t3.82842712\n"), "");
+  EXPECT_EQ(check("version 1\n0\tm.map\t4\t3\t3.0\t0\t0\t2\t3.82842712\n"), "");  // integral value
+  EXPECT_EQ(check("version 1\n0\tm.map\t4\t3\t0.5\t0\t3\t2\t3\n"), "c.scen:2: start x 0.5 is not a whole cell index");
+  EXPECT_EQ(check("version 1\n0\tm.map\t4\t3\t0\t0\t3\t2\t3\n\n0\tm.map\t4\t3\t0\t1e-9\t3\t2\t3\n"),
+            "c.scen:4: start y 1e-09 is not a whole cell index");
+  EXPECT_EQ(check("version 1\n0\tm.map\t4\t3\t0\t0\t2.25\t2\t3\n"), "c.scen:2: goal x 2.25 is not a whole cell index");
+  EXPECT_EQ(check("version 1\n0\tm.map\t4\t3\t0\t0\t4\t2\t3\n"), "c.scen:2: goal x 4 is outside the map (0..3)");
+  EXPECT_EQ(check("version 1\n0\tm.map\t4\t3\t0\t0\t3\t3\t3\n"), "c.scen:2: goal y 3 is outside the map (0..2)");
+  EXPECT_EQ(check("version 1\n0\tm.map\t4\t3\t-1\t0\t3\t2\t3\n"), "c.scen:2: start x -1 is outside the map (0..3)");
+  EXPECT_EQ(check("version 1\n0\tm.map\t4\t3\t0\t-0.5\t3\t2\t3\n"), "c.scen:2: start y -0.5 is not a whole cell index");
+  // Lines made in memory (no file line) name the query instead.
+  Scenario mem;
+  mem.path = "mem";
+  mem.lines.push_back({0, "m.map", 4, 3, 0, 0, 1.5, 0, 1, 8, 1});
+  try {
+    check_scenario_matches(mem, g);
+    ADD_FAILURE() << "fractional cell accepted";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "mem: query 0: goal x 1.5 is not a whole cell index");
+  }
+}
+
 TEST(MovingAiScenario, WriteReadRoundTrip) {
   GridMap g;
   g.width = 3;

@@ -25,6 +25,7 @@ printf 'version 7\n' > "$tmp/ok.map.scen"
 cp "$tmp/ok.map" "$tmp/badfield.map"; printf 'version 1\n0\tbadfield.map\t3\t1\t0\t0\tx\t0\t2\n' > "$tmp/badfield.map.scen"
 cp "$tmp/ok.map" "$tmp/size.map"; printf 'version 1\n0\tsize.map\t4\t1\t0\t0\t2\t0\t2\n' > "$tmp/size.map.scen"
 cp "$tmp/ok.map" "$tmp/few.map"; printf 'version 1\n0\tfew.map\t3\t1\t0\t0\t2\n' > "$tmp/few.map.scen"
+cp "$tmp/ok.map" "$tmp/frac.map"; printf 'version 1\n0\tfrac.map\t3\t1\t0.5\t0\t2\t0\t2\n' > "$tmp/frac.map.scen"
 cp "$tmp/ok.map" "$tmp/empty.map"; : > "$tmp/empty.map.scen"
 expect_error short_row 'short\.map:6: row 1 has 2 cells' run --map "$tmp/short.map" --rep grid8 --out "$tmp/r"
 expect_error negative_size 'neg\.map:2: height -4 is outside' run --map "$tmp/neg.map" --rep grid8 --out "$tmp/r"
@@ -34,6 +35,7 @@ expect_error scen_version 'ok\.map\.scen:1: unknown scenario version' run --map 
 expect_error scen_field 'badfield\.map\.scen:2: coordinate .x. is not a number' run --map "$tmp/badfield.map" --rep grid8 --out "$tmp/r"
 expect_error scen_fields 'few\.map\.scen:2: expected 9 fields' run --map "$tmp/few.map" --rep grid8 --out "$tmp/r"
 expect_error scen_size 'size\.map\.scen: query 0: map size 4x1 does not match' run --map "$tmp/size.map" --rep grid8 --out "$tmp/r"
+expect_error scen_fractional_cell 'frac\.map\.scen:2: start x 0\.5 is not a whole cell index' run --map "$tmp/frac.map" --rep grid8 --out "$tmp/r"
 expect_error scen_empty 'empty\.map\.scen:1: empty scenario file' run --map "$tmp/empty.map" --rep grid8 --out "$tmp/r"
 expect_error missing_map 'nope\.map: no such map' run --map "$tmp/nope.map" --rep grid8 --out "$tmp/r"
 expect_error unknown_rep "unknown representation 'grid9'" run --map "$m" --rep grid9 --out "$tmp/r"
@@ -89,6 +91,13 @@ for h in --help -h help; do
   if [ "$rc" -ne 0 ] || [ -n "$missing" ]; then echo "FAIL top_help$h: rc=$rc missing:$missing"; fails=$((fails+1))
   else echo "ok   top_help$h"; fi
 done
+# funnel on a representation without a corridor: not_applicable rows (SPEC §3), exit 0.
+total=$((total+1))
+if "$nb" run --map "$m" --rep grid8,navmesh --smoothing none,funnel --limit 2 --out "$tmp/fun" --quiet 2>"$tmp/err" \
+   && [ "$(grep -c ',grid8,euclidean,funnel,.*,not_applicable,' "$tmp/fun.csv")" -eq 2 ] \
+   && [ "$(grep -c ',navmesh,euclidean,funnel,.*,ok,' "$tmp/fun.csv")" -eq 2 ] && ! grep -q ',error,' "$tmp/fun.csv"; then
+  echo "ok   funnel_not_applicable"
+else echo "FAIL funnel_not_applicable: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 # --rep several times, and one value with parameters holding commas (SPEC §5).
 total=$((total+1))
 if "$nb" run --map "$m" --rep grid8,grid4 --rep quadtree:min=1,merge=1 --limit 2 --out "$tmp/reps" --quiet 2>"$tmp/err" \
