@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "smoothing/smoothing.hpp"
 
@@ -16,7 +17,7 @@ double us_since(Clock::time_point t0) { return std::chrono::duration<double, std
 std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
                                  const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
-                                 const FreeSpace& fs, bool keep_paths) {
+                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws) {
   ResultRow row;
   row.map = ctx.map;
   row.collection = ctx.collection;
@@ -56,7 +57,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   // 2. search: the shared A*, then the representation's polyline and corridor.
   SearchStats stats;
   t = Clock::now();
-  const double cost = rep.search(q, h, stats);
+  const double cost = ws ? std::as_const(rep).search(q, h, stats, *ws) : rep.search(q, h, stats);
   const bool found = std::isfinite(cost);
   Polyline raw;
   std::optional<Corridor> corridor;

@@ -28,10 +28,11 @@ struct QueryInput {
 };
 
 // Runs one query on one built representation and returns one row per smoothing mode.
+// With `ws`, the search uses that workspace and `rep` is only read (one workspace per thread).
 std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
                                  const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
-                                 const FreeSpace& fs, bool keep_paths);
+                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws = nullptr);
 
 // The exact Euclidean shortest path length (SPEC §2) from the visibility graph `vis`;
 // nullopt when a point is not free or the goal is unreachable.

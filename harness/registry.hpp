@@ -22,6 +22,11 @@ class AnyRepresentation {
   virtual bool locate(Query& q) const = 0;
   // The shared A*; returns the path cost (+inf when unreachable) and fills q.path.
   virtual double search(Query& q, const Heuristic& h, SearchStats& stats) = 0;
+  // The same with the caller's search memory: the built representation is only read, so threads
+  // each holding their own workspace may search it at once (`--threads N`).
+  virtual double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws) const = 0;
+  // A workspace sized for this representation (what the built-in one is, for one more thread).
+  virtual std::unique_ptr<SearchWorkspace> new_workspace() const = 0;
   virtual Polyline polyline(const Query& q) const = 0;
   virtual std::optional<Corridor> corridor(const Query& q) const = 0;
   virtual BuildStats stats() const = 0;
@@ -46,6 +51,14 @@ class Adapter final : public AnyRepresentation {
   }
   double search(Query& q, const Heuristic& h, SearchStats& stats) override {
     return astar(rep_, q, h, ws_, stats);
+  }
+  double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws) const override {
+    return astar(rep_, q, h, ws, stats);
+  }
+  std::unique_ptr<SearchWorkspace> new_workspace() const override {
+    auto ws = std::make_unique<SearchWorkspace>();
+    ws->reserve(num_vertices(rep_.graph()) + 2);
+    return ws;
   }
   Polyline polyline(const Query& q) const override { return rep_.polyline(q); }
   std::optional<Corridor> corridor(const Query& q) const override {

@@ -4,6 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <array>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -119,6 +123,12 @@ Scenario draw_queries(const Map& m, const FreeSpace& free, long n, std::uint64_t
 
 }  // namespace
 
+int parse_threads(const std::string& v) {
+  const long n = parse_count("--threads", v);
+  if (n > 1024) throw std::invalid_argument("--threads needs 1..1024, got '" + v + "'");
+  return int(n);
+}
+
 std::vector<std::string> parse_smoothing_list(const std::string& value) {
   std::vector<std::string> out;
   for (auto& s : split(value, ',')) {
@@ -138,7 +148,7 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
                "navbench run"};
   cli::configure(app);
   std::vector<std::string> reps, heuristics;
-  std::string smoothing, limit, queries, seed, repetitions;
+  std::string smoothing, limit, queries, seed, repetitions, threads;
   app.add_option("--map", c.maps, "map files (.map, .wkt) or directories searched for them; one or more")
       ->expected(1, -1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("PATH");
   app.add_option("--scen", c.select.scen, "scenario file (single map; default: MAP.scen next to each map)")->type_name("FILE");
@@ -154,6 +164,8 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   app.add_option("--seed", seed, "seed of the random queries (default 1)")->type_name("S");
   app.add_option("--save-queries", c.select.save_queries, "write the drawn random queries as a scenario file")->type_name("FILE");
   app.add_option("--repetitions", repetitions, "run each query N times; times are the medians")->type_name("N");
+  app.add_option("--threads", threads, "answer each map's queries on N threads over one shared build (default 1)")
+      ->type_name("N");
   app.add_flag("--paths", c.unit.paths, "also write PREFIX.paths.csv (every path's points)");
   app.add_flag("--checkopt", c.checkopt, "grid8 must equal the scenario's optimum (exit 3 otherwise)");
   bool no_optimum = false;
@@ -182,6 +194,7 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
     if (used != seed.size() || seed.empty() || seed[0] == '-') throw std::invalid_argument("--seed needs a non-negative integer");
   }
   if (app.count("--repetitions")) c.unit.repetitions = int(parse_count("--repetitions", repetitions));
+  if (app.count("--threads")) c.unit.threads = parse_threads(threads);
   if (c.maps.empty()) throw std::invalid_argument("run needs --map PATH...");
   if (c.reps.empty()) throw std::invalid_argument("run needs --rep NAME[,NAME...]");
   if (c.out.empty()) throw std::invalid_argument("run needs --out PREFIX");
@@ -230,6 +243,7 @@ nlohmann::json config_json(const RunConfig& c) {
   j["heuristics"] = heur;
   j["smoothing"] = c.unit.smoothings;
   j["repetitions"] = c.unit.repetitions;
+  j["threads"] = c.unit.threads;
   j["convention"] = c.select.convention;
   j["limit"] = c.select.limit;
   j["queries"] = c.select.queries;
@@ -355,27 +369,66 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   b.memory_bytes = st.memory_bytes;
   const int reps = std::max(1, opt.repetitions);
   const MapContext ctx{pm.map.name, pm.map.collection, pm.selection.convention};
-  for (const auto& h : opt.heuristics)
-    for (const auto& qi : pm.queries) {
-      auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths);
-      if (reps > 1) {  // repeated timings: report the median of each stage's time
-        std::vector<std::vector<std::array<double, 3>>> times(rows.size());
-        for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({rows[k].locate_us, rows[k].search_us, rows[k].smooth_us});
-        for (int r = 1; r < reps; ++r) {
-          auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false);
-          for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({again[k].locate_us, again[k].search_us, again[k].smooth_us});
-        }
-        for (std::size_t k = 0; k < rows.size(); ++k) {
-          double* fields[3] = {&rows[k].locate_us, &rows[k].search_us, &rows[k].smooth_us};
-          for (int f = 0; f < 3; ++f) {
-            std::vector<double> v;
-            for (auto& t : times[k]) v.push_back(t[std::size_t(f)]);
-            std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
-            *fields[f] = v[v.size() / 2];
-          }
+  // One query's rows; with reps > 1 each stage's time is the median of the repetitions.
+  auto answer = [&](const QueryInput& qi, const Heuristic& h, SearchWorkspace* ws) {
+    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws);
+    if (reps > 1) {
+      std::vector<std::vector<std::array<double, 3>>> times(rows.size());
+      for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({rows[k].locate_us, rows[k].search_us, rows[k].smooth_us});
+      for (int r = 1; r < reps; ++r) {
+        auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false, ws);
+        for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({again[k].locate_us, again[k].search_us, again[k].smooth_us});
+      }
+      for (std::size_t k = 0; k < rows.size(); ++k) {
+        double* fields[3] = {&rows[k].locate_us, &rows[k].search_us, &rows[k].smooth_us};
+        for (int f = 0; f < 3; ++f) {
+          std::vector<double> v;
+          for (auto& t : times[k]) v.push_back(t[std::size_t(f)]);
+          std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+          *fields[f] = v[v.size() / 2];
         }
       }
-      for (auto& r : rows) sink(r);
+    }
+    return rows;
+  };
+  const std::size_t threads = std::size_t(std::max(1, opt.threads));
+  if (threads == 1) {
+    for (const auto& h : opt.heuristics)
+      for (const auto& qi : pm.queries)
+        for (auto& r : answer(qi, h, nullptr)) sink(r);
+    return b;
+  }
+  // --threads N: the queries of this (map, representation) in parallel over the one read-only
+  // build, each thread with its own search workspace. Blocks of queries are answered in parallel,
+  // then their rows go to the sink in query order, so the output equals a single-threaded run's
+  // (timing columns aside) and memory stays bounded by one block.
+  std::vector<std::unique_ptr<SearchWorkspace>> ws;
+  for (std::size_t t = 0; t < threads; ++t) ws.push_back(rep->new_workspace());
+  const std::size_t block = 256 * threads;
+  std::vector<std::vector<ResultRow>> out;
+  for (const auto& h : opt.heuristics)
+    for (std::size_t begin = 0; begin < pm.queries.size(); begin += block) {
+      const std::size_t end = std::min(pm.queries.size(), begin + block);
+      out.assign(end - begin, {});
+      std::atomic<std::size_t> next{begin};
+      std::exception_ptr failure;
+      std::mutex failure_mutex;
+      auto worker = [&](std::size_t t) {
+        try {
+          for (std::size_t i; (i = next.fetch_add(1)) < end;) out[i - begin] = answer(pm.queries[i], h, ws[t].get());
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(failure_mutex);
+          if (!failure) failure = std::current_exception();
+          next = end;
+        }
+      };
+      std::vector<std::thread> pool;
+      for (std::size_t t = 1; t < std::min(threads, end - begin); ++t) pool.emplace_back(worker, t);
+      worker(0);
+      for (auto& th : pool) th.join();
+      if (failure) std::rethrow_exception(failure);
+      for (auto& rows : out)
+        for (auto& r : rows) sink(r);
     }
   return b;
 }

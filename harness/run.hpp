@@ -35,6 +35,7 @@ struct UnitOptions {
   std::vector<std::string> smoothings{"none"};
   int repetitions = 1;  // > 1: every query runs this often; its times are the medians
   bool paths = false;
+  int threads = 1;      // > 1: the queries of a unit run in parallel (rows still in query order)
 };
 
 // A map read and checked, with its queries (built on first use).
@@ -79,6 +80,9 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
 // Runs; returns the process exit status (0 = completed; 3 = --checkopt found mismatches).
 int run(const RunConfig& cfg);
+
+// --threads N: 1..1024 (std::invalid_argument otherwise).
+int parse_threads(const std::string& value);
 
 // "none,los" -> names, each checked against the registered smoothers.
 std::vector<std::string> parse_smoothing_list(const std::string& value);

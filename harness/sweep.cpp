@@ -334,7 +334,7 @@ std::pair<long, long> parse_shard(const std::string& s) {
 void check_sweep_config_text(const std::string& text) { parse_config(text, "config", false); }
 
 int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
-  std::string config_path, out_override, shard_text, jobs_text;
+  std::string config_path, out_override, shard_text, jobs_text, threads_text;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   bool quiet = false;
   CLI::App app{"Runs a whole sweep from a JSON config (maps x representations x options) as resumable units "
@@ -346,8 +346,11 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   app.add_option("--jobs", jobs_text, "units run in parallel (default: the number of cores)")->type_name("N");
   app.add_option("--shard", shard_text, "run only units K-1, K-1+N, ... (combine shards with navbench merge)")
       ->type_name("K/N");
+  app.add_option("--threads", threads_text, "threads per unit: its queries in parallel over one build (default 1)")
+      ->type_name("N");
   app.add_flag("--quiet", quiet, "no progress lines");
   if (cli::parse(app, args)) return 0;  // --help
+  const int unit_threads = app.count("--threads") ? parse_threads(threads_text) : 1;
   if (app.count("--jobs")) {
     std::size_t used = 0;
     long n = 0;
@@ -362,6 +365,7 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   const auto [shard_k, shard_n] = shard_text.empty() ? std::pair<long, long>{1, 1} : parse_shard(shard_text);
 
   SweepConfig cfg = read_config(config_path);
+  cfg.unit.threads = unit_threads;  // not part of the config: the rows are the same for any count
   const fs::path out = out_override.empty() ? fs::path(cfg.output) : fs::path(out_override);
   const std::string hash = hex64(fnv1a(cfg.canonical.dump()));
   fs::create_directories(out / "units");

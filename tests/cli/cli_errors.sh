@@ -45,6 +45,7 @@ expect_error bad_heuristic "unknown heuristic 'nearest'" run --map "$m" --rep gr
 expect_error bad_weight 'weight must be a positive number' run --map "$m" --rep grid8 --heuristic euclidean*-1 --out "$tmp/r"
 expect_error bad_smoothing "unknown smoothing 'spline'" run --map "$m" --rep grid8 --smoothing spline --out "$tmp/r"
 expect_error bad_limit '--limit needs a positive integer' run --map "$m" --rep grid8 --limit -3 --out "$tmp/r"
+expect_error bad_threads '--threads needs a positive integer' run --map "$m" --rep grid8 --threads 0 --out "$tmp/r"
 expect_error bad_convention '--convention must be center or corner' run --map "$m" --rep grid8 --convention edge --out "$tmp/r"
 expect_error no_out 'run needs --out' run --map "$m" --rep grid8
 expect_error unknown_option "unknown option '--frobnicate'" run --map "$m" --rep grid8 --frobnicate --out "$tmp/r"
@@ -74,8 +75,8 @@ expect_help() {
     else echo "ok   help_$name$h"; fi
   done
 }
-expect_help run "--map --scen --rep --smoothing --heuristic --convention --limit --queries --seed --save-queries --repetitions --paths --checkopt --no-optimum --quiet --out"
-expect_help sweep "CONFIG --out --jobs --shard --quiet"
+expect_help run "--map --scen --rep --smoothing --heuristic --convention --limit --queries --seed --save-queries --repetitions --threads --paths --checkopt --no-optimum --quiet --out"
+expect_help sweep "CONFIG --out --jobs --shard --threads --quiet"
 expect_help merge "SHARD_DIR --out"
 expect_help generate "KIND --width --height --density --room --corridor --obstacles --seed --queries --out"
 expect_help structure "--map --rep --out"
@@ -98,6 +99,13 @@ if "$nb" run --map "$m" --rep grid8,navmesh --smoothing none,funnel --limit 2 --
    && [ "$(grep -c ',navmesh,euclidean,funnel,.*,ok,' "$tmp/fun.csv")" -eq 2 ] && ! grep -q ',error,' "$tmp/fun.csv"; then
   echo "ok   funnel_not_applicable"
 else echo "FAIL funnel_not_applicable: $(cat "$tmp/err")"; fails=$((fails+1)); fi
+# --threads 3: the same rows in the same order as one thread, timing columns (21-23) aside.
+total=$((total+1))
+if "$nb" run --map "$m" --rep grid8,visgraph --smoothing none,los --out "$tmp/t1" --quiet 2>"$tmp/err" \
+   && "$nb" run --map "$m" --rep grid8,visgraph --smoothing none,los --threads 3 --out "$tmp/t3" --quiet 2>>"$tmp/err" \
+   && [ "$(wc -l <"$tmp/t1.csv")" -gt 2 ] && cmp -s <(cut -d, -f1-20,24- "$tmp/t1.csv") <(cut -d, -f1-20,24- "$tmp/t3.csv"); then
+  echo "ok   threads_same_rows"
+else echo "FAIL threads_same_rows: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 # --rep several times, and one value with parameters holding commas (SPEC §5).
 total=$((total+1))
 if "$nb" run --map "$m" --rep grid8,grid4 --rep quadtree:min=1,merge=1 --limit 2 --out "$tmp/reps" --quiet 2>"$tmp/err" \

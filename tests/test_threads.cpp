@@ -1,0 +1,101 @@
+// --threads N (issue 15): the queries of one (map, representation) answered in parallel over one
+// shared read-only build, each thread with its own search workspace, give the same rows in the same
+// order as one thread (timing columns aside). Built also under ThreadSanitizer (scripts/build tsan)
+// so a data race in the shared build, the free space or the smoothers is reported, not just lucky.
+#include <gtest/gtest.h>
+
+#include "datasets/generate.hpp"
+#include "harness/registry.hpp"
+#include "harness/run.hpp"
+
+using namespace navbench;
+
+namespace {
+
+// A seeded maze-like map with random queries (some blocked-free pairs in different rooms too).
+PreparedMap prepared(const std::string& kind, int queries) {
+  GenerateOptions o;
+  o.kind = kind;
+  o.width = 48;
+  o.height = 40;
+  o.seed = 7;
+  PreparedMap pm;
+  pm.map = make_grid_map(generate_map(o), "threads-" + kind, "test");
+  pm.selection.queries = queries;
+  pm.selection.seed = 3;
+  return pm;
+}
+
+std::vector<ResultRow> rows_of(PreparedMap& pm, const std::string& rep, int threads) {
+  UnitOptions opt;
+  opt.heuristics = {parse_heuristic("euclidean"), parse_heuristic("octile*1.5")};
+  opt.smoothings = {"none", "los", "funnel"};
+  opt.paths = true;
+  opt.threads = threads;
+  std::vector<ResultRow> rows;
+  RepresentationSpec spec{rep, rep, ""};
+  run_unit(pm, spec, opt, [&](const ResultRow& r) { rows.push_back(r); });
+  return rows;
+}
+
+class Threads : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Threads, SameRowsInSameOrderAsOneThread) {
+  for (const char* kind : {"random", "rooms"}) {
+    SCOPED_TRACE(kind);
+    PreparedMap pm = prepared(kind, 60);
+    pm.compute_optimum();
+    const auto one = rows_of(pm, GetParam(), 1);
+    ASSERT_EQ(one.size(), 60u * 2 * 3);
+    std::size_t solved = 0;
+    for (const auto& r : one) solved += r.status == Status::ok;
+    EXPECT_GT(solved, 0u) << "a test that solves nothing compares nothing";
+    for (int t : {2, 4}) {
+      const auto many = rows_of(pm, GetParam(), t);
+      ASSERT_EQ(many.size(), one.size()) << t << " threads";
+      for (std::size_t i = 0; i < one.size(); ++i) {
+        const ResultRow& a = one[i];
+        const ResultRow& b = many[i];
+        SCOPED_TRACE(std::to_string(t) + " threads, row " + std::to_string(i));
+        ASSERT_EQ(a.scen_index, b.scen_index);
+        ASSERT_EQ(a.heuristic, b.heuristic);
+        ASSERT_EQ(a.smoothing, b.smoothing);
+        EXPECT_EQ(a.status, b.status);
+        EXPECT_EQ(a.length, b.length);
+        EXPECT_EQ(a.optimal, b.optimal);
+        EXPECT_EQ(a.gap, b.gap);
+        EXPECT_EQ(a.valid, b.valid);
+        EXPECT_EQ(a.raw_length, b.raw_length);
+        EXPECT_EQ(a.expansions, b.expansions);
+        EXPECT_EQ(a.generated, b.generated);
+        EXPECT_EQ(a.path_points, b.path_points);
+        EXPECT_EQ(a.message, b.message);
+        ASSERT_EQ(a.path.size(), b.path.size());
+        for (std::size_t k = 0; k < a.path.size(); ++k) EXPECT_EQ(a.path[k], b.path[k]);
+      }
+    }
+  }
+}
+
+std::vector<std::string> names() {
+  std::vector<std::string> out;
+  for (const auto& e : representations()) out.push_back(e.name);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Threads, ::testing::ValuesIn(names()),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                           std::string s = i.param;
+                           for (char& c : s)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return s;
+                         });
+
+TEST(Threads, BadCountIsRefused) {
+  EXPECT_THROW(parse_threads("0"), std::invalid_argument);
+  EXPECT_THROW(parse_threads("2x"), std::invalid_argument);
+  EXPECT_THROW(parse_threads("5000"), std::invalid_argument);
+  EXPECT_EQ(parse_threads("3"), 3);
+}
+
+}  // namespace
