@@ -8,6 +8,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -451,6 +452,7 @@ int run(const RunConfig& cfg) {
   long mismatches = 0, checked = 0;
   for (auto& pm : maps) {
     if (cfg.optimum) pm.compute_optimum();
+    pm.build_queries();  // (with --no-optimum too: the count below is the real one)
     if (!cfg.quiet)
       std::cerr << "navbench: " << pm.map.name << " (" << pm.map.collection << "): " << pm.queries.size() << " queries\n";
     for (const auto& spec : cfg.reps) {
@@ -473,7 +475,20 @@ int run(const RunConfig& cfg) {
         }
         writer.write(r);
       };
-      if (auto b = run_unit(pm, spec, cfg.unit, sink)) writer.write(*b);
+      const auto t0 = std::chrono::steady_clock::now();
+      if (auto b = run_unit(pm, spec, cfg.unit, sink)) {
+        writer.write(*b);
+        // Throughput of the query phase (build excluded, row writing included), e.g. for --threads.
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - b->build_ms / 1e3;
+        const std::size_t n = pm.queries.size() * cfg.unit.heuristics.size();
+        if (!cfg.quiet && s > 0) {
+          char buf[200];
+          std::snprintf(buf, sizeof buf, "navbench: %s %s: %zu queries in %.3f s (%.0f queries/s, %d thread%s)\n",
+                        pm.map.name.c_str(), spec.text.c_str(), n, s, double(n) / s, cfg.unit.threads,
+                        cfg.unit.threads == 1 ? "" : "s");
+          std::cerr << buf;
+        }
+      }
       writer.flush();
     }
     pm.release();
