@@ -14,6 +14,7 @@
 #include "datasets/movingai.hpp"
 #include "datasets/wkt.hpp"
 #include "geometry/free_space.hpp"
+#include "harness/dynamic.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/results.hpp"
 #include "smoothing/smoothing.hpp"
@@ -144,6 +145,11 @@ RunConfig parse_run_args(const std::vector<std::string>& args) {
       c.maps.push_back(args[i]);
       while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) c.maps.push_back(args[++i]);
     } else if (a == "--scen") c.select.scen = value();
+    else if (a == "--dynamic") {
+      value();
+      c.dynamic.push_back(args[i]);
+      while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) c.dynamic.push_back(args[++i]);
+    } else if (a == "--rebuild-baseline") c.rebuild_baseline = true;
     else if (a == "--rep") {
       for (auto& s : parse_rep_option(value())) c.reps.push_back(s);
     } else if (a == "--smoothing") {
@@ -176,7 +182,9 @@ RunConfig parse_run_args(const std::vector<std::string>& args) {
     else if (a == "--quiet") c.quiet = true;
     else throw std::invalid_argument("unknown option '" + a + "' for run");
   }
-  if (c.maps.empty()) throw std::invalid_argument("run needs --map PATH...");
+  if (c.maps.empty() && c.dynamic.empty()) throw std::invalid_argument("run needs --map PATH... or --dynamic SCEN...");
+  if (!c.maps.empty() && !c.dynamic.empty()) throw std::invalid_argument("run takes --map or --dynamic, not both");
+  if (c.rebuild_baseline && c.dynamic.empty()) throw std::invalid_argument("--rebuild-baseline needs --dynamic");
   if (c.reps.empty()) throw std::invalid_argument("run needs --rep NAME[,NAME...]");
   if (c.out.empty()) throw std::invalid_argument("run needs --out PREFIX");
   if (c.unit.heuristics.empty()) c.unit.heuristics.push_back(parse_heuristic("euclidean"));
@@ -209,6 +217,10 @@ std::vector<std::string> expand_map_paths(const std::vector<std::string>& maps) 
 nlohmann::json config_json(const RunConfig& c) {
   nlohmann::json j;
   j["maps"] = c.maps;
+  if (!c.dynamic.empty()) {
+    j["dynamic"] = c.dynamic;
+    j["rebuild_baseline"] = c.rebuild_baseline;
+  }
   j["scen"] = c.select.scen;
   std::vector<std::string> reps, heur;
   for (auto& r : c.reps) reps.push_back(r.text);
@@ -368,6 +380,7 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
 }
 
 int run(const RunConfig& cfg) {
+  if (!cfg.dynamic.empty()) return run_dynamic(cfg);
   const auto files = expand_map_paths(cfg.maps);
   if (!cfg.select.scen.empty() && files.size() != 1) throw std::invalid_argument("--scen needs exactly one map");
   // Every input file is read and checked before the first query runs: a bad file fails the run
