@@ -31,6 +31,9 @@ class AnyRepresentation {
   virtual std::optional<Corridor> corridor(const Query& q) const = 0;
   virtual BuildStats stats() const = 0;
   virtual std::size_t workspace_bytes() const = 0;
+  // The map's cells changed (m holds the new state): update in place and return true, or return
+  // false when the representation has no incremental update (the caller rebuilds it).
+  virtual bool update(const Map& m, const std::vector<CellChange>& changed) = 0;
   // Line segments that draw the structure (empty when the representation offers none).
   virtual std::vector<Segment> structure() const = 0;
 };
@@ -66,6 +69,15 @@ class Adapter final : public AnyRepresentation {
     else return std::nullopt;
   }
   BuildStats stats() const override { return rep_.stats(); }
+  bool update(const Map& m, const std::vector<CellChange>& changed) override {
+    if constexpr (HasUpdate<R>) {
+      if (!rep_.update(m, changed)) return false;
+      ws_.reserve(num_vertices(rep_.graph()) + 2);
+      return true;
+    } else {
+      return false;
+    }
+  }
   // The representation's own drawing, or else its graph: every edge between vertex positions.
   std::vector<Segment> structure() const override {
     if constexpr (HasStructure<R>) {

@@ -102,19 +102,21 @@ std::string format_path_row(const ResultRow& r) {
          csv_field(r.heuristic) + ',' + csv_field(r.smoothing) + ',' + r.convention + ',' + pts;
 }
 
-ResultWriter::ResultWriter(const std::string& prefix, bool paths) : with_paths_(paths) {
+ResultWriter::ResultWriter(const std::string& prefix, bool paths, bool epoch) : with_paths_(paths), with_epoch_(epoch) {
   auto open = [](std::ofstream& f, const std::string& path, const char* header) {
     f.open(path, std::ios::binary | std::ios::trunc);
     if (!f) throw std::runtime_error(path + ": cannot write");
     f << header << '\n';
   };
-  open(csv_, prefix + ".csv", kResultHeader);
+  open(csv_, prefix + ".csv", epoch ? (std::string(kResultHeader) + ",epoch").c_str() : kResultHeader);
   open(build_, prefix + ".build.csv", kBuildHeader);
   if (paths) open(paths_, prefix + ".paths.csv", kPathsHeader);
 }
 
 void ResultWriter::write(const ResultRow& r) {
-  csv_ << format_row(r) << '\n';
+  csv_ << format_row(r);
+  if (with_epoch_) csv_ << ',' << (r.epoch ? std::to_string(*r.epoch) : std::string());
+  csv_ << '\n';
   if (with_paths_)
     if (auto p = format_path_row(r); !p.empty()) paths_ << p << '\n';
 }

@@ -32,6 +32,7 @@ struct ResultRow {
   std::optional<bool> raw_valid;
   std::size_t generated = 0;
   std::string message;
+  std::optional<long> epoch;  // dynamic scenarios only (SPEC §7): the column `epoch`
   Polyline path;  // for PREFIX.paths.csv; not a CSV column
 };
 
@@ -54,14 +55,15 @@ std::string format_path_row(const ResultRow& r);  // "" when the row has no path
 // every row it finished (the sweep adds atomic per-unit files on top).
 class ResultWriter {
  public:
-  ResultWriter(const std::string& prefix, bool paths);
+  // `epoch`: rows carry the column `epoch` (dynamic scenarios, SPEC §7).
+  ResultWriter(const std::string& prefix, bool paths, bool epoch = false);
   void write(const ResultRow& r);
   void write(const BuildRow& b);
   void flush();
 
  private:
   std::ofstream csv_, build_, paths_;
-  bool with_paths_;
+  bool with_paths_, with_epoch_;
 };
 
 }  // namespace navbench

@@ -20,6 +20,7 @@
 #include "datasets/wkt.hpp"
 #include "geometry/free_space.hpp"
 #include "harness/cli.hpp"
+#include "harness/dynamic.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/results.hpp"
 #include "smoothing/smoothing.hpp"
@@ -153,6 +154,9 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   app.add_option("--map", c.maps, "map files (.map, .wkt) or directories searched for them; one or more")
       ->expected(1, -1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("PATH");
   app.add_option("--scen", c.select.scen, "scenario file (single map; default: MAP.scen next to each map)")->type_name("FILE");
+  app.add_option("--dynamic", c.dynamic, "dynamic scenarios (SPEC §7: version 2 .scen + patch file) instead of --map")
+      ->expected(1, -1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("SCEN");
+  app.add_flag("--rebuild-baseline", c.rebuild_baseline, "dynamic: also time a full rebuild of every map state");
   cli::repeated(app, "--rep", reps, "representations: NAME[,NAME...] or one NAME:k=v,...; may be repeated")
       ->type_name("SPEC");
   app.add_option("--smoothing", smoothing, "smoothers to run on every path (default none)")->type_name("none,los,funnel");
@@ -196,7 +200,10 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   }
   if (app.count("--repetitions")) c.unit.repetitions = int(parse_count("--repetitions", repetitions));
   if (app.count("--threads")) c.unit.threads = parse_threads(threads);
-  if (c.maps.empty()) throw std::invalid_argument("run needs --map PATH...");
+  if (c.maps.empty() && c.dynamic.empty()) throw std::invalid_argument("run needs --map PATH... or --dynamic SCEN...");
+  if (!c.maps.empty() && !c.dynamic.empty()) throw std::invalid_argument("run takes --map or --dynamic, not both");
+  if (c.rebuild_baseline && c.dynamic.empty()) throw std::invalid_argument("--rebuild-baseline needs --dynamic");
+  if (!c.dynamic.empty() && c.unit.threads > 1) throw std::invalid_argument("--threads is not supported with --dynamic yet");
   if (c.reps.empty()) throw std::invalid_argument("run needs --rep NAME[,NAME...]");
   if (c.out.empty()) throw std::invalid_argument("run needs --out PREFIX");
   if (c.unit.heuristics.empty()) c.unit.heuristics.push_back(parse_heuristic("euclidean"));
@@ -236,6 +243,10 @@ std::vector<std::string> expand_map_paths(const std::vector<std::string>& maps) 
 nlohmann::json config_json(const RunConfig& c) {
   nlohmann::json j;
   j["maps"] = c.maps;
+  if (!c.dynamic.empty()) {
+    j["dynamic"] = c.dynamic;
+    j["rebuild_baseline"] = c.rebuild_baseline;
+  }
   j["scen"] = c.select.scen;
   std::vector<std::string> reps, heur;
   for (auto& r : c.reps) reps.push_back(r.text);
@@ -435,6 +446,7 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
 }
 
 int run(const RunConfig& cfg) {
+  if (!cfg.dynamic.empty()) return run_dynamic(cfg);
   const auto files = expand_map_paths(cfg.maps);
   if (!cfg.select.scen.empty() && files.size() != 1) throw std::invalid_argument("--scen needs exactly one map");
   // Every input file is read and checked before the first query runs: a bad file fails the run

@@ -63,6 +63,8 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
 
 struct RunConfig {
   std::vector<std::string> maps;  // files or directories
+  std::vector<std::string> dynamic;  // dynamic scenarios (SPEC §7), instead of maps
+  bool rebuild_baseline = false;     // dynamic: also time a full rebuild of every map state
   std::vector<RepresentationSpec> reps;
   QuerySelection select;
   UnitOptions unit;

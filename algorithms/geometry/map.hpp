@@ -27,6 +27,12 @@ struct PolygonMap {
   std::vector<PolygonShape> obstacles;
 };
 
+// One cell of a grid map that a change (SPEC §7) set to a new value.
+struct CellChange {
+  int x, y;
+  std::uint8_t passable;  // the new value: 1 free, 0 blocked
+};
+
 enum class MapKind { grid, polygon };
 
 struct Map {

@@ -88,6 +88,13 @@ concept HasCorridor = requires(const R& r, const Query& q) {
   { r.corridor(q) } -> std::same_as<std::optional<Corridor>>;
 };
 
+// Optional (SPEC §7): bring the built representation up to date in place after the map's cells
+// changed (`m` already holds the new values); false = cannot, the harness rebuilds it instead.
+template <class R>
+concept HasUpdate = requires(R& r, const Map& m, const std::vector<CellChange>& changed) {
+  { r.update(m, changed) } -> std::same_as<bool>;
+};
+
 // Optional: the representation's structure as line segments (grid cell borders, quadtree cells,
 // triangle edges, graph edges), for the path pictures of scripts/pathviz.py.
 struct Segment {

@@ -17,20 +17,23 @@ constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 }  // namespace
 
 GridGraph::GridGraph(const GridMap& map, bool diagonal)
-    : width_(map.width), height_(map.height), moves_(std::size_t(map.width) * map.height, 0) {
+    : width_(map.width), height_(map.height), diagonal_(diagonal), moves_(std::size_t(map.width) * map.height, 0) {
   for (int d = 0; d < 8; ++d) offset_[d] = std::int64_t(kDy[d]) * width_ + kDx[d];
   for (int y = 0; y < height_; ++y)
-    for (int x = 0; x < width_; ++x) {
-      if (!map.passable(x, y)) continue;
-      unsigned m = 0;
-      for (int d = 0; d < 4; ++d)
-        if (map.passable(x + kDx[d], y + kDy[d])) m |= 1u << d;
-      if (diagonal)
-        for (int d = 4; d < 8; ++d)  // no corner cutting: both orthogonal cells passable
-          if (map.passable(x + kDx[d], y + kDy[d]) && map.passable(x + kDx[d], y) && map.passable(x, y + kDy[d]))
-            m |= 1u << d;
-      moves_[std::size_t(y) * width_ + x] = std::uint8_t(m);
-    }
+    for (int x = 0; x < width_; ++x) refresh(map, x, y);
+}
+
+void GridGraph::refresh(const GridMap& map, int x, int y) {
+  unsigned m = 0;
+  if (map.passable(x, y)) {
+    for (int d = 0; d < 4; ++d)
+      if (map.passable(x + kDx[d], y + kDy[d])) m |= 1u << d;
+    if (diagonal_)
+      for (int d = 4; d < 8; ++d)  // no corner cutting: both orthogonal cells passable
+        if (map.passable(x + kDx[d], y + kDy[d]) && map.passable(x + kDx[d], y) && map.passable(x, y + kDy[d]))
+          m |= 1u << d;
+  }
+  moves_[std::size_t(y) * width_ + x] = std::uint8_t(m);
 }
 
 std::size_t GridGraph::num_edges() const {
@@ -71,6 +74,48 @@ GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_
     }
     ++next;
   }
+  label_root_.resize(std::size_t(next));
+  for (std::int32_t l = 0; l < next; ++l) label_root_[std::size_t(l)] = l;
+}
+
+template <bool D>
+bool GridRepresentation<D>::update(const Map& map, const std::vector<CellChange>& changed) {
+  if (map.kind != MapKind::grid || map.grid.width != graph_.width() || map.grid.height != graph_.height()) return false;
+  map_ = &map.grid;
+  const int W = graph_.width();
+  for (const CellChange& c : changed)
+    for (int y = c.y - 1; y <= c.y + 1; ++y)
+      for (int x = c.x - 1; x <= c.x + 1; ++x)
+        if (map.grid.inside(x, y)) graph_.refresh(map.grid, x, y);
+  // Component labels: a union-find over labels, flattened at the end so component_of() is O(1).
+  auto find = [&](std::int32_t l) {
+    while (label_root_[std::size_t(l)] != l) l = label_root_[std::size_t(l)] = label_root_[std::size_t(label_root_[std::size_t(l)])];
+    return l;
+  };
+  for (const CellChange& c : changed) {
+    const std::size_t v = std::size_t(c.y) * std::size_t(W) + std::size_t(c.x);
+    if (!map.grid.cells[v]) {
+      component_[v] = -1;
+      continue;
+    }
+    std::int32_t root = -1;
+    for (int d = 0; d < 4; ++d) {
+      const int nx = c.x + kDx[d], ny = c.y + kDy[d];
+      if (!map.grid.passable(nx, ny)) continue;
+      const std::int32_t l = component_[std::size_t(ny) * std::size_t(W) + std::size_t(nx)];
+      if (l < 0) continue;  // a neighbour freed in this same update, not labelled yet
+      const std::int32_t r = find(l);
+      if (root < 0) root = r;
+      else if (r != root) label_root_[std::size_t(r)] = root;
+    }
+    if (root < 0) {  // isolated (so far): a new label
+      root = std::int32_t(label_root_.size());
+      label_root_.push_back(root);
+    }
+    component_[v] = root;
+  }
+  for (std::size_t l = 0; l < label_root_.size(); ++l) label_root_[l] = find(std::int32_t(l));
+  return true;
 }
 
 template <bool D>
@@ -100,7 +145,7 @@ std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
   }
   if (a.links.empty()) return std::nullopt;
   a.cell = a.links.front().vertex;
-  a.component = component_[a.links.front().vertex];
+  a.component = component_of(a.links.front().vertex);
   return a;
 }
 

@@ -74,10 +74,13 @@ class GridGraph {
   friend std::size_t num_vertices(const GridGraph& g) { return g.moves_.size(); }
 
   std::size_t num_edges() const;
+  // Recomputes the moves of cell (x, y) from the map (after cells near it changed).
+  void refresh(const GridMap& map, int x, int y);
   std::size_t memory_bytes() const { return moves_.capacity(); }
 
  private:
   int width_ = 0, height_ = 0;
+  bool diagonal_ = false;
   std::int64_t offset_[8] = {};
   std::vector<std::uint8_t> moves_;
 };
@@ -116,12 +119,19 @@ class GridRepresentation {
   BuildStats stats() const;
   // The moves as segments between cell centres (each undirected move once).
   std::vector<Segment> structure() const;
+  // SPEC §7: changed cells update the moves of their 3x3 neighbourhoods, O(changed). A freed cell
+  // joins (unites) its neighbours' components; a blocked cell leaves its component's label as it
+  // is, so labels may over-approximate connectivity after a split: equal labels then no longer
+  // prove a path exists, but different labels still prove none does (the only use: early no_path).
+  bool update(const Map& map, const std::vector<CellChange>& changed);
 
  private:
   const GridMap* map_;
   GridGraph graph_;
   double inv_width_ = 1.0;
-  std::vector<std::int32_t> component_;  // 4-connected free-cell component per cell (-1 blocked)
+  std::vector<std::int32_t> component_;  // 4-connected free-cell component label per cell (-1 blocked)
+  std::vector<std::int32_t> label_root_;  // label -> its component id (labels united by updates)
+  std::int32_t component_of(Vertex v) const { return component_[v] < 0 ? -1 : label_root_[std::size_t(component_[v])]; }
 };
 
 using Grid4 = GridRepresentation<false>;

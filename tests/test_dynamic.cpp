@@ -1,0 +1,229 @@
+// Dynamic scenarios (SPEC §7): the reader's errors, patches, and every representation's update
+// against a fresh build of the same map state.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+#include <sstream>
+
+#include "datasets/dynamic.hpp"
+#include "datasets/generate.hpp"
+#include "datasets/generate_dynamic.hpp"
+#include "geometry/free_space.hpp"
+#include "harness/pipeline.hpp"
+#include "harness/registry.hpp"
+
+namespace navbench {
+namespace {
+
+const char* kPatches =
+    "type patch\npatches 2\npatch 0\nheight 2\nwidth 3\nmap\n@.@\n...\npatch 1\nheight 1\nwidth 1\nmap\n.\n";
+
+DynamicScenario parse(const std::string& scen, const std::string& patches = kPatches) {
+  std::istringstream a(scen), b(patches);
+  return read_dynamic_scenario(a, "t.scen", b, "t.patch");
+}
+
+std::string error_of(const std::string& scen, const std::string& patches = kPatches) {
+  try {
+    parse(scen, patches);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kHead = "version 2\nheight 4\nwidth 5\ncost 1 octile\npatch t.patch\ncommands\n";
+
+TEST(DynamicReader, ReadsCommandsAndPatches) {
+  auto d = parse(kHead + "P 0 0 1 1\nQ 0 0 0 4 3 6.65685425\nP 1 1 2 1\nQ 1 0 0 4 3 6.65685425\n");
+  EXPECT_EQ(d.width, 5);
+  EXPECT_EQ(d.height, 4);
+  ASSERT_EQ(d.patches.size(), 2u);
+  EXPECT_EQ(d.patches[0].cells, (std::vector<std::uint8_t>{0, 1, 0, 1, 1, 1}));
+  ASSERT_EQ(d.commands.size(), 4u);
+  EXPECT_EQ(d.commands[0].kind, DynamicCommand::place);
+  EXPECT_EQ(d.commands[1].kind, DynamicCommand::query);
+  EXPECT_EQ(d.commands[1].gx, 4);
+  EXPECT_DOUBLE_EQ(d.commands[3].costs[0], 6.65685425);
+  EXPECT_EQ(d.commands[3].epoch, 1);
+  EXPECT_EQ(d.name, "t");
+}
+
+TEST(DynamicReader, RejectsMalformedInputWithFileAndLine) {
+  EXPECT_EQ(error_of("version 1\n"), "t.scen:1: expected 'version 2' (a dynamic scenario), got 'version 1'");
+  EXPECT_EQ(error_of("version 2\nheight x\n"), "t.scen:2: height 'x' is not an integer");
+  EXPECT_EQ(error_of("version 2\nheight 4\nwidth 5\ncost 1 euclidean\n"), "t.scen:4: cost line names no 'octile' cost");
+  EXPECT_EQ(error_of("version 2\nheight 4\nwidth 5\ncost 2 octile\n"), "t.scen:4: cost line says 2 names but lists 1");
+  EXPECT_EQ(error_of(kHead + "P 0 7 0 0\n"), "t.scen:7: patch id '7' is not one of the 2 patches");
+  EXPECT_EQ(error_of(kHead + "P 0 0 3 0\n"), "t.scen:7: patch 0 (3x2) at (3, 0) reaches outside the map");
+  EXPECT_EQ(error_of(kHead + "Q 0 0 0 5 0 1\n"), "t.scen:7: gx 5 is outside the 5x4 map");
+  EXPECT_EQ(error_of(kHead + "Q 0 0.5 0 1 0 1\n"), "t.scen:7: sx '0.5' is not an integer cell");
+  EXPECT_EQ(error_of(kHead + "Q 0 0 0 1 0\n"), "t.scen:7: expected 'Q epoch sx sy gx gy' and 1 cost(s), got 'Q 0 0 0 1 0'");
+  EXPECT_EQ(error_of(kHead + "Q 0 0 0 1 0 abc\n"), "t.scen:7: cost 'abc' is not a number");
+  EXPECT_EQ(error_of(kHead + "Q 2 0 0 1 0 1\nQ 1 0 0 1 0 1\n"), "t.scen:8: epoch 1 after epoch 2");
+  EXPECT_EQ(error_of(kHead + "X 0\n"), "t.scen:7: unknown command 'X' (P or Q)");
+  EXPECT_EQ(error_of(kHead, "type patch\npatches 1\npatch 0\nheight 2\nwidth 3\nmap\n@.@\n"),
+            "t.patch:8: patch 0 has 1 rows, height is 2");
+  EXPECT_EQ(error_of(kHead, "type patch\npatches 1\npatch 0\nheight 1\nwidth 3\nmap\n@.\n"),
+            "t.patch:7: patch 0 row 0 has 2 cells, width is 3");
+  EXPECT_EQ(error_of(kHead, "type patch\npatches 2\npatch 1\n"), "t.patch:3: patch 1 out of order (expected 0)");
+  EXPECT_EQ(error_of(kHead, ""), "t.patch:1: empty patch file (expected 'type patch')");
+}
+
+TEST(DynamicReader, WriteReadRoundTrip) {
+  auto d = parse(kHead + "P 0 0 1 1\nQ 0 0 0 4 3 6.65685425\nP 1 1 2 1\nQ 1 0 0 4 3 6.65685425\n");
+  std::ostringstream s, p;
+  d.patch_file = "t.patch";
+  write_dynamic_scenario(s, p, d);
+  auto e = parse(s.str(), p.str());
+  ASSERT_EQ(e.commands.size(), d.commands.size());
+  for (std::size_t i = 0; i < d.commands.size(); ++i) {
+    EXPECT_EQ(e.commands[i].kind, d.commands[i].kind);
+    EXPECT_EQ(e.commands[i].epoch, d.commands[i].epoch);
+    EXPECT_EQ(e.commands[i].costs, d.commands[i].costs);
+  }
+  ASSERT_EQ(e.patches.size(), d.patches.size());
+  for (std::size_t i = 0; i < d.patches.size(); ++i) EXPECT_EQ(e.patches[i].cells, d.patches[i].cells);
+}
+
+TEST(DynamicReader, ApplyPatchCountsChangedCells) {
+  GridMap m;
+  m.width = 5;
+  m.height = 4;
+  m.cells.assign(20, 1);
+  Patch p{3, 2, {0, 1, 0, 1, 1, 1}};
+  std::vector<CellChange> ch;
+  EXPECT_EQ(apply_patch(m, p, 1, 1, ch), 2u);  // two '@' on free cells
+  EXPECT_FALSE(m.passable(1, 1));
+  EXPECT_TRUE(m.passable(2, 1));
+  EXPECT_FALSE(m.passable(3, 1));
+  EXPECT_EQ(apply_patch(m, p, 1, 1, ch), 0u);  // the same patch again changes nothing
+  EXPECT_EQ(ch.size(), 2u);
+}
+
+// After random patch sequences, every representation with an update() answers like a fresh build
+// of the same map: same status and the same length for the exact representations (grid4/grid8
+// A* optimum; visgraph exact); the others stay valid.
+TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
+  std::mt19937_64 rng(7);
+  GridMap g;
+  g.width = 40;
+  g.height = 30;
+  g.cells.assign(std::size_t(g.width * g.height), 1);
+  for (auto& c : g.cells) c = (rng() % 100) < 22 ? 0 : 1;
+  Map map = make_grid_map(g, "dyn", "test");
+  for (const auto& e : representations()) {
+    Map m = map;
+    Params p;
+    std::unique_ptr<AnyRepresentation> rep;
+    try {
+      rep = e.build(m, p);
+    } catch (const UnsupportedMap&) {
+      continue;
+    }
+    std::mt19937_64 r2(11);
+    int updated = 0;
+    for (int step = 0; step < 25; ++step) {
+      // A k x k block appears or vanishes.
+      const int k = 1 + int(r2() % 4);
+      Patch patch{k, k, std::vector<std::uint8_t>(std::size_t(k * k), std::uint8_t(r2() % 2))};
+      std::vector<CellChange> ch;
+      apply_patch(m.grid, patch, int(r2() % unsigned(m.grid.width - k)), int(r2() % unsigned(m.grid.height - k)), ch);
+      const bool in_place = rep->update(m, ch);
+      if (!in_place) rep = e.build(m, p);
+      updated += in_place;
+      Params p2;
+      auto fresh = e.build(m, p2);
+      FreeSpace fs(m);
+      for (int q = 0; q < 20; ++q) {
+        Point s{double(r2() % unsigned(m.grid.width)) + 0.5, double(r2() % unsigned(m.grid.height)) + 0.5};
+        Point t{double(r2() % unsigned(m.grid.width)) + 0.5, double(r2() % unsigned(m.grid.height)) + 0.5};
+        QueryInput in;
+        in.start = s;
+        in.goal = t;
+        const MapContext ctx{"dyn", "test", "center"};
+        const Heuristic h = parse_heuristic("euclidean");
+        auto a = run_query(ctx, in, *rep, e.name, h, {"none"}, fs, false);
+        auto b = run_query(ctx, in, *fresh, e.name, h, {"none"}, fs, false);
+        ASSERT_EQ(a[0].status, b[0].status) << e.name << " step " << step << " query " << q;
+        if (a[0].status != Status::ok) continue;
+        EXPECT_EQ(a[0].valid, std::optional<bool>(true)) << e.name;
+        if (e.name == "grid4" || e.name == "grid8" || e.name == "visgraph") {
+          EXPECT_NEAR(*a[0].length, *b[0].length, 1e-9 * std::max(1.0, *b[0].length)) << e.name << " step " << step;
+        }
+      }
+    }
+    if (e.name == "grid4" || e.name == "grid8") {
+      EXPECT_EQ(updated, 25) << e.name << " updates in place";
+    }
+  }
+}
+
+// Generated change scenarios: seeded, they round-trip through the reader, every kind changes the
+// map, and replaying them, the project's grid8 equals every query's octile cost on its epoch's map.
+TEST(DynamicGenerate, EveryKindReplaysWithGrid8EqualToTheCosts) {
+  GenerateOptions g;
+  g.kind = "rooms";
+  g.width = g.height = 48;
+  g.room = 12;
+  const GridMap base = generate_map(g);
+  const auto* grid8 = find_representation("grid8");
+  ASSERT_NE(grid8, nullptr);
+  for (std::string kind : {"doors", "blocks", "sweep"}) {
+    ChangeOptions o;
+    o.kind = kind;
+    o.epochs = 8;
+    o.queries = 6;
+    o.seed = 3;
+    const DynamicScenario d = make_change_scenario(base, o, "gen-" + kind);
+    {
+      const DynamicScenario again = make_change_scenario(base, o, "gen-" + kind);
+      std::ostringstream a1, a2, b1, b2;
+      write_dynamic_scenario(a1, b1, d);
+      write_dynamic_scenario(a2, b2, again);
+      EXPECT_EQ(a1.str(), a2.str()) << kind << ": same seed, same scenario";
+      EXPECT_EQ(b1.str(), b2.str());
+      const DynamicScenario read = parse(a1.str(), b1.str());
+      EXPECT_EQ(read.commands.size(), d.commands.size()) << kind;
+    }
+    ASSERT_EQ(d.commands.front().kind, DynamicCommand::place);
+    EXPECT_EQ(d.patches[0].width, base.width) << "patch 0 is the base map";
+    Map m = make_grid_map(GridMap{base.width, base.height, std::vector<std::uint8_t>(base.cells.size(), 1)}, "gen", "test");
+    std::unique_ptr<AnyRepresentation> rep;
+    std::size_t changed_after_base = 0, queries = 0;
+    std::vector<CellChange> ch;
+    bool first = true;
+    for (std::size_t i = 0; i < d.commands.size();) {
+      ch.clear();
+      while (i < d.commands.size() && d.commands[i].kind == DynamicCommand::place) {
+        const auto& c = d.commands[i++];
+        apply_patch(m.grid, d.patches[std::size_t(c.id)], c.x, c.y, ch);
+      }
+      if (!first) changed_after_base += ch.size();
+      first = false;
+      Params p;
+      if (!rep || !rep->update(m, ch)) rep = grid8->build(m, p);
+      FreeSpace fs(m);
+      for (; i < d.commands.size() && d.commands[i].kind == DynamicCommand::query; ++i) {
+        const auto& c = d.commands[i];
+        QueryInput in;
+        in.start = {c.sx + 0.5, c.sy + 0.5};
+        in.goal = {c.gx + 0.5, c.gy + 0.5};
+        auto rows = run_query({"gen", "test", "center"}, in, *rep, "grid8", parse_heuristic("octile"), {"none"}, fs, false);
+        ASSERT_EQ(rows[0].status, Status::ok) << kind << " line " << c.line;
+        EXPECT_NEAR(*rows[0].raw_length, c.costs[0], printed_tolerance(c.cost_text[0], c.costs[0])) << kind;
+        ++queries;
+      }
+    }
+    EXPECT_GT(changed_after_base, 0u) << kind << " changes the map";
+    EXPECT_EQ(queries, std::size_t((o.epochs + 1) * o.queries)) << kind;
+  }
+  ChangeOptions bad;
+  bad.kind = "earthquake";
+  EXPECT_THROW(validate(bad), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace navbench
