@@ -11,6 +11,7 @@
 #include "harness/registry.hpp"
 #include "harness/results.hpp"
 #include "harness/run.hpp"
+#include "harness/serve.hpp"
 #include "harness/sweep.hpp"
 #include "smoothing/smoothing.hpp"
 
@@ -152,6 +153,7 @@ int main(int argc, char** argv) {
     if (cmd == "merge") return navbench::merge_command(rest, std::vector<std::string>(argv, argv + argc));
     if (cmd == "generate") return generate(rest);
     if (cmd == "structure") return structure(rest);
+    if (cmd == "serve") return navbench::serve_command(rest);
     std::cerr << "navbench: unknown command '" << cmd << "' (run, sweep, merge, generate, list, help)\n";
     return 2;
   } catch (const navbench::InputError& e) {
