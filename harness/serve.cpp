@@ -613,6 +613,9 @@ int serve_command(const std::vector<std::string>& args) {
   svr.set_read_timeout(5);
   svr.set_write_timeout(10);
   svr.set_keep_alive_timeout(5);
+  // Headers and body go out in separate writes: without TCP_NODELAY, Nagle's algorithm and the
+  // client's delayed ACK add ~40 ms to every answer (measured: 46 ms round trip for 3.5 ms of work).
+  svr.set_tcp_nodelay(true);
   install_routes(svr, *viewer);
   const int bound = port == 0 ? svr.bind_to_any_port(host) : (svr.bind_to_port(host, port) ? port : -1);
   if (bound < 0) {

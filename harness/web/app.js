@@ -155,23 +155,27 @@ function render() {
     ctx.drawImage(layerCanvas, dpr * (ox - layerView.ox * k), dpr * (oy - layerView.oy * k), layerCanvas.width * k, layerCanvas.height * k);
     ctx.restore();
   }
-  // the paths: a light halo under each so overlapping ones stay readable; the highlighted one last
+  // the paths, widest first and each narrower one on top, so paths that coincide show as stripes
+  // instead of hiding each other; a light halo under each; the highlighted one last and widest
   if (state.results) {
     const rows = state.results.results.filter((r) => r.path && r.path.length > 1 && isShown(r.representation));
     rows.sort((a, b) => (a.representation === state.highlight) - (b.representation === state.highlight));
     ctx.lineJoin = 'round';
     ctx.lineCap = 'round';
+    const n = rows.length;
     rows.forEach((r, i) => {
       const hl = r.representation === state.highlight;
-      const w = hl ? 5 : 3.2;
+      const w = hl ? 5.5 : n > 1 ? 7 - 4.5 * i / (n - 1) : 3.5;
       const trace = () => {
         ctx.beginPath();
         r.path.forEach(([x, y], j) => { const [px, py] = toScreen(x, y); j ? ctx.lineTo(px, py) : ctx.moveTo(px, py); });
       };
-      trace();
-      ctx.strokeStyle = 'rgba(255,255,255,0.85)';
-      ctx.lineWidth = w + 2.5;
-      ctx.stroke();
+      if (i === 0 || hl) {
+        trace();
+        ctx.strokeStyle = 'rgba(255,255,255,0.85)';
+        ctx.lineWidth = w + 2.5;
+        ctx.stroke();
+      }
       trace();
       ctx.strokeStyle = colourOf(r.representation);
       ctx.lineWidth = w;
@@ -419,7 +423,7 @@ function renderResults() {
     const gap = r.gap === null || r.gap === undefined ? '–' : r.gap < 5e-10 ? '0' : `+${(100 * r.gap).toFixed(2)} %`;
     const lengthCell = ok
       ? el('td', { class: 'num' + (r.valid === false ? ' invalid' : ''), title: r.valid === false ? 'INVALID path (crosses an obstacle or a pinch point)' : `raw ${fmt(r.raw_length, 8)} · ${r.path_points} points` },
-        fmt(r.length, 6) + (r.valid === false ? ' ✗' : ''))
+        fmt(r.length, 5) + (r.valid === false ? ' ✗' : ''))
       : el('td', { class: 'num', colspan: 3, title: r.message || '' },
         el('span', { class: 'st' + (r.status === 'no_path' || r.status === 'not_applicable' ? ' np' : '') }, r.status.replace('_', ' ')));
     const tr = el('tr', {
@@ -427,13 +431,13 @@ function renderResults() {
       class: r.representation === state.highlight ? 'hl' : '',
     },
     el('td', {}, el('span', { class: 'sw', style: `background:${colourOf(r.representation)}` })),
-    el('td', { class: 'rep', title: r.message || r.representation }, r.representation),
+    el('td', { class: 'rep', title: r.message || (r.vertices !== undefined
+      ? `${r.representation}: built in ${r.build_ms.toFixed(0)} ms · ${r.vertices} vertices · ${r.edges} edges · ${(r.memory_bytes / 1048576).toFixed(1)} MiB`
+      : r.representation) }, r.representation),
     lengthCell,
     ok ? el('td', { class: 'num' }, gap) : null,
     ok ? el('td', { class: 'num' }, r.expansions) : null,
-    el('td', { class: 'num', title: ok ? `locate ${r.locate_us.toFixed(0)} µs · search ${r.search_us.toFixed(0)} µs · smooth ${r.smooth_us.toFixed(0)} µs` : '' }, t === null ? '' : `${t.toFixed(2)} ms`),
-    el('td', { class: 'num', title: r.vertices !== undefined ? `${r.vertices} vertices · ${r.edges} edges · ${(r.memory_bytes / 1048576).toFixed(1)} MiB` : '' },
-      r.build_ms !== undefined ? `${r.build_ms.toFixed(0)} ms` : ''));
+    el('td', { class: 'num', title: ok ? `locate ${r.locate_us.toFixed(0)} µs · search ${r.search_us.toFixed(0)} µs · smooth ${r.smooth_us.toFixed(0)} µs` : '' }, t === null ? '' : t.toFixed(t < 10 ? 2 : 1)));
     tr.addEventListener('mouseenter', () => { state.highlight = r.representation; tr.classList.add('hl'); render(); });
     tr.addEventListener('mouseleave', () => { state.highlight = null; tr.classList.remove('hl'); render(); });
     tb.append(tr);
@@ -677,6 +681,7 @@ window.navbenchViewer = {
   mapToClient(x, y) { const r = canvas.getBoundingClientRect(); const [px, py] = toScreen(x, y); return [r.left + px, r.top + py]; },
   loadCSV,
   loadMap,
+  setPoints(start, goal) { state.start = start; state.goal = goal; state.recorded = null; updatePoints(); render(); query(); },
 };
 
 main();

@@ -8,6 +8,7 @@
                                                                  and goal, the table equals `navbench run`,
                                                                  a structure layer, replay of a CSV row;
                                                                  screenshot to OUT/viewer.png
+  test_viewer.py latency --navbench BIN --map FILE [--queries N]  round trip of one page query (a measurement)
   test_viewer.py shot    --navbench BIN --map FILE --out PNG [--start X Y --goal X Y] [--layers REP,...]
                                                                  a picture for the README (not a test)
 
@@ -422,7 +423,7 @@ def shot(a):
             if not box.is_selected():
                 box.click()
         if a.start and a.goal:
-            driver.execute_script("const s = navbenchViewer.state; s.start = arguments[0]; s.goal = arguments[1];", a.start, a.goal)
+            driver.execute_script("navbenchViewer.setPoints(arguments[0], arguments[1])", a.start, a.goal)
         driver.execute_script("document.querySelector('#smoothing').value = arguments[0]; document.querySelector('#smoothing').dispatchEvent(new Event('change'))", a.smoothing)
         for rep in a.layers.split(",") if a.layers else []:
             driver.find_element("css selector", f'#reps li[data-rep="{rep}"] button.layer').click()
@@ -442,12 +443,67 @@ def shot(a):
     return 0
 
 
+def latency(a):
+    """Round-trip time of one page query (every representation, paths included) on --map: the
+    median over --queries seeded random pairs of free cells, after one warm-up query (the builds)."""
+    import random
+    srv = Server(a.navbench, [a.map])
+    try:
+        w, h, rows = read_grid(a.map)
+        free = [(x + 0.5, y + 0.5) for y in range(h) for x in range(w) if rows[y][x] == "."]
+        rng = random.Random(1)
+        body = lambda s, g: {"map": 0, "reps": a.reps.split(","), "start": list(s), "goal": list(g), "smoothing": a.smoothing}
+        t = time.perf_counter()
+        st, res = srv.query(body(free[0], free[-1]))
+        print(f"first query (builds every representation): {1000 * (time.perf_counter() - t):.0f} ms")
+        c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=60)  # one keep-alive connection, as a browser tab
+        trips, server = [], []
+        for _ in range(a.queries):
+            b = json.dumps(body(rng.choice(free), rng.choice(free))).encode()
+            t = time.perf_counter()
+            c.request("POST", "/api/query", body=b, headers={"Content-Type": "application/json"})
+            r = c.getresponse()
+            res = json.loads(r.read())
+            trips.append(1000 * (time.perf_counter() - t))
+            server.append(res["server_us"] / 1000)
+        c.close()
+        q = lambda v, p: sorted(v)[min(len(v) - 1, int(p * len(v)))]
+        print(f"python client: {a.queries} queries, {len(a.reps.split(','))} representations, smoothing {a.smoothing}: round trip "
+              f"median {q(trips, 0.5):.1f} ms, p90 {q(trips, 0.9):.1f} ms, max {max(trips):.1f} ms; server median {q(server, 0.5):.1f} ms")
+        if a.browser:  # the page itself: fetch + JSON + table + canvas, as the user sees it
+            driver = chrome()
+            try:
+                driver.get(srv.url)
+                wait_for(driver, "return document.querySelectorAll('#results tbody tr').length >= 1", "the first results", 120)
+                for rep in a.reps.split(","):
+                    box = driver.find_element("css selector", f'#reps li[data-rep="{rep}"] input[type=checkbox]')
+                    if not box.is_selected():
+                        box.click()
+                trips = []
+                for _ in range(a.queries):
+                    s_, g_ = list(rng.choice(free)), list(rng.choice(free))
+                    t = time.perf_counter()
+                    driver.execute_script("navbenchViewer.setPoints(arguments[0], arguments[1])", s_, g_)
+                    want = json.dumps(s_ + g_, separators=(",", ":"))
+                    wait_for(driver, f"return document.querySelector('#results').dataset.query == {json.dumps(want)}", "the answer", 30)
+                    trips.append(driver.execute_script("return navbenchViewer.state.roundTrip"))
+                print(f"browser page: {a.queries} queries: round trip (fetch to parsed answer) median {q(trips, 0.5):.1f} ms, "
+                      f"p90 {q(trips, 0.9):.1f} ms, max {max(trips):.1f} ms")
+            finally:
+                driver.quit()
+    finally:
+        srv.stop()
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("mode", choices=["api", "browser", "shot"])
+    p.add_argument("mode", choices=["api", "browser", "shot", "latency"])
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--browser", action="store_true", help="latency: also measure from the page in headless Chromium")
     p.add_argument("--navbench", required=True)
     p.add_argument("--source", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    p.add_argument("--out", required=True)
+    p.add_argument("--out", default="")
     p.add_argument("--map")
     p.add_argument("--start", type=float, nargs=2)
     p.add_argument("--goal", type=float, nargs=2)
@@ -463,6 +519,9 @@ def main():
     signal.alarm(240)
     if a.mode == "shot":
         return shot(a)
+    if a.mode == "latency":
+        signal.alarm(0)
+        return latency(a)
     rc = test_api(a) if a.mode == "api" else test_browser(a)
     if rc == 77:
         return 77
