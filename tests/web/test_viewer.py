@@ -260,6 +260,20 @@ def test_api(a):
         rc = srv.stop()
     check(rc == 0, f"SIGTERM stops the server cleanly (exit {rc})")
 
+    # --cache-maps 1: switching maps drops the other map's builds; answers stay the same.
+    srv = Server(nb, [rooms, corridor], extra=["--cache-maps", "1"])
+    try:
+        bodies = [{"map": 0, "reps": REPS, "start": [free[5][0] + 0.5, free[5][1] + 0.5], "goal": [free[-5][0] + 0.5, free[-5][1] + 0.5]},
+                  {"map": 1, "reps": REPS, "start": [0.5, 0.5], "goal": [7.5, 7.5]}]
+        first = [srv.query(b)[1]["results"] for b in bodies]
+        again = [srv.query(bodies[j % 2])[1]["results"] for j in range(4)]
+        same = all([(r["status"], r.get("length")) for r in again[j]] == [(r["status"], r.get("length")) for r in first[j % 2]] for j in range(4))
+        # a cached build reports its one build time again; a rebuilt one its own
+        rebuilt = all(first[0][k]["build_ms"] != again[2][k]["build_ms"] for k in range(len(REPS)))
+        check(same and rebuilt and all(r["status"] == "ok" for r in first[1]), f"--cache-maps 1: alternating maps rebuilds (rebuilt: {rebuilt}) and answers the same")
+    finally:
+        srv.stop()
+
 
 def chrome(width=1400, height=860):
     from selenium import webdriver
