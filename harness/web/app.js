@@ -69,7 +69,7 @@ function fit() {
   const [mx0, my0] = state.map.min, [mx1, my1] = state.map.max;
   const s = Math.min((w - 40) / (mx1 - mx0), (h - 40) / (my1 - my0));
   state.view = { s, ox: (w - s * (mx1 + mx0)) / 2, oy: (h - s * (my1 + my0)) / 2 };
-  invalidateLayers();
+  invalidateLayers(true);
 }
 
 function resize() {

@@ -214,6 +214,11 @@ def test_api(a):
             st, _, data, _ = srv.request("GET", path)
             msg = json.loads(data).get("error", "") if data.startswith(b"{") else ""
             check(st == want and pat in msg, f"GET {path}: {st} {msg!r}")
+        # Another Host (DNS rebinding: a web page elsewhere resolving its name to 127.0.0.1): 403.
+        st, _, data, _ = srv.request("GET", "/api/info", headers={"Host": f"evil.example:{srv.port}"})
+        check(st == 403 and b"not this machine" in data, f"a request for another Host: {st}")
+        st, _, data, _ = srv.request("GET", "/api/info", headers={"Host": f"localhost:{srv.port}"})
+        check(st == 200, f"Host localhost: {st}")
         # An oversized body is refused before it is read: 413 with a message.
         with socket.create_connection(("127.0.0.1", srv.port), timeout=20) as s:
             s.sendall(b"POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
