@@ -490,6 +490,7 @@ canvas.addEventListener('pointermove', (ev) => {
     if (cur[0] === p[0] && cur[1] === p[1]) return;
     state[drag.kind] = p;
     state.recorded = null;
+    state.highlight = null;
     updatePoints();
     render();
     query();
@@ -505,6 +506,7 @@ function endDrag(ev) {
     const p = snap(toMap(px, py));
     state[ev.shiftKey || d.shift ? 'start' : 'goal'] = p;
     state.recorded = null;
+    state.highlight = null;
     updatePoints();
     render();
     query();
@@ -640,7 +642,7 @@ async function main() {
   for (const s of state.info.smoothers) $('smoothing').append(el('option', { value: s.name, title: s.description }, s.name));
   $('smoothing').value = 'los';
   for (const h of state.info.heuristics) $('heuristic').append(el('option', { value: h }, h));
-  for (const id of ['smoothing', 'heuristic', 'weight']) $(id).addEventListener('change', () => { state.recorded = null; query(); });
+  for (const id of ['smoothing', 'heuristic', 'weight']) $(id).addEventListener('change', () => { state.recorded = null; state.highlight = null; query(); });
   $('snap').addEventListener('change', () => { if (state.start) { state.start = snap(state.start); state.goal = snap(state.goal); updatePoints(); query(); } });
   const defaults = new Set(['grid8', 'quadtree', 'navmesh', 'visgraph']);
   for (const r of state.info.representations) addRep(r.name, r.description, true, defaults.has(r.name));
@@ -681,7 +683,7 @@ window.navbenchViewer = {
   mapToClient(x, y) { const r = canvas.getBoundingClientRect(); const [px, py] = toScreen(x, y); return [r.left + px, r.top + py]; },
   loadCSV,
   loadMap,
-  setPoints(start, goal) { state.start = start; state.goal = goal; state.recorded = null; updatePoints(); render(); query(); },
+  setPoints(start, goal) { state.start = start; state.goal = goal; state.recorded = null; state.highlight = null; updatePoints(); render(); query(); },
 };
 
 main();

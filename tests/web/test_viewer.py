@@ -416,6 +416,20 @@ def test_browser(a):
         check(s1 > s0 * 1.2, f"the wheel zooms in ({s0:.2f} -> {s1:.2f} px per cell)")
         driver.find_element("css selector", "#fit").click()
 
+        # A second tab on the other map works while the first one keeps its own state.
+        first = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(srv.url + "?map=0")
+        wait_for(driver, "return document.querySelectorAll('#results tbody tr').length >= 4", "the second tab's results")
+        tab2 = driver.execute_script("return navbenchViewer.state.map.name")
+        driver.switch_to.window(first)
+        p = free[len(free) // 2]
+        driver.execute_script("navbenchViewer.setPoints(navbenchViewer.state.start, arguments[0])", [p[0] + 0.5, p[1] + 0.5])
+        want2 = json.dumps(want[:2] + [p[0] + 0.5, p[1] + 0.5], separators=(",", ":"))
+        wait_for(driver, f"return document.querySelector('#results').dataset.query == {json.dumps(want2)}", "the first tab's new answer")
+        tab1 = driver.execute_script("return navbenchViewer.state.map.name")
+        check(tab2 == "maze-4-128" and tab1 == "rooms-16-128", f"two tabs on two maps answer independently ({tab1}, {tab2})")
+
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no errors in the browser console {errors[:2]}")
         shot = os.path.join(a.out, "viewer.png")
