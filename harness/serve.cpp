@@ -98,7 +98,8 @@ class Viewer {
     sel.queries = 1;  // maps without a scenario file are fine here (as in `navbench structure`)
     for (const auto& f : files) {
       auto e = std::make_unique<MapEntry>();
-      e->pm = prepare_map(f, sel);
+      e->pm = prepare_map(f, sel);  // reads and checks the map and its scenario (InputError: exit 2)
+      e->pm.scen.lines = {};          // the queries come from the page: a many-map server keeps no scenarios
       maps_.push_back(std::move(e));
     }
   }
