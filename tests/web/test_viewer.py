@@ -187,6 +187,7 @@ def test_api(a):
         bad_cases = [
             ("malformed JSON", b'{"map": 0, "reps": [', 400, "malformed JSON"),
             ("not an object", [1, 2], 400, "JSON object"),
+            ("deeply nested", b"[" * 30000 + b"]" * 30000, 400, "JSON object"),
             ("start outside the map", dict(good, start=[-3, 5]), 400, "outside the map"),
             ("goal far outside", dict(good, goal=[1e308, 5]), 400, "outside the map"),
             ("start not a point", dict(good, start="here"), 400, "[x, y]"),
