@@ -26,6 +26,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include <CLI/CLI.hpp>
 #include <httplib.h>
@@ -639,11 +640,23 @@ int serve_command(const std::vector<std::string>& args) {
   // or more: 32 workers (the library's default is 8) so several tabs never queue behind each other.
   svr.new_task_queue = [] { return new httplib::ThreadPool(32); };
   install_routes(svr, *viewer, host == "127.0.0.1" || host == "localhost" || host == "::1");
+  // Our own socket options instead of the library's: SO_REUSEADDR (a restart finds the port free
+  // at once) but not its SO_REUSEPORT (with which a second server on a busy port would start and
+  // share it silently); and we keep the listening socket to widen its backlog below.
+  int listen_fd = -1;
+  svr.set_socket_options([&listen_fd](int sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    listen_fd = sock;
+  });
   const int bound = port == 0 ? svr.bind_to_any_port(host) : (svr.bind_to_port(host, port) ? port : -1);
   if (bound < 0) {
     std::cerr << "navbench serve: cannot listen on " << host << ":" << port << " (in use, or not an address of this machine)\n";
     return 1;
   }
+  // cpp-httplib 0.11 listens with a backlog of 5: a burst of connections (several tabs, a test's 24
+  // clients) overflowed it and clients saw resets (ListenOverflows). listen() again resizes it.
+  if (listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
   std::cout << "navbench serve: " << viewer->size() << " maps at http://" << host << ":" << bound << "/  (Ctrl-C stops)"
             << std::endl;
 
