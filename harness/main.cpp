@@ -12,6 +12,7 @@
 #include "harness/registry.hpp"
 #include "harness/results.hpp"
 #include "harness/run.hpp"
+#include "harness/serve.hpp"
 #include "harness/sweep.hpp"
 #include "smoothing/smoothing.hpp"
 
@@ -141,6 +142,8 @@ const Command kCommands[] = {
     {"generate", "write a seeded map and scenario (random, rooms, maze, polygons)", generate_command},
     {"structure", "write representations' structure as segments for pathviz.py", structure_command},
     {"list", "list representations and smoothers", list_command},
+    {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
+     [](const std::vector<std::string>& a, const std::vector<std::string>&) { return navbench::serve_command(a); }},
 };
 
 void usage(std::ostream& out) {

@@ -1,0 +1,579 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `navbench serve` (issue 17).
+
+  test_viewer.py api     --navbench BIN --source DIR --out DIR   the JSON API: answers equal `navbench run`,
+                                                                 bad requests get a 4xx with a message,
+                                                                 concurrent clients, the command line
+  test_viewer.py browser --navbench BIN --source DIR --out DIR   headless Chromium: load the page, drag start
+                                                                 and goal, the table equals `navbench run`,
+                                                                 a structure layer, replay of a CSV row;
+                                                                 screenshot to OUT/viewer.png
+  test_viewer.py latency --navbench BIN --map FILE [--queries N]  round trip of one page query (a measurement)
+  test_viewer.py shot    --navbench BIN --map FILE --out PNG [--start X Y --goal X Y] [--layers REP,...]
+                                                                 a picture for the README (not a test)
+
+The server runs on 127.0.0.1 with a free port (--port 0), only for the test's duration; every
+wait is bounded. Exit 77 (ctest: skipped) when Chromium, chromedriver or selenium is missing.
+"""
+import argparse
+import csv
+import http.client
+import io
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+REPS = ["grid4", "grid8", "quadtree", "navmesh", "navmesh-vertices", "visgraph"]
+FAILS = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        FAILS.append(what)
+    return cond
+
+
+class Server:
+    """`navbench serve --port 0` on loopback; stopped with SIGTERM (then SIGKILL) at the end."""
+
+    def __init__(self, navbench, maps, extra=()):
+        self.proc = subprocess.Popen([navbench, "serve", "--map", *maps, "--port", "0", *extra],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = []
+        reader = threading.Thread(target=lambda: line.append(self.proc.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(60)
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line[0] if line else "")
+        if not m:
+            self.stop()
+            raise RuntimeError(f"navbench serve did not start: {line!r} {self.proc.stderr.read()[:500]!r}")
+        self.port = int(m.group(1))
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def request(self, method, path, body=None, headers=None, timeout=60):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
+            c.request(method, path, body=data, headers=headers or {"Content-Type": "application/json"})
+            r = c.getresponse()
+            return r.status, r.getheader("Content-Type") or "", r.read(), dict(r.getheaders())
+        finally:
+            c.close()
+
+    def query(self, body):
+        status, _, data, _ = self.request("POST", "/api/query", body)
+        return status, json.loads(data)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+            if self.proc.returncode != 0:  # e.g. a sanitizer report: show it
+                print(self.proc.stderr.read()[-4000:], file=sys.stderr)
+        return self.proc.returncode
+
+
+def read_grid(path):
+    with open(path) as f:
+        lines = f.read().splitlines()
+    h = int(lines[1].split()[1])
+    w = int(lines[2].split()[1])
+    return w, h, lines[4:4 + h]
+
+
+def navbench_run(navbench, tmp, map_path, cells, convention, reps, smoothing, heuristic, name):
+    """`navbench run` on one query (a one-line scenario); returns its rows keyed by (rep, smoothing, heuristic)."""
+    w, h, _ = read_grid(map_path)
+    scen = os.path.join(tmp, name + ".scen")
+    with open(scen, "w") as f:
+        f.write("version 1\n0\t%s\t%d\t%d\t%r\t%r\t%r\t%r\t0\n" % ((os.path.basename(map_path), w, h) + tuple(cells)))
+    out = os.path.join(tmp, name)
+    subprocess.run([navbench, "run", "--map", map_path, "--scen", scen, "--rep", ",".join(reps), "--smoothing", smoothing,
+                    "--heuristic", heuristic, "--convention", convention, "--quiet", "--out", out],
+                   check=True, timeout=120)
+    with open(out + ".csv") as f:
+        rows = list(csv.DictReader(f))
+    return {(r["representation"], r["smoothing"], r["heuristic"]): r for r in rows}, out + ".csv"
+
+
+# Columns that must be equal between the viewer's row and `navbench run`'s: all but the times and
+# octile_optimal (the one-line scenario has no optimum, which `run` records as 0).
+SKIP = {"locate_us", "search_us", "smooth_us", "octile_optimal"}
+
+
+def test_api(a):
+    src = a.source
+    rooms = os.path.join(src, "datasets/maps/generated/rooms-16-128.map")
+    corridor = os.path.join(src, "datasets/maps/hand/l-corridor.map")
+    poly = os.path.join(src, "datasets/maps/hand/polygons.wkt")
+    nb = a.navbench
+    os.makedirs(a.out, exist_ok=True)
+
+    # The command line: --help, bad options, missing maps.
+    r = subprocess.run([nb, "serve", "--help"], capture_output=True, text=True, timeout=30)
+    check(r.returncode == 0 and "--port" in r.stdout and "--map" in r.stdout, "serve --help: exit 0, lists --map and --port")
+    # A busy port is an error, not a second server sharing it.
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        r = subprocess.run([nb, "serve", "--map", corridor, "--port", str(busy.getsockname()[1])], capture_output=True, text=True, timeout=30)
+        check(r.returncode == 1 and "cannot listen" in r.stderr, f"serve on a busy port: exit 1 ({r.returncode}: {r.stderr.strip()[:100]})")
+    for args, pat in [(["--port", "abc"], "port"), (["--port", "70000"], "port"), (["--bogus"], "bogus"),
+                      (["--map", "/nonexistent/x.map"], "nonexistent"), (["stray"], "stray")]:
+        r = subprocess.run([nb, "serve", *args], capture_output=True, text=True, timeout=30)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and pat in lines[0],
+              f"serve {' '.join(args)}: exit 2 with one line ({r.returncode}: {r.stderr.strip()[:120]})")
+
+    srv = Server(nb, [rooms, corridor, poly])
+    try:
+        st, _, data, _ = srv.request("GET", "/api/info")
+        info = json.loads(data)
+        names = [m["name"] for m in info["maps"]]
+        check(st == 200 and names == ["rooms-16-128", "l-corridor", "polygons"], f"/api/info lists the maps given: {names}")
+        check(sorted(x["name"] for x in info["representations"]) == sorted(REPS), "/api/info lists the registry")
+        st, ctype, data, _ = srv.request("GET", "/")
+        check(st == 200 and "text/html" in ctype and b"navbench" in data and b"/app.js" in data, "GET / serves the page")
+        st, ctype, data, _ = srv.request("GET", "/app.js")
+        check(st == 200 and "javascript" in ctype and len(data) > 1000, "GET /app.js")
+        rooms_id = names.index("rooms-16-128")
+
+        # One query through the API equals `navbench run` on the same points (corner convention:
+        # the scenario's numbers are the points), for every representation, smoothing and two heuristics.
+        w, h, rows = read_grid(rooms)
+        free = [(x, y) for y in range(h) for x in range(w) if rows[y][x] == "."]
+        pairs = [(free[7], free[-9]), (free[len(free) // 3], free[2 * len(free) // 3])]
+        for k, ((sx, sy), (gx, gy)) in enumerate(pairs):
+            pts = (sx + 0.5, sy + 0.5, gx + 0.25, gy + 0.75)  # off-centre goal: a continuous point
+            for heur in ["euclidean", "octile*1.5"]:
+                ref, _ = navbench_run(nb, a.out, rooms, pts, "corner", REPS, "none,los,funnel", heur, f"api-{k}-{heur}")
+                st, res = srv.query({"map": rooms_id, "reps": REPS, "start": list(pts[:2]), "goal": list(pts[2:]),
+                                     "smoothing": ["none", "los", "funnel"], "heuristic": heur})
+                if not check(st == 200, f"query {k} {heur}: 200 ({res.get('error', '')})"):
+                    continue
+                check(len(res["results"]) == len(REPS) * 3, f"query {k} {heur}: one result per representation and smoothing")
+                header = open(os.path.join(a.out, f"api-{k}-{heur}.csv")).readline().strip().split(",")
+                bad = []
+                for r in res["results"]:
+                    got = next(csv.DictReader(io.StringIO(",".join(header) + "\n" + r["row"] + "\n")))
+                    want = ref[(r["representation"], r["smoothing"], r["heuristic"])]
+                    diff = [c for c in header if c not in SKIP and got[c] != want[c]]
+                    if diff:
+                        bad.append(f"{r['representation']}/{r['smoothing']}: " + ", ".join(f"{c} {got[c]!r} != {want[c]!r}" for c in diff))
+                    if r["status"] == "ok":
+                        length = sum(math.dist(p, q) for p, q in zip(r["path"], r["path"][1:]))
+                        if abs(length - r["length"]) > 1e-9 * max(1.0, length) or r["path"][0] != list(pts[:2]):
+                            bad.append(f"{r['representation']}/{r['smoothing']}: path does not match its length or start")
+                check(not bad, f"query {k} {heur}: every row equals `navbench run --convention corner`" + ("; " + "; ".join(bad[:3]) if bad else ""))
+                check(res["optimal"] is not None and res["optimal"] > 0, f"query {k} {heur}: exact optimum {res['optimal']}")
+
+        # A point inside an obstacle is a query like any other: status invalid_query, as in `run`.
+        bx, by = next((x, y) for y in range(h) for x in range(w) if rows[y][x] != ".")
+        st, res = srv.query({"map": rooms_id, "reps": ["grid8", "visgraph"], "start": [bx + 0.5, by + 0.5], "goal": [free[0][0] + 0.5, free[0][1] + 0.5]})
+        check(st == 200 and all(r["status"] == "invalid_query" for r in res["results"]), "start in an obstacle: 200, status invalid_query")
+        # grid8 on a polygon map: not_applicable, the others answer.
+        poly_id = names.index("polygons")
+        st, res = srv.query({"map": poly_id, "reps": ["grid8", "visgraph"], "start": [1.0, 1.0], "goal": [2.0, 2.0]})
+        check(st == 200 and res["results"][0]["status"] == "not_applicable" and res["results"][1]["status"] in ("ok", "invalid_query", "no_path"),
+              f"grid8 on a polygon map: not_applicable ({[r['status'] for r in res.get('results', [])]})")
+
+        # Bad requests: a clear 4xx with a one-line message, never a crash.
+        good = {"map": rooms_id, "reps": ["grid8"], "start": [free[0][0] + 0.5, free[0][1] + 0.5], "goal": [free[-1][0] + 0.5, free[-1][1] + 0.5]}
+        bad_cases = [
+            ("malformed JSON", b'{"map": 0, "reps": [', 400, "malformed JSON"),
+            ("not an object", [1, 2], 400, "JSON object"),
+            ("deeply nested", b"[" * 30000 + b"]" * 30000, 400, "JSON object"),
+            ("start outside the map", dict(good, start=[-3, 5]), 400, "outside the map"),
+            ("goal far outside", dict(good, goal=[1e308, 5]), 400, "outside the map"),
+            ("start not a point", dict(good, start="here"), 400, "[x, y]"),
+            ("missing goal", {k: v for k, v in good.items() if k != "goal"}, 400, "goal"),
+            ("unknown representation", dict(good, reps=["grid9"]), 400, "unknown representation 'grid9'"),
+            ("unknown parameter", dict(good, reps=["quadtree:colour=3"]), 400, "colour"),
+            ("reps not a list", dict(good, reps="grid8"), 400, "reps"),
+            ("too many representations", dict(good, reps=["grid8"] * 17), 400, "at most"),
+            ("unknown smoothing", dict(good, smoothing="spline"), 400, "unknown smoothing"),
+            ("bad heuristic", dict(good, heuristic="euclidean*-1"), 400, "euclidean"),
+            ("unknown map", dict(good, map=99), 404, "unknown map"),
+            ("unknown field", dict(good, radius=1), 400, "unknown field 'radius'"),
+        ]
+        for name, body, want, pat in bad_cases:
+            st, ctype, data, _ = srv.request("POST", "/api/query", body)
+            try:
+                msg = json.loads(data)["error"]
+            except Exception:
+                msg = None
+            check(st == want and msg is not None and pat in msg and "\n" not in msg, f"{name}: {st} {msg!r}")
+        for path, want, pat in [("/api/structure?map=0&rep=grid9", 400, "unknown representation"),
+                                ("/api/structure?map=x&rep=grid8", 404, "unknown map"),
+                                (f"/api/structure?map={poly_id}&rep=grid8", 422, "does not support"),
+                                ("/api/map?map=7", 404, "unknown map"), ("/nope", 404, "/nope")]:
+            st, _, data, _ = srv.request("GET", path)
+            msg = json.loads(data).get("error", "") if data.startswith(b"{") else ""
+            check(st == want and pat in msg, f"GET {path}: {st} {msg!r}")
+        # Another Host (DNS rebinding: a web page elsewhere resolving its name to 127.0.0.1): 403.
+        st, _, data, _ = srv.request("GET", "/api/info", headers={"Host": f"evil.example:{srv.port}"})
+        check(st == 403 and b"not this machine" in data, f"a request for another Host: {st}")
+        st, _, data, _ = srv.request("GET", "/api/info", headers={"Host": f"localhost:{srv.port}"})
+        check(st == 200, f"Host localhost: {st}")
+        # An oversized body is refused before it is read: 413 with a message.
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=20) as s:
+            s.sendall(b"POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 10000000\r\n\r\n" + b"[" * 4096)
+            answer = b""
+            try:
+                while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    answer += chunk
+            except OSError:
+                pass
+        check(answer.startswith(b"HTTP/1.1 413") and b'"error"' in answer, f"oversized body: 413 {answer[answer.find(b'{'):][:80]!r}")
+
+        # The structure: the segments `navbench structure` writes.
+        st, ctype, data, hdr = srv.request("GET", f"/api/structure?map={rooms_id}&rep=navmesh")
+        ref_csv = os.path.join(a.out, "structure.csv")
+        subprocess.run([nb, "structure", "--map", rooms, "--rep", "navmesh", "--out", ref_csv], check=True, timeout=120)
+        n_ref = sum(1 for _ in open(ref_csv)) - 1
+        check(st == 200 and len(data) == 16 * n_ref and hdr.get("X-Segments") == str(n_ref),
+              f"/api/structure: {len(data) // 16} segments, `navbench structure` {n_ref}")
+
+        # Several clients at once (tabs): every answer equals the sequential one.
+        bodies = [{"map": rooms_id, "reps": REPS, "start": [free[i][0] + 0.5, free[i][1] + 0.5],
+                   "goal": [free[-1 - i][0] + 0.5, free[-1 - i][1] + 0.5], "smoothing": "los"} for i in range(0, 400, 50)]
+        expect = [[(r["representation"], r["status"], r.get("length"), r.get("expansions")) for r in srv.query(b)[1]["results"]] for b in bodies]
+        got = [None] * (3 * len(bodies))
+
+        def worker(j):
+            try:
+                st, res = srv.query(bodies[j % len(bodies)])
+                got[j] = (st, [(r["representation"], r["status"], r.get("length"), r.get("expansions")) for r in res.get("results", [])], res.get("error"))
+            except Exception as e:  # reported, not lost in the thread
+                got[j] = ("exception", repr(e))
+
+        threads = [threading.Thread(target=worker, args=(j,)) for j in range(len(got))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        wrong = [(j, g if g is None or g[0] != 200 else [(x, y) for x, y in zip(g[1], expect[j % len(bodies)]) if x != y])
+                 for j, g in enumerate(got) if g is None or g[0] != 200 or g[1] != expect[j % len(bodies)]]
+        check(not wrong, f"{len(got)} concurrent queries from {len(got)} clients equal the sequential answers {wrong[:3]}")
+        st, _, _, _ = srv.request("GET", "/api/info")
+        check(st == 200 and srv.proc.poll() is None, "the server is still up after every bad request")
+    finally:
+        rc = srv.stop()
+    check(rc == 0, f"SIGTERM stops the server cleanly (exit {rc})")
+
+    # --cache-maps 1: switching maps drops the other map's builds; answers stay the same.
+    srv = Server(nb, [rooms, corridor], extra=["--cache-maps", "1"])
+    try:
+        bodies = [{"map": 0, "reps": REPS, "start": [free[5][0] + 0.5, free[5][1] + 0.5], "goal": [free[-5][0] + 0.5, free[-5][1] + 0.5]},
+                  {"map": 1, "reps": REPS, "start": [0.5, 0.5], "goal": [7.5, 7.5]}]
+        first = [srv.query(b)[1]["results"] for b in bodies]
+        again = [srv.query(bodies[j % 2])[1]["results"] for j in range(4)]
+        same = all([(r["status"], r.get("length")) for r in again[j]] == [(r["status"], r.get("length")) for r in first[j % 2]] for j in range(4))
+        # a cached build reports its one build time again; a rebuilt one its own
+        rebuilt = all(first[0][k]["build_ms"] != again[2][k]["build_ms"] for k in range(len(REPS)))
+        check(same and rebuilt and all(r["status"] == "ok" for r in first[1]), f"--cache-maps 1: alternating maps rebuilds (rebuilt: {rebuilt}) and answers the same")
+    finally:
+        srv.stop()
+
+
+def chrome(width=1400, height=860):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    o = webdriver.ChromeOptions()
+    o.binary_location = "/usr/bin/chromium"
+    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}",
+                "--force-device-scale-factor=1", "--no-proxy-server", "--disable-extensions"]:
+        o.add_argument(arg)
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    d.set_page_load_timeout(30)
+    d.set_script_timeout(30)
+    return d
+
+
+def wait_for(driver, js, what, timeout=30):
+    end = time.time() + timeout
+    while time.time() < end:
+        v = driver.execute_script(js)
+        if v:
+            return v
+        time.sleep(0.1)
+    raise TimeoutError(f"timed out waiting for {what}")
+
+
+def drag(driver, frm, to, steps=8):
+    """Presses at `frm` (viewport pixels), moves in steps to `to`, releases: a real pointer drag."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    ab = ActionBuilder(driver)
+    p = ab.pointer_action
+    p.move_to_location(round(frm[0]), round(frm[1]))
+    p.pointer_down()
+    for i in range(1, steps + 1):
+        t = i / steps
+        p.move_to_location(round(frm[0] + t * (to[0] - frm[0])), round(frm[1] + t * (to[1] - frm[1])))
+    p.pointer_up()
+    ab.perform()
+    ActionChains(driver).reset_actions()
+
+
+def table(driver):
+    return driver.execute_script("""return [...document.querySelectorAll('#results tbody tr')].map(tr => ({
+        rep: tr.dataset.rep, status: tr.dataset.status, length: tr.dataset.length, expansions: tr.dataset.expansions,
+        valid: tr.dataset.valid}));""")
+
+
+def test_browser(a):
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        print("skip: python3-selenium is not installed")
+        return 77
+    if not (shutil.which("chromium") or os.path.exists("/usr/bin/chromium")) or not os.path.exists("/usr/bin/chromedriver"):
+        print("skip: /usr/bin/chromium or /usr/bin/chromedriver is missing")
+        return 77
+    src, nb = a.source, a.navbench
+    rooms = os.path.join(src, "datasets/maps/generated/rooms-16-128.map")
+    maze = os.path.join(src, "datasets/maps/generated/maze-4-128.map")
+    os.makedirs(a.out, exist_ok=True)
+    srv = Server(nb, [maze, rooms])
+    driver = None
+    try:
+        driver = chrome()
+        driver.get(srv.url + "?map=1")
+        wait_for(driver, "return document.querySelectorAll('#results tbody tr').length >= 4", "the first results")
+        check(driver.execute_script("return navbenchViewer.state.map.name") == "rooms-16-128", "the page loads the map named in the URL")
+        # Select every representation (the page starts with four).
+        for rep in REPS:
+            box = driver.find_element("css selector", f'#reps li[data-rep="{rep}"] input[type=checkbox]')
+            if not box.is_selected():
+                box.click()
+        wait_for(driver, f"return document.querySelectorAll('#results tbody tr').length == {len(REPS)} && !document.querySelector('#status').textContent.includes('building')",
+                 "a row per representation", 60)
+
+        # Drag start, then goal, to two far-apart free cells.
+        w, h, rows = read_grid(rooms)
+        free = [(x, y) for y in range(h) for x in range(w) if rows[y][x] == "."]
+        cur = driver.execute_script("return [navbenchViewer.state.start, navbenchViewer.state.goal]")
+        targets = {"start": free[len(free) // 10], "goal": free[len(free) * 9 // 10]}
+        for i, kind in enumerate(["start", "goal"]):
+            frm = driver.execute_script("return navbenchViewer.mapToClient(...arguments[0])", cur[i])
+            cx, cy = targets[kind]
+            to = driver.execute_script("return navbenchViewer.mapToClient(...arguments[0])", [cx + 0.5, cy + 0.5])
+            drag(driver, frm, to)
+        want = [targets["start"][0] + 0.5, targets["start"][1] + 0.5, targets["goal"][0] + 0.5, targets["goal"][1] + 0.5]
+        try:
+            wait_for(driver, f"return document.querySelector('#results').dataset.query == {json.dumps(json.dumps(want, separators=(',', ':')))}"
+                             f" && document.querySelectorAll('#results tbody tr').length == {len(REPS)}", "the table for the dragged points")
+            check(True, f"dragging S and G updates the table to {want}")
+        except TimeoutError:
+            shown_query = driver.execute_script("return document.querySelector('#results').dataset.query")
+            check(False, f"dragging S and G updates the table to {want}: it shows {shown_query}")
+        shown = table(driver)
+
+        # The same query through `navbench run` (centre convention: the cells, as a scenario names them).
+        ref, ref_csv = navbench_run(nb, a.out, rooms, (*targets["start"], *targets["goal"]), "center", REPS, "los", "euclidean", "browser")
+        bad = []
+        for r in shown:
+            want_row = ref[(r["rep"], "los", "euclidean")]
+            if r["status"] != want_row["status"] or r["expansions"] != want_row["expansions"]:
+                bad.append(f"{r['rep']}: status/expansions {r['status']}/{r['expansions']} != {want_row['status']}/{want_row['expansions']}")
+            elif r["status"] == "ok" and abs(float(r["length"]) - float(want_row["length"])) > 1e-9 * float(want_row["length"]):
+                bad.append(f"{r['rep']}: length {r['length']} != {want_row['length']}")
+            elif r["status"] == "ok" and (r["valid"] == "true") != (want_row["valid"] == "1"):
+                bad.append(f"{r['rep']}: valid {r['valid']} != {want_row['valid']}")
+        check(len(shown) == len(REPS) and not bad, f"the table equals `navbench run` on that query ({len(shown)} rows)" + ("; " + "; ".join(bad) if bad else ""))
+        check(all(r["status"] == "ok" for r in shown), "every representation found a path")
+
+        # A structure layer: its button fetches the segments and the picture changes.
+        before = driver.execute_script("return document.querySelector('#canvas').toDataURL()")
+        driver.find_element("css selector", '#reps li[data-rep="navmesh"] button.layer').click()
+        n = wait_for(driver, "const r = navbenchViewer.state.reps.find(x => x.spec == 'navmesh'); return r.segments && r.segments.length / 4", "the navmesh layer")
+        time.sleep(0.3)
+        after = driver.execute_script("return document.querySelector('#canvas').toDataURL()")
+        check(n > 100 and before != after, f"the navmesh layer draws {n} segments")
+
+        # Replay: load the run's CSV through the file input and click the quadtree row.
+        driver.find_element("css selector", "#csvfile").send_keys(os.path.abspath(ref_csv))
+        wait_for(driver, "return document.querySelectorAll('#csvrows tbody tr').length > 0", "the CSV rows")
+        driver.find_element("css selector", "#csvfilter").send_keys("quadtree")
+        wait_for(driver, "return document.querySelectorAll('#csvrows tbody tr').length == 1", "the filtered CSV row")
+        driver.find_element("css selector", "#csvrows tbody tr").click()
+        note = wait_for(driver, "const t = document.querySelector('#replaynote').textContent; return t.includes('live') && t", "the replay note")
+        check("✓ same" in note, f"replaying a CSV row reproduces it: {note}")
+
+        # Pan and zoom keep the markers where they belong (map -> screen -> map round trip).
+        canvas = driver.find_element("css selector", "#canvas")
+        rect = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", canvas)
+        cx, cy = rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2
+        s0 = driver.execute_script("return navbenchViewer.state.view.s")
+        driver.execute_script("arguments[0].dispatchEvent(new WheelEvent('wheel', {deltaY: -300, clientX: arguments[1], clientY: arguments[2], bubbles: true, cancelable: true}))", canvas, cx, cy)
+        s1 = driver.execute_script("return navbenchViewer.state.view.s")
+        check(s1 > s0 * 1.2, f"the wheel zooms in ({s0:.2f} -> {s1:.2f} px per cell)")
+        driver.find_element("css selector", "#fit").click()
+
+        # A second tab on the other map works while the first one keeps its own state.
+        first = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(srv.url + "?map=0")
+        wait_for(driver, "return document.querySelectorAll('#results tbody tr').length >= 4", "the second tab's results")
+        tab2 = driver.execute_script("return navbenchViewer.state.map.name")
+        driver.switch_to.window(first)
+        p = free[len(free) // 2]
+        driver.execute_script("navbenchViewer.setPoints(navbenchViewer.state.start, arguments[0])", [p[0] + 0.5, p[1] + 0.5])
+        want2 = json.dumps(want[:2] + [p[0] + 0.5, p[1] + 0.5], separators=(",", ":"))
+        wait_for(driver, f"return document.querySelector('#results').dataset.query == {json.dumps(want2)}", "the first tab's new answer")
+        tab1 = driver.execute_script("return navbenchViewer.state.map.name")
+        check(tab2 == "maze-4-128" and tab1 == "rooms-16-128", f"two tabs on two maps answer independently ({tab1}, {tab2})")
+
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        check(not errors, f"no errors in the browser console {errors[:2]}")
+        shot = os.path.join(a.out, "viewer.png")
+        driver.save_screenshot(shot)
+        print(f"screenshot: {shot}")
+    finally:
+        if driver:
+            driver.quit()
+        rc = srv.stop()
+    check(rc == 0, f"the server stops cleanly (exit {rc})")
+    return 0
+
+
+def shot(a):
+    """A README picture: given points, every representation, some structure layers."""
+    srv = Server(a.navbench, [a.map])
+    driver = None
+    try:
+        driver = chrome(a.width, a.height)
+        driver.get(srv.url)
+        wait_for(driver, "return document.querySelectorAll('#results tbody tr').length >= 1", "the first results", 120)
+        for rep in a.reps.split(","):
+            box = driver.find_element("css selector", f'#reps li[data-rep="{rep}"] input[type=checkbox]')
+            if not box.is_selected():
+                box.click()
+        if a.start and a.goal:
+            driver.execute_script("navbenchViewer.setPoints(arguments[0], arguments[1])", a.start, a.goal)
+        driver.execute_script("document.querySelector('#smoothing').value = arguments[0]; document.querySelector('#smoothing').dispatchEvent(new Event('change'))", a.smoothing)
+        for rep in a.layers.split(",") if a.layers else []:
+            driver.find_element("css selector", f'#reps li[data-rep="{rep}"] button.layer').click()
+            wait_for(driver, f"const r = navbenchViewer.state.reps.find(x => x.spec == '{rep}'); return r.segments", "a layer", 120)
+        time.sleep(1.0)
+        wait_for(driver, "return !document.querySelector('#status').textContent.includes('building')", "the builds", 120)
+        if a.highlight:
+            driver.execute_script("navbenchViewer.state.highlight = arguments[0]", a.highlight)
+        driver.execute_script("document.querySelector('#fit').click()")
+        time.sleep(1.0)
+        driver.save_screenshot(a.out)
+        print(a.out)
+    finally:
+        if driver:
+            driver.quit()
+        srv.stop()
+    return 0
+
+
+def latency(a):
+    """Round-trip time of one page query (every representation, paths included) on --map: the
+    median over --queries seeded random pairs of free cells, after one warm-up query (the builds)."""
+    import random
+    srv = Server(a.navbench, [a.map])
+    try:
+        w, h, rows = read_grid(a.map)
+        free = [(x + 0.5, y + 0.5) for y in range(h) for x in range(w) if rows[y][x] == "."]
+        rng = random.Random(1)
+        body = lambda s, g: {"map": 0, "reps": a.reps.split(","), "start": list(s), "goal": list(g), "smoothing": a.smoothing}
+        t = time.perf_counter()
+        st, res = srv.query(body(free[0], free[-1]))
+        print(f"first query (builds every representation): {1000 * (time.perf_counter() - t):.0f} ms")
+        c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=60)  # one keep-alive connection, as a browser tab
+        trips, server = [], []
+        for _ in range(a.queries):
+            b = json.dumps(body(rng.choice(free), rng.choice(free))).encode()
+            t = time.perf_counter()
+            c.request("POST", "/api/query", body=b, headers={"Content-Type": "application/json"})
+            r = c.getresponse()
+            res = json.loads(r.read())
+            trips.append(1000 * (time.perf_counter() - t))
+            server.append(res["server_us"] / 1000)
+        c.close()
+        q = lambda v, p: sorted(v)[min(len(v) - 1, int(p * len(v)))]
+        print(f"python client: {a.queries} queries, {len(a.reps.split(','))} representations, smoothing {a.smoothing}: round trip "
+              f"median {q(trips, 0.5):.1f} ms, p90 {q(trips, 0.9):.1f} ms, max {max(trips):.1f} ms; server median {q(server, 0.5):.1f} ms")
+        if a.browser:  # the page itself: fetch + JSON + table + canvas, as the user sees it
+            driver = chrome()
+            try:
+                driver.get(srv.url)
+                wait_for(driver, "return document.querySelectorAll('#results tbody tr').length >= 1", "the first results", 120)
+                for rep in a.reps.split(","):
+                    box = driver.find_element("css selector", f'#reps li[data-rep="{rep}"] input[type=checkbox]')
+                    if not box.is_selected():
+                        box.click()
+                trips = []
+                for _ in range(a.queries):
+                    s_, g_ = list(rng.choice(free)), list(rng.choice(free))
+                    t = time.perf_counter()
+                    driver.execute_script("navbenchViewer.setPoints(arguments[0], arguments[1])", s_, g_)
+                    want = json.dumps(s_ + g_, separators=(",", ":"))
+                    wait_for(driver, f"return document.querySelector('#results').dataset.query == {json.dumps(want)}", "the answer", 30)
+                    trips.append(driver.execute_script("return navbenchViewer.state.roundTrip"))
+                print(f"browser page: {a.queries} queries: round trip (fetch to parsed answer) median {q(trips, 0.5):.1f} ms, "
+                      f"p90 {q(trips, 0.9):.1f} ms, max {max(trips):.1f} ms")
+            finally:
+                driver.quit()
+    finally:
+        srv.stop()
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("mode", choices=["api", "browser", "shot", "latency"])
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--browser", action="store_true", help="latency: also measure from the page in headless Chromium")
+    p.add_argument("--navbench", required=True)
+    p.add_argument("--source", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    p.add_argument("--out", default="")
+    p.add_argument("--map")
+    p.add_argument("--start", type=float, nargs=2)
+    p.add_argument("--goal", type=float, nargs=2)
+    p.add_argument("--reps", default=",".join(REPS))
+    p.add_argument("--layers", default="")
+    p.add_argument("--smoothing", default="los")
+    p.add_argument("--highlight", default="")
+    p.add_argument("--width", type=int, default=1400)
+    p.add_argument("--height", type=int, default=860)
+    a = p.parse_args()
+    # Bounded in time whatever happens (ctest also has a TIMEOUT): the finally blocks stop the server.
+    signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("test_viewer.py: 240 s limit")))
+    signal.alarm(240)
+    if a.mode == "shot":
+        return shot(a)
+    if a.mode == "latency":
+        signal.alarm(0)
+        return latency(a)
+    rc = test_api(a) if a.mode == "api" else test_browser(a)
+    if rc == 77:
+        return 77
+    print(f"{len(FAILS)} failures" if FAILS else "all checks passed")
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
