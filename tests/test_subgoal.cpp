@@ -1,4 +1,4 @@
-// Subgoal graphs (subgoal, subgoal:levels=2): subgoal placement on hand maps, exact grid8 lengths
+// Subgoal graphs (subgoal, subgoal:levels=2, subgoal:levels=16): subgoal placement on hand maps, exact grid8 lengths
 // against grid8 A* on random grids (cell centres and arbitrary points), octile-move polylines, and
 // the scenario optimum on a real map when ../shared is present.
 #include <gtest/gtest.h>
@@ -88,8 +88,10 @@ TEST(Subgoal, RejectsPolygonMapsAndBadLevels) {
   Params p;
   EXPECT_THROW(SubgoalGraph(poly, p), UnsupportedMap);
   Map m = grid_from({"..", ".."});
-  Params bad = Params::parse("levels=3");
-  EXPECT_THROW(SubgoalGraph(m, bad), std::invalid_argument);
+  for (const char* bad_levels : {"levels=0", "levels=17", "levels=two"}) {
+    Params bad = Params::parse(bad_levels);
+    EXPECT_THROW(SubgoalGraph(m, bad), std::invalid_argument) << bad_levels;
+  }
   Params unknown = Params::parse("level=2");
   EXPECT_THROW(SubgoalGraph(m, unknown), std::invalid_argument);
 }
@@ -110,6 +112,7 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
     auto g8 = build(m, "");
     auto s1 = build(m, "levels=1");
     auto s2 = build(m, "levels=2");
+    auto s16 = build(m, "levels=16");
     std::vector<Point> free_points;
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x)
@@ -125,7 +128,7 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
       }
       SCOPED_TRACE("trial " + std::to_string(trial) + " query " + std::to_string(k));
       const auto want = solve(*g8, s, t, "euclidean");
-      for (auto* rep : {s1.get(), s2.get()}) {
+      for (auto* rep : {s1.get(), s2.get(), s16.get()}) {
         const auto got = solve(*rep, s, t, "euclidean");
         ASSERT_EQ(got.has_value(), want.has_value());
         if (!want) continue;
@@ -145,7 +148,7 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
   }
 }
 
-TEST(Subgoal, TwoLevelHasLocalSubgoals) {
+TEST(Subgoal, LevelsMakeLocalSubgoals) {
   // Rooms with pillars: many subgoals, some of which the two-level graph makes local.
   std::vector<std::string> rows(30, std::string(40, '.'));
   for (int y = 2; y < 30; y += 4)
@@ -156,10 +159,16 @@ TEST(Subgoal, TwoLevelHasLocalSubgoals) {
   EXPECT_EQ(sg.levels(), 2);
   EXPECT_GT(sg.num_subgoals(), 0u);
   EXPECT_LT(sg.num_global(), sg.num_subgoals());
-  // A local subgoal links only up to global ones.
+  // More local layers make more subgoals local.
+  Params p16 = Params::parse("levels=16");
+  SubgoalGraph deep(m, p16);
+  EXPECT_LT(deep.num_global(), sg.num_global());
+  // The searched graph holds global subgoals only: locals have no edges in it, and no edge leads to one.
   for (Vertex v = 0; v < Vertex(sg.num_subgoals()); ++v)
-    if (sg.is_local(v))
-      for (auto [it, end] = out_edges(v, sg.graph()); it != end; ++it) EXPECT_FALSE(sg.is_local(target(*it, sg.graph())));
+    for (auto [it, end] = out_edges(v, sg.graph()); it != end; ++it) {
+      EXPECT_FALSE(sg.is_local(v));
+      EXPECT_FALSE(sg.is_local(target(*it, sg.graph())));
+    }
 }
 
 // A real map: scenario optima (grid8, no corner cutting) for a spread of its queries.
@@ -168,7 +177,7 @@ TEST(Subgoal, ScenarioOptimaOnDen520d) {
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "needs ../shared/datasets";
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
-  for (const char* params : {"levels=1", "levels=2"}) {
+  for (const char* params : {"levels=1", "levels=2", "levels=16"}) {
     auto rep = build(m, params);
     const std::size_t n = 200;
     for (std::size_t i = 0; i < n; ++i) {

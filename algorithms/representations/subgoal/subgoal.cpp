@@ -23,7 +23,7 @@ double SubgoalGraph::octile(Cell a, Cell b) const {
 }
 
 SubgoalGraph::SubgoalGraph(const Map& map, Params& params) {
-  levels_ = params.get_int("levels", 1, 1, 2);
+  levels_ = params.get_int("levels", 1, 1, 16);
   params.finish("subgoal");
   if (map.kind != MapKind::grid) throw UnsupportedMap("subgoal needs a grid map");
   const GridMap& g = map.grid;
@@ -107,7 +107,7 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) {
       if (s < 0) throw std::logic_error("subgoal: an edge without a free octile path");
       shape_[it->index] = std::uint8_t(s);
     }
-  if (levels_ == 2) build_two_level();
+  if (levels_ >= 2) build_two_level();
 }
 
 // GetDirectHReachable (Uras, Koenig & Hernández 2013, Algorithm 2): the cardinal rays, then per
@@ -229,25 +229,30 @@ void SubgoalGraph::append_octile(Polyline& out, Cell a, Cell b, int shape) const
   out.push_back(centre(b));
 }
 
-std::uint32_t SubgoalGraph::find_entry(Vertex a, Vertex b, bool& reversed) const {
-  for (auto [it, end] = out_edges(a, graph_); it != end; ++it)
-    if (target(*it, graph_) == b) return reversed = false, it->index;
-  for (auto [it, end] = out_edges(b, graph_); it != end; ++it)
-    if (target(*it, graph_) == a) return reversed = true, it->index;
-  return kNone;
+std::optional<SubgoalGraph::EdgeRef> SubgoalGraph::find_edge(Vertex a, Vertex b) const {
+  for (const bool up : {false, true}) {
+    const CsrGraph& g = up ? up_ : graph_;
+    if (g.num_vertices() == 0) continue;
+    for (auto [it, end] = out_edges(a, g); it != end; ++it)
+      if (target(*it, g) == b) return EdgeRef{up, it->index, false};
+    for (auto [it, end] = out_edges(b, g); it != end; ++it)
+      if (target(*it, g) == a) return EdgeRef{up, it->index, true};
+  }
+  return std::nullopt;
 }
 
 void SubgoalGraph::append_edge(Polyline& out, Vertex a, Vertex b) const {
-  bool reversed = false;
-  const std::uint32_t e = find_entry(a, b, reversed);
-  if (e == kNone) throw std::logic_error("subgoal: consecutive path vertices without an edge");
-  if (!via_.empty() && via_[e] != kNone) {  // a shortcut of the two-level graph: refine through its local
-    append_edge(out, a, via_[e]);
-    append_edge(out, via_[e], b);
+  const auto e = find_edge(a, b);
+  if (!e) throw std::logic_error("subgoal: consecutive path vertices without an edge");
+  const auto& via = e->up ? up_via_ : via_;
+  const auto& shape = e->up ? up_shape_ : shape_;
+  if (!via.empty() && via[e->index] != kNone) {  // a shortcut of the two-level graph: refine through its local
+    append_edge(out, a, via[e->index]);
+    append_edge(out, via[e->index], b);
     return;
   }
   // The entry's shape is seen from its source; walked backwards a diagonal-first path is straight-first.
-  append_octile(out, cell_of_[a], cell_of_[b], reversed ? 1 - shape_[e] : shape_[e]);
+  append_octile(out, cell_of_[a], cell_of_[b], e->reversed ? 1 - shape[e->index] : shape[e->index]);
 }
 
 int SubgoalGraph::cells_of(Point p, Cell out[4]) const {
@@ -267,37 +272,60 @@ int SubgoalGraph::cells_of(Point p, Cell out[4]) const {
   return n;
 }
 
-std::optional<Attachment> SubgoalGraph::attach(Point p) const {
+void SubgoalGraph::reach(Point p, std::vector<Reach>& out) const {
+  out.clear();
   Cell cells[4];
   const int n = cells_of(p, cells);
-  if (n == 0) return std::nullopt;
-  Attachment a;
-  auto add = [&](Vertex v, double cost) {
-    if (n > 1 || levels_ == 2)
-      for (Link& l : a.links)
-        if (l.vertex == v) {
-          l.cost = std::min(l.cost, cost);
-          return;
-        }
-    a.links.push_back({v, cost});
+  if (slot_.size() < pos_.size()) slot_.assign(pos_.size(), -1);
+  // Returns true when v is new.
+  auto add = [&](Vertex v, double cost, std::int32_t pred, int cell) {
+    std::int32_t& s = slot_[v];
+    if (s < 0) {
+      s = std::int32_t(out.size());
+      out.push_back({v, cost, pred, std::int8_t(cell)});
+      return true;
+    }
+    if (cost < out[std::size_t(s)].cost) out[std::size_t(s)] = {v, cost, pred, std::int8_t(cell)};
+    return false;
   };
   for (int k = 0; k < n; ++k) {
     const Cell c = cells[k];
     const double base = distance(p, centre(c));
-    if (vertex_[c] >= 0) add(Vertex(vertex_[c]), base);
-    else direct_h_reachable(c, [&](Cell t) { add(Vertex(vertex_[t]), base + octile(c, t)); });
+    if (vertex_[c] >= 0) add(Vertex(vertex_[c]), base, -1, k);
+    else direct_h_reachable(c, [&](Cell t) { add(Vertex(vertex_[t]), base + octile(c, t), -1, k); });
   }
-  if (levels_ == 2) {
-    // A local subgoal is not in the searched graph's downward edges: the point also links to its
-    // global neighbours through it (the goal needs this; for the start it saves expanding it).
-    const std::size_t own = a.links.size();
-    for (std::size_t i = 0; i < own; ++i) {
-      const Link l = a.links[i];
-      if (!local_[l.vertex]) continue;
-      for (auto [it, end] = out_edges(l.vertex, graph_); it != end; ++it)
-        add(target(*it, graph_), l.cost + graph_.weight(it->index));
+  if (levels_ >= 2) {
+    // Upward closure in contraction order: every edge into a local comes from a lower-ranked one,
+    // so a local's cost is final when it is taken (a Dijkstra on a DAG, ordered by rank).
+    using RE = std::pair<std::uint32_t, std::int32_t>;
+    std::priority_queue<RE, std::vector<RE>, std::greater<RE>> open;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (local_[out[i].v]) open.push({rank_[out[i].v], std::int32_t(i)});
+    while (!open.empty()) {
+      const std::int32_t i = open.top().second;
+      open.pop();
+      const Vertex x = out[std::size_t(i)].v;
+      const double cx = out[std::size_t(i)].cost;
+      for (auto [it, end] = out_edges(x, up_); it != end; ++it) {
+        const Vertex y = target(*it, up_);
+        if (add(y, cx + up_.weight(it->index), i, -1) && local_[y]) open.push({rank_[y], slot_[y]});
+      }
     }
   }
+  for (const Reach& r : out) slot_[r.v] = -1;
+}
+
+std::optional<Attachment> SubgoalGraph::attach(Point p) const {
+  Cell cells[4];
+  if (cells_of(p, cells) == 0) return std::nullopt;
+  Reached& slot = reached_[reached_next_];
+  reached_next_ ^= 1;
+  slot.p = p;
+  reach(p, slot.r);
+  const std::vector<Reach>& r = slot.r;
+  Attachment a;
+  a.links.reserve(r.size());
+  for (const Reach& x : r) a.links.push_back({x.v, x.cost});
   a.cell = std::int64_t(cells[0]);
   a.component = component_[cells[0]];
   return a;
@@ -336,45 +364,29 @@ Polyline SubgoalGraph::polyline(const Query& q) const {
       append_octile(out, d.s, d.g, free_shape(d.s, d.g));
     }
   } else {
-    // The cells from a query point to the path's end vertex v: through one of the point's cells
-    // directly, or (levels=2) through a local subgoal the point links to and its edge to v.
-    auto side = [&](Point p, const std::vector<Link>& links, Vertex v) {
-      Polyline part{p};
+    // The cells from a query point to the path's end vertex v, as reach() found them: the point's
+    // cell, the octile path to a direct-h-reachable subgoal, then (levels=2) upward edges to v.
+    auto side = [&](Point p, const std::vector<Link>&, Vertex v) {
+      std::vector<Reach> fresh;
+      const std::vector<Reach>* found = nullptr;
+      for (const Reached& c : reached_)
+        if (c.p.x == p.x && c.p.y == p.y) found = &c.r;
+      if (!found) reach(p, fresh), found = &fresh;
+      const std::vector<Reach>& r = *found;
+      std::int32_t i = -1;
+      for (std::size_t k = 0; k < r.size(); ++k)
+        if (r[k].v == v) i = std::int32_t(k);
+      if (i < 0) throw std::logic_error("subgoal: a query point does not reach its path vertex");
+      std::vector<Vertex> chain;
+      for (; r[std::size_t(i)].pred >= 0; i = r[std::size_t(i)].pred) chain.push_back(r[std::size_t(i)].v);
+      chain.push_back(r[std::size_t(i)].v);
+      std::reverse(chain.begin(), chain.end());
       Cell cells[4];
-      const int n = cells_of(p, cells);
-      auto direct_to = [&](Vertex u, Polyline& pl) {
-        double best = std::numeric_limits<double>::infinity();
-        Cell bc = 0;
-        int bshape = -1;
-        for (int k = 0; k < n; ++k) {
-          const int s = cells[k] == cell_of_[u] ? 0 : free_shape(cells[k], cell_of_[u]);
-          if (s < 0) continue;
-          const double c = distance(p, centre(cells[k])) + octile(cells[k], cell_of_[u]);
-          if (c < best) best = c, bc = cells[k], bshape = s;
-        }
-        if (bshape >= 0) {
-          pl.push_back(centre(bc));
-          if (bc != cell_of_[u]) append_octile(pl, bc, cell_of_[u], bshape);
-        }
-        return best;
-      };
-      Polyline via_local;
-      double best_local = std::numeric_limits<double>::infinity();
-      if (levels_ == 2 && !local_[v])
-        for (const Link& l : links) {
-          if (!local_[l.vertex]) continue;
-          bool reversed = false;
-          const std::uint32_t e = find_entry(l.vertex, v, reversed);
-          if (e == kNone || l.cost + graph_.weight(e) >= best_local) continue;
-          Polyline pl{p};
-          if (!std::isfinite(direct_to(l.vertex, pl))) continue;
-          best_local = l.cost + graph_.weight(e);
-          append_edge(pl, l.vertex, v);
-          via_local = std::move(pl);
-        }
-      const double d = direct_to(v, part);
-      if (best_local < d - kEps || !std::isfinite(d)) part = std::move(via_local);
-      if (part.size() < 2) throw std::logic_error("subgoal: a query point cannot reach its path vertex");
+      cells_of(p, cells);
+      const Cell c = cells[r[std::size_t(i)].cell];
+      Polyline part{p, centre(c)};
+      if (c != cell_of_[chain.front()]) append_octile(part, c, cell_of_[chain.front()], free_shape(c, cell_of_[chain.front()]));
+      for (std::size_t k = 0; k + 1 < chain.size(); ++k) append_edge(part, chain[k], chain[k + 1]);
       return part;
     };
     Polyline head = side(q.start, q.s.links, q.path.front());
@@ -397,24 +409,29 @@ std::size_t SubgoalGraph::num_global() const {
 BuildStats SubgoalGraph::stats() const {
   BuildStats s;
   s.vertices = pos_.size();
-  s.edges = graph_.num_edges();
+  s.edges = graph_.num_edges() + up_.num_edges();  // searched + upward (levels=2)
   s.memory_bytes = graph_.memory_bytes() + free_.capacity() + 4 * clear_[0].capacity() * 2 +
                    vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
-                   pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4;
+                   pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
+                   up_.memory_bytes() + up_shape_.capacity() + up_via_.capacity() * 4 + rank_.capacity() * 4 +
+                   slot_.capacity() * 4;
   return s;
 }
 
-// The two-level graph (after Uras, Koenig & Hernández 2013, "two-level subgoal graphs"): subgoals
-// are made local one by one, lowest degree first. Making s local removes it from the global graph
-// and adds a shortcut p-q (weight w(p,s) + w(s,q), refined through s) for each pair of its
-// neighbours that has no other path as short (a bounded Dijkstra witness search, as in contraction
-// hierarchies; an unfinished search counts as "no witness", which only adds edges). s keeps its
-// edges to those neighbours, and they stay global for good, so a local only ever links to global
-// subgoals: a query adds the locals its start and goal reach directly, and the rest of the search
-// runs on the global graph. s is made local only when it adds no more shortcuts than it removes
-// edges. Differences from the paper's TSG: its shortcuts must be h-reachable pairs and locals may
-// neighbour locals; here any shortcut is allowed (it records the local it bypasses) and locals are
-// pairwise non-adjacent, which keeps the query phase a single step from start/goal to the global graph.
+// The two-level graph (after Uras, Koenig & Hernández 2013, two-level subgoal graphs, and Uras &
+// Koenig 2014, N-level subgoal graphs): subgoals are made local one by one, the one of least current
+// degree first (lazy queue), in at most levels-1 layers (a subgoal next to a local of layer k can
+// only become local in layer k+1; levels=2 is one layer of pairwise non-adjacent locals, as TSG). Making s local removes it from the global graph and adds a shortcut p-q
+// (weight w(p,s) + w(s,q), refined through s) for each pair of its remaining neighbours with no
+// other path as short: a bounded Dijkstra witness search, as in contraction hierarchies (Geisberger
+// et al. 2008); an unfinished search counts as "no witness", which only adds edges. s is made local
+// only when it adds no more shortcuts than it has edges; it keeps its edges to the neighbours left
+// at that moment (its upward edges). Distances between the remaining (global) subgoals stay exact,
+// and any shortest path climbs from its first subgoal through upward edges, crosses the global graph
+// and descends to its last, so linking each query point to the upward closure of its
+// direct-h-reachable subgoals (reach()) keeps every query exact. Differences from the paper's TSG:
+// its shortcuts must join h-reachable pairs and its locals may neighbour locals; here any shortcut
+// is allowed (it records the local it bypasses) and levels=2 locals are pairwise non-adjacent.
 void SubgoalGraph::build_two_level() {
   struct E {
     Vertex to;
@@ -428,22 +445,32 @@ void SubgoalGraph::build_two_level() {
       adj[u].push_back({target(*it, graph_), graph_.weight(it->index), kNone});
   std::vector<std::vector<E>> up(n);
   local_.assign(n, 0);
-  std::vector<std::uint8_t> frozen(n, 0);
-  std::vector<Vertex> order(n);
-  for (Vertex v = 0; v < Vertex(n); ++v) order[v] = v;
-  std::stable_sort(order.begin(), order.end(), [&](Vertex a, Vertex b) { return adj[a].size() < adj[b].size(); });
+  rank_.assign(n, kNone);
+  // layer[v]: 1 + the highest layer among v's contracted neighbours; locals of layer k sit below
+  // those of layer k+1, and levels=L allows layers 0..L-2 (levels=2: locals pairwise non-adjacent).
+  std::vector<int> layer(n, 0);
+  using QE = std::pair<std::size_t, Vertex>;
+  std::priority_queue<QE, std::vector<QE>, std::greater<QE>> queue;
+  for (Vertex v = 0; v < Vertex(n); ++v) queue.push({adj[v].size(), v});
 
   // Witness search state, reset through the touched list.
   std::vector<double> dist(n, std::numeric_limits<double>::infinity());
   std::vector<Vertex> touched;
-  using QE = std::pair<double, Vertex>;
+  using DE = std::pair<double, Vertex>;
   struct Shortcut {
     Vertex p, q;
     double w;
   };
   std::vector<Shortcut> shortcuts;
-  for (Vertex s : order) {
-    if (frozen[s]) continue;
+  std::uint32_t next_rank = 0;
+  while (!queue.empty()) {
+    const auto [deg, s] = queue.top();
+    queue.pop();
+    if (local_[s] || layer[s] + 2 > levels_) continue;  // above the top local layer: stays global
+    if (deg != adj[s].size()) {  // stale: its degree changed since
+      queue.push({adj[s].size(), s});
+      continue;
+    }
     const auto& nb = adj[s];
     shortcuts.clear();
     double wmax = 0;
@@ -452,7 +479,7 @@ void SubgoalGraph::build_two_level() {
     for (std::size_t i = 0; i < nb.size() && !too_many; ++i) {
       const Vertex p = nb[i].to;
       const double limit = nb[i].w + wmax + kEps;
-      std::priority_queue<QE, std::vector<QE>, std::greater<QE>> open;
+      std::priority_queue<DE, std::vector<DE>, std::greater<DE>> open;
       dist[p] = 0;
       touched.push_back(p);
       open.push({0.0, p});
@@ -481,12 +508,13 @@ void SubgoalGraph::build_two_level() {
       touched.clear();
       if (shortcuts.size() > nb.size()) too_many = true;
     }
-    if (too_many) continue;
+    if (too_many) continue;  // stays global unless a neighbour's contraction changes its degree
     local_[s] = 1;
+    rank_[s] = next_rank++;
     up[s] = nb;
-    for (const E& e : nb) {
-      frozen[e.to] = 1;
+    for (const E& e : up[s]) {
       std::erase_if(adj[e.to], [&](const E& x) { return x.to == s; });
+      layer[e.to] = std::max(layer[e.to], layer[s] + 1);
     }
     for (const Shortcut& c : shortcuts)
       for (auto [a, b] : {std::pair{c.p, c.q}, std::pair{c.q, c.p}}) {
@@ -494,28 +522,32 @@ void SubgoalGraph::build_two_level() {
         if (it == adj[a].end()) adj[a].push_back({b, c.w, s});
         else if (c.w < it->w) *it = {b, c.w, s};
       }
+    for (const E& e : up[s]) queue.push({adj[e.to].size(), e.to});
     adj[s].clear();
   }
 
-  // The searched graph: globals to globals, locals up to their global neighbours.
-  std::vector<std::uint32_t> begin(n + 1, 0);
-  std::vector<Vertex> targets;
-  std::vector<double> weights;
-  std::vector<std::uint8_t> shape;
-  std::vector<std::uint32_t> via;
-  for (Vertex u = 0; u < Vertex(n); ++u) {
-    begin[u] = std::uint32_t(targets.size());
-    for (const E& e : local_[u] ? up[u] : adj[u]) {
-      targets.push_back(e.to);
-      weights.push_back(e.w);
-      via.push_back(e.via);
-      shape.push_back(e.via == kNone ? std::uint8_t(free_shape(cell_of_[u], cell_of_[e.to])) : 0);
+  // The searched graph (globals to globals) and the locals' upward edges, each with shapes and vias.
+  auto to_csr = [&](bool upward, std::vector<std::uint8_t>& shape, std::vector<std::uint32_t>& via) {
+    std::vector<std::uint32_t> begin(n + 1, 0);
+    std::vector<Vertex> targets;
+    std::vector<double> weights;
+    shape.clear();
+    via.clear();
+    for (Vertex u = 0; u < Vertex(n); ++u) {
+      begin[u] = std::uint32_t(targets.size());
+      if (bool(local_[u]) != upward) continue;
+      for (const E& e : upward ? up[u] : adj[u]) {
+        targets.push_back(e.to);
+        weights.push_back(e.w);
+        via.push_back(e.via);
+        shape.push_back(e.via == kNone ? std::uint8_t(free_shape(cell_of_[u], cell_of_[e.to])) : 0);
+      }
     }
-  }
-  begin[n] = std::uint32_t(targets.size());
-  graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
-  shape_ = std::move(shape);
-  via_ = std::move(via);
+    begin[n] = std::uint32_t(targets.size());
+    return CsrGraph(std::move(begin), std::move(targets), std::move(weights));
+  };
+  graph_ = to_csr(false, shape_, via_);
+  up_ = to_csr(true, up_shape_, up_via_);
 }
 
 }  // namespace navbench

@@ -11,12 +11,12 @@
 // direct-h-reachable from its cell (plus a direct start-goal link when the goal cell is); each edge
 // stands for a diagonal-first (or straight-first) octile path, so every path is a grid8 path.
 //
-// levels=2 is a two-level graph in the manner of the paper's TSG: subgoals are split into global
-// and local ones. A local subgoal is removed from the searched graph by contraction (shortcut
-// edges between its neighbours where no witness path is as short, as in contraction hierarchies);
-// it keeps its edges up to its global neighbours, which are never made local, so locals only join
-// a search when start or goal reaches them directly. See subgoal.cpp for how this differs from
-// the paper's TSG (the shortcuts here need not be h-reachable: each stores the local it bypasses).
+// levels=2 splits subgoals into global and local ones, in the manner of the paper's two-level
+// graph (TSG) and its N-level generalisation (Uras & Koenig 2014): locals are contracted out of the
+// searched graph one by one (shortcuts between neighbours where no witness path is as short, as in
+// contraction hierarchies, Geisberger et al. 2008), each keeping its edges to the neighbours left
+// at that moment. A query point links to its direct-h-reachable subgoals and to everything upward
+// of the locals among them; the search then runs on the global graph. See subgoal.cpp.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -30,7 +30,7 @@ namespace navbench {
 class SubgoalGraph {
  public:
   using Graph = CsrGraph;
-  // Parameters: levels=1 (simple subgoal graph) or 2 (two-level).
+  // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers).
   SubgoalGraph(const Map& map, Params& params);
 
   const Graph& graph() const { return graph_; }
@@ -88,7 +88,23 @@ class SubgoalGraph {
     bool same_cell;
   };
   DirectPlan plan_direct(const Query& q, bool need_free_shape) const;
-  std::uint32_t find_entry(Vertex a, Vertex b, bool& reversed) const;
+  // One stored edge a -> b: in the searched graph or among the locals' upward edges (levels=2).
+  struct EdgeRef {
+    bool up;              // in up_ (else graph_)
+    std::uint32_t index;  // CSR entry
+    bool reversed;        // stored as b -> a
+  };
+  std::optional<EdgeRef> find_edge(Vertex a, Vertex b) const;
+  // What a query point reaches: the subgoals direct-h-reachable from its cells (pred -1, from
+  // cells_of's cell `cell`), then (levels=2) everything upward of the locals among them (pred =
+  // index of the entry it came from). Each vertex once, at its least cost.
+  struct Reach {
+    Vertex v;
+    double cost;
+    std::int32_t pred;
+    std::int8_t cell;
+  };
+  void reach(Point p, std::vector<Reach>& out) const;
   void build_two_level();
 
   int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1;
@@ -99,9 +115,21 @@ class SubgoalGraph {
   std::vector<Cell> cell_of_;                 // vertex -> padded cell
   std::vector<Point> pos_;                    // vertex -> cell centre
   std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
-  Graph graph_;
-  std::vector<std::uint8_t> shape_;           // per CSR entry: octile path shape from the source
-  std::vector<std::uint32_t> via_;            // per CSR entry: the local a shortcut bypasses, or kNone
+  std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals
+  Graph graph_;                               // the searched graph (levels=2: globals only)
+  std::vector<std::uint8_t> shape_;           // per graph_ entry: octile path shape from the source
+  std::vector<std::uint32_t> via_;            // per graph_ entry: the local a shortcut bypasses, or kNone
+  CsrGraph up_;                               // levels=2: each local's edges to its higher neighbours
+  std::vector<std::uint8_t> up_shape_;
+  std::vector<std::uint32_t> up_via_;
+  mutable std::vector<std::int32_t> slot_;    // reach() scratch: vertex -> entry, -1 (single-threaded use)
+  // The last two reach() results of attach() (start and goal), so polyline() need not redo them.
+  struct Reached {
+    Point p{-1, -1};
+    std::vector<Reach> r;
+  };
+  mutable Reached reached_[2];
+  mutable int reached_next_ = 0;
 };
 
 }  // namespace navbench
