@@ -92,6 +92,11 @@ TEST(Subgoal, RejectsPolygonMapsAndBadLevels) {
     Params bad = Params::parse(bad_levels);
     EXPECT_THROW(SubgoalGraph(m, bad), std::invalid_argument) << bad_levels;
   }
+  GridMap wide;  // 16-bit clearances: wider maps are refused with a clear message, not wrapped
+  wide.width = 65001, wide.height = 1;
+  wide.cells.assign(65001, 1);
+  Params pw;
+  EXPECT_THROW(SubgoalGraph(make_grid_map(wide), pw), UnsupportedMap);
   Params unknown = Params::parse("level=2");
   EXPECT_THROW(SubgoalGraph(m, unknown), std::invalid_argument);
 }

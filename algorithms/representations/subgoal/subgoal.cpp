@@ -27,8 +27,8 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) {
   params.finish("subgoal");
   if (map.kind != MapKind::grid) throw UnsupportedMap("subgoal needs a grid map");
   const GridMap& g = map.grid;
-  if (g.width > 65000 || g.height > 65000)
-    throw UnsupportedMap("subgoal: clearances are 16-bit, the map is wider or higher than 65000 cells");
+  if (g.width > 65000 || g.height > 65000 || std::size_t(g.width + 2) * std::size_t(g.height + 2) >= (std::size_t(1) << 31))
+    throw UnsupportedMap("subgoal: map too large (clearances are 16-bit, cell indices 31-bit)");
   w_ = g.width, h_ = g.height, pw_ = w_ + 2;
   const std::size_t cells = std::size_t(pw_) * (h_ + 2);
   free_.assign(cells, 0);
