@@ -5,6 +5,7 @@
 #include "representations/grid/grid.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/quadtree/quadtree.hpp"
+#include "representations/subgoal/subgoal.hpp"
 #include "representations/visgraph/visgraph.hpp"
 
 namespace navbench {
@@ -12,10 +13,11 @@ namespace navbench {
 const std::vector<RepresentationEntry>& representations() {
   static const std::vector<RepresentationEntry> entries = {
       make_entry<Grid4>("grid4", "4-connected grid, cells as vertices (implicit Boost.Graph)"),
-      make_entry<Grid8>("grid8", "8-connected grid, diagonal sqrt(2), no corner cutting (implicit Boost.Graph)"),
+      make_entry<Grid8>("grid8", "8-connected grid, diagonal sqrt(2), no corner cutting (implicit Boost.Graph)", true),
       make_entry<QuadTree>("quadtree", "quadtree navigation mesh: merged free cells, portal midpoints (min, merge, aspect)"),
       make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)"),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes"),
+      make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (levels=1 simple, 2 two-level, N: N-1 local layers)", true),
       make_entry<VisGraph>("visgraph", "pruned visibility graph over convex corners (tangent edges only): the exact optimum"),
   };
   return entries;

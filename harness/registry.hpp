@@ -104,12 +104,16 @@ struct RepresentationEntry {
   std::string description;
   // Builds from a map; throws std::invalid_argument on unknown/bad parameters or an unsupported map.
   std::function<std::unique_ptr<AnyRepresentation>(const Map&, Params&)> build;
+  // Its raw paths are shortest grid8 paths (grid8 itself, subgoal graphs): `--checkopt` then
+  // requires their length to equal the scenario's optimum.
+  bool grid8_optimal = false;
 };
 
 template <Representation R>
-RepresentationEntry make_entry(std::string name, std::string description) {
+RepresentationEntry make_entry(std::string name, std::string description, bool grid8_optimal = false) {
   return {std::move(name), std::move(description),
-          [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<R>>(m, p); }};
+          [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<R>>(m, p); },
+          grid8_optimal};
 }
 
 const std::vector<RepresentationEntry>& representations();

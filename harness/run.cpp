@@ -473,15 +473,18 @@ int run(const RunConfig& cfg) {
       std::vector<std::string> admissible;
       for (const auto& h : cfg.unit.heuristics)
         if (h.weight <= 1.0 && h.metric != Metric::manhattan) admissible.push_back(h.text);
+      const RepresentationEntry* entry = find_representation(spec.name);
+      const bool grid8_optimal = entry && entry->grid8_optimal;
       auto sink = [&](const ResultRow& r) {
-        // --checkopt (as Warthog's): grid8 with an admissible heuristic must equal the scenario.
-        if (cfg.checkopt && spec.name == "grid8" && r.octile_optimal && r.raw_length && r.smoothing == cfg.unit.smoothings.front() &&
+        // --checkopt (as Warthog's): grid8 (and every representation registered as grid8-optimal)
+        // with an admissible heuristic must equal the scenario.
+        if (cfg.checkopt && grid8_optimal && r.octile_optimal && r.raw_length && r.smoothing == cfg.unit.smoothings.front() &&
             std::find(admissible.begin(), admissible.end(), r.heuristic) != admissible.end()) {
           ++checked;
           const ScenarioLine& l = pm.scen.lines[std::size_t(r.scen_index)];
           if (std::abs(*r.raw_length - *r.octile_optimal) > printed_tolerance(l)) {
             ++mismatches;
-            std::cerr << "navbench: checkopt: " << pm.map.name << " query " << r.scen_index << ": grid8 "
+            std::cerr << "navbench: checkopt: " << pm.map.name << " query " << r.scen_index << ": " << spec.text << " "
                       << format_number(*r.raw_length) << " != scenario " << format_number(l.optimal) << '\n';
           }
         }
@@ -507,7 +510,7 @@ int run(const RunConfig& cfg) {
   }
   writer.flush();
   if (cfg.checkopt) {
-    std::cerr << "navbench: checkopt: " << checked << " grid8 queries checked, " << mismatches << " mismatches\n";
+    std::cerr << "navbench: checkopt: " << checked << " queries checked (grid8-optimal representations), " << mismatches << " mismatches\n";
     if (mismatches > 0) return 3;
   }
   return 0;

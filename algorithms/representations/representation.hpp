@@ -83,6 +83,14 @@ concept Representation =
     } &&
     std::same_as<typename boost::graph_traits<typename R::Graph>::vertex_descriptor, Vertex>;
 
+// Optional: the cost of the direct start-goal link when it is not the straight segment |start - goal|
+// (a subgoal graph's direct link is an octile path between the two cells). Without it the shared
+// A* prices the direct link as the segment.
+template <class R>
+concept HasDirectCost = requires(const R& r, const Query& q) {
+  { r.direct_cost(q) } -> std::convertible_to<double>;
+};
+
 template <class R>
 concept HasCorridor = requires(const R& r, const Query& q) {
   { r.corridor(q) } -> std::same_as<std::optional<Corridor>>;

@@ -155,7 +155,11 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   ws.goal_links.reset(n + 2);
   ws.start_links = q.s.links;
   const Vertex S = Vertex(n), T = Vertex(n + 1);
-  if (q.direct) ws.start_links.push_back({T, distance(q.start, q.goal)});
+  if (q.direct) {
+    double c = distance(q.start, q.goal);
+    if constexpr (HasDirectCost<R>) c = r.direct_cost(q);
+    ws.start_links.push_back({T, c});
+  }
   for (const Link& l : q.g.links) ws.goal_links.mark(l.vertex, T, l.cost);
   QG g(r.graph(), r.weights(), ws.start_links, ws.goal_links);
 

@@ -1,0 +1,553 @@
+#include "representations/subgoal/subgoal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <queue>
+#include <string>
+#include <utility>
+
+namespace navbench {
+
+static_assert(Representation<SubgoalGraph>);
+
+namespace {
+constexpr int kE = 0, kW = 1, kS = 2, kN = 3;
+constexpr double kEps = 1e-9;
+}  // namespace
+
+double SubgoalGraph::octile(Cell a, Cell b) const {
+  const int dx = std::abs(cx(a) - cx(b)), dy = std::abs(cy(a) - cy(b));
+  return double(std::max(dx, dy) - std::min(dx, dy)) + double(std::min(dx, dy)) * M_SQRT2;
+}
+
+SubgoalGraph::SubgoalGraph(const Map& map, Params& params) {
+  levels_ = params.get_int("levels", 1, 1, 16);
+  params.finish("subgoal");
+  if (map.kind != MapKind::grid) throw UnsupportedMap("subgoal needs a grid map");
+  const GridMap& g = map.grid;
+  if (g.width > 65000 || g.height > 65000 || std::size_t(g.width + 2) * std::size_t(g.height + 2) >= (std::size_t(1) << 31))
+    throw UnsupportedMap("subgoal: map too large (clearances are 16-bit, cell indices 31-bit)");
+  w_ = g.width, h_ = g.height, pw_ = w_ + 2;
+  const std::size_t cells = std::size_t(pw_) * (h_ + 2);
+  free_.assign(cells, 0);
+  for (int y = 0; y < h_; ++y)
+    for (int x = 0; x < w_; ++x) free_[cell(x, y)] = g.passable(x, y) ? 1 : 0;
+
+  // Subgoals: a free cell s with a blocked diagonal neighbour t whose two cells next to both s and t
+  // are free (the convex corner of an obstacle, Uras et al. 2013 Definition 1).
+  vertex_.assign(cells, -1);
+  for (int y = 0; y < h_; ++y)
+    for (int x = 0; x < w_; ++x) {
+      const Cell c = cell(x, y);
+      if (!free(c)) continue;
+      bool corner = false;
+      for (int dy : {-1, 1})
+        for (int dx : {-1, 1})
+          if (!free_[c + dx + dy * pw_] && free_[c + dx] && free_[c + dy * pw_]) corner = true;
+      if (corner) {
+        vertex_[c] = std::int32_t(cell_of_.size());
+        cell_of_.push_back(c);
+        pos_.push_back(centre(c));
+      }
+    }
+
+  // Clearances: steps from a cell in a cardinal direction up to the first subgoal (included) or the
+  // last free cell (the paper's Clearance(s, d)), filled from the far end of each row/column.
+  const int step[4] = {1, -1, pw_, -pw_};
+  for (int d = 0; d < 4; ++d) clear_[d].assign(cells, 0);
+  auto fill = [&](int d, Cell c) {
+    const Cell n = Cell(std::int64_t(c) + step[d]);
+    if (!free(c) || !free(n)) return;
+    clear_[d][c] = std::uint16_t(vertex_[n] >= 0 ? 1 : 1 + clear_[d][n]);
+  };
+  for (int y = 0; y < h_; ++y) {
+    for (int x = w_ - 1; x >= 0; --x) fill(kE, cell(x, y));
+    for (int x = 0; x < w_; ++x) fill(kW, cell(x, y));
+  }
+  for (int x = 0; x < w_; ++x) {
+    for (int y = h_ - 1; y >= 0; --y) fill(kS, cell(x, y));
+    for (int y = 0; y < h_; ++y) fill(kN, cell(x, y));
+  }
+
+  // Free-space components (4-connected, as grid8: a diagonal move needs both orthogonal cells).
+  component_.assign(cells, -1);
+  std::vector<Cell> stack;
+  std::int32_t next = 0;
+  for (Cell seed = 0; seed < Cell(cells); ++seed) {
+    if (!free(seed) || component_[seed] >= 0) continue;
+    component_[seed] = next;
+    stack.push_back(seed);
+    while (!stack.empty()) {
+      const Cell c = stack.back();
+      stack.pop_back();
+      for (int d = 0; d < 4; ++d) {
+        const Cell n = Cell(std::int64_t(c) + step[d]);
+        if (free(n) && component_[n] < 0) component_[n] = next, stack.push_back(n);
+      }
+    }
+    ++next;
+  }
+
+  // The simple subgoal graph: every subgoal to its direct-h-reachable subgoals, octile weights.
+  const std::size_t n = cell_of_.size();
+  std::vector<CsrGraph::WeightedEdge> edges;
+  for (Vertex u = 0; u < Vertex(n); ++u)
+    direct_h_reachable(cell_of_[u], [&](Cell t) {
+      const Vertex v = Vertex(vertex_[t]);
+      if (u < v) edges.push_back({u, v, octile(cell_of_[u], t)});
+      else if (v < u) edges.push_back({v, u, octile(cell_of_[u], t)});
+    });
+  graph_ = CsrGraph(n, std::move(edges));
+  shape_.resize(graph_.num_edges());
+  for (Vertex u = 0; u < Vertex(n); ++u)
+    for (auto [it, end] = out_edges(u, graph_); it != end; ++it) {
+      const int s = free_shape(cell_of_[u], cell_of_[target(*it, graph_)]);
+      if (s < 0) throw std::logic_error("subgoal: an edge without a free octile path");
+      shape_[it->index] = std::uint8_t(s);
+    }
+  if (levels_ >= 2) build_two_level();
+}
+
+// GetDirectHReachable (Uras, Koenig & Hernández 2013, Algorithm 2): the cardinal rays, then per
+// diagonal direction the rays leaving each cell of the diagonal, each bounded by the previous one
+// (shortened by one past a subgoal found on it) so that only cells with a shortest path avoiding
+// other subgoals are scanned.
+template <class F>
+void SubgoalGraph::direct_h_reachable(Cell c, F&& out) const {
+  const int step[4] = {1, -1, pw_, -pw_};
+  for (int d = 0; d < 4; ++d)
+    if (const int k = clear_[d][c]; k > 0) {
+      const Cell t = Cell(std::int64_t(c) + std::int64_t(k) * step[d]);
+      if (vertex_[t] >= 0) out(t);
+    }
+  for (int dy : {-1, 1})
+    for (int dx : {-1, 1}) {
+      const int ch = dx > 0 ? kE : kW, cv = dy > 0 ? kS : kN;
+      auto bound = [&](int d, Cell from) {
+        int k = clear_[d][from];
+        if (k > 0 && vertex_[Cell(std::int64_t(from) + std::int64_t(k) * step[d])] >= 0) --k;
+        return k;
+      };
+      int maxh = bound(ch, c), maxv = bound(cv, c);
+      Cell cur = c;
+      const int dstep = dx + dy * pw_;
+      while (diag_ok(cur, dx, dy)) {
+        cur = Cell(std::int64_t(cur) + dstep);
+        if (vertex_[cur] >= 0) {
+          out(cur);
+          break;
+        }
+        for (int* m : {&maxh, &maxv}) {
+          const int d = m == &maxh ? ch : cv;
+          int j = clear_[d][cur];
+          if (j > *m) continue;
+          if (j > 0) {
+            const Cell t = Cell(std::int64_t(cur) + std::int64_t(j) * step[d]);
+            if (vertex_[t] >= 0) out(t), --j;
+          }
+          *m = j;
+        }
+      }
+    }
+}
+
+bool SubgoalGraph::reaches(Cell s, Cell t) const {
+  if (s == t) return true;
+  const int a = cx(t) - cx(s), b = cy(t) - cy(s);
+  const int step[4] = {1, -1, pw_, -pw_};
+  if (b == 0) return clear_[a > 0 ? kE : kW][s] >= std::abs(a);
+  if (a == 0) return clear_[b > 0 ? kS : kN][s] >= std::abs(b);
+  const int dx = a > 0 ? 1 : -1, dy = b > 0 ? 1 : -1;
+  const int i = std::min(std::abs(a), std::abs(b)), j = std::max(std::abs(a), std::abs(b)) - i;
+  const int c = std::abs(a) > std::abs(b) ? (dx > 0 ? kE : kW) : (dy > 0 ? kS : kN);
+  // The same bounded rays as direct_h_reachable, in the one octant that holds t.
+  int m = clear_[c][s];
+  if (j > 0 && m > 0 && vertex_[Cell(std::int64_t(s) + std::int64_t(m) * step[c])] >= 0) --m;
+  Cell cur = s;
+  for (int k = 1; k <= i; ++k) {
+    if (!diag_ok(cur, dx, dy)) return false;
+    cur = Cell(std::int64_t(cur) + dx + dy * pw_);
+    if (k == i) break;
+    if (vertex_[cur] >= 0) return false;  // every such path passes this subgoal
+    if (j > 0) {
+      int jj = clear_[c][cur];
+      if (jj <= m) {
+        if (jj > 0 && vertex_[Cell(std::int64_t(cur) + std::int64_t(jj) * step[c])] >= 0) --jj;
+        m = jj;
+      }
+    }
+  }
+  if (j == 0) return true;
+  if (vertex_[cur] >= 0) return false;
+  return clear_[c][cur] >= j && j <= m;
+}
+
+int SubgoalGraph::free_shape(Cell a, Cell b) const {
+  const int ax = cx(a), ay = cy(a), bx = cx(b), by = cy(b);
+  const int dx = bx > ax ? 1 : (bx < ax ? -1 : 0), dy = by > ay ? 1 : (by < ay ? -1 : 0);
+  const int i = std::min(std::abs(bx - ax), std::abs(by - ay));
+  const int sx = std::abs(bx - ax) > std::abs(by - ay) ? dx : 0, sy = sx ? 0 : dy;
+  const int j = std::max(std::abs(bx - ax), std::abs(by - ay)) - i;
+  auto walk = [&](bool diagonal_first) {
+    Cell c = a;
+    for (int part = 0; part < 2; ++part) {
+      if ((part == 0) == diagonal_first) {
+        for (int k = 0; k < i; ++k) {
+          if (!diag_ok(c, dx, dy)) return false;
+          c = Cell(std::int64_t(c) + dx + dy * pw_);
+        }
+      } else {
+        for (int k = 0; k < j; ++k) {
+          c = Cell(std::int64_t(c) + sx + sy * pw_);
+          if (!free(c)) return false;
+        }
+      }
+    }
+    return true;
+  };
+  if (!free(a)) return -1;
+  if (walk(true)) return 0;
+  if (walk(false)) return 1;
+  return -1;
+}
+
+void SubgoalGraph::append_octile(Polyline& out, Cell a, Cell b, int shape) const {
+  const int ax = cx(a), ay = cy(a), bx = cx(b), by = cy(b);
+  const int dx = bx > ax ? 1 : (bx < ax ? -1 : 0), dy = by > ay ? 1 : (by < ay ? -1 : 0);
+  const int i = std::min(std::abs(bx - ax), std::abs(by - ay));
+  const int j = std::max(std::abs(bx - ax), std::abs(by - ay)) - i;
+  if (i > 0 && j > 0) {
+    // The turn: after the diagonal part (shape 0) or after the straight part (shape 1).
+    const bool horizontal = std::abs(bx - ax) > std::abs(by - ay);
+    int tx, ty;
+    if (shape == 0) tx = ax + i * dx, ty = ay + i * dy;
+    else tx = ax + (horizontal ? j * dx : 0), ty = ay + (horizontal ? 0 : j * dy);
+    out.push_back({tx + 0.5, ty + 0.5});
+  }
+  out.push_back(centre(b));
+}
+
+std::optional<SubgoalGraph::EdgeRef> SubgoalGraph::find_edge(Vertex a, Vertex b) const {
+  for (const bool up : {false, true}) {
+    const CsrGraph& g = up ? up_ : graph_;
+    if (g.num_vertices() == 0) continue;
+    for (auto [it, end] = out_edges(a, g); it != end; ++it)
+      if (target(*it, g) == b) return EdgeRef{up, it->index, false};
+    for (auto [it, end] = out_edges(b, g); it != end; ++it)
+      if (target(*it, g) == a) return EdgeRef{up, it->index, true};
+  }
+  return std::nullopt;
+}
+
+void SubgoalGraph::append_edge(Polyline& out, Vertex a, Vertex b) const {
+  const auto e = find_edge(a, b);
+  if (!e) throw std::logic_error("subgoal: consecutive path vertices without an edge");
+  const auto& via = e->up ? up_via_ : via_;
+  const auto& shape = e->up ? up_shape_ : shape_;
+  if (!via.empty() && via[e->index] != kNone) {  // a shortcut of the two-level graph: refine through its local
+    append_edge(out, a, via[e->index]);
+    append_edge(out, via[e->index], b);
+    return;
+  }
+  // The entry's shape is seen from its source; walked backwards a diagonal-first path is straight-first.
+  append_octile(out, cell_of_[a], cell_of_[b], e->reversed ? 1 - shape[e->index] : shape[e->index]);
+}
+
+int SubgoalGraph::cells_of(Point p, Cell out[4]) const {
+  if (!(p.x >= 0 && p.y >= 0 && p.x <= w_ && p.y <= h_)) return 0;
+  const int x1 = int(std::floor(p.x)), y1 = int(std::floor(p.y));
+  const int x0 = (p.x == x1) ? x1 - 1 : x1, y0 = (p.y == y1) ? y1 - 1 : y1;
+  int n = 0;
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x)
+      if (x >= 0 && y >= 0 && x < w_ && y < h_ && free(cell(x, y))) out[n++] = cell(x, y);
+  // A pinch point (two diagonally opposite free cells) joins the cell it names only (SPEC §1).
+  if (n == 2 && x0 != x1 && y0 != y1 && cx(out[0]) != cx(out[1]) && cy(out[0]) != cy(out[1])) {
+    const bool own_free = x1 < w_ && y1 < h_ && free(cell(x1, y1));
+    out[0] = own_free ? cell(x1, y1) : out[0];
+    n = 1;
+  }
+  return n;
+}
+
+void SubgoalGraph::reach(Point p, std::vector<Reach>& out) const {
+  out.clear();
+  Cell cells[4];
+  const int n = cells_of(p, cells);
+  if (slot_.size() < pos_.size()) slot_.assign(pos_.size(), -1);
+  // Returns true when v is new.
+  auto add = [&](Vertex v, double cost, std::int32_t pred, int cell) {
+    std::int32_t& s = slot_[v];
+    if (s < 0) {
+      s = std::int32_t(out.size());
+      out.push_back({v, cost, pred, std::int8_t(cell)});
+      return true;
+    }
+    if (cost < out[std::size_t(s)].cost) out[std::size_t(s)] = {v, cost, pred, std::int8_t(cell)};
+    return false;
+  };
+  for (int k = 0; k < n; ++k) {
+    const Cell c = cells[k];
+    const double base = distance(p, centre(c));
+    if (vertex_[c] >= 0) add(Vertex(vertex_[c]), base, -1, k);
+    else direct_h_reachable(c, [&](Cell t) { add(Vertex(vertex_[t]), base + octile(c, t), -1, k); });
+  }
+  if (levels_ >= 2) {
+    // Upward closure in contraction order: every edge into a local comes from a lower-ranked one,
+    // so a local's cost is final when it is taken (a Dijkstra on a DAG, ordered by rank).
+    using RE = std::pair<std::uint32_t, std::int32_t>;
+    std::priority_queue<RE, std::vector<RE>, std::greater<RE>> open;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (local_[out[i].v]) open.push({rank_[out[i].v], std::int32_t(i)});
+    while (!open.empty()) {
+      const std::int32_t i = open.top().second;
+      open.pop();
+      const Vertex x = out[std::size_t(i)].v;
+      const double cx = out[std::size_t(i)].cost;
+      for (auto [it, end] = out_edges(x, up_); it != end; ++it) {
+        const Vertex y = target(*it, up_);
+        if (add(y, cx + up_.weight(it->index), i, -1) && local_[y]) open.push({rank_[y], slot_[y]});
+      }
+    }
+  }
+  for (const Reach& r : out) slot_[r.v] = -1;
+}
+
+std::optional<Attachment> SubgoalGraph::attach(Point p) const {
+  Cell cells[4];
+  if (cells_of(p, cells) == 0) return std::nullopt;
+  Reached& slot = reached_[reached_next_];
+  reached_next_ ^= 1;
+  slot.p = p;
+  reach(p, slot.r);
+  const std::vector<Reach>& r = slot.r;
+  Attachment a;
+  a.links.reserve(r.size());
+  for (const Reach& x : r) a.links.push_back({x.v, x.cost});
+  a.cell = std::int64_t(cells[0]);
+  a.component = component_[cells[0]];
+  return a;
+}
+
+SubgoalGraph::DirectPlan SubgoalGraph::plan_direct(const Query& q, bool need_free_shape) const {
+  DirectPlan best{std::numeric_limits<double>::infinity(), 0, 0, false};
+  Cell sc[4], gc[4];
+  const int ns = cells_of(q.start, sc), ng = cells_of(q.goal, gc);
+  for (int i = 0; i < ns; ++i)
+    for (int k = 0; k < ng; ++k) {
+      if (sc[i] == gc[k]) {  // one closed free cell holds both: the straight segment
+        const double c = distance(q.start, q.goal);
+        if (c < best.cost) best = {c, sc[i], gc[k], true};
+        continue;
+      }
+      if (component_[sc[i]] != component_[gc[k]]) continue;
+      const bool ok = need_free_shape ? free_shape(sc[i], gc[k]) >= 0 : reaches(sc[i], gc[k]);
+      if (!ok) continue;
+      const double c = distance(q.start, centre(sc[i])) + octile(sc[i], gc[k]) + distance(centre(gc[k]), q.goal);
+      if (c < best.cost) best = {c, sc[i], gc[k], false};
+    }
+  return best;
+}
+
+bool SubgoalGraph::direct(const Query& q) const { return std::isfinite(plan_direct(q, false).cost); }
+double SubgoalGraph::direct_cost(const Query& q) const { return plan_direct(q, false).cost; }
+
+Polyline SubgoalGraph::polyline(const Query& q) const {
+  Polyline out{q.start};
+  if (q.path.empty()) {
+    const DirectPlan d = plan_direct(q, true);
+    if (!std::isfinite(d.cost)) throw std::logic_error("subgoal: direct path without a free octile path");
+    if (!d.same_cell) {
+      out.push_back(centre(d.s));
+      append_octile(out, d.s, d.g, free_shape(d.s, d.g));
+    }
+  } else {
+    // The cells from a query point to the path's end vertex v, as reach() found them: the point's
+    // cell, the octile path to a direct-h-reachable subgoal, then (levels=2) upward edges to v.
+    auto side = [&](Point p, const std::vector<Link>&, Vertex v) {
+      std::vector<Reach> fresh;
+      const std::vector<Reach>* found = nullptr;
+      for (const Reached& c : reached_)
+        if (c.p.x == p.x && c.p.y == p.y) found = &c.r;
+      if (!found) reach(p, fresh), found = &fresh;
+      const std::vector<Reach>& r = *found;
+      std::int32_t i = -1;
+      for (std::size_t k = 0; k < r.size(); ++k)
+        if (r[k].v == v) i = std::int32_t(k);
+      if (i < 0) throw std::logic_error("subgoal: a query point does not reach its path vertex");
+      std::vector<Vertex> chain;
+      for (; r[std::size_t(i)].pred >= 0; i = r[std::size_t(i)].pred) chain.push_back(r[std::size_t(i)].v);
+      chain.push_back(r[std::size_t(i)].v);
+      std::reverse(chain.begin(), chain.end());
+      Cell cells[4];
+      cells_of(p, cells);
+      const Cell c = cells[r[std::size_t(i)].cell];
+      Polyline part{p, centre(c)};
+      if (c != cell_of_[chain.front()]) append_octile(part, c, cell_of_[chain.front()], free_shape(c, cell_of_[chain.front()]));
+      for (std::size_t k = 0; k + 1 < chain.size(); ++k) append_edge(part, chain[k], chain[k + 1]);
+      return part;
+    };
+    Polyline head = side(q.start, q.s.links, q.path.front());
+    out.insert(out.end(), head.begin() + 1, head.end());
+    for (std::size_t i = 0; i + 1 < q.path.size(); ++i) append_edge(out, q.path[i], q.path[i + 1]);
+    Polyline tail = side(q.goal, q.g.links, q.path.back());
+    out.insert(out.end(), tail.rbegin() + 1, tail.rend());
+  }
+  out.push_back(q.goal);
+  out.erase(std::unique(out.begin(), out.end(), [](Point a, Point b) { return a.x == b.x && a.y == b.y; }), out.end());
+  if (out.size() == 1) out.push_back(q.goal);  // start == goal: a path of two equal points
+  return out;
+}
+
+std::size_t SubgoalGraph::num_global() const {
+  if (local_.empty()) return pos_.size();
+  return std::size_t(std::count(local_.begin(), local_.end(), 0));
+}
+
+BuildStats SubgoalGraph::stats() const {
+  BuildStats s;
+  s.vertices = pos_.size();
+  s.edges = graph_.num_edges() + up_.num_edges();  // searched + upward (levels=2)
+  s.memory_bytes = graph_.memory_bytes() + free_.capacity() + 4 * clear_[0].capacity() * 2 +
+                   vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
+                   pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
+                   up_.memory_bytes() + up_shape_.capacity() + up_via_.capacity() * 4 + rank_.capacity() * 4 +
+                   slot_.capacity() * 4;
+  return s;
+}
+
+// The two-level graph (after Uras, Koenig & Hernández 2013, two-level subgoal graphs, and Uras &
+// Koenig 2014, N-level subgoal graphs): subgoals are made local one by one, the one of least current
+// degree first (lazy queue), in at most levels-1 layers (a subgoal next to a local of layer k can
+// only become local in layer k+1; levels=2 is one layer of pairwise non-adjacent locals, as TSG). Making s local removes it from the global graph and adds a shortcut p-q
+// (weight w(p,s) + w(s,q), refined through s) for each pair of its remaining neighbours with no
+// other path as short: a bounded Dijkstra witness search, as in contraction hierarchies (Geisberger
+// et al. 2008); an unfinished search counts as "no witness", which only adds edges. s is made local
+// only when it adds no more shortcuts than it has edges; it keeps its edges to the neighbours left
+// at that moment (its upward edges). Distances between the remaining (global) subgoals stay exact,
+// and any shortest path climbs from its first subgoal through upward edges, crosses the global graph
+// and descends to its last, so linking each query point to the upward closure of its
+// direct-h-reachable subgoals (reach()) keeps every query exact. Differences from the paper's TSG:
+// its shortcuts must join h-reachable pairs and its locals may neighbour locals; here any shortcut
+// is allowed (it records the local it bypasses) and levels=2 locals are pairwise non-adjacent.
+void SubgoalGraph::build_two_level() {
+  struct E {
+    Vertex to;
+    double w;
+    std::uint32_t via;
+  };
+  const std::size_t n = pos_.size();
+  std::vector<std::vector<E>> adj(n);
+  for (Vertex u = 0; u < Vertex(n); ++u)
+    for (auto [it, end] = out_edges(u, graph_); it != end; ++it)
+      adj[u].push_back({target(*it, graph_), graph_.weight(it->index), kNone});
+  std::vector<std::vector<E>> up(n);
+  local_.assign(n, 0);
+  rank_.assign(n, kNone);
+  // layer[v]: 1 + the highest layer among v's contracted neighbours; locals of layer k sit below
+  // those of layer k+1, and levels=L allows layers 0..L-2 (levels=2: locals pairwise non-adjacent).
+  std::vector<int> layer(n, 0);
+  using QE = std::pair<std::size_t, Vertex>;
+  std::priority_queue<QE, std::vector<QE>, std::greater<QE>> queue;
+  for (Vertex v = 0; v < Vertex(n); ++v) queue.push({adj[v].size(), v});
+
+  // Witness search state, reset through the touched list.
+  std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+  std::vector<Vertex> touched;
+  using DE = std::pair<double, Vertex>;
+  struct Shortcut {
+    Vertex p, q;
+    double w;
+  };
+  std::vector<Shortcut> shortcuts;
+  std::uint32_t next_rank = 0;
+  while (!queue.empty()) {
+    const auto [deg, s] = queue.top();
+    queue.pop();
+    if (local_[s] || layer[s] + 2 > levels_) continue;  // above the top local layer: stays global
+    if (deg != adj[s].size()) {  // stale: its degree changed since
+      queue.push({adj[s].size(), s});
+      continue;
+    }
+    const auto& nb = adj[s];
+    shortcuts.clear();
+    double wmax = 0;
+    for (const E& e : nb) wmax = std::max(wmax, e.w);
+    bool too_many = false;
+    for (std::size_t i = 0; i < nb.size() && !too_many; ++i) {
+      const Vertex p = nb[i].to;
+      const double limit = nb[i].w + wmax + kEps;
+      std::priority_queue<DE, std::vector<DE>, std::greater<DE>> open;
+      dist[p] = 0;
+      touched.push_back(p);
+      open.push({0.0, p});
+      int settled = 0;
+      while (!open.empty() && settled < 400) {
+        auto [d, u] = open.top();
+        open.pop();
+        if (d > dist[u]) continue;
+        if (d > limit) break;
+        ++settled;
+        for (const E& e : adj[u]) {
+          if (e.to == s) continue;
+          const double nd = d + e.w;
+          if (nd < dist[e.to]) {
+            if (!std::isfinite(dist[e.to])) touched.push_back(e.to);
+            dist[e.to] = nd;
+            open.push({nd, e.to});
+          }
+        }
+      }
+      for (std::size_t k = i + 1; k < nb.size(); ++k) {
+        const double via = nb[i].w + nb[k].w;
+        if (dist[nb[k].to] > via + kEps) shortcuts.push_back({p, nb[k].to, via});
+      }
+      for (Vertex t : touched) dist[t] = std::numeric_limits<double>::infinity();
+      touched.clear();
+      if (shortcuts.size() > nb.size()) too_many = true;
+    }
+    if (too_many) continue;  // stays global unless a neighbour's contraction changes its degree
+    local_[s] = 1;
+    rank_[s] = next_rank++;
+    up[s] = nb;
+    for (const E& e : up[s]) {
+      std::erase_if(adj[e.to], [&](const E& x) { return x.to == s; });
+      layer[e.to] = std::max(layer[e.to], layer[s] + 1);
+    }
+    for (const Shortcut& c : shortcuts)
+      for (auto [a, b] : {std::pair{c.p, c.q}, std::pair{c.q, c.p}}) {
+        auto it = std::find_if(adj[a].begin(), adj[a].end(), [&](const E& x) { return x.to == b; });
+        if (it == adj[a].end()) adj[a].push_back({b, c.w, s});
+        else if (c.w < it->w) *it = {b, c.w, s};
+      }
+    for (const E& e : up[s]) queue.push({adj[e.to].size(), e.to});
+    adj[s].clear();
+  }
+
+  // The searched graph (globals to globals) and the locals' upward edges, each with shapes and vias.
+  auto to_csr = [&](bool upward, std::vector<std::uint8_t>& shape, std::vector<std::uint32_t>& via) {
+    std::vector<std::uint32_t> begin(n + 1, 0);
+    std::vector<Vertex> targets;
+    std::vector<double> weights;
+    shape.clear();
+    via.clear();
+    for (Vertex u = 0; u < Vertex(n); ++u) {
+      begin[u] = std::uint32_t(targets.size());
+      if (bool(local_[u]) != upward) continue;
+      for (const E& e : upward ? up[u] : adj[u]) {
+        targets.push_back(e.to);
+        weights.push_back(e.w);
+        via.push_back(e.via);
+        shape.push_back(e.via == kNone ? std::uint8_t(free_shape(cell_of_[u], cell_of_[e.to])) : 0);
+      }
+    }
+    begin[n] = std::uint32_t(targets.size());
+    return CsrGraph(std::move(begin), std::move(targets), std::move(weights));
+  };
+  graph_ = to_csr(false, shape_, via_);
+  up_ = to_csr(true, up_shape_, up_via_);
+}
+
+}  // namespace navbench

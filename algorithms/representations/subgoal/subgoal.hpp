@@ -1,0 +1,135 @@
+// subgoal / subgoal:levels=2: subgoal graphs over an 8-connected grid (Uras, Koenig & Hernández,
+// "Subgoal Graphs for Optimal Pathfinding in Eight-Neighbor Grids", ICAPS 2013; Uras & Koenig,
+// "Identifying Hierarchies for Fast Optimal Search", AAAI 2014; the GPPC 2012/2014 entries).
+//
+// Subgoals are the free cells at the convex corners of blocked cells (a cell whose diagonal
+// neighbour is blocked while the two cells between them are free). Two cells are h-reachable when
+// the octile distance between them is the length of a shortest grid8 path (no corner cutting);
+// direct-h-reachable when, in addition, no such path passes through another subgoal. The simple
+// subgoal graph (levels=1) links every subgoal to its direct-h-reachable subgoals, found with the
+// paper's clearance scan (GetDirectHReachable). A query point joins the subgoals that are
+// direct-h-reachable from its cell (plus a direct start-goal link when the goal cell is); each edge
+// stands for a diagonal-first (or straight-first) octile path, so every path is a grid8 path.
+//
+// levels=2 splits subgoals into global and local ones, in the manner of the paper's two-level
+// graph (TSG) and its N-level generalisation (Uras & Koenig 2014): locals are contracted out of the
+// searched graph one by one (shortcuts between neighbours where no witness path is as short, as in
+// contraction hierarchies, Geisberger et al. 2008), each keeping its edges to the neighbours left
+// at that moment. A query point links to its direct-h-reachable subgoals and to everything upward
+// of the locals among them; the search then runs on the global graph. See subgoal.cpp.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "representations/csr_graph.hpp"
+#include "representations/representation.hpp"
+
+namespace navbench {
+
+class SubgoalGraph {
+ public:
+  using Graph = CsrGraph;
+  // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers).
+  SubgoalGraph(const Map& map, Params& params);
+
+  const Graph& graph() const { return graph_; }
+  CsrWeightMap weights() const { return weight_map(graph_); }
+  Point position(Vertex v) const { return pos_[v]; }
+  std::optional<Attachment> attach(Point p) const;
+  bool direct(const Query& q) const;
+  // The cost of the direct start-goal link: an octile path between the two cells, not a segment.
+  double direct_cost(const Query& q) const;
+  Polyline polyline(const Query& q) const;
+  BuildStats stats() const;
+
+  // For tests and the build report.
+  bool is_subgoal(int x, int y) const { return vertex_at(x, y) >= 0; }
+  std::size_t num_subgoals() const { return pos_.size(); }
+  std::size_t num_global() const;
+  bool is_local(Vertex v) const { return !local_.empty() && local_[v]; }
+  int levels() const { return levels_; }
+
+ private:
+  using Cell = std::uint32_t;  // index into the padded grid (one blocked border cell all round)
+  static constexpr std::uint32_t kNone = ~std::uint32_t(0);
+
+  Cell cell(int x, int y) const { return Cell((y + 1) * pw_ + (x + 1)); }
+  int cx(Cell c) const { return int(c % unsigned(pw_)) - 1; }
+  int cy(Cell c) const { return int(c / unsigned(pw_)) - 1; }
+  std::int32_t vertex_at(int x, int y) const {
+    return (x < 0 || y < 0 || x >= w_ || y >= h_) ? -1 : vertex_[cell(x, y)];
+  }
+  bool free(Cell c) const { return free_[c] != 0; }
+  // A diagonal step from c by (dx, dy) without cutting a corner.
+  bool diag_ok(Cell c, int dx, int dy) const {
+    return free_[c + dx] && free_[c + dy * pw_] && free_[c + dx + dy * pw_];
+  }
+  // Subgoals direct-h-reachable from cell c (c itself excluded): the paper's clearance scan.
+  template <class F>
+  void direct_h_reachable(Cell c, F&& out) const;
+  // Whether cell t is direct-h-reachable from cell s under the same scan (t need not be a subgoal).
+  bool reaches(Cell s, Cell t) const;
+  // Whether the diagonal-first (shape 0) or straight-first (shape 1) octile path from a to b is
+  // free (no blocked cell, no corner cut); -1 when neither is.
+  int free_shape(Cell a, Cell b) const;
+  // Appends the turn point and b's centre of the octile path a -> b of the given shape.
+  void append_octile(Polyline& out, Cell a, Cell b, int shape) const;
+  // Appends the cells of the graph edge a -> b (a's centre already in out), refining shortcuts.
+  void append_edge(Polyline& out, Vertex a, Vertex b) const;
+  // The free cells whose closed square holds p (grid8's rule, pinch points included).
+  int cells_of(Point p, Cell out[4]) const;
+  double octile(Cell a, Cell b) const;
+  Point centre(Cell c) const { return {cx(c) + 0.5, cy(c) + 0.5}; }
+  // Best direct start-goal connection: cost and cells (cost +inf when there is none).
+  struct DirectPlan {
+    double cost;
+    Cell s, g;
+    bool same_cell;
+  };
+  DirectPlan plan_direct(const Query& q, bool need_free_shape) const;
+  // One stored edge a -> b: in the searched graph or among the locals' upward edges (levels=2).
+  struct EdgeRef {
+    bool up;              // in up_ (else graph_)
+    std::uint32_t index;  // CSR entry
+    bool reversed;        // stored as b -> a
+  };
+  std::optional<EdgeRef> find_edge(Vertex a, Vertex b) const;
+  // What a query point reaches: the subgoals direct-h-reachable from its cells (pred -1, from
+  // cells_of's cell `cell`), then (levels=2) everything upward of the locals among them (pred =
+  // index of the entry it came from). Each vertex once, at its least cost.
+  struct Reach {
+    Vertex v;
+    double cost;
+    std::int32_t pred;
+    std::int8_t cell;
+  };
+  void reach(Point p, std::vector<Reach>& out) const;
+  void build_two_level();
+
+  int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1;
+  std::vector<std::uint8_t> free_;            // padded grid, 1 = free
+  std::vector<std::uint16_t> clear_[4];       // E, W, S, N: steps to the first subgoal or last free cell
+  std::vector<std::int32_t> vertex_;          // padded cell -> subgoal vertex or -1
+  std::vector<std::int32_t> component_;       // padded cell -> 4-connected free component or -1
+  std::vector<Cell> cell_of_;                 // vertex -> padded cell
+  std::vector<Point> pos_;                    // vertex -> cell centre
+  std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
+  std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals
+  Graph graph_;                               // the searched graph (levels=2: globals only)
+  std::vector<std::uint8_t> shape_;           // per graph_ entry: octile path shape from the source
+  std::vector<std::uint32_t> via_;            // per graph_ entry: the local a shortcut bypasses, or kNone
+  CsrGraph up_;                               // levels=2: each local's edges to its higher neighbours
+  std::vector<std::uint8_t> up_shape_;
+  std::vector<std::uint32_t> up_via_;
+  mutable std::vector<std::int32_t> slot_;    // reach() scratch: vertex -> entry, -1 (single-threaded use)
+  // The last two reach() results of attach() (start and goal), so polyline() need not redo them.
+  struct Reached {
+    Point p{-1, -1};
+    std::vector<Reach> r;
+  };
+  mutable Reached reached_[2];
+  mutable int reached_next_ = 0;
+};
+
+}  // namespace navbench

@@ -1,0 +1,195 @@
+// Subgoal graphs (subgoal, subgoal:levels=2, subgoal:levels=16): subgoal placement on hand maps, exact grid8 lengths
+// against grid8 A* on random grids (cell centres and arbitrary points), octile-move polylines, and
+// the scenario optimum on a real map when ../shared is present.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+#include "datasets/movingai.hpp"
+#include "geometry/free_space.hpp"
+#include "harness/registry.hpp"
+#include "representations/subgoal/subgoal.hpp"
+
+using namespace navbench;
+
+namespace {
+
+Map grid_from(const std::vector<std::string>& rows) {
+  GridMap g;
+  g.height = int(rows.size());
+  g.width = int(rows[0].size());
+  for (auto& r : rows)
+    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
+  return make_grid_map(g, "hand");
+}
+
+std::vector<std::pair<int, int>> subgoals(const SubgoalGraph& sg, const Map& m) {
+  std::vector<std::pair<int, int>> out;
+  for (int y = 0; y < m.grid.height; ++y)
+    for (int x = 0; x < m.grid.width; ++x)
+      if (sg.is_subgoal(x, y)) out.push_back({x, y});
+  return out;
+}
+
+// Cost and polyline of one query, or nullopt when there is no path.
+struct Answer {
+  double cost;
+  Polyline path;
+};
+std::optional<Answer> solve(AnyRepresentation& rep, Point s, Point g, const char* heuristic = "octile") {
+  Query q;
+  q.start = s;
+  q.goal = g;
+  if (!rep.locate(q)) return std::nullopt;
+  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return std::nullopt;
+  SearchStats st;
+  const double c = rep.search(q, parse_heuristic(heuristic), st);
+  if (!std::isfinite(c)) return std::nullopt;
+  return Answer{c, rep.polyline(q)};
+}
+
+std::unique_ptr<AnyRepresentation> build(const Map& m, const std::string& params) {
+  Params p = Params::parse(params);
+  return find_representation(params.empty() ? "grid8" : "subgoal")->build(m, p);
+}
+
+}  // namespace
+
+TEST(Subgoal, PlacementAtConvexCorners) {
+  // A 2x2 block: its four outer corners. Nothing else (the map border is not an obstacle corner).
+  Map block = grid_from({".....", ".@@..", ".@@..", ".....", "....."});
+  Params p;
+  SubgoalGraph a(block, p);
+  EXPECT_EQ(subgoals(a, block), (std::vector<std::pair<int, int>>{{0, 0}, {3, 0}, {0, 3}, {3, 3}}));
+  // An L-shaped wall: no subgoal in its concave inner corner (2,2), which has no free diagonal pair.
+  Map ell = grid_from({"......", ".@@@..", ".@....", ".@....", "......"});
+  Params p2;
+  SubgoalGraph b(ell, p2);
+  EXPECT_EQ(subgoals(b, ell), (std::vector<std::pair<int, int>>{{0, 0}, {4, 0}, {4, 2}, {0, 4}, {2, 4}}));
+  // Diagonally touching blocks: (1,1) and (2,2) blocked; (2,1) and (1,2) are not corners (a blocked
+  // orthogonal neighbour), the four outer cells are.
+  Map diag = grid_from({"....", ".@..", "..@.", "...."});
+  Params p3;
+  SubgoalGraph c(diag, p3);
+  EXPECT_EQ(subgoals(c, diag), (std::vector<std::pair<int, int>>{{0, 0}, {2, 0}, {3, 1}, {0, 2}, {1, 3}, {3, 3}}));
+  // Open map: no subgoals, every query is the direct octile path.
+  Map open = grid_from({"........", "........"});
+  Params p4;
+  SubgoalGraph d(open, p4);
+  EXPECT_EQ(d.num_subgoals(), 0u);
+  EXPECT_FALSE(d.attach({0.5, 0.5})->links.size());
+}
+
+TEST(Subgoal, RejectsPolygonMapsAndBadLevels) {
+  Map poly;
+  poly.kind = MapKind::polygon;
+  Params p;
+  EXPECT_THROW(SubgoalGraph(poly, p), UnsupportedMap);
+  Map m = grid_from({"..", ".."});
+  for (const char* bad_levels : {"levels=0", "levels=17", "levels=two"}) {
+    Params bad = Params::parse(bad_levels);
+    EXPECT_THROW(SubgoalGraph(m, bad), std::invalid_argument) << bad_levels;
+  }
+  GridMap wide;  // 16-bit clearances: wider maps are refused with a clear message, not wrapped
+  wide.width = 65001, wide.height = 1;
+  wide.cells.assign(65001, 1);
+  Params pw;
+  EXPECT_THROW(SubgoalGraph(make_grid_map(wide), pw), UnsupportedMap);
+  Params unknown = Params::parse("level=2");
+  EXPECT_THROW(SubgoalGraph(m, unknown), std::invalid_argument);
+}
+
+// Random grids: both variants give grid8's optimum for every pair of cell centres tried and for
+// points on cell edges and corners, with valid paths made of octile moves.
+TEST(Subgoal, EqualsGrid8OnRandomGrids) {
+  std::mt19937 rng(20261122);
+  for (int trial = 0; trial < 12; ++trial) {
+    const int W = 20 + int(rng() % 30), H = 15 + int(rng() % 30);
+    const double density = 0.1 + 0.05 * (trial % 6);
+    GridMap g;
+    g.width = W, g.height = H;
+    std::bernoulli_distribution blocked(density);
+    for (int i = 0; i < W * H; ++i) g.cells.push_back(blocked(rng) ? 0 : 1);
+    Map m = make_grid_map(g, "random" + std::to_string(trial));
+    FreeSpace fs(m);
+    auto g8 = build(m, "");
+    auto s1 = build(m, "levels=1");
+    auto s2 = build(m, "levels=2");
+    auto s16 = build(m, "levels=16");
+    std::vector<Point> free_points;
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x)
+        if (m.grid.passable(x, y)) free_points.push_back({x + 0.5, y + 0.5});
+    std::uniform_int_distribution<std::size_t> pick(0, free_points.size() - 1);
+    std::uniform_int_distribution<int> off(0, 2);
+    for (int k = 0; k < 150; ++k) {
+      Point s = free_points[pick(rng)], t = free_points[pick(rng)];
+      if (k % 3 == 0) {  // move the points to an edge or corner of their cell
+        s = {s.x - 0.5 * off(rng), s.y - 0.5 * off(rng)};
+        t = {t.x - 0.5 * off(rng), t.y - 0.5 * off(rng)};
+        if (!fs.point_free(s) || !fs.point_free(t)) continue;
+      }
+      SCOPED_TRACE("trial " + std::to_string(trial) + " query " + std::to_string(k));
+      const auto want = solve(*g8, s, t, "euclidean");
+      for (auto* rep : {s1.get(), s2.get(), s16.get()}) {
+        const auto got = solve(*rep, s, t, "euclidean");
+        ASSERT_EQ(got.has_value(), want.has_value());
+        if (!want) continue;
+        EXPECT_NEAR(got->cost, want->cost, 1e-9);
+        EXPECT_NEAR(polyline_length(got->path), want->cost, 1e-9);
+        EXPECT_TRUE(fs.path_valid(got->path));
+        EXPECT_EQ(got->path.front(), s);
+        EXPECT_EQ(got->path.back(), t);
+        // Between the first and the last cell centre every segment is a horizontal, vertical or
+        // 45-degree run of grid moves.
+        for (std::size_t i = 1; i + 2 < got->path.size(); ++i) {
+          const double dx = std::abs(got->path[i + 1].x - got->path[i].x), dy = std::abs(got->path[i + 1].y - got->path[i].y);
+          EXPECT_TRUE(dx == 0 || dy == 0 || dx == dy) << "segment " << i << " is not an octile run";
+        }
+      }
+    }
+  }
+}
+
+TEST(Subgoal, LevelsMakeLocalSubgoals) {
+  // Rooms with pillars: many subgoals, some of which the two-level graph makes local.
+  std::vector<std::string> rows(30, std::string(40, '.'));
+  for (int y = 2; y < 30; y += 4)
+    for (int x = 2; x < 40; x += 5) rows[y][x] = '@';
+  Map m = grid_from(rows);
+  Params p = Params::parse("levels=2");
+  SubgoalGraph sg(m, p);
+  EXPECT_EQ(sg.levels(), 2);
+  EXPECT_GT(sg.num_subgoals(), 0u);
+  EXPECT_LT(sg.num_global(), sg.num_subgoals());
+  // More local layers make more subgoals local.
+  Params p16 = Params::parse("levels=16");
+  SubgoalGraph deep(m, p16);
+  EXPECT_LT(deep.num_global(), sg.num_global());
+  // The searched graph holds global subgoals only: locals have no edges in it, and no edge leads to one.
+  for (Vertex v = 0; v < Vertex(sg.num_subgoals()); ++v)
+    for (auto [it, end] = out_edges(v, sg.graph()); it != end; ++it) {
+      EXPECT_FALSE(sg.is_local(v));
+      EXPECT_FALSE(sg.is_local(target(*it, sg.graph())));
+    }
+}
+
+// A real map: scenario optima (grid8, no corner cutting) for a spread of its queries.
+TEST(Subgoal, ScenarioOptimaOnDen520d) {
+  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/dao/den520d.map";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "needs ../shared/datasets";
+  Map m = load_movingai_map(path);
+  Scenario sc = load_scenario(path + ".scen");
+  for (const char* params : {"levels=1", "levels=2", "levels=16"}) {
+    auto rep = build(m, params);
+    const std::size_t n = 200;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& l = sc.lines[i * sc.lines.size() / n];
+      const auto got = solve(*rep, {l.sx + 0.5, l.sy + 0.5}, {l.gx + 0.5, l.gy + 0.5});
+      ASSERT_TRUE(got.has_value()) << params << " query " << i;
+      EXPECT_NEAR(polyline_length(got->path), l.optimal, printed_tolerance(l)) << params << " query " << i;
+    }
+  }
+}
