@@ -595,6 +595,7 @@ const Bundled kBundled[] = {
     {"rooms-16-128", "rooms", 128, 0, 16, 0, 0, 2, 40},
     {"maze-4-128", "maze", 128, 0, 0, 4, 0, 3, 40},
     {"polygons-128", "polygons", 128, 0, 0, 0, 32, 4, 40},
+    {"cave-45-128", "cave", 128, 45, 0, 0, 0, 5, 40},
 };
 
 TEST(BundledMaps, EqualAFreshGeneration) {
