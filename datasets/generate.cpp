@@ -25,7 +25,7 @@ std::uint64_t splitmix64(std::uint64_t& x) {
 }
 
 // Stream tags: each generator draws from its own stream, so one seed for map and scenario is fine.
-enum Stream : std::uint64_t { kRandom = 1, kRooms = 2, kMaze = 3, kPolygons = 4, kScenario = 5 };
+enum Stream : std::uint64_t { kRandom = 1, kRooms = 2, kMaze = 3, kPolygons = 4, kScenario = 5, kCave = 6 };
 
 class Rng {
  public:
@@ -286,6 +286,83 @@ GridMap make_polygons(const GenerateOptions& o) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// cave: cellular-automaton caves with the "4-5 rule" (Johnson, Yannakakis & Togelius, "Cellular
+// automata for real-time generation of infinite cave levels", PCG workshop 2010; J. Babcock's
+// RogueBasin write-up "Cellular Automata Method for Generating Random Cave-Like Levels"): every
+// cell starts as rock with probability density%, then 4 rounds of "rock iff at least 5 of the 9
+// cells of its 3x3 block are rock" (cells outside the map count as rock). So that a cavern is
+// tens of cells wide on a large map (as in game maps) rather than a few, the automaton runs on a
+// coarse grid of s x s blocks, s = max(1, min(W, H) / 128), which is then scaled up and smoothed by
+// 2 more rounds at full resolution. Finally every free region but the largest (4-connected; the
+// first in row-major order on a tie) is filled, so the cave is one connected system.
+
+// One round of the 4-5 rule on a w x h grid of 0/1 (1 = rock).
+void cave_round(std::vector<std::uint8_t>& rock, int w, int h) {
+  std::vector<std::uint8_t> next(rock.size());
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      int count = 0;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int nx = x + dx, ny = y + dy;
+          count += (nx < 0 || ny < 0 || nx >= w || ny >= h) ? 1 : rock[std::size_t(ny) * std::size_t(w) + std::size_t(nx)];
+        }
+      next[std::size_t(y) * std::size_t(w) + std::size_t(x)] = count >= 5;
+    }
+  rock.swap(next);
+}
+
+GridMap make_cave(const GenerateOptions& o) {
+  const int W = o.width, H = o.height;
+  const int s = std::max(1, std::min(W, H) / 128);
+  const int cw = (W + s - 1) / s, ch = (H + s - 1) / s;
+  Rng rng(o.seed, kCave);
+  // Rock with probability density% (in millionths, so 4 decimals of the percentage count).
+  const std::uint64_t threshold = std::uint64_t(std::llround(o.density * 10000.0));
+  std::vector<std::uint8_t> coarse(std::size_t(cw) * std::size_t(ch));
+  for (auto& c : coarse) c = rng.below(1000000) < threshold;
+  for (int r = 0; r < 4; ++r) cave_round(coarse, cw, ch);
+  std::vector<std::uint8_t> rock(std::size_t(W) * std::size_t(H));
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x)
+      rock[std::size_t(y) * std::size_t(W) + std::size_t(x)] = coarse[std::size_t(y / s) * std::size_t(cw) + std::size_t(x / s)];
+  if (s > 1)
+    for (int r = 0; r < 2; ++r) cave_round(rock, W, H);
+  GridMap m = blank(W, H, 0);
+  for (std::size_t i = 0; i < rock.size(); ++i) m.cells[i] = rock[i] ? 0 : 1;
+  // Label 4-connected free regions; keep the largest.
+  std::vector<int> label(m.cells.size(), -1);
+  std::vector<std::size_t> sizes;
+  std::vector<int> todo;
+  for (std::size_t start = 0; start < m.cells.size(); ++start) {
+    if (!m.cells[start] || label[start] >= 0) continue;
+    const int id = int(sizes.size());
+    std::size_t count = 0;
+    label[start] = id;
+    todo.assign(1, int(start));
+    while (!todo.empty()) {
+      const int c = todo.back();
+      todo.pop_back();
+      ++count;
+      const int x = c % W, y = c / W;
+      const int nb[4][2] = {{x + 1, y}, {x - 1, y}, {x, y + 1}, {x, y - 1}};
+      for (const auto& p : nb)
+        if (m.passable(p[0], p[1]) && label[std::size_t(p[1]) * std::size_t(W) + std::size_t(p[0])] < 0) {
+          label[std::size_t(p[1]) * std::size_t(W) + std::size_t(p[0])] = id;
+          todo.push_back(p[1] * W + p[0]);
+        }
+    }
+    sizes.push_back(count);
+  }
+  if (!sizes.empty()) {
+    const int keep = int(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
+    for (std::size_t i = 0; i < m.cells.size(); ++i)
+      if (label[i] != keep) m.cells[i] = 0;
+  }
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Exact octile lengths: a + b*sqrt(2) with integer a (orthogonal steps) and b (diagonal steps).
 // a, b < 2^27 on maps up to 8192^2, so the squares below fit in 64 bits.
 struct Octile {
@@ -388,7 +465,7 @@ void validate(const GenerateOptions& o) {
   };
   side("width", o.width);
   side("height", o.height);
-  if (o.kind == "random") {
+  if (o.kind == "random" || o.kind == "cave") {
     if (!std::isfinite(o.density) || o.density < 0 || o.density > 100)
       bad("density " + std::to_string(o.density) + " is outside 0..100 (percent)");
   } else if (o.kind == "rooms") {
@@ -404,7 +481,7 @@ void validate(const GenerateOptions& o) {
     if (o.obstacles < 0 || o.obstacles > 100000)
       bad("obstacle count " + std::to_string(o.obstacles) + " is outside 0..100000");
   } else {
-    bad("unknown map kind '" + o.kind + "' (expected random, rooms, maze or polygons)");
+    bad("unknown map kind '" + o.kind + "' (expected random, rooms, maze, polygons or cave)");
   }
 }
 
@@ -413,6 +490,7 @@ GridMap generate_map(const GenerateOptions& o) {
   if (o.kind == "random") return make_random(o);
   if (o.kind == "rooms") return make_rooms(o);
   if (o.kind == "maze") return make_maze(o);
+  if (o.kind == "cave") return make_cave(o);
   return make_polygons(o);
 }
 
@@ -421,7 +499,7 @@ std::string generated_map_name(const GenerateOptions& o) {
   // Built by appending (GCC 12 warns falsely, -Wrestrict, on "literal" + std::string&&).
   std::string name = o.kind;
   name += '-';
-  if (o.kind == "random") {
+  if (o.kind == "random" || o.kind == "cave") {
     char buf[64];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, o.density);  // shortest round-trip form
     (void)ec;

@@ -1,5 +1,5 @@
 // The project's own maps: a seeded, deterministic generator of Moving AI grid maps (random, rooms,
-// maze, polygons) and a scenario maker whose optimal lengths come from an independent exact
+// maze, polygons, cave) and a scenario maker whose optimal lengths come from an independent exact
 // octile Dijkstra/A* over the bitmap (not the project's search, so it can check it).
 // Every draw goes through a hand-written xoshiro256** stream and integer arithmetic (no
 // std::*_distribution, no trigonometry), so a seed gives the same bytes on every machine.
@@ -17,9 +17,10 @@ namespace navbench {
 inline constexpr int kMaxGeneratedSide = 8192;
 
 struct GenerateOptions {
-  std::string kind = "random";  // random | rooms | maze | polygons
+  std::string kind = "random";  // random | rooms | maze | polygons | cave
   int width = 128, height = 128;
-  double density = 20;   // random: percent of cells blocked (exactly round(density% * cells) cells)
+  double density = 20;   // random: percent of cells blocked (exactly round(density% * cells) cells);
+                         // cave: percent of rock before the cellular automaton (give 40..50 for caves)
   int room = 16;         // rooms: wall period (Moving AI "NNroom": walls on every NN-th row/column)
   int corridor = 4;      // maze: corridor width in cells (walls are 1 cell wide)
   int obstacles = 32;    // polygons: number of polygons to place (fewer when the field is full)

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,7 @@ namespace {
 
 struct SweepConfig {
   std::vector<std::string> maps;         // after expanding globs and directories
+  std::vector<QuerySelection> map_select;  // per map: the query selection (its entry's, else the global one)
   std::vector<std::string> collections;  // filter; empty = all
   std::vector<RepresentationSpec> reps;
   UnitOptions unit;
@@ -134,6 +136,65 @@ std::vector<std::string> strings(const json& j, const char* key) {
   return out;
 }
 
+// The "queries" object: {"select": all|first|spread|every, "n": N, "random": R}; fields not given
+// keep their value in `sel`.
+QuerySelection parse_queries(const json& q, QuerySelection sel) {
+  if (!q.is_object()) throw std::invalid_argument("sweep config: \"queries\" is {\"select\": all|first|spread|every, \"n\": N}");
+  for (auto it = q.begin(); it != q.end(); ++it)
+    if (it.key() != "select" && it.key() != "n" && it.key() != "random")
+      throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in queries (select, n, random)");
+  if (q.contains("select") && !q["select"].is_string()) throw std::invalid_argument("sweep config: queries.select must be a string");
+  const std::string s = q.value("select", "all");
+  const long n = integer(q, "n", 0, 0, 1L << 40);
+  if (s != "all" && n <= 0) throw std::invalid_argument("sweep config: queries.n must be positive");
+  if (q.contains("select")) sel.limit = -1, sel.first = false, sel.every = 1;
+  if (s == "first") sel.limit = n, sel.first = true;
+  else if (s == "spread") sel.limit = n;
+  else if (s == "every") sel.every = n;
+  else if (s != "all") throw std::invalid_argument("sweep config: queries.select '" + s + "' (all, first, spread, every)");
+  if (q.contains("random")) sel.queries = integer(q, "random", 0, 1, 100000000);
+  return sel;
+}
+
+// One entry of "maps": a path (file, directory or glob) or {"path": P, "optional": true|false,
+// "queries": {...}}. An optional entry that matches nothing is skipped with a note (e.g. the
+// Moving AI maps in ../shared when they are not there); its "queries" replace the global ones for
+// its maps.
+struct MapEntry {
+  std::string path;
+  bool optional = false;
+  QuerySelection select;
+};
+
+std::vector<MapEntry> map_entries(const json& j, const QuerySelection& global) {
+  if (!j.is_array()) throw std::invalid_argument("sweep config: 'maps' must be a list of paths or {\"path\": ...} objects");
+  std::vector<MapEntry> out;
+  for (const auto& v : j) {
+    MapEntry e;
+    e.select = global;
+    if (v.is_string()) {
+      e.path = v.get<std::string>();
+    } else if (v.is_object()) {
+      for (auto it = v.begin(); it != v.end(); ++it)
+        if (it.key() != "path" && it.key() != "optional" && it.key() != "queries" && it.key() != "comment")
+          throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in a map entry (path, optional, queries)");
+      if (!v.contains("path") || !v["path"].is_string()) throw std::invalid_argument("sweep config: a map entry needs \"path\": a string");
+      e.path = v["path"].get<std::string>();
+      if (v.contains("optional") && !v["optional"].is_boolean())
+        throw std::invalid_argument("sweep config: a map entry's 'optional' must be true or false");
+      e.optional = v.value("optional", false);
+      if (v.contains("queries")) {
+        e.select = parse_queries(v["queries"], global);
+      }
+    } else {
+      throw std::invalid_argument("sweep config: 'maps' must be a list of paths or {\"path\": ...} objects");
+    }
+    if (e.path.empty()) throw std::invalid_argument("sweep config: a map path is empty");
+    out.push_back(e);
+  }
+  return out;
+}
+
 // Checks a config's text; with expand_maps the map list is resolved against the file system.
 SweepConfig parse_config(const std::string& text, const std::string& path, bool expand_maps) {
   json j;
@@ -150,27 +211,59 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
       throw InputError(path + ": unknown key '" + it.key() + "'");
   SweepConfig c;
   try {
+    if (j.contains("queries")) c.select = parse_queries(j["queries"], c.select);
+    c.select.seed = std::uint64_t(integer(j, "seed", 1, 0, std::numeric_limits<long>::max()));
     if (!j.contains("maps")) throw std::invalid_argument("sweep config needs \"maps\"");
-    std::vector<std::string> given = strings(j["maps"], "maps");
+    const std::vector<MapEntry> given = map_entries(j["maps"], c.select);
     if (given.empty()) throw std::invalid_argument("sweep config: \"maps\" is empty");
-    if (expand_maps) {
-      std::vector<std::string> expanded;
-      for (auto& m : given)
-        for (auto& e : expand_glob(m)) expanded.push_back(e);
-      c.maps = expand_map_paths(expanded);
-    } else {
-      c.maps = given;
+    // (file, selection, entry index); an entry's own "queries" override the global selection.
+    std::vector<std::tuple<std::string, QuerySelection, std::size_t>> found;
+    for (std::size_t e = 0; e < given.size(); ++e) {
+      const MapEntry& m = given[e];
+      std::vector<std::string> files;
+      if (expand_maps) {
+        try {
+          std::vector<std::string> expanded = expand_glob(m.path);
+          files = expand_map_paths(expanded);
+        } catch (const InputError& err) {
+          if (!m.optional) throw;
+          std::cerr << "navbench: sweep: optional maps " << m.path << " not found, skipped\n";
+          continue;
+        }
+      } else {
+        files = {m.path};
+      }
+      for (auto& f : files) found.emplace_back(f, m.select, e);
     }
     if (j.contains("collections")) {
       c.collections = strings(j["collections"], "collections");
-      std::erase_if(c.maps, [&](const std::string& m) {
-        const std::string col = fs::path(m).parent_path().filename().string();
+      std::erase_if(found, [&](const auto& m) {
+        const std::string col = fs::path(std::get<0>(m)).parent_path().filename().string();
         return std::find(c.collections.begin(), c.collections.end(), col) == c.collections.end();
       });
-      if (c.maps.empty()) throw std::invalid_argument("sweep config: no map is in the listed collections");
+      if (found.empty()) throw std::invalid_argument("sweep config: no map is in the listed collections");
     }
-    std::sort(c.maps.begin(), c.maps.end());
-    c.maps.erase(std::unique(c.maps.begin(), c.maps.end()), c.maps.end());
+    if (found.empty()) throw std::invalid_argument("sweep config: no map found (every entry is optional and absent)");
+    // Results are keyed by collection/name: the same key from two files would mix two maps'
+    // rows. A map of an optional entry whose key an earlier entry already has is skipped (the
+    // same benchmark map in two places, e.g. ../shared and a download); otherwise it is an error.
+    std::map<std::string, std::string> seen;  // key -> the file that has it
+    std::vector<std::tuple<std::string, QuerySelection, std::size_t>> kept;
+    for (auto& f : found) {
+      const auto& [file, sel, entry] = f;
+      const fs::path p(file);
+      const std::string key = p.parent_path().filename().string() + "/" + p.stem().string();
+      auto [it, fresh] = seen.emplace(key, file);
+      if (fresh) kept.push_back(f);
+      else if (fs::path(it->second).lexically_normal() == p.lexically_normal()) continue;  // listed twice: once
+      else if (given[entry].optional) std::cerr << "navbench: sweep: " << file << " skipped: " << key << " is already in the sweep\n";
+      else throw std::invalid_argument("sweep config: " + it->second + " and " + file + " are both " + key + " (results are keyed by folder/name)");
+    }
+    std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+    for (auto& k : kept) {
+      c.maps.push_back(std::get<0>(k));
+      c.map_select.push_back(std::get<1>(k));
+    }
     if (!j.contains("representations")) throw std::invalid_argument("sweep config needs \"representations\"");
     c.reps = expand_reps(j["representations"]);
     if (j.contains("smoothing")) {
@@ -183,21 +276,8 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
     if (j.contains("conventions")) c.conventions = strings(j["conventions"], "conventions");
     for (auto& cv : c.conventions)
       if (cv != "center" && cv != "corner") throw std::invalid_argument("sweep config: convention '" + cv + "' (center, corner)");
-    if (j.contains("queries")) {
-      const json& q = j["queries"];
-      if (!q.is_object()) throw std::invalid_argument("sweep config: \"queries\" is {\"select\": all|first|spread|every, \"n\": N}");
-      if (q.contains("select") && !q["select"].is_string()) throw std::invalid_argument("sweep config: queries.select must be a string");
-      const std::string sel = q.value("select", "all");
-      const long n = integer(q, "n", 0, 0, 1L << 40);
-      if (sel != "all" && n <= 0) throw std::invalid_argument("sweep config: queries.n must be positive");
-      if (sel == "first") c.select.limit = n, c.select.first = true;
-      else if (sel == "spread") c.select.limit = n;
-      else if (sel == "every") c.select.every = n;
-      else if (sel != "all") throw std::invalid_argument("sweep config: queries.select '" + sel + "' (all, first, spread, every)");
-      if (q.contains("random")) c.select.queries = integer(q, "random", 0, 1, 100000000);
-    }
+    if (j.contains("queries")) c.select = parse_queries(j["queries"], c.select);
     c.unit.repetitions = int(integer(j, "repetitions", 1, 1, 1000));
-    c.select.seed = std::uint64_t(integer(j, "seed", 1, 0, std::numeric_limits<long>::max()));
     if (j.contains("paths") && !j["paths"].is_boolean()) throw std::invalid_argument("sweep config: 'paths' must be true or false");
     c.unit.paths = j.value("paths", false);
     if (j.contains("output") && !j["output"].is_string()) throw std::invalid_argument("sweep config: 'output' must be a string");
@@ -213,6 +293,14 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   canon.erase("output");
   canon.erase("comment");
   canon["maps"] = c.maps;
+  // Entries with their own query selection or optional ones change what runs: keep them in what
+  // identifies the sweep (the plain list above is what `merge` reads).
+  if (j["maps"].is_array())
+    for (const auto& e : j["maps"])
+      if (e.is_object()) {
+        canon["map_entries"] = j["maps"];
+        break;
+      }
   c.canonical = canon;
   return c;
 }
@@ -388,7 +476,7 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
 
   // Every map and scenario is read and checked before any unit runs.
   std::vector<PreparedMap> maps;
-  for (const auto& m : cfg.maps) maps.push_back(prepare_map(m, cfg.select));
+  for (std::size_t i = 0; i < cfg.maps.size(); ++i) maps.push_back(prepare_map(cfg.maps[i], cfg.map_select[i]));
   std::vector<Unit> units;
   for (std::size_t mi = 0; mi < maps.size(); ++mi)
     for (const auto& conv : cfg.conventions)

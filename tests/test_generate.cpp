@@ -131,7 +131,7 @@ TEST(Generate, RejectsBadOptions) {
       EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
     }
   };
-  expect_bad(opts("caves", 10, 10, 1), "unknown map kind 'caves'");
+  expect_bad(opts("swamp", 10, 10, 1), "unknown map kind 'swamp'");
   expect_bad(opts("random", 0, 10, 1), "width 0");
   expect_bad(opts("random", 10, 8193, 1), "height 8193");
   auto o = opts("random", 10, 10, 1);
@@ -165,6 +165,9 @@ TEST(Generate, NamesFollowTheConvention) {
   EXPECT_EQ(generated_map_name(opts("rooms", 128, 128, 1)), "rooms-16-128");
   EXPECT_EQ(generated_map_name(opts("maze", 128, 128, 1)), "maze-4-128");
   EXPECT_EQ(generated_map_name(opts("polygons", 256, 128, 1)), "polygons-256x128");
+  o = opts("cave", 512, 512, 1);
+  o.density = 45;
+  EXPECT_EQ(generated_map_name(o), "cave-45-512");
 }
 
 TEST(Generate, SameSeedSameMapOtherSeedOtherMap) {
@@ -181,10 +184,21 @@ TEST(Generate, SameSeedSameMapOtherSeedOtherMap) {
     EXPECT_EQ(scen_text(sa), scen_text(sb)) << kind;
     EXPECT_NE(scen_text(sa), scen_text(make_scenario(a, "a.map", 25, 8))) << kind;
   }
+  // cave at a cave-forming density, below and above the size where the automaton runs coarse.
+  for (auto [w, h] : {std::pair{97, 61}, {300, 260}}) {
+    auto o = opts("cave", w, h, 42);
+    o.density = 45;
+    const auto a = generate_map(o), b = generate_map(o);
+    o.seed = 43;
+    const auto c = generate_map(o);
+    ASSERT_EQ(a.cells.size(), std::size_t(w) * std::size_t(h));
+    EXPECT_EQ(a.cells, b.cells) << w;
+    EXPECT_NE(a.cells, c.cells) << w;
+  }
 }
 
 TEST(Generate, TinyMapsWork) {
-  for (const char* kind : {"random", "rooms", "maze", "polygons"})
+  for (const char* kind : {"random", "rooms", "maze", "polygons", "cave"})
     for (auto [w, h] : {std::pair{1, 1}, {2, 1}, {1, 5}, {3, 3}}) {
       auto o = opts(kind, w, h, 1);
       o.corridor = 1;
@@ -196,6 +210,49 @@ TEST(Generate, TinyMapsWork) {
   auto o = opts("maze", 1, 1, 1);
   o.corridor = 1;
   EXPECT_EQ(free_cells(generate_map(o)), 1u);
+}
+
+// cave: one connected cave system (every other region filled), a plausible free fraction at the
+// usual fill, and cave-like (smooth, blobby) rather than noise: most free cells lie inside open
+// 3 x 3 blocks, which for independent noise of the same free fraction would be rare.
+TEST(Generate, CaveIsOneConnectedSmoothCave) {
+  for (auto [side, seed] : {std::pair{128, 1}, {128, 2}, {256, 3}, {512, 4}}) {
+    auto o = opts("cave", side, side, std::uint64_t(seed));
+    o.density = 45;
+    const GridMap m = generate_map(o);
+    const double free_fraction = double(free_cells(m)) / double(m.cells.size());
+    EXPECT_EQ(components(m), 1) << side << " seed " << seed;
+    EXPECT_GT(free_fraction, 0.35) << side << " seed " << seed;
+    EXPECT_LT(free_fraction, 0.90) << side << " seed " << seed;
+    std::size_t interior = 0;
+    for (int y = 1; y + 1 < m.height; ++y)
+      for (int x = 1; x + 1 < m.width; ++x) {
+        bool open = true;
+        for (int dy = -1; dy <= 1 && open; ++dy)
+          for (int dx = -1; dx <= 1 && open; ++dx) open = m.passable(x + dx, y + dy);
+        interior += open;
+      }
+    const double noise = std::pow(free_fraction, 9);  // chance of an open 3 x 3 block in noise
+    EXPECT_GT(double(interior) / double(free_cells(m)), std::max(0.6, 2 * noise / free_fraction))
+        << side << " seed " << seed;
+  }
+  // Density shapes the cave: more initial rock, less free space; the extremes are an open field
+  // (the automaton only rounds the map's corners) and solid rock.
+  auto o = opts("cave", 200, 200, 5);
+  std::size_t previous = std::size_t(200) * 200;
+  for (double d : {0.0, 40.0, 45.0, 50.0, 100.0}) {
+    o.density = d;
+    const std::size_t f = free_cells(generate_map(o));
+    EXPECT_LT(f, previous + 1) << d;
+    previous = f;
+    if (d == 0) {
+      EXPECT_GT(f, 200u * 200u * 99 / 100);
+    }
+    if (d == 100) {
+      EXPECT_EQ(f, 0u);
+    }
+  }
+  EXPECT_THROW(make_scenario(generate_map(o), "x.map", 1, 1), std::invalid_argument);  // no free cell
 }
 
 TEST(Generate, RandomBlocksExactlyTheDensity) {
@@ -538,6 +595,7 @@ const Bundled kBundled[] = {
     {"rooms-16-128", "rooms", 128, 0, 16, 0, 0, 2, 40},
     {"maze-4-128", "maze", 128, 0, 0, 4, 0, 3, 40},
     {"polygons-128", "polygons", 128, 0, 0, 0, 32, 4, 40},
+    {"cave-45-128", "cave", 128, 45, 0, 0, 0, 5, 40},
 };
 
 TEST(BundledMaps, EqualAFreshGeneration) {

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Sweep config map entries: optional entries skipped when absent, per-entry query selection,
+# one map per folder/name key (issue 12, item 7). Usage: sweep_maps.sh NAVBENCH_BINARY SOURCE_DIR
+set -uo pipefail
+nb=$1; src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1: $2"; fails=$((fails+1)); }
+mkdir -p "$tmp/a/hand" "$tmp/b/hand"
+cp "$src/datasets/maps/hand/l-corridor.map" "$src/datasets/maps/hand/l-corridor.map.scen" "$tmp/a/hand/"
+cp "$src/datasets/maps/hand/pinch.map" "$src/datasets/maps/hand/pinch.map.scen" "$tmp/a/hand/"
+cp "$src/datasets/maps/hand/l-corridor.map" "$src/datasets/maps/hand/l-corridor.map.scen" "$tmp/b/hand/"
+# config NAME MAPS_JSON: a one-representation sweep over MAPS_JSON.
+config() {
+  printf '{"maps": %s, "representations": ["grid8"], "smoothing": ["none"], "seed": 1}\n' "$2" > "$tmp/$1.json"
+}
+rows() { tail -n +2 "$1" | grep -c "^$2,"; }  # result rows of one map (by name column)
+
+# 1. An optional entry that is absent is skipped with a note; its per-entry selection applies to
+#    its own maps only (l-corridor has 5 queries: first 2 of them; pinch keeps all of its 5).
+config opt "[{\"path\": \"$tmp/a/hand/l-corridor.map\", \"queries\": {\"select\": \"first\", \"n\": 2}},
+              \"$tmp/a/hand/pinch.map\", {\"path\": \"$tmp/nowhere\", \"optional\": true}]"
+if "$nb" sweep "$tmp/opt.json" --out "$tmp/o1" --quiet 2>"$tmp/err"; then
+  grep -q "optional maps $tmp/nowhere not found, skipped" "$tmp/err" && pass optional_absent_skipped \
+    || fail optional_absent_skipped "no note: $(cat "$tmp/err")"
+  n1=$(rows "$tmp/o1/results.csv" l-corridor); n2=$(rows "$tmp/o1/results.csv" pinch)
+  want2=$(tail -n +2 "$tmp/a/hand/pinch.map.scen" | grep -c .)
+  [ "$n1" -eq 2 ] && [ "$n2" -eq "$want2" ] && pass per_entry_queries \
+    || fail per_entry_queries "l-corridor $n1 rows (want 2), pinch $n2 (want $want2)"
+else fail optional_absent_skipped "exit $?: $(cat "$tmp/err")"; fi
+
+# 2. A required entry that is absent fails with one line.
+config req "[\"$tmp/a/hand/pinch.map\", \"$tmp/nowhere\"]"
+"$nb" sweep "$tmp/req.json" --out "$tmp/o2" --quiet 2>"$tmp/err"; rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "nowhere: no such map" "$tmp/err" && pass required_absent_fails \
+  || fail required_absent_fails "rc=$rc: $(cat "$tmp/err")"
+
+# 3. Two files with the same folder/name: the optional one is skipped, two required ones are refused.
+config dup_opt "[\"$tmp/a/hand\", {\"path\": \"$tmp/b/hand\", \"optional\": true}]"
+if "$nb" sweep "$tmp/dup_opt.json" --out "$tmp/o3" --quiet 2>"$tmp/err" && grep -q "skipped: hand/l-corridor is already in the sweep" "$tmp/err" \
+   && [ "$(rows "$tmp/o3/results.csv" l-corridor)" -eq "$(tail -n +2 "$tmp/a/hand/l-corridor.map.scen" | grep -c .)" ]; then
+  pass duplicate_optional_skipped
+else fail duplicate_optional_skipped "$(cat "$tmp/err")"; fi
+config dup_req "[\"$tmp/a/hand\", \"$tmp/b/hand\"]"
+"$nb" sweep "$tmp/dup_req.json" --out "$tmp/o4" --quiet 2>"$tmp/err"; rc=$?
+[ "$rc" -eq 2 ] && grep -q "are both hand/l-corridor" "$tmp/err" && pass duplicate_required_refused \
+  || fail duplicate_required_refused "rc=$rc: $(cat "$tmp/err")"
+# The same file reached twice (a folder and the file itself) runs once, as before.
+config twice "[\"$tmp/a/hand\", \"$tmp/a/hand/pinch.map\"]"
+"$nb" sweep "$tmp/twice.json" --out "$tmp/o5" --quiet 2>"$tmp/err" \
+  && [ "$(rows "$tmp/o5/results.csv" pinch)" -eq "$(tail -n +2 "$tmp/a/hand/pinch.map.scen" | grep -c .)" ] && pass same_file_once \
+  || fail same_file_once "$(cat "$tmp/err")"
+
+# 4. Bad entries: one line each.
+for case in 'unknown_key|[{"path": "x", "optinal": true}]|unknown key .optinal. in a map entry' \
+            'no_path|[{"optional": true}]|a map entry needs "path"' \
+            'bad_optional|[{"path": "x", "optional": "yes"}]|optional. must be true or false' \
+            'bad_queries|[{"path": "x", "queries": {"select": "spread"}}]|queries.n must be positive' \
+            "all_absent|[{\"path\": \"$tmp/none1\", \"optional\": true}]|no map found"; do
+  IFS='|' read -r name maps pat <<<"$case"
+  config "$name" "$maps"
+  "$nb" sweep "$tmp/$name.json" --out "$tmp/o_$name" --quiet 2>"$tmp/err"; rc=$?
+  # one line, after the note on an absent optional entry
+  [ "$rc" -eq 2 ] && [ "$(grep -vc 'not found, skipped' "$tmp/err")" -eq 1 ] && grep -qE -- "$pat" "$tmp/err" && pass "$name" \
+    || fail "$name" "rc=$rc: $(cat "$tmp/err")"
+done
+echo "$((11 - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]
