@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "datasets/generate.hpp"
+#include "datasets/generate_dynamic.hpp"
 #include "datasets/movingai.hpp"
 #include "harness/cli.hpp"
 #include "harness/registry.hpp"
@@ -34,9 +35,18 @@ long number(const std::string& opt, const std::string& v) {
 int generate_command(const std::vector<std::string>& args, const std::vector<std::string>&) {
   navbench::GenerateOptions o;
   std::string kind, out, width, height, density, room, corridor, obstacles, seed, queries_text;
-  CLI::App app{"Writes a seeded map and its scenario (Moving AI .map and .map.scen).", "navbench generate"};
+  std::string map, change = "blocks", epochs, block, changes;
+  CLI::App app{"Writes a seeded map and its scenario (Moving AI .map and .map.scen), or with KIND changes a "
+               "seeded change scenario of an existing map (SPEC §7: NAME.scen + NAME.patch).",
+               "navbench generate"};
   navbench::cli::configure(app);
-  app.add_option("KIND", kind, "random, rooms, maze or polygons")->type_name("KIND");
+  app.add_option("KIND", kind, "random, rooms, maze, polygons, cave; or changes (with --map)")->type_name("KIND");
+  app.add_option("--map", map, "changes: the grid map (.map) the scenario changes")->type_name("FILE");
+  app.add_option("--change", change, "changes: doors (toggle 1-cell wall gaps), blocks (k x k blocks appear and vanish) "
+                 "or sweep (a wall with a gap crosses the map); default blocks")->type_name("KIND");
+  app.add_option("--epochs", epochs, "changes: updates after the base map (default 20)")->type_name("N");
+  app.add_option("--block", block, "changes: side of the blocks (default 4)")->type_name("K");
+  app.add_option("--changes", changes, "changes: blocks placed / doors toggled per epoch (default 4)")->type_name("N");
   app.add_option("--width", width, "map width in cells")->type_name("W");
   app.add_option("--height", height, "map height in cells")->type_name("H");
   app.add_option("--density", density, "random: obstacle density in percent")->type_name("PCT");
@@ -44,10 +54,33 @@ int generate_command(const std::vector<std::string>& args, const std::vector<std
   app.add_option("--corridor", corridor, "maze: corridor width in cells")->type_name("N");
   app.add_option("--obstacles", obstacles, "polygons: number of obstacles")->type_name("N");
   app.add_option("--seed", seed, "random seed")->type_name("S");
-  app.add_option("--queries", queries_text, "scenario queries (default 100)")->type_name("N");
+  app.add_option("--queries", queries_text, "scenario queries (default 100; changes: per map state, default 10)")->type_name("N");
   app.add_option("--out", out, "output path without extension (required)")->type_name("DIR/NAME");
   if (navbench::cli::parse(app, args)) return 0;  // --help
-  if (kind.empty()) throw std::invalid_argument("generate needs a kind: random, rooms, maze, polygons");
+  if (kind.empty()) throw std::invalid_argument("generate needs a kind: random, rooms, maze, polygons, cave, changes");
+  if (out.empty()) throw std::invalid_argument("generate needs --out DIR/NAME");
+  const auto slash = out.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : out.substr(0, slash);
+  const std::string name = slash == std::string::npos ? out : out.substr(slash + 1);
+  if (kind == "changes") {  // a change scenario (SPEC §7) of an existing grid map
+    if (map.empty()) throw std::invalid_argument("generate changes needs --map FILE.map");
+    navbench::ChangeOptions c;
+    c.kind = change;
+    if (app.count("--epochs")) c.epochs = int(number("--epochs", epochs));
+    if (app.count("--queries")) c.queries = int(number("--queries", queries_text));
+    if (app.count("--block")) c.block = int(number("--block", block));
+    if (app.count("--changes")) c.changes = int(number("--changes", changes));
+    if (app.count("--seed")) c.seed = std::uint64_t(number("--seed", seed));
+    navbench::validate(c);
+    const navbench::Map base = navbench::load_movingai_map(map);
+    const navbench::DynamicScenario d = navbench::make_change_scenario(base.grid, c, name);
+    navbench::write_change_scenario(dir, name, d);
+    std::cerr << "navbench: wrote " << dir << "/" << name << ".scen and .patch (" << d.patches.size() << " patches, "
+              << d.commands.size() << " commands)\n";
+    return 0;
+  }
+  for (const char* opt : {"--map", "--epochs", "--block", "--changes"})
+    if (app.count(opt)) throw std::invalid_argument(std::string(opt) + " is an option of 'generate changes'");
   o.kind = kind;
   long queries = 100;
   if (app.count("--width")) o.width = int(number("--width", width));
@@ -66,11 +99,7 @@ int generate_command(const std::vector<std::string>& args, const std::vector<std
   if (app.count("--obstacles")) o.obstacles = int(number("--obstacles", obstacles));
   if (app.count("--seed")) o.seed = std::uint64_t(number("--seed", seed));
   if (app.count("--queries")) queries = number("--queries", queries_text);
-  if (out.empty()) throw std::invalid_argument("generate needs --out DIR/NAME");
   navbench::validate(o);
-  const auto slash = out.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : out.substr(0, slash);
-  const std::string name = slash == std::string::npos ? out : out.substr(slash + 1);
   navbench::GridMap m = navbench::generate_map(o);
   navbench::Scenario s = navbench::make_scenario(m, name + ".map", int(queries), o.seed);
   navbench::write_generated(dir, name, m, s);
@@ -139,7 +168,7 @@ const Command kCommands[] = {
     {"run", "run the queries of maps on representations (one CSV row per query)", navbench::run_command},
     {"sweep", "run a sweep config: many maps x representations x options, resumable", navbench::sweep_command},
     {"merge", "combine the shard folders of a sweep", navbench::merge_command},
-    {"generate", "write a seeded map and scenario (random, rooms, maze, polygons)", generate_command},
+    {"generate", "write a seeded map and scenario (random, rooms, maze, polygons, cave), or a change scenario", generate_command},
     {"structure", "write representations' structure as segments for pathviz.py", structure_command},
     {"list", "list representations and smoothers", list_command},
     {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
