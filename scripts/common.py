@@ -45,7 +45,7 @@ TEXT_COLUMNS = {"map", "collection", "representation", "heuristic", "smoothing",
 BUILD_COLUMNS = ["map", "representation", "params", "build_ms", "vertices", "edges", "memory_bytes"]
 BUILD_TEXT_COLUMNS = {"map", "representation", "params"}
 PATHS_COLUMNS = ["map", "scen_index", "representation", "heuristic", "smoothing", "convention", "points"]
-STATUSES = ("ok", "no_path", "invalid_query", "error")
+STATUSES = ("ok", "no_path", "invalid_query", "error", "not_applicable")
 # Files in a results directory that are companions of a result set, not result sets themselves.
 COMPANION_SUFFIXES = (".build.csv", ".paths.csv", ".structure.csv")
 
@@ -318,6 +318,7 @@ def summary_table(data: ResultData):
             "no_path": int((g["status"] == "no_path").sum()),
             "invalid_query": int((g["status"] == "invalid_query").sum()),
             "error": int((g["status"] == "error").sum()),
+            "not_applicable": int((g["status"] == "not_applicable").sum()),
             "valid": int((ok["valid"] == 1).sum()),
             "invalid_paths": int((ok["valid"] == 0).sum()),
             "gap_mean": _mean(ok["gap"]),
