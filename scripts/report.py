@@ -108,6 +108,8 @@ FORMAT = {"pct": f_pct, "sig": f_sig, "gap": f_gap, "bytes": f_bytes}
 def f_p(p) -> str:
     if not finite(p):
         return "n/a"
+    if p == 0:
+        return "< 1e-300"  # below double precision: scipy's normal approximation underflows
     return f"{p:.2g}" if p >= 1e-3 else f"{p:.1e}"
 
 
@@ -140,11 +142,17 @@ def prepare(data: common.ResultData):
     return rows, keys, facet_keys
 
 
+def facet_order(values) -> list:
+    """Facets in run order, unweighted heuristics (admissible, exact optimum reachable) first."""
+    v = common.ordered_unique(values) if hasattr(values, "tolist") else list(dict.fromkeys(values))
+    return sorted(v, key=lambda f: ("*" in f, v.index(f)))
+
+
 def config_order(rows) -> list:
     """Configurations in display order: representation as the run listed them, then smoothing
     none, los, funnel, then facet."""
     reps = common.ordered_unique(rows["representation"])
-    facets = common.ordered_unique(rows["facet"])
+    facets = facet_order(rows["facet"])
     cfg = rows.drop_duplicates("config")[["config", "representation", "smoothing", "facet"]]
     cfg = cfg.assign(_r=cfg["representation"].map(reps.index), _s=cfg["smoothing"].map(lambda s: SMOOTH_RANK.get(s, 3)),
                      _f=cfg["facet"].map(facets.index))
@@ -313,7 +321,9 @@ def pareto_figure(scope: Scope, analysis: Analysis) -> Figure | None:
         analysis.skipped.append((f"pareto_{scope.slug}", "no configuration has both a query time and a gap"))
         return None
     panels = []
-    facets = common.ordered_unique(t["facet"])
+    facets = facet_order(t["facet"])
+    if scope.name != "all maps":
+        facets = facets[:1]  # a collection shows the first facet; the others are in its table
     smooths = sorted(set(t["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))
     for facet in facets:
         sub = t[t["facet"] == facet]
@@ -339,13 +349,17 @@ def pareto_figure(scope: Scope, analysis: Analysis) -> Figure | None:
                 size=[12 if layer == 1 else 9 for layer in g["layer"]],
                 xerr=(g["time_median_lo"].to_numpy(float), g["time_median_hi"].to_numpy(float)),
                 yerr=(100 * g["gap_mean_lo"].to_numpy(float), 100 * g["gap_mean_hi"].to_numpy(float)),
-                hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()]))
+                hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()], legend=False))
+        for rep in [r for r in analysis.rep_colour if r in set(sub["representation"])]:
+            p.series.append(Series(name=rep, x=[], y=[], color=analysis.rep_colour[rep], marker="circle", size=10))
         for s in smooths:
             p.series.append(Series(name=f"smoothing {s}", x=[], y=[], color="#aaaaaa",
                                    marker=plots.SMOOTHING_MARKER.get(s, "star"), size=10))
         panels.append(p)
+    more = (f" Other heuristics/conventions of this collection: see its ranked table."
+            if len(facet_order(t["facet"])) > len(facets) else "")
     return Figure(stem=f"pareto_{scope.slug}", title=f"Speed vs path quality — {scope.name}",
-                  caption="One point per representation × smoothing; bars are 95 % bootstrap intervals of the "
+                  caption=more + " One point per representation × smoothing; bars are 95 % bootstrap intervals of the "
                           "median query time and of the mean gap; the dashed staircase joins the Pareto front "
                           "(nothing is both faster and more accurate). Lower left is better.",
                   panels=panels, panel_h=500)
@@ -357,19 +371,15 @@ def answer_lines(scope: Scope) -> list:
     ranked = t[t["layer"] > 0] if len(t) else t
     if len(ranked) == 0:
         return ["No configuration solved a query with a known optimum here."]
+    # (median query time µs, mean gap %) after each name; nothing else is both faster and shorter.
     out = []
-    for facet, sub in ranked.groupby("facet", sort=False):
-        pre = f"[{facet}] " if facet else ""
-        fastest = sub.sort_values("time_median").iloc[0]
-        best = sub.sort_values(["gap_mean", "time_median"]).iloc[0]
+    for facet in facet_order(ranked["facet"]):
+        sub = ranked[ranked["facet"] == facet]
         front = sub[sub["layer"] == 1].sort_values("time_median")
-        out.append(f"{pre}Fastest: <b>{esc(fastest['config'])}</b> — median {f_sig(fastest['time_median'])} µs "
-                   f"[{f_sig(fastest['time_median_lo'])}, {f_sig(fastest['time_median_hi'])}], mean gap "
-                   f"{f_gap(fastest['gap_mean'])} %.")
-        out.append(f"{pre}Shortest paths: <b>{esc(best['config'])}</b> — mean gap {f_gap(best['gap_mean'])} % "
-                   f"[{f_gap(best['gap_mean_lo'])}, {f_gap(best['gap_mean_hi'])}], median {f_sig(best['time_median'])} µs.")
-        out.append(f"{pre}Pareto front, fastest to most accurate: " +
-                   " → ".join(f"<b>{esc(c)}</b>" for c in front["config"]) + ".")
+        pre = f"<b>{esc(facet)}</b>: " if facet else ""
+        steps = [f"<b>{esc(r['representation'])} · {esc(r['smoothing'])}</b> ({f_sig(r['time_median'])} µs, "
+                 f"{f_gap(r['gap_mean'])} %)" for _, r in front.iterrows()]
+        out.append(f"{pre}from fastest to shortest paths, the Pareto front is " + " → ".join(steps) + ".")
     bad = t[(t.get("invalid_paths", 0) > 0)] if "invalid_paths" in t.columns else t.iloc[0:0]
     if len(bad):
         out.append("<span class='warn'>Invalid paths: " + ", ".join(
@@ -629,7 +639,7 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=()) -> Analysis:
         sc.table = config_table(r, data.build, seed, name)
         sc.unapplicable = sc.table.loc[sc.table["applicable"] == 0, "config"].tolist()
         sc.table = sc.table[sc.table["applicable"] > 0].reset_index(drop=True)
-        sc.table["rank"] = range(1, len(sc.table) + 1)
+        sc.table["rank"] = sc.table.groupby("facet", sort=False).cumcount() + 1
         sc.verdicts = verdicts(r, sc.table, seed, name) if len(sc.table) else []
         sc.pareto = pareto_figure(sc, a) if len(sc.table) else None
         sc.answer = answer_lines(sc) if len(sc.table) else ["No applicable configuration."]
@@ -749,7 +759,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 td .ci { display: block; color: #666; font-size: 11px; }
 table.ranked td:nth-child(2) { max-width: 230px; overflow-wrap: anywhere; }
 table.ranked th { max-width: 95px; }
-td.best { background: #e3f4e1; font-weight: 600; } td.best::after { content: " ★"; color: #2a7d2a; }
+td.best { background: #e3f4e1; font-weight: 600; } .star { color: #2a7d2a; margin-right: 3px; }
+h4 { margin: 1em 0 .2em; font-size: 1em; }
 tr.front td:nth-child(2) { font-weight: 600; }
 .badge { font-size: 11px; background: #1f77b4; color: #fff; border-radius: 3px; padding: 0 4px; margin-left: 4px; }
 figure { margin: 1em 0; } figcaption { font-size: 14px; color: #333; margin-top: .3em; max-width: 1180px; }
@@ -777,6 +788,18 @@ document.addEventListener('click', function (e) {
 
 
 def ranked_table_html(t, scope_slug: str) -> str:
+    """One table per facet (heuristic / convention), best value per column marked within it."""
+    out = []
+    for facet in facet_order(t["facet"]):
+        sub = t[t["facet"] == facet]
+        tid = f"ranked-{scope_slug}" + (f"-{slug(facet)}" if facet else "")
+        if facet:
+            out.append(f"<h4>{esc(facet)}</h4>")
+        out.append(one_ranked_table(sub, tid, scope_slug))
+    return "\n".join(out)
+
+
+def one_ranked_table(t, table_id: str, scope_slug: str) -> str:
     head = ["<th>#</th><th>configuration</th>"] + [
         f"<th>{esc(h)}<span class='unit'>{esc(u)}</span></th>" for _, h, u, _, _ in METRICS]
     best = {}
@@ -789,20 +812,21 @@ def ranked_table_html(t, scope_slug: str) -> str:
         cls = " class='front'" if r["layer"] == 1 else ""
         badge = "<span class='badge' title='on the Pareto front'>front</span>" if r["layer"] == 1 else ""
         cells = [f"<td class='num'>{int(r['rank'])}</td>",
-                 f"<td data-config='{esc(r['config'])}'>{esc(r['config'])}"
-                 f"{badge}</td>"]
+                 f"<td data-config='{esc(r['config'])}'>{esc(r['representation'])} · {esc(r['smoothing'])}{badge}</td>"]
         for k, _, _, _, kind in METRICS:
             v = r.get(k)
             fmt = FORMAT[kind]
+            n = int(r.get(k + "_n", 0) or 0) if finite(r.get(k + "_n", 0)) else 0
             if not finite(v):
-                cells.append(f"<td class='num' data-metric='{k}' data-value=''>–<span class='ci'>n = {int(r.get(k + '_n', 0) or 0)}</span></td>")
+                cells.append(f"<td class='num' data-metric='{k}' data-value=''>–<span class='ci'>n = {n}</span></td>")
                 continue
-            mark = " best" if k in best and v == best[k] else ""
-            cells.append(f"<td class='num{mark}' data-metric='{k}' data-value='{float(v)!r}' data-n='{int(r[k + '_n'])}'>"
-                         f"{fmt(v)}<span class='ci'>[{fmt(r[k + '_lo'])}, {fmt(r[k + '_hi'])}]</span>"
-                         f"<span class='ci'>n = {int(r[k + '_n'])}</span></td>")
+            is_best = k in best and v == best[k]
+            star = "<span class='star' title='best in this column'>★</span>" if is_best else ""
+            cells.append(f"<td class='num{' best' if is_best else ''}' data-metric='{k}' data-value='{float(v)!r}' "
+                         f"data-n='{n}'>{star}{fmt(v)}<span class='ci'>[{fmt(r[k + '_lo'])}, {fmt(r[k + '_hi'])}]</span>"
+                         f"<span class='ci'>n = {n}</span></td>")
         body.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
-    return (f"<table class='ranked' id='ranked-{scope_slug}'><thead><tr>{''.join(head)}</tr></thead><tbody>"
+    return (f"<table class='ranked' id='{table_id}' data-scope='{esc(scope_slug)}'><thead><tr>{''.join(head)}</tr></thead><tbody>"
             + "".join(body) + "</tbody></table>")
 
 
@@ -935,7 +959,8 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
             parts.append(figure_html(sc.pareto, static[sc.pareto.stem]))
         if len(sc.table):
             table = ranked_table_html(sc.table, sc.slug)
-            cap = ("<p>Ranked by Pareto layer (1 = on the front), then by median query time. Values over applicable "
+            cap = ("<p>Ranked by Pareto layer (1 = on the front), then by median query time; one table per "
+                   "heuristic/convention when several ran. Values over applicable "
                    "queries; times and gaps over solved ones; build and memory: mean over maps. ★ best per column. "
                    "Small print: 95 % interval and n.</p>")
             if sc.unapplicable:

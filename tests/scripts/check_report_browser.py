@@ -154,8 +154,8 @@ def main():
         drv.execute_script("document.querySelectorAll('details').forEach(d => d.open = false)")
         # The ranked table against the recomputation.
         cells = drv.execute_script("""
-            const t = document.getElementById('ranked-all'); if (!t) return null;
-            return Array.from(t.tBodies[0].rows).map(r => [r.cells[1].dataset.config,
+            const ts = document.querySelectorAll("table.ranked[data-scope='all']"); if (!ts.length) return null;
+            return Array.from(ts).flatMap(t => Array.from(t.tBodies[0].rows)).map(r => [r.cells[1].dataset.config,
               Array.from(r.querySelectorAll('td[data-metric]')).map(c => [c.dataset.metric, c.dataset.value])]);""")
         check(cells is not None and len(cells) > 0, "overall ranked table present")
         expect = recompute(csvs)
