@@ -432,7 +432,7 @@ def cost_figures(analysis: Analysis):
             stem="cost_time_vs_length", title="Query time as the path gets longer",
             caption=f"{note}binned medians (lines) and interquartile ranges (bands) of the query time "
                     "(locate + search + smooth) over solved queries, bins log-spaced in the optimal length "
-                    "(exact optimum, else the scenario's octile length); bins with < 5 queries left out.",
+                    "(exact optimum, else the scenario's octile length); bins with fewer than 5 queries (2 in very small runs) left out.",
             panels=panels, ncols=1 if len(panels) == 1 else 2, panel_h=340, legend_title="representation"), ""))
     # Expansions: the search does not depend on the smoothing, so one mode per representation.
     sm = sorted(set(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))[0]
@@ -805,7 +805,7 @@ def one_ranked_table(t, table_id: str, scope_slug: str) -> str:
     best = {}
     for k, _, _, better, _ in METRICS:
         v = t[k].dropna() if k in t.columns else pd.Series(dtype=float)
-        if len(v):
+        if len(v) > 1:  # a lone value is not "best"
             best[k] = v.max() if better == "max" else v.min()
     body = []
     for _, r in t.iterrows():
@@ -1002,7 +1002,10 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
     with open(os.path.join(out_dir, "report.html"), "w", encoding="utf-8") as f:
         f.write(page)
     if summaries:
-        pd.concat(summaries, ignore_index=True).to_csv(os.path.join(out_dir, "summary.csv"), index=False)
+        summary = pd.concat(summaries, ignore_index=True)
+        for c in [c for c in summary.columns if c.endswith("_n")]:
+            summary[c] = summary[c].fillna(0).astype(int)
+        summary.to_csv(os.path.join(out_dir, "summary.csv"), index=False)
     return page
 
 

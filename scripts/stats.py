@@ -199,14 +199,20 @@ def ecdf(values):
     return v, np.arange(1, len(v) + 1) / max(len(v), 1)
 
 
-def binned_quartiles(x, y, n_bins: int = 12, min_count: int = 5, log: bool = True):
+def binned_quartiles(x, y, n_bins: int | None = None, min_count: int | None = None, log: bool = True):
     """Medians and interquartile range of y in bins of x (log-spaced when log); bins with fewer
-    than min_count points are left out. Returns a list of (bin centre, q25, median, q75, n)."""
+    than min_count points are left out. n_bins None: about 10 points a bin, 3 to 12 bins;
+    min_count None: 5, fewer (down to 2) for small samples.
+    Returns a list of (bin centre, q25, median, q75, n)."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     keep = np.isfinite(x) & np.isfinite(y) & ((x > 0) if log else True)
     x, y = x[keep], y[keep]
     if len(x) == 0:
         return []
+    if n_bins is None:
+        n_bins = int(min(12, max(3, len(x) // 10)))
+    if min_count is None:
+        min_count = int(max(2, min(5, len(x) // 4)))
     lo, hi = x.min(), x.max()
     if hi <= lo:
         edges = np.array([lo, hi])
