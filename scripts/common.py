@@ -13,12 +13,16 @@ import sys
 from dataclasses import dataclass, field
 
 
-def require_plotting(script: str) -> None:
-    """Imports matplotlib (Agg) and pandas, or re-runs the script through navpy.sh, which finds a
-    Python that has them; prints one clear line and exits when there is none."""
+def require_plotting(script: str, extra=()) -> None:
+    """Imports matplotlib (Agg), pandas and the modules named in extra (report.py: scipy,
+    plotly), or re-runs the script through navpy.sh, which finds a Python that has them; prints
+    one clear line and exits when there is none."""
+    import importlib
     try:
         import matplotlib  # noqa: F401
         import pandas  # noqa: F401
+        for mod in extra:
+            importlib.import_module(mod)
     except ImportError as e:
         here = os.path.dirname(os.path.abspath(__file__))
         navpy = os.path.join(here, "navpy.sh")
@@ -26,7 +30,8 @@ def require_plotting(script: str) -> None:
         if not os.environ.get("NAVPY_ACTIVE") and os.access(navpy, os.X_OK):
             os.execv(navpy, [navpy, os.path.abspath(sys.argv[0])] + sys.argv[1:])
         sys.exit(f"{script}: this Python ({sys.executable}) cannot import {e.name}; "
-                 "install the Debian packages python3-matplotlib python3-pandas or set NAVBENCH_PYTHON")
+                 "install the Debian packages python3-matplotlib python3-pandas python3-scipy python3-plotly "
+                 "or set NAVBENCH_PYTHON")
     import matplotlib
     matplotlib.use("Agg")
 

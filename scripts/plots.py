@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 
-common.require_plotting("plots.py")
+common.require_plotting("plots.py", extra=("scipy", "plotly"))
 
 import numpy as np  # noqa: E402
 

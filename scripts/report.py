@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 
-common.require_plotting("report.py")
+common.require_plotting("report.py", extra=("scipy", "plotly"))
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
