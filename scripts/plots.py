@@ -82,16 +82,17 @@ class Figure:
     ncols: int = 1
     panel_h: int = 420
     legend_title: str = ""
+    margin_l: int = MARGIN["l"]      # px left of the panels (wider for long category labels)
 
     def geometry(self):
         """Pixel boxes (x0, y0, w, h; y from the top) of the panels, and the figure height."""
         nrows = math.ceil(len(self.panels) / self.ncols)
-        pw = (WIDTH - MARGIN["l"] - MARGIN["r"] - GAP_X * (self.ncols - 1)) / self.ncols
+        pw = (WIDTH - self.margin_l - MARGIN["r"] - GAP_X * (self.ncols - 1)) / self.ncols
         height = MARGIN["t"] + MARGIN["b"] + nrows * self.panel_h + (nrows - 1) * GAP_Y
         boxes = []
         for i in range(len(self.panels)):
             r, c = divmod(i, self.ncols)
-            boxes.append((MARGIN["l"] + c * (pw + GAP_X), MARGIN["t"] + r * (self.panel_h + GAP_Y), pw, self.panel_h))
+            boxes.append((self.margin_l + c * (pw + GAP_X), MARGIN["t"] + r * (self.panel_h + GAP_Y), pw, self.panel_h))
         return boxes, height
 
 

@@ -380,6 +380,10 @@ def answer_lines(scope: Scope) -> list:
         steps = [f"<b>{esc(r['representation'])} · {esc(r['smoothing'])}</b> ({f_sig(r['time_median'])} µs, "
                  f"{f_gap(r['gap_mean'])} %)" for _, r in front.iterrows()]
         out.append(f"{pre}from fastest to shortest paths, the Pareto front is " + " → ".join(steps) + ".")
+    r = scope.rows
+    n_q = len(r.drop_duplicates([c for c in ("map", "scen_index", "convention") if c in r.columns]))
+    out.append(f"In brackets: median query time and mean gap. {n_q:,} queries on {r['map'].nunique()} map(s); "
+               "every number below comes with its 95 % interval and n.")
     bad = t[(t.get("invalid_paths", 0) > 0)] if "invalid_paths" in t.columns else t.iloc[0:0]
     if len(bad):
         out.append("<span class='warn'>Invalid paths: " + ", ".join(
@@ -709,8 +713,11 @@ def compare_section(a: Analysis, b: Analysis, name_a: str, name_b: str, seed: in
                            width=1))
     fig = Figure(stem="compare_ratios", title="Two runs compared", panels=[p],
                  caption="Ratio of medians B / A per configuration with 95 % bootstrap intervals (paired over the "
-                         "same queries when both runs ran the same ones). An interval that excludes 1 is a change.",
-                 panel_h=max(260, 26 * len(t)))
+                         "same queries when both runs ran the same ones). An interval that excludes 1 is a change; "
+                         "the intervals are not corrected for the number of configurations, so about 1 in 20 "
+                         "excludes 1 by chance.",
+                 panel_h=max(260, 26 * len(t)),
+                 margin_l=min(420, 40 + int(7.2 * max(len(c) for c in t["config"]))))
     body = []
     for _, r in t.iterrows():
         cells = [f"<td>{esc(r['config'])}</td>"]
@@ -730,7 +737,7 @@ def compare_section(a: Analysis, b: Analysis, name_a: str, name_b: str, seed: in
             cells.append("<td class='num'>–</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     html_ = (f"<section id='compare'><h2>Two runs compared: B / A</h2><p>A = <code>{esc(name_a)}</code>, "
-             f"B = <code>{esc(name_b)}</code>. Bold cells: the 95 % interval excludes 1.</p>"
+             f"B = <code>{esc(name_b)}</code>. Highlighted cells: the 95 % interval excludes 1.</p>"
              "<table class='ranked'><thead><tr><th>configuration</th><th>query time µs (A → B: B/A)</th>"
              "<th>expansions (A → B: B/A)</th><th>build time B/A</th></tr></thead><tbody>" + "".join(body) +
              "</tbody></table>")
@@ -768,7 +775,7 @@ figcaption b { color: #000; } .dl { font-size: 13px; }
 .note { color: #666; font-style: italic; }
 ul.verdicts { font-size: 14px; } ul.verdicts li.nodiff { color: #666; }
 .thumbs { display: flex; flex-wrap: wrap; gap: 10px; }
-.thumbs figure { margin: 0; width: 386px; } .thumbs img { width: 386px; height: auto; border: 1px solid #ccc;
+.thumbs figure { margin: 0; width: 590px; } .thumbs img { width: 590px; height: auto; border: 1px solid #ccc;
   cursor: zoom-in; display: block; } .thumbs figcaption { font-size: 13px; }
 #lightbox { display: none; position: fixed; inset: 0; background: rgba(0,0,0,.82); z-index: 10; cursor: zoom-out;
   align-items: center; justify-content: center; }
@@ -917,14 +924,15 @@ def paths_html(pics: list, out_dir: str) -> str:
         name = os.path.basename(p)
         shutil.copyfile(p, os.path.join(out_dir, "paths", name))
         m = re.match(r"paths_(.+)_(\d+)(?:_[a-z-]+)?\.png$", name)
-        groups.setdefault(m.group(1) if m else "other", []).append(name)
+        groups.setdefault(m.group(1) if m else "other", []).append((name, f"query {m.group(2)}" if m else name))
     out = ["<p>Per map a few queries (shortest, median, longest, worst gap when drawn with --scen-index auto); each "
            "panel one representation: its structure faint, the raw path dashed, smoothed paths solid. "
            "Click a picture to enlarge it.</p>"]
     for mp, names in groups.items():
         out.append(f"<h3>{esc(mp)}</h3><div class='thumbs'>" + "".join(
-            f"<figure><img src='paths/{esc(n)}' alt='{esc(n)}'><figcaption>{esc(n)}</figcaption></figure>"
-            for n in names) + "</div>")
+            f"<figure><img src='paths/{esc(n)}' alt='{esc(n)}' title='{esc(n)}: click to enlarge'>"
+            f"<figcaption>{esc(mp)}, {esc(c)} <a href='paths/{esc(n)}'>full size</a></figcaption></figure>"
+            for n, c in sorted(names, key=lambda x: (len(x[1]), x[1]))) + "</div>")
     return "\n".join(out)
 
 

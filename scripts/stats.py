@@ -43,10 +43,16 @@ def resample_stats(columns: dict, stats: dict, seed: int, n_boot: int = N_BOOT, 
     while done < n_boot:
         m = min(per, n_boot - done)
         idx = rng.integers(0, n_rows, size=(m, n_rows))
-        for k, (col, fn) in stats.items():
+        for col in dict.fromkeys(c for c, _ in stats.values()):
             sample = arrays[col][idx]
-            with np.errstate(all="ignore"):
-                boots[k].append(_nan_safe(fn, sample))
+            quants = [(k, fn) for k, (c, fn) in stats.items() if c == col and isinstance(fn, Quantile)]
+            if quants:  # sort each resample once for every quantile of this column
+                ordered = np.sort(np.where(np.isfinite(sample), sample, np.inf), axis=1)
+                for k, fn in quants:
+                    boots[k].append(fn.of_sorted(ordered))
+            for k, (c, fn) in stats.items():
+                if c == col and not isinstance(fn, Quantile):
+                    boots[k].append(_nan_safe(fn, sample))
         done += m
     for k, (col, fn) in stats.items():
         a = arrays[col]
@@ -71,13 +77,20 @@ def _nan_safe(fn, sample):
         return np.asarray(fn(sample, axis=1), dtype=float)
 
 
-def nan_quantile(q):
+class Quantile:
     """A reduction (a, axis=1) -> the q-quantile of each row's finite values (linear
     interpolation, as numpy's default), vectorised: numpy's nanquantile loops over rows."""
-    def fn(a, axis=1):
-        a = np.sort(np.where(np.isfinite(a), a, np.inf), axis=1)  # non-finite values sort last
+
+    def __init__(self, q: float):
+        self.q = q
+
+    def __call__(self, a, axis=1):
+        return self.of_sorted(np.sort(np.where(np.isfinite(a), a, np.inf), axis=1))
+
+    def of_sorted(self, a):
+        """The same on rows already sorted with non-finite values as +inf at the end."""
         n = np.isfinite(a).sum(axis=1)
-        pos = q * np.maximum(n - 1, 0)
+        pos = self.q * np.maximum(n - 1, 0)
         lo = np.floor(pos).astype(int)
         hi = np.minimum(lo + 1, np.maximum(n - 1, 0))
         rows = np.arange(a.shape[0])
@@ -85,7 +98,10 @@ def nan_quantile(q):
         with np.errstate(invalid="ignore"):
             out = vlo + (pos - lo) * np.where(hi > lo, vhi - vlo, 0.0)
         return np.where(n > 0, out, np.nan)
-    return fn
+
+
+def nan_quantile(q):
+    return Quantile(q)
 
 
 nan_median = nan_quantile(0.5)
