@@ -137,6 +137,22 @@ def main():
         check(len(charts) > 0, f"{len(charts)} plotly charts on the page")
         broken = [c for c in charts if not (c[1] and c[2] > 0 and c[3] > 0)]
         check(not broken, "every plotly chart rendered with traces" + (f" (not: {broken[:3]})" if broken else ""))
+        # Point labels (annotations with a leader line) overlap neither each other nor any marker.
+        clashes = drv.execute_script("""
+            const out = [];
+            const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+            document.querySelectorAll('.plotly-graph-div').forEach(d => {
+              const labels = Array.from(d.querySelectorAll('g.annotation')).filter(g => g.querySelector('.annotation-arrow-g'))
+                .map(g => [g.textContent, g.querySelector('rect.bg').getBoundingClientRect()]);
+              const marks = Array.from(d.querySelectorAll('.scatterlayer .point')).map(p => p.getBoundingClientRect())
+                .filter(r => r.width > 0);
+              labels.forEach(([t, r], i) => {
+                labels.slice(i + 1).forEach(([u, q]) => { if (hit(r, q)) out.push(d.id + ': ' + t + ' / ' + u); });
+                marks.forEach(m => { if (hit(r, m)) out.push(d.id + ': ' + t + ' over a marker'); });
+              });
+            });
+            return out;""")
+        check(not clashes, "point labels overlap no other label and no marker" + (f" ({clashes[:4]})" if clashes else ""))
         # Open every <details> so hidden tables and charts are measured too.
         drv.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
         wide = drv.execute_script(f"""
