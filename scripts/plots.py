@@ -70,6 +70,7 @@ class Panel:
     xlog: bool = False
     ylog: bool = False
     yticks: tuple | None = None      # (positions, labels): a categorical y axis
+    xrange: tuple | None = None      # (lo, hi) in data units: cut the x axis (e.g. a long tail)
     note: str = ""                   # a line under the panel title
 
 
@@ -126,7 +127,10 @@ def panel_ranges(p: Panel):
                 acc.extend(np.ravel(e[1]).tolist())
     xs = [x for x in xs if x is not None]
     ys = [y for y in ys if y is not None]
-    return _range(xs, p.xlog), _range(ys, p.ylog, pad=0.08)
+    xr = _range(xs, p.xlog)
+    if p.xrange is not None:
+        xr = tuple(math.log10(v) for v in p.xrange) if p.xlog else tuple(p.xrange)
+    return xr, _range(ys, p.ylog, pad=0.08)
 
 
 # --------------------------------------------------------------------------------------------

@@ -613,6 +613,13 @@ def ecdf_figures(analysis: Analysis):
                              for m, q, x, s in zip(sel["map"], sel["scen_index"], v[keep], share[keep])]
                     p.series.append(Series(name=rep, x=v[keep], y=share[keep], kind="step",
                                            color=analysis.rep_colour.get(rep, "#333"), hover=hover))
+                if p.series and not xlog:
+                    # A long tail squashes the rest: cut the axis at the 99th percentile, say so.
+                    allx = np.concatenate([np.asarray(s_.x, float) for s_ in p.series])
+                    p99, top = float(np.quantile(allx, 0.99)), float(allx.max())
+                    if top > 2 * p99 > 0:
+                        p.xrange = (-0.03 * p99, 1.03 * p99)
+                        p.note = f"x cut at the 99th percentile; max {f_sig(top)}{' %' if col == 'gap' else ''}"
                 if p.series:
                     panels.append(p)
         if panels:
