@@ -326,36 +326,41 @@ def pareto_figure(scope: Scope, analysis: Analysis) -> Figure | None:
         facets = facets[:1]  # a collection shows the first facet; the others are in its table
     smooths = sorted(set(t["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))
     for facet in facets:
-        sub = t[t["facet"] == facet]
-        p = Panel(title=(f"{scope.name}" + (f" — {facet}" if facet else "")),
-                  xlabel="median query time: locate + search + smooth (µs, log)",
-                  ylabel="mean gap (%)", xlog=True)
-        front = sub[sub["layer"] == 1].sort_values("time_median")
-        if len(front) > 1:
-            p.series.append(Series(name="Pareto front", x=front["time_median"].tolist(),
-                                   y=(100 * front["gap_mean"]).tolist(), kind="step", color="#555555",
-                                   dash="dash", width=1.5, hover=[esc(c) for c in front["config"]]))
-        for rep in common.ordered_unique(sub["representation"]):
-            g = sub[sub["representation"] == rep]
-            hover = [(f"<b>{esc(r['config'])}</b><br>{esc(scope.name)}<br>median query time {f_sig(r['time_median'])} µs "
-                      f"[{f_sig(r['time_median_lo'])}, {f_sig(r['time_median_hi'])}]<br>mean gap {f_gap(r['gap_mean'])} % "
-                      f"[{f_gap(r['gap_mean_lo'])}, {f_gap(r['gap_mean_hi'])}]<br>solved {f_pct(r['solved_pct'])} %, "
-                      f"n = {r['time_median_n']} queries" + ("<br><b>on the Pareto front</b>" if r["layer"] == 1 else ""))
-                     for _, r in g.iterrows()]
-            p.series.append(Series(
-                name=rep, x=g["time_median"].to_numpy(float), y=100 * g["gap_mean"].to_numpy(float),
-                color=analysis.rep_colour.get(rep, "#333"),
-                marker=[plots.SMOOTHING_MARKER.get(s, "star") for s in g["smoothing"]],
-                size=[12 if layer == 1 else 9 for layer in g["layer"]],
-                xerr=(g["time_median_lo"].to_numpy(float), g["time_median_hi"].to_numpy(float)),
-                yerr=(100 * g["gap_mean_lo"].to_numpy(float), 100 * g["gap_mean_hi"].to_numpy(float)),
-                hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()], legend=False))
-        for rep in [r for r in analysis.rep_colour if r in set(sub["representation"])]:
-            p.series.append(Series(name=rep, x=[], y=[], color=analysis.rep_colour[rep], marker="circle", size=10))
-        for s in smooths:
-            p.series.append(Series(name=f"smoothing {s}", x=[], y=[], color="#aaaaaa",
-                                   marker=plots.SMOOTHING_MARKER.get(s, "star"), size=10))
-        panels.append(p)
+        whole = t[t["facet"] == facet]
+        rep_chunks = series_chunks([r for r in analysis.rep_colour if r in set(whole["representation"])])
+        for ci, chunk in enumerate(rep_chunks):
+            # At most 10 representations a panel; the front (over all of them) is drawn in each.
+            sub = whole[whole["representation"].isin(chunk)]
+            front = whole[whole["layer"] == 1].sort_values("time_median")
+            p = Panel(title=(f"{scope.name}" + (f" — {facet}" if facet else "") +
+                             (f" ({ci + 1}/{len(rep_chunks)})" if len(rep_chunks) > 1 else "")),
+                      xlabel="median query time: locate + search + smooth (µs, log)",
+                      ylabel="mean gap (%)", xlog=True)
+            if len(front) > 1:
+                p.series.append(Series(name="Pareto front", x=front["time_median"].tolist(),
+                                       y=(100 * front["gap_mean"]).tolist(), kind="step", color="#555555",
+                                       dash="dash", width=1.5, hover=[esc(c) for c in front["config"]]))
+            for rep in common.ordered_unique(sub["representation"]):
+                g = sub[sub["representation"] == rep]
+                hover = [(f"<b>{esc(r['config'])}</b><br>{esc(scope.name)}<br>median query time {f_sig(r['time_median'])} µs "
+                          f"[{f_sig(r['time_median_lo'])}, {f_sig(r['time_median_hi'])}]<br>mean gap {f_gap(r['gap_mean'])} % "
+                          f"[{f_gap(r['gap_mean_lo'])}, {f_gap(r['gap_mean_hi'])}]<br>solved {f_pct(r['solved_pct'])} %, "
+                          f"n = {r['time_median_n']} queries" + ("<br><b>on the Pareto front</b>" if r["layer"] == 1 else ""))
+                         for _, r in g.iterrows()]
+                p.series.append(Series(
+                    name=rep, x=g["time_median"].to_numpy(float), y=100 * g["gap_mean"].to_numpy(float),
+                    color=analysis.rep_colour.get(rep, "#333"),
+                    marker=[plots.SMOOTHING_MARKER.get(s, "star") for s in g["smoothing"]],
+                    size=[12 if layer == 1 else 9 for layer in g["layer"]],
+                    xerr=(g["time_median_lo"].to_numpy(float), g["time_median_hi"].to_numpy(float)),
+                    yerr=(100 * g["gap_mean_lo"].to_numpy(float), 100 * g["gap_mean_hi"].to_numpy(float)),
+                    hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()], legend=False))
+            for rep in [r for r in analysis.rep_colour if r in set(sub["representation"])]:
+                p.series.append(Series(name=rep, x=[], y=[], color=analysis.rep_colour[rep], marker="circle", size=10))
+            for s in smooths:
+                p.series.append(Series(name=f"smoothing {s}", x=[], y=[], color="#aaaaaa",
+                                       marker=plots.SMOOTHING_MARKER.get(s, "star"), size=10))
+            panels.append(p)
     more = (f" Other heuristics/conventions of this collection: see its ranked table."
             if len(facet_order(t["facet"])) > len(facets) else "")
     return Figure(stem=f"pareto_{scope.slug}", title=f"Speed vs path quality — {scope.name}",
