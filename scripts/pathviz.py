@@ -128,8 +128,11 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
                         fontsize=6, color=STRUCTURE)
             if len(seg):
                 lines = np.stack([seg[["x1", "y1"]].to_numpy(), seg[["x2", "y2"]].to_numpy()], axis=1)
-                ax.add_collection(LineCollection(lines, colors=STRUCTURE, linewidths=0.5, alpha=0.45,
-                                                 zorder=1, rasterized=len(lines) > 5000))
+                # Faint, and fainter the denser the structure (a 256x256 grid8 has ~250k edges): the
+                # map and the paths must stay readable beneath it.
+                alpha = max(0.05, min(0.45, 0.45 * math.sqrt(4000 / len(lines))))
+                ax.add_collection(LineCollection(lines, colors=STRUCTURE, linewidths=0.5 if len(lines) < 20000 else 0.3,
+                                                 alpha=alpha, zorder=1, rasterized=len(lines) > 5000))
         mine = paths[(paths["representation"] == rep) & (paths["scen_index"] == idx)]
         handles = []
         extra = 0
