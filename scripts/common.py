@@ -72,6 +72,16 @@ def find_result_csvs(inputs: list[str]) -> list[str]:
     directory (every *.csv in it and below that is not a companion file, sorted)."""
     out: list[str] = []
     for item in inputs:
+        if os.path.isdir(item) and os.path.isfile(os.path.join(item, "sweep.json")):
+            # A navbench sweep folder: its merged results.csv when the sweep finished, else the
+            # finished units; never both (the same rows twice) and never optimum/ (a cache).
+            merged = os.path.join(item, "results.csv")
+            units = os.path.join(item, "units")
+            if os.path.isfile(merged):
+                out.append(merged)
+                continue
+            if os.path.isdir(units):
+                item = units
         if os.path.isdir(item):
             found = []
             for root, dirs, files in os.walk(item):

@@ -43,6 +43,15 @@ else echo "ok:   no external links"; fi
 step browser "$navpy" "$src/tests/scripts/check_report_browser.py" "$out/report" "$out/run/results.csv" \
   "$bld/report-screenshot.png" --full "$bld/report-fullpage.png"
 cat "$out/browser.log"
+# A sweep folder (merged results.csv next to units/ and optimum/): each row counted once.
+printf '{"maps": ["%s"], "representations": ["grid8", "visgraph"], "smoothing": ["none", "los"], "seed": 1}\n' \
+  "$src/datasets/maps/hand" > "$out/sweep.json"
+step sweep "$nb" sweep "$out/sweep.json" --out "$out/sweep"
+step report_sweep "$navpy" "$src/scripts/report.py" "$out/sweep" --out "$out/sweep-report"
+step sweep_rows "$navpy" -c "import pandas as pd, sys
+s = pd.read_csv('$out/sweep-report/summary.csv'); r = pd.read_csv('$out/sweep/results.csv')
+s = s[s['scope'] == 'all maps']
+sys.exit(0 if s['rows'].sum() == len(r) else f'{s.rows.sum()} rows in the report, {len(r)} in the sweep')"
 # The committed fixture: legacy 'error ... not applicable' rows, an invalid path, every status.
 step report_tiny "$navpy" "$src/scripts/report.py" "$src/tests/scripts/data/tiny" --out "$out/tiny"
 step browser_tiny "$navpy" "$src/tests/scripts/check_report_browser.py" "$out/tiny" "$src/tests/scripts/data/tiny.csv" \
