@@ -123,6 +123,11 @@ def main():
             time.sleep(0.2)
         inner = drv.execute_script("return window.innerWidth")
         check(inner == WIDTH, f"window is {WIDTH} px wide (innerWidth {inner})")
+        first = drv.execute_script("""
+            const a = document.querySelector('ul.answer'), c = document.querySelector('.plotly-graph-div');
+            return [a ? a.getBoundingClientRect().top : 1e9, c ? c.getBoundingClientRect().top : 1e9]""")
+        check(first[0] < HEIGHT / 2 and first[1] < HEIGHT * 0.8,
+              f"the answer and the Pareto chart start on the first screen (at {first[0]:.0f} and {first[1]:.0f} px)")
         logs = drv.get_log("browser")
         severe = [e for e in logs if e.get("level") == "SEVERE"]
         check(not severe, "no console errors" + (f": {severe[:3]}" if severe else ""))
