@@ -130,6 +130,9 @@ def prepare(data: common.ResultData):
     rows["query_us"] = common.query_time_us(rows) if len(rows) else pd.Series(dtype=float)
     rows["length_ref"] = rows["optimal"].where(rows["optimal"].notna(), rows["octile_optimal"])
     keys = common.config_keys(rows)
+    if "radius" in rows.columns and rows["radius"].nunique() > 1:  # agents of several sizes (SPEC §6)
+        rows["radius"] = "r=" + rows["radius"].astype(str)
+        keys.insert(-1, "radius")
     facet_keys = [k for k in keys if k not in ("representation", "smoothing")]
     if len(rows):
         rows["facet"] = rows[facet_keys].astype(str).agg(" / ".join, axis=1) if facet_keys else ""

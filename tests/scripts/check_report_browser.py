@@ -37,7 +37,7 @@ def recompute(csvs):
     import pandas as pd
     frames, builds = [], []
     for c in csvs:
-        frames.append(pd.read_csv(c, dtype={"message": str}, keep_default_na=True))
+        frames.append(pd.read_csv(c, dtype={"message": str, "radius": str}, keep_default_na=True))
         b = c[:-4] + ".build.csv"
         if os.path.exists(b):
             builds.append(pd.read_csv(b))
@@ -45,7 +45,9 @@ def recompute(csvs):
     b = pd.concat(builds, ignore_index=True) if builds else None
     legacy = (r["status"] == "error") & r["message"].fillna("").str.contains("not applicable", case=False)
     r.loc[legacy, "status"] = "not_applicable"
-    varying = [c for c in ("heuristic", "convention") if r[c].nunique() > 1]
+    varying = [c for c in ("heuristic", "convention", "radius") if c in r.columns and r[c].nunique() > 1]
+    if "radius" in varying:
+        r["radius"] = "r=" + r["radius"].astype(str)
     r["config"] = r["representation"] + " · " + r["smoothing"]
     if varying:
         r["config"] = r["config"] + " · " + r[varying].astype(str).agg(" / ".join, axis=1)
