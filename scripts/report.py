@@ -265,7 +265,9 @@ def verdicts(scope_rows, table, seed: int, scope_name: str) -> list:
     really faster, is the more accurate one really more accurate) and the fastest configuration
     against the runner-up, per facet. p-values Holm-corrected over all tests of the scope."""
     pairs = []
-    for facet, sub in table[table["layer"] > 0].groupby("facet", sort=False):
+    ranked = table[table["layer"] > 0]
+    for facet in facet_order(ranked["facet"]):
+        sub = ranked[ranked["facet"] == facet]
         front = sub[sub["layer"] == 1].sort_values("time_median")["config"].tolist()
         cand = list(zip(front, front[1:]))
         by_time = sub.sort_values("time_median")["config"].tolist()
@@ -290,28 +292,41 @@ def verdicts(scope_rows, table, seed: int, scope_name: str) -> list:
     return tests
 
 
+def verdict_significant(t) -> bool:
+    """A difference is reported only when the Holm-corrected Wilcoxon test rejects at 5 % and the
+    effect's bootstrap interval agrees (excludes no-change): the test and the number shown never
+    contradict each other."""
+    if not finite(t.get("p_holm")) or t["p_holm"] >= stats.ALPHA:
+        return False
+    if t["what"] == "time":
+        return t["hi"] < 1 or t["lo"] > 1
+    return t["hi"] < 0 or t["lo"] > 0
+
+
 def verdict_text(t) -> str:
     a, b, n = t["a"], t["b"], t["n"]
+    what = "query time" if t["what"] == "time" else "gap"
     if n == 0:
         return f"{a} vs {b}: no query solved by both"
     if not finite(t["p_holm"]):
-        return f"{a} vs {b}: too few paired queries for a test (n = {n})"
+        return (f"{a} vs {b}: {what} differs on only {t['nonzero']} of {n} paired queries, too few for a test "
+                "(no difference detected)")
+    p = f"p = {f_p(t['p_holm'])}, n = {n}"
     if t["what"] == "time":
-        if t["p_holm"] >= stats.ALPHA:
-            return (f"{a} vs {b}: no difference in query time detected "
-                    f"(typical ratio {t['ratio']:.2f} [{t['lo']:.2f}, {t['hi']:.2f}], p = {f_p(t['p_holm'])}, n = {n})")
+        eff = f"typical per-query ratio {t['ratio']:.2f} [{t['lo']:.2f}, {t['hi']:.2f}]"
+        if not verdict_significant(t):
+            return f"{a} vs {b}: no difference in query time detected ({eff}, {p})"
         if t["ratio"] < 1:
             return (f"{a} is {100 * (1 - t['ratio']):.0f}% faster than {b} "
-                    f"[{100 * (1 - t['hi']):.0f}%, {100 * (1 - t['lo']):.0f}%], p = {f_p(t['p_holm'])}, n = {n}")
+                    f"[{100 * (1 - t['hi']):.0f}%, {100 * (1 - t['lo']):.0f}%], {p}")
         return (f"{a} is {100 * (t['ratio'] - 1):.0f}% slower than {b} "
-                f"[{100 * (t['lo'] - 1):.0f}%, {100 * (t['hi'] - 1):.0f}%], p = {f_p(t['p_holm'])}, n = {n}")
+                f"[{100 * (t['lo'] - 1):.0f}%, {100 * (t['hi'] - 1):.0f}%], {p}")
     d, lo, hi = 100 * t["diff"], 100 * t["lo"], 100 * t["hi"]
-    if t["p_holm"] >= stats.ALPHA:
-        return (f"{a} vs {b}: no difference in gap detected (mean difference {d:+.3f} pp "
-                f"[{lo:+.3f}, {hi:+.3f}], p = {f_p(t['p_holm'])}, n = {n})")
+    eff = f"mean gap difference {d:+.3f} pp [{lo:+.3f}, {hi:+.3f}]"
+    if not verdict_significant(t):
+        return f"{a} vs {b}: no difference in gap detected ({eff}, {p})"
     word = "longer" if d > 0 else "shorter"
-    return (f"{a} gives {abs(d):.3f} pp {word} paths than {b} (mean gap difference [{lo:+.3f}, {hi:+.3f}] pp), "
-            f"p = {f_p(t['p_holm'])}, n = {n}")
+    return f"{a} gives {abs(d):.3f} pp {word} paths than {b} ({eff}), {p}"
 
 
 def short_label(rec, facet_in_title: bool) -> str:
@@ -989,10 +1004,12 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
             if sc.unapplicable:
                 cap += f"<p class='note'>Not applicable here: {esc(', '.join(sc.unapplicable))}.</p>"
             ver = ("<ul class='verdicts'>" + "".join(
-                f"<li class='{'nodiff' if not (finite(v['p_holm']) and v['p_holm'] < stats.ALPHA) else ''}'>{esc(v['text'])}</li>"
+                f"<li class='{'' if verdict_significant(v) else 'nodiff'}'>{esc(v['text'])}</li>"
                 for v in sc.verdicts) + "</ul>") if sc.verdicts else "<p class='note'>No pairs to compare.</p>"
-            ver_head = ("<h3>Paired verdicts</h3><p>Same queries, Wilcoxon signed-rank test, p-values Holm-corrected "
-                        "over this list; time effects are typical per-query ratios (median of log ratios).</p>")
+            ver_head = ("<h3>Paired verdicts</h3><p>Neighbours on the Pareto front and the two fastest configurations, on "
+                        "the queries both solved: Wilcoxon signed-rank test, p-values Holm-corrected over this list; "
+                        "a difference is claimed only when the test rejects at 5 % and the effect's 95 % interval "
+                        "agrees. Time effects are typical per-query ratios (median of log ratios).</p>")
             if i == 0:
                 parts.append("<h3>Ranked table</h3>" + cap + table + ver_head + ver)
             else:

@@ -164,10 +164,10 @@ def paired_time(ta, tb, seed: int, n_boot: int = N_BOOT, alpha: float = ALPHA) -
     keep = (ta > 0) & (tb > 0) & np.isfinite(ta) & np.isfinite(tb)
     d = np.log(ta[keep]) - np.log(tb[keep])
     if len(d) == 0:
-        return {"n": 0, "ratio": math.nan, "lo": math.nan, "hi": math.nan, "p": math.nan}
+        return {"n": 0, "ratio": math.nan, "lo": math.nan, "hi": math.nan, "p": math.nan, "nonzero": 0}
     r = resample_stats({"d": d}, {"m": ("d", np.median)}, seed, n_boot, alpha)["m"]
     return {"n": len(d), "ratio": math.exp(r[0]), "lo": math.exp(r[1]), "hi": math.exp(r[2]),
-            "p": wilcoxon_p(d)}
+            "p": wilcoxon_p(d), "nonzero": int((d != 0).sum())}
 
 
 def paired_diff(a, b, seed: int, n_boot: int = N_BOOT, alpha: float = ALPHA) -> dict:
@@ -177,9 +177,9 @@ def paired_diff(a, b, seed: int, n_boot: int = N_BOOT, alpha: float = ALPHA) -> 
     keep = np.isfinite(a) & np.isfinite(b)
     d = a[keep] - b[keep]
     if len(d) == 0:
-        return {"n": 0, "diff": math.nan, "lo": math.nan, "hi": math.nan, "p": math.nan}
+        return {"n": 0, "diff": math.nan, "lo": math.nan, "hi": math.nan, "p": math.nan, "nonzero": 0}
     r = resample_stats({"d": d}, {"m": ("d", np.mean)}, seed, n_boot, alpha)["m"]
-    return {"n": len(d), "diff": r[0], "lo": r[1], "hi": r[2], "p": wilcoxon_p(d)}
+    return {"n": len(d), "diff": r[0], "lo": r[1], "hi": r[2], "p": wilcoxon_p(d), "nonzero": int((d != 0).sum())}
 
 
 def ratio_of_medians(a, b, seed: int, paired: bool, n_boot: int = N_BOOT, alpha: float = ALPHA) -> dict:
