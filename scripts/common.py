@@ -241,49 +241,9 @@ def config_keys(rows) -> list[str]:
     return keys
 
 
-def groups(rows, keys: list[str]) -> dict:
-    """{key tuple: sub-frame} in first-seen order (keys are always tuples, on every pandas)."""
-    out = {}
-    if rows.empty:
-        return out
-    by = keys[0] if len(keys) == 1 else keys  # a one-element list changes the key type across pandas versions
-    for k, g in rows.groupby(by, sort=False, dropna=False):
-        out[k if isinstance(k, tuple) else (k,)] = g
-    return out
-
-
-def sort_key_tuples(tuples: list, keys: list[str]) -> list:
-    """Key tuples ordered for display: each column by first appearance, except smoothing, which
-    goes none, los, funnel, others — so one representation's configurations sit together."""
-    tuples = list(tuples)
-    rank = {"none": 0, "los": 1, "funnel": 2}
-    first = [{} for _ in keys]
-    for t in tuples:
-        for i, v in enumerate(t):
-            first[i].setdefault(v, len(first[i]))
-
-    def key(t):
-        return tuple((rank.get(v, 3), first[i][v]) if keys[i] == "smoothing" else (first[i][v],)
-                     for i, v in enumerate(t))
-    return sorted(tuples, key=key)
-
-
-def config_label(values: dict, keys: list[str]) -> str:
-    parts = [str(values["representation"])]
-    for c in keys:
-        if c not in ("representation", "smoothing"):
-            parts.append(str(values[c]))
-    return " / ".join(parts) + f" [{values['smoothing']}]"
-
-
 def ordered_unique(series) -> list:
     """Unique values in first-seen order (the order the run listed them)."""
     return list(dict.fromkeys(series.tolist()))
-
-
-def smoothing_order(values) -> list:
-    rank = {"none": 0, "los": 1, "funnel": 2}
-    return sorted(values, key=lambda s: (rank.get(s, 3), s))
 
 
 def query_time_us(rows):
@@ -292,75 +252,6 @@ def query_time_us(rows):
     parts = rows[["locate_us", "search_us", "smooth_us"]]
     total = parts.fillna(0).sum(axis=1)
     return total.where(parts.notna().any(axis=1))
-
-
-def _q(series, q):
-    s = series.dropna()
-    return float(s.quantile(q)) if len(s) else float("nan")
-
-
-def _mean(series):
-    s = series.dropna()
-    return float(s.mean()) if len(s) else float("nan")
-
-
-def summary_table(data: ResultData):
-    """One row per configuration (representation x smoothing, plus heuristic/convention when they
-    vary). Gap and time statistics are over solved rows (status ok); build numbers are the mean
-    over the maps of the representation's build rows."""
-    import pandas as pd
-    rows = data.rows
-    keys = config_keys(rows)
-    out = []
-    if rows.empty:
-        return pd.DataFrame(), keys
-    solved_all = rows["status"] == "ok"
-    build = data.build
-    by = groups(rows, keys)
-    for key_vals in sort_key_tuples(by.keys(), keys):
-        g = by[key_vals]
-        rec = dict(zip(keys, key_vals))
-        ok = g[solved_all.loc[g.index]]
-        rep = rec["representation"]
-        b = build[build["representation"] == rep] if len(build) else build
-        # Build rows of the maps this configuration ran on only.
-        if len(b):
-            b = b[b["map"].isin(set(g["map"]))]
-        qt = query_time_us(ok)
-        rec.update({
-            "queries": len(g),
-            "solved": len(ok),
-            "no_path": int((g["status"] == "no_path").sum()),
-            "invalid_query": int((g["status"] == "invalid_query").sum()),
-            "error": int((g["status"] == "error").sum()),
-            "not_applicable": int((g["status"] == "not_applicable").sum()),
-            "valid": int((ok["valid"] == 1).sum()),
-            "invalid_paths": int((ok["valid"] == 0).sum()),
-            "gap_mean": _mean(ok["gap"]),
-            "gap_p95": _q(ok["gap"], 0.95),
-            "gap_max": float(ok["gap"].max()) if ok["gap"].notna().any() else float("nan"),
-            "search_us_median": _q(ok["search_us"], 0.5),
-            "search_us_p95": _q(ok["search_us"], 0.95),
-            "query_us_median": _q(qt, 0.5),
-            "expansions_mean": _mean(ok["expansions"]),
-            "build_ms_mean": _mean(b["build_ms"]) if len(b) else float("nan"),
-            "memory_bytes_mean": _mean(b["memory_bytes"]) if len(b) else float("nan"),
-        })
-        errs = g.loc[g["status"] == "error", "message"]
-        rec["error_messages"] = "; ".join(sorted(set(m for m in errs if m)))
-        out.append(rec)
-    return pd.DataFrame(out), keys
-
-
-def pareto_front(points: list[tuple[float, float]]) -> list[int]:
-    """Indices of the points not dominated in (x smaller, y smaller) — both minimised."""
-    idx = []
-    for i, (x, y) in enumerate(points):
-        dominated = any((x2 <= x and y2 <= y) and (x2 < x or y2 < y)
-                        for j, (x2, y2) in enumerate(points) if j != i)
-        if not dominated:
-            idx.append(i)
-    return idx
 
 
 # --------------------------------------------------------------------------------------------

@@ -380,7 +380,7 @@ def pareto_figure(scope: Scope, analysis: Analysis) -> Figure | None:
                 p.series.append(Series(name=f"smoothing {s}", x=[], y=[], color="#aaaaaa",
                                        marker=plots.SMOOTHING_MARKER.get(s, "star"), size=10))
             panels.append(p)
-    more = (f" Other heuristics/conventions of this collection: see its ranked table."
+    more = (" Other heuristics/conventions of this collection: see its ranked table."
             if len(facet_order(t["facet"])) > len(facets) else "")
     return Figure(stem=f"pareto_{scope.slug}", title=f"Speed vs path quality — {scope.name}",
                   caption=more + " One point per representation × smoothing; bars are 95 % bootstrap intervals of the "
