@@ -984,7 +984,7 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
              f"<h1>{esc(title)}</h1>",
              f"<p class='lead'>{len(rows):,} query rows · {len(set(rows['config'])) if len(rows) else 0} configurations · "
              f"{n_maps} maps in {n_colls} collection(s) · generated {esc(generated)}. Intervals are 95 % bootstrap "
-             f"intervals (seed {a.seed}); n = queries (maps for build and memory) behind each value.</p>",
+             f"intervals ({stats.N_BOOT} resamples, seed {a.seed}); n = queries (maps for build and memory) behind each value.</p>",
              "<nav>" + "".join(nav) + "</nav>"]
     static = {}
     for f in a.all_figures():
@@ -1056,9 +1056,14 @@ def main() -> int:
     ap.add_argument("--compare", nargs="+", metavar="RESULTS_B", help="a second run: ratios of medians B / A")
     ap.add_argument("--title", default="navbench report")
     ap.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
+    ap.add_argument("--boot", type=int, default=stats.N_BOOT,
+                    help=f"bootstrap resamples per interval (default {stats.N_BOOT}; fewer is faster, coarser)")
     ap.add_argument("--maps", action="append", default=[], help="map file or folder, to read map sizes (repeatable)")
     ap.add_argument("--paths-dir", action="append", default=[], help="folder of path pictures (default RESULTS/paths)")
     args = ap.parse_args()
+    if args.boot < 100:
+        raise common.InputError("--boot: use at least 100 resamples")
+    stats.N_BOOT = args.boot
     data = common.load(args.results)
     a = analyse(data, seed=args.seed, map_dirs=args.maps)
     compare = None

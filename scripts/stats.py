@@ -25,12 +25,13 @@ def seed_for(base: int, *names) -> int:
     return (base * 1_000_003 + zlib.crc32("\x1f".join(map(str, names)).encode())) % (2 ** 32)
 
 
-def resample_stats(columns: dict, stats: dict, seed: int, n_boot: int = N_BOOT, alpha: float = ALPHA) -> dict:
+def resample_stats(columns: dict, stats: dict, seed: int, n_boot: int | None = None, alpha: float = ALPHA) -> dict:
     """Bootstrap over rows: the rows (queries) are drawn with replacement n_boot times; every
     statistic is computed on the same resamples. columns: name -> 1-D float array (equal
     lengths, NaN = not part of that statistic, e.g. the time of an unsolved query). stats: name ->
     (column, function(2-D array with NaNs, axis=1) -> 1-D). Returns name -> (estimate, lo, hi, n)
     where n counts the non-NaN values the estimate rests on; (nan, nan, nan, 0) without data."""
+    n_boot = n_boot or N_BOOT
     arrays = {k: np.asarray(v, dtype=float) for k, v in columns.items()}
     n_rows = len(next(iter(arrays.values()))) if arrays else 0
     out = {}
@@ -112,7 +113,7 @@ def nan_share(a, axis):
     return np.nanmean(a, axis=axis)
 
 
-def bootstrap_ci(values, fn=np.mean, seed: int = 0, n_boot: int = N_BOOT, alpha: float = ALPHA):
+def bootstrap_ci(values, fn=np.mean, seed: int = 0, n_boot: int | None = None, alpha: float = ALPHA):
     """(estimate, lo, hi) of fn (a numpy reduction taking axis=, e.g. np.mean, np.median) with a
     percentile bootstrap interval over the finite values."""
     v = np.asarray(values, dtype=float)
@@ -156,7 +157,7 @@ def wilcoxon_p(d) -> float:
     return float(st.wilcoxon(nz, zero_method="wilcox", alternative="two-sided").pvalue)
 
 
-def paired_time(ta, tb, seed: int, n_boot: int = N_BOOT, alpha: float = ALPHA) -> dict:
+def paired_time(ta, tb, seed: int, n_boot: int | None = None, alpha: float = ALPHA) -> dict:
     """Paired comparison of query times of A and B on the same queries: the typical per-query
     ratio exp(median(log(ta/tb))) with a bootstrap interval, and the Wilcoxon p-value of the log
     ratios. 'faster' = 1 - ratio (0.3: A takes 30 % less time than B)."""
@@ -170,7 +171,7 @@ def paired_time(ta, tb, seed: int, n_boot: int = N_BOOT, alpha: float = ALPHA) -
             "p": wilcoxon_p(d), "nonzero": int((d != 0).sum())}
 
 
-def paired_diff(a, b, seed: int, n_boot: int = N_BOOT, alpha: float = ALPHA) -> dict:
+def paired_diff(a, b, seed: int, n_boot: int | None = None, alpha: float = ALPHA) -> dict:
     """Paired comparison of a quantity (the gap): mean of a - b with a bootstrap interval and the
     Wilcoxon p-value of the differences."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
@@ -182,7 +183,7 @@ def paired_diff(a, b, seed: int, n_boot: int = N_BOOT, alpha: float = ALPHA) -> 
     return {"n": len(d), "diff": r[0], "lo": r[1], "hi": r[2], "p": wilcoxon_p(d), "nonzero": int((d != 0).sum())}
 
 
-def ratio_of_medians(a, b, seed: int, paired: bool, n_boot: int = N_BOOT, alpha: float = ALPHA) -> dict:
+def ratio_of_medians(a, b, seed: int, paired: bool, n_boot: int | None = None, alpha: float = ALPHA) -> dict:
     """median(b) / median(a) with a percentile bootstrap interval. paired: a[i] and b[i] belong to
     the same query and are resampled together; else each sample is resampled on its own."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
@@ -193,6 +194,7 @@ def ratio_of_medians(a, b, seed: int, paired: bool, n_boot: int = N_BOOT, alpha:
         a, b = a[np.isfinite(a)], b[np.isfinite(b)]
     if len(a) == 0 or len(b) == 0 or np.median(a) <= 0:
         return {"ratio": math.nan, "lo": math.nan, "hi": math.nan, "na": len(a), "nb": len(b)}
+    n_boot = n_boot or N_BOOT
     rng = np.random.default_rng(seed)
     if paired:
         idx = rng.integers(0, len(a), size=(n_boot, len(a)))
