@@ -13,12 +13,16 @@ import sys
 from dataclasses import dataclass, field
 
 
-def require_plotting(script: str) -> None:
-    """Imports matplotlib (Agg) and pandas, or re-runs the script through navpy.sh, which finds a
-    Python that has them; prints one clear line and exits when there is none."""
+def require_plotting(script: str, extra=()) -> None:
+    """Imports matplotlib (Agg), pandas and the modules named in extra (report.py: scipy,
+    plotly), or re-runs the script through navpy.sh, which finds a Python that has them; prints
+    one clear line and exits when there is none."""
+    import importlib
     try:
         import matplotlib  # noqa: F401
         import pandas  # noqa: F401
+        for mod in extra:
+            importlib.import_module(mod)
     except ImportError as e:
         here = os.path.dirname(os.path.abspath(__file__))
         navpy = os.path.join(here, "navpy.sh")
@@ -26,7 +30,8 @@ def require_plotting(script: str) -> None:
         if not os.environ.get("NAVPY_ACTIVE") and os.access(navpy, os.X_OK):
             os.execv(navpy, [navpy, os.path.abspath(sys.argv[0])] + sys.argv[1:])
         sys.exit(f"{script}: this Python ({sys.executable}) cannot import {e.name}; "
-                 "install the Debian packages python3-matplotlib python3-pandas or set NAVBENCH_PYTHON")
+                 "install the Debian packages python3-matplotlib python3-pandas python3-scipy python3-plotly "
+                 "or set NAVBENCH_PYTHON")
     import matplotlib
     matplotlib.use("Agg")
 
@@ -45,7 +50,7 @@ TEXT_COLUMNS = {"map", "collection", "representation", "heuristic", "smoothing",
 BUILD_COLUMNS = ["map", "representation", "params", "build_ms", "vertices", "edges", "memory_bytes"]
 BUILD_TEXT_COLUMNS = {"map", "representation", "params"}
 PATHS_COLUMNS = ["map", "scen_index", "representation", "heuristic", "smoothing", "convention", "points"]
-STATUSES = ("ok", "no_path", "invalid_query", "error")
+STATUSES = ("ok", "no_path", "invalid_query", "error", "not_applicable")
 # Files in a results directory that are companions of a result set, not result sets themselves.
 COMPANION_SUFFIXES = (".build.csv", ".paths.csv", ".structure.csv")
 
@@ -67,6 +72,16 @@ def find_result_csvs(inputs: list[str]) -> list[str]:
     directory (every *.csv in it and below that is not a companion file, sorted)."""
     out: list[str] = []
     for item in inputs:
+        if os.path.isdir(item) and os.path.isfile(os.path.join(item, "sweep.json")):
+            # A navbench sweep folder: its merged results.csv when the sweep finished, else the
+            # finished units; never both (the same rows twice) and never optimum/ (a cache).
+            merged = os.path.join(item, "results.csv")
+            units = os.path.join(item, "units")
+            if os.path.isfile(merged):
+                out.append(merged)
+                continue
+            if os.path.isdir(units):
+                item = units
         if os.path.isdir(item):
             found = []
             for root, dirs, files in os.walk(item):
@@ -226,49 +241,9 @@ def config_keys(rows) -> list[str]:
     return keys
 
 
-def groups(rows, keys: list[str]) -> dict:
-    """{key tuple: sub-frame} in first-seen order (keys are always tuples, on every pandas)."""
-    out = {}
-    if rows.empty:
-        return out
-    by = keys[0] if len(keys) == 1 else keys  # a one-element list changes the key type across pandas versions
-    for k, g in rows.groupby(by, sort=False, dropna=False):
-        out[k if isinstance(k, tuple) else (k,)] = g
-    return out
-
-
-def sort_key_tuples(tuples: list, keys: list[str]) -> list:
-    """Key tuples ordered for display: each column by first appearance, except smoothing, which
-    goes none, los, funnel, others — so one representation's configurations sit together."""
-    tuples = list(tuples)
-    rank = {"none": 0, "los": 1, "funnel": 2}
-    first = [{} for _ in keys]
-    for t in tuples:
-        for i, v in enumerate(t):
-            first[i].setdefault(v, len(first[i]))
-
-    def key(t):
-        return tuple((rank.get(v, 3), first[i][v]) if keys[i] == "smoothing" else (first[i][v],)
-                     for i, v in enumerate(t))
-    return sorted(tuples, key=key)
-
-
-def config_label(values: dict, keys: list[str]) -> str:
-    parts = [str(values["representation"])]
-    for c in keys:
-        if c not in ("representation", "smoothing"):
-            parts.append(str(values[c]))
-    return " / ".join(parts) + f" [{values['smoothing']}]"
-
-
 def ordered_unique(series) -> list:
     """Unique values in first-seen order (the order the run listed them)."""
     return list(dict.fromkeys(series.tolist()))
-
-
-def smoothing_order(values) -> list:
-    rank = {"none": 0, "los": 1, "funnel": 2}
-    return sorted(values, key=lambda s: (rank.get(s, 3), s))
 
 
 def query_time_us(rows):
@@ -277,74 +252,6 @@ def query_time_us(rows):
     parts = rows[["locate_us", "search_us", "smooth_us"]]
     total = parts.fillna(0).sum(axis=1)
     return total.where(parts.notna().any(axis=1))
-
-
-def _q(series, q):
-    s = series.dropna()
-    return float(s.quantile(q)) if len(s) else float("nan")
-
-
-def _mean(series):
-    s = series.dropna()
-    return float(s.mean()) if len(s) else float("nan")
-
-
-def summary_table(data: ResultData):
-    """One row per configuration (representation x smoothing, plus heuristic/convention when they
-    vary). Gap and time statistics are over solved rows (status ok); build numbers are the mean
-    over the maps of the representation's build rows."""
-    import pandas as pd
-    rows = data.rows
-    keys = config_keys(rows)
-    out = []
-    if rows.empty:
-        return pd.DataFrame(), keys
-    solved_all = rows["status"] == "ok"
-    build = data.build
-    by = groups(rows, keys)
-    for key_vals in sort_key_tuples(by.keys(), keys):
-        g = by[key_vals]
-        rec = dict(zip(keys, key_vals))
-        ok = g[solved_all.loc[g.index]]
-        rep = rec["representation"]
-        b = build[build["representation"] == rep] if len(build) else build
-        # Build rows of the maps this configuration ran on only.
-        if len(b):
-            b = b[b["map"].isin(set(g["map"]))]
-        qt = query_time_us(ok)
-        rec.update({
-            "queries": len(g),
-            "solved": len(ok),
-            "no_path": int((g["status"] == "no_path").sum()),
-            "invalid_query": int((g["status"] == "invalid_query").sum()),
-            "error": int((g["status"] == "error").sum()),
-            "valid": int((ok["valid"] == 1).sum()),
-            "invalid_paths": int((ok["valid"] == 0).sum()),
-            "gap_mean": _mean(ok["gap"]),
-            "gap_p95": _q(ok["gap"], 0.95),
-            "gap_max": float(ok["gap"].max()) if ok["gap"].notna().any() else float("nan"),
-            "search_us_median": _q(ok["search_us"], 0.5),
-            "search_us_p95": _q(ok["search_us"], 0.95),
-            "query_us_median": _q(qt, 0.5),
-            "expansions_mean": _mean(ok["expansions"]),
-            "build_ms_mean": _mean(b["build_ms"]) if len(b) else float("nan"),
-            "memory_bytes_mean": _mean(b["memory_bytes"]) if len(b) else float("nan"),
-        })
-        errs = g.loc[g["status"] == "error", "message"]
-        rec["error_messages"] = "; ".join(sorted(set(m for m in errs if m)))
-        out.append(rec)
-    return pd.DataFrame(out), keys
-
-
-def pareto_front(points: list[tuple[float, float]]) -> list[int]:
-    """Indices of the points not dominated in (x smaller, y smaller) — both minimised."""
-    idx = []
-    for i, (x, y) in enumerate(points):
-        dominated = any((x2 <= x and y2 <= y) and (x2 < x or y2 < y)
-                        for j, (x2, y2) in enumerate(points) if j != i)
-        if not dominated:
-            idx.append(i)
-    return idx
 
 
 # --------------------------------------------------------------------------------------------

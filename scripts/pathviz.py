@@ -3,7 +3,7 @@
 smoothed paths (los, funnel) for chosen queries, one subplot per representation.
 
     scripts/navpy.sh scripts/pathviz.py --map FILE.map|FILE.wkt --paths PREFIX[.paths.csv]
-        [--scen-index 0,5,7] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
+        [--scen-index 0,5,7|auto] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
         [--zoom MARGIN] [--out DIR] [--formats png,svg]
 
 Writes DIR/paths_<map>_<scen_index>.<fmt> per query. When PREFIX.structure.csv exists (or
@@ -107,7 +107,7 @@ def _fmt_gap(g) -> str:
     return "" if g is None or not np.isfinite(g) else f", gap {100 * g:.2f}%"
 
 
-def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments):
+def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role=""):
     """One figure: a subplot per representation with its paths of query idx."""
     n = len(reps)
     ncols = min(n, 3)
@@ -115,7 +115,7 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments):
     width = m.width if isinstance(m, common.GridMap) else m.bounds[2] - m.bounds[0]
     height = m.height if isinstance(m, common.GridMap) else m.bounds[3] - m.bounds[1]
     sub_w = 4.8
-    sub_h = min(6.0, max(2.5, sub_w * height / max(width, 1e-9))) + 0.6
+    sub_h = min(6.0, max(2.5, sub_w * height / max(width, 1e-9))) + 1.2
     fig, axes = plt.subplots(nrows, ncols, figsize=(sub_w * ncols, sub_h * nrows), squeeze=False)
     all_pts = []
     for ax, rep in zip(axes.flat, reps):
@@ -128,8 +128,11 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments):
                         fontsize=6, color=STRUCTURE)
             if len(seg):
                 lines = np.stack([seg[["x1", "y1"]].to_numpy(), seg[["x2", "y2"]].to_numpy()], axis=1)
-                ax.add_collection(LineCollection(lines, colors=STRUCTURE, linewidths=0.5, alpha=0.45,
-                                                 zorder=1, rasterized=len(lines) > 5000))
+                # Faint, and fainter the denser the structure (a 256x256 grid8 has ~250k edges): the
+                # map and the paths must stay readable beneath it.
+                alpha = max(0.05, min(0.45, 0.45 * math.sqrt(4000 / len(lines))))
+                ax.add_collection(LineCollection(lines, colors=STRUCTURE, linewidths=0.5 if len(lines) < 20000 else 0.3,
+                                                 alpha=alpha, zorder=1, rasterized=len(lines) > 5000))
         mine = paths[(paths["representation"] == rep) & (paths["scen_index"] == idx)]
         handles = []
         extra = 0
@@ -169,7 +172,9 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments):
         ax.set_title(rep, fontsize=9)
         ax.tick_params(labelsize=7)
         if handles:
-            ax.legend(handles=handles, fontsize=7, loc="best", framealpha=0.85)
+            # Below the map, not over it: the paths stay visible.
+            ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.06), framealpha=0.9,
+                      ncol=1)
     for ax in list(axes.flat)[n:]:
         ax.set_visible(False)
     if zoom is not None and all_pts:
@@ -177,9 +182,37 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments):
         for ax in list(axes.flat)[:n]:
             ax.set_xlim(min(xs) - zoom, max(xs) + zoom)
             ax.set_ylim(max(ys) + zoom, min(ys) - zoom)
-    fig.suptitle(f"{m.name} — query {idx}", fontsize=11)
+    fig.suptitle(f"{m.name} — query {idx}" + (f" ({role})" if role else ""), fontsize=12)
     fig.tight_layout()
     return fig
+
+
+def auto_indices(results: dict, available: list) -> dict:
+    """The queries worth a picture: shortest, median and longest optimal length among the queries
+    with paths, and the one with the worst gap of any path. Returns {scen_index: role}."""
+    length, gap = {}, {}
+    for (rep, _h, _s, _c, idx), rec in results.items():
+        if idx not in available or rec.get("status") != "ok":
+            continue
+        ref = rec.get("optimal")
+        if ref is None or not np.isfinite(ref):
+            ref = rec.get("octile_optimal")
+        if ref is not None and np.isfinite(ref):
+            length[idx] = ref
+        g = rec.get("gap")
+        if g is not None and np.isfinite(g):
+            gap[idx] = max(gap.get(idx, -1.0), g)
+    if not length:
+        return {i: "" for i in available[:3]}
+    by_len = sorted(length, key=lambda i: (length[i], i))
+    picks = {}
+    for role, idx in (("shortest", by_len[0]), ("median length", by_len[len(by_len) // 2]),
+                      ("longest", by_len[-1])):
+        picks.setdefault(idx, role)
+    if gap:
+        worst = max(gap, key=lambda i: (gap[i], -i))
+        picks[worst] = (picks[worst] + ", " if worst in picks else "") + f"worst gap {100 * gap[worst]:.1f}%"
+    return picks
 
 
 def results_lookup(paths_file: str, map_name: str) -> dict:
@@ -205,7 +238,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--map", required=True, help="Moving AI .map or WKT .wkt file")
     ap.add_argument("--paths", required=True, help="PREFIX.paths.csv (or PREFIX)")
-    ap.add_argument("--scen-index", help="comma-separated indices or ranges (a-b); default: first 3 with paths")
+    ap.add_argument("--scen-index", help="comma-separated indices or ranges (a-b), or 'auto': the shortest, median "
+                    "and longest query and the one with the worst gap; default: first 3 with paths")
     ap.add_argument("--rep", action="append", help="representation(s) to draw (repeatable); default: all")
     ap.add_argument("--heuristic", help="heuristic to draw when the file holds several; default: the first")
     ap.add_argument("--structure", help="structure CSV (default: PREFIX.structure.csv when present)")
@@ -250,7 +284,13 @@ def main() -> int:
         reps = args.rep
 
     available = sorted({int(i) for i in paths["scen_index"].dropna()})
-    if args.scen_index:
+    roles = {}
+    if args.scen_index == "auto":
+        if not results:
+            raise common.InputError(f"--scen-index auto needs the results file next to {paths_file}")
+        roles = auto_indices(results, available)
+        indices = sorted(roles)
+    elif args.scen_index:
         indices = parse_indices(args.scen_index)
         missing = [i for i in indices if i not in available and not any(k[4] == i for k in results)]
         if missing:
@@ -271,7 +311,7 @@ def main() -> int:
     os.makedirs(args.out, exist_ok=True)
     written = 0
     for idx in indices:
-        fig = draw_query(m, idx, reps, paths, results, structure, args.zoom, args.max_segments)
+        fig = draw_query(m, idx, reps, paths, results, structure, args.zoom, args.max_segments, roles.get(idx, ""))
         for fmt in formats:
             fig.savefig(os.path.join(args.out, f"paths_{m.name}_{idx}.{fmt}"), dpi=args.dpi)
             written += 1

@@ -1,15 +1,13 @@
 #!/usr/bin/env python3
-"""Figures of navbench result sets (SPEC §4), as PNG and SVG.
+"""Figures of navbench result sets (SPEC §4): one description per figure, drawn twice — as an
+interactive plotly chart for the HTML report and as a matplotlib figure written as SVG and PDF
+(and PNG) for papers. Both drawings share one pixel layout (1180 px wide, legend right of the
+data, text >= 11 px), so what the report shows is what the paper gets.
 
-    scripts/navpy.sh scripts/plots.py RESULTS... --out DIR [--formats png,svg]
+    scripts/navpy.sh scripts/plots.py RESULTS... --out DIR [--formats svg,pdf,png]
 
-RESULTS are result-set PREFIXes, PREFIX.csv files or directories of them (a sweep). Figures:
-  gap_by_representation   optimality gap per representation x smoothing (box plots)
-  gap_by_collection       gap per map collection, one box per configuration
-  search_time_vs_length   search time against the optimal length (log-log scatter)
-  build_cost              build time and memory per representation (from PREFIX.build.csv)
-  pareto                  median query time vs mean gap, one labelled point per configuration
-A figure with no data to show is skipped with a note on stderr. report.py imports FIGURES.
+writes every figure of report.py's analysis (Pareto charts, cost vs work, build vs map size,
+ECDFs) as DIR/<stem>.<fmt>. A figure with no data is skipped with a note on stderr.
 """
 from __future__ import annotations
 
@@ -17,304 +15,410 @@ import argparse
 import math
 import os
 import sys
+from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 
-common.require_plotting("plots.py")
+common.require_plotting("plots.py", extra=("scipy", "plotly"))
 
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-SMOOTHING_COLOURS = {"none": "#4c72b0", "los": "#dd8452", "funnel": "#55a868"}
-EXTRA_COLOURS = ["#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c", "#ccb974", "#64b5cd"]
+WIDTH = 1180          # px: fits a 1280 px window with the page's margins
+MARGIN = {"l": 84, "r": 250, "t": 40, "b": 62}   # px around the panels; the legend lives in "r"
+GAP_X, GAP_Y = 90, 96  # px between panels (room for tick labels and panel titles)
+FONT = 13             # px, base text; ticks 12, point labels 11: all >= 10 px at 100 % zoom
+LABEL_FONT = 11
+MAX_SERIES = 10       # per panel; more are split over facets
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+           "#bcbd22", "#17becf"]
+MARKERS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"]
+MPL_MARKERS = {"circle": "o", "square": "s", "diamond": "D", "triangle-up": "^", "x": "X", "cross": "P",
+               "star": "*", "triangle-down": "v"}
+SMOOTHING_MARKER = {"none": "circle", "los": "square", "funnel": "diamond"}
 
 
-class Skip(Exception):
-    """A figure that has nothing to show; the message says why."""
+# --------------------------------------------------------------------------------------------
+# Figure description
+
+@dataclass
+class Series:
+    name: str
+    x: object
+    y: object
+    kind: str = "markers"            # markers | lines | step
+    color: str = "#1f77b4"
+    marker: str = "circle"
+    size: float = 8
+    xerr: tuple | None = None        # (lo, hi) arrays: absolute interval ends
+    yerr: tuple | None = None
+    band: tuple | None = None        # (lo, hi) arrays: a shaded band under a line
+    hover: list | None = None        # one text per point
+    labels: list | None = None       # one label per point, placed without overlaps
+    legend: bool = True
+    dash: str | None = None          # None | dash | dot
+    opacity: float = 1.0
+    width: float = 2.0
 
 
-def _smoothing_colour(s: str, order: list) -> str:
-    if s in SMOOTHING_COLOURS:
-        return SMOOTHING_COLOURS[s]
-    return EXTRA_COLOURS[order.index(s) % len(EXTRA_COLOURS)]
+@dataclass
+class Panel:
+    title: str
+    xlabel: str
+    ylabel: str
+    series: list = field(default_factory=list)
+    xlog: bool = False
+    ylog: bool = False
+    yticks: tuple | None = None      # (positions, labels): a categorical y axis
+    xrange: tuple | None = None      # (lo, hi) in data units: cut the x axis (e.g. a long tail)
+    note: str = ""                   # a line under the panel title
 
 
-def _palette(n: int) -> list:
-    cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
-    return [cmap(i % cmap.N) for i in range(n)]
+@dataclass
+class Figure:
+    stem: str
+    title: str
+    caption: str
+    panels: list
+    ncols: int = 1
+    panel_h: int = 420
+    legend_title: str = ""
+    margin_l: int = MARGIN["l"]      # px left of the panels (wider for long category labels)
+
+    def geometry(self):
+        """Pixel boxes (x0, y0, w, h; y from the top) of the panels, and the figure height."""
+        nrows = math.ceil(len(self.panels) / self.ncols)
+        pw = (WIDTH - self.margin_l - MARGIN["r"] - GAP_X * (self.ncols - 1)) / self.ncols
+        height = MARGIN["t"] + MARGIN["b"] + nrows * self.panel_h + (nrows - 1) * GAP_Y
+        boxes = []
+        for i in range(len(self.panels)):
+            r, c = divmod(i, self.ncols)
+            boxes.append((self.margin_l + c * (pw + GAP_X), MARGIN["t"] + r * (self.panel_h + GAP_Y), pw, self.panel_h))
+        return boxes, height
 
 
-def _solved(rows):
-    return rows[rows["status"] == "ok"]
+def log_wanted(values) -> bool:
+    """Log axis when the positive values span more than two decades."""
+    v = np.asarray([x for x in np.ravel(values) if x is not None and np.isfinite(x) and x > 0], dtype=float)
+    return len(v) > 1 and v.max() / v.min() > 100
 
 
-def _gap_rows(rows):
-    ok = _solved(rows)
-    return ok[ok["gap"].notna() & np.isfinite(ok["gap"])]
+def _range(values, log: bool, pad=0.06):
+    v = np.asarray([x for x in values if x is not None and np.isfinite(x) and (x > 0 or not log)], dtype=float)
+    if len(v) == 0:
+        return (0, 1) if not log else (0, 1)
+    if log:
+        lo, hi = math.log10(v.min()), math.log10(v.max())
+    else:
+        lo, hi = float(v.min()), float(v.max())
+    span = hi - lo or (abs(hi) * 0.2 if hi else 1.0)
+    return lo - pad * span, hi + pad * span
 
 
-def _search_key(rows) -> list:
-    """Columns that tell searches apart (smoothing aside): representation, and heuristic /
-    convention when they vary."""
-    return [k for k in common.config_keys(rows) if k != "smoothing"]
+def panel_ranges(p: Panel):
+    """Axis ranges (in axis units: log10 for log axes) that hold every point, interval and band."""
+    xs, ys = [], []
+    for s in p.series:
+        xs.extend(np.ravel(s.x).tolist())
+        ys.extend(np.ravel(s.y).tolist())
+        for e, acc in ((s.xerr, xs), (s.yerr, ys), (s.band, ys)):
+            if e is not None:
+                acc.extend(np.ravel(e[0]).tolist())
+                acc.extend(np.ravel(e[1]).tolist())
+    xs = [x for x in xs if x is not None]
+    ys = [y for y in ys if y is not None]
+    xr = _range(xs, p.xlog)
+    if p.xrange is not None:
+        xr = tuple(math.log10(v) for v in p.xrange) if p.xlog else tuple(p.xrange)
+    return xr, _range(ys, p.ylog, pad=0.08)
 
 
-def _boxes(ax, data_lists, positions, colours, width):
-    """Box plots at positions; empty lists are left out (matplotlib cannot draw them)."""
-    keep = [i for i, d in enumerate(data_lists) if len(d)]
-    if not keep:
-        return
-    bp = ax.boxplot([data_lists[i] for i in keep], positions=[positions[i] for i in keep],
-                    widths=width, patch_artist=True, manage_ticks=False,
-                    flierprops={"markersize": 1.5, "alpha": 0.3, "markeredgewidth": 0.3},
-                    medianprops={"color": "black", "linewidth": 1})
-    for patch, i in zip(bp["boxes"], keep):
-        patch.set_facecolor(colours[i])
-        patch.set_alpha(0.8)
+# --------------------------------------------------------------------------------------------
+# Labels without overlaps
+
+def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
+    """Greedy placement of point labels in pixel space (y down): for each point, the first of a
+    ring of candidate offsets, growing outwards, whose text box overlaps no marker, no label
+    placed before and stays inside the panel. Returns (dx, dy) per label: the offset of the
+    label's centre from its point. Long labels and crowded points are placed first."""
+    n = len(labels)
+    char_w = font * 0.58
+    sizes = [(char_w * len(t) + 6, font * 1.25 + 2) for t in labels]
+    boxes = []  # placed label boxes (x0, y0, x1, y1)
+    markers = [(px[i] - marker_r, py[i] - marker_r, px[i] + marker_r, py[i] + marker_r) for i in range(n)]
+
+    def overlap(a, b):
+        return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
+
+    def cost(box):
+        c = 0.0
+        for m in markers:
+            if overlap(box, m):
+                c += 1
+        for b in boxes:
+            if overlap(box, b):
+                c += 3
+        if box[0] < 0 or box[1] < 0 or box[2] > box_w or box[3] > box_h:
+            c += 2
+        return c
+
+    out = [(0.0, 0.0)] * n
+    order = sorted(range(n), key=lambda i: -sum(1 for j in range(n) if abs(px[j] - px[i]) + abs(py[j] - py[i]) < 60))
+    for i in order:
+        w, h = sizes[i]
+        best, best_c = None, float("inf")
+        for radius in (0, 1, 2, 3, 4, 6, 8, 11, 14):
+            dists = [radius * 12 + 4]
+            for d in dists:
+                for k in range(16):
+                    ang = 2 * math.pi * k / 16
+                    # Label sits beside the point: its near edge d px away along the direction.
+                    cx = px[i] + math.cos(ang) * (d + w / 2)
+                    cy = py[i] - math.sin(ang) * (d + h / 2)
+                    box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+                    c = cost(box) + 0.001 * d
+                    if c < best_c:
+                        best, best_c = (cx - px[i], cy - py[i], box), c
+            if best_c < 1:
+                break
+        boxes.append(best[2])
+        out[i] = (best[0], best[1])
+    return out
 
 
-def fig_gap_by_representation(data: common.ResultData):
-    rows = _gap_rows(data.rows)
-    if rows.empty:
-        raise Skip("no solved rows with a gap (optimal unknown or zero everywhere)")
-    keys = _search_key(rows)
-    by = common.groups(rows, keys + ["smoothing"])
-    searches = common.sort_key_tuples(dict.fromkeys(k[:-1] for k in by), keys)
-    smooth = common.smoothing_order({k[-1] for k in by})
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(searches) * len(smooth) ** 0.5 + 3), 4.5))
-    width = 0.8 / len(smooth)
-    handles = {}
-    for si, s in enumerate(smooth):
-        data_lists, positions = [], []
-        for gi, g in enumerate(searches):
-            sel = by.get(g + (s,))
-            data_lists.append(sel["gap"].to_numpy() if sel is not None else [])
-            positions.append(gi - 0.4 + width * (si + 0.5))
-        colour = _smoothing_colour(s, smooth)
-        _boxes(ax, data_lists, positions, [colour] * len(searches), width * 0.9)
-        handles[s] = plt.Rectangle((0, 0), 1, 1, color=colour, alpha=0.8)
-    ax.set_xticks(range(len(searches)))
-    ax.set_xticklabels([" / ".join(map(str, g)) for g in searches], rotation=20, ha="right")
-    ax.set_xlim(-0.6, len(searches) - 0.4)
-    ax.set_ylabel("optimality gap (length / optimal - 1)")
-    ax.set_title("Optimality gap per representation and smoothing (solved queries)")
-    ax.axhline(0, color="grey", linewidth=0.5)
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(list(handles.values()), [f"smoothing: {s}" for s in handles], fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def fig_gap_by_collection(data: common.ResultData):
-    rows = _gap_rows(data.rows)
-    if rows.empty:
-        raise Skip("no solved rows with a gap")
-    keys = common.config_keys(rows)
-    by = common.groups(rows, keys + ["collection"])
-    configs = common.sort_key_tuples(dict.fromkeys(k[:-1] for k in by), keys)
-    colls = sorted({k[-1] for k in by})
-    colours = _palette(len(configs))
-    fig, ax = plt.subplots(figsize=(min(40.0, max(6.0, len(colls) * (0.35 * len(configs) + 0.6) + 4)), 4.8))
-    width = 0.85 / len(configs)
-    for ci, c in enumerate(configs):
-        data_lists, positions = [], []
-        for ki, coll in enumerate(colls):
-            sel = by.get(c + (coll,))
-            data_lists.append(sel["gap"].to_numpy() if sel is not None else [])
-            positions.append(ki - 0.425 + width * (ci + 0.5))
-        _boxes(ax, data_lists, positions, [colours[ci]] * len(colls), width * 0.9)
-    ax.set_xticks(range(len(colls)))
-    ax.set_xticklabels([c if c else "(none)" for c in colls])
-    ax.set_xlim(-0.6, len(colls) - 0.4)
-    ax.set_xlabel("map collection")
-    ax.set_ylabel("optimality gap")
-    ax.set_title("Optimality gap by map collection")
-    ax.axhline(0, color="grey", linewidth=0.5)
-    ax.grid(axis="y", alpha=0.3)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=colours[i], alpha=0.8) for i in range(len(configs))]
-    labels = [common.config_label(dict(zip(keys, c)), keys) for c in configs]
-    ax.legend(handles, labels, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    return fig
-
-
-def fig_search_time_vs_length(data: common.ResultData):
-    ok = _solved(data.rows)
-    # The exact optimum when known, else the scenario's octile optimum.
-    length = ok["optimal"].where(ok["optimal"].notna(), ok["octile_optimal"])
-    ok = ok.assign(_len=length)
-    ok = ok[(ok["_len"] > 0) & (ok["search_us"] > 0)]
-    if ok.empty:
-        raise Skip("no solved rows with a positive optimal length and search time")
-    keys = _search_key(ok)
-    by = common.groups(ok, keys)
-    colours = _palette(len(by))
-    fig, ax = plt.subplots(figsize=(7.5, 5))
-    for gi, grp in enumerate(common.sort_key_tuples(by.keys(), keys)):
-        g = by[grp]
-        # The search does not depend on the smoothing: plot one smoothing mode per search
-        # configuration ('none' when present) so each query appears once.
-        mode = common.smoothing_order(g["smoothing"].unique())[0]
-        p = g[g["smoothing"] == mode]
-        ax.scatter(p["_len"], p["search_us"], s=5 if len(ok) > 2000 else 14, alpha=0.5, color=colours[gi],
-                   label=" / ".join(map(str, grp)), rasterized=len(p) > 2000, linewidths=0)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("optimal path length (map units)")
-    ax.set_ylabel("search time (µs)")
-    ax.set_title("Search time vs optimal length (solved queries)")
-    ax.grid(which="both", alpha=0.2)
-    leg = ax.legend(fontsize=8, markerscale=2)
-    for h in getattr(leg, "legend_handles", None) or leg.legendHandles:
-        h.set_alpha(1)
-    fig.tight_layout()
-    return fig
-
-
-def fig_build_cost(data: common.ResultData):
-    b = data.build
-    if b is None or b.empty:
-        raise Skip("no build rows (PREFIX.build.csv missing or empty)")
-    reps = common.ordered_unique(b["representation"])
-    metrics = [("build_ms", "build time (ms)"), ("memory_bytes", "memory (bytes)")]
-    if all(b[m].notna().sum() == 0 for m, _ in metrics):
-        raise Skip("build rows carry no build_ms or memory_bytes values")
-    colours = _palette(len(reps))
-    fig, axes = plt.subplots(1, 2, figsize=(max(8.0, 1.6 * len(reps) + 4), 4.5))
-    for ax, (col, label) in zip(axes, metrics):
-        vals = [b.loc[(b["representation"] == r), col].dropna().to_numpy() for r in reps]
-        means = [v.mean() if len(v) else np.nan for v in vals]
-        ax.bar(range(len(reps)), [m if np.isfinite(m) else 0 for m in means], color=colours, alpha=0.7,
-               label="mean over maps")
-        rng = np.random.default_rng(0)  # fixed jitter: the figure is the same on every run
-        for i, v in enumerate(vals):
-            if len(v):
-                ax.scatter(i + rng.uniform(-0.2, 0.2, len(v)), v, s=8, color="black", zorder=3,
-                           label="one map" if i == 0 else None)
-        positive = [x for v in vals for x in v if x > 0]
-        if positive and max(positive) / min(positive) > 100:
-            ax.set_yscale("log")
-        ax.set_xticks(range(len(reps)))
-        ax.set_xticklabels(reps, rotation=20, ha="right")
-        ax.set_ylabel(label)
-        ax.set_title(label.split(" (")[0].capitalize() + " per representation")
-        ax.grid(axis="y", alpha=0.3)
-        if not positive:
-            ax.text(0.5, 0.5, "no values", transform=ax.transAxes, ha="center", color="grey")
-    axes[0].legend(fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def pareto_points(data: common.ResultData):
-    """(label, median query time µs, mean gap) per configuration with both values known."""
-    summary, keys = common.summary_table(data)
-    pts = []
-    for _, r in summary.iterrows() if len(summary) else []:
-        t, g = r["query_us_median"], r["gap_mean"]
-        if np.isfinite(t) and np.isfinite(g):
-            pts.append((common.config_label(r.to_dict(), keys), float(t), float(g)))
-    return pts
-
-
-def _label_points(ax, pts, fontsize=7):
-    """Labels points, moving a label down in steps while its (estimated) box overlaps one placed
-    before: configurations with equal numbers (e.g. several optimal ones at gap 0) stay readable."""
-    ax.figure.canvas.draw()  # fixes the axes transform (limits, log scale) before measuring
-    placed = []
-    char_w, line_h = fontsize * 0.6, fontsize * 1.3  # points
-    to_pt = 72.0 / ax.figure.dpi
-    for label, x, y in sorted(pts, key=lambda p: (-p[2], p[1])):
-        px, py = ax.transData.transform((x, y)) * to_pt
-        w = char_w * len(label)
-        dy = 4.0
-        while any(abs((px + 5) - qx) < max(w, qw) and abs((py + dy) - qy) < line_h
-                  for qx, qy, qw in placed) and dy > -40 * line_h:
-            dy -= line_h
-        placed.append((px + 5, py + dy, w))
-        ax.annotate(label, (x, y), textcoords="offset points", xytext=(5, dy), fontsize=fontsize,
-                    arrowprops={"arrowstyle": "-", "color": "grey", "linewidth": 0.5} if dy < 0 else None)
-
-
-def fig_pareto(data: common.ResultData):
-    pts = pareto_points(data)
-    if not pts:
-        raise Skip("no configuration has both a query time and a mean gap")
-    fig, ax = plt.subplots(figsize=(7.5, 5))
-    xs = np.array([p[1] for p in pts])
-    ys = np.array([p[2] for p in pts])
-    front = common.pareto_front(list(zip(xs, ys)))
-    colours = _palette(len(pts))
-    for i, (label, x, y) in enumerate(pts):
-        ax.scatter([x], [y], s=40 if i in front else 20, color=colours[i], zorder=3,
-                   edgecolors="black" if i in front else "none")
-    if xs.min() > 0 and xs.max() / xs.min() > 10:
-        ax.set_xscale("log")
-    ymin, ymax = ys.min(), ys.max()
-    pad = (ymax - ymin) * 0.1 or max(abs(ymax) * 0.1, 0.01)
-    ax.set_ylim(ymin - pad, ymax + pad)
-    _label_points(ax, [(p[0], p[1], p[2]) for p in pts])
-    if len(front) > 1:
-        order = sorted(front, key=lambda i: xs[i])
-        ax.step(xs[order], ys[order], where="post", color="grey", linestyle="--", linewidth=1,
-                label="Pareto front")
-        ax.legend(fontsize=8)
-    ax.set_xlabel("median query time: locate + search + smooth (µs)")
-    ax.set_ylabel("mean optimality gap")
-    ax.set_title("Speed vs path quality (lower left is better)")
-    ax.grid(which="both", alpha=0.2)
-    fig.tight_layout()
-    return fig
-
-
-# (file stem, title, function) — the order of the report.
-FIGURES = [
-    ("gap_by_representation", "Optimality gap per representation and smoothing", fig_gap_by_representation),
-    ("gap_by_collection", "Optimality gap by map collection", fig_gap_by_collection),
-    ("search_time_vs_length", "Search time vs optimal length", fig_search_time_vs_length),
-    ("build_cost", "Build time and memory per representation", fig_build_cost),
-    ("pareto", "Pareto chart: query time vs gap", fig_pareto),
-]
-
-
-def make_figures(data: common.ResultData):
-    """Yields (stem, title, figure or None, skip reason or None) for every figure."""
-    for stem, title, fn in FIGURES:
-        try:
-            fig = fn(data)
-        except Skip as s:
-            yield stem, title, None, str(s)
+def label_offsets(fig: Figure):
+    """{(panel index, series index): [(dx, dy) px]} for every series that has labels."""
+    boxes, _ = fig.geometry()
+    res = {}
+    for pi, p in enumerate(fig.panels):
+        (x0, x1), (y0, y1) = panel_ranges(p)
+        _, _, w, h = boxes[pi]
+        pts, owners = [], []
+        for si, s in enumerate(p.series):
+            if not s.labels:
+                continue
+            for k, (x, y) in enumerate(zip(s.x, s.y)):
+                xv = math.log10(x) if p.xlog else x
+                yv = math.log10(y) if p.ylog else y
+                pts.append(((xv - x0) / (x1 - x0) * w, h - (yv - y0) / (y1 - y0) * h, s.labels[k]))
+                owners.append((si, k))
+        if not pts:
             continue
-        yield stem, title, fig, None
+        offs = place_labels([q[0] for q in pts], [q[1] for q in pts], [q[2] for q in pts], w, h)
+        for (si, k), o in zip(owners, offs):
+            res.setdefault((pi, si), {})[k] = o
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# plotly
+
+def _rgba(hex_colour: str, alpha: float) -> str:
+    h = hex_colour.lstrip("#")
+    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
+
+
+def to_plotly(fig: Figure):
+    import plotly.graph_objects as go
+    boxes, height = fig.geometry()
+    traces, layout_axes, annotations = [], {}, []
+    offsets = label_offsets(fig)
+    seen_legend = set()
+    for pi, p in enumerate(fig.panels):
+        ax = "" if pi == 0 else str(pi + 1)
+        x0, y0, w, h = boxes[pi]
+        (xr0, xr1), (yr0, yr1) = panel_ranges(p)
+        layout_axes[f"xaxis{ax}"] = dict(
+            domain=[x0 / WIDTH, (x0 + w) / WIDTH], anchor=f"y{ax}", type="log" if p.xlog else "linear",
+            range=[xr0, xr1], title=dict(text=p.xlabel, font=dict(size=FONT)), tickfont=dict(size=14 if p.xlog else 12),
+            showline=True, linecolor="#444", mirror=True, gridcolor="#e5e5e5", zeroline=False)
+        yax = dict(domain=[1 - (y0 + h) / height, 1 - y0 / height], anchor=f"x{ax}",
+                   type="log" if p.ylog else "linear", range=[yr0, yr1],
+                   title=dict(text=p.ylabel, font=dict(size=FONT)), tickfont=dict(size=14 if p.ylog else 12),
+                   showline=True, linecolor="#444", mirror=True, gridcolor="#e5e5e5", zeroline=False)
+        if p.yticks is not None:
+            yax.update(tickmode="array", tickvals=list(p.yticks[0]), ticktext=list(p.yticks[1]))
+        layout_axes[f"yaxis{ax}"] = yax
+        title = f"<b>{_html(p.title)}</b>" + (f"<br><span style='font-size:12px'>{_html(p.note)}</span>"
+                                                 if p.note else "")
+        annotations.append(dict(text=title, x=(x0 + w / 2) / WIDTH, y=1 - (y0 - 8) / height, xref="paper",
+                                yref="paper", showarrow=False, xanchor="center", yanchor="bottom",
+                                font=dict(size=FONT + 1)))
+        for si, s in enumerate(p.series):
+            x = list(np.ravel(s.x))
+            y = list(np.ravel(s.y))
+            if not x:  # a legend-only entry: plotly leaves empty traces out of the legend
+                x, y = [None], [None]
+            show = s.legend and s.name not in seen_legend
+            if show:
+                seen_legend.add(s.name)
+            common_kw = dict(xaxis=f"x{ax}", yaxis=f"y{ax}", legendgroup=s.name, name=s.name)
+            if s.band is not None:
+                lo, hi = list(np.ravel(s.band[0])), list(np.ravel(s.band[1]))
+                traces.append(go.Scatter(x=x, y=lo, mode="lines", line=dict(width=0, shape="linear"),
+                                         showlegend=False, hoverinfo="skip", **common_kw))
+                traces.append(go.Scatter(x=x, y=hi, mode="lines", line=dict(width=0), fill="tonexty",
+                                         fillcolor=_rgba(s.color, 0.18), showlegend=False, hoverinfo="skip",
+                                         **common_kw))
+            kw = dict(common_kw, showlegend=show, x=x, y=y, opacity=s.opacity)
+            if s.hover is not None:
+                kw.update(hovertext=list(s.hover), hoverinfo="text")
+            if s.kind == "markers":
+                kw.update(mode="markers", marker=dict(color=s.color, symbol=s.marker if isinstance(s.marker, str)
+                                                      else list(s.marker), size=s.size if np.isscalar(s.size)
+                                                      else list(s.size),
+                                                      line=dict(width=0.5, color="#333")))
+            else:
+                kw.update(mode="lines", line=dict(color=s.color, width=s.width, dash=s.dash or "solid",
+                                                  shape="hv" if s.kind == "step" else "linear"))
+            for key, err in (("error_x", s.xerr), ("error_y", s.yerr)):
+                if err is not None:
+                    vals = x if key == "error_x" else y
+                    kw[key] = dict(type="data", symmetric=False, color=s.color, thickness=1.2, width=3,
+                                   array=[max(0.0, b - v) for b, v in zip(np.ravel(err[1]), vals)],
+                                   arrayminus=[max(0.0, v - a) for a, v in zip(np.ravel(err[0]), vals)])
+            traces.append(go.Scatter(**kw))
+            if s.labels:
+                for k, (xv, yv) in enumerate(zip(x, y)):
+                    dx, dy = offsets.get((pi, si), {}).get(k, (0, 0))
+                    annotations.append(dict(
+                        x=math.log10(xv) if p.xlog else xv, y=math.log10(yv) if p.ylog else yv,
+                        xref=f"x{ax}", yref=f"y{ax}", text=_html(s.labels[k]), showarrow=True, ax=dx, ay=dy,
+                        arrowhead=0, arrowwidth=0.8, arrowcolor="#888", standoff=5,
+                        font=dict(size=LABEL_FONT, color="#222"), bgcolor="rgba(255,255,255,0.75)"))
+    layout = go.Layout(
+        width=WIDTH, height=height, autosize=False, margin=dict(l=0, r=0, t=0, b=0), font=dict(size=FONT),
+        plot_bgcolor="white", annotations=annotations, hovermode="closest",
+        legend=dict(x=(WIDTH - MARGIN["r"] + 24) / WIDTH, y=1 - MARGIN["t"] / height, xanchor="left", yanchor="top",
+                    font=dict(size=12), title=dict(text=fig.legend_title), tracegroupgap=2),
+        **layout_axes)
+    return go.Figure(data=traces, layout=layout)
+
+
+def _html(text: str) -> str:
+    import html
+    return html.escape(str(text))
+
+
+def plotly_div(fig: Figure) -> str:
+    """The chart as an HTML <div> that needs plotly.min.js loaded once by the page."""
+    pf = to_plotly(fig)
+    return pf.to_html(full_html=False, include_plotlyjs=False,
+                      config={"displaylogo": False, "responsive": False,
+                              "toImageButtonOptions": {"format": "svg", "filename": fig.stem}})
+
+
+# --------------------------------------------------------------------------------------------
+# matplotlib
+
+def to_matplotlib(fig: Figure):
+    import matplotlib.pyplot as plt
+    boxes, height = fig.geometry()
+    dpi = 100
+    mfig = plt.figure(figsize=(WIDTH / dpi, height / dpi), dpi=dpi)
+    pt = 72 / dpi  # px -> points
+    offsets = label_offsets(fig)
+    handles, names = [], []
+    for pi, p in enumerate(fig.panels):
+        x0, y0, w, h = boxes[pi]
+        ax = mfig.add_axes([x0 / WIDTH, 1 - (y0 + h) / height, w / WIDTH, h / height])
+        (xr0, xr1), (yr0, yr1) = panel_ranges(p)
+        if p.xlog:
+            ax.set_xscale("log")
+            ax.set_xlim(10 ** xr0, 10 ** xr1)
+        else:
+            ax.set_xlim(xr0, xr1)
+        if p.ylog:
+            ax.set_yscale("log")
+            ax.set_ylim(10 ** yr0, 10 ** yr1)
+        else:
+            ax.set_ylim(yr0, yr1)
+        if p.yticks is not None:
+            ax.set_yticks(list(p.yticks[0]))
+            ax.set_yticklabels(list(p.yticks[1]))
+        ax.set_xlabel(p.xlabel, fontsize=FONT * pt)
+        ax.set_ylabel(p.ylabel, fontsize=FONT * pt)
+        ax.tick_params(labelsize=12 * pt)
+        ax.grid(True, which="major", color="#e5e5e5", linewidth=0.6)
+        ax.set_axisbelow(True)
+        ax.set_title(p.title + (f"\n{p.note}" if p.note else ""), fontsize=(FONT + 1) * pt)
+        for si, s in enumerate(p.series):
+            x = np.asarray(np.ravel(s.x), dtype=float)
+            y = np.asarray(np.ravel(s.y), dtype=float)
+            if s.band is not None:
+                ax.fill_between(x, np.ravel(s.band[0]), np.ravel(s.band[1]), color=s.color, alpha=0.18,
+                                linewidth=0)
+            if s.kind == "markers":
+                mk = [s.marker] * len(x) if isinstance(s.marker, str) else list(s.marker)
+                sz = [s.size] * len(x) if np.isscalar(s.size) else list(s.size)
+                art = ax.scatter([], [], s=(8 * pt * 1.3) ** 2, color=s.color, edgecolors="#333", linewidths=0.4,
+                                 marker=MPL_MARKERS.get(mk[0] if mk else s.marker, "o"))
+                for m_ in sorted(set(mk)):  # matplotlib takes one marker shape per call
+                    k_ = [i for i in range(len(x)) if mk[i] == m_]
+                    ax.scatter(x[k_], y[k_], s=[(sz[i] * pt * 1.3) ** 2 for i in k_], color=s.color,
+                               marker=MPL_MARKERS.get(m_, "o"), edgecolors="#333", linewidths=0.4, zorder=3,
+                               alpha=s.opacity, rasterized=len(x) > 3000)
+            else:
+                (art,) = ax.plot(x, y, color=s.color, linewidth=s.width * pt * 1.2, alpha=s.opacity,
+                                 linestyle={"dash": "--", "dot": ":"}.get(s.dash, "-"),
+                                 drawstyle="steps-post" if s.kind == "step" else "default")
+            if s.xerr is not None or s.yerr is not None:
+                xe = None if s.xerr is None else np.vstack([np.maximum(0, x - np.ravel(s.xerr[0])),
+                                                             np.maximum(0, np.ravel(s.xerr[1]) - x)])
+                ye = None if s.yerr is None else np.vstack([np.maximum(0, y - np.ravel(s.yerr[0])),
+                                                             np.maximum(0, np.ravel(s.yerr[1]) - y)])
+                ax.errorbar(x, y, xerr=xe, yerr=ye, fmt="none", ecolor=s.color, elinewidth=0.9, capsize=2, zorder=2)
+            if s.labels:
+                for k in range(len(x)):
+                    dx, dy = offsets.get((pi, si), {}).get(k, (0, 0))
+                    ax.annotate(s.labels[k], (x[k], y[k]), xytext=(dx * pt, -dy * pt), textcoords="offset points",
+                                ha="center", va="center", fontsize=LABEL_FONT * pt,
+                                bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.75),
+                                arrowprops=dict(arrowstyle="-", color="#888", linewidth=0.6, shrinkA=0, shrinkB=4))
+            if s.legend and s.name not in names:
+                names.append(s.name)
+                handles.append(art)
+    if handles:
+        mfig.legend(handles, names, loc="upper left", fontsize=12 * pt, frameon=False,
+                    title=fig.legend_title or None, title_fontsize=12 * pt,
+                    bbox_to_anchor=((WIDTH - MARGIN["r"] + 20) / WIDTH, 1 - MARGIN["t"] / height))
+    return mfig
+
+
+def save_static(fig: Figure, out_dir: str, formats=("svg", "pdf")) -> list:
+    """Writes the matplotlib drawing as out_dir/<stem>.<fmt>; returns the file names."""
+    import matplotlib.pyplot as plt
+    mfig = to_matplotlib(fig)
+    names = []
+    for fmt in formats:
+        name = f"{fig.stem}.{fmt}"
+        kw = {"metadata": {"Creator": None, "Date": None}} if fmt == "svg" else {}
+        mfig.savefig(os.path.join(out_dir, name), format=fmt, **kw)
+        names.append(name)
+    plt.close(mfig)
+    return names
 
 
 def main() -> int:
+    import report  # the analysis that decides what each figure shows
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", nargs="+", help="result-set PREFIX, PREFIX.csv or directory")
     ap.add_argument("--out", required=True, help="output directory (created)")
-    ap.add_argument("--formats", default="png,svg", help="comma-separated formats (default png,svg)")
-    ap.add_argument("--dpi", type=int, default=120)
+    ap.add_argument("--formats", default="svg,pdf", help="comma-separated: svg, pdf, png (default svg,pdf)")
+    ap.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
     args = ap.parse_args()
     formats = [f.strip().lower() for f in args.formats.split(",") if f.strip()]
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad or not formats:
-        raise common.InputError(f"--formats: unsupported format(s) {','.join(bad) or '(none)'}; use png,svg,pdf")
-    data = common.load(args.results)
-    for n in data.notes:
-        common.note(f"plots.py: note: {n}")
+        raise common.InputError(f"--formats: unsupported format(s) {','.join(bad) or '(none)'}; use svg,pdf,png")
+    analysis = report.analyse(common.load(args.results), seed=args.seed)
     os.makedirs(args.out, exist_ok=True)
     written = 0
-    for stem, _title, fig, reason in make_figures(data):
-        if fig is None:
-            common.note(f"plots.py: skipped {stem}: {reason}")
-            continue
-        for fmt in formats:
-            path = os.path.join(args.out, f"{stem}.{fmt}")
-            fig.savefig(path, dpi=args.dpi)
-            written += 1
-        plt.close(fig)
-    print(f"plots.py: wrote {written} file(s) to {args.out} from {len(data.rows)} rows")
+    for f in analysis.all_figures():
+        written += len(save_static(f, args.out, formats))
+    for stem, reason in analysis.skipped:
+        common.note(f"plots.py: skipped {stem}: {reason}")
+    print(f"plots.py: wrote {written} file(s) to {args.out}")
     return 0
 
 

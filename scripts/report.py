@@ -1,83 +1,100 @@
 #!/usr/bin/env python3
-"""One self-contained HTML report of navbench result sets (SPEC §4): run metadata, a summary per
-representation x smoothing, status counts, invalid paths, build costs and the figures of plots.py
-embedded (base64 PNG, or inline SVG with --svg). No external links or files.
+"""The navbench report: which representation, at what cost — one folder that opens from disk.
 
-    scripts/navpy.sh scripts/report.py RESULTS... --out DIR [--title TEXT] [--svg]
+    scripts/navpy.sh scripts/report.py RESULTS... --out DIR [--compare RESULTS_B...]
+        [--title TEXT] [--seed N] [--maps DIR_OR_FILE ...] [--paths-dir DIR]
 
-Writes DIR/report.html and DIR/summary.csv (the summary table, machine-readable).
+RESULTS are result-set PREFIXes, PREFIX.csv files or sweep directories (SPEC §4). Writes
+DIR/report.html (interactive plotly charts; plotly.min.js copied next to it, no network),
+DIR/figures/<figure>.svg|.pdf (matplotlib, for papers), DIR/paths/*.png (the path pictures found
+in the results folder's paths/ directory), DIR/summary.csv (the ranked table, all scopes).
+
+First screen: per map collection and overall, a Pareto chart (median query time vs mean gap,
+95 % bootstrap intervals), the ranked table (seeded bootstrap intervals, n per value, best per
+column marked) and paired verdicts (Wilcoxon signed-rank on the same queries, Holm-corrected).
+Then cost as the work grows, ECDFs, path pictures, missing data, and the run metadata last.
+With --compare, a section compares the two runs: per configuration the ratio of medians (B / A)
+with 95 % intervals.
 """
 from __future__ import annotations
 
 import argparse
-import base64
 import datetime
+import glob
 import html
-import io
 import json
 import math
 import os
 import re
+import shutil
 import sys
+from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 
-common.require_plotting("report.py")
+common.require_plotting("report.py", extra=("scipy", "plotly"))
 
-import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 
 import plots  # noqa: E402
+import stats  # noqa: E402
+from plots import Figure, Panel, Series  # noqa: E402
 
-CSS = """
-body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2em auto; max-width: 1300px;
-       color: #222; padding: 0 1em; }
-h1 { font-size: 1.6em; } h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; padding-bottom: .2em;
-       margin-top: 2em; }
-table { border-collapse: collapse; font-size: .85em; margin: .5em 0; }
-th, td { border: 1px solid #ccc; padding: .25em .5em; }
-th { background: #f0f0f0; position: sticky; top: 0; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-tr:nth-child(even) td { background: #fafafa; }
-td.bad { color: #b00; font-weight: bold; }
-pre { background: #f6f6f6; padding: .6em; overflow-x: auto; font-size: .8em; }
-figure { margin: 1em 0; } figcaption { font-weight: bold; margin-bottom: .3em; }
-figure img, figure svg { max-width: 100%; height: auto; }
-.note { color: #666; font-style: italic; }
-"""
+SMOOTH_RANK = {"none": 0, "los": 1, "funnel": 2}
+# Ranked-table columns: (key, header, unit, better: min|max, formatter kind)
+METRICS = [
+    ("solved_pct", "solved", "%", "max", "pct"),
+    ("valid_pct", "valid", "% of solved", "max", "pct"),
+    ("time_median", "median query time", "µs", "min", "sig"),
+    ("time_p95", "p95 query time", "µs", "min", "sig"),
+    ("gap_mean", "mean gap", "%", "min", "gap"),
+    ("gap_p95", "p95 gap", "%", "min", "gap"),
+    ("gap_max", "max gap", "%", "min", "gap"),
+    ("build_ms", "build", "ms per map", "min", "sig"),
+    ("memory", "memory", "per map", "min", "bytes"),
+]
+PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoch"]
+MAX_VERDICT_PAIRS = 12
 
-MAX_META = 10  # result sets whose meta.json is shown in full
 
+# --------------------------------------------------------------------------------------------
+# Formatting
 
 def esc(x) -> str:
     return html.escape(str(x), quote=True)
 
 
-def is_num(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def f_count(v) -> str:
-    return str(int(v)) if is_num(v) else "–"
+def finite(v) -> bool:
+    return isinstance(v, (int, float, np.floating, np.integer)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def f_sig(v, digits=3) -> str:
-    if not is_num(v):
+    if not finite(v):
         return "–"
+    v = float(v)
     if v == 0:
         return "0"
     mag = math.floor(math.log10(abs(v)))
     if mag >= digits + 2:
-        return f"{v:.{digits}g}"
-    return f"{v:.{max(0, digits - 1 - mag)}f}"
+        return f"{v:,.0f}"
+    return f"{v:,.{max(0, digits - 1 - mag)}f}"
 
 
-def f_pct(v) -> str:
-    return f"{100 * v:.2f} %" if is_num(v) else "–"
+def f_pct(v) -> str:  # a share 0..1 as percent
+    return f"{100 * v:.1f}" if finite(v) else "–"
+
+
+def f_gap(v) -> str:  # a gap ratio as percent, more digits near zero
+    if not finite(v):
+        return "–"
+    p = 100 * v
+    return "0" if p == 0 else (f"{p:.3f}" if abs(p) < 1 else f"{p:.2f}")
 
 
 def f_bytes(v) -> str:
-    if not is_num(v):
+    if not finite(v):
         return "–"
     for unit, scale in (("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
         if v >= scale:
@@ -85,219 +102,976 @@ def f_bytes(v) -> str:
     return f"{v:.0f} B"
 
 
-def table(headers: list[str], rows: list[list], num_cols: set[int] = frozenset(), bad=None) -> str:
-    """An HTML table; cells are escaped; bad(row_index, col_index) marks cells to highlight."""
-    out = ["<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr></thead><tbody>"]
-    for ri, r in enumerate(rows):
+FORMAT = {"pct": f_pct, "sig": f_sig, "gap": f_gap, "bytes": f_bytes}
+
+
+def f_p(p) -> str:
+    if not finite(p):
+        return "n/a"
+    if p == 0:
+        return "< 1e-300"  # below double precision: scipy's normal approximation underflows
+    return f"{p:.2g}" if p >= 1e-3 else f"{p:.1e}"
+
+
+# --------------------------------------------------------------------------------------------
+# Preparing the rows
+
+def prepare(data: common.ResultData):
+    """Adds query_us, length_ref and config columns; rows written before the status
+    not_applicable existed (status error, message '... not applicable') are counted as
+    not_applicable, with a note."""
+    rows = data.rows.copy()
+    if len(rows):
+        legacy = (rows["status"] == "error") & rows["message"].str.contains("not applicable", case=False)
+        if legacy.any():
+            rows.loc[legacy, "status"] = "not_applicable"
+            data.notes.append(f"{int(legacy.sum())} row(s) with status error and message 'not applicable' "
+                              "(written before SPEC §3 had not_applicable) counted as not_applicable")
+    rows["query_us"] = common.query_time_us(rows) if len(rows) else pd.Series(dtype=float)
+    rows["length_ref"] = rows["optimal"].where(rows["optimal"].notna(), rows["octile_optimal"])
+    keys = common.config_keys(rows)
+    if "radius" in rows.columns and rows["radius"].nunique() > 1:  # agents of several sizes (SPEC §6)
+        rows["radius"] = "r=" + rows["radius"].astype(str)
+        keys.insert(-1, "radius")
+    facet_keys = [k for k in keys if k not in ("representation", "smoothing")]
+    if len(rows):
+        rows["facet"] = rows[facet_keys].astype(str).agg(" / ".join, axis=1) if facet_keys else ""
+        rows["config"] = rows["representation"] + " · " + rows["smoothing"]
+        if facet_keys:
+            rows["config"] = rows["config"] + " · " + rows["facet"]
+    else:
+        rows["facet"] = pd.Series(dtype=str)
+        rows["config"] = pd.Series(dtype=str)
+    return rows, keys, facet_keys
+
+
+def facet_order(values) -> list:
+    """Facets in run order, but unweighted heuristics (admissible) first and among them the
+    default, euclidean (SPEC §5): the first facet is the one the cost and ECDF figures show."""
+    v = common.ordered_unique(values) if hasattr(values, "tolist") else list(dict.fromkeys(values))
+    return sorted(v, key=lambda f: ("*" in f, f.split(" / ")[0] != "euclidean", v.index(f)))
+
+
+def config_order(rows) -> list:
+    """Configurations in display order: representation as the run listed them, then smoothing
+    none, los, funnel, then facet."""
+    reps = common.ordered_unique(rows["representation"])
+    facets = facet_order(rows["facet"])
+    cfg = rows.drop_duplicates("config")[["config", "representation", "smoothing", "facet"]]
+    cfg = cfg.assign(_r=cfg["representation"].map(reps.index), _s=cfg["smoothing"].map(lambda s: SMOOTH_RANK.get(s, 3)),
+                     _f=cfg["facet"].map(facets.index))
+    return cfg.sort_values(["_f", "_r", "_s", "smoothing"])["config"].tolist()
+
+
+def pair_frame(g, value: str):
+    """One value per query of a configuration (mean over duplicate rows), indexed by the query."""
+    keys = [c for c in PAIR_COLUMNS if c in g.columns]
+    return g.groupby(keys, dropna=False)[value].mean()
+
+
+# --------------------------------------------------------------------------------------------
+# The analysis
+
+@dataclass
+class Scope:
+    name: str          # "all maps" or a collection
+    slug: str
+    rows: object
+    table: object = None      # DataFrame: one row per configuration with estimates, intervals, n
+    verdicts: list = field(default_factory=list)
+    pareto: object = None     # Figure
+    answer: list = field(default_factory=list)
+    unapplicable: list = field(default_factory=list)
+
+
+@dataclass
+class Analysis:
+    data: object
+    rows: object
+    keys: list
+    facet_keys: list
+    seed: int
+    scopes: list = field(default_factory=list)
+    figures: list = field(default_factory=list)     # (section, Figure, extra html)
+    skipped: list = field(default_factory=list)     # (stem, reason)
+    rep_colour: dict = field(default_factory=dict)
+    free_cells: dict = field(default_factory=dict)
+    primary_facet: str = ""
+
+    def all_figures(self):
+        out = [s.pareto for s in self.scopes if s.pareto is not None]
+        return out + [f for _, f, _ in self.figures]
+
+
+def build_per_map(build, reps, maps):
+    """Mean build_ms and memory_bytes per (representation, map): a sweep may build one map and
+    representation in several units; each map counts once."""
+    if build is None or build.empty:
+        return pd.DataFrame(columns=["representation", "map", "build_ms", "memory_bytes", "vertices"])
+    b = build[build["representation"].isin(reps) & build["map"].isin(maps)]
+    return b.groupby(["representation", "map"], as_index=False)[["build_ms", "memory_bytes", "vertices"]].mean()
+
+
+def config_table(scope_rows, build, seed: int, scope_name: str):
+    """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric."""
+    recs = []
+    per_map = build_per_map(build, set(scope_rows["representation"]), set(scope_rows["map"]))
+    for cfg in config_order(scope_rows):
+        g = scope_rows[scope_rows["config"] == cfg]
+        first = g.iloc[0]
+        rec = {"scope": scope_name, "config": cfg, "representation": first["representation"],
+               "smoothing": first["smoothing"], "facet": first["facet"], "rows": len(g),
+               "not_applicable": int((g["status"] == "not_applicable").sum())}
+        app = g[g["status"] != "not_applicable"]
+        rec["applicable"] = len(app)
+        if len(app) == 0:
+            recs.append(rec)
+            continue
+        ok = (app["status"] == "ok").to_numpy()
+        valid = np.where(ok, app["valid"].to_numpy(dtype=float), np.nan)
+        cols = {"solved": ok.astype(float), "valid": valid,
+                "time": np.where(ok, app["query_us"].to_numpy(dtype=float), np.nan),
+                "gap": np.where(ok, app["gap"].to_numpy(dtype=float), np.nan)}
+        res = stats.resample_stats(cols, {
+            "solved_pct": ("solved", stats.nan_share), "valid_pct": ("valid", stats.nan_share),
+            "time_median": ("time", stats.nan_median), "time_p95": ("time", stats.nan_quantile(0.95)),
+            "gap_mean": ("gap", np.nanmean), "gap_p95": ("gap", stats.nan_quantile(0.95)),
+            "gap_max": ("gap", np.nanmax)}, stats.seed_for(seed, scope_name, cfg))
+        b = per_map[per_map["representation"] == first["representation"]]
+        res.update(stats.resample_stats({"b": b["build_ms"].to_numpy(float), "m": b["memory_bytes"].to_numpy(float)},
+                                        {"build_ms": ("b", np.nanmean), "memory": ("m", np.nanmean)},
+                                        stats.seed_for(seed, scope_name, cfg, "build")))
+        for k, (est, lo, hi, n) in res.items():
+            rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
+        rec["invalid_paths"] = int(np.nansum(valid == 0))
+        recs.append(rec)
+    t = pd.DataFrame(recs)
+    if "time_median" not in t.columns:
+        for k, *_ in METRICS:
+            t[k] = np.nan
+    t["layer"] = 0
+    for facet, sub in t.groupby("facet", sort=False):
+        layers = stats.pareto_layers(list(zip(sub["time_median"], sub["gap_mean"])))
+        t.loc[sub.index, "layer"] = layers
+    t["_unranked"] = t["layer"] == 0
+    t = t.sort_values(["_unranked", "layer", "time_median"], kind="stable").drop(columns="_unranked")
+    t = t.reset_index(drop=True)
+    t.insert(1, "rank", range(1, len(t) + 1))
+    return t
+
+
+def verdicts(scope_rows, table, seed: int, scope_name: str) -> list:
+    """Paired comparisons on the same queries: neighbours on the Pareto front (is the faster one
+    really faster, is the more accurate one really more accurate) and the fastest configuration
+    against the runner-up, per facet. p-values Holm-corrected over all tests of the scope."""
+    pairs = []
+    ranked = table[table["layer"] > 0]
+    for facet in facet_order(ranked["facet"]):
+        sub = ranked[ranked["facet"] == facet]
+        front = sub[sub["layer"] == 1].sort_values("time_median")["config"].tolist()
+        cand = list(zip(front, front[1:]))
+        by_time = sub.sort_values("time_median")["config"].tolist()
+        if len(by_time) > 1 and (by_time[0], by_time[1]) not in cand:
+            cand.insert(0, (by_time[0], by_time[1]))
+        pairs.extend(cand)
+    pairs = pairs[:MAX_VERDICT_PAIRS]
+    tests = []
+    solved = scope_rows[scope_rows["status"] == "ok"]
+    for a, b in pairs:
+        ga, gb = solved[solved["config"] == a], solved[solved["config"] == b]
+        ta, tb = pair_frame(ga, "query_us").align(pair_frame(gb, "query_us"), join="inner")
+        r = stats.paired_time(ta.to_numpy(), tb.to_numpy(), stats.seed_for(seed, scope_name, a, b, "time"))
+        tests.append({"a": a, "b": b, "what": "time", **r})
+        xa, xb = pair_frame(ga, "gap").align(pair_frame(gb, "gap"), join="inner")
+        r = stats.paired_diff(xa.to_numpy(), xb.to_numpy(), stats.seed_for(seed, scope_name, a, b, "gap"))
+        tests.append({"a": a, "b": b, "what": "gap", **r})
+    adj = stats.holm([t["p"] for t in tests])
+    for t, p in zip(tests, adj):
+        t["p_holm"] = p
+        t["text"] = verdict_text(t)
+    return tests
+
+
+def verdict_significant(t) -> bool:
+    """A difference is reported only when the Holm-corrected Wilcoxon test rejects at 5 % and the
+    effect's bootstrap interval agrees (excludes no-change): the test and the number shown never
+    contradict each other."""
+    if not finite(t.get("p_holm")) or t["p_holm"] >= stats.ALPHA:
+        return False
+    if t["what"] == "time":
+        return t["hi"] < 1 or t["lo"] > 1
+    return t["hi"] < 0 or t["lo"] > 0
+
+
+def verdict_text(t) -> str:
+    a, b, n = t["a"], t["b"], t["n"]
+    what = "query time" if t["what"] == "time" else "gap"
+    if n == 0:
+        return f"{a} vs {b}: no query solved by both"
+    if not finite(t["p_holm"]):
+        return (f"{a} vs {b}: {what} differs on only {t['nonzero']} of {n} paired queries, too few for a test "
+                "(no difference detected)")
+    p = f"p = {f_p(t['p_holm'])}, n = {n}"
+    if t["what"] == "time":
+        eff = f"typical per-query ratio {t['ratio']:.2f} [{t['lo']:.2f}, {t['hi']:.2f}]"
+        if not verdict_significant(t):
+            return f"{a} vs {b}: no difference in query time detected ({eff}, {p})"
+        if t["ratio"] < 1:
+            return (f"{a} is {100 * (1 - t['ratio']):.0f}% faster than {b} "
+                    f"[{100 * (1 - t['hi']):.0f}%, {100 * (1 - t['lo']):.0f}%], {p}")
+        return (f"{a} is {100 * (t['ratio'] - 1):.0f}% slower than {b} "
+                f"[{100 * (t['lo'] - 1):.0f}%, {100 * (t['hi'] - 1):.0f}%], {p}")
+    d, lo, hi = 100 * t["diff"], 100 * t["lo"], 100 * t["hi"]
+    eff = f"mean gap difference {d:+.3f} pp [{lo:+.3f}, {hi:+.3f}]"
+    if not verdict_significant(t):
+        return f"{a} vs {b}: no difference in gap detected ({eff}, {p})"
+    word = "longer" if d > 0 else "shorter"
+    return f"{a} gives {abs(d):.3f} pp {word} paths than {b} ({eff}), {p}"
+
+
+def short_label(rec, facet_in_title: bool) -> str:
+    return f"{rec['representation']} · {rec['smoothing']}" if facet_in_title else rec["config"]
+
+
+def pareto_figure(scope: Scope, analysis: Analysis) -> Figure | None:
+    t = scope.table
+    t = t[t["time_median"].notna() & t["gap_mean"].notna()] if len(t) else t
+    if len(t) == 0:
+        analysis.skipped.append((f"pareto_{scope.slug}", "no configuration has both a query time and a gap"))
+        return None
+    panels = []
+    facets = facet_order(t["facet"])
+    if scope.name != "all maps":
+        facets = facets[:1]  # a collection shows the first facet; the others are in its table
+    smooths = sorted(set(t["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))
+    for facet in facets:
+        whole = t[t["facet"] == facet]
+        rep_chunks = series_chunks([r for r in analysis.rep_colour if r in set(whole["representation"])])
+        for ci, chunk in enumerate(rep_chunks):
+            # At most 10 representations a panel; the front (over all of them) is drawn in each.
+            sub = whole[whole["representation"].isin(chunk)]
+            front = whole[whole["layer"] == 1].sort_values("time_median")
+            p = Panel(title=(f"{scope.name}" + (f" — {facet}" if facet else "") +
+                             (f" ({ci + 1}/{len(rep_chunks)})" if len(rep_chunks) > 1 else "")),
+                      xlabel="median query time: locate + search + smooth (µs, log)",
+                      ylabel="mean gap (%)", xlog=True)
+            if len(front) > 1:
+                p.series.append(Series(name="Pareto front", x=front["time_median"].tolist(),
+                                       y=(100 * front["gap_mean"]).tolist(), kind="step", color="#555555",
+                                       dash="dash", width=1.5, hover=[esc(c) for c in front["config"]]))
+            for rep in common.ordered_unique(sub["representation"]):
+                g = sub[sub["representation"] == rep]
+                hover = [(f"<b>{esc(r['config'])}</b><br>{esc(scope.name)}<br>median query time {f_sig(r['time_median'])} µs "
+                          f"[{f_sig(r['time_median_lo'])}, {f_sig(r['time_median_hi'])}]<br>mean gap {f_gap(r['gap_mean'])} % "
+                          f"[{f_gap(r['gap_mean_lo'])}, {f_gap(r['gap_mean_hi'])}]<br>solved {f_pct(r['solved_pct'])} %, "
+                          f"n = {r['time_median_n']} queries" + ("<br><b>on the Pareto front</b>" if r["layer"] == 1 else ""))
+                         for _, r in g.iterrows()]
+                p.series.append(Series(
+                    name=rep, x=g["time_median"].to_numpy(float), y=100 * g["gap_mean"].to_numpy(float),
+                    color=analysis.rep_colour.get(rep, "#333"),
+                    marker=[plots.SMOOTHING_MARKER.get(s, "star") for s in g["smoothing"]],
+                    size=[12 if layer == 1 else 9 for layer in g["layer"]],
+                    xerr=(g["time_median_lo"].to_numpy(float), g["time_median_hi"].to_numpy(float)),
+                    yerr=(100 * g["gap_mean_lo"].to_numpy(float), 100 * g["gap_mean_hi"].to_numpy(float)),
+                    hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()], legend=False))
+            for rep in [r for r in analysis.rep_colour if r in set(sub["representation"])]:
+                p.series.append(Series(name=rep, x=[], y=[], color=analysis.rep_colour[rep], marker="circle", size=10))
+            for s in smooths:
+                p.series.append(Series(name=f"smoothing {s}", x=[], y=[], color="#aaaaaa",
+                                       marker=plots.SMOOTHING_MARKER.get(s, "star"), size=10))
+            panels.append(p)
+    more = (" Other heuristics/conventions of this collection: see its ranked table."
+            if len(facet_order(t["facet"])) > len(facets) else "")
+    return Figure(stem=f"pareto_{scope.slug}", title=f"Speed vs path quality — {scope.name}",
+                  caption=more + " One point per representation × smoothing; bars are 95 % bootstrap intervals of the "
+                          "median query time and of the mean gap; the dashed staircase joins the Pareto front "
+                          "(nothing is both faster and more accurate). Lower left is better.",
+                  panels=panels, panel_h=500)
+
+
+def answer_lines(scope: Scope) -> list:
+    """The first-screen sentences of a scope, from its ranked table."""
+    t = scope.table
+    ranked = t[t["layer"] > 0] if len(t) else t
+    if len(ranked) == 0:
+        return ["No configuration solved a query with a known optimum here."]
+    # (median query time µs, mean gap %) after each name; nothing else is both faster and shorter.
+    out = []
+    for facet in facet_order(ranked["facet"]):
+        sub = ranked[ranked["facet"] == facet]
+        front = sub[sub["layer"] == 1].sort_values("time_median")
+        pre = f"<b>{esc(facet)}</b>: " if facet else ""
+        steps = [f"<b>{esc(r['representation'])} · {esc(r['smoothing'])}</b> ({f_sig(r['time_median'])} µs, "
+                 f"{f_gap(r['gap_mean'])} %)" for _, r in front.iterrows()]
+        out.append(f"{pre}from fastest to shortest paths, the Pareto front is " + " → ".join(steps) + ".")
+    r = scope.rows
+    n_q = len(r.drop_duplicates([c for c in ("map", "scen_index", "convention") if c in r.columns]))
+    out.append(f"In brackets: median query time and mean gap. {n_q:,} queries on {r['map'].nunique()} map(s); "
+               "every number below comes with its 95 % interval and n.")
+    bad = t[(t.get("invalid_paths", 0) > 0)] if "invalid_paths" in t.columns else t.iloc[0:0]
+    if len(bad):
+        out.append("<span class='warn'>Invalid paths: " + ", ".join(
+            f"{esc(r['config'])} ({int(r['invalid_paths'])})" for _, r in bad.iterrows()) + ".</span>")
+    unsolved = t[(t["solved_pct"] < 1)] if "solved_pct" in t.columns else t.iloc[0:0]
+    if len(unsolved):
+        worst = unsolved.sort_values("solved_pct").iloc[0]
+        out.append(f"{len(unsolved)} configuration(s) left applicable queries unsolved (lowest: "
+                   f"{esc(worst['config'])}, {f_pct(worst['solved_pct'])} % solved); see Missing data.")
+    return out
+
+
+# --- figures of the whole run ----------------------------------------------------------------
+
+def primary_rows(analysis: Analysis):
+    rows = analysis.rows
+    if not analysis.facet_keys:
+        return rows, ""
+    pick = facet_order(rows["facet"])[0]
+    return rows[rows["facet"] == pick], pick
+
+
+def series_chunks(items: list) -> list:
+    return [items[i:i + plots.MAX_SERIES] for i in range(0, len(items), plots.MAX_SERIES)] or [[]]
+
+
+def cost_figures(analysis: Analysis):
+    rows, facet = primary_rows(analysis)
+    ok = rows[(rows["status"] == "ok") & (rows["length_ref"] > 0)]
+    note = f"heuristic/convention {facet}; " if facet else ""
+    reps = common.ordered_unique(ok["representation"])
+    if ok.empty:
+        analysis.skipped.append(("cost_vs_length", "no solved query with a known optimal length"))
+        return
+    # Query time vs optimal length, one panel per smoothing mode (and per 10 representations).
+    panels = []
+    for sm in sorted(set(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s)):
+        for chunk in series_chunks(reps):
+            p = Panel(title=f"smoothing {sm}", xlabel="optimal path length (map units, log)",
+                      ylabel="query time (µs, log)", xlog=True, ylog=True)
+            for rep in chunk:
+                g = ok[(ok["smoothing"] == sm) & (ok["representation"] == rep)]
+                p.series.append(binned_series(rep, g["length_ref"], g["query_us"], analysis, "µs", sm))
+            p.series = [s for s in p.series if s is not None]
+            if p.series:
+                panels.append(p)
+    if panels:
+        analysis.figures.append(("cost", Figure(
+            stem="cost_time_vs_length", title="Query time as the path gets longer",
+            caption=f"{note}binned medians (lines) and interquartile ranges (bands) of the query time "
+                    "(locate + search + smooth) over solved queries, bins log-spaced in the optimal length "
+                    "(exact optimum, else the scenario's octile length); bins with fewer than 5 queries (2 in very small runs) left out.",
+            panels=panels, ncols=1 if len(panels) == 1 else 2, panel_h=340, legend_title="representation"), ""))
+    # Expansions: the search does not depend on the smoothing, so one mode per representation.
+    sm = sorted(set(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))[0]
+    e = ok[(ok["smoothing"] == sm) & (ok["expansions"] > 0)]
+    panels = []
+    for chunk in series_chunks(reps):
+        p = Panel(title="A* expansions", xlabel="optimal path length (map units, log)",
+                  ylabel="expansions (nodes, log)", xlog=True, ylog=True)
+        for rep in chunk:
+            g = e[e["representation"] == rep]
+            s = binned_series(rep, g["length_ref"], g["expansions"], analysis, "expansions", sm)
+            if s is not None:
+                p.series.append(s)
+        if p.series:
+            panels.append(p)
+    if panels:
+        analysis.figures.append(("cost", Figure(
+            stem="cost_expansions_vs_length", title="Search effort as the path gets longer",
+            caption=f"{note}binned medians and interquartile bands of A* node expansions (smoothing {sm} rows; "
+                    "the search is the same for every smoothing mode).",
+            panels=panels, ncols=1 if len(panels) == 1 else 2, panel_h=380, legend_title="representation"), ""))
+
+
+def binned_series(rep, x, y, analysis, unit, smoothing):
+    b = stats.binned_quartiles(x.to_numpy(float), y.to_numpy(float))
+    if not b:
+        return None
+    c, q25, q50, q75, n = (np.array(v) for v in zip(*b))
+    hover = [f"<b>{esc(rep)}</b> · {esc(smoothing)}<br>optimal length ≈ {ci:.1f}<br>median {f_sig(m)} {unit}"
+             f"<br>IQR [{f_sig(a)}, {f_sig(bq)}]<br>{k} queries" for ci, a, m, bq, k in zip(c, q25, q50, q75, n)]
+    return Series(name=rep, x=c, y=q50, kind="lines", color=analysis.rep_colour.get(rep, "#333"),
+                  band=(q25, q75), hover=hover)
+
+
+def find_map_files(data: common.ResultData, extra: list) -> dict:
+    """map name -> map file, from --maps and the maps named in the runs' meta.json."""
+    cands = list(extra)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for prefix, meta in data.meta.items():
+        cfg = meta.get("config", {}) if isinstance(meta, dict) else {}
+        for m in (cfg.get("maps", []) if isinstance(cfg, dict) else []) + (meta.get("maps", []) if isinstance(meta, dict) else []):
+            if isinstance(m, str):
+                for base in ("", os.getcwd(), root, os.path.dirname(prefix)):
+                    p = os.path.join(base, m) if base else m
+                    if os.path.exists(p):
+                        cands.append(p)
+                        break
+    found = {}
+    for c in dict.fromkeys(cands):
+        files = ([c] if os.path.isfile(c) else
+                 glob.glob(os.path.join(c, "**", "*.map"), recursive=True) + glob.glob(os.path.join(c, "**", "*.wkt"), recursive=True))
+        for f in files:
+            found.setdefault(os.path.splitext(os.path.basename(f))[0], f)
+    return found
+
+
+def free_cells(analysis: Analysis, map_files: dict, maps: list) -> dict:
+    """map -> free cells (grid maps: passable cells; polygon maps: walkable area in unit cells).
+    From the map file when found, else from a grid representation's vertex count (one per free
+    cell); maps with neither are left out."""
+    out = {}
+    b = analysis.data.build
+    for m in maps:
+        f = map_files.get(m)
+        try:
+            if f is not None:
+                gm = common.read_map(f)
+                if isinstance(gm, common.GridMap):
+                    out[m] = int((~gm.blocked).sum())
+                else:
+                    out[m] = polygon_area(gm)
+                continue
+        except common.InputError as e:
+            analysis.data.notes.append(f"map size of {m}: {e}")
+        if b is not None and len(b):
+            g = b[(b["map"] == m) & b["representation"].isin(["grid8", "grid4"])]["vertices"].dropna()
+            if len(g):
+                out[m] = float(g.iloc[0])
+    return out
+
+
+def polygon_area(pm) -> float:
+    def ring_area(r):
+        return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(r, r[1:] + r[:1]))) / 2
+    area = sum(ring_area(p[0]) - sum(ring_area(h) for h in p[1:]) for p in pm.walkable)
+    return area - sum(ring_area(p[0]) for p in pm.obstacles)
+
+
+def build_figure(analysis: Analysis, map_files: dict):
+    b = build_per_map(analysis.data.build, set(analysis.rows["representation"]), set(analysis.rows["map"]))
+    if b.empty:
+        analysis.skipped.append(("build_vs_size", "no build rows (PREFIX.build.csv missing or empty)"))
+        return
+    fc = free_cells(analysis, map_files, sorted(set(b["map"])))
+    analysis.free_cells = fc
+    b = b.assign(cells=b["map"].map(fc)).dropna(subset=["cells"])
+    if b.empty:
+        analysis.skipped.append(("build_vs_size", "map sizes unknown (map files not found; use --maps)"))
+        return
+    reps = [r for r in common.ordered_unique(analysis.rows["representation"]) if r in set(b["representation"])]
+    panels, fits = [], []
+    for col, label in (("build_ms", "build time (ms, log)"), ("memory_bytes", "memory (bytes, log)")):
+        for chunk in series_chunks(reps):
+            p = Panel(title=label.split(" (")[0], xlabel="map size (free cells, log)", ylabel=label,
+                      xlog=True, ylog=True)
+            for rep in chunk:
+                g = b[(b["representation"] == rep) & (b[col] > 0)]
+                if g.empty:
+                    continue
+                colour = analysis.rep_colour.get(rep, "#333")
+                p.series.append(Series(name=rep, x=g["cells"].to_numpy(float), y=g[col].to_numpy(float), color=colour,
+                                       size=8, hover=[f"<b>{esc(rep)}</b><br>map {esc(m)}<br>{c:,.0f} free cells<br>"
+                                                      f"{label.split(' (')[0]} {f_sig(v) if col == 'build_ms' else f_bytes(v)}"
+                                                      for m, c, v in zip(g["map"], g["cells"], g[col])]))
+                fit = stats.loglog_fit(g["cells"], g[col])
+                if fit is not None:
+                    xs = np.geomspace(g["cells"].min(), g["cells"].max(), 20)
+                    p.series.append(Series(name=rep, x=xs, y=10 ** fit["intercept"] * xs ** fit["slope"], kind="lines",
+                                           color=colour, dash="dash", width=1.5, legend=False,
+                                           hover=[f"{esc(rep)}: slope {fit['slope']:.2f}"] * len(xs)))
+                    fits.append((rep, col, fit))
+            if p.series:
+                panels.append(p)
+    if not panels:
+        analysis.skipped.append(("build_vs_size", "no positive build time or memory"))
+        return
+    rows_html = []
+    for rep in reps:
         cells = []
-        for ci, c in enumerate(r):
-            cls = []
-            if ci in num_cols:
-                cls.append("num")
-            if bad is not None and bad(ri, ci):
-                cls.append("bad")
-            attr = f' class="{" ".join(cls)}"' if cls else ""
-            cells.append(f"<td{attr}>{esc(c)}</td>")
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+        for col in ("build_ms", "memory_bytes"):
+            f = next((x for r, c, x in fits if r == rep and c == col), None)
+            cells.append(f"<td class='num'>{f['slope']:.2f} [{f['lo']:.2f}, {f['hi']:.2f}] (n = {f['n']})</td>"
+                         if f else "<td class='num'>–</td>")
+        rows_html.append(f"<tr><td>{esc(rep)}</td>{''.join(cells)}</tr>")
+    extra = ("<table class='slopes'><thead><tr><th>representation</th><th>build time ∝ cells^slope [95 % CI]</th>"
+             "<th>memory ∝ cells^slope [95 % CI]</th></tr></thead><tbody>" + "".join(rows_html) + "</tbody></table>")
+    analysis.figures.append(("cost", Figure(
+        stem="build_vs_size", title="Build time and memory as maps grow",
+        caption="One point per map × representation (mean over the runs that built it); dashed: least-squares "
+                "line in log-log space, its slope is the exponent of the growth (1 = linear in the free cells).",
+        panels=panels, ncols=2, panel_h=380, legend_title="representation"), extra))
+
+
+def ecdf_figures(analysis: Analysis):
+    rows, facet = primary_rows(analysis)
+    ok = rows[rows["status"] == "ok"]
+    reps = common.ordered_unique(ok["representation"])
+    note = f"heuristic/convention {facet}; " if facet else ""
+    for stem, col, label, xlog, scale in (("ecdf_gap", "gap", "gap (%)", False, 100.0),
+                                          ("ecdf_time", "query_us", "query time (µs, log)", True, 1.0)):
+        d = ok[ok[col].notna()]
+        if d.empty:
+            analysis.skipped.append((stem, f"no solved rows with {col}"))
+            continue
+        if not xlog and plots.log_wanted(d[col]) and (d[col] > 0).all():
+            xlog = True
+        panels = []
+        for sm in sorted(set(d["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s)):
+            for chunk in series_chunks(reps):
+                p = Panel(title=f"smoothing {sm}", xlabel=label, ylabel="share of solved queries", xlog=xlog)
+                for rep in chunk:
+                    g = d[(d["smoothing"] == sm) & (d["representation"] == rep)].sort_values(col)
+                    if xlog:
+                        g = g[g[col] > 0]
+                    if g.empty:
+                        continue
+                    v = g[col].to_numpy(float) * scale
+                    share = np.arange(1, len(v) + 1) / len(v)
+                    keep = np.unique(np.linspace(0, len(v) - 1, min(len(v), 400)).astype(int))
+                    sel = g.iloc[keep]
+                    hover = [f"<b>{esc(rep)}</b> · {esc(sm)}<br>map {esc(m)}, query {int(q) if finite(q) else '?'}<br>"
+                             f"{label.split(' (')[0]} {f_sig(x)}{' %' if col == 'gap' else ' µs'}<br>"
+                             f"{100 * s:.1f} % of queries at or below"
+                             for m, q, x, s in zip(sel["map"], sel["scen_index"], v[keep], share[keep])]
+                    p.series.append(Series(name=rep, x=v[keep], y=share[keep], kind="step",
+                                           color=analysis.rep_colour.get(rep, "#333"), hover=hover))
+                if p.series and not xlog:
+                    # A long tail squashes the rest: cut the axis at the 99th percentile, say so.
+                    allx = np.concatenate([np.asarray(s_.x, float) for s_ in p.series])
+                    p99, top = float(np.quantile(allx, 0.99)), float(allx.max())
+                    if top > 2 * p99 > 0:
+                        p.xrange = (-0.03 * p99, 1.03 * p99)
+                        p.note = f"x cut at the 99th percentile; max {f_sig(top)}{' %' if col == 'gap' else ''}"
+                if p.series:
+                    panels.append(p)
+        if panels:
+            analysis.figures.append(("dist", Figure(
+                stem=stem, title=f"Distribution of the {label.split(' (')[0]}",
+                caption=f"{note}empirical cumulative distribution over solved queries: the share of queries "
+                        f"whose {label.split(' (')[0]} is at most x (hover names the query).",
+                panels=panels, ncols=1 if len(panels) == 1 else 2, panel_h=320, legend_title="representation"), ""))
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
+
+
+def analyse(data: common.ResultData, seed: int = 1, map_dirs=()) -> Analysis:
+    rows, keys, facet_keys = prepare(data)
+    a = Analysis(data=data, rows=rows, keys=keys, facet_keys=facet_keys, seed=seed)
+    reps = common.ordered_unique(rows["representation"]) if len(rows) else []
+    a.rep_colour = {r: plots.PALETTE[i % len(plots.PALETTE)] for i, r in enumerate(reps)}
+    if rows.empty:
+        a.skipped.append(("all", "no result rows"))
+        return a
+    colls = sorted(set(rows["collection"]))
+    names = [("all maps", rows)] + ([(c or "(no collection)", rows[rows["collection"] == c]) for c in colls]
+                                    if len(colls) > 1 else [])
+    for name, r in names:
+        sc = Scope(name=name, slug=slug(name if name != "all maps" else "all"), rows=r)
+        sc.table = config_table(r, data.build, seed, name)
+        sc.unapplicable = sc.table.loc[sc.table["applicable"] == 0, "config"].tolist()
+        sc.table = sc.table[sc.table["applicable"] > 0].reset_index(drop=True)
+        sc.table["rank"] = sc.table.groupby("facet", sort=False).cumcount() + 1
+        sc.verdicts = verdicts(r, sc.table, seed, name) if len(sc.table) else []
+        sc.pareto = pareto_figure(sc, a) if len(sc.table) else None
+        sc.answer = answer_lines(sc) if len(sc.table) else ["No applicable configuration."]
+        a.scopes.append(sc)
+    cost_figures(a)
+    build_figure(a, find_map_files(data, list(map_dirs)))
+    ecdf_figures(a)
+    return a
+
+
+# --------------------------------------------------------------------------------------------
+# Two runs
+
+def compare_section(a: Analysis, b: Analysis, name_a: str, name_b: str, seed: int):
+    """Per configuration present in both runs: the ratio of medians (B / A) of query time and
+    expansions over solved queries, and of build time over maps, with 95 % bootstrap intervals
+    (paired over the queries both runs solved when they ran the same queries)."""
+    recs = []
+    for cfg in config_order(a.rows):
+        ga = a.rows[(a.rows["config"] == cfg) & (a.rows["status"] == "ok")]
+        gb = b.rows[(b.rows["config"] == cfg) & (b.rows["status"] == "ok")]
+        if ga.empty or gb.empty:
+            continue
+        rec = {"config": cfg, "representation": ga.iloc[0]["representation"]}
+        for col in ("query_us", "expansions"):
+            pa, pb = pair_frame(ga, col), pair_frame(gb, col)
+            common_idx = pa.index.intersection(pb.index)
+            paired = len(common_idx) >= 0.9 * max(len(pa), len(pb))
+            if paired:
+                r = stats.ratio_of_medians(pa.loc[common_idx].to_numpy(), pb.loc[common_idx].to_numpy(),
+                                           stats.seed_for(seed, "compare", cfg, col), paired=True)
+            else:
+                r = stats.ratio_of_medians(pa.to_numpy(), pb.to_numpy(), stats.seed_for(seed, "compare", cfg, col),
+                                           paired=False)
+            rec.update({f"{col}_ratio": r["ratio"], f"{col}_lo": r["lo"], f"{col}_hi": r["hi"],
+                        f"{col}_na": r["na"], f"{col}_nb": r["nb"], f"{col}_paired": paired,
+                        f"{col}_med_a": float(pa.median()), f"{col}_med_b": float(pb.median())})
+        ba = build_per_map(a.data.build, {rec["representation"]}, set(ga["map"]))
+        bb = build_per_map(b.data.build, {rec["representation"]}, set(gb["map"]))
+        if len(ba) and len(bb):
+            j = ba.merge(bb, on=["representation", "map"], suffixes=("_a", "_b"))
+            r = stats.ratio_of_medians(j["build_ms_a"].to_numpy(), j["build_ms_b"].to_numpy(),
+                                       stats.seed_for(seed, "compare", cfg, "build"), paired=True)
+            rec.update({"build_ratio": r["ratio"], "build_lo": r["lo"], "build_hi": r["hi"], "build_n": r["na"]})
+        recs.append(rec)
+    t = pd.DataFrame(recs)
+    if t.empty:
+        return "<section id='compare'><h2>Two runs compared</h2><p class='note'>No configuration solved queries in both runs.</p></section>", t, None
+    ys = list(range(len(t)))[::-1]
+    p = Panel(title=f"B / A: {name_b} relative to {name_a}", xlabel="ratio of medians B / A (log; < 1: B is lower)",
+              ylabel="", xlog=True, yticks=(ys, t["config"].tolist()))
+    for k, (col, label, colour) in enumerate((("query_us", "median query time", "#1f77b4"),
+                                              ("expansions", "median expansions", "#ff7f0e"),
+                                              ("build", "median build time", "#2ca02c"))):
+        if f"{col}_ratio" not in t.columns:
+            continue
+        sub = t[t[f"{col}_ratio"].notna() & (t[f"{col}_ratio"] > 0)]
+        if sub.empty:
+            continue
+        yy = [ys[i] + 0.22 * (1 - k) for i in sub.index]
+        p.series.append(Series(name=label, x=sub[f"{col}_ratio"].to_numpy(), y=yy, color=colour,
+                               xerr=(sub[f"{col}_lo"].to_numpy(), sub[f"{col}_hi"].to_numpy()),
+                               hover=[f"<b>{esc(c)}</b><br>{label}: B/A = {r:.3f} [{lo:.3f}, {hi:.3f}]"
+                                      for c, r, lo, hi in zip(sub["config"], sub[f"{col}_ratio"], sub[f"{col}_lo"],
+                                                              sub[f"{col}_hi"])]))
+    p.series.append(Series(name="no change", x=[1, 1], y=[-0.6, len(t) - 0.4], kind="lines", color="#888", dash="dot",
+                           width=1))
+    fig = Figure(stem="compare_ratios", title="Two runs compared", panels=[p],
+                 caption="Ratio of medians B / A per configuration with 95 % bootstrap intervals (paired over the "
+                         "same queries when both runs ran the same ones). An interval that excludes 1 is a change; "
+                         "the intervals are not corrected for the number of configurations, so about 1 in 20 "
+                         "excludes 1 by chance.",
+                 panel_h=max(260, 26 * len(t)),
+                 margin_l=min(420, 40 + int(7.2 * max(len(c) for c in t["config"]))))
+    body = []
+    for _, r in t.iterrows():
+        cells = [f"<td>{esc(r['config'])}</td>"]
+        for col in ("query_us", "expansions"):
+            if finite(r.get(f"{col}_ratio")):
+                changed = not (r[f"{col}_lo"] <= 1 <= r[f"{col}_hi"])
+                cells.append(f"<td class='num{' best' if changed else ''}' data-metric='{col}_ratio' data-value='{r[f'{col}_ratio']!r}'>"
+                             f"{f_sig(r[f'{col}_med_a'])} → {f_sig(r[f'{col}_med_b'])}: <b>×{r[f'{col}_ratio']:.3f}</b>"
+                             f"<span class='ci'>[{r[f'{col}_lo']:.3f}, {r[f'{col}_hi']:.3f}] "
+                             f"n = {r[f'{col}_na']}/{r[f'{col}_nb']}{', paired' if r[f'{col}_paired'] else ''}</span></td>")
+            else:
+                cells.append("<td class='num'>–</td>")
+        if finite(r.get("build_ratio")):
+            cells.append(f"<td class='num'><b>×{r['build_ratio']:.3f}</b><span class='ci'>[{r['build_lo']:.3f}, "
+                         f"{r['build_hi']:.3f}] n = {r['build_n']} maps</span></td>")
+        else:
+            cells.append("<td class='num'>–</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    html_ = (f"<section id='compare'><h2>Two runs compared: B / A</h2><p>A = <code>{esc(name_a)}</code>, "
+             f"B = <code>{esc(name_b)}</code>. Highlighted cells: the 95 % interval excludes 1.</p>"
+             "<table class='ranked'><thead><tr><th>configuration</th><th>query time µs (A → B: B/A)</th>"
+             "<th>expansions (A → B: B/A)</th><th>build time B/A</th></tr></thead><tbody>" + "".join(body) +
+             "</tbody></table>")
+    return html_, t, fig
+
+
+# --------------------------------------------------------------------------------------------
+# HTML
+
+CSS = """
+body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 0 auto; max-width: 1220px;
+       color: #222; padding: 0 16px 3em; font-size: 15px; line-height: 1.45; }
+h1 { font-size: 1.55em; margin: .6em 0 .2em; } h2 { font-size: 1.3em; border-bottom: 2px solid #ddd;
+  padding-bottom: .15em; margin-top: 1.6em; } h3 { font-size: 1.1em; margin: 1.2em 0 .3em; }
+nav { position: sticky; top: 0; background: #fff; border-bottom: 1px solid #ddd; padding: .35em 0; z-index: 5;
+      font-size: 14px; }
+nav a { margin-right: 1em; color: #1f5fa8; text-decoration: none; }
+.lead { color: #444; margin: .2em 0 .6em; }
+ul.answer { background: #f4f8fc; border-left: 4px solid #1f77b4; padding: .5em 1em .5em 2em; margin: .6em 0; }
+.warn { color: #b00; }
+table { border-collapse: collapse; font-size: 13px; margin: .5em 0; }
+th, td { border: 1px solid #d4d4d4; padding: 3px 6px; vertical-align: top; }
+th { background: #f0f0f0; font-weight: 600; text-align: left; }
+th .unit { font-weight: normal; color: #666; display: block; font-size: 12px; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td .ci { display: block; color: #666; font-size: 11px; }
+table.ranked td:nth-child(2) { max-width: 230px; overflow-wrap: anywhere; }
+table.ranked th { max-width: 95px; }
+td.best { background: #e3f4e1; font-weight: 600; } .star { color: #2a7d2a; margin-right: 3px; }
+h4 { margin: 1em 0 .2em; font-size: 1em; }
+tr.front td:nth-child(2) { font-weight: 600; }
+.badge { font-size: 11px; background: #1f77b4; color: #fff; border-radius: 3px; padding: 0 4px; margin-left: 4px; }
+figure { margin: 1em 0; } figcaption { font-size: 14px; color: #333; margin-top: .3em; max-width: 1180px; }
+figcaption b { color: #000; } .dl { font-size: 13px; }
+.note { color: #666; font-style: italic; }
+ul.verdicts { font-size: 14px; } ul.verdicts li.nodiff { color: #666; }
+.thumbs { display: flex; flex-wrap: wrap; gap: 10px; }
+.thumbs figure { margin: 0; width: 590px; } .thumbs img { width: 590px; height: auto; border: 1px solid #ccc;
+  cursor: zoom-in; display: block; } .thumbs figcaption { font-size: 13px; }
+#lightbox { display: none; position: fixed; inset: 0; background: rgba(0,0,0,.82); z-index: 10; cursor: zoom-out;
+  align-items: center; justify-content: center; }
+#lightbox img { max-width: 96vw; max-height: 94vh; background: #fff; }
+details { margin: .5em 0; } summary { cursor: pointer; font-weight: 600; }
+pre { background: #f6f6f6; padding: .6em; overflow-x: auto; font-size: 12px; max-width: 1180px; }
+.chart { width: 1180px; }
+"""
+
+JS = """
+document.addEventListener('click', function (e) {
+  var box = document.getElementById('lightbox');
+  if (e.target.matches('.thumbs img')) { box.querySelector('img').src = e.target.src; box.style.display = 'flex'; }
+  else if (box.contains(e.target)) { box.style.display = 'none'; }
+});
+"""
+
+
+def ranked_table_html(t, scope_slug: str) -> str:
+    """One table per facet (heuristic / convention), best value per column marked within it."""
+    out = []
+    for facet in facet_order(t["facet"]):
+        sub = t[t["facet"] == facet]
+        tid = f"ranked-{scope_slug}" + (f"-{slug(facet)}" if facet else "")
+        if facet:
+            out.append(f"<h4>{esc(facet)}</h4>")
+        out.append(one_ranked_table(sub, tid, scope_slug))
     return "\n".join(out)
 
 
-def section_meta(data: common.ResultData) -> str:
-    parts = ["<h2>Runs</h2>"]
-    rows = data.rows
-    counts = rows["result_set"].value_counts() if len(rows) else {}
-    shown = data.prefixes[:MAX_META]
-    for i, prefix in enumerate(shown):
-        name = prefix
-        n = int(counts.get(prefix, 0))
+def one_ranked_table(t, table_id: str, scope_slug: str) -> str:
+    head = ["<th>#</th><th>configuration</th>"] + [
+        f"<th>{esc(h)}<span class='unit'>{esc(u)}</span></th>" for _, h, u, _, _ in METRICS]
+    best = {}
+    for k, _, _, better, _ in METRICS:
+        v = t[k].dropna() if k in t.columns else pd.Series(dtype=float)
+        if len(v) > 1:  # a lone value is not "best"
+            best[k] = v.max() if better == "max" else v.min()
+    body = []
+    for _, r in t.iterrows():
+        cls = " class='front'" if r["layer"] == 1 else ""
+        badge = "<span class='badge' title='on the Pareto front'>front</span>" if r["layer"] == 1 else ""
+        cells = [f"<td class='num'>{int(r['rank'])}</td>",
+                 f"<td data-config='{esc(r['config'])}'>{esc(r['representation'])} · {esc(r['smoothing'])}{badge}</td>"]
+        for k, _, _, _, kind in METRICS:
+            v = r.get(k)
+            fmt = FORMAT[kind]
+            n = int(r.get(k + "_n", 0) or 0) if finite(r.get(k + "_n", 0)) else 0
+            if not finite(v):
+                cells.append(f"<td class='num' data-metric='{k}' data-value=''>–<span class='ci'>n = {n}</span></td>")
+                continue
+            is_best = k in best and v == best[k]
+            star = "<span class='star' title='best in this column'>★</span>" if is_best else ""
+            cells.append(f"<td class='num{' best' if is_best else ''}' data-metric='{k}' data-value='{float(v)!r}' "
+                         f"data-n='{n}'>{star}{fmt(v)}<span class='ci'>[{fmt(r[k + '_lo'])}, {fmt(r[k + '_hi'])}]</span>"
+                         f"<span class='ci'>n = {n}</span></td>")
+        body.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
+    return (f"<table class='ranked' id='{table_id}' data-scope='{esc(scope_slug)}'><thead><tr>{''.join(head)}</tr></thead><tbody>"
+            + "".join(body) + "</tbody></table>")
+
+
+def figure_html(fig: Figure, static: list, extra: str = "") -> str:
+    links = " · ".join(f"<a href='figures/{esc(n)}'>{esc(n.rsplit('.', 1)[1].upper())}</a>" for n in static)
+    return (f"<figure id='fig-{esc(fig.stem)}' class='chart'>{plots.plotly_div(fig)}<figcaption><b>{esc(fig.title)}.</b> "
+            f"{esc(fig.caption)} <span class='dl'>For papers: {links}</span></figcaption>{extra}</figure>")
+
+
+def missing_html(a: Analysis) -> str:
+    rows = a.rows
+    st = rows.groupby("config")["status"].value_counts().unstack(fill_value=0)
+    for s in common.STATUSES:
+        if s not in st.columns:
+            st[s] = 0
+    ok = rows[rows["status"] == "ok"]
+    body = []
+    for cfg in config_order(rows):
+        c = st.loc[cfg]
+        g = ok[ok["config"] == cfg]
+        cells = [int(c.sum()), int(c["ok"]), int(c["no_path"]), int(c["invalid_query"]), int(c["error"]),
+                 int(c["not_applicable"]), int((g["valid"] == 0).sum()), int(g["gap"].isna().sum()),
+                 int(g["query_us"].isna().sum())]
+        tds = "".join(f"<td class='num{' warnc' if (i in (4, 6) and v) else ''}'>{v}</td>" for i, v in enumerate(cells))
+        body.append(f"<tr><td>{esc(cfg)}</td>{tds}</tr>")
+    tot = {s: int((rows["status"] == s).sum()) for s in common.STATUSES}
+    head = ("<tr><th>configuration</th><th>rows</th><th>ok</th><th>no_path</th><th>invalid_query</th><th>error</th>"
+            "<th>not applicable</th><th>invalid path</th><th>solved, gap unknown</th><th>solved, time missing</th></tr>")
+    out = [f"<p>{len(rows)} rows: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in tot.items()) +
+           ". Not applicable rows (a combination that cannot run by construction, SPEC §3) are left out of "
+           "every denominator; no_path, invalid_query and error count as unsolved.</p>",
+           f"<details><summary>Per configuration</summary><table>{head}{''.join(body)}</table></details>"]
+    errs = rows[rows["status"] == "error"]
+    if len(errs):
+        msgs = errs.groupby(["config", "message"]).size().reset_index(name="n")
+        out.append("<details open><summary>Error messages</summary><table><tr><th>configuration</th><th>message</th>"
+                   "<th>rows</th></tr>" + "".join(f"<tr><td>{esc(r['config'])}</td><td>{esc(r['message'])}</td>"
+                                                   f"<td class='num'>{r['n']}</td></tr>" for _, r in msgs.iterrows())
+                   + "</table></details>")
+    bad = ok[ok["valid"] == 0]
+    if len(bad):
+        out.append(f"<details open><summary class='warn'>Invalid paths ({len(bad)})</summary><table><tr><th>map</th>"
+                   "<th>query</th><th>configuration</th><th>length</th><th>optimal</th></tr>" + "".join(
+                       f"<tr><td>{esc(r['map'])}</td><td class='num'>{int(r['scen_index']) if finite(r['scen_index']) else '?'}</td>"
+                       f"<td>{esc(r['config'])}</td><td class='num'>{f_sig(r['length'], 6)}</td>"
+                       f"<td class='num'>{f_sig(r['optimal'], 6)}</td></tr>" for _, r in bad.head(100).iterrows())
+                   + "</table></details>")
+    if a.data.notes:
+        out.append("<details><summary>Notes on the input files</summary><ul>" +
+                   "".join(f"<li>{esc(n)}</li>" for n in a.data.notes[:200]) + "</ul></details>")
+    if a.skipped:
+        out.append("<p class='note'>Figures not drawn: " + "; ".join(f"{esc(s)} ({esc(r)})" for s, r in a.skipped) + ".</p>")
+    return "\n".join(out)
+
+
+def meta_html(data: common.ResultData) -> str:
+    parts = []
+    counts = data.rows["result_set"].value_counts() if len(data.rows) else {}
+    for prefix in data.prefixes[:20]:
         meta = data.meta.get(prefix)
-        body = []
-        if meta is None:
-            body.append('<p class="note">no meta.json next to this result set</p>')
-        elif isinstance(meta, dict):
-            scalars = [[k, " ".join(map(str, v)) if isinstance(v, list) and all(not isinstance(x, (dict, list))
-                                                                                for x in v) else v]
-                       for k, v in meta.items() if not isinstance(v, dict)]
-            scalars = [[k, v if isinstance(v, str) else json.dumps(v)] for k, v in scalars]
-            if scalars:
-                body.append(table(["field", "value"], scalars))
-            for k, v in meta.items():
-                if isinstance(v, dict):
-                    body.append(f"<p><b>{esc(k)}</b></p><pre>{esc(json.dumps(v, indent=2, sort_keys=True))}</pre>")
-        else:
-            body.append(f"<pre>{esc(json.dumps(meta, indent=2))}</pre>")
-        summary = f"{esc(name)} — {n} rows"
-        # The first run open, the rest folded: a sweep may hold hundreds of result sets.
-        parts.append(f"<details{' open' if i == 0 else ''}><summary>{summary}</summary>{''.join(body)}</details>")
-    rest = data.prefixes[MAX_META:]
-    if rest:
-        # A sweep may hold hundreds of result sets: list the others by name and row count only.
-        parts.append(f"<details><summary>{len(rest)} more result sets</summary>" +
-                     table(["result set", "rows"], [[p, int(counts.get(p, 0))] for p in rest],
-                           {1}) + "</details>")
-    notes = data.notes[:MAX_META * 2]
-    if notes:
-        more = f"<br>… and {len(data.notes) - len(notes)} more" if len(data.notes) > len(notes) else ""
-        parts.append("<p class='note'>" + "<br>".join(esc(n) for n in notes) + more + "</p>")
+        body = ("<p class='note'>no meta.json next to this result set</p>" if meta is None else
+                f"<pre>{esc(json.dumps(meta, indent=2, sort_keys=True))}</pre>")
+        parts.append(f"<details><summary>{esc(prefix)} — {int(counts.get(prefix, 0))} rows</summary>{body}</details>")
+    if len(data.prefixes) > 20:
+        parts.append(f"<p class='note'>… and {len(data.prefixes) - 20} more result sets: " +
+                     ", ".join(esc(p) for p in data.prefixes[20:200]) + "</p>")
     return "\n".join(parts)
 
 
-def section_summary(summary, keys) -> str:
-    if summary is None or len(summary) == 0:
-        return "<h2>Summary</h2><p class='note'>no result rows</p>"
-    headers = keys + ["queries", "solved", "valid", "invalid paths", "no_path", "invalid_query", "error",
-                      "mean gap", "p95 gap", "max gap", "median search µs", "p95 search µs",
-                      "median query µs", "mean expansions", "build ms (mean/map)", "memory (mean/map)"]
-    rows = []
-    for _, r in summary.iterrows():
-        rows.append([r[k] for k in keys] + [
-            f_count(r["queries"]), f_count(r["solved"]), f_count(r["valid"]), f_count(r["invalid_paths"]),
-            f_count(r["no_path"]), f_count(r["invalid_query"]), f_count(r["error"]),
-            f_pct(r["gap_mean"]), f_pct(r["gap_p95"]), f_pct(r["gap_max"]),
-            f_sig(r["search_us_median"]), f_sig(r["search_us_p95"]), f_sig(r["query_us_median"]),
-            f_sig(r["expansions_mean"]), f_sig(r["build_ms_mean"]), f_bytes(r["memory_bytes_mean"]),
-        ])
-    k = len(keys)
-    num = set(range(k, len(headers)))
-    inv_col = k + 3
-    bad = (lambda ri, ci: ci == inv_col and summary.iloc[ri]["invalid_paths"] > 0)
-    out = ["<h2>Summary per configuration</h2>",
-           "<p>Gap = length / optimal − 1 over solved queries (status ok) with a known optimum; times are "
-           "over solved queries; query time = locate + search + smooth; build columns are the mean over "
-           "the maps this configuration ran on (PREFIX.build.csv).</p>",
-           table(headers, rows, num, bad)]
-    errs = [(common.config_label(r.to_dict(), keys), r["error_messages"]) for _, r in summary.iterrows()
-            if r["error_messages"]]
-    if errs:
-        out.append("<p>Error messages:</p>" + table(["configuration", "messages"], [list(e) for e in errs]))
+def find_path_pictures(inputs: list, extra: list) -> list:
+    dirs = list(extra)
+    for item in inputs:
+        base = item if os.path.isdir(item) else os.path.dirname(os.path.abspath(item))
+        dirs.append(os.path.join(base, "paths"))
+    pics = []
+    for d in dict.fromkeys(os.path.abspath(x) for x in dirs):
+        pics.extend(sorted(glob.glob(os.path.join(d, "*.png"))))
+    return pics
+
+
+def paths_html(pics: list, out_dir: str) -> str:
+    if not pics:
+        return ("<p class='note'>No path pictures in the results folder's paths/ directory (draw them with "
+                "scripts/pathviz.py --scen-index auto, see results/README.md).</p>")
+    os.makedirs(os.path.join(out_dir, "paths"), exist_ok=True)
+    groups = {}
+    for p in pics:
+        name = os.path.basename(p)
+        shutil.copyfile(p, os.path.join(out_dir, "paths", name))
+        m = re.match(r"paths_(.+)_(\d+)(?:_[a-z-]+)?\.png$", name)
+        groups.setdefault(m.group(1) if m else "other", []).append((name, f"query {m.group(2)}" if m else name))
+    out = ["<p>Per map a few queries (shortest, median, longest, worst gap when drawn with --scen-index auto); each "
+           "panel one representation: its structure faint, the raw path dashed, smoothed paths solid. "
+           "Click a picture to enlarge it.</p>"]
+    for mp, names in groups.items():
+        out.append(f"<h3>{esc(mp)}</h3><div class='thumbs'>" + "".join(
+            f"<figure><img src='paths/{esc(n)}' alt='{esc(n)}' title='{esc(n)}: click to enlarge'>"
+            f"<figcaption>{esc(mp)}, {esc(c)} <a href='paths/{esc(n)}'>full size</a></figcaption></figure>"
+            for n, c in sorted(names, key=lambda x: (len(x[1]), x[1]))) + "</div>")
     return "\n".join(out)
 
 
-def section_collections(data: common.ResultData) -> str:
-    rows = data.rows
-    ok = rows[(rows["status"] == "ok") & rows["gap"].notna()] if len(rows) else rows
-    if len(ok) == 0:
-        return ""
-    keys = common.config_keys(rows)
-    configs = common.sort_key_tuples(common.groups(ok, keys).keys(), keys)
-    colls = sorted(set(ok["collection"]))
-    by = common.groups(ok, keys + ["collection"])
-    body = []
-    for c in configs:
-        line = [common.config_label(dict(zip(keys, c)), keys)]
-        for coll in colls:
-            g = by.get(c + (coll,))
-            line.append(f_pct(float(g["gap"].mean())) if g is not None else "–")
-        body.append(line)
-    return ("<h2>Mean gap by map collection</h2>" +
-            table(["configuration"] + [c or "(none)" for c in colls], body, set(range(1, len(colls) + 1))))
-
-
-def section_invalid(data: common.ResultData, limit=50) -> str:
-    rows = data.rows
-    bad = rows[(rows["status"] == "ok") & (rows["valid"] == 0)] if len(rows) else rows
-    if len(bad) == 0:
-        n = int((rows["status"] == "ok").sum()) if len(rows) else 0
-        return f"<h2>Invalid paths</h2><p>None of the {n} reported paths failed the exact validity test.</p>"
-    cols = ["map", "scen_index", "representation", "heuristic", "smoothing", "convention", "length", "optimal",
-            "raw_valid"]
-    body = [[r[c] if not is_num(r[c]) else (f_count(r[c]) if c in ("scen_index", "raw_valid") else f_sig(r[c], 6))
-             for c in cols] for _, r in bad.head(limit).iterrows()]
-    more = f"<p class='note'>… and {len(bad) - limit} more</p>" if len(bad) > limit else ""
-    return (f"<h2>Invalid paths ({len(bad)})</h2><p>Paths that failed the exact validity test (SPEC §1); "
-            "raw_valid tells whether the path before smoothing was valid.</p>" +
-            table(cols, body, {1, 6, 7}) + more)
-
-
-def section_build(data: common.ResultData) -> str:
-    b = data.build
-    if b is None or len(b) == 0:
-        return "<h2>Build</h2><p class='note'>no build rows</p>"
-    body = []
-    by = common.groups(b, ["representation"])
-    for (rep,) in common.sort_key_tuples(by.keys(), ["representation"]):
-        g = by[(rep,)]
-        body.append([rep, f_count(g["map"].nunique()), f_sig(float(g["build_ms"].mean())),
-                     f_sig(float(g["build_ms"].max())), f_sig(float(g["vertices"].mean())),
-                     f_sig(float(g["edges"].mean())), f_bytes(float(g["memory_bytes"].mean())),
-                     f_bytes(float(g["memory_bytes"].max()))])
-    return ("<h2>Build cost per representation</h2>" +
-            table(["representation", "maps", "mean build ms", "max build ms", "mean vertices", "mean edges",
-                   "mean memory", "max memory"], body, set(range(1, 8))))
-
-
-def embed(fig, svg: bool, prefix: str) -> str:
-    buf = io.BytesIO()
-    if svg:
-        # Text as <text> (no per-figure glyph definitions whose ids would clash between the inline
-        # SVGs), and no RDF metadata block (it names matplotlib's web site).
-        with plt.rc_context({"svg.fonttype": "none"}):
-            fig.savefig(buf, format="svg", metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
-        text = buf.getvalue().decode("utf-8")
-        text = text[text.index("<svg"):]  # drop the XML prolog and DOCTYPE
-        text = re.sub(r"<metadata>.*?</metadata>", "", text, flags=re.DOTALL)
-        # Element ids (figure_1, clip paths, markers) repeat between figures: make them unique.
-        p = f"{prefix}-"
-        text = re.sub(r'\bid="', f'id="{p}', text)
-        text = text.replace('href="#', f'href="#{p}').replace("url(#", f"url(#{p}")
-        return text
-    fig.savefig(buf, format="png", dpi=110)
-    return f'<img alt="figure" src="data:image/png;base64,{base64.b64encode(buf.getvalue()).decode("ascii")}">'
-
-
-def section_figures(data: common.ResultData, svg: bool) -> str:
-    out = ["<h2>Figures</h2>"]
-    for stem, title, fig, reason in plots.make_figures(data):
-        if fig is None:
-            common.note(f"report.py: skipped figure {stem}: {reason}")
-            out.append(f"<figure><figcaption>{esc(title)}</figcaption><p class='note'>skipped: {esc(reason)}</p>"
-                       "</figure>")
-            continue
-        out.append(f"<figure id='{esc(stem)}'><figcaption>{esc(title)}</figcaption>{embed(fig, svg, stem)}</figure>")
-        plt.close(fig)
-    return "\n".join(out)
-
-
-def build_html(data: common.ResultData, title: str, svg: bool):
-    summary, keys = common.summary_table(data)
-    n = len(data.rows)
-    solved = int((data.rows["status"] == "ok").sum()) if n else 0
+def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=None, path_dirs=()) -> str:
+    import plotly.offline
+    os.makedirs(os.path.join(out_dir, "figures"), exist_ok=True)
+    with open(os.path.join(out_dir, "plotly.min.js"), "w", encoding="utf-8") as f:
+        f.write(plotly.offline.get_plotlyjs())
+    rows = a.rows
+    n_maps = rows["map"].nunique() if len(rows) else 0
+    n_colls = rows["collection"].nunique() if len(rows) else 0
     generated = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    parts = [
-        "<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>",
-        f"<h1>{esc(title)}</h1>",
-        f"<p>{n} query rows from {len(data.prefixes)} result set(s), {solved} solved; "
-        f"generated {esc(generated)}.</p>",
-        section_meta(data),
-        section_summary(summary, keys),
-        section_collections(data),
-        section_invalid(data),
-        section_build(data),
-        section_figures(data, svg),
-        "</body></html>",
-    ]
-    return "\n".join(p for p in parts if p), summary
+    nav = ["<a href='#answer-all'>Answer</a>"] + [f"<a href='#answer-{s.slug}'>{esc(s.name)}</a>" for s in a.scopes[1:]]
+    nav += ["<a href='#compare'>Compare</a>"] if compare else []
+    nav += ["<a href='#cost'>Cost vs work</a>", "<a href='#dist'>Distributions</a>", "<a href='#paths'>Paths</a>",
+            "<a href='#missing'>Missing data</a>", "<a href='#meta'>Config</a>"]
+    parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+             f"<title>{esc(title)}</title><style>{CSS}</style><script src='plotly.min.js'></script></head><body>",
+             f"<h1>{esc(title)}</h1>",
+             f"<p class='lead'>{len(rows):,} query rows · {len(set(rows['config'])) if len(rows) else 0} configurations · "
+             f"{n_maps} maps in {n_colls} collection(s) · generated {esc(generated)}. Intervals are 95 % bootstrap "
+             f"intervals ({stats.N_BOOT} resamples, seed {a.seed}); n = queries (maps for build and memory) behind each value.</p>",
+             "<nav>" + "".join(nav) + "</nav>"]
+    static = {}
+    for f in a.all_figures():
+        static[f.stem] = plots.save_static(f, os.path.join(out_dir, "figures"))
+    summaries = []
+    for i, sc in enumerate(a.scopes):
+        parts.append(f"<section id='answer-{sc.slug}'><h2>{'The answer: ' if i == 0 else 'Collection '}{esc(sc.name)}"
+                     f"</h2><ul class='answer'>" + "".join(f"<li>{x}</li>" for x in sc.answer) + "</ul>")
+        if sc.pareto is not None:
+            parts.append(figure_html(sc.pareto, static[sc.pareto.stem]))
+        if len(sc.table):
+            table = ranked_table_html(sc.table, sc.slug)
+            cap = ("<p>Ranked by Pareto layer (1 = on the front), then by median query time; one table per "
+                   "heuristic/convention when several ran. Values over applicable "
+                   "queries; times and gaps over solved ones; build and memory: mean over maps. ★ best per column. "
+                   "Small print: 95 % interval and n.</p>")
+            if sc.unapplicable:
+                cap += f"<p class='note'>Not applicable here: {esc(', '.join(sc.unapplicable))}.</p>"
+            ver = ("<ul class='verdicts'>" + "".join(
+                f"<li class='{'' if verdict_significant(v) else 'nodiff'}'>{esc(v['text'])}</li>"
+                for v in sc.verdicts) + "</ul>") if sc.verdicts else "<p class='note'>No pairs to compare.</p>"
+            ver_head = ("<h3>Paired verdicts</h3><p>Neighbours on the Pareto front and the two fastest configurations, on "
+                        "the queries both solved: Wilcoxon signed-rank test, p-values Holm-corrected over this list; "
+                        "a difference is claimed only when the test rejects at 5 % and the effect's 95 % interval "
+                        "agrees. Time effects are typical per-query ratios (median of log ratios).</p>")
+            if i == 0:
+                parts.append("<h3>Ranked table</h3>" + cap + table + ver_head + ver)
+            else:
+                parts.append("<details><summary>Ranked table and verdicts</summary>" + cap + table + ver_head + ver +
+                             "</details>")
+            summaries.append(sc.table)
+        parts.append("</section>")
+    if compare:
+        chtml, _, cfig = compare
+        parts.append(chtml)
+        if cfig is not None:
+            parts.append(figure_html(cfig, plots.save_static(cfig, os.path.join(out_dir, "figures"))))
+        parts.append("</section>")
+    for sec, title_ in (("cost", "Cost as the work grows"), ("dist", "Distributions")):
+        parts.append(f"<section id='{sec}'><h2>{title_}</h2>")
+        figs = [(f, extra) for s, f, extra in a.figures if s == sec]
+        if not figs:
+            parts.append("<p class='note'>Nothing to draw (see Missing data).</p>")
+        for f, extra in figs:
+            parts.append(figure_html(f, static[f.stem], extra))
+        parts.append("</section>")
+    parts.append("<section id='paths'><h2>Path pictures</h2>" + paths_html(find_path_pictures(inputs, list(path_dirs)), out_dir)
+                 + "</section>")
+    parts.append("<section id='missing'><h2>Missing data</h2>" + (missing_html(a) if len(rows) else "<p>No rows.</p>")
+                 + "</section>")
+    parts.append("<section id='meta'><h2>Config and metadata</h2>" + meta_html(a.data) + "</section>")
+    parts.append("<div id='lightbox'><img alt='enlarged path picture'></div>")
+    parts.append(f"<script>{JS}</script></body></html>")
+    page = "\n".join(parts)
+    with open(os.path.join(out_dir, "report.html"), "w", encoding="utf-8") as f:
+        f.write(page)
+    if summaries:
+        summary = pd.concat(summaries, ignore_index=True)
+        for c in [c for c in summary.columns if c.endswith("_n")]:
+            summary[c] = summary[c].fillna(0).astype(int)
+        summary.to_csv(os.path.join(out_dir, "summary.csv"), index=False)
+    return page
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", nargs="+", help="result-set PREFIX, PREFIX.csv or directory")
-    ap.add_argument("--out", required=True, help="output directory (created)")
+    ap.add_argument("results", nargs="+", help="result-set PREFIX, PREFIX.csv or directory (run A)")
+    ap.add_argument("--out", required=True, help="output folder (created)")
+    ap.add_argument("--compare", nargs="+", metavar="RESULTS_B", help="a second run: ratios of medians B / A")
     ap.add_argument("--title", default="navbench report")
-    ap.add_argument("--svg", action="store_true", help="embed figures as inline SVG instead of PNG")
+    ap.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
+    ap.add_argument("--boot", type=int, default=stats.N_BOOT,
+                    help=f"bootstrap resamples per interval (default {stats.N_BOOT}; fewer is faster, coarser)")
+    ap.add_argument("--maps", action="append", default=[], help="map file or folder, to read map sizes (repeatable)")
+    ap.add_argument("--paths-dir", action="append", default=[], help="folder of path pictures (default RESULTS/paths)")
     args = ap.parse_args()
+    if args.boot < 100:
+        raise common.InputError("--boot: use at least 100 resamples")
+    stats.N_BOOT = args.boot
     data = common.load(args.results)
-    for n in data.notes:
-        common.note(f"report.py: note: {n}")
-    os.makedirs(args.out, exist_ok=True)
-    page, summary = build_html(data, args.title, args.svg)
-    path = os.path.join(args.out, "report.html")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(page)
-    summary.to_csv(os.path.join(args.out, "summary.csv"), index=False)
-    print(f"report.py: wrote {path} ({len(page) // 1024} KiB) and summary.csv")
+    a = analyse(data, seed=args.seed, map_dirs=args.maps)
+    compare = None
+    if args.compare:
+        b = analyse(common.load(args.compare), seed=args.seed, map_dirs=args.maps)
+        compare = compare_section(a, b, " ".join(args.results), " ".join(args.compare), args.seed)
+    page = write_report(a, args.results, args.out, args.title, compare, args.paths_dir)
+    print(f"report.py: wrote {os.path.join(args.out, 'report.html')} ({len(page) // 1024} KiB), figures/, summary.csv")
     return 0
 
 

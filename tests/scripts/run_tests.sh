@@ -45,33 +45,36 @@ if ! "$navpy" -c 'pass' >/dev/null 2>&1; then
   exit 77
 fi
 
-# --- plots.py: five figures, PNG and SVG ---
+# --- plots.py: every figure of the report as SVG and PDF ---
 run plots "$navpy" "$root/scripts/plots.py" "$data/tiny" --out "$tmp/plots"
-for f in gap_by_representation gap_by_collection search_time_vs_length build_cost pareto; do
-  nonempty "$tmp/plots/$f.png" "$tmp/plots/$f.svg"
+for f in pareto_all pareto_open pareto_scripts cost_time_vs_length cost_expansions_vs_length build_vs_size ecdf_gap ecdf_time; do
+  nonempty "$tmp/plots/$f.svg" "$tmp/plots/$f.pdf"
 done
 
-# --- report.py: one self-contained page with every figure embedded ---
+# --- report.py: one folder, charts + static figures + summary ---
 run report "$navpy" "$root/scripts/report.py" "$data/tiny.csv" --out "$tmp/report"
-nonempty "$tmp/report/report.html" "$tmp/report/summary.csv"
-for f in gap_by_representation gap_by_collection search_time_vs_length build_cost pareto; do
-  contains "$tmp/report/report.html" "<figure id='$f'>"
+nonempty "$tmp/report/report.html" "$tmp/report/summary.csv" "$tmp/report/plotly.min.js" "$tmp/report/figures/pareto_all.svg"
+for f in pareto_all cost_time_vs_length build_vs_size ecdf_gap ecdf_time; do
+  contains "$tmp/report/report.html" "<figure id='fig-$f' class='chart'>"
 done
-contains "$tmp/report/report.html" "data:image/png;base64,"
+contains "$tmp/report/report.html" "<script src='plotly.min.js'></script>"
 contains "$tmp/report/report.html" "quadtree:min=1,merge=1"
 contains "$tmp/report/report.html" "Invalid paths (1)"
 contains "$tmp/report/report.html" "0000000000000000000000000000000000000000 (hand-written test data)"
-# The summary numbers of the hand-written set: grid8/none solved 5 of 7 queries; quadtree/los has
-# one invalid path; visgraph's mean gap is 0.
-run summary_values "$navpy" - "$tmp/report/summary.csv" <<'EOF'
+contains "$tmp/report/report.html" "counted as not_applicable"
+# The ranked table of the hand-written set: grid8/none solved 5 of 7 queries; quadtree/los has
+# one invalid path; visgraph's mean gap is 0; grid4/funnel is not applicable (legacy error rows).
+run summary_values "$navpy" - "$tmp/report/summary.csv" <<'PYEOF'
 import sys, pandas as pd
-s = pd.read_csv(sys.argv[1]).set_index(["representation", "smoothing"])
-assert (s.loc[("grid8", "none"), ["queries", "solved", "no_path", "invalid_query"]] == [7, 5, 1, 1]).all(), s
-assert s.loc[("quadtree:min=1,merge=1", "los"), "invalid_paths"] == 1
-assert s.loc[("grid4", "funnel"), "error"] == 7 and s.loc[("grid4", "funnel"), "solved"] == 0
-assert abs(s.loc[("visgraph", "none"), "gap_mean"]) < 1e-12
-assert abs(s.loc[("grid4", "none"), "gap_mean"] - 0.3506290303736) < 1e-9
-EOF
+s = pd.read_csv(sys.argv[1])
+s = s[s["scope"] == "all maps"].set_index("config")
+assert abs(s.loc["grid8 · none", "solved_pct"] - 5 / 7) < 1e-12 and s.loc["grid8 · none", "solved_pct_n"] == 7, s
+assert s.loc["quadtree:min=1,merge=1 · los", "invalid_paths"] == 1
+assert "grid4 · funnel" not in s.index
+assert abs(s.loc["visgraph · none", "gap_mean"]) < 1e-12
+assert abs(s.loc["grid4 · none", "gap_mean"] - 0.3506290303736) < 1e-9
+assert s.loc["grid4 · none", "gap_mean_lo"] <= s.loc["grid4 · none", "gap_mean"] <= s.loc["grid4 · none", "gap_mean_hi"]
+PYEOF
 
 # --- pathviz.py: a picture per query, on the grid map and on the same map as WKT polygons ---
 run pathviz_map "$navpy" "$root/scripts/pathviz.py" --map "$data/tiny.map" --paths "$data/tiny.paths.csv" \
@@ -81,24 +84,32 @@ run pathviz_wkt "$navpy" "$root/scripts/pathviz.py" --map "$data/tiny.wkt" --pat
   --scen-index 1,3 --rep visgraph --rep "quadtree:min=1,merge=1" --zoom 1 --out "$tmp/paths_wkt" --formats png
 nonempty "$tmp/paths_wkt/paths_tiny_1.png" "$tmp/paths_wkt/paths_tiny_3.png"
 
+run pathviz_auto "$navpy" "$root/scripts/pathviz.py" --map "$data/tiny.map" --paths "$data/tiny" --scen-index auto \
+  --out "$tmp/paths_auto" --formats png
+contains "$tmp/pathviz_auto.log" "pathviz.py: wrote"
+if [ "$(ls "$tmp/paths_auto" | wc -l)" -ge 2 ]; then pass "auto picks at least 2 queries"; else fail "auto picked < 2 queries"; fi
+
 # --- robustness: no solved rows, header-only file, a directory of result sets ---
 run plots_edge "$navpy" "$root/scripts/plots.py" "$data/edge.csv" --out "$tmp/plots_edge"
-contains "$tmp/plots_edge.log" "skipped gap_by_representation"
+contains "$tmp/plots_edge.log" "skipped pareto_all"
 if [ -z "$(ls -A "$tmp/plots_edge")" ]; then pass "plots_edge wrote no figures"; else fail "plots_edge wrote figures"; fi
 head -n1 "$data/tiny.csv" > "$tmp/header_only.csv"
 run report_empty "$navpy" "$root/scripts/report.py" "$tmp/header_only.csv" "$data/edge" --out "$tmp/report_empty"
 nonempty "$tmp/report_empty/report.html"
-contains "$tmp/report_empty/report.html" "skipped: no solved rows"
+contains "$tmp/report_empty/report.html" "No configuration solved a query with a known optimum here."
 mkdir -p "$tmp/sweep"
 cp "$data"/tiny.* "$tmp/sweep/" && cp "$data/tiny.csv" "$tmp/sweep/again.csv"
-run report_dir "$navpy" "$root/scripts/report.py" "$tmp/sweep" --out "$tmp/report_dir" --svg
+run report_dir "$navpy" "$root/scripts/report.py" "$tmp/sweep" --out "$tmp/report_dir"
 nonempty "$tmp/report_dir/report.html"
-contains "$tmp/report_dir/report.html" "<figure id='pareto'><figcaption>Pareto chart: query time vs gap</figcaption><svg"
 for page in "$tmp/report/report.html" "$tmp/report_dir/report.html"; do
   if grep -Eiq "(src|href)=[\"']?(https?:|//|file:)" "$page"; then fail "${page#"$tmp"/} has an external link"
   else pass "${page#"$tmp"/} has no external links"; fi
 done
-run sweep_rows "$navpy" -c "import pandas as pd, sys; s = pd.read_csv('$tmp/report_dir/summary.csv'); sys.exit(int(s['queries'].sum() != 140))"
+run sweep_rows "$navpy" -c "import pandas as pd, sys; s = pd.read_csv('$tmp/report_dir/summary.csv'); s = s[s['scope'] == 'all maps']; sys.exit(int(s['rows'].sum() != 112))"
+# --compare: the same rows against themselves -> every ratio 1.
+run report_compare "$navpy" "$root/scripts/report.py" "$data/tiny" --compare "$data/tiny" --out "$tmp/report_cmp"
+contains "$tmp/report_cmp/report.html" "Two runs compared"
+contains "$tmp/report_cmp/report.html" "<b>×1.000</b>"
 
 # --- bad input: one line, exit 2 ---
 run_fails plots_missing 2 "$navpy" "$root/scripts/plots.py" "$tmp/no_such_prefix" --out "$tmp/x"
