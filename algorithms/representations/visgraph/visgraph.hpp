@@ -33,6 +33,8 @@
 
 #include "geometry/free_space.hpp"
 #include "representations/csr_graph.hpp"
+#include "representations/distance_table.hpp"
+#include "representations/landmarks.hpp"
 #include "representations/representation.hpp"
 #include "representations/visgraph/grid_fov.hpp"
 
@@ -65,6 +67,10 @@ class VisGraph {
   const FreeSpace& free_space() const { return fs_; }
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
   bool taut() const { return shift_ == 1; }
+  // ALT landmark distances (parameter alt=K, K landmarks; nullptr with alt=0).
+  const Landmarks* landmarks() const { return landmarks_.k() ? &landmarks_ : nullptr; }
+  // Corner-to-corner distances (parameter table=1; nullptr without).
+  const DistanceTable* distance_table() const { return table_.empty() ? nullptr : &table_; }
   // Undirected node pairs joined (each pair is two arcs of the graph).
   std::size_t pairs() const { return pairs_; }
 
@@ -85,6 +91,8 @@ class VisGraph {
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   std::size_t pairs_ = 0;
   Graph graph_;
+  Landmarks landmarks_;
+  DistanceTable table_;
   std::vector<Point> pos_;  // per vertex: read by the heuristic in the search loop, kept inline
 };
 
