@@ -16,7 +16,9 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<QuadTree>("quadtree", "quadtree navigation mesh: merged free cells, portal midpoints (min, merge, aspect)"),
       make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)"),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes"),
-      make_entry<VisGraph>("visgraph", "pruned visibility graph over convex corners (tangent edges only): the exact optimum"),
+      make_entry<VisGraph>(
+          "visgraph",
+          "pruned visibility graph over convex corners (tangent edges only): the exact optimum (taut, alt=K landmarks, table=1 all-pairs heuristic)"),
   };
   return entries;
 }

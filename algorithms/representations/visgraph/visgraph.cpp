@@ -110,7 +110,7 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
     try {
       table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb) << 20);
     } catch (const std::length_error& e) {
-      throw UnsupportedMap(std::string("visgraph:table=1 on ") + map.name + ": " + e.what() + " (raise table_mb)");
+      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }
   }
 }

@@ -20,6 +20,12 @@
 // Finding what a point sees: on grid maps an exact angular sweep over rows (grid_fov.hpp), so a
 // query costs in proportion to the visible region; on polygon maps every node of the point's
 // component is filtered by tangency, then tested with the rtree segment test.
+//
+// Exact heuristics for the shared A* (each a parameter, so the benchmark shows what it buys and
+// costs): alt=K, K landmarks (ALT, Goldberg & Harrelson 2005; representations/landmarks.hpp,
+// K * 8 bytes per vertex); table=1, every corner-to-corner distance (the "indirect links" of the
+// seed write-up; representations/distance_table.hpp, corners^2 * 4 bytes, refused above
+// table_mb MiB, default 1024). Both keep every path optimal (tests/test_visgraph.cpp).
 #pragma once
 #include <cstdint>
 #include <optional>
