@@ -132,10 +132,10 @@ struct Counts {
 };
 
 void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Counts& counts) {
-  Params p1, p0 = Params::parse("taut=0");
+  Params p1 = Params::parse("alt=0"), p0 = Params::parse("taut=0,alt=0");
   // The heuristic variants (ALT landmarks, the all-pairs table) must give the same optimum.
-  Params pa = Params::parse("alt=3"), pt = Params::parse("table=1"), pat = Params::parse("taut=0,alt=2,table=1");
-  VisGraph taut(m, p1), plain(m, p0), alt(m, pa), table(m, pt), plain_table(m, pat);
+  Params pd, pa = Params::parse("alt=3"), pt = Params::parse("table=1,alt=0"), pat = Params::parse("taut=0,alt=2,table=1");
+  VisGraph taut(m, p1), plain(m, p0), def(m, pd), alt(m, pa), table(m, pt), plain_table(m, pat);
   ASSERT_TRUE(alt.landmarks() || alt.graph().num_edges() == 0);
   ASSERT_TRUE(table.distance_table() || table.corners().empty());
   const FreeSpace& fs = taut.free_space();
@@ -151,7 +151,7 @@ void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Cou
     const Point s = random_free_point(fs, m, rng, kind), g = random_free_point(fs, m, rng, kind);
     if (s.x < 0 || g.x < 0) continue;
     const double want = ref.shortest(s, g);
-    for (const VisGraph* vg : {&taut, &plain, &alt, &table, &plain_table})
+    for (const VisGraph* vg : {&taut, &plain, &def, &alt, &table, &plain_table})
       for (bool by_role : {false, true}) {
         const Solved got = solve(*vg, s, g, by_role);
         if (std::isinf(want)) {
@@ -325,7 +325,7 @@ TEST(VisGraph, HeuristicVariantsMatchOnRealMap) {
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
-  Params p0, pa = Params::parse("alt=8"), pt = Params::parse("table=1");
+  Params p0 = Params::parse("alt=0"), pa = Params::parse("alt=8"), pt = Params::parse("table=1,alt=0");
   VisGraph plain(m, p0), alt(m, pa), table(m, pt);
   SearchWorkspace ws;
   std::size_t exp_plain = 0, exp_alt = 0, exp_table = 0;

@@ -49,7 +49,7 @@ int VisGraph::side(const ConvexCorner& c, Point a, Point b) {
 
 VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const bool taut = params.get_bool("taut", true);
-  const int alt = params.get_int("alt", 0, 0, 64);
+  const int alt = params.get_int("alt", 16, 0, 64);  // default: the fastest configuration exact on every map
   const bool table = params.get_bool("table", false);
   const int table_mb = params.get_int("table_mb", 1024, 1, 1 << 20);
   params.finish("visgraph");

@@ -22,7 +22,7 @@
 // component is filtered by tangency, then tested with the rtree segment test.
 //
 // Exact heuristics for the shared A* (each a parameter, so the benchmark shows what it buys and
-// costs): alt=K, K landmarks (ALT, Goldberg & Harrelson 2005; representations/landmarks.hpp,
+// costs): alt=K, K landmarks (default 16; alt=0 turns them off; ALT, Goldberg & Harrelson 2005; landmarks.hpp,
 // K * 8 bytes per vertex); table=1, every corner-to-corner distance (the "indirect links" of the
 // seed write-up; representations/distance_table.hpp, corners^2 * 4 bytes, refused above
 // table_mb MiB, default 1024). Both keep every path optimal (tests/test_visgraph.cpp).
@@ -73,7 +73,7 @@ class VisGraph {
   const FreeSpace& free_space() const { return fs_; }
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
   bool taut() const { return shift_ == 1; }
-  // ALT landmark distances (parameter alt=K, K landmarks; nullptr with alt=0).
+  // ALT landmark distances (parameter alt=K, K landmarks, default 16; nullptr with alt=0).
   const Landmarks* landmarks() const { return landmarks_.k() ? &landmarks_ : nullptr; }
   // Corner-to-corner distances (parameter table=1; nullptr without).
   const DistanceTable* distance_table() const { return table_.empty() ? nullptr : &table_; }
