@@ -1,97 +1,52 @@
-// Build and query of every registered representation on real maps (issue 8): one benchmark per
-// (representation, map) for the build, and one for the queries (locate + search + polyline), with
-// the median per-query time as a counter (the issues' targets are medians).
-#include <benchmark/benchmark.h>
-
-#include <algorithm>
-#include <chrono>
-#include <filesystem>
-#include <map>
-
-#include "datasets/movingai.hpp"
+// Every representation benchmark, one line each, over the one fixture of bench_fixture.hpp
+// (maps loaded once, the pipeline's timing boundaries, the median per-query time as `median_us`).
+//   build/<rep>/<map>                       one build per iteration (vertices, edges, memory_kb)
+//   query/<rep>/<map>[/corner][/N][/h]      median_us, locate_us, search_us, expansions, build_ms,
+//                                           memory_kb, search_expansions_per_us
+// A representation's benchmark is one line below: register_build / register_query with its
+// `--rep` text ("name" or "name:k=v,...").
+#include "harness/bench_fixture.hpp"
 #include "harness/registry.hpp"
 
 namespace {
 
-using namespace navbench;
-
-const char* kMaps[] = {"dao/den520d.map", "dao/brc202d.map"};
-
-struct Loaded {
-  Map map;
-  std::vector<Query> queries;  // up to 500 scenario queries spread over all buckets, cell centres
-};
-
-const Loaded* load(const std::string& rel) {
-  static std::map<std::string, Loaded> cache;
-  auto it = cache.find(rel);
-  if (it != cache.end()) return &it->second;
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/" + rel;
-  if (!std::filesystem::exists(path)) return nullptr;
-  Loaded l;
-  l.map = load_movingai_map(path);
-  Scenario s = load_scenario(path + ".scen");
-  const std::size_t n = std::min<std::size_t>(500, s.lines.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& line = s.lines[i * s.lines.size() / n];
-    Query q;
-    q.start = {line.sx + 0.5, line.sy + 0.5};
-    q.goal = {line.gx + 0.5, line.gy + 0.5};
-    l.queries.push_back(q);
-  }
-  return &(cache[rel] = std::move(l));
-}
-
-void build(benchmark::State& state, const RepresentationEntry* e, std::string rel) {
-  const Loaded* l = load(rel);
-  if (!l) return state.SkipWithError("map not found (needs ../shared/datasets)");
-  std::size_t bytes = 0;
-  for (auto _ : state) {
-    Params p;
-    auto rep = e->build(l->map, p);
-    bytes = rep->stats().memory_bytes;
-    benchmark::DoNotOptimize(rep);
-  }
-  state.counters["memory_bytes"] = double(bytes);
-}
-
-void query(benchmark::State& state, const RepresentationEntry* e, std::string rel) {
-  const Loaded* l = load(rel);
-  if (!l) return state.SkipWithError("map not found (needs ../shared/datasets)");
-  Params p;
-  auto rep = e->build(l->map, p);
-  const Heuristic h = parse_heuristic("euclidean");
-  std::vector<double> us(l->queries.size());
-  std::size_t expansions = 0;
-  for (auto _ : state) {
-    for (std::size_t i = 0; i < l->queries.size(); ++i) {
-      const auto t0 = std::chrono::steady_clock::now();
-      Query q = l->queries[i];
-      if (rep->locate(q)) {
-        SearchStats st;
-        if (!(q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)) {
-          benchmark::DoNotOptimize(rep->search(q, h, st));
-          benchmark::DoNotOptimize(rep->polyline(q));
-        }
-        expansions += st.expansions;
-      }
-      us[i] = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-    }
-  }
-  std::nth_element(us.begin(), us.begin() + long(us.size() / 2), us.end());
-  state.counters["median_us"] = us[us.size() / 2];
-  state.counters["queries"] = double(l->queries.size());
-  state.counters["expansions_per_s"] = benchmark::Counter(double(expansions), benchmark::Counter::kIsRate);
-}
+using navbench::bench::QueryCase;
+using navbench::bench::register_build;
+using navbench::bench::register_query;
 
 const bool registered = [] {
-  for (const auto& e : representations())
-    for (const char* m : kMaps) {
-      const std::string stem = std::filesystem::path(m).stem().string();
-      benchmark::RegisterBenchmark(("build/" + e.name + "/" + stem).c_str(), build, &e, std::string(m))
-          ->Unit(benchmark::kMillisecond);
-      benchmark::RegisterBenchmark(("query/" + e.name + "/" + stem).c_str(), query, &e, std::string(m))
-          ->Unit(benchmark::kMillisecond);
+  // Every registered representation: build, and 500 scenario queries spread over all buckets (issue 8).
+  for (const auto& e : navbench::representations())
+    for (const char* m : {"dao/den520d", "dao/brc202d"}) {
+      register_build(e.name, m);
+      register_query({e.name, m, "center", 500});
+    }
+
+  // grid A*: every scenario query with the octile heuristic; search_expansions_per_us is the search
+  // rate (compare Warthog's expansions per microsecond).
+  register_query({"grid8", "dao/den520d", "center", 0, "octile"});
+  register_query({"grid8", "dao/brc202d", "center", 0, "octile"});
+  register_query({"grid4", "dao/den520d", "center", 0, "octile"});
+
+  // navmesh (issue targets: build < 20 ms on den520d / brc202d, < 200 ms on Aurora).
+  register_build("navmesh", "sc1/Aurora");
+  register_build("navmesh:merge=1", "dao/den520d");
+  register_build("navmesh:merge=1", "sc1/Aurora");
+  register_build("navmesh-vertices", "sc1/Aurora");
+  register_query({"navmesh:merge=1", "dao/den520d", "center", 500});
+
+  // quadtree (issue 5: build < 10 ms; median query below grid8's on the same 300 queries).
+  register_build("quadtree:merge=0", "dao/den520d");
+  register_build("quadtree", "sc1/Aurora");
+  for (const char* rep : {"quadtree", "grid8", "quadtree:merge=0"}) register_query({rep, "dao/den520d", "center", 300});
+  for (const char* rep : {"quadtree", "grid8"}) register_query({rep, "dao/brc202d", "center", 300});
+
+  // visgraph variants (issue 15: exact any-angle queries against Polyanya): every scenario query,
+  // corner convention (Polyanya's), on den520d, brc202d and Aurora.
+  for (const char* m : {"dao/den520d", "dao/brc202d", "sc1/Aurora"})
+    for (const char* rep : {"visgraph", "visgraph:alt=0", "visgraph:alt=8", "visgraph:taut=0", "visgraph:table=1"}) {
+      register_build(rep, m);
+      register_query({rep, m, "corner"});
     }
   return true;
 }();

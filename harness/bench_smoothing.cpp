@@ -16,6 +16,7 @@
 
 #include "datasets/movingai.hpp"
 #include "geometry/free_space.hpp"
+#include "harness/bench_fixture.hpp"
 #include "representations/grid/grid.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/quadtree/quadtree.hpp"
@@ -117,13 +118,13 @@ struct RealSetup {
 // Up to `limit` scenario queries spread over the file; false (and the state skipped) without data.
 template <class R>
 bool setup(benchmark::State& state, const char* rel, RealSetup<R>& s, std::size_t limit = 256) {
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/" + rel;
-  if (!std::filesystem::exists(path)) {
+  const bench::MapData* d = bench::map_data(rel);  // the shared fixture's cache
+  if (!d) {
     state.SkipWithError("map not found (needs ../shared/datasets)");
     return false;
   }
-  s.map = load_movingai_map(path);
-  const Scenario sc = load_scenario(path + ".scen");
+  s.map = d->map;
+  const Scenario& sc = d->scenario;
   Params p;
   s.rep = std::make_unique<R>(s.map, p);
   s.fs = std::make_unique<FreeSpace>(s.map);
@@ -243,7 +244,7 @@ void smooth_search(benchmark::State& st, const char* rel, int which) {
   else search_real<QuadTree>(st, rel);
 }
 
-const char* const kDen = "movingai/dao/den520d.map";
+const char* const kDen = "dao/den520d";
 BENCHMARK_CAPTURE(smooth_funnel, navmesh_den520d, kDen, 0)->Unit(benchmark::kNanosecond);
 BENCHMARK_CAPTURE(smooth_funnel, quadtree_den520d, kDen, 1)->Unit(benchmark::kNanosecond);
 BENCHMARK_CAPTURE(smooth_los, grid8_den520d, kDen, 0)->Unit(benchmark::kMicrosecond);

@@ -38,14 +38,28 @@ class AnyRepresentation {
   virtual std::vector<Segment> structure() const = 0;
 };
 
+template <class R>
+concept HasRoleAttach = requires(const R& r, Point p) {
+  { r.attach_start(p) } -> std::same_as<std::optional<Attachment>>;
+  { r.attach_goal(p) } -> std::same_as<std::optional<Attachment>>;
+};
+
 template <Representation R>
 class Adapter final : public AnyRepresentation {
  public:
   // The search workspace is sized here, at build time, so no query pays for its allocation.
   Adapter(const Map& m, Params& p) : rep_(m, p) { ws_.reserve(num_vertices(rep_.graph()) + 2); }
   bool locate(Query& q) const override {
-    auto s = rep_.attach(q.start);
-    auto g = rep_.attach(q.goal);
+    // A representation with role-specific attachments (visgraph: start links only to the states
+    // a path from it arrives in, goal links only from the states that leave towards it) uses them.
+    auto s = [&] {
+      if constexpr (HasRoleAttach<R>) return rep_.attach_start(q.start);
+      else return rep_.attach(q.start);
+    }();
+    auto g = [&] {
+      if constexpr (HasRoleAttach<R>) return rep_.attach_goal(q.goal);
+      else return rep_.attach(q.goal);
+    }();
     if (!s || !g) return false;
     q.s = std::move(*s);
     q.g = std::move(*g);

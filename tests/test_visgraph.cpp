@@ -132,8 +132,12 @@ struct Counts {
 };
 
 void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Counts& counts) {
-  Params p1, p0 = Params::parse("taut=0");
-  VisGraph taut(m, p1), plain(m, p0);
+  Params p1 = Params::parse("alt=0"), p0 = Params::parse("taut=0,alt=0");
+  // The heuristic variants (ALT landmarks, the all-pairs table) must give the same optimum.
+  Params pd, pa = Params::parse("alt=3"), pt = Params::parse("table=1,alt=0"), pat = Params::parse("taut=0,alt=2,table=1");
+  VisGraph taut(m, p1), plain(m, p0), def(m, pd), alt(m, pa), table(m, pt), plain_table(m, pat);
+  ASSERT_TRUE(alt.landmarks() || alt.graph().num_edges() == 0);
+  ASSERT_TRUE(table.distance_table() || table.corners().empty());
   const FreeSpace& fs = taut.free_space();
   Reference ref(fs);
   counts.boundary_pairs += ref.arcs;
@@ -147,7 +151,7 @@ void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Cou
     const Point s = random_free_point(fs, m, rng, kind), g = random_free_point(fs, m, rng, kind);
     if (s.x < 0 || g.x < 0) continue;
     const double want = ref.shortest(s, g);
-    for (const VisGraph* vg : {&taut, &plain})
+    for (const VisGraph* vg : {&taut, &plain, &def, &alt, &table, &plain_table})
       for (bool by_role : {false, true}) {
         const Solved got = solve(*vg, s, g, by_role);
         if (std::isinf(want)) {
@@ -313,4 +317,49 @@ TEST(VisGraph, RealMapsValidAndAtMostOctile) {
       }
     }
   }
+}
+
+// The heuristic variants on a real map: the same optimum as the plain graph, fewer expansions.
+TEST(VisGraph, HeuristicVariantsMatchOnRealMap) {
+  const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/dao/den520d.map";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+  Map m = load_movingai_map(path);
+  Scenario sc = load_scenario(path + ".scen");
+  Params p0 = Params::parse("alt=0"), pa = Params::parse("alt=8"), pt = Params::parse("table=1,alt=0");
+  VisGraph plain(m, p0), alt(m, pa), table(m, pt);
+  SearchWorkspace ws;
+  std::size_t exp_plain = 0, exp_alt = 0, exp_table = 0;
+  const std::size_t N = 60;
+  for (std::size_t i = 0; i < N; ++i) {
+    const ScenarioLine& l = sc.lines[i * sc.lines.size() / N];
+    const Point s{double(l.sx), double(l.sy)}, g{double(l.gx), double(l.gy)};  // corner convention
+    auto run = [&](const VisGraph& vg, std::size_t& exp) {
+      Query q;
+      q.start = s;
+      q.goal = g;
+      q.s = *vg.attach_start(s);
+      q.g = *vg.attach_goal(g);
+      q.direct = vg.direct(q);
+      SearchStats st;
+      const double c = astar(vg, q, Heuristic{}, ws, st);
+      exp += st.expansions;
+      EXPECT_NEAR(polyline_length(vg.polyline(q)), c, 1e-9);
+      return c;
+    };
+    const double want = run(plain, exp_plain);
+    ASSERT_NEAR(run(alt, exp_alt), want, 1e-9) << "query " << i;
+    ASSERT_NEAR(run(table, exp_table), want, 1e-9) << "query " << i;
+  }
+  EXPECT_LT(exp_alt, exp_plain);
+  EXPECT_LT(exp_table, exp_alt);
+}
+
+TEST(VisGraph, TableOverBudgetIsRefused) {
+  Map m = grid_from({"..@..", ".....", "..@..", "....."});
+  Params p = Params::parse("table=1,table_mb=1");
+  EXPECT_NO_THROW(VisGraph(m, p));  // a few corners fit
+  std::mt19937_64 rng(5);
+  Map big = random_grid(120, 120, 0.3, rng);  // well over 512 corners: a table above 1 MiB
+  Params q = Params::parse("table=1,table_mb=1");
+  EXPECT_THROW(VisGraph(big, q), UnsupportedMap);
 }

@@ -3,12 +3,15 @@
 // and reset in O(touched) by a stamp: untouched entries read distance +inf and colour white, as
 // astar_search_no_init requires (a plain vector_property_map would read 0 and give wrong paths).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
 #include <boost/graph/astar_search.hpp>
 
+#include "representations/distance_table.hpp"
+#include "representations/landmarks.hpp"
 #include "representations/representation.hpp"
 #include "search/heuristic.hpp"
 #include "search/query_graph.hpp"
@@ -65,6 +68,8 @@ class SearchWorkspace {
 
   GoalLinks goal_links;
   std::vector<Link> start_links;
+  std::vector<double> landmark_goal;  // d(L_i, T) of the running query (ALT)
+  std::vector<std::pair<std::uint32_t, double>> goal_places;  // (place, link cost) of the goal (distance table)
   static constexpr double kInf = std::numeric_limits<double>::infinity();
 
  private:
@@ -142,6 +147,44 @@ struct PositionHeuristic {
     else return weight * metric_distance<M>(p, goal);
   }
 };
+// ALT (Goldberg & Harrelson 2005, see representations/landmarks.hpp): the larger of the metric
+// and the landmark bounds d(L,T) - d(L,v); every term is a lower bound, so the max is one too.
+template <class R, Metric M>
+struct AltHeuristic {
+  PositionHeuristic<R, M> base;
+  const Landmarks* lm;
+  const double* goal_dist;  // d(L_i, T), +inf when T is unreachable from L_i
+  double operator()(Vertex v) const {
+    const Point p = v < base.n ? Point(base.rep->position(v)) : (v == base.n ? base.start : base.goal);
+    double e = metric_distance<M>(p, base.goal);
+    if (v < base.n) {
+      const double* row = lm->row(v);
+      for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
+        const double b = goal_dist[i] - row[i];  // inf - inf (both unreachable) is NaN: max ignores it
+        if (b > e && row[i] < Landmarks::kInf) e = b;
+      }
+    }
+    return base.weight * e;
+  }
+};
+// All-pairs table (representations/distance_table.hpp): the larger of the metric and
+// min over the goal's places (p, c) of D(place(v), p) + c.
+template <class R, Metric M>
+struct TableHeuristic {
+  PositionHeuristic<R, M> base;
+  const DistanceTable* table;
+  const std::pair<std::uint32_t, double>* goal;
+  std::size_t goals;
+  double operator()(Vertex v) const {
+    const Point p = v < base.n ? Point(base.rep->position(v)) : (v == base.n ? base.start : base.goal);
+    const double e = metric_distance<M>(p, base.goal);
+    if (v >= base.n) return base.weight * e;
+    const float* row = table->row(table->place(v));
+    double best = SearchWorkspace::kInf;
+    for (std::size_t i = 0; i < goals; ++i) best = std::min(best, double(row[goal[i].first]) + goal[i].second);
+    return base.weight * std::max(e, best);
+  }
+};
 }  // namespace detail
 
 // Runs the shared A* from q.start to q.goal over r's graph with q's attachments.
@@ -175,6 +218,47 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   put(pred, S, S);
   q.path.clear();
   bool found = false;
+  // The landmark table, when the representation offers one and a metric heuristic is asked for.
+  const Landmarks* lm = nullptr;
+  if constexpr (HasLandmarks<R>) lm = h.metric == Metric::zero ? nullptr : r.landmarks();
+  if (lm && (lm->k() == 0 || lm->size() != n)) lm = nullptr;
+  if (lm) {
+    ws.landmark_goal.assign(lm->k(), SearchWorkspace::kInf);
+    for (const Link& l : q.g.links) {
+      const double* row = lm->row(l.vertex);
+      for (std::size_t i = 0; i < lm->k(); ++i) ws.landmark_goal[i] = std::min(ws.landmark_goal[i], row[i] + l.cost);
+    }
+  }
+  const DistanceTable* table = nullptr;
+  if constexpr (HasDistanceTable<R>) table = h.metric == Metric::zero ? nullptr : r.distance_table();
+  if (table && (table->empty() || table->vertices() != n)) table = nullptr;
+  if (table) {  // the goal's places, each once with its cheapest link
+    ws.goal_places.clear();
+    for (const Link& l : q.g.links) {
+      const std::uint32_t p = table->place(l.vertex);
+      auto it = std::find_if(ws.goal_places.begin(), ws.goal_places.end(), [p](const auto& x) { return x.first == p; });
+      if (it == ws.goal_places.end()) ws.goal_places.push_back({p, l.cost});
+      else it->second = std::min(it->second, l.cost);
+    }
+  }
+  // This is the body of boost::astar_search_no_init (Boost 1.74), Boost's A* visitor over
+  // breadth_first_visit with a 4-ary indirect heap, with one change: the heap's position map is
+  // the workspace record instead of a vector_property_map that astar_search_no_init allocates
+  // per call and grows to the largest vertex index (an O(V) cost for every query).
+  auto run = [&](const auto& heur) {
+    put(cost, S, heur(S));
+    using Queue = boost::d_ary_heap_indirect<Vertex, 4, detail::HeapIndexMap, detail::CostMap, std::less<double>>;
+    Queue open(cost, heap_index, std::less<double>());
+    boost::detail::astar_bfs_visitor<std::decay_t<decltype(heur)>, detail::Visitor<QG>, Queue, detail::PredMap,
+                                     detail::CostMap, detail::DistMap, OverlayWeightMap, detail::ColorMap,
+                                     std::plus<double>, std::less<double>>
+        bfs(heur, vis, open, pred, cost, dist, OverlayWeightMap{}, color, std::plus<double>(), std::less<double>(), 0.0);
+    try {
+      boost::breadth_first_visit(g, S, open, bfs, color);
+    } catch (const detail::FoundGoal&) {
+      found = true;
+    }
+  };
   with_metric(h.metric, [&](auto m) {
     detail::PositionHeuristic<R, decltype(m)::value> heur;
     heur.rep = &r;
@@ -182,22 +266,14 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
     heur.start = q.start;
     heur.goal = q.goal;
     heur.weight = h.weight;
-    put(cost, S, heur(S));
-    // This is the body of boost::astar_search_no_init (Boost 1.74), Boost's A* visitor over
-    // breadth_first_visit with a 4-ary indirect heap, with one change: the heap's position map is
-    // the workspace record instead of a vector_property_map that astar_search_no_init allocates
-    // per call and grows to the largest vertex index (an O(V) cost for every query).
-    using Queue = boost::d_ary_heap_indirect<Vertex, 4, detail::HeapIndexMap, detail::CostMap, std::less<double>>;
-    Queue open(cost, heap_index, std::less<double>());
-    boost::detail::astar_bfs_visitor<decltype(heur), detail::Visitor<QG>, Queue, detail::PredMap, detail::CostMap,
-                                     detail::DistMap, OverlayWeightMap, detail::ColorMap, std::plus<double>,
-                                     std::less<double>>
-        bfs(heur, vis, open, pred, cost, dist, OverlayWeightMap{}, color, std::plus<double>(), std::less<double>(), 0.0);
-    try {
-      boost::breadth_first_visit(g, S, open, bfs, color);
-    } catch (const detail::FoundGoal&) {
-      found = true;
+    if constexpr (HasDistanceTable<R>) {
+      if (table)
+        return run(detail::TableHeuristic<R, decltype(m)::value>{heur, table, ws.goal_places.data(), ws.goal_places.size()});
     }
+    if constexpr (HasLandmarks<R>) {
+      if (lm) return run(detail::AltHeuristic<R, decltype(m)::value>{heur, lm, ws.landmark_goal.data()});
+    }
+    run(heur);
   });
   if (!found) return SearchWorkspace::kInf;
   for (Vertex v = get(pred, T); v != S; v = get(pred, v)) q.path.push_back(v);

@@ -49,6 +49,9 @@ int VisGraph::side(const ConvexCorner& c, Point a, Point b) {
 
 VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const bool taut = params.get_bool("taut", true);
+  const int alt = params.get_int("alt", 16, 0, 64);  // default: the fastest configuration exact on every map
+  const bool table = params.get_bool("table", false);
+  const int table_mb = params.get_int("table_mb", 1024, 1, 1 << 20);
   params.finish("visgraph");
   shift_ = taut ? 1 : 0;
   const auto& c = corners();
@@ -97,6 +100,19 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   graph_ = csr_from_arcs(std::size_t(n) << shift_, std::move(arcs));
   pos_.resize(std::size_t(n) << shift_);
   for (std::size_t v = 0; v < pos_.size(); ++v) pos_[v] = c[v >> shift_].at;
+  // Landmarks spread over corners (both taut states of a corner are one place).
+  if (alt > 0)
+    landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt), [s = shift_](Vertex v) { return Vertex(v >> s); });
+  // All corner-to-corner distances, one place per corner (both taut states).
+  if (table) {
+    std::vector<std::uint32_t> place(pos_.size());
+    for (std::size_t v = 0; v < place.size(); ++v) place[v] = std::uint32_t(v >> shift_);
+    try {
+      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb) << 20);
+    } catch (const std::length_error& e) {
+      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
+    }
+  }
 }
 
 std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
@@ -141,7 +157,9 @@ std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
   Attachment a;
   a.component = fs_.component(p);
   const auto& c = corners();
-  for (std::uint32_t j : visible_tangent_nodes(p)) {
+  const std::vector<std::uint32_t> nodes = visible_tangent_nodes(p);
+  a.links.reserve(nodes.size() * (shift_ && role == 0 ? 2 : 1) + 1);
+  for (std::uint32_t j : nodes) {
     const Point Q = c[j].at;
     const double d = std::sqrt((p.x - Q.x) * (p.x - Q.x) + (p.y - Q.y) * (p.y - Q.y));  // hypot is slow
     if (!shift_) {
@@ -179,7 +197,7 @@ BuildStats VisGraph::stats() const {
   s.vertices = num_vertices(graph_);
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
-                   pos_.capacity() * sizeof(Point);
+                   pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes();
   return s;
 }
 

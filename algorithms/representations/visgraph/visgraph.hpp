@@ -20,6 +20,12 @@
 // Finding what a point sees: on grid maps an exact angular sweep over rows (grid_fov.hpp), so a
 // query costs in proportion to the visible region; on polygon maps every node of the point's
 // component is filtered by tangency, then tested with the rtree segment test.
+//
+// Exact heuristics for the shared A* (each a parameter, so the benchmark shows what it buys and
+// costs): alt=K, K landmarks (default 16; alt=0 turns them off; ALT, Goldberg & Harrelson 2005; landmarks.hpp,
+// K * 8 bytes per vertex); table=1, every corner-to-corner distance (the "indirect links" of the
+// seed write-up; representations/distance_table.hpp, corners^2 * 4 bytes, refused above
+// table_mb MiB, default 1024). Both keep every path optimal (tests/test_visgraph.cpp).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -33,6 +39,8 @@
 
 #include "geometry/free_space.hpp"
 #include "representations/csr_graph.hpp"
+#include "representations/distance_table.hpp"
+#include "representations/landmarks.hpp"
 #include "representations/representation.hpp"
 #include "representations/visgraph/grid_fov.hpp"
 
@@ -65,6 +73,10 @@ class VisGraph {
   const FreeSpace& free_space() const { return fs_; }
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
   bool taut() const { return shift_ == 1; }
+  // ALT landmark distances (parameter alt=K, K landmarks, default 16; nullptr with alt=0).
+  const Landmarks* landmarks() const { return landmarks_.k() ? &landmarks_ : nullptr; }
+  // Corner-to-corner distances (parameter table=1; nullptr without).
+  const DistanceTable* distance_table() const { return table_.empty() ? nullptr : &table_; }
   // Undirected node pairs joined (each pair is two arcs of the graph).
   std::size_t pairs() const { return pairs_; }
 
@@ -85,6 +97,8 @@ class VisGraph {
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   std::size_t pairs_ = 0;
   Graph graph_;
+  Landmarks landmarks_;
+  DistanceTable table_;
   std::vector<Point> pos_;  // per vertex: read by the heuristic in the search loop, kept inline
 };
 
