@@ -1,6 +1,7 @@
 #include "representations/subgoal/subgoal.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -22,7 +23,22 @@ double SubgoalGraph::octile(Cell a, Cell b) const {
   return double(std::max(dx, dy) - std::min(dx, dy)) + double(std::min(dx, dy)) * M_SQRT2;
 }
 
-SubgoalGraph::SubgoalGraph(const Map& map, Params& params) {
+namespace {
+std::atomic<std::uint64_t> g_next_build_id{1};
+}  // namespace
+
+SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
+  static thread_local Scratch s;
+  if (s.owner != id_) {
+    s.owner = id_;
+    s.slot.assign(pos_.size(), -1);
+    s.reached[0] = s.reached[1] = Reached{};
+    s.next = 0;
+  }
+  return s;
+}
+
+SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(g_next_build_id++) {
   levels_ = params.get_int("levels", 1, 1, 16);
   params.finish("subgoal");
   if (map.kind != MapKind::grid) throw UnsupportedMap("subgoal needs a grid map");
@@ -276,7 +292,7 @@ void SubgoalGraph::reach(Point p, std::vector<Reach>& out) const {
   out.clear();
   Cell cells[4];
   const int n = cells_of(p, cells);
-  if (slot_.size() < pos_.size()) slot_.assign(pos_.size(), -1);
+  std::vector<std::int32_t>& slot_ = scratch().slot;
   // Returns true when v is new.
   auto add = [&](Vertex v, double cost, std::int32_t pred, int cell) {
     std::int32_t& s = slot_[v];
@@ -318,8 +334,9 @@ void SubgoalGraph::reach(Point p, std::vector<Reach>& out) const {
 std::optional<Attachment> SubgoalGraph::attach(Point p) const {
   Cell cells[4];
   if (cells_of(p, cells) == 0) return std::nullopt;
-  Reached& slot = reached_[reached_next_];
-  reached_next_ ^= 1;
+  Scratch& sc = scratch();
+  Reached& slot = sc.reached[sc.next];
+  sc.next ^= 1;
   slot.p = p;
   reach(p, slot.r);
   const std::vector<Reach>& r = slot.r;
@@ -369,7 +386,7 @@ Polyline SubgoalGraph::polyline(const Query& q) const {
     auto side = [&](Point p, const std::vector<Link>&, Vertex v) {
       std::vector<Reach> fresh;
       const std::vector<Reach>* found = nullptr;
-      for (const Reached& c : reached_)
+      for (const Reached& c : scratch().reached)
         if (c.p.x == p.x && c.p.y == p.y) found = &c.r;
       if (!found) reach(p, fresh), found = &fresh;
       const std::vector<Reach>& r = *found;
@@ -413,8 +430,7 @@ BuildStats SubgoalGraph::stats() const {
   s.memory_bytes = graph_.memory_bytes() + free_.capacity() + 4 * clear_[0].capacity() * 2 +
                    vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
-                   up_.memory_bytes() + up_shape_.capacity() + up_via_.capacity() * 4 + rank_.capacity() * 4 +
-                   slot_.capacity() * 4;
+                   up_.memory_bytes() + up_shape_.capacity() + up_via_.capacity() * 4 + rank_.capacity() * 4;
   return s;
 }
 

@@ -122,14 +122,21 @@ class SubgoalGraph {
   CsrGraph up_;                               // levels=2: each local's edges to its higher neighbours
   std::vector<std::uint8_t> up_shape_;
   std::vector<std::uint32_t> up_via_;
-  mutable std::vector<std::int32_t> slot_;    // reach() scratch: vertex -> entry, -1 (single-threaded use)
-  // The last two reach() results of attach() (start and goal), so polyline() need not redo them.
+  // Query-time scratch lives per thread (`--threads N` searches one build from several threads):
+  // reach()'s vertex -> entry slots (-1 = none) and the last two reach() results of attach()
+  // (start and goal), so polyline() need not redo them. Keyed by id_, unique per build.
   struct Reached {
     Point p{-1, -1};
     std::vector<Reach> r;
   };
-  mutable Reached reached_[2];
-  mutable int reached_next_ = 0;
+  struct Scratch {
+    std::uint64_t owner = 0;
+    std::vector<std::int32_t> slot;
+    Reached reached[2];
+    int next = 0;
+  };
+  Scratch& scratch() const;
+  std::uint64_t id_ = 0;
 };
 
 }  // namespace navbench
