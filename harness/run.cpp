@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -124,6 +125,16 @@ Scenario draw_queries(const Map& m, const FreeSpace& free, long n, std::uint64_t
 }
 
 }  // namespace
+
+// Peak resident memory of this process so far (Linux VmHWM: reset by exec, unlike getrusage's
+// ru_maxrss, which keeps the forking parent's size); 0 where /proc is not there.
+static std::size_t peak_rss_bytes() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::size_t(std::strtoull(line.c_str() + 6, nullptr, 10)) * 1024;
+  return 0;
+}
 
 int parse_threads(const std::string& v) {
   const long n = parse_count("--threads", v);
@@ -498,9 +509,9 @@ int run(const RunConfig& cfg) {
         const std::size_t n = pm.queries.size() * cfg.unit.heuristics.size();
         if (!cfg.quiet && s > 0) {
           char buf[200];
-          std::snprintf(buf, sizeof buf, "navbench: %s %s: %zu queries in %.3f s (%.0f queries/s, %d thread%s)\n",
+          std::snprintf(buf, sizeof buf, "navbench: %s %s: %zu queries in %.6f s (%.0f queries/s, %d thread%s, peak RSS %.1f MiB)\n",
                         pm.map.name.c_str(), spec.text.c_str(), n, s, double(n) / s, cfg.unit.threads,
-                        cfg.unit.threads == 1 ? "" : "s");
+                        cfg.unit.threads == 1 ? "" : "s", double(peak_rss_bytes()) / (1 << 20));
           std::cerr << buf;
         }
       }

@@ -50,9 +50,16 @@ TEXT_COLUMNS = {"map", "collection", "representation", "heuristic", "smoothing",
 BUILD_COLUMNS = ["map", "representation", "params", "build_ms", "vertices", "edges", "memory_bytes"]
 BUILD_TEXT_COLUMNS = {"map", "representation", "params"}
 PATHS_COLUMNS = ["map", "scen_index", "representation", "heuristic", "smoothing", "convention", "points"]
+# PREFIX.updates.csv of a dynamic run (SPEC §7): one row per update and representation.
+UPDATE_COLUMNS = ["map", "representation", "epoch", "patches", "cells_changed", "update_us", "rebuild_us"]
+UPDATE_TEXT_COLUMNS = {"map", "representation"}
+# threads.csv of scripts/thread-scaling: one row per (map, representation, thread count).
+THREAD_COLUMNS = ["map", "representation", "threads", "queries", "wall_s", "queries_per_s", "peak_rss_bytes"]
+THREAD_TEXT_COLUMNS = {"map", "representation"}
 STATUSES = ("ok", "no_path", "invalid_query", "error", "not_applicable")
 # Files in a results directory that are companions of a result set, not result sets themselves.
-COMPANION_SUFFIXES = (".build.csv", ".paths.csv", ".structure.csv")
+COMPANION_SUFFIXES = (".build.csv", ".paths.csv", ".structure.csv", ".updates.csv", ".threads.csv")
+COMPANION_NAMES = ("updates.csv", "threads.csv")  # a folder's own companions (merged sweep, thread-scaling)
 
 
 class InputError(Exception):
@@ -87,7 +94,7 @@ def find_result_csvs(inputs: list[str]) -> list[str]:
             for root, dirs, files in os.walk(item):
                 dirs.sort()
                 for f in sorted(files):
-                    if f.endswith(".csv") and not f.endswith(COMPANION_SUFFIXES):
+                    if f.endswith(".csv") and not f.endswith(COMPANION_SUFFIXES) and f not in COMPANION_NAMES:
                         found.append(os.path.join(root, f))
             if not found:
                 raise InputError(f"{item}: directory holds no result CSV files")
@@ -191,6 +198,34 @@ class ResultData:
     meta: dict = field(default_factory=dict)   # result-set prefix -> parsed meta.json (or None)
     prefixes: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what was missing, for the report
+    updates: object = None                     # PREFIX.updates.csv rows of dynamic runs (may be empty)
+    threads: object = None                     # threads.csv rows (scripts/thread-scaling; may be empty)
+
+
+def read_updates_csv(path: str):
+    return read_csv_typed(path, UPDATE_COLUMNS, UPDATE_TEXT_COLUMNS,
+                          required=["map", "representation", "cells_changed", "update_us"])
+
+
+def read_threads_csv(path: str):
+    return read_csv_typed(path, THREAD_COLUMNS, THREAD_TEXT_COLUMNS,
+                          required=["map", "representation", "threads", "queries_per_s"])
+
+
+def _companions(csvs: list[str], inputs: list[str], suffix: str, plain: str, reader):
+    """Rows of the companion files PREFIX<suffix> of the result sets read (a finished sweep's
+    results<suffix>, else its units'), and DIR/<plain> of directory inputs, each file once,
+    concatenated; None when there are none."""
+    import pandas as pd
+    paths = [prefix_of(p) + suffix for p in csvs] + [os.path.join(i, plain) for i in inputs if os.path.isdir(i)]
+    seen, frames = set(), []
+    for p in paths:
+        if os.path.isfile(p) and os.path.realpath(p) not in seen:
+            seen.add(os.path.realpath(p))
+            df = reader(p)
+            df["result_set"] = prefix_of(p)
+            frames.append(df)
+    return pd.concat(frames, ignore_index=True) if frames else None
 
 
 def load(inputs: list[str]) -> ResultData:
@@ -224,7 +259,10 @@ def load(inputs: list[str]) -> ResultData:
     build = (pd.concat(builds, ignore_index=True) if builds
              else pd.DataFrame({c: pd.Series(dtype=str if c in BUILD_TEXT_COLUMNS else float)
                                 for c in BUILD_COLUMNS}))
-    return ResultData(rows=rows, build=build, meta=meta, prefixes=prefixes, notes=notes)
+    updates = _companions(csvs, inputs, ".updates.csv", "updates.csv", read_updates_csv)
+    threads = _companions(csvs, inputs, ".threads.csv", "threads.csv", read_threads_csv)
+    return ResultData(rows=rows, build=build, meta=meta, prefixes=prefixes, notes=notes,
+                      updates=updates, threads=threads)
 
 
 # --------------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ METRICS = [
 ]
 PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoch"]
 MAX_VERDICT_PAIRS = 12
+OPTIONAL_SECTIONS = {"dynamic": "Changing maps", "threads": "Many agents"}  # shown when the inputs have them
 
 
 # --------------------------------------------------------------------------------------------
@@ -197,10 +198,12 @@ class Analysis:
     rep_colour: dict = field(default_factory=dict)
     free_cells: dict = field(default_factory=dict)
     primary_facet: str = ""
+    update_summary: object = None                   # per scenario x representation (changing maps)
+    dynamic: list = field(default_factory=list)     # ResultData of --dynamic inputs (their own section only)
 
     def all_figures(self):
         out = [s.pareto for s in self.scopes if s.pareto is not None]
-        return out + [f for _, f, _ in self.figures]
+        return out + [f for _, f, _ in self.figures if f is not None]
 
 
 def build_per_map(build, reps, maps):
@@ -603,6 +606,179 @@ def build_figure(analysis: Analysis, map_files: dict):
         panels=panels, ncols=2, panel_h=380, legend_title="representation"), extra))
 
 
+def rep_colours(analysis: Analysis, reps) -> dict:
+    """The run's colour per representation, new ones (only in a companion file) after them."""
+    out, k = {}, len(analysis.rep_colour)
+    for r in reps:
+        if r in analysis.rep_colour:
+            out[r] = analysis.rep_colour[r]
+        else:
+            out[r] = plots.PALETTE[k % len(plots.PALETTE)]
+            k += 1
+    return out
+
+
+def ci_cell(est, lo, hi, n, fmt=None) -> str:
+    fmt = fmt or f_sig
+    if not finite(est):
+        return f"<td class='num'>–<span class='ci'>n = {n}</span></td>"
+    return (f"<td class='num'>{fmt(est)}<span class='ci'>[{fmt(lo)}, {fmt(hi)}]</span>"
+            f"<span class='ci'>n = {n}</span></td>")
+
+
+def update_figures(analysis: Analysis):
+    """Changing maps (SPEC §7, issue 14): update time against the cells an update changed, the
+    full rebuild's time over the update's, and the total cost (updates + queries) per scenario."""
+    parts = [d.updates for d in [analysis.data] + analysis.dynamic if d.updates is not None]
+    if not parts:
+        return
+    u = pd.concat(parts, ignore_index=True)
+    if u.empty:
+        return
+    u = u[u["update_us"].notna()].copy()
+    reps = common.ordered_unique(u["representation"])
+    colour = rep_colours(analysis, reps)
+    has_rebuild = u["rebuild_us"].notna().any()
+    u["ratio"] = u["rebuild_us"] / u["update_us"].where(u["update_us"] > 0)
+    panels = []
+    for chunk in series_chunks(reps):
+        p = Panel(title="incremental update", xlabel="cells changed by the update (log)",
+                  ylabel="update time (µs, log)", xlog=True, ylog=True)
+        q = Panel(title="full rebuild ÷ update", xlabel="cells changed by the update (log)",
+                  ylabel="rebuild time ÷ update time (log)", xlog=True, ylog=True)
+        for rep in chunk:
+            g = u[(u["representation"] == rep) & (u["cells_changed"] > 0) & (u["update_us"] > 0)]
+            if g.empty:
+                continue
+            hover = [f"<b>{esc(rep)}</b><br>{esc(m)} epoch {int(e)}<br>{int(c):,} cells in {int(k)} patch(es)<br>"
+                     f"update {f_sig(v)} µs" + (f"<br>rebuild {f_sig(b)} µs" if finite(b) else "")
+                     for m, e, c, k, v, b in zip(g["map"], g["epoch"], g["cells_changed"], g["patches"],
+                                                 g["update_us"], g["rebuild_us"])]
+            p.series.append(Series(name=rep, x=g["cells_changed"].to_numpy(float), y=g["update_us"].to_numpy(float),
+                                   color=colour[rep], size=6, opacity=0.55, hover=hover))
+            r = g[g["ratio"] > 0]
+            if len(r):
+                q.series.append(Series(name=rep, x=r["cells_changed"].to_numpy(float), y=r["ratio"].to_numpy(float),
+                                       color=colour[rep], size=6, opacity=0.55, legend=False,
+                                       hover=[f"<b>{esc(rep)}</b><br>{int(c):,} cells<br>rebuild ÷ update {x:.3g}"
+                                              for c, x in zip(r["cells_changed"], r["ratio"])]))
+        if p.series:
+            panels.append(p)
+        if q.series:
+            panels.append(q)
+    if not panels:
+        analysis.skipped.append(("update_vs_cells", "no update changed a cell"))
+    # Table: per scenario and representation.
+    rows = pd.concat([d.rows for d in [analysis.data] + analysis.dynamic if len(d.rows) and "epoch" in d.rows.columns],
+                     ignore_index=True) if any(len(d.rows) and "epoch" in d.rows.columns
+                                               for d in [analysis.data] + analysis.dynamic) else pd.DataFrame()
+    qt = pd.DataFrame()
+    if len(rows):
+        sm = sorted(set(rows["smoothing"]), key=lambda x: (SMOOTH_RANK.get(x, 3), x))[0]
+        d = rows[(rows["smoothing"] == sm)]
+        qt = d.assign(t=common.query_time_us(d)).groupby(["map", "representation"])["t"].agg(["sum", "count"])
+    body, summary = [], []
+    for (mp, rep), g in u.groupby(["map", "representation"], sort=False):
+        sd = stats.seed_for(analysis.seed, "update", mp, rep)
+        res = stats.resample_stats({"u": g["update_us"], "b": g["rebuild_us"], "r": g["ratio"]},
+                                   {"u": ("u", stats.nan_median), "u95": ("u", stats.nan_quantile(0.95)),
+                                    "b": ("b", stats.nan_median), "r": ("r", stats.nan_median)}, sd)
+        tot_u = g["update_us"].sum() / 1e6
+        tq = qt.loc[(mp, rep)] if (mp, rep) in qt.index else None
+        tot_q = tq["sum"] / 1e6 if tq is not None else math.nan
+        nq = int(tq["count"]) if tq is not None else 0
+        summary.append({"map": mp, "representation": rep, "updates": len(g),
+                        "cells_changed_median": g["cells_changed"].median(),
+                        **{f"{k}{part}": v for k in ("update_median", "update_p95", "rebuild_median", "ratio_median")
+                           for part, v in zip(("", "_lo", "_hi", "_n"), res[{"update_median": "u", "update_p95": "u95",
+                                                                          "rebuild_median": "b", "ratio_median": "r"}[k]])},
+                        "updates_total_s": tot_u, "queries_total_s": tot_q, "queries": nq})
+        body.append(f"<tr><td>{esc(mp)}</td><td>{esc(rep)}</td><td class='num'>{len(g)}</td>"
+                    f"<td class='num'>{f_sig(g['cells_changed'].median())}</td>"
+                    + ci_cell(*res["u"]) + ci_cell(*res["u95"]) + ci_cell(*res["b"]) +
+                    ci_cell(*res["r"], fmt=lambda v: f"{v:.3g}×") +
+                    f"<td class='num'>{tot_u:.3g}</td><td class='num'>{f_sig(tot_q) if finite(tot_q) else '–'}"
+                    f"<span class='ci'>n = {nq}</span></td>"
+                    f"<td class='num'>{f_sig(tot_u + (tot_q if finite(tot_q) else 0))}</td></tr>")
+    table = ("<table class='updates' id='updates-table'><thead><tr><th>scenario</th><th>representation</th>"
+             "<th>updates</th><th>median cells changed</th><th>median update<span class='unit'>µs</span></th>"
+             "<th>p95 update<span class='unit'>µs</span></th><th>median rebuild<span class='unit'>µs</span></th>"
+             "<th>rebuild ÷ update<span class='unit'>median per update</span></th>"
+             "<th>updates total<span class='unit'>s</span></th><th>queries total<span class='unit'>s</span></th>"
+             "<th>total<span class='unit'>s</span></th></tr></thead><tbody>" + "".join(body) + "</tbody></table>")
+    analysis.update_summary = pd.DataFrame(summary)
+    note = ("" if has_rebuild else "<p class='note'>No rebuild baseline in these runs (run with "
+            "<code>--rebuild-baseline</code> to time a full build of every map state).</p>")
+    cap = ("<p>Per scenario and representation: 95 % bootstrap intervals over the updates; a ratio near 1× means the "
+           "representation rebuilds instead of updating in place. Queries total: locate + search + smooth of every "
+           "query of the scenario (one smoothing mode).</p>")
+    if panels:
+        analysis.figures.append(("dynamic", Figure(
+            stem="update_vs_cells", title="What keeping up with a changing map costs",
+            caption="One point per update (the P commands between two queries, SPEC §7) and representation. "
+                    "Left: time to bring the built representation up to date; right: a full rebuild of the same "
+                    "map state divided by that time (above 1: the update pays off).",
+            panels=panels, ncols=2, panel_h=380, legend_title="representation"), cap + table + note))
+    else:
+        analysis.figures.append(("dynamic", None, cap + table + note))
+
+
+def thread_figures(analysis: Analysis):
+    """Many agents (issue 15): queries/s and peak memory against threads (scripts/thread-scaling)."""
+    parts = [d.threads for d in [analysis.data] + analysis.dynamic if d.threads is not None]
+    if not parts:
+        return
+    t = pd.concat(parts, ignore_index=True)
+    if t.empty:
+        return
+    t = t[t["threads"].notna() & t["queries_per_s"].notna()]
+    reps = common.ordered_unique(t["representation"])
+    colour = rep_colours(analysis, reps)
+    panels = []
+    for chunk in series_chunks(reps):
+        p = Panel(title="throughput", xlabel="threads", ylabel="queries per second (log)", ylog=True)
+        m = Panel(title="peak memory", xlabel="threads", ylabel="peak resident memory (MiB)")
+        for rep in chunk:
+            g = t[t["representation"] == rep].groupby("threads", as_index=False).agg(
+                q=("queries_per_s", "median"), mem=("peak_rss_bytes", "median"), maps=("map", "nunique"))
+            g = g.sort_values("threads")
+            if g.empty:
+                continue
+            p.series.append(Series(name=rep, x=g["threads"].to_numpy(float), y=g["q"].to_numpy(float), kind="lines",
+                                   color=colour[rep], hover=[f"<b>{esc(rep)}</b><br>{int(k)} thread(s)<br>{q:,.0f} queries/s"
+                                                              for k, q in zip(g["threads"], g["q"])]))
+            if len(g) > 1:  # ideal: linear in the threads from the single-thread rate
+                base = g.iloc[0]
+                p.series.append(Series(name=rep, x=g["threads"].to_numpy(float),
+                                       y=base["q"] * g["threads"].to_numpy(float) / base["threads"], kind="lines",
+                                       color=colour[rep], dash="dot", width=1, legend=False,
+                                       hover=[f"{esc(rep)}: linear scaling"] * len(g)))
+            if g["mem"].notna().any():
+                m.series.append(Series(name=rep, x=g["threads"].to_numpy(float), y=g["mem"].to_numpy(float) / 2 ** 20,
+                                       kind="lines", color=colour[rep], legend=False,
+                                       hover=[f"<b>{esc(rep)}</b><br>{int(k)} thread(s)<br>{v / 2 ** 20:.1f} MiB"
+                                              for k, v in zip(g["threads"], g["mem"])]))
+        panels += [x for x in (p, m) if x.series]
+    if not panels:
+        return
+    maps = ", ".join(sorted(set(t["map"])))
+    body = "".join(f"<tr><td>{esc(r['map'])}</td><td>{esc(r['representation'])}</td><td class='num'>{int(r['threads'])}</td>"
+                   f"<td class='num'>{int(r['queries']) if finite(r['queries']) else '–'}</td>"
+                   f"<td class='num'>{r['queries_per_s']:,.0f}</td>"
+                   f"<td class='num'>{f_bytes(r['peak_rss_bytes']) if finite(r['peak_rss_bytes']) else '–'}</td></tr>"
+                   for _, r in t.iterrows())
+    table = ("<details><summary>Thread-scaling runs</summary><table id='threads-table'><thead><tr><th>map</th>"
+             "<th>representation</th><th>threads</th><th>queries</th><th>queries/s</th><th>peak memory</th></tr>"
+             "</thead><tbody>" + body + "</tbody></table></details>")
+    analysis.figures.append(("threads", Figure(
+        stem="threads", title="Many agents: throughput and memory against threads",
+        caption=f"navbench run --threads N over one shared read-only build (maps: {maps}); queries/s of the query "
+                "phase (build excluded), median over maps; dotted: linear scaling from one thread. Peak memory: "
+                "the process's maximum resident set (build + one search workspace per thread).",
+        panels=panels, ncols=2, panel_h=340, legend_title="representation"), table))
+
+
+
 def ecdf_figures(analysis: Analysis):
     rows, facet = primary_rows(analysis)
     ok = rows[rows["status"] == "ok"]
@@ -657,13 +833,15 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "x"
 
 
-def analyse(data: common.ResultData, seed: int = 1, map_dirs=()) -> Analysis:
+def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> Analysis:
     rows, keys, facet_keys = prepare(data)
-    a = Analysis(data=data, rows=rows, keys=keys, facet_keys=facet_keys, seed=seed)
+    a = Analysis(data=data, rows=rows, keys=keys, facet_keys=facet_keys, seed=seed, dynamic=list(dynamic))
     reps = common.ordered_unique(rows["representation"]) if len(rows) else []
     a.rep_colour = {r: plots.PALETTE[i % len(plots.PALETTE)] for i, r in enumerate(reps)}
     if rows.empty:
         a.skipped.append(("all", "no result rows"))
+        update_figures(a)
+        thread_figures(a)
         return a
     colls = sorted(set(rows["collection"]))
     names = [("all maps", rows)] + ([(c or "(no collection)", rows[rows["collection"] == c]) for c in colls]
@@ -681,6 +859,8 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=()) -> Analysis:
     cost_figures(a)
     build_figure(a, find_map_files(data, list(map_dirs)))
     ecdf_figures(a)
+    update_figures(a)
+    thread_figures(a)
     return a
 
 
@@ -977,7 +1157,9 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
     generated = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     nav = ["<a href='#answer-all'>Answer</a>"] + [f"<a href='#answer-{s.slug}'>{esc(s.name)}</a>" for s in a.scopes[1:]]
     nav += ["<a href='#compare'>Compare</a>"] if compare else []
-    nav += ["<a href='#cost'>Cost vs work</a>", "<a href='#dist'>Distributions</a>", "<a href='#paths'>Paths</a>",
+    nav += ["<a href='#cost'>Cost vs work</a>", "<a href='#dist'>Distributions</a>"]
+    nav += [f"<a href='#{sec}'>{name}</a>" for sec, name in OPTIONAL_SECTIONS.items() if any(s == sec for s, _, _ in a.figures)]
+    nav += ["<a href='#paths'>Paths</a>",
             "<a href='#missing'>Missing data</a>", "<a href='#meta'>Config</a>"]
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
              f"<title>{esc(title)}</title><style>{CSS}</style><script src='plotly.min.js'></script></head><body>",
@@ -1023,13 +1205,16 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
         if cfig is not None:
             parts.append(figure_html(cfig, plots.save_static(cfig, os.path.join(out_dir, "figures"))))
         parts.append("</section>")
-    for sec, title_ in (("cost", "Cost as the work grows"), ("dist", "Distributions")):
-        parts.append(f"<section id='{sec}'><h2>{title_}</h2>")
+    for sec, title_ in (("cost", "Cost as the work grows"), ("dist", "Distributions"),
+                        ("dynamic", "Changing maps"), ("threads", "Many agents")):
         figs = [(f, extra) for s, f, extra in a.figures if s == sec]
+        if sec in OPTIONAL_SECTIONS and not figs:
+            continue  # only runs that have them (dynamic scenarios, thread scaling)
+        parts.append(f"<section id='{sec}'><h2>{title_}</h2>")
         if not figs:
             parts.append("<p class='note'>Nothing to draw (see Missing data).</p>")
         for f, extra in figs:
-            parts.append(figure_html(f, static[f.stem], extra))
+            parts.append(figure_html(f, static[f.stem], extra) if f is not None else extra)
         parts.append("</section>")
     parts.append("<section id='paths'><h2>Path pictures</h2>" + paths_html(find_path_pictures(inputs, list(path_dirs)), out_dir)
                  + "</section>")
@@ -1046,6 +1231,8 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
         for c in [c for c in summary.columns if c.endswith("_n")]:
             summary[c] = summary[c].fillna(0).astype(int)
         summary.to_csv(os.path.join(out_dir, "summary.csv"), index=False)
+    if a.update_summary is not None and len(a.update_summary):
+        a.update_summary.to_csv(os.path.join(out_dir, "update_summary.csv"), index=False)
     return page
 
 
@@ -1060,12 +1247,25 @@ def main() -> int:
                     help=f"bootstrap resamples per interval (default {stats.N_BOOT}; fewer is faster, coarser)")
     ap.add_argument("--maps", action="append", default=[], help="map file or folder, to read map sizes (repeatable)")
     ap.add_argument("--paths-dir", action="append", default=[], help="folder of path pictures (default RESULTS/paths)")
+    ap.add_argument("--dynamic", nargs="+", default=[], metavar="RESULTS_DYN",
+                    help="result sets of dynamic runs (run --dynamic, with PREFIX.updates.csv): shown in "
+                         "'Changing maps' only, not mixed into the answer")
+    ap.add_argument("--threads", nargs="+", default=[], metavar="DIR",
+                    help="folders holding a threads.csv of scripts/thread-scaling (a results folder's own is found)")
     args = ap.parse_args()
     if args.boot < 100:
         raise common.InputError("--boot: use at least 100 resamples")
     stats.N_BOOT = args.boot
     data = common.load(args.results)
-    a = analyse(data, seed=args.seed, map_dirs=args.maps)
+    extra = []
+    if args.dynamic:
+        extra.append(common.load(args.dynamic))
+    for d in args.threads:
+        if not os.path.isfile(os.path.join(d, "threads.csv")):
+            raise common.InputError(f"{d}: holds no threads.csv (write one with scripts/thread-scaling --out {d})")
+        extra.append(common.ResultData(rows=pd.DataFrame(), build=pd.DataFrame(),
+                                       threads=common.read_threads_csv(os.path.join(d, "threads.csv"))))
+    a = analyse(data, seed=args.seed, map_dirs=args.maps, dynamic=extra)
     compare = None
     if args.compare:
         b = analyse(common.load(args.compare), seed=args.seed, map_dirs=args.maps)

@@ -52,6 +52,37 @@ step sweep_rows "$navpy" -c "import pandas as pd, sys
 s = pd.read_csv('$out/sweep-report/summary.csv'); r = pd.read_csv('$out/sweep/results.csv')
 s = s[s['scope'] == 'all maps']
 sys.exit(0 if s['rows'].sum() == len(r) else f'{s.rows.sum()} rows in the report, {len(r)} in the sweep')"
+# Changing maps and many agents: a seeded change scenario of a bundled map (grid8 updates in place,
+# quadtree rebuilds) with the rebuild baseline, and a thread-scaling run, reported together; the
+# update table must equal a recomputation from updates.csv, and the page pass the browser checks.
+dyn="$out/dyn"; mkdir -p "$dyn"
+step changes "$nb" generate changes --map "$src/datasets/maps/generated/rooms-16-128.map" --change doors --epochs 6 \
+  --queries 4 --seed 3 --out "$out/dyn-src/doors"
+step run_dyn "$nb" run --dynamic "$out/dyn-src/doors.scen" --rep grid8,quadtree --smoothing none,los --heuristic octile \
+  --checkopt --rebuild-baseline --out "$dyn/doors"
+step threads "$src/scripts/thread-scaling" --navbench "$nb" --map "$src/datasets/maps/generated/maze-4-128.map" \
+  --rep grid8 --rep visgraph --threads 1,2 --limit 40 --out "$dyn"
+step report_dyn "$navpy" "$src/scripts/report.py" "$dyn" --out "$out/dyn-report"
+for text in "<section id='dynamic'>" "<figure id='fig-update_vs_cells' class='chart'>" "<section id='threads'>" \
+            "<figure id='fig-threads' class='chart'>" "id='updates-table'"; do
+  if grep -qF -- "$text" "$out/dyn-report/report.html"; then echo "ok:   dyn report has $text"
+  else echo "FAIL: dyn report lacks $text"; fail=1; fi
+done
+step update_values "$navpy" - "$dyn/doors.updates.csv" "$out/dyn-report/update_summary.csv" "$dyn/threads.csv" <<'PYEOF'
+import sys, pandas as pd
+u, s, t = pd.read_csv(sys.argv[1]), pd.read_csv(sys.argv[2]).set_index("representation"), pd.read_csv(sys.argv[3])
+assert sorted(s.index) == ["grid8", "quadtree"], s.index
+for rep, g in u.groupby("representation"):
+    assert s.loc[rep, "updates"] == len(g) > 0, (rep, len(g))
+    assert abs(s.loc[rep, "update_median"] - g["update_us"].median()) < 1e-9, rep
+    assert abs(s.loc[rep, "rebuild_median"] - g["rebuild_us"].median()) < 1e-9, rep
+    assert abs(s.loc[rep, "ratio_median"] - (g["rebuild_us"] / g["update_us"]).median()) < 1e-9, rep
+    assert s.loc[rep, "update_median_lo"] <= s.loc[rep, "update_median"] <= s.loc[rep, "update_median_hi"], rep
+assert sorted(set(zip(t["representation"], t["threads"]))) == [("grid8", 1), ("grid8", 2), ("visgraph", 1), ("visgraph", 2)], t
+assert (t["queries"] == 40).all() and (t["queries_per_s"] > 0).all() and (t["peak_rss_bytes"] > 1 << 20).all(), t
+PYEOF
+step browser_dyn "$navpy" "$src/tests/scripts/check_report_browser.py" "$out/dyn-report" "$dyn/doors.csv" \
+  "$out/dyn-screenshot.png"
 # The committed fixture: legacy 'error ... not applicable' rows, an invalid path, every status.
 step report_tiny "$navpy" "$src/scripts/report.py" "$src/tests/scripts/data/tiny" --out "$out/tiny"
 step browser_tiny "$navpy" "$src/tests/scripts/check_report_browser.py" "$out/tiny" "$src/tests/scripts/data/tiny.csv" \

@@ -480,7 +480,8 @@ void SubgoalGraph::build_two_level() {
   std::vector<Shortcut> shortcuts;
   std::uint32_t next_rank = 0;
   while (!queue.empty()) {
-    const auto [deg, s] = queue.top();
+    const auto [deg, s_] = queue.top();
+    const Vertex s = s_;  // a plain variable: lambdas below capture it (clang 14 cannot capture bindings)
     queue.pop();
     if (local_[s] || layer[s] + 2 > levels_) continue;  // above the top local layer: stays global
     if (deg != adj[s].size()) {  // stale: its degree changed since
@@ -533,7 +534,8 @@ void SubgoalGraph::build_two_level() {
       layer[e.to] = std::max(layer[e.to], layer[s] + 1);
     }
     for (const Shortcut& c : shortcuts)
-      for (auto [a, b] : {std::pair{c.p, c.q}, std::pair{c.q, c.p}}) {
+      for (const auto& ab : {std::pair{c.p, c.q}, std::pair{c.q, c.p}}) {
+        const Vertex a = ab.first, b = ab.second;
         auto it = std::find_if(adj[a].begin(), adj[a].end(), [&](const E& x) { return x.to == b; });
         if (it == adj[a].end()) adj[a].push_back({b, c.w, s});
         else if (c.w < it->w) *it = {b, c.w, s};
