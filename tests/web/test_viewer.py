@@ -548,6 +548,81 @@ def table(driver):
         valid: tr.dataset.valid}));""")
 
 
+def click_at(driver, xy):
+    """A real pointer click at viewport pixels `xy`."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    ab = ActionBuilder(driver)
+    ab.pointer_action.move_to_location(round(xy[0]), round(xy[1]))
+    ab.pointer_action.pointer_down()
+    ab.pointer_action.pointer_up()
+    ab.perform()
+    ActionChains(driver).reset_actions()
+
+
+def press(driver, key):
+    from selenium.webdriver.common.action_chains import ActionChains
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(driver).send_keys(key).perform()
+
+
+def edit_in_browser(driver, srv, orig):
+    """Edit mode on the page (map 1, rooms-16-128): a click blocks a cell of the paths, a drag a
+    run of cells; the table answers on the edited map; reset map brings the file back."""
+    page_table = lambda: [(r["rep"], r["status"], r["length"], r["expansions"]) for r in table(driver)]
+    shown_before = page_table()
+    press(driver, "e")
+    check(driver.execute_script("return document.querySelector('#edit').getAttribute('aria-pressed')") == "true", "E enters edit mode")
+    # The navmesh layer (drawn above) is fetched again after the edit: tag the current one.
+    driver.execute_script("navbenchViewer.state.reps.find(x => x.spec == 'navmesh').segments.old = true")
+
+    # A click on a free cell in the middle of the grid8 path blocks it.
+    path = driver.execute_script("return navbenchViewer.state.results.results.find(r => r.representation == 'grid8').path")
+    mx, my = (int(math.floor(v)) for v in path[len(path) // 2])
+    cx, cy = next((x, y) for dy in (0, -1, 1) for dx in (0, -1, 1) for x, y in [(mx + dx, my + dy)] if orig[y][x] == ".")
+    click_at(driver, driver.execute_script("return navbenchViewer.mapToClient(...arguments[0])", [cx + 0.5, cy + 0.5]))
+    try:
+        wait_for(driver, f"return document.querySelector('#results').dataset.version == '1' && document.querySelectorAll('#results tbody tr').length == {len(REPS)}",
+                 "the table on the edited map")
+        check(True, "a click in edit mode blocks a cell and the table answers on map version 1")
+    except TimeoutError:
+        shown = driver.execute_script("return document.querySelector('#results').dataset.version")
+        check(False, f"a click in edit mode: the table shows version {shown}")
+    st, _, data, _ = srv.request("GET", "/api/map?map=1")
+    served = json.loads(data)
+    check(served["version"] == 1 and served["rows"][cy][cx] == "@" and
+          driver.execute_script("return navbenchViewer.state.map.rows[arguments[1]][arguments[0]]", cx, cy) == "@",
+          f"the clicked cell ({cx}, {cy}) is blocked on the server and on the page")
+    pts = driver.execute_script("return [navbenchViewer.state.start, navbenchViewer.state.goal]")
+    st, res = srv.query({"map": 1, "reps": REPS, "start": pts[0], "goal": pts[1], "smoothing": "los", "heuristic": "euclidean"})
+    want = [(r["representation"], r["status"], "" if r["length"] is None else r["length"], r["expansions"]) for r in res["results"]]
+    got = [(rep, stt, float(length) if length else "", int(exp)) for rep, stt, length, exp in page_table()]
+    check(res["version"] == 1 and sorted(got) == sorted(want), f"the table equals the API's answer on the edited map {sorted(got)[:2]} {sorted(want)[:2]}")
+    note = driver.execute_script("return document.querySelector('#updates').textContent")
+    check("grid8" in note and "rebuilt" in note and "version 1" in note, f"the update times show under the table: {note[:120]}")
+
+    # A drag over four free cells blocks all four (the first cell was free).
+    y, x0 = next((y, row.find("....", 4)) for y, row in enumerate(orig) if y > 20 and row.find("....", 4) > 0
+                 and abs(y - cy) > 3 and all(abs(y - p[1]) > 3 for p in pts))
+    frm, to = (driver.execute_script("return navbenchViewer.mapToClient(...arguments[0])", [x + 0.5, y + 0.5]) for x in (x0, x0 + 3))
+    drag(driver, frm, to)
+    wait_for(driver, f"return [0, 1, 2, 3].every(i => navbenchViewer.state.map.rows[{y}][{x0} + i] == '@') && "
+                     "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the dragged cells")
+    served = json.loads(srv.request("GET", "/api/map?map=1")[2])
+    check(served["rows"][y][x0:x0 + 4] == "@@@@", f"dragging over four free cells blocks them all: {served['rows'][y][x0:x0 + 4]!r}")
+    n = wait_for(driver, "const r = navbenchViewer.state.reps.find(x => x.spec == 'navmesh'); return r.segments && !r.segments.old && r.segments.length / 4",
+                 "the navmesh layer of the edited map")
+    check(n > 100, f"the drawn navmesh layer is fetched again after the edit ({n} segments)")
+
+    # Reset map: the file's cells and the first answer again.
+    driver.find_element("css selector", "#resetmap").click()
+    wait_for(driver, f"return navbenchViewer.state.map.rows.join('\\n') == {json.dumps(chr(10).join(orig))} && "
+                     "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the map after reset")
+    check(page_table() == shown_before, "reset map: the file's cells and the table as before the edits")
+    press(driver, "E")
+    check(driver.execute_script("return document.querySelector('#edit').getAttribute('aria-pressed')") == "false", "E again leaves edit mode")
+
+
 def test_browser(a):
     try:
         import selenium  # noqa: F401
@@ -650,6 +725,8 @@ def test_browser(a):
         wait_for(driver, f"return document.querySelector('#results').dataset.query == {json.dumps(want2)}", "the first tab's new answer")
         tab1 = driver.execute_script("return navbenchViewer.state.map.name")
         check(tab2 == "maze-4-128" and tab1 == "rooms-16-128", f"two tabs on two maps answer independently ({tab1}, {tab2})")
+
+        edit_in_browser(driver, srv, rows)
 
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no errors in the browser console {errors[:2]}")
