@@ -3,7 +3,9 @@
 // (prepare_map, find_representation, run_query, exact_optimum), so the page's table equals
 // `navbench run --convention corner` on the same points. Each (map, representation) is built
 // once and cached; a mutex per built representation guards its query-time state (the A*
-// workspace), so several tabs can query at once.
+// workspace), so several tabs can query at once. Grid maps can be edited (POST /api/cells, SPEC §7):
+// the edit holds its map exclusively while it changes the cells and brings every cached build up
+// to date, so a query sees the map either before or after an edit, never between.
 #include "harness/serve.hpp"
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -55,6 +58,7 @@ constexpr std::size_t kMaxBody = 64 * 1024;       // bytes of a request body (41
 constexpr std::size_t kMaxReps = 16;              // representations in one query
 constexpr std::size_t kMaxSpecChars = 200;        // characters of one representation spec
 constexpr std::size_t kMaxRepsCachedPerMap = 24;  // built representations kept per map (LRU)
+constexpr std::size_t kMaxCells = 4096;           // cells toggled by one POST /api/cells (413 beyond)
 
 // An answer other than 200: the status and a one-line message for {"error": ...}.
 struct HttpError : std::runtime_error {
@@ -69,11 +73,17 @@ struct BuiltRep {
   std::string unsupported;                 // UnsupportedMap's message then
   BuildRow build;
   std::optional<std::string> structure;    // float32 x1 y1 x2 y2 ... (little-endian), on first request
+  RepresentationSpec spec;                 // what was built: an edit of the map rebuilds it from this
 };
 using BuiltFuture = std::shared_future<std::shared_ptr<BuiltRep>>;
 
 struct MapEntry {
   PreparedMap pm;  // never moves (entries live behind unique_ptr): FreeSpace keeps a reference to pm.map
+  // Shared by everything that reads pm.map or what is built on it (queries, structures, drawing);
+  // exclusive for an edit of the cells. Taken before `m` and before any BuiltRep::m.
+  std::shared_mutex state;
+  std::uint64_t version = 0;                        // edits so far (guarded by `state`)
+  std::optional<std::vector<std::uint8_t>> original;  // the cells as read, kept at the first edit (for reset)
   std::mutex m;    // guards the fields below
   std::shared_ptr<const FreeSpace> free;
   struct Slot {
@@ -148,8 +158,10 @@ class Viewer {
   // The map for drawing: grids as rows of '.'/'@', polygon maps as the rings of the free space
   // (free space on the left of each ring: filled with the non-zero rule they give exactly it).
   json map_detail(MapEntry& e) {
+    std::shared_lock map_lock(e.state);
     const Map& m = e.pm.map;
     json out = map_summary(index_of(e));
+    out["version"] = e.version;
     if (m.kind == MapKind::grid) {
       json rows = json::array();
       std::string row(std::size_t(m.grid.width), '.');
@@ -216,8 +228,10 @@ class Viewer {
     return fut.get();
   }
 
-  // The structure of a built representation as float32 segments, computed once.
-  std::string structure(MapEntry& e, const RepresentationSpec& spec, std::size_t& segments) {
+  // The structure of a built representation as float32 segments, computed once per map version.
+  std::string structure(MapEntry& e, const RepresentationSpec& spec, std::size_t& segments, std::uint64_t& version) {
+    std::shared_lock map_lock(e.state);
+    version = e.version;
     auto b = built(e, spec);
     if (!b->rep) throw HttpError(422, spec.text + " does not support map " + e.pm.map.name + ": " + b->unsupported);
     std::lock_guard g(b->m);
@@ -238,13 +252,26 @@ class Viewer {
   }
 
   json query(const json& body);
+  json edit_cells(const json& body);
+  json reset(const json& body);
+
+  // The map named by a request's "map" field (an id from /api/info, as a number or a string).
+  MapEntry& entry_of(const json& body) {
+    if (!body.contains("map") || !(body["map"].is_number_integer() || body["map"].is_string()))
+      throw HttpError(400, "missing 'map': the map's id from /api/info");
+    return entry(body["map"].is_string() ? body["map"].get<std::string>() : std::to_string(body["map"].get<long long>()));
+  }
 
  private:
+  // Sets the cells of `want` (x, y, new value) that differ, then brings everything built on the
+  // map up to date. Caller holds e.state exclusively.
+  json apply(MapEntry& e, const std::vector<CellChange>& want);
   std::shared_ptr<BuiltRep> build(MapEntry& e, const RepresentationSpec& spec) {
     touch(e);
     const RepresentationEntry* entry = find_representation(spec.name);
     if (!entry) throw HttpError(400, "unknown representation '" + spec.name + "'");
     auto b = std::make_shared<BuiltRep>();
+    b->spec = spec;
     Params params = Params::parse(spec.params);
     const auto t0 = Clock::now();
     try {
@@ -303,6 +330,24 @@ class Viewer {
   std::uint64_t clock_ = 0;
 };
 
+// Rejects fields other than `known` (listed in the message).
+void only_fields(const json& body, const std::vector<std::string>& known) {
+  if (!body.is_object()) throw HttpError(400, "the request must be a JSON object");
+  for (auto it = body.begin(); it != body.end(); ++it)
+    if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw HttpError(400, "unknown field '" + it.key() + "' (" + list + ")");
+    }
+}
+
+// The grid of an editable map; a polygon map has no cells to toggle.
+const GridMap& editable_grid(const MapEntry& e) {
+  if (e.pm.map.kind != MapKind::grid)
+    throw HttpError(400, "map " + e.pm.map.name + " is a polygon map: only grid maps have cells to toggle");
+  return e.pm.map.grid;
+}
+
 // A point of the request: [x, y], two finite numbers inside the map's bounding box.
 Point read_point(const json& body, const char* key, const Map& m) {
   auto it = body.find(key);
@@ -352,14 +397,9 @@ json row_json(const ResultRow& r, const BuildRow& b) {
 //                  "smoothing": "los" | [...], "heuristic": "euclidean*1.5", "paths": true}
 json Viewer::query(const json& body) {
   const auto t0 = Clock::now();
-  if (!body.is_object()) throw HttpError(400, "the request must be a JSON object");
-  static const std::vector<std::string> known = {"map", "reps", "start", "goal", "smoothing", "heuristic", "paths"};
-  for (auto it = body.begin(); it != body.end(); ++it)
-    if (std::find(known.begin(), known.end(), it.key()) == known.end())
-      throw HttpError(400, "unknown field '" + it.key() + "' (map, reps, start, goal, smoothing, heuristic, paths)");
-  if (!body.contains("map") || !(body["map"].is_number_integer() || body["map"].is_string()))
-    throw HttpError(400, "missing 'map': the map's id from /api/info");
-  MapEntry& e = entry(body["map"].is_string() ? body["map"].get<std::string>() : std::to_string(body["map"].get<long long>()));
+  only_fields(body, {"map", "reps", "start", "goal", "smoothing", "heuristic", "paths"});
+  MapEntry& e = entry_of(body);
+  std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
   const Map& m = e.pm.map;
 
   // Representations: each a spec as `--rep` takes it, checked by the same parser.
@@ -453,6 +493,7 @@ json Viewer::query(const json& body) {
   if (failure) std::rethrow_exception(failure);
 
   return {{"map", index_of(e)},
+          {"version", e.version},
           {"start", {in.start.x, in.start.y}},
           {"goal", {in.goal.x, in.goal.y}},
           {"heuristic", h.text},
@@ -461,6 +502,126 @@ json Viewer::query(const json& body) {
           {"optimum_us", optimum_us},
           {"server_us", us_since(t0)},
           {"results", results}};
+}
+
+// POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": true | false}
+json Viewer::edit_cells(const json& body) {
+  only_fields(body, {"map", "cells", "blocked"});
+  MapEntry& e = entry_of(body);
+  const GridMap& g = editable_grid(e);
+  if (!body.contains("blocked") || !body["blocked"].is_boolean()) throw HttpError(400, "'blocked' must be true or false");
+  if (!body.contains("cells") || !body["cells"].is_array()) throw HttpError(400, "'cells' must be an array of [x, y] cells");
+  const json& cells = body["cells"];
+  if (cells.size() > kMaxCells) throw HttpError(413, "at most " + std::to_string(kMaxCells) + " cells per request");
+  const std::uint8_t v = body["blocked"].get<bool>() ? 0 : 1;
+  // Every cell is checked before any changes: a bad request leaves the map as it was.
+  std::vector<CellChange> want;
+  want.reserve(cells.size());
+  for (const auto& c : cells) {
+    if (!c.is_array() || c.size() != 2 || !c[0].is_number_integer() || !c[1].is_number_integer())
+      throw HttpError(400, "each of 'cells' must be [x, y] (two integers)");
+    const long long x = c[0].get<long long>(), y = c[1].get<long long>();
+    if (x < 0 || y < 0 || x >= g.width || y >= g.height)
+      throw HttpError(400, "cell (" + std::to_string(x) + ", " + std::to_string(y) + ") is outside the map (0.." +
+                               std::to_string(g.width - 1) + ", 0.." + std::to_string(g.height - 1) + ")");
+    want.push_back({int(x), int(y), v});
+  }
+  std::unique_lock map_lock(e.state);  // waits for the queries in flight; new ones wait for this edit
+  return apply(e, want);
+}
+
+// POST /api/reset {"map": ID}: the cells as read from the file.
+json Viewer::reset(const json& body) {
+  only_fields(body, {"map"});
+  MapEntry& e = entry_of(body);
+  const GridMap& g = editable_grid(e);
+  std::unique_lock map_lock(e.state);
+  std::vector<CellChange> want;
+  if (e.original)
+    for (int y = 0; y < g.height; ++y)
+      for (int x = 0; x < g.width; ++x) want.push_back({x, y, (*e.original)[std::size_t(y) * std::size_t(g.width) + std::size_t(x)]});
+  return apply(e, want);
+}
+
+json Viewer::apply(MapEntry& e, const std::vector<CellChange>& want) {
+  GridMap& g = e.pm.map.grid;
+  if (!e.original) e.original = g.cells;
+  std::vector<CellChange> changed;
+  for (const CellChange& c : want) {
+    std::uint8_t& cell = g.cells[std::size_t(c.y) * std::size_t(g.width) + std::size_t(c.x)];
+    if (cell != c.passable) {  // only real changes, each once (as apply_patch reports them)
+      cell = c.passable;
+      changed.push_back(c);
+    }
+  }
+  json updates = json::array();
+  double free_us = 0;
+  if (!changed.empty()) {
+    ++e.version;
+    // The builds to bring up to date. Every cached build is finished: builds run under a shared
+    // lock of e.state, which this edit holds exclusively.
+    std::vector<std::pair<std::string, std::shared_ptr<BuiltRep>>> live;
+    bool had_free = false;
+    {
+      std::lock_guard g2(e.m);
+      had_free = e.free != nullptr;
+      e.free.reset();
+      for (auto it = e.reps.begin(); it != e.reps.end();) {
+        std::shared_ptr<BuiltRep> b;
+        try {
+          b = it->second.built.get();
+        } catch (...) {
+        }
+        if (!b || !b->rep) {  // failed or unsupported before: tried again on next use
+          it = e.reps.erase(it);
+          continue;
+        }
+        live.emplace_back(it->first, std::move(b));
+        ++it;
+      }
+    }
+    // The free space (validity, components) and, below, the visibility graph of the exact optimum
+    // are rebuilt; a representation with an incremental update changes in place (SPEC §7).
+    if (had_free) {
+      const auto t0 = Clock::now();
+      auto fresh = std::make_shared<const FreeSpace>(e.pm.map);
+      free_us = us_since(t0);
+      std::lock_guard g2(e.m);
+      e.free = std::move(fresh);
+    }
+    for (auto& [text, b] : live) {
+      std::lock_guard gb(b->m);
+      const auto t0 = Clock::now();
+      // As harness/dynamic.cpp: update in place, or free the old build and build afresh.
+      const bool in_place = b->rep->update(e.pm.map, changed);
+      std::string error;
+      if (!in_place) {
+        b->rep.reset();
+        try {
+          Params params = Params::parse(b->spec.params);
+          b->rep = find_representation(b->spec.name)->build(e.pm.map, params);
+        } catch (const std::exception& x) {
+          error = x.what();
+        }
+      }
+      const double update_us = us_since(t0);
+      b->structure.reset();
+      json u = {{"representation", text}, {"update_us", update_us}, {"in_place", in_place}};
+      if (b->rep) {
+        if (!in_place) b->build.build_ms = update_us / 1000.0;  // the row's build time: this build's
+        const BuildStats st = b->rep->stats();
+        b->build.vertices = st.vertices;
+        b->build.edges = st.edges;
+        b->build.memory_bytes = st.memory_bytes;
+      } else {  // dropped from the cache: the next request builds it again (and reports why it cannot)
+        u["error"] = error;
+        std::lock_guard g2(e.m);
+        if (auto it = e.reps.find(text); it != e.reps.end() && it->second.built.get() == b) e.reps.erase(it);
+      }
+      updates.push_back(std::move(u));
+    }
+  }
+  return {{"map", index_of(e)}, {"version", e.version}, {"changed", changed.size()}, {"free_space_us", free_us}, {"updates", updates}};
 }
 
 // Runs `f` and turns every failure into a JSON error answer: never a crash, never a hang.
@@ -509,6 +670,14 @@ bool host_allowed(const std::string& host_header) {
   return h == "127.0.0.1" || h == "localhost" || h == "[::1]";
 }
 
+json parse_body(const httplib::Request& req) {
+  try {
+    return json::parse(req.body);
+  } catch (const json::parse_error& e) {
+    throw HttpError(400, std::string("malformed JSON: ") + e.what());
+  }
+}
+
 void install_routes(httplib::Server& svr, Viewer& viewer, bool loopback) {
   if (loopback)
     svr.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
@@ -546,21 +715,23 @@ void install_routes(httplib::Server& svr, Viewer& viewer, bool loopback) {
       const auto specs = parse_rep_option(text);
       if (specs.size() != 1) throw HttpError(400, "'rep' names one representation");
       std::size_t n = 0;
-      std::string bytes = viewer.structure(e, specs[0], n);
+      std::uint64_t version = 0;
+      std::string bytes = viewer.structure(e, specs[0], n, version);
       res.set_header("X-Segments", std::to_string(n));
+      res.set_header("X-Map-Version", std::to_string(version));
       res.set_content(std::move(bytes), "application/octet-stream");
     });
   });
   svr.Post("/api/query", [&viewer](const httplib::Request& req, httplib::Response& res) {
-    guarded(res, [&] {
-      json body;
-      try {
-        body = json::parse(req.body);
-      } catch (const json::parse_error& e) {
-        throw HttpError(400, std::string("malformed JSON: ") + e.what());
-      }
-      res.set_content(viewer.query(body).dump(), "application/json");
-    });
+    guarded(res, [&] { res.set_content(viewer.query(parse_body(req)).dump(), "application/json"); });
+  });
+  // POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": bool} and POST /api/reset {"map": ID}:
+  // edit a grid map; every later query answers on the edited map.
+  svr.Post("/api/cells", [&viewer](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] { res.set_content(viewer.edit_cells(parse_body(req)).dump(), "application/json"); });
+  });
+  svr.Post("/api/reset", [&viewer](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] { res.set_content(viewer.reset(parse_body(req)).dump(), "application/json"); });
   });
   // 4xx answers the library makes itself (413, 404, ...) get a JSON message too.
   svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {

@@ -1,6 +1,8 @@
 // navbench viewer: the page of `navbench serve` (plain JS + canvas, no libraries).
 // The map is drawn to scale in map units (y down, as in Moving AI files); every query goes to
 // POST /api/query, which runs the pipeline of `navbench run` on each selected representation.
+// Grid maps can be edited (E): toggled cells go to POST /api/cells, and the server brings every
+// representation up to date before the next query.
 'use strict';
 
 // Okabe & Ito's colour-blind-safe palette, then a few more distinct hues for added specs.
@@ -25,6 +27,7 @@ const state = {
   recorded: null,       // the CSV row being replayed
   view: { s: 1, ox: 0, oy: 0 },
   csv: null,
+  updates: null,        // last /api/cells or /api/reset answer (the update time of each representation)
 };
 
 // ---------- small helpers ----------
@@ -220,23 +223,11 @@ async function loadMap(id) {
   state.freePath = null;
   state.results = null;
   state.shownQuery = null;
+  state.updates = null;
+  edit.queue = [];
   for (const r of state.reps) { r.segments = null; r.layer = false; r.loading = false; }
   if (m.kind === 'grid') {
-    const img = document.createElement('canvas');
-    img.width = m.width;
-    img.height = m.height;
-    const c = img.getContext('2d');
-    const data = c.createImageData(m.width, m.height);
-    for (let y = 0; y < m.height; ++y) {
-      const row = m.rows[y];
-      for (let x = 0; x < m.width; ++x) {
-        const col = row.charCodeAt(x) === 46 ? COLOURS.free : COLOURS.blocked;  // '.'
-        const o = 4 * (y * m.width + x);
-        data.data[o] = col[0]; data.data[o + 1] = col[1]; data.data[o + 2] = col[2]; data.data[o + 3] = 255;
-      }
-    }
-    c.putImageData(data, 0, 0);
-    state.mapImage = img;
+    state.mapImage = gridImage(m);
   } else {
     const p = new Path2D();
     for (const ring of m.rings) {
@@ -246,6 +237,9 @@ async function loadMap(id) {
     state.freePath = p;
   }
   $('map').value = String(id);
+  $('edit').disabled = $('resetmap').disabled = m.kind !== 'grid';
+  setEditMode(edit.on);
+  renderUpdates();
   const url = new URL(location.href);
   url.searchParams.set('map', id);
   history.replaceState(null, '', url);
@@ -257,6 +251,25 @@ async function loadMap(id) {
   setStatus(`${m.collection}/${m.name} · ${m.kind === 'grid' ? `${m.width}×${m.height} cells` : 'polygon map'}`);
   updatePoints();
   query();
+}
+
+// A grid map as an offscreen canvas, one pixel per cell.
+function gridImage(m) {
+  const img = document.createElement('canvas');
+  img.width = m.width;
+  img.height = m.height;
+  const c = img.getContext('2d');
+  const data = c.createImageData(m.width, m.height);
+  for (let y = 0; y < m.height; ++y) {
+    const row = m.rows[y];
+    for (let x = 0; x < m.width; ++x) {
+      const col = row.charCodeAt(x) === 46 ? COLOURS.free : COLOURS.blocked;  // '.'
+      const o = 4 * (y * m.width + x);
+      data.data[o] = col[0]; data.data[o + 1] = col[1]; data.data[o + 2] = col[2]; data.data[o + 3] = 255;
+    }
+  }
+  c.putImageData(data, 0, 0);
+  return img;
 }
 
 // Grid maps: is (x, y) in a passable cell.
@@ -391,6 +404,9 @@ async function sendQuery() {
   try {
     const res = await api('/api/query', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     if (res.map === state.map.id) {
+      // Another tab edited this map: fetch its cells. An edit of ours landed meanwhile: ask again.
+      if (res.version > state.map.version && !edit.sending && !edit.queue.length) refreshMap();
+      else if (res.version < state.map.version) pending = true;
       state.results = res;
       state.shownQuery = [...body.start, ...body.goal];
       state.roundTrip = performance.now() - t0;
@@ -415,6 +431,7 @@ function renderResults() {
   $('optimal').textContent = res && res.optimal !== null ? fmt(res.optimal, 6) : '–';
   $('timing').textContent = res ? `round trip ${state.roundTrip.toFixed(0)} ms · server ${(res.server_us / 1000).toFixed(1)} ms` : '';
   $('results').dataset.query = state.shownQuery ? JSON.stringify(state.shownQuery) : '';
+  $('results').dataset.version = res ? res.version : '';
   if (!res) return;
   for (const r of res.results) {
     if (!isShown(r.representation)) continue;
@@ -466,6 +483,14 @@ function localXY(ev) { const r = canvas.getBoundingClientRect(); return [ev.clie
 canvas.addEventListener('pointerdown', (ev) => {
   if (!state.map || ev.button !== 0) return;
   const [px, py] = localXY(ev);
+  if (edit.on) {  // edit mode: the press and every cell the drag crosses toggle (markers stay put)
+    drag = { kind: 'edit', x: px, y: py, moved: false };
+    canvas.setPointerCapture(ev.pointerId);
+    edit.blocked = null;
+    edit.seen = new Set();
+    editCell(cellAt(px, py));
+    return;
+  }
   const kind = markerAt(px, py);
   drag = { kind: kind || 'pan', x: px, y: py, moved: false, shift: ev.shiftKey };
   canvas.setPointerCapture(ev.pointerId);
@@ -476,7 +501,13 @@ canvas.addEventListener('pointermove', (ev) => {
   const [px, py] = localXY(ev);
   const [mx, my] = toMap(px, py);
   $('coords').textContent = `x ${mx.toFixed(2)}  y ${my.toFixed(2)}`;
-  if (!drag) { canvas.classList.toggle('over-marker', !!markerAt(px, py)); return; }
+  if (!drag) { canvas.classList.toggle('over-marker', !edit.on && !!markerAt(px, py)); return; }
+  if (drag.kind === 'edit') {  // every cell along the move, not only the ones the events land in
+    const n = Math.ceil(2 * Math.hypot(px - drag.x, py - drag.y) / state.view.s) + 1;
+    for (let i = 1; i <= n; ++i) editCell(cellAt(drag.x + (px - drag.x) * i / n, drag.y + (py - drag.y) * i / n));
+    drag.x = px; drag.y = py;
+    return;
+  }
   if (Math.hypot(px - drag.x, py - drag.y) > 3) drag.moved = true;
   if (drag.kind === 'pan') {
     if (!drag.moved) return;
@@ -501,6 +532,7 @@ function endDrag(ev) {
   const d = drag;
   drag = null;
   canvas.classList.remove('panning');
+  if (d.kind === 'edit') { editDone(); return; }
   if (d.kind === 'pan' && !d.moved && ev.type === 'pointerup') {  // a click: the goal (shift: the start)
     const [px, py] = localXY(ev);
     const p = snap(toMap(px, py));
@@ -528,8 +560,138 @@ canvas.addEventListener('wheel', (ev) => {
 window.addEventListener('keydown', (ev) => {
   if (ev.target.tagName === 'INPUT' || ev.target.tagName === 'SELECT') return;
   if (ev.key === 'f' || ev.key === 'F') fit();
+  if ((ev.key === 'e' || ev.key === 'E') && !ev.ctrlKey && !ev.metaKey && !ev.altKey) setEditMode(!edit.on);
 });
 new ResizeObserver(() => { resize(); }).observe(canvas);
+
+// ---------- edit obstacles (grid maps) ----------
+// The page changes its own copy of a cell at once and sends the cells in batches, one request at
+// a time; after each answer the query runs again, and when the drag is over the structure layers
+// are fetched again (they changed with the map).
+const edit = {
+  on: false,
+  blocked: null,  // what this press makes the cells: decided by the first cell (free -> blocked)
+  seen: null,     // cells this press visited (each toggles once)
+  queue: [],      // [x, y, blocked] not sent yet
+  sending: false,
+  dirty: false,   // cells changed since the structure layers were last fetched
+};
+
+function setEditMode(on) {
+  edit.on = !!on && !!state.map && state.map.kind === 'grid';
+  $('edit').setAttribute('aria-pressed', String(edit.on));
+  canvas.classList.toggle('editing', edit.on);
+}
+
+function cellAt(px, py) {
+  const [x, y] = toMap(px, py);
+  const cx = Math.floor(x), cy = Math.floor(y);
+  return cx >= 0 && cy >= 0 && cx < state.map.width && cy < state.map.height ? [cx, cy] : null;
+}
+
+function setCell(x, y, blocked) {
+  const row = state.map.rows[y];
+  state.map.rows[y] = row.slice(0, x) + (blocked ? '@' : '.') + row.slice(x + 1);
+  const c = state.mapImage.getContext('2d');
+  c.fillStyle = `rgb(${blocked ? COLOURS.blocked : COLOURS.free})`;
+  c.fillRect(x, y, 1, 1);
+}
+
+function editCell(cell) {
+  if (!cell || !edit.seen) return;
+  const [x, y] = cell;
+  const key = y * state.map.width + x;
+  if (edit.seen.has(key)) return;
+  edit.seen.add(key);
+  const free = state.map.rows[y].charCodeAt(x) === 46;  // '.'
+  if (edit.blocked === null) edit.blocked = free;
+  if (free !== edit.blocked) return;  // already what this drag makes cells
+  setCell(x, y, edit.blocked);
+  edit.queue.push([x, y, edit.blocked]);
+  render();
+  flushEdits();
+}
+
+async function flushEdits() {
+  if (edit.sending || !edit.queue.length) return;
+  edit.sending = true;
+  const blocked = edit.queue[0][2];
+  let n = 0;
+  while (n < edit.queue.length && n < 4096 && edit.queue[n][2] === blocked) ++n;
+  const cells = edit.queue.splice(0, n).map(([x, y]) => [x, y]);
+  const mapId = state.map.id;
+  try {
+    const res = await api('/api/cells', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ map: mapId, cells, blocked }) });
+    if (state.map.id === mapId) {
+      state.map.version = res.version;
+      state.updates = res;
+      edit.dirty = true;
+      renderUpdates();
+      query();
+    }
+  } catch (e) {
+    $('queryerror').textContent = `edit: ${e.message}`;
+    edit.queue = [];
+    await refreshMap();  // the server's cells, whatever this page believed
+  }
+  edit.sending = false;
+  editDone();
+}
+
+// After the last batch of a press: the structures changed with the map.
+function editDone() {
+  if (edit.queue.length) { flushEdits(); return; }
+  if (edit.sending || drag || !edit.dirty) return;
+  edit.dirty = false;
+  refetchLayers();
+}
+
+async function resetMap() {
+  if (!state.map || state.map.kind !== 'grid') return;
+  const mapId = state.map.id;
+  try {
+    const res = await api('/api/reset', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ map: mapId }) });
+    if (state.map.id !== mapId) return;
+    state.updates = res;
+    await refreshMap();
+    refetchLayers();
+    query();
+  } catch (e) {
+    $('queryerror').textContent = `reset: ${e.message}`;
+  }
+}
+
+// The server's cells of the current map, keeping the view, the points and the results.
+async function refreshMap() {
+  const mapId = state.map.id;
+  const m = await api(`/api/map?map=${mapId}`);
+  if (state.map.id !== mapId || m.kind !== 'grid') return;
+  state.map = m;
+  state.mapImage = gridImage(m);
+  renderUpdates();
+  render();
+}
+
+// Structures drawn or fetched before an edit: fetched again (drawn ones at once).
+function refetchLayers() {
+  for (const r of state.reps) {
+    if (r.loading || (!r.segments && !r.layer)) continue;
+    r.segments = null;
+    if (r.layer) { r.layer = false; toggleLayer(r); }
+  }
+  invalidateLayers(true);
+}
+
+// One small line under the table: how long each representation took to follow the last edit.
+function renderUpdates() {
+  const u = state.updates;
+  if (!u || !state.map || u.map !== state.map.id) { $('updates').textContent = ''; return; }
+  const t = (us) => (us < 1000 ? `${us.toFixed(0)} µs` : `${(us / 1000).toFixed(1)} ms`);
+  const parts = u.updates.map((x) => `${x.representation} ${t(x.update_us)}${x.in_place ? '' : ' (rebuilt)'}`);
+  $('updates').textContent = `map version ${u.version}, ${u.changed} cell${u.changed === 1 ? '' : 's'} changed` +
+    (parts.length ? ` · update: ${parts.join(' · ')}` : '');
+}
 
 // ---------- replay a results CSV ----------
 // RFC 4180 fields: quoted fields may hold commas, quotes ("") and newlines.
@@ -664,6 +826,8 @@ async function main() {
     query();
   });
   $('fit').addEventListener('click', fit);
+  $('edit').addEventListener('click', () => setEditMode(!edit.on));
+  $('resetmap').addEventListener('click', resetMap);
   $('csvfile').addEventListener('change', async () => {
     const f = $('csvfile').files[0];
     if (!f) return;
@@ -683,6 +847,7 @@ window.navbenchViewer = {
   mapToClient(x, y) { const r = canvas.getBoundingClientRect(); const [px, py] = toScreen(x, y); return [r.left + px, r.top + py]; },
   loadCSV,
   loadMap,
+  setEditMode,
   setPoints(start, goal) { state.start = start; state.goal = goal; state.recorded = null; state.highlight = null; updatePoints(); render(); query(); },
 };
 

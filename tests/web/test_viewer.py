@@ -114,6 +114,32 @@ def navbench_run(navbench, tmp, map_path, cells, convention, reps, smoothing, he
 SKIP = {"locate_us", "search_us", "smooth_us", "octile_optimal"}
 
 
+def row_differences(res, ref, header, start, searched_no_path=()):
+    """Where the rows of a /api/query answer differ from `navbench run`'s (SKIP apart), and paths
+    that do not match their length or start. `searched_no_path`: representations whose no_path
+    rows may have searched (expansions, generated) where a fresh build answers at once."""
+    bad = []
+    for r in res["results"]:
+        got = next(csv.DictReader(io.StringIO(",".join(header) + "\n" + r["row"] + "\n")))
+        want = ref[(r["representation"], r["smoothing"], r["heuristic"])]
+        skip = SKIP | ({"expansions", "generated"} if r["representation"] in searched_no_path and r["status"] == "no_path" else set())
+        diff = [c for c in header if c not in skip and got[c] != want[c]]
+        if diff:
+            bad.append(f"{r['representation']}/{r['smoothing']}: " + ", ".join(f"{c} {got[c]!r} != {want[c]!r}" for c in diff))
+        if r["status"] == "ok":
+            length = sum(math.dist(p, q) for p, q in zip(r["path"], r["path"][1:]))
+            if abs(length - r["length"]) > 1e-9 * max(1.0, length) or r["path"][0] != list(start):
+                bad.append(f"{r['representation']}/{r['smoothing']}: path does not match its length or start")
+    return bad
+
+
+def write_grid(path, w, h, rows):
+    """A Moving AI .map file of `rows` ('.' free, '@' blocked)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(f"type octile\nheight {h}\nwidth {w}\nmap\n" + "\n".join(rows) + "\n")
+
+
 def test_api(a):
     src = a.source
     rooms = os.path.join(src, "datasets/maps/generated/rooms-16-128.map")
@@ -170,17 +196,7 @@ def test_api(a):
                     continue
                 check(len(res["results"]) == len(REPS) * 3, f"query {k} {heur}: one result per representation and smoothing")
                 header = open(os.path.join(a.out, f"api-{k}-{heur}.csv")).readline().strip().split(",")
-                bad = []
-                for r in res["results"]:
-                    got = next(csv.DictReader(io.StringIO(",".join(header) + "\n" + r["row"] + "\n")))
-                    want = ref[(r["representation"], r["smoothing"], r["heuristic"])]
-                    diff = [c for c in header if c not in SKIP and got[c] != want[c]]
-                    if diff:
-                        bad.append(f"{r['representation']}/{r['smoothing']}: " + ", ".join(f"{c} {got[c]!r} != {want[c]!r}" for c in diff))
-                    if r["status"] == "ok":
-                        length = sum(math.dist(p, q) for p, q in zip(r["path"], r["path"][1:]))
-                        if abs(length - r["length"]) > 1e-9 * max(1.0, length) or r["path"][0] != list(pts[:2]):
-                            bad.append(f"{r['representation']}/{r['smoothing']}: path does not match its length or start")
+                bad = row_differences(res, ref, header, pts[:2])
                 check(not bad, f"query {k} {heur}: every row equals `navbench run --convention corner`" + ("; " + "; ".join(bad[:3]) if bad else ""))
                 check(res["optimal"] is not None and res["optimal"] > 0, f"query {k} {heur}: exact optimum {res['optimal']}")
 
@@ -278,6 +294,9 @@ def test_api(a):
         check(not wrong, f"{len(got)} concurrent queries from {len(got)} clients equal the sequential answers {wrong[:3]}")
         st, _, _, _ = srv.request("GET", "/api/info")
         check(st == 200 and srv.proc.poll() is None, "the server is still up after every bad request")
+
+        test_edit(a, srv, rooms, rooms_id, poly_id)
+        check(srv.proc.poll() is None, "the server is still up after the edits")
     finally:
         rc = srv.stop()
     check(rc == 0, f"SIGTERM stops the server cleanly (exit {rc})")
@@ -295,6 +314,191 @@ def test_api(a):
         check(same and rebuilt and all(r["status"] == "ok" for r in first[1]), f"--cache-maps 1: alternating maps rebuilds (rebuilt: {rebuilt}) and answers the same")
     finally:
         srv.stop()
+
+
+def answer_key(res):
+    """What must be equal between two answers on the same map state: all but the times."""
+    return [(r["representation"], r["smoothing"], r["status"], r.get("length"), r.get("expansions"), r.get("path_points"),
+             r.get("valid"), r.get("gap")) for r in res["results"]]
+
+
+def test_edit(a, srv, rooms, rooms_id, poly_id):
+    """POST /api/cells and /api/reset on rooms-16-128 (the server has queried it with every
+    representation, so each has a cached build to update or rebuild)."""
+    nb = a.navbench
+    w, h, orig = read_grid(rooms)
+    rows = [list(r) for r in orig]
+    # The edited map on disk for `navbench run`: same name and folder name, so the rows compare whole.
+    edited = os.path.join(a.out, "edited", os.path.basename(os.path.dirname(rooms)), os.path.basename(rooms))
+
+    def cells(cs, blocked, map_id=rooms_id):
+        st, _, data, _ = srv.request("POST", "/api/cells", {"map": map_id, "cells": [list(c) for c in cs], "blocked": blocked})
+        return st, json.loads(data)
+
+    def current():
+        st, _, data, _ = srv.request("GET", f"/api/map?map={rooms_id}")
+        m = json.loads(data)
+        return m["version"], m["rows"]
+
+    def same_as_run(res, pts, name, searched_no_path=()):
+        """The answer equals `navbench run --convention corner` on the edited map written to disk."""
+        write_grid(edited, w, h, ["".join(r) for r in rows])
+        ref, ref_csv = navbench_run(nb, a.out, edited, pts, "corner", REPS, "none,los,funnel", "euclidean", name)
+        return row_differences(res, ref, open(ref_csv).readline().strip().split(","), pts[:2], searched_no_path)
+
+    version, shown = current()
+    check(version == 0 and shown == orig, f"GET /api/map: version 0 and the file's cells (version {version})")
+    free = [(x, y) for y in range(h) for x in range(w) if orig[y][x] == "."]
+    pairs = [(free[len(free) // 10], free[len(free) * 9 // 10]), (free[len(free) // 3], free[2 * len(free) // 3])]
+    queries = [{"map": rooms_id, "reps": REPS, "start": list(s), "goal": list(g), "smoothing": ["none", "los", "funnel"]} for s, g in pairs]
+    before = [srv.query(q)[1] for q in queries]
+    check(all(b["version"] == 0 for b in before), "a query answers with the map's version")
+
+    # Block a 4x4 square on the middle of the first grid8 path and free six wall cells: two requests.
+    path = next(r["path"] for r in before[0]["results"] if r["representation"] == "grid8" and r["smoothing"] == "none")
+    mx, my = (int(math.floor(v)) for v in path[len(path) // 2])
+    near_points = {(x + dx, y + dy) for s, g in pairs for x, y in (s, g) for dx in (-1, 0) for dy in (-1, 0)}
+    block = [(x, y) for y in range(my - 1, my + 3) for x in range(mx - 1, mx + 3)
+             if 0 <= x < w and 0 <= y < h and rows[y][x] == "." and (x, y) not in near_points]
+    walls = [(x, y) for y in range(h // 3, h) for x in range(2, w - 2) if rows[y][x] == "@"][:6]
+    st, res = cells(block, True)
+    ok = check(st == 200 and res["changed"] == len(block) and res["version"] == 1,
+               f"POST /api/cells blocks {len(block)} cells: {st} changed {res.get('changed')} version {res.get('version')}")
+    if ok:
+        how = {u["representation"]: u["in_place"] for u in res["updates"]}
+        check(set(how) >= set(REPS) and how["grid8"] and how["grid4"] and not how["navmesh"] and not how["visgraph"]
+              and all(u["update_us"] >= 0 for u in res["updates"]),
+              f"every cached representation updated (grid4/grid8 in place, navmesh/visgraph rebuilt): {how}")
+    for x, y in block:
+        rows[y][x] = "@"
+    st, res = cells(walls, False)
+    check(st == 200 and res.get("changed") == len(walls) and res.get("version") == 2, f"POST /api/cells frees {len(walls)} wall cells: {res}"[:200])
+    for x, y in walls:
+        rows[y][x] = "."
+    st, res = cells(walls, False)
+    check(st == 200 and res.get("changed") == 0 and res.get("version") == 2, "the same cells again: nothing changed, same version")
+    version, shown = current()
+    check(version == 2 and shown == ["".join(r) for r in rows], f"GET /api/map: the edited cells, version {version}")
+
+    # Queries on the edited map equal `navbench run` on it written to disk (every representation,
+    # smoothing: grid4/grid8 updated in place, the others rebuilt, the exact optimum from the new map).
+    for k, (q, (s, g)) in enumerate(zip(queries, pairs)):
+        st, res = srv.query(q)
+        if not check(st == 200 and res["version"] == 2, f"edited map, query {k}: 200, version 2"):
+            continue
+        bad = same_as_run(res, (*s, *g), f"edit-{k}")
+        check(not bad, f"edited map, query {k}: every row equals `navbench run` on the edited map" + ("; " + "; ".join(bad[:3]) if bad else ""))
+        if k == 0:
+            check(answer_key(res) != answer_key(before[0]), "the edit changed the answer of the query it blocked")
+
+    # Blocking the cell under the start: invalid_query; freeing it again: the answer is back.
+    c = next(x for x in free[len(free) // 2:] if rows[x[1]][x[0]] == ".")
+    q = {"map": rooms_id, "reps": ["grid8", "grid4", "navmesh", "visgraph", "quadtree", "subgoal"],
+         "start": [c[0] + 0.5, c[1] + 0.5], "goal": [pairs[0][1][0] + 0.5, pairs[0][1][1] + 0.5]}
+    was = srv.query(q)[1]
+    st, res = cells([c], True)
+    got = srv.query(q)[1]
+    check(st == 200 and res["changed"] == 1 and all(r["status"] == "invalid_query" for r in got["results"]),
+          f"blocking the start's cell: every representation says invalid_query {[r['status'] for r in got['results']]}")
+    cells([c], False)
+    check(answer_key(srv.query(q)[1]) == answer_key(was), "freeing it again: the same answer as before")
+
+    # A whole wall across the map: no path from one side to the other, for every representation.
+    col = w // 2
+    wall = [(col, y) for y in range(h)]
+    opened = [(x, y) for x, y in wall if rows[y][x] == "."]  # freed again below
+    st, res = cells(wall, True)
+    check(st == 200 and res["changed"] == sum(rows[y][col] == "." for y in range(h)), f"a wall of {h} cells: changed {res.get('changed')}")
+    for x, y in wall:
+        rows[y][x] = "@"
+    left = next((x, y) for x, y in free if x < col - 2 and rows[y][x] == "." and rows[y - 1][x - 1] == ".")
+    right = next((x, y) for x, y in reversed(free) if x > col + 2 and rows[y][x] == "." and rows[y - 1][x - 1] == ".")
+    st, res = srv.query({"map": rooms_id, "reps": REPS, "start": list(left), "goal": list(right), "smoothing": ["none", "los", "funnel"]})
+    check(st == 200 and all(r["status"] == "no_path" for r in res["results"]),
+          f"across the wall: every representation says no_path {sorted({r['status'] for r in res.get('results', [])})}")
+    # grid4/grid8 updated in place keep one component label across the split (grid.hpp: labels only
+    # ever unite), so they find no_path by searching where a fresh build knows it at once: the
+    # rows agree but for expansions and generated.
+    bad = same_as_run(res, (*left, *right), "edit-wall", searched_no_path={"grid4", "grid8"})
+    check(not bad, "across the wall: every row equals `navbench run` on the edited map (grid4/grid8: but for expansions)" +
+          ("; " + "; ".join(bad[:3]) if bad else ""))
+
+    # Bad requests: a 4xx with a message, and the map stays as it was.
+    version, shown = current()
+    bad_cases = [
+        ("/api/cells", "polygon map", {"map": poly_id, "cells": [[1, 1]], "blocked": True}, 400, "polygon map"),
+        ("/api/reset", "polygon map", {"map": poly_id}, 400, "polygon map"),
+        ("/api/cells", "cell outside", {"map": rooms_id, "cells": [[3, 3], [w, 0]], "blocked": True}, 400, "outside the map"),
+        ("/api/cells", "negative cell", {"map": rooms_id, "cells": [[-1, 3]], "blocked": False}, 400, "outside the map"),
+        ("/api/cells", "too many cells", {"map": rooms_id, "cells": [[1, 1]] * 4097, "blocked": True}, 413, "at most 4096"),
+        ("/api/cells", "malformed JSON", b'{"map": 0, "cells": [[1, ', 400, "malformed JSON"),
+        ("/api/cells", "not an object", [1, 2], 400, "JSON object"),
+        ("/api/cells", "a cell not [x, y]", {"map": rooms_id, "cells": [[1]], "blocked": True}, 400, "[x, y]"),
+        ("/api/cells", "a fractional cell", {"map": rooms_id, "cells": [[1.5, 2]], "blocked": True}, 400, "[x, y]"),
+        ("/api/cells", "cells not a list", {"map": rooms_id, "cells": "all", "blocked": True}, 400, "'cells'"),
+        ("/api/cells", "missing blocked", {"map": rooms_id, "cells": [[1, 1]]}, 400, "'blocked'"),
+        ("/api/cells", "blocked not a boolean", {"map": rooms_id, "cells": [[1, 1]], "blocked": "yes"}, 400, "'blocked'"),
+        ("/api/cells", "unknown field", {"map": rooms_id, "cells": [[1, 1]], "blocked": True, "radius": 1}, 400, "unknown field 'radius'"),
+        ("/api/cells", "unknown map", {"map": 99, "cells": [[1, 1]], "blocked": True}, 404, "unknown map"),
+        ("/api/reset", "unknown map", {"map": "x"}, 404, "unknown map"),
+        ("/api/reset", "missing map", {}, 400, "'map'"),
+    ]
+    for path, name, body, want, pat in bad_cases:
+        st, _, data, _ = srv.request("POST", path, body)
+        try:
+            msg = json.loads(data)["error"]
+        except Exception:
+            msg = None
+        check(st == want and msg is not None and pat in msg and "\n" not in msg, f"{path} {name}: {st} {msg!r}")
+    check(current() == (version, shown), "after the bad requests the map is unchanged (a bad cell refuses the whole request)")
+    cells(opened, False)
+    for x, y in opened:
+        rows[y][x] = "."
+
+    # Queries while another client edits: each answer is that of one whole map state, the one its
+    # version names (the edit holds the map exclusively).
+    few = {"map": rooms_id, "reps": ["grid8", "navmesh", "visgraph"], "start": queries[0]["start"], "goal": queries[0]["goal"], "smoothing": "los"}
+    base = current()[0]
+    state_of = {base: False}
+    expect = {False: answer_key(srv.query(few)[1])}
+    st, res = cells(block, False)
+    expect[True] = answer_key(srv.query(few)[1])  # True: the square freed
+    state_of[res["version"]] = True
+    cells(block, True)
+    state_of[res["version"] + 1] = False
+    answers, errors = [], []
+
+    def editor():
+        for i in range(10):
+            st, res = cells(block, i % 2 == 1)  # free, block, free, ..., block
+            if st != 200 or res["changed"] != len(block):
+                errors.append(res)
+            state_of[res["version"]] = i % 2 == 0
+
+    def asker():
+        for _ in range(8):
+            st, res = srv.query(few)
+            (answers if st == 200 else errors).append(res)
+
+    threads = [threading.Thread(target=editor)] + [threading.Thread(target=asker) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    wrong = [r["version"] for r in answers if r["version"] not in state_of or answer_key(r) != expect[state_of[r["version"]]]]
+    check(not errors and not wrong and len(answers) == 24 and expect[True] != expect[False],
+          f"24 queries during 10 edits each answer the map state of their version (wrong at versions {wrong[:5]}, errors {errors[:2]})")
+
+    # Reset: the file's cells, and the first answers again.
+    st, res = cells([], True)
+    check(st == 200 and res["changed"] == 0, "an empty list of cells changes nothing")
+    st, _, data, _ = srv.request("POST", "/api/reset", {"map": rooms_id})
+    res = json.loads(data)
+    diff = sum(rows[y][x] != orig[y][x] for y in range(h) for x in range(w))
+    check(st == 200 and res["changed"] == diff and res["version"] == current()[0], f"POST /api/reset: changed {res.get('changed')} of {diff} cells")
+    check(current()[1] == orig, "after reset GET /api/map has the file's cells")
+    again = [srv.query(q)[1] for q in queries]
+    check(all(answer_key(x) == answer_key(y) for x, y in zip(again, before)), "after reset the queries answer as before any edit")
 
 
 def chrome(width=1400, height=860):
@@ -342,6 +546,81 @@ def table(driver):
     return driver.execute_script("""return [...document.querySelectorAll('#results tbody tr')].map(tr => ({
         rep: tr.dataset.rep, status: tr.dataset.status, length: tr.dataset.length, expansions: tr.dataset.expansions,
         valid: tr.dataset.valid}));""")
+
+
+def click_at(driver, xy):
+    """A real pointer click at viewport pixels `xy`."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    ab = ActionBuilder(driver)
+    ab.pointer_action.move_to_location(round(xy[0]), round(xy[1]))
+    ab.pointer_action.pointer_down()
+    ab.pointer_action.pointer_up()
+    ab.perform()
+    ActionChains(driver).reset_actions()
+
+
+def press(driver, key):
+    from selenium.webdriver.common.action_chains import ActionChains
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    ActionChains(driver).send_keys(key).perform()
+
+
+def edit_in_browser(driver, srv, orig):
+    """Edit mode on the page (map 1, rooms-16-128): a click blocks a cell of the paths, a drag a
+    run of cells; the table answers on the edited map; reset map brings the file back."""
+    page_table = lambda: [(r["rep"], r["status"], r["length"], r["expansions"]) for r in table(driver)]
+    shown_before = page_table()
+    press(driver, "e")
+    check(driver.execute_script("return document.querySelector('#edit').getAttribute('aria-pressed')") == "true", "E enters edit mode")
+    # The navmesh layer (drawn above) is fetched again after the edit: tag the current one.
+    driver.execute_script("navbenchViewer.state.reps.find(x => x.spec == 'navmesh').segments.old = true")
+
+    # A click on a free cell in the middle of the grid8 path blocks it.
+    path = driver.execute_script("return navbenchViewer.state.results.results.find(r => r.representation == 'grid8').path")
+    mx, my = (int(math.floor(v)) for v in path[len(path) // 2])
+    cx, cy = next((x, y) for dy in (0, -1, 1) for dx in (0, -1, 1) for x, y in [(mx + dx, my + dy)] if orig[y][x] == ".")
+    click_at(driver, driver.execute_script("return navbenchViewer.mapToClient(...arguments[0])", [cx + 0.5, cy + 0.5]))
+    try:
+        wait_for(driver, f"return document.querySelector('#results').dataset.version == '1' && document.querySelectorAll('#results tbody tr').length == {len(REPS)}",
+                 "the table on the edited map")
+        check(True, "a click in edit mode blocks a cell and the table answers on map version 1")
+    except TimeoutError:
+        shown = driver.execute_script("return document.querySelector('#results').dataset.version")
+        check(False, f"a click in edit mode: the table shows version {shown}")
+    st, _, data, _ = srv.request("GET", "/api/map?map=1")
+    served = json.loads(data)
+    check(served["version"] == 1 and served["rows"][cy][cx] == "@" and
+          driver.execute_script("return navbenchViewer.state.map.rows[arguments[1]][arguments[0]]", cx, cy) == "@",
+          f"the clicked cell ({cx}, {cy}) is blocked on the server and on the page")
+    pts = driver.execute_script("return [navbenchViewer.state.start, navbenchViewer.state.goal]")
+    st, res = srv.query({"map": 1, "reps": REPS, "start": pts[0], "goal": pts[1], "smoothing": "los", "heuristic": "euclidean"})
+    want = [(r["representation"], r["status"], "" if r["length"] is None else r["length"], r["expansions"]) for r in res["results"]]
+    got = [(rep, stt, float(length) if length else "", int(exp)) for rep, stt, length, exp in page_table()]
+    check(res["version"] == 1 and sorted(got) == sorted(want), f"the table equals the API's answer on the edited map {sorted(got)[:2]} {sorted(want)[:2]}")
+    note = driver.execute_script("return document.querySelector('#updates').textContent")
+    check("grid8" in note and "rebuilt" in note and "version 1" in note, f"the update times show under the table: {note[:120]}")
+
+    # A drag over four free cells blocks all four (the first cell was free).
+    y, x0 = next((y, row.find("....", 4)) for y, row in enumerate(orig) if y > 20 and row.find("....", 4) > 0
+                 and abs(y - cy) > 3 and all(abs(y - p[1]) > 3 for p in pts))
+    frm, to = (driver.execute_script("return navbenchViewer.mapToClient(...arguments[0])", [x + 0.5, y + 0.5]) for x in (x0, x0 + 3))
+    drag(driver, frm, to)
+    wait_for(driver, f"return [0, 1, 2, 3].every(i => navbenchViewer.state.map.rows[{y}][{x0} + i] == '@') && "
+                     "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the dragged cells")
+    served = json.loads(srv.request("GET", "/api/map?map=1")[2])
+    check(served["rows"][y][x0:x0 + 4] == "@@@@", f"dragging over four free cells blocks them all: {served['rows'][y][x0:x0 + 4]!r}")
+    n = wait_for(driver, "const r = navbenchViewer.state.reps.find(x => x.spec == 'navmesh'); return r.segments && !r.segments.old && r.segments.length / 4",
+                 "the navmesh layer of the edited map")
+    check(n > 100, f"the drawn navmesh layer is fetched again after the edit ({n} segments)")
+
+    # Reset map: the file's cells and the first answer again.
+    driver.find_element("css selector", "#resetmap").click()
+    wait_for(driver, f"return navbenchViewer.state.map.rows.join('\\n') == {json.dumps(chr(10).join(orig))} && "
+                     "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the map after reset")
+    check(page_table() == shown_before, "reset map: the file's cells and the table as before the edits")
+    press(driver, "E")
+    check(driver.execute_script("return document.querySelector('#edit').getAttribute('aria-pressed')") == "false", "E again leaves edit mode")
 
 
 def test_browser(a):
@@ -446,6 +725,8 @@ def test_browser(a):
         wait_for(driver, f"return document.querySelector('#results').dataset.query == {json.dumps(want2)}", "the first tab's new answer")
         tab1 = driver.execute_script("return navbenchViewer.state.map.name")
         check(tab2 == "maze-4-128" and tab1 == "rooms-16-128", f"two tabs on two maps answer independently ({tab1}, {tab2})")
+
+        edit_in_browser(driver, srv, rows)
 
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no errors in the browser console {errors[:2]}")
