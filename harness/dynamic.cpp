@@ -15,12 +15,14 @@
 namespace fs = std::filesystem;
 
 namespace navbench {
+
+const char* const kUpdatesHeader = "map,representation,epoch,patches,cells_changed,update_us,rebuild_us";
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
 
-const char* const kUpdatesHeader = "map,representation,epoch,patches,cells_changed,update_us,rebuild_us";
 
 // One representation kept up to date through the scenario.
 struct Live {

@@ -10,6 +10,9 @@
 
 namespace navbench {
 
+// Header of PREFIX.updates.csv (SPEC §7).
+extern const char* const kUpdatesHeader;
+
 // Runs every dynamic scenario of cfg.dynamic: rows to PREFIX.csv (with the column `epoch`),
 // PREFIX.updates.csv, PREFIX.build.csv and PREFIX.meta.json. Returns the exit status
 // (3 when --checkopt found a grid8 length that differs from the file's octile cost).

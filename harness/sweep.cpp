@@ -20,8 +20,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "datasets/dynamic.hpp"
 #include "harness/results.hpp"
 #include "harness/cli.hpp"
+#include "harness/dynamic.hpp"
 #include "harness/run.hpp"
 
 namespace fs = std::filesystem;
@@ -39,6 +41,8 @@ struct SweepConfig {
   std::vector<std::string> conventions{"center"};
   QuerySelection select;
   std::string output = "results/sweep";
+  std::vector<std::string> dynamic;      // dynamic scenarios (SPEC §7): one unit per scenario x convention x rep
+  bool rebuild_baseline = false;         // dynamic units also time a full rebuild of every map state
   json canonical;                        // what identifies the sweep (for resume and merge)
 };
 
@@ -205,7 +209,8 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   }
   if (!j.is_object()) throw InputError(path + ": a sweep config is a JSON object");
   static const std::vector<std::string> keys = {"maps", "collections", "representations", "smoothing", "heuristics",
-                                                "conventions", "queries", "repetitions", "seed", "output", "paths", "comment"};
+                                                "conventions", "queries", "repetitions", "seed", "output", "paths", "comment",
+                                                "dynamic", "rebuild_baseline"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       throw InputError(path + ": unknown key '" + it.key() + "'");
@@ -213,9 +218,36 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   try {
     if (j.contains("queries")) c.select = parse_queries(j["queries"], c.select);
     c.select.seed = std::uint64_t(integer(j, "seed", 1, 0, std::numeric_limits<long>::max()));
-    if (!j.contains("maps")) throw std::invalid_argument("sweep config needs \"maps\"");
-    const std::vector<MapEntry> given = map_entries(j["maps"], c.select);
-    if (given.empty()) throw std::invalid_argument("sweep config: \"maps\" is empty");
+    if (!j.contains("maps") && !j.contains("dynamic")) throw std::invalid_argument("sweep config needs \"maps\" or \"dynamic\"");
+    // "dynamic": changing-map scenarios (SPEC §7), entries like those of "maps" (path or
+    // {"path", "optional"}); each runs as its own units (every representation kept up to date).
+    if (j.contains("dynamic")) {
+      if (j["dynamic"].is_array())
+        for (const auto& v : j["dynamic"])
+          if (v.is_object() && v.contains("queries"))
+            throw std::invalid_argument("sweep config: a dynamic entry runs all its queries (no 'queries' key)");
+      for (const MapEntry& e : map_entries(j["dynamic"], c.select)) {
+        std::vector<std::string> files{e.path};
+        if (expand_maps) try {
+          files = expand_glob(e.path);
+          for (const auto& f : files)
+            if (!fs::is_regular_file(f)) throw InputError(f + ": no such dynamic scenario file");
+        } catch (const InputError&) {
+          if (!e.optional) throw;
+          std::cerr << "navbench: sweep: optional dynamic scenario " << e.path << " not found, skipped\n";
+          continue;
+        }
+        for (auto& f : files)
+          if (std::find(c.dynamic.begin(), c.dynamic.end(), f) == c.dynamic.end()) c.dynamic.push_back(f);
+      }
+      if (c.dynamic.empty() && !j.contains("maps"))
+        throw std::invalid_argument("sweep config: no dynamic scenario found (every entry is optional and absent)");
+    }
+    if (j.contains("rebuild_baseline") && !j["rebuild_baseline"].is_boolean())
+      throw std::invalid_argument("sweep config: 'rebuild_baseline' must be true or false");
+    c.rebuild_baseline = j.value("rebuild_baseline", false);
+    const std::vector<MapEntry> given = j.contains("maps") ? map_entries(j["maps"], c.select) : std::vector<MapEntry>{};
+    if (j.contains("maps") && given.empty()) throw std::invalid_argument("sweep config: \"maps\" is empty");
     // (file, selection, entry index); an entry's own "queries" override the global selection.
     std::vector<std::tuple<std::string, QuerySelection, std::size_t>> found;
     for (std::size_t e = 0; e < given.size(); ++e) {
@@ -241,9 +273,10 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
         const std::string col = fs::path(std::get<0>(m)).parent_path().filename().string();
         return std::find(c.collections.begin(), c.collections.end(), col) == c.collections.end();
       });
-      if (found.empty()) throw std::invalid_argument("sweep config: no map is in the listed collections");
+      if (found.empty() && !given.empty()) throw std::invalid_argument("sweep config: no map is in the listed collections");
     }
-    if (found.empty()) throw std::invalid_argument("sweep config: no map found (every entry is optional and absent)");
+    if (found.empty() && !given.empty())
+      throw std::invalid_argument("sweep config: no map found (every entry is optional and absent)");
     // Results are keyed by collection/name: the same key from two files would mix two maps'
     // rows. A map of an optional entry whose key an earlier entry already has is skipped (the
     // same benchmark map in two places, e.g. ../shared and a download); otherwise it is an error.
@@ -293,9 +326,10 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   canon.erase("output");
   canon.erase("comment");
   canon["maps"] = c.maps;
+  if (j.contains("dynamic")) canon["dynamic"] = c.dynamic;  // resolved paths (what `merge` reads)
   // Entries with their own query selection or optional ones change what runs: keep them in what
   // identifies the sweep (the plain list above is what `merge` reads).
-  if (j["maps"].is_array())
+  if (j.contains("maps") && j["maps"].is_array())
     for (const auto& e : j["maps"])
       if (e.is_object()) {
         canon["map_entries"] = j["maps"];
@@ -314,10 +348,11 @@ SweepConfig read_config(const std::string& path) {
 }
 
 struct Unit {
-  std::size_t map;  // index into maps
+  std::size_t map;  // index into maps (static units)
   std::string convention;
   RepresentationSpec rep;
   std::string id;   // file stem
+  long dyn = -1;    // index into SweepConfig::dynamic for a dynamic unit, else -1
 };
 
 std::string sanitize(const std::string& s) {
@@ -380,10 +415,13 @@ struct Progress {
 };
 
 // Concatenates the unit files (in unit order) into OUT/results.{csv,build.csv,paths.csv}.
+// With `dynamic`, the units are dynamic ones (rows with `epoch`, plus .updates.csv) and OUT is
+// the sweep's dynamic/ folder.
 void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, const std::vector<std::string>& ids,
-                  bool paths) {
-  std::string csv = std::string(kResultHeader) + "\n", build = std::string(kBuildHeader) + "\n",
-              pth = std::string(kPathsHeader) + "\n";
+                  bool paths, bool dynamic = false) {
+  std::string csv = std::string(kResultHeader) + (dynamic ? ",epoch" : "") + "\n",
+              build = std::string(kBuildHeader) + "\n", pth = std::string(kPathsHeader) + "\n",
+              upd = std::string(kUpdatesHeader) + "\n";
   for (const auto& id : ids) {
     fs::path dir;
     for (const auto& d : unit_dirs)
@@ -395,10 +433,23 @@ void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, c
     csv += body(read_file(dir / (id + ".csv")));
     if (fs::exists(dir / (id + ".build.csv"))) build += body(read_file(dir / (id + ".build.csv")));
     if (paths && fs::exists(dir / (id + ".paths.csv"))) pth += body(read_file(dir / (id + ".paths.csv")));
+    if (dynamic && fs::exists(dir / (id + ".updates.csv"))) upd += body(read_file(dir / (id + ".updates.csv")));
   }
+  fs::create_directories(out);
+  if (dynamic) write_atomic(out / "results.updates.csv", upd);
   write_atomic(out / "results.build.csv", build);
   if (paths) write_atomic(out / "results.paths.csv", pth);
   write_atomic(out / "results.csv", csv);
+}
+
+// Unit ids of the dynamic scenarios: dynamic__NAME__CONVENTION__REP (NAME: the file name without .scen).
+std::vector<std::string> dynamic_unit_ids(const std::vector<std::string>& scens, const std::vector<std::string>& conventions,
+                                          const std::vector<RepresentationSpec>& reps) {
+  std::vector<std::string> ids;
+  for (const auto& d : scens)
+    for (const auto& conv : conventions)
+      for (const auto& r : reps) ids.push_back(sanitize("dynamic__" + fs::path(d).stem().string() + "__" + conv + "__" + r.text));
+  return ids;
 }
 
 std::pair<long, long> parse_shard(const std::string& s) {
@@ -415,6 +466,32 @@ std::pair<long, long> parse_shard(const std::string& s) {
   }
   if (n < 1 || k < 1 || k > n) throw std::invalid_argument("--shard K/N needs 1 <= K <= N, got '" + s + "'");
   return {k, n};
+}
+
+// One dynamic unit: the scenario through one representation (harness/dynamic.cpp) into
+// units/ID.part.*, then renamed into place, ID.csv last (its presence marks the unit finished).
+// Returns the number of rows.
+std::size_t run_dynamic_unit(const SweepConfig& cfg, const Unit& u, const fs::path& out, const std::vector<std::string>& argv) {
+  RunConfig rc;
+  rc.dynamic = {cfg.dynamic[std::size_t(u.dyn)]};
+  rc.rebuild_baseline = cfg.rebuild_baseline;
+  rc.reps = {u.rep};
+  rc.select = cfg.select;
+  rc.select.convention = u.convention;
+  rc.unit = cfg.unit;
+  rc.unit.threads = 1;  // a dynamic scenario's queries depend on the updates before them
+  rc.quiet = true;
+  rc.argv = argv;
+  const fs::path dir = out / "units";
+  rc.out = (dir / (u.id + ".part")).string();
+  run_dynamic(rc);
+  for (const char* ext : {".updates.csv", ".build.csv", ".paths.csv"})
+    if (fs::exists(rc.out + ext)) fs::rename(rc.out + ext, dir / (u.id + ext));
+  fs::remove(rc.out + ".meta.json");
+  const std::string rows = read_file(rc.out + ".csv");
+  fs::rename(rc.out + ".csv", dir / (u.id + ".csv"));
+  const std::size_t lines = std::size_t(std::count(rows.begin(), rows.end(), '\n'));
+  return lines ? lines - 1 : 0;
 }
 
 }  // namespace
@@ -472,7 +549,8 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
     write_atomic(stamp, json{{"config_hash", hash}, {"config", cfg.canonical}}.dump(2) + "\n");
   }
   for (const auto& e : fs::directory_iterator(out / "units"))  // leftovers of a killed run
-    if (e.path().string().find(".tmp") != std::string::npos) fs::remove(e.path());
+    if (e.path().string().find(".tmp") != std::string::npos || e.path().string().find(".part.") != std::string::npos)
+      fs::remove(e.path());
 
   // Every map and scenario is read and checked before any unit runs.
   std::vector<PreparedMap> maps;
@@ -483,8 +561,19 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
       for (const auto& r : cfg.reps)
         units.push_back({mi, conv, r,
                          sanitize(maps[mi].map.collection + "__" + maps[mi].map.name + "__" + conv + "__" + r.text)});
-  std::vector<std::string> all_ids;
-  for (const auto& u : units) all_ids.push_back(u.id);
+  std::vector<std::string> static_ids;
+  for (const auto& u : units) static_ids.push_back(u.id);
+  const std::vector<std::string> dyn_ids = dynamic_unit_ids(cfg.dynamic, cfg.conventions, cfg.reps);
+  {
+    std::size_t k = 0;
+    for (std::size_t d = 0; d < cfg.dynamic.size(); ++d)
+      for (const auto& conv : cfg.conventions)
+        for (const auto& r : cfg.reps) units.push_back({0, conv, r, dyn_ids[k++], long(d)});
+  }
+  std::vector<std::string> all_ids = static_ids;
+  all_ids.insert(all_ids.end(), dyn_ids.begin(), dyn_ids.end());
+  // Every dynamic scenario is read and checked before any unit runs, like the maps.
+  for (const auto& d : cfg.dynamic) (void)load_dynamic_scenario(d);
   // --shard K/N: units K-1, K-1+N, ... — deterministic, so N machines cover the sweep exactly once.
   std::vector<const Unit*> todo;
   for (std::size_t i = 0; i < units.size(); ++i)
@@ -507,7 +596,8 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
     std::size_t pending = 0;
   };
   std::map<std::pair<std::size_t, std::string>, Shared> shared;
-  for (const Unit* u : todo) ++shared[{u->map, u->convention}].pending;
+  for (const Unit* u : todo)
+    if (u->dyn < 0) ++shared[{u->map, u->convention}].pending;
 
   Progress progress;
   progress.total = todo.size();
@@ -526,6 +616,11 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
       const Unit& u = *todo[k];
       try {
         const auto t0 = std::chrono::steady_clock::now();
+        if (u.dyn >= 0) {
+          const std::size_t nrows = run_dynamic_unit(cfg, u, out, argv);
+          progress.unit_done(u.id, nrows, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+          continue;
+        }
         Shared& sh = shared.at({u.map, u.convention});
         PreparedMap* pm = nullptr;
         {
@@ -595,8 +690,12 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   std::size_t missing = 0;
   for (const auto& id : all_ids) missing += !fs::exists(out / "units" / (id + ".csv"));
   if (missing == 0) {
-    write_merged(out, {out / "units"}, all_ids, cfg.unit.paths);
-    if (!quiet) std::cerr << "navbench: sweep complete: " << (out / "results.csv").string() << '\n';
+    if (!static_ids.empty()) write_merged(out, {out / "units"}, static_ids, cfg.unit.paths);
+    if (!dyn_ids.empty()) write_merged(out / "dynamic", {out / "units"}, dyn_ids, cfg.unit.paths, true);
+    if (!quiet)
+      std::cerr << "navbench: sweep complete: " << (static_ids.empty() ? "" : (out / "results.csv").string())
+                << (static_ids.empty() || dyn_ids.empty() ? "" : ", ")
+                << (dyn_ids.empty() ? "" : (out / "dynamic" / "results.csv").string()) << '\n';
   } else if (!quiet) {
     std::cerr << "navbench: shard " << shard_k << "/" << shard_n << " done; " << missing
               << " units belong to other shards: combine with `navbench merge`\n";
@@ -637,7 +736,7 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
                                                                         : std::vector<std::string>{"center"};
   std::vector<std::string> ids;
   std::size_t missing = 0;
-  for (const auto& m : config["maps"].get<std::vector<std::string>>()) {
+  for (const auto& m : config.contains("maps") ? config["maps"].get<std::vector<std::string>>() : std::vector<std::string>{}) {
     const fs::path p(m);
     std::string name = p.filename().string();
     for (const char* ext : {".map", ".wkt"})
@@ -651,10 +750,21 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
         missing += !found;
       }
   }
-  if (missing) throw InputError(std::to_string(missing) + " of " + std::to_string(ids.size()) + " units are in none of the shards");
+  const std::vector<std::string> dyn_ids = dynamic_unit_ids(
+      config.contains("dynamic") ? config["dynamic"].get<std::vector<std::string>>() : std::vector<std::string>{},
+      conventions, cfg.reps);
+  for (const auto& id : dyn_ids) {
+    bool found = false;
+    for (const auto& d : unit_dirs) found |= fs::exists(d / (id + ".csv"));
+    missing += !found;
+  }
+  if (missing)
+    throw InputError(std::to_string(missing) + " of " + std::to_string(ids.size() + dyn_ids.size()) +
+                     " units are in none of the shards");
   fs::create_directories(out);
   const bool paths = config.contains("paths") && config["paths"].get<bool>();
-  write_merged(out, unit_dirs, ids, paths);
+  if (!ids.empty()) write_merged(out, unit_dirs, ids, paths);
+  if (!dyn_ids.empty()) write_merged(fs::path(out) / "dynamic", unit_dirs, dyn_ids, paths, true);
   json meta = run_metadata(argv, config.value("seed", std::uint64_t(1)), config);
   meta["config_hash"] = hash;
   meta["merged_from"] = [&] {
@@ -664,7 +774,7 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
   }();
   write_atomic(fs::path(out) / "results.meta.json", meta.dump(2) + "\n");
   write_atomic(fs::path(out) / "sweep.json", json{{"config_hash", hash}, {"config", config}}.dump(2) + "\n");
-  std::cerr << "navbench: merged " << ids.size() << " units into " << (fs::path(out) / "results.csv").string() << '\n';
+  std::cerr << "navbench: merged " << ids.size() + dyn_ids.size() << " units into " << out << '\n';
   return 0;
 }
 

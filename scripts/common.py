@@ -88,7 +88,15 @@ def find_result_csvs(inputs: list[str]) -> list[str]:
                 out.append(merged)
                 continue
             if os.path.isdir(units):
-                item = units
+                # Unfinished: the static units' files (dynamic units, rows with `epoch`, are read
+                # from the sweep's dynamic/ folder once it finishes, never mixed into these).
+                found = sorted(os.path.join(units, f) for f in os.listdir(units)
+                               if f.endswith(".csv") and not f.endswith(COMPANION_SUFFIXES)
+                               and not f.startswith("dynamic__") and ".part." not in f)
+                if not found:
+                    raise InputError(f"{item}: sweep folder holds no finished static unit yet")
+                out.extend(found)
+                continue
         if os.path.isdir(item):
             found = []
             for root, dirs, files in os.walk(item):

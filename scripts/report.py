@@ -1258,8 +1258,12 @@ def main() -> int:
     stats.N_BOOT = args.boot
     data = common.load(args.results)
     extra = []
-    if args.dynamic:
-        extra.append(common.load(args.dynamic))
+    # A sweep folder's dynamic scenarios (OUT/dynamic/, SPEC §7) go to "Changing maps" by themselves.
+    dyn = list(args.dynamic) + [os.path.join(r, "dynamic") for r in args.results
+                                if os.path.isfile(os.path.join(r, "sweep.json"))
+                                and os.path.isfile(os.path.join(r, "dynamic", "results.csv"))]
+    if dyn:
+        extra.append(common.load(dyn))
     for d in args.threads:
         if not os.path.isfile(os.path.join(d, "threads.csv")):
             raise common.InputError(f"{d}: holds no threads.csv (write one with scripts/thread-scaling --out {d})")

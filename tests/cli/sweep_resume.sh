@@ -47,5 +47,27 @@ check merge_incomplete_refused '[ $rc -ne 0 ]'
 check merge_mixed_refused '[ $rc -eq 2 ] && grep -q "differs" "$tmp/err"'
 "$nb" sweep "$tmp/other.json" --out "$tmp/full" --quiet 2>"$tmp/err"; rc=$?
 check resume_other_config_refused '[ $rc -eq 2 ] && grep -q "different sweep config" "$tmp/err"'
-echo "$((11 - fails)) passed, $fails failed"
+
+# Dynamic scenarios (SPEC §7) in a sweep: units of their own, merged into OUT/dynamic/ (rows with
+# epoch, updates.csv); shards merged equal the whole; a killed unit's partial files are dropped.
+"$nb" generate changes --map "$src/datasets/maps/generated/rooms-16-128.map" --change doors --epochs 4 --queries 3 \
+  --seed 5 --out "$tmp/doors" >/dev/null
+cat > "$tmp/dyn.json" <<JSON
+{"maps": ["$src/datasets/maps/hand/l-corridor.map"], "dynamic": ["$tmp/doors.scen"], "rebuild_baseline": true,
+ "representations": ["grid8", "quadtree"], "smoothing": ["none", "los"], "seed": 1}
+JSON
+"$nb" sweep "$tmp/dyn.json" --out "$tmp/dfull" --jobs 2 --quiet
+check dyn_merged '[ -s "$tmp/dfull/dynamic/results.csv" ] && head -1 "$tmp/dfull/dynamic/results.csv" | grep -q ",epoch$" &&
+  [ "$(wc -l < "$tmp/dfull/dynamic/results.updates.csv")" -eq $((1 + 2 * 5)) ] && [ -s "$tmp/dfull/results.csv" ]'
+"$nb" sweep "$tmp/dyn.json" --out "$tmp/ds1" --shard 1/2 --jobs 1 --quiet
+"$nb" sweep "$tmp/dyn.json" --out "$tmp/ds2" --shard 2/2 --jobs 1 --quiet
+"$nb" merge "$tmp/ds1" "$tmp/ds2" --out "$tmp/dmerged" 2>/dev/null
+ustrip() { cut -d, -f1-5 "$1"; }  # updates.csv without update_us, rebuild_us
+check dyn_shards_merged 'diff <(strip "$tmp/dfull/dynamic/results.csv") <(strip "$tmp/dmerged/dynamic/results.csv") >/dev/null &&
+  diff <(ustrip "$tmp/dfull/dynamic/results.updates.csv") <(ustrip "$tmp/dmerged/dynamic/results.updates.csv") >/dev/null'
+rm "$tmp/ds1/units/"dynamic__*; echo "partial" > "$tmp/ds1/units/dynamic__doors__center__grid8.part.csv"
+"$nb" sweep "$tmp/dyn.json" --out "$tmp/ds1" --jobs 2 --quiet
+check dyn_resumed 'diff <(strip "$tmp/dfull/dynamic/results.csv") <(strip "$tmp/ds1/dynamic/results.csv") >/dev/null &&
+  ! ls "$tmp/ds1/units/" | grep -q "\.part\."'
+echo "$((14 - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]
