@@ -74,10 +74,16 @@ void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& 
     if (const std::int32_t id = node(x); id >= 0) maybe.push_back(std::uint32_t(id));
 }
 
+void GridFov::region_tangent(Point s, int qx, int qy, std::vector<Span>& spans) const {
+  std::vector<std::uint32_t> sure, maybe;  // unused here: only the region is wanted
+  scan_half(s, +1, false, qy < 0 ? qx : -qx, sure, maybe, &spans);
+  scan_half(s, -1, false, qy > 0 ? qx : -qx, sure, maybe, &spans);
+}
+
 // One half-plane: rows below s in the frame (x, f*y), i.e. f = +1 scans increasing y, f = -1
 // decreasing y (mirrored, which the exact predicates do not mind: negation is exact).
 void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
-                        std::vector<std::uint32_t>& maybe) const {
+                        std::vector<std::uint32_t>& maybe, std::vector<Span>* spans) const {
   const Point S{s.x, f * s.y};
   const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
   // A ray through a corner; its slope (a division) is filled in only when it bounds a piece.
@@ -157,6 +163,8 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
     for (const Piece& pc : pieces) {
       const double xl = std::min(xat(pc.hi, yn), xat(pc.hi, yf)), xr = std::max(xat(pc.lo, yn), xat(pc.lo, yf));
       const int x0 = column(xl - 1), x1 = column(xr + 1);
+      // Every ray of pc crosses this band's cells within [x0, x1]: a superset of what is seen here.
+      if (spans && row >= 0 && row < H && x1 >= 0 && x0 < W) spans->push_back({row, std::max(x0, 0), std::min(x1, W - 1)});
       shadows.clear();
       far.clear();
       for (int x = nb(x0); x <= x1;) {
