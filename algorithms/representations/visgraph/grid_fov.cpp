@@ -208,6 +208,14 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
         }
         local.swap(tmp);
       }
+      // Cells strictly inside a piece that crosses the whole band: seen from s at every point
+      // (margins of 1e-7 absorb the rounding of xat, which is ~1e-12 here; S's own band never).
+      if (spans && below && row >= 0 && row < H)
+        for (const Piece& p : local) {
+          const double L = std::max(xat(p.hi, yn), xat(p.hi, yf)), R = std::min(xat(p.lo, yn), xat(p.lo, yf));
+          const double a = std::max(std::ceil(L + 1e-7), 0.0), b = std::min(std::floor(R - 1e-7) - 1, W - 1.0);
+          if (a <= b) spans->push_back({row, int(a), int(b), true});
+        }
       // A lone horizontal ray never leaves this row.
       std::erase_if(local, [](const Piece& p) { return p.lo.h != 0 && p.lo.h == p.hi.h; });
       // A corner on the band's far line: its ray must be free of the earlier bands (inside pc)

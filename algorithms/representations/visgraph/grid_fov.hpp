@@ -37,11 +37,15 @@ class GridFov {
   // A cell row and a column range [x0, x1] of it (clamped to the map).
   struct Span {
     int row, x0, x1;
+    bool sure = false;  // every point of these cells sees s (else: the cells may see s)
   };
   // The region form of scan_tangent: appends spans covering every free point of the two closed
   // quadrants that sees s (a superset: each band's angular pieces, padded by a cell; a point on a
   // line between two rows that a ray crosses is covered in both, a point on the line where a
-  // half starts only in that half's first row). For the per-block candidate lists of visgraph.
+  // half starts only in that half's first row). Also appends `sure` spans: cells whose every point
+  // sees s (their angular extent lies strictly inside a ray interval that crosses the whole row
+  // unobstructed, so no blocked interior and no pinch point lies between). For the per-block
+  // candidate lists of visgraph.
   void region_tangent(Point s, int qx, int qy, std::vector<Span>& spans) const;
 
   std::size_t memory_bytes() const {

@@ -26,6 +26,11 @@ class GridLos {
       for (int x = 0; x < W; ++x) free_[std::size_t(y + 1) * PW + std::size_t(x + 1)] = g.passable(x, y) ? 1 : 0;
   }
   std::size_t memory_bytes() const { return free_.capacity(); }
+  // p is a grid corner where two diagonally opposite cells are blocked.
+  bool is_pinch(Point p) const {
+    return p.x == std::floor(p.x) && p.y == std::floor(p.y) && p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H &&
+           pinch(int(p.x), int(p.y));
+  }
 
   // p: a free point; v: a convex corner of the grid (a node).
   Result test(Point p, Point v) const {

@@ -63,7 +63,7 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
     fov_ = GridFov(map.grid, c);
     los_ = GridLos(map.grid);
     if (block > 0) {
-      blocks_ = BlockCandidates(fov_, c, map.grid.width, map.grid.height, block);
+      blocks_ = BlockCandidates(fov_, map.grid, c, block);
       quad_.reserve(n);
       for (const ConvexCorner& k : c)
         quad_.push_back({k.at.x, k.at.y, (k.before.x - k.at.x + k.after.x - k.at.x) * (k.before.y - k.at.y + k.after.y - k.at.y) > 0 ? 1 : -1});
@@ -129,12 +129,16 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
   std::vector<std::uint32_t> out;
   if (map_->kind == MapKind::grid && !blocks_.empty()) {
     // The block's candidates: tangency by signs first (cheap), then the exact segment test.
-    auto [it, end] = blocks_.candidates(p);
-    for (; it != end; ++it) {
-      const NodeQuad& k = quad_[*it];
+    auto [first, end] = blocks_.candidates(p);
+    // The cell masks prove visibility for p's cell; not for a pinch point (its own sector rule).
+    const std::uint16_t* mask = los_.is_pinch(p) ? nullptr : blocks_.masks(p);
+    const std::uint16_t bit = blocks_.cell_bit(p);
+    for (const std::uint32_t* it = first; it != end; ++it) {
+      const std::uint32_t j = *it & ~BlockCandidates::kSure;
+      const NodeQuad& k = quad_[j];
       const double dx = p.x - k.x, dy = p.y - k.y;
       if ((dx > 0 && dy > 0) || (dx < 0 && dy < 0) ? k.qxy > 0 : (dx != 0 && dy != 0 && k.qxy < 0)) continue;
-      if (visible(p, *it)) out.push_back(*it);
+      if ((*it & BlockCandidates::kSure) || (mask && (mask[it - first] & bit)) || visible(p, j)) out.push_back(j);
     }
   } else if (map_->kind == MapKind::grid) {
     // Per-thread scratch; a node is taken once (the sweep may report it twice), stamps reset by a
