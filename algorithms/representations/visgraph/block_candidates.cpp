@@ -126,7 +126,11 @@ BlockCandidates::BlockCandidates(const GridFov& fov, const GridMap& grid, const 
     }
   const bool with_masks = B <= 4;
   if (with_masks) masks_.assign(ids_.size(), 0);
-  std::vector<std::uint16_t> mask(with_masks ? nblocks : 0, 0);
+  std::vector<std::uint16_t> mask(with_masks ? nblocks : 0, 0), free_mask(with_masks ? nblocks : 0, 0);
+  if (with_masks)
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x)
+        if (free_cell(x, y)) free_mask[std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {  // ascending node ids within each block
     if (with_masks)
       for (const GridFov::Span& s : sure_spans[i])
@@ -135,7 +139,9 @@ BlockCandidates::BlockCandidates(const GridFov& fov, const GridMap& grid, const 
     for (std::uint32_t b : touched[i]) {
       const int bx = int(b % std::uint32_t(nbx_)), by = int(b / std::uint32_t(nbx_));
       const int x0 = bx * B, y0 = by * B, x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
-      const bool sure = hull_free(int(nodes[i].at.x), int(nodes[i].at.y), x0, y0, x1, y1, W, blocked, pinch);
+      // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
+      const bool covered = with_masks && (mask[b] & free_mask[b]) == free_mask[b];
+      const bool sure = !covered && hull_free(int(nodes[i].at.x), int(nodes[i].at.y), x0, y0, x1, y1, W, blocked, pinch);
       if (with_masks) masks_[fill[b]] = mask[b], mask[b] = 0;
       ids_[fill[b]++] = i | (sure ? kSure : 0);
     }
