@@ -422,3 +422,28 @@ TEST(VisGraph, BlockVariantMatchesBruteForce) {
     }
   }
 }
+
+// The integer segment test (grid_los.hpp) agrees with FreeSpace::segment_valid whenever it answers.
+TEST(VisGraph, GridLosAgreesWithSegmentValid) {
+  std::mt19937_64 rng(515);
+  long answered = 0;
+  for (int t = 0; t < 30; ++t) {
+    Map m = random_grid(5 + int(rng() % 25), 5 + int(rng() % 20), t % 2 ? 0.2 : 0.4, rng);
+    Params p = Params::parse("alt=0");
+    VisGraph vg(m, p);
+    const FreeSpace& fs = vg.free_space();
+    GridLos los(m.grid);
+    for (int i = 0; i < 100; ++i) {
+      const Point s = i % 4 == 0 && !vg.corners().empty() ? vg.corners()[rng() % vg.corners().size()].at
+                                                          : random_free_point(fs, m, rng, i % 3);
+      if (s.x < 0) continue;
+      for (const ConvexCorner& c : vg.corners()) {
+        const GridLos::Result r = los.test(s, c.at);
+        if (r == GridLos::unknown) continue;
+        ++answered;
+        ASSERT_EQ(r == GridLos::visible, fs.segment_valid(s, c.at)) << s.x << "," << s.y << " -> " << c.at.x << "," << c.at.y;
+      }
+    }
+  }
+  EXPECT_GT(answered, 10000);
+}

@@ -84,7 +84,8 @@ BlockCandidates::BlockCandidates(const GridFov& fov, const GridMap& grid, const 
   std::vector<std::uint32_t> stamp(nblocks, 0);
   std::vector<std::uint32_t> count(nblocks + 1, 0);
   std::vector<std::vector<std::uint32_t>> touched(nodes.size());
-  std::vector<std::vector<GridFov::Span>> sure_spans(nodes.size());
+  std::vector<std::vector<GridFov::Span>> sure_spans(nodes.size()), maybe_spans(nodes.size());
+  const bool with_masks = B <= 4;
   std::vector<GridFov::Span> spans;
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {
     const ConvexCorner& c = nodes[i];
@@ -92,14 +93,16 @@ BlockCandidates::BlockCandidates(const GridFov& fov, const GridMap& grid, const 
     const int qy = c.before.y + c.after.y > 2 * c.at.y ? 1 : -1;
     spans.clear();
     fov.region_tangent(c.at, qx, qy, spans);
-    // Each span also covers the rows beside it: a point on the grid line where a half's sweep
-    // starts lies in that half's first band but is looked up in the row on the line's other side.
+    // A half's first row also covers the rows beside it: a point on the grid line where the sweep
+    // starts lies in that row but is looked up in the row on the line's other side.
     for (const GridFov::Span& s : spans) {
       if (s.sure) {
         sure_spans[i].push_back(s);
         continue;
       }
-      for (int by = std::max(s.row - 1, 0) / B; by <= std::min(s.row + 1, H - 1) / B; ++by)
+      if (with_masks) maybe_spans[i].push_back(s);
+      const int d = s.first ? 1 : 0;
+      for (int by = std::max(s.row - d, 0) / B; by <= std::min(s.row + d, H - 1) / B; ++by)
         for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) {
           const std::size_t b = std::size_t(by) * std::size_t(nbx_) + std::size_t(bx);
           if (stamp[b] == i + 1) continue;
@@ -124,8 +127,8 @@ BlockCandidates::BlockCandidates(const GridFov& fov, const GridMap& grid, const 
       const bool p = (a && d && !b && !c) || (b && c && !a && !d);
       pinch[std::size_t(y) * (W + 2) + x + 1] = pinch[std::size_t(y) * (W + 2) + x] + p;
     }
-  const bool with_masks = B <= 4;
-  if (with_masks) masks_.assign(ids_.size(), 0);
+  if (with_masks) masks_.assign(ids_.size(), 0), maybe_.assign(ids_.size(), 0);
+  std::vector<std::uint16_t> maybe(with_masks ? nblocks : 0, 0);
   std::vector<std::uint16_t> mask(with_masks ? nblocks : 0, 0), free_mask(with_masks ? nblocks : 0, 0);
   if (with_masks)
     for (int y = 0; y < H; ++y)
@@ -136,13 +139,20 @@ BlockCandidates::BlockCandidates(const GridFov& fov, const GridMap& grid, const 
       for (const GridFov::Span& s : sure_spans[i])
         for (int x = s.x0; x <= s.x1; ++x)
           mask[std::size_t(s.row / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((s.row % B) * B + x % B));
+    if (with_masks)
+      for (const GridFov::Span& s : maybe_spans[i]) {
+        const int d = s.first ? 1 : 0;
+        for (int y = std::max(s.row - d, 0); y <= std::min(s.row + d, H - 1); ++y)
+          for (int x = s.x0; x <= s.x1; ++x)
+            maybe[std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
+      }
     for (std::uint32_t b : touched[i]) {
       const int bx = int(b % std::uint32_t(nbx_)), by = int(b / std::uint32_t(nbx_));
       const int x0 = bx * B, y0 = by * B, x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
       // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
       const bool covered = with_masks && (mask[b] & free_mask[b]) == free_mask[b];
       const bool sure = !covered && hull_free(int(nodes[i].at.x), int(nodes[i].at.y), x0, y0, x1, y1, W, blocked, pinch);
-      if (with_masks) masks_[fill[b]] = mask[b], mask[b] = 0;
+      if (with_masks) masks_[fill[b]] = mask[b], mask[b] = 0, maybe_[fill[b]] = maybe[b] | masks_[fill[b]], maybe[b] = 0;
       ids_[fill[b]++] = i | (sure ? kSure : 0);
     }
     if (with_masks)  // a sure cell is always in a touched block; clear every mark anyway

@@ -8,7 +8,7 @@
 // at build time: an entry is marked `sure` when the whole block sees the node (the convex hull of
 // the node and the block's square holds no blocked cell interior and no pinch point), and with
 // B <= 4 each entry has a mask of the block's cells that see the node at every point (the node's
-// sweep proves it, GridFov::Span::sure).
+// sweep proves it, GridFov::Span::sure), and a mask of the cells that may see it at all.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -35,11 +35,18 @@ class BlockCandidates {
   const std::uint16_t* masks(Point p) const {
     return masks_.empty() ? nullptr : masks_.data() + offsets_[block_of(p)];
   }
+  // The same for the cells that may see the node (the region at cell, not block, resolution):
+  // a candidate whose bit is clear for p's cell is not visible from p.
+  const std::uint16_t* maybe_masks(Point p) const {
+    return maybe_.empty() ? nullptr : maybe_.data() + offsets_[block_of(p)];
+  }
   std::uint16_t cell_bit(Point p) const {
     const int cx = std::clamp(int(std::floor(p.x)), 0, W - 1), cy = std::clamp(int(std::floor(p.y)), 0, H - 1);
     return std::uint16_t(1u << ((cy % B) * B + cx % B));
   }
-  std::size_t memory_bytes() const { return offsets_.capacity() * 4 + ids_.capacity() * 4 + masks_.capacity() * 2; }
+  std::size_t memory_bytes() const {
+    return offsets_.capacity() * 4 + ids_.capacity() * 4 + (masks_.capacity() + maybe_.capacity()) * 2;
+  }
   // Mean list length over blocks, and the share of entries marked sure.
   double mean_candidates() const { return nbx_ * nby_ ? double(ids_.size()) / double(nbx_ * nby_) : 0.0; }
   double sure_share() const;
@@ -50,6 +57,7 @@ class BlockCandidates {
   std::vector<std::uint32_t> offsets_;  // per block, CSR into ids_
   std::vector<std::uint32_t> ids_;      // node ids, ascending within a block (| kSure)
   std::vector<std::uint16_t> masks_;    // per entry, B <= 4: cells of the block that surely see it
+  std::vector<std::uint16_t> maybe_;    // per entry, B <= 4: cells of the block that may see it
   std::size_t block_of(Point p) const {
     const int cx = std::clamp(int(std::floor(p.x)), 0, W - 1), cy = std::clamp(int(std::floor(p.y)), 0, H - 1);
     return std::size_t(cy / B) * std::size_t(nbx_) + std::size_t(cx / B);

@@ -164,7 +164,7 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
       const double xl = std::min(xat(pc.hi, yn), xat(pc.hi, yf)), xr = std::max(xat(pc.lo, yn), xat(pc.lo, yf));
       const int x0 = column(xl - 1), x1 = column(xr + 1);
       // Every ray of pc crosses this band's cells within [x0, x1]: a superset of what is seen here.
-      if (spans && row >= 0 && row < H && x1 >= 0 && x0 < W) spans->push_back({row, std::max(x0, 0), std::min(x1, W - 1)});
+      if (spans && row >= 0 && row < H && x1 >= 0 && x0 < W) spans->push_back({row, std::max(x0, 0), std::min(x1, W - 1), false, !below});
       shadows.clear();
       far.clear();
       for (int x = nb(x0); x <= x1;) {

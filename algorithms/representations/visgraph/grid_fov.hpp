@@ -38,6 +38,7 @@ class GridFov {
   struct Span {
     int row, x0, x1;
     bool sure = false;  // every point of these cells sees s (else: the cells may see s)
+    bool first = false; // a half's first row, whose starting line is s's own grid line
   };
   // The region form of scan_tangent: appends spans covering every free point of the two closed
   // quadrants that sees s (a superset: each band's angular pieces, padded by a cell; a point on a

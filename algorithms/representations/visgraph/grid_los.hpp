@@ -4,9 +4,10 @@
 // the two conventions of SPEC §3) to a convex corner (never a pinch point). The cell walk is the
 // same (Amanatides & Woo, "A fast voxel traversal algorithm", Eurographics 1987), its corner test
 // an int64 cross product on doubled coordinates instead of a filtered floating predicate.
-// Any other case (p at a pinch point, off the half-grid, or an axis-parallel segment) returns
-// `unknown`, and the caller asks FreeSpace.
+// Any other case (p at a pinch point or off the half-grid) returns `unknown`, and the caller asks
+// FreeSpace.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -38,8 +39,9 @@ class GridLos {
     if (px2 != std::floor(px2) || py2 != std::floor(py2)) return unknown;
     const std::int64_t ax = std::int64_t(px2), ay = std::int64_t(py2);
     const std::int64_t bx = 2 * std::int64_t(v.x), by = 2 * std::int64_t(v.y);
-    if (ax == bx || ay == by) return ax == bx && ay == by ? visible : unknown;
+    if (ax == bx && ay == by) return visible;
     if ((ax & 1) == 0 && (ay & 1) == 0 && pinch(int(ax / 2), int(ay / 2))) return unknown;
+    if (ax == bx || ay == by) return axis_parallel(p, v, ay == by);
     const int sx = bx > ax ? 1 : -1, sy = by > ay ? 1 : -1;
     // From the cell entered right after p to the cell left right before v (free_space.cpp).
     int cx = sx > 0 ? int(std::floor(p.x)) : int(std::ceil(p.x)) - 1;
@@ -67,6 +69,27 @@ class GridLos {
   }
 
  private:
+  // Along a grid line (each unit edge needs a free side, no pinch point inside) or through one
+  // row / column of cells (each free): free_space.cpp's rule for axis-parallel segments.
+  Result axis_parallel(Point a, Point b, bool horizontal) const {
+    const double c = horizontal ? a.y : a.x;
+    const double lo = horizontal ? std::min(a.x, b.x) : std::min(a.y, b.y);
+    const double hi = horizontal ? std::max(a.x, b.x) : std::max(a.y, b.y);
+    const int i0 = int(std::floor(lo)), i1 = int(std::ceil(hi)) - 1;
+    auto cf = [&](int along, int across) { return horizontal ? cell_free(along, across) : cell_free(across, along); };
+    if (c == std::floor(c)) {
+      const int k = int(c);
+      for (int i = i0; i <= i1; ++i)
+        if (!cf(i, k - 1) && !cf(i, k)) return blocked;
+      for (int i = i0 + 1; i <= i1; ++i)
+        if (double(i) > lo && (horizontal ? pinch(i, k) : pinch(k, i))) return blocked;
+    } else {
+      const int k = int(std::floor(c));
+      for (int i = i0; i <= i1; ++i)
+        if (!cf(i, k)) return blocked;
+    }
+    return visible;
+  }
   bool cell_free(int x, int y) const { return free_[std::size_t(y + 1) * PW + std::size_t(x + 1)] != 0; }
   bool pinch(int x, int y) const {
     const bool a = cell_free(x - 1, y - 1), b = cell_free(x, y - 1), c = cell_free(x - 1, y), d = cell_free(x, y);

@@ -132,8 +132,10 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
     auto [first, end] = blocks_.candidates(p);
     // The cell masks prove visibility for p's cell; not for a pinch point (its own sector rule).
     const std::uint16_t* mask = los_.is_pinch(p) ? nullptr : blocks_.masks(p);
+    const std::uint16_t* maybe = blocks_.maybe_masks(p);
     const std::uint16_t bit = blocks_.cell_bit(p);
     for (const std::uint32_t* it = first; it != end; ++it) {
+      if (maybe && !(maybe[it - first] & bit)) continue;  // p's cell is outside the node's region
       const std::uint32_t j = *it & ~BlockCandidates::kSure;
       const NodeQuad& k = quad_[j];
       const double dx = p.x - k.x, dy = p.y - k.y;
