@@ -50,19 +50,24 @@ class GridLos {
     const int kx = sx > 0 ? 1 : 0, ky = sy > 0 ? 1 : 0;
     const std::int64_t dx = bx - ax, dy = by - ay;
     const int sxy = sx * sy;
+    // cr = orient2d(p, v, corner ahead) * 4, the sign of (v - p) x (corner - p), kept up to date by
+    // additions as the walk steps (+-x moves the corner by 2 sx: cr -= 2 sx dy; +-y: cr += 2 sy dx).
+    std::int64_t cr = dx * (2 * std::int64_t(cy + ky) - ay) - dy * (2 * std::int64_t(cx + kx) - ax);
+    const std::int64_t step_x = -2 * sx * dy, step_y = 2 * sy * dx;
+    const std::uint8_t* f = free_.data();
+    std::ptrdiff_t at = std::ptrdiff_t(cy + 1) * PW + (cx + 1);
+    const std::ptrdiff_t end = std::ptrdiff_t(ey + 1) * PW + (ex + 1), move_y = std::ptrdiff_t(sy) * PW;
     for (long guard = long(std::abs(ex - cx)) + std::abs(ey - cy) + 1; guard >= 0; --guard) {
-      if (!cell_free(cx, cy)) return blocked;
-      if (cx == ex && cy == ey) return visible;
-      // The corner ahead: orient2d(p, v, corner) as the sign of (v - p) x (corner - p).
-      const std::int64_t kx2 = 2 * std::int64_t(cx + kx) - ax, ky2 = 2 * std::int64_t(cy + ky) - ay;
-      const std::int64_t cr = dx * ky2 - dy * kx2;
-      const int o = (cr > 0) - (cr < 0);
-      if (o * sxy > 0) cx += sx;
-      else if (o * sxy < 0) cy += sy;
-      else {
+      if (!f[at]) return blocked;
+      if (at == end) return visible;
+      const int o = ((cr > 0) - (cr < 0)) * sxy;
+      if (o > 0) {
+        at += sx, cx += sx, cr += step_x;
+      } else if (o < 0) {
+        at += move_y, cy += sy, cr += step_y;
+      } else {
         if (pinch(cx + kx, cy + ky)) return blocked;  // through a pinch point
-        cx += sx;
-        cy += sy;
+        at += sx + move_y, cx += sx, cy += sy, cr += step_x + step_y;
       }
     }
     return unknown;  // never reached: the walk ends at v's cell
