@@ -208,14 +208,28 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
         }
         local.swap(tmp);
       }
-      // Cells strictly inside a piece that crosses the whole band: seen from s at every point
-      // (margins of 1e-7 absorb the rounding of xat, which is ~1e-12 here; S's own band never).
-      if (spans && below && row >= 0 && row < H)
-        for (const Piece& p : local) {
-          const double L = std::max(xat(p.hi, yn), xat(p.hi, yf)), R = std::min(xat(p.lo, yn), xat(p.lo, yf));
-          const double a = std::max(std::ceil(L + 1e-7), 0.0), b = std::min(std::floor(R - 1e-7) - 1, W - 1.0);
-          if (a <= b) spans->push_back({row, int(a), int(b), true});
+      // Cells every point of which sees s: the cell's rays lie strictly inside pc (unobstructed
+      // before this band, through no pinch point) and the row's cells between where those rays
+      // enter the band and the cell are free (the only obstacles met inside the band). Margins
+      // of 1e-7 absorb the rounding of xat (~1e-12 here); S's own band never qualifies.
+      if (spans && below && row >= 0 && row < H) {
+        const double L = std::max(xat(pc.hi, yn), xat(pc.hi, yf)), R = std::min(xat(pc.lo, yn), xat(pc.lo, yf));
+        const int a = int(std::max(std::ceil(L + 1e-7), 0.0)), b = int(std::min(std::floor(R - 1e-7) - 1, W - 1.0));
+        const double t = (yn - S.y) / (yf - S.y);  // a ray through (x, yf) enters the band at S.x + (x - S.x) t
+        int run0 = -1, run1 = -2;
+        for (int x = a; x <= b; ++x) {
+          const double e0 = S.x + (x - S.x) * t, e1 = S.x + (x + 1 - S.x) * t;
+          const int lo = std::max(int(std::floor(std::min(double(x), e0) - 1e-7)), -1);
+          const int hi = int(std::ceil(std::max(x + 1.0, e1) + 1e-7)) - 1;
+          if (nb(lo) <= hi) continue;
+          if (x == run1 + 1) run1 = x;
+          else {
+            if (run1 >= run0) spans->push_back({row, run0, run1, true});
+            run0 = run1 = x;
+          }
         }
+        if (run1 >= run0) spans->push_back({row, run0, run1, true});
+      }
       // A lone horizontal ray never leaves this row.
       std::erase_if(local, [](const Piece& p) { return p.lo.h != 0 && p.lo.h == p.hi.h; });
       // A corner on the band's far line: its ray must be free of the earlier bands (inside pc)

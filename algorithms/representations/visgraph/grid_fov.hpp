@@ -44,9 +44,9 @@ class GridFov {
   // quadrants that sees s (a superset: each band's angular pieces, padded by a cell; a point on a
   // line between two rows that a ray crosses is covered in both, a point on the line where a
   // half starts only in that half's first row). Also appends `sure` spans: cells whose every point
-  // sees s (their angular extent lies strictly inside a ray interval that crosses the whole row
-  // unobstructed, so no blocked interior and no pinch point lies between). For the per-block
-  // candidate lists of visgraph.
+  // sees s (their angular extent lies strictly inside a ray interval unobstructed up to their row,
+  // and the row's cells between where those rays enter it and the cell are free, so no blocked
+  // interior and no pinch point lies between). For the per-block candidate lists of visgraph.
   void region_tangent(Point s, int qx, int qy, std::vector<Span>& spans) const;
 
   std::size_t memory_bytes() const {
