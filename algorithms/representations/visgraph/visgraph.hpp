@@ -18,9 +18,11 @@
 // Storage: CSR arrays (offsets / targets / weights), exposed as a Boost.Graph graph modelled in
 // place (IncidenceGraph + VertexListGraph), vertex_descriptor = navbench::Vertex.
 // Finding what a point sees: on grid maps an exact angular sweep over rows (grid_fov.hpp), so a
-// query costs in proportion to the visible region; or, with block=B, the precomputed candidate
-// list of the point's B x B cell block (block_candidates.hpp) filtered by tangency and an exact
-// segment test, so a query costs in proportion to its block's list; on polygon maps every node of the point's
+// query costs in proportion to the visible region; or, with block=B (0: off, the default), the
+// precomputed candidate list of the point's B x B cell block (block_candidates.hpp), filtered by
+// tangency and cell masks, each left over proven by an exact integer segment test (grid_los.hpp):
+// a query costs in proportion to its block's list, the build one region sweep per node and the
+// memory one entry per (block, node) pair (stats()); on polygon maps every node of the point's
 // component is filtered by tangency, then tested with the rtree segment test.
 //
 // Exact heuristics for the shared A* (each a parameter, so the benchmark shows what it buys and
