@@ -44,7 +44,8 @@ const bool registered = [] {
   // visgraph variants (issue 15: exact any-angle queries against Polyanya): every scenario query,
   // corner convention (Polyanya's), on den520d, brc202d and Aurora.
   for (const char* m : {"dao/den520d", "dao/brc202d", "sc1/Aurora"})
-    for (const char* rep : {"visgraph", "visgraph:alt=0", "visgraph:alt=8", "visgraph:taut=0", "visgraph:table=1"}) {
+    for (const char* rep : {"visgraph", "visgraph:alt=0", "visgraph:alt=8", "visgraph:taut=0", "visgraph:table=1",
+                            "visgraph:block=4", "visgraph:block=8"}) {
       register_build(rep, m);
       register_query({rep, m, "corner"});
     }

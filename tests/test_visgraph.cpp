@@ -363,3 +363,87 @@ TEST(VisGraph, TableOverBudgetIsRefused) {
   Params q = Params::parse("table=1,table_mb=1");
   EXPECT_THROW(VisGraph(big, q), UnsupportedMap);
 }
+
+// attach by per-block candidate lists (block=B): exactly the nodes a point sees with the line
+// tangent at the node, as brute force finds them, for every block size and every kind of point.
+TEST(VisGraph, BlockCandidatesFindExactlyTheTangentVisibleNodes) {
+  std::mt19937_64 rng(4242);
+  long found = 0;
+  for (int t = 0; t < 40; ++t) {
+    Map m = random_grid(6 + int(rng() % 30), 6 + int(rng() % 25), t % 2 ? 0.2 : 0.35, rng);
+    const int B = 1 + t % 7;
+    Params p = Params::parse("alt=0,block=" + std::to_string(B));
+    VisGraph vg(m, p);
+    const FreeSpace& fs = vg.free_space();
+    const auto& c = vg.corners();
+    auto tangent = [](const ConvexCorner& x, Point o) {
+      return o == x.at || exact::orient2d(o, x.at, x.before) * exact::orient2d(o, x.at, x.after) >= 0;
+    };
+    for (int i = 0; i < 200; ++i) {
+      // node positions, cell centres, grid corners, arbitrary points, and the map's border lines
+      Point s = i < 40 && !c.empty() ? c[rng() % c.size()].at : random_free_point(fs, m, rng, i % 3);
+      if (i % 17 == 0) s = {double(rng() % (m.grid.width + 1)), double(m.grid.height)};
+      if (i % 19 == 0) s = {double(m.grid.width), double(rng() % (m.grid.height + 1))};
+      if (s.x < 0 || !fs.point_free(s)) continue;
+      std::vector<std::uint32_t> got = vg.visible_tangent_nodes(s), want;
+      for (std::uint32_t j = 0; j < c.size(); ++j)
+        if (tangent(c[j], s) && fs.segment_valid(s, c[j].at)) want.push_back(j);
+      std::sort(got.begin(), got.end());
+      ASSERT_EQ(got, want) << "map " << t << " block " << B << " from " << s.x << "," << s.y;
+      found += long(want.size());
+    }
+  }
+  EXPECT_GT(found, 1000);
+}
+
+// The same optimum as brute force with block attachments (and with the default sweep).
+TEST(VisGraph, BlockVariantMatchesBruteForce) {
+  std::mt19937_64 rng(909);
+  for (int t = 0; t < 20; ++t) {
+    Map m = random_grid(6 + int(rng() % 14), 6 + int(rng() % 12), t % 3 == 0 ? 0.4 : 0.25, rng);
+    Params pb = Params::parse("block=" + std::to_string(1 + t % 5)), pa = Params::parse("block=4,alt=0");
+    VisGraph blk(m, pb), blk0(m, pa);
+    const FreeSpace& fs = blk.free_space();
+    Reference ref(fs);
+    for (int i = 0; i < 40; ++i) {
+      const Point s = random_free_point(fs, m, rng, i % 3), g = random_free_point(fs, m, rng, (i + 1) % 3);
+      if (s.x < 0 || g.x < 0) continue;
+      const double want = ref.shortest(s, g);
+      for (const VisGraph* vg : {&blk, &blk0})
+        for (bool by_role : {false, true}) {
+          const Solved got = solve(*vg, s, g, by_role);
+          if (std::isinf(want)) {
+            ASSERT_TRUE(std::isinf(got.cost));
+            continue;
+          }
+          ASSERT_NEAR(got.cost, want, 1e-9) << s.x << "," << s.y << " -> " << g.x << "," << g.y;
+          ASSERT_TRUE(fs.path_valid(got.path));
+        }
+    }
+  }
+}
+
+// The integer segment test (grid_los.hpp) agrees with FreeSpace::segment_valid whenever it answers.
+TEST(VisGraph, GridLosAgreesWithSegmentValid) {
+  std::mt19937_64 rng(515);
+  long answered = 0;
+  for (int t = 0; t < 30; ++t) {
+    Map m = random_grid(5 + int(rng() % 25), 5 + int(rng() % 20), t % 2 ? 0.2 : 0.4, rng);
+    Params p = Params::parse("alt=0");
+    VisGraph vg(m, p);
+    const FreeSpace& fs = vg.free_space();
+    GridLos los(m.grid);
+    for (int i = 0; i < 100; ++i) {
+      const Point s = i % 4 == 0 && !vg.corners().empty() ? vg.corners()[rng() % vg.corners().size()].at
+                                                          : random_free_point(fs, m, rng, i % 3);
+      if (s.x < 0) continue;
+      for (const ConvexCorner& c : vg.corners()) {
+        const GridLos::Result r = los.test(s, c.at);
+        if (r == GridLos::unknown) continue;
+        ++answered;
+        ASSERT_EQ(r == GridLos::visible, fs.segment_valid(s, c.at)) << s.x << "," << s.y << " -> " << c.at.x << "," << c.at.y;
+      }
+    }
+  }
+  EXPECT_GT(answered, 10000);
+}

@@ -74,10 +74,16 @@ void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& 
     if (const std::int32_t id = node(x); id >= 0) maybe.push_back(std::uint32_t(id));
 }
 
+void GridFov::region_tangent(Point s, int qx, int qy, std::vector<Span>& spans) const {
+  std::vector<std::uint32_t> sure, maybe;  // unused here: only the region is wanted
+  scan_half(s, +1, false, qy < 0 ? qx : -qx, sure, maybe, &spans);
+  scan_half(s, -1, false, qy > 0 ? qx : -qx, sure, maybe, &spans);
+}
+
 // One half-plane: rows below s in the frame (x, f*y), i.e. f = +1 scans increasing y, f = -1
 // decreasing y (mirrored, which the exact predicates do not mind: negation is exact).
 void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
-                        std::vector<std::uint32_t>& maybe) const {
+                        std::vector<std::uint32_t>& maybe, std::vector<Span>* spans) const {
   const Point S{s.x, f * s.y};
   const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
   // A ray through a corner; its slope (a division) is filled in only when it bounds a piece.
@@ -157,6 +163,8 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
     for (const Piece& pc : pieces) {
       const double xl = std::min(xat(pc.hi, yn), xat(pc.hi, yf)), xr = std::max(xat(pc.lo, yn), xat(pc.lo, yf));
       const int x0 = column(xl - 1), x1 = column(xr + 1);
+      // Every ray of pc crosses this band's cells within [x0, x1]: a superset of what is seen here.
+      if (spans && row >= 0 && row < H && x1 >= 0 && x0 < W) spans->push_back({row, std::max(x0, 0), std::min(x1, W - 1), false, !below});
       shadows.clear();
       far.clear();
       for (int x = nb(x0); x <= x1;) {
@@ -199,6 +207,28 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
           if (cmp(sh.b, p.hi) <= 0) tmp.push_back({bound(sh.b), p.hi});
         }
         local.swap(tmp);
+      }
+      // Cells every point of which sees s: the cell's rays lie strictly inside pc (unobstructed
+      // before this band, through no pinch point) and the row's cells between where those rays
+      // enter the band and the cell are free (the only obstacles met inside the band). Margins
+      // of 1e-7 absorb the rounding of xat (~1e-12 here); S's own band never qualifies.
+      if (spans && below && row >= 0 && row < H) {
+        const double L = std::max(xat(pc.hi, yn), xat(pc.hi, yf)), R = std::min(xat(pc.lo, yn), xat(pc.lo, yf));
+        const int a = int(std::max(std::ceil(L + 1e-7), 0.0)), b = int(std::min(std::floor(R - 1e-7) - 1, W - 1.0));
+        const double t = (yn - S.y) / (yf - S.y);  // a ray through (x, yf) enters the band at S.x + (x - S.x) t
+        int run0 = -1, run1 = -2;
+        for (int x = a; x <= b; ++x) {
+          const double e0 = S.x + (x - S.x) * t, e1 = S.x + (x + 1 - S.x) * t;
+          const int lo = std::max(int(std::floor(std::min(double(x), e0) - 1e-7)), -1);
+          const int hi = int(std::ceil(std::max(x + 1.0, e1) + 1e-7)) - 1;
+          if (nb(lo) <= hi) continue;
+          if (x == run1 + 1) run1 = x;
+          else {
+            if (run1 >= run0) spans->push_back({row, run0, run1, true});
+            run0 = run1 = x;
+          }
+        }
+        if (run1 >= run0) spans->push_back({row, run0, run1, true});
       }
       // A lone horizontal ray never leaves this row.
       std::erase_if(local, [](const Piece& p) { return p.lo.h != 0 && p.lo.h == p.hi.h; });

@@ -52,6 +52,8 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const int alt = params.get_int("alt", 16, 0, 64);  // default: the fastest configuration exact on every map
   const bool table = params.get_bool("table", false);
   const int table_mb = params.get_int("table_mb", 1024, 1, 1 << 20);
+  // Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
+  const int block = params.get_int("block", 0, 0, 1024);
   params.finish("visgraph");
   shift_ = taut ? 1 : 0;
   const auto& c = corners();
@@ -59,6 +61,13 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
   if (map.kind == MapKind::grid) {
     fov_ = GridFov(map.grid, c);
+    los_ = GridLos(map.grid);
+    if (block > 0) {
+      blocks_ = BlockCandidates(fov_, map.grid, c, block);
+      quad_.reserve(n);
+      for (const ConvexCorner& k : c)
+        quad_.push_back({k.at.x, k.at.y, (k.before.x - k.at.x + k.after.x - k.at.x) * (k.before.y - k.at.y + k.after.y - k.at.y) > 0 ? 1 : -1});
+    }
     std::vector<std::uint32_t> sure, maybe;
     for (std::uint32_t i = 0; i < n; ++i) {
       sure.clear();
@@ -118,7 +127,22 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
 std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
   const auto& c = corners();
   std::vector<std::uint32_t> out;
-  if (map_->kind == MapKind::grid) {
+  if (map_->kind == MapKind::grid && !blocks_.empty()) {
+    // The block's candidates: tangency by signs first (cheap), then the exact segment test.
+    auto [first, end] = blocks_.candidates(p);
+    // The cell masks prove visibility for p's cell; not for a pinch point (its own sector rule).
+    const std::uint16_t* mask = los_.is_pinch(p) ? nullptr : blocks_.masks(p);
+    const std::uint16_t* maybe = blocks_.maybe_masks(p);
+    const std::uint16_t bit = blocks_.cell_bit(p);
+    for (const std::uint32_t* it = first; it != end; ++it) {
+      if (maybe && !(maybe[it - first] & bit)) continue;  // p's cell is outside the node's region
+      const std::uint32_t j = *it & ~BlockCandidates::kSure;
+      const NodeQuad& k = quad_[j];
+      const double dx = p.x - k.x, dy = p.y - k.y;
+      if ((dx > 0 && dy > 0) || (dx < 0 && dy < 0) ? k.qxy > 0 : (dx != 0 && dy != 0 && k.qxy < 0)) continue;
+      if ((*it & BlockCandidates::kSure) || (mask && (mask[it - first] & bit)) || visible(p, j)) out.push_back(j);
+    }
+  } else if (map_->kind == MapKind::grid) {
     // Per-thread scratch; a node is taken once (the sweep may report it twice), stamps reset by a
     // generation counter that only grows within a thread.
     struct Scratch {
@@ -142,7 +166,7 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
     for (std::uint32_t j : t.maybe)
       if (t.stamp[j] != t.gen) {
         t.stamp[j] = t.gen;
-        if (tangent_at(c[j], p) && fs_.segment_valid(p, c[j].at)) out.push_back(j);
+        if (tangent_at(c[j], p) && visible(p, j)) out.push_back(j);
       }
   } else {
     const std::int32_t comp = fs_.component(p);
@@ -197,7 +221,8 @@ BuildStats VisGraph::stats() const {
   s.vertices = num_vertices(graph_);
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
-                   pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes();
+                   pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
+                   blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes();
   return s;
 }
 

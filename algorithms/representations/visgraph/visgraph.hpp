@@ -18,7 +18,11 @@
 // Storage: CSR arrays (offsets / targets / weights), exposed as a Boost.Graph graph modelled in
 // place (IncidenceGraph + VertexListGraph), vertex_descriptor = navbench::Vertex.
 // Finding what a point sees: on grid maps an exact angular sweep over rows (grid_fov.hpp), so a
-// query costs in proportion to the visible region; on polygon maps every node of the point's
+// query costs in proportion to the visible region; or, with block=B (0: off, the default), the
+// precomputed candidate list of the point's B x B cell block (block_candidates.hpp), filtered by
+// tangency and cell masks, each left over proven by an exact integer segment test (grid_los.hpp):
+// a query costs in proportion to its block's list, the build one region sweep per node and the
+// memory one entry per (block, node) pair (stats()); on polygon maps every node of the point's
 // component is filtered by tangency, then tested with the rtree segment test.
 //
 // Exact heuristics for the shared A* (each a parameter, so the benchmark shows what it buys and
@@ -42,7 +46,9 @@
 #include "representations/distance_table.hpp"
 #include "representations/landmarks.hpp"
 #include "representations/representation.hpp"
+#include "representations/visgraph/block_candidates.hpp"
 #include "representations/visgraph/grid_fov.hpp"
+#include "representations/visgraph/grid_los.hpp"
 
 namespace navbench {
 
@@ -94,6 +100,20 @@ class VisGraph {
   const Map* map_;
   FreeSpace fs_;
   GridFov fov_;
+  BlockCandidates blocks_;  // block=B > 0 on grid maps
+  GridLos los_;             // grid maps: the integer segment test from a query point to a node
+  bool visible(Point p, std::uint32_t node) const {
+    const GridLos::Result r = los_.test(p, corners()[node].at);
+    return r == GridLos::unknown ? fs_.segment_valid(p, corners()[node].at) : r == GridLos::visible;
+  }
+  // Per node: its position and qx * qy of its blocked cell's quadrant. A point p makes the line
+  // p-node tangent at the node iff (p.x - x) * (p.y - y) * qxy <= 0 (grid corners: the two
+  // boundary neighbours are one step along each axis), a sign test without a predicate.
+  struct NodeQuad {
+    double x, y;
+    int qxy;
+  };
+  std::vector<NodeQuad> quad_;
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   std::size_t pairs_ = 0;
   Graph graph_;

@@ -1,0 +1,171 @@
+#include "representations/visgraph/block_candidates.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace navbench {
+
+namespace {
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {  // b > 0
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
+
+// Whether every point of the square [x0, x1] x [y0, y1] sees the lattice point v: the convex hull
+// of v and the square meets no blocked cell's interior (row prefix counts `blocked`, W + 1 per
+// row) and holds no pinch point (line prefix counts `pinch`, W + 2 per line). Exact: the hull's
+// section on each grid line is bounded by lattice segments, floored and ceiled in integers.
+bool hull_free(int vx, int vy, int x0, int y0, int x1, int y1, int W, const std::vector<std::uint32_t>& blocked,
+               const std::vector<std::uint32_t>& pinch) {
+  const int cxs[4] = {x0, x1, x0, x1}, cys[4] = {y0, y0, y1, y1};
+  const int ylo = std::min(vy, y0), yhi = std::max(vy, y1);
+  // Per line Y: floor and ceil of the hull's least and greatest x there.
+  auto section = [&](int Y, std::int64_t& fmin, std::int64_t& cmin, std::int64_t& fmax, std::int64_t& cmax) {
+    fmin = cmin = std::numeric_limits<std::int64_t>::max();
+    fmax = cmax = std::numeric_limits<std::int64_t>::min();
+    auto add = [&](std::int64_t f, std::int64_t c) {
+      fmin = std::min(fmin, f), cmin = std::min(cmin, c), fmax = std::max(fmax, f), cmax = std::max(cmax, c);
+    };
+    if (Y == vy) add(vx, vx);
+    if (Y >= y0 && Y <= y1) add(x0, x0), add(x1, x1);
+    for (int k = 0; k < 4; ++k) {  // the segments from v to the square's corners
+      const int ay = vy, by = cys[k];
+      if (ay == by || Y < std::min(ay, by) || Y > std::max(ay, by)) continue;
+      // x = (vx * (by - ay) + (Y - ay) * (bx - vx)) / (by - ay), denominator made positive
+      std::int64_t num = std::int64_t(vx) * (by - ay) + std::int64_t(Y - ay) * (cxs[k] - vx), den = by - ay;
+      if (den < 0) num = -num, den = -den;
+      add(floor_div(num, den), ceil_div(num, den));
+    }
+  };
+  std::int64_t pf[4], cf[4];
+  section(ylo, pf[0], pf[1], pf[2], pf[3]);
+  for (int Y = ylo; Y <= yhi; ++Y) {
+    // pinch points on line Y within the hull's section (v is a convex corner, never a pinch)
+    const std::int64_t a = std::max<std::int64_t>(pf[1], 0), b = std::min<std::int64_t>(pf[2], W);
+    const std::uint32_t* pl = pinch.data() + std::size_t(Y) * std::size_t(W + 2);
+    if (a <= b && pl[b + 1] != pl[a]) return false;
+    if (Y == yhi) break;
+    section(Y + 1, cf[0], cf[1], cf[2], cf[3]);
+    // open cells (x, Y) with x + 1 > least x and x < greatest x over the band's two lines
+    const std::int64_t lo = std::max<std::int64_t>(std::min(pf[0], cf[0]), 0);
+    const std::int64_t hi = std::min<std::int64_t>(std::max(pf[3], cf[3]) - 1, W - 1);
+    const std::uint32_t* rw = blocked.data() + std::size_t(Y) * std::size_t(W + 1);
+    if (lo <= hi && rw[hi + 1] != rw[lo]) return false;
+    std::copy(cf, cf + 4, pf);
+  }
+  return true;
+}
+
+}  // namespace
+
+double BlockCandidates::sure_share() const {
+  std::size_t n = 0;
+  for (std::uint32_t e : ids_) n += (e & kSure) != 0;
+  return ids_.empty() ? 0.0 : double(n) / double(ids_.size());
+}
+
+double BlockCandidates::mask_share() const {
+  std::size_t n = 0;
+  for (std::uint16_t m : masks_) n += m != 0;
+  return masks_.empty() ? 0.0 : double(n) / double(masks_.size());
+}
+
+BlockCandidates::BlockCandidates(const GridFov& fov, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
+                                 int block)
+    : W(grid.width), H(grid.height), B(std::max(block, 1)) {
+  if (W <= 0 || H <= 0) return;
+  nbx_ = (W + B - 1) / B;
+  nby_ = (H + B - 1) / B;
+  const std::size_t nblocks = std::size_t(nbx_) * std::size_t(nby_);
+  // Pass 1: for each node, the blocks its tangent region touches (each once, by a stamp), counted;
+  // pass 2 fills. Spans are kept per node between the passes only as block ids.
+  std::vector<std::uint32_t> stamp(nblocks, 0);
+  std::vector<std::uint32_t> count(nblocks + 1, 0);
+  std::vector<std::vector<std::uint32_t>> touched(nodes.size());
+  std::vector<std::vector<GridFov::Span>> sure_spans(nodes.size()), maybe_spans(nodes.size());
+  const bool with_masks = B <= 4;
+  std::vector<GridFov::Span> spans;
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    const ConvexCorner& c = nodes[i];
+    const int qx = c.before.x + c.after.x > 2 * c.at.x ? 1 : -1;
+    const int qy = c.before.y + c.after.y > 2 * c.at.y ? 1 : -1;
+    spans.clear();
+    fov.region_tangent(c.at, qx, qy, spans);
+    // A half's first row also covers the rows beside it: a point on the grid line where the sweep
+    // starts lies in that row but is looked up in the row on the line's other side.
+    for (const GridFov::Span& s : spans) {
+      if (s.sure) {
+        sure_spans[i].push_back(s);
+        continue;
+      }
+      if (with_masks) maybe_spans[i].push_back(s);
+      const int d = s.first ? 1 : 0;
+      for (int by = std::max(s.row - d, 0) / B; by <= std::min(s.row + d, H - 1) / B; ++by)
+        for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) {
+          const std::size_t b = std::size_t(by) * std::size_t(nbx_) + std::size_t(bx);
+          if (stamp[b] == i + 1) continue;
+          stamp[b] = i + 1;
+          touched[i].push_back(std::uint32_t(b));
+          ++count[b + 1];
+        }
+    }
+  }
+  offsets_.assign(nblocks + 1, 0);
+  for (std::size_t b = 0; b < nblocks; ++b) offsets_[b + 1] = offsets_[b] + count[b + 1];
+  ids_.resize(offsets_.back());
+  std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
+  // Prefix counts for the hull test: blocked cells per row, pinch points per grid line.
+  std::vector<std::uint32_t> blocked(std::size_t(H) * std::size_t(W + 1), 0), pinch(std::size_t(H + 1) * std::size_t(W + 2), 0);
+  auto free_cell = [&](int x, int y) { return x >= 0 && y >= 0 && x < W && y < H && grid.passable(x, y); };
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) blocked[std::size_t(y) * (W + 1) + x + 1] = blocked[std::size_t(y) * (W + 1) + x] + !free_cell(x, y);
+  for (int y = 0; y <= H; ++y)
+    for (int x = 0; x <= W; ++x) {
+      const bool a = free_cell(x - 1, y - 1), b = free_cell(x, y - 1), c = free_cell(x - 1, y), d = free_cell(x, y);
+      const bool p = (a && d && !b && !c) || (b && c && !a && !d);
+      pinch[std::size_t(y) * (W + 2) + x + 1] = pinch[std::size_t(y) * (W + 2) + x] + p;
+    }
+  if (with_masks) masks_.assign(ids_.size(), 0), maybe_.assign(ids_.size(), 0);
+  std::vector<std::uint16_t> maybe(with_masks ? nblocks : 0, 0);
+  std::vector<std::uint16_t> mask(with_masks ? nblocks : 0, 0), free_mask(with_masks ? nblocks : 0, 0);
+  if (with_masks)
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x)
+        if (free_cell(x, y)) free_mask[std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {  // ascending node ids within each block
+    if (with_masks)
+      for (const GridFov::Span& s : sure_spans[i])
+        for (int x = s.x0; x <= s.x1; ++x)
+          mask[std::size_t(s.row / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((s.row % B) * B + x % B));
+    if (with_masks)
+      for (const GridFov::Span& s : maybe_spans[i]) {
+        const int d = s.first ? 1 : 0;
+        for (int y = std::max(s.row - d, 0); y <= std::min(s.row + d, H - 1); ++y)
+          for (int x = s.x0; x <= s.x1; ++x)
+            maybe[std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
+      }
+    for (std::uint32_t b : touched[i]) {
+      const int bx = int(b % std::uint32_t(nbx_)), by = int(b / std::uint32_t(nbx_));
+      const int x0 = bx * B, y0 = by * B, x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
+      // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
+      const bool covered = with_masks && (mask[b] & free_mask[b]) == free_mask[b];
+      const bool sure = !covered && hull_free(int(nodes[i].at.x), int(nodes[i].at.y), x0, y0, x1, y1, W, blocked, pinch);
+      if (with_masks) masks_[fill[b]] = mask[b], mask[b] = 0, maybe_[fill[b]] = maybe[b] | masks_[fill[b]], maybe[b] = 0;
+      ids_[fill[b]++] = i | (sure ? kSure : 0);
+    }
+    if (with_masks)  // a sure cell is always in a touched block; clear every mark anyway
+      for (const GridFov::Span& s : sure_spans[i])
+        for (int x = s.x0; x <= s.x1; ++x) mask[std::size_t(s.row / B) * std::size_t(nbx_) + std::size_t(x / B)] = 0;
+  }
+}
+
+std::pair<const std::uint32_t*, const std::uint32_t*> BlockCandidates::candidates(Point p) const {
+  // The cell whose closed square holds p at its low corner; the map's far border lines belong to
+  // the last row / column (region_tangent covers a point on a line between rows in both rows).
+  const std::size_t b = block_of(p);
+  return {ids_.data() + offsets_[b], ids_.data() + offsets_[b + 1]};
+}
+
+}  // namespace navbench

@@ -1,0 +1,67 @@
+// Per-block candidate lists for attaching a query point on a grid map (issue 15: a "per-region
+// precomputed candidate list", trading build time and memory for query time). The map is cut
+// into B x B cell blocks; a block's list holds every node that some free point of the block may
+// see with the line tangent at the node (built from each node's tangent sweep,
+// GridFov::region_tangent: a superset). A query filters its block's list by the tangency rule
+// (two sign tests) and proves visibility with an exact segment test, so the attachment is
+// exactly the sweep's (tests/test_visgraph.cpp). The test is skipped when visibility is proven
+// at build time: an entry is marked `sure` when the whole block sees the node (the convex hull of
+// the node and the block's square holds no blocked cell interior and no pinch point), and with
+// B <= 4 each entry has a mask of the block's cells that see the node at every point (the node's
+// sweep proves it, GridFov::Span::sure), and a mask of the cells that may see it at all.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "geometry/free_space.hpp"
+#include "representations/visgraph/grid_fov.hpp"
+
+namespace navbench {
+
+class BlockCandidates {
+ public:
+  BlockCandidates() = default;
+  // block: the side B of a block in cells (>= 1).
+  BlockCandidates(const GridFov& fov, const GridMap& grid, const std::vector<ConvexCorner>& nodes, int block);
+  static constexpr std::uint32_t kSure = 0x80000000u;  // flag bit of an entry: the block sees the node
+
+  bool empty() const { return offsets_.empty(); }
+  // The candidate entries of the block holding the free point p: [first, last), each a node id,
+  // with kSure set when every point of the block sees that node.
+  std::pair<const std::uint32_t*, const std::uint32_t*> candidates(Point p) const;
+  // The per-entry cell masks (nullptr when B > 4), parallel to the entries, and the bit of p's cell.
+  const std::uint16_t* masks(Point p) const {
+    return masks_.empty() ? nullptr : masks_.data() + offsets_[block_of(p)];
+  }
+  // The same for the cells that may see the node (the region at cell, not block, resolution):
+  // a candidate whose bit is clear for p's cell is not visible from p.
+  const std::uint16_t* maybe_masks(Point p) const {
+    return maybe_.empty() ? nullptr : maybe_.data() + offsets_[block_of(p)];
+  }
+  std::uint16_t cell_bit(Point p) const {
+    const int cx = std::clamp(int(std::floor(p.x)), 0, W - 1), cy = std::clamp(int(std::floor(p.y)), 0, H - 1);
+    return std::uint16_t(1u << ((cy % B) * B + cx % B));
+  }
+  std::size_t memory_bytes() const {
+    return offsets_.capacity() * 4 + ids_.capacity() * 4 + (masks_.capacity() + maybe_.capacity()) * 2;
+  }
+  // Mean list length over blocks, and the share of entries marked sure.
+  double mean_candidates() const { return nbx_ * nby_ ? double(ids_.size()) / double(nbx_ * nby_) : 0.0; }
+  double sure_share() const;
+  double mask_share() const;  // entries whose cell mask is not empty
+
+ private:
+  int W = 0, H = 0, B = 1, nbx_ = 0, nby_ = 0;
+  std::vector<std::uint32_t> offsets_;  // per block, CSR into ids_
+  std::vector<std::uint32_t> ids_;      // node ids, ascending within a block (| kSure)
+  std::vector<std::uint16_t> masks_;    // per entry, B <= 4: cells of the block that surely see it
+  std::vector<std::uint16_t> maybe_;    // per entry, B <= 4: cells of the block that may see it
+  std::size_t block_of(Point p) const {
+    const int cx = std::clamp(int(std::floor(p.x)), 0, W - 1), cy = std::clamp(int(std::floor(p.y)), 0, H - 1);
+    return std::size_t(cy / B) * std::size_t(nbx_) + std::size_t(cx / B);
+  }
+};
+
+}  // namespace navbench
