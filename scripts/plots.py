@@ -70,6 +70,7 @@ class Panel:
     xlog: bool = False
     ylog: bool = False
     yticks: tuple | None = None      # (positions, labels): a categorical y axis
+    xticks: tuple | None = None      # (positions, labels): e.g. whole thread counts
     xrange: tuple | None = None      # (lo, hi) in data units: cut the x axis (e.g. a long tail)
     note: str = ""                   # a line under the panel title
 
@@ -238,6 +239,8 @@ def to_plotly(fig: Figure):
                    showline=True, linecolor="#444", mirror=True, gridcolor="#e5e5e5", zeroline=False)
         if p.yticks is not None:
             yax.update(tickmode="array", tickvals=list(p.yticks[0]), ticktext=list(p.yticks[1]))
+        if p.xticks is not None:
+            layout_axes[f"xaxis{ax}"].update(tickmode="array", tickvals=list(p.xticks[0]), ticktext=list(p.xticks[1]))
         layout_axes[f"yaxis{ax}"] = yax
         title = f"<b>{_html(p.title)}</b>" + (f"<br><span style='font-size:12px'>{_html(p.note)}</span>"
                                                  if p.note else "")
@@ -336,6 +339,9 @@ def to_matplotlib(fig: Figure):
         if p.yticks is not None:
             ax.set_yticks(list(p.yticks[0]))
             ax.set_yticklabels(list(p.yticks[1]))
+        if p.xticks is not None:
+            ax.set_xticks(list(p.xticks[0]))
+            ax.set_xticklabels(list(p.xticks[1]))
         ax.set_xlabel(p.xlabel, fontsize=FONT * pt)
         ax.set_ylabel(p.ylabel, fontsize=FONT * pt)
         ax.tick_params(labelsize=12 * pt)

@@ -735,9 +735,11 @@ def thread_figures(analysis: Analysis):
     reps = common.ordered_unique(t["representation"])
     colour = rep_colours(analysis, reps)
     panels = []
+    counts = sorted(int(k) for k in set(t["threads"]))
+    ticks = (counts, [str(k) for k in counts])  # whole thread counts only
     for chunk in series_chunks(reps):
-        p = Panel(title="throughput", xlabel="threads", ylabel="queries per second (log)", ylog=True)
-        m = Panel(title="peak memory", xlabel="threads", ylabel="peak resident memory (MiB)")
+        p = Panel(title="throughput", xlabel="threads", ylabel="queries per second (log)", ylog=True, xticks=ticks)
+        m = Panel(title="peak memory", xlabel="threads", ylabel="peak resident memory (MiB)", xticks=ticks)
         for rep in chunk:
             g = t[t["representation"] == rep].groupby("threads", as_index=False).agg(
                 q=("queries_per_s", "median"), mem=("peak_rss_bytes", "median"), maps=("map", "nunique"))
