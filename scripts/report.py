@@ -626,14 +626,19 @@ def ci_cell(est, lo, hi, n, fmt=None) -> str:
             f"<span class='ci'>n = {n}</span></td>")
 
 
+def companion_rows(analysis: Analysis, attr: str):
+    """The rows of one kind of companion file (updates, threads) over the run and the extra
+    inputs, concatenated; None when there are none."""
+    parts = [getattr(d, attr) for d in [analysis.data] + analysis.dynamic if getattr(d, attr) is not None]
+    rows = pd.concat(parts, ignore_index=True) if parts else None
+    return rows if rows is not None and not rows.empty else None
+
+
 def update_figures(analysis: Analysis):
     """Changing maps (SPEC §7, issue 14): update time against the cells an update changed, the
     full rebuild's time over the update's, and the total cost (updates + queries) per scenario."""
-    parts = [d.updates for d in [analysis.data] + analysis.dynamic if d.updates is not None]
-    if not parts:
-        return
-    u = pd.concat(parts, ignore_index=True)
-    if u.empty:
+    u = companion_rows(analysis, "updates")
+    if u is None:
         return
     u = u[u["update_us"].notna()].copy()
     reps = common.ordered_unique(u["representation"])
@@ -725,11 +730,8 @@ def update_figures(analysis: Analysis):
 
 def thread_figures(analysis: Analysis):
     """Many agents (issue 15): queries/s and peak memory against threads (scripts/thread-scaling)."""
-    parts = [d.threads for d in [analysis.data] + analysis.dynamic if d.threads is not None]
-    if not parts:
-        return
-    t = pd.concat(parts, ignore_index=True)
-    if t.empty:
+    t = companion_rows(analysis, "threads")
+    if t is None:
         return
     t = t[t["threads"].notna() & t["queries_per_s"].notna()]
     reps = common.ordered_unique(t["representation"])
