@@ -1,6 +1,6 @@
-// Geometry for a disc agent (SPEC §6): the exact clearance grid, the disc test and the distances of
-// segments and arcs, each against an independent slow reference (brute force over every obstacle
-// square; dense sampling).
+// Geometry for a disc agent (SPEC §6): the exact clearance grid, the disc test and the validity
+// test for paths with segments and arcs, each against an independent slow reference (brute force
+// over every obstacle square; dense sampling along the path).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +11,7 @@
 #include "geometry/clearance.hpp"
 #include "geometry/distance.hpp"
 #include "geometry/free_space.hpp"
+#include "geometry/radius_validity.hpp"
 
 using namespace navbench;
 
@@ -50,6 +51,33 @@ double brute_clearance_sq(const GridMap& g, Point p) {
   return best;
 }
 double brute_clearance(const GridMap& g, Point p) { return std::sqrt(brute_clearance_sq(g, p)); }
+
+// Reference: the smallest clearance over points every <= 1e-3 along a segment (arc_c == nullptr)
+// or along the arc a -(c)-> b the shorter way. The true minimum is within 5e-4 below it.
+double sampled_min_clearance(const GridMap& g, Point a, Point b, const Point* arc_c = nullptr) {
+  double best = 1e300;
+  if (!arc_c) {
+    const int n = int(std::ceil(distance(a, b) / 1e-3)) + 1;
+    for (int k = 0; k <= n; ++k) {
+      const double t = double(k) / n;
+      best = std::min(best, brute_clearance(g, {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}));
+    }
+    return best;
+  }
+  const Point c = *arc_c;
+  const double r = distance(a, c), th0 = std::atan2(a.y - c.y, a.x - c.x);
+  const double sweep = std::atan2((a.x - c.x) * (b.y - c.y) - (a.y - c.y) * (b.x - c.x),
+                                  (a.x - c.x) * (b.x - c.x) + (a.y - c.y) * (b.y - c.y));
+  const int n = int(std::ceil(r * std::abs(sweep) / 1e-3)) + 1;
+  for (int k = 0; k <= n; ++k) {
+    const double th = th0 + sweep * k / n;
+    best = std::min(best, brute_clearance(g, {c.x + r * std::cos(th), c.y + r * std::sin(th)}));
+  }
+  return std::min({best, brute_clearance(g, a), brute_clearance(g, b)});
+}
+
+std::vector<PathItem> seg(Point a, Point b) { return {{a}, {b}}; }
+std::vector<PathItem> arc(Point a, Point c, Point b) { return {{a}, {c, true}, {b}}; }
 
 }  // namespace
 
@@ -173,3 +201,209 @@ TEST(Distance, ArcsRejectedBySpec) {
   EXPECT_EQ(A.turn, -1);
 }
 
+// ------------------------------------------------------------------------------------------------
+// Validity for R > 0 against dense sampling
+
+namespace {
+
+struct Tally {
+  int valid = 0, invalid = 0, skipped = 0;
+};
+
+// Compares path_valid_radius on one piece with the sampled reference, where the reference is sure.
+void check_piece(const RadiusValidity& rv, const GridMap& g, const std::vector<PathItem>& path, double R, Tally& t,
+                 const std::string& what) {
+  const bool is_arc = path.size() == 3;
+  const double ref = is_arc ? sampled_min_clearance(g, path[0].p, path[2].p, &path[1].p)
+                            : sampled_min_clearance(g, path[0].p, path[1].p);
+  if (std::abs(ref - R) <= 1e-3) {
+    ++t.skipped;
+    return;
+  }
+  const bool want = ref > R;
+  ASSERT_EQ(rv.path_valid_radius(path, R), want) << what << " R " << R << " sampled " << ref;
+  (want ? t.valid : t.invalid)++;
+}
+
+Point on_circle(Point c, double r, double th) { return {c.x + r * std::cos(th), c.y + r * std::sin(th)}; }
+
+}  // namespace
+
+TEST(RadiusValidity, SegmentsAgainstSampling) {
+  std::mt19937_64 rng(42);
+  Tally tally;
+  const double radii[] = {0.3, 0.5, 1.5};
+  for (int t = 0; t < 120; ++t) {
+    Map m = random_grid(4 + t % 7, 4 + t % 5, 0.12, rng);
+    const GridMap& g = m.grid;
+    FreeSpace fs(m);
+    RadiusValidity rv(fs);
+    std::uniform_real_distribution<double> ux(-0.2, g.width + 0.2), uy(-0.2, g.height + 0.2), ur(0.05, 1.2), len(0, 3);
+    std::uniform_int_distribution<int> kind(0, 3), qx(0, 2 * g.width), qy(0, 2 * g.height);
+    for (int k = 0; k < 30; ++k) {
+      const double R = kind(rng) == 0 ? ur(rng) : radii[k % 3];
+      Point a{ux(rng), uy(rng)}, b{ux(rng), uy(rng)};
+      if (kind(rng) == 0) a = {qx(rng) * 0.5, qy(rng) * 0.5}, b = {qx(rng) * 0.5, qy(rng) * 0.5};  // centres, corners
+      if (kind(rng) == 1) {  // short segments, mostly inside free space
+        const double th = ux(rng);
+        b = {a.x + len(rng) * std::cos(th), a.y + len(rng) * std::sin(th)};
+      }
+      if (kind(rng) == 2) b.y = a.y;  // axis-parallel
+      check_piece(rv, g, seg(a, b), R, tally, "segment " + std::to_string(t) + "/" + std::to_string(k));
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(tally.valid, 300);
+  EXPECT_GT(tally.invalid, 1000);
+  EXPECT_LT(tally.skipped, (tally.valid + tally.invalid) / 10);
+}
+
+TEST(RadiusValidity, ArcsAgainstSampling) {
+  std::mt19937_64 rng(43);
+  Tally tally;
+  for (int t = 0; t < 120; ++t) {
+    Map m = random_grid(5 + t % 6, 5 + t % 4, 0.1, rng);
+    const GridMap& g = m.grid;
+    FreeSpace fs(m);
+    RadiusValidity rv(fs);
+    std::uniform_real_distribution<double> ux(0, g.width), uy(0, g.height), ur(0.1, 1.6), ang(-3.1, 3.1);
+    std::uniform_int_distribution<int> kind(0, 2), qx(0, g.width), qy(0, g.height);
+    for (int k = 0; k < 25; ++k) {
+      const double R = ur(rng);
+      // Centres anywhere, or at grid corners with radius R: the arcs of Chew's tangent graph.
+      Point c{ux(rng), uy(rng)};
+      double r = ur(rng);
+      if (kind(rng) == 0) c = {double(qx(rng)), double(qy(rng))}, r = R;
+      const double t0 = ang(rng), sw = ang(rng);
+      const auto path = arc(on_circle(c, r, t0), c, on_circle(c, r, t0 + sw));
+      check_piece(rv, g, path, R, tally, "arc " + std::to_string(t) + "/" + std::to_string(k));
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(tally.valid, 150);
+  EXPECT_GT(tally.invalid, 1000);
+  EXPECT_LT(tally.skipped, (tally.valid + tally.invalid) / 10);
+}
+
+TEST(RadiusValidity, RadiusZeroIsFreeSpaceSegmentValid) {
+  std::mt19937_64 rng(44);
+  for (int t = 0; t < 60; ++t) {
+    Map m = random_grid(6, 5, 0.3, rng);
+    FreeSpace fs(m);
+    RadiusValidity rv(fs);
+    std::uniform_int_distribution<int> qx(0, 12), qy(0, 10);
+    std::uniform_real_distribution<double> ux(-0.1, 6.1), uy(-0.1, 5.1);
+    for (int k = 0; k < 200; ++k) {
+      const Point a = k % 2 ? Point{qx(rng) * 0.5, qy(rng) * 0.5} : Point{ux(rng), uy(rng)};
+      const Point b = k % 3 ? Point{qx(rng) * 0.5, qy(rng) * 0.5} : Point{ux(rng), uy(rng)};
+      ASSERT_EQ(rv.path_valid_radius(seg(a, b), 0), fs.segment_valid(a, b));
+      // A segment valid for a tiny disc is valid for the point agent.
+      if (rv.path_valid_radius(seg(a, b), 1e-6)) {
+        ASSERT_TRUE(fs.segment_valid(a, b));
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Hand cases
+
+TEST(RadiusValidity, CorridorExactly2RWide) {
+  // Rows 1 and 2 free: a corridor [1, 3] in y, 2 wide, walls at y = 1 and y = 3.
+  Map m = grid_from({"@@@@@@@@@@", "..........", "..........", "@@@@@@@@@@"});
+  FreeSpace fs(m);
+  RadiusValidity rv(fs);
+  EXPECT_TRUE(rv.path_valid_radius(seg({1, 2}, {9, 2}), 1.0));
+  EXPECT_TRUE(rv.path_valid_radius(seg({1, 2 + 1e-10}, {9, 2 + 1e-10}), 1.0));  // within the tolerance
+  EXPECT_FALSE(rv.path_valid_radius(seg({1, 2 + 1e-6}, {9, 2 + 1e-6}), 1.0));
+  EXPECT_FALSE(rv.path_valid_radius(seg({1, 2 - 1e-6}, {9, 2 - 1e-6}), 1.0));
+  EXPECT_FALSE(rv.path_valid_radius(seg({1, 2}, {9, 2 + 1e-6}), 1.0));       // tilted by a hair
+  EXPECT_FALSE(rv.path_valid_radius(seg({1, 2}, {9, 2}), 1.0 + 1e-6));        // a hair too wide
+  EXPECT_FALSE(rv.path_valid_radius(seg({0.999999, 2}, {9, 2}), 1.0));       // the map's left border
+  EXPECT_TRUE(rv.path_valid_radius({{{1, 2}}}, 1.0));
+  EXPECT_TRUE(rv.clearance()->disc_free({5, 2}, 1.0));
+  EXPECT_FALSE(rv.clearance()->disc_free({5, 2.000001}, 1.0));
+  // A corridor one cell wide, R = 0.5: down the middle of the cells.
+  Map m1 = grid_from({"@@@@@@", "......", "@@@@@@"});
+  FreeSpace fs1(m1);
+  RadiusValidity rv1(fs1);
+  EXPECT_TRUE(rv1.path_valid_radius(seg({0.5, 1.5}, {5.5, 1.5}), 0.5));
+  EXPECT_FALSE(rv1.path_valid_radius(seg({0.5, 1.5 + 1e-6}, {5.5, 1.5 + 1e-6}), 0.5));
+  EXPECT_EQ(rv1.clearance()->centre_sq(3, 1), 0.25);
+}
+
+TEST(RadiusValidity, PinchPoint) {
+  // (1,1) and (2,2) blocked: the corner (2,2) is a pinch point.
+  Map m = grid_from({".....", ".@...", "..@..", ".....", "....."});
+  FreeSpace fs(m);
+  RadiusValidity rv(fs);
+  EXPECT_FALSE(rv.path_valid_radius(seg({1.5, 2.5}, {2.5, 1.5}), 0.3));  // through the pinch
+  EXPECT_FALSE(rv.path_valid_radius(seg({1.5, 2.5}, {2.5, 1.5}), 0));    // the point agent neither
+  EXPECT_FALSE(rv.path_valid_radius(seg({1.5, 2.5}, {2.5, 1.5}), 1e-10));
+  EXPECT_EQ(rv.clearance()->corner_sq(2, 2), 0.0);
+  // Past the pinch at its corner's clearance sqrt(1/2) from (3,3): fine for R = 0.5.
+  EXPECT_TRUE(rv.path_valid_radius(seg({3.5, 3.5}, {4.5, 2.5}), 0.5));
+  EXPECT_FALSE(rv.path_valid_radius(seg({1.5, 3.5}, {3.5, 1.5}), 0.3));  // diagonal through the pinch region
+}
+
+TEST(RadiusValidity, TouchingAtExactlyR) {
+  // One blocked cell [3,4] x [3,4] in an open 8 x 8 map.
+  std::vector<std::string> rows(8, "........");
+  rows[3][3] = '@';
+  Map m = grid_from(rows);
+  FreeSpace fs(m);
+  RadiusValidity rv(fs);
+  EXPECT_TRUE(rv.path_valid_radius(seg({1, 2.5}, {6, 2.5}), 0.5));            // along the top edge at R
+  EXPECT_FALSE(rv.path_valid_radius(seg({1, 2.5 + 1e-6}, {6, 2.5 + 1e-6}), 0.5));
+  EXPECT_TRUE(rv.path_valid_radius(seg({4.75, 1}, {4.75, 7}), 0.75));         // along the right edge
+  EXPECT_FALSE(rv.path_valid_radius(seg({4.75, 1}, {4.75, 7}), 0.75 + 1e-6));
+  // x + y = 5 passes the corner (3,3) at distance sqrt(1/2).
+  const double R = std::sqrt(0.5);
+  EXPECT_TRUE(rv.path_valid_radius(seg({1, 4}, {4, 1}), R));
+  EXPECT_FALSE(rv.path_valid_radius(seg({1, 4}, {4, 1}), R + 1e-6));
+  // Ending exactly at distance R from the corner, pointing at it.
+  EXPECT_TRUE(rv.path_valid_radius(seg({1, 1}, {3 - 0.6, 3 - 0.8}), 1.0));
+  EXPECT_FALSE(rv.path_valid_radius(seg({1, 1}, {3 - 0.6, 3 - 0.8}), 1.0 + 1e-6));
+}
+
+TEST(RadiusValidity, ArcHuggingACorner) {
+  // Blocked cell [3,4] x [3,4]; its corner (3,3) is convex. Down the left side at distance R, around
+  // the corner on the circle of radius R, then along the top side: the tangent path of Chew 1985.
+  std::vector<std::string> rows(8, "........");
+  rows[3][3] = '@';
+  Map m = grid_from(rows);
+  FreeSpace fs(m);
+  RadiusValidity rv(fs);
+  const double R = 0.5;
+  const std::vector<PathItem> hug = {{{3 - R, 6}}, {{3 - R, 3}}, {{3, 3}, true}, {{3, 3 - R}}, {{7, 3 - R}}};
+  EXPECT_TRUE(rv.path_valid_radius(hug, R));
+  EXPECT_FALSE(rv.path_valid_radius(hug, R + 1e-6));
+  // The same turn as a straight cut (the chord) clips the disc into the corner.
+  EXPECT_FALSE(rv.path_valid_radius({{{3 - R, 6}}, {{3 - R, 3}}, {{3, 3 - R}}, {{7, 3 - R}}}, R));
+  // The arc the other way round from (3 - R, 3) to (3, 3 - R) would be the long way: not "shorter".
+  // An arc of the circle of radius R around the corner on the obstacle's side cuts into it.
+  EXPECT_FALSE(rv.path_valid_radius(arc({3 + R, 3}, {3, 3}, {3, 3 + R}), 0.1));
+  // Arc radius a hair smaller than R: too close.
+  const double r = R - 1e-6;
+  EXPECT_FALSE(rv.path_valid_radius(arc({3 - r, 3}, {3, 3}, {3, 3 - r}), R));
+  EXPECT_TRUE(rv.path_valid_radius(arc({3 - r, 3}, {3, 3}, {3, 3 - r}), r));
+  // The arc's bulge matters, not only its ends: leftmost point x = 0.5 at the map's border.
+  const Point c{1, 4};
+  const auto bulge = arc(on_circle(c, 0.5, 0.75 * std::numbers::pi), c, on_circle(c, 0.5, 1.25 * std::numbers::pi));
+  EXPECT_TRUE(rv.path_valid_radius(bulge, 0.5));
+  EXPECT_FALSE(rv.path_valid_radius(bulge, 0.6));
+  EXPECT_TRUE(rv.path_valid_radius(seg(bulge[0].p, bulge[2].p), 0.6));  // the chord stays clear
+}
+
+TEST(RadiusValidity, MalformedPaths) {
+  Map m = grid_from({"....", "....", "....", "...."});
+  FreeSpace fs(m);
+  RadiusValidity rv(fs);
+  EXPECT_FALSE(rv.path_valid_radius({}, 0.5));
+  EXPECT_FALSE(rv.path_valid_radius({{{2, 2}, true}}, 0.5));
+  EXPECT_FALSE(rv.path_valid_radius({{{1, 2}}, {{2, 2}, true}, {{2, 2}, true}, {{3, 2}}}, 0.5));
+  EXPECT_FALSE(rv.path_valid_radius(arc({1.5, 2}, {2, 2}, {2.5, 2}), 0.5));  // half turn
+  EXPECT_THROW(rv.path_valid_radius(seg({1, 1}, {2, 2}), -1), std::invalid_argument);
+  EXPECT_THROW(rv.path_valid_radius(arc({1.5, 2}, {2, 2}, {2, 1.5}), 0), std::invalid_argument);
+  EXPECT_TRUE(rv.path_valid_radius(arc({2, 2}, {2, 2}, {2, 2}), 0));  // a zero arc of the point agent
+}

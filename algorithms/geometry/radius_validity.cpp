@@ -1,0 +1,129 @@
+// The validity test of SPEC §6 for a disc of radius R.
+//
+// Grid maps: the obstacle is the union of the blocked cells (closed unit squares) and the map's
+// outside. The outside is kept at bay by the piece's bounding box (every coordinate of a segment
+// or arc lies between its box's sides, so its distance to the border lines is the box's). Blocked
+// squares are visited row by row inside the piece's reach (the part of the piece within R of the
+// row, grown by R), jumping over free cells with GridClearance::next_blocked, and each is measured
+// exactly: segment to square (separating axes, then vertices), arc to square (its four edges).
+#include "geometry/radius_validity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace navbench {
+
+namespace {
+constexpr double kSlack = 1e-7;  // widens candidate boxes so that rounding never loses a square
+}
+
+struct RadiusValidity::Impl {
+  const FreeSpace* fs = nullptr;
+  std::unique_ptr<GridClearance> grid;
+
+  bool grid_segment_clear(Point a, Point b, double lim, double R) const;
+  bool grid_arc_clear(const Arc& arc, double lim, double R) const;
+};
+
+// ------------------------------------------------------------------------------------------------
+// Grid maps
+
+bool RadiusValidity::Impl::grid_segment_clear(Point a, Point b, double lim, double R) const {
+  const GridClearance& g = *grid;
+  const int W = g.width(), H = g.height();
+  // The map's outside: along a segment, x, W - x, y and H - y are linear, so their minimum is at an end.
+  for (const Point& p : {a, b})
+    if (!(std::min(std::min(p.x, W - p.x), std::min(p.y, H - p.y)) >= lim)) return false;  // also NaN
+  const double reach = R + kSlack;
+  const int j0 = std::max(0, int(std::floor(std::min(a.y, b.y) - reach)));
+  const int j1 = std::min(H - 1, int(std::floor(std::max(a.y, b.y) + reach)));
+  for (int j = j0; j <= j1; ++j) {
+    // The part of the segment within the row's band [j - R, j + 1 + R], then its x range grown by R.
+    double xa = std::min(a.x, b.x), xb = std::max(a.x, b.x);
+    if (a.y != b.y) {
+      double u0 = (j - reach - a.y) / (b.y - a.y), u1 = (j + 1 + reach - a.y) / (b.y - a.y);
+      if (u0 > u1) std::swap(u0, u1);
+      u0 = std::max(u0, 0.0);
+      u1 = std::min(u1, 1.0);
+      if (u0 > u1) continue;
+      const double x0 = a.x + u0 * (b.x - a.x), x1 = a.x + u1 * (b.x - a.x);
+      xa = std::max(xa, std::min(x0, x1) - kSlack);
+      xb = std::min(xb, std::max(x0, x1) + kSlack);
+    }
+    const int i0 = std::max(0, int(std::floor(xa - reach))), i1 = std::min(W - 1, int(std::floor(xb + reach)));
+    if (i0 > i1) continue;
+    for (int i = g.next_blocked(i0, j); i <= i1; i = g.next_blocked(i + 1, j))
+      if (segment_box_distance(a, b, i, j, i + 1, j + 1) < lim) return false;
+  }
+  return true;
+}
+
+bool RadiusValidity::Impl::grid_arc_clear(const Arc& arc, double lim, double R) const {
+  const GridClearance& g = *grid;
+  const int W = g.width(), H = g.height();
+  double x0, y0, x1, y1;
+  arc_bounds(arc, x0, y0, x1, y1);
+  if (!(std::min(std::min(x0, W - x1), std::min(y0, H - y1)) >= lim)) return false;
+  const double reach = R + kSlack;
+  const int j0 = std::max(0, int(std::floor(y0 - reach))), j1 = std::min(H - 1, int(std::floor(y1 + reach)));
+  const int i0 = std::max(0, int(std::floor(x0 - reach))), i1 = std::min(W - 1, int(std::floor(x1 + reach)));
+  for (int j = j0; j <= j1; ++j)
+    for (int i = g.next_blocked(i0, j); i <= i1; i = g.next_blocked(i + 1, j))
+      if (arc_box_distance(arc, i, j, i + 1, j + 1) < lim) return false;
+  return true;
+}
+
+// ------------------------------------------------------------------------------------------------
+
+RadiusValidity::RadiusValidity(const FreeSpace& fs) : impl_(std::make_unique<Impl>()) {
+  impl_->fs = &fs;
+  if (fs.map().kind == MapKind::grid) impl_->grid = std::make_unique<GridClearance>(fs.map().grid);
+  else throw std::invalid_argument("RadiusValidity: polygon maps are not supported yet");
+}
+RadiusValidity::~RadiusValidity() = default;
+RadiusValidity::RadiusValidity(RadiusValidity&&) noexcept = default;
+RadiusValidity& RadiusValidity::operator=(RadiusValidity&&) noexcept = default;
+
+const GridClearance* RadiusValidity::clearance() const { return impl_->grid.get(); }
+
+bool RadiusValidity::point_clear(Point p, double R) const {
+  return impl_->grid->disc_free(p, R);
+}
+
+bool RadiusValidity::segment_clear(Point a, Point b, double R) const {
+  return impl_->grid_segment_clear(a, b, R - kRadiusTolerance, R);
+}
+
+bool RadiusValidity::arc_clear(const Arc& arc, double R) const {
+  return impl_->grid_arc_clear(arc, R - kRadiusTolerance, R);
+}
+
+bool RadiusValidity::path_valid_radius(const std::vector<PathItem>& path, double R) const {
+  if (!(R >= 0)) throw std::invalid_argument("path_valid_radius: the radius must be >= 0");
+  const std::size_t n = path.size();
+  if (n == 0 || path.front().arc_centre || path.back().arc_centre) return false;
+  const bool point_agent = R <= kRadiusTolerance;  // SPEC §1: the distance test would be vacuous
+  if (n == 1) return point_agent ? impl_->fs->point_free(path[0].p) : point_clear(path[0].p, R);
+  for (std::size_t i = 1; i < n; ++i) {
+    if (!path[i].arc_centre) {
+      const Point a = path[i - 1].p, b = path[i].p;
+      if (!(point_agent ? impl_->fs->segment_valid(a, b) : segment_clear(a, b, R))) return false;
+      continue;
+    }
+    if (path[i + 1].arc_centre) return false;  // two centres in a row (i + 1 < n: the last is a point)
+    Arc arc;
+    if (!make_arc(path[i - 1].p, path[i].p, path[i + 1].p, arc)) return false;
+    if (point_agent) {
+      if (arc.r > kRadiusTolerance)
+        throw std::invalid_argument("path_valid_radius: an arc of radius > 1e-9 with R <= 1e-9");
+      if (!impl_->fs->segment_valid(arc.a, arc.b)) return false;
+    } else if (!arc_clear(arc, R)) {
+      return false;
+    }
+    ++i;  // the arc's end point is done
+  }
+  return true;
+}
+
+}  // namespace navbench
