@@ -11,6 +11,7 @@
 #include "geometry/clearance.hpp"
 #include "geometry/distance.hpp"
 #include "geometry/free_space.hpp"
+#include "geometry/polygons.hpp"
 #include "geometry/radius_validity.hpp"
 
 using namespace navbench;
@@ -52,15 +53,17 @@ double brute_clearance_sq(const GridMap& g, Point p) {
 }
 double brute_clearance(const GridMap& g, Point p) { return std::sqrt(brute_clearance_sq(g, p)); }
 
-// Reference: the smallest clearance over points every <= 1e-3 along a segment (arc_c == nullptr)
-// or along the arc a -(c)-> b the shorter way. The true minimum is within 5e-4 below it.
-double sampled_min_clearance(const GridMap& g, Point a, Point b, const Point* arc_c = nullptr) {
+// Reference: the smallest clearance (clear(p), the distance from p to the obstacle) over points
+// every <= 1e-3 along a segment (arc_c == nullptr) or along the arc a -(c)-> b the shorter way.
+// The true minimum is within 5e-4 below it.
+template <class Clear>
+double sampled_min_clearance(const Clear& clear, Point a, Point b, const Point* arc_c = nullptr) {
   double best = 1e300;
   if (!arc_c) {
     const int n = int(std::ceil(distance(a, b) / 1e-3)) + 1;
     for (int k = 0; k <= n; ++k) {
       const double t = double(k) / n;
-      best = std::min(best, brute_clearance(g, {a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}));
+      best = std::min(best, clear(Point{a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)}));
     }
     return best;
   }
@@ -71,9 +74,9 @@ double sampled_min_clearance(const GridMap& g, Point a, Point b, const Point* ar
   const int n = int(std::ceil(r * std::abs(sweep) / 1e-3)) + 1;
   for (int k = 0; k <= n; ++k) {
     const double th = th0 + sweep * k / n;
-    best = std::min(best, brute_clearance(g, {c.x + r * std::cos(th), c.y + r * std::sin(th)}));
+    best = std::min(best, clear(Point{c.x + r * std::cos(th), c.y + r * std::sin(th)}));
   }
-  return std::min({best, brute_clearance(g, a), brute_clearance(g, b)});
+  return std::min({best, clear(a), clear(b)});
 }
 
 std::vector<PathItem> seg(Point a, Point b) { return {{a}, {b}}; }
@@ -211,17 +214,20 @@ struct Tally {
 };
 
 // Compares path_valid_radius on one piece with the sampled reference, where the reference is sure.
-void check_piece(const RadiusValidity& rv, const GridMap& g, const std::vector<PathItem>& path, double R, Tally& t,
-                 const std::string& what) {
+template <class Clear>
+void check_piece(const std::vector<const RadiusValidity*>& rvs, const Clear& clear, const std::vector<PathItem>& path,
+                 double R, Tally& t, const std::string& what) {
   const bool is_arc = path.size() == 3;
-  const double ref = is_arc ? sampled_min_clearance(g, path[0].p, path[2].p, &path[1].p)
-                            : sampled_min_clearance(g, path[0].p, path[1].p);
+  const double ref = is_arc ? sampled_min_clearance(clear, path[0].p, path[2].p, &path[1].p)
+                            : sampled_min_clearance(clear, path[0].p, path[1].p);
   if (std::abs(ref - R) <= 1e-3) {
     ++t.skipped;
     return;
   }
   const bool want = ref > R;
-  ASSERT_EQ(rv.path_valid_radius(path, R), want) << what << " R " << R << " sampled " << ref;
+  for (const RadiusValidity* rv : rvs)
+    ASSERT_EQ(rv->path_valid_radius(path, R), want) << what << (rv->clearance() ? " grid" : " polygon") << " R " << R
+                                                    << " sampled " << ref;
   (want ? t.valid : t.invalid)++;
 }
 
@@ -238,6 +244,11 @@ TEST(RadiusValidity, SegmentsAgainstSampling) {
     const GridMap& g = m.grid;
     FreeSpace fs(m);
     RadiusValidity rv(fs);
+    // The same free space as a polygon map: the rtree version must give the same answers.
+    const Map pm = grid_to_polygon_map(m);
+    FreeSpace pfs(pm);
+    RadiusValidity prv(pfs);
+    auto clear = [&](Point p) { return brute_clearance(g, p); };
     std::uniform_real_distribution<double> ux(-0.2, g.width + 0.2), uy(-0.2, g.height + 0.2), ur(0.05, 1.2), len(0, 3);
     std::uniform_int_distribution<int> kind(0, 3), qx(0, 2 * g.width), qy(0, 2 * g.height);
     for (int k = 0; k < 30; ++k) {
@@ -249,7 +260,7 @@ TEST(RadiusValidity, SegmentsAgainstSampling) {
         b = {a.x + len(rng) * std::cos(th), a.y + len(rng) * std::sin(th)};
       }
       if (kind(rng) == 2) b.y = a.y;  // axis-parallel
-      check_piece(rv, g, seg(a, b), R, tally, "segment " + std::to_string(t) + "/" + std::to_string(k));
+      check_piece({&rv, &prv}, clear, seg(a, b), R, tally, "segment " + std::to_string(t) + "/" + std::to_string(k));
       if (HasFatalFailure()) return;
     }
   }
@@ -266,6 +277,11 @@ TEST(RadiusValidity, ArcsAgainstSampling) {
     const GridMap& g = m.grid;
     FreeSpace fs(m);
     RadiusValidity rv(fs);
+    // The same free space as a polygon map: the rtree version must give the same answers.
+    const Map pm = grid_to_polygon_map(m);
+    FreeSpace pfs(pm);
+    RadiusValidity prv(pfs);
+    auto clear = [&](Point p) { return brute_clearance(g, p); };
     std::uniform_real_distribution<double> ux(0, g.width), uy(0, g.height), ur(0.1, 1.6), ang(-3.1, 3.1);
     std::uniform_int_distribution<int> kind(0, 2), qx(0, g.width), qy(0, g.height);
     for (int k = 0; k < 25; ++k) {
@@ -276,13 +292,64 @@ TEST(RadiusValidity, ArcsAgainstSampling) {
       if (kind(rng) == 0) c = {double(qx(rng)), double(qy(rng))}, r = R;
       const double t0 = ang(rng), sw = ang(rng);
       const auto path = arc(on_circle(c, r, t0), c, on_circle(c, r, t0 + sw));
-      check_piece(rv, g, path, R, tally, "arc " + std::to_string(t) + "/" + std::to_string(k));
+      check_piece({&rv, &prv}, clear, path, R, tally, "arc " + std::to_string(t) + "/" + std::to_string(k));
       if (HasFatalFailure()) return;
     }
   }
   EXPECT_GT(tally.valid, 150);
   EXPECT_GT(tally.invalid, 1000);
   EXPECT_LT(tally.skipped, (tally.valid + tally.invalid) / 10);
+}
+
+TEST(RadiusValidity, IrregularPolygonMapAgainstSampling) {
+  // Walkable: a pentagon with a triangular hole; one obstacle quadrilateral; slanted edges, a
+  // reflex corner. Reference clearance: FreeSpace::point_free, then brute force over every edge.
+  Map m;
+  m.kind = MapKind::polygon;
+  m.polygons.walkable.rings = {{{0, 0}, {9.3, 0.4}, {10.1, 6.2}, {5.2, 8.9}, {0.3, 7.1}}, {{2, 2}, {3.7, 2.4}, {2.6, 4.1}}};
+  m.polygons.obstacles.push_back({{{{6, 3}, {8.2, 3.5}, {7.1, 5.9}, {6.4, 5.0}}}});
+  m.max = {10.1, 8.9};
+  FreeSpace fs(m);
+  RadiusValidity rv(fs);
+  ASSERT_EQ(rv.clearance(), nullptr);
+  std::vector<std::pair<Point, Point>> edges;
+  for (const auto& ring : fs.obstacle_rings())
+    for (std::size_t i = 0; i < ring.size(); ++i) edges.push_back({ring[i], ring[(i + 1) % ring.size()]});
+  auto clear = [&](Point p) {
+    if (!fs.point_free(p)) return 0.0;
+    double best = 1e300;
+    for (auto& [s, t] : edges) {
+      const double dx = t.x - s.x, dy = t.y - s.y;
+      const double u = std::clamp(((p.x - s.x) * dx + (p.y - s.y) * dy) / (dx * dx + dy * dy), 0.0, 1.0);
+      best = std::min(best, std::hypot(p.x - (s.x + u * dx), p.y - (s.y + u * dy)));
+    }
+    return best;
+  };
+  std::mt19937_64 rng(45);
+  std::uniform_real_distribution<double> ux(-0.2, 10.3), uy(-0.2, 9.1), ur(0.1, 1.5), ang(-3.1, 3.1), len(0, 3);
+  Tally segs, arcs;
+  for (int k = 0; k < 1500; ++k) {
+    const double R = ur(rng);
+    const Point a{ux(rng), uy(rng)};
+    const double th = ang(rng);
+    const Point b = k % 2 ? Point{ux(rng), uy(rng)} : Point{a.x + len(rng) * std::cos(th), a.y + len(rng) * std::sin(th)};
+    check_piece({&rv}, clear, seg(a, b), R, segs, "segment " + std::to_string(k));
+    const double r = k % 3 ? ur(rng) : R, t0 = ang(rng), sw = ang(rng);
+    check_piece({&rv}, clear, arc(on_circle(a, r, t0), a, on_circle(a, r, t0 + sw)), R, arcs, "arc " + std::to_string(k));
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(segs.valid, 100);
+  EXPECT_GT(segs.invalid, 500);
+  EXPECT_GT(arcs.valid, 100);
+  EXPECT_GT(arcs.invalid, 500);
+  // Hand cases: a disc and an arc round the obstacle's convex vertex (6, 3) at distance exactly R.
+  EXPECT_TRUE(rv.path_valid_radius({{{5.5, 3}}}, 0.5));
+  EXPECT_FALSE(rv.path_valid_radius({{{5.5, 3}}}, 0.5 + 1e-6));
+  EXPECT_TRUE(rv.path_valid_radius(arc({5.5, 3}, {6, 3}, {6, 2.5}), 0.5));
+  EXPECT_FALSE(rv.path_valid_radius(arc({5.5, 3}, {6, 3}, {6, 2.5}), 0.5 + 1e-6));
+  EXPECT_FALSE(rv.path_valid_radius({{{2.5, 3}}}, 0.1));                    // inside the hole
+  EXPECT_FALSE(rv.path_valid_radius(seg({2.5, 3}, {2.5, 3.05}), 0.01));     // inside the hole, far from its edges
+  EXPECT_FALSE(rv.path_valid_radius(seg({7, 4}, {7.1, 4.1}), 0.01));        // inside the obstacle
 }
 
 TEST(RadiusValidity, RadiusZeroIsFreeSpaceSegmentValid) {

@@ -6,11 +6,20 @@
 // squares are visited row by row inside the piece's reach (the part of the piece within R of the
 // row, grown by R), jumping over free cells with GridClearance::next_blocked, and each is measured
 // exactly: segment to square (separating axes, then vertices), arc to square (its four edges).
+//
+// Polygon maps: the obstacle is everything outside the free space, whose boundary is FreeSpace's
+// rings. A piece that starts in the free space and keeps distance > 0 from every boundary edge
+// never leaves it, so its distance to the obstacle is its distance to the nearest boundary edge:
+// an rtree over the edges (Boost.Geometry) gives those within the piece's box grown by R.
 #include "geometry/radius_validity.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include <boost/geometry/index/rtree.hpp>
+
+#include "geometry/polygons.hpp"
 
 namespace navbench {
 
@@ -18,12 +27,29 @@ namespace {
 constexpr double kSlack = 1e-7;  // widens candidate boxes so that rounding never loses a square
 }
 
+namespace bgi = boost::geometry::index;
+
 struct RadiusValidity::Impl {
   const FreeSpace* fs = nullptr;
   std::unique_ptr<GridClearance> grid;
+  // Polygon maps: the free space's boundary edges.
+  std::vector<std::pair<Point, Point>> edges;
+  using EdgeValue = std::pair<BgBox, std::uint32_t>;
+  bgi::rtree<EdgeValue, bgi::rstar<16>> tree;
 
   bool grid_segment_clear(Point a, Point b, double lim, double R) const;
   bool grid_arc_clear(const Arc& arc, double lim, double R) const;
+  // Every boundary edge meeting the box grown by R keeps distance(edge) >= lim.
+  template <class Dist>
+  bool poly_clear(double x0, double y0, double x1, double y1, double lim, double R, Dist dist) const {
+    const double g = R + kSlack;
+    const BgBox box(BgPoint(x0 - g, y0 - g), BgPoint(x1 + g, y1 + g));
+    for (auto it = tree.qbegin(bgi::intersects(box)); it != tree.qend(); ++it) {
+      const auto& e = edges[it->second];
+      if (dist(e.first, e.second) < lim) return false;
+    }
+    return true;
+  }
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -78,8 +104,19 @@ bool RadiusValidity::Impl::grid_arc_clear(const Arc& arc, double lim, double R) 
 
 RadiusValidity::RadiusValidity(const FreeSpace& fs) : impl_(std::make_unique<Impl>()) {
   impl_->fs = &fs;
-  if (fs.map().kind == MapKind::grid) impl_->grid = std::make_unique<GridClearance>(fs.map().grid);
-  else throw std::invalid_argument("RadiusValidity: polygon maps are not supported yet");
+  if (fs.map().kind == MapKind::grid) {
+    impl_->grid = std::make_unique<GridClearance>(fs.map().grid);
+    return;
+  }
+  std::vector<Impl::EdgeValue> values;
+  for (const auto& ring : fs.obstacle_rings())
+    for (std::size_t i = 0, n = ring.size(); i < n; ++i) {
+      const Point p = ring[i], q = ring[(i + 1) % n];
+      values.push_back({BgBox(BgPoint(std::min(p.x, q.x), std::min(p.y, q.y)), BgPoint(std::max(p.x, q.x), std::max(p.y, q.y))),
+                        std::uint32_t(impl_->edges.size())});
+      impl_->edges.push_back({p, q});
+    }
+  impl_->tree = decltype(impl_->tree)(values.begin(), values.end());  // packing (bulk) construction
 }
 RadiusValidity::~RadiusValidity() = default;
 RadiusValidity::RadiusValidity(RadiusValidity&&) noexcept = default;
@@ -88,15 +125,27 @@ RadiusValidity& RadiusValidity::operator=(RadiusValidity&&) noexcept = default;
 const GridClearance* RadiusValidity::clearance() const { return impl_->grid.get(); }
 
 bool RadiusValidity::point_clear(Point p, double R) const {
-  return impl_->grid->disc_free(p, R);
+  if (impl_->grid) return impl_->grid->disc_free(p, R);
+  if (!impl_->fs->point_free(p)) return false;
+  return impl_->poly_clear(p.x, p.y, p.x, p.y, R - kRadiusTolerance, R,
+                           [&](Point s, Point t) { return point_segment_distance(p, s, t); });
 }
 
 bool RadiusValidity::segment_clear(Point a, Point b, double R) const {
-  return impl_->grid_segment_clear(a, b, R - kRadiusTolerance, R);
+  const double lim = R - kRadiusTolerance;
+  if (impl_->grid) return impl_->grid_segment_clear(a, b, lim, R);
+  if (!impl_->fs->point_free(a)) return false;
+  return impl_->poly_clear(std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y), lim, R,
+                           [&](Point s, Point t) { return segment_segment_distance(a, b, s, t); });
 }
 
 bool RadiusValidity::arc_clear(const Arc& arc, double R) const {
-  return impl_->grid_arc_clear(arc, R - kRadiusTolerance, R);
+  const double lim = R - kRadiusTolerance;
+  if (impl_->grid) return impl_->grid_arc_clear(arc, lim, R);
+  if (!impl_->fs->point_free(arc.a)) return false;
+  double x0, y0, x1, y1;
+  arc_bounds(arc, x0, y0, x1, y1);
+  return impl_->poly_clear(x0, y0, x1, y1, lim, R, [&](Point s, Point t) { return arc_segment_distance(arc, s, t); });
 }
 
 bool RadiusValidity::path_valid_radius(const std::vector<PathItem>& path, double R) const {

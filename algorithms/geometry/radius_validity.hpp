@@ -33,6 +33,7 @@ class RadiusValidity {
   bool path_valid_radius(const std::vector<PathItem>& path, double R) const;
 
   // The pieces, for R > 1e-9 (they say nothing about the pinch rule or free space below that).
+  // Polygon maps: the piece's start must lie in the free space, the rest follows from the distance.
   bool point_clear(Point p, double R) const;
   bool segment_clear(Point a, Point b, double R) const;
   bool arc_clear(const Arc& arc, double R) const;
