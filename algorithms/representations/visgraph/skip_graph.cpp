@@ -1,0 +1,300 @@
+#include "representations/visgraph/skip_graph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "geometry/exact.hpp"
+
+namespace navbench {
+
+namespace {
+
+constexpr std::uint32_t kNone = ~std::uint32_t(0);
+
+// The arcs of u in the CSR graph: indices [first, second).
+std::pair<std::uint32_t, std::uint32_t> arc_range(const CsrGraph& g, Vertex u) {
+  const std::uint32_t b = (*out_edges(u, g).first).index;
+  return {b, b + std::uint32_t(out_degree(u, g))};
+}
+Vertex head_of(const CsrGraph& g, std::uint32_t arc) { return target(CsrGraph::Edge{0, arc}, g); }
+
+}  // namespace
+
+bool TautSkipGraph::taut(Point a, const ConvexCorner& q, Point b) {
+  if (a == b) return false;  // straight back where it came from
+  const int o = exact::orient2d(q.at, a, b);
+  if (o == 0) return true;  // collinear (or an end at q itself): kept, conservatively
+  // The obstacle wedge at q (between its two boundary neighbours, under 180 degrees) lies in the
+  // cone from q->a to q->b: both neighbours lie in the closed cone. Both lines are tangent at q,
+  // so the wedge is either wholly inside the cone or wholly outside it.
+  for (const Point x : {q.before, q.after})
+    if (exact::orient2d(q.at, a, x) * o < 0 || exact::orient2d(q.at, x, b) * o < 0) return false;
+  return true;
+}
+
+TautSkipGraph::TautSkipGraph(const CsrGraph& full, const std::vector<ConvexCorner>& c) {
+  const std::size_t n = full.num_vertices(), m = full.num_edges();
+  std::vector<Vertex> src(m);
+  for (Vertex u = 0; u < n; ++u) {
+    auto [b, e] = arc_range(full, u);
+    for (std::uint32_t i = b; i < e; ++i) src[i] = u;
+  }
+  // The reverse of arc state(i,a) -> state(j,b) is state(j,-b) -> state(i,-a): the other state is v ^ 1.
+  std::vector<std::uint32_t> opp(m);
+  for (std::uint32_t i = 0; i < m; ++i) {
+    const Vertex from = head_of(full, i) ^ 1, to = src[i] ^ 1;
+    auto [lo, hi] = arc_range(full, from);
+    while (lo < hi) {  // arcs of a vertex are sorted by target
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (head_of(full, mid) < to) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == arc_range(full, from).second || head_of(full, lo) != to)
+      throw std::logic_error("visgraph skip: an arc without its reverse");
+    opp[i] = lo;
+  }
+  // Taut continuations of arc e (never straight back to e's source corner).
+  auto for_succ = [&](std::uint32_t e, auto&& f) {
+    const Vertex s = src[e], v = head_of(full, e);
+    const Point a = c[s >> 1].at;
+    const ConvexCorner& q = c[v >> 1];
+    auto [b, en] = arc_range(full, v);
+    for (std::uint32_t i = b; i < en; ++i) {
+      const Vertex x = head_of(full, i);
+      if ((x >> 1) != (s >> 1) && taut(a, q, c[x >> 1].at)) f(i);
+    }
+  };
+
+  // Edge levels by peeling (ENLSVG §4): cnt[e] = continuations of e still at level W.
+  std::vector<std::uint32_t> cnt(m, 0), cur, next;
+  level_.assign(m, kTop);
+  for (std::uint32_t e = 0; e < m; ++e) {
+    for_succ(e, [&](std::uint32_t) { ++cnt[e]; });
+    if (cnt[e] == 0) cur.push_back(e);
+  }
+  std::uint32_t k = 0;
+  while (!cur.empty()) {
+    ++k;
+    for (std::uint32_t e : cur) {
+      if (level_[e] != kTop) continue;  // its reverse was peeled earlier in this round
+      level_[e] = level_[opp[e]] = k;
+      // The arcs continuing into e or into its reverse lose one continuation: those are the
+      // reverses of the continuations of the other direction (the relation is symmetric).
+      for (std::uint32_t side : {e, opp[e]})
+        for_succ(side, [&](std::uint32_t g) {
+          const std::uint32_t x = opp[g];
+          if (level_[x] == kTop && --cnt[x] == 0) next.push_back(x);
+        });
+    }
+    cur.swap(next);
+    next.clear();
+  }
+  levels_ = k;
+
+  // Skip vertices: corners with three or more level-W edges (each edge counted from its arc leaving the corner).
+  std::vector<std::uint32_t> deg(c.size(), 0);
+  for (std::uint32_t e = 0; e < m; ++e)
+    if (level_[e] == kTop) ++deg[src[e] >> 1];
+  is_skip_.assign(c.size(), 0);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    is_skip_[i] = deg[i] >= 3;
+    skip_corners_ += is_skip_[i];
+  }
+
+  // Skip arcs: from each skip vertex's level-W arcs, along the only level-W continuation at each
+  // non-skip corner, to the next skip vertex.
+  struct SkipArc {
+    Vertex u, v;
+    double w;
+    std::uint32_t cb, ce;  // chain in `chains`
+  };
+  std::vector<SkipArc> arcs;
+  std::vector<Vertex> chains;
+  for (std::uint32_t e = 0; e < m; ++e) {
+    if (level_[e] != kTop || !is_skip_[src[e] >> 1]) continue;
+    double w = full.weight(e);
+    std::uint32_t at = e;
+    const std::uint32_t cb = std::uint32_t(chains.size());
+    for (std::size_t steps = 0; !is_skip_[head_of(full, at) >> 1]; ++steps) {
+      chains.push_back(head_of(full, at));
+      std::uint32_t nx = kNone;
+      for_succ(at, [&](std::uint32_t g) {
+        if (nx == kNone && level_[g] == kTop) nx = g;
+      });
+      // A level-W arc always has a level-W continuation (else it would have been peeled).
+      if (nx == kNone || steps > m) throw std::logic_error("visgraph skip: a level-W chain ends at a non-skip corner");
+      at = nx;
+      w += full.weight(at);
+    }
+    const Vertex v = head_of(full, at);
+    if (v == src[e]) {  // a loop back to its own state never lies on a shortest path
+      chains.resize(cb);
+      continue;
+    }
+    arcs.push_back({src[e], v, w, cb, std::uint32_t(chains.size())});
+  }
+  // One arc per (u, v), the shortest chain (the A* needs only the cheapest).
+  std::sort(arcs.begin(), arcs.end(), [](const SkipArc& a, const SkipArc& b) {
+    return a.u != b.u ? a.u < b.u : a.v != b.v ? a.v < b.v : a.w < b.w;
+  });
+  std::vector<std::uint32_t> begin(n + 1, 0);
+  std::vector<Vertex> targets;
+  std::vector<double> weights;
+  chain_begin_.assign(1, 0);
+  for (std::size_t i = 0; i < arcs.size(); ++i) {
+    if (i > 0 && arcs[i].u == arcs[i - 1].u && arcs[i].v == arcs[i - 1].v) continue;
+    ++begin[arcs[i].u + 1];
+    targets.push_back(arcs[i].v);
+    weights.push_back(arcs[i].w);
+    chain_.insert(chain_.end(), chains.begin() + arcs[i].cb, chains.begin() + arcs[i].ce);
+    chain_begin_.push_back(std::uint32_t(chain_.size()));
+  }
+  for (std::size_t u = 0; u < n; ++u) begin[u + 1] += begin[u];
+  skip_graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
+  chain_.shrink_to_fit();
+  level_.shrink_to_fit();
+}
+
+// Per-thread memory of local(): stamps reset in O(1) by a generation counter.
+struct TautSkipGraph::Scratch {
+  std::vector<std::uint32_t> arc_stamp, arc_next, arc_src;        // per arc of the full graph
+  std::vector<std::uint32_t> v_stamp, settled, head;              // per state
+  std::vector<Vertex> pred;                                       // per state: kNone for a seed
+  std::vector<double> dist;                                       // per state
+  std::vector<std::uint32_t> queue;                               // marked arcs, in order
+  std::vector<Vertex> reached;                                    // settled states, in order
+  std::vector<std::pair<double, Vertex>> heap;
+  std::uint32_t gen = 0;
+};
+
+void TautSkipGraph::run(const CsrGraph& full, const std::vector<ConvexCorner>& c, Point p,
+                        const std::vector<Link>& seeds, Scratch& t) const {
+  const std::size_t n = full.num_vertices(), m = full.num_edges();
+  if (t.arc_stamp.size() < m) {
+    t.arc_stamp.resize(m, 0);
+    t.arc_next.resize(m);
+    t.arc_src.resize(m);
+  }
+  if (t.v_stamp.size() < n) {
+    t.v_stamp.resize(n, 0);
+    t.settled.resize(n, 0);
+    t.head.resize(n);
+    t.pred.resize(n);
+    t.dist.resize(n);
+  }
+  if (++t.gen == 0) {
+    std::fill(t.arc_stamp.begin(), t.arc_stamp.end(), 0);
+    std::fill(t.v_stamp.begin(), t.v_stamp.end(), 0);
+    std::fill(t.settled.begin(), t.settled.end(), 0);
+    t.gen = 1;
+  }
+  const std::uint32_t gen = t.gen;
+  t.queue.clear();
+  t.reached.clear();
+  auto touch = [&](Vertex v) {
+    if (t.v_stamp[v] != gen) {
+      t.v_stamp[v] = gen;
+      t.head[v] = kNone;
+      t.pred[v] = kNone;
+      t.dist[v] = std::numeric_limits<double>::infinity();
+    }
+  };
+  auto mark = [&](std::uint32_t e, Vertex s) {
+    t.arc_stamp[e] = gen;
+    t.arc_src[e] = s;
+    t.arc_next[e] = t.head[s];  // s is touched
+    t.head[s] = e;
+    t.queue.push_back(e);
+  };
+  // The arcs leaving p's visible corners tautly (any level).
+  for (const Link& l : seeds) {
+    const Vertex u = l.vertex;
+    touch(u);
+    t.dist[u] = std::min(t.dist[u], l.cost);
+    const ConvexCorner& q = c[u >> 1];
+    auto [b, e] = arc_range(full, u);
+    for (std::uint32_t i = b; i < e; ++i)
+      if (t.arc_stamp[i] != gen && taut(p, q, c[head_of(full, i) >> 1].at)) mark(i, u);
+  }
+  // Their continuations: strictly higher level, or level W through a non-skip corner (ENLSVG's marking).
+  for (std::size_t h = 0; h < t.queue.size(); ++h) {
+    const std::uint32_t e = t.queue[h];
+    const Vertex v = head_of(full, e);
+    touch(v);
+    const Vertex s = t.arc_src[e];
+    const std::uint32_t le = level_[e];
+    const bool through = !is_skip_[v >> 1];
+    const Point a = c[s >> 1].at;
+    auto [b, en] = arc_range(full, v);
+    for (std::uint32_t i = b; i < en; ++i) {
+      if (t.arc_stamp[i] == gen) continue;
+      const std::uint32_t li = level_[i];
+      if (!(li > le || (li == kTop && through))) continue;
+      const Vertex x = head_of(full, i);
+      if ((x >> 1) == (s >> 1) || !taut(a, c[v >> 1], c[x >> 1].at)) continue;
+      mark(i, v);
+    }
+  }
+  // Dijkstra over the marked arcs from the seeds.
+  t.heap.clear();
+  for (const Link& l : seeds) t.heap.push_back({t.dist[l.vertex], l.vertex});
+  std::make_heap(t.heap.begin(), t.heap.end(), std::greater<>());
+  while (!t.heap.empty()) {
+    std::pop_heap(t.heap.begin(), t.heap.end(), std::greater<>());
+    const auto [d, v] = t.heap.back();
+    t.heap.pop_back();
+    if (t.settled[v] == gen || d > t.dist[v]) continue;
+    t.settled[v] = gen;
+    t.reached.push_back(v);
+    for (std::uint32_t e = t.head[v]; e != kNone; e = t.arc_next[e]) {
+      const Vertex x = head_of(full, e);
+      touch(x);
+      const double nd = d + full.weight(e);
+      if (nd < t.dist[x]) {
+        t.dist[x] = nd;
+        t.pred[x] = v;
+        t.heap.push_back({nd, x});
+        std::push_heap(t.heap.begin(), t.heap.end(), std::greater<>());
+      }
+    }
+  }
+}
+
+void TautSkipGraph::local(const CsrGraph& full, const std::vector<ConvexCorner>& c, Point p,
+                          const std::vector<Link>& seeds, std::vector<Link>& out) const {
+  thread_local Scratch t;
+  run(full, c, p, seeds, t);
+  out.clear();
+  out.reserve(t.reached.size());
+  for (Vertex v : t.reached) out.push_back({v, t.dist[v]});
+}
+
+std::vector<Vertex> TautSkipGraph::local_path(const CsrGraph& full, const std::vector<ConvexCorner>& c, Point p,
+                                              const std::vector<Link>& seeds, Vertex target, double& d) const {
+  thread_local Scratch t;
+  run(full, c, p, seeds, t);
+  std::vector<Vertex> path;
+  if (target >= t.settled.size() || t.settled[target] != t.gen) return path;
+  d = t.dist[target];
+  for (Vertex v = target; v != kNone; v = t.pred[v]) path.push_back(v);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+bool TautSkipGraph::chain(Vertex u, Vertex v, std::vector<Vertex>& out) const {
+  auto [b, e] = arc_range(skip_graph_, u);
+  for (std::uint32_t i = b; i < e; ++i)
+    if (head_of(skip_graph_, i) == v) {
+      out.insert(out.end(), chain_.begin() + chain_begin_[i], chain_.begin() + chain_begin_[i + 1]);
+      return true;
+    }
+  return false;
+}
+
+std::size_t TautSkipGraph::memory_bytes() const {
+  return level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
+         chain_.capacity() * sizeof(Vertex);
+}
+
+}  // namespace navbench
