@@ -1,6 +1,8 @@
 #include "representations/visgraph/skip_graph.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <numeric>
 #include <cmath>
 #include <stdexcept>
 
@@ -33,7 +35,10 @@ bool TautSkipGraph::taut(Point a, const ConvexCorner& q, Point b) {
   return true;
 }
 
-TautSkipGraph::TautSkipGraph(const CsrGraph& full, const std::vector<ConvexCorner>& c) {
+TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c) {
+  static std::atomic<std::uint64_t> builds{0};
+  id_ = ++builds;
+  const CsrGraph& full = input;
   const std::size_t n = full.num_vertices(), m = full.num_edges();
   std::vector<Vertex> src(m);
   for (Vertex u = 0; u < n; ++u) {
@@ -153,7 +158,26 @@ TautSkipGraph::TautSkipGraph(const CsrGraph& full, const std::vector<ConvexCorne
   for (std::size_t u = 0; u < n; ++u) begin[u + 1] += begin[u];
   skip_graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
   chain_.shrink_to_fit();
-  level_.shrink_to_fit();
+
+  // The kept full graph: each vertex's arcs by level, highest (W) first, so the query-time marking
+  // reads a vertex's arcs only while their level is high enough to continue.
+  std::vector<std::uint32_t> fb(n + 1, 0), order(m);
+  std::vector<Vertex> ft(m);
+  std::vector<double> fw(m);
+  std::vector<std::uint32_t> fl(m);
+  for (Vertex u = 0; u < n; ++u) {
+    auto [b, e] = arc_range(full, u);
+    fb[u + 1] = e;
+    std::iota(order.begin() + b, order.begin() + e, b);
+    std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) { return level_[x] > level_[y]; });
+    for (std::uint32_t i = b; i < e; ++i) {
+      ft[i] = head_of(full, order[i]);
+      fw[i] = full.weight(order[i]);
+      fl[i] = level_[order[i]];
+    }
+  }
+  full_ = CsrGraph(std::move(fb), std::move(ft), std::move(fw));
+  level_ = std::move(fl);
 }
 
 // Per-thread memory of local(): stamps reset in O(1) by a generation counter.
@@ -166,10 +190,38 @@ struct TautSkipGraph::Scratch {
   std::vector<Vertex> reached;                                    // settled states, in order
   std::vector<std::pair<double, Vertex>> heap;
   std::uint32_t gen = 0;
+  std::uint64_t owner = 0, used = 0;  // the build (id_) and point whose search this holds; last use
+  Point p;
 };
 
-void TautSkipGraph::run(const CsrGraph& full, const std::vector<ConvexCorner>& c, Point p,
-                        const std::vector<Link>& seeds, Scratch& t) const {
+// Two kept searches per thread (a query's start and goal), the least recently used replaced.
+TautSkipGraph::Scratch* TautSkipGraph::kept_slots() {
+  thread_local Scratch slots[2];
+  return slots;
+}
+std::uint64_t& TautSkipGraph::kept_clock() {
+  thread_local std::uint64_t clock = 0;
+  return clock;
+}
+const TautSkipGraph::Scratch* TautSkipGraph::kept_search(Point p) const {
+  Scratch* slots = kept_slots();
+  for (int i = 0; i < 2; ++i)
+    if (slots[i].owner == id_ && slots[i].p == p) {
+      slots[i].used = ++kept_clock();
+      return &slots[i];
+    }
+  return nullptr;
+}
+
+const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>& c, Point p,
+                                                 const std::vector<Link>& seeds) const {
+  if (const Scratch* k = kept_search(p)) return *k;
+  Scratch* slots = kept_slots();
+  Scratch& t = slots[0].used <= slots[1].used ? slots[0] : slots[1];
+  t.owner = id_;
+  t.p = p;
+  t.used = ++kept_clock();
+  const CsrGraph& full = full_;
   const std::size_t n = full.num_vertices(), m = full.num_edges();
   if (t.arc_stamp.size() < m) {
     t.arc_stamp.resize(m, 0);
@@ -228,9 +280,9 @@ void TautSkipGraph::run(const CsrGraph& full, const std::vector<ConvexCorner>& c
     const Point a = c[s >> 1].at;
     auto [b, en] = arc_range(full, v);
     for (std::uint32_t i = b; i < en; ++i) {
-      if (t.arc_stamp[i] == gen) continue;
       const std::uint32_t li = level_[i];
-      if (!(li > le || (li == kTop && through))) continue;
+      if (!(li > le || (li == kTop && through))) break;  // arcs by level, highest first: none further
+      if (t.arc_stamp[i] == gen) continue;
       const Vertex x = head_of(full, i);
       if ((x >> 1) == (s >> 1) || !taut(a, c[v >> 1], c[x >> 1].at)) continue;
       mark(i, v);
@@ -259,21 +311,20 @@ void TautSkipGraph::run(const CsrGraph& full, const std::vector<ConvexCorner>& c
       }
     }
   }
+  return t;
 }
 
-void TautSkipGraph::local(const CsrGraph& full, const std::vector<ConvexCorner>& c, Point p,
-                          const std::vector<Link>& seeds, std::vector<Link>& out) const {
-  thread_local Scratch t;
-  run(full, c, p, seeds, t);
+void TautSkipGraph::local(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
+                          std::vector<Link>& out) const {
+  const Scratch& t = run(c, p, seeds);
   out.clear();
   out.reserve(t.reached.size());
   for (Vertex v : t.reached) out.push_back({v, t.dist[v]});
 }
 
-std::vector<Vertex> TautSkipGraph::local_path(const CsrGraph& full, const std::vector<ConvexCorner>& c, Point p,
+std::vector<Vertex> TautSkipGraph::local_path(const std::vector<ConvexCorner>& c, Point p,
                                               const std::vector<Link>& seeds, Vertex target, double& d) const {
-  thread_local Scratch t;
-  run(full, c, p, seeds, t);
+  const Scratch& t = run(c, p, seeds);
   std::vector<Vertex> path;
   if (target >= t.settled.size() || t.settled[target] != t.gen) return path;
   d = t.dist[target];
@@ -293,7 +344,7 @@ bool TautSkipGraph::chain(Vertex u, Vertex v, std::vector<Vertex>& out) const {
 }
 
 std::size_t TautSkipGraph::memory_bytes() const {
-  return level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
+  return full_.memory_bytes() + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
          chain_.capacity() * sizeof(Vertex);
 }
 

@@ -48,7 +48,9 @@ class TautSkipGraph {
   TautSkipGraph() = default;
   // full: the taut-state graph, vertex v the state v & 1 of corner v >> 1 (visgraph taut=1), each
   // vertex's arcs sorted by target, the reverse of state(i,a)->state(j,b) being (j,-b)->(i,-a).
-  TautSkipGraph(const CsrGraph& full, const std::vector<ConvexCorner>& corners);
+  // Kept (marked at query time), each vertex's arcs reordered by level, highest first, so the
+  // marking stops at the first arc too low to continue.
+  TautSkipGraph(CsrGraph full, const std::vector<ConvexCorner>& corners);
 
   bool empty() const { return level_.empty(); }
   // The searched graph: skip arcs between skip vertices' states (same vertex numbering as full).
@@ -56,12 +58,16 @@ class TautSkipGraph {
   // Distance from p to every state reachable over the arcs marked from p (see above). seeds: the
   // states p links to (visible corners, the state a path from p arrives in) with their distances.
   // Fills out with (state, distance), each state once. Per-thread scratch: thread-safe.
-  void local(const CsrGraph& full, const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
+  void local(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
              std::vector<Link>& out) const;
   // The states of the local path from p to `target` (the seed first, target last), from the
-  // same search as local(); empty when target is not reached. d: its length.
-  std::vector<Vertex> local_path(const CsrGraph& full, const std::vector<ConvexCorner>& c, Point p,
+  // same search as local(); empty when target is not reached. d: its length. The last two
+  // searches of each thread are kept (keyed by this build and p), so a query's polyline re-reads
+  // its start's and goal's searches instead of running them again.
+  std::vector<Vertex> local_path(const std::vector<ConvexCorner>& c, Point p,
                                  const std::vector<Link>& seeds, Vertex target, double& d) const;
+  // Whether this thread keeps the search from p (then local and local_path do not read seeds).
+  bool kept(Point p) const { return kept_search(p) != nullptr; }
   // Appends the inner states of the skip arc u -> v (the chain, not u nor v); false if no such arc.
   bool chain(Vertex u, Vertex v, std::vector<Vertex>& out) const;
 
@@ -74,16 +80,20 @@ class TautSkipGraph {
 
  private:
   struct Scratch;
-  void run(const CsrGraph& full, const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
-           Scratch& t) const;
-
-  std::vector<std::uint32_t> level_;  // per arc of the full graph
+  // The search from p: a kept one when this thread ran it last or last but one, else a new run.
+  const Scratch& run(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds) const;
+  const Scratch* kept_search(Point p) const;
+  static Scratch* kept_slots();
+  static std::uint64_t& kept_clock();
+  CsrGraph full_;                     // the taut-state graph, arcs by level, highest first
+  std::vector<std::uint32_t> level_;  // per arc of full_
   std::vector<std::uint8_t> is_skip_;  // per corner: a skip vertex
   CsrGraph skip_graph_;
   std::vector<std::uint32_t> chain_begin_;  // per skip arc: its chain is chain_[chain_begin_[k] .. [k+1])
   std::vector<Vertex> chain_;
   std::size_t skip_corners_ = 0;
   std::uint32_t levels_ = 0;
+  std::uint64_t id_ = 0;  // unique per build: the key of the kept searches
 };
 
 }  // namespace navbench

@@ -113,8 +113,7 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   }
   graph_ = csr_from_arcs(std::size_t(n) << shift_, std::move(arcs));
   if (skip) {
-    full_ = std::move(graph_);
-    skip_ = TautSkipGraph(full_, c);
+    skip_ = TautSkipGraph(std::move(graph_), c);
     graph_ = skip_.graph();
   }
   pos_.resize(std::size_t(n) << shift_);
@@ -212,7 +211,7 @@ std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
     // path reaching state v from the goal, read backwards, leaves state v ^ 1 towards the goal.
     // Without a role both readings are given (each a real path, so the optimum stays exact).
     std::vector<Link> reach;
-    skip_.local(full_, c, p, seeds(p), reach);
+    skip_.local(c, p, seeds(p), reach);
     a.links.reserve(reach.size() * (role == 0 ? 2 : 1));
     for (const Link& l : reach) {
       if (role >= 0) a.links.push_back(l);
@@ -250,11 +249,11 @@ std::vector<Vertex> VisGraph::end_path(Point p, const std::vector<Link>& links, 
   double cost = std::numeric_limits<double>::infinity();
   for (const Link& l : links)
     if (l.vertex == v) cost = std::min(cost, l.cost);
-  const std::vector<Link> from = seeds(p);
+  const std::vector<Link> from = skip_.kept(p) ? std::vector<Link>{} : seeds(p);  // kept: no new search
   // The search from p reached v itself (start) or v ^ 1 (goal); without a role, either one.
   for (const Vertex target : {goal_side ? v ^ 1 : v, goal_side ? v : v ^ 1}) {
     double d = 0;
-    std::vector<Vertex> path = skip_.local_path(full_, corners(), p, from, target, d);
+    std::vector<Vertex> path = skip_.local_path(corners(), p, from, target, d);
     if (!path.empty() && d <= cost) return path;
   }
   return {};
@@ -294,8 +293,7 @@ BuildStats VisGraph::stats() const {
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
-                   blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() +
-                   full_.memory_bytes() + skip_.memory_bytes();
+                   blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes();
   return s;
 }
 

@@ -134,7 +134,6 @@ class VisGraph {
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   std::size_t pairs_ = 0;
   Graph graph_;     // the searched graph: the taut-state graph, or with skip=1 the skip graph
-  Graph full_;      // skip=1: the taut-state graph (arcs marked at query time)
   TautSkipGraph skip_;
   Landmarks landmarks_;
   DistanceTable table_;
