@@ -39,6 +39,17 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   static std::atomic<std::uint64_t> builds{0};
   id_ = ++builds;
   const CsrGraph& full = input;
+  // Grid corners: integral, the two boundary neighbours one unit step along each axis.
+  grid_ = true;
+  for (const ConvexCorner& k : c) {
+    const double bx = k.before.x - k.at.x, by = k.before.y - k.at.y, ax = k.after.x - k.at.x, ay = k.after.y - k.at.y;
+    const bool integral = k.at.x == std::floor(k.at.x) && k.at.y == std::floor(k.at.y) && std::abs(k.at.x) < (1 << 20) &&
+                          std::abs(k.at.y) < (1 << 20);
+    const bool unit = std::abs(bx) + std::abs(by) == 1 && std::abs(ax) + std::abs(ay) == 1 && bx * ax + by * ay == 0;
+    if (!integral || !unit) grid_ = false;
+    cq_.push_back({k.at.x, k.at.y, bx + ax, by + ay});
+  }
+  if (!grid_) cq_.clear();
   const std::size_t n = full.num_vertices(), m = full.num_edges();
   std::vector<Vertex> src(m);
   for (Vertex u = 0; u < n; ++u) {
@@ -62,12 +73,10 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   // Taut continuations of arc e (never straight back to e's source corner).
   auto for_succ = [&](std::uint32_t e, auto&& f) {
     const Vertex s = src[e], v = head_of(full, e);
-    const Point a = c[s >> 1].at;
-    const ConvexCorner& q = c[v >> 1];
     auto [b, en] = arc_range(full, v);
     for (std::uint32_t i = b; i < en; ++i) {
       const Vertex x = head_of(full, i);
-      if ((x >> 1) != (s >> 1) && taut(a, q, c[x >> 1].at)) f(i);
+      if ((x >> 1) != (s >> 1) && taut_corners(s >> 1, v >> 1, x >> 1, c)) f(i);
     }
   };
 
@@ -264,10 +273,9 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     const Vertex u = l.vertex;
     touch(u);
     t.dist[u] = std::min(t.dist[u], l.cost);
-    const ConvexCorner& q = c[u >> 1];
     auto [b, e] = arc_range(full, u);
     for (std::uint32_t i = b; i < e; ++i)
-      if (t.arc_stamp[i] != gen && taut(p, q, c[head_of(full, i) >> 1].at)) mark(i, u);
+      if (t.arc_stamp[i] != gen && taut_point(p, u >> 1, head_of(full, i) >> 1, c)) mark(i, u);
   }
   // Their continuations: strictly higher level, or level W through a non-skip corner (ENLSVG's marking).
   for (std::size_t h = 0; h < t.queue.size(); ++h) {
@@ -277,14 +285,13 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     const Vertex s = t.arc_src[e];
     const std::uint32_t le = level_[e];
     const bool through = !is_skip_[v >> 1];
-    const Point a = c[s >> 1].at;
     auto [b, en] = arc_range(full, v);
     for (std::uint32_t i = b; i < en; ++i) {
       const std::uint32_t li = level_[i];
       if (!(li > le || (li == kTop && through))) break;  // arcs by level, highest first: none further
       if (t.arc_stamp[i] == gen) continue;
       const Vertex x = head_of(full, i);
-      if ((x >> 1) == (s >> 1) || !taut(a, c[v >> 1], c[x >> 1].at)) continue;
+      if ((x >> 1) == (s >> 1) || !taut_corners(s >> 1, v >> 1, x >> 1, c)) continue;
       mark(i, v);
     }
   }
@@ -344,7 +351,7 @@ bool TautSkipGraph::chain(Vertex u, Vertex v, std::vector<Vertex>& out) const {
 }
 
 std::size_t TautSkipGraph::memory_bytes() const {
-  return full_.memory_bytes() + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
+  return full_.memory_bytes() + cq_.capacity() * sizeof(CornerQ) + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
          chain_.capacity() * sizeof(Vertex);
 }
 

@@ -31,6 +31,7 @@
 // goal); a path that meets no skip vertex is a start link and a goal link at one common state.
 // Every link is a real path, so the A* returns the exact optimum.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -85,6 +86,34 @@ class TautSkipGraph {
   const Scratch* kept_search(Point p) const;
   static Scratch* kept_slots();
   static std::uint64_t& kept_clock();
+  // The taut test at corner q between corners a and b: on grid maps (every corner integral, its
+  // obstacle a cell quadrant) by three cross products, exact in doubles; else by taut().
+  bool taut_corners(std::uint32_t a, std::uint32_t q, std::uint32_t b, const std::vector<ConvexCorner>& c) const {
+    if (!grid_) return taut(c[a].at, c[q], c[b].at);
+    return a != b && taut_quadrant(cq_[a].x, cq_[a].y, cq_[q], cq_[b]);
+  }
+  // The same from a query point p to corner b: the cross products are exact when p's coordinates
+  // are multiples of 1/2 (cell corners and centres); any other point takes the exact predicates.
+  bool taut_point(Point p, std::uint32_t q, std::uint32_t b, const std::vector<ConvexCorner>& c) const {
+    if (!grid_ || p.x * 2 != std::floor(p.x * 2) || p.y * 2 != std::floor(p.y * 2) || std::abs(p.x) > (1 << 20) ||
+        std::abs(p.y) > (1 << 20))
+      return taut(p, c[q], c[b].at);
+    return !(p == c[b].at) && taut_quadrant(p.x, p.y, cq_[q], cq_[b]);
+  }
+  struct CornerQ {
+    double x, y, qx, qy;  // position, and the diagonal direction into its blocked cell
+  };
+  static bool taut_quadrant(double px, double py, const CornerQ& Q, const CornerQ& B) {
+    const double ax = px - Q.x, ay = py - Q.y, bx = B.x - Q.x, by = B.y - Q.y;
+    const double o = ax * by - ay * bx;
+    if (o == 0) return true;  // collinear (or p at q): kept
+    // Both lines are tangent at q, so the quadrant is inside the cone from a to b iff its diagonal
+    // (qx, qy) is: the same turn from a to the diagonal and from the diagonal to b as from a to b.
+    const double c1 = ax * Q.qy - ay * Q.qx, c2 = Q.qx * by - Q.qy * bx;
+    return o > 0 ? c1 >= 0 && c2 >= 0 : c1 <= 0 && c2 <= 0;
+  }
+  std::vector<CornerQ> cq_;
+  bool grid_ = false;
   CsrGraph full_;                     // the taut-state graph, arcs by level, highest first
   std::vector<std::uint32_t> level_;  // per arc of full_
   std::vector<std::uint8_t> is_skip_;  // per corner: a skip vertex
