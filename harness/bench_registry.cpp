@@ -45,7 +45,7 @@ const bool registered = [] {
   // corner convention (Polyanya's), on den520d, brc202d and Aurora.
   for (const char* m : {"dao/den520d", "dao/brc202d", "sc1/Aurora"})
     for (const char* rep : {"visgraph", "visgraph:alt=0", "visgraph:alt=8", "visgraph:taut=0", "visgraph:table=1",
-                            "visgraph:block=4", "visgraph:block=8"}) {
+                            "visgraph:block=4", "visgraph:block=8", "visgraph:skip=1", "visgraph:block=4,skip=1"}) {
       register_build(rep, m);
       register_query({rep, m, "corner"});
     }

@@ -447,3 +447,103 @@ TEST(VisGraph, GridLosAgreesWithSegmentValid) {
   }
   EXPECT_GT(answered, 10000);
 }
+
+// skip=1 (ENLSVG's edge levels and skip edges, skip_graph.hpp): the same optimum as brute force on
+// random grids, hand-drawn maps and their polygon versions, with and without landmarks, with block
+// attachments, both attach styles; every polyline valid and as long as the cost.
+TEST(VisGraph, SkipVariantMatchesBruteForce) {
+  std::mt19937_64 rng(1717);
+  std::vector<Map> maps;
+  for (int t = 0; t < 40; ++t)
+    maps.push_back(random_grid(6 + int(rng() % 18), 6 + int(rng() % 14), t % 3 == 0 ? 0.4 : t % 3 == 1 ? 0.25 : 0.12, rng));
+  const std::vector<std::vector<std::string>> hand = {
+      {"..........", ".@@@@@@@..", ".@.....@..", ".@.@@@.@..", ".@.@.@.@..", "...@...@..", ".@@@@@@@..", ".........."},
+      {"....@.....", "....@.....", "..@@.@@...", "....@.....", "@..@...@..", ".@@....@@.", "..@.@....."},  // pinches
+      {"@@@@@@@@", "@......@", "@.@@@@.@", "@.@..@.@", "@....@.@", "@@@@@@@@"},  // closed room with a U
+      {"...@...", "...@...", "...@...", "......."},
+      {"..........", "..@@..@@..", "..@@..@@..", "..........", "..@@..@@..", "..@@..@@..", ".........."},  // pillars
+      {"............", ".@@@@@@@@@@.", "............", ".@@@@@@@@@@.", "............"},  // corridors
+  };
+  for (const auto& rows : hand) {
+    maps.push_back(grid_from(rows));
+    maps.push_back(grid_to_polygon_map(grid_from(rows)));
+  }
+  std::size_t compared = 0, corners = 0, skip_corners = 0;
+  for (const Map& m : maps) {
+    const bool grid = m.kind == MapKind::grid;
+    Params p1 = Params::parse("skip=1,alt=0"), p2 = Params::parse("skip=1"),
+           p3 = Params::parse(grid ? "skip=1,block=3" : "skip=1,alt=4");
+    VisGraph a(m, p1), b(m, p2), c(m, p3);
+    corners += a.corners().size();
+    skip_corners += a.skip_corners();
+    const FreeSpace& fs = a.free_space();
+    Reference ref(fs);
+    for (int i = 0; i < 40; ++i) {
+      const int kind = grid ? i % 3 : 2;
+      Point s = random_free_point(fs, m, rng, kind), g = random_free_point(fs, m, rng, (kind + 1) % 3);
+      if (i % 5 == 0 && !a.corners().empty()) s = a.corners()[rng() % a.corners().size()].at;  // at a corner
+      if (s.x < 0 || g.x < 0 || !fs.point_free(s) || !fs.point_free(g)) continue;
+      const double want = ref.shortest(s, g);
+      for (const VisGraph* vg : {&a, &b, &c})
+        for (bool by_role : {true, false}) {
+          const Solved got = solve(*vg, s, g, by_role);
+          if (std::isinf(want)) {
+            ASSERT_TRUE(std::isinf(got.cost)) << s.x << "," << s.y << " -> " << g.x << "," << g.y;
+            continue;
+          }
+          ASSERT_NEAR(got.cost, want, 1e-9) << "role " << by_role << " " << s.x << "," << s.y << " -> " << g.x << ","
+                                            << g.y;
+          ASSERT_NEAR(polyline_length(got.path), want, 1e-9) << s.x << "," << s.y << " -> " << g.x << "," << g.y;
+          ASSERT_TRUE(fs.path_valid(got.path)) << s.x << "," << s.y << " -> " << g.x << "," << g.y;
+          ++compared;
+        }
+    }
+  }
+  std::cout << "[ visgraph ] skip=1: " << compared << " queries equal to brute force; skip vertices " << skip_corners
+            << " of " << corners << " corners\n";
+  EXPECT_GT(compared, 5000u);
+  EXPECT_LT(skip_corners, corners);
+  Params bad = Params::parse("skip=1,taut=0");
+  EXPECT_THROW(VisGraph(grid_from({"..@..", "....."}), bad), std::invalid_argument);
+}
+
+// skip=1 on a real map: the default's optimum on every query, a much smaller searched graph.
+TEST(VisGraph, SkipVariantMatchesDefaultOnRealMap) {
+  const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/dao/den520d.map";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+  Map m = load_movingai_map(path);
+  Scenario sc = load_scenario(path + ".scen");
+  Params pd, ps = Params::parse("skip=1"), pb = Params::parse("skip=1,block=4,alt=0");
+  VisGraph def(m, pd), skip(m, ps), skip_block(m, pb);
+  const FreeSpace& fs = def.free_space();
+  SearchWorkspace ws;
+  std::size_t exp_def = 0, exp_skip = 0;
+  const std::size_t N = 200;
+  for (std::size_t i = 0; i < N; ++i) {
+    const ScenarioLine& l = sc.lines[i * sc.lines.size() / N];
+    const Point s{double(l.sx), double(l.sy)}, g{double(l.gx), double(l.gy)};  // corner convention
+    auto run = [&](const VisGraph& vg, std::size_t& exp) {
+      Query q;
+      q.start = s;
+      q.goal = g;
+      q.s = *vg.attach_start(s);
+      q.g = *vg.attach_goal(g);
+      q.direct = vg.direct(q);
+      SearchStats st;
+      const double c = astar(vg, q, Heuristic{}, ws, st);
+      exp += st.expansions;
+      const Polyline pl = vg.polyline(q);
+      EXPECT_NEAR(polyline_length(pl), c, 1e-9) << "query " << i;
+      EXPECT_TRUE(fs.path_valid(pl)) << "query " << i;
+      return c;
+    };
+    std::size_t unused = 0;
+    const double want = run(def, exp_def);
+    ASSERT_NEAR(run(skip, exp_skip), want, 1e-9) << "query " << i;
+    ASSERT_NEAR(run(skip_block, unused), want, 1e-9) << "query " << i;
+  }
+  std::cout << "[ visgraph ] den520d skip=1: " << skip.skip_corners() << " skip vertices of " << skip.corners().size()
+            << " corners, " << skip.graph().num_edges() << " skip arcs of " << def.graph().num_edges() << " arcs, "
+            << skip.levels() << " levels; expansions " << exp_skip << " vs " << exp_def << "\n";
+  EXPECT_LT(skip.graph().num_edges(), def.graph().num_edges());
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "geometry/exact.hpp"
@@ -54,7 +55,11 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const int table_mb = params.get_int("table_mb", 1024, 1, 1 << 20);
   // Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
   const int block = params.get_int("block", 0, 0, 1024);
+  // ENLSVG's edge levels and skip edges (skip_graph.hpp): search the skip graph only.
+  const bool skip = params.get_bool("skip", false);
   params.finish("visgraph");
+  if (skip && !taut) throw std::invalid_argument("visgraph: skip=1 needs taut=1 (levels are over taut states)");
+  if (skip && table) throw std::invalid_argument("visgraph: skip=1 does not combine with table=1");
   shift_ = taut ? 1 : 0;
   const auto& c = corners();
   const std::uint32_t n = std::uint32_t(c.size());
@@ -107,6 +112,10 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
     arcs.push_back({{state(j, -b), state(i, -a)}, w});
   }
   graph_ = csr_from_arcs(std::size_t(n) << shift_, std::move(arcs));
+  if (skip) {
+    skip_ = TautSkipGraph(std::move(graph_), c);
+    graph_ = skip_.graph();
+  }
   pos_.resize(std::size_t(n) << shift_);
   for (std::size_t v = 0; v < pos_.size(); ++v) pos_[v] = c[v >> shift_].at;
   // Landmarks spread over corners (both taut states of a corner are one place).
@@ -176,11 +185,40 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
   return out;
 }
 
+std::vector<Link> VisGraph::seeds(Point p) const {
+  const auto& c = corners();
+  std::vector<Link> out;
+  for (std::uint32_t j : visible_tangent_nodes(p)) {
+    const Point Q = c[j].at;
+    const double d = std::sqrt((p.x - Q.x) * (p.x - Q.x) + (p.y - Q.y) * (p.y - Q.y));
+    if (p == Q) {
+      out.push_back({state(j, +1), d});
+      out.push_back({state(j, -1), d});
+    } else {
+      out.push_back({state(j, side(c[j], p, Q)), d});
+    }
+  }
+  return out;
+}
+
 std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
   if (!fs_.point_free(p)) return std::nullopt;
   Attachment a;
   a.component = fs_.component(p);
   const auto& c = corners();
+  if (!skip_.empty()) {
+    // The states reached from p over the marked arcs. A goal's search runs from the goal too: a
+    // path reaching state v from the goal, read backwards, leaves state v ^ 1 towards the goal.
+    // Without a role both readings are given (each a real path, so the optimum stays exact).
+    std::vector<Link> reach;
+    skip_.local(c, p, seeds(p), reach);
+    a.links.reserve(reach.size() * (role == 0 ? 2 : 1));
+    for (const Link& l : reach) {
+      if (role >= 0) a.links.push_back(l);
+      if (role <= 0) a.links.push_back({l.vertex ^ 1, l.cost});
+    }
+    return a;
+  }
   const std::vector<std::uint32_t> nodes = visible_tangent_nodes(p);
   a.links.reserve(nodes.size() * (shift_ && role == 0 ? 2 : 1) + 1);
   for (std::uint32_t j : nodes) {
@@ -207,8 +245,41 @@ bool VisGraph::direct(const Query& q) const {
   return fs_.segment_valid(q.start, q.goal);
 }
 
+std::vector<Vertex> VisGraph::end_path(Point p, const std::vector<Link>& links, Vertex v, bool goal_side) const {
+  double cost = std::numeric_limits<double>::infinity();
+  for (const Link& l : links)
+    if (l.vertex == v) cost = std::min(cost, l.cost);
+  const std::vector<Link> from = skip_.kept(p) ? std::vector<Link>{} : seeds(p);  // kept: no new search
+  // The search from p reached v itself (start) or v ^ 1 (goal); without a role, either one.
+  for (const Vertex target : {goal_side ? v ^ 1 : v, goal_side ? v : v ^ 1}) {
+    double d = 0;
+    std::vector<Vertex> path = skip_.local_path(corners(), p, from, target, d);
+    if (!path.empty() && d <= cost) return path;
+  }
+  return {};
+}
+
 Polyline VisGraph::polyline(const Query& q) const {
   Polyline out{q.start};
+  if (!skip_.empty() && !q.path.empty()) {
+    // start's local path, the skip arcs' chains, the goal's local path read backwards.
+    auto add = [&](Vertex v) {
+      if (!(position(v) == out.back())) out.push_back(position(v));
+    };
+    for (Vertex v : end_path(q.start, q.s.links, q.path.front(), false)) add(v);
+    std::vector<Vertex> inner;
+    for (std::size_t i = 0; i + 1 < q.path.size(); ++i) {
+      inner.clear();
+      skip_.chain(q.path[i], q.path[i + 1], inner);
+      for (Vertex v : inner) add(v);
+      add(q.path[i + 1]);
+    }
+    const std::vector<Vertex> back = end_path(q.goal, q.g.links, q.path.back(), true);
+    for (auto it = back.rbegin(); it != back.rend(); ++it) add(*it);
+    if (out.size() > 1 && out.back() == q.goal) out.pop_back();
+    out.push_back(q.goal);
+    return out;
+  }
   for (Vertex v : q.path)
     if (!(position(v) == out.back())) out.push_back(position(v));
   if (out.size() > 1 && out.back() == q.goal) out.pop_back();
@@ -222,7 +293,7 @@ BuildStats VisGraph::stats() const {
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
-                   blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes();
+                   blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes();
   return s;
 }
 

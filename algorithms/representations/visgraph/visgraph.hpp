@@ -30,6 +30,13 @@
 // K * 8 bytes per vertex); table=1, every corner-to-corner distance (the "indirect links" of the
 // seed write-up; representations/distance_table.hpp, corners^2 * 4 bytes, refused above
 // table_mb MiB, default 1024). Both keep every path optimal (tests/test_visgraph.cpp).
+//
+// skip=1 (default 0; needs taut=1, not with table=1): ENLSVG's edge levels and skip edges (Oh &
+// Leong, SoCS 2017; skip_graph.hpp). The A* then searches only the skip arcs between skip vertices
+// (corners with three or more level-W edges), with landmarks computed on that graph; start and goal
+// link, at locate time, to the states reached over the arcs marked from them (a local Dijkstra over
+// the rising and level-W arcs of the full graph). Exact: tests/test_visgraph.cpp compares it with
+// brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their chains.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -49,6 +56,7 @@
 #include "representations/visgraph/block_candidates.hpp"
 #include "representations/visgraph/grid_fov.hpp"
 #include "representations/visgraph/grid_los.hpp"
+#include "representations/visgraph/skip_graph.hpp"
 
 namespace navbench {
 
@@ -85,12 +93,21 @@ class VisGraph {
   const DistanceTable* distance_table() const { return table_.empty() ? nullptr : &table_; }
   // Undirected node pairs joined (each pair is two arcs of the graph).
   std::size_t pairs() const { return pairs_; }
+  // skip=1: corners that are skip vertices, and the rounds of edge-level peeling (0 without skip).
+  std::size_t skip_corners() const { return skip_.skip_corners(); }
+  std::uint32_t levels() const { return skip_.levels(); }
 
   // The nodes p sees with the tangency rule at the node end (indices into corners()), each once.
   std::vector<std::uint32_t> visible_tangent_nodes(Point p) const;
 
  private:
   std::optional<Attachment> attach_role(Point p, int role) const;
+  // skip=1: the states p links to in the full graph (its visible corners, the state a path from p
+  // arrives in; both states when p is at the corner), with their distances.
+  std::vector<Link> seeds(Point p) const;
+  // skip=1: the states of the local path between a query point p and the link vertex v (start
+  // side: p first; goal side: p first too, the path read backwards), matching the link's cost.
+  std::vector<Vertex> end_path(Point p, const std::vector<Link>& links, Vertex v, bool goal_side) const;
   // Side of corner c's obstacle relative to the directed line a->b: +1 left, -1 right.
   static int side(const ConvexCorner& c, Point a, Point b);
   Vertex state(std::uint32_t node, int obstacle_side) const {
@@ -116,7 +133,8 @@ class VisGraph {
   std::vector<NodeQuad> quad_;
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   std::size_t pairs_ = 0;
-  Graph graph_;
+  Graph graph_;     // the searched graph: the taut-state graph, or with skip=1 the skip graph
+  TautSkipGraph skip_;
   Landmarks landmarks_;
   DistanceTable table_;
   std::vector<Point> pos_;  // per vertex: read by the heuristic in the search loop, kept inline

@@ -1,0 +1,358 @@
+#include "representations/visgraph/skip_graph.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <cmath>
+#include <stdexcept>
+
+#include "geometry/exact.hpp"
+
+namespace navbench {
+
+namespace {
+
+constexpr std::uint32_t kNone = ~std::uint32_t(0);
+
+// The arcs of u in the CSR graph: indices [first, second).
+std::pair<std::uint32_t, std::uint32_t> arc_range(const CsrGraph& g, Vertex u) {
+  const std::uint32_t b = (*out_edges(u, g).first).index;
+  return {b, b + std::uint32_t(out_degree(u, g))};
+}
+Vertex head_of(const CsrGraph& g, std::uint32_t arc) { return target(CsrGraph::Edge{0, arc}, g); }
+
+}  // namespace
+
+bool TautSkipGraph::taut(Point a, const ConvexCorner& q, Point b) {
+  if (a == b) return false;  // straight back where it came from
+  const int o = exact::orient2d(q.at, a, b);
+  if (o == 0) return true;  // collinear (or an end at q itself): kept, conservatively
+  // The obstacle wedge at q (between its two boundary neighbours, under 180 degrees) lies in the
+  // cone from q->a to q->b: both neighbours lie in the closed cone. Both lines are tangent at q,
+  // so the wedge is either wholly inside the cone or wholly outside it.
+  for (const Point x : {q.before, q.after})
+    if (exact::orient2d(q.at, a, x) * o < 0 || exact::orient2d(q.at, x, b) * o < 0) return false;
+  return true;
+}
+
+TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c) {
+  static std::atomic<std::uint64_t> builds{0};
+  id_ = ++builds;
+  const CsrGraph& full = input;
+  // Grid corners: integral, the two boundary neighbours one unit step along each axis.
+  grid_ = true;
+  for (const ConvexCorner& k : c) {
+    const double bx = k.before.x - k.at.x, by = k.before.y - k.at.y, ax = k.after.x - k.at.x, ay = k.after.y - k.at.y;
+    const bool integral = k.at.x == std::floor(k.at.x) && k.at.y == std::floor(k.at.y) && std::abs(k.at.x) < (1 << 20) &&
+                          std::abs(k.at.y) < (1 << 20);
+    const bool unit = std::abs(bx) + std::abs(by) == 1 && std::abs(ax) + std::abs(ay) == 1 && bx * ax + by * ay == 0;
+    if (!integral || !unit) grid_ = false;
+    cq_.push_back({k.at.x, k.at.y, bx + ax, by + ay});
+  }
+  if (!grid_) cq_.clear();
+  const std::size_t n = full.num_vertices(), m = full.num_edges();
+  std::vector<Vertex> src(m);
+  for (Vertex u = 0; u < n; ++u) {
+    auto [b, e] = arc_range(full, u);
+    for (std::uint32_t i = b; i < e; ++i) src[i] = u;
+  }
+  // The reverse of arc state(i,a) -> state(j,b) is state(j,-b) -> state(i,-a): the other state is v ^ 1.
+  std::vector<std::uint32_t> opp(m);
+  for (std::uint32_t i = 0; i < m; ++i) {
+    const Vertex from = head_of(full, i) ^ 1, to = src[i] ^ 1;
+    auto [lo, hi] = arc_range(full, from);
+    while (lo < hi) {  // arcs of a vertex are sorted by target
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (head_of(full, mid) < to) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo == arc_range(full, from).second || head_of(full, lo) != to)
+      throw std::logic_error("visgraph skip: an arc without its reverse");
+    opp[i] = lo;
+  }
+  // Taut continuations of arc e (never straight back to e's source corner).
+  auto for_succ = [&](std::uint32_t e, auto&& f) {
+    const Vertex s = src[e], v = head_of(full, e);
+    auto [b, en] = arc_range(full, v);
+    for (std::uint32_t i = b; i < en; ++i) {
+      const Vertex x = head_of(full, i);
+      if ((x >> 1) != (s >> 1) && taut_corners(s >> 1, v >> 1, x >> 1, c)) f(i);
+    }
+  };
+
+  // Edge levels by peeling (ENLSVG §4): cnt[e] = continuations of e still at level W.
+  std::vector<std::uint32_t> cnt(m, 0), cur, next;
+  level_.assign(m, kTop);
+  for (std::uint32_t e = 0; e < m; ++e) {
+    for_succ(e, [&](std::uint32_t) { ++cnt[e]; });
+    if (cnt[e] == 0) cur.push_back(e);
+  }
+  std::uint32_t k = 0;
+  while (!cur.empty()) {
+    ++k;
+    for (std::uint32_t e : cur) {
+      if (level_[e] != kTop) continue;  // its reverse was peeled earlier in this round
+      level_[e] = level_[opp[e]] = k;
+      // The arcs continuing into e or into its reverse lose one continuation: those are the
+      // reverses of the continuations of the other direction (the relation is symmetric).
+      for (std::uint32_t side : {e, opp[e]})
+        for_succ(side, [&](std::uint32_t g) {
+          const std::uint32_t x = opp[g];
+          if (level_[x] == kTop && --cnt[x] == 0) next.push_back(x);
+        });
+    }
+    cur.swap(next);
+    next.clear();
+  }
+  levels_ = k;
+
+  // Skip vertices: corners with three or more level-W edges (each edge counted from its arc leaving the corner).
+  std::vector<std::uint32_t> deg(c.size(), 0);
+  for (std::uint32_t e = 0; e < m; ++e)
+    if (level_[e] == kTop) ++deg[src[e] >> 1];
+  is_skip_.assign(c.size(), 0);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    is_skip_[i] = deg[i] >= 3;
+    skip_corners_ += is_skip_[i];
+  }
+
+  // Skip arcs: from each skip vertex's level-W arcs, along the only level-W continuation at each
+  // non-skip corner, to the next skip vertex.
+  struct SkipArc {
+    Vertex u, v;
+    double w;
+    std::uint32_t cb, ce;  // chain in `chains`
+  };
+  std::vector<SkipArc> arcs;
+  std::vector<Vertex> chains;
+  for (std::uint32_t e = 0; e < m; ++e) {
+    if (level_[e] != kTop || !is_skip_[src[e] >> 1]) continue;
+    double w = full.weight(e);
+    std::uint32_t at = e;
+    const std::uint32_t cb = std::uint32_t(chains.size());
+    for (std::size_t steps = 0; !is_skip_[head_of(full, at) >> 1]; ++steps) {
+      chains.push_back(head_of(full, at));
+      std::uint32_t nx = kNone;
+      for_succ(at, [&](std::uint32_t g) {
+        if (nx == kNone && level_[g] == kTop) nx = g;
+      });
+      // A level-W arc always has a level-W continuation (else it would have been peeled).
+      if (nx == kNone || steps > m) throw std::logic_error("visgraph skip: a level-W chain ends at a non-skip corner");
+      at = nx;
+      w += full.weight(at);
+    }
+    const Vertex v = head_of(full, at);
+    if (v == src[e]) {  // a loop back to its own state never lies on a shortest path
+      chains.resize(cb);
+      continue;
+    }
+    arcs.push_back({src[e], v, w, cb, std::uint32_t(chains.size())});
+  }
+  // One arc per (u, v), the shortest chain (the A* needs only the cheapest).
+  std::sort(arcs.begin(), arcs.end(), [](const SkipArc& a, const SkipArc& b) {
+    return a.u != b.u ? a.u < b.u : a.v != b.v ? a.v < b.v : a.w < b.w;
+  });
+  std::vector<std::uint32_t> begin(n + 1, 0);
+  std::vector<Vertex> targets;
+  std::vector<double> weights;
+  chain_begin_.assign(1, 0);
+  for (std::size_t i = 0; i < arcs.size(); ++i) {
+    if (i > 0 && arcs[i].u == arcs[i - 1].u && arcs[i].v == arcs[i - 1].v) continue;
+    ++begin[arcs[i].u + 1];
+    targets.push_back(arcs[i].v);
+    weights.push_back(arcs[i].w);
+    chain_.insert(chain_.end(), chains.begin() + arcs[i].cb, chains.begin() + arcs[i].ce);
+    chain_begin_.push_back(std::uint32_t(chain_.size()));
+  }
+  for (std::size_t u = 0; u < n; ++u) begin[u + 1] += begin[u];
+  skip_graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
+  chain_.shrink_to_fit();
+
+  // The kept full graph: each vertex's arcs by level, highest (W) first, so the query-time marking
+  // reads a vertex's arcs only while their level is high enough to continue.
+  std::vector<std::uint32_t> fb(n + 1, 0), order(m);
+  std::vector<Vertex> ft(m);
+  std::vector<double> fw(m);
+  std::vector<std::uint32_t> fl(m);
+  for (Vertex u = 0; u < n; ++u) {
+    auto [b, e] = arc_range(full, u);
+    fb[u + 1] = e;
+    std::iota(order.begin() + b, order.begin() + e, b);
+    std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) { return level_[x] > level_[y]; });
+    for (std::uint32_t i = b; i < e; ++i) {
+      ft[i] = head_of(full, order[i]);
+      fw[i] = full.weight(order[i]);
+      fl[i] = level_[order[i]];
+    }
+  }
+  full_ = CsrGraph(std::move(fb), std::move(ft), std::move(fw));
+  level_ = std::move(fl);
+}
+
+// Per-thread memory of local(): stamps reset in O(1) by a generation counter.
+struct TautSkipGraph::Scratch {
+  std::vector<std::uint32_t> arc_stamp, arc_next, arc_src;        // per arc of the full graph
+  std::vector<std::uint32_t> v_stamp, settled, head;              // per state
+  std::vector<Vertex> pred;                                       // per state: kNone for a seed
+  std::vector<double> dist;                                       // per state
+  std::vector<std::uint32_t> queue;                               // marked arcs, in order
+  std::vector<Vertex> reached;                                    // settled states, in order
+  std::vector<std::pair<double, Vertex>> heap;
+  std::uint32_t gen = 0;
+  std::uint64_t owner = 0, used = 0;  // the build (id_) and point whose search this holds; last use
+  Point p;
+};
+
+// Two kept searches per thread (a query's start and goal), the least recently used replaced.
+TautSkipGraph::Scratch* TautSkipGraph::kept_slots() {
+  thread_local Scratch slots[2];
+  return slots;
+}
+std::uint64_t& TautSkipGraph::kept_clock() {
+  thread_local std::uint64_t clock = 0;
+  return clock;
+}
+const TautSkipGraph::Scratch* TautSkipGraph::kept_search(Point p) const {
+  Scratch* slots = kept_slots();
+  for (int i = 0; i < 2; ++i)
+    if (slots[i].owner == id_ && slots[i].p == p) {
+      slots[i].used = ++kept_clock();
+      return &slots[i];
+    }
+  return nullptr;
+}
+
+const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>& c, Point p,
+                                                 const std::vector<Link>& seeds) const {
+  if (const Scratch* k = kept_search(p)) return *k;
+  Scratch* slots = kept_slots();
+  Scratch& t = slots[0].used <= slots[1].used ? slots[0] : slots[1];
+  t.owner = id_;
+  t.p = p;
+  t.used = ++kept_clock();
+  const CsrGraph& full = full_;
+  const std::size_t n = full.num_vertices(), m = full.num_edges();
+  if (t.arc_stamp.size() < m) {
+    t.arc_stamp.resize(m, 0);
+    t.arc_next.resize(m);
+    t.arc_src.resize(m);
+  }
+  if (t.v_stamp.size() < n) {
+    t.v_stamp.resize(n, 0);
+    t.settled.resize(n, 0);
+    t.head.resize(n);
+    t.pred.resize(n);
+    t.dist.resize(n);
+  }
+  if (++t.gen == 0) {
+    std::fill(t.arc_stamp.begin(), t.arc_stamp.end(), 0);
+    std::fill(t.v_stamp.begin(), t.v_stamp.end(), 0);
+    std::fill(t.settled.begin(), t.settled.end(), 0);
+    t.gen = 1;
+  }
+  const std::uint32_t gen = t.gen;
+  t.queue.clear();
+  t.reached.clear();
+  auto touch = [&](Vertex v) {
+    if (t.v_stamp[v] != gen) {
+      t.v_stamp[v] = gen;
+      t.head[v] = kNone;
+      t.pred[v] = kNone;
+      t.dist[v] = std::numeric_limits<double>::infinity();
+    }
+  };
+  auto mark = [&](std::uint32_t e, Vertex s) {
+    t.arc_stamp[e] = gen;
+    t.arc_src[e] = s;
+    t.arc_next[e] = t.head[s];  // s is touched
+    t.head[s] = e;
+    t.queue.push_back(e);
+  };
+  // The arcs leaving p's visible corners tautly (any level).
+  for (const Link& l : seeds) {
+    const Vertex u = l.vertex;
+    touch(u);
+    t.dist[u] = std::min(t.dist[u], l.cost);
+    auto [b, e] = arc_range(full, u);
+    for (std::uint32_t i = b; i < e; ++i)
+      if (t.arc_stamp[i] != gen && taut_point(p, u >> 1, head_of(full, i) >> 1, c)) mark(i, u);
+  }
+  // Their continuations: strictly higher level, or level W through a non-skip corner (ENLSVG's marking).
+  for (std::size_t h = 0; h < t.queue.size(); ++h) {
+    const std::uint32_t e = t.queue[h];
+    const Vertex v = head_of(full, e);
+    touch(v);
+    const Vertex s = t.arc_src[e];
+    const std::uint32_t le = level_[e];
+    const bool through = !is_skip_[v >> 1];
+    auto [b, en] = arc_range(full, v);
+    for (std::uint32_t i = b; i < en; ++i) {
+      const std::uint32_t li = level_[i];
+      if (!(li > le || (li == kTop && through))) break;  // arcs by level, highest first: none further
+      if (t.arc_stamp[i] == gen) continue;
+      const Vertex x = head_of(full, i);
+      if ((x >> 1) == (s >> 1) || !taut_corners(s >> 1, v >> 1, x >> 1, c)) continue;
+      mark(i, v);
+    }
+  }
+  // Dijkstra over the marked arcs from the seeds.
+  t.heap.clear();
+  for (const Link& l : seeds) t.heap.push_back({t.dist[l.vertex], l.vertex});
+  std::make_heap(t.heap.begin(), t.heap.end(), std::greater<>());
+  while (!t.heap.empty()) {
+    std::pop_heap(t.heap.begin(), t.heap.end(), std::greater<>());
+    const auto [d, v] = t.heap.back();
+    t.heap.pop_back();
+    if (t.settled[v] == gen || d > t.dist[v]) continue;
+    t.settled[v] = gen;
+    t.reached.push_back(v);
+    for (std::uint32_t e = t.head[v]; e != kNone; e = t.arc_next[e]) {
+      const Vertex x = head_of(full, e);
+      touch(x);
+      const double nd = d + full.weight(e);
+      if (nd < t.dist[x]) {
+        t.dist[x] = nd;
+        t.pred[x] = v;
+        t.heap.push_back({nd, x});
+        std::push_heap(t.heap.begin(), t.heap.end(), std::greater<>());
+      }
+    }
+  }
+  return t;
+}
+
+void TautSkipGraph::local(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
+                          std::vector<Link>& out) const {
+  const Scratch& t = run(c, p, seeds);
+  out.clear();
+  out.reserve(t.reached.size());
+  for (Vertex v : t.reached) out.push_back({v, t.dist[v]});
+}
+
+std::vector<Vertex> TautSkipGraph::local_path(const std::vector<ConvexCorner>& c, Point p,
+                                              const std::vector<Link>& seeds, Vertex target, double& d) const {
+  const Scratch& t = run(c, p, seeds);
+  std::vector<Vertex> path;
+  if (target >= t.settled.size() || t.settled[target] != t.gen) return path;
+  d = t.dist[target];
+  for (Vertex v = target; v != kNone; v = t.pred[v]) path.push_back(v);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+bool TautSkipGraph::chain(Vertex u, Vertex v, std::vector<Vertex>& out) const {
+  auto [b, e] = arc_range(skip_graph_, u);
+  for (std::uint32_t i = b; i < e; ++i)
+    if (head_of(skip_graph_, i) == v) {
+      out.insert(out.end(), chain_.begin() + chain_begin_[i], chain_.begin() + chain_begin_[i + 1]);
+      return true;
+    }
+  return false;
+}
+
+std::size_t TautSkipGraph::memory_bytes() const {
+  return full_.memory_bytes() + cq_.capacity() * sizeof(CornerQ) + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
+         chain_.capacity() * sizeof(Vertex);
+}
+
+}  // namespace navbench
