@@ -3,6 +3,7 @@
 // the scenario optimum on a real map when ../shared is present.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <random>
@@ -168,12 +169,30 @@ TEST(Subgoal, LevelsMakeLocalSubgoals) {
   Params p16 = Params::parse("levels=16");
   SubgoalGraph deep(m, p16);
   EXPECT_LT(deep.num_global(), sg.num_global());
-  // The searched graph holds global subgoals only: locals have no edges in it, and no edge leads to one.
-  for (Vertex v = 0; v < Vertex(sg.num_subgoals()); ++v)
-    for (auto [it, end] = out_edges(v, sg.graph()); it != end; ++it) {
-      EXPECT_FALSE(sg.is_local(v));
-      EXPECT_FALSE(sg.is_local(target(*it, sg.graph())));
+  // The searched graph: globals' edges lead to globals only; locals keep their upward edges (to
+  // globals, or with levels=16 also to later locals), so a search only climbs out of a local.
+  std::size_t upward = 0;
+  for (const SubgoalGraph* g : {&sg, &deep})
+    for (Vertex v = 0; v < Vertex(g->num_subgoals()); ++v)
+      for (auto [it, end] = out_edges(v, g->graph()); it != end; ++it) {
+        if (g->is_local(v)) ++upward;
+        else EXPECT_FALSE(g->is_local(target(*it, g->graph())));
+        if (g == &sg) EXPECT_FALSE(g->is_local(v) && g->is_local(target(*it, g->graph())));  // one layer
+      }
+  EXPECT_GT(upward, 0u);
+  // A start links to its direct-h-reachable subgoals only; a goal also to everything upward of them.
+  bool fewer = false;
+  for (int y = 0; y < 30; ++y)
+    for (int x = 0; x < 40; ++x) {
+      if (rows[std::size_t(y)][std::size_t(x)] != '.') continue;
+      const Point p{x + 0.5, y + 0.5};
+      const auto s = deep.attach_start(p), t = deep.attach_goal(p);
+      ASSERT_TRUE(s && t);
+      for (const Link& l : s->links)
+        EXPECT_TRUE(std::any_of(t->links.begin(), t->links.end(), [&](const Link& k) { return k.vertex == l.vertex && std::abs(k.cost - l.cost) < 1e-9; }));
+      fewer = fewer || s->links.size() < t->links.size();
     }
+  EXPECT_TRUE(fewer);
 }
 
 // A real map: scenario optima (grid8, no corner cutting) for a spread of its queries.

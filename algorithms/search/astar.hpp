@@ -1,7 +1,9 @@
 // The one shared A* (Hart, Nilsson & Raphael 1968) over every representation, built on Boost.Graph's
-// A* (astar_search_no_init's visitor, breadth_first_visit and d_ary_heap_indirect). Per-query memory lives in a SearchWorkspace that is reused between queries
-// and reset in O(touched) by a stamp: untouched entries read distance +inf and colour white, as
-// astar_search_no_init requires (a plain vector_property_map would read 0 and give wrong paths).
+// A* (astar_search_no_init's visitor over breadth_first_visit, with a 4-ary heap as open list).
+// Per-query memory lives in a SearchWorkspace that is reused between queries
+// and reset in O(touched) from a list of the records a query wrote: untouched entries read distance
+// +inf and colour white, as astar_search_no_init requires (a plain vector_property_map would read 0
+// and give wrong paths).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -29,42 +31,54 @@ class SearchWorkspace {
   struct Record {
     double dist, cost;    // g and f
     Vertex pred;
-    std::uint32_t stamp;  // == current: this record belongs to the running query
     std::uint32_t heap;   // position in the open list's heap
-    boost::default_color_type color;
+    std::uint8_t color;   // a boost::default_color_type
+    bool dirty;           // written in this query: listed in touched_, reset by the next begin()
   };
 
   // Allocates for graphs of up to n vertices (virtual ones included) ahead of the first query.
   void reserve(std::size_t n) {
     begin(n);
+    touched_.reserve(n);
     goal_links.reset(n);
   }
-  // Starts a query on a graph of n vertices (virtual ones included).
+  // Starts a query on a graph of n vertices (virtual ones included): the records the last query
+  // wrote go back to fresh (g = f = +inf, white, own predecessor), so every untouched record reads
+  // fresh and the property maps read records with no per-read test.
   void begin(std::size_t n) {
-    if (records_.size() < n) records_.resize(n, Record{0, 0, 0, 0, 0, boost::white_color});
-    if (++current_ == 0) {  // stamp wrapped: forget everything once every 2^32 queries
-      for (auto& r : records_) r.stamp = 0;
-      current_ = 1;
+    for (Vertex v : touched_) records_[v] = fresh(v);
+    touched_.clear();
+    if (records_.size() < n) {
+      const std::size_t old = records_.size();
+      records_.resize(n);
+      for (std::size_t v = old; v < n; ++v) records_[v] = fresh(Vertex(v));
     }
-    touched_ = 0;
   }
+  const Record& record(Vertex v) const { return records_[v]; }
+  // The record of v, for writing: listed for the next reset on its first write of the query.
   Record& touch(Vertex v) {
     Record& r = records_[v];
-    if (r.stamp != current_) {
-      r = {kInf, kInf, v, current_, ~std::uint32_t(0), boost::white_color};
-      ++touched_;
+    if (!r.dirty) {
+      r.dirty = true;
+      touched_.push_back(v);
     }
     return r;
   }
-  const Record* peek(Vertex v) const { return records_[v].stamp == current_ ? &records_[v] : nullptr; }
-  // For vertices known to be touched in this query (those on the heap).
-  const Record& touched_record(Vertex v) const { return records_[v]; }
-  std::size_t touched() const { return touched_; }
-  Record& touched_record_mut(Vertex v) { return records_[v]; }
+  // For vertices already touched in this query (those on the heap).
+  Record& touched_record(Vertex v) { return records_[v]; }
+  std::size_t touched() const { return touched_.size(); }
   std::size_t memory_bytes() const {
-    return records_.capacity() * sizeof(Record) + goal_links.stamp.capacity() * 4 +
+    return records_.capacity() * sizeof(Record) + touched_.capacity() * sizeof(Vertex) +
+           open_storage.capacity() * sizeof(OpenEntry) + goal_links.stamp.capacity() * 4 +
            goal_links.link.capacity() * sizeof(Link);
   }
+
+  // The open list's storage, kept between queries so a query allocates nothing.
+  struct OpenEntry {
+    double f;
+    Vertex v;
+  };
+  std::vector<OpenEntry> open_storage;
 
   GoalLinks goal_links;
   std::vector<Link> start_links;
@@ -73,67 +87,144 @@ class SearchWorkspace {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
 
  private:
+  static Record fresh(Vertex v) { return {kInf, kInf, v, ~std::uint32_t(0), std::uint8_t(boost::white_color), false}; }
+
   std::vector<Record> records_;
-  std::uint32_t current_ = 0;
-  std::uint32_t touched_ = 0;
+  std::vector<Vertex> touched_;  // vertices whose records this query wrote
 };
 
 namespace detail {
-// Property maps over the workspace records: reading an untouched vertex gives the fresh value.
-#define NAVBENCH_WS_MAP(NAME, FIELD, TYPE, FRESH)                                                        \
+// Property maps over the workspace records: untouched records read fresh (see begin()).
+#define NAVBENCH_WS_MAP(NAME, FIELD, TYPE)                                                                \
   struct NAME {                                                                                          \
     using key_type = Vertex;                                                                             \
     using value_type = TYPE;                                                                             \
     using reference = TYPE;                                                                              \
     using category = boost::read_write_property_map_tag;                                                 \
     SearchWorkspace* ws;                                                                                 \
-    friend TYPE get(const NAME& m, Vertex v) {                                                           \
-      const auto* r = m.ws->peek(v);                                                                     \
-      return r ? r->FIELD : (FRESH);                                                                     \
-    }                                                                                                    \
+    friend TYPE get(const NAME& m, Vertex v) { return TYPE(m.ws->record(v).FIELD); }                     \
     friend void put(const NAME& m, Vertex v, TYPE x) { m.ws->touch(v).FIELD = x; }                       \
   };
-NAVBENCH_WS_MAP(DistMap, dist, double, SearchWorkspace::kInf)
-NAVBENCH_WS_MAP(PredMap, pred, Vertex, v)
-NAVBENCH_WS_MAP(ColorMap, color, boost::default_color_type, boost::white_color)
+NAVBENCH_WS_MAP(DistMap, dist, double)
+NAVBENCH_WS_MAP(PredMap, pred, Vertex)
+NAVBENCH_WS_MAP(CostMap, cost, double)  // f: astar_bfs_visitor writes it, then pushes or updates
 #undef NAVBENCH_WS_MAP
-
-// f-values. Only the heap reads them, and only for vertices it holds, which are always touched
-// (their f was put before the push), so reads skip the stamp test: this is the hottest map.
-struct CostMap {
+struct ColorMap {
   using key_type = Vertex;
-  using value_type = double;
-  using reference = double;
+  using value_type = boost::default_color_type;
+  using reference = boost::default_color_type;
   using category = boost::read_write_property_map_tag;
   SearchWorkspace* ws;
-  friend double get(const CostMap& m, Vertex v) { return m.ws->touched_record(v).cost; }
-  friend void put(const CostMap& m, Vertex v, double x) { m.ws->touch(v).cost = x; }
+  friend boost::default_color_type get(const ColorMap& m, Vertex v) {
+    return boost::default_color_type(m.ws->record(v).color);
+  }
+  friend void put(const ColorMap& m, Vertex v, boost::default_color_type c) { m.ws->touch(v).color = std::uint8_t(c); }
 };
 
-// The heap's position map, kept in the vertex's own record (same cache line as its f-value). The
-// heap reads and writes it only for vertices it holds, which are touched.
-struct HeapIndexMap {
-  using key_type = Vertex;
-  using value_type = std::size_t;
-  using reference = std::size_t;
-  using category = boost::read_write_property_map_tag;
-  SearchWorkspace* ws;
-  friend std::size_t get(const HeapIndexMap& m, Vertex v) { return m.ws->touched_record(v).heap; }
-  friend void put(const HeapIndexMap& m, Vertex v, std::size_t i) { m.ws->touched_record_mut(v).heap = std::uint32_t(i); }
+// The open list: the same 4-ary heap as Boost's d_ary_heap_indirect (same sift rules, strict
+// less on f, so the same vertex order and the same paths), but each entry carries its f-value, so
+// a sift compares keys in the heap array instead of loading every vertex's record (one cache miss
+// per comparison). Positions live in the records (needed by update, the decrease-key). Offers
+// what breadth_first_visit and astar_bfs_visitor use: push, top, pop, empty, update.
+class OpenList {
+ public:
+  using Entry = SearchWorkspace::OpenEntry;
+  using value_type = Vertex;
+  using size_type = std::size_t;
+  static constexpr std::size_t kArity = 4;
+
+  explicit OpenList(SearchWorkspace& ws) : ws_(&ws), data_(&ws.open_storage) { data_->clear(); }
+
+  bool empty() const { return data_->empty(); }
+  std::size_t size() const { return data_->size(); }
+  Vertex top() const { return data_->front().v; }
+  void push(Vertex v) {
+    data_->push_back({ws_->touched_record(v).cost, v});
+    up(data_->size() - 1);
+  }
+  void pop() {
+    std::vector<Entry>& d = *data_;
+    ws_->touched_record(d.front().v).heap = ~std::uint32_t(0);
+    const Entry last = d.back();
+    d.pop_back();
+    if (!d.empty()) down(last);
+  }
+  // Decrease-key: v's f in its record has just been lowered.
+  void update(Vertex v) {
+    const auto& r = ws_->touched_record(v);
+    (*data_)[r.heap].f = r.cost;
+    up(r.heap);
+  }
+  // Empties the list: the search stops after the vertex being expanded (see Visitor).
+  void clear() { data_->clear(); }
+
+ private:
+  // Moves entry i toward the root while its f is strictly below its parent's.
+  void up(std::size_t i) {
+    Entry* d = data_->data();
+    const Entry e = d[i];
+    while (i > 0) {
+      const std::size_t p = (i - 1) / kArity;
+      if (!(e.f < d[p].f)) break;
+      d[i] = d[p];
+      ws_->touched_record(d[i].v).heap = std::uint32_t(i);
+      i = p;
+    }
+    d[i] = e;
+    ws_->touched_record(e.v).heap = std::uint32_t(i);
+  }
+  // Places e (the former last entry) at the root and sifts it down: each step takes the first
+  // child of least f and swaps when that f is strictly below e's (Boost's rule).
+  void down(const Entry e) {
+    Entry* d = data_->data();
+    const std::size_t n = data_->size();
+    std::size_t i = 0;
+    for (;;) {
+      const std::size_t c0 = i * kArity + 1;
+      if (c0 >= n) break;
+      std::size_t best = c0;
+      const std::size_t ce = std::min(c0 + kArity, n);
+      for (std::size_t c = c0 + 1; c < ce; ++c)
+        if (d[c].f < d[best].f) best = c;
+      if (!(d[best].f < e.f)) break;
+      d[i] = d[best];
+      ws_->touched_record(d[i].v).heap = std::uint32_t(i);
+      i = best;
+    }
+    d[i] = e;
+    ws_->touched_record(e.v).heap = std::uint32_t(i);
+  }
+
+  SearchWorkspace* ws_;
+  std::vector<Entry>* data_;
 };
 
-struct FoundGoal {};
-
+// Stops the search when the goal is taken off the open list by emptying the list: the goal has no
+// out-edges, so breadth_first_visit finishes it and returns (no exception: a throw and catch per
+// query costs microseconds, more than a whole subgoal-graph search's heap work).
 template <class QG>
 struct Visitor : boost::default_astar_visitor {
   Vertex goal;
   SearchStats* stats;
+  OpenList* open;
+  bool* found;
   void examine_vertex(Vertex u, const QG&) const {
     ++stats->expansions;
-    if (u == goal) throw FoundGoal{};  // stop at the goal (Boost's documented idiom)
+    if (u == goal) {
+      *found = true;
+      open->clear();
+    }
   }
   void discover_vertex(Vertex, const QG&) const { ++stats->generated; }
 };
+
+// breadth_first_visit with every call inside inlined (Boost's relax, the overlay's edge iterator,
+// the visitor and property maps, the heuristic): left to itself GCC keeps relax and the iterator's
+// dereference as calls in the per-edge loop.
+template <class QG, class Queue, class BfsVisitor, class Color>
+[[gnu::flatten]] void run_breadth_first_visit(const QG& g, Vertex s, Queue& open, BfsVisitor& bfs, Color color) {
+  boost::breadth_first_visit(g, s, open, bfs, color);
+}
 
 template <class R, Metric M>
 struct PositionHeuristic {
@@ -206,18 +297,20 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   for (const Link& l : q.g.links) ws.goal_links.mark(l.vertex, T, l.cost);
   QG g(r.graph(), r.weights(), ws.start_links, ws.goal_links);
 
+  bool found = false;
+  detail::OpenList open(ws);
   detail::Visitor<QG> vis;
   vis.goal = T;
   vis.stats = &stats;
+  vis.open = &open;
+  vis.found = &found;
   detail::DistMap dist{&ws};
   detail::CostMap cost{&ws};
   detail::PredMap pred{&ws};
   detail::ColorMap color{&ws};
-  detail::HeapIndexMap heap_index{&ws};
   put(dist, S, 0.0);
   put(pred, S, S);
   q.path.clear();
-  bool found = false;
   // The landmark table, when the representation offers one and a metric heuristic is asked for.
   const Landmarks* lm = nullptr;
   if constexpr (HasLandmarks<R>) lm = h.metric == Metric::zero ? nullptr : r.landmarks();
@@ -242,22 +335,16 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
     }
   }
   // This is the body of boost::astar_search_no_init (Boost 1.74), Boost's A* visitor over
-  // breadth_first_visit with a 4-ary indirect heap, with one change: the heap's position map is
-  // the workspace record instead of a vector_property_map that astar_search_no_init allocates
-  // per call and grows to the largest vertex index (an O(V) cost for every query).
+  // breadth_first_visit, with one change: the open list is detail::OpenList (Boost's 4-ary heap
+  // with the keys inline and its storage and positions in the workspace) instead of a
+  // d_ary_heap_indirect whose vector and position map astar_search_no_init allocates per call.
   auto run = [&](const auto& heur) {
     put(cost, S, heur(S));
-    using Queue = boost::d_ary_heap_indirect<Vertex, 4, detail::HeapIndexMap, detail::CostMap, std::less<double>>;
-    Queue open(cost, heap_index, std::less<double>());
-    boost::detail::astar_bfs_visitor<std::decay_t<decltype(heur)>, detail::Visitor<QG>, Queue, detail::PredMap,
+    boost::detail::astar_bfs_visitor<std::decay_t<decltype(heur)>, detail::Visitor<QG>, detail::OpenList, detail::PredMap,
                                      detail::CostMap, detail::DistMap, OverlayWeightMap, detail::ColorMap,
                                      std::plus<double>, std::less<double>>
         bfs(heur, vis, open, pred, cost, dist, OverlayWeightMap{}, color, std::plus<double>(), std::less<double>(), 0.0);
-    try {
-      boost::breadth_first_visit(g, S, open, bfs, color);
-    } catch (const detail::FoundGoal&) {
-      found = true;
-    }
+    detail::run_breadth_first_visit(g, S, open, bfs, color);
   };
   with_metric(h.metric, [&](auto m) {
     detail::PositionHeuristic<R, decltype(m)::value> heur;

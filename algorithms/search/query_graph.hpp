@@ -96,31 +96,50 @@ class QueryGraph {
   // Base out-edges first, then the extra links (the goal link of a base vertex, or start's links).
   // The virtual start has no base range at all (`base_` false), so base iterators are never
   // default-constructed and compared (Boost's counting_iterator leaves them uninitialised).
+  // The current edge is built once per step (load()) and kept in the iterator: breadth_first_visit
+  // and the A* visitor dereference each edge several times, and each plain dereference would
+  // redo the base-or-extra test and the target and weight reads.
   class out_edge_iterator
-      : public boost::iterator_facade<out_edge_iterator, OverlayEdge, boost::forward_traversal_tag, OverlayEdge> {
+      : public boost::iterator_facade<out_edge_iterator, OverlayEdge, boost::forward_traversal_tag, const OverlayEdge&> {
    public:
     out_edge_iterator() = default;
-    out_edge_iterator(const QueryGraph* g, Vertex src, const Link* x) : g_(g), src_(src), x_(x) {}
-    out_edge_iterator(const QueryGraph* g, Vertex src, base_iterator cur, base_iterator end, const Link* x)
-        : g_(g), src_(src), base_(true), cur_(cur), end_(end), x_(x) {}
+    out_edge_iterator(const QueryGraph* g, Vertex src, const Link* x, const Link* xe) : g_(g), x_(x), xe_(xe) {
+      e_.u = src;
+      load();
+    }
+    out_edge_iterator(const QueryGraph* g, Vertex src, base_iterator cur, base_iterator end, const Link* x, const Link* xe)
+        : g_(g), base_(true), cur_(cur), end_(end), x_(x), xe_(xe) {
+      e_.u = src;
+      load();
+    }
 
    private:
     friend class boost::iterator_core_access;
-    [[gnu::always_inline]] OverlayEdge dereference() const {
-      if (base_ && cur_ != end_) return {src_, Vertex(target(*cur_, *g_->base_)), double(get(g_->weights_, *cur_))};
-      return {src_, x_->vertex, x_->cost};
-    }
+    const OverlayEdge& dereference() const { return e_; }
     void increment() {
       if (base_ && cur_ != end_) ++cur_;
       else ++x_;
+      load();
     }
     bool equal(const out_edge_iterator& o) const { return x_ == o.x_ && (!base_ || cur_ == o.cur_); }
+    // The edge at the current position (left as is at the end).
+    void load() {
+      if (base_ && cur_ != end_) {
+        const auto e = *cur_;
+        e_.v = Vertex(target(e, *g_->base_));
+        e_.w = double(get(g_->weights_, e));
+      } else if (x_ != xe_) {
+        e_.v = x_->vertex;
+        e_.w = x_->cost;
+      }
+    }
 
     const QueryGraph* g_ = nullptr;
-    Vertex src_ = 0;
     bool base_ = false;
     base_iterator cur_{}, end_{};
     const Link* x_ = nullptr;
+    const Link* xe_ = nullptr;
+    OverlayEdge e_;
   };
 
   QueryGraph(const G& base, W weights, const std::vector<Link>& start_links, const GoalLinks& goal_links)
@@ -135,12 +154,12 @@ class QueryGraph {
     if (v >= g.n_) {  // start: its links; goal: nothing
       const Link* b = g.start_links_->data();
       const Link* e = v == g.n_ ? b + g.start_links_->size() : b;
-      return {out_edge_iterator(&g, v, b), out_edge_iterator(&g, v, e)};
+      return {out_edge_iterator(&g, v, b, e), out_edge_iterator(&g, v, e, e)};
     }
     auto [cur, end] = out_edges(v, *g.base_);
     const Link* x = g.goal_links_->find(v);
     const Link* xe = x ? x + 1 : x;
-    return {out_edge_iterator(&g, v, cur, end, x), out_edge_iterator(&g, v, end, end, xe)};
+    return {out_edge_iterator(&g, v, cur, end, x, xe), out_edge_iterator(&g, v, end, end, xe, xe)};
   }
   friend Vertex source(const OverlayEdge& e, const QueryGraph&) { return e.u; }
   friend Vertex target(const OverlayEdge& e, const QueryGraph&) { return e.v; }

@@ -246,29 +246,24 @@ void SubgoalGraph::append_octile(Polyline& out, Cell a, Cell b, int shape) const
 }
 
 std::optional<SubgoalGraph::EdgeRef> SubgoalGraph::find_edge(Vertex a, Vertex b) const {
-  for (const bool up : {false, true}) {
-    const CsrGraph& g = up ? up_ : graph_;
-    if (g.num_vertices() == 0) continue;
-    for (auto [it, end] = out_edges(a, g); it != end; ++it)
-      if (target(*it, g) == b) return EdgeRef{up, it->index, false};
-    for (auto [it, end] = out_edges(b, g); it != end; ++it)
-      if (target(*it, g) == a) return EdgeRef{up, it->index, true};
-  }
+  // A local's upward edge is stored once, from the local: look both ways.
+  for (auto [it, end] = out_edges(a, graph_); it != end; ++it)
+    if (target(*it, graph_) == b) return EdgeRef{it->index, false};
+  for (auto [it, end] = out_edges(b, graph_); it != end; ++it)
+    if (target(*it, graph_) == a) return EdgeRef{it->index, true};
   return std::nullopt;
 }
 
 void SubgoalGraph::append_edge(Polyline& out, Vertex a, Vertex b) const {
   const auto e = find_edge(a, b);
   if (!e) throw std::logic_error("subgoal: consecutive path vertices without an edge");
-  const auto& via = e->up ? up_via_ : via_;
-  const auto& shape = e->up ? up_shape_ : shape_;
-  if (!via.empty() && via[e->index] != kNone) {  // a shortcut of the two-level graph: refine through its local
-    append_edge(out, a, via[e->index]);
-    append_edge(out, via[e->index], b);
+  if (!via_.empty() && via_[e->index] != kNone) {  // a shortcut of the two-level graph: refine through its local
+    append_edge(out, a, via_[e->index]);
+    append_edge(out, via_[e->index], b);
     return;
   }
   // The entry's shape is seen from its source; walked backwards a diagonal-first path is straight-first.
-  append_octile(out, cell_of_[a], cell_of_[b], e->reversed ? 1 - shape[e->index] : shape[e->index]);
+  append_octile(out, cell_of_[a], cell_of_[b], e->reversed ? 1 - shape_[e->index] : shape_[e->index]);
 }
 
 int SubgoalGraph::cells_of(Point p, Cell out[4]) const {
@@ -288,7 +283,7 @@ int SubgoalGraph::cells_of(Point p, Cell out[4]) const {
   return n;
 }
 
-void SubgoalGraph::reach(Point p, std::vector<Reach>& out) const {
+void SubgoalGraph::reach(Point p, bool closure, std::vector<Reach>& out) const {
   out.clear();
   Cell cells[4];
   const int n = cells_of(p, cells);
@@ -310,7 +305,7 @@ void SubgoalGraph::reach(Point p, std::vector<Reach>& out) const {
     if (vertex_[c] >= 0) add(Vertex(vertex_[c]), base, -1, k);
     else direct_h_reachable(c, [&](Cell t) { add(Vertex(vertex_[t]), base + octile(c, t), -1, k); });
   }
-  if (levels_ >= 2) {
+  if (closure && levels_ >= 2) {
     // Upward closure in contraction order: every edge into a local comes from a lower-ranked one,
     // so a local's cost is final when it is taken (a Dijkstra on a DAG, ordered by rank).
     using RE = std::pair<std::uint32_t, std::int32_t>;
@@ -322,23 +317,24 @@ void SubgoalGraph::reach(Point p, std::vector<Reach>& out) const {
       open.pop();
       const Vertex x = out[std::size_t(i)].v;
       const double cx = out[std::size_t(i)].cost;
-      for (auto [it, end] = out_edges(x, up_); it != end; ++it) {
-        const Vertex y = target(*it, up_);
-        if (add(y, cx + up_.weight(it->index), i, -1) && local_[y]) open.push({rank_[y], slot_[y]});
+      for (auto [it, end] = out_edges(x, graph_); it != end; ++it) {  // a local's edges are its upward ones
+        const Vertex y = target(*it, graph_);
+        if (add(y, cx + graph_.weight(it->index), i, -1) && local_[y]) open.push({rank_[y], slot_[y]});
       }
     }
   }
   for (const Reach& r : out) slot_[r.v] = -1;
 }
 
-std::optional<Attachment> SubgoalGraph::attach(Point p) const {
+std::optional<Attachment> SubgoalGraph::attach_as(Point p, bool closure) const {
   Cell cells[4];
   if (cells_of(p, cells) == 0) return std::nullopt;
   Scratch& sc = scratch();
   Reached& slot = sc.reached[sc.next];
   sc.next ^= 1;
   slot.p = p;
-  reach(p, slot.r);
+  slot.closure = closure;
+  reach(p, closure, slot.r);
   const std::vector<Reach>& r = slot.r;
   Attachment a;
   a.links.reserve(r.size());
@@ -382,17 +378,25 @@ Polyline SubgoalGraph::polyline(const Query& q) const {
     }
   } else {
     // The cells from a query point to the path's end vertex v, as reach() found them: the point's
-    // cell, the octile path to a direct-h-reachable subgoal, then (levels=2) upward edges to v.
-    auto side = [&](Point p, const std::vector<Link>&, Vertex v) {
+    // cell, the octile path to a direct-h-reachable subgoal, then (levels >= 2, goal side) upward
+    // edges to v. attach() kept the last two reach() results; one of this point that holds v is
+    // used, else reach() runs again with the closure (which holds every vertex either role links).
+    auto side = [&](Point p, Vertex v) {
+      auto index_of = [v](const std::vector<Reach>& r) {
+        for (std::size_t k = 0; k < r.size(); ++k)
+          if (r[k].v == v) return std::int32_t(k);
+        return std::int32_t(-1);
+      };
       std::vector<Reach> fresh;
       const std::vector<Reach>* found = nullptr;
-      for (const Reached& c : scratch().reached)
-        if (c.p.x == p.x && c.p.y == p.y) found = &c.r;
-      if (!found) reach(p, fresh), found = &fresh;
-      const std::vector<Reach>& r = *found;
       std::int32_t i = -1;
-      for (std::size_t k = 0; k < r.size(); ++k)
-        if (r[k].v == v) i = std::int32_t(k);
+      for (const Reached& c : scratch().reached)
+        if (c.p.x == p.x && c.p.y == p.y && (i = index_of(c.r)) >= 0) {
+          found = &c.r;
+          break;
+        }
+      if (!found) reach(p, true, fresh), found = &fresh, i = index_of(fresh);
+      const std::vector<Reach>& r = *found;
       if (i < 0) throw std::logic_error("subgoal: a query point does not reach its path vertex");
       std::vector<Vertex> chain;
       for (; r[std::size_t(i)].pred >= 0; i = r[std::size_t(i)].pred) chain.push_back(r[std::size_t(i)].v);
@@ -406,10 +410,10 @@ Polyline SubgoalGraph::polyline(const Query& q) const {
       for (std::size_t k = 0; k + 1 < chain.size(); ++k) append_edge(part, chain[k], chain[k + 1]);
       return part;
     };
-    Polyline head = side(q.start, q.s.links, q.path.front());
+    Polyline head = side(q.start, q.path.front());
     out.insert(out.end(), head.begin() + 1, head.end());
     for (std::size_t i = 0; i + 1 < q.path.size(); ++i) append_edge(out, q.path[i], q.path[i + 1]);
-    Polyline tail = side(q.goal, q.g.links, q.path.back());
+    Polyline tail = side(q.goal, q.path.back());
     out.insert(out.end(), tail.rbegin() + 1, tail.rend());
   }
   out.push_back(q.goal);
@@ -426,11 +430,11 @@ std::size_t SubgoalGraph::num_global() const {
 BuildStats SubgoalGraph::stats() const {
   BuildStats s;
   s.vertices = pos_.size();
-  s.edges = graph_.num_edges() + up_.num_edges();  // searched + upward (levels=2)
+  s.edges = graph_.num_edges();  // globals' edges (both ways) + locals' upward edges
   s.memory_bytes = graph_.memory_bytes() + free_.capacity() + 4 * clear_[0].capacity() * 2 +
                    vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
-                   up_.memory_bytes() + up_shape_.capacity() + up_via_.capacity() * 4 + rank_.capacity() * 4;
+                   rank_.capacity() * 4;
   return s;
 }
 
@@ -444,8 +448,9 @@ BuildStats SubgoalGraph::stats() const {
 // only when it adds no more shortcuts than it has edges; it keeps its edges to the neighbours left
 // at that moment (its upward edges). Distances between the remaining (global) subgoals stay exact,
 // and any shortest path climbs from its first subgoal through upward edges, crosses the global graph
-// and descends to its last, so linking each query point to the upward closure of its
-// direct-h-reachable subgoals (reach()) keeps every query exact. Differences from the paper's TSG:
+// and descends to its last, so a search that climbs through the locals' (directed) upward edges
+// from the start's direct-h-reachable subgoals and links the goal to the upward closure of its own
+// (reach()) keeps every query exact. Differences from the paper's TSG:
 // its shortcuts must join h-reachable pairs and its locals may neighbour locals; here any shortcut
 // is allowed (it records the local it bypasses) and levels=2 locals are pairwise non-adjacent.
 void SubgoalGraph::build_two_level() {
@@ -544,28 +549,25 @@ void SubgoalGraph::build_two_level() {
     adj[s].clear();
   }
 
-  // The searched graph (globals to globals) and the locals' upward edges, each with shapes and vias.
-  auto to_csr = [&](bool upward, std::vector<std::uint8_t>& shape, std::vector<std::uint32_t>& via) {
-    std::vector<std::uint32_t> begin(n + 1, 0);
-    std::vector<Vertex> targets;
-    std::vector<double> weights;
-    shape.clear();
-    via.clear();
-    for (Vertex u = 0; u < Vertex(n); ++u) {
-      begin[u] = std::uint32_t(targets.size());
-      if (bool(local_[u]) != upward) continue;
-      for (const E& e : upward ? up[u] : adj[u]) {
-        targets.push_back(e.to);
-        weights.push_back(e.w);
-        via.push_back(e.via);
-        shape.push_back(e.via == kNone ? std::uint8_t(free_shape(cell_of_[u], cell_of_[e.to])) : 0);
-      }
+  // The searched graph, with shapes and vias: a global's edges to globals, a local's upward edges
+  // (directed: nothing leads down into a local, so a search climbs from the start's subgoals and
+  // descends only through the goal's links).
+  std::vector<std::uint32_t> begin(n + 1, 0);
+  std::vector<Vertex> targets;
+  std::vector<double> weights;
+  shape_.clear();
+  via_.clear();
+  for (Vertex u = 0; u < Vertex(n); ++u) {
+    begin[u] = std::uint32_t(targets.size());
+    for (const E& e : local_[u] ? up[u] : adj[u]) {
+      targets.push_back(e.to);
+      weights.push_back(e.w);
+      via_.push_back(e.via);
+      shape_.push_back(e.via == kNone ? std::uint8_t(free_shape(cell_of_[u], cell_of_[e.to])) : 0);
     }
-    begin[n] = std::uint32_t(targets.size());
-    return CsrGraph(std::move(begin), std::move(targets), std::move(weights));
-  };
-  graph_ = to_csr(false, shape_, via_);
-  up_ = to_csr(true, up_shape_, up_via_);
+  }
+  begin[n] = std::uint32_t(targets.size());
+  graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
 }
 
 }  // namespace navbench

@@ -15,8 +15,10 @@
 // graph (TSG) and its N-level generalisation (Uras & Koenig 2014): locals are contracted out of the
 // searched graph one by one (shortcuts between neighbours where no witness path is as short, as in
 // contraction hierarchies, Geisberger et al. 2008), each keeping its edges to the neighbours left
-// at that moment. A query point links to its direct-h-reachable subgoals and to everything upward
-// of the locals among them; the search then runs on the global graph. See subgoal.cpp.
+// at that moment (its upward edges). The searched graph holds the globals' edges and each local's
+// upward edges (directed), so a search climbs from the start's subgoals lazily, as the N-level
+// query of Uras & Koenig 2014 does; the goal links to its direct-h-reachable subgoals and to
+// everything upward of the locals among them (the descent, seen from the goal). See subgoal.cpp.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -36,7 +38,12 @@ class SubgoalGraph {
   const Graph& graph() const { return graph_; }
   CsrWeightMap weights() const { return weight_map(graph_); }
   Point position(Vertex v) const { return pos_[v]; }
-  std::optional<Attachment> attach(Point p) const;
+  // The goal's links (with the upward closure, levels >= 2); also right for a start.
+  std::optional<Attachment> attach(Point p) const { return attach_as(p, true); }
+  // Role-specific links: the start needs only its direct-h-reachable subgoals (the searched
+  // graph climbs from them), the goal the closure.
+  std::optional<Attachment> attach_start(Point p) const { return attach_as(p, false); }
+  std::optional<Attachment> attach_goal(Point p) const { return attach_as(p, true); }
   bool direct(const Query& q) const;
   // The cost of the direct start-goal link: an octile path between the two cells, not a segment.
   double direct_cost(const Query& q) const;
@@ -88,9 +95,8 @@ class SubgoalGraph {
     bool same_cell;
   };
   DirectPlan plan_direct(const Query& q, bool need_free_shape) const;
-  // One stored edge a -> b: in the searched graph or among the locals' upward edges (levels=2).
+  // One stored edge a -> b of the graph.
   struct EdgeRef {
-    bool up;              // in up_ (else graph_)
     std::uint32_t index;  // CSR entry
     bool reversed;        // stored as b -> a
   };
@@ -104,7 +110,8 @@ class SubgoalGraph {
     std::int32_t pred;
     std::int8_t cell;
   };
-  void reach(Point p, std::vector<Reach>& out) const;
+  void reach(Point p, bool closure, std::vector<Reach>& out) const;
+  std::optional<Attachment> attach_as(Point p, bool closure) const;
   void build_two_level();
 
   int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1;
@@ -116,17 +123,15 @@ class SubgoalGraph {
   std::vector<Point> pos_;                    // vertex -> cell centre
   std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
   std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals
-  Graph graph_;                               // the searched graph (levels=2: globals only)
+  Graph graph_;                               // searched: globals' edges, locals' upward edges (levels >= 2)
   std::vector<std::uint8_t> shape_;           // per graph_ entry: octile path shape from the source
   std::vector<std::uint32_t> via_;            // per graph_ entry: the local a shortcut bypasses, or kNone
-  CsrGraph up_;                               // levels=2: each local's edges to its higher neighbours
-  std::vector<std::uint8_t> up_shape_;
-  std::vector<std::uint32_t> up_via_;
   // Query-time scratch lives per thread (`--threads N` searches one build from several threads):
   // reach()'s vertex -> entry slots (-1 = none) and the last two reach() results of attach()
   // (start and goal), so polyline() need not redo them. Keyed by id_, unique per build.
   struct Reached {
     Point p{-1, -1};
+    bool closure = false;
     std::vector<Reach> r;
   };
   struct Scratch {
