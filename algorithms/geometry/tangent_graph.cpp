@@ -45,10 +45,33 @@ Point on_circle(Point c, double R, Point w) { return {c.x + R * w.x, c.y + R * w
 
 }  // namespace
 
-bool TangentGraph::cone_key(const Circle& ci, Point v, double& key) const {
-  if (dot(v, ci.ua) > kConeSlack || dot(v, ci.ub) > kConeSlack) return false;
-  key = std::atan2(cross(ci.start, v), dot(ci.start, v));
+bool TangentGraph::in_cone(const Circle& ci, Point v) { return dot(v, ci.ua) <= kConeSlack && dot(v, ci.ub) <= kConeSlack; }
+double TangentGraph::cone_key(const Circle& ci, Point v) { return std::atan2(cross(ci.start, v), dot(ci.start, v)); }
+bool TangentGraph::cone_key(const Circle& ci, Point v, double& key) {
+  if (!in_cone(ci, v)) return false;
+  key = cone_key(ci, v);
   return true;
+}
+
+bool TangentGraph::surely_blocked(Point a, Point b) const {
+  const GridClearance* gc = rv_->clearance();
+  if (!gc) return false;
+  // Clearance is 1-Lipschitz and exact at cell centres, so clearance(x) <= centre clearance +
+  // |x - centre|: a sample below R proves the piece breaks clearance. Samples every <= 1 unit.
+  const double lim = R_ - kRadiusTolerance - 1e-12;
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const int n = 1 + int(std::sqrt(dx * dx + dy * dy));
+  const int W = gc->width(), H = gc->height();
+  for (int k = 0; k <= n; ++k) {
+    // Middle first: blocked pieces are usually caught there.
+    const int kk = (k + n / 2) % (n + 1);
+    const double t = double(kk) / n, x = a.x + t * dx, y = a.y + t * dy;
+    if (!(x >= 0 && y >= 0 && x <= W && y <= H)) return false;  // outside: left to the exact test
+    const int i = std::min(W - 1, int(x)), j = std::min(H - 1, int(y));
+    const double ex = x - (i + 0.5), ey = y - (j + 0.5);
+    if (std::sqrt(gc->centre_sq(i, j)) + std::sqrt(ex * ex + ey * ey) < lim) return true;
+  }
+  return false;
 }
 
 bool TangentGraph::arc_ok(const Circle& ci, Point a, Point b) const {
@@ -135,7 +158,7 @@ TangentGraph::TangentGraph(const FreeSpace& fs, const RadiusValidity& rv, double
     for (std::size_t j = i + 1; j < n; ++j) {
       const Circle &A = circles_[i], &B = circles_[j];
       if (A.component != B.component) continue;
-      const double d = distance(A.c, B.c);
+      const double ex = B.c.x - A.c.x, ey = B.c.y - A.c.y, d = std::sqrt(ex * ex + ey * ey);
       if (d == 0) continue;
       const Point u{(B.c.x - A.c.x) / d, (B.c.y - A.c.y) / d}, nn{-u.y, u.x};
       // Up to four tangents: direction wA of A's tangent point, wB of B's, and the wrap senses.
@@ -156,10 +179,12 @@ TangentGraph::TangentGraph(const FreeSpace& fs, const RadiusValidity& rv, double
         }
       }
       for (int c = 0; c < m; ++c) {
-        double kA, kB;
-        if (!cone_key(A, cand[c].wA, kA) || !cone_key(B, cand[c].wB, kB)) continue;
+        // Cheap tests first: the cones, a sampled clearance bound; then the exact ones.
+        if (!in_cone(A, cand[c].wA) || !in_cone(B, cand[c].wB)) continue;
         const Point p = on_circle(A.c, R, cand[c].wA), q = on_circle(B.c, R, cand[c].wB);
+        if (surely_blocked(p, q)) continue;
         if (!rv.point_clear(p, R) || !rv.point_clear(q, R) || !rv.segment_clear(p, q, R)) continue;
+        const double kA = cone_key(A, cand[c].wA), kB = cone_key(B, cand[c].wB);
         // Forward p -> q leaves A in sense sA and arrives at B in sense sB; backward reverses both.
         const double len = distance(p, q);
         const std::int32_t outA = add_node(nodes_, std::int32_t(i), p, cand[c].sA, kA);
@@ -245,14 +270,14 @@ std::optional<DiscPath> TangentGraph::shortest_path(Point s, Point g, DiscQueryS
     PointTangent t[2];
     const int ks = point_tangents(s, ci, t);
     for (int k = 0; k < ks; ++k) {
-      if (!rv_->point_clear(t[k].t, R_) || !rv_->segment_clear(s, t[k].t, R_)) continue;
+      if (surely_blocked(s, t[k].t) || !rv_->point_clear(t[k].t, R_) || !rv_->segment_clear(s, t[k].t, R_)) continue;
       const std::int32_t id = N + add_node(qn, ci, t[k].t, t[k].sign, t[k].key);
       from_s.push_back({id, t[k].len});
       touch(ci, id);
     }
     const int kg = point_tangents(g, ci, t);
     for (int k = 0; k < kg; ++k) {
-      if (!rv_->point_clear(t[k].t, R_) || !rv_->segment_clear(t[k].t, g, R_)) continue;
+      if (surely_blocked(t[k].t, g) || !rv_->point_clear(t[k].t, R_) || !rv_->segment_clear(t[k].t, g, R_)) continue;
       // Arriving from g in sense sigma is leaving towards g in sense -sigma.
       const std::int32_t id = N + add_node(qn, ci, t[k].t, -t[k].sign, t[k].key);
       qn.back().seg_to = -2;  // the goal

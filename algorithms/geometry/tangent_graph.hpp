@@ -71,8 +71,13 @@ class TangentGraph {
     double seg_len = 0, arc_len = 0;
   };
 
-  // Direction key of unit vector v on circle ci; false when v lies outside the cone.
-  bool cone_key(const Circle& ci, Point v, double& key) const;
+  // Unit vector v lies in ci's cone (up to rounding); its key; both (false when outside).
+  static bool in_cone(const Circle& ci, Point v);
+  static double cone_key(const Circle& ci, Point v);
+  static bool cone_key(const Circle& ci, Point v, double& key);
+  // Grid maps: a sampled bound on the clearance proves that segment a-b comes closer than R to an
+  // obstacle (false: unknown, the exact test decides).
+  bool surely_blocked(Point a, Point b) const;
   // The arc of circle ci from a to b (points on it) keeps clearance R.
   bool arc_ok(const Circle& ci, Point a, Point b) const;
   std::int32_t add_node(std::vector<Node>& nodes, std::int32_t circle, Point p, int sign, double key) const;
