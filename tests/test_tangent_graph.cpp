@@ -15,6 +15,7 @@
 
 #include "datasets/movingai.hpp"
 #include "geometry/free_space.hpp"
+#include "geometry/polygons.hpp"
 #include "geometry/radius_validity.hpp"
 #include "geometry/tangent_graph.hpp"
 
@@ -109,7 +110,7 @@ double optimum(const Env& e, const TangentGraph& tg, Point s, Point g, bool chec
 // shrinks (rho fixed) it approaches the optimum.
 double roadmap(const Env& e, double R, Point s, Point g, int per_unit, double rho) {
   const double h = 1.0 / per_unit;
-  const int W = e.map.grid.width * per_unit, H = e.map.grid.height * per_unit;
+  const int W = int(std::ceil(e.map.max.x * per_unit)), H = int(std::ceil(e.map.max.y * per_unit));
   auto lattice = [&](int i, int j) { return Point{double(i) / per_unit, double(j) / per_unit}; };
   std::vector<char> ok(std::size_t(W + 1) * (H + 1));
   for (int j = 0; j <= H; ++j)
@@ -352,6 +353,65 @@ TEST(TangentGraph, InvalidQueries) {
   EXPECT_EQ(st, DiscQueryStatus::invalid_query);
   EXPECT_NE(why.find("start"), std::string::npos);
   EXPECT_THROW(TangentGraph(e.fs, e.rv, 0), std::invalid_argument);
+}
+
+// (6) Polygon maps: a grid map rewritten as a polygon map has the same optimum (the generic code
+// path, rtree clearance, no grid pruning).
+TEST(TangentGraph, GridAsPolygonMapSameOptimum) {
+  std::mt19937_64 rng(77);
+  int compared = 0;
+  for (int m = 0; m < 5; ++m) {
+    Env e(random_grid(12, 12, 0.2, rng));
+    Env p(grid_to_polygon_map(e.map));
+    ASSERT_EQ(p.rv.clearance(), nullptr);
+    for (double R : {0.3, 0.5}) {
+      const TangentGraph tg(e.fs, e.rv, R), tp(p.fs, p.rv, R);
+      for (auto [s, g] : random_queries(e, R, 4, rng)) {
+        const double a = optimum(e, tg, s, g), b = optimum(p, tp, s, g);
+        if (a == kInf) {
+          EXPECT_EQ(b, kInf);
+          continue;
+        }
+        EXPECT_NEAR(a, b, 1e-9 * a);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 15);
+}
+
+// (6) An irregular polygon map (slanted edges, a hole, an obstacle) against the sampled roadmap.
+TEST(TangentGraph, IrregularPolygonMapAgainstSampledRoadmap) {
+  Map m;
+  m.kind = MapKind::polygon;
+  m.polygons.walkable.rings = {{{0, 0}, {9.3, 0.4}, {10.1, 6.2}, {5.2, 8.9}, {0.3, 7.1}}, {{2, 2}, {3.7, 2.4}, {2.6, 4.1}}};
+  m.polygons.obstacles.push_back({{{{6, 3}, {8.2, 3.5}, {7.1, 5.9}, {6.4, 5.0}}}});
+  m.max = {10.1, 8.9};
+  Env e(std::move(m));
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> ux(0, 10.1), uy(0, 8.9);
+  int compared = 0;
+  double worst = 0;
+  for (double R : {0.25, 0.6}) {
+    const TangentGraph tg(e.fs, e.rv, R);
+    for (int k = 0; k < 6;) {
+      const Point s{ux(rng), uy(rng)}, g{ux(rng), uy(rng)};
+      if (!e.rv.point_clear(s, R) || !e.rv.point_clear(g, R)) continue;
+      ++k;
+      const double opt = optimum(e, tg, s, g), rm = roadmap(e, R, s, g, 20, 0.75);
+      if (opt == kInf) {
+        EXPECT_EQ(rm, kInf);
+        continue;
+      }
+      ASSERT_LT(rm, kInf);
+      EXPECT_LE(opt, rm + 1e-9);
+      EXPECT_LT(rm - opt, 0.01 * opt + 0.05);
+      worst = std::max(worst, rm - opt);
+      ++compared;
+    }
+  }
+  std::printf("[ polygon  ] %d queries, worst roadmap excess (h = 0.05) %.4g\n", compared, worst);
+  EXPECT_GE(compared, 8);
 }
 
 // (6) A generated 128 x 128 map: every path valid, lengths consistent; build and query times logged.
