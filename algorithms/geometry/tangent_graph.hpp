@@ -1,0 +1,101 @@
+// The exact shortest path of a disc of radius R > 0 (SPEC §6 `optimal`): the tangent graph.
+//
+// The disc's centre moves in the complement of the obstacles grown by R, whose boundary consists of
+// the obstacle edges offset by R and arcs of radius R around convex obstacle corners. A shortest
+// path there is a chain of segments tangent to those circles joined by arcs of them (Chew 1985,
+// "Planning the shortest path for a disc in O(n^2 log n) time"; the tangent graph of Liu & Arimoto
+// 1992, "Path planning using a tangent graph for mobile robots among polygonal and curved
+// obstacles"). Vertices are tangent points on the corner circles, edges the common tangents that
+// keep clearance R and the arcs between consecutive tangent points along a circle; start and goal
+// join by their tangents at query time, and a Dijkstra (A*, Euclidean heuristic) gives the length,
+// exact up to the rounding of a few floating-point operations per edge: arcs are measured as arcs.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "geometry/free_space.hpp"
+#include "geometry/point.hpp"
+#include "geometry/radius_validity.hpp"
+
+namespace navbench {
+
+// A disc path: its exact length and its SPEC §6 items (points, `@cx cy` arc centres between the
+// two ends of an arc; every arc here turns by less than 180 degrees).
+struct DiscPath {
+  double length = 0;
+  std::vector<PathItem> items;
+};
+
+enum class DiscQueryStatus { ok, no_path, invalid_query };
+
+class TangentGraph {
+ public:
+  // Builds the graph for radius R > 0 (throws std::invalid_argument otherwise). Keeps references to
+  // fs and rv (built on the same free space): both must outlive this.
+  TangentGraph(const FreeSpace& fs, const RadiusValidity& rv, double R);
+
+  // The shortest path of the disc from s to g, or nullopt: `invalid_query` when the disc at s or g
+  // is not free (SPEC §6), `no_path` when they are not connected; status and why say which.
+  std::optional<DiscPath> shortest_path(Point s, Point g, DiscQueryStatus* status = nullptr,
+                                        std::string* why = nullptr) const;
+
+  double radius() const { return R_; }
+  std::size_t circle_count() const { return circles_.size(); }  // useful corner circles
+  std::size_t vertex_count() const { return nodes_.size(); }    // tangent points x wrap sense
+  std::size_t edge_count() const;                               // segments and arcs
+
+ private:
+  // A circle of radius R around a convex corner, restricted to the corner's normal cone: the
+  // directions v with v . (after - at) <= 0 and v . (before - at) <= 0, where the offset edges end
+  // and the circle is the boundary of the grown obstacle. Keys measure angles counter-clockwise
+  // from the cone's first direction.
+  struct Circle {
+    Point c;
+    Point start;        // unit direction where the cone begins (counter-clockwise order)
+    Point ua, ub;       // unit directions of the two edges leaving the corner (after, before)
+    double width = 0;   // the cone's angle, < pi
+    std::int32_t component = -1;
+    bool arc_clear = false;  // the whole cone arc keeps clearance R: no sub-arc needs a check
+    std::vector<std::int32_t> order[2];  // node ids by position along the wrap: [0] cw, [1] ccw
+  };
+  // A tangent point with a wrap sense: the path passes it going round the circle counter-clockwise
+  // (sign +1) or clockwise (-1). Each node has at most one segment and one arc leaving it.
+  struct Node {
+    Point p;
+    std::int32_t circle = -1;
+    std::int8_t sign = 0;
+    double key = 0;
+    std::int32_t seg_to = -1, arc_to = -1;
+    double seg_len = 0, arc_len = 0;
+  };
+
+  // Unit vector v lies in ci's cone (up to rounding); its key; both (false when outside).
+  static bool in_cone(const Circle& ci, Point v);
+  static double cone_key(const Circle& ci, Point v);
+  static bool cone_key(const Circle& ci, Point v, double& key);
+  // Grid maps: a sampled bound on the clearance proves that segment a-b comes closer than R to an
+  // obstacle (false: unknown, the exact test decides).
+  bool surely_blocked(Point a, Point b) const;
+  // The arc of circle ci from a to b (points on it) keeps clearance R.
+  bool arc_ok(const Circle& ci, Point a, Point b) const;
+  std::int32_t add_node(std::vector<Node>& nodes, std::int32_t circle, Point p, int sign, double key) const;
+  // Tangents from a free point to circle ci: each (tangent point, key, sign when arriving from q).
+  struct PointTangent {
+    Point t;
+    double key;
+    int sign;
+    double len;
+  };
+  int point_tangents(Point q, std::int32_t ci, PointTangent out[2]) const;
+
+  const FreeSpace* fs_;
+  const RadiusValidity* rv_;
+  double R_;
+  std::vector<Circle> circles_;
+  std::vector<Node> nodes_;
+  std::size_t segment_count_ = 0;
+};
+
+}  // namespace navbench
