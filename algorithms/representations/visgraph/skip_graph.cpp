@@ -168,8 +168,11 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   skip_graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
   chain_.shrink_to_fit();
 
-  // The kept full graph: each vertex's arcs by level, highest (W) first, so the query-time marking
-  // reads a vertex's arcs only while their level is high enough to continue.
+  // The kept full graph. Grid maps: each vertex's arcs by angle (see taut_range: the taut
+  // continuations of any arriving direction are then one contiguous range, found by binary search,
+  // the "angular range" of a corner's taut edges; Oh & Leong 2017 §3 mark taut edges one by one).
+  // Other maps: by level, highest (W) first, so the marking reads a vertex's arcs only while their
+  // level is high enough to continue.
   std::vector<std::uint32_t> fb(n + 1, 0), order(m);
   std::vector<Vertex> ft(m);
   std::vector<double> fw(m);
@@ -178,7 +181,18 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
     auto [b, e] = arc_range(full, u);
     fb[u + 1] = e;
     std::iota(order.begin() + b, order.begin() + e, b);
-    std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) { return level_[x] > level_[y]; });
+    if (grid_) {
+      // All arcs of one state leave into one closed quadrant beside the corner's blocked cell (the
+      // lines are tangent there, and the state fixes the obstacle's side), so the cross product
+      // orders them by angle, counter-clockwise; exact on integral corners.
+      const CornerQ& Q = cq_[u >> 1];
+      std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) {
+        const CornerQ &X = cq_[head_of(full, x) >> 1], &Y = cq_[head_of(full, y) >> 1];
+        return (X.x - Q.x) * (Y.y - Q.y) - (X.y - Q.y) * (Y.x - Q.x) > 0;
+      });
+    } else {
+      std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) { return level_[x] > level_[y]; });
+    }
     for (std::uint32_t i = b; i < e; ++i) {
       ft[i] = head_of(full, order[i]);
       fw[i] = full.weight(order[i]);
@@ -187,6 +201,47 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   }
   full_ = CsrGraph(std::move(fb), std::move(ft), std::move(fw));
   level_ = std::move(fl);
+  if (grid_) {
+    taut_first_.resize(m);
+    taut_end_.resize(m);
+    for (Vertex u = 0; u < n; ++u) {
+      auto [b, e] = arc_range(full_, u);
+      for (std::uint32_t i = b; i < e; ++i) {
+        const Vertex v = head_of(full_, i);
+        const auto [lo, hi] = taut_range(v, cq_[v >> 1].x - cq_[u >> 1].x, cq_[v >> 1].y - cq_[u >> 1].y);
+        taut_first_[i] = lo;
+        taut_end_[i] = hi;
+      }
+    }
+  }
+}
+
+// A path arriving at corner q in state v along direction d = (dx, dy) continues tautly to x iff it
+// turns towards q's obstacle there, or goes straight on: cross(d, x - q) >= 0 for the obstacle on
+// the left (even states), <= 0 on the right. That is taut_quadrant's test: the arrival comes from
+// the closed quadrant opposite the departures (both lines tangent at q), so a turn towards the
+// obstacle wraps its diagonal. Over directions x - q in one closed quadrant (90 degrees) the test
+// holds on a closed half-plane of directions, so on a prefix or a suffix of the angular order:
+// two end tests and a binary search find it. Exact: integral corners, half-integral d.
+std::pair<std::uint32_t, std::uint32_t> TautSkipGraph::taut_range(Vertex v, double dx, double dy) const {
+  auto [b, e] = arc_range(full_, v);
+  if (b == e) return {b, b};
+  const CornerQ& Q = cq_[v >> 1];
+  const double s = (v & 1) ? -1.0 : 1.0;
+  auto ok = [&](std::uint32_t i) {
+    const CornerQ& X = cq_[head_of(full_, i) >> 1];
+    return s * (dx * (X.y - Q.y) - dy * (X.x - Q.x)) >= 0;
+  };
+  const bool f = ok(b), l = ok(e - 1);
+  if (f && l) return {b, e};
+  if (!f && !l) return {b, b};
+  std::uint32_t lo = b, hi = e - 1;  // ok(lo) == f, ok(hi) != f: the one change lies in (lo, hi]
+  while (hi - lo > 1) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (ok(mid) == f) lo = mid;
+    else hi = mid;
+  }
+  return f ? std::pair{b, hi} : std::pair{hi, e};
 }
 
 // Per-thread memory of local(): stamps reset in O(1) by a generation counter.
@@ -223,11 +278,12 @@ const TautSkipGraph::Scratch* TautSkipGraph::kept_search(Point p) const {
 }
 
 const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>& c, Point p,
-                                                 const std::vector<Link>& seeds) const {
-  if (const Scratch* k = kept_search(p)) return *k;
+                                                 const std::vector<Link>& seeds, bool reference) const {
+  if (!reference)
+    if (const Scratch* k = kept_search(p)) return *k;
   Scratch* slots = kept_slots();
   Scratch& t = slots[0].used <= slots[1].used ? slots[0] : slots[1];
-  t.owner = id_;
+  t.owner = reference ? 0 : id_;  // a reference search is never kept
   t.p = p;
   t.used = ++kept_clock();
   const CsrGraph& full = full_;
@@ -268,14 +324,26 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     t.head[s] = e;
     t.queue.push_back(e);
   };
-  // The arcs leaving p's visible corners tautly (any level).
+  // The arcs leaving p's visible corners tautly (any level). Grid maps and a half-integral p (exact
+  // cross products): the angular range of each seed state; otherwise every arc tested.
+  const bool ranges = grid_ && !reference && p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2) &&
+                      std::abs(p.x) <= (1 << 20) && std::abs(p.y) <= (1 << 20);
   for (const Link& l : seeds) {
     const Vertex u = l.vertex;
     touch(u);
     t.dist[u] = std::min(t.dist[u], l.cost);
+    if (ranges) {
+      const auto [b, e] = taut_range(u, cq_[u >> 1].x - p.x, cq_[u >> 1].y - p.y);
+      for (std::uint32_t i = b; i < e; ++i)
+        if (t.arc_stamp[i] != gen) mark(i, u);
+      continue;
+    }
     auto [b, e] = arc_range(full, u);
-    for (std::uint32_t i = b; i < e; ++i)
-      if (t.arc_stamp[i] != gen && taut_point(p, u >> 1, head_of(full, i) >> 1, c)) mark(i, u);
+    for (std::uint32_t i = b; i < e; ++i) {
+      if (t.arc_stamp[i] == gen) continue;
+      const std::uint32_t x = head_of(full, i) >> 1;
+      if (reference ? taut(p, c[u >> 1], c[x].at) : taut_point(p, u >> 1, x, c)) mark(i, u);
+    }
   }
   // Their continuations: strictly higher level, or level W through a non-skip corner (ENLSVG's marking).
   for (std::size_t h = 0; h < t.queue.size(); ++h) {
@@ -285,13 +353,24 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     const Vertex s = t.arc_src[e];
     const std::uint32_t le = level_[e];
     const bool through = !is_skip_[v >> 1];
+    if (grid_ && !reference) {  // the precomputed taut range of e, filtered by level
+      for (std::uint32_t i = taut_first_[e], en = taut_end_[e]; i < en; ++i) {
+        const std::uint32_t li = level_[i];
+        if ((li > le || (li == kTop && through)) && t.arc_stamp[i] != gen) mark(i, v);
+      }
+      continue;
+    }
     auto [b, en] = arc_range(full, v);
     for (std::uint32_t i = b; i < en; ++i) {
       const std::uint32_t li = level_[i];
-      if (!(li > le || (li == kTop && through))) break;  // arcs by level, highest first: none further
+      if (!(li > le || (li == kTop && through))) {
+        if (grid_) continue;  // grid maps: arcs by angle
+        break;                // arcs by level, highest first: none further
+      }
       if (t.arc_stamp[i] == gen) continue;
       const Vertex x = head_of(full, i);
-      if ((x >> 1) == (s >> 1) || !taut_corners(s >> 1, v >> 1, x >> 1, c)) continue;
+      if ((x >> 1) == (s >> 1)) continue;
+      if (reference ? !taut(c[s >> 1].at, c[v >> 1], c[x >> 1].at) : !taut_corners(s >> 1, v >> 1, x >> 1, c)) continue;
       mark(i, v);
     }
   }
@@ -329,6 +408,13 @@ void TautSkipGraph::local(const std::vector<ConvexCorner>& c, Point p, const std
   for (Vertex v : t.reached) out.push_back({v, t.dist[v]});
 }
 
+void TautSkipGraph::local_reference(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
+                                    std::vector<Link>& out) const {
+  const Scratch& t = run(c, p, seeds, true);
+  out.clear();
+  for (Vertex v : t.reached) out.push_back({v, t.dist[v]});
+}
+
 std::vector<Vertex> TautSkipGraph::local_path(const std::vector<ConvexCorner>& c, Point p,
                                               const std::vector<Link>& seeds, Vertex target, double& d) const {
   const Scratch& t = run(c, p, seeds);
@@ -351,7 +437,7 @@ bool TautSkipGraph::chain(Vertex u, Vertex v, std::vector<Vertex>& out) const {
 }
 
 std::size_t TautSkipGraph::memory_bytes() const {
-  return full_.memory_bytes() + cq_.capacity() * sizeof(CornerQ) + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
+  return full_.memory_bytes() + (taut_first_.capacity() + taut_end_.capacity()) * 4 + cq_.capacity() * sizeof(CornerQ) + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
          chain_.capacity() * sizeof(Vertex);
 }
 

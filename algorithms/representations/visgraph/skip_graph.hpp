@@ -67,6 +67,10 @@ class TautSkipGraph {
   // its start's and goal's searches instead of running them again.
   std::vector<Vertex> local_path(const std::vector<ConvexCorner>& c, Point p,
                                  const std::vector<Link>& seeds, Vertex target, double& d) const;
+  // The same as local() by the reference method: every arc of every seed and of every marked arc's
+  // head tested by taut() one by one, no angular ranges, no kept search (tests compare the two).
+  void local_reference(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
+                       std::vector<Link>& out) const;
   // Whether this thread keeps the search from p (then local and local_path do not read seeds).
   bool kept(Point p) const { return kept_search(p) != nullptr; }
   // Appends the inner states of the skip arc u -> v (the chain, not u nor v); false if no such arc.
@@ -82,7 +86,11 @@ class TautSkipGraph {
  private:
   struct Scratch;
   // The search from p: a kept one when this thread ran it last or last but one, else a new run.
-  const Scratch& run(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds) const;
+  const Scratch& run(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
+                     bool reference = false) const;
+  // Grid maps: the arcs of state v (kept sorted by angle) that continue tautly a path arriving at
+  // v's corner along the direction (dx, dy), as an arc index range [first, second) (see run()).
+  std::pair<std::uint32_t, std::uint32_t> taut_range(Vertex v, double dx, double dy) const;
   const Scratch* kept_search(Point p) const;
   static Scratch* kept_slots();
   static std::uint64_t& kept_clock();
@@ -114,7 +122,10 @@ class TautSkipGraph {
   }
   std::vector<CornerQ> cq_;
   bool grid_ = false;
-  CsrGraph full_;                     // the taut-state graph, arcs by level, highest first
+  // The taut-state graph. Grid maps: each vertex's arcs by angle, and per arc the range of its
+  // taut continuations (taut_first_ / taut_end_); other maps: arcs by level, highest first.
+  CsrGraph full_;
+  std::vector<std::uint32_t> taut_first_, taut_end_;  // per arc of full_, grid maps only
   std::vector<std::uint32_t> level_;  // per arc of full_
   std::vector<std::uint8_t> is_skip_;  // per corner: a skip vertex
   CsrGraph skip_graph_;

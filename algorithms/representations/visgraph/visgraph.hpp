@@ -97,6 +97,15 @@ class VisGraph {
   std::size_t skip_corners() const { return skip_.skip_corners(); }
   std::uint32_t levels() const { return skip_.levels(); }
 
+  // skip=1: the states reached from p over the arcs marked from it, with distances (what a start
+  // links to); reference: by testing every arc with the exact predicates (for tests).
+  std::vector<Link> skip_reach(Point p, bool reference) const {
+    std::vector<Link> out;
+    if (reference) skip_.local_reference(corners(), p, seeds(p), out);
+    else skip_.local(corners(), p, seeds(p), out);
+    return out;
+  }
+
   // The nodes p sees with the tangency rule at the node end (indices into corners()), each once.
   std::vector<std::uint32_t> visible_tangent_nodes(Point p) const;
 
