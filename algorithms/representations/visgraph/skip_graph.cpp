@@ -247,12 +247,17 @@ std::pair<std::uint32_t, std::uint32_t> TautSkipGraph::taut_range(Vertex v, doub
 // Per-thread memory of local(): stamps reset in O(1) by a generation counter.
 struct TautSkipGraph::Scratch {
   std::vector<std::uint32_t> arc_stamp, arc_next, arc_src;        // per arc of the full graph
-  std::vector<std::uint32_t> v_stamp, settled, head;              // per state
+  std::vector<std::uint32_t> v_stamp, settled, head;              // per state (settled: reached)
   std::vector<Vertex> pred;                                       // per state: kNone for a seed
   std::vector<double> dist;                                       // per state
   std::vector<std::uint32_t> queue;                               // marked arcs, in order
   std::vector<Vertex> reached;                                    // settled states, in order
-  std::vector<std::pair<double, Vertex>> heap;
+  std::vector<Vertex> fifo;                                       // label-correcting queue
+  std::vector<std::uint8_t> in_fifo;                              // per state: in fifo now
+  void queued_push(Vertex v) {
+    in_fifo[v] = 1;
+    fifo.push_back(v);
+  }
   std::uint32_t gen = 0;
   std::uint64_t owner = 0, used = 0;  // the build (id_) and point whose search this holds; last use
   Point p;
@@ -299,6 +304,7 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     t.head.resize(n);
     t.pred.resize(n);
     t.dist.resize(n);
+    t.in_fifo.resize(n, 0);
   }
   if (++t.gen == 0) {
     std::fill(t.arc_stamp.begin(), t.arc_stamp.end(), 0);
@@ -309,6 +315,7 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
   const std::uint32_t gen = t.gen;
   t.queue.clear();
   t.reached.clear();
+  t.fifo.clear();
   auto touch = [&](Vertex v) {
     if (t.v_stamp[v] != gen) {
       t.v_stamp[v] = gen;
@@ -374,17 +381,22 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
       mark(i, v);
     }
   }
-  // Dijkstra over the marked arcs from the seeds.
-  t.heap.clear();
-  for (const Link& l : seeds) t.heap.push_back({t.dist[l.vertex], l.vertex});
-  std::make_heap(t.heap.begin(), t.heap.end(), std::greater<>());
-  while (!t.heap.empty()) {
-    std::pop_heap(t.heap.begin(), t.heap.end(), std::greater<>());
-    const auto [d, v] = t.heap.back();
-    t.heap.pop_back();
-    if (t.settled[v] == gen || d > t.dist[v]) continue;
-    t.settled[v] = gen;
-    t.reached.push_back(v);
+  // Shortest distances over the marked arcs from the seeds. A seed's distance is the straight
+  // segment from p, already the shortest possible (triangle inequality), so seeds are final at
+  // once; the rest by label correcting in FIFO order (Bellman-Ford with a queue): on these small
+  // graphs, nearly acyclic (levels rise strictly along marked arcs), it relaxes each arc about once
+  // and costs far less than a binary heap's unpredictable branches. Exact with non-negative
+  // weights: it ends with every distance shortest and pred a shortest-path tree.
+  for (const Link& l : seeds)
+    if (t.settled[l.vertex] != gen) {
+      t.settled[l.vertex] = gen;  // settled: reached (its distance may still fall until the FIFO ends)
+      t.reached.push_back(l.vertex);
+      t.queued_push(l.vertex);
+    }
+  for (std::size_t h = 0; h < t.fifo.size(); ++h) {
+    const Vertex v = t.fifo[h];
+    t.in_fifo[v] = 0;
+    const double d = t.dist[v];
     for (std::uint32_t e = t.head[v]; e != kNone; e = t.arc_next[e]) {
       const Vertex x = head_of(full, e);
       touch(x);
@@ -392,8 +404,11 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
       if (nd < t.dist[x]) {
         t.dist[x] = nd;
         t.pred[x] = v;
-        t.heap.push_back({nd, x});
-        std::push_heap(t.heap.begin(), t.heap.end(), std::greater<>());
+        if (t.settled[x] != gen) {
+          t.settled[x] = gen;
+          t.reached.push_back(x);
+        }
+        if (!t.in_fifo[x]) t.queued_push(x);
       }
     }
   }
