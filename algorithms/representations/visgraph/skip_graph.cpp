@@ -423,6 +423,22 @@ void TautSkipGraph::local(const std::vector<ConvexCorner>& c, Point p, const std
   for (Vertex v : t.reached) out.push_back({v, t.dist[v]});
 }
 
+std::pair<double, Vertex> TautSkipGraph::meet(const std::vector<ConvexCorner>& c, Point s,
+                                              const std::vector<Link>& seeds_s, Point g,
+                                              const std::vector<Link>& seeds_g) const {
+  // Two kept slots: running g's search never replaces s's, just used (the least recent goes).
+  const Scratch& a = run(c, s, seeds_s);
+  const Scratch& b = run(c, g, seeds_g);
+  std::pair<double, Vertex> best{std::numeric_limits<double>::infinity(), kNone};
+  for (const Vertex v : a.reached) {
+    const Vertex w = v ^ 1;
+    if (b.v_stamp[w] != b.gen || b.settled[w] != b.gen) continue;
+    const double d = a.dist[v] + b.dist[w];
+    if (d < best.first) best = {d, v};
+  }
+  return best;
+}
+
 void TautSkipGraph::local_reference(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
                                     std::vector<Link>& out) const {
   const Scratch& t = run(c, p, seeds, true);

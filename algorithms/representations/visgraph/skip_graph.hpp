@@ -71,6 +71,14 @@ class TautSkipGraph {
   // head tested by taut() one by one, no angular ranges, no kept search (tests compare the two).
   void local_reference(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
                        std::vector<Link>& out) const;
+  // The shortest path from s to g through a state both searches reach: min over states v reached
+  // from s, with v ^ 1 reached from g, of their distances' sum (the search from g reaching v ^ 1,
+  // read backwards, leaves v towards g). +inf and kNone when there is none. seeds_*: as for local()
+  // (unread when the search is kept).
+  std::pair<double, Vertex> meet(const std::vector<ConvexCorner>& c, Point s, const std::vector<Link>& seeds_s,
+                                 Point g, const std::vector<Link>& seeds_g) const;
+  // A corner that is a skip vertex: the searched graph has arcs at its states.
+  bool skip_state(Vertex v) const { return is_skip_[v >> 1] != 0; }
   // Whether this thread keeps the search from p (then local and local_path do not read seeds).
   bool kept(Point p) const { return kept_search(p) != nullptr; }
   // Appends the inner states of the skip arc u -> v (the chain, not u nor v); false if no such arc.

@@ -81,6 +81,9 @@ class VisGraph {
   std::optional<Attachment> attach_start(Point p) const { return attach_role(p, +1); }
   std::optional<Attachment> attach_goal(Point p) const { return attach_role(p, -1); }
   bool direct(const Query& q) const;
+  // The cost of the direct start-goal link: with skip=1 the better of the straight segment (when
+  // clear) and the best path through a state both local searches reach (see attach_role).
+  double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
   BuildStats stats() const;
 
@@ -117,6 +120,9 @@ class VisGraph {
   // skip=1: the states of the local path between a query point p and the link vertex v (start
   // side: p first; goal side: p first too, the path read backwards), matching the link's cost.
   std::vector<Vertex> end_path(Point p, const std::vector<Link>& links, Vertex v, bool goal_side) const;
+  // skip=1: the best path between q's ends through a state both local searches reach (cost, the
+  // state as reached from the start; +inf and ~0 when none).
+  std::pair<double, Vertex> meet(const Query& q) const;
   // Side of corner c's obstacle relative to the directed line a->b: +1 left, -1 right.
   static int side(const ConvexCorner& c, Point a, Point b);
   Vertex state(std::uint32_t node, int obstacle_side) const {
