@@ -202,17 +202,23 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   full_ = CsrGraph(std::move(fb), std::move(ft), std::move(fw));
   level_ = std::move(fl);
   if (grid_) {
-    taut_first_.resize(m);
-    taut_end_.resize(m);
+    // Per arc e = s -> v, the arcs the marking continues with (run()): v's taut range for e's
+    // direction, filtered by level (higher than e's, or level W through a non-skip corner). Fixed
+    // per arc, so stored once (CSR) instead of filtered at every query.
+    succ_begin_.assign(m + 1, 0);
     for (Vertex u = 0; u < n; ++u) {
       auto [b, e] = arc_range(full_, u);
       for (std::uint32_t i = b; i < e; ++i) {
         const Vertex v = head_of(full_, i);
         const auto [lo, hi] = taut_range(v, cq_[v >> 1].x - cq_[u >> 1].x, cq_[v >> 1].y - cq_[u >> 1].y);
-        taut_first_[i] = lo;
-        taut_end_[i] = hi;
+        const bool through = !is_skip_[v >> 1];
+        for (std::uint32_t j = lo; j < hi; ++j)
+          if ((level_[j] > level_[i] || (level_[j] == kTop && through)) && (head_of(full_, j) >> 1) != (u >> 1))
+            succ_.push_back(j);
+        succ_begin_[i + 1] = std::uint32_t(succ_.size());
       }
     }
+    succ_.shrink_to_fit();
   }
 }
 
@@ -248,6 +254,7 @@ std::pair<std::uint32_t, std::uint32_t> TautSkipGraph::taut_range(Vertex v, doub
 struct TautSkipGraph::Scratch {
   std::vector<std::uint32_t> arc_stamp, arc_next, arc_src;        // per arc of the full graph
   std::vector<std::uint32_t> v_stamp, settled, head;              // per state (settled: reached)
+  std::vector<std::uint32_t> seed_stamp;                          // per state: its corner is a seed's
   std::vector<Vertex> pred;                                       // per state: kNone for a seed
   std::vector<double> dist;                                       // per state
   std::vector<std::uint32_t> queue;                               // marked arcs, in order
@@ -305,10 +312,12 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     t.pred.resize(n);
     t.dist.resize(n);
     t.in_fifo.resize(n, 0);
+    t.seed_stamp.resize(n, 0);
   }
   if (++t.gen == 0) {
     std::fill(t.arc_stamp.begin(), t.arc_stamp.end(), 0);
     std::fill(t.v_stamp.begin(), t.v_stamp.end(), 0);
+    std::fill(t.seed_stamp.begin(), t.seed_stamp.end(), 0);
     std::fill(t.settled.begin(), t.settled.end(), 0);
     t.gen = 1;
   }
@@ -335,6 +344,11 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
   // cross products): the angular range of each seed state; otherwise every arc tested.
   const bool ranges = grid_ && !reference && p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2) &&
                       std::abs(p.x) <= (1 << 20) && std::abs(p.y) <= (1 << 20);
+  // No arc into a seed's corner is marked: p sees that corner, so the straight segment is the only
+  // shortest path from p to it (arriving in the seed's state), and a shortest path from p never
+  // reaches it any other way; whatever continues from there is marked from the seed itself (its
+  // taut range at every level holds the continuations of any arc arriving along the same line).
+  for (const Link& l : seeds) t.seed_stamp[l.vertex] = t.seed_stamp[l.vertex ^ 1] = gen;
   for (const Link& l : seeds) {
     const Vertex u = l.vertex;
     touch(u);
@@ -342,12 +356,12 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     if (ranges) {
       const auto [b, e] = taut_range(u, cq_[u >> 1].x - p.x, cq_[u >> 1].y - p.y);
       for (std::uint32_t i = b; i < e; ++i)
-        if (t.arc_stamp[i] != gen) mark(i, u);
+        if (t.arc_stamp[i] != gen && t.seed_stamp[head_of(full, i)] != gen) mark(i, u);
       continue;
     }
     auto [b, e] = arc_range(full, u);
     for (std::uint32_t i = b; i < e; ++i) {
-      if (t.arc_stamp[i] == gen) continue;
+      if (t.arc_stamp[i] == gen || t.seed_stamp[head_of(full, i)] == gen) continue;
       const std::uint32_t x = head_of(full, i) >> 1;
       if (reference ? taut(p, c[u >> 1], c[x].at) : taut_point(p, u >> 1, x, c)) mark(i, u);
     }
@@ -360,10 +374,10 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     const Vertex s = t.arc_src[e];
     const std::uint32_t le = level_[e];
     const bool through = !is_skip_[v >> 1];
-    if (grid_ && !reference) {  // the precomputed taut range of e, filtered by level
-      for (std::uint32_t i = taut_first_[e], en = taut_end_[e]; i < en; ++i) {
-        const std::uint32_t li = level_[i];
-        if ((li > le || (li == kTop && through)) && t.arc_stamp[i] != gen) mark(i, v);
+    if (grid_ && !reference) {  // the precomputed continuations of e
+      for (std::uint32_t k = succ_begin_[e], en = succ_begin_[e + 1]; k < en; ++k) {
+        const std::uint32_t i = succ_[k];
+        if (t.arc_stamp[i] != gen && t.seed_stamp[head_of(full, i)] != gen) mark(i, v);
       }
       continue;
     }
@@ -376,6 +390,7 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
       }
       if (t.arc_stamp[i] == gen) continue;
       const Vertex x = head_of(full, i);
+      if (t.seed_stamp[x] == gen) continue;
       if ((x >> 1) == (s >> 1)) continue;
       if (reference ? !taut(c[s >> 1].at, c[v >> 1], c[x >> 1].at) : !taut_corners(s >> 1, v >> 1, x >> 1, c)) continue;
       mark(i, v);
@@ -468,7 +483,7 @@ bool TautSkipGraph::chain(Vertex u, Vertex v, std::vector<Vertex>& out) const {
 }
 
 std::size_t TautSkipGraph::memory_bytes() const {
-  return full_.memory_bytes() + (taut_first_.capacity() + taut_end_.capacity()) * 4 + cq_.capacity() * sizeof(CornerQ) + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
+  return full_.memory_bytes() + (succ_begin_.capacity() + succ_.capacity()) * 4 + cq_.capacity() * sizeof(CornerQ) + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
          chain_.capacity() * sizeof(Vertex);
 }
 

@@ -130,10 +130,10 @@ class TautSkipGraph {
   }
   std::vector<CornerQ> cq_;
   bool grid_ = false;
-  // The taut-state graph. Grid maps: each vertex's arcs by angle, and per arc the range of its
-  // taut continuations (taut_first_ / taut_end_); other maps: arcs by level, highest first.
+  // The taut-state graph. Grid maps: each vertex's arcs by angle, and per arc the arcs the marking
+  // continues with (succ_[succ_begin_[e] .. [e + 1])); other maps: arcs by level, highest first.
   CsrGraph full_;
-  std::vector<std::uint32_t> taut_first_, taut_end_;  // per arc of full_, grid maps only
+  std::vector<std::uint32_t> succ_begin_, succ_;  // grid maps only
   std::vector<std::uint32_t> level_;  // per arc of full_
   std::vector<std::uint8_t> is_skip_;  // per corner: a skip vertex
   CsrGraph skip_graph_;
