@@ -188,14 +188,26 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
 std::vector<Link> VisGraph::seeds(Point p) const {
   const auto& c = corners();
   std::vector<Link> out;
-  for (std::uint32_t j : visible_tangent_nodes(p)) {
-    const Point Q = c[j].at;
-    const double d = std::sqrt((p.x - Q.x) * (p.x - Q.x) + (p.y - Q.y) * (p.y - Q.y));
+  // Grid maps and a half-integral p: the obstacle's side of p->Q is the sign of the cross product
+  // with the diagonal into Q's blocked cell (the line is tangent at Q, so both neighbours lie on
+  // one side, or one on the line), exact in doubles; otherwise the exact predicates (side()).
+  const bool grid = map_->kind == MapKind::grid && p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2) &&
+                    std::abs(p.x) <= (1 << 20) && std::abs(p.y) <= (1 << 20);
+  const std::vector<std::uint32_t> nodes = visible_tangent_nodes(p);
+  out.reserve(nodes.size() + 1);
+  for (std::uint32_t j : nodes) {
+    const ConvexCorner& k = c[j];
+    const Point Q = k.at;
+    const double dx = Q.x - p.x, dy = Q.y - p.y;
+    const double d = std::sqrt(dx * dx + dy * dy);
     if (p == Q) {
       out.push_back({state(j, +1), d});
       out.push_back({state(j, -1), d});
+    } else if (grid) {
+      const double qx = k.before.x + k.after.x - 2 * Q.x, qy = k.before.y + k.after.y - 2 * Q.y;
+      out.push_back({state(j, dx * qy - dy * qx >= 0 ? 1 : -1), d});
     } else {
-      out.push_back({state(j, side(c[j], p, Q)), d});
+      out.push_back({state(j, side(k, p, Q)), d});
     }
   }
   return out;
