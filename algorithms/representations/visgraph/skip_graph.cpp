@@ -23,6 +23,34 @@ Vertex head_of(const CsrGraph& g, std::uint32_t arc) { return target(CsrGraph::E
 
 }  // namespace
 
+// A path arriving at corner q in state v along direction d = (dx, dy) continues tautly to x iff it
+// turns towards q's obstacle there, or goes straight on: cross(d, x - q) >= 0 for the obstacle on
+// the left (even states), <= 0 on the right. That is taut_quadrant's test: the arrival comes from
+// the closed quadrant opposite the departures (both lines tangent at q), so a turn towards the
+// obstacle wraps its diagonal. Over directions x - q in one closed quadrant (90 degrees) the test
+// holds on a closed half-plane of directions, so on a prefix or a suffix of the angular order:
+// two end tests and a binary search find it. Exact: integral corners, half-integral d.
+inline std::pair<std::uint32_t, std::uint32_t> TautSkipGraph::taut_range(Vertex v, double dx, double dy) const {
+  auto [b, e] = arc_range(full_, v);
+  if (b == e) return {b, b};
+  const CornerQ& Q = cq_[v >> 1];
+  const double s = (v & 1) ? -1.0 : 1.0;
+  auto ok = [&](std::uint32_t i) {
+    const CornerQ& X = cq_[head_of(full_, i) >> 1];
+    return s * (dx * (X.y - Q.y) - dy * (X.x - Q.x)) >= 0;
+  };
+  const bool f = ok(b), l = ok(e - 1);
+  if (f && l) return {b, e};
+  if (!f && !l) return {b, b};
+  std::uint32_t lo = b, hi = e - 1;  // ok(lo) == f, ok(hi) != f: the one change lies in (lo, hi]
+  while (hi - lo > 1) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (ok(mid) == f) lo = mid;
+    else hi = mid;
+  }
+  return f ? std::pair{b, hi} : std::pair{hi, e};
+}
+
 bool TautSkipGraph::taut(Point a, const ConvexCorner& q, Point b) {
   if (a == b) return false;  // straight back where it came from
   const int o = exact::orient2d(q.at, a, b);
@@ -220,34 +248,6 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
     }
     succ_.shrink_to_fit();
   }
-}
-
-// A path arriving at corner q in state v along direction d = (dx, dy) continues tautly to x iff it
-// turns towards q's obstacle there, or goes straight on: cross(d, x - q) >= 0 for the obstacle on
-// the left (even states), <= 0 on the right. That is taut_quadrant's test: the arrival comes from
-// the closed quadrant opposite the departures (both lines tangent at q), so a turn towards the
-// obstacle wraps its diagonal. Over directions x - q in one closed quadrant (90 degrees) the test
-// holds on a closed half-plane of directions, so on a prefix or a suffix of the angular order:
-// two end tests and a binary search find it. Exact: integral corners, half-integral d.
-std::pair<std::uint32_t, std::uint32_t> TautSkipGraph::taut_range(Vertex v, double dx, double dy) const {
-  auto [b, e] = arc_range(full_, v);
-  if (b == e) return {b, b};
-  const CornerQ& Q = cq_[v >> 1];
-  const double s = (v & 1) ? -1.0 : 1.0;
-  auto ok = [&](std::uint32_t i) {
-    const CornerQ& X = cq_[head_of(full_, i) >> 1];
-    return s * (dx * (X.y - Q.y) - dy * (X.x - Q.x)) >= 0;
-  };
-  const bool f = ok(b), l = ok(e - 1);
-  if (f && l) return {b, e};
-  if (!f && !l) return {b, b};
-  std::uint32_t lo = b, hi = e - 1;  // ok(lo) == f, ok(hi) != f: the one change lies in (lo, hi]
-  while (hi - lo > 1) {
-    const std::uint32_t mid = lo + (hi - lo) / 2;
-    if (ok(mid) == f) lo = mid;
-    else hi = mid;
-  }
-  return f ? std::pair{b, hi} : std::pair{hi, e};
 }
 
 // Per-thread memory of local(): stamps reset in O(1) by a generation counter.

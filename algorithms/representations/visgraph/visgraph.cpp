@@ -224,7 +224,7 @@ std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
     // Without a role both readings are given (each a real path, so the optimum stays exact).
     // Only skip vertices' states link: any other state has no arc in the searched graph, so it
     // serves only as a state both ends reach, which direct_cost() covers (meet()).
-    std::vector<Link> reach;
+    thread_local std::vector<Link> reach;  // per-thread scratch: no allocation per query
     skip_.local(c, p, seeds(p), reach);
     a.links.reserve(reach.size() * (role == 0 ? 2 : 1));
     for (const Link& l : reach) {
