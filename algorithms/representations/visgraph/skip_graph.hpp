@@ -29,7 +29,18 @@
 // its level-W part up to its first skip vertex (marked from the start), skip arcs between skip
 // vertices, and its level-W part after its last skip vertex and its falling part (marked from the
 // goal); a path that meets no skip vertex is a start link and a goal link at one common state.
-// Every link is a real path, so the A* returns the exact optimum.
+// Every link is a real path, so the A* returns the exact optimum. Only skip vertices' states are
+// linked (no other state has an arc in the searched graph); the common-state paths are found by
+// meet() and given to the A* as the direct start-goal link (VisGraph::direct_cost).
+//
+// Query cost (grid maps). Each state's arcs are kept sorted by angle: they all leave into one
+// closed quadrant beside the corner's blocked cell, and the taut continuations of a path arriving
+// from any direction are a prefix or a suffix of that order (a closed half-plane of directions), so
+// a binary search gives the arcs leaving a seed tautly, and each arc's marking continuations (taut,
+// and of higher level or level W through a non-skip corner) are fixed and stored per arc. No arc
+// into a corner p sees (a seed's) is marked: the straight segment is the only shortest path from p
+// to it. The local distances are label-corrected in FIFO order from the seeds (whose straight
+// distances are already final), cheaper than a heap on these small, nearly acyclic graphs.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -49,8 +60,8 @@ class TautSkipGraph {
   TautSkipGraph() = default;
   // full: the taut-state graph, vertex v the state v & 1 of corner v >> 1 (visgraph taut=1), each
   // vertex's arcs sorted by target, the reverse of state(i,a)->state(j,b) being (j,-b)->(i,-a).
-  // Kept (marked at query time), each vertex's arcs reordered by level, highest first, so the
-  // marking stops at the first arc too low to continue.
+  // Kept (marked at query time), each vertex's arcs reordered: by angle on grid maps (see above),
+  // else by level, highest first, so the marking stops at the first arc too low to continue.
   TautSkipGraph(CsrGraph full, const std::vector<ConvexCorner>& corners);
 
   bool empty() const { return level_.empty(); }

@@ -35,8 +35,10 @@
 // Leong, SoCS 2017; skip_graph.hpp). The A* then searches only the skip arcs between skip vertices
 // (corners with three or more level-W edges), with landmarks computed on that graph; start and goal
 // link, at locate time, to the states reached over the arcs marked from them (a local Dijkstra over
-// the rising and level-W arcs of the full graph). Exact: tests/test_visgraph.cpp compares it with
-// brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their chains.
+// the rising and level-W arcs of the full graph; only skip vertices' states link, a path through a
+// state both ends reach is the direct link, direct_cost()). Exact: tests/test_visgraph.cpp compares
+// it with brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their
+// chains, and on grid maps each arc's marking continuations (skip_graph.hpp).
 #pragma once
 #include <cstdint>
 #include <optional>
