@@ -547,3 +547,41 @@ TEST(VisGraph, SkipVariantMatchesDefaultOnRealMap) {
             << skip.levels() << " levels; expansions " << exp_skip << " vs " << exp_def << "\n";
   EXPECT_LT(skip.graph().num_edges(), def.graph().num_edges());
 }
+
+// skip=1 on grid maps marks the arcs from a query point by angular ranges (each state's arcs sorted
+// by angle, the taut continuations one contiguous range): the same states at the same distances as
+// testing every arc with the exact predicates, for cell centres, cell corners, map corners and
+// arbitrary points (the latter take the predicates), on random grids and on den520d.
+TEST(VisGraph, SkipAngularRangesMatchEveryArcTest) {
+  std::mt19937_64 rng(2929);
+  std::vector<Map> maps;
+  for (int t = 0; t < 30; ++t)
+    maps.push_back(random_grid(8 + int(rng() % 20), 8 + int(rng() % 16), t % 3 == 0 ? 0.35 : t % 3 == 1 ? 0.2 : 0.1, rng));
+  const std::string den = NAVBENCH_SHARED_DATASETS "/movingai/dao/den520d.map";
+  if (std::filesystem::exists(den)) maps.push_back(load_movingai_map(den));
+  std::size_t compared = 0, links = 0;
+  for (const Map& m : maps) {
+    Params p = Params::parse("skip=1,alt=0");
+    VisGraph vg(m, p);
+    const FreeSpace& fs = vg.free_space();
+    for (int i = 0; i < (m.grid.width > 100 ? 400 : 60); ++i) {
+      Point s = random_free_point(fs, m, rng, i % 3);
+      if (i % 4 == 3 && !vg.corners().empty()) s = vg.corners()[rng() % vg.corners().size()].at;
+      if (s.x < 0 || !fs.point_free(s)) continue;
+      auto by_vertex = [](std::vector<Link> v) {
+        std::sort(v.begin(), v.end(), [](const Link& a, const Link& b) { return a.vertex < b.vertex; });
+        return v;
+      };
+      const std::vector<Link> fast = by_vertex(vg.skip_reach(s, false)), ref = by_vertex(vg.skip_reach(s, true));
+      ASSERT_EQ(fast.size(), ref.size()) << s.x << "," << s.y;
+      for (std::size_t k = 0; k < fast.size(); ++k) {
+        ASSERT_EQ(fast[k].vertex, ref[k].vertex) << s.x << "," << s.y;
+        ASSERT_NEAR(fast[k].cost, ref[k].cost, 1e-9) << s.x << "," << s.y;
+      }
+      links += fast.size();
+      ++compared;
+    }
+  }
+  std::cout << "[ visgraph ] skip=1 angular ranges: " << compared << " points, " << links << " links equal\n";
+  EXPECT_GT(compared, 1000u);
+}

@@ -23,6 +23,34 @@ Vertex head_of(const CsrGraph& g, std::uint32_t arc) { return target(CsrGraph::E
 
 }  // namespace
 
+// A path arriving at corner q in state v along direction d = (dx, dy) continues tautly to x iff it
+// turns towards q's obstacle there, or goes straight on: cross(d, x - q) >= 0 for the obstacle on
+// the left (even states), <= 0 on the right. That is taut_quadrant's test: the arrival comes from
+// the closed quadrant opposite the departures (both lines tangent at q), so a turn towards the
+// obstacle wraps its diagonal. Over directions x - q in one closed quadrant (90 degrees) the test
+// holds on a closed half-plane of directions, so on a prefix or a suffix of the angular order:
+// two end tests and a binary search find it. Exact: integral corners, half-integral d.
+inline std::pair<std::uint32_t, std::uint32_t> TautSkipGraph::taut_range(Vertex v, double dx, double dy) const {
+  auto [b, e] = arc_range(full_, v);
+  if (b == e) return {b, b};
+  const CornerQ& Q = cq_[v >> 1];
+  const double s = (v & 1) ? -1.0 : 1.0;
+  auto ok = [&](std::uint32_t i) {
+    const CornerQ& X = cq_[head_of(full_, i) >> 1];
+    return s * (dx * (X.y - Q.y) - dy * (X.x - Q.x)) >= 0;
+  };
+  const bool f = ok(b), l = ok(e - 1);
+  if (f && l) return {b, e};
+  if (!f && !l) return {b, b};
+  std::uint32_t lo = b, hi = e - 1;  // ok(lo) == f, ok(hi) != f: the one change lies in (lo, hi]
+  while (hi - lo > 1) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (ok(mid) == f) lo = mid;
+    else hi = mid;
+  }
+  return f ? std::pair{b, hi} : std::pair{hi, e};
+}
+
 bool TautSkipGraph::taut(Point a, const ConvexCorner& q, Point b) {
   if (a == b) return false;  // straight back where it came from
   const int o = exact::orient2d(q.at, a, b);
@@ -168,8 +196,11 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   skip_graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
   chain_.shrink_to_fit();
 
-  // The kept full graph: each vertex's arcs by level, highest (W) first, so the query-time marking
-  // reads a vertex's arcs only while their level is high enough to continue.
+  // The kept full graph. Grid maps: each vertex's arcs by angle (see taut_range: the taut
+  // continuations of any arriving direction are then one contiguous range, found by binary search,
+  // the "angular range" of a corner's taut edges; Oh & Leong 2017 §3 mark taut edges one by one).
+  // Other maps: by level, highest (W) first, so the marking reads a vertex's arcs only while their
+  // level is high enough to continue.
   std::vector<std::uint32_t> fb(n + 1, 0), order(m);
   std::vector<Vertex> ft(m);
   std::vector<double> fw(m);
@@ -178,7 +209,18 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
     auto [b, e] = arc_range(full, u);
     fb[u + 1] = e;
     std::iota(order.begin() + b, order.begin() + e, b);
-    std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) { return level_[x] > level_[y]; });
+    if (grid_) {
+      // All arcs of one state leave into one closed quadrant beside the corner's blocked cell (the
+      // lines are tangent there, and the state fixes the obstacle's side), so the cross product
+      // orders them by angle, counter-clockwise; exact on integral corners.
+      const CornerQ& Q = cq_[u >> 1];
+      std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) {
+        const CornerQ &X = cq_[head_of(full, x) >> 1], &Y = cq_[head_of(full, y) >> 1];
+        return (X.x - Q.x) * (Y.y - Q.y) - (X.y - Q.y) * (Y.x - Q.x) > 0;
+      });
+    } else {
+      std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) { return level_[x] > level_[y]; });
+    }
     for (std::uint32_t i = b; i < e; ++i) {
       ft[i] = head_of(full, order[i]);
       fw[i] = full.weight(order[i]);
@@ -187,17 +229,42 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   }
   full_ = CsrGraph(std::move(fb), std::move(ft), std::move(fw));
   level_ = std::move(fl);
+  if (grid_) {
+    // Per arc e = s -> v, the arcs the marking continues with (run()): v's taut range for e's
+    // direction, filtered by level (higher than e's, or level W through a non-skip corner). Fixed
+    // per arc, so stored once (CSR) instead of filtered at every query.
+    succ_begin_.assign(m + 1, 0);
+    for (Vertex u = 0; u < n; ++u) {
+      auto [b, e] = arc_range(full_, u);
+      for (std::uint32_t i = b; i < e; ++i) {
+        const Vertex v = head_of(full_, i);
+        const auto [lo, hi] = taut_range(v, cq_[v >> 1].x - cq_[u >> 1].x, cq_[v >> 1].y - cq_[u >> 1].y);
+        const bool through = !is_skip_[v >> 1];
+        for (std::uint32_t j = lo; j < hi; ++j)
+          if ((level_[j] > level_[i] || (level_[j] == kTop && through)) && (head_of(full_, j) >> 1) != (u >> 1))
+            succ_.push_back(j);
+        succ_begin_[i + 1] = std::uint32_t(succ_.size());
+      }
+    }
+    succ_.shrink_to_fit();
+  }
 }
 
 // Per-thread memory of local(): stamps reset in O(1) by a generation counter.
 struct TautSkipGraph::Scratch {
   std::vector<std::uint32_t> arc_stamp, arc_next, arc_src;        // per arc of the full graph
-  std::vector<std::uint32_t> v_stamp, settled, head;              // per state
+  std::vector<std::uint32_t> v_stamp, settled, head;              // per state (settled: reached)
+  std::vector<std::uint32_t> seed_stamp;                          // per state: its corner is a seed's
   std::vector<Vertex> pred;                                       // per state: kNone for a seed
   std::vector<double> dist;                                       // per state
   std::vector<std::uint32_t> queue;                               // marked arcs, in order
   std::vector<Vertex> reached;                                    // settled states, in order
-  std::vector<std::pair<double, Vertex>> heap;
+  std::vector<Vertex> fifo;                                       // label-correcting queue
+  std::vector<std::uint8_t> in_fifo;                              // per state: in fifo now
+  void queued_push(Vertex v) {
+    in_fifo[v] = 1;
+    fifo.push_back(v);
+  }
   std::uint32_t gen = 0;
   std::uint64_t owner = 0, used = 0;  // the build (id_) and point whose search this holds; last use
   Point p;
@@ -223,11 +290,12 @@ const TautSkipGraph::Scratch* TautSkipGraph::kept_search(Point p) const {
 }
 
 const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>& c, Point p,
-                                                 const std::vector<Link>& seeds) const {
-  if (const Scratch* k = kept_search(p)) return *k;
+                                                 const std::vector<Link>& seeds, bool reference) const {
+  if (!reference)
+    if (const Scratch* k = kept_search(p)) return *k;
   Scratch* slots = kept_slots();
   Scratch& t = slots[0].used <= slots[1].used ? slots[0] : slots[1];
-  t.owner = id_;
+  t.owner = reference ? 0 : id_;  // a reference search is never kept
   t.p = p;
   t.used = ++kept_clock();
   const CsrGraph& full = full_;
@@ -243,16 +311,20 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     t.head.resize(n);
     t.pred.resize(n);
     t.dist.resize(n);
+    t.in_fifo.resize(n, 0);
+    t.seed_stamp.resize(n, 0);
   }
   if (++t.gen == 0) {
     std::fill(t.arc_stamp.begin(), t.arc_stamp.end(), 0);
     std::fill(t.v_stamp.begin(), t.v_stamp.end(), 0);
+    std::fill(t.seed_stamp.begin(), t.seed_stamp.end(), 0);
     std::fill(t.settled.begin(), t.settled.end(), 0);
     t.gen = 1;
   }
   const std::uint32_t gen = t.gen;
   t.queue.clear();
   t.reached.clear();
+  t.fifo.clear();
   auto touch = [&](Vertex v) {
     if (t.v_stamp[v] != gen) {
       t.v_stamp[v] = gen;
@@ -268,14 +340,31 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     t.head[s] = e;
     t.queue.push_back(e);
   };
-  // The arcs leaving p's visible corners tautly (any level).
+  // The arcs leaving p's visible corners tautly (any level). Grid maps and a half-integral p (exact
+  // cross products): the angular range of each seed state; otherwise every arc tested.
+  const bool ranges = grid_ && !reference && p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2) &&
+                      std::abs(p.x) <= (1 << 20) && std::abs(p.y) <= (1 << 20);
+  // No arc into a seed's corner is marked: p sees that corner, so the straight segment is the only
+  // shortest path from p to it (arriving in the seed's state), and a shortest path from p never
+  // reaches it any other way; whatever continues from there is marked from the seed itself (its
+  // taut range at every level holds the continuations of any arc arriving along the same line).
+  for (const Link& l : seeds) t.seed_stamp[l.vertex] = t.seed_stamp[l.vertex ^ 1] = gen;
   for (const Link& l : seeds) {
     const Vertex u = l.vertex;
     touch(u);
     t.dist[u] = std::min(t.dist[u], l.cost);
+    if (ranges) {
+      const auto [b, e] = taut_range(u, cq_[u >> 1].x - p.x, cq_[u >> 1].y - p.y);
+      for (std::uint32_t i = b; i < e; ++i)
+        if (t.arc_stamp[i] != gen && t.seed_stamp[head_of(full, i)] != gen) mark(i, u);
+      continue;
+    }
     auto [b, e] = arc_range(full, u);
-    for (std::uint32_t i = b; i < e; ++i)
-      if (t.arc_stamp[i] != gen && taut_point(p, u >> 1, head_of(full, i) >> 1, c)) mark(i, u);
+    for (std::uint32_t i = b; i < e; ++i) {
+      if (t.arc_stamp[i] == gen || t.seed_stamp[head_of(full, i)] == gen) continue;
+      const std::uint32_t x = head_of(full, i) >> 1;
+      if (reference ? taut(p, c[u >> 1], c[x].at) : taut_point(p, u >> 1, x, c)) mark(i, u);
+    }
   }
   // Their continuations: strictly higher level, or level W through a non-skip corner (ENLSVG's marking).
   for (std::size_t h = 0; h < t.queue.size(); ++h) {
@@ -285,27 +374,44 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
     const Vertex s = t.arc_src[e];
     const std::uint32_t le = level_[e];
     const bool through = !is_skip_[v >> 1];
+    if (grid_ && !reference) {  // the precomputed continuations of e
+      for (std::uint32_t k = succ_begin_[e], en = succ_begin_[e + 1]; k < en; ++k) {
+        const std::uint32_t i = succ_[k];
+        if (t.arc_stamp[i] != gen && t.seed_stamp[head_of(full, i)] != gen) mark(i, v);
+      }
+      continue;
+    }
     auto [b, en] = arc_range(full, v);
     for (std::uint32_t i = b; i < en; ++i) {
       const std::uint32_t li = level_[i];
-      if (!(li > le || (li == kTop && through))) break;  // arcs by level, highest first: none further
+      if (!(li > le || (li == kTop && through))) {
+        if (grid_) continue;  // grid maps: arcs by angle
+        break;                // arcs by level, highest first: none further
+      }
       if (t.arc_stamp[i] == gen) continue;
       const Vertex x = head_of(full, i);
-      if ((x >> 1) == (s >> 1) || !taut_corners(s >> 1, v >> 1, x >> 1, c)) continue;
+      if (t.seed_stamp[x] == gen) continue;
+      if ((x >> 1) == (s >> 1)) continue;
+      if (reference ? !taut(c[s >> 1].at, c[v >> 1], c[x >> 1].at) : !taut_corners(s >> 1, v >> 1, x >> 1, c)) continue;
       mark(i, v);
     }
   }
-  // Dijkstra over the marked arcs from the seeds.
-  t.heap.clear();
-  for (const Link& l : seeds) t.heap.push_back({t.dist[l.vertex], l.vertex});
-  std::make_heap(t.heap.begin(), t.heap.end(), std::greater<>());
-  while (!t.heap.empty()) {
-    std::pop_heap(t.heap.begin(), t.heap.end(), std::greater<>());
-    const auto [d, v] = t.heap.back();
-    t.heap.pop_back();
-    if (t.settled[v] == gen || d > t.dist[v]) continue;
-    t.settled[v] = gen;
-    t.reached.push_back(v);
+  // Shortest distances over the marked arcs from the seeds. A seed's distance is the straight
+  // segment from p, already the shortest possible (triangle inequality), so seeds are final at
+  // once; the rest by label correcting in FIFO order (Bellman-Ford with a queue): on these small
+  // graphs, nearly acyclic (levels rise strictly along marked arcs), it relaxes each arc about once
+  // and costs far less than a binary heap's unpredictable branches. Exact with non-negative
+  // weights: it ends with every distance shortest and pred a shortest-path tree.
+  for (const Link& l : seeds)
+    if (t.settled[l.vertex] != gen) {
+      t.settled[l.vertex] = gen;  // settled: reached (its distance may still fall until the FIFO ends)
+      t.reached.push_back(l.vertex);
+      t.queued_push(l.vertex);
+    }
+  for (std::size_t h = 0; h < t.fifo.size(); ++h) {
+    const Vertex v = t.fifo[h];
+    t.in_fifo[v] = 0;
+    const double d = t.dist[v];
     for (std::uint32_t e = t.head[v]; e != kNone; e = t.arc_next[e]) {
       const Vertex x = head_of(full, e);
       touch(x);
@@ -313,8 +419,11 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
       if (nd < t.dist[x]) {
         t.dist[x] = nd;
         t.pred[x] = v;
-        t.heap.push_back({nd, x});
-        std::push_heap(t.heap.begin(), t.heap.end(), std::greater<>());
+        if (t.settled[x] != gen) {
+          t.settled[x] = gen;
+          t.reached.push_back(x);
+        }
+        if (!t.in_fifo[x]) t.queued_push(x);
       }
     }
   }
@@ -326,6 +435,29 @@ void TautSkipGraph::local(const std::vector<ConvexCorner>& c, Point p, const std
   const Scratch& t = run(c, p, seeds);
   out.clear();
   out.reserve(t.reached.size());
+  for (Vertex v : t.reached) out.push_back({v, t.dist[v]});
+}
+
+std::pair<double, Vertex> TautSkipGraph::meet(const std::vector<ConvexCorner>& c, Point s,
+                                              const std::vector<Link>& seeds_s, Point g,
+                                              const std::vector<Link>& seeds_g) const {
+  // Two kept slots: running g's search never replaces s's, just used (the least recent goes).
+  const Scratch& a = run(c, s, seeds_s);
+  const Scratch& b = run(c, g, seeds_g);
+  std::pair<double, Vertex> best{std::numeric_limits<double>::infinity(), kNone};
+  for (const Vertex v : a.reached) {
+    const Vertex w = v ^ 1;
+    if (b.v_stamp[w] != b.gen || b.settled[w] != b.gen) continue;
+    const double d = a.dist[v] + b.dist[w];
+    if (d < best.first) best = {d, v};
+  }
+  return best;
+}
+
+void TautSkipGraph::local_reference(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
+                                    std::vector<Link>& out) const {
+  const Scratch& t = run(c, p, seeds, true);
+  out.clear();
   for (Vertex v : t.reached) out.push_back({v, t.dist[v]});
 }
 
@@ -351,7 +483,7 @@ bool TautSkipGraph::chain(Vertex u, Vertex v, std::vector<Vertex>& out) const {
 }
 
 std::size_t TautSkipGraph::memory_bytes() const {
-  return full_.memory_bytes() + cq_.capacity() * sizeof(CornerQ) + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
+  return full_.memory_bytes() + (succ_begin_.capacity() + succ_.capacity()) * 4 + cq_.capacity() * sizeof(CornerQ) + level_.capacity() * 4 + is_skip_.capacity() + skip_graph_.memory_bytes() + chain_begin_.capacity() * 4 +
          chain_.capacity() * sizeof(Vertex);
 }
 

@@ -29,7 +29,18 @@
 // its level-W part up to its first skip vertex (marked from the start), skip arcs between skip
 // vertices, and its level-W part after its last skip vertex and its falling part (marked from the
 // goal); a path that meets no skip vertex is a start link and a goal link at one common state.
-// Every link is a real path, so the A* returns the exact optimum.
+// Every link is a real path, so the A* returns the exact optimum. Only skip vertices' states are
+// linked (no other state has an arc in the searched graph); the common-state paths are found by
+// meet() and given to the A* as the direct start-goal link (VisGraph::direct_cost).
+//
+// Query cost (grid maps). Each state's arcs are kept sorted by angle: they all leave into one
+// closed quadrant beside the corner's blocked cell, and the taut continuations of a path arriving
+// from any direction are a prefix or a suffix of that order (a closed half-plane of directions), so
+// a binary search gives the arcs leaving a seed tautly, and each arc's marking continuations (taut,
+// and of higher level or level W through a non-skip corner) are fixed and stored per arc. No arc
+// into a corner p sees (a seed's) is marked: the straight segment is the only shortest path from p
+// to it. The local distances are label-corrected in FIFO order from the seeds (whose straight
+// distances are already final), cheaper than a heap on these small, nearly acyclic graphs.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -49,8 +60,8 @@ class TautSkipGraph {
   TautSkipGraph() = default;
   // full: the taut-state graph, vertex v the state v & 1 of corner v >> 1 (visgraph taut=1), each
   // vertex's arcs sorted by target, the reverse of state(i,a)->state(j,b) being (j,-b)->(i,-a).
-  // Kept (marked at query time), each vertex's arcs reordered by level, highest first, so the
-  // marking stops at the first arc too low to continue.
+  // Kept (marked at query time), each vertex's arcs reordered: by angle on grid maps (see above),
+  // else by level, highest first, so the marking stops at the first arc too low to continue.
   TautSkipGraph(CsrGraph full, const std::vector<ConvexCorner>& corners);
 
   bool empty() const { return level_.empty(); }
@@ -67,6 +78,18 @@ class TautSkipGraph {
   // its start's and goal's searches instead of running them again.
   std::vector<Vertex> local_path(const std::vector<ConvexCorner>& c, Point p,
                                  const std::vector<Link>& seeds, Vertex target, double& d) const;
+  // The same as local() by the reference method: every arc of every seed and of every marked arc's
+  // head tested by taut() one by one, no angular ranges, no kept search (tests compare the two).
+  void local_reference(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
+                       std::vector<Link>& out) const;
+  // The shortest path from s to g through a state both searches reach: min over states v reached
+  // from s, with v ^ 1 reached from g, of their distances' sum (the search from g reaching v ^ 1,
+  // read backwards, leaves v towards g). +inf and kNone when there is none. seeds_*: as for local()
+  // (unread when the search is kept).
+  std::pair<double, Vertex> meet(const std::vector<ConvexCorner>& c, Point s, const std::vector<Link>& seeds_s,
+                                 Point g, const std::vector<Link>& seeds_g) const;
+  // A corner that is a skip vertex: the searched graph has arcs at its states.
+  bool skip_state(Vertex v) const { return is_skip_[v >> 1] != 0; }
   // Whether this thread keeps the search from p (then local and local_path do not read seeds).
   bool kept(Point p) const { return kept_search(p) != nullptr; }
   // Appends the inner states of the skip arc u -> v (the chain, not u nor v); false if no such arc.
@@ -82,7 +105,11 @@ class TautSkipGraph {
  private:
   struct Scratch;
   // The search from p: a kept one when this thread ran it last or last but one, else a new run.
-  const Scratch& run(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds) const;
+  const Scratch& run(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,
+                     bool reference = false) const;
+  // Grid maps: the arcs of state v (kept sorted by angle) that continue tautly a path arriving at
+  // v's corner along the direction (dx, dy), as an arc index range [first, second) (see run()).
+  std::pair<std::uint32_t, std::uint32_t> taut_range(Vertex v, double dx, double dy) const;
   const Scratch* kept_search(Point p) const;
   static Scratch* kept_slots();
   static std::uint64_t& kept_clock();
@@ -114,7 +141,10 @@ class TautSkipGraph {
   }
   std::vector<CornerQ> cq_;
   bool grid_ = false;
-  CsrGraph full_;                     // the taut-state graph, arcs by level, highest first
+  // The taut-state graph. Grid maps: each vertex's arcs by angle, and per arc the arcs the marking
+  // continues with (succ_[succ_begin_[e] .. [e + 1])); other maps: arcs by level, highest first.
+  CsrGraph full_;
+  std::vector<std::uint32_t> succ_begin_, succ_;  // grid maps only
   std::vector<std::uint32_t> level_;  // per arc of full_
   std::vector<std::uint8_t> is_skip_;  // per corner: a skip vertex
   CsrGraph skip_graph_;

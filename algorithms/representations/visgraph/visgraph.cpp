@@ -188,14 +188,26 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
 std::vector<Link> VisGraph::seeds(Point p) const {
   const auto& c = corners();
   std::vector<Link> out;
-  for (std::uint32_t j : visible_tangent_nodes(p)) {
-    const Point Q = c[j].at;
-    const double d = std::sqrt((p.x - Q.x) * (p.x - Q.x) + (p.y - Q.y) * (p.y - Q.y));
+  // Grid maps and a half-integral p: the obstacle's side of p->Q is the sign of the cross product
+  // with the diagonal into Q's blocked cell (the line is tangent at Q, so both neighbours lie on
+  // one side, or one on the line), exact in doubles; otherwise the exact predicates (side()).
+  const bool grid = map_->kind == MapKind::grid && p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2) &&
+                    std::abs(p.x) <= (1 << 20) && std::abs(p.y) <= (1 << 20);
+  const std::vector<std::uint32_t> nodes = visible_tangent_nodes(p);
+  out.reserve(nodes.size() + 1);
+  for (std::uint32_t j : nodes) {
+    const ConvexCorner& k = c[j];
+    const Point Q = k.at;
+    const double dx = Q.x - p.x, dy = Q.y - p.y;
+    const double d = std::sqrt(dx * dx + dy * dy);
     if (p == Q) {
       out.push_back({state(j, +1), d});
       out.push_back({state(j, -1), d});
+    } else if (grid) {
+      const double qx = k.before.x + k.after.x - 2 * Q.x, qy = k.before.y + k.after.y - 2 * Q.y;
+      out.push_back({state(j, dx * qy - dy * qx >= 0 ? 1 : -1), d});
     } else {
-      out.push_back({state(j, side(c[j], p, Q)), d});
+      out.push_back({state(j, side(k, p, Q)), d});
     }
   }
   return out;
@@ -210,10 +222,13 @@ std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
     // The states reached from p over the marked arcs. A goal's search runs from the goal too: a
     // path reaching state v from the goal, read backwards, leaves state v ^ 1 towards the goal.
     // Without a role both readings are given (each a real path, so the optimum stays exact).
-    std::vector<Link> reach;
+    // Only skip vertices' states link: any other state has no arc in the searched graph, so it
+    // serves only as a state both ends reach, which direct_cost() covers (meet()).
+    thread_local std::vector<Link> reach;  // per-thread scratch: no allocation per query
     skip_.local(c, p, seeds(p), reach);
     a.links.reserve(reach.size() * (role == 0 ? 2 : 1));
     for (const Link& l : reach) {
+      if (!skip_.skip_state(l.vertex)) continue;
       if (role >= 0) a.links.push_back(l);
       if (role <= 0) a.links.push_back({l.vertex ^ 1, l.cost});
     }
@@ -242,7 +257,21 @@ std::optional<Attachment> VisGraph::attach(Point p) const { return attach_role(p
 
 bool VisGraph::direct(const Query& q) const {
   if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return false;
-  return fs_.segment_valid(q.start, q.goal);
+  if (fs_.segment_valid(q.start, q.goal)) return true;
+  return !skip_.empty() && std::isfinite(meet(q).first);
+}
+
+double VisGraph::direct_cost(const Query& q) const {
+  // A clear segment is the shortest of all paths; else (skip=1) the best meeting state.
+  if (skip_.empty() || fs_.segment_valid(q.start, q.goal)) return distance(q.start, q.goal);
+  return meet(q).first;
+}
+
+std::pair<double, Vertex> VisGraph::meet(const Query& q) const {
+  const auto& c = corners();
+  const std::vector<Link> ss = skip_.kept(q.start) ? std::vector<Link>{} : seeds(q.start);
+  const std::vector<Link> sg = skip_.kept(q.goal) ? std::vector<Link>{} : seeds(q.goal);
+  return skip_.meet(c, q.start, ss, q.goal, sg);
 }
 
 std::vector<Vertex> VisGraph::end_path(Point p, const std::vector<Link>& links, Vertex v, bool goal_side) const {
@@ -261,11 +290,22 @@ std::vector<Vertex> VisGraph::end_path(Point p, const std::vector<Link>& links, 
 
 Polyline VisGraph::polyline(const Query& q) const {
   Polyline out{q.start};
+  auto add = [&](Vertex v) {
+    if (!(position(v) == out.back())) out.push_back(position(v));
+  };
+  if (!skip_.empty() && q.path.empty() && !(q.start == q.goal) && !fs_.segment_valid(q.start, q.goal)) {
+    // The direct link through a meeting state v: the start's local path to v, the goal's to v ^ 1
+    // read backwards.
+    const auto [cost, v] = meet(q);
+    if (std::isfinite(cost)) {
+      double d = 0;
+      for (Vertex x : skip_.local_path(corners(), q.start, {}, v, d)) add(x);
+      const std::vector<Vertex> back = skip_.local_path(corners(), q.goal, {}, v ^ 1, d);
+      for (auto it = back.rbegin(); it != back.rend(); ++it) add(*it);
+    }
+  }
   if (!skip_.empty() && !q.path.empty()) {
     // start's local path, the skip arcs' chains, the goal's local path read backwards.
-    auto add = [&](Vertex v) {
-      if (!(position(v) == out.back())) out.push_back(position(v));
-    };
     for (Vertex v : end_path(q.start, q.s.links, q.path.front(), false)) add(v);
     std::vector<Vertex> inner;
     for (std::size_t i = 0; i + 1 < q.path.size(); ++i) {

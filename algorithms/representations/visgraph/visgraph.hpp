@@ -35,8 +35,10 @@
 // Leong, SoCS 2017; skip_graph.hpp). The A* then searches only the skip arcs between skip vertices
 // (corners with three or more level-W edges), with landmarks computed on that graph; start and goal
 // link, at locate time, to the states reached over the arcs marked from them (a local Dijkstra over
-// the rising and level-W arcs of the full graph). Exact: tests/test_visgraph.cpp compares it with
-// brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their chains.
+// the rising and level-W arcs of the full graph; only skip vertices' states link, a path through a
+// state both ends reach is the direct link, direct_cost()). Exact: tests/test_visgraph.cpp compares
+// it with brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their
+// chains, and on grid maps each arc's marking continuations (skip_graph.hpp).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -81,6 +83,9 @@ class VisGraph {
   std::optional<Attachment> attach_start(Point p) const { return attach_role(p, +1); }
   std::optional<Attachment> attach_goal(Point p) const { return attach_role(p, -1); }
   bool direct(const Query& q) const;
+  // The cost of the direct start-goal link: with skip=1 the better of the straight segment (when
+  // clear) and the best path through a state both local searches reach (see attach_role).
+  double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
   BuildStats stats() const;
 
@@ -97,6 +102,15 @@ class VisGraph {
   std::size_t skip_corners() const { return skip_.skip_corners(); }
   std::uint32_t levels() const { return skip_.levels(); }
 
+  // skip=1: the states reached from p over the arcs marked from it, with distances (what a start
+  // links to); reference: by testing every arc with the exact predicates (for tests).
+  std::vector<Link> skip_reach(Point p, bool reference) const {
+    std::vector<Link> out;
+    if (reference) skip_.local_reference(corners(), p, seeds(p), out);
+    else skip_.local(corners(), p, seeds(p), out);
+    return out;
+  }
+
   // The nodes p sees with the tangency rule at the node end (indices into corners()), each once.
   std::vector<std::uint32_t> visible_tangent_nodes(Point p) const;
 
@@ -108,6 +122,9 @@ class VisGraph {
   // skip=1: the states of the local path between a query point p and the link vertex v (start
   // side: p first; goal side: p first too, the path read backwards), matching the link's cost.
   std::vector<Vertex> end_path(Point p, const std::vector<Link>& links, Vertex v, bool goal_side) const;
+  // skip=1: the best path between q's ends through a state both local searches reach (cost, the
+  // state as reached from the start; +inf and ~0 when none).
+  std::pair<double, Vertex> meet(const Query& q) const;
   // Side of corner c's obstacle relative to the directed line a->b: +1 left, -1 right.
   static int side(const ConvexCorner& c, Point a, Point b);
   Vertex state(std::uint32_t node, int obstacle_side) const {
