@@ -123,6 +123,7 @@ class SubgoalGraph {
   std::vector<Point> pos_;                    // vertex -> cell centre
   std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
   std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals
+  std::vector<Vertex> by_rank_;               // contraction order -> local (levels >= 2)
   Graph graph_;                               // searched: globals' edges, locals' upward edges (levels >= 2)
   std::vector<std::uint8_t> shape_;           // per graph_ entry: octile path shape from the source
   std::vector<std::uint32_t> via_;            // per graph_ entry: the local a shortcut bypasses, or kNone
@@ -137,6 +138,7 @@ class SubgoalGraph {
   struct Scratch {
     std::uint64_t owner = 0;
     std::vector<std::int32_t> slot;
+    std::vector<std::uint64_t> pending;  // reach()'s closure queue: one bit per local rank, all clear between calls
     Reached reached[2];
     int next = 0;
   };
