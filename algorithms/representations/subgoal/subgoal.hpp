@@ -1,4 +1,4 @@
-// subgoal / subgoal:levels=2: subgoal graphs over an 8-connected grid (Uras, Koenig & Hernández,
+// subgoal (levels=16) / subgoal:levels=1 / subgoal:levels=2: subgoal graphs over an 8-connected grid (Uras, Koenig & Hernández,
 // "Subgoal Graphs for Optimal Pathfinding in Eight-Neighbor Grids", ICAPS 2013; Uras & Koenig,
 // "Identifying Hierarchies for Fast Optimal Search", AAAI 2014; the GPPC 2012/2014 entries).
 //
@@ -32,7 +32,8 @@ namespace navbench {
 class SubgoalGraph {
  public:
   using Graph = CsrGraph;
-  // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers).
+  // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers;
+  // the default, the fastest).
   SubgoalGraph(const Map& map, Params& params);
 
   const Graph& graph() const { return graph_; }
