@@ -34,6 +34,7 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
     s.owner = id_;
     s.slot.assign(pos_.size(), -1);
     s.pending.assign((by_rank_.size() + 63) / 64, 0);
+    s.summary.assign((s.pending.size() + 63) / 64, 0);
     s.reached[0] = s.reached[1] = Reached{};
     s.next = 0;
   }
@@ -314,23 +315,28 @@ void SubgoalGraph::reach(Point p, bool closure, std::vector<Reach>& out) const {
   if (closure && levels_ >= 2) {
     // Upward closure in contraction order: every edge into a local comes from a lower-ranked one,
     // so a local's cost is final when it is taken (a Dijkstra on a DAG, ordered by rank). Ranks
-    // taken only grow (each push is above the rank being taken), so the queue is a bitset over
-    // ranks scanned by a cursor that never moves back: a monotone priority queue with O(1) push
-    // and pop amortised over the words between the lowest and highest rank reached, in place of
-    // a binary heap's O(log n) sifts. Same order as a heap on rank, so the same closure.
+    // taken only grow (each push is above the rank being taken), so the queue is a monotone one: a
+    // bitset over ranks with a summary bit per 64-rank word, scanned by a cursor that never moves
+    // back (push O(1), pop O(1) amortised over the summary words between the lowest and highest
+    // rank reached: 64 x 64 ranks per word, so large maps skip their empty stretches), in place of a
+    // binary heap's O(log n) sifts. Same order as a heap on rank, so the same closure.
     std::uint64_t* pending = sc.pending.data();
-    std::size_t queued = 0, word = sc.pending.size();
+    std::uint64_t* summary = sc.summary.data();
+    std::size_t queued = 0, sw = sc.summary.size();
     auto push = [&](std::uint32_t rank) {
       pending[rank >> 6] |= std::uint64_t(1) << (rank & 63);
-      word = std::min<std::size_t>(word, rank >> 6);
+      summary[rank >> 12] |= std::uint64_t(1) << ((rank >> 6) & 63);
+      sw = std::min<std::size_t>(sw, rank >> 12);
       ++queued;
     };
     for (const Reach& r : out)
       if (local_[r.v]) push(rank_[r.v]);
     while (queued > 0) {
-      while (pending[word] == 0) ++word;
+      while (summary[sw] == 0) ++sw;
+      const std::size_t word = sw * 64 + std::size_t(std::countr_zero(summary[sw]));
       const std::uint32_t rank = std::uint32_t(word * 64 + std::size_t(std::countr_zero(pending[word])));
       pending[word] &= pending[word] - 1;
+      if (pending[word] == 0) summary[sw] &= ~(std::uint64_t(1) << (word & 63));
       --queued;
       const Vertex x = by_rank_[rank];
       const std::int32_t i = slot_[x];

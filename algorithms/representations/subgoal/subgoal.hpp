@@ -140,6 +140,7 @@ class SubgoalGraph {
     std::uint64_t owner = 0;
     std::vector<std::int32_t> slot;
     std::vector<std::uint64_t> pending;  // reach()'s closure queue: one bit per local rank, all clear between calls
+    std::vector<std::uint64_t> summary;  // one bit per nonzero word of pending
     Reached reached[2];
     int next = 0;
   };
