@@ -1,4 +1,4 @@
-// Subgoal graphs (subgoal, subgoal:levels=2, subgoal:levels=16): subgoal placement on hand maps, exact grid8 lengths
+// Subgoal graphs (subgoal:levels=1, subgoal:levels=2, subgoal = subgoal:levels=16): subgoal placement on hand maps, exact grid8 lengths
 // against grid8 A* on random grids (cell centres and arbitrary points), octile-move polylines, and
 // the scenario optimum on a real map when ../shared is present.
 #include <gtest/gtest.h>
@@ -63,6 +63,7 @@ TEST(Subgoal, PlacementAtConvexCorners) {
   Map block = grid_from({".....", ".@@..", ".@@..", ".....", "....."});
   Params p;
   SubgoalGraph a(block, p);
+  EXPECT_EQ(a.levels(), 16);  // the default: N-level, the fastest variant
   EXPECT_EQ(subgoals(a, block), (std::vector<std::pair<int, int>>{{0, 0}, {3, 0}, {0, 3}, {3, 3}}));
   // An L-shaped wall: no subgoal in its concave inner corner (2,2), which has no free diagonal pair.
   Map ell = grid_from({"......", ".@@@..", ".@....", ".@....", "......"});

@@ -1,4 +1,4 @@
-// subgoal / subgoal:levels=2: subgoal graphs over an 8-connected grid (Uras, Koenig & Hernández,
+// subgoal (levels=16) / subgoal:levels=1 / subgoal:levels=2: subgoal graphs over an 8-connected grid (Uras, Koenig & Hernández,
 // "Subgoal Graphs for Optimal Pathfinding in Eight-Neighbor Grids", ICAPS 2013; Uras & Koenig,
 // "Identifying Hierarchies for Fast Optimal Search", AAAI 2014; the GPPC 2012/2014 entries).
 //
@@ -32,7 +32,8 @@ namespace navbench {
 class SubgoalGraph {
  public:
   using Graph = CsrGraph;
-  // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers).
+  // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers;
+  // the default, the fastest).
   SubgoalGraph(const Map& map, Params& params);
 
   const Graph& graph() const { return graph_; }
@@ -123,6 +124,7 @@ class SubgoalGraph {
   std::vector<Point> pos_;                    // vertex -> cell centre
   std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
   std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals
+  std::vector<Vertex> by_rank_;               // contraction order -> local (levels >= 2)
   Graph graph_;                               // searched: globals' edges, locals' upward edges (levels >= 2)
   std::vector<std::uint8_t> shape_;           // per graph_ entry: octile path shape from the source
   std::vector<std::uint32_t> via_;            // per graph_ entry: the local a shortcut bypasses, or kNone
@@ -137,6 +139,8 @@ class SubgoalGraph {
   struct Scratch {
     std::uint64_t owner = 0;
     std::vector<std::int32_t> slot;
+    std::vector<std::uint64_t> pending;  // reach()'s closure queue: one bit per local rank, all clear between calls
+    std::vector<std::uint64_t> summary;  // one bit per nonzero word of pending
     Reached reached[2];
     int next = 0;
   };
