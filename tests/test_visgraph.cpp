@@ -206,7 +206,7 @@ TEST(VisGraph, BuildFindsEveryTangentVisiblePair) {
   for (int t = 0; t < 40; ++t) {
     Map gm = random_grid(5 + int(rng() % 25), 5 + int(rng() % 20), t % 2 ? 0.15 : 0.35, rng);
     for (const Map& m : {gm, t % 4 == 0 ? grid_to_polygon_map(gm) : gm}) {
-      Params p;
+      Params p = Params::parse("skip=0");  // the full taut graph (skip=1, the default, searches a subset)
       VisGraph vg(m, p);
       const auto& c = vg.corners();
       const FreeSpace& fs = vg.free_space();
@@ -507,13 +507,13 @@ TEST(VisGraph, SkipVariantMatchesBruteForce) {
   EXPECT_THROW(VisGraph(grid_from({"..@..", "....."}), bad), std::invalid_argument);
 }
 
-// skip=1 on a real map: the default's optimum on every query, a much smaller searched graph.
+// skip=1 on a real map: the plain graph's optimum on every query, a much smaller searched graph.
 TEST(VisGraph, SkipVariantMatchesDefaultOnRealMap) {
   const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/dao/den520d.map";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
-  Params pd, ps = Params::parse("skip=1"), pb = Params::parse("skip=1,block=4,alt=0");
+  Params pd = Params::parse("skip=0,block=0"), ps = Params::parse("skip=1,block=0"), pb = Params::parse("skip=1,block=4,alt=0");
   VisGraph def(m, pd), skip(m, ps), skip_block(m, pb);
   const FreeSpace& fs = def.free_space();
   SearchWorkspace ws;

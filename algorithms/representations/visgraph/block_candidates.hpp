@@ -40,7 +40,9 @@ class BlockCandidates {
   const std::uint16_t* maybe_masks(Point p) const {
     return maybe_.empty() ? nullptr : maybe_.data() + offsets_[block_of(p)];
   }
+  // 0 when B > 4 (no masks then: a 16-bit mask holds the cells of a block up to 4 x 4).
   std::uint16_t cell_bit(Point p) const {
+    if (B > 4) return 0;
     const int cx = std::clamp(int(std::floor(p.x)), 0, W - 1), cy = std::clamp(int(std::floor(p.y)), 0, H - 1);
     return std::uint16_t(1u << ((cy % B) * B + cx % B));
   }

@@ -18,7 +18,7 @@
 // Storage: CSR arrays (offsets / targets / weights), exposed as a Boost.Graph graph modelled in
 // place (IncidenceGraph + VertexListGraph), vertex_descriptor = navbench::Vertex.
 // Finding what a point sees: on grid maps an exact angular sweep over rows (grid_fov.hpp), so a
-// query costs in proportion to the visible region; or, with block=B (0: off, the default), the
+// query costs in proportion to the visible region; or, with block=B (0: off; default 4 on grid maps of up to 2^18 cells, else 0), the
 // precomputed candidate list of the point's B x B cell block (block_candidates.hpp), filtered by
 // tangency and cell masks, each left over proven by an exact integer segment test (grid_los.hpp):
 // a query costs in proportion to its block's list, the build one region sweep per node and the
@@ -31,7 +31,7 @@
 // seed write-up; representations/distance_table.hpp, corners^2 * 4 bytes, refused above
 // table_mb MiB, default 1024). Both keep every path optimal (tests/test_visgraph.cpp).
 //
-// skip=1 (default 0; needs taut=1, not with table=1): ENLSVG's edge levels and skip edges (Oh &
+// skip=1 (default 1 where it applies: taut=1 and table=0): ENLSVG's edge levels and skip edges (Oh &
 // Leong, SoCS 2017; skip_graph.hpp). The A* then searches only the skip arcs between skip vertices
 // (corners with three or more level-W edges), with landmarks computed on that graph; start and goal
 // link, at locate time, to the states reached over the arcs marked from them (a local Dijkstra over
