@@ -24,18 +24,13 @@
 #include "search/astar.hpp"
 #include "smoothing/smoothing.hpp"
 
+#include "test_maps.hpp"
+
 using namespace navbench;
+using testmaps::grid_from;
 
 namespace {
 
-Map grid_from(const std::vector<std::string>& rows) {
-  GridMap g;
-  g.height = int(rows.size());
-  g.width = int(rows[0].size());
-  for (auto& r : rows)
-    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
-  return make_grid_map(g, "hand");
-}
 
 Map random_grid(int w, int h, double blocked, std::uint32_t seed) {
   std::mt19937 rng(seed);

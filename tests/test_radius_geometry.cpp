@@ -14,27 +14,15 @@
 #include "geometry/polygons.hpp"
 #include "geometry/radius_validity.hpp"
 
+#include "test_maps.hpp"
+
 using namespace navbench;
+using testmaps::grid_from;
+using testmaps::random_grid;
 
 namespace {
 
-Map grid_from(const std::vector<std::string>& rows) {
-  GridMap g;
-  g.height = int(rows.size());
-  g.width = int(rows[0].size());
-  for (auto& r : rows)
-    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
-  return make_grid_map(g, "hand");
-}
 
-Map random_grid(int w, int h, double blocked, std::mt19937_64& rng) {
-  GridMap g;
-  g.width = w;
-  g.height = h;
-  std::bernoulli_distribution b(blocked);
-  for (int i = 0; i < w * h; ++i) g.cells.push_back(b(rng) ? 0 : 1);
-  return make_grid_map(g, "random");
-}
 
 // Reference: squared distance from p to the obstacle, by brute force over every blocked square
 // (per-axis interval distances) and the map's border. Exact on half-integer points.

@@ -13,18 +13,13 @@
 #include "harness/registry.hpp"
 #include "representations/subgoal/subgoal.hpp"
 
+#include "test_maps.hpp"
+
 using namespace navbench;
+using testmaps::grid_from;
 
 namespace {
 
-Map grid_from(const std::vector<std::string>& rows) {
-  GridMap g;
-  g.height = int(rows.size());
-  g.width = int(rows[0].size());
-  for (auto& r : rows)
-    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
-  return make_grid_map(g, "hand");
-}
 
 std::vector<std::pair<int, int>> subgoals(const SubgoalGraph& sg, const Map& m) {
   std::vector<std::pair<int, int>> out;

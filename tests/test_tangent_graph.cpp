@@ -19,29 +19,17 @@
 #include "geometry/radius_validity.hpp"
 #include "geometry/tangent_graph.hpp"
 
+#include "test_maps.hpp"
+
 using namespace navbench;
+using testmaps::grid_from;
+using testmaps::random_grid;
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-Map grid_from(const std::vector<std::string>& rows) {
-  GridMap g;
-  g.height = int(rows.size());
-  g.width = int(rows[0].size());
-  for (auto& r : rows)
-    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
-  return make_grid_map(g, "hand");
-}
 
-Map random_grid(int w, int h, double blocked, std::mt19937_64& rng) {
-  GridMap g;
-  g.width = w;
-  g.height = h;
-  std::bernoulli_distribution b(blocked);
-  for (int i = 0; i < w * h; ++i) g.cells.push_back(b(rng) ? 0 : 1);
-  return make_grid_map(g, "random");
-}
 
 // Length of SPEC §6 items recomputed from the points: segments, and arcs as radius x angle.
 double items_length(const std::vector<PathItem>& items) {
