@@ -359,10 +359,9 @@ void PreparedMap::build_queries() {
 
 void PreparedMap::compute_optimum() {
   build_queries();
-  const RepresentationEntry* vis_entry = find_representation("visgraph");
-  if (!vis_entry || optimum_done) return;
-  Params p;
-  auto vis = vis_entry->build(map, p);
+  if (optimum_done) return;
+  auto vis = build_optimum_graph(map);
+  if (!vis) return;
   for (auto& qi : queries) qi.optimal = exact_optimum(*vis, *free, qi.start, qi.goal);
   optimum_done = true;
 }
