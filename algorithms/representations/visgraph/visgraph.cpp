@@ -55,13 +55,13 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const int table_mb = params.get_int("table_mb", 1024, 1, 1 << 20);
   const auto& c = corners();
   // Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
-  // Default: 4 on grid maps of up to 2^18 cells and 4,096 convex corners (den520d 912, brc202d 2,138:
-  // attach 3-4x cheaper for ~0.2 s of build), 0 above: the lists grow with the corners each block
-  // sees (Aurora: ~5 s and ~100 MB more for a smaller share of the query; random512-10-0, 76k corners:
-  // 36 s and 980 MB instead of 19 s and 630 MB).
+  // Default: 2 on grid maps of up to 2^18 cells and 4,096 convex corners (den520d 912 corners:
+  // attach 3-4x cheaper than the sweep, and block=2 5 % faster per query than block=4 for 3.6 MB;
+  // brc202d 2,138: equal), 0 above: the lists grow with the corners each block sees (Aurora: 300 MB
+  // at block=2; random512-10-0, 76k corners: 36 s and 980 MB at block=4 instead of 19 s and 630 MB).
   const bool small_grid = map.kind == MapKind::grid && std::int64_t(map.grid.width) * map.grid.height <= (1 << 18) &&
                           c.size() <= 4096;
-  const int block = params.get_int("block", small_grid ? 4 : 0, 0, 1024);
+  const int block = params.get_int("block", small_grid ? 2 : 0, 0, 1024);
   // ENLSVG's edge levels and skip edges (skip_graph.hpp): search the skip graph only. Default on
   // wherever it applies (taut states, no distance table): exact and 2.7-5x fewer expansions.
   const bool skip = params.get_bool("skip", taut && !table);
