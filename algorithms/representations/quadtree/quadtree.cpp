@@ -574,7 +574,7 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
     touched.push_back(std::uint64_t(std::uint32_t(c.y)) << 32 | std::uint32_t(c.x));
   }
   if (touched.empty()) return true;
-  cell_mark_.assign(cells_.size(), 0);  // 1 removed, 2 old with new portals, 3 new
+  cell_mark_.assign(cells_.size(), 0);  // 1 removed, 2 old with new portals, 4 old that lost some, 3 new
   if (born_.size() < portals_.size()) born_.resize(portals_.size(), 0);
   ++epoch_;
   removed_.clear();
@@ -587,14 +587,7 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   leaves_ = leaves_ + new_leaves - released_leaves_;
   released_leaves_ = 0;
 
-  // 3. A merged cell that lost a leaf is taken apart: its other leaves are merged again. So are
-  // its neighbours (when merge_neighbours_), which keeps the merged cells closer to a fresh build's.
-  if (merge_neighbours_)
-    for (std::size_t k = 0, n = removed_.size(); k < n; ++k)
-      for (const Vertex v : cell_portals_[removed_[k]]) {
-        const std::uint32_t o = portals_[v].a == removed_[k] ? portals_[v].b : portals_[v].a;
-        if (!cell_mark_[o]) cell_mark_[o] = 1, removed_.push_back(o);
-      }
+  // 3. A merged cell that lost a leaf is taken apart: its other leaves are merged again.
   for (const std::uint32_t d : removed_) {
     const std::int32_t id = -std::int32_t(d) - 2;
     visit_leaves(kRootSlot, 0, 0, side_, cells_[d], [&](std::int64_t i, std::int32_t v, const Rect& n) {
@@ -614,7 +607,8 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
       if (cell_mark_[other] != 1) {
         auto& l = cell_portals_[other];
         l.erase(std::find(l.begin(), l.end(), v));
-        if (cell_mark_[other] == 0) cell_mark_[other] = 2, relink.push_back(other);
+        if (cell_mark_[other] == 0) relink.push_back(other);
+        cell_mark_[other] = 4;
       }
       p.a = p.b = kDeadPortal;
       born_[v] = epoch_;
@@ -699,7 +693,8 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
         link_portal(v, tgt, w);
         continue;
       }
-      graph_.filter_out_edges(v, [&](Vertex t) { return !changed_now(t); });
+      if (cell_mark_[p.a] == 4 || cell_mark_[p.b] == 4)  // only rows of such cells name removed portals
+        graph_.filter_out_edges(v, [&](Vertex t) { return !changed_now(t); });
       tgt.clear();
       w.clear();
       for (const std::uint32_t cc : {p.a, p.b}) {

@@ -144,7 +144,7 @@ class QuadTree {
   void link_portal(Vertex v, std::vector<Vertex>& tgt, std::vector<double>& w);
   void label_components();
 
-  bool merge_ = true, merge_neighbours_ = false;
+  bool merge_ = true;
   double aspect_ = 2, min_size_ = 1;
   std::vector<std::uint8_t> free_;                // grid maps: our copy of the cells (1 free)
   std::vector<std::vector<std::uint32_t>> pyr_;    // grid maps: level k = free count of 2^k nodes
