@@ -438,6 +438,7 @@ BuildStats QuadTree::stats() const {
   std::size_t lists = cell_portals_.capacity() * sizeof(cell_portals_[0]), pyramid = free_.capacity();
   for (const auto& l : cell_portals_) lists += l.capacity() * sizeof(Vertex);
   for (const auto& l : pyr_) pyramid += l.capacity() * sizeof(std::uint32_t);
+  pyramid += owner_.capacity() * sizeof(std::int32_t);
   s.memory_bytes = graph_.memory_bytes() + tree_.capacity() * sizeof(std::int32_t) +
                    cells_.capacity() * sizeof(Rect) + comp_.capacity() * sizeof(std::int32_t) +
                    portals_.capacity() * sizeof(PortalRec) + mid_.capacity() * sizeof(Point) + lists + pyramid;
@@ -529,6 +530,12 @@ void QuadTree::walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t
   make_node(i, x, y, s);
 }
 
+void QuadTree::paint(const Rect& r, std::int32_t id) {
+  for (std::int32_t y = r.y0; y < std::min(r.y1, height_); ++y)
+    std::fill_n(owner_.begin() + std::ptrdiff_t(std::size_t(y) * std::size_t(width_) + std::size_t(r.x0)),
+                std::max(0, std::min(r.x1, width_) - r.x0), id);
+}
+
 Vertex QuadTree::add_portal(const PortalRec& p) {
   const Vertex v = graph_.add_vertex();
   if (v >= portals_.size()) portals_.resize(std::size_t(v) + 1), mid_.resize(std::size_t(v) + 1);
@@ -574,6 +581,11 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
     touched.push_back(std::uint64_t(std::uint32_t(c.y)) << 32 | std::uint32_t(c.x));
   }
   if (touched.empty()) return true;
+  if (owner_.empty()) {  // the first update: the owner of every grid cell
+    owner_.assign(std::size_t(width_) * std::size_t(height_), -1);
+    for (std::uint32_t c = 0; c < cells_.size(); ++c)
+      if (!dead(c)) paint(cells_[c], std::int32_t(c));
+  }
   cell_mark_.assign(cells_.size(), 0);  // 1 removed, 2 old with new portals, 4 old that lost some, 3 new
   if (born_.size() < portals_.size()) born_.resize(portals_.size(), 0);
   ++epoch_;
@@ -615,6 +627,7 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
       graph_.remove_vertex(v);
     }
     cell_portals_[d].clear();
+    paint(cells_[d], -1);
     cells_[d] = Rect{0, 0, 0, 0};
     free_cells_.push_back(d);
   }
@@ -643,39 +656,34 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
     relink.push_back(c);
   }
   for (std::size_t k = 0; k < pending_.size(); ++k) slot(pending_[k].slot) = -std::int32_t(fresh[leaf_cell[k]]) - 2;
+  for (const std::uint32_t c : fresh) paint(cells_[c], std::int32_t(c));
 
-  // 6. Portals of the new cells: the leaves just outside each side, found in the tree. A portal
-  // between two new cells is made from the lower id.
-  std::vector<std::uint32_t> seen;
+  // 6. Portals of the new cells: the owners of the grid cells just outside each side (a cell
+  // meets a straight strip in one run, so equal neighbours come in runs). A portal between two new
+  // cells is made from the lower id.
   for (const std::uint32_t c : fresh) {
     const Rect r = cells_[c];
     for (int side = 0; side < 4; ++side) {
       const bool vertical = side < 2, high = side % 2 == 0;  // 0 +x, 1 -x, 2 +y, 3 -y
-      Rect strip;
-      if (vertical) {
-        const std::int32_t line = high ? r.x1 : r.x0;
-        if (line <= 0 || line >= side_) continue;
-        strip = {high ? line : line - 1, r.y0, high ? line + 1 : line, r.y1};
-      } else {
-        const std::int32_t line = high ? r.y1 : r.y0;
-        if (line <= 0 || line >= side_) continue;
-        strip = {r.x0, high ? line : line - 1, r.x1, high ? line + 1 : line};
-      }
-      seen.clear();
-      visit_leaves(kRootSlot, 0, 0, side_, strip, [&](std::int64_t, std::int32_t v, const Rect&) {
-        if (v > -2 || v == kPending) return;
-        const auto n = std::uint32_t(-std::int64_t(v) - 2);
-        if (std::find(seen.begin(), seen.end(), n) != seen.end()) return;
-        seen.push_back(n);
-        if (cell_mark_[n] == 3 && n < c) return;  // made from n's side
-        const Rect& o = cells_[n];
+      const std::int32_t line = vertical ? (high ? r.x1 : r.x0) : (high ? r.y1 : r.y0);
+      const std::int32_t out = high ? line : line - 1;  // the row or column just outside
+      if (out < 0 || out >= (vertical ? width_ : height_)) continue;
+      const std::int32_t from = vertical ? r.y0 : r.x0, to = vertical ? r.y1 : r.x1;
+      std::int32_t last = -1;
+      for (std::int32_t k = from; k < to; ++k) {
+        const std::int32_t n = vertical ? owner_[std::size_t(k) * std::size_t(width_) + std::size_t(out)]
+                                        : owner_[std::size_t(out) * std::size_t(width_) + std::size_t(k)];
+        if (n < 0 || n == last) continue;
+        last = n;
+        const auto u = std::uint32_t(n);
+        if (cell_mark_[u] == 3 && u < c) continue;  // made from u's side
+        const Rect& o = cells_[u];
         const std::int32_t lo = vertical ? std::max(r.y0, o.y0) : std::max(r.x0, o.x0);
         const std::int32_t hi = vertical ? std::min(r.y1, o.y1) : std::min(r.x1, o.x1);
-        if (hi <= lo) return;
-        const std::int32_t line = vertical ? (high ? r.x1 : r.x0) : (high ? r.y1 : r.y0);
-        add_portal({high ? c : n, high ? n : c, line, lo, hi, vertical});
-        if (cell_mark_[n] == 0) cell_mark_[n] = 2, relink.push_back(n);
-      });
+        if (hi <= lo) continue;
+        add_portal({high ? c : u, high ? u : c, line, lo, hi, vertical});
+        if (cell_mark_[u] == 0) cell_mark_[u] = 2, relink.push_back(u);
+      }
     }
   }
 

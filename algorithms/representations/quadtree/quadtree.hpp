@@ -141,6 +141,7 @@ class QuadTree {
   template <class F>
   void visit_leaves(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, const Rect& r, F&& f) const;
   Vertex add_portal(const PortalRec& p);
+  void paint(const Rect& r, std::int32_t id);  // owner_ of the grid cells in r
   void link_portal(Vertex v, std::vector<Vertex>& tgt, std::vector<double>& w);
   void label_components();
 
@@ -148,6 +149,7 @@ class QuadTree {
   double aspect_ = 2, min_size_ = 1;
   std::vector<std::uint8_t> free_;                // grid maps: our copy of the cells (1 free)
   std::vector<std::vector<std::uint32_t>> pyr_;    // grid maps: level k = free count of 2^k nodes
+  std::vector<std::int32_t> owner_;                // grid maps, from the first update: cell of each grid cell
   std::vector<std::int32_t> free_groups_;          // released groups of 4 tree slots
   std::vector<PendingLeaf> pending_;
   std::vector<std::uint32_t> free_cells_;          // ids of removed cells
