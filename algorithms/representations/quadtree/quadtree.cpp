@@ -10,7 +10,7 @@
 
 namespace navbench {
 
-static_assert(Representation<QuadTree> && HasCorridor<QuadTree>);
+static_assert(Representation<QuadTree> && HasCorridor<QuadTree> && HasApproximateUpdate<QuadTree>);
 
 namespace {
 

@@ -64,6 +64,7 @@ class QuadTree {
   // labels, a split keeps one label (different labels still prove there is no path).
   // False (rebuild) on polygon maps and when a quarter of the map or more changed.
   bool update(const Map& map, const std::vector<CellChange>& changed);
+  static constexpr bool kUpdateIsApproximate = true;  // merged cells may differ (see above)
   // The cells' outlines, for path pictures.
   std::vector<Segment> structure() const {
     std::vector<Segment> out;
