@@ -56,7 +56,7 @@ QuadTree::QuadTree(const Map& map, Params& params) {
   params.finish("quadtree");
   merge_ = merge, aspect_ = aspect, min_size_ = min_size;
 
-  if (map.kind == MapKind::grid) subdivide_grid(map.grid, min_size);
+  if (map.kind == MapKind::grid) subdivide_grid(map.grid);
   else subdivide_polygon(map.polygons, min_size);
   leaves_ = cells_.size();
   if (merge) merge_cells(aspect);
@@ -66,7 +66,7 @@ QuadTree::QuadTree(const Map& map, Params& params) {
 
 // --- subdivision on a grid map -----------------------------------------------------------------
 
-void QuadTree::subdivide_grid(const GridMap& g, double /*min_size: min_size_*/) {
+void QuadTree::subdivide_grid(const GridMap& g) {
   if (g.width <= 0 || g.height <= 0) throw std::invalid_argument("quadtree: empty grid map");
   side_ = std::int32_t(std::bit_ceil(unsigned(std::max(g.width, g.height))));
   width_ = g.width, height_ = g.height;

@@ -121,7 +121,7 @@ class QuadTree {
     std::int64_t slot;
   };
 
-  void subdivide_grid(const GridMap& g, double min_size);
+  void subdivide_grid(const GridMap& g);  // the minimum node size is min_size_
   void subdivide_polygon(const PolygonMap& pm, double min_size);
   void merge_cells(double aspect);
   void find_portals();
