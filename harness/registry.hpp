@@ -34,6 +34,8 @@ class AnyRepresentation {
   // The map's cells changed (m holds the new state): update in place and return true, or return
   // false when the representation has no incremental update (the caller rebuilds it).
   virtual bool update(const Map& m, const std::vector<CellChange>& changed) = 0;
+  // True when update() may leave a structure other than a fresh build's (HasApproximateUpdate).
+  virtual bool update_is_approximate() const = 0;
   // Line segments that draw the structure (empty when the representation offers none).
   virtual std::vector<Segment> structure() const = 0;
 };
@@ -92,6 +94,7 @@ class Adapter final : public AnyRepresentation {
       return false;
     }
   }
+  bool update_is_approximate() const override { return HasApproximateUpdate<R>; }
   // The representation's own drawing, or else its graph: every edge between vertex positions.
   std::vector<Segment> structure() const override {
     if constexpr (HasStructure<R>) {

@@ -592,8 +592,10 @@ json Viewer::apply(MapEntry& e, const std::vector<CellChange>& want) {
     for (auto& [text, b] : live) {
       std::lock_guard gb(b->m);
       const auto t0 = Clock::now();
-      // As harness/dynamic.cpp: update in place, or free the old build and build afresh.
-      const bool in_place = b->rep->update(e.pm.map, changed);
+      // As harness/dynamic.cpp: update in place, or free the old build and build afresh. An update
+      // that may leave another structure than a fresh build's is not used here: every answer
+      // equals `navbench run` on the edited map.
+      const bool in_place = !b->rep->update_is_approximate() && b->rep->update(e.pm.map, changed);
       std::string error;
       if (!in_place) {
         b->rep.reset();

@@ -2,8 +2,11 @@
 // against a fresh build of the same map state.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <tuple>
 #include <random>
 #include <sstream>
 
@@ -13,6 +16,7 @@
 #include "geometry/free_space.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/registry.hpp"
+#include "representations/quadtree/quadtree.hpp"
 
 namespace navbench {
 namespace {
@@ -123,6 +127,8 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
     } catch (const UnsupportedMap&) {
       continue;
     }
+    // Only quadtree's update may leave another structure than a fresh build's (the viewer then rebuilds).
+    EXPECT_EQ(rep->update_is_approximate(), e.name == "quadtree") << e.name;
     std::mt19937_64 r2(11);
     int updated = 0;
     for (int step = 0; step < 25; ++step) {
@@ -155,8 +161,102 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
         }
       }
     }
-    if (e.name == "grid4" || e.name == "grid8") {
+    if (e.name == "grid4" || e.name == "grid8" || e.name == "quadtree") {
       EXPECT_EQ(updated, 25) << e.name << " updates in place";
+    }
+  }
+}
+
+// A random k x k block of free or blocked cells (k = 1..kmax) placed on the map.
+std::vector<CellChange> random_patch(GridMap& g, std::mt19937_64& rng, int kmax) {
+  const int k = 1 + int(rng() % unsigned(kmax));
+  Patch patch{k, k, std::vector<std::uint8_t>(std::size_t(k * k), std::uint8_t(rng() % 2))};
+  std::vector<CellChange> ch;
+  apply_patch(g, patch, int(rng() % unsigned(g.width - k + 1)), int(rng() % unsigned(g.height - k + 1)), ch);
+  return ch;
+}
+
+// The quadtree after updates: the same leaves as a fresh build; the live cells tile exactly the
+// free cells; every cell's neighbours are exactly the cells sharing a side segment with it; cells
+// connected in a fresh build share a component label. Several patches per update, some
+// cells changed twice, a map whose side is not a power of two (padding).
+TEST(DynamicUpdate, QuadtreeMatchesFreshBuild) {
+  std::mt19937_64 rng(5);
+  for (const auto& [kmax, params] : {std::pair<int, const char*>{3, ""}, {8, ""}, {5, "min=2"}, {5, "merge=0"}, {5, "aspect=1"}}) {
+    SCOPED_TRACE(params);
+    GridMap g;
+    g.width = 37;
+    g.height = 29;
+    for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < 25 ? 0 : 1);
+    Map m = make_grid_map(g, "qt", "test");
+    Params p = Params::parse(params);
+    QuadTree qt(m, p);
+    for (int step = 0; step < 30; ++step) {
+      std::vector<CellChange> ch;
+      for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
+        auto c = random_patch(m.grid, rng, kmax);
+        ch.insert(ch.end(), c.begin(), c.end());
+      }
+      ASSERT_TRUE(qt.update(m, ch)) << "step " << step;
+      Params p2 = Params::parse(params);
+      const QuadTree fresh(m, p2);
+      auto key = [](const QuadTree::Box& b) { return std::tuple(b.min.x, b.min.y, b.max.x, b.max.y); };
+      std::vector<std::tuple<double, double, double, double>> a, b;
+      for (const auto& x : qt.leaf_boxes()) a.push_back(key(x));
+      for (const auto& x : fresh.leaf_boxes()) b.push_back(key(x));
+      ASSERT_EQ(a, b) << "leaves, step " << step;
+      EXPECT_EQ(qt.quadtree_leaves(), fresh.quadtree_leaves());
+      // Tiling: the live cells cover exactly the grid cells a fresh build's cover (every free cell
+      // unless min > 1 drops some), each once, and no blocked cell.
+      auto cover_of = [&](const QuadTree& t, std::vector<std::uint32_t>* live) {
+        std::vector<int> cover(m.grid.cells.size(), 0);
+        for (std::uint32_t c = 0; c < t.cell_id_bound(); ++c) {
+          if (t.dead(c)) continue;
+          if (live) live->push_back(c);
+          const auto bx = t.cell_box(c);
+          for (int y = int(bx.min.y); y < int(bx.max.y); ++y)
+            for (int x = int(bx.min.x); x < int(bx.max.x); ++x) {
+              EXPECT_TRUE(m.grid.passable(x, y)) << "cell " << c << " holds blocked (" << x << ", " << y << ")";
+              ++cover[std::size_t(y) * std::size_t(m.grid.width) + std::size_t(x)];
+            }
+        }
+        return cover;
+      };
+      std::vector<std::uint32_t> live;
+      const auto cover = cover_of(qt, &live), want_cover = cover_of(fresh, nullptr);
+      ASSERT_EQ(cover, want_cover) << "step " << step;
+      for (int c : cover) ASSERT_LE(c, 1);
+      EXPECT_EQ(qt.cell_count(), live.size());
+      // Neighbours against brute force.
+      for (const std::uint32_t c : live) {
+        const auto r = qt.cell_box(c);
+        std::vector<std::uint32_t> want;
+        for (const std::uint32_t d : live) {
+          if (d == c) continue;
+          const auto o = qt.cell_box(d);
+          const double ox = std::min(r.max.x, o.max.x) - std::max(r.min.x, o.min.x);
+          const double oy = std::min(r.max.y, o.max.y) - std::max(r.min.y, o.min.y);
+          if ((ox == 0 && oy > 0) || (oy == 0 && ox > 0)) want.push_back(d);
+        }
+        auto got = qt.neighbours(c);
+        std::sort(got.begin(), got.end());
+        ASSERT_EQ(got, want) << "neighbours of cell " << c << " step " << step;
+      }
+      // Components: cells connected in a fresh build share a label (labels may over-approximate
+      // after a split, so different labels still prove there is no path).
+      std::map<std::int32_t, std::int32_t> back;
+      for (int y = 0; y < m.grid.height; ++y)
+        for (int x = 0; x < m.grid.width; ++x) {
+          if (!cover[std::size_t(y) * std::size_t(m.grid.width) + std::size_t(x)]) continue;
+          const Point c{x + 0.5, y + 0.5};
+          const std::int32_t u = qt.component(*qt.cell_at(c)), f = fresh.component(*fresh.cell_at(c));
+          ASSERT_EQ(back.emplace(f, u).first->second, u) << "(" << x << ", " << y << ") step " << step;
+        }
+      EXPECT_EQ(qt.stats().vertices, [&] {
+        std::size_t n = 0;
+        for (const std::uint32_t c : live) n += qt.neighbours(c).size();
+        return n / 2;
+      }()) << "one graph vertex per portal";
     }
   }
 }

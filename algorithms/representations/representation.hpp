@@ -103,6 +103,14 @@ concept HasUpdate = requires(R& r, const Map& m, const std::vector<CellChange>& 
   { r.update(m, changed) } -> std::same_as<bool>;
 };
 
+// Optional: an update() whose result answers like a fresh build (same reachability, valid paths)
+// but may be a different structure (quadtree: cells merged again locally, so other cells than a
+// fresh build's greedy merge) declares `static constexpr bool kUpdateIsApproximate = true;`. The
+// viewer, which promises the answers of `navbench run` on the edited map, rebuilds such a
+// representation instead; `navbench run --dynamic` uses the update.
+template <class R>
+concept HasApproximateUpdate = HasUpdate<R> && requires { requires R::kUpdateIsApproximate; };
+
 // Optional: the representation's structure as line segments (grid cell borders, quadtree cells,
 // triangle edges, graph edges), for the path pictures of scripts/pathviz.py.
 struct Segment {

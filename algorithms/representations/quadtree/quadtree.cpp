@@ -5,11 +5,12 @@
 #include <bit>
 #include <cmath>
 #include <numeric>
+#include <climits>
 #include <stdexcept>
 
 namespace navbench {
 
-static_assert(Representation<QuadTree> && HasCorridor<QuadTree>);
+static_assert(Representation<QuadTree> && HasCorridor<QuadTree> && HasApproximateUpdate<QuadTree>);
 
 namespace {
 
@@ -53,8 +54,9 @@ QuadTree::QuadTree(const Map& map, Params& params) {
   const bool merge = params.get_bool("merge", true);
   const double aspect = params.get_double("aspect", 2.0, 1.0, 1e9);
   params.finish("quadtree");
+  merge_ = merge, aspect_ = aspect, min_size_ = min_size;
 
-  if (map.kind == MapKind::grid) subdivide_grid(map.grid, min_size);
+  if (map.kind == MapKind::grid) subdivide_grid(map.grid);
   else subdivide_polygon(map.polygons, min_size);
   leaves_ = cells_.size();
   if (merge) merge_cells(aspect);
@@ -64,64 +66,100 @@ QuadTree::QuadTree(const Map& map, Params& params) {
 
 // --- subdivision on a grid map -----------------------------------------------------------------
 
-void QuadTree::subdivide_grid(const GridMap& g, double min_size) {
+void QuadTree::subdivide_grid(const GridMap& g) {
   if (g.width <= 0 || g.height <= 0) throw std::invalid_argument("quadtree: empty grid map");
   side_ = std::int32_t(std::bit_ceil(unsigned(std::max(g.width, g.height))));
+  width_ = g.width, height_ = g.height;
   origin_ = {0, 0};
   unit_ = 1;
-  // Summed-area table of free cells: the free count of any node is four reads. Outside the map
-  // counts as blocked, so a node reaching past the map edge is never free.
-  const std::size_t W = std::size_t(g.width) + 1;
-  std::vector<std::uint32_t> sat(W * (std::size_t(g.height) + 1), 0);
-  for (int y = 0; y < g.height; ++y) {
-    std::uint32_t row = 0;
-    for (int x = 0; x < g.width; ++x) {
-      row += g.cells[std::size_t(y) * g.width + x] != 0;
-      sat[(std::size_t(y) + 1) * W + x + 1] = sat[std::size_t(y) * W + x + 1] + row;
-    }
+  // Count pyramid (the region quadtree's own "free pixel count" per node): level k holds the free
+  // cells of every aligned 2^k square, so the free count of any node is one read, and a changed
+  // cell updates one entry per level. Outside the map counts as blocked, so a node reaching past
+  // the map edge is never free.
+  free_.assign(g.cells.size(), 0);
+  for (std::size_t i = 0; i < g.cells.size(); ++i) free_[i] = g.cells[i] != 0;
+  const int levels = std::bit_width(unsigned(side_));  // sizes 1 .. side_
+  pyr_.assign(std::size_t(levels), {});
+  for (int k = 1; k < levels; ++k) {
+    const std::size_t n = std::size_t(side_ >> k);
+    auto& lv = pyr_[std::size_t(k)];
+    lv.assign(n * n, 0);
+    for (std::size_t y = 0; y < n; ++y)
+      for (std::size_t x = 0; x < n; ++x) {
+        std::uint32_t f = 0;
+        for (int q = 0; q < 4; ++q)
+          f += std::uint32_t(free_count(std::int32_t(2 * x + (q & 1)) << (k - 1), std::int32_t(2 * y + (q >> 1)) << (k - 1),
+                                        std::int32_t(1) << (k - 1)));
+        lv[y * n + x] = f;
+      }
   }
-  auto free_count = [&](std::int32_t x0, std::int32_t y0, std::int32_t s) -> std::int64_t {
-    const std::int32_t x1 = std::min(x0 + s, g.width), y1 = std::min(y0 + s, g.height);
-    if (x0 >= x1 || y0 >= y1) return 0;
-    return std::int64_t(sat[std::size_t(y1) * W + x1]) - sat[std::size_t(y0) * W + x1] -
-           sat[std::size_t(y1) * W + x0] + sat[std::size_t(y0) * W + x0];
-  };
   tree_.clear();
+  free_groups_.clear();
   cells_.clear();
-  // Returns the slot value of node (x, y, s).
-  auto node = [&](auto&& self, std::int32_t x, std::int32_t y, std::int32_t s) -> std::int32_t {
-    const std::int64_t f = free_count(x, y, s);
-    if (f == 0) return kBlocked;
-    if (f == std::int64_t(s) * s) {
-      cells_.push_back({x, y, x + s, y + s});
-      return -std::int32_t(cells_.size()) - 1;
-    }
-    // Mixed: split unless the children would be smaller than the minimum size (then drop).
-    const std::int32_t h = s / 2;
-    if (s == 1 || h < min_size) return kBlocked;
-    const std::size_t b = tree_.size();
-    tree_.resize(b + 4);
-    const std::int32_t c0 = self(self, x, y, h), c1 = self(self, x + h, y, h);
-    const std::int32_t c2 = self(self, x, y + h, h), c3 = self(self, x + h, y + h, h);
-    if (c0 == kBlocked && c1 == kBlocked && c2 == kBlocked && c3 == kBlocked) {
-      tree_.resize(b);  // nothing free below: forget the node
-      return kBlocked;
-    }
-    tree_[b] = c0, tree_[b + 1] = c1, tree_[b + 2] = c2, tree_[b + 3] = c3;
-    return std::int32_t(b);
-  };
-  root_ = node(node, 0, 0, side_);
+  pending_.clear();
+  root_ = kBlocked;
+  make_node(kRootSlot, 0, 0, side_);
+  for (const PendingLeaf& l : pending_) {
+    slot(l.slot) = -std::int32_t(cells_.size()) - 2;
+    cells_.push_back(l.r);
+  }
+  pending_.clear();
+}
+
+std::int64_t QuadTree::free_count(std::int32_t x, std::int32_t y, std::int32_t s) const {
+  if (s == 1)  // cells past the map edge (in the padding) are blocked
+    return (x < width_ && y < height_) ? free_[std::size_t(y) * std::size_t(width_) + std::size_t(x)] : 0;
+  const int k = std::countr_zero(unsigned(s));
+  const std::size_t n = std::size_t(side_ >> k);
+  return pyr_[std::size_t(k)][std::size_t(y >> k) * n + std::size_t(x >> k)];
+}
+
+std::int32_t QuadTree::alloc_group() {
+  if (!free_groups_.empty()) {
+    const std::int32_t b = free_groups_.back();
+    free_groups_.pop_back();
+    return b;
+  }
+  const std::size_t b = tree_.size();
+  tree_.resize(b + 4, kBlocked);
+  return std::int32_t(b);
+}
+
+// The node rule of the build: free -> a leaf, no free cell -> dropped, mixed -> split unless the
+// children would be smaller than the minimum size (then dropped); a split node with nothing free
+// below is dropped too.
+void QuadTree::make_node(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s) {
+  const std::int64_t f = free_count(x, y, s);
+  slot(i) = kBlocked;
+  if (f == 0) return;
+  if (f == std::int64_t(s) * s) {
+    pending_.push_back({{x, y, x + s, y + s}, i});
+    slot(i) = kPending;
+    return;
+  }
+  const std::int32_t h = s / 2;
+  if (s == 1 || h < min_size_) return;
+  const std::int32_t b = alloc_group();
+  make_node(b, x, y, h);
+  make_node(b + 1, x + h, y, h);
+  make_node(b + 2, x, y + h, h);
+  make_node(b + 3, x + h, y + h, h);
+  if (tree_[std::size_t(b)] == kBlocked && tree_[std::size_t(b) + 1] == kBlocked &&
+      tree_[std::size_t(b) + 2] == kBlocked && tree_[std::size_t(b) + 3] == kBlocked) {
+    free_groups_.push_back(b);  // nothing free below: forget the node
+    return;
+  }
+  slot(i) = b;
 }
 
 // --- merging -------------------------------------------------------------------------------------
 
-// Collapses runs of cells that share a whole side into rectangles, alternating horizontal and
-// vertical passes until nothing merges. A pass sorts the cells by (row span, x) so that cells with
-// the same y-extent lie in order along the row; a run is extended while the merged rectangle keeps
-// max(w, h) <= aspect * min(w, h). Tree leaves are then redirected to the merged cells.
-void QuadTree::merge_cells(double aspect) {
-  const int b = std::bit_width(unsigned(side_));
-  std::vector<std::uint32_t> leaf_cell(cells_.size());
+namespace {
+
+// One merge (see merge_cells) of `cells`; leaf_cell maps each input index to its merged cell.
+template <class Rect>
+void merge_rects(std::vector<Rect>& cells, std::vector<std::uint32_t>& leaf_cell, double aspect, int b) {
+  leaf_cell.resize(cells.size());
   std::iota(leaf_cell.begin(), leaf_cell.end(), 0u);
   std::vector<Keyed> items, tmp;
   std::vector<std::uint32_t> remap;
@@ -131,23 +169,25 @@ void QuadTree::merge_cells(double aspect) {
   };
   for (int idle = 0, pass = 0; idle < 2; ++pass) {
     const bool horizontal = pass % 2 == 0;
-    items.resize(cells_.size());
-    for (std::uint32_t c = 0; c < cells_.size(); ++c) {
-      const Rect& r = cells_[c];
+    items.resize(cells.size());
+    for (std::uint32_t c = 0; c < cells.size(); ++c) {
+      const Rect& r = cells[c];
       const std::uint64_t lo = horizontal ? r.y0 : r.x0, hi = horizontal ? r.y1 : r.x1;
       const std::uint64_t at = horizontal ? r.x0 : r.y0;
       items[c] = {(lo << (2 * b)) | (hi << b) | at, c, 0};
     }
-    radix_sort(items, tmp, 3 * b);
-    remap.assign(cells_.size(), 0);
+    // keys are distinct (cells are disjoint): any sort gives the order of the build
+    if (items.size() < 2048) std::sort(items.begin(), items.end(), [](const Keyed& p, const Keyed& q) { return p.key < q.key; });
+    else radix_sort(items, tmp, 3 * b);
+    remap.assign(cells.size(), 0);
     merged.clear();
     bool changed = false;
     for (std::size_t i = 0; i < items.size();) {
-      Rect cur = cells_[items[i].cell];
+      Rect cur = cells[items[i].cell];
       remap[items[i].cell] = std::uint32_t(merged.size());
       std::size_t j = i + 1;
       for (; j < items.size(); ++j) {
-        const Rect& n = cells_[items[j].cell];
+        const Rect& n = cells[items[j].cell];
         if (horizontal) {
           if (n.y0 != cur.y0 || n.y1 != cur.y1 || n.x0 != cur.x1 || !ok(n.x1 - cur.x0, cur.y1 - cur.y0)) break;
           cur.x1 = n.x1;
@@ -161,10 +201,21 @@ void QuadTree::merge_cells(double aspect) {
       merged.push_back(cur);
       i = j;
     }
-    cells_.swap(merged);
+    cells.swap(merged);
     for (auto& c : leaf_cell) c = remap[c];
     idle = changed ? 0 : idle + 1;
   }
+}
+
+}  // namespace
+
+// Collapses runs of cells that share a whole side into rectangles, alternating horizontal and
+// vertical passes until nothing merges. A pass sorts the cells by (row span, x) so that cells with
+// the same y-extent lie in order along the row; a run is extended while the merged rectangle keeps
+// max(w, h) <= aspect * min(w, h). Tree leaves are then redirected to the merged cells.
+void QuadTree::merge_cells(double aspect) {
+  std::vector<std::uint32_t> leaf_cell;
+  merge_rects(cells_, leaf_cell, aspect, std::bit_width(unsigned(side_)));
   // Leaf ids in the tree become cell ids.
   auto fix = [&](std::int32_t& slot) {
     if (slot <= -2) slot = -std::int32_t(leaf_cell[std::size_t(-slot - 2)]) - 2;
@@ -224,27 +275,11 @@ void QuadTree::find_portals() {
 void QuadTree::build_graph() {
   const std::size_t nc = cells_.size(), np = portals_.size();
   if (np >= std::size_t(QuadTreeGraph::null_vertex())) throw std::invalid_argument("quadtree: too many portals");
-  // Components of the cell adjacency: queries across components are no_path at once.
-  DisjointSets sets(nc);
-  for (const PortalRec& p : portals_) sets.unite(p.a, p.b);
-  comp_.assign(nc, -1);
-  std::int32_t next = 0;
-  for (std::uint32_t c = 0; c < nc; ++c) {
-    const std::uint32_t r = sets.find(c);
-    if (comp_[r] < 0) comp_[r] = next++;
-    comp_[c] = comp_[r];
-  }
-  // Portals of each cell (CSR).
-  cell_first_.assign(nc + 1, 0);
-  for (const PortalRec& p : portals_) ++cell_first_[p.a + 1], ++cell_first_[p.b + 1];
-  for (std::size_t c = 0; c < nc; ++c) cell_first_[c + 1] += cell_first_[c];
-  cell_portals_.resize(cell_first_[nc]);
-  {
-    std::vector<std::uint32_t> fill(cell_first_.begin(), cell_first_.end() - 1);
-    for (Vertex v = 0; v < np; ++v) {
-      cell_portals_[fill[portals_[v].a]++] = v;
-      cell_portals_[fill[portals_[v].b]++] = v;
-    }
+  // Portals of each cell.
+  cell_portals_.assign(nc, {});
+  for (Vertex v = 0; v < np; ++v) {
+    cell_portals_[portals_[v].a].push_back(v);
+    cell_portals_[portals_[v].b].push_back(v);
   }
   mid_.resize(np);
   for (Vertex v = 0; v < np; ++v) {
@@ -254,7 +289,7 @@ void QuadTree::build_graph() {
   }
   // Each portal links to every other portal of its two cells (both cells are convex, so the
   // segment between two portal midpoints of one cell stays inside it); cost = midpoint distance.
-  auto degree = [&](std::uint32_t c) { return cell_first_[c + 1] - cell_first_[c]; };
+  auto degree = [&](std::uint32_t c) { return std::uint32_t(cell_portals_[c].size()); };
   std::vector<std::uint32_t> offsets(np + 1, 0);
   for (Vertex v = 0; v < np; ++v)
     offsets[v + 1] = offsets[v] + degree(portals_[v].a) + degree(portals_[v].b) - 2;
@@ -263,8 +298,7 @@ void QuadTree::build_graph() {
   for (Vertex v = 0; v < np; ++v) {
     std::uint32_t k = offsets[v];
     for (const std::uint32_t c : {portals_[v].a, portals_[v].b})
-      for (std::uint32_t i = cell_first_[c]; i < cell_first_[c + 1]; ++i) {
-        const Vertex w = cell_portals_[i];
+      for (const Vertex w : cell_portals_[c]) {
         if (w == v) continue;
         targets[k] = w;
         const double dx = mid_[v].x - mid_[w].x, dy = mid_[v].y - mid_[w].y;
@@ -273,6 +307,25 @@ void QuadTree::build_graph() {
       }
   }
   graph_ = CsrGraph(std::move(offsets), std::move(targets), std::move(weights));
+  label_components();
+}
+
+// Components of the cell adjacency: queries across components are no_path at once.
+void QuadTree::label_components() {
+  const std::size_t nc = cells_.size();
+  DisjointSets sets(nc);
+  for (std::uint32_t c = 0; c < nc; ++c)
+    for (const Vertex v : cell_portals_[c]) sets.unite(portals_[v].a, portals_[v].b);
+  comp_.assign(nc, -1);
+  std::int32_t next = 0;
+  for (std::uint32_t c = 0; c < nc; ++c) {
+    if (dead(c)) continue;
+    const std::uint32_t r = sets.find(c);
+    if (comp_[r] < 0) comp_[r] = next++;
+    comp_[c] = comp_[r];
+  }
+  label_root_.resize(std::size_t(next));
+  std::iota(label_root_.begin(), label_root_.end(), 0);
 }
 
 // --- queries -------------------------------------------------------------------------------------
@@ -319,12 +372,9 @@ std::optional<Attachment> QuadTree::attach(Point p) const {
   if (!c) return std::nullopt;
   Attachment a;
   a.cell = *c;
-  a.component = comp_[*c];
-  a.links.reserve(cell_first_[*c + 1] - cell_first_[*c]);
-  for (std::uint32_t i = cell_first_[*c]; i < cell_first_[*c + 1]; ++i) {
-    const Vertex w = cell_portals_[i];
-    a.links.push_back({w, distance(p, mid_[w])});
-  }
+  a.component = component(*c);
+  a.links.reserve(cell_portals_[*c].size());
+  for (const Vertex w : cell_portals_[*c]) a.links.push_back({w, distance(p, mid_[w])});
   return a;
 }
 
@@ -368,8 +418,8 @@ QuadTree::Box QuadTree::cell_box(std::uint32_t c) const {
 
 std::vector<std::uint32_t> QuadTree::neighbours(std::uint32_t c) const {
   std::vector<std::uint32_t> out;
-  for (std::uint32_t i = cell_first_[c]; i < cell_first_[c + 1]; ++i) {
-    const PortalRec& p = portals_[cell_portals_[i]];
+  for (const Vertex v : cell_portals_[c]) {
+    const PortalRec& p = portals_[v];
     out.push_back(p.a == c ? p.b : p.a);
   }
   return out;
@@ -383,13 +433,317 @@ std::pair<Point, Point> QuadTree::portal_segment(Vertex v) const {
 
 BuildStats QuadTree::stats() const {
   BuildStats s;
-  s.vertices = portals_.size();
+  s.vertices = graph_.num_live_vertices();
   s.edges = graph_.num_edges();
+  std::size_t lists = cell_portals_.capacity() * sizeof(cell_portals_[0]), pyramid = free_.capacity();
+  for (const auto& l : cell_portals_) lists += l.capacity() * sizeof(Vertex);
+  for (const auto& l : pyr_) pyramid += l.capacity() * sizeof(std::uint32_t);
+  pyramid += owner_.capacity() * sizeof(std::int32_t);
   s.memory_bytes = graph_.memory_bytes() + tree_.capacity() * sizeof(std::int32_t) +
                    cells_.capacity() * sizeof(Rect) + comp_.capacity() * sizeof(std::int32_t) +
-                   portals_.capacity() * sizeof(PortalRec) + mid_.capacity() * sizeof(Point) +
-                   cell_first_.capacity() * sizeof(std::uint32_t) + cell_portals_.capacity() * sizeof(Vertex);
+                   portals_.capacity() * sizeof(PortalRec) + mid_.capacity() * sizeof(Point) + lists + pyramid;
   return s;
+}
+
+// --- updates (SPEC §7) ------------------------------------------------------------------------
+
+std::vector<QuadTree::Box> QuadTree::leaf_boxes() const {
+  std::vector<Box> out;
+  visit_leaves(kRootSlot, 0, 0, side_, Rect{0, 0, side_, side_}, [&](std::int64_t, std::int32_t v, const Rect& n) {
+    if (v <= -2) out.push_back({world(n.x0, n.y0), world(n.x1, n.y1)});
+  });
+  return out;
+}
+
+template <class F>
+void QuadTree::visit_leaves(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, const Rect& r, F&& f) const {
+  // Down to the smallest node holding all of r first, then every leaf below it meeting r.
+  for (std::int32_t v = slot(i); v >= 0; v = slot(i)) {
+    const std::int32_t h = s / 2;
+    const int qx = r.x0 >= x + h ? 1 : r.x1 <= x + h ? 0 : -1, qy = r.y0 >= y + h ? 1 : r.y1 <= y + h ? 0 : -1;
+    if (qx < 0 || qy < 0) break;
+    i = v + qx + 2 * qy, x += qx * h, y += qy * h, s = h;
+  }
+  struct Item {
+    std::int64_t i;
+    std::int32_t x, y, s;
+  };
+  Item stack[4 * 32];
+  int top = 0;
+  stack[top++] = {i, x, y, s};
+  while (top > 0) {
+    const Item n = stack[--top];
+    const std::int32_t v = slot(n.i);
+    if (v < 0) {
+      f(n.i, v, Rect{n.x, n.y, n.x + n.s, n.y + n.s});
+      continue;
+    }
+    const std::int32_t h = n.s / 2;
+    for (int q = 3; q >= 0; --q) {  // pushed in reverse: children visited in order 0..3
+      const std::int32_t cx = n.x + (q & 1 ? h : 0), cy = n.y + (q & 2 ? h : 0);
+      if (cx < r.x1 && cx + h > r.x0 && cy < r.y1 && cy + h > r.y0) stack[top++] = {v + q, cx, cy, h};
+    }
+  }
+}
+
+// An old subtree goes: its groups are freed, the cells of its leaves are marked removed.
+void QuadTree::release(std::int32_t v) {
+  if (v == kBlocked) return;
+  if (v <= -2) {
+    ++released_leaves_;
+    const auto c = std::uint32_t(-std::int64_t(v) - 2);
+    if (!cell_mark_[c]) {
+      cell_mark_[c] = 1;
+      removed_.push_back(c);
+    }
+    return;
+  }
+  for (int q = 0; q < 4; ++q) release(tree_[std::size_t(v) + q]);
+  free_groups_.push_back(v);
+}
+
+// Node (x, y, s) holds the changed cells [b, e) (packed y << 32 | x). A node that was split and
+// still is keeps its untouched children; any other node is subdivided again from scratch.
+void QuadTree::walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, std::uint64_t* b, std::uint64_t* e) {
+  const std::int32_t old = slot(i);
+  const std::int64_t f = free_count(x, y, s);
+  const bool split = f > 0 && f < std::int64_t(s) * s && s > 1 && s / 2 >= min_size_;
+  if (old >= 0 && split) {
+    const std::int32_t h = s / 2;
+    auto cx = [](std::uint64_t c) { return std::int32_t(c & 0xffffffffu); };
+    auto cy = [](std::uint64_t c) { return std::int32_t(c >> 32); };
+    std::uint64_t* m = std::partition(b, e, [&](std::uint64_t c) { return cy(c) < y + h; });
+    std::uint64_t* m0 = std::partition(b, m, [&](std::uint64_t c) { return cx(c) < x + h; });
+    std::uint64_t* m2 = std::partition(m, e, [&](std::uint64_t c) { return cx(c) < x + h; });
+    if (b != m0) walk(old, x, y, h, b, m0);
+    if (m0 != m) walk(old + 1, x + h, y, h, m0, m);
+    if (m != m2) walk(old + 2, x, y + h, h, m, m2);
+    if (m2 != e) walk(old + 3, x + h, y + h, h, m2, e);
+    const std::size_t g = std::size_t(old);
+    if (tree_[g] == kBlocked && tree_[g + 1] == kBlocked && tree_[g + 2] == kBlocked && tree_[g + 3] == kBlocked) {
+      free_groups_.push_back(old);  // nothing free below: forget the node (the build's rule)
+      slot(i) = kBlocked;
+    }
+    return;
+  }
+  release(old);
+  make_node(i, x, y, s);
+}
+
+void QuadTree::paint(const Rect& r, std::int32_t id) {
+  for (std::int32_t y = r.y0; y < std::min(r.y1, height_); ++y)
+    std::fill_n(owner_.begin() + std::ptrdiff_t(std::size_t(y) * std::size_t(width_) + std::size_t(r.x0)),
+                std::max(0, std::min(r.x1, width_) - r.x0), id);
+}
+
+Vertex QuadTree::add_portal(const PortalRec& p) {
+  const Vertex v = graph_.add_vertex();
+  if (v >= portals_.size()) portals_.resize(std::size_t(v) + 1), mid_.resize(std::size_t(v) + 1);
+  if (v >= born_.size()) born_.resize(std::size_t(v) + 1, 0);
+  born_[v] = epoch_;
+  portals_[v] = p;
+  const double m = 0.5 * (double(p.lo) + double(p.hi));
+  mid_[v] = p.vertical ? world(p.line, m) : world(m, p.line);
+  cell_portals_[p.a].push_back(v);
+  cell_portals_[p.b].push_back(v);
+  return v;
+}
+
+void QuadTree::link_portal(Vertex v, std::vector<Vertex>& tgt, std::vector<double>& w) {
+  tgt.clear();
+  w.clear();
+  for (const std::uint32_t c : {portals_[v].a, portals_[v].b})
+    for (const Vertex u : cell_portals_[c]) {
+      if (u == v) continue;
+      tgt.push_back(u);
+      const double dx = mid_[v].x - mid_[u].x, dy = mid_[v].y - mid_[u].y;
+      w.push_back(std::sqrt(dx * dx + dy * dy));
+    }
+  graph_.set_out_edges(v, tgt.data(), w.data(), tgt.size());
+}
+
+bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
+  if (pyr_.empty() || map.kind != MapKind::grid || map.grid.width != width_ || map.grid.height != height_) return false;
+  // A large change (the base map placed on the empty one) is cheaper to build afresh.
+  if (changed.size() * 4 > std::size_t(width_) * std::size_t(height_)) return false;
+  // 1. Our copy of the cells and the count pyramid; `touched` lists the cells that really changed.
+  std::vector<std::uint64_t> touched;
+  for (const CellChange& c : changed) {
+    const std::size_t at = std::size_t(c.y) * std::size_t(width_) + std::size_t(c.x);
+    const std::uint8_t now = map.grid.cells[at] != 0;  // the map's value: a cell may be listed twice
+    if (free_[at] == now) continue;
+    free_[at] = now;
+    const std::int32_t d = now ? 1 : -1;
+    for (std::size_t k = 1; k < pyr_.size(); ++k) {
+      const std::size_t n = std::size_t(side_ >> k);
+      pyr_[k][std::size_t(c.y >> k) * n + std::size_t(c.x >> k)] += std::uint32_t(d);
+    }
+    touched.push_back(std::uint64_t(std::uint32_t(c.y)) << 32 | std::uint32_t(c.x));
+  }
+  if (touched.empty()) return true;
+  if (owner_.empty()) {  // the first update: the owner of every grid cell
+    owner_.assign(std::size_t(width_) * std::size_t(height_), -1);
+    for (std::uint32_t c = 0; c < cells_.size(); ++c)
+      if (!dead(c)) paint(cells_[c], std::int32_t(c));
+  }
+  cell_mark_.assign(cells_.size(), 0);  // 1 removed, 2 old with new portals, 4 old that lost some, 3 new
+  if (born_.size() < portals_.size()) born_.resize(portals_.size(), 0);
+  ++epoch_;
+  removed_.clear();
+  released_leaves_ = 0;
+  pending_.clear();
+
+  // 2. The tree: new leaves go to pending_, the cells of dropped leaves to removed_.
+  walk(kRootSlot, 0, 0, side_, touched.data(), touched.data() + touched.size());
+  const std::size_t new_leaves = pending_.size();
+  leaves_ = leaves_ + new_leaves - released_leaves_;
+  released_leaves_ = 0;
+
+  // 3. A merged cell that lost a leaf is taken apart: its other leaves are merged again.
+  for (const std::uint32_t d : removed_) {
+    const std::int32_t id = -std::int32_t(d) - 2;
+    visit_leaves(kRootSlot, 0, 0, side_, cells_[d], [&](std::int64_t i, std::int32_t v, const Rect& n) {
+      if (v == id) pending_.push_back({n, i});
+    });
+  }
+  for (std::size_t k = new_leaves; k < pending_.size(); ++k) slot(pending_[k].slot) = kPending;
+
+  // 4. The removed cells' portals go; their other cells get new rows.
+  std::vector<std::uint32_t> relink;  // cells whose portals need new rows
+  constexpr std::uint32_t kDeadPortal = ~std::uint32_t(0);
+  for (const std::uint32_t d : removed_) {
+    for (const Vertex v : cell_portals_[d]) {
+      PortalRec& p = portals_[v];
+      if (p.a == kDeadPortal) continue;  // both cells removed: already gone
+      const std::uint32_t other = p.a == d ? p.b : p.a;
+      if (cell_mark_[other] != 1) {
+        auto& l = cell_portals_[other];
+        l.erase(std::find(l.begin(), l.end(), v));
+        if (cell_mark_[other] == 0) relink.push_back(other);
+        cell_mark_[other] = 4;
+      }
+      p.a = p.b = kDeadPortal;
+      born_[v] = epoch_;
+      graph_.remove_vertex(v);
+    }
+    cell_portals_[d].clear();
+    paint(cells_[d], -1);
+    cells_[d] = Rect{0, 0, 0, 0};
+    free_cells_.push_back(d);
+  }
+
+  // 5. Merge the pending leaves (the build's merge, on this set only) into new cells.
+  std::vector<Rect> rects(pending_.size());
+  for (std::size_t k = 0; k < pending_.size(); ++k) rects[k] = pending_[k].r;
+  std::vector<std::uint32_t> leaf_cell(rects.size());
+  std::iota(leaf_cell.begin(), leaf_cell.end(), 0u);
+  if (merge_) merge_rects(rects, leaf_cell, aspect_, std::bit_width(unsigned(side_)));
+  std::vector<std::uint32_t> fresh(rects.size());
+  for (std::size_t k = 0; k < rects.size(); ++k) {
+    std::uint32_t c;
+    if (!free_cells_.empty()) {
+      c = free_cells_.back();
+      free_cells_.pop_back();
+    } else {
+      c = std::uint32_t(cells_.size());
+      cells_.emplace_back();
+      cell_portals_.emplace_back();
+      cell_mark_.push_back(0);
+    }
+    cells_[c] = rects[k];
+    cell_mark_[c] = 3;
+    fresh[k] = c;
+    relink.push_back(c);
+  }
+  for (std::size_t k = 0; k < pending_.size(); ++k) slot(pending_[k].slot) = -std::int32_t(fresh[leaf_cell[k]]) - 2;
+  for (const std::uint32_t c : fresh) paint(cells_[c], std::int32_t(c));
+
+  // 6. Portals of the new cells: the owners of the grid cells just outside each side (a cell
+  // meets a straight strip in one run, so equal neighbours come in runs). A portal between two new
+  // cells is made from the lower id.
+  for (const std::uint32_t c : fresh) {
+    const Rect r = cells_[c];
+    for (int side = 0; side < 4; ++side) {
+      const bool vertical = side < 2, high = side % 2 == 0;  // 0 +x, 1 -x, 2 +y, 3 -y
+      const std::int32_t line = vertical ? (high ? r.x1 : r.x0) : (high ? r.y1 : r.y0);
+      const std::int32_t out = high ? line : line - 1;  // the row or column just outside
+      if (out < 0 || out >= (vertical ? width_ : height_)) continue;
+      const std::int32_t from = vertical ? r.y0 : r.x0, to = vertical ? r.y1 : r.x1;
+      std::int32_t last = -1;
+      for (std::int32_t k = from; k < to; ++k) {
+        const std::int32_t n = vertical ? owner_[std::size_t(k) * std::size_t(width_) + std::size_t(out)]
+                                        : owner_[std::size_t(out) * std::size_t(width_) + std::size_t(k)];
+        if (n < 0 || n == last) continue;
+        last = n;
+        const auto u = std::uint32_t(n);
+        if (cell_mark_[u] == 3 && u < c) continue;  // made from u's side
+        const Rect& o = cells_[u];
+        const std::int32_t lo = vertical ? std::max(r.y0, o.y0) : std::max(r.x0, o.x0);
+        const std::int32_t hi = vertical ? std::min(r.y1, o.y1) : std::min(r.x1, o.x1);
+        if (hi <= lo) continue;
+        add_portal({high ? c : u, high ? u : c, line, lo, hi, vertical});
+        if (cell_mark_[u] == 0) cell_mark_[u] = 2, relink.push_back(u);
+      }
+    }
+  }
+
+  // 7. Rows. A new portal gets its row; an old portal of a cell whose portal set changed drops the
+  // portals that went and gains the new ones of its cells (unchanged entries stay as they are).
+  std::vector<Vertex> tgt;
+  std::vector<double> w;
+  auto changed_now = [&](Vertex t) { return born_[t] == epoch_; };
+  for (const std::uint32_t c : relink)
+    for (const Vertex v : cell_portals_[c]) {
+      const PortalRec& p = portals_[v];
+      const std::uint32_t other = p.a == c ? p.b : p.a;
+      if (cell_mark_[other] >= 2 && other < c) continue;  // a portal of two such cells: once
+      if (changed_now(v)) {
+        link_portal(v, tgt, w);
+        continue;
+      }
+      if (cell_mark_[p.a] == 4 || cell_mark_[p.b] == 4)  // only rows of such cells name removed portals
+        graph_.filter_out_edges(v, [&](Vertex t) { return !changed_now(t); });
+      tgt.clear();
+      w.clear();
+      for (const std::uint32_t cc : {p.a, p.b}) {
+        if (cell_mark_[cc] < 2) continue;
+        for (const Vertex u : cell_portals_[cc])
+          if (u != v && changed_now(u)) {
+            tgt.push_back(u);
+            const double dx = mid_[v].x - mid_[u].x, dy = mid_[v].y - mid_[u].y;
+            w.push_back(std::sqrt(dx * dx + dy * dy));
+          }
+      }
+      graph_.append_out_edges(v, tgt.data(), w.data(), tgt.size());
+    }
+
+  // 8. Component labels (union-find over labels, flattened so that component() is one read).
+  auto find = [&](std::int32_t l) {
+    while (label_root_[std::size_t(l)] != l)
+      l = label_root_[std::size_t(l)] = label_root_[std::size_t(label_root_[std::size_t(l)])];
+    return l;
+  };
+  if (comp_.size() < cells_.size()) comp_.resize(cells_.size(), -1);
+  for (const std::uint32_t c : fresh) comp_[c] = -1;
+  for (const std::uint32_t c : fresh) {
+    std::int32_t root = -1;
+    for (const Vertex v : cell_portals_[c]) {
+      const std::uint32_t n = portals_[v].a == c ? portals_[v].b : portals_[v].a;
+      if (comp_[n] < 0) continue;  // a new cell not labelled yet: it unites with c when its turn comes
+      const std::int32_t r = find(comp_[n]);
+      if (root < 0) root = r;
+      else if (r != root) label_root_[std::size_t(r)] = root;
+    }
+    if (root < 0) {
+      root = std::int32_t(label_root_.size());
+      label_root_.push_back(root);
+    }
+    comp_[c] = root;
+  }
+  for (std::size_t l = 0; l < label_root_.size(); ++l) label_root_[l] = find(std::int32_t(l));
+  removed_.clear();
+  pending_.clear();
+  return true;
 }
 
 }  // namespace navbench

@@ -55,10 +55,21 @@ class QuadTree {
   Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
+  // SPEC §7, grid maps: the free counts of the changed cells' ancestors are updated in a count
+  // pyramid, only the subtrees whose free/mixed/blocked state changed are subdivided again, and
+  // the merged cells that lost a leaf are taken apart and merged again together with the new
+  // leaves; portals and graph rows change only around those cells. The leaves equal a fresh
+  // build's; the merged cells may differ (merging is a greedy sweep over the whole map) but tile
+  // the same free space. Component labels as grid8's update: new cells unite their neighbours'
+  // labels, a split keeps one label (different labels still prove there is no path).
+  // False (rebuild) on polygon maps and when a quarter of the map or more changed.
+  bool update(const Map& map, const std::vector<CellChange>& changed);
+  static constexpr bool kUpdateIsApproximate = true;  // merged cells may differ (see above)
   // The cells' outlines, for path pictures.
   std::vector<Segment> structure() const {
     std::vector<Segment> out;
     for (std::uint32_t c = 0; c < cells_.size(); ++c) {
+      if (dead(c)) continue;
       const Box b = cell_box(c);
       const Point p[4] = {b.min, {b.max.x, b.min.y}, b.max, {b.min.x, b.max.y}};
       for (int i = 0; i < 4; ++i) out.push_back({p[i], p[(i + 1) % 4]});
@@ -68,15 +79,22 @@ class QuadTree {
 
   // --- inspection (tests, benchmarks, reports) ---
   std::size_t quadtree_leaves() const { return leaves_; }  // free leaves of the subdivision
-  std::size_t cell_count() const { return cells_.size(); } // cells after merging ("leaves" reported)
+  std::size_t cell_count() const { return cells_.size() - free_cells_.size(); }  // cells after merging
+  // Ids run to cell_id_bound(); a removed cell (after an update) has an empty box.
+  std::size_t cell_id_bound() const { return cells_.size(); }
+  bool dead(std::uint32_t c) const { return cells_[c].x0 == cells_[c].x1; }
+  // The free leaves of the subdivision as boxes, in a fixed order (tests: equal to a fresh build's).
+  std::vector<Box> leaf_boxes() const;
   Box cell_box(std::uint32_t c) const;
   // The free cell holding p (descends the tree: O(depth)). On a boundary, the first free cell in
   // the directions (1,1), (1,-1), (-1,-1), (-1,1) from p: at a grid pinch point, its owner.
   std::optional<std::uint32_t> cell_at(Point p) const;
   // Cells sharing a boundary segment of positive length with c.
   std::vector<std::uint32_t> neighbours(std::uint32_t c) const;
-  std::int32_t component(std::uint32_t c) const { return comp_[c]; }
-  // Portal v: the two cells it joins and its segment (ends ordered by increasing x, then y).
+  // Component label of cell c: different labels => no path. After updates the labels may
+  // over-approximate (a split leaves one label; see update()).
+  std::int32_t component(std::uint32_t c) const { return label_root_[std::size_t(comp_[c])]; }
+  // Portal v (a live graph vertex): the two cells it joins and its segment (ends ordered by increasing x, then y).
   std::pair<std::uint32_t, std::uint32_t> portal_cells(Vertex v) const { return {portals_[v].a, portals_[v].b}; }
   std::pair<Point, Point> portal_segment(Vertex v) const;
 
@@ -95,27 +113,66 @@ class QuadTree {
   // Tree slots: >= 0 an inner node whose 4 children are slots tree_[i..i+3] (order: low x low y,
   // high x low y, low x high y, high x high y); kBlocked; <= -2 a free leaf, id -(value + 2).
   static constexpr std::int32_t kBlocked = -1;
+  static constexpr std::int32_t kPending = INT32_MIN;  // a new free leaf before its cell id is known
+  static constexpr std::int64_t kRootSlot = -1;  // slot index of root_ (others index tree_)
+  // A free leaf made by make_node, waiting for its cell id (written to its slot after merging).
+  struct PendingLeaf {
+    Rect r;
+    std::int64_t slot;
+  };
 
-  void subdivide_grid(const GridMap& g, double min_size);
+  void subdivide_grid(const GridMap& g);  // the minimum node size is min_size_
   void subdivide_polygon(const PolygonMap& pm, double min_size);
   void merge_cells(double aspect);
   void find_portals();
   void build_graph();
   Point world(double x, double y) const { return {origin_.x + x * unit_, origin_.y + y * unit_}; }
   std::int64_t locate_slot(double u, double v, bool high_x, bool high_y, bool* tie_x, bool* tie_y) const;
+  // Grid maps: free cells of the aligned node (x, y, s) from the count pyramid.
+  std::int64_t free_count(std::int32_t x, std::int32_t y, std::int32_t s) const;
+  std::int32_t& slot(std::int64_t i) { return i == kRootSlot ? root_ : tree_[std::size_t(i)]; }
+  std::int32_t slot(std::int64_t i) const { return i == kRootSlot ? root_ : tree_[std::size_t(i)]; }
+  std::int32_t alloc_group();
+  // Subdivides node (x, y, s) from scratch into slot i (grid maps); free leaves go to pending_.
+  void make_node(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s);
+  // Update helpers.
+  void walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, std::uint64_t* b, std::uint64_t* e);
+  void release(std::int32_t v);
+  // Calls f(slot index, slot value, node) for every leaf or blocked slot whose node meets r.
+  template <class F>
+  void visit_leaves(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, const Rect& r, F&& f) const;
+  Vertex add_portal(const PortalRec& p);
+  void paint(const Rect& r, std::int32_t id);  // owner_ of the grid cells in r
+  void link_portal(Vertex v, std::vector<Vertex>& tgt, std::vector<double>& w);
+  void label_components();
+
+  bool merge_ = true;
+  double aspect_ = 2, min_size_ = 1;
+  std::vector<std::uint8_t> free_;                // grid maps: our copy of the cells (1 free)
+  std::vector<std::vector<std::uint32_t>> pyr_;    // grid maps: level k = free count of 2^k nodes
+  std::vector<std::int32_t> owner_;                // grid maps, from the first update: cell of each grid cell
+  std::vector<std::int32_t> free_groups_;          // released groups of 4 tree slots
+  std::vector<PendingLeaf> pending_;
+  std::vector<std::uint32_t> free_cells_;          // ids of removed cells
+  std::vector<std::uint32_t> removed_;             // update scratch: cells that lost a leaf
+  std::vector<std::uint8_t> cell_mark_;            // update scratch, per cell id
+  std::size_t released_leaves_ = 0;                // update scratch
+  std::vector<std::uint32_t> born_;                // per portal: the update that made or removed it
+  std::uint32_t epoch_ = 0;                        // updates so far
 
   Point origin_{0, 0};
   double unit_ = 1;
   std::int32_t side_ = 1;          // root side in units (a power of two)
+  std::int32_t width_ = 0, height_ = 0;  // grid maps: the map's size
   std::int32_t root_ = kBlocked;   // root slot
   std::vector<std::int32_t> tree_;
   std::size_t leaves_ = 0;
   std::vector<Rect> cells_;
-  std::vector<std::int32_t> comp_;             // per cell: connected component id
+  std::vector<std::int32_t> comp_;             // per cell: component label
+  std::vector<std::int32_t> label_root_;       // label -> its component (labels united by updates)
   std::vector<PortalRec> portals_;              // per graph vertex
   std::vector<Point> mid_;                      // per graph vertex: portal midpoint
-  std::vector<std::uint32_t> cell_first_;       // per cell: its portals are cell_portals_[first..first+1)
-  std::vector<Vertex> cell_portals_;
+  std::vector<std::vector<Vertex>> cell_portals_;  // per cell: its portals
   Graph graph_;
 };
 
