@@ -1,11 +1,13 @@
 #include "harness/registry.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "representations/grid/grid.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/subgoal/subgoal.hpp"
+#include "representations/tangent/tangent.hpp"
 #include "representations/visgraph/visgraph.hpp"
 
 namespace navbench {
@@ -20,9 +22,16 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (levels=16 default: N-level, 15 local layers; 1 simple, 2 two-level)", true),
       make_entry<VisGraph>(
           "visgraph",
-          "pruned visibility graph over convex corners (tangent edges only): the exact optimum (taut, alt=K landmarks, table=1 all-pairs heuristic)"),
+          "pruned visibility graph over convex corners (tangent edges only): the exact optimum (taut, alt=K landmarks, table=1 all-pairs heuristic); at --radius R > 0 the tangent graph of the disc (Chew 1985), paths with arcs"),
   };
   return entries;
+}
+
+std::unique_ptr<AnyRepresentation> build_tangent_representation(const Map& m, double R) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "radius=%.17g", R);  // reads back to the same double
+  Params p = Params::parse(buf);
+  return std::make_unique<Adapter<TangentRepresentation>>(m, p);
 }
 
 const RepresentationEntry* find_representation(const std::string& name) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry/radius_validity.hpp"
 #include "representations/representation.hpp"
 #include "search/astar.hpp"
 
@@ -36,6 +37,14 @@ class AnyRepresentation {
   virtual bool update(const Map& m, const std::vector<CellChange>& changed) = 0;
   // Line segments that draw the structure (empty when the representation offers none).
   virtual std::vector<Segment> structure() const = 0;
+  // A path with arcs (SPEC §6) for the found path, when the representation has one (the tangent
+  // graph of a disc agent); empty otherwise: its path is polyline().
+  virtual std::vector<PathItem> disc_items(const Query& q) const = 0;
+};
+
+template <class R>
+concept HasDiscItems = requires(const R& r, const Query& q) {
+  { r.disc_items(q) } -> std::same_as<std::vector<PathItem>>;
 };
 
 template <class R>
@@ -105,6 +114,10 @@ class Adapter final : public AnyRepresentation {
       return out;
     }
   }
+  std::vector<PathItem> disc_items(const Query& q) const override {
+    if constexpr (HasDiscItems<R>) return rep_.disc_items(q);
+    else return {};
+  }
   std::size_t workspace_bytes() const override { return ws_.memory_bytes(); }
   const R& representation() const { return rep_; }
 
@@ -131,6 +144,8 @@ RepresentationEntry make_entry(std::string name, std::string description, bool g
 }
 
 const std::vector<RepresentationEntry>& representations();
+// `visgraph` for a disc agent of radius R > 1e-9 (SPEC §6): the tangent graph behind the shared A*.
+std::unique_ptr<AnyRepresentation> build_tangent_representation(const Map& m, double R);
 const RepresentationEntry* find_representation(const std::string& name);
 
 // `--rep` values (SPEC §5): "a,b,c" or "name:k=v,k=v". Each spec keeps the text as given.
