@@ -40,6 +40,25 @@ const RepresentationEntry* find_representation(const std::string& name) {
   return nullptr;
 }
 
+std::string take_erode(std::string& params) {
+  std::string kept, erode;
+  std::size_t pos = 0;
+  while (pos <= params.size()) {
+    std::size_t comma = params.find(',', pos);
+    if (comma == std::string::npos) comma = params.size();
+    const std::string kv = params.substr(pos, comma - pos);
+    if (kv.rfind("erode=", 0) == 0) {
+      erode = kv.substr(6);
+      if (erode != "centre" && erode != "cell") throw std::invalid_argument("erode must be centre or cell, got '" + erode + "'");
+    } else if (!kv.empty() || comma < params.size()) {
+      kept += (kept.empty() ? "" : ",") + kv;
+    }
+    pos = comma + 1;
+  }
+  params = kept;
+  return erode;
+}
+
 std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
   auto known = [](const std::string& n) {
     if (find_representation(n)) return;
@@ -59,7 +78,9 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
       g.cells = {1};
       return make_grid_map(g, "probe");
     }();
-    Params p = Params::parse(s.params);
+    std::string rest = s.params;
+    take_erode(rest);
+    Params p = Params::parse(rest);
     try {
       find_representation(s.name)->build(probe, p);
     } catch (const UnsupportedMap&) {

@@ -359,7 +359,9 @@ void PreparedMap::build_queries() {
     clear = [this](Point p) { return rv->point_clear(p, R()); };
     if (map.kind == MapKind::grid) {  // built here, once: sweep units share this map across threads
       eroded = std::make_unique<Map>(map);
-      eroded->grid = erode_grid(map.grid, *rv->clearance(), R());
+      eroded->grid = erode_grid(map.grid, *rv->clearance(), R(), Erosion::centre);
+      eroded_cell = std::make_unique<Map>(map);
+      eroded_cell->grid = erode_grid(map.grid, *rv->clearance(), R(), Erosion::cell);
     }
   }
   if (!has_scen) {
@@ -416,9 +418,22 @@ void PreparedMap::compute_optimum() {
   optimum_done = true;
 }
 
-const Map& PreparedMap::build_map() {
+const Map& PreparedMap::build_map(const std::string& erode) {
   build_queries();
-  return eroded ? *eroded : map;
+  if (!eroded) return map;
+  return erode == "cell" ? *eroded_cell : *eroded;
+}
+
+std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const std::string& name, const BuildFn& build,
+                                                   Params& params, const std::string& erode) {
+  pm.build_queries();
+  if (!pm.disc()) return build(pm.map, params);
+  // SPEC §6, a build per (map, representation, R): visgraph is the tangent graph of the disc; the
+  // others build on the map shrunk by R (geometry/erosion.hpp).
+  if (name == "visgraph") return build_tangent_representation(pm.map, pm.R());
+  if (pm.map.kind != MapKind::grid)
+    throw UnsupportedMap("R > 0 on polygon maps: only visgraph (the tangent graph); the shrunk walkable area is not built yet");
+  return build(pm.build_map(erode), params);
 }
 
 std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
@@ -426,24 +441,17 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   pm.build_queries();
   const RepresentationEntry* e = find_representation(spec.name);
   if (!e) throw std::invalid_argument("unknown representation '" + spec.name + "'");
-  Params params = Params::parse(spec.params);
+  std::string rest = spec.params;
+  std::string erode = take_erode(rest);
+  const bool erode_given = !erode.empty();
+  if (erode.empty()) erode = "centre";
+  Params params = Params::parse(rest);
   std::unique_ptr<AnyRepresentation> rep;
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    if (pm.disc()) {
-      // SPEC §6, a build per (map, representation, R): visgraph is the tangent graph of the disc;
-      // the others build on the map shrunk by R (erode_grid: Recast-style erosion).
-      if (spec.name == "visgraph") {
-        if (!params.empty()) throw std::invalid_argument("visgraph at R > 0 (the tangent graph) takes no parameters, got '" + spec.params + "'");
-        rep = build_tangent_representation(pm.map, pm.R());
-      } else if (pm.map.kind != MapKind::grid) {
-        throw UnsupportedMap("R > 0 on polygon maps: only visgraph (the tangent graph); the shrunk walkable area is not built yet");
-      } else {
-        rep = e->build(pm.build_map(), params);
-      }
-    } else {
-      rep = e->build(pm.map, params);
-    }
+    if (pm.disc() && spec.name == "visgraph" && (!params.empty() || erode_given))
+      throw std::invalid_argument("visgraph at R > 0 (the tangent graph) takes no parameters, got '" + spec.params + "'");
+    rep = build_for_agent(pm, spec.name, e->build, params, erode);
   } catch (const UnsupportedMap& u) {
     std::cerr << "navbench: skipping " << spec.text << " on " << pm.map.name << ": " << u.what() << '\n';
     return std::nullopt;
@@ -453,6 +461,7 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   b.map = pm.map.name;
   b.representation = spec.text;
   b.params = params.canonical();
+  if (pm.disc() && spec.name != "visgraph") b.params = "erode=" + erode + (b.params.empty() ? "" : "," + b.params);
   const BuildStats st = rep->stats();
   b.vertices = st.vertices;
   b.edges = st.edges;

@@ -54,21 +54,23 @@ struct PreparedMap {
   std::unique_ptr<RadiusValidity> rv;      // R > 1e-9: the exact validity test
   std::unique_ptr<TangentGraph> tangent;   // R > 1e-9: the exact optimum, built once, for every representation
   double tangent_build_ms = 0;
-  std::unique_ptr<Map> eroded;             // R > 1e-9, grid maps: the map shrunk by R (Recast-style erosion)
+  std::unique_ptr<Map> eroded, eroded_cell;  // R > 1e-9, grid maps: the map shrunk by R (erode=centre, erode=cell)
 
   double R() const { return radius.value_or(0.0); }
   bool disc() const { return R() > kRadiusTolerance; }
   RadiusContext radius_context() const { return {R(), rv.get()}; }
   void build_queries();    // free space + selected queries (random ones drawn here)
   void compute_optimum();  // fills QueryInput::optimal from the visibility graph (tangent graph for R > 0), once
-  // The map a representation builds on: the eroded map for R > 0 on grid maps, else the map.
-  const Map& build_map();
+  // The map a representation builds on: the eroded map for R > 0 on grid maps ("centre" or "cell",
+  // geometry/erosion.hpp), else the map.
+  const Map& build_map(const std::string& erode);
   void release() {
     queries.clear();
     queries.shrink_to_fit();
     tangent.reset();
     rv.reset();
     eroded.reset();
+    eroded_cell.reset();
     free.reset();
     optimum_done = false;
   }
@@ -76,6 +78,13 @@ struct PreparedMap {
 
 // Reads and checks a map and its scenario (InputError on bad files); nothing heavy yet.
 PreparedMap prepare_map(const std::string& path, const QuerySelection& sel);
+
+// Builds a representation for pm's agent (SPEC §6): without a disc, `build` on the map; with R > 0,
+// visgraph is the tangent graph and every other representation `build`s on the map eroded by R
+// (erode: centre or cell, geometry/erosion.hpp). Throws UnsupportedMap where that cannot be.
+using BuildFn = std::function<std::unique_ptr<AnyRepresentation>(const Map&, Params&)>;
+std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const std::string& name, const BuildFn& build,
+                                                   Params& params, const std::string& erode = "centre");
 
 // Builds `spec` on the map and runs every query: rows go to sink; returns the build row, or
 // nullopt when the representation does not support this kind of map (a note goes to stderr).

@@ -8,8 +8,18 @@
 
 namespace navbench {
 
-// The grid whose passable cells are those of `g` whose centre keeps clearance >= R - 1e-9 (the
-// tolerance of SPEC §6, so a query cell valid for R is always passable here). R <= 1e-9: g itself.
+// Which cells survive the erosion by R:
+//   centre — the cell's centre keeps clearance >= R - 1e-9 (the tolerance of SPEC §6, so a query
+//            cell valid for R is always passable): what grid4/grid8/quadtree/subgoal move between;
+//   cell   — the whole closed cell keeps clearance >= R - 1e-9 (its four corners do: the distance
+//            between two axis-parallel boxes is attained at a corner of each), so every point of
+//            the eroded walkable area is clear and a path inside it is valid for R. Recast's way of
+//            keeping its contours R off the walls (it rounds the radius up to whole cells, so it
+//            is at least this conservative; it then snaps query points onto the mesh, which this
+//            suite does not: a query point in a dropped cell is reported, not moved).
+enum class Erosion { centre, cell };
+
+// The grid whose passable cells are those of `g` that survive erosion by R. R <= 1e-9: g itself.
 //
 // Moves between such cells: an orthogonal move between two clear centres, and a diagonal move whose
 // four cells all have clear centres (the no-corner-cutting rule of grid8), keep clearance R along
@@ -20,6 +30,6 @@ namespace navbench {
 // other coordinate fixed) or the square of the four centres (diagonal) the distance to each blocked
 // square is smallest at one of the centres, all clear. The map's outside is a union of such squares.
 // So grid4/grid8 on this grid give paths valid for R by construction (tested exactly).
-GridMap erode_grid(const GridMap& g, const GridClearance& gc, double R);
+GridMap erode_grid(const GridMap& g, const GridClearance& gc, double R, Erosion mode = Erosion::centre);
 
 }  // namespace navbench
