@@ -122,10 +122,12 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     r.smoothing = mode;
     t = Clock::now();
     SmoothingResult sm;
+    std::vector<PathItem> disc_funnel;  // funnel for a disc: a path with arcs
     if (!disc) {
       sm = smooth(mode, raw, corridor, [&fs](Point a, Point b) { return fs.segment_valid(a, b); });
     } else if (mode == "funnel") {
-      sm.status = SmoothingStatus::not_applicable;  // a funnel for a disc needs arcs at its corners
+      if (corridor) disc_funnel = funnel_path_radius(raw.front(), raw.back(), *corridor, radius->R);
+      else sm.status = SmoothingStatus::not_applicable;
     } else {
       // los for a disc: a shortcut is taken when the swept disc keeps clearance R (the segment's
       // distance to every obstacle is >= R - 1e-9).
@@ -136,14 +138,23 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     r.smooth_us = us_since(t);
     if (sm.status == SmoothingStatus::not_applicable) {  // SPEC §3: by construction, not a failure
       r.status = Status::not_applicable;
-      r.message = disc && mode == "funnel" ? "funnel not applicable at R > 0: the funnel with radius (arcs at its corners) is not implemented"
-                                           : mode + " not applicable: " + rep_text + " has no corridor";
+      r.message = mode + " not applicable: " + rep_text + " has no corridor";
       r.raw_length.reset();
       r.raw_valid.reset();
       out.push_back(std::move(r));
       continue;
     }
     r.status = Status::ok;
+    if (!disc_funnel.empty()) {
+      r.length = path_items_length(disc_funnel);
+      r.valid = radius->rv->path_valid_radius(disc_funnel, radius->R);
+      r.path_points = 0;
+      for (const PathItem& it : disc_funnel) r.path_points += !it.arc_centre;
+      if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
+      if (keep_paths) r.items = std::move(disc_funnel);
+      out.push_back(std::move(r));
+      continue;
+    }
     r.length = polyline_length(sm.path);
     r.valid = valid(sm.path);
     r.path_points = sm.path.size();

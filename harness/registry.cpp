@@ -49,7 +49,8 @@ std::string take_erode(std::string& params) {
     const std::string kv = params.substr(pos, comma - pos);
     if (kv.rfind("erode=", 0) == 0) {
       erode = kv.substr(6);
-      if (erode != "centre" && erode != "cell") throw std::invalid_argument("erode must be centre or cell, got '" + erode + "'");
+      if (erode != "centre" && erode != "cell" && erode != "none")
+        throw std::invalid_argument("erode must be centre, cell or none, got '" + erode + "'");
     } else if (!kv.empty() || comma < params.size()) {
       kept += (kept.empty() ? "" : ",") + kv;
     }

@@ -156,12 +156,14 @@ struct RepresentationSpec {
 };
 std::vector<RepresentationSpec> parse_rep_option(const std::string& value);
 
-// The harness's own key of a spec's parameters, `erode=centre|cell` (SPEC §6: how the map is shrunk
+// The harness's own key of a spec's parameters, `erode=centre|cell|none` (SPEC §6: how the map is shrunk
 // by R before the representation builds on it; see geometry/erosion.hpp): removed from `params`
 // and returned ("" when absent). Throws std::invalid_argument for another value.
 // Default: centre (every representation on the one clearance grid). erode=cell keeps only the cells
 // that are clear as a whole (Recast's conservative rounding, without its snapping of query points
 // to the mesh: a query point in a dropped cell is reported as an error row, the price of that way).
+// erode=none builds on the map itself: the search ignores the radius and only the smoother (los,
+// funnel with radius) and the validity test know it (TRA*-style for the navmeshes).
 std::string take_erode(std::string& params);
 
 }  // namespace navbench

@@ -433,7 +433,7 @@ std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const std::s
   if (name == "visgraph") return build_tangent_representation(pm.map, pm.R());
   if (pm.map.kind != MapKind::grid)
     throw UnsupportedMap("R > 0 on polygon maps: only visgraph (the tangent graph); the shrunk walkable area is not built yet");
-  return build(pm.build_map(erode), params);
+  return build(erode == "none" ? pm.map : pm.build_map(erode), params);
 }
 
 std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,

@@ -81,7 +81,7 @@ PreparedMap prepare_map(const std::string& path, const QuerySelection& sel);
 
 // Builds a representation for pm's agent (SPEC §6): without a disc, `build` on the map; with R > 0,
 // visgraph is the tangent graph and every other representation `build`s on the map eroded by R
-// (erode: centre or cell, geometry/erosion.hpp). Throws UnsupportedMap where that cannot be.
+// (erode: centre or cell, geometry/erosion.hpp; none: the map itself). Throws UnsupportedMap where that cannot be.
 using BuildFn = std::function<std::unique_ptr<AnyRepresentation>(const Map&, Params&)>;
 std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const std::string& name, const BuildFn& build,
                                                    Params& params, const std::string& erode = "centre");

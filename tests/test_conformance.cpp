@@ -337,7 +337,7 @@ TEST_P(Conformance, Radius) {
           ASSERT_TRUE(r.valid.has_value());
           EXPECT_EQ(*r.valid, slow_valid) << "the validity column disagrees with the slow test";
           EXPECT_NEAR(*r.length, path_items_length(items), 1e-9 * (1 + *r.length));
-          if (by_construction) EXPECT_TRUE(*r.valid) << e.name << " on the eroded grid must be valid by construction";
+          if (by_construction) { EXPECT_TRUE(*r.valid) << e.name << " on the eroded grid must be valid by construction"; }
           if (*r.valid) {
             ASSERT_TRUE(qi.optimal.has_value()) << "a valid path but no optimum";
             EXPECT_GE(*r.length, *qi.optimal - 1e-9 * (1 + *qi.optimal)) << "a valid path shorter than the optimum";
@@ -349,7 +349,7 @@ TEST_P(Conformance, Radius) {
           }
         }
         // visgraph answers exactly when the optimum exists.
-        if (e.name == "visgraph") EXPECT_EQ(rows[0].status == Status::ok, qi.optimal.has_value());
+        if (e.name == "visgraph") { EXPECT_EQ(rows[0].status == Status::ok, qi.optimal.has_value()); }
       }
     }
 }
@@ -419,8 +419,8 @@ TEST(RadiusOptimum, MonotoneInRAndMeetsThePointOptimum) {
       for (std::size_t k = 2; k < radii.size(); ++k) {
         const auto& lo = pms[k - 1].queries[q].optimal;
         const auto& hi = pms[k].queries[q].optimal;
-        if (!lo) EXPECT_FALSE(hi.has_value()) << "R " << radii[k] << " has a path where " << radii[k - 1] << " has none";
-        if (lo && hi) EXPECT_GE(*hi, *lo - 1e-9 * (1 + *lo)) << "optimum decreased from R " << radii[k - 1] << " to " << radii[k];
+        if (!lo) { EXPECT_FALSE(hi.has_value()) << "R " << radii[k] << " has a path where " << radii[k - 1] << " has none"; }
+        if (lo && hi) { EXPECT_GE(*hi, *lo - 1e-9 * (1 + *lo)) << "optimum decreased from R " << radii[k - 1] << " to " << radii[k]; }
       }
     }
   }

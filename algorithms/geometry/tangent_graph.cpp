@@ -62,9 +62,16 @@ bool TangentGraph::surely_blocked(Point a, Point b) const {
   const double dx = b.x - a.x, dy = b.y - a.y;
   const int n = 1 + int(std::sqrt(dx * dx + dy * dy));
   const int W = gc->width(), H = gc->height();
-  for (int k = 0; k <= n; ++k) {
-    // Middle first: blocked pieces are usually caught there.
-    const int kk = (k + n / 2) % (n + 1);
+  // Coarse to fine (bit-reversed order: 1/2, 1/4, 3/4, 1/8, ...): a blocked piece is caught after
+  // a few samples wherever its obstacle lies, not after a walk from the middle.
+  int bits = 0;
+  while ((1 << bits) <= n) ++bits;
+  const unsigned span = 1u << bits;
+  for (unsigned s = 1; s <= span; ++s) {
+    unsigned r = 0, v = s & (span - 1);
+    for (int b = 0; b < bits; ++b, v >>= 1) r = (r << 1) | (v & 1u);
+    const int kk = int(r);
+    if (kk > n) continue;
     const double t = double(kk) / n, x = a.x + t * dx, y = a.y + t * dy;
     if (!(x >= 0 && y >= 0 && x <= W && y <= H)) return false;  // outside: left to the exact test
     const int i = std::min(W - 1, int(x)), j = std::min(H - 1, int(y));
