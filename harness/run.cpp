@@ -431,9 +431,11 @@ std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const std::s
   // SPEC §6, a build per (map, representation, R): visgraph is the tangent graph of the disc; the
   // others build on the map shrunk by R (geometry/erosion.hpp).
   if (name == "visgraph") return build_tangent_representation(pm.map, pm.R());
+  if (erode == "none") return build(pm.map, params);
   if (pm.map.kind != MapKind::grid)
-    throw UnsupportedMap("R > 0 on polygon maps: only visgraph (the tangent graph); the shrunk walkable area is not built yet");
-  return build(erode == "none" ? pm.map : pm.build_map(erode), params);
+    throw UnsupportedMap("R > 0 on polygon maps: erode=" + erode +
+                         " needs a grid map (the shrunk polygon area is not built yet); visgraph and erode=none run");
+  return build(pm.build_map(erode), params);
 }
 
 std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
