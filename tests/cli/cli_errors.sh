@@ -134,6 +134,14 @@ if "$nb" run --map "$g" --rep grid8,visgraph --limit 25 --paths --radius 0.5 --o
    && grep -q '^cave-45-128,[0-9]*,visgraph,euclidean,none,center,0.5,.*;@' "$tmp/r5.paths.csv"; then
   echo "ok   radius_visgraph_exact"
 else echo "FAIL radius_visgraph_exact: $(cat "$tmp/err")"; fails=$((fails+1)); fi
+# --queries N with --radius: the random queries are drawn valid for each radius (no invalid_query).
+total=$((total+1))
+cp "$g" "$tmp/noscen.map"  # no scenario next to it: --queries draws random ones
+if "$nb" run --map "$tmp/noscen.map" --queries 30 --seed 3 --rep grid8,visgraph --radius 1.5 --out "$tmp/rq" --quiet 2>"$tmp/err" \
+   && [ "$(tail -n +2 "$tmp/rq.csv" | wc -l)" -eq 60 ] && ! grep -q ',invalid_query,' "$tmp/rq.csv" \
+   && [ "$(grep -c ',visgraph,euclidean,none,.*,ok,' "$tmp/rq.csv")" -gt 0 ]; then
+  echo "ok   radius_random_queries_valid"
+else echo "FAIL radius_random_queries_valid: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 # --rep several times, and one value with parameters holding commas (SPEC §5).
 total=$((total+1))
 if "$nb" run --map "$m" --rep grid8,grid4 --rep quadtree:min=1,merge=1 --limit 2 --out "$tmp/reps" --quiet 2>"$tmp/err" \
