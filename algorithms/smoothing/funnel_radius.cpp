@@ -7,7 +7,7 @@
 //
 // An approximation by design: it knows only the corridor's portal ends, not the walls between them
 // nor whether a corner's circle reaches another obstacle, and a portal narrower than 2R still lets
-// the funnel through. The exact validity test then shows what that costs.
+// the funnel through (through its middle). The exact validity test then shows what that costs.
 #include <algorithm>
 #include <cmath>
 
@@ -65,7 +65,10 @@ std::vector<PathItem> funnel_path_radius(Point start, Point goal, const Corridor
     b0 = c.left;
     b1 = c.right;
     const Point L = s < 0 ? c.right : c.left, Rt = s < 0 ? c.left : c.right;
-    portals.push_back({{L, +1, R}, {Rt, -1, R}});
+    // A portal narrower than 2R is passed through its middle: its ends' circles shrink to half its
+    // width, so the funnel stays well defined (the disc does not fit there; the test will say so).
+    const double r = std::min(R, 0.5 * distance(L, Rt));
+    portals.push_back({{L, +1, r}, {Rt, -1, r}});
   }
   portals.push_back({{goal, 0, 0}, {goal, 0, 0}});
 
