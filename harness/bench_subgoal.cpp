@@ -63,7 +63,8 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
   BENCHMARK_CAPTURE(subgoal_vs, map_id##_grid8, rel, "grid8")->Unit(benchmark::kMillisecond);    \
   BENCHMARK_CAPTURE(subgoal_vs, map_id##_subgoal, rel, "subgoal:levels=1")->Unit(benchmark::kMillisecond); \
   BENCHMARK_CAPTURE(subgoal_vs, map_id##_subgoal2, rel, "subgoal:levels=2")->Unit(benchmark::kMillisecond); \
-  BENCHMARK_CAPTURE(subgoal_vs, map_id##_subgoal16, rel, "subgoal:levels=16")->Unit(benchmark::kMillisecond);
+  BENCHMARK_CAPTURE(subgoal_vs, map_id##_subgoal16, rel, "subgoal:levels=16")->Unit(benchmark::kMillisecond); \
+  BENCHMARK_CAPTURE(subgoal_vs, map_id##_subgoal16_scan, rel, "subgoal:levels=16,reach=0")->Unit(benchmark::kMillisecond);
 SUBGOAL_VS(den520d, "dao/den520d.map")
 SUBGOAL_VS(brc202d, "dao/brc202d.map")
 SUBGOAL_VS(Aurora, "sc1/Aurora.map")

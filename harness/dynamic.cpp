@@ -156,9 +156,7 @@ int run_dynamic(const RunConfig& cfg) {
         lines.push_back(&c);
       }
       if (cfg.optimum) {
-        if (const RepresentationEntry* vis_entry = find_representation("visgraph")) {
-          Params p;
-          auto vis = vis_entry->build(map, p);
+        if (auto vis = build_optimum_graph(map)) {
           for (auto& qi : queries) qi.optimal = exact_optimum(*vis, free, qi.start, qi.goal);
         }
       }

@@ -178,4 +178,11 @@ std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs,
   return polyline_length(vis.polyline(q));
 }
 
+std::unique_ptr<AnyRepresentation> build_optimum_graph(const Map& map) {
+  const RepresentationEntry* e = find_representation("visgraph");
+  if (!e) return nullptr;
+  Params p = Params::parse("alt=0,block=0,skip=0");
+  return e->build(map, p);
+}
+
 }  // namespace navbench

@@ -397,9 +397,9 @@ void PreparedMap::build_queries() {
 
 void PreparedMap::compute_optimum() {
   build_queries();
+  if (optimum_done) return;
   if (disc()) {
     // SPEC §6: the exact optimum of the disc, from the tangent graph (Chew 1985), once per (map, R).
-    if (optimum_done) return;
     const auto t0 = std::chrono::steady_clock::now();
     tangent = std::make_unique<TangentGraph>(*free, *rv, R());
     tangent_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -410,10 +410,8 @@ void PreparedMap::compute_optimum() {
     optimum_done = true;
     return;
   }
-  const RepresentationEntry* vis_entry = find_representation("visgraph");
-  if (!vis_entry || optimum_done) return;
-  Params p;
-  auto vis = vis_entry->build(map, p);
+  auto vis = build_optimum_graph(map);
+  if (!vis) return;
   for (auto& qi : queries) qi.optimal = exact_optimum(*vis, *free, qi.start, qi.goal);
   optimum_done = true;
 }

@@ -1241,9 +1241,7 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
              f"{n_maps} maps in {n_colls} collection(s) · generated {esc(generated)}. Intervals are 95 % bootstrap "
              f"intervals ({stats.N_BOOT} resamples, seed {a.seed}); n = queries (maps for build and memory) behind each value.</p>",
              "<nav>" + "".join(nav) + "</nav>"]
-    static = {}
-    for f in a.all_figures():
-        static[f.stem] = plots.save_static(f, os.path.join(out_dir, "figures"))
+    static = plots.save_static_all(a.all_figures(), os.path.join(out_dir, "figures"))
     summaries = []
     for i, sc in enumerate(a.scopes):
         parts.append(f"<section id='answer-{sc.slug}'><h2>{'The answer: ' if i == 0 else 'Collection '}{esc(sc.name)}"

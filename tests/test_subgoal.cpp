@@ -114,7 +114,8 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
     auto g8 = build(m, "");
     auto s1 = build(m, "levels=1");
     auto s2 = build(m, "levels=2");
-    auto s16 = build(m, "levels=16");
+    auto s16 = build(m, "levels=16");     // small maps: with the per-cell reach lists
+    auto s16s = build(m, "levels=16,reach=0");  // the clearance scan per query
     std::vector<Point> free_points;
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x)
@@ -130,7 +131,7 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
       }
       SCOPED_TRACE("trial " + std::to_string(trial) + " query " + std::to_string(k));
       const auto want = solve(*g8, s, t, "euclidean");
-      for (auto* rep : {s1.get(), s2.get(), s16.get()}) {
+      for (auto* rep : {s1.get(), s2.get(), s16.get(), s16s.get()}) {
         const auto got = solve(*rep, s, t, "euclidean");
         ASSERT_EQ(got.has_value(), want.has_value());
         if (!want) continue;

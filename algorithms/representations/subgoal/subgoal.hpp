@@ -33,7 +33,8 @@ class SubgoalGraph {
  public:
   using Graph = CsrGraph;
   // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers;
-  // the default, the fastest).
+  // the default, the fastest); reach=1 (default) / 0: per-cell lists of direct-h-reachable subgoals
+  // for locate, or the clearance scan per query.
   SubgoalGraph(const Map& map, Params& params);
 
   const Graph& graph() const { return graph_; }
@@ -121,6 +122,8 @@ class SubgoalGraph {
   std::vector<std::int32_t> vertex_;          // padded cell -> subgoal vertex or -1
   std::vector<std::int32_t> component_;       // padded cell -> 4-connected free component or -1
   std::vector<Cell> cell_of_;                 // vertex -> padded cell
+  std::vector<std::uint32_t> reach_off_;      // reach=1: padded cell -> first entry in reach_ids_ (CSR)
+  std::vector<Vertex> reach_ids_;             // reach=1: the direct-h-reachable subgoals of each free cell
   std::vector<Point> pos_;                    // vertex -> cell centre
   std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
   std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals

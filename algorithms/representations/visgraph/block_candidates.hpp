@@ -50,7 +50,7 @@ class BlockCandidates {
     return offsets_.capacity() * 4 + ids_.capacity() * 4 + (masks_.capacity() + maybe_.capacity()) * 2;
   }
   // Mean list length over blocks, and the share of entries marked sure.
-  double mean_candidates() const { return nbx_ * nby_ ? double(ids_.size()) / double(nbx_ * nby_) : 0.0; }
+  double mean_candidates() const { return nbx_ > 0 && nby_ > 0 ? double(ids_.size()) / double(nbx_ * nby_) : 0.0; }
   double sure_share() const;
   double mask_share() const;  // entries whose cell mask is not empty
 

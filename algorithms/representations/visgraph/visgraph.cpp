@@ -53,10 +53,14 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const int alt = params.get_int("alt", 16, 0, 64);  // default: the fastest configuration exact on every map
   const bool table = params.get_bool("table", false);
   const int table_mb = params.get_int("table_mb", 1024, 1, 1 << 20);
+  const auto& c = corners();
   // Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
-  // Default: 4 on grid maps of up to 2^18 cells (den520d, brc202d: attach 3-4x cheaper for ~0.2 s
-  // of build), 0 above (Aurora: block=4 costs ~5 s and ~100 MB more for a smaller share of the query).
-  const bool small_grid = map.kind == MapKind::grid && std::int64_t(map.grid.width) * map.grid.height <= (1 << 18);
+  // Default: 4 on grid maps of up to 2^18 cells and 4,096 convex corners (den520d 912, brc202d 2,138:
+  // attach 3-4x cheaper for ~0.2 s of build), 0 above: the lists grow with the corners each block
+  // sees (Aurora: ~5 s and ~100 MB more for a smaller share of the query; random512-10-0, 76k corners:
+  // 36 s and 980 MB instead of 19 s and 630 MB).
+  const bool small_grid = map.kind == MapKind::grid && std::int64_t(map.grid.width) * map.grid.height <= (1 << 18) &&
+                          c.size() <= 4096;
   const int block = params.get_int("block", small_grid ? 4 : 0, 0, 1024);
   // ENLSVG's edge levels and skip edges (skip_graph.hpp): search the skip graph only. Default on
   // wherever it applies (taut states, no distance table): exact and 2.7-5x fewer expansions.
@@ -65,7 +69,6 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   if (skip && !taut) throw std::invalid_argument("visgraph: skip=1 needs taut=1 (levels are over taut states)");
   if (skip && table) throw std::invalid_argument("visgraph: skip=1 does not combine with table=1");
   shift_ = taut ? 1 : 0;
-  const auto& c = corners();
   const std::uint32_t n = std::uint32_t(c.size());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
   if (map.kind == MapKind::grid) {

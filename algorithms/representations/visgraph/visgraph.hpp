@@ -18,7 +18,7 @@
 // Storage: CSR arrays (offsets / targets / weights), exposed as a Boost.Graph graph modelled in
 // place (IncidenceGraph + VertexListGraph), vertex_descriptor = navbench::Vertex.
 // Finding what a point sees: on grid maps an exact angular sweep over rows (grid_fov.hpp), so a
-// query costs in proportion to the visible region; or, with block=B (0: off; default 4 on grid maps of up to 2^18 cells, else 0), the
+// query costs in proportion to the visible region; or, with block=B (0: off; default 4 on grid maps of up to 2^18 cells and 4,096 convex corners, else 0), the
 // precomputed candidate list of the point's B x B cell block (block_candidates.hpp), filtered by
 // tangency and cell masks, each left over proven by an exact integer segment test (grid_los.hpp):
 // a query costs in proportion to its block's list, the build one region sweep per node and the
