@@ -17,7 +17,9 @@ double us_since(Clock::time_point t0) { return std::chrono::duration<double, std
 std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
                                  const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
-                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws) {
+                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws,
+                                 const RadiusContext* radius) {
+  const bool disc = radius && radius->disc();
   ResultRow row;
   row.map = ctx.map;
   row.collection = ctx.collection;
@@ -29,6 +31,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   row.representation = rep_text;
   row.heuristic = h.text;
   row.optimal = in.optimal;
+  if (radius) row.radius = radius->R;
   auto rows_for_all = [&](Status st, const std::string& msg) {
     std::vector<ResultRow> out;
     for (const auto& s : smoothings) {
@@ -45,12 +48,19 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   Query q;
   q.start = in.start;
   q.goal = in.goal;
+  // With a radius (SPEC §6): a point closer than R - 1e-9 to an obstacle is invalid too.
+  auto point_ok = [&](Point p) { return fs.point_free(p) && (!disc || radius->rv->point_clear(p, radius->R)); };
   auto t = Clock::now();
-  const bool free = fs.point_free(q.start) && fs.point_free(q.goal);
+  const bool free = point_ok(q.start) && point_ok(q.goal);
   const bool located = free && rep.locate(q);
   row.locate_us = us_since(t);
-  if (!free) return rows_for_all(Status::invalid_query, fs.point_free(q.start) ? "goal not free" : "start not free");
-  if (!located) return rows_for_all(Status::error, "free point not covered by the representation");
+  if (!free) {
+    if (!disc) return rows_for_all(Status::invalid_query, fs.point_free(q.start) ? "goal not free" : "start not free");
+    return rows_for_all(Status::invalid_query, point_ok(q.start) ? "goal lacks clearance R" : "start lacks clearance R");
+  }
+  if (!located)
+    return rows_for_all(Status::error, disc ? "point clear for R but outside the representation's eroded free space"
+                                            : "free point not covered by the representation");
   if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)
     return rows_for_all(Status::no_path, "");  // different free-space components: no search needed
 
@@ -60,17 +70,50 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   const double cost = ws ? std::as_const(rep).search(q, h, stats, *ws) : rep.search(q, h, stats);
   const bool found = std::isfinite(cost);
   Polyline raw;
+  std::vector<PathItem> arcs;  // a path with arcs (visgraph at R > 0: the tangent graph)
   std::optional<Corridor> corridor;
   if (found) {
-    raw = rep.polyline(q);
-    corridor = rep.corridor(q);
+    if (disc) arcs = rep.disc_items(q);
+    if (arcs.empty()) {
+      raw = rep.polyline(q);
+      corridor = rep.corridor(q);
+    }
   }
   row.search_us = us_since(t);
   row.expansions = stats.expansions;
   row.generated = stats.generated;
   if (!found) return rows_for_all(Status::no_path, "");
+  if (!arcs.empty()) {
+    // A taut path with arcs: the smoothers work on polylines and have nothing to shorten here.
+    row.raw_length = path_items_length(arcs);
+    row.raw_valid = radius->rv->path_valid_radius(arcs, radius->R);
+    std::vector<ResultRow> out;
+    for (const auto& mode : smoothings) {
+      ResultRow r = row;
+      r.smoothing = mode;
+      if (mode != "none") {
+        r.status = Status::not_applicable;
+        r.message = mode + " not applicable: " + rep_text + " at R > 0 gives taut paths with arcs";
+        r.raw_length.reset();
+        r.raw_valid.reset();
+        out.push_back(std::move(r));
+        continue;
+      }
+      r.status = Status::ok;
+      r.length = r.raw_length;
+      r.valid = r.raw_valid;
+      r.path_points = 0;
+      for (const PathItem& it : arcs) r.path_points += !it.arc_centre;
+      if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
+      if (keep_paths) r.items = arcs;
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
+  // The one validity test of the run's agent: SPEC §1 for a point, §6 for a disc.
+  auto valid = [&](const Polyline& p) { return disc ? radius->rv->path_valid_radius(items_of(p), radius->R) : fs.path_valid(p); };
   row.raw_length = polyline_length(raw);
-  row.raw_valid = fs.path_valid(raw);
+  row.raw_valid = valid(raw);
 
   // 3. smooth, 4. validate, 5. one row per smoothing mode.
   std::vector<ResultRow> out;
@@ -78,7 +121,20 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     ResultRow r = row;
     r.smoothing = mode;
     t = Clock::now();
-    SmoothingResult sm = smooth(mode, raw, corridor, [&fs](Point a, Point b) { return fs.segment_valid(a, b); });
+    SmoothingResult sm;
+    std::vector<PathItem> disc_funnel;  // funnel for a disc: a path with arcs
+    if (!disc) {
+      sm = smooth(mode, raw, corridor, [&fs](Point a, Point b) { return fs.segment_valid(a, b); });
+    } else if (mode == "funnel") {
+      if (corridor) disc_funnel = funnel_path_radius(raw.front(), raw.back(), *corridor, radius->R);
+      else sm.status = SmoothingStatus::not_applicable;
+    } else {
+      // los for a disc: a shortcut is taken when the swept disc keeps clearance R (the segment's
+      // distance to every obstacle is >= R - 1e-9).
+      const RadiusValidity& rv = *radius->rv;
+      const double R = radius->R;
+      sm = smooth(mode, raw, corridor, [&](Point a, Point b) { return fs.point_free(a) && rv.segment_clear(a, b, R); });
+    }
     r.smooth_us = us_since(t);
     if (sm.status == SmoothingStatus::not_applicable) {  // SPEC §3: by construction, not a failure
       r.status = Status::not_applicable;
@@ -89,8 +145,18 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
       continue;
     }
     r.status = Status::ok;
+    if (!disc_funnel.empty()) {
+      r.length = path_items_length(disc_funnel);
+      r.valid = radius->rv->path_valid_radius(disc_funnel, radius->R);
+      r.path_points = 0;
+      for (const PathItem& it : disc_funnel) r.path_points += !it.arc_centre;
+      if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
+      if (keep_paths) r.items = std::move(disc_funnel);
+      out.push_back(std::move(r));
+      continue;
+    }
     r.length = polyline_length(sm.path);
-    r.valid = fs.path_valid(sm.path);
+    r.valid = valid(sm.path);
     r.path_points = sm.path.size();
     if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
     if (keep_paths) r.path = std::move(sm.path);

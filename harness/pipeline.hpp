@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "geometry/free_space.hpp"
+#include "geometry/radius_validity.hpp"
 #include "harness/registry.hpp"
 #include "harness/results.hpp"
 
@@ -27,12 +28,24 @@ struct QueryInput {
   std::optional<double> optimal;           // exact optimum (visgraph), when known
 };
 
+// The agent of a run given --radius / "radii" (SPEC §6). R <= 1e-9 is the point agent of SPEC §1
+// (every answer as without a radius; rows only gain the column `radius`). For R > 1e-9 the query
+// points must keep clearance R, validity is RadiusValidity::path_valid_radius and the smoothers
+// test segments for clearance R.
+struct RadiusContext {
+  double R = 0;
+  const RadiusValidity* rv = nullptr;  // required when R > 1e-9
+  bool disc() const { return R > kRadiusTolerance; }
+};
+
 // Runs one query on one built representation and returns one row per smoothing mode.
 // With `ws`, the search uses that workspace and `rep` is only read (one workspace per thread).
+// `radius`: the run's agent (nullptr: a run without --radius, rows without the column).
 std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
                                  const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
-                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws = nullptr);
+                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws = nullptr,
+                                 const RadiusContext* radius = nullptr);
 
 // The exact Euclidean shortest path length (SPEC §2) from the visibility graph `vis`;
 // nullopt when a point is not free or the goal is unreachable.

@@ -1,11 +1,13 @@
 #include "harness/registry.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include "representations/grid/grid.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/subgoal/subgoal.hpp"
+#include "representations/tangent/tangent.hpp"
 #include "representations/visgraph/visgraph.hpp"
 
 namespace navbench {
@@ -20,15 +22,42 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (levels=16 default: N-level, 15 local layers; 1 simple, 2 two-level)", true),
       make_entry<VisGraph>(
           "visgraph",
-          "pruned visibility graph over convex corners (tangent edges only): the exact optimum (taut, alt=K landmarks, table=1 all-pairs heuristic)"),
+          "pruned visibility graph over convex corners (tangent edges only): the exact optimum (taut, alt=K landmarks, table=1 all-pairs heuristic); at --radius R > 0 the tangent graph of the disc (Chew 1985), paths with arcs"),
   };
   return entries;
+}
+
+std::unique_ptr<AnyRepresentation> build_tangent_representation(const Map& m, double R) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "radius=%.17g", R);  // reads back to the same double
+  Params p = Params::parse(buf);
+  return std::make_unique<Adapter<TangentRepresentation>>(m, p);
 }
 
 const RepresentationEntry* find_representation(const std::string& name) {
   for (const auto& e : representations())
     if (e.name == name) return &e;
   return nullptr;
+}
+
+std::string take_erode(std::string& params) {
+  std::string kept, erode;
+  std::size_t pos = 0;
+  while (pos <= params.size()) {
+    std::size_t comma = params.find(',', pos);
+    if (comma == std::string::npos) comma = params.size();
+    const std::string kv = params.substr(pos, comma - pos);
+    if (kv.rfind("erode=", 0) == 0) {
+      erode = kv.substr(6);
+      if (erode != "centre" && erode != "cell" && erode != "none")
+        throw std::invalid_argument("erode must be centre, cell or none, got '" + erode + "'");
+    } else if (!kv.empty() || comma < params.size()) {
+      kept += (kept.empty() ? "" : ",") + kv;
+    }
+    pos = comma + 1;
+  }
+  params = kept;
+  return erode;
 }
 
 std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
@@ -50,7 +79,9 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
       g.cells = {1};
       return make_grid_map(g, "probe");
     }();
-    Params p = Params::parse(s.params);
+    std::string rest = s.params;
+    take_erode(rest);
+    Params p = Params::parse(rest);
     try {
       find_representation(s.name)->build(probe, p);
     } catch (const UnsupportedMap&) {

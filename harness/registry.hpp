@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry/radius_validity.hpp"
 #include "representations/representation.hpp"
 #include "search/astar.hpp"
 
@@ -38,6 +39,14 @@ class AnyRepresentation {
   virtual bool update_is_approximate() const = 0;
   // Line segments that draw the structure (empty when the representation offers none).
   virtual std::vector<Segment> structure() const = 0;
+  // A path with arcs (SPEC §6) for the found path, when the representation has one (the tangent
+  // graph of a disc agent); empty otherwise: its path is polyline().
+  virtual std::vector<PathItem> disc_items(const Query& q) const = 0;
+};
+
+template <class R>
+concept HasDiscItems = requires(const R& r, const Query& q) {
+  { r.disc_items(q) } -> std::same_as<std::vector<PathItem>>;
 };
 
 template <class R>
@@ -108,6 +117,10 @@ class Adapter final : public AnyRepresentation {
       return out;
     }
   }
+  std::vector<PathItem> disc_items(const Query& q) const override {
+    if constexpr (HasDiscItems<R>) return rep_.disc_items(q);
+    else return {};
+  }
   std::size_t workspace_bytes() const override { return ws_.memory_bytes(); }
   const R& representation() const { return rep_; }
 
@@ -134,6 +147,8 @@ RepresentationEntry make_entry(std::string name, std::string description, bool g
 }
 
 const std::vector<RepresentationEntry>& representations();
+// `visgraph` for a disc agent of radius R > 1e-9 (SPEC §6): the tangent graph behind the shared A*.
+std::unique_ptr<AnyRepresentation> build_tangent_representation(const Map& m, double R);
 const RepresentationEntry* find_representation(const std::string& name);
 
 // `--rep` values (SPEC §5): "a,b,c" or "name:k=v,k=v". Each spec keeps the text as given.
@@ -143,5 +158,15 @@ struct RepresentationSpec {
   std::string params;  // "k=v,..." or ""
 };
 std::vector<RepresentationSpec> parse_rep_option(const std::string& value);
+
+// The harness's own key of a spec's parameters, `erode=centre|cell|none` (SPEC §6: how the map is shrunk
+// by R before the representation builds on it; see geometry/erosion.hpp): removed from `params`
+// and returned ("" when absent). Throws std::invalid_argument for another value.
+// Default: centre (every representation on the one clearance grid). erode=cell keeps only the cells
+// that are clear as a whole (Recast's conservative rounding, without its snapping of query points
+// to the mesh: a query point in a dropped cell is reported as an error row, the price of that way).
+// erode=none builds on the map itself: the search ignores the radius and only the smoother (los,
+// funnel with radius) and the validity test know it (TRA*-style for the navmeshes).
+std::string take_erode(std::string& params);
 
 }  // namespace navbench

@@ -23,6 +23,12 @@ const char* const kResultHeader =
 const char* const kBuildHeader = "map,representation,params,build_ms,vertices,edges,memory_bytes";
 const char* const kPathsHeader = "map,scen_index,representation,heuristic,smoothing,convention,points";
 
+std::string result_header(bool radius) { return std::string(kResultHeader) + (radius ? ",radius" : ""); }
+std::string build_header(bool radius) { return std::string(kBuildHeader) + (radius ? ",radius" : ""); }
+std::string paths_header(bool radius) {
+  return radius ? "map,scen_index,representation,heuristic,smoothing,convention,radius,points" : kPathsHeader;
+}
+
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string out = "\"";
@@ -82,35 +88,46 @@ std::string format_row(const ResultRow& r) {
   add(opt(r.raw_valid));
   add(std::to_string(r.generated));
   add(csv_field(r.message));
+  if (r.radius) add(format_number(*r.radius));
   return s;
 }
 
 std::string format_build_row(const BuildRow& b) {
   return csv_field(b.map) + ',' + csv_field(b.representation) + ',' + csv_field(b.params) + ',' + fixed3(b.build_ms) +
-         ',' + std::to_string(b.vertices) + ',' + std::to_string(b.edges) + ',' + std::to_string(b.memory_bytes);
+         ',' + std::to_string(b.vertices) + ',' + std::to_string(b.edges) + ',' + std::to_string(b.memory_bytes) +
+         (b.radius ? "," + format_number(*b.radius) : "");
 }
 
 std::string format_path_row(const ResultRow& r) {
-  if (r.path.empty()) return "";
+  if (r.path.empty() && r.items.empty()) return "";
   std::string pts;
   char buf[80];
-  for (const Point& p : r.path) {
-    std::snprintf(buf, sizeof buf, "%s%.17g %.17g", pts.empty() ? "" : ";", p.x, p.y);
-    pts += buf;
+  if (!r.items.empty()) {
+    for (const PathItem& it : r.items) {  // SPEC §6: "@cx cy" is an arc's centre
+      std::snprintf(buf, sizeof buf, "%s%s%.17g %.17g", pts.empty() ? "" : ";", it.arc_centre ? "@" : "", it.p.x, it.p.y);
+      pts += buf;
+    }
+  } else {
+    for (const Point& p : r.path) {
+      std::snprintf(buf, sizeof buf, "%s%.17g %.17g", pts.empty() ? "" : ";", p.x, p.y);
+      pts += buf;
+    }
   }
   return csv_field(r.map) + ',' + std::to_string(r.scen_index) + ',' + csv_field(r.representation) + ',' +
-         csv_field(r.heuristic) + ',' + csv_field(r.smoothing) + ',' + r.convention + ',' + pts;
+         csv_field(r.heuristic) + ',' + csv_field(r.smoothing) + ',' + r.convention + ',' +
+         (r.radius ? format_number(*r.radius) + ',' : std::string()) + pts;
 }
 
-ResultWriter::ResultWriter(const std::string& prefix, bool paths, bool epoch) : with_paths_(paths), with_epoch_(epoch) {
-  auto open = [](std::ofstream& f, const std::string& path, const char* header) {
+ResultWriter::ResultWriter(const std::string& prefix, bool paths, bool epoch, bool radius)
+    : with_paths_(paths), with_epoch_(epoch) {
+  auto open = [](std::ofstream& f, const std::string& path, const std::string& header) {
     f.open(path, std::ios::binary | std::ios::trunc);
     if (!f) throw std::runtime_error(path + ": cannot write");
     f << header << '\n';
   };
-  open(csv_, prefix + ".csv", epoch ? (std::string(kResultHeader) + ",epoch").c_str() : kResultHeader);
-  open(build_, prefix + ".build.csv", kBuildHeader);
-  if (paths) open(paths_, prefix + ".paths.csv", kPathsHeader);
+  open(csv_, prefix + ".csv", result_header(radius) + (epoch ? ",epoch" : ""));
+  open(build_, prefix + ".build.csv", build_header(radius));
+  if (paths) open(paths_, prefix + ".paths.csv", paths_header(radius));
 }
 
 void ResultWriter::write(const ResultRow& r) {

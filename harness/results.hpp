@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "geometry/point.hpp"
+#include "geometry/radius_validity.hpp"
 
 namespace navbench {
 
@@ -33,13 +34,17 @@ struct ResultRow {
   std::size_t generated = 0;
   std::string message;
   std::optional<long> epoch;  // dynamic scenarios only (SPEC §7): the column `epoch`
+  std::optional<double> radius;  // runs given --radius / "radii" only (SPEC §6): the column `radius`
   Polyline path;  // for PREFIX.paths.csv; not a CSV column
+  // A path with arcs (SPEC §6, R > 0): when not empty, paths.csv writes these items instead of `path`.
+  std::vector<PathItem> items;
 };
 
 struct BuildRow {
   std::string map, representation, params;
   double build_ms = 0;
   std::size_t vertices = 0, edges = 0, memory_bytes = 0;
+  std::optional<double> radius;  // runs with a radius: the build's column `radius` (SPEC §6)
 };
 
 std::string csv_field(const std::string& s);  // quotes when the field holds , " or newline
@@ -47,6 +52,11 @@ std::string format_number(double v);           // 12 significant digits
 extern const char* const kResultHeader;
 extern const char* const kBuildHeader;
 extern const char* const kPathsHeader;
+// Rows with a radius (SPEC §6) get the column `radius`: last in the results and build rows, before
+// `points` in the paths rows. Runs without --radius / "radii" keep the files exactly as before.
+std::string result_header(bool radius);
+std::string build_header(bool radius);
+std::string paths_header(bool radius);
 std::string format_row(const ResultRow& r);
 std::string format_build_row(const BuildRow& b);
 std::string format_path_row(const ResultRow& r);  // "" when the row has no path
@@ -55,8 +65,9 @@ std::string format_path_row(const ResultRow& r);  // "" when the row has no path
 // every row it finished (the sweep adds atomic per-unit files on top).
 class ResultWriter {
  public:
-  // `epoch`: rows carry the column `epoch` (dynamic scenarios, SPEC §7).
-  ResultWriter(const std::string& prefix, bool paths, bool epoch = false);
+  // `epoch`: rows carry the column `epoch` (dynamic scenarios, SPEC §7); `radius`: the column
+  // `radius` (SPEC §6).
+  ResultWriter(const std::string& prefix, bool paths, bool epoch = false, bool radius = false);
   void write(const ResultRow& r);
   void write(const BuildRow& b);
   void flush();

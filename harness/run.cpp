@@ -19,6 +19,7 @@
 
 #include "datasets/movingai.hpp"
 #include "datasets/wkt.hpp"
+#include "geometry/erosion.hpp"
 #include "geometry/free_space.hpp"
 #include "harness/cli.hpp"
 #include "harness/dynamic.hpp"
@@ -91,7 +92,10 @@ std::string cpu_model() {
 }
 
 // Random query pairs in free space (seeded; SPEC §5 --queries N --seed S).
-Scenario draw_queries(const Map& m, const FreeSpace& free, long n, std::uint64_t seed) {
+// With a radius (SPEC §6) `clear` also rejects query points closer than R to an obstacle; `off` is
+// the query point's offset in its cell (the convention).
+Scenario draw_queries(const Map& m, const FreeSpace& free, long n, std::uint64_t seed,
+                      const std::function<bool(Point)>& clear = nullptr, double off = 0.5) {
   Scenario sc;
   SplitMix rng{seed};
   const std::string name = fs::path(m.path).filename().string();
@@ -101,14 +105,14 @@ Scenario draw_queries(const Map& m, const FreeSpace& free, long n, std::uint64_t
       if (grid) {  // a free cell, as Moving AI scenarios name cells
         x = std::floor(m.min.x + free.map().grid.width * rng.unit());
         y = std::floor(m.min.y + free.map().grid.height * rng.unit());
-        if (m.grid.passable(int(x), int(y))) return;
+        if (m.grid.passable(int(x), int(y)) && (!clear || clear({x + off, y + off}))) return;
       } else {
         x = m.min.x + (m.max.x - m.min.x) * rng.unit();
         y = m.min.y + (m.max.y - m.min.y) * rng.unit();
-        if (free.point_free({x, y})) return;
+        if (free.point_free({x, y}) && (!clear || clear({x, y}))) return;
       }
     }
-    throw InputError(m.path + ": no free space to draw queries from");
+    throw InputError(m.path + (clear ? ": no point with the radius's clearance to draw queries from" : ": no free space to draw queries from"));
   };
   for (long i = 0; i < n; ++i) {
     ScenarioLine l;
@@ -136,6 +140,24 @@ static std::size_t peak_rss_bytes() {
   return 0;
 }
 
+std::vector<double> parse_radii(const std::string& value) {
+  std::vector<double> out;
+  for (const auto& v : split(value, ',')) {
+    double r = 0;
+    std::size_t used = 0;
+    try {
+      r = std::stod(v, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (v.empty() || used != v.size() || !std::isfinite(r) || r < 0)
+      throw std::invalid_argument("--radius needs numbers >= 0, got '" + v + "'");
+    out.push_back(r);
+  }
+  if (out.empty()) throw std::invalid_argument("--radius needs a number >= 0");
+  return out;
+}
+
 int parse_threads(const std::string& v) {
   const long n = parse_count("--threads", v);
   if (n > 1024) throw std::invalid_argument("--threads needs 1..1024, got '" + v + "'");
@@ -161,7 +183,7 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
                "navbench run"};
   cli::configure(app);
   std::vector<std::string> reps, heuristics;
-  std::string smoothing, limit, queries, seed, repetitions, threads;
+  std::string smoothing, limit, queries, seed, repetitions, threads, radius;
   app.add_option("--map", c.maps, "map files (.map, .wkt) or directories searched for them; one or more")
       ->expected(1, -1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("PATH");
   app.add_option("--scen", c.select.scen, "scenario file (single map; default: MAP.scen next to each map)")->type_name("FILE");
@@ -182,6 +204,8 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   app.add_option("--repetitions", repetitions, "run each query N times; times are the medians")->type_name("N");
   app.add_option("--threads", threads, "answer each map's queries on N threads over one shared build (default 1)")
       ->type_name("N");
+  app.add_option("--radius", radius, "agent radius R >= 0 in map units (SPEC §6), or a list R,R,...: a build per radius")
+      ->type_name("R");
   app.add_flag("--paths", c.unit.paths, "also write PREFIX.paths.csv (every path's points)");
   app.add_flag("--checkopt", c.checkopt, "grid8 must equal the scenario's optimum (exit 3 otherwise)");
   bool no_optimum = false;
@@ -211,6 +235,8 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   }
   if (app.count("--repetitions")) c.unit.repetitions = int(parse_count("--repetitions", repetitions));
   if (app.count("--threads")) c.unit.threads = parse_threads(threads);
+  if (app.count("--radius")) c.radii = parse_radii(radius);
+  if (!c.radii.empty() && !c.dynamic.empty()) throw std::invalid_argument("--radius is not supported with --dynamic");
   if (c.maps.empty() && c.dynamic.empty()) throw std::invalid_argument("run needs --map PATH... or --dynamic SCEN...");
   if (!c.maps.empty() && !c.dynamic.empty()) throw std::invalid_argument("run takes --map or --dynamic, not both");
   if (c.rebuild_baseline && c.dynamic.empty()) throw std::invalid_argument("--rebuild-baseline needs --dynamic");
@@ -271,6 +297,7 @@ nlohmann::json config_json(const RunConfig& c) {
   j["limit"] = c.select.limit;
   j["queries"] = c.select.queries;
   j["seed"] = c.select.seed;
+  if (!c.radii.empty()) j["radii"] = c.radii;
   return j;
 }
 
@@ -325,8 +352,20 @@ PreparedMap prepare_map(const std::string& path, const QuerySelection& sel) {
 void PreparedMap::build_queries() {
   if (free) return;
   free = std::make_unique<FreeSpace>(map);
+  const double off = (map.kind == MapKind::grid && selection.convention == "center") ? 0.5 : 0.0;
+  std::function<bool(Point)> clear;
+  if (disc()) {
+    rv = std::make_unique<RadiusValidity>(*free);
+    clear = [this](Point p) { return rv->point_clear(p, R()); };
+    if (map.kind == MapKind::grid) {  // built here, once: sweep units share this map across threads
+      eroded = std::make_unique<Map>(map);
+      eroded->grid = erode_grid(map.grid, *rv->clearance(), R(), Erosion::centre);
+      eroded_cell = std::make_unique<Map>(map);
+      eroded_cell->grid = erode_grid(map.grid, *rv->clearance(), R(), Erosion::cell);
+    }
+  }
   if (!has_scen) {
-    scen = draw_queries(map, *free, selection.queries, selection.seed);
+    scen = draw_queries(map, *free, selection.queries, selection.seed, clear, off);
     if (!selection.save_queries.empty()) {
       std::ofstream out(selection.save_queries);
       write_scenario(out, scen);
@@ -343,7 +382,6 @@ void PreparedMap::build_queries() {
     const long N = selection.limit > 0 ? std::min(selection.limit, M) : M;
     for (long i = 0; i < N; ++i) indices.push_back(selection.limit > 0 ? long(double(i) * double(M) / double(N)) : i);
   }
-  const double off = (map.kind == MapKind::grid && selection.convention == "center") ? 0.5 : 0.0;
   for (long idx : indices) {
     const ScenarioLine& l = scen.lines[std::size_t(idx)];
     QueryInput qi;
@@ -352,7 +390,7 @@ void PreparedMap::build_queries() {
     qi.scen_index = idx;
     qi.bucket = l.bucket;
     qi.sx = l.sx, qi.sy = l.sy, qi.gx = l.gx, qi.gy = l.gy;
-    if (has_scen && map.kind == MapKind::grid) qi.octile_optimal = l.optimal;
+    if (has_scen && map.kind == MapKind::grid && !disc()) qi.octile_optimal = l.optimal;  // SPEC §6: empty for R > 0
     queries.push_back(qi);
   }
 }
@@ -360,10 +398,42 @@ void PreparedMap::build_queries() {
 void PreparedMap::compute_optimum() {
   build_queries();
   if (optimum_done) return;
+  if (disc()) {
+    // SPEC §6: the exact optimum of the disc, from the tangent graph (Chew 1985), once per (map, R).
+    const auto t0 = std::chrono::steady_clock::now();
+    tangent = std::make_unique<TangentGraph>(*free, *rv, R());
+    tangent_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    for (auto& qi : queries) {
+      auto p = tangent->shortest_path(qi.start, qi.goal);
+      if (p) qi.optimal = p->length;
+    }
+    optimum_done = true;
+    return;
+  }
   auto vis = build_optimum_graph(map);
   if (!vis) return;
   for (auto& qi : queries) qi.optimal = exact_optimum(*vis, *free, qi.start, qi.goal);
   optimum_done = true;
+}
+
+const Map& PreparedMap::build_map(const std::string& erode) {
+  build_queries();
+  if (!eroded) return map;
+  return erode == "cell" ? *eroded_cell : *eroded;
+}
+
+std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const std::string& name, const BuildFn& build,
+                                                   Params& params, const std::string& erode) {
+  pm.build_queries();
+  if (!pm.disc()) return build(pm.map, params);
+  // SPEC §6, a build per (map, representation, R): visgraph is the tangent graph of the disc; the
+  // others build on the map shrunk by R (geometry/erosion.hpp).
+  if (name == "visgraph") return build_tangent_representation(pm.map, pm.R());
+  if (erode == "none") return build(pm.map, params);
+  if (pm.map.kind != MapKind::grid)
+    throw UnsupportedMap("R > 0 on polygon maps: erode=" + erode +
+                         " needs a grid map (the shrunk polygon area is not built yet); visgraph and erode=none run");
+  return build(pm.build_map(erode), params);
 }
 
 std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
@@ -371,11 +441,17 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   pm.build_queries();
   const RepresentationEntry* e = find_representation(spec.name);
   if (!e) throw std::invalid_argument("unknown representation '" + spec.name + "'");
-  Params params = Params::parse(spec.params);
+  std::string rest = spec.params;
+  std::string erode = take_erode(rest);
+  const bool erode_given = !erode.empty();
+  if (erode.empty()) erode = "centre";
+  Params params = Params::parse(rest);
   std::unique_ptr<AnyRepresentation> rep;
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    rep = e->build(pm.map, params);
+    if (pm.disc() && spec.name == "visgraph" && (!params.empty() || erode_given))
+      throw std::invalid_argument("visgraph at R > 0 (the tangent graph) takes no parameters, got '" + spec.params + "'");
+    rep = build_for_agent(pm, spec.name, e->build, params, erode);
   } catch (const UnsupportedMap& u) {
     std::cerr << "navbench: skipping " << spec.text << " on " << pm.map.name << ": " << u.what() << '\n';
     return std::nullopt;
@@ -385,20 +461,24 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   b.map = pm.map.name;
   b.representation = spec.text;
   b.params = params.canonical();
+  if (pm.disc() && spec.name != "visgraph") b.params = "erode=" + erode + (b.params.empty() ? "" : "," + b.params);
   const BuildStats st = rep->stats();
   b.vertices = st.vertices;
   b.edges = st.edges;
   b.memory_bytes = st.memory_bytes;
+  b.radius = pm.radius;
   const int reps = std::max(1, opt.repetitions);
+  const RadiusContext radius_ctx = pm.radius_context();
+  const RadiusContext* rad = pm.radius ? &radius_ctx : nullptr;
   const MapContext ctx{pm.map.name, pm.map.collection, pm.selection.convention};
   // One query's rows; with reps > 1 each stage's time is the median of the repetitions.
   auto answer = [&](const QueryInput& qi, const Heuristic& h, SearchWorkspace* ws) {
-    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws);
+    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws, rad);
     if (reps > 1) {
       std::vector<std::vector<std::array<double, 3>>> times(rows.size());
       for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({rows[k].locate_us, rows[k].search_us, rows[k].smooth_us});
       for (int r = 1; r < reps; ++r) {
-        auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false, ws);
+        auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false, ws, rad);
         for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({again[k].locate_us, again[k].search_us, again[k].smooth_us});
       }
       for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -470,13 +550,29 @@ int run(const RunConfig& cfg) {
     if (!meta) throw std::runtime_error(cfg.out + ".meta.json: cannot write");
     meta << run_metadata(cfg.argv, cfg.select.seed, config_json(cfg)).dump(2) << '\n';
   }
-  ResultWriter writer(cfg.out, cfg.unit.paths);
+  ResultWriter writer(cfg.out, cfg.unit.paths, false, !cfg.radii.empty());
   long mismatches = 0, checked = 0;
-  for (auto& pm : maps) {
+  // Without --radius one pass with no radius; with it, one pass per radius (SPEC §6).
+  std::vector<std::optional<double>> radii;
+  for (double r : cfg.radii) radii.push_back(r);
+  if (radii.empty()) radii.push_back(std::nullopt);
+  for (auto& pm : maps)
+  for (const auto& radius : radii) {
+    pm.release();
+    pm.radius = radius;
     if (cfg.optimum) pm.compute_optimum();
     pm.build_queries();  // (with --no-optimum too: the count below is the real one)
-    if (!cfg.quiet)
-      std::cerr << "navbench: " << pm.map.name << " (" << pm.map.collection << "): " << pm.queries.size() << " queries\n";
+    if (!cfg.quiet) {
+      std::cerr << "navbench: " << pm.map.name << " (" << pm.map.collection << "): " << pm.queries.size() << " queries";
+      if (pm.radius) std::cerr << ", radius " << format_number(*pm.radius);
+      if (pm.tangent) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, " (tangent graph: %zu circles, %zu vertices, %zu edges, built in %.1f ms)",
+                      pm.tangent->circle_count(), pm.tangent->vertex_count(), pm.tangent->edge_count(), pm.tangent_build_ms);
+        std::cerr << buf;
+      }
+      std::cerr << '\n';
+    }
     for (const auto& spec : cfg.reps) {
       // Heuristics under which grid8 must be optimal: weight <= 1 and never above octile distance
       // (manhattan overestimates diagonal moves). Decided once, not per row.

@@ -12,6 +12,8 @@
 
 #include "datasets/movingai.hpp"
 #include "geometry/free_space.hpp"
+#include "geometry/radius_validity.hpp"
+#include "geometry/tangent_graph.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/registry.hpp"
 
@@ -47,14 +49,42 @@ struct PreparedMap {
   std::unique_ptr<FreeSpace> free;
   std::vector<QueryInput> queries;
   bool optimum_done = false;
+  // The agent (SPEC §6): set before build_queries; everything below is per (map, radius).
+  std::optional<double> radius;            // a run with --radius / "radii" (rows get `radius`)
+  std::unique_ptr<RadiusValidity> rv;      // R > 1e-9: the exact validity test
+  std::unique_ptr<TangentGraph> tangent;   // R > 1e-9: the exact optimum, built once, for every representation
+  double tangent_build_ms = 0;
+  std::unique_ptr<Map> eroded, eroded_cell;  // R > 1e-9, grid maps: the map shrunk by R (erode=centre, erode=cell)
 
+  double R() const { return radius.value_or(0.0); }
+  bool disc() const { return R() > kRadiusTolerance; }
+  RadiusContext radius_context() const { return {R(), rv.get()}; }
   void build_queries();    // free space + selected queries (random ones drawn here)
-  void compute_optimum();  // fills QueryInput::optimal from the visibility graph, once
-  void release() { queries.clear(); queries.shrink_to_fit(); free.reset(); optimum_done = false; }
+  void compute_optimum();  // fills QueryInput::optimal from the visibility graph (tangent graph for R > 0), once
+  // The map a representation builds on: the eroded map for R > 0 on grid maps ("centre" or "cell",
+  // geometry/erosion.hpp), else the map.
+  const Map& build_map(const std::string& erode);
+  void release() {
+    queries.clear();
+    queries.shrink_to_fit();
+    tangent.reset();
+    rv.reset();
+    eroded.reset();
+    eroded_cell.reset();
+    free.reset();
+    optimum_done = false;
+  }
 };
 
 // Reads and checks a map and its scenario (InputError on bad files); nothing heavy yet.
 PreparedMap prepare_map(const std::string& path, const QuerySelection& sel);
+
+// Builds a representation for pm's agent (SPEC §6): without a disc, `build` on the map; with R > 0,
+// visgraph is the tangent graph and every other representation `build`s on the map eroded by R
+// (erode: centre or cell, geometry/erosion.hpp; none: the map itself). Throws UnsupportedMap where that cannot be.
+using BuildFn = std::function<std::unique_ptr<AnyRepresentation>(const Map&, Params&)>;
+std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const std::string& name, const BuildFn& build,
+                                                   Params& params, const std::string& erode = "centre");
 
 // Builds `spec` on the map and runs every query: rows go to sink; returns the build row, or
 // nullopt when the representation does not support this kind of map (a note goes to stderr).
@@ -71,6 +101,7 @@ struct RunConfig {
   std::string out;                // PREFIX
   bool checkopt = false;          // fail when grid8 differs from the scenario optimum
   bool optimum = true;            // compute the exact optimum (visgraph) for optimal/gap
+  std::vector<double> radii;      // --radius R (SPEC §6); empty: no radius (the point agent, no column)
   bool quiet = false;
   std::vector<std::string> argv;  // the command line, for meta.json
 };
@@ -82,6 +113,9 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
 // Runs; returns the process exit status (0 = completed; 3 = --checkopt found mismatches).
 int run(const RunConfig& cfg);
+
+// --radius R: a list of numbers >= 0, comma-separated (std::invalid_argument otherwise).
+std::vector<double> parse_radii(const std::string& value);
 
 // --threads N: 1..1024 (std::invalid_argument otherwise).
 int parse_threads(const std::string& value);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -43,6 +44,7 @@ struct SweepConfig {
   std::string output = "results/sweep";
   std::vector<std::string> dynamic;      // dynamic scenarios (SPEC §7): one unit per scenario x convention x rep
   bool rebuild_baseline = false;         // dynamic units also time a full rebuild of every map state
+  std::vector<double> radii;             // "radii" (SPEC §6): one unit per radius; empty = no radius column
   json canonical;                        // what identifies the sweep (for resume and merge)
 };
 
@@ -210,7 +212,7 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   if (!j.is_object()) throw InputError(path + ": a sweep config is a JSON object");
   static const std::vector<std::string> keys = {"maps", "collections", "representations", "smoothing", "heuristics",
                                                 "conventions", "queries", "repetitions", "seed", "output", "paths", "comment",
-                                                "dynamic", "rebuild_baseline"};
+                                                "dynamic", "rebuild_baseline", "radii"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       throw InputError(path + ": unknown key '" + it.key() + "'");
@@ -311,6 +313,15 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
       if (cv != "center" && cv != "corner") throw std::invalid_argument("sweep config: convention '" + cv + "' (center, corner)");
     if (j.contains("queries")) c.select = parse_queries(j["queries"], c.select);
     c.unit.repetitions = int(integer(j, "repetitions", 1, 1, 1000));
+    if (j.contains("radii")) {
+      if (!j["radii"].is_array() || j["radii"].empty()) throw std::invalid_argument("sweep config: 'radii' must be a non-empty array of numbers >= 0");
+      for (const auto& v : j["radii"]) {
+        if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
+          throw std::invalid_argument("sweep config: 'radii' must be a non-empty array of numbers >= 0");
+        c.radii.push_back(v.get<double>());
+      }
+      if (j.contains("dynamic")) throw std::invalid_argument("sweep config: 'radii' is not supported with 'dynamic'");
+    }
     if (j.contains("paths") && !j["paths"].is_boolean()) throw std::invalid_argument("sweep config: 'paths' must be true or false");
     c.unit.paths = j.value("paths", false);
     if (j.contains("output") && !j["output"].is_string()) throw std::invalid_argument("sweep config: 'output' must be a string");
@@ -353,7 +364,13 @@ struct Unit {
   RepresentationSpec rep;
   std::string id;   // file stem
   long dyn = -1;    // index into SweepConfig::dynamic for a dynamic unit, else -1
+  long radius = -1; // index into SweepConfig::radii, -1 without radii
 };
+
+// The id part of a unit's radius: "__r0.4" ("" for a sweep without radii).
+std::string radius_tag(const std::vector<double>& radii, long k) {
+  return k < 0 ? std::string() : "__r" + format_number(radii[std::size_t(k)]);
+}
 
 std::string sanitize(const std::string& s) {
   std::string out;
@@ -418,9 +435,9 @@ struct Progress {
 // With `dynamic`, the units are dynamic ones (rows with `epoch`, plus .updates.csv) and OUT is
 // the sweep's dynamic/ folder.
 void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, const std::vector<std::string>& ids,
-                  bool paths, bool dynamic = false) {
-  std::string csv = std::string(kResultHeader) + (dynamic ? ",epoch" : "") + "\n",
-              build = std::string(kBuildHeader) + "\n", pth = std::string(kPathsHeader) + "\n",
+                  bool paths, bool dynamic = false, bool radius = false) {
+  std::string csv = result_header(radius) + (dynamic ? ",epoch" : "") + "\n",
+              build = build_header(radius) + "\n", pth = paths_header(radius) + "\n",
               upd = std::string(kUpdatesHeader) + "\n";
   for (const auto& id : ids) {
     fs::path dir;
@@ -556,11 +573,17 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   std::vector<PreparedMap> maps;
   for (std::size_t i = 0; i < cfg.maps.size(); ++i) maps.push_back(prepare_map(cfg.maps[i], cfg.map_select[i]));
   std::vector<Unit> units;
+  const long nradii = cfg.radii.empty() ? 1 : long(cfg.radii.size());
   for (std::size_t mi = 0; mi < maps.size(); ++mi)
     for (const auto& conv : cfg.conventions)
-      for (const auto& r : cfg.reps)
-        units.push_back({mi, conv, r,
-                         sanitize(maps[mi].map.collection + "__" + maps[mi].map.name + "__" + conv + "__" + r.text)});
+      for (long ri = 0; ri < nradii; ++ri)
+        for (const auto& r : cfg.reps) {
+          const long rk = cfg.radii.empty() ? -1 : ri;
+          units.push_back({mi, conv, r,
+                           sanitize(maps[mi].map.collection + "__" + maps[mi].map.name + "__" + conv + "__" + r.text +
+                                    radius_tag(cfg.radii, rk)),
+                           -1, rk});
+        }
   std::vector<std::string> static_ids;
   for (const auto& u : units) static_ids.push_back(u.id);
   const std::vector<std::string> dyn_ids = dynamic_unit_ids(cfg.dynamic, cfg.conventions, cfg.reps);
@@ -595,9 +618,9 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
     std::unique_ptr<PreparedMap> pm;
     std::size_t pending = 0;
   };
-  std::map<std::pair<std::size_t, std::string>, Shared> shared;
+  std::map<std::tuple<std::size_t, std::string, long>, Shared> shared;
   for (const Unit* u : todo)
-    if (u->dyn < 0) ++shared[{u->map, u->convention}].pending;
+    if (u->dyn < 0) ++shared[{u->map, u->convention, u->radius}].pending;
 
   Progress progress;
   progress.total = todo.size();
@@ -621,7 +644,7 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
           progress.unit_done(u.id, nrows, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
           continue;
         }
-        Shared& sh = shared.at({u.map, u.convention});
+        Shared& sh = shared.at({u.map, u.convention, u.radius});
         PreparedMap* pm = nullptr;
         {
           std::lock_guard<std::mutex> lock(sh.m);
@@ -633,8 +656,10 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
             p->has_scen = maps[u.map].has_scen;
             p->selection = maps[u.map].selection;
             p->selection.convention = u.convention;
+            if (u.radius >= 0) p->radius = cfg.radii[std::size_t(u.radius)];
             p->build_queries();
-            const fs::path opt = out / "optimum" / (sanitize(p->map.collection + "__" + p->map.name + "__" + u.convention) + ".csv");
+            const fs::path opt = out / "optimum" / (sanitize(p->map.collection + "__" + p->map.name + "__" + u.convention +
+                                                              radius_tag(cfg.radii, u.radius)) + ".csv");
             if (fs::exists(opt)) {  // reuse the optimum a previous (interrupted) run saved
               std::istringstream in(read_file(opt));
               std::string line;
@@ -658,7 +683,8 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
           }
           pm = sh.pm.get();
         }
-        std::string csv = std::string(kResultHeader) + "\n", paths = std::string(kPathsHeader) + "\n";
+        const bool with_radius = !cfg.radii.empty();
+        std::string csv = result_header(with_radius) + "\n", paths = paths_header(with_radius) + "\n";
         std::size_t nrows = 0;
         auto b = run_unit(*pm, u.rep, cfg.unit, [&](const ResultRow& r) {
           csv += format_row(r) + "\n";
@@ -667,7 +693,7 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
           ++nrows;
         });
         const fs::path dir = out / "units";
-        write_atomic(dir / (u.id + ".build.csv"), std::string(kBuildHeader) + "\n" + (b ? format_build_row(*b) + "\n" : ""));
+        write_atomic(dir / (u.id + ".build.csv"), build_header(with_radius) + "\n" + (b ? format_build_row(*b) + "\n" : ""));
         if (cfg.unit.paths) write_atomic(dir / (u.id + ".paths.csv"), paths);
         write_atomic(dir / (u.id + ".csv"), csv);  // last: its presence marks the unit finished
         {
@@ -690,7 +716,7 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   std::size_t missing = 0;
   for (const auto& id : all_ids) missing += !fs::exists(out / "units" / (id + ".csv"));
   if (missing == 0) {
-    if (!static_ids.empty()) write_merged(out, {out / "units"}, static_ids, cfg.unit.paths);
+    if (!static_ids.empty()) write_merged(out, {out / "units"}, static_ids, cfg.unit.paths, false, !cfg.radii.empty());
     if (!dyn_ids.empty()) write_merged(out / "dynamic", {out / "units"}, dyn_ids, cfg.unit.paths, true);
     if (!quiet)
       std::cerr << "navbench: sweep complete: " << (static_ids.empty() ? "" : (out / "results.csv").string())
@@ -734,6 +760,8 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
   cfg.reps = expand_reps(config["representations"]);
   std::vector<std::string> conventions = config.contains("conventions") ? config["conventions"].get<std::vector<std::string>>()
                                                                         : std::vector<std::string>{"center"};
+  std::vector<double> radii;
+  if (config.contains("radii")) radii = config["radii"].get<std::vector<double>>();
   std::vector<std::string> ids;
   std::size_t missing = 0;
   for (const auto& m : config.contains("maps") ? config["maps"].get<std::vector<std::string>>() : std::vector<std::string>{}) {
@@ -743,12 +771,13 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
       if (name.size() > 4 && name.ends_with(ext)) name.resize(name.size() - 4);
     const std::string col = p.parent_path().filename().string();
     for (const auto& conv : conventions)
-      for (const auto& r : cfg.reps) {
-        ids.push_back(sanitize(col + "__" + name + "__" + conv + "__" + r.text));
-        bool found = false;
-        for (const auto& d : unit_dirs) found |= fs::exists(d / (ids.back() + ".csv"));
-        missing += !found;
-      }
+      for (long ri = 0; ri < (radii.empty() ? 1 : long(radii.size())); ++ri)
+        for (const auto& r : cfg.reps) {
+          ids.push_back(sanitize(col + "__" + name + "__" + conv + "__" + r.text + radius_tag(radii, radii.empty() ? -1 : ri)));
+          bool found = false;
+          for (const auto& d : unit_dirs) found |= fs::exists(d / (ids.back() + ".csv"));
+          missing += !found;
+        }
   }
   const std::vector<std::string> dyn_ids = dynamic_unit_ids(
       config.contains("dynamic") ? config["dynamic"].get<std::vector<std::string>>() : std::vector<std::string>{},
@@ -763,7 +792,7 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
                      " units are in none of the shards");
   fs::create_directories(out);
   const bool paths = config.contains("paths") && config["paths"].get<bool>();
-  if (!ids.empty()) write_merged(out, unit_dirs, ids, paths);
+  if (!ids.empty()) write_merged(out, unit_dirs, ids, paths, false, !radii.empty());
   if (!dyn_ids.empty()) write_merged(fs::path(out) / "dynamic", unit_dirs, dyn_ids, paths, true);
   json meta = run_metadata(argv, config.value("seed", std::uint64_t(1)), config);
   meta["config_hash"] = hash;

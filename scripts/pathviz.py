@@ -6,7 +6,10 @@ smoothed paths (los, funnel) for chosen queries, one subplot per representation.
         [--scen-index 0,5,7|auto] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
         [--zoom MARGIN] [--out DIR] [--formats png,svg]
 
-Writes DIR/paths_<map>_<scen_index>.<fmt> per query. When PREFIX.structure.csv exists (or
+Writes DIR/paths_<map>_<scen_index>.<fmt> per query. Paths of a disc agent (SPEC §6, paths.csv
+with a `radius` column) are drawn with their arcs as arcs (Bezier arcs in the vector output) and the
+disc at the start, the goal and a few points between; with several radii, --radius chooses one
+(default: the largest). When PREFIX.structure.csv exists (or
 --structure names one; columns representation,kind,x1,y1,x2,y2) its 'segment' rows — edges,
 cell borders — are drawn faintly beneath the paths. When PREFIX.csv exists, legend entries show
 each path's length, gap and validity, and representations without a path show their status.
@@ -27,7 +30,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
-from matplotlib.patches import PathPatch  # noqa: E402
+from matplotlib.patches import Circle, PathPatch  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
 
 SMOOTHING_STYLE = {
@@ -103,11 +106,52 @@ def parse_indices(text: str) -> list[int]:
     return out
 
 
+def items_path(items) -> Path:
+    """SPEC §6 path items as one matplotlib Path: segments as lines, arcs as arcs (cubic Bezier arcs,
+    Path.arc), so the picture shows the arc itself, not a chord."""
+    verts, codes = [items[0][1:]], [Path.MOVETO]
+    i = 1
+    while i < len(items):
+        kind, x, y = items[i]
+        if kind != "arc":
+            verts.append((x, y))
+            codes.append(Path.LINETO)
+            i += 1
+            continue
+        a, c, b = verts[-1], (x, y), items[i + 1][1:]
+        r, t0, sweep = common.arc_angles(a, c, b)
+        lo, hi = (t0, t0 + sweep) if sweep >= 0 else (t0 + sweep, t0)
+        unit = Path.arc(math.degrees(lo), math.degrees(hi))
+        pts = unit.vertices * r + np.array(c)
+        if sweep < 0:
+            pts = pts[::-1]
+        verts.extend(map(tuple, pts[1:]))
+        codes.extend(unit.codes[1:])
+        verts[-1] = b  # exactly the arc's end point
+        i += 2
+    return Path(verts, codes)
+
+
+def draw_discs(ax, items, R, colour):
+    """The agent's disc at the start, the goal and three points evenly spaced along the path."""
+    pts = common.items_polyline(items)
+    cum = [0.0]
+    for p, q in zip(pts, pts[1:]):
+        cum.append(cum[-1] + math.dist(p, q))
+    spots = []
+    for f in (0.0, 0.25, 0.5, 0.75, 1.0):
+        target = f * cum[-1]
+        j = min(range(len(cum)), key=lambda k: abs(cum[k] - target))
+        spots.append(pts[j])
+    for x, y in spots:
+        ax.add_patch(Circle((x, y), R, facecolor=colour, edgecolor=colour, alpha=0.18, linewidth=0.8, zorder=2.5))
+
+
 def _fmt_gap(g) -> str:
     return "" if g is None or not np.isfinite(g) else f", gap {100 * g:.2f}%"
 
 
-def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role=""):
+def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role="", radius=0.0):
     """One figure: a subplot per representation with its paths of query idx."""
     n = len(reps)
     ncols = min(n, 3)
@@ -136,10 +180,12 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
         mine = paths[(paths["representation"] == rep) & (paths["scen_index"] == idx)]
         handles = []
         extra = 0
+        discs_drawn = False
         for _, row in mine.iterrows():
-            pts = common.parse_points(row["points"], f"paths row {rep}/{row['smoothing']}")
-            if not pts:
+            items = common.parse_path_items(row["points"], f"paths row {rep}/{row['smoothing']}")
+            if not items:
                 continue
+            pts = [it[1:] for it in items if it[0] == "p"]
             all_pts.extend(pts)
             style = dict(SMOOTHING_STYLE.get(row["smoothing"],
                                              {"color": OTHER_COLOURS[extra % len(OTHER_COLOURS)], "linestyle": "-",
@@ -147,7 +193,7 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
             if row["smoothing"] not in SMOOTHING_STYLE:
                 extra += 1
             label = ("raw" if row["smoothing"] == "none" else row["smoothing"]) + \
-                f": {common.polyline_length(pts):.3f}"
+                f": {common.items_length(items):.3f}"
             res = results.get((rep, row["heuristic"], row["smoothing"], row["convention"], idx))
             if res is not None:
                 label += _fmt_gap(res.get("gap"))
@@ -157,10 +203,22 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
             xs, ys = zip(*pts)
             # The raw path goes on top: it is dashed, so the smoothed paths it overlaps stay visible.
             z = 3.5 if row["smoothing"] == "none" else 3
-            (h,) = ax.plot(xs, ys, zorder=z, label=label, **{k: v for k, v in style.items() if v is not None})
-            handles.append(h)
+            if any(it[0] == "arc" for it in items):
+                patch = PathPatch(items_path(items), fill=False, edgecolor=style["color"], zorder=z, label=label,
+                                  linestyle=style.get("linestyle") or "-", linewidth=style.get("linewidth") or 1.6)
+                ax.add_patch(patch)
+                if style.get("marker"):
+                    ax.plot(xs, ys, linestyle="none", marker=style["marker"], markersize=style.get("markersize", 3),
+                            color=style["color"], zorder=z)
+                handles.append(patch)
+            else:
+                (h,) = ax.plot(xs, ys, zorder=z, label=label, **{k: v for k, v in style.items() if v is not None})
+                handles.append(h)
+            if radius > 0 and not discs_drawn:
+                draw_discs(ax, items, radius, style["color"])
+                discs_drawn = True
         if len(mine):
-            first = common.parse_points(mine.iloc[0]["points"])
+            first = common.parse_points(mine.iloc[0]["points"])  # (arc centres skipped)
             if first:
                 ax.plot(*first[0], "o", color="#2ca02c", markersize=6, markeredgecolor="black", zorder=4)
                 ax.plot(*first[-1], "*", color="#d62728", markersize=10, markeredgecolor="black", zorder=4)
@@ -182,7 +240,8 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
         for ax in list(axes.flat)[:n]:
             ax.set_xlim(min(xs) - zoom, max(xs) + zoom)
             ax.set_ylim(max(ys) + zoom, min(ys) - zoom)
-    fig.suptitle(f"{m.name} — query {idx}" + (f" ({role})" if role else ""), fontsize=12)
+    fig.suptitle(f"{m.name} — query {idx}" + (f", agent radius {radius:g}" if radius > 0 else "") +
+                 (f" ({role})" if role else ""), fontsize=12)
     fig.tight_layout()
     return fig
 
@@ -215,7 +274,7 @@ def auto_indices(results: dict, available: list) -> dict:
     return picks
 
 
-def results_lookup(paths_file: str, map_name: str) -> dict:
+def results_lookup(paths_file: str, map_name: str, radius=None) -> dict:
     """(representation, heuristic, smoothing, convention, scen_index) -> dict of the result row,
     from the PREFIX.csv next to the paths file (empty when there is none)."""
     if not paths_file.endswith(".paths.csv"):
@@ -225,6 +284,8 @@ def results_lookup(paths_file: str, map_name: str) -> dict:
         return {}
     df = common.read_results_csv(csv)
     df = df[df["map"] == map_name]
+    if radius is not None and "radius" in df.columns:
+        df = df[pd_numeric(df["radius"]) == radius]
     out = {}
     for rec in df.to_dict("records"):
         if not np.isfinite(rec.get("scen_index", np.nan)):
@@ -232,6 +293,11 @@ def results_lookup(paths_file: str, map_name: str) -> dict:
         out[(rec["representation"], rec["heuristic"], rec["smoothing"], rec["convention"],
              int(rec["scen_index"]))] = rec
     return out
+
+
+def pd_numeric(col):
+    import pandas as pd
+    return pd.to_numeric(col, errors="coerce")
 
 
 def main() -> int:
@@ -243,6 +309,7 @@ def main() -> int:
     ap.add_argument("--rep", action="append", help="representation(s) to draw (repeatable); default: all")
     ap.add_argument("--heuristic", help="heuristic to draw when the file holds several; default: the first")
     ap.add_argument("--structure", help="structure CSV (default: PREFIX.structure.csv when present)")
+    ap.add_argument("--radius", type=float, help="agent radius to draw when the paths hold several (default: the largest)")
     ap.add_argument("--zoom", type=float, metavar="MARGIN", help="crop to the paths' bounding box + MARGIN")
     ap.add_argument("--max-segments", type=int, default=200000, help="structure segments drawn per subplot")
     ap.add_argument("--out", default=".", help="output directory (default .)")
@@ -271,7 +338,20 @@ def main() -> int:
         common.note(f"pathviz.py: drawing heuristic {heuristic} (also present: "
                     f"{', '.join(h for h in heuristics if h != heuristic)}; choose with --heuristic)")
     paths = paths[paths["heuristic"] == heuristic]
-    results = {k: v for k, v in results_lookup(paths_file, m.name).items() if k[1] == heuristic}
+    radius = None
+    if "radius" in paths.columns:  # SPEC §6: one agent per picture
+        paths = paths.assign(radius=pd_numeric(paths["radius"]))
+        radii = sorted(set(paths["radius"].dropna()))
+        if args.radius is not None and args.radius not in radii:
+            raise common.InputError(f"--radius {args.radius:g}: not in {paths_file} (has {', '.join(f'{r:g}' for r in radii)})")
+        radius = args.radius if args.radius is not None else (radii[-1] if radii else None)
+        if len(radii) > 1 and args.radius is None:
+            common.note(f"pathviz.py: drawing radius {radius:g} (also present: "
+                        f"{', '.join(f'{r:g}' for r in radii if r != radius)}; choose with --radius)")
+        paths = paths[paths["radius"] == radius]
+    elif args.radius is not None:
+        raise common.InputError(f"--radius: {paths_file} has no radius column (run navbench with --radius)")
+    results = {k: v for k, v in results_lookup(paths_file, m.name, radius).items() if k[1] == heuristic}
 
     reps = common.ordered_unique(paths["representation"])
     for k in results:
@@ -311,7 +391,8 @@ def main() -> int:
     os.makedirs(args.out, exist_ok=True)
     written = 0
     for idx in indices:
-        fig = draw_query(m, idx, reps, paths, results, structure, args.zoom, args.max_segments, roles.get(idx, ""))
+        fig = draw_query(m, idx, reps, paths, results, structure, args.zoom, args.max_segments, roles.get(idx, ""),
+                         radius or 0.0)
         for fmt in formats:
             fig.savefig(os.path.join(args.out, f"paths_{m.name}_{idx}.{fmt}"), dpi=args.dpi)
             written += 1

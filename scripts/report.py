@@ -57,7 +57,7 @@ METRICS = [
 ]
 PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoch"]
 MAX_VERDICT_PAIRS = 12
-OPTIONAL_SECTIONS = {"dynamic": "Changing maps", "threads": "Many agents"}  # shown when the inputs have them
+OPTIONAL_SECTIONS = {"dynamic": "Changing maps", "threads": "Many agents", "radius": "Agents with a radius"}  # shown when the inputs have them
 
 
 # --------------------------------------------------------------------------------------------
@@ -783,6 +783,74 @@ def thread_figures(analysis: Analysis):
 
 
 
+def radius_figures(analysis: Analysis):
+    """Agents with a radius (SPEC §6, issue 13), when the rows hold several radii: per
+    representation · smoothing, solved %, valid % and mean gap against R, and a table with counts."""
+    rows = analysis.rows
+    if "radius" not in rows.columns or rows["radius"].nunique() < 2:
+        return
+    r = rows.copy()
+    r["R"] = pd.to_numeric(r["radius"].astype(str).str.replace("r=", "", regex=False), errors="coerce")
+    r["series"] = r["representation"] + " · " + r["smoothing"]
+    other = [k for k in analysis.facet_keys if k != "radius"]
+    if other:
+        r["series"] = r["series"] + " · " + r[other].astype(str).agg(" / ".join, axis=1)
+    recs = []
+    for (series, R), g in r.groupby(["series", "R"], sort=False):
+        applicable = g[~g["status"].isin(["invalid_query", "not_applicable"])]
+        ok = g[g["status"] == "ok"]
+        if ok.empty and (g["status"] == "not_applicable").any():
+            continue  # the smoother does not run at this radius (e.g. funnel at R > 0): its no_path rows say nothing
+        valid = ok["valid"] == 1
+        gaps = ok.loc[ok["gap"].notna(), "gap"]
+        recs.append(dict(series=series, R=R, rows=len(g), invalid_query=int((g["status"] == "invalid_query").sum()),
+                         applicable=len(applicable), solved=len(ok),
+                         solved_pct=len(ok) / len(applicable) if len(applicable) else np.nan,
+                         valid_pct=valid.mean() if len(ok) else np.nan,
+                         gap=gaps.mean() if len(gaps) else np.nan,
+                         gap_valid=ok.loc[valid & ok["gap"].notna(), "gap"].mean() if valid.any() else np.nan,
+                         not_applicable=int((g["status"] == "not_applicable").sum()),
+                         errors=int((g["status"] == "error").sum())))
+    t = pd.DataFrame(recs)
+    t = t[t["applicable"] > 0]
+    if t.empty:
+        return
+    t = t.sort_values(["series", "R"], kind="stable")
+    series = common.ordered_unique(t["series"])
+    colour = {s_: plots.PALETTE[i % len(plots.PALETTE)] for i, s_ in enumerate(series)}
+    radii = sorted(set(t["R"]))
+    ticks = (radii, [f"{x:g}" for x in radii])
+    panels = [Panel(title="solved", xlabel="agent radius R", ylabel="solved (% of applicable queries)", xticks=ticks),
+              Panel(title="valid", xlabel="agent radius R", ylabel="valid (% of solved)", xticks=ticks),
+              Panel(title="gap", xlabel="agent radius R", ylabel="mean gap to the disc optimum (%)", xticks=ticks)]
+    for s_ in series:
+        g = t[t["series"] == s_]
+        for panel, col, first in ((panels[0], "solved_pct", True), (panels[1], "valid_pct", False), (panels[2], "gap", False)):
+            gg = g[g[col].notna()]
+            if gg.empty:
+                continue
+            panel.series.append(Series(name=s_, x=gg["R"].to_numpy(float), y=100 * gg[col].to_numpy(float), kind="lines",
+                                       color=colour[s_], legend=first,
+                                       hover=[f"<b>{esc(s_)}</b><br>R = {R:g}<br>{100 * v:.3g} %" for R, v in zip(gg["R"], gg[col])]))
+    body = "".join(
+        f"<tr><td>{esc(x['series'])}</td><td class='num'>{x['R']:g}</td><td class='num'>{x['rows']}</td>"
+        f"<td class='num'>{x['invalid_query']}</td><td class='num'>{x['solved']} / {x['applicable']}</td>"
+        f"<td class='num'>{f_pct(x['solved_pct'])}</td><td class='num'>{f_pct(x['valid_pct'])}</td>"
+        f"<td class='num'>{f_gap(x['gap'])}</td><td class='num'>{f_gap(x['gap_valid'])}</td>"
+        f"<td class='num'>{x['errors']}</td></tr>" for _, x in t.iterrows())
+    table = ("<table id='radius-table'><thead><tr><th>representation · smoothing</th><th>R</th><th>rows</th>"
+             "<th>invalid_query</th><th>solved</th><th>solved %</th><th>valid %</th><th>mean gap</th>"
+             "<th>mean gap (valid paths)</th><th>errors</th></tr></thead><tbody>" + body + "</tbody></table>")
+    analysis.figures.append(("radius", Figure(
+        stem="radius", title="Agents with a radius: the price of each strategy",
+        caption="SPEC §6: per representation · smoothing and agent radius R, the share of applicable queries solved "
+                "(invalid_query = start or goal closer than R to an obstacle: not applicable), the share of solved "
+                "paths that keep clearance R (exact test, arcs included), and the mean gap to the exact disc optimum "
+                "(tangent graph; over every solved path, invalid ones included: an invalid path can be shorter than "
+                "the optimum). visgraph at R > 0 is the tangent graph itself; the others build on the map eroded by R.",
+        panels=[p_ for p_ in panels if p_.series], ncols=3, panel_h=340, legend_title="representation · smoothing"), table))
+
+
 def ecdf_figures(analysis: Analysis):
     rows, facet = primary_rows(analysis)
     ok = rows[rows["status"] == "ok"]
@@ -865,6 +933,7 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> 
     ecdf_figures(a)
     update_figures(a)
     thread_figures(a)
+    radius_figures(a)
     return a
 
 
@@ -1208,7 +1277,7 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
             parts.append(figure_html(cfig, plots.save_static(cfig, os.path.join(out_dir, "figures"))))
         parts.append("</section>")
     for sec, title_ in (("cost", "Cost as the work grows"), ("dist", "Distributions"),
-                        ("dynamic", "Changing maps"), ("threads", "Many agents")):
+                        ("dynamic", "Changing maps"), ("threads", "Many agents"), ("radius", "Agents with a radius")):
         figs = [(f, extra) for s, f, extra in a.figures if s == sec]
         if sec in OPTIONAL_SECTIONS and not figs:
             continue  # only runs that have them (dynamic scenarios, thread scaling)

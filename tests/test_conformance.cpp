@@ -5,9 +5,17 @@
 
 #include <cmath>
 
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <random>
+
+#include "geometry/distance.hpp"
 #include "geometry/free_space.hpp"
+#include "geometry/tangent_graph.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/registry.hpp"
+#include "harness/run.hpp"
 #include "docs/example/tile_graph.hpp"
 
 using namespace navbench;
@@ -47,6 +55,11 @@ std::vector<RepresentationEntry> entries() {
                        Params p = Params::parse(params);
                        return e->build(m, p);
                      }, e->grid8_optimal});
+  }
+  // Erosion variants for a disc agent (SPEC §6): at R = 0 they are the plain representation.
+  for (const char* spec : {"navmesh:erode=none", "navmesh:erode=cell", "quadtree:erode=none"}) {
+    const std::string text = spec, base = text.substr(0, text.find(':'));
+    if (const RepresentationEntry* e = find_representation(base)) out.push_back({text, e->description, e->build, false});
   }
   return out;
 }
@@ -161,6 +174,204 @@ TEST_P(Conformance, PinchPoints) {
   check(m2, {{{1.5, 1.5}, {2.5, 2.5}, Status::ok, std::sqrt(2.0)}});
 }
 
+// ---- Agents with a radius (SPEC §6) ------------------------------------------------------------
+
+// An independent slow clearance: brute force over every blocked square and the map's four sides,
+// no clearance grid, no row scans (radius_validity.cpp's fast path), only the distance primitives.
+struct SlowClearance {
+  const GridMap& g;
+  template <class BoxDist>
+  double over_squares(BoxDist dist) const {
+    double d = std::numeric_limits<double>::infinity();
+    for (int y = 0; y < g.height; ++y)
+      for (int x = 0; x < g.width; ++x)
+        if (!g.passable(x, y)) d = std::min(d, dist(double(x), double(y), double(x + 1), double(y + 1)));
+    return d;
+  }
+  double sides(double x0, double y0, double x1, double y1) const {
+    return std::min(std::min(x0, y0), std::min(double(g.width) - x1, double(g.height) - y1));
+  }
+  double point(Point p) const {
+    return std::min(sides(p.x, p.y, p.x, p.y),
+                    over_squares([&](double a, double b, double c, double d) { return point_box_distance(p, a, b, c, d); }));
+  }
+  double segment(Point p, Point q) const {
+    return std::min(sides(std::min(p.x, q.x), std::min(p.y, q.y), std::max(p.x, q.x), std::max(p.y, q.y)),
+                    over_squares([&](double a, double b, double c, double d) { return segment_box_distance(p, q, a, b, c, d); }));
+  }
+  double arc(const Arc& arc) const {
+    double x0, y0, x1, y1;
+    arc_bounds(arc, x0, y0, x1, y1);
+    return std::min(sides(x0, y0, x1, y1),
+                    over_squares([&](double a, double b, double c, double d) { return arc_box_distance(arc, a, b, c, d); }));
+  }
+  // SPEC §6 for R > 0: every piece keeps distance >= R - 1e-9.
+  bool valid(const std::vector<PathItem>& items, double R) const {
+    const double lim = R - 1e-9;
+    if (items.size() == 1) return point(items[0].p) >= lim;
+    for (std::size_t i = 1; i < items.size(); ++i) {
+      if (!items[i].arc_centre) {
+        if (segment(items[i - 1].p, items[i].p) < lim) return false;
+        continue;
+      }
+      Arc a;
+      if (!make_arc(items[i - 1].p, items[i].p, items[i + 1].p, a) || this->arc(a) < lim) return false;
+      ++i;
+    }
+    return true;
+  }
+};
+
+// The generated maps of the radius battery: corridors exactly 2R wide (1 cell: R = 0.5; 3 cells:
+// R = 1.5), pinch points, open rooms and seeded random grids.
+std::vector<Map> radius_maps() {
+  std::vector<Map> out;
+  out.push_back(grid({"......@@@.....",
+                      "......@@@.....",
+                      "..............",
+                      "......@@@.....",
+                      "......@@@....."}, "corridor-1"));
+  out.push_back(grid({"......@@@@.......",
+                      "......@@@@.......",
+                      ".................",
+                      ".................",
+                      ".................",
+                      "......@@@@.......",
+                      "......@@@@......."}, "corridor-3"));
+  out.push_back(grid({"..........",
+                      "..@...@...",
+                      "...@.@....",
+                      "....@.....",
+                      "...@.@..@.",
+                      "........@."}, "pinches"));
+  std::mt19937_64 rng(13);
+  for (int k = 0; k < 2; ++k) {
+    GridMap g;
+    g.width = 14;
+    g.height = 12;
+    std::bernoulli_distribution b(0.18);
+    for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back(b(rng) ? 0 : 1);
+    out.push_back(make_grid_map(g, "random-" + std::to_string(k), "conformance"));
+  }
+  return out;
+}
+
+// Queries between cell centres, some valid for a radius and some not (seeded), plus the two ends
+// of the map's middle row (through the corridors).
+Scenario radius_queries(const Map& m) {
+  Scenario sc;
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> X(0, m.grid.width - 1), Y(0, m.grid.height - 1);
+  auto add = [&](int sx, int sy, int gx, int gy) {
+    ScenarioLine l;
+    l.map = m.name;
+    l.width = m.grid.width;
+    l.height = m.grid.height;
+    l.sx = sx, l.sy = sy, l.gx = gx, l.gy = gy;
+    sc.lines.push_back(l);
+  };
+  const int mid = m.grid.height / 2;
+  add(0, mid, m.grid.width - 1, mid);
+  add(1, mid, m.grid.width - 2, mid);
+  for (int k = 0; k < 10; ++k) {
+    int sx, sy, gx, gy;
+    do sx = X(rng), sy = Y(rng); while (!m.grid.passable(sx, sy));
+    do gx = X(rng), gy = Y(rng); while (!m.grid.passable(gx, gy));
+    add(sx, sy, gx, gy);
+  }
+  return sc;
+}
+
+const std::vector<double> kRadii = {0, 0.3, 0.5, 1.5};
+
+// A map and its queries for one radius, as the harness prepares them (its optimum included).
+PreparedMap prepared(const Map& m, double R) {
+  PreparedMap pm;
+  pm.map = m;
+  pm.scen = radius_queries(m);
+  pm.has_scen = true;
+  pm.selection.convention = "center";
+  pm.radius = R;
+  pm.compute_optimum();
+  return pm;
+}
+
+// Every representation at R in {0, 0.3, 0.5, 1.5}: statuses, `valid` against the slow test, the
+// optimum a lower bound of every valid path, visgraph exact at R > 0, grids valid by construction.
+TEST_P(Conformance, Radius) {
+  const RepresentationEntry& e = GetParam();
+  // The battery's own erosion variants ("navmesh:erode=none", ...) name the harness's key.
+  std::string name = e.name, erode = "centre";
+  if (const auto colon = name.find(":erode="); colon != std::string::npos) {
+    erode = name.substr(colon + 7);
+    name = name.substr(0, colon);
+  }
+  const Heuristic h = parse_heuristic("euclidean");
+  const std::vector<std::string> modes = {"none", "los", "funnel"};
+  int invalid_seen = 0;  // the representations built on the map itself must show the price
+  for (const Map& m : radius_maps())
+    for (double R : kRadii) {
+      SCOPED_TRACE(m.name + " R=" + std::to_string(R));
+      PreparedMap pm = prepared(m, R);
+      Params p;
+      std::unique_ptr<AnyRepresentation> rep;
+      try {
+        rep = build_for_agent(pm, name, e.build, p, erode);
+      } catch (const UnsupportedMap&) {
+        GTEST_SKIP() << e.name << " does not support this map kind";
+      }
+      const SlowClearance slow{m.grid};
+      const RadiusContext rc = pm.radius_context();
+      const MapContext ctx{m.name, m.collection, "center"};
+      const bool by_construction = e.name == "grid4" || e.name == "grid8" || e.name.rfind("subgoal", 0) == 0;
+      for (const QueryInput& qi : pm.queries) {
+        SCOPED_TRACE("query " + std::to_string(qi.scen_index));
+        const bool clear = R == 0 ? pm.free->point_free(qi.start) && pm.free->point_free(qi.goal)
+                                  : slow.point(qi.start) >= R - 1e-9 && slow.point(qi.goal) >= R - 1e-9;
+        auto rows = run_query(ctx, qi, *rep, e.name, h, modes, *pm.free, true, nullptr, &rc);
+        ASSERT_EQ(rows.size(), modes.size());
+        for (const ResultRow& r : rows) {
+          SCOPED_TRACE(r.smoothing);
+          ASSERT_TRUE(r.radius.has_value());
+          EXPECT_EQ(*r.radius, R);
+          if (!clear) {
+            EXPECT_EQ(r.status, Status::invalid_query) << r.message;
+            continue;
+          }
+          ASSERT_NE(r.status, Status::invalid_query) << r.message;
+          if (erode == "cell" && R > 0 && r.status == Status::error) {  // a clear query point in a dropped cell
+            EXPECT_NE(r.message.find("eroded free space"), std::string::npos) << r.message;
+            continue;
+          }
+          ASSERT_NE(r.status, Status::error) << r.message;
+          if (r.status != Status::ok) continue;
+          const std::vector<PathItem> items = r.items.empty() ? items_of(r.path) : r.items;
+          ASSERT_FALSE(items.empty());
+          EXPECT_EQ(items.front().p, qi.start);
+          EXPECT_EQ(items.back().p, qi.goal);
+          const bool slow_valid = R == 0 ? pm.free->path_valid(r.path) : slow.valid(items, R);
+          ASSERT_TRUE(r.valid.has_value());
+          EXPECT_EQ(*r.valid, slow_valid) << "the validity column disagrees with the slow test";
+          invalid_seen += !*r.valid;
+          EXPECT_NEAR(*r.length, path_items_length(items), 1e-9 * (1 + *r.length));
+          if (by_construction) { EXPECT_TRUE(*r.valid) << e.name << " on the eroded grid must be valid by construction"; }
+          if (*r.valid) {
+            ASSERT_TRUE(qi.optimal.has_value()) << "a valid path but no optimum";
+            EXPECT_GE(*r.length, *qi.optimal - 1e-9 * (1 + *qi.optimal)) << "a valid path shorter than the optimum";
+          }
+          if (e.name == "visgraph" && r.smoothing == "none") {
+            EXPECT_TRUE(*r.valid);
+            ASSERT_TRUE(qi.optimal.has_value());
+            EXPECT_NEAR(*r.length, *qi.optimal, 1e-9 * (1 + *qi.optimal)) << "visgraph is the exact optimum";
+          }
+        }
+        // visgraph answers exactly when the optimum exists.
+        if (e.name == "visgraph") { EXPECT_EQ(rows[0].status == Status::ok, qi.optimal.has_value()); }
+      }
+    }
+  if (erode == "none") { EXPECT_GT(invalid_seen, 0) << "no invalid path: the battery would not test that case"; }
+}
+
 INSTANTIATE_TEST_SUITE_P(Registry, Conformance, ::testing::ValuesIn(entries()),
                          [](const ::testing::TestParamInfo<RepresentationEntry>& i) {
                            std::string s = i.param.name;
@@ -197,6 +408,62 @@ TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
       EXPECT_FALSE(rows[1].length.has_value());
       EXPECT_FALSE(rows[1].valid.has_value());
     }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// SPEC §6 optimum: never decreasing as R grows (a disc path is a path for every smaller disc), and
+// R -> 0 meets the point optimum (SPEC §2, from the visibility graph).
+TEST(RadiusOptimum, MonotoneInRAndMeetsThePointOptimum) {
+  for (const Map& m : radius_maps()) {
+    SCOPED_TRACE(m.name);
+    // (Not below ~1e-5: tangent points c + R w carry the rounding of c, relative to R, and SPEC §6 asks
+    // an arc's ends to agree on the radius within 1e-9 x r.)
+    const std::vector<double> radii = {0, 1e-5, 1e-3, 0.3, 0.5, 0.75, 1.0, 1.5};
+    std::vector<PreparedMap> pms;
+    for (double R : radii) pms.push_back(prepared(m, R));
+    for (std::size_t q = 0; q < pms[0].queries.size(); ++q) {
+      SCOPED_TRACE("query " + std::to_string(q));
+      const auto& point = pms[0].queries[q].optimal;
+      const auto& tiny = pms[1].queries[q].optimal;
+      ASSERT_EQ(point.has_value(), tiny.has_value());
+      if (point) {
+        EXPECT_GE(*tiny, *point - 1e-9);
+        EXPECT_LE(*tiny, *point + 1e-3) << "R -> 0 must meet the point optimum";
+      }
+      for (std::size_t k = 2; k < radii.size(); ++k) {
+        const auto& lo = pms[k - 1].queries[q].optimal;
+        const auto& hi = pms[k].queries[q].optimal;
+        if (!lo) { EXPECT_FALSE(hi.has_value()) << "R " << radii[k] << " has a path where " << radii[k - 1] << " has none"; }
+        if (lo && hi) { EXPECT_GE(*hi, *lo - 1e-9 * (1 + *lo)) << "optimum decreased from R " << radii[k - 1] << " to " << radii[k]; }
+      }
+    }
+  }
+}
+
+// The corridor exactly 2R wide: the disc passes it along its centre line, touching both walls; a
+// slightly larger disc does not pass.
+TEST(RadiusOptimum, CorridorExactlyTwoRWide) {
+  for (auto [name, R] : {std::pair<std::string, double>{"corridor-1", 0.5}, {"corridor-3", 1.5}}) {
+    SCOPED_TRACE(name);
+    for (const Map& m : radius_maps())
+      if (m.name == name) {
+        FreeSpace fs(m);
+        RadiusValidity rv(fs);
+        const double y = m.grid.height / 2 + 0.5;
+        const Point s{2.5, y}, g{m.grid.width - 2.5, y};
+        TangentGraph exact(fs, rv, R), wider(fs, rv, R + 1e-6);
+        auto p = exact.shortest_path(s, g);
+        ASSERT_TRUE(p.has_value()) << "the disc fits the corridor exactly";
+        EXPECT_NEAR(p->length, g.x - s.x, 1e-9);
+        EXPECT_TRUE(rv.path_valid_radius(p->items, R));
+        DiscQueryStatus st;
+        EXPECT_FALSE(wider.shortest_path(s, g, &st).has_value());
+        EXPECT_EQ(st, DiscQueryStatus::no_path) << "a slightly larger disc does not fit";
+      }
   }
 }
 

@@ -122,6 +122,30 @@ RadiusValidity::~RadiusValidity() = default;
 RadiusValidity::RadiusValidity(RadiusValidity&&) noexcept = default;
 RadiusValidity& RadiusValidity::operator=(RadiusValidity&&) noexcept = default;
 
+double path_items_length(const std::vector<PathItem>& items) {
+  double len = 0;
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    if (!items[i].arc_centre) {
+      len += distance(items[i - 1].p, items[i].p);
+      continue;
+    }
+    if (i + 1 >= items.size()) break;
+    const Point a = items[i - 1].p, c = items[i].p, b = items[i + 1].p;
+    const double ax = a.x - c.x, ay = a.y - c.y, bx = b.x - c.x, by = b.y - c.y;
+    const double r = 0.5 * (distance(a, c) + distance(b, c));
+    len += r * std::atan2(std::abs(ax * by - ay * bx), ax * bx + ay * by);
+    ++i;
+  }
+  return len;
+}
+
+std::vector<PathItem> items_of(const Polyline& p) {
+  std::vector<PathItem> out;
+  out.reserve(p.size());
+  for (const Point& q : p) out.push_back({q, false});
+  return out;
+}
+
 const GridClearance* RadiusValidity::clearance() const { return impl_->grid.get(); }
 
 bool RadiusValidity::point_clear(Point p, double R) const {

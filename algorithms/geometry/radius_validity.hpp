@@ -17,6 +17,12 @@ struct PathItem {
   bool arc_centre = false;
 };
 
+// Length of SPEC §6 items: segments, and each arc as its radius (the mean of its ends' distances
+// from the centre) times its angle, the shorter way.
+double path_items_length(const std::vector<PathItem>& items);
+// Plain points as items (no arcs).
+std::vector<PathItem> items_of(const Polyline& p);
+
 class RadiusValidity {
  public:
   // Keeps a reference to fs (and so to its map): both must outlive this. Grid maps build the

@@ -62,9 +62,16 @@ bool TangentGraph::surely_blocked(Point a, Point b) const {
   const double dx = b.x - a.x, dy = b.y - a.y;
   const int n = 1 + int(std::sqrt(dx * dx + dy * dy));
   const int W = gc->width(), H = gc->height();
-  for (int k = 0; k <= n; ++k) {
-    // Middle first: blocked pieces are usually caught there.
-    const int kk = (k + n / 2) % (n + 1);
+  // Coarse to fine (bit-reversed order: 1/2, 1/4, 3/4, 1/8, ...): a blocked piece is caught after
+  // a few samples wherever its obstacle lies, not after a walk from the middle.
+  int bits = 0;
+  while ((1 << bits) <= n) ++bits;
+  const unsigned span = 1u << bits;
+  for (unsigned s = 1; s <= span; ++s) {
+    unsigned r = 0, v = s & (span - 1);
+    for (int b = 0; b < bits; ++b, v >>= 1) r = (r << 1) | (v & 1u);
+    const int kk = int(r);
+    if (kk > n) continue;
     const double t = double(kk) / n, x = a.x + t * dx, y = a.y + t * dy;
     if (!(x >= 0 && y >= 0 && x <= W && y <= H)) return false;  // outside: left to the exact test
     const int i = std::min(W - 1, int(x)), j = std::min(H - 1, int(y));
@@ -219,6 +226,97 @@ TangentGraph::TangentGraph(const FreeSpace& fs, const RadiusValidity& rv, double
         x.arc_len = R * std::abs(y.key - x.key);
       }
     }
+}
+
+std::vector<TangentGraph::Join> TangentGraph::join_start(Point s) const {
+  std::vector<Join> out;
+  const std::int32_t comp = fs_->component(s);
+  for (std::int32_t ci = 0; ci < std::int32_t(circles_.size()); ++ci) {
+    const Circle& C = circles_[std::size_t(ci)];
+    if (C.component != comp) continue;
+    PointTangent t[2];
+    const int k = point_tangents(s, ci, t);
+    for (int i = 0; i < k; ++i) {
+      // The first node at or after t in t's sense (positions along the sense: sign x key).
+      const auto& ord = C.order[t[i].sign > 0];
+      const double sg = t[i].sign > 0 ? 1.0 : -1.0, at = sg * t[i].key;
+      const auto it = std::lower_bound(ord.begin(), ord.end(), at,
+                                       [&](std::int32_t x, double v) { return sg * nodes_[std::size_t(x)].key < v; });
+      if (it == ord.end()) continue;
+      const Node& n = nodes_[std::size_t(*it)];
+      if (surely_blocked(s, t[i].t) || !rv_->point_clear(t[i].t, R_) || !rv_->segment_clear(s, t[i].t, R_) ||
+          !arc_ok(C, t[i].t, n.p))
+        continue;
+      out.push_back({*it, t[i].len + R_ * std::abs(n.key - t[i].key), t[i].t});
+    }
+  }
+  return out;
+}
+
+std::vector<TangentGraph::Join> TangentGraph::join_goal(Point g) const {
+  std::vector<Join> out;
+  const std::int32_t comp = fs_->component(g);
+  for (std::int32_t ci = 0; ci < std::int32_t(circles_.size()); ++ci) {
+    const Circle& C = circles_[std::size_t(ci)];
+    if (C.component != comp) continue;
+    PointTangent t[2];
+    const int k = point_tangents(g, ci, t);
+    for (int i = 0; i < k; ++i) {
+      // Arriving at t going towards g: the sense opposite to the one from g. The last node at or
+      // before t in that sense.
+      const int sense = -t[i].sign;
+      const auto& ord = C.order[sense > 0];
+      const double sg = sense > 0 ? 1.0 : -1.0, at = sg * t[i].key;
+      const auto it = std::upper_bound(ord.begin(), ord.end(), at,
+                                       [&](double v, std::int32_t x) { return v < sg * nodes_[std::size_t(x)].key; });
+      if (it == ord.begin()) continue;
+      const std::int32_t id = *(it - 1);
+      const Node& n = nodes_[std::size_t(id)];
+      if (surely_blocked(t[i].t, g) || !rv_->point_clear(t[i].t, R_) || !rv_->segment_clear(t[i].t, g, R_) ||
+          !arc_ok(C, n.p, t[i].t))
+        continue;
+      out.push_back({id, R_ * std::abs(t[i].key - n.key) + t[i].len, t[i].t});
+    }
+  }
+  return out;
+}
+
+std::optional<DiscPath> TangentGraph::direct_path(Point s, Point g) const {
+  if (s == g) return DiscPath{0, {{s, false}}};
+  if (rv_->segment_clear(s, g, R_)) return DiscPath{distance(s, g), {{s, false}, {g, false}}};
+  const std::int32_t comp = fs_->component(s);
+  if (comp != fs_->component(g)) return std::nullopt;
+  std::optional<DiscPath> best;
+  for (std::int32_t ci = 0; ci < std::int32_t(circles_.size()); ++ci) {
+    const Circle& C = circles_[std::size_t(ci)];
+    if (C.component != comp) continue;
+    PointTangent ts[2], tg[2];
+    const int ks = point_tangents(s, ci, ts);
+    if (ks == 0) continue;
+    const int kg = point_tangents(g, ci, tg);
+    for (int i = 0; i < ks; ++i)
+      for (int j = 0; j < kg; ++j) {
+        const int sense = ts[i].sign;
+        if (-tg[j].sign != sense || sense * ts[i].key > sense * tg[j].key) continue;
+        const double len = ts[i].len + R_ * std::abs(tg[j].key - ts[i].key) + tg[j].len;
+        if (best && best->length <= len) continue;
+        if (surely_blocked(s, ts[i].t) || surely_blocked(tg[j].t, g) || !rv_->point_clear(ts[i].t, R_) ||
+            !rv_->point_clear(tg[j].t, R_) || !rv_->segment_clear(s, ts[i].t, R_) || !arc_ok(C, ts[i].t, tg[j].t) ||
+            !rv_->segment_clear(tg[j].t, g, R_))
+          continue;
+        DiscPath p;
+        p.length = len;
+        p.items.push_back({s, false});
+        if (ts[i].t != s) p.items.push_back({ts[i].t, false});
+        if (tg[j].t != ts[i].t) {
+          p.items.push_back({C.c, true});
+          p.items.push_back({tg[j].t, false});
+        }
+        if (g != p.items.back().p) p.items.push_back({g, false});
+        best = std::move(p);
+      }
+  }
+  return best;
 }
 
 std::size_t TangentGraph::edge_count() const {

@@ -41,6 +41,34 @@ class TangentGraph {
   std::optional<DiscPath> shortest_path(Point s, Point g, DiscQueryStatus* status = nullptr,
                                         std::string* why = nullptr) const;
 
+  // The graph itself, for a search outside this class (the visgraph at R > 0 runs the shared A*
+  // on it): node i, its position, circle, leaving segment and leaving arc (-1: none).
+  struct NodeView {
+    Point p;
+    std::int32_t circle;
+    std::int32_t seg_to, arc_to;
+    double seg_len, arc_len;
+  };
+  NodeView node(std::int32_t i) const {
+    const Node& n = nodes_[std::size_t(i)];
+    return {n.p, n.circle, n.seg_to, n.arc_to, n.seg_len, n.arc_len};
+  }
+  Point circle_centre(std::int32_t ci) const { return circles_[std::size_t(ci)].c; }
+  // How a free query point joins the graph: the start by its tangent t to a circle, then along the
+  // circle in the tangent's sense to the first node at or after t (cost |s - t| + arc); the goal
+  // from the last node at or before its tangent point t in the arriving sense (cost arc + |t - g|).
+  // Every segment and arc is checked for clearance R. At most one join per circle and sense.
+  struct Join {
+    std::int32_t node;
+    double cost;
+    Point t;
+  };
+  std::vector<Join> join_start(Point s) const;
+  std::vector<Join> join_goal(Point g) const;
+  // The shortest path from s to g that visits no node: the straight segment when it keeps
+  // clearance R, else the best of s -> tangent -> one arc -> tangent -> g (nullopt: none).
+  std::optional<DiscPath> direct_path(Point s, Point g) const;
+
   double radius() const { return R_; }
   std::size_t circle_count() const { return circles_.size(); }  // useful corner circles
   std::size_t vertex_count() const { return nodes_.size(); }    // tangent points x wrap sense

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "geometry/point.hpp"
+#include "geometry/radius_validity.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -81,5 +82,8 @@ Polyline los_smooth(const Polyline& raw, VisibleFn visible);
 // Portal{left,right} works, even mixed; the given labels are kept only for a portal on one line
 // with both neighbours (a degenerate corridor).
 Polyline funnel_path(Point start, Point goal, const Corridor& corridor);
+// funnel for a disc of radius R > 0 (SPEC §6, funnel_radius.cpp): the portal ends as circles of
+// radius R, tangent segments joined by arcs; start first, goal last, arcs as `@` items.
+std::vector<PathItem> funnel_path_radius(Point start, Point goal, const Corridor& corridor, double R);
 
 }  // namespace navbench

@@ -46,6 +46,10 @@ expect_error bad_weight 'weight must be a positive number' run --map "$m" --rep 
 expect_error bad_smoothing "unknown smoothing 'spline'" run --map "$m" --rep grid8 --smoothing spline --out "$tmp/r"
 expect_error bad_limit '--limit needs a positive integer' run --map "$m" --rep grid8 --limit -3 --out "$tmp/r"
 expect_error bad_threads '--threads needs a positive integer' run --map "$m" --rep grid8 --threads 0 --out "$tmp/r"
+expect_error negative_radius "--radius needs numbers >= 0, got '-0.5'" run --map "$m" --rep grid8 --radius -0.5 --out "$tmp/r"
+expect_error text_radius "--radius needs numbers >= 0, got 'abc'" run --map "$m" --rep grid8 --radius abc --out "$tmp/r"
+expect_error nan_radius "--radius needs numbers >= 0, got 'nan'" run --map "$m" --rep grid8 --radius nan --out "$tmp/r"
+expect_error empty_radius_item "--radius needs numbers >= 0, got ''" run --map "$m" --rep grid8 --radius 0.5, --out "$tmp/r"
 expect_error bad_convention '--convention must be center or corner' run --map "$m" --rep grid8 --convention edge --out "$tmp/r"
 expect_error no_out 'run needs --out' run --map "$m" --rep grid8
 expect_error unknown_option "unknown option '--frobnicate'" run --map "$m" --rep grid8 --frobnicate --out "$tmp/r"
@@ -75,7 +79,7 @@ expect_help() {
     else echo "ok   help_$name$h"; fi
   done
 }
-expect_help run "--map --scen --rep --smoothing --heuristic --convention --limit --queries --seed --save-queries --repetitions --threads --paths --checkopt --no-optimum --quiet --out"
+expect_help run "--map --scen --rep --smoothing --heuristic --convention --limit --queries --seed --save-queries --repetitions --threads --radius --paths --checkopt --no-optimum --quiet --out"
 expect_help sweep "CONFIG --out --jobs --shard --threads --quiet"
 expect_help merge "SHARD_DIR --out"
 expect_help generate "KIND --width --height --density --room --corridor --obstacles --seed --queries --out"
@@ -106,6 +110,38 @@ if "$nb" run --map "$m" --rep grid8,visgraph --smoothing none,los --out "$tmp/t1
    && [ "$(wc -l <"$tmp/t1.csv")" -gt 2 ] && cmp -s <(cut -d, -f1-20,24- "$tmp/t1.csv") <(cut -d, -f1-20,24- "$tmp/t3.csv"); then
   echo "ok   threads_same_rows"
 else echo "FAIL threads_same_rows: $(cat "$tmp/err")"; fails=$((fails+1)); fi
+# --radius 0 (SPEC §6): every result bit for bit as without the option, timing columns (21-23) and
+# build times aside; the rows only gain the column radius (last; before points in paths.csv).
+total=$((total+1))
+g=$src/datasets/maps/generated/cave-45-128.map
+all=grid4,grid8,quadtree,navmesh,navmesh-vertices,subgoal,visgraph
+if "$nb" run --map "$g" --rep $all --smoothing none,los,funnel --limit 25 --paths --out "$tmp/p0" --quiet 2>"$tmp/err" \
+   && "$nb" run --map "$g" --rep $all --smoothing none,los,funnel --limit 25 --paths --radius 0 --out "$tmp/r0" --quiet 2>>"$tmp/err" \
+   && [ "$(wc -l <"$tmp/p0.csv")" -gt 100 ] && ! grep -q ',error,' "$tmp/p0.csv" \
+   && cmp -s <(cut -d, -f1-20,24- "$tmp/p0.csv") <(sed -e '1s/,radius$//' -e '2,$s/,0$//' "$tmp/r0.csv" | cut -d, -f1-20,24-) \
+   && [ "$(tail -n +2 "$tmp/r0.csv" | grep -vc ',0$')" -eq 0 ] \
+   && cmp -s "$tmp/p0.paths.csv" <(sed -e '1s/,radius,/,/' -e '2,$s/^\(\([^,]*,\)\{6\}\)0,/\1/' "$tmp/r0.paths.csv") \
+   && cmp -s <(sed -E 's/,[0-9]+\.[0-9]{3},/,T,/' "$tmp/p0.build.csv") \
+             <(sed -E -e '1s/,radius$//' -e '2,$s/,0$//' -e 's/,[0-9]+\.[0-9]{3},/,T,/' "$tmp/r0.build.csv"); then
+  echo "ok   radius_zero_same_results"
+else echo "FAIL radius_zero_same_results: $(cat "$tmp/err")"; fails=$((fails+1)); fi
+# --radius 0.5: octile_optimal empty, visgraph paths valid and optimal (gap 0), arcs in paths.csv.
+total=$((total+1))
+if "$nb" run --map "$g" --rep grid8,visgraph --limit 25 --paths --radius 0.5 --out "$tmp/r5" --quiet 2>"$tmp/err" \
+   && [ "$(grep -c ',visgraph,euclidean,none,.*,ok,' "$tmp/r5.csv")" -gt 10 ] \
+   && [ "$(awk -F, 'NR > 1 && $16 != "" { n++ } END { print n + 0 }' "$tmp/r5.csv")" -eq 0 ] \
+   && [ "$(awk -F, 'NR > 1 && $5 == "visgraph" && $13 == "ok" && ($18 != 1 || ($17 > 1e-9 || $17 < -1e-9)) { n++ } END { print n + 0 }' "$tmp/r5.csv")" -eq 0 ] \
+   && grep -q '^cave-45-128,[0-9]*,visgraph,euclidean,none,center,0.5,.*;@' "$tmp/r5.paths.csv"; then
+  echo "ok   radius_visgraph_exact"
+else echo "FAIL radius_visgraph_exact: $(cat "$tmp/err")"; fails=$((fails+1)); fi
+# --queries N with --radius: the random queries are drawn valid for each radius (no invalid_query).
+total=$((total+1))
+cp "$g" "$tmp/noscen.map"  # no scenario next to it: --queries draws random ones
+if "$nb" run --map "$tmp/noscen.map" --queries 30 --seed 3 --rep grid8,visgraph --radius 1.5 --out "$tmp/rq" --quiet 2>"$tmp/err" \
+   && [ "$(tail -n +2 "$tmp/rq.csv" | wc -l)" -eq 60 ] && ! grep -q ',invalid_query,' "$tmp/rq.csv" \
+   && [ "$(grep -c ',visgraph,euclidean,none,.*,ok,' "$tmp/rq.csv")" -gt 0 ]; then
+  echo "ok   radius_random_queries_valid"
+else echo "FAIL radius_random_queries_valid: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 # --rep several times, and one value with parameters holding commas (SPEC §5).
 total=$((total+1))
 if "$nb" run --map "$m" --rep grid8,grid4 --rep quadtree:min=1,merge=1 --limit 2 --out "$tmp/reps" --quiet 2>"$tmp/err" \

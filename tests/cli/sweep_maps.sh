@@ -65,5 +65,21 @@ for case in 'unknown_key|[{"path": "x", "optinal": true}]|unknown key .optinal. 
   [ "$rc" -eq 2 ] && [ "$(grep -vc 'not found, skipped' "$tmp/err")" -eq 1 ] && grep -qE -- "$pat" "$tmp/err" && pass "$name" \
     || fail "$name" "rc=$rc: $(cat "$tmp/err")"
 done
-echo "$((11 - fails)) passed, $fails failed"
+
+# 5. "radii" (SPEC §6): one unit per (map, representation, radius), rows and build rows with the
+#    column radius, and the rows of R = 0 equal those of a sweep without radii (timing aside).
+printf '{"maps": ["%s"], "representations": ["grid8", "visgraph"], "smoothing": ["none"], "radii": [0, 0.5]}\n' \
+  "$tmp/a/hand/l-corridor.map" > "$tmp/radii.json"
+printf '{"maps": ["%s"], "representations": ["grid8", "visgraph"], "smoothing": ["none"]}\n' \
+  "$tmp/a/hand/l-corridor.map" > "$tmp/plain.json"
+if "$nb" sweep "$tmp/radii.json" --out "$tmp/or" --quiet --jobs 2 2>"$tmp/err" && "$nb" sweep "$tmp/plain.json" --out "$tmp/op" --quiet 2>>"$tmp/err"; then
+  nq=$(tail -n +2 "$tmp/a/hand/l-corridor.map.scen" | grep -c .)
+  head -1 "$tmp/or/results.csv" | grep -q ',message,radius$' && [ "$(head -1 "$tmp/or/results.build.csv" | grep -c ',radius$')" -eq 1 ] \
+    && [ "$(ls "$tmp/or/units" | grep -c '__r0\.5\.csv$')" -eq 2 ] && [ "$(ls "$tmp/or/units" | grep -c '__r0\.csv$')" -eq 2 ] \
+    && [ "$(tail -n +2 "$tmp/or/results.csv" | grep -c ',0\.5$')" -eq $((2 * nq)) ] \
+    && cmp -s <(cut -d, -f1-20,24- "$tmp/op/results.csv") \
+              <(sed -e '1s/,radius$//' "$tmp/or/results.csv" | grep -v ',0\.5$' | sed -e '2,$s/,0$//' | cut -d, -f1-20,24-) \
+    && pass sweep_radii || fail sweep_radii "$(head -3 "$tmp/or/results.csv")"
+else fail sweep_radii "exit: $(cat "$tmp/err")"; fi
+echo "$((12 - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]
