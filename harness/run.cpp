@@ -432,7 +432,7 @@ std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const std::s
   if (erode == "none") return build(pm.map, params);
   if (pm.map.kind != MapKind::grid)
     throw UnsupportedMap("R > 0 on polygon maps: erode=" + erode +
-                         " needs a grid map (the shrunk polygon area is not built yet); visgraph and erode=none run");
+                         " needs a grid map (the shrunk polygon area is not built yet); erode=none, the default there, runs");
   return build(pm.build_map(erode), params);
 }
 
@@ -444,7 +444,10 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   std::string rest = spec.params;
   std::string erode = take_erode(rest);
   const bool erode_given = !erode.empty();
-  if (erode.empty()) erode = "centre";
+  // Default strategy at R > 0: the eroded grid on grid maps; on polygon maps (no shrunk polygon
+  // area yet) the map itself with the radius in the smoother and the validity test, TRA*-style
+  // (Demyen & Buro 2006, "Efficient triangulation-based pathfinding").
+  if (erode.empty()) erode = pm.map.kind == MapKind::grid ? "centre" : "none";
   Params params = Params::parse(rest);
   std::unique_ptr<AnyRepresentation> rep;
   const auto t0 = std::chrono::steady_clock::now();
