@@ -362,6 +362,9 @@ void PreparedMap::build_queries() {
       eroded->grid = erode_grid(map.grid, *rv->clearance(), R(), Erosion::centre);
       eroded_cell = std::make_unique<Map>(map);
       eroded_cell->grid = erode_grid(map.grid, *rv->clearance(), R(), Erosion::cell);
+    } else {  // polygon maps: the free space shrunk by R (centre: holds every clear point; cell: inside)
+      eroded = std::make_unique<Map>(erode_polygon_map(map, R(), Erosion::centre));
+      eroded_cell = std::make_unique<Map>(erode_polygon_map(map, R(), Erosion::cell));
     }
   }
   if (!has_scen) {
@@ -430,9 +433,6 @@ std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const std::s
   // others build on the map shrunk by R (geometry/erosion.hpp).
   if (name == "visgraph") return build_tangent_representation(pm.map, pm.R());
   if (erode == "none") return build(pm.map, params);
-  if (pm.map.kind != MapKind::grid)
-    throw UnsupportedMap("R > 0 on polygon maps: erode=" + erode +
-                         " needs a grid map (the shrunk polygon area is not built yet); erode=none, the default there, runs");
   return build(pm.build_map(erode), params);
 }
 
@@ -444,10 +444,7 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   std::string rest = spec.params;
   std::string erode = take_erode(rest);
   const bool erode_given = !erode.empty();
-  // Default strategy at R > 0: the eroded grid on grid maps; on polygon maps (no shrunk polygon
-  // area yet) the map itself with the radius in the smoother and the validity test, TRA*-style
-  // (Demyen & Buro 2006, "Efficient triangulation-based pathfinding").
-  if (erode.empty()) erode = pm.map.kind == MapKind::grid ? "centre" : "none";
+  if (erode.empty()) erode = "centre";
   Params params = Params::parse(rest);
   std::unique_ptr<AnyRepresentation> rep;
   const auto t0 = std::chrono::steady_clock::now();

@@ -54,15 +54,15 @@ struct PreparedMap {
   std::unique_ptr<RadiusValidity> rv;      // R > 1e-9: the exact validity test
   std::unique_ptr<TangentGraph> tangent;   // R > 1e-9: the exact optimum, built once, for every representation
   double tangent_build_ms = 0;
-  std::unique_ptr<Map> eroded, eroded_cell;  // R > 1e-9, grid maps: the map shrunk by R (erode=centre, erode=cell)
+  std::unique_ptr<Map> eroded, eroded_cell;  // R > 1e-9: the map shrunk by R (grids: erode=centre, erode=cell; polygons: the shrunk free space, centre holding every clear point, cell inside)
 
   double R() const { return radius.value_or(0.0); }
   bool disc() const { return R() > kRadiusTolerance; }
   RadiusContext radius_context() const { return {R(), rv.get()}; }
   void build_queries();    // free space + selected queries (random ones drawn here)
   void compute_optimum();  // fills QueryInput::optimal from the visibility graph (tangent graph for R > 0), once
-  // The map a representation builds on: the eroded map for R > 0 on grid maps ("centre" or "cell",
-  // geometry/erosion.hpp), else the map.
+  // The map a representation builds on: the eroded map for R > 0 ("centre" or "cell" on grid maps,
+  // the shrunk free space on polygon maps; geometry/erosion.hpp), else the map.
   const Map& build_map(const std::string& erode);
   void release() {
     queries.clear();

@@ -1,6 +1,21 @@
 #include "geometry/erosion.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include <boost/geometry/algorithms/buffer.hpp>
+#include <boost/geometry/algorithms/convert.hpp>
+#include <boost/geometry/algorithms/correct.hpp>
+#include <boost/geometry/algorithms/difference.hpp>
+#include <boost/geometry/strategies/buffer.hpp>
+#include <boost/geometry/strategies/strategies.hpp>
+#include <boost/geometry/strategies/agnostic/buffer_distance_symmetric.hpp>
+#include <boost/geometry/strategies/cartesian/buffer_end_round.hpp>
+#include <boost/geometry/strategies/cartesian/buffer_join_round.hpp>
+#include <boost/geometry/strategies/cartesian/buffer_point_circle.hpp>
+#include <boost/geometry/strategies/cartesian/buffer_side_straight.hpp>
+
+#include "geometry/polygons.hpp"
 
 namespace navbench {
 
@@ -17,6 +32,32 @@ GridMap erode_grid(const GridMap& g, const GridClearance& gc, double R, Erosion 
                                        std::min(gc.corner(x, y + 1), gc.corner(x + 1, y + 1))) >= lim;
       if (c && !keep) c = 0;
     }
+  return out;
+}
+
+Map erode_polygon_map(const Map& m, double R, Erosion mode) {
+  if (!(R > kRadiusTolerance)) return m;
+  namespace bg = boost::geometry;
+  namespace sb = bg::strategy::buffer;
+  constexpr int kPoints = 64;  // per full circle of a round join
+  const double pi = std::acos(-1.0);
+  const BgMultiPolygon free = polygon_free_space(m.polygons);
+  BgMultiPolygon shrunk;
+  bg::buffer(free, shrunk, sb::distance_symmetric<double>(mode == Erosion::cell ? -R / std::cos(pi / kPoints) : -R), sb::side_straight(),
+             sb::join_round(kPoints), sb::end_round(kPoints), sb::point_circle(kPoints));
+  Map out = m;
+  out.polygons = PolygonMap{};
+  if (shrunk.size() == 1) {
+    out.polygons.walkable = from_bg(shrunk.front());
+    return out;
+  }
+  BgPolygon box;
+  bg::convert(BgBox(BgPoint(m.min.x, m.min.y), BgPoint(m.max.x, m.max.y)), box);
+  bg::correct(box);
+  BgMultiPolygon rest;
+  bg::difference(box, shrunk, rest);
+  out.polygons.walkable = from_bg(box);
+  for (const BgPolygon& p : rest) out.polygons.obstacles.push_back(from_bg(p));
   return out;
 }
 
