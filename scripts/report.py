@@ -791,19 +791,19 @@ def radius_figures(analysis: Analysis):
         return
     r = rows.copy()
     r["R"] = pd.to_numeric(r["radius"].astype(str).str.replace("r=", "", regex=False), errors="coerce")
-    r["series"] = r["representation"] + " · " + r["smoothing"]
+    r["rep"] = r["representation"]
     other = [k for k in analysis.facet_keys if k != "radius"]
     if other:
-        r["series"] = r["series"] + " · " + r[other].astype(str).agg(" / ".join, axis=1)
+        r["rep"] = r["rep"] + " · " + r[other].astype(str).agg(" / ".join, axis=1)
     recs = []
-    for (series, R), g in r.groupby(["series", "R"], sort=False):
+    for (rep, smoothing, R), g in r.groupby(["rep", "smoothing", "R"], sort=False):
         applicable = g[~g["status"].isin(["invalid_query", "not_applicable"])]
         ok = g[g["status"] == "ok"]
         if ok.empty and (g["status"] == "not_applicable").any():
             continue  # the smoother does not run at this radius (e.g. funnel at R > 0): its no_path rows say nothing
         valid = ok["valid"] == 1
         gaps = ok.loc[ok["gap"].notna(), "gap"]
-        recs.append(dict(series=series, R=R, rows=len(g), invalid_query=int((g["status"] == "invalid_query").sum()),
+        recs.append(dict(series=f"{rep} · {smoothing}", rep=rep, smoothing=smoothing, R=R, rows=len(g), invalid_query=int((g["status"] == "invalid_query").sum()),
                          applicable=len(applicable), solved=len(ok),
                          solved_pct=len(ok) / len(applicable) if len(applicable) else np.nan,
                          valid_pct=valid.mean() if len(ok) else np.nan,
@@ -816,22 +816,32 @@ def radius_figures(analysis: Analysis):
     if t.empty:
         return
     t = t.sort_values(["series", "R"], kind="stable")
-    series = common.ordered_unique(t["series"])
-    colour = {s_: plots.PALETTE[i % len(plots.PALETTE)] for i, s_ in enumerate(series)}
+    # One row of panels per smoothing mode, one colour per representation (the run's colours), so a
+    # panel holds at most plots.MAX_SERIES lines and a colour always means the same representation.
+    reps = common.ordered_unique(t["rep"])
+    colour = rep_colours(analysis, reps)
     radii = sorted(set(t["R"]))
     ticks = (radii, [f"{x:g}" for x in radii])
-    panels = [Panel(title="solved", xlabel="agent radius R", ylabel="solved (% of applicable queries)", xticks=ticks),
-              Panel(title="valid", xlabel="agent radius R", ylabel="valid (% of solved)", xticks=ticks),
-              Panel(title="gap", xlabel="agent radius R", ylabel="mean gap to the disc optimum (%)", xticks=ticks)]
-    for s_ in series:
-        g = t[t["series"] == s_]
-        for panel, col, first in ((panels[0], "solved_pct", True), (panels[1], "valid_pct", False), (panels[2], "gap", False)):
-            gg = g[g[col].notna()]
-            if gg.empty:
-                continue
-            panel.series.append(Series(name=s_, x=gg["R"].to_numpy(float), y=100 * gg[col].to_numpy(float), kind="lines",
-                                       color=colour[s_], legend=first,
-                                       hover=[f"<b>{esc(s_)}</b><br>R = {R:g}<br>{100 * v:.3g} %" for R, v in zip(gg["R"], gg[col])]))
+    metrics = (("solved_pct", "solved", "solved (% of applicable)"), ("valid_pct", "valid", "valid (% of solved)"),
+               ("gap", "gap", "mean gap to the disc optimum (%)"))
+    panels, shown = [], set()
+    for sm in sorted(set(t["smoothing"]), key=lambda x: (SMOOTH_RANK.get(x, 3), x)):
+        for chunk in series_chunks([x for x in reps if ((t["rep"] == x) & (t["smoothing"] == sm)).any()]):
+            row = [Panel(title=f"{title} · {sm}", xlabel="agent radius R", ylabel=ylabel, xticks=ticks)
+                   for _, title, ylabel in metrics]
+            for rep in chunk:
+                g = t[(t["rep"] == rep) & (t["smoothing"] == sm)]
+                for panel, (col, _, _) in zip(row, metrics):
+                    gg = g[g[col].notna()]
+                    if gg.empty:
+                        continue
+                    panel.series.append(Series(
+                        name=rep, x=gg["R"].to_numpy(float), y=100 * gg[col].to_numpy(float), kind="lines",
+                        color=colour[rep], legend=rep not in shown,
+                        hover=[f"<b>{esc(rep)} · {esc(sm)}</b><br>R = {R:g}<br>{100 * v:.3g} %"
+                               for R, v in zip(gg["R"], gg[col])]))
+                    shown.add(rep)
+            panels += row
     body = "".join(
         f"<tr><td>{esc(x['series'])}</td><td class='num'>{x['R']:g}</td><td class='num'>{x['rows']}</td>"
         f"<td class='num'>{x['invalid_query']}</td><td class='num'>{x['solved']} / {x['applicable']}</td>"
@@ -848,7 +858,7 @@ def radius_figures(analysis: Analysis):
                 "paths that keep clearance R (exact test, arcs included), and the mean gap to the exact disc optimum "
                 "(tangent graph; over every solved path, invalid ones included: an invalid path can be shorter than "
                 "the optimum). visgraph at R > 0 is the tangent graph itself; the others build on the map eroded by R.",
-        panels=[p_ for p_ in panels if p_.series], ncols=3, panel_h=340, legend_title="representation · smoothing"), table))
+        panels=panels, ncols=3, panel_h=300, legend_title="representation"), table))
 
 
 def ecdf_figures(analysis: Analysis):
