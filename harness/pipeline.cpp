@@ -9,6 +9,26 @@
 namespace navbench {
 namespace {
 
+// A row whose smoother does not apply (SPEC §3): by construction, not a failure; no lengths.
+void mark_not_applicable(ResultRow& r, std::string message) {
+  r.status = Status::not_applicable;
+  r.message = std::move(message);
+  r.raw_length.reset();
+  r.raw_valid.reset();
+}
+
+// An ok row for a disc path with arcs (SPEC §6) of the given length and validity; points counted
+// without the `@` arc centres.
+void finish_arc_row(ResultRow& r, std::vector<PathItem> items, double length, bool valid, bool keep_paths) {
+  r.status = Status::ok;
+  r.length = length;
+  r.valid = valid;
+  r.path_points = 0;
+  for (const PathItem& it : items) r.path_points += !it.arc_centre;
+  if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
+  if (keep_paths) r.items = std::move(items);
+}
+
 using Clock = std::chrono::steady_clock;
 double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
 
@@ -91,21 +111,8 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     for (const auto& mode : smoothings) {
       ResultRow r = row;
       r.smoothing = mode;
-      if (mode != "none") {
-        r.status = Status::not_applicable;
-        r.message = mode + " not applicable: " + rep_text + " at R > 0 gives taut paths with arcs";
-        r.raw_length.reset();
-        r.raw_valid.reset();
-        out.push_back(std::move(r));
-        continue;
-      }
-      r.status = Status::ok;
-      r.length = r.raw_length;
-      r.valid = r.raw_valid;
-      r.path_points = 0;
-      for (const PathItem& it : arcs) r.path_points += !it.arc_centre;
-      if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
-      if (keep_paths) r.items = arcs;
+      if (mode != "none") mark_not_applicable(r, mode + " not applicable: " + rep_text + " at R > 0 gives taut paths with arcs");
+      else finish_arc_row(r, arcs, *row.raw_length, *row.raw_valid, keep_paths);
       out.push_back(std::move(r));
     }
     return out;
@@ -136,25 +143,19 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
       sm = smooth(mode, raw, corridor, [&](Point a, Point b) { return fs.point_free(a) && rv.segment_clear(a, b, R); });
     }
     r.smooth_us = us_since(t);
-    if (sm.status == SmoothingStatus::not_applicable) {  // SPEC §3: by construction, not a failure
-      r.status = Status::not_applicable;
-      r.message = mode + " not applicable: " + rep_text + " has no corridor";
-      r.raw_length.reset();
-      r.raw_valid.reset();
+    if (sm.status == SmoothingStatus::not_applicable) {
+      mark_not_applicable(r, mode + " not applicable: " + rep_text + " has no corridor");
+      out.push_back(std::move(r));
+      continue;
+    }
+    if (!disc_funnel.empty()) {
+      const double length = path_items_length(disc_funnel);
+      const bool ok = radius->rv->path_valid_radius(disc_funnel, radius->R);
+      finish_arc_row(r, std::move(disc_funnel), length, ok, keep_paths);
       out.push_back(std::move(r));
       continue;
     }
     r.status = Status::ok;
-    if (!disc_funnel.empty()) {
-      r.length = path_items_length(disc_funnel);
-      r.valid = radius->rv->path_valid_radius(disc_funnel, radius->R);
-      r.path_points = 0;
-      for (const PathItem& it : disc_funnel) r.path_points += !it.arc_centre;
-      if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
-      if (keep_paths) r.items = std::move(disc_funnel);
-      out.push_back(std::move(r));
-      continue;
-    }
     r.length = polyline_length(sm.path);
     r.valid = valid(sm.path);
     r.path_points = sm.path.size();
