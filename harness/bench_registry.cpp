@@ -42,10 +42,11 @@ const bool registered = [] {
   for (const char* rep : {"quadtree", "grid8"}) register_query({rep, "dao/brc202d", "center", 300});
 
   // visgraph variants (issue 15: exact any-angle queries against Polyanya): every scenario query,
-  // corner convention (Polyanya's), on den520d, brc202d and Aurora. The default is skip=1 with
-  // block=2 on maps up to 2^18 cells and 4,096 corners; block=0,skip=0 is the plain taut graph with the sweep attach.
+  // corner convention (Polyanya's), on den520d, brc202d and Aurora. The default is table=1 up to
+  // 1,024 corners (den520d), else skip=1, with block=2 on maps up to 2^18 cells and 4,096 corners;
+  // table=0 is skip=1 everywhere; block=0,skip=0 is the plain taut graph with the sweep attach.
   for (const char* m : {"dao/den520d", "dao/brc202d", "sc1/Aurora"})
-    for (const char* rep : {"visgraph", "visgraph:block=0,skip=0", "visgraph:alt=0", "visgraph:alt=8", "visgraph:taut=0",
+    for (const char* rep : {"visgraph", "visgraph:table=0", "visgraph:block=0,skip=0", "visgraph:alt=0", "visgraph:alt=8", "visgraph:taut=0",
                             "visgraph:table=1", "visgraph:block=4,skip=0", "visgraph:block=8,skip=0", "visgraph:block=0,skip=1",
                             "visgraph:block=4,skip=1", "visgraph:block=4"}) {
       register_build(rep, m);

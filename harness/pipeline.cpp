@@ -182,7 +182,7 @@ std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs,
 std::unique_ptr<AnyRepresentation> build_optimum_graph(const Map& map) {
   const RepresentationEntry* e = find_representation("visgraph");
   if (!e) return nullptr;
-  Params p = Params::parse("alt=0,block=0,skip=0");
+  Params p = Params::parse("alt=0,block=0,skip=0,table=0");
   return e->build(map, p);
 }
 

@@ -22,6 +22,8 @@ class Params {
   // The canonical "k=v,k=v" form (sorted) of every key read, defaults included: what the build CSV records.
   std::string canonical() const;
   bool empty() const { return values_.empty(); }
+  // Whether the key was given (a default may depend on which other keys were asked for).
+  bool given(const std::string& key) const { return values_.count(key) != 0; }
 
  private:
   std::map<std::string, std::string> values_;

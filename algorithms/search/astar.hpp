@@ -84,6 +84,7 @@ class SearchWorkspace {
   std::vector<Link> start_links;
   std::vector<double> landmark_goal;  // d(L_i, T) of the running query (ALT)
   std::vector<std::pair<std::uint32_t, double>> goal_places;  // (place, link cost) of the goal (distance table)
+  std::vector<double> goal_value;  // per goal place, the best start-to-goal cost through it (distance table)
   static constexpr double kInf = std::numeric_limits<double>::infinity();
 
  private:
@@ -332,6 +333,35 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
       auto it = std::find_if(ws.goal_places.begin(), ws.goal_places.end(), [p](const auto& x) { return x.first == p; });
       if (it == ws.goal_places.end()) ws.goal_places.push_back({p, l.cost});
       else it->second = std::min(it->second, l.cost);
+    }
+    // Keep only the goal places an optimal path can end at. Through goal place p the best cost
+    // is V(p) = min over start links (s, c_s) of c_s + D(place(s), p) + c_p, and min_p V(p) is
+    // the optimum up to the table's float rounding (a lower bound, D rounds towards zero; exact
+    // when the graph holds every shortest path, as the visibility graphs do). With only the places
+    // whose V is within 1e-6 of the least one, h is still <= the true cost-to-go on the vertices
+    // of an optimal path (A* stays exact; off that path h may overestimate, which only delays
+    // those vertices), costs one table read per generated vertex instead of one per goal place,
+    // and is exact along the path, so A* expands little more than the path itself.
+    // Kept whole when the start sees the goal (the direct link) or the table reaches no goal place.
+    if (!q.direct && ws.goal_places.size() > 1) {
+      double best = SearchWorkspace::kInf;
+      ws.goal_value.assign(ws.goal_places.size(), SearchWorkspace::kInf);
+      for (const Link& s : ws.start_links) {
+        if (s.vertex >= n) continue;
+        const float* row = table->row(table->place(s.vertex));
+        for (std::size_t i = 0; i < ws.goal_places.size(); ++i) {
+          const double v = s.cost + double(row[ws.goal_places[i].first]) + ws.goal_places[i].second;
+          if (v < ws.goal_value[i]) ws.goal_value[i] = v;
+        }
+      }
+      for (double v : ws.goal_value) best = std::min(best, v);
+      if (best < SearchWorkspace::kInf) {
+        const double keep = best * (1 + 1e-6) + 1e-9;
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < ws.goal_places.size(); ++i)
+          if (ws.goal_value[i] <= keep) ws.goal_places[k++] = ws.goal_places[i];
+        ws.goal_places.resize(k);
+      }
     }
   }
   // This is the body of boost::astar_search_no_init (Boost 1.74), Boost's A* visitor over
