@@ -59,8 +59,6 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const bool table =
       params.get_bool("table", c.size() <= 1024 && !params.given("alt") && !params.given("skip"));
   const int table_mb = params.get_int("table_mb", 1024, 1, 1 << 20);
-  // Landmarks (ALT): default 16 where no table is built (the table is the better heuristic).
-  const int alt = params.get_int("alt", table ? 0 : 16, 0, 64);
   // Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
   // Default: 2 on grid maps of up to 2^18 cells and 4,096 convex corners (den520d 912 corners:
   // attach 3-4x cheaper than the sweep, and block=2 5 % faster per query than block=4 for 3.6 MB;
@@ -69,12 +67,13 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const bool small_grid = map.kind == MapKind::grid && std::int64_t(map.grid.width) * map.grid.height <= (1 << 18) &&
                           c.size() <= 4096;
   const int block = params.get_int("block", small_grid ? 2 : 0, 0, 1024);
-  // ENLSVG's edge levels and skip edges (skip_graph.hpp): search the skip graph only. Default on
-  // wherever it applies (taut states, no distance table): exact and 2.7-5x fewer expansions.
-  const bool skip = params.get_bool("skip", taut && !table);
+  // skip and alt: their defaults depend on the graph's size (below), so here they are only read
+  // (every key is checked before the build) and a contradiction the user named fails at once.
+  const bool skip_named = params.get_bool("skip", false);
+  params.get_int("alt", 0, 0, 64);
   params.finish("visgraph");
-  if (skip && !taut) throw std::invalid_argument("visgraph: skip=1 needs taut=1 (levels are over taut states)");
-  if (skip && table) throw std::invalid_argument("visgraph: skip=1 does not combine with table=1");
+  if (skip_named && !taut) throw std::invalid_argument("visgraph: skip=1 needs taut=1 (levels are over taut states)");
+  if (skip_named && table) throw std::invalid_argument("visgraph: skip=1 does not combine with table=1");
   shift_ = taut ? 1 : 0;
   const std::uint32_t n = std::uint32_t(c.size());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
@@ -114,6 +113,16 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
           joined.push_back({i, j});
   }
   pairs_ = joined.size();
+  // Above 1M tangent pairs (open maps with many small obstacles: random512-10-0 has 2.9M, Aurora
+  // 0.36M) the skip graph and the landmarks cost more than they buy: on random512-10-0, build 12.1 s
+  // and median query 1.95 ms with both, 4.8 s and 0.96 ms without (200 scenario queries).
+  const bool dense = pairs_ > 1'000'000;
+  // ENLSVG's edge levels and skip edges (skip_graph.hpp): search the skip graph only. Default on
+  // wherever it applies (taut states, no distance table) up to 1M pairs: exact and 2.7-5x fewer
+  // expansions. Landmarks (ALT): default 16 where neither a table (the better heuristic) nor a dense
+  // graph. Read again for their defaults: the same value when named.
+  const bool skip = params.get_bool("skip", taut && !table && !dense);
+  const int alt = params.get_int("alt", table || dense ? 0 : 16, 0, 64);
   std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs;
   arcs.reserve(2 * joined.size());
   for (auto [i, j] : joined) {

@@ -26,14 +26,14 @@
 // component is filtered by tangency, then tested with the rtree segment test.
 //
 // Exact heuristics for the shared A* (each a parameter, so the benchmark shows what it buys and
-// costs): alt=K, K landmarks (default 16 without a table, else 0; alt=0 turns them off; ALT,
+// costs): alt=K, K landmarks (default 16 without a table and up to 1M tangent pairs, else 0; alt=0 turns them off; ALT,
 // Goldberg & Harrelson 2005; landmarks.hpp, K * 8 bytes per vertex); table=1, every corner-to-corner
 // distance (the "indirect links" of the seed write-up; representations/distance_table.hpp,
 // corners^2 * 4 bytes, refused above table_mb MiB, default 1024; default on up to 1,024 convex
 // corners), with which the A* aims at the goal places an optimal path can end at and expands little
 // more than the path (search/astar.hpp). Both keep every path optimal (tests/test_visgraph.cpp).
 //
-// skip=1 (default 1 where it applies: taut=1 and table=0): ENLSVG's edge levels and skip edges (Oh &
+// skip=1 (default 1 where it applies: taut=1, table=0 and up to 1M tangent pairs): ENLSVG's edge levels and skip edges (Oh &
 // Leong, SoCS 2017; skip_graph.hpp). The A* then searches only the skip arcs between skip vertices
 // (corners with three or more level-W edges), with landmarks computed on that graph; start and goal
 // link, at locate time, to the states reached over the arcs marked from them (a local Dijkstra over
