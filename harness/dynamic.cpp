@@ -21,7 +21,7 @@ const char* const kUpdatesHeader = "map,representation,epoch,patches,cells_chang
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
+double update_us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
 
 
 // One representation kept up to date through the scenario.
@@ -87,7 +87,7 @@ int run_dynamic(const RunConfig& cfg) {
         continue;
       }
       BuildRow b;
-      b.build_ms = us_since(t0) / 1000.0;
+      b.build_ms = update_us_since(t0) / 1000.0;
       b.map = map.name;
       b.representation = spec.text;
       b.params = l.params.canonical();
@@ -122,12 +122,12 @@ int run_dynamic(const RunConfig& cfg) {
             l.rep.reset();  // free the old build first: peak memory stays one build
             l.rep = l.entry->build(map, l.params);
           }
-          const double update_us = us_since(t0);
+          const double update_us = update_us_since(t0);
           std::string rebuild;
           if (cfg.rebuild_baseline) {
             t0 = Clock::now();
             auto fresh = l.entry->build(map, l.params);
-            rebuild = fixed3(us_since(t0));
+            rebuild = fixed3(update_us_since(t0));
           }
           updates << csv_field(map.name) << ',' << csv_field(l.spec.text) << ',' << epoch << ',' << patches << ','
                   << changed.size() << ',' << fixed3(update_us) << ',' << rebuild << '\n';

@@ -77,7 +77,7 @@ struct BuiltRep {
 };
 using BuiltFuture = std::shared_future<std::shared_ptr<BuiltRep>>;
 
-struct MapEntry {
+struct ViewerMapEntry {
   PreparedMap pm;  // never moves (entries live behind unique_ptr): FreeSpace keeps a reference to pm.map
   // Shared by everything that reads pm.map or what is built on it (queries, structures, drawing);
   // exclusive for an edit of the cells. Taken before `m` and before any BuiltRep::m.
@@ -108,7 +108,7 @@ class Viewer {
     QuerySelection sel;
     sel.queries = 1;  // maps without a scenario file are fine here (as in `navbench structure`)
     for (const auto& f : files) {
-      auto e = std::make_unique<MapEntry>();
+      auto e = std::make_unique<ViewerMapEntry>();
       e->pm = prepare_map(f, sel);  // reads and checks the map and its scenario (InputError: exit 2)
       e->pm.scen.lines = {};          // the queries come from the page: a many-map server keeps no scenarios
       maps_.push_back(std::move(e));
@@ -142,7 +142,7 @@ class Viewer {
             {"height", m.kind == MapKind::grid ? m.grid.height : 0}};
   }
 
-  MapEntry& entry(const std::string& id_text) {
+  ViewerMapEntry& entry(const std::string& id_text) {
     std::size_t used = 0;
     long id = -1;
     try {
@@ -157,7 +157,7 @@ class Viewer {
 
   // The map for drawing: grids as rows of '.'/'@', polygon maps as the rings of the free space
   // (free space on the left of each ring: filled with the non-zero rule they give exactly it).
-  json map_detail(MapEntry& e) {
+  json map_detail(ViewerMapEntry& e) {
     std::shared_lock map_lock(e.state);
     const Map& m = e.pm.map;
     json out = map_summary(index_of(e));
@@ -182,13 +182,13 @@ class Viewer {
     return out;
   }
 
-  std::size_t index_of(const MapEntry& e) const {
+  std::size_t index_of(const ViewerMapEntry& e) const {
     for (std::size_t i = 0; i < maps_.size(); ++i)
       if (maps_[i].get() == &e) return i;
     return 0;
   }
 
-  std::shared_ptr<const FreeSpace> free_space(MapEntry& e) {
+  std::shared_ptr<const FreeSpace> free_space(ViewerMapEntry& e) {
     touch(e);
     std::lock_guard g(e.m);
     if (!e.free) e.free = std::make_shared<const FreeSpace>(e.pm.map);
@@ -197,7 +197,7 @@ class Viewer {
 
   // The built representation, building it on first use. Concurrent requests for the same
   // unbuilt one wait for a single build. A failed build is not cached (the next request retries).
-  std::shared_ptr<BuiltRep> built(MapEntry& e, const RepresentationSpec& spec) {
+  std::shared_ptr<BuiltRep> built(ViewerMapEntry& e, const RepresentationSpec& spec) {
     std::promise<std::shared_ptr<BuiltRep>> promise;
     BuiltFuture fut;
     bool builder = false;
@@ -207,7 +207,7 @@ class Viewer {
       if (it == e.reps.end()) {
         if (e.reps.size() >= kMaxRepsCachedPerMap) evict_one_rep(e);
         fut = promise.get_future().share();
-        e.reps.emplace(spec.text, MapEntry::Slot{fut, ++e.tick});
+        e.reps.emplace(spec.text, ViewerMapEntry::Slot{fut, ++e.tick});
         builder = true;
       } else {
         it->second.used = ++e.tick;
@@ -229,7 +229,7 @@ class Viewer {
   }
 
   // The structure of a built representation as float32 segments, computed once per map version.
-  std::string structure(MapEntry& e, const RepresentationSpec& spec, std::size_t& segments, std::uint64_t& version) {
+  std::string structure(ViewerMapEntry& e, const RepresentationSpec& spec, std::size_t& segments, std::uint64_t& version) {
     std::shared_lock map_lock(e.state);
     version = e.version;
     auto b = built(e, spec);
@@ -256,7 +256,7 @@ class Viewer {
   json reset(const json& body);
 
   // The map named by a request's "map" field (an id from /api/info, as a number or a string).
-  MapEntry& entry_of(const json& body) {
+  ViewerMapEntry& entry_of(const json& body) {
     if (!body.contains("map") || !(body["map"].is_number_integer() || body["map"].is_string()))
       throw HttpError(400, "missing 'map': the map's id from /api/info");
     return entry(body["map"].is_string() ? body["map"].get<std::string>() : std::to_string(body["map"].get<long long>()));
@@ -265,8 +265,8 @@ class Viewer {
  private:
   // Sets the cells of `want` (x, y, new value) that differ, then brings everything built on the
   // map up to date. Caller holds e.state exclusively.
-  json apply(MapEntry& e, const std::vector<CellChange>& want);
-  std::shared_ptr<BuiltRep> build(MapEntry& e, const RepresentationSpec& spec) {
+  json apply(ViewerMapEntry& e, const std::vector<CellChange>& want);
+  std::shared_ptr<BuiltRep> build(ViewerMapEntry& e, const RepresentationSpec& spec) {
     touch(e);
     const RepresentationEntry* entry = find_representation(spec.name);
     if (!entry) throw HttpError(400, "unknown representation '" + spec.name + "'");
@@ -294,7 +294,7 @@ class Viewer {
 
   // Drops the least recently used finished build of e (caller holds e.m). In-flight queries keep
   // theirs alive through their shared_ptr.
-  static void evict_one_rep(MapEntry& e) {
+  static void evict_one_rep(ViewerMapEntry& e) {
     auto victim = e.reps.end();
     for (auto it = e.reps.begin(); it != e.reps.end(); ++it)
       if (it->second.built.wait_for(std::chrono::seconds(0)) == std::future_status::ready &&
@@ -305,11 +305,11 @@ class Viewer {
 
   // Marks e as used; when more than cache_maps_ maps hold builds, the least recently used one
   // drops its free space and representations (a many-map server stays bounded in memory).
-  void touch(MapEntry& e) {
+  void touch(ViewerMapEntry& e) {
     std::lock_guard g(m_);
     e.used = ++clock_;
     std::size_t holding = 0;
-    MapEntry* lru = nullptr;
+    ViewerMapEntry* lru = nullptr;
     for (auto& p : maps_) {
       if (p.get() == &e) continue;
       std::lock_guard ge(p->m);
@@ -324,7 +324,7 @@ class Viewer {
     }
   }
 
-  std::vector<std::unique_ptr<MapEntry>> maps_;
+  std::vector<std::unique_ptr<ViewerMapEntry>> maps_;
   std::size_t cache_maps_;
   std::mutex m_;  // guards clock_ and the choice of a map to evict
   std::uint64_t clock_ = 0;
@@ -342,7 +342,7 @@ void only_fields(const json& body, const std::vector<std::string>& known) {
 }
 
 // The grid of an editable map; a polygon map has no cells to toggle.
-const GridMap& editable_grid(const MapEntry& e) {
+const GridMap& editable_grid(const ViewerMapEntry& e) {
   if (e.pm.map.kind != MapKind::grid)
     throw HttpError(400, "map " + e.pm.map.name + " is a polygon map: only grid maps have cells to toggle");
   return e.pm.map.grid;
@@ -398,7 +398,7 @@ json row_json(const ResultRow& r, const BuildRow& b) {
 json Viewer::query(const json& body) {
   const auto t0 = Clock::now();
   only_fields(body, {"map", "reps", "start", "goal", "smoothing", "heuristic", "paths"});
-  MapEntry& e = entry_of(body);
+  ViewerMapEntry& e = entry_of(body);
   std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
   const Map& m = e.pm.map;
 
@@ -507,7 +507,7 @@ json Viewer::query(const json& body) {
 // POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": true | false}
 json Viewer::edit_cells(const json& body) {
   only_fields(body, {"map", "cells", "blocked"});
-  MapEntry& e = entry_of(body);
+  ViewerMapEntry& e = entry_of(body);
   const GridMap& g = editable_grid(e);
   if (!body.contains("blocked") || !body["blocked"].is_boolean()) throw HttpError(400, "'blocked' must be true or false");
   if (!body.contains("cells") || !body["cells"].is_array()) throw HttpError(400, "'cells' must be an array of [x, y] cells");
@@ -533,7 +533,7 @@ json Viewer::edit_cells(const json& body) {
 // POST /api/reset {"map": ID}: the cells as read from the file.
 json Viewer::reset(const json& body) {
   only_fields(body, {"map"});
-  MapEntry& e = entry_of(body);
+  ViewerMapEntry& e = entry_of(body);
   const GridMap& g = editable_grid(e);
   std::unique_lock map_lock(e.state);
   std::vector<CellChange> want;
@@ -543,7 +543,7 @@ json Viewer::reset(const json& body) {
   return apply(e, want);
 }
 
-json Viewer::apply(MapEntry& e, const std::vector<CellChange>& want) {
+json Viewer::apply(ViewerMapEntry& e, const std::vector<CellChange>& want) {
   GridMap& g = e.pm.map.grid;
   if (!e.original) e.original = g.cells;
   std::vector<CellChange> changed;
@@ -703,7 +703,7 @@ void install_routes(httplib::Server& svr, Viewer& viewer, bool loopback) {
   });
   svr.Get("/api/map", [&viewer](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
-      MapEntry& e = viewer.entry(req.get_param_value("map"));
+      ViewerMapEntry& e = viewer.entry(req.get_param_value("map"));
       res.set_content(viewer.map_detail(e).dump(), "application/json");
     });
   });
@@ -711,7 +711,7 @@ void install_routes(httplib::Server& svr, Viewer& viewer, bool loopback) {
   // little-endian float32 x1 y1 x2 y2 per segment.
   svr.Get("/api/structure", [&viewer](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
-      MapEntry& e = viewer.entry(req.get_param_value("map"));
+      ViewerMapEntry& e = viewer.entry(req.get_param_value("map"));
       const std::string text = req.get_param_value("rep");
       if (text.empty() || text.size() > kMaxSpecChars) throw HttpError(400, "missing or too long 'rep'");
       const auto specs = parse_rep_option(text);
