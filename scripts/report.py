@@ -215,9 +215,33 @@ def build_per_map(build, reps, maps):
     return b.groupby(["representation", "map"], as_index=False)[["build_ms", "memory_bytes", "vertices"]].mean()
 
 
+def _config_stats(task):
+    """The bootstrap of one configuration (config_table; a task of its process pool)."""
+    cols, builds, seed, build_seed = task
+    res = stats.resample_stats(cols, {
+        "solved_pct": ("solved", stats.nan_share), "valid_pct": ("valid", stats.nan_share),
+        "time_median": ("time", stats.nan_median), "time_p95": ("time", stats.nan_quantile(0.95)),
+        "gap_mean": ("gap", np.nanmean), "gap_p95": ("gap", stats.nan_quantile(0.95)),
+        "gap_max": ("gap", np.nanmax)}, seed)
+    res.update(stats.resample_stats(builds, {"build_ms": ("b", np.nanmean), "memory": ("m", np.nanmean)}, build_seed))
+    return res
+
+
+def _pool_map(fn, tasks):
+    """fn over tasks on one process per core (fork: the workers inherit the loaded modules); the
+    bootstraps are half of the analysis' time. Each task carries its own seed: same results."""
+    import multiprocessing as mp
+    jobs = min(os.cpu_count() or 1, len(tasks))
+    if jobs <= 1 or "fork" not in mp.get_all_start_methods():
+        return [fn(t) for t in tasks]
+    with mp.get_context("fork").Pool(jobs) as pool:
+        return pool.map(fn, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
+
+
 def config_table(scope_rows, build, seed: int, scope_name: str):
     """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric."""
     recs = []
+    tasks = []  # (record, bootstrap task) of every configuration with applicable rows
     per_map = build_per_map(build, set(scope_rows["representation"]), set(scope_rows["map"]))
     for cfg in config_order(scope_rows):
         g = scope_rows[scope_rows["config"] == cfg]
@@ -235,19 +259,16 @@ def config_table(scope_rows, build, seed: int, scope_name: str):
         cols = {"solved": ok.astype(float), "valid": valid,
                 "time": np.where(ok, app["query_us"].to_numpy(dtype=float), np.nan),
                 "gap": np.where(ok, app["gap"].to_numpy(dtype=float), np.nan)}
-        res = stats.resample_stats(cols, {
-            "solved_pct": ("solved", stats.nan_share), "valid_pct": ("valid", stats.nan_share),
-            "time_median": ("time", stats.nan_median), "time_p95": ("time", stats.nan_quantile(0.95)),
-            "gap_mean": ("gap", np.nanmean), "gap_p95": ("gap", stats.nan_quantile(0.95)),
-            "gap_max": ("gap", np.nanmax)}, stats.seed_for(seed, scope_name, cfg))
         b = per_map[per_map["representation"] == first["representation"]]
-        res.update(stats.resample_stats({"b": b["build_ms"].to_numpy(float), "m": b["memory_bytes"].to_numpy(float)},
-                                        {"build_ms": ("b", np.nanmean), "memory": ("m", np.nanmean)},
-                                        stats.seed_for(seed, scope_name, cfg, "build")))
-        for k, (est, lo, hi, n) in res.items():
-            rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
+        tasks.append((rec, (cols, {"b": b["build_ms"].to_numpy(float), "m": b["memory_bytes"].to_numpy(float)},
+                            stats.seed_for(seed, scope_name, cfg), stats.seed_for(seed, scope_name, cfg, "build"))))
         rec["invalid_paths"] = int(np.nansum(valid == 0))
         recs.append(rec)
+    for (rec, _), res in zip(tasks, _pool_map(_config_stats, [t for _, t in tasks])):
+        invalid = rec.pop("invalid_paths")  # after the statistics, as the columns always were
+        for k, (est, lo, hi, n) in res.items():
+            rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
+        rec["invalid_paths"] = invalid
     t = pd.DataFrame(recs)
     if "time_median" not in t.columns:
         for k, *_ in METRICS:
