@@ -227,16 +227,40 @@ template <class QG, class Queue, class BfsVisitor, class Color>
   boost::breadth_first_visit(g, s, open, bfs, color);
 }
 
+// The metric inside the search loop: a template argument for euclidean and octile (the metrics the
+// benchmarks time), one runtime-switched instantiation for manhattan, chebyshev and zero: three A*
+// instantiations per representation and heuristic kind instead of five (registry.cpp's compile
+// time, issue 12), and the switch is one predictable branch per heuristic call.
+inline constexpr Metric kRuntimeMetric = Metric(255);
+template <Metric M>
+inline double search_metric(Metric rt, Point a, Point b) {
+  if constexpr (M != kRuntimeMetric) return metric_distance<M>(a, b);
+  else switch (rt) {
+      case Metric::manhattan: return metric_distance<Metric::manhattan>(a, b);
+      case Metric::chebyshev: return metric_distance<Metric::chebyshev>(a, b);
+      case Metric::euclidean: return metric_distance<Metric::euclidean>(a, b);
+      case Metric::octile: return metric_distance<Metric::octile>(a, b);
+      default: return 0.0;
+    }
+}
+template <class F>
+decltype(auto) with_search_metric(Metric m, F&& f) {
+  if (m == Metric::euclidean) return f(std::integral_constant<Metric, Metric::euclidean>{});
+  if (m == Metric::octile) return f(std::integral_constant<Metric, Metric::octile>{});
+  return f(std::integral_constant<Metric, kRuntimeMetric>{});
+}
+
 template <class R, Metric M>
 struct PositionHeuristic {
   const R* rep;
   Vertex n;
   Point start, goal;
   double weight;
+  Metric rt = Metric::zero;  // the metric when M is kRuntimeMetric
   double operator()(Vertex v) const {
     const Point p = v < n ? Point(rep->position(v)) : (v == n ? start : goal);
     if constexpr (M == Metric::zero) return 0.0;
-    else return weight * metric_distance<M>(p, goal);
+    else return weight * search_metric<M>(rt, p, goal);
   }
 };
 // ALT (Goldberg & Harrelson 2005, see representations/landmarks.hpp): the larger of the metric
@@ -248,7 +272,7 @@ struct AltHeuristic {
   const double* goal_dist;  // d(L_i, T), +inf when T is unreachable from L_i
   double operator()(Vertex v) const {
     const Point p = v < base.n ? Point(base.rep->position(v)) : (v == base.n ? base.start : base.goal);
-    double e = metric_distance<M>(p, base.goal);
+    double e = search_metric<M>(base.rt, p, base.goal);
     if (v < base.n) {
       const double* row = lm->row(v);
       for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
@@ -269,7 +293,7 @@ struct TableHeuristic {
   std::size_t goals;
   double operator()(Vertex v) const {
     const Point p = v < base.n ? Point(base.rep->position(v)) : (v == base.n ? base.start : base.goal);
-    const double e = metric_distance<M>(p, base.goal);
+    const double e = search_metric<M>(base.rt, p, base.goal);
     if (v >= base.n) return base.weight * e;
     const float* row = table->row(table->place(v));
     double best = SearchWorkspace::kInf;
@@ -376,8 +400,9 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
         bfs(heur, vis, open, pred, cost, dist, OverlayWeightMap{}, color, std::plus<double>(), std::less<double>(), 0.0);
     detail::run_breadth_first_visit(g, S, open, bfs, color);
   };
-  with_metric(h.metric, [&](auto m) {
+  detail::with_search_metric(h.metric, [&](auto m) {
     detail::PositionHeuristic<R, decltype(m)::value> heur;
+    heur.rt = h.metric;
     heur.rep = &r;
     heur.n = Vertex(n);
     heur.start = q.start;
