@@ -28,7 +28,6 @@ common.require_plotting("pathviz.py")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.patches import Circle, PathPatch  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
@@ -171,12 +170,16 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
                 ax.text(0.01, 0.01, f"structure: {max_segments} of its segments", transform=ax.transAxes,
                         fontsize=6, color=STRUCTURE)
             if len(seg):
-                lines = np.stack([seg[["x1", "y1"]].to_numpy(), seg[["x2", "y2"]].to_numpy()], axis=1)
+                # One polyline with a NaN break after each segment: a single artist (a LineCollection
+                # makes one Path object per segment, most of a picture's time on a maze).
+                xy = np.full((3 * len(seg), 2), np.nan)
+                xy[0::3] = seg[["x1", "y1"]].to_numpy()
+                xy[1::3] = seg[["x2", "y2"]].to_numpy()
                 # Faint, and fainter the denser the structure (a 256x256 grid8 has ~250k edges): the
                 # map and the paths must stay readable beneath it.
-                alpha = max(0.05, min(0.45, 0.45 * math.sqrt(4000 / len(lines))))
-                ax.add_collection(LineCollection(lines, colors=STRUCTURE, linewidths=0.5 if len(lines) < 20000 else 0.3,
-                                                 alpha=alpha, zorder=1, rasterized=len(lines) > 5000))
+                alpha = max(0.05, min(0.45, 0.45 * math.sqrt(4000 / len(seg))))
+                ax.plot(xy[:, 0], xy[:, 1], color=STRUCTURE, linewidth=0.5 if len(seg) < 20000 else 0.3, alpha=alpha,
+                        zorder=1, rasterized=len(seg) > 5000, scalex=False, scaley=False)
         mine = paths[(paths["representation"] == rep) & (paths["scen_index"] == idx)]
         handles = []
         extra = 0
