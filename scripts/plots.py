@@ -143,8 +143,8 @@ def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
     placed before and stays inside the panel. Returns (dx, dy) per label: the offset of the
     label's centre from its point. Long labels and crowded points are placed first."""
     n = len(labels)
-    char_w = font * 0.58
-    sizes = [(char_w * len(t) + 6, font * 1.25 + 2) for t in labels]
+    char_w = font * 0.6  # a little wider than the font's mean advance, and 2 px of room each side:
+    sizes = [(char_w * len(t) + 10, font * 1.25 + 6) for t in labels]  # the browser's boxes are a bit larger
     boxes = []  # placed label boxes (x0, y0, x1, y1)
     markers = [(px[i] - marker_r, py[i] - marker_r, px[i] + marker_r, py[i] + marker_r) for i in range(n)]
 
@@ -168,11 +168,11 @@ def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
     for i in order:
         w, h = sizes[i]
         best, best_c = None, float("inf")
-        for radius in (0, 1, 2, 3, 4, 6, 8, 11, 14):
+        for radius in (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 17, 20):
             dists = [radius * 12 + 4]
             for d in dists:
-                for k in range(16):
-                    ang = 2 * math.pi * k / 16
+                for k in range(24):
+                    ang = 2 * math.pi * k / 24
                     # Label sits beside the point: its near edge d px away along the direction.
                     cx = px[i] + math.cos(ang) * (d + w / 2)
                     cy = py[i] - math.sin(ang) * (d + h / 2)
