@@ -235,13 +235,7 @@ inline constexpr Metric kRuntimeMetric = Metric(255);
 template <Metric M>
 inline double search_metric(Metric rt, Point a, Point b) {
   if constexpr (M != kRuntimeMetric) return metric_distance<M>(a, b);
-  else switch (rt) {
-      case Metric::manhattan: return metric_distance<Metric::manhattan>(a, b);
-      case Metric::chebyshev: return metric_distance<Metric::chebyshev>(a, b);
-      case Metric::euclidean: return metric_distance<Metric::euclidean>(a, b);
-      case Metric::octile: return metric_distance<Metric::octile>(a, b);
-      default: return 0.0;
-    }
+  else return with_metric(rt, [&](auto m) { return metric_distance<decltype(m)::value>(a, b); });
 }
 template <class F>
 decltype(auto) with_search_metric(Metric m, F&& f) {
