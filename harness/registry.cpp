@@ -5,6 +5,7 @@
 
 #include "representations/grid/grid.hpp"
 #include "representations/navmesh/navmesh.hpp"
+#include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/subgoal/subgoal.hpp"
 #include "representations/tangent/tangent.hpp"
@@ -18,6 +19,7 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<Grid8>("grid8", "8-connected grid, diagonal sqrt(2), no corner cutting (implicit Boost.Graph)", true),
       make_entry<QuadTree>("quadtree", "quadtree navigation mesh: merged free cells, portal midpoints (min, merge, aspect)"),
       make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)"),
+      make_entry<NavMeshTiles>("navmesh-tiles", "navmesh per square tile (CGAL per tile, Recast-style): updates triangulate only the changed tiles (tile)"),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes"),
       make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (levels=16 default: N-level, 15 local layers; 1 simple, 2 two-level)", true),
       make_entry<VisGraph>(

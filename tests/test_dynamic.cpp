@@ -16,6 +16,7 @@
 #include "geometry/free_space.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/registry.hpp"
+#include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
 
 namespace navbench {
@@ -161,7 +162,7 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
         }
       }
     }
-    if (e.name == "grid4" || e.name == "grid8" || e.name == "quadtree") {
+    if (e.name == "grid4" || e.name == "grid8" || e.name == "quadtree" || e.name == "navmesh-tiles") {
       EXPECT_EQ(updated, 25) << e.name << " updates in place";
     }
   }
@@ -323,6 +324,100 @@ TEST(DynamicGenerate, EveryKindReplaysWithGrid8EqualToTheCosts) {
   ChangeOptions bad;
   bad.kind = "earthquake";
   EXPECT_THROW(validate(bad), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace navbench
+
+namespace navbench {
+namespace {
+
+// navmesh-tiles after updates: the same triangles, portals and graph as a fresh build of the same
+// map (ids aside); the triangles cover exactly the free cells; triangles connected in a fresh build
+// share a component label. Several patches per update, tiles of several sizes, a map whose sides
+// are not multiples of the tile size.
+TEST(DynamicUpdate, NavMeshTilesMatchesFreshBuild) {
+  std::mt19937_64 rng(9);
+  for (const char* params : {"tile=8", "tile=5", "tile=1", "tile=64"}) {
+    SCOPED_TRACE(params);
+    GridMap g;
+    g.width = 37;
+    g.height = 29;
+    for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < 25 ? 0 : 1);
+    Map m = make_grid_map(g, "nt", "test");
+    Params p = Params::parse(params);
+    NavMeshTiles nt(m, p);
+    using Key = std::vector<double>;
+    auto tri_key = [](const std::array<Point, 3>& c) {
+      int k = 0;  // the lowest corner first (the order stays counter-clockwise)
+      for (int i = 1; i < 3; ++i)
+        if (std::tie(c[i].x, c[i].y) < std::tie(c[k].x, c[k].y)) k = i;
+      Key out;
+      for (int i = 0; i < 3; ++i) out.push_back(c[(k + i) % 3].x), out.push_back(c[(k + i) % 3].y);
+      return out;
+    };
+    auto seg_key = [](Point a, Point b) {
+      if (std::tie(b.x, b.y) < std::tie(a.x, a.y)) std::swap(a, b);
+      return Key{a.x, a.y, b.x, b.y};
+    };
+    // Every portal (by its midpoint) with its graph neighbours' midpoints and edge weights.
+    auto graph_of = [](const NavMeshTiles& t) {
+      std::map<Key, std::vector<Key>> out;
+      const auto& G = t.graph();
+      for (Vertex v = 0; v < num_vertices(G); ++v) {
+        const auto [b, e] = out_edges(v, G);
+        if (b == e) continue;
+        std::vector<Key> nb;
+        for (auto it = b; it != e; ++it) {
+          const Vertex u = target(*it, G);
+          nb.push_back({t.position(u).x, t.position(u).y, G.weight((*it).index)});
+        }
+        std::sort(nb.begin(), nb.end());
+        out[{t.position(v).x, t.position(v).y}] = nb;
+      }
+      return out;
+    };
+    for (int step = 0; step < 30; ++step) {
+      std::vector<CellChange> ch;
+      for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
+        auto c = random_patch(m.grid, rng, 6);
+        ch.insert(ch.end(), c.begin(), c.end());
+      }
+      ASSERT_TRUE(nt.update(m, ch)) << "step " << step;
+      Params p2 = Params::parse(params);
+      const NavMeshTiles fresh(m, p2);
+      std::vector<Key> a, b;
+      double area = 0;
+      for (const auto& c : nt.triangles()) {
+        a.push_back(tri_key(c));
+        area += ((c[1].x - c[0].x) * (c[2].y - c[0].y) - (c[2].x - c[0].x) * (c[1].y - c[0].y)) / 2;
+      }
+      for (const auto& c : fresh.triangles()) b.push_back(tri_key(c));
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      ASSERT_EQ(a, b) << "triangles, step " << step;
+      EXPECT_EQ(area, double(std::count(m.grid.cells.begin(), m.grid.cells.end(), 1))) << "step " << step;
+      a.clear(), b.clear();
+      for (const auto& s : nt.portal_segments()) a.push_back(seg_key(s[0], s[1]));
+      for (const auto& s : fresh.portal_segments()) b.push_back(seg_key(s[0], s[1]));
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      ASSERT_EQ(a, b) << "portals, step " << step;
+      EXPECT_EQ(graph_of(nt), graph_of(fresh)) << "graph, step " << step;
+      EXPECT_EQ(nt.stats().vertices, fresh.stats().vertices);
+      EXPECT_EQ(nt.stats().edges, fresh.stats().edges);
+      std::map<std::int32_t, std::int32_t> back;
+      for (int y = 0; y < m.grid.height; ++y)
+        for (int x = 0; x < m.grid.width; ++x) {
+          if (!m.grid.passable(x, y)) continue;
+          const Point c{x + 0.5, y + 0.5};
+          const auto u = nt.attach(c), f = fresh.attach(c);
+          ASSERT_TRUE(u && f) << "(" << x << ", " << y << ") step " << step;
+          ASSERT_EQ(back.emplace(f->component, u->component).first->second, u->component)
+              << "(" << x << ", " << y << ") step " << step;
+        }
+    }
+  }
 }
 
 }  // namespace

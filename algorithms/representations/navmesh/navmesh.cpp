@@ -179,39 +179,11 @@ std::optional<Attachment> NavMesh::attach(Point p) const {
 }
 
 std::optional<Corridor> NavMesh::corridor(const Query& q) const {
-  if (q.s.cell < 0 || q.g.cell < 0) return std::nullopt;
-  if (q.path.empty()) {
-    if (q.s.cell == q.g.cell) return Corridor{};
-    return std::nullopt;  // no path found
-  }
   const auto& pts = tri_.points();
-  for (Vertex v : q.path)
-    if (v >= portals_.size()) throw std::logic_error("navmesh corridor: path vertex out of range");
-  // The path visits cells c0 = start's cell, c1, ..., goal's cell, where c_k is the cell holding the
-  // segment between portals k and k+1 (preferring the current cell when both sides hold it, as on a
-  // straight line through collinear midpoints); a portal between two different cells is crossed.
-  Corridor out;
-  std::int32_t cur = std::int32_t(q.s.cell);
-  for (std::size_t k = 0; k < q.path.size(); ++k) {
-    const PortalInfo& p = portals_[q.path[k]];
-    std::int32_t next;
-    if (k + 1 < q.path.size()) {
-      const PortalInfo& n = portals_[q.path[k + 1]];
-      auto holds = [&](std::int32_t c) { return (c == p.from || c == p.to) && (c == n.from || c == n.to); };
-      if (holds(cur)) next = cur;
-      else if (holds(p.from)) next = p.from;
-      else if (holds(p.to)) next = p.to;
-      else throw std::logic_error("navmesh corridor: consecutive path portals share no cell");
-    } else {
-      next = std::int32_t(q.g.cell);
-    }
-    if (next == cur) continue;
-    if (p.from == cur && p.to == next) out.push_back({pts[p.left], pts[p.right]});
-    else if (p.to == cur && p.from == next) out.push_back({pts[p.right], pts[p.left]});
-    else throw std::logic_error("navmesh corridor: path leaves a cell through a portal it does not have");
-    cur = next;
-  }
-  return out;
+  return corridor_through_portals(q, portals_.size(), [&](Vertex v) {
+    const PortalInfo& p = portals_[v];
+    return PortalSides{p.from, p.to, pts[p.right], pts[p.left]};
+  });
 }
 
 BuildStats NavMesh::stats() const {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,61 @@ class FreeSpaceTriangulation {
   std::vector<std::int32_t> component_;
   std::int32_t num_components_ = 0;
 };
+
+// One tile of navmesh-tiles: the constrained Delaunay triangulation (CGAL, as above) of the free
+// cells of the rectangle [x0, x1) x [y0, y1) of a grid map, cells outside it counting as blocked,
+// so the rectangle's border is a constraint wherever a free cell touches it. Domain triangles with
+// corners counter-clockwise; neighbors[t][i] is the triangle across the edge opposite corner i, or -1
+// (obstacle or the rectangle's border).
+struct TileTriangles {
+  std::vector<std::array<Point, 3>> corners;
+  std::vector<std::array<std::int32_t, 3>> neighbors;
+};
+void triangulate_grid_tile(const GridMap& g, int x0, int y0, int x1, int y1, TileTriangles& out);
+
+// A portal as seen crossing from cell `from` into cell `to`: `right` and `left` are its ends.
+struct PortalSides {
+  std::int32_t from, to;
+  Point right, left;
+};
+
+// The corridor of a path of portal vertices (navmesh, navmesh-tiles): the portals crossed from the
+// start's cell to the goal's, with `portal_of(v)` the PortalSides of path vertex v (v < num_portals).
+// The path visits cells c0 = start's cell, c1, ..., goal's cell, where c_k is the cell holding the
+// segment between portals k and k+1 (preferring the current cell when both sides hold it, as on a
+// straight line through collinear midpoints); a portal between two different cells is crossed.
+template <class PortalOf>
+std::optional<Corridor> corridor_through_portals(const Query& q, std::size_t num_portals, PortalOf&& portal_of) {
+  if (q.s.cell < 0 || q.g.cell < 0) return std::nullopt;
+  if (q.path.empty()) {
+    if (q.s.cell == q.g.cell) return Corridor{};
+    return std::nullopt;  // no path found
+  }
+  for (Vertex v : q.path)
+    if (v >= num_portals) throw std::logic_error("navmesh corridor: path vertex out of range");
+  Corridor out;
+  std::int32_t cur = std::int32_t(q.s.cell);
+  for (std::size_t k = 0; k < q.path.size(); ++k) {
+    const PortalSides p = portal_of(q.path[k]);
+    std::int32_t next;
+    if (k + 1 < q.path.size()) {
+      const PortalSides n = portal_of(q.path[k + 1]);
+      auto holds = [&](std::int32_t c) { return (c == p.from || c == p.to) && (c == n.from || c == n.to); };
+      if (holds(cur)) next = cur;
+      else if (holds(p.from)) next = p.from;
+      else if (holds(p.to)) next = p.to;
+      else throw std::logic_error("navmesh corridor: consecutive path portals share no cell");
+    } else {
+      next = std::int32_t(q.g.cell);
+    }
+    if (next == cur) continue;
+    if (p.from == cur && p.to == next) out.push_back({p.left, p.right});
+    else if (p.to == cur && p.from == next) out.push_back({p.right, p.left});
+    else throw std::logic_error("navmesh corridor: path leaves a cell through a portal it does not have");
+    cur = next;
+  }
+  return out;
+}
 
 // navmesh: the cells (triangles; with merge=1 convex polygons) are the rooms, the edges they
 // share are the doors. Graph vertices are the doors (portals) at their midpoints, linked when they

@@ -41,25 +41,27 @@ using Segments = std::vector<std::pair<std::size_t, std::size_t>>;
 // perpendicular run, so every pinch point is a triangulation vertex and no constraints cross.
 // One sweep over the lines y = 0..H: corner ids are kept for the current line only and vertical
 // runs stay open across lines, so the extra memory is O(W), not O(W x H).
-void grid_constraints(const GridMap& g, std::vector<P2>& pts, Segments& segs) {
-  const int W = g.width, H = g.height;
+// Restricted to the rectangle [x0, x1) x [y0, y1) of cells, cells outside it counting as blocked
+// (a tile of navmesh-tiles: its free cells' boundary, the rectangle's border included).
+void grid_constraints(const GridMap& g, std::vector<P2>& pts, Segments& segs, int x0, int y0, int x1, int y1) {
+  const int W = x1 - x0;
   std::vector<std::size_t> row_id(std::size_t(W) + 1);
-  std::vector<int> row_of(std::size_t(W) + 1, -1);                       // line whose id row_id holds
+  std::vector<int> row_of(std::size_t(W) + 1, y0 - 1);                   // line whose id row_id holds
   std::vector<std::size_t> open(std::size_t(W) + 1, ~std::size_t(0));   // start vertex of an open vertical run
-  auto free = [&](int x, int y) { return g.passable(x, y); };
-  for (int y = 0; y <= H; ++y) {
+  auto free = [&](int x, int y) { return x >= x0 && x < x1 && y >= y0 && y < y1 && g.passable(x, y); };
+  for (int y = y0; y <= y1; ++y) {
     auto id = [&](int x) {
-      if (row_of[x] != y) {
-        row_of[x] = y;
-        row_id[x] = pts.size();
+      if (row_of[x - x0] != y) {
+        row_of[x - x0] = y;
+        row_id[x - x0] = pts.size();
         pts.emplace_back(x, y);
       }
-      return row_id[x];
+      return row_id[x - x0];
     };
     int start = -1;
-    for (int x = 0; x <= W; ++x) {
+    for (int x = x0; x <= x1; ++x) {
       // horizontal run on line y through the unit edge (x, y)-(x+1, y)
-      const bool h_edge = x < W && free(x, y - 1) != free(x, y);
+      const bool h_edge = x < x1 && free(x, y - 1) != free(x, y);
       const bool h_cut = h_edge && start >= 0 && free(x - 1, y - 1) != free(x, y - 1);  // pinch at (x, y)
       if (start >= 0 && (!h_edge || h_cut)) {
         segs.emplace_back(id(start), id(x));
@@ -67,13 +69,14 @@ void grid_constraints(const GridMap& g, std::vector<P2>& pts, Segments& segs) {
       }
       if (h_edge && start < 0) start = x;
       // vertical run on line x through the unit edge (x, y)-(x, y+1)
-      const bool v_edge = y < H && free(x - 1, y) != free(x, y);
-      const bool v_cut = v_edge && open[x] != ~std::size_t(0) && free(x - 1, y - 1) != free(x - 1, y);
-      if (open[x] != ~std::size_t(0) && (!v_edge || v_cut)) {
-        segs.emplace_back(open[x], id(x));
-        open[x] = ~std::size_t(0);
+      std::size_t& op = open[std::size_t(x - x0)];
+      const bool v_edge = y < y1 && free(x - 1, y) != free(x, y);
+      const bool v_cut = v_edge && op != ~std::size_t(0) && free(x - 1, y - 1) != free(x - 1, y);
+      if (op != ~std::size_t(0) && (!v_edge || v_cut)) {
+        segs.emplace_back(op, id(x));
+        op = ~std::size_t(0);
       }
-      if (v_edge && open[x] == ~std::size_t(0)) open[x] = id(x);
+      if (v_edge && op == ~std::size_t(0)) op = id(x);
     }
   }
 }
@@ -197,7 +200,7 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
   Shape walkable;
   std::vector<Shape> obstacles;
   if (map.kind == MapKind::grid) {
-    grid_constraints(map.grid, pts, segs);
+    grid_constraints(map.grid, pts, segs, 0, 0, map.grid.width, map.grid.height);
   } else {
     if (map.polygons.walkable.rings.empty()) throw std::invalid_argument("polygon map has no walkable outer ring");
     walkable = make_shape(map.polygons.walkable, pts, segs);
@@ -325,6 +328,35 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
   for (auto& h : c.hint) {
     if (h == Face_handle()) h = last;
     else last = h;
+  }
+}
+
+void triangulate_grid_tile(const GridMap& g, int x0, int y0, int x1, int y1, TileTriangles& out) {
+  out.corners.clear();
+  out.neighbors.clear();
+  std::vector<P2> pts;
+  Segments segs;
+  grid_constraints(g, pts, segs, x0, y0, x1, y1);
+  if (segs.empty()) return;  // no free cell (a free cell always has constrained sides)
+  Cdt cdt;
+  cdt.insert_constraints(pts.begin(), pts.end(), segs.begin(), segs.end());
+  if (cdt.dimension() < 2) return;
+  // Domain faces, as for a whole grid map: the cell under the centroid is free.
+  std::int32_t next = 0;
+  for (auto f : cdt.finite_face_handles()) {
+    const P2 c = centroid(f);
+    const int cx = int(std::floor(c.x())), cy = int(std::floor(c.y()));
+    if (cx >= x0 && cx < x1 && cy >= y0 && cy < y1 && g.passable(cx, cy)) f->info().id = next++;
+  }
+  out.corners.resize(std::size_t(next));
+  out.neighbors.resize(std::size_t(next));
+  for (auto f : cdt.finite_face_handles()) {
+    const std::int32_t id = f->info().id;
+    if (id < 0) continue;
+    for (int i = 0; i < 3; ++i) {
+      out.corners[id][i] = {f->vertex(i)->point().x(), f->vertex(i)->point().y()};
+      out.neighbors[id][i] = f->neighbor(i)->info().id;  // -1 for infinite / non-domain faces
+    }
   }
 }
 

@@ -1,0 +1,321 @@
+#include "representations/navmesh_tiles/navmesh_tiles.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace navbench {
+
+namespace {
+inline double dist(Point a, Point b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)); }
+
+// The closed triangle c (counter-clockwise) holds p and the points just after p on the way to q:
+// the triangle a walk from p toward q starts in (exact orientations).
+bool holds_toward(const std::array<Point, 3>& c, Point p, Point q) {
+  if (p.x < std::min({c[0].x, c[1].x, c[2].x}) || p.x > std::max({c[0].x, c[1].x, c[2].x}) ||
+      p.y < std::min({c[0].y, c[1].y, c[2].y}) || p.y > std::max({c[0].y, c[1].y, c[2].y}))
+    return false;
+  for (int i = 0; i < 3; ++i) {
+    const Point a = c[i], b = c[(i + 1) % 3];
+    const int o = FreeSpaceTriangulation::orientation(a, b, p);
+    if (o < 0 || (o == 0 && FreeSpaceTriangulation::orientation(a, b, q) < 0)) return false;
+  }
+  return true;
+}
+}  // namespace
+
+static_assert(Representation<NavMeshTiles> && HasCorridor<NavMeshTiles> && HasUpdate<NavMeshTiles>);
+
+NavMeshTiles::NavMeshTiles(const Map& map, Params& params) : T_(params.get_int("tile", 16, 1, 4096)) {
+  params.finish("navmesh-tiles");
+  if (map.kind != MapKind::grid) throw UnsupportedMap("navmesh-tiles needs a grid map");
+  W_ = map.grid.width, H_ = map.grid.height;
+  ntx_ = (W_ + T_ - 1) / T_, nty_ = (H_ + T_ - 1) / T_;
+  const int tiles = ntx_ * nty_;
+  tile_tris_.resize(std::size_t(tiles));
+  border_.resize(std::size_t(tiles));
+  std::vector<std::uint32_t> dirty;
+  for (int t = 0; t < tiles; ++t) triangulate_tile(map.grid, t, dirty);
+  for (int t = 0; t < tiles; ++t) link_tiles(t, 1, nullptr), link_tiles(t, 2, nullptr);  // each shared border once
+  // The graph in one piece: two portals of one triangle see each other.
+  std::vector<CsrGraph::WeightedEdge> edges;
+  for (const Tri& t : tris_)
+    for (std::size_t i = 0; i < t.portals.size(); ++i)
+      for (std::size_t j = i + 1; j < t.portals.size(); ++j) {
+        const Vertex a = t.portals[i], b = t.portals[j];
+        edges.push_back({a, b, dist(portals_[a].mid, portals_[b].mid)});
+      }
+  graph_ = CsrGraph(portals_.size(), std::move(edges));
+  flatten_labels();
+  building_ = false;
+}
+
+// Tile `tile` triangulated from the map's cells: new triangles (slots of removed ones first), their
+// labels (one per region connected inside the tile), the portals inside the tile, and the border
+// edges the neighbours link to. New triangles go to `dirty`.
+void NavMeshTiles::triangulate_tile(const GridMap& g, int tile, std::vector<std::uint32_t>& dirty) {
+  const int tx = tile % ntx_, ty = tile / ntx_;
+  const int x0 = tx * T_, y0 = ty * T_, x1 = std::min(W_, x0 + T_), y1 = std::min(H_, y0 + T_);
+  triangulate_grid_tile(g, x0, y0, x1, y1, scratch_);
+  const std::size_t n = scratch_.corners.size();
+  auto& ids = tile_tris_[std::size_t(tile)];
+  ids.clear();
+  for (std::size_t k = 0; k < n; ++k) {
+    std::uint32_t id;
+    if (!free_tris_.empty()) id = free_tris_.back(), free_tris_.pop_back();
+    else id = std::uint32_t(tris_.size()), tris_.emplace_back();
+    Tri& t = tris_[id];
+    t.c = scratch_.corners[k];
+    t.tile = tile;
+    t.label = -1;
+    t.portals.clear();
+    ids.push_back(id);
+    dirty.push_back(id);
+  }
+  std::vector<std::uint32_t> stack;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (tris_[ids[k]].label >= 0) continue;
+    const std::int32_t l = new_label();
+    tris_[ids[k]].label = l;
+    stack.assign(1, std::uint32_t(k));
+    while (!stack.empty()) {
+      const std::uint32_t u = stack.back();
+      stack.pop_back();
+      for (std::int32_t v : scratch_.neighbors[u])
+        if (v >= 0 && tris_[ids[std::size_t(v)]].label < 0) tris_[ids[std::size_t(v)]].label = l, stack.push_back(std::uint32_t(v));
+    }
+  }
+  auto& border = border_[std::size_t(tile)];
+  for (auto& side : border) side.clear();
+  for (std::size_t k = 0; k < n; ++k)
+    for (int i = 0; i < 3; ++i) {
+      const std::int32_t u = scratch_.neighbors[k][i];
+      const Point a = scratch_.corners[k][(i + 1) % 3], b = scratch_.corners[k][(i + 2) % 3];
+      if (u > std::int32_t(k)) {
+        new_portal(ids[k], ids[std::size_t(u)], a, b);  // from inside k, corner i+1 is on the right
+      } else if (u < 0) {
+        int side = -1;
+        if (a.y == y0 && b.y == y0 && y0 > 0) side = 0;
+        else if (a.x == x1 && b.x == x1 && x1 < W_) side = 1;
+        else if (a.y == y1 && b.y == y1 && y1 < H_) side = 2;
+        else if (a.x == x0 && b.x == x0 && x0 > 0) side = 3;
+        if (side < 0) continue;  // an obstacle edge or the map's border
+        const double ua = side % 2 == 0 ? a.x : a.y, ub = side % 2 == 0 ? b.x : b.y;
+        border[std::size_t(side)].push_back({std::min(ua, ub), std::max(ua, ub), ids[k], i});
+      }
+    }
+  for (auto& side : border)
+    std::sort(side.begin(), side.end(), [](const BorderEdge& p, const BorderEdge& q) { return p.lo < q.lo; });
+}
+
+// Portals across tile a's border `side` (0 bottom, 1 right, 2 top, 3 left): every stretch where a
+// border edge of a meets one of the tile across, free on both sides (a positive overlap: edges that
+// only touch at a point meet at a pinch, which no path crosses).
+void NavMeshTiles::link_tiles(int a, int side, std::vector<std::uint32_t>* dirty) {
+  const int tx = a % ntx_, ty = a / ntx_;
+  int b;
+  switch (side) {
+    case 0: b = ty > 0 ? a - ntx_ : -1; break;
+    case 1: b = tx + 1 < ntx_ ? a + 1 : -1; break;
+    case 2: b = ty + 1 < nty_ ? a + ntx_ : -1; break;
+    default: b = tx > 0 ? a - 1 : -1; break;
+  }
+  if (b < 0) return;
+  const auto& A = border_[std::size_t(a)][std::size_t(side)];
+  const auto& B = border_[std::size_t(b)][std::size_t((side + 2) % 4)];
+  const bool horizontal = side % 2 == 0;
+  std::size_t i = 0, j = 0;
+  while (i < A.size() && j < B.size()) {
+    const double lo = std::max(A[i].lo, B[j].lo), hi = std::min(A[i].hi, B[j].hi);
+    if (hi > lo) {
+      const Tri& t = tris_[A[i].tri];
+      const Point r = t.c[(A[i].edge + 1) % 3], l = t.c[(A[i].edge + 2) % 3];
+      const double line = horizontal ? r.y : r.x;
+      auto at = [&](double u) { return horizontal ? Point{u, line} : Point{line, u}; };
+      const bool r_low = horizontal ? r.x < l.x : r.y < l.y;  // keep the edge's right/left ends
+      new_portal(A[i].tri, B[j].tri, at(r_low ? lo : hi), at(r_low ? hi : lo));
+      if (dirty) dirty->push_back(A[i].tri), dirty->push_back(B[j].tri);
+    }
+    if (A[i].hi < B[j].hi) ++i;
+    else ++j;
+  }
+}
+
+Vertex NavMeshTiles::new_portal(std::uint32_t from, std::uint32_t to, Point right, Point left) {
+  Vertex v;
+  if (building_) {
+    v = Vertex(portals_.size());
+    portals_.emplace_back();
+  } else {
+    v = graph_.add_vertex();
+    if (v >= portals_.size()) portals_.resize(std::size_t(v) + 1);
+  }
+  portals_[v] = {std::int32_t(from), std::int32_t(to), right, left, {(right.x + left.x) / 2, (right.y + left.y) / 2}};
+  tris_[from].portals.push_back(v);
+  tris_[to].portals.push_back(v);
+  const std::int32_t ra = find(tris_[from].label), rb = find(tris_[to].label);
+  if (ra != rb) label_root_[std::size_t(ra)] = rb;
+  return v;
+}
+
+// Drops tile `tile`'s triangles and every portal they have; triangles of other tiles that lose a
+// portal go to `dirty` (their portals' rows change).
+void NavMeshTiles::remove_tile(int tile, std::vector<std::uint32_t>& dirty) {
+  for (std::uint32_t id : tile_tris_[std::size_t(tile)]) {
+    Tri& t = tris_[id];
+    for (Vertex v : t.portals) {
+      PortalRec& p = portals_[v];
+      if (p.from < 0) continue;  // gone with the other triangle of this tile
+      const std::uint32_t other = std::uint32_t(p.from == std::int32_t(id) ? p.to : p.from);
+      if (tris_[other].tile != tile) {
+        auto& op = tris_[other].portals;
+        op.erase(std::find(op.begin(), op.end(), v));
+        dirty.push_back(other);
+      }
+      p.from = p.to = -1;
+      graph_.remove_vertex(v);
+    }
+    t.portals.clear();
+    t.tile = -1;
+    free_tris_.push_back(id);
+  }
+  tile_tris_[std::size_t(tile)].clear();
+  for (auto& side : border_[std::size_t(tile)]) side.clear();
+}
+
+// The rows of every portal of a dirty triangle: the other portals of its two triangles.
+void NavMeshTiles::set_rows(const std::vector<std::uint32_t>& dirty) {
+  ++pass_;
+  stamp_.resize(portals_.size(), 0);
+  std::vector<Vertex> to;
+  std::vector<double> w;
+  for (std::uint32_t d : dirty) {
+    if (tris_[d].tile < 0) continue;
+    for (Vertex v : tris_[d].portals) {
+      if (stamp_[v] == pass_) continue;
+      stamp_[v] = pass_;
+      to.clear();
+      w.clear();
+      for (std::int32_t c : {portals_[v].from, portals_[v].to})
+        for (Vertex u : tris_[std::size_t(c)].portals)
+          if (u != v) to.push_back(u), w.push_back(dist(portals_[v].mid, portals_[u].mid));
+      graph_.set_out_edges(v, to.data(), w.data(), to.size());
+    }
+  }
+}
+
+bool NavMeshTiles::update(const Map& map, const std::vector<CellChange>& changed) {
+  if (map.kind != MapKind::grid || map.grid.width != W_ || map.grid.height != H_) return false;
+  std::vector<int> tiles;
+  std::vector<std::uint8_t> touched(tile_tris_.size(), 0);
+  for (const CellChange& c : changed) {
+    const int t = tile_of(c.x, c.y);
+    if (!touched[std::size_t(t)]) touched[std::size_t(t)] = 1, tiles.push_back(t);
+  }
+  std::vector<std::uint32_t> dirty;
+  for (int t : tiles) remove_tile(t, dirty);
+  for (int t : tiles) triangulate_tile(map.grid, t, dirty);
+  for (int t : tiles)
+    for (int side = 0; side < 4; ++side) {
+      const int tx = t % ntx_, ty = t / ntx_;
+      const int b = side == 0 ? (ty > 0 ? t - ntx_ : -1) : side == 1 ? (tx + 1 < ntx_ ? t + 1 : -1)
+                    : side == 2 ? (ty + 1 < nty_ ? t + ntx_ : -1) : (tx > 0 ? t - 1 : -1);
+      if (b >= 0 && touched[std::size_t(b)] && b < t) continue;  // b links this border
+      link_tiles(t, side, &dirty);
+    }
+  set_rows(dirty);
+  flatten_labels();
+  return true;
+}
+
+std::int32_t NavMeshTiles::new_label() {
+  label_root_.push_back(std::int32_t(label_root_.size()));
+  return label_root_.back();
+}
+
+std::int32_t NavMeshTiles::find(std::int32_t l) {
+  while (label_root_[std::size_t(l)] != l) l = label_root_[std::size_t(l)] = label_root_[std::size_t(label_root_[std::size_t(l)])];
+  return l;
+}
+
+void NavMeshTiles::flatten_labels() {
+  for (std::size_t l = 0; l < label_root_.size(); ++l) label_root_[l] = find(std::int32_t(l));
+}
+
+std::int32_t NavMeshTiles::locate(Point p) const {
+  if (!std::isfinite(p.x) || !std::isfinite(p.y) || p.x < 0 || p.y < 0 || p.x > W_ || p.y > H_) return -1;
+  const int fx = std::min(int(std::floor(p.x)), W_ - 1), fy = std::min(int(std::floor(p.y)), H_ - 1);
+  const bool on_x = p.x == fx && fx > 0, on_y = p.y == fy && fy > 0;  // on a grid line: two cells hold p
+  // The cells whose closed square holds p, in FreeSpace's order (cell (x, y), then (x, y - 1)): a
+  // pinch point goes to the side it belongs to.
+  int cells[4][2], n = 0;
+  cells[n][0] = fx, cells[n++][1] = fy;
+  if (on_y) cells[n][0] = fx, cells[n++][1] = fy - 1;
+  if (on_x) cells[n][0] = fx - 1, cells[n++][1] = fy;
+  if (on_x && on_y) cells[n][0] = fx - 1, cells[n++][1] = fy - 1;
+  for (int k = 0; k < n; ++k) {
+    const Point q{cells[k][0] + 0.5, cells[k][1] + 0.5};  // toward the cell's inside
+    for (std::uint32_t id : tile_tris_[std::size_t(tile_of(cells[k][0], cells[k][1]))])
+      if (holds_toward(tris_[id].c, p, q)) return std::int32_t(id);
+  }
+  return -1;
+}
+
+std::optional<Attachment> NavMeshTiles::attach(Point p) const {
+  const std::int32_t t = locate(p);
+  if (t < 0) return std::nullopt;
+  const Tri& tri = tris_[std::size_t(t)];
+  Attachment a;
+  a.cell = t;
+  a.component = label_root_[std::size_t(tri.label)];
+  a.links.reserve(tri.portals.size());
+  for (Vertex v : tri.portals) a.links.push_back({v, dist(p, portals_[v].mid)});
+  return a;
+}
+
+std::optional<Corridor> NavMeshTiles::corridor(const Query& q) const {
+  return corridor_through_portals(q, portals_.size(), [&](Vertex v) {
+    const PortalRec& p = portals_[v];
+    if (p.from < 0) throw std::logic_error("navmesh-tiles corridor: path through a removed portal");
+    return PortalSides{p.from, p.to, p.right, p.left};
+  });
+}
+
+BuildStats NavMeshTiles::stats() const {
+  BuildStats s;
+  s.vertices = graph_.num_live_vertices();
+  s.edges = graph_.num_edges();
+  std::size_t bytes = graph_.memory_bytes() + tris_.capacity() * sizeof(Tri) + portals_.capacity() * sizeof(PortalRec) +
+                      free_tris_.capacity() * 4 + label_root_.capacity() * 4 + stamp_.capacity() * 4;
+  for (const Tri& t : tris_)
+    if (t.portals.capacity() > t.portals.static_capacity) bytes += t.portals.capacity() * sizeof(Vertex);
+  for (const auto& v : tile_tris_) bytes += sizeof(v) + v.capacity() * 4;
+  for (const auto& b : border_)
+    for (const auto& side : b) bytes += sizeof(side) + side.capacity() * sizeof(BorderEdge);
+  s.memory_bytes = bytes;
+  return s;
+}
+
+std::vector<Segment> NavMeshTiles::structure() const {
+  std::vector<Segment> out;
+  for (const Tri& t : tris_)
+    if (t.tile >= 0)
+      for (int i = 0; i < 3; ++i) out.push_back({t.c[i], t.c[(i + 1) % 3]});
+  return out;
+}
+
+std::vector<std::array<Point, 3>> NavMeshTiles::triangles() const {
+  std::vector<std::array<Point, 3>> out;
+  for (const Tri& t : tris_)
+    if (t.tile >= 0) out.push_back(t.c);
+  return out;
+}
+
+std::vector<std::array<Point, 2>> NavMeshTiles::portal_segments() const {
+  std::vector<std::array<Point, 2>> out;
+  for (const PortalRec& p : portals_)
+    if (p.from >= 0) out.push_back({p.right, p.left});
+  return out;
+}
+
+}  // namespace navbench

@@ -1,0 +1,94 @@
+// navmesh-tiles: navmesh (triangles as cells, portal midpoints as graph vertices) built per square
+// tile of a grid map, as Recast/Detour's tiled navigation meshes are (Mononen; dtTileCache rebuilds
+// only the tiles an obstacle touches). Each tile is its own CGAL constrained Delaunay triangulation
+// of its free cells (navmesh.hpp, triangulate_grid_tile); tiles meet along their shared border,
+// where a portal is each stretch free on both sides (two tiles need not put the same vertices on
+// it, so a tile depends on its own cells only). SPEC §7 update(): only the tiles holding changed
+// cells are triangulated again and stitched to their neighbours; the graph is edited in place.
+// The price: more, thinner triangles than one triangulation of the whole map.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <boost/container/small_vector.hpp>
+
+#include "representations/csr_graph.hpp"
+#include "representations/navmesh/navmesh.hpp"
+#include "representations/representation.hpp"
+
+namespace navbench {
+
+class NavMeshTiles {
+ public:
+  using Graph = CsrGraph;
+  // Parameters: tile=T (cells per tile side, default 16). Grid maps only.
+  NavMeshTiles(const Map& map, Params& params);
+
+  const Graph& graph() const { return graph_; }
+  CsrWeightMap weights() const { return weight_map(graph_); }
+  Point position(Vertex v) const { return portals_[v].mid; }
+  // cell = the triangle id.
+  std::optional<Attachment> attach(Point p) const;
+  bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
+  Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
+  std::optional<Corridor> corridor(const Query& q) const;
+  BuildStats stats() const;
+  std::vector<Segment> structure() const;
+  // SPEC §7: the tiles holding changed cells are triangulated again; their old triangles and
+  // portals go, the new ones are linked to the unchanged neighbour tiles. The result is the same
+  // structure a fresh build of the new map has (same triangles and portals; ids may differ).
+  // Component labels unite as grid8's do: equal labels may over-approximate after a split.
+  bool update(const Map& map, const std::vector<CellChange>& changed);
+
+  // Inspection (tests): the live triangles, each as its three corners, and the portals, each as
+  // its two ends; in no particular order.
+  std::vector<std::array<Point, 3>> triangles() const;
+  std::vector<std::array<Point, 2>> portal_segments() const;
+  // The triangle whose closed area holds p, chosen by FreeSpace's pinch rule, or -1.
+  std::int32_t locate(Point p) const;
+
+ private:
+  struct Tri {
+    std::array<Point, 3> c;
+    std::int32_t tile = -1;  // -1: a free slot
+    std::int32_t label = -1;
+    boost::container::small_vector<Vertex, 4> portals;
+  };
+  struct PortalRec {
+    std::int32_t from = -1, to = -1;  // from = -1: a free slot
+    Point right, left, mid;           // right/left as seen crossing from `from` into `to`
+  };
+  // A triangle edge on a tile's border with a free cell inside: [lo, hi] along the border line.
+  struct BorderEdge {
+    double lo, hi;
+    std::uint32_t tri;
+    int edge;  // the corner opposite it
+  };
+
+  int tile_of(int cx, int cy) const { return (cy / T_) * ntx_ + cx / T_; }
+  void remove_tile(int tile, std::vector<std::uint32_t>& dirty);
+  void triangulate_tile(const GridMap& g, int tile, std::vector<std::uint32_t>& dirty);
+  void link_tiles(int a, int side, std::vector<std::uint32_t>* dirty);  // a's border `side` with the tile across it
+  Vertex new_portal(std::uint32_t from, std::uint32_t to, Point right, Point left);
+  void set_rows(const std::vector<std::uint32_t>& dirty);
+  std::int32_t new_label();
+  std::int32_t find(std::int32_t l);
+  void flatten_labels();
+
+  int T_ = 16, W_ = 0, H_ = 0, ntx_ = 0, nty_ = 0;
+  bool building_ = true;  // portals get ids in order and the graph is made at the end
+  std::vector<Tri> tris_;
+  std::vector<std::uint32_t> free_tris_;
+  std::vector<PortalRec> portals_;
+  std::vector<std::vector<std::uint32_t>> tile_tris_;
+  std::vector<std::array<std::vector<BorderEdge>, 4>> border_;  // sides: 0 bottom, 1 right, 2 top, 3 left
+  std::vector<std::int32_t> label_root_;
+  std::vector<std::uint32_t> stamp_;  // per portal: last set_rows pass that rewrote its row
+  std::uint32_t pass_ = 0;
+  TileTriangles scratch_;
+  Graph graph_;
+};
+
+}  // namespace navbench
