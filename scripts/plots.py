@@ -30,8 +30,11 @@ GAP_X, GAP_Y = 90, 96  # px between panels (room for tick labels and panel title
 FONT = 13             # px, base text; ticks 12, point labels 11: all >= 10 px at 100 % zoom
 LABEL_FONT = 11
 MAX_SERIES = 10       # per panel; more are split over facets
+# Tableau 10, then the darker tones of matplotlib's tab20b/tab20c: a run of up to 20 configurations
+# gets 20 distinct colours (the default job has 11 representations, and companion files add more).
 PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22", "#17becf"]
+           "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+           "#e6550d", "#31a354", "#756bb1", "#636363"]
 MARKERS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"]
 MPL_MARKERS = {"circle": "o", "square": "s", "diamond": "D", "triangle-up": "^", "x": "X", "cross": "P",
                "star": "*", "triangle-down": "v"}

@@ -160,6 +160,22 @@ def main():
             });
             return out;""")
         check(not clashes, "point labels overlap no other label and no marker" + (f" ({clashes[:4]})" if clashes else ""))
+        # A colour names one series per chart: two legend entries never share a colour.
+        shared = drv.execute_script("""
+            const out = [];
+            document.querySelectorAll('.plotly-graph-div').forEach(d => {
+              const seen = {};
+              (d._fullData || []).forEach(t => {
+                if (!t.showlegend || !t.name) return;
+                const markers = String(t.mode || '').includes('markers') && t.marker && typeof t.marker.color === 'string';
+                const c = String(markers ? t.marker.color : (t.line && t.line.color) || '').toLowerCase();
+                if (!c || c === '#aaaaaa' || c === '#555555') return;  // marker-shape keys, the Pareto front
+                if (seen[c] && seen[c] !== t.name) out.push(d.id + ': ' + seen[c] + ' / ' + t.name + ' (' + c + ')');
+                else seen[c] = t.name;
+              });
+            });
+            return out;""")
+        check(not shared, "no two legend entries of a chart share a colour" + (f" ({len(shared)} charts, e.g. {shared[:4]})" if shared else ""))
         # Open every <details> so hidden tables and charts are measured too.
         drv.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
         wide = drv.execute_script(f"""
