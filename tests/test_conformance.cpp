@@ -49,7 +49,7 @@ std::vector<RepresentationEntry> entries() {
   std::vector<RepresentationEntry> out = representations();
   out.push_back(make_entry<example::Tiles>("tiles", "docs example: 4-connected CSR tile graph"));
   // Registered representations with parameters that change their structure run the battery too.
-  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "navmesh-tiles:tile=3"}) {  // "subgoal" itself is levels=16
+  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "navmesh-tiles:tile=3", "navmesh-tiles:tile=5,merge=1"}) {  // "subgoal" itself is levels=16
     const std::string text = spec, name = text.substr(0, text.find(':')), params = text.substr(text.find(':') + 1);
     if (const RepresentationEntry* e = find_representation(name))
       out.push_back({text, e->description, [e, params](const Map& m, Params&) {

@@ -332,13 +332,13 @@ TEST(DynamicGenerate, EveryKindReplaysWithGrid8EqualToTheCosts) {
 namespace navbench {
 namespace {
 
-// navmesh-tiles after updates: the same triangles, portals and graph as a fresh build of the same
-// map (ids aside); the triangles cover exactly the free cells; triangles connected in a fresh build
-// share a component label. Several patches per update, tiles of several sizes, a map whose sides
-// are not multiples of the tile size.
+// navmesh-tiles after updates: the same cells, portals and graph as a fresh build of the same map
+// (ids aside); the cells cover exactly the free cells; triangles connected in a fresh build
+// share a component label. Several patches per update, tiles of several sizes, with and without
+// merging, a map whose sides are not multiples of the tile size.
 TEST(DynamicUpdate, NavMeshTilesMatchesFreshBuild) {
   std::mt19937_64 rng(9);
-  for (const char* params : {"tile=8", "tile=5", "tile=1", "tile=64"}) {
+  for (const char* params : {"tile=8", "tile=5", "tile=1", "tile=64", "tile=8,merge=1", "tile=6,merge=1"}) {
     SCOPED_TRACE(params);
     GridMap g;
     g.width = 37;
@@ -348,12 +348,12 @@ TEST(DynamicUpdate, NavMeshTilesMatchesFreshBuild) {
     Params p = Params::parse(params);
     NavMeshTiles nt(m, p);
     using Key = std::vector<double>;
-    auto tri_key = [](const std::array<Point, 3>& c) {
-      int k = 0;  // the lowest corner first (the order stays counter-clockwise)
-      for (int i = 1; i < 3; ++i)
+    auto cell_key = [](const std::vector<Point>& c) {
+      std::size_t k = 0;  // the lowest corner first (the order stays counter-clockwise)
+      for (std::size_t i = 1; i < c.size(); ++i)
         if (std::tie(c[i].x, c[i].y) < std::tie(c[k].x, c[k].y)) k = i;
       Key out;
-      for (int i = 0; i < 3; ++i) out.push_back(c[(k + i) % 3].x), out.push_back(c[(k + i) % 3].y);
+      for (std::size_t i = 0; i < c.size(); ++i) out.push_back(c[(k + i) % c.size()].x), out.push_back(c[(k + i) % c.size()].y);
       return out;
     };
     auto seg_key = [](Point a, Point b) {
@@ -388,14 +388,17 @@ TEST(DynamicUpdate, NavMeshTilesMatchesFreshBuild) {
       const NavMeshTiles fresh(m, p2);
       std::vector<Key> a, b;
       double area = 0;
-      for (const auto& c : nt.triangles()) {
-        a.push_back(tri_key(c));
-        area += ((c[1].x - c[0].x) * (c[2].y - c[0].y) - (c[2].x - c[0].x) * (c[1].y - c[0].y)) / 2;
+      for (const auto& c : nt.cells()) {
+        a.push_back(cell_key(c));
+        for (std::size_t i = 0; i < c.size(); ++i) {  // shoelace
+          const Point p = c[i], q = c[(i + 1) % c.size()];
+          area += (p.x * q.y - q.x * p.y) / 2;
+        }
       }
-      for (const auto& c : fresh.triangles()) b.push_back(tri_key(c));
+      for (const auto& c : fresh.cells()) b.push_back(cell_key(c));
       std::sort(a.begin(), a.end());
       std::sort(b.begin(), b.end());
-      ASSERT_EQ(a, b) << "triangles, step " << step;
+      ASSERT_EQ(a, b) << "cells, step " << step;
       EXPECT_EQ(area, double(std::count(m.grid.cells.begin(), m.grid.cells.end(), 1))) << "step " << step;
       a.clear(), b.clear();
       for (const auto& s : nt.portal_segments()) a.push_back(seg_key(s[0], s[1]));

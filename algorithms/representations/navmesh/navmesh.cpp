@@ -49,11 +49,11 @@ NavMesh::NavMesh(const Map& map, Params& params)
 // convex, i.e. the angles at both ends of the diagonal stay <= 180 degrees. The result has at most
 // four times the minimum number of convex pieces. Longest diagonals go first, which favours fat
 // cells (the same greedy order as Recast's polygon merging, which merges along the longest edge).
-void NavMesh::merge_cells() {
-  const std::size_t T = tri_.num_triangles();
-  const auto& pts = tri_.points();
+ConvexCells merge_convex(const std::vector<std::array<std::uint32_t, 3>>& corners,
+                         const std::vector<std::array<std::int32_t, 3>>& neighbors, const std::vector<Point>& pts) {
+  const std::size_t T = corners.size();
   std::vector<std::vector<std::uint32_t>> poly(T);
-  for (std::uint32_t t = 0; t < T; ++t) poly[t] = {tri_.corners(t)[0], tri_.corners(t)[1], tri_.corners(t)[2]};
+  for (std::uint32_t t = 0; t < T; ++t) poly[t] = {corners[t][0], corners[t][1], corners[t][2]};
   std::vector<std::uint32_t> parent(T);
   std::iota(parent.begin(), parent.end(), 0);
   auto find = [&](std::uint32_t x) {
@@ -68,9 +68,9 @@ void NavMesh::merge_cells() {
   std::vector<Diagonal> diagonals;
   for (std::uint32_t t = 0; t < T; ++t)
     for (int i = 0; i < 3; ++i) {
-      const std::int32_t u = tri_.neighbor(t, i);
+      const std::int32_t u = neighbors[t][i];
       if (u <= std::int32_t(t)) continue;
-      const Point a = pts[tri_.corners(t)[(i + 1) % 3]], b = pts[tri_.corners(t)[(i + 2) % 3]];
+      const Point a = pts[corners[t][(i + 1) % 3]], b = pts[corners[t][(i + 2) % 3]];
       diagonals.push_back({(a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y), t, i});
     }
   std::stable_sort(diagonals.begin(), diagonals.end(), [](const Diagonal& x, const Diagonal& y) { return x.len2 > y.len2; });
@@ -84,9 +84,9 @@ void NavMesh::merge_cells() {
   };
   std::vector<std::uint32_t> merged;
   for (const Diagonal& d : diagonals) {
-    const std::uint32_t P = find(d.t), Q = find(std::uint32_t(tri_.neighbor(d.t, d.i)));
+    const std::uint32_t P = find(d.t), Q = find(std::uint32_t(neighbors[d.t][d.i]));
     if (P == Q) continue;
-    const std::uint32_t a = tri_.corners(d.t)[(d.i + 1) % 3], b = tri_.corners(d.t)[(d.i + 2) % 3];
+    const std::uint32_t a = corners[d.t][(d.i + 1) % 3], b = corners[d.t][(d.i + 2) % 3];
     auto& p = poly[P];
     auto& q = poly[Q];
     const std::size_t n = p.size(), m = q.size();
@@ -108,17 +108,26 @@ void NavMesh::merge_cells() {
   }
 
   // Compact the surviving cells.
+  ConvexCells out;
   std::vector<std::int32_t> id(T, -1);
-  cell_begin_.assign(1, 0);
-  cell_verts_.clear();
+  out.begin.assign(1, 0);
   for (std::uint32_t t = 0; t < T; ++t) {
     if (find(t) != t) continue;
-    id[t] = std::int32_t(cell_begin_.size() - 1);
-    cell_verts_.insert(cell_verts_.end(), poly[t].begin(), poly[t].end());
-    cell_begin_.push_back(std::uint32_t(cell_verts_.size()));
+    id[t] = std::int32_t(out.begin.size() - 1);
+    out.verts.insert(out.verts.end(), poly[t].begin(), poly[t].end());
+    out.begin.push_back(std::uint32_t(out.verts.size()));
   }
+  out.cell_of.resize(T);
+  for (std::uint32_t t = 0; t < T; ++t) out.cell_of[t] = id[find(t)];
+  return out;
+}
+
+void NavMesh::merge_cells() {
+  ConvexCells m = merge_convex(tri_.all_corners(), tri_.all_neighbors(), tri_.points());
+  cell_of_ = std::move(m.cell_of);
+  cell_begin_ = std::move(m.begin);
+  cell_verts_ = std::move(m.verts);
   cell_verts_.shrink_to_fit();
-  for (std::uint32_t t = 0; t < T; ++t) cell_of_[t] = id[find(t)];
 }
 
 void NavMesh::build_graph() {

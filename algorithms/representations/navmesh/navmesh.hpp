@@ -43,6 +43,8 @@ class FreeSpaceTriangulation {
   const std::array<std::uint32_t, 3>& corners(std::uint32_t t) const { return corners_[t]; }
   // The domain triangle across the edge opposite corner i, or -1 (obstacle / outside the map).
   std::int32_t neighbor(std::uint32_t t, int i) const { return neighbors_[t][i]; }
+  const std::vector<std::array<std::uint32_t, 3>>& all_corners() const { return corners_; }
+  const std::vector<std::array<std::int32_t, 3>>& all_neighbors() const { return neighbors_; }
   // Free-space component of a triangle: triangles connected across shared edges share the id.
   std::int32_t component(std::uint32_t t) const { return component_[t]; }
   std::int32_t num_components() const { return num_components_; }
@@ -72,10 +74,23 @@ class FreeSpaceTriangulation {
 // corners counter-clockwise; neighbors[t][i] is the triangle across the edge opposite corner i, or -1
 // (obstacle or the rectangle's border).
 struct TileTriangles {
-  std::vector<std::array<Point, 3>> corners;
+  std::vector<Point> points;                             // the tile's triangulation vertices
+  std::vector<std::array<std::uint32_t, 3>> corners;     // indices into points
   std::vector<std::array<std::int32_t, 3>> neighbors;
 };
 void triangulate_grid_tile(const GridMap& g, int x0, int y0, int x1, int y1, TileTriangles& out);
+
+// Hertel & Mehlhorn, "Fast triangulation of simple polygons" (FCT 1983): triangles (corner ids into
+// pts, counter-clockwise; neighbors as above) merged into convex cells by dropping every diagonal
+// whose removal keeps both end angles <= 180 degrees, longest diagonals first. At most four times the
+// minimum number of convex pieces. cell_of[t]: the cell of triangle t; cell c's corners, counter-
+// clockwise, are verts[begin[c]] .. verts[begin[c + 1] - 1].
+struct ConvexCells {
+  std::vector<std::int32_t> cell_of;
+  std::vector<std::uint32_t> begin, verts;
+};
+ConvexCells merge_convex(const std::vector<std::array<std::uint32_t, 3>>& corners,
+                         const std::vector<std::array<std::int32_t, 3>>& neighbors, const std::vector<Point>& pts);
 
 // A portal as seen crossing from cell `from` into cell `to`: `right` and `left` are its ends.
 struct PortalSides {

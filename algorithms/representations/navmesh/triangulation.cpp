@@ -332,6 +332,7 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
 }
 
 void triangulate_grid_tile(const GridMap& g, int x0, int y0, int x1, int y1, TileTriangles& out) {
+  out.points.clear();
   out.corners.clear();
   out.neighbors.clear();
   std::vector<P2> pts;
@@ -341,6 +342,10 @@ void triangulate_grid_tile(const GridMap& g, int x0, int y0, int x1, int y1, Til
   Cdt cdt;
   cdt.insert_constraints(pts.begin(), pts.end(), segs.begin(), segs.end());
   if (cdt.dimension() < 2) return;
+  for (auto v : cdt.finite_vertex_handles()) {
+    v->info() = std::uint32_t(out.points.size());
+    out.points.push_back({v->point().x(), v->point().y()});
+  }
   // Domain faces, as for a whole grid map: the cell under the centroid is free.
   std::int32_t next = 0;
   for (auto f : cdt.finite_face_handles()) {
@@ -354,7 +359,7 @@ void triangulate_grid_tile(const GridMap& g, int x0, int y0, int x1, int y1, Til
     const std::int32_t id = f->info().id;
     if (id < 0) continue;
     for (int i = 0; i < 3; ++i) {
-      out.corners[id][i] = {f->vertex(i)->point().x(), f->vertex(i)->point().y()};
+      out.corners[id][i] = f->vertex(i)->info();
       out.neighbors[id][i] = f->neighbor(i)->info().id;  // -1 for infinite / non-domain faces
     }
   }

@@ -9,14 +9,15 @@ namespace navbench {
 namespace {
 inline double dist(Point a, Point b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)); }
 
-// The closed triangle c (counter-clockwise) holds p and the points just after p on the way to q:
-// the triangle a walk from p toward q starts in (exact orientations).
-bool holds_toward(const std::array<Point, 3>& c, Point p, Point q) {
-  if (p.x < std::min({c[0].x, c[1].x, c[2].x}) || p.x > std::max({c[0].x, c[1].x, c[2].x}) ||
-      p.y < std::min({c[0].y, c[1].y, c[2].y}) || p.y > std::max({c[0].y, c[1].y, c[2].y}))
-    return false;
-  for (int i = 0; i < 3; ++i) {
-    const Point a = c[i], b = c[(i + 1) % 3];
+// The closed convex polygon c (counter-clockwise) holds p and the points just after p on the way
+// to q: the cell a walk from p toward q starts in (exact orientations).
+template <class Corners>
+bool holds_toward(const Corners& c, Point p, Point q) {
+  double x0 = c[0].x, x1 = x0, y0 = c[0].y, y1 = y0;
+  for (const Point& k : c) x0 = std::min(x0, k.x), x1 = std::max(x1, k.x), y0 = std::min(y0, k.y), y1 = std::max(y1, k.y);
+  if (p.x < x0 || p.x > x1 || p.y < y0 || p.y > y1) return false;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const Point a = c[i], b = c[(i + 1) % c.size()];
     const int o = FreeSpaceTriangulation::orientation(a, b, p);
     if (o < 0 || (o == 0 && FreeSpaceTriangulation::orientation(a, b, q) < 0)) return false;
   }
@@ -26,20 +27,21 @@ bool holds_toward(const std::array<Point, 3>& c, Point p, Point q) {
 
 static_assert(Representation<NavMeshTiles> && HasCorridor<NavMeshTiles> && HasUpdate<NavMeshTiles>);
 
-NavMeshTiles::NavMeshTiles(const Map& map, Params& params) : T_(params.get_int("tile", 16, 1, 4096)) {
+NavMeshTiles::NavMeshTiles(const Map& map, Params& params)
+    : T_(params.get_int("tile", 16, 1, 4096)), merge_(params.get_bool("merge", false)) {
   params.finish("navmesh-tiles");
   if (map.kind != MapKind::grid) throw UnsupportedMap("navmesh-tiles needs a grid map");
   W_ = map.grid.width, H_ = map.grid.height;
   ntx_ = (W_ + T_ - 1) / T_, nty_ = (H_ + T_ - 1) / T_;
   const int tiles = ntx_ * nty_;
-  tile_tris_.resize(std::size_t(tiles));
+  tile_cells_.resize(std::size_t(tiles));
   border_.resize(std::size_t(tiles));
   std::vector<std::uint32_t> dirty;
   for (int t = 0; t < tiles; ++t) triangulate_tile(map.grid, t, dirty);
   for (int t = 0; t < tiles; ++t) link_tiles(t, 1, nullptr), link_tiles(t, 2, nullptr);  // each shared border once
-  // The graph in one piece: two portals of one triangle see each other.
+  // The graph in one piece: two portals of one (convex) cell see each other.
   std::vector<CsrGraph::WeightedEdge> edges;
-  for (const Tri& t : tris_)
+  for (const Cell& t : cells_)
     for (std::size_t i = 0; i < t.portals.size(); ++i)
       for (std::size_t j = i + 1; j < t.portals.size(); ++j) {
         const Vertex a = t.portals[i], b = t.portals[j];
@@ -50,49 +52,70 @@ NavMeshTiles::NavMeshTiles(const Map& map, Params& params) : T_(params.get_int("
   building_ = false;
 }
 
-// Tile `tile` triangulated from the map's cells: new triangles (slots of removed ones first), their
-// labels (one per region connected inside the tile), the portals inside the tile, and the border
-// edges the neighbours link to. New triangles go to `dirty`.
+// Tile `tile` triangulated from the map's cells (with merge=1, its triangles merged into convex
+// cells): new cells (slots of removed ones first), their labels (one per region connected inside
+// the tile), the portals inside the tile, and the border edges the neighbours link to. New cells go
+// to `dirty`.
 void NavMeshTiles::triangulate_tile(const GridMap& g, int tile, std::vector<std::uint32_t>& dirty) {
   const int tx = tile % ntx_, ty = tile / ntx_;
   const int x0 = tx * T_, y0 = ty * T_, x1 = std::min(W_, x0 + T_), y1 = std::min(H_, y0 + T_);
   triangulate_grid_tile(g, x0, y0, x1, y1, scratch_);
-  const std::size_t n = scratch_.corners.size();
-  auto& ids = tile_tris_[std::size_t(tile)];
+  const auto& P = scratch_.points;
+  const auto& corner = scratch_.corners;
+  const auto& nb = scratch_.neighbors;
+  const std::size_t n = corner.size();
+  ConvexCells m;
+  if (merge_) {
+    m = merge_convex(corner, nb, P);
+  } else {  // one cell per triangle
+    m.cell_of.resize(n);
+    m.begin.resize(n + 1);
+    m.verts.resize(3 * n);
+    for (std::uint32_t t = 0; t < n; ++t) {
+      m.cell_of[t] = std::int32_t(t), m.begin[t] = 3 * t;
+      for (int i = 0; i < 3; ++i) m.verts[3 * t + i] = corner[t][i];
+    }
+    m.begin[n] = std::uint32_t(3 * n);
+  }
+  const std::size_t nc = m.begin.empty() ? 0 : m.begin.size() - 1;
+  auto& ids = tile_cells_[std::size_t(tile)];
   ids.clear();
-  for (std::size_t k = 0; k < n; ++k) {
+  for (std::size_t k = 0; k < nc; ++k) {
     std::uint32_t id;
-    if (!free_tris_.empty()) id = free_tris_.back(), free_tris_.pop_back();
-    else id = std::uint32_t(tris_.size()), tris_.emplace_back();
-    Tri& t = tris_[id];
-    t.c = scratch_.corners[k];
-    t.tile = tile;
-    t.label = -1;
-    t.portals.clear();
+    if (!free_cells_.empty()) id = free_cells_.back(), free_cells_.pop_back();
+    else id = std::uint32_t(cells_.size()), cells_.emplace_back();
+    Cell& c = cells_[id];
+    c.c.clear();
+    for (std::uint32_t i = m.begin[k]; i < m.begin[k + 1]; ++i) c.c.push_back(P[m.verts[i]]);
+    c.tile = tile;
+    c.label = -1;
+    c.portals.clear();
     ids.push_back(id);
     dirty.push_back(id);
   }
+  auto cell = [&](std::size_t t) -> Cell& { return cells_[ids[std::size_t(m.cell_of[t])]]; };
+  // Labels: a flood over the triangles' shared edges (the triangles of one cell are connected).
   std::vector<std::uint32_t> stack;
   for (std::size_t k = 0; k < n; ++k) {
-    if (tris_[ids[k]].label >= 0) continue;
+    if (cell(k).label >= 0) continue;
     const std::int32_t l = new_label();
-    tris_[ids[k]].label = l;
+    cell(k).label = l;
     stack.assign(1, std::uint32_t(k));
     while (!stack.empty()) {
       const std::uint32_t u = stack.back();
       stack.pop_back();
-      for (std::int32_t v : scratch_.neighbors[u])
-        if (v >= 0 && tris_[ids[std::size_t(v)]].label < 0) tris_[ids[std::size_t(v)]].label = l, stack.push_back(std::uint32_t(v));
+      for (std::int32_t v : nb[u])
+        if (v >= 0 && cell(std::size_t(v)).label < 0) cell(std::size_t(v)).label = l, stack.push_back(std::uint32_t(v));
     }
   }
   auto& border = border_[std::size_t(tile)];
   for (auto& side : border) side.clear();
   for (std::size_t k = 0; k < n; ++k)
     for (int i = 0; i < 3; ++i) {
-      const std::int32_t u = scratch_.neighbors[k][i];
-      const Point a = scratch_.corners[k][(i + 1) % 3], b = scratch_.corners[k][(i + 2) % 3];
+      const std::int32_t u = nb[k][i];
+      const Point a = P[corner[k][(i + 1) % 3]], b = P[corner[k][(i + 2) % 3]];  // from inside k: a right, b left
       if (u > std::int32_t(k)) {
-        new_portal(ids[k], ids[std::size_t(u)], a, b);  // from inside k, corner i+1 is on the right
+        if (m.cell_of[k] != m.cell_of[std::size_t(u)]) new_portal(ids[std::size_t(m.cell_of[k])], ids[std::size_t(m.cell_of[std::size_t(u)])], a, b);
       } else if (u < 0) {
         int side = -1;
         if (a.y == y0 && b.y == y0 && y0 > 0) side = 0;
@@ -101,7 +124,7 @@ void NavMeshTiles::triangulate_tile(const GridMap& g, int tile, std::vector<std:
         else if (a.x == x0 && b.x == x0 && x0 > 0) side = 3;
         if (side < 0) continue;  // an obstacle edge or the map's border
         const double ua = side % 2 == 0 ? a.x : a.y, ub = side % 2 == 0 ? b.x : b.y;
-        border[std::size_t(side)].push_back({std::min(ua, ub), std::max(ua, ub), ids[k], i});
+        border[std::size_t(side)].push_back({std::min(ua, ub), std::max(ua, ub), ids[std::size_t(m.cell_of[k])], a, b});
       }
     }
   for (auto& side : border)
@@ -128,13 +151,12 @@ void NavMeshTiles::link_tiles(int a, int side, std::vector<std::uint32_t>* dirty
   while (i < A.size() && j < B.size()) {
     const double lo = std::max(A[i].lo, B[j].lo), hi = std::min(A[i].hi, B[j].hi);
     if (hi > lo) {
-      const Tri& t = tris_[A[i].tri];
-      const Point r = t.c[(A[i].edge + 1) % 3], l = t.c[(A[i].edge + 2) % 3];
+      const Point r = A[i].right, l = A[i].left;
       const double line = horizontal ? r.y : r.x;
       auto at = [&](double u) { return horizontal ? Point{u, line} : Point{line, u}; };
       const bool r_low = horizontal ? r.x < l.x : r.y < l.y;  // keep the edge's right/left ends
-      new_portal(A[i].tri, B[j].tri, at(r_low ? lo : hi), at(r_low ? hi : lo));
-      if (dirty) dirty->push_back(A[i].tri), dirty->push_back(B[j].tri);
+      new_portal(A[i].cell, B[j].cell, at(r_low ? lo : hi), at(r_low ? hi : lo));
+      if (dirty) dirty->push_back(A[i].cell), dirty->push_back(B[j].cell);
     }
     if (A[i].hi < B[j].hi) ++i;
     else ++j;
@@ -151,24 +173,24 @@ Vertex NavMeshTiles::new_portal(std::uint32_t from, std::uint32_t to, Point righ
     if (v >= portals_.size()) portals_.resize(std::size_t(v) + 1);
   }
   portals_[v] = {std::int32_t(from), std::int32_t(to), right, left, {(right.x + left.x) / 2, (right.y + left.y) / 2}};
-  tris_[from].portals.push_back(v);
-  tris_[to].portals.push_back(v);
-  const std::int32_t ra = find(tris_[from].label), rb = find(tris_[to].label);
+  cells_[from].portals.push_back(v);
+  cells_[to].portals.push_back(v);
+  const std::int32_t ra = find(cells_[from].label), rb = find(cells_[to].label);
   if (ra != rb) label_root_[std::size_t(ra)] = rb;
   return v;
 }
 
-// Drops tile `tile`'s triangles and every portal they have; triangles of other tiles that lose a
-// portal go to `dirty` (their portals' rows change).
+// Drops tile `tile`'s cells and every portal they have; cells of other tiles that lose a portal go
+// to `dirty` (their portals' rows change).
 void NavMeshTiles::remove_tile(int tile, std::vector<std::uint32_t>& dirty) {
-  for (std::uint32_t id : tile_tris_[std::size_t(tile)]) {
-    Tri& t = tris_[id];
+  for (std::uint32_t id : tile_cells_[std::size_t(tile)]) {
+    Cell& t = cells_[id];
     for (Vertex v : t.portals) {
       PortalRec& p = portals_[v];
-      if (p.from < 0) continue;  // gone with the other triangle of this tile
+      if (p.from < 0) continue;  // gone with the other cell of this tile
       const std::uint32_t other = std::uint32_t(p.from == std::int32_t(id) ? p.to : p.from);
-      if (tris_[other].tile != tile) {
-        auto& op = tris_[other].portals;
+      if (cells_[other].tile != tile) {
+        auto& op = cells_[other].portals;
         op.erase(std::find(op.begin(), op.end(), v));
         dirty.push_back(other);
       }
@@ -177,27 +199,27 @@ void NavMeshTiles::remove_tile(int tile, std::vector<std::uint32_t>& dirty) {
     }
     t.portals.clear();
     t.tile = -1;
-    free_tris_.push_back(id);
+    free_cells_.push_back(id);
   }
-  tile_tris_[std::size_t(tile)].clear();
+  tile_cells_[std::size_t(tile)].clear();
   for (auto& side : border_[std::size_t(tile)]) side.clear();
 }
 
-// The rows of every portal of a dirty triangle: the other portals of its two triangles.
+// The rows of every portal of a dirty cell: the other portals of its two cells.
 void NavMeshTiles::set_rows(const std::vector<std::uint32_t>& dirty) {
   ++pass_;
   stamp_.resize(portals_.size(), 0);
   std::vector<Vertex> to;
   std::vector<double> w;
   for (std::uint32_t d : dirty) {
-    if (tris_[d].tile < 0) continue;
-    for (Vertex v : tris_[d].portals) {
+    if (cells_[d].tile < 0) continue;
+    for (Vertex v : cells_[d].portals) {
       if (stamp_[v] == pass_) continue;
       stamp_[v] = pass_;
       to.clear();
       w.clear();
       for (std::int32_t c : {portals_[v].from, portals_[v].to})
-        for (Vertex u : tris_[std::size_t(c)].portals)
+        for (Vertex u : cells_[std::size_t(c)].portals)
           if (u != v) to.push_back(u), w.push_back(dist(portals_[v].mid, portals_[u].mid));
       graph_.set_out_edges(v, to.data(), w.data(), to.size());
     }
@@ -207,7 +229,7 @@ void NavMeshTiles::set_rows(const std::vector<std::uint32_t>& dirty) {
 bool NavMeshTiles::update(const Map& map, const std::vector<CellChange>& changed) {
   if (map.kind != MapKind::grid || map.grid.width != W_ || map.grid.height != H_) return false;
   std::vector<int> tiles;
-  std::vector<std::uint8_t> touched(tile_tris_.size(), 0);
+  std::vector<std::uint8_t> touched(tile_cells_.size(), 0);
   for (const CellChange& c : changed) {
     const int t = tile_of(c.x, c.y);
     if (!touched[std::size_t(t)]) touched[std::size_t(t)] = 1, tiles.push_back(t);
@@ -255,8 +277,8 @@ std::int32_t NavMeshTiles::locate(Point p) const {
   if (on_x && on_y) cells[n][0] = fx - 1, cells[n++][1] = fy - 1;
   for (int k = 0; k < n; ++k) {
     const Point q{cells[k][0] + 0.5, cells[k][1] + 0.5};  // toward the cell's inside
-    for (std::uint32_t id : tile_tris_[std::size_t(tile_of(cells[k][0], cells[k][1]))])
-      if (holds_toward(tris_[id].c, p, q)) return std::int32_t(id);
+    for (std::uint32_t id : tile_cells_[std::size_t(tile_of(cells[k][0], cells[k][1]))])
+      if (holds_toward(cells_[id].c, p, q)) return std::int32_t(id);
   }
   return -1;
 }
@@ -264,12 +286,12 @@ std::int32_t NavMeshTiles::locate(Point p) const {
 std::optional<Attachment> NavMeshTiles::attach(Point p) const {
   const std::int32_t t = locate(p);
   if (t < 0) return std::nullopt;
-  const Tri& tri = tris_[std::size_t(t)];
+  const Cell& cell = cells_[std::size_t(t)];
   Attachment a;
   a.cell = t;
-  a.component = label_root_[std::size_t(tri.label)];
-  a.links.reserve(tri.portals.size());
-  for (Vertex v : tri.portals) a.links.push_back({v, dist(p, portals_[v].mid)});
+  a.component = label_root_[std::size_t(cell.label)];
+  a.links.reserve(cell.portals.size());
+  for (Vertex v : cell.portals) a.links.push_back({v, dist(p, portals_[v].mid)});
   return a;
 }
 
@@ -285,11 +307,13 @@ BuildStats NavMeshTiles::stats() const {
   BuildStats s;
   s.vertices = graph_.num_live_vertices();
   s.edges = graph_.num_edges();
-  std::size_t bytes = graph_.memory_bytes() + tris_.capacity() * sizeof(Tri) + portals_.capacity() * sizeof(PortalRec) +
-                      free_tris_.capacity() * 4 + label_root_.capacity() * 4 + stamp_.capacity() * 4;
-  for (const Tri& t : tris_)
+  std::size_t bytes = graph_.memory_bytes() + cells_.capacity() * sizeof(Cell) + portals_.capacity() * sizeof(PortalRec) +
+                      free_cells_.capacity() * 4 + label_root_.capacity() * 4 + stamp_.capacity() * 4;
+  for (const Cell& t : cells_) {
     if (t.portals.capacity() > t.portals.static_capacity) bytes += t.portals.capacity() * sizeof(Vertex);
-  for (const auto& v : tile_tris_) bytes += sizeof(v) + v.capacity() * 4;
+    if (t.c.capacity() > t.c.static_capacity) bytes += t.c.capacity() * sizeof(Point);
+  }
+  for (const auto& v : tile_cells_) bytes += sizeof(v) + v.capacity() * 4;
   for (const auto& b : border_)
     for (const auto& side : b) bytes += sizeof(side) + side.capacity() * sizeof(BorderEdge);
   s.memory_bytes = bytes;
@@ -298,16 +322,16 @@ BuildStats NavMeshTiles::stats() const {
 
 std::vector<Segment> NavMeshTiles::structure() const {
   std::vector<Segment> out;
-  for (const Tri& t : tris_)
+  for (const Cell& t : cells_)
     if (t.tile >= 0)
-      for (int i = 0; i < 3; ++i) out.push_back({t.c[i], t.c[(i + 1) % 3]});
+      for (std::size_t i = 0; i < t.c.size(); ++i) out.push_back({t.c[i], t.c[(i + 1) % t.c.size()]});
   return out;
 }
 
-std::vector<std::array<Point, 3>> NavMeshTiles::triangles() const {
-  std::vector<std::array<Point, 3>> out;
-  for (const Tri& t : tris_)
-    if (t.tile >= 0) out.push_back(t.c);
+std::vector<std::vector<Point>> NavMeshTiles::cells() const {
+  std::vector<std::vector<Point>> out;
+  for (const Cell& t : cells_)
+    if (t.tile >= 0) out.emplace_back(t.c.begin(), t.c.end());
   return out;
 }
 

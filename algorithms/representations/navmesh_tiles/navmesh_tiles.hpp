@@ -1,4 +1,4 @@
-// navmesh-tiles: navmesh (triangles as cells, portal midpoints as graph vertices) built per square
+// navmesh-tiles: navmesh (triangles or merged convex cells, portal midpoints as graph vertices) built per square
 // tile of a grid map, as Recast/Detour's tiled navigation meshes are (Mononen; dtTileCache rebuilds
 // only the tiles an obstacle touches). Each tile is its own CGAL constrained Delaunay triangulation
 // of its free cells (navmesh.hpp, triangulate_grid_tile); tiles meet along their shared border,
@@ -23,13 +23,14 @@ namespace navbench {
 class NavMeshTiles {
  public:
   using Graph = CsrGraph;
-  // Parameters: tile=T (cells per tile side, default 16). Grid maps only.
+  // Parameters: tile=T (cells per tile side, default 16); merge=0|1 (Hertel-Mehlhorn merge of each
+  // tile's triangles into convex cells, as navmesh's merge; default 0). Grid maps only.
   NavMeshTiles(const Map& map, Params& params);
 
   const Graph& graph() const { return graph_; }
   CsrWeightMap weights() const { return weight_map(graph_); }
   Point position(Vertex v) const { return portals_[v].mid; }
-  // cell = the triangle id.
+  // cell = the cell id (a triangle without merging).
   std::optional<Attachment> attach(Point p) const;
   bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
   Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
@@ -38,20 +39,20 @@ class NavMeshTiles {
   std::vector<Segment> structure() const;
   // SPEC §7: the tiles holding changed cells are triangulated again; their old triangles and
   // portals go, the new ones are linked to the unchanged neighbour tiles. The result is the same
-  // structure a fresh build of the new map has (same triangles and portals; ids may differ).
+  // structure a fresh build of the new map has (same cells and portals; ids may differ).
   // Component labels unite as grid8's do: equal labels may over-approximate after a split.
   bool update(const Map& map, const std::vector<CellChange>& changed);
 
-  // Inspection (tests): the live triangles, each as its three corners, and the portals, each as
-  // its two ends; in no particular order.
-  std::vector<std::array<Point, 3>> triangles() const;
+  // Inspection (tests): the live cells, each as its corners (counter-clockwise), and the portals,
+  // each as its two ends; in no particular order.
+  std::vector<std::vector<Point>> cells() const;
   std::vector<std::array<Point, 2>> portal_segments() const;
-  // The triangle whose closed area holds p, chosen by FreeSpace's pinch rule, or -1.
+  // The cell whose closed area holds p, chosen by FreeSpace's pinch rule, or -1.
   std::int32_t locate(Point p) const;
 
  private:
-  struct Tri {
-    std::array<Point, 3> c;
+  struct Cell {
+    boost::container::small_vector<Point, 4> c;  // corners, counter-clockwise
     std::int32_t tile = -1;  // -1: a free slot
     std::int32_t label = -1;
     boost::container::small_vector<Vertex, 4> portals;
@@ -60,11 +61,12 @@ class NavMeshTiles {
     std::int32_t from = -1, to = -1;  // from = -1: a free slot
     Point right, left, mid;           // right/left as seen crossing from `from` into `to`
   };
-  // A triangle edge on a tile's border with a free cell inside: [lo, hi] along the border line.
+  // A cell edge on a tile's border with a free cell inside: [lo, hi] along the border line, its
+  // ends as seen from inside the cell.
   struct BorderEdge {
     double lo, hi;
-    std::uint32_t tri;
-    int edge;  // the corner opposite it
+    std::uint32_t cell;
+    Point right, left;
   };
 
   int tile_of(int cx, int cy) const { return (cy / T_) * ntx_ + cx / T_; }
@@ -78,11 +80,12 @@ class NavMeshTiles {
   void flatten_labels();
 
   int T_ = 16, W_ = 0, H_ = 0, ntx_ = 0, nty_ = 0;
+  bool merge_ = false;
   bool building_ = true;  // portals get ids in order and the graph is made at the end
-  std::vector<Tri> tris_;
-  std::vector<std::uint32_t> free_tris_;
+  std::vector<Cell> cells_;
+  std::vector<std::uint32_t> free_cells_;
   std::vector<PortalRec> portals_;
-  std::vector<std::vector<std::uint32_t>> tile_tris_;
+  std::vector<std::vector<std::uint32_t>> tile_cells_;
   std::vector<std::array<std::vector<BorderEdge>, 4>> border_;  // sides: 0 bottom, 1 right, 2 top, 3 left
   std::vector<std::int32_t> label_root_;
   std::vector<std::uint32_t> stamp_;  // per portal: last set_rows pass that rewrote its row
