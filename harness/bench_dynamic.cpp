@@ -85,7 +85,6 @@ void update_vs_rebuild(benchmark::State& state, const char* scenario, const char
     Map m = r->start;
     Params p = Params::parse(params);
     auto rep = e->build(m, p);
-    p = Params::parse(p.canonical());  // rebuilds keep the first build's parameters (as run --dynamic)
     for (std::size_t u = 0; u < r->states.size(); ++u) {
       m.grid = r->states[u];
       const auto t0 = Clock::now();
@@ -93,13 +92,13 @@ void update_vs_rebuild(benchmark::State& state, const char* scenario, const char
         ++in_place;
       } else {
         rep.reset();
-        Params q = p;
+        Params q = Params::parse(params);
         rep = e->build(m, q);
       }
       update_us.push_back(us_since(t0));
       // The baseline on the same state right after, as run --dynamic --rebuild-baseline does, so
       // both meet the same caches and allocator.
-      Params q = p;
+      Params q = Params::parse(params);
       const auto t1 = Clock::now();
       auto fresh = e->build(m, q);
       rebuild_us.push_back(us_since(t1));

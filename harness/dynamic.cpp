@@ -91,9 +91,6 @@ int run_dynamic(const RunConfig& cfg) {
       b.map = map.name;
       b.representation = spec.text;
       b.params = l.params.canonical();
-      // Rebuilds (fallback and baseline) use the parameters in effect now, defaults included: a
-      // default that depends on the map's size (visgraph's table, skip, alt) stays what this row says.
-      l.params = Params::parse(b.params);
       const BuildStats st = l.rep->stats();
       b.vertices = st.vertices;
       b.edges = st.edges;
