@@ -119,6 +119,12 @@ const bool registered = [] {
       benchmark::RegisterBenchmark((std::string("update/") + rep + "/" + scen).c_str(), update_vs_rebuild, scen, rep)
           ->Unit(benchmark::kMillisecond)
           ->Iterations(1);
+  // navmesh-tiles' tile size: smaller tiles, fewer cells per update, more tiles per build.
+  for (const char* rep : {"navmesh-tiles:tile=8", "navmesh-tiles:tile=32"})
+    benchmark::RegisterBenchmark((std::string("update/") + rep + "/switch_sc1_Aurora_TheFrozenSea").c_str(), update_vs_rebuild,
+                                 "switch_sc1_Aurora_TheFrozenSea", rep)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(1);
   return true;
 }();
 
