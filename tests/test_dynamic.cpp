@@ -409,15 +409,52 @@ TEST(DynamicUpdate, NavMeshTilesMatchesFreshBuild) {
       EXPECT_EQ(graph_of(nt), graph_of(fresh)) << "graph, step " << step;
       EXPECT_EQ(nt.stats().vertices, fresh.stats().vertices);
       EXPECT_EQ(nt.stats().edges, fresh.stats().edges);
-      std::map<std::int32_t, std::int32_t> back;
+      // Components: one label per free-space component (labels may also join components after
+      // splits, never split one), in the updated and in the fresh build.
+      const FreeSpace fs(m);
+      std::map<std::int32_t, std::int32_t> label_of, fresh_label_of;
       for (int y = 0; y < m.grid.height; ++y)
         for (int x = 0; x < m.grid.width; ++x) {
           if (!m.grid.passable(x, y)) continue;
           const Point c{x + 0.5, y + 0.5};
           const auto u = nt.attach(c), f = fresh.attach(c);
           ASSERT_TRUE(u && f) << "(" << x << ", " << y << ") step " << step;
-          ASSERT_EQ(back.emplace(f->component, u->component).first->second, u->component)
-              << "(" << x << ", " << y << ") step " << step;
+          const std::int32_t comp = fs.component(c);
+          ASSERT_EQ(label_of.emplace(comp, u->component).first->second, u->component) << "(" << x << ", " << y << ") step " << step;
+          ASSERT_EQ(fresh_label_of.emplace(comp, f->component).first->second, f->component) << "(" << x << ", " << y << ")";
+        }
+      // Every portal's ends as seen from its `from` cell: (inside `from`, right, left) turn left,
+      // (inside `to`, right, left) turn right.
+      auto inside = [&](std::int32_t c) {
+        Point m{0, 0};
+        const auto k = nt.cell_corners(c);
+        for (const Point& q : k) m.x += q.x / double(k.size()), m.y += q.y / double(k.size());
+        return m;
+      };
+      for (const PortalSides& ps : nt.portal_sides()) {
+        ASSERT_GT(FreeSpaceTriangulation::orientation(inside(ps.from), ps.right, ps.left), 0) << "step " << step;
+        ASSERT_LT(FreeSpaceTriangulation::orientation(inside(ps.to), ps.right, ps.left), 0) << "step " << step;
+      }
+      // Locate at every grid corner and edge midpoint (tile borders, pinch points, the map's border):
+      // a cell exactly where the point is free, one whose closed area holds the point and, at a
+      // pinch point, on the side FreeSpace gives the point (cell (x, y) if free, else (x, y - 1)).
+      for (int y2 = 0; y2 <= 2 * m.grid.height; ++y2)
+        for (int x2 = 0; x2 <= 2 * m.grid.width; ++x2) {
+          const Point p{x2 / 2.0, y2 / 2.0};
+          const std::int32_t c = nt.locate(p);
+          ASSERT_EQ(c >= 0, fs.point_free(p)) << "(" << p.x << ", " << p.y << ") step " << step;
+          if (c < 0) continue;
+          const auto k = nt.cell_corners(c);
+          for (std::size_t i = 0; i < k.size(); ++i)
+            ASSERT_GE(FreeSpaceTriangulation::orientation(k[i], k[(i + 1) % k.size()], p), 0) << "(" << p.x << ", " << p.y << ")";
+          const int x = x2 / 2, y = y2 / 2;
+          const bool pinch = x2 % 2 == 0 && y2 % 2 == 0 && m.grid.passable(x, y) == m.grid.passable(x - 1, y - 1) &&
+                             m.grid.passable(x - 1, y) == m.grid.passable(x, y - 1) && m.grid.passable(x, y) != m.grid.passable(x - 1, y);
+          if (!pinch) continue;
+          const Point own = m.grid.passable(x, y) ? Point{x + 0.5, y + 0.5} : Point{x + 0.5, y - 0.5};
+          for (std::size_t i = 0; i < k.size(); ++i)  // the cell reaches toward the owning cell's centre
+            ASSERT_GE(FreeSpaceTriangulation::orientation(k[i], k[(i + 1) % k.size()], {p.x + (own.x - p.x) / 8, p.y + (own.y - p.y) / 8}), 0)
+                << "pinch (" << x << ", " << y << ") step " << step;
         }
     }
   }

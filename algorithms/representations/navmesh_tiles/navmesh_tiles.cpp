@@ -53,8 +53,7 @@ NavMeshTiles::NavMeshTiles(const Map& map, Params& params)
 }
 
 // Tile `tile` triangulated from the map's cells (with merge=1, its triangles merged into convex
-// cells): new cells (slots of removed ones first), their labels (one per region connected inside
-// the tile), the portals inside the tile, and the border edges the neighbours link to. New cells go
+// cells): new cells (slots of removed ones first), their labels (one per region of the tile), the portals inside the tile, and the border edges the neighbours link to. New cells go
 // to `dirty`.
 void NavMeshTiles::triangulate_tile(const GridMap& g, int tile, std::vector<std::uint32_t>& dirty) {
   const int tx = tile % ntx_, ty = tile / ntx_;
@@ -93,19 +92,20 @@ void NavMeshTiles::triangulate_tile(const GridMap& g, int tile, std::vector<std:
     ids.push_back(id);
     dirty.push_back(id);
   }
-  auto cell = [&](std::size_t t) -> Cell& { return cells_[ids[std::size_t(m.cell_of[t])]]; };
-  // Labels: a flood over the triangles' shared edges (the triangles of one cell are connected).
+  // Labels: one per region of triangles connected across shared edges inside the tile.
+  seen_.assign(n, 0);
   std::vector<std::uint32_t> stack;
   for (std::size_t k = 0; k < n; ++k) {
-    if (cell(k).label >= 0) continue;
+    if (seen_[k]) continue;
     const std::int32_t l = new_label();
-    cell(k).label = l;
+    seen_[k] = 1;
     stack.assign(1, std::uint32_t(k));
     while (!stack.empty()) {
       const std::uint32_t u = stack.back();
       stack.pop_back();
+      cells_[ids[std::size_t(m.cell_of[u])]].label = l;
       for (std::int32_t v : nb[u])
-        if (v >= 0 && cell(std::size_t(v)).label < 0) cell(std::size_t(v)).label = l, stack.push_back(std::uint32_t(v));
+        if (v >= 0 && !seen_[std::size_t(v)]) seen_[std::size_t(v)] = 1, stack.push_back(std::uint32_t(v));
     }
   }
   auto& border = border_[std::size_t(tile)];
@@ -231,9 +231,13 @@ bool NavMeshTiles::update(const Map& map, const std::vector<CellChange>& changed
   std::vector<int> tiles;
   std::vector<std::uint8_t> touched(tile_cells_.size(), 0);
   for (const CellChange& c : changed) {
+    if (c.x < 0 || c.y < 0 || c.x >= W_ || c.y >= H_) return false;  // not this map's cell: rebuild
     const int t = tile_of(c.x, c.y);
     if (!touched[std::size_t(t)]) touched[std::size_t(t)] = 1, tiles.push_back(t);
   }
+  // More than half of the tiles (and more than 64): a fresh build is cheaper (it lays the graph out in one piece, with
+  // no rows to edit; the Aurora switch's first update places the whole map).
+  if (tiles.size() > 64 && 2 * tiles.size() > tile_cells_.size()) return false;
   std::vector<std::uint32_t> dirty;
   for (int t : tiles) remove_tile(t, dirty);
   for (int t : tiles) triangulate_tile(map.grid, t, dirty);
@@ -260,7 +264,24 @@ std::int32_t NavMeshTiles::find(std::int32_t l) {
   return l;
 }
 
+// Every label points at its root. Updates add labels and never free them, so when they outnumber
+// the live cells four times the live cells are relabelled by root (0 .. roots-1) and the rest go.
 void NavMeshTiles::flatten_labels() {
+  std::size_t live = 0;
+  for (const auto& t : tile_cells_) live += t.size();
+  if (label_root_.size() > 4 * live + 1024) {
+    std::vector<std::int32_t> id(label_root_.size(), -1);
+    std::int32_t next = 0;
+    for (Cell& c : cells_) {
+      if (c.tile < 0) continue;
+      std::int32_t& r = id[std::size_t(find(c.label))];
+      if (r < 0) r = next++;
+      c.label = r;
+    }
+    label_root_.resize(std::size_t(next));
+    for (std::int32_t l = 0; l < next; ++l) label_root_[std::size_t(l)] = l;
+    return;
+  }
   for (std::size_t l = 0; l < label_root_.size(); ++l) label_root_[l] = find(std::int32_t(l));
 }
 
@@ -332,6 +353,13 @@ std::vector<std::vector<Point>> NavMeshTiles::cells() const {
   std::vector<std::vector<Point>> out;
   for (const Cell& t : cells_)
     if (t.tile >= 0) out.emplace_back(t.c.begin(), t.c.end());
+  return out;
+}
+
+std::vector<PortalSides> NavMeshTiles::portal_sides() const {
+  std::vector<PortalSides> out;
+  for (const PortalRec& p : portals_)
+    if (p.from >= 0) out.push_back({p.from, p.to, p.right, p.left});
   return out;
 }
 

@@ -40,13 +40,17 @@ class NavMeshTiles {
   // SPEC §7: the tiles holding changed cells are triangulated again; their old triangles and
   // portals go, the new ones are linked to the unchanged neighbour tiles. The result is the same
   // structure a fresh build of the new map has (same cells and portals; ids may differ).
-  // Component labels unite as grid8's do: equal labels may over-approximate after a split.
+  // Component labels unite as grid8's do: equal labels may over-approximate after a split. More
+  // than half of the tiles changed: false (the caller rebuilds).
   bool update(const Map& map, const std::vector<CellChange>& changed);
 
   // Inspection (tests): the live cells, each as its corners (counter-clockwise), and the portals,
   // each as its two ends; in no particular order.
   std::vector<std::vector<Point>> cells() const;
   std::vector<std::array<Point, 2>> portal_segments() const;
+  // The live portals with their cells (ids as cell_corners() takes them) and ends as seen from `from`.
+  std::vector<PortalSides> portal_sides() const;
+  std::vector<Point> cell_corners(std::int32_t c) const { return {cells_[std::size_t(c)].c.begin(), cells_[std::size_t(c)].c.end()}; }
   // The cell whose closed area holds p, chosen by FreeSpace's pinch rule, or -1.
   std::int32_t locate(Point p) const;
 
@@ -91,6 +95,7 @@ class NavMeshTiles {
   std::vector<std::uint32_t> stamp_;  // per portal: last set_rows pass that rewrote its row
   std::uint32_t pass_ = 0;
   TileTriangles scratch_;
+  std::vector<std::uint8_t> seen_;  // per triangle of the tile being triangulated
   Graph graph_;
 };
 
