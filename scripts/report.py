@@ -400,7 +400,7 @@ def pareto_figure(scope: Scope, analysis: Analysis) -> Figure | None:
                     hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()], legend=False))
             for rep in [r for r in analysis.rep_colour if r in set(sub["representation"])]:
                 p.series.append(Series(name=rep, x=[], y=[], color=analysis.rep_colour[rep], marker="circle", size=10))
-            for s in smooths:
+            for s in smooths if ci == len(rep_chunks) - 1 else ():  # the marker key once, after every colour
                 p.series.append(Series(name=f"smoothing {s}", x=[], y=[], color="#aaaaaa",
                                        marker=plots.SMOOTHING_MARKER.get(s, "star"), size=10))
             panels.append(p)
@@ -455,7 +455,10 @@ def primary_rows(analysis: Analysis):
 
 
 def series_chunks(items: list) -> list:
-    return [items[i:i + plots.MAX_SERIES] for i in range(0, len(items), plots.MAX_SERIES)] or [[]]
+    """At most plots.MAX_SERIES per panel, the panels filled evenly (11 series: 6 + 5, not 10 + 1)."""
+    k = max(1, math.ceil(len(items) / plots.MAX_SERIES))
+    size = max(1, math.ceil(len(items) / k))
+    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
 
 
 def cost_figures(analysis: Analysis):
@@ -733,6 +736,9 @@ def update_figures(analysis: Analysis):
              "<th>updates total<span class='unit'>s</span></th><th>queries total<span class='unit'>s</span></th>"
              "<th>total<span class='unit'>s</span></th></tr></thead><tbody>" + "".join(body) + "</tbody></table>")
     analysis.update_summary = pd.DataFrame(summary)
+    answer = update_answer(analysis.update_summary)
+    if answer:
+        analysis.figures.append(("dynamic", None, answer))
     note = ("" if has_rebuild else "<p class='note'>No rebuild baseline in these runs (run with "
             "<code>--rebuild-baseline</code> to time a full build of every map state).</p>")
     cap = ("<p>Per scenario and representation: 95 % bootstrap intervals over the updates; a ratio near 1× means the "
@@ -747,6 +753,34 @@ def update_figures(analysis: Analysis):
             panels=panels, ncols=2, panel_h=380, legend_title="representation"), cap + table + note))
     else:
         analysis.figures.append(("dynamic", None, cap + table + note))
+
+
+def update_answer(summary: pd.DataFrame) -> str:
+    """The section's answer at a glance, one line per scenario: the least total time (updates +
+    queries), the fastest median update, who updates in place at least 10x faster than a rebuild and
+    who rebuilds (median ratio under 1.5x)."""
+    items = []
+    for mp, g in summary.groupby("map", sort=False):
+        parts = []
+        tot = g.assign(t=g["updates_total_s"] + g["queries_total_s"])
+        tot = tot[(tot["queries"] > 0) & tot["t"].notna()]
+        if len(tot):
+            b = tot.loc[tot["t"].idxmin()]
+            parts.append(f"least total time (updates + queries) <b>{esc(b['representation'])}</b> ({f_sig(b['t'])} s)")
+        if g["update_median"].notna().any():
+            b = g.loc[g["update_median"].idxmin()]
+            parts.append(f"fastest median update <b>{esc(b['representation'])}</b> ({f_sig(b['update_median'])} µs)")
+        r = g[g["ratio_median"].notna()]
+        if len(r):
+            fast = r[r["ratio_median"] >= 10].sort_values("ratio_median", ascending=False)
+            slow = r[r["ratio_median"] < 1.5]
+            parts.append("at least 10× faster than a rebuild (median): " + (
+                ", ".join(f"{esc(x)} ({v:.3g}×)" for x, v in zip(fast["representation"], fast["ratio_median"])) or "none"))
+            if len(slow):
+                parts.append("rebuilding instead: " + ", ".join(esc(x) for x in slow["representation"]))
+        if parts:
+            items.append(f"<li><b>{esc(mp)}</b>: " + "; ".join(parts) + ".</li>")
+    return f"<ul class='answer' id='dynamic-answer'>{''.join(items)}</ul>" if items else ""
 
 
 def thread_figures(analysis: Analysis):

@@ -130,6 +130,12 @@ def main():
             return [a ? a.getBoundingClientRect().top : 1e9, c ? c.getBoundingClientRect().top : 1e9]""")
         check(first[0] < HEIGHT / 2 and first[1] < HEIGHT * 0.8,
               f"the answer and the Pareto chart start on the first screen (at {first[0]:.0f} and {first[1]:.0f} px)")
+        dyn = drv.execute_script("""
+            const s = document.getElementById('dynamic'); if (!s) return null;
+            const a = s.querySelector('#dynamic-answer'), c = s.querySelector('.plotly-graph-div');
+            return [a ? a.querySelectorAll('li').length : 0, a && c ? a.getBoundingClientRect().top < c.getBoundingClientRect().top : false]""")
+        if dyn is not None:
+            check(dyn[0] > 0 and dyn[1], f"'Changing maps' opens with its answer, one line per scenario ({dyn[0]} lines)")
         logs = drv.get_log("browser")
         severe = [e for e in logs if e.get("level") == "SEVERE"]
         check(not severe, "no console errors" + (f": {severe[:3]}" if severe else ""))
