@@ -152,11 +152,13 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
         in.goal = t;
         const MapContext ctx{"dyn", "test", "center"};
         const Heuristic h = parse_heuristic("euclidean");
-        auto a = run_query(ctx, in, *rep, e.name, h, {"none"}, fs, false);
-        auto b = run_query(ctx, in, *fresh, e.name, h, {"none"}, fs, false);
+        auto a = run_query(ctx, in, *rep, e.name, h, {"none", "funnel"}, fs, false);
+        auto b = run_query(ctx, in, *fresh, e.name, h, {"none", "funnel"}, fs, false);
         ASSERT_EQ(a[0].status, b[0].status) << e.name << " step " << step << " query " << q;
         if (a[0].status != Status::ok) continue;
         EXPECT_EQ(a[0].valid, std::optional<bool>(true)) << e.name;
+        // The corridor after an update (representations with one): the funnel path is valid too.
+        if (a[1].status == Status::ok) EXPECT_EQ(a[1].valid, std::optional<bool>(true)) << e.name << " funnel";
         if (e.name == "grid4" || e.name == "grid8" || e.name == "visgraph") {
           EXPECT_NEAR(*a[0].length, *b[0].length, 1e-9 * std::max(1.0, *b[0].length)) << e.name << " step " << step;
         }
