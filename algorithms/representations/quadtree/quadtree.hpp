@@ -157,6 +157,8 @@ class QuadTree {
   std::vector<std::uint32_t> removed_;             // update scratch: cells that lost a leaf
   std::vector<std::uint8_t> cell_mark_;            // update scratch, per cell id
   std::size_t released_leaves_ = 0;                // update scratch
+  std::vector<Vertex> news_;                       // update scratch: new portals of old cells
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> news_range_;  // update scratch, per cell: its range in news_
   std::vector<std::uint32_t> born_;                // per portal: the update that made or removed it
   std::uint32_t epoch_ = 0;                        // updates so far
 
