@@ -569,7 +569,8 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   // 1. Our copy of the cells and the count pyramid; `touched` lists the cells that really changed.
   // A patch changes cells in runs, so the deltas of consecutive cells under one node are summed
   // first: a level's entry is written when the run leaves its node (mostly level 1 only).
-  std::vector<std::uint64_t> touched;
+  std::vector<std::uint64_t>& touched = touched_;
+  touched.clear();
   const std::size_t levels = pyr_.size();
   std::array<std::size_t, 32> node;  // per level: the node whose delta is being summed
   std::array<std::int64_t, 32> sum{};
@@ -624,7 +625,8 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   for (std::size_t k = new_leaves; k < pending_.size(); ++k) slot(pending_[k].slot) = kPending;
 
   // 4. The removed cells' portals go; their other cells get new rows.
-  std::vector<std::uint32_t> relink;  // cells whose portals need new rows
+  std::vector<std::uint32_t>& relink = relink_;  // cells whose portals need new rows
+  relink.clear();
   constexpr std::uint32_t kDeadPortal = ~std::uint32_t(0);
   for (const std::uint32_t d : removed_) {
     for (const Vertex v : cell_portals_[d]) {
@@ -641,19 +643,21 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
       born_[v] = epoch_;
       graph_.remove_vertex(v);
     }
-    cell_portals_[d].clear();
-    paint(cells_[d], -1);
+    cell_portals_[d].clear();  // its grid cells keep its id in owner_: step 6 checks an owner's box
     cells_[d] = Rect{0, 0, 0, 0};
     free_cells_.push_back(d);
   }
 
   // 5. Merge the pending leaves (the build's merge, on this set only) into new cells.
-  std::vector<Rect> rects(pending_.size());
+  std::vector<Rect>& rects = rects_;
+  rects.resize(pending_.size());
   for (std::size_t k = 0; k < pending_.size(); ++k) rects[k] = pending_[k].r;
-  std::vector<std::uint32_t> leaf_cell(rects.size());
+  std::vector<std::uint32_t>& leaf_cell = leaf_cell_;
+  leaf_cell.resize(rects.size());
   std::iota(leaf_cell.begin(), leaf_cell.end(), 0u);
   if (merge_) merge_rects(rects, leaf_cell, aspect_, std::bit_width(unsigned(side_)));
-  std::vector<std::uint32_t> fresh(rects.size());
+  std::vector<std::uint32_t>& fresh = fresh_;
+  fresh.resize(rects.size());
   for (std::size_t k = 0; k < rects.size(); ++k) {
     std::uint32_t c;
     if (!free_cells_.empty()) {
@@ -694,6 +698,11 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
         }
         const auto u = std::uint32_t(n);
         const Rect& o = cells_[u];
+        const std::int32_t ox = vertical ? out : k, oy = vertical ? k : out;
+        if (ox < o.x0 || ox >= o.x1 || oy < o.y0 || oy >= o.y1) {  // a removed cell's stale id: not covered
+          ++k;
+          continue;
+        }
         k = vertical ? o.y1 : o.x1;  // the strip is u's up to u's far side
         if (cell_mark_[u] == 3 && u < c) continue;  // made from u's side
         const std::int32_t lo = vertical ? std::max(r.y0, o.y0) : std::max(r.x0, o.x0);
@@ -707,8 +716,8 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
 
   // 7. Rows. A new portal gets its row; an old portal of a cell whose portal set changed drops the
   // portals that went and gains the new ones of its cells (unchanged entries stay as they are).
-  std::vector<Vertex> tgt;
-  std::vector<double> w;
+  std::vector<Vertex>& tgt = tgt_;
+  std::vector<double>& w = w_;
   auto changed_now = [&](Vertex t) { return born_[t] == epoch_; };
   // The new portals of each old cell in relink, listed once: every old portal's row gains them.
   news_.clear();
