@@ -264,6 +264,56 @@ TEST(DynamicUpdate, QuadtreeMatchesFreshBuild) {
   }
 }
 
+// A removed cell's grid cells keep its id as owner until a new cell covers them: blocking part of
+// a big cell and then making cells beside the blocked part must not link them to a stale owner
+// (nor to a new cell that reuses the removed cell's id elsewhere).
+TEST(DynamicUpdate, QuadtreeIgnoresStaleOwners) {
+  GridMap g;
+  g.width = g.height = 64;  // changes stay under a quarter of the map (else update() rebuilds)
+  g.cells.assign(64 * 64, 1);
+  Map m = make_grid_map(g, "qt", "test");
+  Params p = Params::parse("");
+  QuadTree qt(m, p);
+  auto set = [&](int x0, int y0, int x1, int y1, std::uint8_t v) {
+    std::vector<CellChange> ch;
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x) {
+        m.grid.cells[std::size_t(y * 64 + x)] = v;
+        ch.push_back({x, y, v});
+      }
+    ASSERT_TRUE(qt.update(m, ch));
+  };
+  auto check = [&](int step) {
+    std::vector<std::uint32_t> live;
+    for (std::uint32_t c = 0; c < qt.cell_id_bound(); ++c)
+      if (!qt.dead(c)) live.push_back(c);
+    for (const std::uint32_t c : live) {
+      const auto r = qt.cell_box(c);
+      std::vector<std::uint32_t> want;
+      for (const std::uint32_t d : live) {
+        const auto o = qt.cell_box(d);
+        const double ox = std::min(r.max.x, o.max.x) - std::max(r.min.x, o.min.x);
+        const double oy = std::min(r.max.y, o.max.y) - std::max(r.min.y, o.min.y);
+        if (d != c && ((ox == 0 && oy > 0) || (oy == 0 && ox > 0))) want.push_back(d);
+      }
+      auto got = qt.neighbours(c);
+      std::sort(got.begin(), got.end());
+      ASSERT_EQ(got, want) << "neighbours of cell " << c << " step " << step;
+    }
+  };
+  set(4, 4, 8, 8, 0);  // the map's one cell goes; a hole in the middle
+  check(0);
+  set(2, 2, 12, 12, 0);  // a wider wall: the cells around the hole go, their ids are reused
+  check(1);
+  set(5, 5, 7, 7, 1);  // an island inside the wall, over grid cells whose owner ids are stale
+  check(2);
+  set(2, 2, 12, 4, 1);  // the wall's top row opens beside stale owners
+  check(3);
+  set(12, 0, 16, 16, 0);
+  set(6, 2, 8, 12, 1);
+  check(4);
+}
+
 // Generated change scenarios: seeded, they round-trip through the reader, every kind changes the
 // map, and replaying them, the project's grid8 equals every query's octile cost on its epoch's map.
 TEST(DynamicGenerate, EveryKindReplaysWithGrid8EqualToTheCosts) {

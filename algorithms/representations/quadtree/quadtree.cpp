@@ -567,19 +567,35 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   // A large change (the base map placed on the empty one) is cheaper to build afresh.
   if (changed.size() * 4 > std::size_t(width_) * std::size_t(height_)) return false;
   // 1. Our copy of the cells and the count pyramid; `touched` lists the cells that really changed.
-  std::vector<std::uint64_t> touched;
+  // A patch changes cells in runs, so the deltas of consecutive cells under one node are summed
+  // first: a level's entry is written when the run leaves its node (mostly level 1 only).
+  std::vector<std::uint64_t>& touched = touched_;
+  touched.clear();
+  const std::size_t levels = pyr_.size();
+  std::array<std::size_t, 32> node;  // per level: the node whose delta is being summed
+  std::array<std::int64_t, 32> sum{};
+  node.fill(SIZE_MAX);
+  auto flush = [&](std::size_t k) {  // writes level k's sum and hands it on to the parent's
+    pyr_[k][node[k]] += std::uint32_t(sum[k]);
+    if (k + 1 < levels) sum[k + 1] += sum[k];
+    sum[k] = 0;
+  };
   for (const CellChange& c : changed) {
     const std::size_t at = std::size_t(c.y) * std::size_t(width_) + std::size_t(c.x);
     const std::uint8_t now = map.grid.cells[at] != 0;  // the map's value: a cell may be listed twice
     if (free_[at] == now) continue;
     free_[at] = now;
-    const std::int32_t d = now ? 1 : -1;
-    for (std::size_t k = 1; k < pyr_.size(); ++k) {
-      const std::size_t n = std::size_t(side_ >> k);
-      pyr_[k][std::size_t(c.y >> k) * n + std::size_t(c.x >> k)] += std::uint32_t(d);
+    for (std::size_t k = 1; k < levels; ++k) {  // bottom up; the node's ancestors stay when it stays
+      const std::size_t i = std::size_t(c.y >> k) * std::size_t(side_ >> k) + std::size_t(c.x >> k);
+      if (i == node[k]) break;
+      if (node[k] != SIZE_MAX) flush(k);
+      node[k] = i;
     }
+    sum[1] += now ? 1 : -1;
     touched.push_back(std::uint64_t(std::uint32_t(c.y)) << 32 | std::uint32_t(c.x));
   }
+  for (std::size_t k = 1; k < levels; ++k)
+    if (node[k] != SIZE_MAX) flush(k);
   if (touched.empty()) return true;
   if (owner_.empty()) {  // the first update: the owner of every grid cell
     owner_.assign(std::size_t(width_) * std::size_t(height_), -1);
@@ -609,7 +625,8 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   for (std::size_t k = new_leaves; k < pending_.size(); ++k) slot(pending_[k].slot) = kPending;
 
   // 4. The removed cells' portals go; their other cells get new rows.
-  std::vector<std::uint32_t> relink;  // cells whose portals need new rows
+  std::vector<std::uint32_t>& relink = relink_;  // cells whose portals need new rows
+  relink.clear();
   constexpr std::uint32_t kDeadPortal = ~std::uint32_t(0);
   for (const std::uint32_t d : removed_) {
     for (const Vertex v : cell_portals_[d]) {
@@ -626,19 +643,21 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
       born_[v] = epoch_;
       graph_.remove_vertex(v);
     }
-    cell_portals_[d].clear();
-    paint(cells_[d], -1);
+    cell_portals_[d].clear();  // its grid cells keep its id in owner_: step 6 checks an owner's box
     cells_[d] = Rect{0, 0, 0, 0};
     free_cells_.push_back(d);
   }
 
   // 5. Merge the pending leaves (the build's merge, on this set only) into new cells.
-  std::vector<Rect> rects(pending_.size());
+  std::vector<Rect>& rects = rects_;
+  rects.resize(pending_.size());
   for (std::size_t k = 0; k < pending_.size(); ++k) rects[k] = pending_[k].r;
-  std::vector<std::uint32_t> leaf_cell(rects.size());
+  std::vector<std::uint32_t>& leaf_cell = leaf_cell_;
+  leaf_cell.resize(rects.size());
   std::iota(leaf_cell.begin(), leaf_cell.end(), 0u);
   if (merge_) merge_rects(rects, leaf_cell, aspect_, std::bit_width(unsigned(side_)));
-  std::vector<std::uint32_t> fresh(rects.size());
+  std::vector<std::uint32_t>& fresh = fresh_;
+  fresh.resize(rects.size());
   for (std::size_t k = 0; k < rects.size(); ++k) {
     std::uint32_t c;
     if (!free_cells_.empty()) {
@@ -659,7 +678,8 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   for (const std::uint32_t c : fresh) paint(cells_[c], std::int32_t(c));
 
   // 6. Portals of the new cells: the owners of the grid cells just outside each side (a cell
-  // meets a straight strip in one run, so equal neighbours come in runs). A portal between two new
+  // meets a straight strip in one run, so the scan jumps from a neighbour to its far side: one read
+  // per neighbour and per uncovered grid cell). A portal between two new
   // cells is made from the lower id.
   for (const std::uint32_t c : fresh) {
     const Rect r = cells_[c];
@@ -669,15 +689,22 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
       const std::int32_t out = high ? line : line - 1;  // the row or column just outside
       if (out < 0 || out >= (vertical ? width_ : height_)) continue;
       const std::int32_t from = vertical ? r.y0 : r.x0, to = vertical ? r.y1 : r.x1;
-      std::int32_t last = -1;
-      for (std::int32_t k = from; k < to; ++k) {
+      for (std::int32_t k = from; k < to;) {
         const std::int32_t n = vertical ? owner_[std::size_t(k) * std::size_t(width_) + std::size_t(out)]
                                         : owner_[std::size_t(out) * std::size_t(width_) + std::size_t(k)];
-        if (n < 0 || n == last) continue;
-        last = n;
+        if (n < 0) {
+          ++k;
+          continue;
+        }
         const auto u = std::uint32_t(n);
-        if (cell_mark_[u] == 3 && u < c) continue;  // made from u's side
         const Rect& o = cells_[u];
+        const std::int32_t ox = vertical ? out : k, oy = vertical ? k : out;
+        if (ox < o.x0 || ox >= o.x1 || oy < o.y0 || oy >= o.y1) {  // a removed cell's stale id: not covered
+          ++k;
+          continue;
+        }
+        k = vertical ? o.y1 : o.x1;  // the strip is u's up to u's far side
+        if (cell_mark_[u] == 3 && u < c) continue;  // made from u's side
         const std::int32_t lo = vertical ? std::max(r.y0, o.y0) : std::max(r.x0, o.x0);
         const std::int32_t hi = vertical ? std::min(r.y1, o.y1) : std::min(r.x1, o.x1);
         if (hi <= lo) continue;
@@ -689,9 +716,19 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
 
   // 7. Rows. A new portal gets its row; an old portal of a cell whose portal set changed drops the
   // portals that went and gains the new ones of its cells (unchanged entries stay as they are).
-  std::vector<Vertex> tgt;
-  std::vector<double> w;
+  std::vector<Vertex>& tgt = tgt_;
+  std::vector<double>& w = w_;
   auto changed_now = [&](Vertex t) { return born_[t] == epoch_; };
+  // The new portals of each old cell in relink, listed once: every old portal's row gains them.
+  news_.clear();
+  if (news_range_.size() < cells_.size()) news_range_.resize(cells_.size());
+  for (const std::uint32_t c : relink) {
+    if (cell_mark_[c] == 3) continue;  // a new cell has no old portal
+    const auto b = std::uint32_t(news_.size());
+    for (const Vertex u : cell_portals_[c])
+      if (changed_now(u)) news_.push_back(u);
+    news_range_[c] = {b, std::uint32_t(news_.size())};
+  }
   for (const std::uint32_t c : relink)
     for (const Vertex v : cell_portals_[c]) {
       const PortalRec& p = portals_[v];
@@ -706,13 +743,13 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
       tgt.clear();
       w.clear();
       for (const std::uint32_t cc : {p.a, p.b}) {
-        if (cell_mark_[cc] < 2) continue;
-        for (const Vertex u : cell_portals_[cc])
-          if (u != v && changed_now(u)) {
-            tgt.push_back(u);
-            const double dx = mid_[v].x - mid_[u].x, dy = mid_[v].y - mid_[u].y;
-            w.push_back(std::sqrt(dx * dx + dy * dy));
-          }
+        if (cell_mark_[cc] < 2) continue;  // an old portal's cells are old: marks 0, 2 or 4
+        for (std::uint32_t k = news_range_[cc].first; k < news_range_[cc].second; ++k) {
+          const Vertex u = news_[k];
+          tgt.push_back(u);
+          const double dx = mid_[v].x - mid_[u].x, dy = mid_[v].y - mid_[u].y;
+          w.push_back(std::sqrt(dx * dx + dy * dy));
+        }
       }
       graph_.append_out_edges(v, tgt.data(), w.data(), tgt.size());
     }

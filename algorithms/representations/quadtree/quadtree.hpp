@@ -150,13 +150,21 @@ class QuadTree {
   double aspect_ = 2, min_size_ = 1;
   std::vector<std::uint8_t> free_;                // grid maps: our copy of the cells (1 free)
   std::vector<std::vector<std::uint32_t>> pyr_;    // grid maps: level k = free count of 2^k nodes
-  std::vector<std::int32_t> owner_;                // grid maps, from the first update: cell of each grid cell
+  std::vector<std::int32_t> owner_;                // grid maps, from the first update: cell of each grid cell (a removed cell's id may stay)
   std::vector<std::int32_t> free_groups_;          // released groups of 4 tree slots
   std::vector<PendingLeaf> pending_;
   std::vector<std::uint32_t> free_cells_;          // ids of removed cells
   std::vector<std::uint32_t> removed_;             // update scratch: cells that lost a leaf
   std::vector<std::uint8_t> cell_mark_;            // update scratch, per cell id
   std::size_t released_leaves_ = 0;                // update scratch
+  std::vector<Vertex> news_;                       // update scratch: new portals of old cells
+  // Update scratch kept between updates (no allocation per update).
+  std::vector<std::uint64_t> touched_;
+  std::vector<std::uint32_t> relink_, leaf_cell_, fresh_;
+  std::vector<Rect> rects_;
+  std::vector<Vertex> tgt_;
+  std::vector<double> w_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> news_range_;  // update scratch, per cell: its range in news_
   std::vector<std::uint32_t> born_;                // per portal: the update that made or removed it
   std::uint32_t epoch_ = 0;                        // updates so far
 
