@@ -158,7 +158,9 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
         if (a[0].status != Status::ok) continue;
         EXPECT_EQ(a[0].valid, std::optional<bool>(true)) << e.name;
         // The corridor after an update (representations with one): the funnel path is valid too.
-        if (a[1].status == Status::ok) EXPECT_EQ(a[1].valid, std::optional<bool>(true)) << e.name << " funnel";
+        if (a[1].status == Status::ok) {
+          EXPECT_EQ(a[1].valid, std::optional<bool>(true)) << e.name << " funnel";
+        }
         if (e.name == "grid4" || e.name == "grid8" || e.name == "visgraph") {
           EXPECT_NEAR(*a[0].length, *b[0].length, 1e-9 * std::max(1.0, *b[0].length)) << e.name << " step " << step;
         }
