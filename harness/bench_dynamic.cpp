@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "datasets/dynamic.hpp"
-#include "harness/registry.hpp"
+#include "harness/bench_fixture.hpp"
 
 namespace {
 
@@ -75,16 +75,11 @@ double us_since(Clock::time_point t0) { return std::chrono::duration<double, std
 void update_vs_rebuild(benchmark::State& state, const char* scenario, const char* rep_text) {
   const Replay* r = replay(scenario);
   if (!r) return state.SkipWithError("scenario not found (needs ../shared/datasets/gppc-dynamic)");
-  const std::string text = rep_text, name = text.substr(0, text.find(':'));
-  const std::string params = text.find(':') == std::string::npos ? "" : text.substr(text.find(':') + 1);
-  const RepresentationEntry* e = find_representation(name);
-  if (!e) return state.SkipWithError("unknown representation");
   std::vector<double> update_us, rebuild_us;
   std::size_t in_place = 0;
   for (auto _ : state) {
     Map m = r->start;
-    Params p = Params::parse(params);
-    auto rep = e->build(m, p);
+    auto rep = bench::build_rep(rep_text, m);
     for (std::size_t u = 0; u < r->states.size(); ++u) {
       m.grid = r->states[u];
       const auto t0 = Clock::now();
@@ -92,15 +87,13 @@ void update_vs_rebuild(benchmark::State& state, const char* scenario, const char
         ++in_place;
       } else {
         rep.reset();
-        Params q = Params::parse(params);
-        rep = e->build(m, q);
+        rep = bench::build_rep(rep_text, m);
       }
       update_us.push_back(us_since(t0));
       // The baseline on the same state right after, as run --dynamic --rebuild-baseline does, so
       // both meet the same caches and allocator.
-      Params q = Params::parse(params);
       const auto t1 = Clock::now();
-      auto fresh = e->build(m, q);
+      auto fresh = bench::build_rep(rep_text, m);
       rebuild_us.push_back(us_since(t1));
     }
   }

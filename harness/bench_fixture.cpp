@@ -24,13 +24,6 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Builds one representation from its --rep text (one spec: "name" or "name:k=v,...").
-std::unique_ptr<AnyRepresentation> build_rep(const std::string& text, const Map& m) {
-  const auto specs = parse_rep_option(text);
-  Params p = Params::parse(specs.at(0).params);
-  return find_representation(specs.at(0).name)->build(m, p);
-}
-
 std::string stem(const std::string& rel) { return std::filesystem::path(rel).filename().string(); }
 
 struct Timed {
@@ -184,6 +177,12 @@ void register_query(const QueryCase& c) {
   if (c.heuristic != "euclidean") name += "/" + c.heuristic;
   if (!first_time(name)) return;
   benchmark::RegisterBenchmark(name.c_str(), query_bench, c)->Unit(benchmark::kMillisecond)->Iterations(1);
+}
+
+std::unique_ptr<AnyRepresentation> build_rep(const std::string& text, const Map& m) {
+  const auto specs = parse_rep_option(text);
+  Params p = Params::parse(specs.at(0).params);
+  return find_representation(specs.at(0).name)->build(m, p);
 }
 
 }  // namespace navbench::bench

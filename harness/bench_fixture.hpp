@@ -5,12 +5,14 @@
 // polyline + corridor). Adding a representation's benchmark is one line in bench_registry.cpp.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "datasets/movingai.hpp"
 #include "geometry/map.hpp"
+#include "harness/registry.hpp"
 
 namespace navbench::bench {
 
@@ -34,6 +36,10 @@ struct QueryCase {
   std::size_t limit = 0;           // 0: every scenario query
   std::string heuristic = "euclidean";
 };
+
+// Builds one representation from its --rep text (one spec: "name" or "name:k=v,..."); throws
+// std::out_of_range for an empty text and UnsupportedMap as the representation does.
+std::unique_ptr<AnyRepresentation> build_rep(const std::string& text, const Map& m);
 
 // build/<rep>/<map>: one build per iteration; counters vertices, edges, memory_kb.
 void register_build(const std::string& rep, const std::string& map);

@@ -132,6 +132,35 @@ P2 centroid(Face_handle f) {
   return P2((a.x() + b.x() + c.x()) / 3.0, (a.y() + b.y() + c.y()) / 3.0);
 }
 
+// Grid maps: no face crosses a free/blocked boundary (every such unit edge is constrained), so a
+// face is free iff the cell under its centroid is (the centroid of an integer triangle is k/3 for
+// integers k: exact enough for floor()). Only cells of [x0, x1) x [y0, y1) count. Numbers the free
+// faces from `next` on; returns the next number.
+std::int32_t mark_grid_faces(Cdt& cdt, const GridMap& g, int x0, int y0, int x1, int y1, std::int32_t next) {
+  for (auto f : cdt.finite_face_handles()) {
+    const P2 c = centroid(f);
+    const int cx = int(std::floor(c.x())), cy = int(std::floor(c.y()));
+    if (cx >= x0 && cx < x1 && cy >= y0 && cy < y1 && g.passable(cx, cy)) f->info().id = next++;
+  }
+  return next;
+}
+
+// The numbered (domain) faces as arrays: corner vertex ids (vertex info) and the domain neighbour
+// across each edge (-1 for infinite or non-domain faces).
+void export_faces(const Cdt& cdt, std::int32_t n, std::vector<std::array<std::uint32_t, 3>>& corners,
+                  std::vector<std::array<std::int32_t, 3>>& neighbors) {
+  corners.resize(std::size_t(n));
+  neighbors.resize(std::size_t(n));
+  for (auto f : cdt.finite_face_handles()) {
+    const std::int32_t id = f->info().id;
+    if (id < 0) continue;
+    for (int i = 0; i < 3; ++i) {
+      corners[id][i] = f->vertex(i)->info();
+      neighbors[id][i] = f->neighbor(i)->info().id;
+    }
+  }
+}
+
 }  // namespace
 
 struct FreeSpaceTriangulation::Cgal {
@@ -229,10 +258,7 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
   std::int32_t next = 0;
   auto mark = [&](Face_handle f) { f->info().id = next++; };
   if (map.kind == MapKind::grid) {
-    for (auto f : cdt.finite_face_handles()) {
-      const P2 c = centroid(f);
-      if (map.grid.passable(int(std::floor(c.x())), int(std::floor(c.y())))) mark(f);
-    }
+    next = mark_grid_faces(cdt, map.grid, 0, 0, map.grid.width, map.grid.height, next);
   } else {
     std::vector<Face_handle> region, stack;
     std::vector<Face_handle> all;
@@ -272,17 +298,7 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
     }
   }
 
-  // Export the domain triangles.
-  corners_.resize(std::size_t(next));
-  neighbors_.resize(std::size_t(next));
-  for (auto f : cdt.finite_face_handles()) {
-    const std::int32_t id = f->info().id;
-    if (id < 0) continue;
-    for (int i = 0; i < 3; ++i) {
-      corners_[id][i] = f->vertex(i)->info();
-      neighbors_[id][i] = f->neighbor(i)->info().id;  // -1 for infinite / non-domain faces
-    }
-  }
+  export_faces(cdt, next, corners_, neighbors_);
   // Components: flood over shared edges.
   component_.assign(std::size_t(next), -1);
   std::vector<std::uint32_t> stack;
@@ -346,23 +362,7 @@ void triangulate_grid_tile(const GridMap& g, int x0, int y0, int x1, int y1, Til
     v->info() = std::uint32_t(out.points.size());
     out.points.push_back({v->point().x(), v->point().y()});
   }
-  // Domain faces, as for a whole grid map: the cell under the centroid is free.
-  std::int32_t next = 0;
-  for (auto f : cdt.finite_face_handles()) {
-    const P2 c = centroid(f);
-    const int cx = int(std::floor(c.x())), cy = int(std::floor(c.y()));
-    if (cx >= x0 && cx < x1 && cy >= y0 && cy < y1 && g.passable(cx, cy)) f->info().id = next++;
-  }
-  out.corners.resize(std::size_t(next));
-  out.neighbors.resize(std::size_t(next));
-  for (auto f : cdt.finite_face_handles()) {
-    const std::int32_t id = f->info().id;
-    if (id < 0) continue;
-    for (int i = 0; i < 3; ++i) {
-      out.corners[id][i] = f->vertex(i)->info();
-      out.neighbors[id][i] = f->neighbor(i)->info().id;  // -1 for infinite / non-domain faces
-    }
-  }
+  export_faces(cdt, mark_grid_faces(cdt, g, x0, y0, x1, y1, 0), out.corners, out.neighbors);
 }
 
 std::int32_t FreeSpaceTriangulation::locate(Point p) const {

@@ -135,14 +135,7 @@ void NavMeshTiles::triangulate_tile(const GridMap& g, int tile, std::vector<std:
 // border edge of a meets one of the tile across, free on both sides (a positive overlap: edges that
 // only touch at a point meet at a pinch, which no path crosses).
 void NavMeshTiles::link_tiles(int a, int side, std::vector<std::uint32_t>* dirty) {
-  const int tx = a % ntx_, ty = a / ntx_;
-  int b;
-  switch (side) {
-    case 0: b = ty > 0 ? a - ntx_ : -1; break;
-    case 1: b = tx + 1 < ntx_ ? a + 1 : -1; break;
-    case 2: b = ty + 1 < nty_ ? a + ntx_ : -1; break;
-    default: b = tx > 0 ? a - 1 : -1; break;
-  }
+  const int b = across(a, side);
   if (b < 0) return;
   const auto& A = border_[std::size_t(a)][std::size_t(side)];
   const auto& B = border_[std::size_t(b)][std::size_t((side + 2) % 4)];
@@ -243,9 +236,7 @@ bool NavMeshTiles::update(const Map& map, const std::vector<CellChange>& changed
   for (int t : tiles) triangulate_tile(map.grid, t, dirty);
   for (int t : tiles)
     for (int side = 0; side < 4; ++side) {
-      const int tx = t % ntx_, ty = t / ntx_;
-      const int b = side == 0 ? (ty > 0 ? t - ntx_ : -1) : side == 1 ? (tx + 1 < ntx_ ? t + 1 : -1)
-                    : side == 2 ? (ty + 1 < nty_ ? t + ntx_ : -1) : (tx > 0 ? t - 1 : -1);
+      const int b = across(t, side);
       if (b >= 0 && touched[std::size_t(b)] && b < t) continue;  // b links this border
       link_tiles(t, side, &dirty);
     }

@@ -74,6 +74,16 @@ class NavMeshTiles {
   };
 
   int tile_of(int cx, int cy) const { return (cy / T_) * ntx_ + cx / T_; }
+  // The tile across tile t's border `side` (0 bottom, 1 right, 2 top, 3 left), or -1 at the map's edge.
+  int across(int t, int side) const {
+    const int tx = t % ntx_, ty = t / ntx_;
+    switch (side) {
+      case 0: return ty > 0 ? t - ntx_ : -1;
+      case 1: return tx + 1 < ntx_ ? t + 1 : -1;
+      case 2: return ty + 1 < nty_ ? t + ntx_ : -1;
+      default: return tx > 0 ? t - 1 : -1;
+    }
+  }
   void remove_tile(int tile, std::vector<std::uint32_t>& dirty);
   void triangulate_tile(const GridMap& g, int tile, std::vector<std::uint32_t>& dirty);
   void link_tiles(int a, int side, std::vector<std::uint32_t>* dirty);  // a's border `side` with the tile across it
