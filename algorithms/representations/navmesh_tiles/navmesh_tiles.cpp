@@ -33,6 +33,8 @@ NavMeshTiles::NavMeshTiles(const Map& map, Params& params)
   if (map.kind != MapKind::grid) throw UnsupportedMap("navmesh-tiles needs a grid map");
   W_ = map.grid.width, H_ = map.grid.height;
   ntx_ = (W_ + T_ - 1) / T_, nty_ = (H_ + T_ - 1) / T_;
+  col_tile_.resize(std::size_t(W_));
+  for (int x = 0; x < W_; ++x) col_tile_[std::size_t(x)] = x / T_;
   const int tiles = ntx_ * nty_;
   tile_cells_.resize(std::size_t(tiles));
   border_.resize(std::size_t(tiles));
@@ -82,10 +84,11 @@ void NavMeshTiles::triangulate_tile(const GridMap& g, int tile, std::vector<std:
   for (std::size_t k = 0; k < nc; ++k) {
     std::uint32_t id;
     if (!free_cells_.empty()) id = free_cells_.back(), free_cells_.pop_back();
-    else id = std::uint32_t(cells_.size()), cells_.emplace_back();
+    else id = std::uint32_t(cells_.size()), cells_.emplace_back(), corners_.emplace_back();
     Cell& c = cells_[id];
-    c.c.clear();
-    for (std::uint32_t i = m.begin[k]; i < m.begin[k + 1]; ++i) c.c.push_back(P[m.verts[i]]);
+    auto& corners = corners_[id].c;
+    corners.clear();
+    for (std::uint32_t i = m.begin[k]; i < m.begin[k + 1]; ++i) corners.push_back(P[m.verts[i]]);
     c.tile = tile;
     c.label = -1;
     c.portals.clear();
@@ -160,12 +163,13 @@ Vertex NavMeshTiles::new_portal(std::uint32_t from, std::uint32_t to, Point righ
   Vertex v;
   if (building_) {
     v = Vertex(portals_.size());
-    portals_.emplace_back();
+    portals_.emplace_back(), ends_.emplace_back();
   } else {
     v = graph_.add_vertex();
-    if (v >= portals_.size()) portals_.resize(std::size_t(v) + 1);
+    if (v >= portals_.size()) portals_.resize(std::size_t(v) + 1), ends_.resize(std::size_t(v) + 1);
   }
-  portals_[v] = {std::int32_t(from), std::int32_t(to), right, left, {(right.x + left.x) / 2, (right.y + left.y) / 2}};
+  portals_[v] = {std::int32_t(from), std::int32_t(to), {(right.x + left.x) / 2, (right.y + left.y) / 2}};
+  ends_[v] = {right, left};
   cells_[from].portals.push_back(v);
   cells_[to].portals.push_back(v);
   const std::int32_t ra = find(cells_[from].label), rb = find(cells_[to].label);
@@ -221,25 +225,41 @@ void NavMeshTiles::set_rows(const std::vector<std::uint32_t>& dirty) {
 
 bool NavMeshTiles::update(const Map& map, const std::vector<CellChange>& changed) {
   if (map.kind != MapKind::grid || map.grid.width != W_ || map.grid.height != H_) return false;
-  std::vector<int> tiles;
-  std::vector<std::uint8_t> touched(tile_cells_.size(), 0);
+  // The tiles holding changed cells, each once (touched_ is all zero between updates). A patch
+  // changes cells row by row, so the tile row is found once per row and the column by table.
+  std::vector<int>& tiles = tiles_;
+  tiles.clear();
+  touched_.resize(tile_cells_.size(), 0);
+  auto untouch = [&] {
+    for (int t : tiles) touched_[std::size_t(t)] = 0;
+  };
+  int row = -1, row_base = 0;
   for (const CellChange& c : changed) {
-    if (c.x < 0 || c.y < 0 || c.x >= W_ || c.y >= H_) return false;  // not this map's cell: rebuild
-    const int t = tile_of(c.x, c.y);
-    if (!touched[std::size_t(t)]) touched[std::size_t(t)] = 1, tiles.push_back(t);
+    if (c.x < 0 || c.y < 0 || c.x >= W_ || c.y >= H_) {  // not this map's cell: rebuild
+      untouch();
+      return false;
+    }
+    if (c.y != row) row = c.y, row_base = (c.y / T_) * ntx_;
+    const int t = row_base + col_tile_[std::size_t(c.x)];
+    if (!touched_[std::size_t(t)]) touched_[std::size_t(t)] = 1, tiles.push_back(t);
   }
   // More than half of the tiles (and more than 64): a fresh build is cheaper (it lays the graph out in one piece, with
   // no rows to edit; the Aurora switch's first update places the whole map).
-  if (tiles.size() > 64 && 2 * tiles.size() > tile_cells_.size()) return false;
-  std::vector<std::uint32_t> dirty;
+  if (tiles.size() > 64 && 2 * tiles.size() > tile_cells_.size()) {
+    untouch();
+    return false;
+  }
+  std::vector<std::uint32_t>& dirty = dirty_;
+  dirty.clear();
   for (int t : tiles) remove_tile(t, dirty);
   for (int t : tiles) triangulate_tile(map.grid, t, dirty);
   for (int t : tiles)
     for (int side = 0; side < 4; ++side) {
       const int b = across(t, side);
-      if (b >= 0 && touched[std::size_t(b)] && b < t) continue;  // b links this border
+      if (b >= 0 && touched_[std::size_t(b)] && b < t) continue;  // b links this border
       link_tiles(t, side, &dirty);
     }
+  untouch();
   set_rows(dirty);
   flatten_labels();
   return true;
@@ -290,7 +310,7 @@ std::int32_t NavMeshTiles::locate(Point p) const {
   for (int k = 0; k < n; ++k) {
     const Point q{cells[k][0] + 0.5, cells[k][1] + 0.5};  // toward the cell's inside
     for (std::uint32_t id : tile_cells_[std::size_t(tile_of(cells[k][0], cells[k][1]))])
-      if (holds_toward(cells_[id].c, p, q)) return std::int32_t(id);
+      if (holds_toward(corners_[id].c, p, q)) return std::int32_t(id);
   }
   return -1;
 }
@@ -311,7 +331,7 @@ std::optional<Corridor> NavMeshTiles::corridor(const Query& q) const {
   return corridor_through_portals(q, portals_.size(), [&](Vertex v) {
     const PortalRec& p = portals_[v];
     if (p.from < 0) throw std::logic_error("navmesh-tiles corridor: path through a removed portal");
-    return PortalSides{p.from, p.to, p.right, p.left};
+    return PortalSides{p.from, p.to, ends_[v].right, ends_[v].left};
   });
 }
 
@@ -320,11 +340,13 @@ BuildStats NavMeshTiles::stats() const {
   s.vertices = graph_.num_live_vertices();
   s.edges = graph_.num_edges();
   std::size_t bytes = graph_.memory_bytes() + cells_.capacity() * sizeof(Cell) + portals_.capacity() * sizeof(PortalRec) +
-                      free_cells_.capacity() * 4 + label_root_.capacity() * 4 + stamp_.capacity() * 4;
-  for (const Cell& t : cells_) {
+                      corners_.capacity() * sizeof(Corners) + ends_.capacity() * sizeof(PortalEnds) +
+                      free_cells_.capacity() * 4 + label_root_.capacity() * 4 + stamp_.capacity() * 4 +
+                      col_tile_.capacity() * 4 + touched_.capacity() + (tiles_.capacity() + dirty_.capacity()) * 4;
+  for (const Cell& t : cells_)
     if (t.portals.capacity() > t.portals.static_capacity) bytes += t.portals.capacity() * sizeof(Vertex);
+  for (const Corners& t : corners_)
     if (t.c.capacity() > t.c.static_capacity) bytes += t.c.capacity() * sizeof(Point);
-  }
   for (const auto& v : tile_cells_) bytes += sizeof(v) + v.capacity() * 4;
   for (const auto& b : border_)
     for (const auto& side : b) bytes += sizeof(side) + side.capacity() * sizeof(BorderEdge);
@@ -334,30 +356,32 @@ BuildStats NavMeshTiles::stats() const {
 
 std::vector<Segment> NavMeshTiles::structure() const {
   std::vector<Segment> out;
-  for (const Cell& t : cells_)
-    if (t.tile >= 0)
-      for (std::size_t i = 0; i < t.c.size(); ++i) out.push_back({t.c[i], t.c[(i + 1) % t.c.size()]});
+  for (std::size_t id = 0; id < cells_.size(); ++id) {
+    if (cells_[id].tile < 0) continue;
+    const auto& c = corners_[id].c;
+    for (std::size_t i = 0; i < c.size(); ++i) out.push_back({c[i], c[(i + 1) % c.size()]});
+  }
   return out;
 }
 
 std::vector<std::vector<Point>> NavMeshTiles::cells() const {
   std::vector<std::vector<Point>> out;
-  for (const Cell& t : cells_)
-    if (t.tile >= 0) out.emplace_back(t.c.begin(), t.c.end());
+  for (std::size_t id = 0; id < cells_.size(); ++id)
+    if (cells_[id].tile >= 0) out.emplace_back(corners_[id].c.begin(), corners_[id].c.end());
   return out;
 }
 
 std::vector<PortalSides> NavMeshTiles::portal_sides() const {
   std::vector<PortalSides> out;
-  for (const PortalRec& p : portals_)
-    if (p.from >= 0) out.push_back({p.from, p.to, p.right, p.left});
+  for (std::size_t v = 0; v < portals_.size(); ++v)
+    if (portals_[v].from >= 0) out.push_back({portals_[v].from, portals_[v].to, ends_[v].right, ends_[v].left});
   return out;
 }
 
 std::vector<std::array<Point, 2>> NavMeshTiles::portal_segments() const {
   std::vector<std::array<Point, 2>> out;
-  for (const PortalRec& p : portals_)
-    if (p.from >= 0) out.push_back({p.right, p.left});
+  for (std::size_t v = 0; v < portals_.size(); ++v)
+    if (portals_[v].from >= 0) out.push_back({ends_[v].right, ends_[v].left});
   return out;
 }
 
