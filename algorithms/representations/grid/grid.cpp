@@ -74,8 +74,7 @@ GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_
     }
     ++next;
   }
-  label_root_.resize(std::size_t(next));
-  for (std::int32_t l = 0; l < next; ++l) label_root_[std::size_t(l)] = l;
+  labels_.reset(std::size_t(next));
 }
 
 template <bool D>
@@ -87,11 +86,8 @@ bool GridRepresentation<D>::update(const Map& map, const std::vector<CellChange>
     for (int y = c.y - 1; y <= c.y + 1; ++y)
       for (int x = c.x - 1; x <= c.x + 1; ++x)
         if (map.grid.inside(x, y)) graph_.refresh(map.grid, x, y);
-  // Component labels: a union-find over labels, flattened at the end so component_of() is O(1).
-  auto find = [&](std::int32_t l) {
-    while (label_root_[std::size_t(l)] != l) l = label_root_[std::size_t(l)] = label_root_[std::size_t(label_root_[std::size_t(l)])];
-    return l;
-  };
+  // Component labels (representations/union_find.hpp): a new free cell takes its neighbours'
+  // labels, united.
   for (const CellChange& c : changed) {
     const std::size_t v = std::size_t(c.y) * std::size_t(W) + std::size_t(c.x);
     if (!map.grid.cells[v]) {
@@ -104,17 +100,12 @@ bool GridRepresentation<D>::update(const Map& map, const std::vector<CellChange>
       if (!map.grid.passable(nx, ny)) continue;
       const std::int32_t l = component_[std::size_t(ny) * std::size_t(W) + std::size_t(nx)];
       if (l < 0) continue;  // a neighbour freed in this same update, not labelled yet
-      const std::int32_t r = find(l);
-      if (root < 0) root = r;
-      else if (r != root) label_root_[std::size_t(r)] = root;
+      root = root < 0 ? labels_.find(l) : labels_.unite(l, root);
     }
-    if (root < 0) {  // isolated (so far): a new label
-      root = std::int32_t(label_root_.size());
-      label_root_.push_back(root);
-    }
+    if (root < 0) root = labels_.add();  // isolated (so far): a new label
     component_[v] = root;
   }
-  for (std::size_t l = 0; l < label_root_.size(); ++l) label_root_[l] = find(std::int32_t(l));
+  labels_.flatten();
   return true;
 }
 

@@ -14,6 +14,7 @@
 #include <boost/iterator/iterator_facade.hpp>
 #include <boost/property_map/property_map.hpp>
 
+#include "representations/union_find.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -130,8 +131,8 @@ class GridRepresentation {
   GridGraph graph_;
   double inv_width_ = 1.0;
   std::vector<std::int32_t> component_;  // 4-connected free-cell component label per cell (-1 blocked)
-  std::vector<std::int32_t> label_root_;  // label -> its component id (labels united by updates)
-  std::int32_t component_of(Vertex v) const { return component_[v] < 0 ? -1 : label_root_[std::size_t(component_[v])]; }
+  UnionFind labels_;  // label -> its component id (labels united by updates)
+  std::int32_t component_of(Vertex v) const { return component_[v] < 0 ? -1 : labels_.root(component_[v]); }
 };
 
 using Grid4 = GridRepresentation<false>;

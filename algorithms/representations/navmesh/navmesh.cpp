@@ -1,5 +1,6 @@
 // The two graphs over the triangulated free space (no CGAL here: see triangulation.cpp).
 #include "representations/navmesh/navmesh.hpp"
+#include "representations/union_find.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -216,12 +217,8 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
   // Corner slots (t, i) of one triangulation vertex are united across every shared edge at that
   // vertex: each resulting class is one fan of free triangles around the vertex, and fans split by
   // obstacles (a pinch point) stay apart.
-  std::vector<std::uint32_t> parent(3 * T);
-  std::iota(parent.begin(), parent.end(), 0);
-  auto find = [&](std::uint32_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
+  UnionFind fans(3 * T);
+  auto find = [&](std::uint32_t x) { return std::uint32_t(fans.find(std::int32_t(x))); };
   auto slot = [&](std::uint32_t t, std::uint32_t corner) {
     const auto& c = tri_.corners(t);
     return 3 * t + std::uint32_t(c[0] == corner ? 0 : c[1] == corner ? 1 : 2);
@@ -231,8 +228,7 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
       const std::int32_t u = tri_.neighbor(t, i);
       if (u <= std::int32_t(t)) continue;
       for (int k : {(i + 1) % 3, (i + 2) % 3}) {
-        const std::uint32_t a = find(3 * t + std::uint32_t(k)), b = find(slot(std::uint32_t(u), tri_.corners(t)[k]));
-        if (a != b) parent[a] = b;
+        fans.unite(std::int32_t(3 * t + std::uint32_t(k)), std::int32_t(slot(std::uint32_t(u), tri_.corners(t)[k])));
       }
     }
   // At a pinch point only the fan that owns the point (FreeSpace's rule, the fan locate() picks) is

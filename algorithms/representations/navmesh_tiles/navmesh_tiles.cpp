@@ -100,7 +100,7 @@ void NavMeshTiles::triangulate_tile(const GridMap& g, int tile, std::vector<std:
   std::vector<std::uint32_t> stack;
   for (std::size_t k = 0; k < n; ++k) {
     if (seen_[k]) continue;
-    const std::int32_t l = new_label();
+    const std::int32_t l = labels_.add();
     seen_[k] = 1;
     stack.assign(1, std::uint32_t(k));
     while (!stack.empty()) {
@@ -172,8 +172,7 @@ Vertex NavMeshTiles::new_portal(std::uint32_t from, std::uint32_t to, Point righ
   ends_[v] = {right, left};
   cells_[from].portals.push_back(v);
   cells_[to].portals.push_back(v);
-  const std::int32_t ra = find(cells_[from].label), rb = find(cells_[to].label);
-  if (ra != rb) label_root_[std::size_t(ra)] = rb;
+  labels_.unite(cells_[from].label, cells_[to].label);
   return v;
 }
 
@@ -265,35 +264,24 @@ bool NavMeshTiles::update(const Map& map, const std::vector<CellChange>& changed
   return true;
 }
 
-std::int32_t NavMeshTiles::new_label() {
-  label_root_.push_back(std::int32_t(label_root_.size()));
-  return label_root_.back();
-}
-
-std::int32_t NavMeshTiles::find(std::int32_t l) {
-  while (label_root_[std::size_t(l)] != l) l = label_root_[std::size_t(l)] = label_root_[std::size_t(label_root_[std::size_t(l)])];
-  return l;
-}
-
 // Every label points at its root. Updates add labels and never free them, so when they outnumber
 // the live cells four times the live cells are relabelled by root (0 .. roots-1) and the rest go.
 void NavMeshTiles::flatten_labels() {
   std::size_t live = 0;
   for (const auto& t : tile_cells_) live += t.size();
-  if (label_root_.size() > 4 * live + 1024) {
-    std::vector<std::int32_t> id(label_root_.size(), -1);
+  if (labels_.size() > 4 * live + 1024) {
+    std::vector<std::int32_t> id(labels_.size(), -1);
     std::int32_t next = 0;
     for (Cell& c : cells_) {
       if (c.tile < 0) continue;
-      std::int32_t& r = id[std::size_t(find(c.label))];
+      std::int32_t& r = id[std::size_t(labels_.find(c.label))];
       if (r < 0) r = next++;
       c.label = r;
     }
-    label_root_.resize(std::size_t(next));
-    for (std::int32_t l = 0; l < next; ++l) label_root_[std::size_t(l)] = l;
+    labels_.reset(std::size_t(next));
     return;
   }
-  for (std::size_t l = 0; l < label_root_.size(); ++l) label_root_[l] = find(std::int32_t(l));
+  labels_.flatten();
 }
 
 std::int32_t NavMeshTiles::locate(Point p) const {
@@ -321,7 +309,7 @@ std::optional<Attachment> NavMeshTiles::attach(Point p) const {
   const Cell& cell = cells_[std::size_t(t)];
   Attachment a;
   a.cell = t;
-  a.component = label_root_[std::size_t(cell.label)];
+  a.component = labels_.root(cell.label);
   a.links.reserve(cell.portals.size());
   for (Vertex v : cell.portals) a.links.push_back({v, dist(p, portals_[v].mid)});
   return a;
@@ -341,7 +329,7 @@ BuildStats NavMeshTiles::stats() const {
   s.edges = graph_.num_edges();
   std::size_t bytes = graph_.memory_bytes() + cells_.capacity() * sizeof(Cell) + portals_.capacity() * sizeof(PortalRec) +
                       corners_.capacity() * sizeof(Corners) + ends_.capacity() * sizeof(PortalEnds) +
-                      free_cells_.capacity() * 4 + label_root_.capacity() * 4 + stamp_.capacity() * 4 +
+                      free_cells_.capacity() * 4 + labels_.memory_bytes() + stamp_.capacity() * 4 +
                       col_tile_.capacity() * 4 + touched_.capacity() + (tiles_.capacity() + dirty_.capacity()) * 4;
   for (const Cell& t : cells_)
     if (t.portals.capacity() > t.portals.static_capacity) bytes += t.portals.capacity() * sizeof(Vertex);

@@ -16,6 +16,7 @@
 #include <boost/container/small_vector.hpp>
 
 #include "representations/csr_graph.hpp"
+#include "representations/union_find.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/representation.hpp"
 
@@ -110,8 +111,6 @@ class NavMeshTiles {
   void link_tiles(int a, int side, std::vector<std::uint32_t>* dirty);  // a's border `side` with the tile across it
   Vertex new_portal(std::uint32_t from, std::uint32_t to, Point right, Point left);
   void set_rows(const std::vector<std::uint32_t>& dirty);
-  std::int32_t new_label();
-  std::int32_t find(std::int32_t l);
   void flatten_labels();
 
   int T_ = 16, W_ = 0, H_ = 0, ntx_ = 0, nty_ = 0;
@@ -124,7 +123,7 @@ class NavMeshTiles {
   std::vector<PortalEnds> ends_;  // per portal
   std::vector<std::vector<std::uint32_t>> tile_cells_;
   std::vector<std::array<std::vector<BorderEdge>, 4>> border_;  // sides: 0 bottom, 1 right, 2 top, 3 left
-  std::vector<std::int32_t> label_root_;
+  UnionFind labels_;  // per cell label -> component (labels united by updates)
   std::vector<std::uint32_t> stamp_;  // per portal: last set_rows pass that rewrote its row
   std::uint32_t pass_ = 0;
   TileTriangles scratch_;

@@ -36,17 +36,6 @@ void radix_sort(std::vector<Keyed>& v, std::vector<Keyed>& tmp, int bits) {
   }
 }
 
-// Union-find with path halving, for the connected components of the cell adjacency.
-struct DisjointSets {
-  std::vector<std::uint32_t> parent;
-  explicit DisjointSets(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
-  std::uint32_t find(std::uint32_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  }
-  void unite(std::uint32_t a, std::uint32_t b) { parent[find(a)] = find(b); }
-};
-
 }  // namespace
 
 QuadTree::QuadTree(const Map& map, Params& params) {
@@ -313,19 +302,18 @@ void QuadTree::build_graph() {
 // Components of the cell adjacency: queries across components are no_path at once.
 void QuadTree::label_components() {
   const std::size_t nc = cells_.size();
-  DisjointSets sets(nc);
+  UnionFind sets(nc);
   for (std::uint32_t c = 0; c < nc; ++c)
-    for (const Vertex v : cell_portals_[c]) sets.unite(portals_[v].a, portals_[v].b);
+    for (const Vertex v : cell_portals_[c]) sets.unite(std::int32_t(portals_[v].a), std::int32_t(portals_[v].b));
   comp_.assign(nc, -1);
   std::int32_t next = 0;
   for (std::uint32_t c = 0; c < nc; ++c) {
     if (dead(c)) continue;
-    const std::uint32_t r = sets.find(c);
+    const auto r = std::uint32_t(sets.find(std::int32_t(c)));
     if (comp_[r] < 0) comp_[r] = next++;
     comp_[c] = comp_[r];
   }
-  label_root_.resize(std::size_t(next));
-  std::iota(label_root_.begin(), label_root_.end(), 0);
+  labels_.reset(std::size_t(next));
 }
 
 // --- queries -------------------------------------------------------------------------------------
@@ -440,7 +428,7 @@ BuildStats QuadTree::stats() const {
   for (const auto& l : pyr_) pyramid += l.capacity() * sizeof(std::uint32_t);
   pyramid += owner_.capacity() * sizeof(std::int32_t);
   s.memory_bytes = graph_.memory_bytes() + tree_.capacity() * sizeof(std::int32_t) +
-                   cells_.capacity() * sizeof(Rect) + comp_.capacity() * sizeof(std::int32_t) +
+                   cells_.capacity() * sizeof(Rect) + comp_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes() +
                    portals_.capacity() * sizeof(PortalRec) + mid_.capacity() * sizeof(Point) + lists + pyramid;
   return s;
 }
@@ -754,12 +742,7 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
       graph_.append_out_edges(v, tgt.data(), w.data(), tgt.size());
     }
 
-  // 8. Component labels (union-find over labels, flattened so that component() is one read).
-  auto find = [&](std::int32_t l) {
-    while (label_root_[std::size_t(l)] != l)
-      l = label_root_[std::size_t(l)] = label_root_[std::size_t(label_root_[std::size_t(l)])];
-    return l;
-  };
+  // 8. Component labels (representations/union_find.hpp): a new cell takes its neighbours' labels, united.
   if (comp_.size() < cells_.size()) comp_.resize(cells_.size(), -1);
   for (const std::uint32_t c : fresh) comp_[c] = -1;
   for (const std::uint32_t c : fresh) {
@@ -767,17 +750,12 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
     for (const Vertex v : cell_portals_[c]) {
       const std::uint32_t n = portals_[v].a == c ? portals_[v].b : portals_[v].a;
       if (comp_[n] < 0) continue;  // a new cell not labelled yet: it unites with c when its turn comes
-      const std::int32_t r = find(comp_[n]);
-      if (root < 0) root = r;
-      else if (r != root) label_root_[std::size_t(r)] = root;
+      root = root < 0 ? labels_.find(comp_[n]) : labels_.unite(comp_[n], root);
     }
-    if (root < 0) {
-      root = std::int32_t(label_root_.size());
-      label_root_.push_back(root);
-    }
+    if (root < 0) root = labels_.add();
     comp_[c] = root;
   }
-  for (std::size_t l = 0; l < label_root_.size(); ++l) label_root_[l] = find(std::int32_t(l));
+  labels_.flatten();
   removed_.clear();
   pending_.clear();
   return true;

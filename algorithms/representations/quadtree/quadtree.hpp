@@ -27,6 +27,7 @@
 #include <boost/property_map/property_map.hpp>
 
 #include "representations/csr_graph.hpp"
+#include "representations/union_find.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -93,7 +94,7 @@ class QuadTree {
   std::vector<std::uint32_t> neighbours(std::uint32_t c) const;
   // Component label of cell c: different labels => no path. After updates the labels may
   // over-approximate (a split leaves one label; see update()).
-  std::int32_t component(std::uint32_t c) const { return label_root_[std::size_t(comp_[c])]; }
+  std::int32_t component(std::uint32_t c) const { return labels_.root(comp_[c]); }
   // Portal v (a live graph vertex): the two cells it joins and its segment (ends ordered by increasing x, then y).
   std::pair<std::uint32_t, std::uint32_t> portal_cells(Vertex v) const { return {portals_[v].a, portals_[v].b}; }
   std::pair<Point, Point> portal_segment(Vertex v) const;
@@ -177,7 +178,7 @@ class QuadTree {
   std::size_t leaves_ = 0;
   std::vector<Rect> cells_;
   std::vector<std::int32_t> comp_;             // per cell: component label
-  std::vector<std::int32_t> label_root_;       // label -> its component (labels united by updates)
+  UnionFind labels_;                           // label -> its component (labels united by updates)
   std::vector<PortalRec> portals_;              // per graph vertex
   std::vector<Point> mid_;                      // per graph vertex: portal midpoint
   std::vector<std::vector<Vertex>> cell_portals_;  // per cell: its portals
