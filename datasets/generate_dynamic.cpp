@@ -8,21 +8,10 @@
 #include <stdexcept>
 
 #include "datasets/generate.hpp"
+#include "datasets/splitmix.hpp"
 
 namespace navbench {
 namespace {
-
-// Splitmix64 (Steele, Lea & Flood 2014): integer-only, the same stream on every machine.
-struct SplitMix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }  // n small: bias below 2^-40
-};
 
 // Patches are kept unique: a patch of the same size and cells is written once.
 struct PatchBook {

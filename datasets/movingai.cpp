@@ -7,6 +7,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "datasets/text_lines.hpp"
+
 namespace navbench {
 namespace {
 
@@ -14,30 +16,9 @@ namespace {
   throw InputError(file + ":" + std::to_string(line) + ": " + why);
 }
 
-bool get_line(std::istream& in, std::string& s) {
-  if (!std::getline(in, s)) return false;
-  if (!s.empty() && s.back() == '\r') s.pop_back();  // CRLF files (street maps)
-  return true;
-}
-
-std::vector<std::string> split_ws(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    std::size_t j = i;
-    while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-template <class T>
-bool parse_number(const std::string& s, T& v) {
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && end == s.data() + s.size();
-}
+using text::get_line;
+using text::parse_number;
+using text::split_ws;
 
 int header_value(std::istream& in, const std::string& file, long& lineno, const char* key) {
   std::string s;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "datasets/movingai.hpp"
+#include "datasets/splitmix.hpp"
 #include "geometry/free_space.hpp"
 #include "harness/bench_fixture.hpp"
 #include "representations/grid/grid.hpp"
@@ -38,26 +39,15 @@ struct StripQuery {
   Corridor corridor;
 };
 
-struct SplitMix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return double(next() >> 11) * 0x1.0p-53; }
-};
-
 StripQuery strip(int portals, std::uint64_t seed) {
   SplitMix rng{seed};
   const int quads = std::max(1, (portals - 1) / 2);
-  double heading = rng.uniform() * 6.283185307179586, turn = 0;
+  double heading = rng.unit() * 6.283185307179586, turn = 0;
   Point c{0, 0};
   std::vector<Point> left, right;
   for (int k = 0; k <= quads; ++k) {
-    if (k % 12 == 0) turn = (rng.uniform() - 0.5) * 0.5;  // a new bend every 12 steps
-    const double w = 0.5 + 2.5 * rng.uniform();
+    if (k % 12 == 0) turn = (rng.unit() - 0.5) * 0.5;  // a new bend every 12 steps
+    const double w = 0.5 + 2.5 * rng.unit();
     const Point n{-std::sin(heading), std::cos(heading)};  // counter-clockwise of the heading
     left.push_back({c.x + w * n.x, c.y + w * n.y});
     right.push_back({c.x - w * n.x, c.y - w * n.y});

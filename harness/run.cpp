@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "datasets/movingai.hpp"
+#include "datasets/splitmix.hpp"
 #include "datasets/wkt.hpp"
 #include "geometry/erosion.hpp"
 #include "geometry/free_space.hpp"
@@ -59,18 +60,6 @@ long parse_count(const std::string& opt, const std::string& v) {
   if (used != v.size() || n <= 0) throw std::invalid_argument(opt + " needs a positive integer, got '" + v + "'");
   return n;
 }
-
-// Splitmix64 (Steele, Lea & Flood 2014): a tiny seeded generator whose output is the same everywhere.
-struct SplitMix {
-  std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  double unit() { return double(next() >> 11) * 0x1.0p-53; }
-};
 
 std::string shell(const std::string& cmd) {
   std::string out;
