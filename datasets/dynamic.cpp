@@ -1,6 +1,5 @@
 #include "datasets/dynamic.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -206,8 +205,8 @@ DynamicScenario load_dynamic_scenario(const std::string& path) {
 bool is_dynamic_scenario(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::string s;
-  if (!std::getline(in, s)) return false;
-  auto f = split_ws(s.ends_with('\r') ? s.substr(0, s.size() - 1) : s);
+  if (!get_line(in, s)) return false;
+  auto f = split_ws(s);
   return f.size() == 2 && f[0] == "version" && (f[1] == "2" || f[1] == "2.0");
 }
 

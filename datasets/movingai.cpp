@@ -1,6 +1,5 @@
 #include "datasets/movingai.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,7 @@
 // Splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014):
 // a tiny seeded generator, integer-only, so a seed gives the same stream on every machine and
-// compiler (the generated maps and scenarios, random queries, benchmark inputs).
+// compiler: generate changes, run --queries, the smoothing benchmark's corridors. (generate.cpp
+// seeds its xoshiro256** maps with the same mixing function, written there as splitmix64.)
 #pragma once
 #include <cstdint>
 

@@ -1,8 +1,9 @@
 // Line and token helpers shared by the text readers (Moving AI maps and scenarios, dynamic
-// scenarios and patches): every reader splits and parses the same way, so one malformed number
-// is reported the same way everywhere.
+// scenarios and patches): they split lines and read numbers the same way; each reader words its
+// own errors.
 #pragma once
 #include <charconv>
+#include <cstddef>
 #include <istream>
 #include <string>
 #include <system_error>
@@ -31,7 +32,8 @@ inline std::vector<std::string> split_ws(const std::string& s) {
   return out;
 }
 
-// The whole of s as a number (no sign-less junk, no trailing characters).
+// The whole of s as a number (std::from_chars: no leading '+' or blank, nothing after it; doubles
+// accept inf and nan, which callers reject).
 template <class T>
 bool parse_number(const std::string& s, T& v) {
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);

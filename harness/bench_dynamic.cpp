@@ -108,12 +108,14 @@ void update_vs_rebuild(benchmark::State& state, const char* scenario, const char
 
 const bool registered = [] {
   for (const char* scen : {"switch_sc1_Aurora_TheFrozenSea", "dao_arena2"})
-    for (const char* rep : {"grid8", "quadtree", "navmesh-tiles", "navmesh-tiles:merge=1", "navmesh", "visgraph"})
+    for (const char* rep : {"grid8", "quadtree", "navmesh-tiles", "navmesh-tiles:merge=1", "navmesh-tiles:tile=8,merge=1",
+                            "navmesh", "visgraph"})
       benchmark::RegisterBenchmark((std::string("update/") + rep + "/" + scen).c_str(), update_vs_rebuild, scen, rep)
           ->Unit(benchmark::kMillisecond)
           ->Iterations(1);
-  // navmesh-tiles' tile size: smaller tiles, fewer cells per update, more tiles per build.
-  for (const char* rep : {"navmesh-tiles:tile=8", "navmesh-tiles:tile=32"})
+  // navmesh-tiles' tile size (smaller tiles: fewer cells per update, more tiles per build), and
+  // quadtree without merging (more, smaller cells).
+  for (const char* rep : {"navmesh-tiles:tile=8", "navmesh-tiles:tile=32", "quadtree:merge=0"})
     benchmark::RegisterBenchmark((std::string("update/") + rep + "/switch_sc1_Aurora_TheFrozenSea").c_str(), update_vs_rebuild,
                                  "switch_sc1_Aurora_TheFrozenSea", rep)
         ->Unit(benchmark::kMillisecond)

@@ -1,10 +1,12 @@
 // Union-find over 0 .. n-1 with path halving (Tarjan & van Leeuwen, "Worst-case analysis of set
 // union algorithms", JACM 1984): the builds' connected components (quadtree cells, navmesh-vertices
 // corner fans) and the component labels that SPEC §7 updates keep (grid, quadtree, navmesh-tiles).
-// There a build labels each connected region; an update gives new cells their neighbours' labels
-// and unites the labels it joins. Labels are never split, so after an update that cuts a region
-// equal roots may over-approximate connectivity; different roots still prove that no path exists
-// (the fast no-path answer). flatten() after each update makes root() one read for the queries.
+// There an update labels its new cells and unites the labels they connect: grid and quadtree give a
+// new cell its neighbours' labels, navmesh-tiles gives each new region of a tile a label and unites
+// across every portal it makes. Labels are never split, so after an update that cuts a region equal
+// roots may over-approximate connectivity; different roots still prove that no path exists (the
+// fast no-path answer). flatten() after each update makes root() one read for the queries.
+// (navmesh's merge_convex keeps its own directed parent links: a merged cell's root is its first.)
 #pragma once
 #include <cstddef>
 #include <cstdint>

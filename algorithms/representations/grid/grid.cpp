@@ -154,7 +154,7 @@ BuildStats GridRepresentation<D>::stats() const {
   BuildStats s;
   s.vertices = std::size_t(std::count(map_->cells.begin(), map_->cells.end(), 1));
   s.edges = graph_.num_edges();
-  s.memory_bytes = graph_.memory_bytes() + component_.capacity() * sizeof(std::int32_t);
+  s.memory_bytes = graph_.memory_bytes() + component_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes();
   return s;
 }
 

@@ -14,8 +14,8 @@
 #include <boost/iterator/iterator_facade.hpp>
 #include <boost/property_map/property_map.hpp>
 
-#include "representations/union_find.hpp"
 #include "representations/representation.hpp"
+#include "representations/union_find.hpp"
 
 namespace navbench {
 

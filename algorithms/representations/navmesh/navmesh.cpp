@@ -1,6 +1,5 @@
 // The two graphs over the triangulated free space (no CGAL here: see triangulation.cpp).
 #include "representations/navmesh/navmesh.hpp"
-#include "representations/union_find.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +7,8 @@
 #include <stdexcept>
 
 #include <boost/graph/graph_concepts.hpp>
+
+#include "representations/union_find.hpp"
 
 namespace navbench {
 

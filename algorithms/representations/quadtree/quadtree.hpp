@@ -27,8 +27,8 @@
 #include <boost/property_map/property_map.hpp>
 
 #include "representations/csr_graph.hpp"
-#include "representations/union_find.hpp"
 #include "representations/representation.hpp"
+#include "representations/union_find.hpp"
 
 namespace navbench {
 
