@@ -9,20 +9,16 @@
 #include <stdexcept>
 #include <vector>
 
+#include "datasets/splitmix.hpp"
+
 namespace navbench {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Random numbers. xoshiro256** (Blackman & Vigna, "Scrambled linear pseudorandom number
-// generators", ACM TOMS 2021) seeded through splitmix64; bounded draws by rejection, so every
-// value depends only on the seed (std::uniform_*_distribution are implementation-defined).
-
-std::uint64_t splitmix64(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+// generators", ACM TOMS 2021) seeded through splitmix64 (datasets/splitmix.hpp); bounded draws by
+// rejection, so every value depends only on the seed (std::uniform_*_distribution are
+// implementation-defined).
 
 // Stream tags: each generator draws from its own stream, so one seed for map and scenario is fine.
 enum Stream : std::uint64_t { kRandom = 1, kRooms = 2, kMaze = 3, kPolygons = 4, kScenario = 5, kCave = 6 };
@@ -30,8 +26,8 @@ enum Stream : std::uint64_t { kRandom = 1, kRooms = 2, kMaze = 3, kPolygons = 4,
 class Rng {
  public:
   Rng(std::uint64_t seed, Stream stream) {
-    std::uint64_t x = seed ^ (std::uint64_t(stream) * 0xD1B54A32D192ED03ull);
-    for (auto& w : s_) w = splitmix64(x);
+    SplitMix mix{seed ^ (std::uint64_t(stream) * 0xD1B54A32D192ED03ull)};
+    for (auto& w : s_) w = mix.next();
   }
   std::uint64_t next() {
     const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;

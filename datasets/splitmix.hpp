@@ -1,7 +1,7 @@
 // Splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014):
 // a tiny seeded generator, integer-only, so a seed gives the same stream on every machine and
-// compiler: generate changes, run --queries, the smoothing benchmark's corridors. (generate.cpp
-// seeds its xoshiro256** maps with the same mixing function, written there as splitmix64.)
+// compiler: generate changes, run --queries, the smoothing benchmark's corridors, and the seeding
+// of generate's xoshiro256** (the generated maps and scenarios).
 #pragma once
 #include <cstdint>
 
