@@ -11,23 +11,11 @@
 namespace navbench {
 namespace {
 
-[[noreturn]] void fail(const std::string& file, long line, const std::string& why) {
-  throw InputError(file + ":" + std::to_string(line) + ": " + why);
-}
-
+using text::fail;
 using text::get_line;
+using text::keyed;
 using text::parse_number;
 using text::split_ws;
-
-// A line "key N" with 1 <= N <= hi.
-long keyed(const std::vector<std::string>& f, const std::string& line, const char* key, long hi, const std::string& file,
-           long lineno) {
-  if (f.size() != 2 || f[0] != key) fail(file, lineno, std::string("expected '") + key + " N', got '" + line + "'");
-  long v = 0;
-  if (!parse_number(f[1], v)) fail(file, lineno, std::string(key) + " '" + f[1] + "' is not an integer");
-  if (v < 1 || v > hi) fail(file, lineno, std::string(key) + " " + f[1] + " is outside 1.." + std::to_string(hi));
-  return v;
-}
 
 // Reads the next non-empty line (blank lines between sections are tolerated).
 bool next_line(std::istream& in, std::string& s, long& lineno) {

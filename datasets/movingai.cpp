@@ -11,10 +11,7 @@
 namespace navbench {
 namespace {
 
-[[noreturn]] void fail(const std::string& file, long line, const std::string& why) {
-  throw InputError(file + ":" + std::to_string(line) + ": " + why);
-}
-
+using text::fail;
 using text::get_line;
 using text::parse_number;
 using text::split_ws;
@@ -23,13 +20,7 @@ int header_value(std::istream& in, const std::string& file, long& lineno, const 
   std::string s;
   ++lineno;
   if (!get_line(in, s)) fail(file, lineno, std::string("missing '") + key + " N' line");
-  auto f = split_ws(s);
-  if (f.size() != 2 || f[0] != key) fail(file, lineno, std::string("expected '") + key + " N', got '" + s + "'");
-  long v = 0;
-  if (!parse_number(f[1], v)) fail(file, lineno, std::string(key) + " '" + f[1] + "' is not an integer");
-  if (v <= 0 || v > kMaxMapSide)
-    fail(file, lineno, std::string(key) + " " + f[1] + " is outside 1.." + std::to_string(kMaxMapSide));
-  return int(v);
+  return int(text::keyed(split_ws(s), s, key, kMaxMapSide, file, lineno));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Line and token helpers shared by the text readers (Moving AI maps and scenarios, dynamic
-// scenarios and patches): they split lines and read numbers the same way; each reader words its
-// own errors.
+// scenarios and patches): they split lines, read numbers and report a bad line (file:line: why)
+// the same way.
 #pragma once
 #include <charconv>
 #include <cstddef>
@@ -8,6 +8,8 @@
 #include <string>
 #include <system_error>
 #include <vector>
+
+#include "datasets/movingai.hpp"  // InputError
 
 namespace navbench::text {
 
@@ -38,6 +40,21 @@ template <class T>
 bool parse_number(const std::string& s, T& v) {
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   return ec == std::errc() && end == s.data() + s.size();
+}
+
+// The one-line error of every reader: "file:line: why".
+[[noreturn]] inline void fail(const std::string& file, long line, const std::string& why) {
+  throw InputError(file + ":" + std::to_string(line) + ": " + why);
+}
+
+// The value of a header line "key N" (its words f, the line itself for the message), 1 <= N <= hi.
+inline long keyed(const std::vector<std::string>& f, const std::string& line, const char* key, long hi,
+                  const std::string& file, long lineno) {
+  if (f.size() != 2 || f[0] != key) fail(file, lineno, std::string("expected '") + key + " N', got '" + line + "'");
+  long v = 0;
+  if (!parse_number(f[1], v)) fail(file, lineno, std::string(key) + " '" + f[1] + "' is not an integer");
+  if (v < 1 || v > hi) fail(file, lineno, std::string(key) + " " + f[1] + " is outside 1.." + std::to_string(hi));
+  return v;
 }
 
 }  // namespace navbench::text

@@ -224,22 +224,19 @@ void NavMeshTiles::set_rows(const std::vector<std::uint32_t>& dirty) {
 
 bool NavMeshTiles::update(const Map& map, const std::vector<CellChange>& changed) {
   if (map.kind != MapKind::grid || map.grid.width != W_ || map.grid.height != H_) return false;
-  // The tiles holding changed cells, each once (touched_ is all zero between updates). A patch
-  // changes cells row by row, so the tile row is found once per row and the column by table.
+  // The tiles holding changed cells, each once (touched_ is all zero between updates).
   std::vector<int>& tiles = tiles_;
   tiles.clear();
   touched_.resize(tile_cells_.size(), 0);
   auto untouch = [&] {
     for (int t : tiles) touched_[std::size_t(t)] = 0;
   };
-  int row = -1, row_base = 0;
   for (const CellChange& c : changed) {
     if (c.x < 0 || c.y < 0 || c.x >= W_ || c.y >= H_) {  // not this map's cell: rebuild
       untouch();
       return false;
     }
-    if (c.y != row) row = c.y, row_base = (c.y / T_) * ntx_;
-    const int t = row_base + col_tile_[std::size_t(c.x)];
+    const int t = tile_of(c.x, c.y);
     if (!touched_[std::size_t(t)]) touched_[std::size_t(t)] = 1, tiles.push_back(t);
   }
   // More than half of the tiles (and more than 64): a fresh build is cheaper (it lays the graph out in one piece, with

@@ -63,22 +63,18 @@ class NavMeshTiles {
     std::int32_t tile = -1;  // -1: a free slot
     std::int32_t label = -1;
     boost::container::small_vector<Vertex, 4> portals;
-    // Moves declared noexcept (Boost 1.74's small_vector moves noexcept only for POD elements, and
-    // Point is not one): std::vector then moves cells as cells_ grows instead of copying them all.
-    Cell() = default;
-    Cell(const Cell&) = default;
-    Cell(Cell&&) noexcept = default;
-    Cell& operator=(const Cell&) = default;
-    Cell& operator=(Cell&&) noexcept = default;
   };
-  struct Corners {  // a cell's corners, counter-clockwise (noexcept moves: see Cell)
+  struct Corners {  // a cell's corners, counter-clockwise
     boost::container::small_vector<Point, 4> c;
+    // Moves declared noexcept (Boost 1.74's small_vector moves noexcept only for POD elements, and
+    // Point is not one): std::vector then moves corners as it grows instead of copying them all.
     Corners() = default;
     Corners(const Corners&) = default;
     Corners(Corners&&) noexcept = default;
     Corners& operator=(const Corners&) = default;
     Corners& operator=(Corners&&) noexcept = default;
   };
+  // Both must move without throwing, or every growth of cells_ / corners_ copies them all.
   static_assert(std::is_nothrow_move_constructible_v<Cell> && std::is_nothrow_move_constructible_v<Corners>);
   struct PortalRec {
     std::int32_t from = -1, to = -1;  // from = -1: a free slot
@@ -95,7 +91,7 @@ class NavMeshTiles {
     Point right, left;
   };
 
-  int tile_of(int cx, int cy) const { return (cy / T_) * ntx_ + cx / T_; }
+  int tile_of(int cx, int cy) const { return (cy / T_) * ntx_ + col_tile_[std::size_t(cx)]; }
   // The tile across tile t's border `side` (0 bottom, 1 right, 2 top, 3 left), or -1 at the map's edge.
   int across(int t, int side) const {
     const int tx = t % ntx_, ty = t / ntx_;
