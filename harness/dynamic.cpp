@@ -101,6 +101,9 @@ int run_dynamic(const RunConfig& cfg) {
     if (!cfg.quiet)
       std::cerr << "navbench: " << map.name << " (" << map.collection << "): dynamic, " << d.commands.size() << " commands\n";
 
+    // The exact optimum's graph (pipeline.cpp), kept up to date like the representations.
+    std::unique_ptr<AnyRepresentation> optimum;
+    if (cfg.optimum) optimum = build_optimum_graph(map);
     long qindex = 0;
     std::size_t i = 0;
     const std::size_t n = d.commands.size();
@@ -134,6 +137,7 @@ int run_dynamic(const RunConfig& cfg) {
         }
         updates.flush();
         if (!updates) throw std::runtime_error(cfg.out + ".updates.csv: write failed");
+        if (optimum && !optimum->update(map, changed)) optimum = build_optimum_graph(map);
       }
 
       // 2. The queries of this map state.
@@ -155,11 +159,8 @@ int run_dynamic(const RunConfig& cfg) {
         queries.push_back(qi);
         lines.push_back(&c);
       }
-      if (cfg.optimum) {
-        if (auto vis = build_optimum_graph(map)) {
-          for (auto& qi : queries) qi.optimal = exact_optimum(*vis, free, qi.start, qi.goal);
-        }
-      }
+      if (optimum)
+        for (auto& qi : queries) qi.optimal = exact_optimum(*optimum, free, qi.start, qi.goal);
       for (Live& l : live) {
         const bool check = cfg.checkopt && l.spec.name == "grid8";
         for (const auto& h : cfg.unit.heuristics) {

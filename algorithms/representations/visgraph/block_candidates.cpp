@@ -72,8 +72,8 @@ double BlockCandidates::mask_share() const {
   return masks_.empty() ? 0.0 : double(n) / double(masks_.size());
 }
 
-BlockCandidates::BlockCandidates(const GridFov& fov, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
-                                 int block)
+BlockCandidates::BlockCandidates(const GridMap& grid, const std::vector<ConvexCorner>& nodes, int block,
+                                 const std::vector<std::vector<GridFov::Span>>& node_spans)
     : W(grid.width), H(grid.height), B(std::max(block, 1)) {
   if (W <= 0 || H <= 0) return;
   nbx_ = (W + B - 1) / B;
@@ -86,16 +86,11 @@ BlockCandidates::BlockCandidates(const GridFov& fov, const GridMap& grid, const 
   std::vector<std::vector<std::uint32_t>> touched(nodes.size());
   std::vector<std::vector<GridFov::Span>> sure_spans(nodes.size()), maybe_spans(nodes.size());
   const bool with_masks = B <= 4;
-  std::vector<GridFov::Span> spans;
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {
-    const ConvexCorner& c = nodes[i];
-    const int qx = c.before.x + c.after.x > 2 * c.at.x ? 1 : -1;
-    const int qy = c.before.y + c.after.y > 2 * c.at.y ? 1 : -1;
-    spans.clear();
-    fov.region_tangent(c.at, qx, qy, spans);
     // A half's first row also covers the rows beside it: a point on the grid line where the sweep
     // starts lies in that row but is looked up in the row on the line's other side.
-    for (const GridFov::Span& s : spans) {
+    for (const GridFov::Span& s : node_spans[i]) {
+      if (s.walk) continue;  // cells the scan read, not a region
       if (s.sure) {
         sure_spans[i].push_back(s);
         continue;

@@ -2,7 +2,7 @@
 // precomputed candidate list", trading build time and memory for query time). The map is cut
 // into B x B cell blocks; a block's list holds every node that some free point of the block may
 // see with the line tangent at the node (built from each node's tangent sweep,
-// GridFov::region_tangent: a superset). A query filters its block's list by the tangency rule
+// GridFov::scan_tangent's spans: a superset). A query filters its block's list by the tangency rule
 // (two sign tests) and proves visibility with an exact segment test, so the attachment is
 // exactly the sweep's (tests/test_visgraph.cpp). The test is skipped when visibility is proven
 // at build time: an entry is marked `sure` when the whole block sees the node (the convex hull of
@@ -24,7 +24,9 @@ class BlockCandidates {
  public:
   BlockCandidates() = default;
   // block: the side B of a block in cells (>= 1).
-  BlockCandidates(const GridFov& fov, const GridMap& grid, const std::vector<ConvexCorner>& nodes, int block);
+  // node_spans: per node, the spans of GridFov::scan_tangent (sure spans included).
+  BlockCandidates(const GridMap& grid, const std::vector<ConvexCorner>& nodes, int block,
+                  const std::vector<std::vector<GridFov::Span>>& node_spans);
   static constexpr std::uint32_t kSure = 0x80000000u;  // flag bit of an entry: the block sees the node
 
   bool empty() const { return offsets_.empty(); }

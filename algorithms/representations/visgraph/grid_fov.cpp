@@ -50,10 +50,10 @@ void GridFov::scan(Point s, std::vector<std::uint32_t>& sure, std::vector<std::u
 }
 
 void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure,
-                           std::vector<std::uint32_t>& maybe) const {
+                           std::vector<std::uint32_t>& maybe, std::vector<Span>* spans, bool with_sure) const {
   // Half f (directions with y-sign f) holds quadrant (qx, -qy) when f == -qy, else (-qx, qy).
-  scan_half(s, +1, false, qy < 0 ? qx : -qx, sure, maybe);
-  scan_half(s, -1, false, qy > 0 ? qx : -qx, sure, maybe);
+  scan_half(s, +1, false, qy < 0 ? qx : -qx, sure, maybe, spans, with_sure);
+  scan_half(s, -1, false, qy > 0 ? qx : -qx, sure, maybe, spans, with_sure);
   // Both horizontal directions are tangent too, and a horizontal ray can graze a corner whose
   // blocked cell lies in the other half's quarter, which that half no longer sweeps: walk the
   // grid line itself while one of its two sides is free (candidates for the exact test).
@@ -68,22 +68,20 @@ void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& 
     const std::size_t k = std::size_t(y) * (W + 1) + std::size_t(x);
     return ((is_node_[k >> 6] >> (k & 63)) & 1) ? node_at_[k] : -1;
   };
-  for (int x = x0; x < W && open(x); ++x)
-    if (const std::int32_t id = node(x + 1); id >= 0) maybe.push_back(std::uint32_t(id));
-  for (int x = x0 - 1; x >= 0 && open(x); --x)
-    if (const std::int32_t id = node(x); id >= 0) maybe.push_back(std::uint32_t(id));
-}
-
-void GridFov::region_tangent(Point s, int qx, int qy, std::vector<Span>& spans) const {
-  std::vector<std::uint32_t> sure, maybe;  // unused here: only the region is wanted
-  scan_half(s, +1, false, qy < 0 ? qx : -qx, sure, maybe, &spans);
-  scan_half(s, -1, false, qy > 0 ? qx : -qx, sure, maybe, &spans);
+  int hi = x0, lo = x0 - 1;
+  for (; hi < W && open(hi); ++hi)
+    if (const std::int32_t id = node(hi + 1); id >= 0) maybe.push_back(std::uint32_t(id));
+  for (; lo >= 0 && open(lo); --lo)
+    if (const std::int32_t id = node(lo); id >= 0) maybe.push_back(std::uint32_t(id));
+  if (spans)  // the cells read: both rows beside line y, columns lo..hi (the last read edge included)
+    for (const int row : {y - 1, y})
+      if (row >= 0 && row < H) spans->push_back({row, std::max(lo, 0), std::min(hi, W - 1), false, false, true});
 }
 
 // One half-plane: rows below s in the frame (x, f*y), i.e. f = +1 scans increasing y, f = -1
 // decreasing y (mirrored, which the exact predicates do not mind: negation is exact).
 void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
-                        std::vector<std::uint32_t>& maybe, std::vector<Span>* spans) const {
+                        std::vector<std::uint32_t>& maybe, std::vector<Span>* spans, bool with_sure) const {
   const Point S{s.x, f * s.y};
   const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
   // A ray through a corner; its slope (a division) is filled in only when it bounds a piece.
@@ -212,7 +210,7 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
       // before this band, through no pinch point) and the row's cells between where those rays
       // enter the band and the cell are free (the only obstacles met inside the band). Margins
       // of 1e-7 absorb the rounding of xat (~1e-12 here); S's own band never qualifies.
-      if (spans && below && row >= 0 && row < H) {
+      if (spans && with_sure && below && row >= 0 && row < H) {
         const double L = std::max(xat(pc.hi, yn), xat(pc.hi, yf)), R = std::min(xat(pc.lo, yn), xat(pc.lo, yf));
         const int a = int(std::max(std::ceil(L + 1e-7), 0.0)), b = int(std::min(std::floor(R - 1e-7) - 1, W - 1.0));
         const double t = (yn - S.y) / (yf - S.y);  // a ray through (x, yf) enters the band at S.x + (x - S.x) t

@@ -21,6 +21,14 @@
 
 namespace navbench {
 
+// A cell row and a column range [x0, x1] of it (clamped to the map).
+struct GridFovSpan {
+  int row, x0, x1;
+  bool sure = false;  // every point of these cells sees s (else: the cells may see s)
+  bool first = false; // a half's first row, whose starting line is s's own grid line
+  bool walk = false;  // scan_tangent's walk along s's grid line read these cells (not a region span)
+};
+
 class GridFov {
  public:
   GridFov() = default;
@@ -33,21 +41,27 @@ class GridFov {
   // The same, limited to the two closed quadrants (qx, -qy) and (-qx, qy) around s (qx, qy = +-1):
   // the only directions in which a line through a corner whose blocked cell lies in quadrant
   // (qx, qy) is tangent there. Used to build the graph in half the sweep.
-  void scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe) const;
-  // A cell row and a column range [x0, x1] of it (clamped to the map).
-  struct Span {
-    int row, x0, x1;
-    bool sure = false;  // every point of these cells sees s (else: the cells may see s)
-    bool first = false; // a half's first row, whose starting line is s's own grid line
-  };
-  // The region form of scan_tangent: appends spans covering every free point of the two closed
-  // quadrants that sees s (a superset: each band's angular pieces, padded by a cell; a point on a
-  // line between two rows that a ray crosses is covered in both, a point on the line where a
-  // half starts only in that half's first row). Also appends `sure` spans: cells whose every point
-  // sees s (their angular extent lies strictly inside a ray interval unobstructed up to their row,
-  // and the row's cells between where those rays enter it and the cell are free, so no blocked
-  // interior and no pinch point lies between). For the per-block candidate lists of visgraph.
-  void region_tangent(Point s, int qx, int qy, std::vector<Span>& spans) const;
+  //
+  // spans, when given, receives the region form: spans covering every free point of the two
+  // closed quadrants that sees s (a superset: each band's angular pieces, padded by a cell; a
+  // point on a line between two rows that a ray crosses is covered in both, a point on the line
+  // where a half starts only in that half's first row), for the per-block candidate lists of
+  // visgraph. Also `sure` spans: cells whose every point sees s (their angular extent lies
+  // strictly inside a ray interval unobstructed up to their row, and the row's cells between
+  // where those rays enter it and the cell are free, so no blocked interior and no pinch point
+  // lies between). And `walk` spans: the cells beside s's horizontal grid line that the walk
+  // along it read. Every cell whose state the result depends on lies in a span or next to one
+  // (what VisGraph::update relies on). with_sure = false leaves the `sure` spans out (they cost
+  // a pass over the band's cells).
+  void scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe,
+                    std::vector<GridFovSpan>* spans = nullptr, bool with_sure = true) const;
+  using Span = GridFovSpan;
+
+  // The node at grid corner (x, y), or -1.
+  std::int32_t node_at(int x, int y) const {
+    if (x < 0 || y < 0 || x > W || y > H) return -1;
+    return node_at_[std::size_t(y) * std::size_t(W + 1) + std::size_t(x)];
+  }
 
   std::size_t memory_bytes() const {
     return (next_blocked_.capacity() + next_free_.capacity()) * 2 + is_node_.capacity() * 8 + node_at_.capacity() * 4 +
@@ -65,9 +79,9 @@ class GridFov {
   };
   struct Frame;
   // side: 0 the whole half-plane, +1 / -1 only its quarter towards +x / -x.
-  // spans: when given, also receives each band's swept column range (region_tangent).
+  // spans: when given, also receives each band's swept column range, and with_sure its sure spans.
   void scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
-                 std::vector<std::uint32_t>& maybe, std::vector<Span>* spans = nullptr) const;
+                 std::vector<std::uint32_t>& maybe, std::vector<Span>* spans = nullptr, bool with_sure = false) const;
 
   int W = 0, H = 0, PW = 0;
   // Padded rows y = -1..H, columns x = -1..W (the padding is blocked): index (y+1)*PW + (x+1).

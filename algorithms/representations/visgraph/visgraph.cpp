@@ -9,7 +9,7 @@
 
 namespace navbench {
 
-static_assert(Representation<VisGraph>);
+static_assert(Representation<VisGraph> && HasUpdate<VisGraph>);
 
 using exact::orient2d;
 
@@ -48,26 +48,33 @@ int VisGraph::side(const ConvexCorner& c, Point a, Point b) {
   return o >= 0 ? 1 : -1;
 }
 
+// The all-pairs table: default on up to 1,024 convex corners (4 MiB; den520d, 912 corners: build
+// 0.36 s instead of 0.13 s, 9.7 MB instead of 6.8, query median 12.3 us instead of 14.8, search by
+// the goal places an optimal path can end at, search/astar.hpp), off above: it grows with
+// corners^2 (brc202d, 2,138 corners: 1.3 s, 34 MB; Aurora: 1.2 GB), and off when alt or skip is
+// named (they ask for landmarks or the skip graph, which the table would replace).
+static bool table_setting(Params& params, std::size_t corners) {
+  return params.get_bool("table", corners <= 1024 && !params.given("alt") && !params.given("skip"));
+}
+
+// Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
+// Default: 2 on grid maps of up to 2^18 cells and 4,096 convex corners (den520d 912 corners: attach
+// 3-4x cheaper than the sweep, and block=2 5 % faster per query than block=4 for 3.6 MB; brc202d
+// 2,138: equal), 0 above: the lists grow with the corners each block sees (Aurora: 300 MB at
+// block=2; random512-10-0, 76k corners: 36 s and 980 MB at block=4 instead of 19 s and 630 MB).
+static int block_setting(Params& params, const Map& map, std::size_t corners) {
+  const bool small_grid = map.kind == MapKind::grid && std::int64_t(map.grid.width) * map.grid.height <= (1 << 18) &&
+                          corners <= 4096;
+  return params.get_int("block", small_grid ? 2 : 0, 0, 1024);
+}
+
 VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const bool taut = params.get_bool("taut", true);
   const auto& c = corners();
-  // The all-pairs table: default on up to 1,024 convex corners (4 MiB; den520d, 912 corners:
-  // build 0.36 s instead of 0.13 s, 9.7 MB instead of 6.8, query median 12.3 us instead of 14.8,
-  // search by the goal places an optimal path can end at, search/astar.hpp), off above: it grows
-  // with corners^2 (brc202d, 2,138 corners: 1.3 s, 34 MB; Aurora: 1.2 GB), and off when alt or
-  // skip is named (they ask for landmarks or the skip graph, which the table would replace).
-  const bool table =
-      params.get_bool("table", c.size() <= 1024 && !params.given("alt") && !params.given("skip"));
-  const int table_mb = params.get_int("table_mb", 1024, 1, 1 << 20);
-  // Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
-  // Default: 2 on grid maps of up to 2^18 cells and 4,096 convex corners (den520d 912 corners:
-  // attach 3-4x cheaper than the sweep, and block=2 5 % faster per query than block=4 for 3.6 MB;
-  // brc202d 2,138: equal), 0 above: the lists grow with the corners each block sees (Aurora: 300 MB
-  // at block=2; random512-10-0, 76k corners: 36 s and 980 MB at block=4 instead of 19 s and 630 MB).
-  const bool small_grid = map.kind == MapKind::grid && std::int64_t(map.grid.width) * map.grid.height <= (1 << 18) &&
-                          c.size() <= 4096;
-  const int block = params.get_int("block", small_grid ? 2 : 0, 0, 1024);
-  // skip and alt: their defaults depend on the graph's size (below), so here they are only read
+  const bool table = table_setting(params, c.size());
+  table_mb_ = params.get_int("table_mb", 1024, 1, 1 << 20);
+  block_ = block_setting(params, map, c.size());
+  // skip and alt: their defaults depend on the graph's size (finish()), so here they are only read
   // (every key is checked before the build) and a contradiction the user named fails at once.
   const bool skip_named = params.get_bool("skip", false);
   params.get_int("alt", 0, 0, 64);
@@ -78,33 +85,17 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   const std::uint32_t n = std::uint32_t(c.size());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
   if (map.kind == MapKind::grid) {
-    fov_ = GridFov(map.grid, c);
-    los_ = GridLos(map.grid);
-    if (block > 0) {
-      blocks_ = BlockCandidates(fov_, map.grid, c, block);
-      quad_.reserve(n);
-      for (const ConvexCorner& k : c)
-        quad_.push_back({k.at.x, k.at.y, (k.before.x - k.at.x + k.after.x - k.at.x) * (k.before.y - k.at.y + k.after.y - k.at.y) > 0 ? 1 : -1});
-    }
-    std::vector<std::uint32_t> sure, maybe;
+    grid_tables(map.grid);
+    // One tangent sweep per node: its pairs with the nodes after it, and with block > 0 the
+    // region it sees (for the candidate lists).
+    std::vector<std::vector<GridFov::Span>> spans(block_ > 0 ? n : 0);
+    ScanScratch t;
+    t.want_spans = block_ > 0;
     for (std::uint32_t i = 0; i < n; ++i) {
-      sure.clear();
-      maybe.clear();
-      // Only the directions tangent at c[i]: the quadrants beside its blocked cell.
-      const int qx = c[i].before.x + c[i].after.x > 2 * c[i].at.x ? 1 : -1;
-      const int qy = c[i].before.y + c[i].after.y > 2 * c[i].at.y ? 1 : -1;
-      fov_.scan_tangent(c[i].at, qx, qy, sure, maybe);
-      std::sort(sure.begin(), sure.end());
-      sure.erase(std::unique(sure.begin(), sure.end()), sure.end());
-      std::sort(maybe.begin(), maybe.end());
-      maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
-      for (std::uint32_t j : sure)
-        if (j > i && tangent_at(c[i], c[j].at) && tangent_at(c[j], c[i].at)) joined.push_back({i, j});
-      for (std::uint32_t j : maybe)
-        if (j > i && !std::binary_search(sure.begin(), sure.end(), j) && tangent_at(c[i], c[j].at) &&
-            tangent_at(c[j], c[i].at) && fs_.segment_valid(c[i].at, c[j].at))
-          joined.push_back({i, j});
+      scan_node(i, t, block_ > 0, [i](std::uint32_t j) { return j > i; }, joined);
+      if (block_ > 0) spans[i] = t.spans;
     }
+    if (block_ > 0) blocks_ = BlockCandidates(map.grid, c, block_, spans);
   } else {
     for (std::uint32_t i = 0; i < n; ++i)
       for (std::uint32_t j = i + 1; j < n; ++j)
@@ -112,6 +103,48 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
             fs_.segment_valid(c[i].at, c[j].at))
           joined.push_back({i, j});
   }
+  finish(params, table, joined);
+  params_ = params;
+}
+
+void VisGraph::grid_tables(const GridMap& grid) {
+  const auto& c = corners();
+  fov_ = GridFov(grid, c);
+  los_ = GridLos(grid);
+  quad_.clear();
+  if (block_ > 0) {
+    quad_.reserve(c.size());
+    for (const ConvexCorner& k : c)
+      quad_.push_back({k.at.x, k.at.y, (k.before.x - k.at.x + k.after.x - k.at.x) * (k.before.y - k.at.y + k.after.y - k.at.y) > 0 ? 1 : -1});
+  }
+}
+
+template <class Take>
+void VisGraph::scan_node(std::uint32_t i, ScanScratch& t, bool with_sure, Take take,
+                         std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) const {
+  const auto& c = corners();
+  t.sure.clear();
+  t.maybe.clear();
+  t.spans.clear();
+  // Only the directions tangent at c[i]: the quadrants beside its blocked cell.
+  const int qx = c[i].before.x + c[i].after.x > 2 * c[i].at.x ? 1 : -1;
+  const int qy = c[i].before.y + c[i].after.y > 2 * c[i].at.y ? 1 : -1;
+  fov_.scan_tangent(c[i].at, qx, qy, t.sure, t.maybe, t.want_spans ? &t.spans : nullptr, with_sure);
+  std::sort(t.sure.begin(), t.sure.end());
+  t.sure.erase(std::unique(t.sure.begin(), t.sure.end()), t.sure.end());
+  std::sort(t.maybe.begin(), t.maybe.end());
+  t.maybe.erase(std::unique(t.maybe.begin(), t.maybe.end()), t.maybe.end());
+  for (std::uint32_t j : t.sure)
+    if (take(j) && tangent_at(c[i], c[j].at) && tangent_at(c[j], c[i].at)) joined.push_back({i, j});
+  for (std::uint32_t j : t.maybe)
+    if (take(j) && !std::binary_search(t.sure.begin(), t.sure.end(), j) && tangent_at(c[i], c[j].at) &&
+        tangent_at(c[j], c[i].at) && fs_.segment_valid(c[i].at, c[j].at))
+      joined.push_back({i, j});
+}
+
+void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) {
+  const auto& c = corners();
+  const std::uint32_t n = std::uint32_t(c.size());
   pairs_ = joined.size();
   // Above 1M tangent pairs (open maps with many small obstacles: random512-10-0 has 2.9M, Aurora
   // 0.36M) the skip graph and the landmarks cost more than they buy: on random512-10-0, build 12.1 s
@@ -121,7 +154,7 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   // wherever it applies (taut states, no distance table) up to 1M pairs: exact and 2.7-5x fewer
   // expansions. Landmarks (ALT): default 16 where neither a table (the better heuristic) nor a dense
   // graph. Read again for their defaults: the same value when named.
-  const bool skip = params.get_bool("skip", taut && !table && !dense);
+  const bool skip = params.get_bool("skip", shift_ == 1 && !table && !dense);
   const int alt = params.get_int("alt", table || dense ? 0 : 16, 0, 64);
   std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs;
   arcs.reserve(2 * joined.size());
@@ -135,6 +168,7 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
     arcs.push_back({{state(j, -b), state(i, -a)}, w});
   }
   graph_ = csr_from_arcs(std::size_t(n) << shift_, std::move(arcs));
+  skip_ = TautSkipGraph();
   if (skip) {
     skip_ = TautSkipGraph(std::move(graph_), c);
     graph_ = skip_.graph();
@@ -142,18 +176,130 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   pos_.resize(std::size_t(n) << shift_);
   for (std::size_t v = 0; v < pos_.size(); ++v) pos_[v] = c[v >> shift_].at;
   // Landmarks spread over corners (both taut states of a corner are one place).
+  landmarks_ = Landmarks();
   if (alt > 0)
     landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt), [s = shift_](Vertex v) { return Vertex(v >> s); });
   // All corner-to-corner distances, one place per corner (both taut states).
+  table_ = DistanceTable();
   if (table) {
     std::vector<std::uint32_t> place(pos_.size());
     for (std::size_t v = 0; v < place.size(); ++v) place[v] = std::uint32_t(v >> shift_);
     try {
-      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb) << 20);
+      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
     } catch (const std::length_error& e) {
       throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }
   }
+}
+
+// Incremental update (issue 14). A node's tangent sweep reads only the cells of its spans (the
+// region it may see, padded by a cell) and of its walk along its grid line, plus the cells around
+// the corners it meets there (GridFov::scan_tangent). So a node none of whose span cells lies
+// within one cell of a changed cell sees exactly what it saw: the same nodes, along segments whose
+// cells and pinch points did not change, and each such node is still a node with the same corner
+// shape. Only the other nodes (and the new ones) are swept again; a pair between a kept node and
+// a swept one is taken from the sweep. What is derived from the whole graph (the skip graph,
+// landmarks, the distance table, the block lists from the kept regions) is then computed again.
+// The first update sweeps every node (the build keeps no regions: a static map pays nothing).
+bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
+  if (m.kind != MapKind::grid || &m != map_) return false;
+  const std::vector<ConvexCorner> old = corners();
+  FreeSpace fs(m);
+  const std::size_t n = fs.convex_corners().size();
+  Params params = params_;
+  if (block_setting(params, m, n) != block_) return false;  // the block lists would start anew
+  const bool table = table_setting(params, n);
+  fs_ = std::move(fs);
+  const auto& c = corners();
+  grid_tables(m.grid);
+  const int W = m.grid.width, H = m.grid.height;
+
+  // Old node -> new node: the same grid corner with the same corner shape.
+  std::vector<std::int32_t> to_new(old.size(), -1), from_new(n, -1);
+  std::vector<std::uint8_t> rescan(n, 1);
+  if (tracked_) {
+    // Changed cells grown by one cell; per row, prefix counts over the rows that hold one.
+    std::vector<std::uint8_t> grown(std::size_t(W) * std::size_t(H), 0), row_hit(std::size_t(H), 0);
+    for (const CellChange& ch : changed)
+      for (int y = std::max(ch.y - 1, 0); y <= std::min(ch.y + 1, H - 1); ++y) {
+        row_hit[std::size_t(y)] = 1;
+        for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, W - 1); ++x) grown[std::size_t(y) * W + x] = 1;
+      }
+    std::vector<std::uint32_t> prefix(std::size_t(W + 1) * std::size_t(H), 0);
+    for (int y = 0; y < H; ++y)
+      if (row_hit[std::size_t(y)]) {
+        std::uint32_t* pr = prefix.data() + std::size_t(y) * (W + 1);
+        const std::uint8_t* gr = grown.data() + std::size_t(y) * W;
+        for (int x = 0; x < W; ++x) pr[x + 1] = pr[x] + gr[x];
+      }
+    for (std::size_t i = 0; i < old.size(); ++i) {
+      const std::int32_t k = fov_.node_at(int(old[i].at.x), int(old[i].at.y));
+      if (k < 0 || !(c[std::size_t(k)].before == old[i].before) || !(c[std::size_t(k)].after == old[i].after)) continue;
+      to_new[i] = k;
+      bool hit = false;
+      for (std::uint32_t e = env_off_[i]; e < env_off_[i + 1] && !hit; ++e) {
+        const int y = env_row0_[i] + int(e - env_off_[i]);
+        const auto [x0, x1] = env_[e];
+        if (x0 > x1 || !row_hit[std::size_t(y)]) continue;
+        const std::uint32_t* pr = prefix.data() + std::size_t(y) * (W + 1);
+        hit = pr[x1 + 1] != pr[x0];
+      }
+      if (!hit) rescan[std::size_t(k)] = 0, from_new[std::size_t(k)] = std::int32_t(i);
+    }
+  }
+
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
+  std::vector<std::uint32_t> env_off(n + 1, 0);
+  std::vector<std::int32_t> env_row0(n, 0);
+  std::vector<std::pair<std::uint16_t, std::uint16_t>> env;
+  std::vector<std::vector<GridFov::Span>> spans(block_ > 0 ? n : 0);
+  ScanScratch t;
+  t.want_spans = true;
+  std::uint32_t swept = 0;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    if (rescan[k]) {
+      ++swept;
+      scan_node(k, t, block_ > 0, [&](std::uint32_t j) { return j > k || !rescan[j]; }, joined);
+      // The node's rows: per row the least and greatest column its spans cover.
+      int r0 = H, r1 = -1;
+      for (const GridFov::Span& sp : t.spans) r0 = std::min(r0, sp.row), r1 = std::max(r1, sp.row);
+      env_row0[k] = r1 >= r0 ? r0 : 0;
+      const std::size_t base = env.size();
+      if (r1 >= r0) env.resize(base + std::size_t(r1 - r0 + 1), {std::uint16_t(1), std::uint16_t(0)});
+      for (const GridFov::Span& sp : t.spans) {
+        auto& [x0, x1] = env[base + std::size_t(sp.row - r0)];
+        if (x0 > x1) x0 = std::uint16_t(sp.x0), x1 = std::uint16_t(sp.x1);
+        else x0 = std::min<std::uint16_t>(x0, std::uint16_t(sp.x0)), x1 = std::max<std::uint16_t>(x1, std::uint16_t(sp.x1));
+      }
+      if (block_ > 0) spans[k] = t.spans;
+    } else {
+      const std::size_t i = std::size_t(from_new[k]);
+      for (std::uint32_t e = adj_off_[i]; e < adj_off_[i + 1]; ++e) {
+        const std::int32_t j = to_new[adj_[e]];
+        // A kept node's partners are kept places (their corners lie in its unchanged region).
+        if (j < 0) throw std::logic_error("visgraph update: a kept node's partner vanished");
+        if (!rescan[std::size_t(j)] && std::uint32_t(j) > k) joined.push_back({k, std::uint32_t(j)});
+      }
+      env_row0[k] = env_row0_[i];
+      env.insert(env.end(), env_.begin() + env_off_[i], env_.begin() + env_off_[i + 1]);
+      if (block_ > 0) spans[k] = std::move(spans_[i]);
+    }
+    env_off[k + 1] = std::uint32_t(env.size());
+  }
+  // The pairs per node, both ways (what the next update keeps).
+  std::vector<std::uint32_t> adj_off(n + 1, 0), adj(2 * joined.size());
+  for (auto [i, j] : joined) ++adj_off[i + 1], ++adj_off[j + 1];
+  for (std::size_t i = 0; i < n; ++i) adj_off[i + 1] += adj_off[i];
+  std::vector<std::uint32_t> fill(adj_off.begin(), adj_off.end() - 1);
+  for (auto [i, j] : joined) adj[fill[i]++] = j, adj[fill[j]++] = i;
+  adj_off_ = std::move(adj_off), adj_ = std::move(adj);
+  env_off_ = std::move(env_off), env_row0_ = std::move(env_row0), env_ = std::move(env);
+  if (block_ > 0) blocks_ = BlockCandidates(m.grid, c, block_, spans);
+  spans_ = std::move(spans);
+  tracked_ = true;
+  swept_ = swept;
+  finish(params, table, joined);
+  return true;
 }
 
 std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
@@ -356,7 +502,9 @@ BuildStats VisGraph::stats() const {
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
-                   blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes();
+                   blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
+                   (adj_off_.capacity() + adj_.capacity() + env_off_.capacity() + env_row0_.capacity() + env_.capacity()) * 4;
+  for (const auto& v : spans_) s.memory_bytes += v.capacity() * sizeof(GridFov::Span);
   return s;
 }
 

@@ -55,6 +55,7 @@
 #include "geometry/free_space.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/distance_table.hpp"
+#include "representations/params.hpp"
 #include "representations/landmarks.hpp"
 #include "representations/representation.hpp"
 #include "representations/visgraph/block_candidates.hpp"
@@ -90,6 +91,13 @@ class VisGraph {
   double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
   BuildStats stats() const;
+  // SPEC §7 (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
+  // nodes whose sweep read a changed cell, keeps the other nodes' pairs, and derives the rest anew
+  // (visgraph.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
+  // takes another default block size (the caller rebuilds).
+  bool update(const Map& m, const std::vector<CellChange>& changed);
+  // Nodes the last update swept again (all of them on the first update).
+  std::size_t swept_nodes() const { return swept_; }
 
   const FreeSpace& free_space() const { return fs_; }
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
@@ -118,6 +126,20 @@ class VisGraph {
 
  private:
   std::optional<Attachment> attach_role(Point p, int role) const;
+  // The grid tables for the current corners (sweep, segment test, tangency signs).
+  void grid_tables(const GridMap& grid);
+  struct ScanScratch {
+    std::vector<std::uint32_t> sure, maybe;
+    std::vector<GridFov::Span> spans;
+    bool want_spans = false;
+  };
+  // Node i's tangent sweep: appends to `joined` the pairs (i, j) it forms with every node j that
+  // take(j) accepts; t.spans receives the sweep's spans when t.want_spans (with_sure: sure spans too).
+  template <class Take>
+  void scan_node(std::uint32_t i, ScanScratch& t, bool with_sure, Take take,
+                 std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) const;
+  // Everything derived from the node pairs: the graph, skip graph, landmarks, table.
+  void finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined);
   // skip=1: the states p links to in the full graph (its visible corners, the state a path from p
   // arrives in; both states when p is at the corner), with their distances.
   std::vector<Link> seeds(Point p) const;
@@ -157,6 +179,17 @@ class VisGraph {
   Landmarks landmarks_;
   DistanceTable table_;
   std::vector<Point> pos_;  // per vertex: read by the heuristic in the search loop, kept inline
+  Params params_;           // as given; update() takes the defaults of the new map from them
+  int block_ = 0, table_mb_ = 1024;
+  // Kept from the first update on (update()): per node its partners, and the rows its sweep read
+  // (from env_row0_, one [x0, x1] per row, x0 > x1 for none); with block > 0 its spans too.
+  bool tracked_ = false;
+  std::size_t swept_ = 0;
+  std::vector<std::uint32_t> adj_off_, adj_;
+  std::vector<std::uint32_t> env_off_;
+  std::vector<std::int32_t> env_row0_;
+  std::vector<std::pair<std::uint16_t, std::uint16_t>> env_;
+  std::vector<std::vector<GridFov::Span>> spans_;
 };
 
 }  // namespace navbench
