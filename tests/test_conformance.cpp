@@ -14,6 +14,9 @@
 #include "geometry/free_space.hpp"
 #include "geometry/polygons.hpp"
 #include "geometry/tangent_graph.hpp"
+#include "datasets/dynamic.hpp"
+#include "datasets/generate.hpp"
+#include "datasets/generate_dynamic.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/registry.hpp"
 #include "harness/run.hpp"
@@ -411,6 +414,79 @@ TEST(RadiusPolygon, MeshesOnTheShrunkAreaGiveValidPaths) {
         }
       EXPECT_GT(ok, std::string(name) == "quadtree" ? 0 : 40);  // of 60 rows
     }
+  }
+}
+
+// A change scenario (SPEC §7): the representation is built on the empty map and brought up to date
+// through every update (update() in place, or a rebuild where it has none or declines); after
+// each update it answers every query of that epoch as a fresh build of the same map does (same
+// status), with a path valid on that epoch's map and no shorter than the exact optimum, and a
+// grid8-optimal representation at the scenario's octile cost. Doors and blocks on a rooms map.
+TEST_P(Conformance, ChangeScenario) {
+  const RepresentationEntry& e = GetParam();
+  GenerateOptions go;
+  go.kind = "rooms";
+  go.width = go.height = 40;
+  go.room = 10;
+  const GridMap base = generate_map(go);
+  for (const std::string kind : {"doors", "blocks"}) {
+    SCOPED_TRACE(kind);
+    ChangeOptions o;
+    o.kind = kind;
+    o.epochs = 6;
+    o.queries = 5;
+    o.seed = 5;
+    const DynamicScenario d = make_change_scenario(base, o, "conf-" + kind);
+    Map m = make_grid_map(GridMap{base.width, base.height, std::vector<std::uint8_t>(base.cells.size(), 1)}, "conf", "conformance");
+    Params p;
+    std::unique_ptr<AnyRepresentation> rep;
+    try {
+      rep = e.build(m, p);
+    } catch (const UnsupportedMap&) {
+      GTEST_SKIP() << e.name << " does not support this map kind";
+    }
+    std::vector<CellChange> ch;
+    const Heuristic h = parse_heuristic("euclidean");
+    std::size_t queries = 0;
+    for (std::size_t i = 0; i < d.commands.size();) {
+      ch.clear();
+      while (i < d.commands.size() && d.commands[i].kind == DynamicCommand::place) {
+        const auto& c = d.commands[i++];
+        apply_patch(m.grid, d.patches[std::size_t(c.id)], c.x, c.y, ch);
+      }
+      if (!rep->update(m, ch)) {
+        Params p2;
+        rep = e.build(m, p2);
+      }
+      Params p3;
+      const auto fresh = e.build(m, p3);
+      FreeSpace fs(m);
+      const auto optimum = build_optimum_graph(m);
+      for (; i < d.commands.size() && d.commands[i].kind == DynamicCommand::query; ++i) {
+        const auto& c = d.commands[i];
+        SCOPED_TRACE("line " + std::to_string(c.line));
+        ++queries;
+        QueryInput in;
+        in.start = {c.sx + 0.5, c.sy + 0.5};
+        in.goal = {c.gx + 0.5, c.gy + 0.5};
+        in.optimal = exact_optimum(*optimum, fs, in.start, in.goal);
+        const MapContext ctx{"conf", "conformance", "center"};
+        const auto rows = run_query(ctx, in, *rep, e.name, h, {"none", "funnel"}, fs, false);
+        const auto want = run_query(ctx, in, *fresh, e.name, h, {"none", "funnel"}, fs, false);
+        ASSERT_EQ(rows[0].status, want[0].status) << rows[0].message;
+        ASSERT_EQ(rows[0].status, c.costs[0] >= 0 ? Status::ok : Status::no_path);
+        for (const ResultRow& r : rows) {
+          if (r.status != Status::ok) continue;
+          ASSERT_TRUE(r.valid.has_value());
+          EXPECT_TRUE(*r.valid) << r.smoothing;
+          ASSERT_TRUE(in.optimal.has_value());
+          EXPECT_GE(*r.length, *in.optimal - 1e-9 * (1 + *in.optimal)) << r.smoothing;
+        }
+        if (e.grid8_optimal && rows[0].status == Status::ok)
+          EXPECT_NEAR(*rows[0].raw_length, c.costs[0], printed_tolerance(c.cost_text[0], c.costs[0]));
+      }
+    }
+    EXPECT_EQ(queries, std::size_t((o.epochs + 1) * o.queries));
   }
 }
 
