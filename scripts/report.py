@@ -741,8 +741,9 @@ def update_figures(analysis: Analysis):
         analysis.figures.append(("dynamic", None, answer))
     note = ("" if has_rebuild else "<p class='note'>No rebuild baseline in these runs (run with "
             "<code>--rebuild-baseline</code> to time a full build of every map state).</p>")
-    cap = ("<p>Per scenario and representation: 95 % bootstrap intervals over the updates; a ratio near 1× means the "
-           "representation rebuilds instead of updating in place. Queries total: locate + search + smooth of every "
+    cap = ("<p>Per scenario and representation: 95 % bootstrap intervals over the updates; a ratio near 1× means an "
+           "update costs a rebuild: the representation rebuilds (no incremental update), or the change reaches most "
+           "of what it would make again (visgraph: the nodes whose view the changed cells cross). Queries total: locate + search + smooth of every "
            "query of the scenario (one smoothing mode).</p>")
     if panels:
         analysis.figures.append(("dynamic", Figure(
@@ -757,8 +758,8 @@ def update_figures(analysis: Analysis):
 
 def update_answer(summary: pd.DataFrame) -> str:
     """The section's answer at a glance, one line per scenario: the least total time (updates +
-    queries), the fastest median update, who updates in place at least 10x faster than a rebuild and
-    who rebuilds (median ratio under 1.5x)."""
+    queries), the fastest median update, who updates at least 10x faster than a rebuild and whose
+    updates cost about a rebuild (median ratio under 1.5x: it rebuilds, or the change reaches most of it)."""
     items = []
     for mp, g in summary.groupby("map", sort=False):
         parts = []
@@ -777,7 +778,7 @@ def update_answer(summary: pd.DataFrame) -> str:
             parts.append("at least 10× faster than a rebuild (median): " + (
                 ", ".join(f"{esc(x)} ({v:.3g}×)" for x, v in zip(fast["representation"], fast["ratio_median"])) or "none"))
             if len(slow):
-                parts.append("rebuilding instead: " + ", ".join(esc(x) for x in slow["representation"]))
+                parts.append("an update costs about a rebuild (under 1.5×): " + ", ".join(esc(x) for x in slow["representation"]))
         if parts:
             items.append(f"<li><b>{esc(mp)}</b>: " + "; ".join(parts) + ".</li>")
     return f"<ul class='answer' id='dynamic-answer'>{''.join(items)}</ul>" if items else ""
