@@ -25,19 +25,19 @@ bool tangent_at(const ConvexCorner& c, Point other) {
 }  // namespace
 
 // CSR arrays from directed arcs (u, v, w) over n vertices, each vertex's arcs sorted by target
-// (deterministic order).
-static CsrGraph csr_from_arcs(std::size_t n, std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs) {
+// (deterministic order): placed by source (a counting sort), then each row sorted alone.
+static CsrGraph csr_from_arcs(std::size_t n, const std::vector<std::pair<std::pair<Vertex, Vertex>, double>>& arcs) {
   std::vector<std::uint32_t> offsets(n + 1, 0);
   for (const auto& a : arcs) ++offsets[a.first.first + 1];
   for (std::size_t i = 0; i < n; ++i) offsets[i + 1] += offsets[i];
+  std::vector<std::pair<Vertex, double>> row(arcs.size());
+  std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
+  for (const auto& a : arcs) row[fill[a.first.first]++] = {a.first.second, a.second};
   std::vector<Vertex> targets(arcs.size());
   std::vector<double> weights(arcs.size());
-  std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
-  std::sort(arcs.begin(), arcs.end());
-  for (const auto& a : arcs) {
-    const std::uint32_t k = fill[a.first.first]++;
-    targets[k] = a.first.second;
-    weights[k] = a.second;
+  for (std::size_t v = 0; v < n; ++v) {
+    std::sort(row.begin() + offsets[v], row.begin() + offsets[v + 1]);
+    for (std::uint32_t k = offsets[v]; k < offsets[v + 1]; ++k) targets[k] = row[k].first, weights[k] = row[k].second;
   }
   return CsrGraph(std::move(offsets), std::move(targets), std::move(weights));
 }
@@ -167,7 +167,7 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
     arcs.push_back({{state(i, a), state(j, b)}, w});
     arcs.push_back({{state(j, -b), state(i, -a)}, w});
   }
-  graph_ = csr_from_arcs(std::size_t(n) << shift_, std::move(arcs));
+  graph_ = csr_from_arcs(std::size_t(n) << shift_, arcs);
   skip_ = TautSkipGraph();
   if (skip) {
     skip_ = TautSkipGraph(std::move(graph_), c);
@@ -216,35 +216,45 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
 
   // Old node -> new node: the same grid corner with the same corner shape.
   std::vector<std::int32_t> to_new(old.size(), -1), from_new(n, -1);
-  std::vector<std::uint8_t> rescan(n, 1);
+  std::vector<std::uint8_t> rescan(n, 1), shrunk(n, 0);
   if (tracked_) {
-    // Changed cells grown by one cell; per row, prefix counts over the rows that hold one.
+    // Changed cells grown by one cell, freed ones and blocked ones apart (a cell listed but now
+    // free counts as freed); per row, prefix counts over the rows that hold one.
     std::vector<std::uint8_t> grown(std::size_t(W) * std::size_t(H), 0), row_hit(std::size_t(H), 0);
-    for (const CellChange& ch : changed)
+    for (const CellChange& ch : changed) {
+      const std::uint8_t bit = m.grid.passable(ch.x, ch.y) ? 1 : 2;
       for (int y = std::max(ch.y - 1, 0); y <= std::min(ch.y + 1, H - 1); ++y) {
         row_hit[std::size_t(y)] = 1;
-        for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, W - 1); ++x) grown[std::size_t(y) * W + x] = 1;
+        for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, W - 1); ++x) grown[std::size_t(y) * W + x] |= bit;
       }
-    std::vector<std::uint32_t> prefix(std::size_t(W + 1) * std::size_t(H), 0);
+    }
+    std::vector<std::uint32_t> freed(std::size_t(W + 1) * std::size_t(H), 0), blocked(freed.size(), 0);
     for (int y = 0; y < H; ++y)
       if (row_hit[std::size_t(y)]) {
-        std::uint32_t* pr = prefix.data() + std::size_t(y) * (W + 1);
+        std::uint32_t* pf = freed.data() + std::size_t(y) * (W + 1);
+        std::uint32_t* pb = blocked.data() + std::size_t(y) * (W + 1);
         const std::uint8_t* gr = grown.data() + std::size_t(y) * W;
-        for (int x = 0; x < W; ++x) pr[x + 1] = pr[x] + gr[x];
+        for (int x = 0; x < W; ++x) pf[x + 1] = pf[x] + (gr[x] & 1), pb[x + 1] = pb[x] + (gr[x] >> 1);
       }
     for (std::size_t i = 0; i < old.size(); ++i) {
       const std::int32_t k = fov_.node_at(int(old[i].at.x), int(old[i].at.y));
       if (k < 0 || !(c[std::size_t(k)].before == old[i].before) || !(c[std::size_t(k)].after == old[i].after)) continue;
       to_new[i] = k;
-      bool hit = false;
-      for (std::uint32_t e = env_off_[i]; e < env_off_[i + 1] && !hit; ++e) {
+      bool hit_freed = false, hit_blocked = false;
+      for (std::uint32_t e = env_off_[i]; e < env_off_[i + 1] && !hit_freed; ++e) {
         const int y = env_row0_[i] + int(e - env_off_[i]);
         const auto [x0, x1] = env_[e];
         if (x0 > x1 || !row_hit[std::size_t(y)]) continue;
-        const std::uint32_t* pr = prefix.data() + std::size_t(y) * (W + 1);
-        hit = pr[x1 + 1] != pr[x0];
+        const std::size_t r = std::size_t(y) * (W + 1);
+        hit_freed = freed[r + x1 + 1] != freed[r + x0];
+        hit_blocked = hit_blocked || blocked[r + x1 + 1] != blocked[r + x0];
       }
-      if (!hit) rescan[std::size_t(k)] = 0, from_new[std::size_t(k)] = std::int32_t(i);
+      // Only blocked cells near its view (and no block lists, whose spans would go stale): the
+      // node sees a subset of what it saw, plus new corners, whose own sweeps find it. Its pairs
+      // are tested again instead, and its recorded rows (a superset now) stay.
+      if (hit_freed || (hit_blocked && block_ > 0)) continue;
+      rescan[std::size_t(k)] = 0, from_new[std::size_t(k)] = std::int32_t(i);
+      shrunk[std::size_t(k)] = hit_blocked;
     }
   }
 
@@ -276,9 +286,13 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
       const std::size_t i = std::size_t(from_new[k]);
       for (std::uint32_t e = adj_off_[i]; e < adj_off_[i + 1]; ++e) {
         const std::int32_t j = to_new[adj_[e]];
-        // A kept node's partners are kept places (their corners lie in its unchanged region).
-        if (j < 0) throw std::logic_error("visgraph update: a kept node's partner vanished");
-        if (!rescan[std::size_t(j)] && std::uint32_t(j) > k) joined.push_back({k, std::uint32_t(j)});
+        // An unchanged view's partners are kept places (their corners lie in it); with blocked
+        // cells near the view a partner may be gone, or its segment blocked now. The segment
+        // lies in both views: it changed only if neither view is unchanged.
+        if (j < 0 && !shrunk[k]) throw std::logic_error("visgraph update: a kept node's partner vanished");
+        if (j < 0 || rescan[std::size_t(j)] || std::uint32_t(j) < k) continue;
+        if (shrunk[k] && shrunk[std::size_t(j)] && !fs_.segment_valid(c[k].at, c[std::size_t(j)].at)) continue;
+        joined.push_back({k, std::uint32_t(j)});
       }
       env_row0[k] = env_row0_[i];
       env.insert(env.end(), env_.begin() + env_off_[i], env_.begin() + env_off_[i + 1]);
