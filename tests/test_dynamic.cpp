@@ -517,8 +517,8 @@ TEST(DynamicUpdate, NavMeshTilesMatchesFreshBuild) {
 
 // The visibility graph after updates equals a fresh build of the same map: the same node pairs,
 // the same searched graph (arcs between the same places with the same weights: the taut-state
-// graph or the skip graph), and the same nodes seen from every cell centre and grid corner (the
-// block lists). Only the nodes whose sweep read a changed cell are swept again: small changes on
+// graph or the skip graph), the same block lists (entries, flags, masks), and the same nodes seen
+// from cell centres and grid corners. Only the nodes whose sweep read a changed cell are swept again: small changes on
 // an open map keep most nodes. Several patches per update, parameters that switch the block
 // lists, the skip graph, the table and the taut states on and off.
 TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
@@ -572,6 +572,7 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
       EXPECT_EQ(vg.stats().edges, fresh.stats().edges);
       EXPECT_EQ(vg.distance_table() != nullptr, fresh.distance_table() != nullptr);
       EXPECT_EQ(vg.landmarks() != nullptr, fresh.landmarks() != nullptr);
+      EXPECT_TRUE(vg.block_candidates() == fresh.block_candidates()) << "block lists, step " << step;
       for (int y2 = 0; y2 < 2 * m.grid.height; y2 += 5)
         for (int x2 = step % 5; x2 < 2 * m.grid.width; x2 += 5) {
           const Point q{x2 / 2.0, y2 / 2.0};

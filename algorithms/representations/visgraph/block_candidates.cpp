@@ -75,42 +75,31 @@ double BlockCandidates::mask_share() const {
 BlockCandidates::BlockCandidates(const GridMap& grid, const std::vector<ConvexCorner>& nodes, int block,
                                  const std::vector<std::vector<GridFov::Span>>& node_spans)
     : W(grid.width), H(grid.height), B(std::max(block, 1)) {
+  build(nullptr, grid, nodes, node_spans, {}, {}, {});
+}
+
+BlockCandidates::BlockCandidates(const BlockCandidates& old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
+                                 const std::vector<std::vector<GridFov::Span>>& node_spans,
+                                 const std::vector<std::int32_t>& old_to_new, const std::vector<std::uint8_t>& swept,
+                                 const std::vector<CellChange>& changed)
+    : W(grid.width), H(grid.height), B(old.B) {
+  build(&old, grid, nodes, node_spans, old_to_new, swept, changed);
+}
+
+// The lists, from every node's spans (old == nullptr), or after a change: the entries of the nodes
+// not swept again carried over from `old` (their regions did not change, nor did the convex hulls
+// of a node and a block unless a changed cell lies within a cell of the hull's bounding box: then
+// the hull test runs again; `sure` is re-derived from the new free cells of each block), merged in
+// node order with the entries of the swept nodes (`swept`, new ids; their spans in node_spans).
+void BlockCandidates::build(const BlockCandidates* old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
+                            const std::vector<std::vector<GridFov::Span>>& node_spans,
+                            const std::vector<std::int32_t>& old_to_new, const std::vector<std::uint8_t>& swept,
+                            const std::vector<CellChange>& changed) {
   if (W <= 0 || H <= 0) return;
   nbx_ = (W + B - 1) / B;
   nby_ = (H + B - 1) / B;
   const std::size_t nblocks = std::size_t(nbx_) * std::size_t(nby_);
-  // Pass 1: for each node, the blocks its tangent region touches (each once, by a stamp), counted;
-  // pass 2 fills. Spans are kept per node between the passes only as block ids.
-  std::vector<std::uint32_t> stamp(nblocks, 0);
-  std::vector<std::uint32_t> count(nblocks + 1, 0);
-  std::vector<std::vector<std::uint32_t>> touched(nodes.size());
-  std::vector<std::vector<GridFov::Span>> sure_spans(nodes.size()), maybe_spans(nodes.size());
   const bool with_masks = B <= 4;
-  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
-    // A half's first row also covers the rows beside it: a point on the grid line where the sweep
-    // starts lies in that row but is looked up in the row on the line's other side.
-    for (const GridFov::Span& s : node_spans[i]) {
-      if (s.walk) continue;  // cells the scan read, not a region
-      if (s.sure) {
-        sure_spans[i].push_back(s);
-        continue;
-      }
-      if (with_masks) maybe_spans[i].push_back(s);
-      const int d = s.first ? 1 : 0;
-      for (int by = std::max(s.row - d, 0) / B; by <= std::min(s.row + d, H - 1) / B; ++by)
-        for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) {
-          const std::size_t b = std::size_t(by) * std::size_t(nbx_) + std::size_t(bx);
-          if (stamp[b] == i + 1) continue;
-          stamp[b] = i + 1;
-          touched[i].push_back(std::uint32_t(b));
-          ++count[b + 1];
-        }
-    }
-  }
-  offsets_.assign(nblocks + 1, 0);
-  for (std::size_t b = 0; b < nblocks; ++b) offsets_[b + 1] = offsets_[b] + count[b + 1];
-  ids_.resize(offsets_.back());
-  std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
   // Prefix counts for the hull test: blocked cells per row, pinch points per grid line.
   std::vector<std::uint32_t> blocked(std::size_t(H) * std::size_t(W + 1), 0), pinch(std::size_t(H + 1) * std::size_t(W + 2), 0);
   auto free_cell = [&](int x, int y) { return x >= 0 && y >= 0 && x < W && y < H && grid.passable(x, y); };
@@ -122,38 +111,153 @@ BlockCandidates::BlockCandidates(const GridMap& grid, const std::vector<ConvexCo
       const bool p = (a && d && !b && !c) || (b && c && !a && !d);
       pinch[std::size_t(y) * (W + 2) + x + 1] = pinch[std::size_t(y) * (W + 2) + x] + p;
     }
-  if (with_masks) masks_.assign(ids_.size(), 0), maybe_.assign(ids_.size(), 0);
-  std::vector<std::uint16_t> maybe(with_masks ? nblocks : 0, 0);
-  std::vector<std::uint16_t> mask(with_masks ? nblocks : 0, 0), free_mask(with_masks ? nblocks : 0, 0);
+  free_mask_.assign(with_masks ? nblocks : 0, 0);
   if (with_masks)
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x)
-        if (free_cell(x, y)) free_mask[std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
-  for (std::uint32_t i = 0; i < nodes.size(); ++i) {  // ascending node ids within each block
+        if (free_cell(x, y)) free_mask_[std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
+  auto hull = [&](std::uint32_t i, std::size_t b) {
+    const int bx = int(b % std::size_t(nbx_)), by = int(b / std::size_t(nbx_));
+    const int x0 = bx * B, y0 = by * B, x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
+    return hull_free(int(nodes[i].at.x), int(nodes[i].at.y), x0, y0, x1, y1, W, blocked, pinch);
+  };
+  // A node's blocks: those its spans touch, each once (by a stamp), ascending.
+  std::vector<std::uint32_t> stamp(nblocks, 0);
+  auto blocks_of = [&](std::uint32_t i, std::vector<std::uint32_t>& out) {
+    out.clear();
+    // A half's first row also covers the rows beside it: a point on the grid line where the sweep
+    // starts lies in that row but is looked up in the row on the line's other side.
+    for (const GridFov::Span& s : node_spans[i]) {
+      if (s.walk || s.sure) continue;  // walk: cells the scan read, not a region
+      const int d = s.first ? 1 : 0;
+      for (int by = std::max(s.row - d, 0) / B; by <= std::min(s.row + d, H - 1) / B; ++by)
+        for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) {
+          const std::size_t b = std::size_t(by) * std::size_t(nbx_) + std::size_t(bx);
+          if (stamp[b] != i + 1) stamp[b] = i + 1, out.push_back(std::uint32_t(b));
+        }
+    }
+    std::sort(out.begin(), out.end());
+  };
+  // A node's entries for its blocks: f(block, id | kSure, cell mask, maybe mask).
+  std::vector<std::uint16_t> maybe(with_masks ? nblocks : 0, 0), mask(with_masks ? nblocks : 0, 0);
+  auto entries_of = [&](std::uint32_t i, const std::vector<std::uint32_t>& blocks, auto&& f) {
     if (with_masks)
-      for (const GridFov::Span& s : sure_spans[i])
-        for (int x = s.x0; x <= s.x1; ++x)
-          mask[std::size_t(s.row / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((s.row % B) * B + x % B));
-    if (with_masks)
-      for (const GridFov::Span& s : maybe_spans[i]) {
-        const int d = s.first ? 1 : 0;
+      for (const GridFov::Span& s : node_spans[i]) {
+        if (s.walk) continue;
+        const int d = s.sure || !s.first ? 0 : 1;
         for (int y = std::max(s.row - d, 0); y <= std::min(s.row + d, H - 1); ++y)
-          for (int x = s.x0; x <= s.x1; ++x)
-            maybe[std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
+          for (int x = s.x0; x <= s.x1; ++x) {
+            const std::size_t b = std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B);
+            (s.sure ? mask : maybe)[b] |= std::uint16_t(1u << ((y % B) * B + x % B));
+          }
       }
-    for (std::uint32_t b : touched[i]) {
-      const int bx = int(b % std::uint32_t(nbx_)), by = int(b / std::uint32_t(nbx_));
-      const int x0 = bx * B, y0 = by * B, x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
+    for (std::uint32_t b : blocks) {
       // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
-      const bool covered = with_masks && (mask[b] & free_mask[b]) == free_mask[b];
-      const bool sure = !covered && hull_free(int(nodes[i].at.x), int(nodes[i].at.y), x0, y0, x1, y1, W, blocked, pinch);
-      if (with_masks) masks_[fill[b]] = mask[b], mask[b] = 0, maybe_[fill[b]] = maybe[b] | masks_[fill[b]], maybe[b] = 0;
-      ids_[fill[b]++] = i | (sure ? kSure : 0);
+      const bool covered = with_masks && (mask[b] & free_mask_[b]) == free_mask_[b];
+      const bool sure = !covered && hull(i, b);
+      f(b, i | (sure ? kSure : 0), with_masks ? mask[b] : std::uint16_t(0), with_masks ? std::uint16_t(maybe[b] | mask[b]) : std::uint16_t(0));
+      if (with_masks) mask[b] = maybe[b] = 0;
     }
     if (with_masks)  // a sure cell is always in a touched block; clear every mark anyway
-      for (const GridFov::Span& s : sure_spans[i])
-        for (int x = s.x0; x <= s.x1; ++x) mask[std::size_t(s.row / B) * std::size_t(nbx_) + std::size_t(x / B)] = 0;
+      for (const GridFov::Span& s : node_spans[i])
+        if (s.sure)
+          for (int x = s.x0; x <= s.x1; ++x) mask[std::size_t(s.row / B) * std::size_t(nbx_) + std::size_t(x / B)] = 0;
+  };
+  if (!old) {
+    // Every node: count each block's entries, then fill them in node order, in place.
+    std::vector<std::vector<std::uint32_t>> blocks(nodes.size());
+    offsets_.assign(nblocks + 1, 0);
+    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+      blocks_of(i, blocks[i]);
+      for (std::uint32_t b : blocks[i]) ++offsets_[b + 1];
+    }
+    for (std::size_t b = 0; b < nblocks; ++b) offsets_[b + 1] += offsets_[b];
+    ids_.resize(offsets_.back());
+    if (with_masks) masks_.resize(ids_.size()), maybe_.resize(ids_.size());
+    std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
+    for (std::uint32_t i = 0; i < nodes.size(); ++i)
+      entries_of(i, blocks[i], [&](std::uint32_t b, std::uint32_t id, std::uint16_t m, std::uint16_t mb) {
+        const std::uint32_t k = fill[b]++;
+        ids_[k] = id;
+        if (with_masks) masks_[k] = m, maybe_[k] = mb;
+      });
+    return;
   }
+  // After a change: the swept nodes' entries, by block in node order (a stable counting sort).
+  struct Raw {
+    std::uint32_t block, id;
+    std::uint16_t mask, maybe;
+  };
+  std::vector<Raw> raw;
+  std::vector<std::uint32_t> blocks;
+  for (std::uint32_t i = 0; i < nodes.size(); ++i)
+    if (swept[i]) {
+      blocks_of(i, blocks);
+      entries_of(i, blocks, [&](std::uint32_t b, std::uint32_t id, std::uint16_t m, std::uint16_t mb) { raw.push_back({b, id, m, mb}); });
+    }
+  std::vector<std::uint32_t> first(nblocks + 1, 0);
+  for (const Raw& r : raw) ++first[r.block + 1];
+  for (std::size_t b = 0; b < nblocks; ++b) first[b + 1] += first[b];
+  std::vector<Raw> by_block(raw.size());
+  {
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    for (const Raw& r : raw) by_block[fill[r.block]++] = r;
+  }
+  // Changed cells (summed-area table), for the hull tests of carried entries.
+  std::vector<std::uint32_t> sat(std::size_t(H + 1) * std::size_t(W + 1), 0);
+  for (const CellChange& c : changed) sat[std::size_t(c.y + 1) * (W + 1) + std::size_t(c.x + 1)] = 1;
+  for (int y = 1; y <= H; ++y)
+    for (int x = 1; x <= W; ++x) {
+      const std::size_t k = std::size_t(y) * (W + 1) + std::size_t(x);
+      sat[k] += sat[k - 1] + sat[k - (W + 1)] - sat[k - (W + 1) - 1];
+    }
+  auto changed_near = [&](std::uint32_t i, std::size_t b) {  // a changed cell within a cell of the hull's box
+    const int bx = int(b % std::size_t(nbx_)), by = int(b / std::size_t(nbx_));
+    const int vx = int(nodes[i].at.x), vy = int(nodes[i].at.y);
+    const int x0 = std::max(std::min(bx * B, vx) - 1, 0), y0 = std::max(std::min(by * B, vy) - 1, 0);
+    const int x1 = std::min(std::max(std::min(bx * B + B, W), vx) + 1, W), y1 = std::min(std::max(std::min(by * B + B, H), vy) + 1, H);
+    auto at = [&](int x, int y) { return sat[std::size_t(y) * (W + 1) + std::size_t(x)]; };
+    return at(x1, y1) - at(x0, y1) - at(x1, y0) + at(x0, y0) != 0;
+  };
+  // Each block: the carried entries (ascending: surviving nodes keep their order) merged with the
+  // swept ones.
+  offsets_.assign(nblocks + 1, 0);
+  std::vector<std::uint32_t> ids;
+  std::vector<std::uint16_t> masks, maybes;
+  std::size_t carried = 0;
+  for (std::uint32_t e : old->ids_) {
+    const std::int32_t i = old_to_new[e & ~kSure];
+    carried += i >= 0 && !swept[std::size_t(i)];
+  }
+  ids.reserve(by_block.size() + carried);
+  if (with_masks) masks.reserve(ids.capacity()), maybes.reserve(ids.capacity());
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    std::uint32_t k = first[b];
+    auto emit_swept_below = [&](std::uint32_t id) {
+      for (; k < first[b + 1] && (by_block[k].id & ~kSure) < id; ++k) {
+        ids.push_back(by_block[k].id);
+        if (with_masks) masks.push_back(by_block[k].mask), maybes.push_back(by_block[k].maybe);
+      }
+    };
+    for (std::uint32_t e = old->offsets_[b]; e < old->offsets_[b + 1]; ++e) {
+      const std::int32_t i = old_to_new[old->ids_[e] & ~kSure];
+      if (i < 0 || swept[std::size_t(i)]) continue;
+      emit_swept_below(std::uint32_t(i));
+      bool sure = (old->ids_[e] & kSure) != 0;
+      const std::uint16_t m = with_masks ? old->masks_[e] : 0;
+      const bool covered_old = with_masks && (m & old->free_mask_[b]) == old->free_mask_[b];
+      const bool covered = with_masks && (m & free_mask_[b]) == free_mask_[b];
+      if (covered) sure = false;
+      else if (covered_old || changed_near(std::uint32_t(i), b)) sure = hull(std::uint32_t(i), b);
+      ids.push_back(std::uint32_t(i) | (sure ? kSure : 0));
+      if (with_masks) masks.push_back(m), maybes.push_back(old->maybe_[e]);
+    }
+    emit_swept_below(~std::uint32_t(0) >> 1);
+    offsets_[b + 1] = std::uint32_t(ids.size());
+  }
+  ids_ = std::move(ids);
+  masks_ = std::move(masks);
+  maybe_ = std::move(maybes);
 }
 
 std::pair<const std::uint32_t*, const std::uint32_t*> BlockCandidates::candidates(Point p) const {

@@ -27,6 +27,12 @@ class BlockCandidates {
   // node_spans: per node, the spans of GridFov::scan_tangent (sure spans included).
   BlockCandidates(const GridMap& grid, const std::vector<ConvexCorner>& nodes, int block,
                   const std::vector<std::vector<GridFov::Span>>& node_spans);
+  // After the map's cells changed (VisGraph::update): `old`'s lists with the nodes not swept again
+  // carried over (old ids mapped by old_to_new, -1: gone), and the swept ones (`swept`, per new
+  // node; their spans in node_spans) added. Equals the lists built from every node's spans.
+  BlockCandidates(const BlockCandidates& old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
+                  const std::vector<std::vector<GridFov::Span>>& node_spans, const std::vector<std::int32_t>& old_to_new,
+                  const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed);
   static constexpr std::uint32_t kSure = 0x80000000u;  // flag bit of an entry: the block sees the node
 
   bool empty() const { return offsets_.empty(); }
@@ -49,12 +55,13 @@ class BlockCandidates {
     return std::uint16_t(1u << ((cy % B) * B + cx % B));
   }
   std::size_t memory_bytes() const {
-    return offsets_.capacity() * 4 + ids_.capacity() * 4 + (masks_.capacity() + maybe_.capacity()) * 2;
+    return offsets_.capacity() * 4 + ids_.capacity() * 4 + (masks_.capacity() + maybe_.capacity() + free_mask_.capacity()) * 2;
   }
   // Mean list length over blocks, and the share of entries marked sure.
   double mean_candidates() const { return nbx_ > 0 && nby_ > 0 ? double(ids_.size()) / double(nbx_ * nby_) : 0.0; }
   double sure_share() const;
   double mask_share() const;  // entries whose cell mask is not empty
+  bool operator==(const BlockCandidates&) const = default;  // the same lists, flags and masks (tests)
 
  private:
   int W = 0, H = 0, B = 1, nbx_ = 0, nby_ = 0;
@@ -62,6 +69,10 @@ class BlockCandidates {
   std::vector<std::uint32_t> ids_;      // node ids, ascending within a block (| kSure)
   std::vector<std::uint16_t> masks_;    // per entry, B <= 4: cells of the block that surely see it
   std::vector<std::uint16_t> maybe_;    // per entry, B <= 4: cells of the block that may see it
+  std::vector<std::uint16_t> free_mask_;  // per block, B <= 4: its free cells
+  void build(const BlockCandidates* old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
+             const std::vector<std::vector<GridFov::Span>>& node_spans, const std::vector<std::int32_t>& old_to_new,
+             const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed);
   std::size_t block_of(Point p) const {
     const int cx = std::clamp(int(std::floor(p.x)), 0, W - 1), cy = std::clamp(int(std::floor(p.y)), 0, H - 1);
     return std::size_t(cy / B) * std::size_t(nbx_) + std::size_t(cx / B);

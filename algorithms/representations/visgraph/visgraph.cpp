@@ -296,7 +296,6 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
       }
       env_row0[k] = env_row0_[i];
       env.insert(env.end(), env_.begin() + env_off_[i], env_.begin() + env_off_[i + 1]);
-      if (block_ > 0) spans[k] = std::move(spans_[i]);
     }
     env_off[k + 1] = std::uint32_t(env.size());
   }
@@ -308,8 +307,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   for (auto [i, j] : joined) adj[fill[i]++] = j, adj[fill[j]++] = i;
   adj_off_ = std::move(adj_off), adj_ = std::move(adj);
   env_off_ = std::move(env_off), env_row0_ = std::move(env_row0), env_ = std::move(env);
-  if (block_ > 0) blocks_ = BlockCandidates(m.grid, c, block_, spans);
-  spans_ = std::move(spans);
+  if (block_ > 0) blocks_ = BlockCandidates(blocks_, m.grid, c, spans, to_new, rescan, changed);
   tracked_ = true;
   swept_ = swept;
   finish(params, table, joined);
@@ -518,7 +516,6 @@ BuildStats VisGraph::stats() const {
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
                    blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
                    (adj_off_.capacity() + adj_.capacity() + env_off_.capacity() + env_row0_.capacity() + env_.capacity()) * 4;
-  for (const auto& v : spans_) s.memory_bytes += v.capacity() * sizeof(GridFov::Span);
   return s;
 }
 

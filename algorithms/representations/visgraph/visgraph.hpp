@@ -96,6 +96,8 @@ class VisGraph {
   // (visgraph.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
   bool update(const Map& m, const std::vector<CellChange>& changed);
+  // The per-block candidate lists (empty with block=0).
+  const BlockCandidates& block_candidates() const { return blocks_; }
   // Nodes the last update swept again (all of them on the first update).
   std::size_t swept_nodes() const { return swept_; }
 
@@ -182,14 +184,13 @@ class VisGraph {
   Params params_;           // as given; update() takes the defaults of the new map from them
   int block_ = 0, table_mb_ = 1024;
   // Kept from the first update on (update()): per node its partners, and the rows its sweep read
-  // (from env_row0_, one [x0, x1] per row, x0 > x1 for none); with block > 0 its spans too.
+  // (from env_row0_, one [x0, x1] per row, x0 > x1 for none).
   bool tracked_ = false;
   std::size_t swept_ = 0;
   std::vector<std::uint32_t> adj_off_, adj_;
   std::vector<std::uint32_t> env_off_;
   std::vector<std::int32_t> env_row0_;
   std::vector<std::pair<std::uint16_t, std::uint16_t>> env_;
-  std::vector<std::vector<GridFov::Span>> spans_;
 };
 
 }  // namespace navbench
