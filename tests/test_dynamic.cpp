@@ -111,7 +111,7 @@ TEST(DynamicReader, ApplyPatchCountsChangedCells) {
 
 // After random patch sequences, every representation with an update() answers like a fresh build
 // of the same map: same status and the same length for the exact representations (grid4/grid8
-// A* optimum; visgraph exact); the others stay valid.
+// A* optimum; subgoal grid8-optimal; visgraph exact); the others stay valid.
 TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
   std::mt19937_64 rng(7);
   GridMap g;
@@ -162,12 +162,13 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
         if (a[1].status == Status::ok) {
           EXPECT_EQ(a[1].valid, std::optional<bool>(true)) << e.name << " funnel";
         }
-        if (e.name == "grid4" || e.name == "grid8" || e.name == "visgraph") {
+        if (e.name == "grid4" || e.name == "grid8" || e.name == "visgraph" || e.name == "subgoal") {
           EXPECT_NEAR(*a[0].length, *b[0].length, 1e-9 * std::max(1.0, *b[0].length)) << e.name << " step " << step;
         }
       }
     }
-    if (e.name == "grid4" || e.name == "grid8" || e.name == "quadtree" || e.name == "navmesh-tiles") {
+    if (e.name == "grid4" || e.name == "grid8" || e.name == "quadtree" || e.name == "navmesh-tiles" || e.name == "visgraph" ||
+        e.name == "subgoal") {
       EXPECT_EQ(updated, 25) << e.name << " updates in place";
     }
   }

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <filesystem>
 #include <random>
+#include <tuple>
 
+#include "datasets/dynamic.hpp"
 #include "datasets/movingai.hpp"
 #include "geometry/free_space.hpp"
 #include "harness/registry.hpp"
@@ -207,5 +209,116 @@ TEST(Subgoal, ScenarioOptimaOnDen520d) {
       ASSERT_TRUE(got.has_value()) << params << " query " << i;
       EXPECT_NEAR(polyline_length(got->path), l.optimal, printed_tolerance(l)) << params << " query " << i;
     }
+  }
+}
+
+namespace {
+
+// A random k x k block of free or blocked cells (k = 1..kmax) placed on the map (as tests/test_dynamic.cpp).
+std::vector<CellChange> random_patch(GridMap& g, std::mt19937_64& rng, int kmax) {
+  const int k = 1 + int(rng() % unsigned(kmax));
+  Patch patch{k, k, std::vector<std::uint8_t>(std::size_t(k * k), std::uint8_t(rng() % 2))};
+  std::vector<CellChange> ch;
+  apply_patch(g, patch, int(rng() % unsigned(g.width - k + 1)), int(rng() % unsigned(g.height - k + 1)), ch);
+  return ch;
+}
+
+// The searched graph by positions: per vertex (in id order) its position, whether it is local, and
+// its out-edges in CSR order as (target position, weight, octile shape).
+using Arc = std::tuple<double, double, double>;
+using ShapedArc = std::tuple<double, double, double, int>;
+std::vector<std::tuple<double, double, bool, std::vector<ShapedArc>>> arcs_of(const SubgoalGraph& sg) {
+  std::vector<std::tuple<double, double, bool, std::vector<ShapedArc>>> out;
+  for (Vertex v = 0; v < Vertex(sg.num_subgoals()); ++v) {
+    std::vector<ShapedArc> a;
+    for (auto [it, end] = out_edges(v, sg.graph()); it != end; ++it) {
+      const Point t = sg.position(target(*it, sg.graph()));
+      a.push_back({t.x, t.y, sg.graph().weight(it->index), sg.edge_shape(it->index)});
+    }
+    out.push_back({sg.position(v).x, sg.position(v).y, sg.is_local(v), std::move(a)});
+  }
+  return out;
+}
+
+// A point's links by position and cost, and its component.
+std::pair<std::vector<Arc>, std::int32_t> links_of(const SubgoalGraph& sg, const std::optional<Attachment>& a) {
+  if (!a) return {{}, -2};
+  std::vector<Arc> out;
+  for (const Link& l : a->links) out.push_back({sg.position(l.vertex).x, sg.position(l.vertex).y, l.cost});
+  return {out, a->component};
+}
+
+}  // namespace
+
+// update() after random patches equals a fresh build of the new map: the same subgoals, the same
+// searched graph (arcs between the same positions with the same weights and octile shapes, in the
+// same order, the same locals), the same links of query points (start and goal roles), the same direct links and
+// the same A* answers (equal to grid8's optimum). After the first update (which scans everything)
+// fewer scans than subgoals + cells run: the update is local.
+TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
+  std::mt19937_64 rng(20261123);
+  // ~20 % blocked, and ~6 % (open stretches: long clearances and rays, large scan regions).
+  for (const auto& [params, density] : {std::pair<const char*, unsigned>{"", 20}, {"levels=1", 20}, {"levels=2", 20},
+                                        {"reach=0", 20}, {"", 6}, {"levels=1", 6}}) {
+    SCOPED_TRACE(std::string(params) + " density " + std::to_string(density));
+    GridMap g;
+    g.width = 45, g.height = 38;
+    for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < density ? 0 : 1);
+    Map m = make_grid_map(g, "sgdyn", "test");
+    auto make = [&](const char* text) {
+      Params p = Params::parse(text);
+      return find_representation("subgoal")->build(m, p);
+    };
+    auto rep = make(params);
+    const SubgoalGraph& sg = dynamic_cast<const Adapter<SubgoalGraph>&>(*rep).representation();
+    std::size_t scans = 0, full = 0;
+    for (int step = 0; step < 14; ++step) {
+      SCOPED_TRACE("step " + std::to_string(step));
+      std::vector<CellChange> ch;
+      for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
+        auto c = random_patch(m.grid, rng, 7);
+        ch.insert(ch.end(), c.begin(), c.end());
+      }
+      ASSERT_TRUE(rep->update(m, ch));
+      auto fresh_rep = make(params);
+      const SubgoalGraph& fresh = dynamic_cast<const Adapter<SubgoalGraph>&>(*fresh_rep).representation();
+      ASSERT_EQ(subgoals(sg, m), subgoals(fresh, m));
+      ASSERT_EQ(arcs_of(sg), arcs_of(fresh));
+      EXPECT_EQ(sg.num_global(), fresh.num_global());
+      if (step > 0) {
+        std::size_t free_cells = 0;
+        for (std::uint8_t c : m.grid.cells) free_cells += c;
+        scans += sg.last_rescanned();
+        full += sg.num_subgoals() + (std::string(params) == "reach=0" ? 0 : free_cells - sg.num_subgoals());
+      }
+      // Every cell centre: the same links in both roles.
+      for (int y = 0; y < m.grid.height; ++y)
+        for (int x = 0; x < m.grid.width; ++x) {
+          const Point p{x + 0.5, y + 0.5};
+          ASSERT_EQ(links_of(sg, sg.attach_start(p)), links_of(fresh, fresh.attach_start(p))) << x << "," << y;
+          ASSERT_EQ(links_of(sg, sg.attach_goal(p)), links_of(fresh, fresh.attach_goal(p))) << x << "," << y;
+        }
+      auto g8 = build(m, "");
+      FreeSpace fs(m);
+      std::uniform_int_distribution<int> px(0, m.grid.width - 1), py(0, m.grid.height - 1);
+      for (int k = 0; k < 40; ++k) {
+        const Point s{px(rng) + 0.5, py(rng) + 0.5}, t{px(rng) + 0.5, py(rng) + 0.5};
+        Query q;
+        q.start = s, q.goal = t;
+        if (m.grid.passable(int(s.x), int(s.y)) && m.grid.passable(int(t.x), int(t.y))) {
+          EXPECT_EQ(sg.direct(q), fresh.direct(q));
+          EXPECT_EQ(sg.direct_cost(q), fresh.direct_cost(q));
+        }
+        const auto got = solve(*rep, s, t), want = solve(*fresh_rep, s, t), opt = solve(*g8, s, t);
+        ASSERT_EQ(got.has_value(), want.has_value());
+        ASSERT_EQ(got.has_value(), opt.has_value());
+        if (!got) continue;
+        EXPECT_NEAR(got->cost, want->cost, 1e-9);
+        EXPECT_NEAR(got->cost, opt->cost, 1e-9);
+        EXPECT_EQ(got->path, want->path);  // the same edges and octile shapes
+        EXPECT_TRUE(fs.path_valid(got->path));
+      }
+    }
+    EXPECT_LT(scans, full / 2) << "updates should scan only near the changes";
   }
 }

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <numeric>
 #include <queue>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -70,41 +72,77 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(g_next_build_id
   for (int y = 0; y < h_; ++y)
     for (int x = 0; x < w_; ++x) {
       const Cell c = cell(x, y);
-      if (!free(c)) continue;
-      bool corner = false;
-      for (int dy : {-1, 1})
-        for (int dx : {-1, 1})
-          if (!free_[c + dx + dy * pw_] && free_[c + dx] && free_[c + dy * pw_]) corner = true;
-      if (corner) {
+      if (free(c) && corner(c)) {
         vertex_[c] = std::int32_t(cell_of_.size());
         cell_of_.push_back(c);
         pos_.push_back(centre(c));
       }
     }
 
-  // Clearances: steps from a cell in a cardinal direction up to the first subgoal (included) or the
-  // last free cell (the paper's Clearance(s, d)), filled from the far end of each row/column.
-  const int step[4] = {1, -1, pw_, -pw_};
   for (int d = 0; d < 4; ++d) clear_[d].assign(cells, 0);
-  auto fill = [&](int d, Cell c) {
-    const Cell n = Cell(std::int64_t(c) + step[d]);
-    if (!free(c) || !free(n)) return;
-    clear_[d][c] = std::uint16_t(vertex_[n] >= 0 ? 1 : 1 + clear_[d][n]);
-  };
-  for (int y = 0; y < h_; ++y) {
-    for (int x = w_ - 1; x >= 0; --x) fill(kE, cell(x, y));
-    for (int x = 0; x < w_; ++x) fill(kW, cell(x, y));
-  }
-  for (int x = 0; x < w_; ++x) {
-    for (int y = h_ - 1; y >= 0; --y) fill(kS, cell(x, y));
-    for (int y = 0; y < h_; ++y) fill(kN, cell(x, y));
+  std::vector<int> lines(std::size_t(std::max(w_, h_)));
+  std::iota(lines.begin(), lines.end(), 0);
+  fill_clearances(std::span(lines.data(), std::size_t(h_)), true);
+  fill_clearances(std::span(lines.data(), std::size_t(w_)), false);
+  label_components();
+
+  if (reach_table) {
+    reach_off_.assign(cells + 1, 0);
+    for (Cell c = 0; c < Cell(cells); ++c) {
+      reach_off_[c] = std::uint32_t(reach_ids_.size());
+      if (free(c) && vertex_[c] < 0) direct_h_reachable(c, [&](Cell t) { reach_ids_.push_back(Vertex(vertex_[t])); });
+    }
+    reach_off_[cells] = std::uint32_t(reach_ids_.size());
   }
 
-  // Free-space components (4-connected, as grid8: a diagonal move needs both orthogonal cells).
-  component_.assign(cells, -1);
+  // The simple subgoal graph: every subgoal to its direct-h-reachable subgoals, octile weights.
+  std::vector<CsrGraph::WeightedEdge> edges;
+  for (Vertex u = 0; u < Vertex(cell_of_.size()); ++u)
+    direct_h_reachable(cell_of_[u], [&](Cell t) {
+      const Vertex v = Vertex(vertex_[t]);
+      if (u < v) edges.push_back({u, v, octile(cell_of_[u], t)});
+      else if (v < u) edges.push_back({v, u, octile(cell_of_[u], t)});
+    });
+  finish(std::move(edges));
+}
+
+bool SubgoalGraph::corner(Cell c) const {
+  for (int dy : {-1, 1})
+    for (int dx : {-1, 1})
+      if (!free_[c + dx + dy * pw_] && free_[c + dx] && free_[c + dy * pw_]) return true;
+  return false;
+}
+
+// Clearances: steps from a cell in a cardinal direction up to the first subgoal (included) or the
+// last free cell (the paper's Clearance(s, d)), filled from the far end of each row/column. A cell's
+// clearances depend on its row (E, W) or column (S, N) alone. Columns are filled a row at a time
+// (row-major memory order), all the given columns together.
+void SubgoalGraph::fill_clearances(std::span<const int> lines, bool rows) {
+  const int step[4] = {1, -1, pw_, -pw_};
+  auto fill = [&](int d, Cell c) {
+    const Cell n = Cell(std::int64_t(c) + step[d]);
+    clear_[d][c] = !free(c) || !free(n) ? 0 : std::uint16_t(vertex_[n] >= 0 ? 1 : 1 + clear_[d][n]);
+  };
+  if (rows) {
+    for (int y : lines) {
+      for (int x = w_ - 1; x >= 0; --x) fill(kE, cell(x, y));
+      for (int x = 0; x < w_; ++x) fill(kW, cell(x, y));
+    }
+  } else {
+    for (int y = h_ - 1; y >= 0; --y)
+      for (int x : lines) fill(kS, cell(x, y));
+    for (int y = 0; y < h_; ++y)
+      for (int x : lines) fill(kN, cell(x, y));
+  }
+}
+
+// Free-space components (4-connected, as grid8: a diagonal move needs both orthogonal cells).
+void SubgoalGraph::label_components() {
+  const int step[4] = {1, -1, pw_, -pw_};
+  component_.assign(free_.size(), -1);
   std::vector<Cell> stack;
   std::int32_t next = 0;
-  for (Cell seed = 0; seed < Cell(cells); ++seed) {
+  for (Cell seed = 0; seed < Cell(free_.size()); ++seed) {
     if (!free(seed) || component_[seed] >= 0) continue;
     component_[seed] = next;
     stack.push_back(seed);
@@ -118,34 +156,196 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(g_next_build_id
     }
     ++next;
   }
+}
 
-  if (reach_table) {
-    reach_off_.assign(cells + 1, 0);
-    for (Cell c = 0; c < Cell(cells); ++c) {
-      reach_off_[c] = std::uint32_t(reach_ids_.size());
-      if (free(c) && vertex_[c] < 0) direct_h_reachable(c, [&](Cell t) { reach_ids_.push_back(Vertex(vertex_[t])); });
-    }
-    reach_off_[cells] = std::uint32_t(reach_ids_.size());
+// The shape of the octile path of edge u -> v (free_shape). With the scans' lists (update()), an
+// edge that u's own scan reported is diagonal-first (shape 0): the scan walked that very path
+// (diag_ok steps, then free ray cells); only the others are walked. Calls come grouped by u.
+int SubgoalGraph::EdgeShape::operator()(Vertex u, Vertex v) {
+  if (!g.tracked_) return g.free_shape(g.cell_of_[u], g.cell_of_[v]);
+  if (mark.empty()) mark.assign(g.cell_of_.size(), kNone);
+  if (u != current) {
+    current = u;
+    for (std::uint32_t i = g.scan_off_[u]; i < g.scan_off_[u + 1]; ++i) mark[std::size_t(g.vertex_[g.scan_to_[i]])] = u;
   }
+  return mark[v] == u ? 0 : g.free_shape(g.cell_of_[u], g.cell_of_[v]);
+}
 
-  // The simple subgoal graph: every subgoal to its direct-h-reachable subgoals, octile weights.
+void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   const std::size_t n = cell_of_.size();
-  std::vector<CsrGraph::WeightedEdge> edges;
-  for (Vertex u = 0; u < Vertex(n); ++u)
-    direct_h_reachable(cell_of_[u], [&](Cell t) {
-      const Vertex v = Vertex(vertex_[t]);
-      if (u < v) edges.push_back({u, v, octile(cell_of_[u], t)});
-      else if (v < u) edges.push_back({v, u, octile(cell_of_[u], t)});
-    });
   graph_ = CsrGraph(n, std::move(edges));
   shape_.resize(graph_.num_edges());
+  EdgeShape shape_of{*this};
   for (Vertex u = 0; u < Vertex(n); ++u)
     for (auto [it, end] = out_edges(u, graph_); it != end; ++it) {
-      const int s = free_shape(cell_of_[u], cell_of_[target(*it, graph_)]);
+      const int s = shape_of(u, target(*it, graph_));
       if (s < 0) throw std::logic_error("subgoal: an edge without a free octile path");
       shape_[it->index] = std::uint8_t(s);
     }
   if (levels_ >= 2) build_two_level();
+}
+
+// Incremental update (SPEC §7). A cell's subgoal status reads its 3x3 block and its clearances
+// its row and column; a clearance scan (GetDirectHReachable) reads the cells of its Extent boxes
+// (see scan()). So with D = the changed cells grown by one cell, the cells outside D keep their
+// subgoal status, the rows and columns without a cell of D keep their clearances, and a scan none
+// of whose boxes meets D reads the same values and reports the same subgoals (by cell; vertex ids
+// are renumbered in row-major order, as a fresh build numbers them). Only the subgoals and the
+// cells (reach=1) whose boxes meet D, and those whose role changed (in D), are scanned again. In
+// open areas a scan reads up to the walls, so there a change meets most cells' boxes (a new
+// obstacle's corners are direct-h-reachable from most of the area): local only where walls bound
+// the scans. Recomputed whole, as they depend on the whole map or graph: the free-space components
+// (a change may split or join components anywhere), the CSR graph from the kept and new lists (an
+// edge's shape is walked only when its source's scan did not report it, see EdgeShape), and
+// (levels >= 2) the contraction (its greedy order by degree is global, Uras & Koenig 2014), which
+// then costs as much as in a build. The first update scans everything (the build keeps no
+// extents: a static map pays nothing) and tracks from then on.
+bool SubgoalGraph::update(const Map& m, const std::vector<CellChange>& changed) {
+  if (m.kind != MapKind::grid || m.grid.width != w_ || m.grid.height != h_) return false;
+  const std::size_t cells = free_.size();
+  // D: the changed cells grown by one (inside the map), sorted; its bounding box.
+  std::vector<std::uint8_t> in_d(cells, 0);
+  std::vector<Cell> dcells;
+  int rx0 = w_, rx1 = -1, ry0 = h_, ry1 = -1;
+  for (const CellChange& ch : changed) {
+    if (ch.x < 0 || ch.y < 0 || ch.x >= w_ || ch.y >= h_) continue;
+    free_[cell(ch.x, ch.y)] = m.grid.passable(ch.x, ch.y) ? 1 : 0;
+    for (int y = std::max(ch.y - 1, 0); y <= std::min(ch.y + 1, h_ - 1); ++y)
+      for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, w_ - 1); ++x)
+        if (!in_d[cell(x, y)]) {
+          in_d[cell(x, y)] = 1, dcells.push_back(cell(x, y));
+          rx0 = std::min(rx0, x), rx1 = std::max(rx1, x), ry0 = std::min(ry0, y), ry1 = std::max(ry1, y);
+        }
+  }
+  std::sort(dcells.begin(), dcells.end());
+
+  // Subgoals: the old ones outside D and those in D now, merged in cell order (= row-major).
+  const std::vector<Cell> old_cell_of = std::move(cell_of_);
+  const std::size_t old_n = old_cell_of.size();
+  for (Cell c : old_cell_of) vertex_[c] = -1;
+  cell_of_.clear();
+  cell_of_.reserve(old_n + dcells.size());
+  std::vector<std::int32_t> old_of_new;  // new vertex -> old vertex (same cell) or -1
+  old_of_new.reserve(old_n + dcells.size());
+  std::vector<std::int32_t> new_of_old(old_n, -1);
+  {
+    std::size_t i = 0, k = 0;
+    while (i < old_n || k < dcells.size()) {
+      if (k == dcells.size() || (i < old_n && old_cell_of[i] < dcells[k])) {
+        const Cell c = old_cell_of[i];
+        if (!in_d[c]) new_of_old[i] = std::int32_t(cell_of_.size()), old_of_new.push_back(std::int32_t(i)), cell_of_.push_back(c);
+        ++i;
+      } else {
+        const Cell c = dcells[k++];
+        if (!free(c) || !corner(c)) continue;
+        const bool was = i < old_n && old_cell_of[i] == c;
+        if (was) new_of_old[i] = std::int32_t(cell_of_.size()), ++i;
+        old_of_new.push_back(was ? std::int32_t(i - 1) : -1);
+        cell_of_.push_back(c);
+      }
+    }
+  }
+  const std::size_t n = cell_of_.size();
+  pos_.resize(n);
+  for (Vertex v = 0; v < Vertex(n); ++v) vertex_[cell_of_[v]] = std::int32_t(v), pos_[v] = centre(cell_of_[v]);
+
+  // Clearances of the rows and columns that hold a cell of D.
+  {
+    std::vector<std::uint8_t> row(std::size_t(h_), 0), col(std::size_t(w_), 0);
+    for (Cell c : dcells) row[std::size_t(cy(c))] = 1, col[std::size_t(cx(c))] = 1;
+    std::vector<int> rows, cols;
+    for (int y = 0; y < h_; ++y)
+      if (row[std::size_t(y)]) rows.push_back(y);
+    for (int x = 0; x < w_; ++x)
+      if (col[std::size_t(x)]) cols.push_back(x);
+    fill_clearances(rows, true);
+    fill_clearances(cols, false);
+  }
+  label_components();
+
+  // Whether a scan from c with extent e read a cell of D: a summed-area table over D's box.
+  const int rw = std::max(rx1 - rx0 + 1, 0), rh = std::max(ry1 - ry0 + 1, 0);
+  std::vector<std::uint32_t> sat(std::size_t(rw + 1) * std::size_t(rh + 1), 0);
+  for (int y = 0; y < rh; ++y)
+    for (int x = 0; x < rw; ++x)
+      sat[std::size_t(y + 1) * (rw + 1) + std::size_t(x + 1)] = sat[std::size_t(y) * (rw + 1) + std::size_t(x + 1)] +
+                                                              sat[std::size_t(y + 1) * (rw + 1) + std::size_t(x)] -
+                                                              sat[std::size_t(y) * (rw + 1) + std::size_t(x)] +
+                                                              in_d[cell(rx0 + x, ry0 + y)];
+  auto hit = [&](Cell c, const Extent& e) {
+    const int x = cx(c), y = cy(c);
+    for (int q = 0; q < 4; ++q) {
+      const int x0 = std::max(q & 1 ? x : x - e.x[q], rx0), x1 = std::min(q & 1 ? x + e.x[q] : x, rx1);
+      const int y0 = std::max(q & 2 ? y : y - e.y[q], ry0), y1 = std::min(q & 2 ? y + e.y[q] : y, ry1);
+      if (x0 > x1 || y0 > y1) continue;
+      const std::size_t a = std::size_t(y0 - ry0), b = std::size_t(y1 - ry0 + 1), l = std::size_t(x0 - rx0), r = std::size_t(x1 - rx0 + 1);
+      if (sat[b * (rw + 1) + r] + sat[a * (rw + 1) + l] != sat[a * (rw + 1) + r] + sat[b * (rw + 1) + l]) return true;
+    }
+    return false;
+  };
+  std::size_t rescanned = 0;
+
+  // Per subgoal its scan's subgoals (by cell): kept, or scanned again.
+  {
+    std::vector<std::uint32_t> off(n + 1, 0);
+    std::vector<Cell> to;
+    std::vector<Extent> ext(n);
+    to.reserve(scan_to_.size());
+    for (Vertex v = 0; v < Vertex(n); ++v) {
+      const std::int32_t o = old_of_new[v];
+      if (tracked_ && o >= 0 && !hit(cell_of_[v], sg_ext_[std::size_t(o)])) {
+        to.insert(to.end(), scan_to_.begin() + scan_off_[std::size_t(o)], scan_to_.begin() + scan_off_[std::size_t(o) + 1]);
+        ext[v] = sg_ext_[std::size_t(o)];
+      } else {
+        ++rescanned;
+        scan<true>(cell_of_[v], [&](Cell t) { to.push_back(t); }, &ext[v]);
+      }
+      off[v + 1] = std::uint32_t(to.size());
+    }
+    scan_off_ = std::move(off), scan_to_ = std::move(to), sg_ext_ = std::move(ext);
+  }
+
+  // reach=1: per free non-subgoal cell its list; a cell outside D kept its role.
+  if (!reach_off_.empty()) {
+    std::vector<std::uint32_t> off(cells + 1, 0);
+    std::vector<Vertex> ids;
+    ids.reserve(reach_ids_.size());
+    if (!tracked_) cell_ext_.assign(cells, Extent{});
+    for (Cell c = 0; c < Cell(cells); ++c) {
+      off[c] = std::uint32_t(ids.size());
+      if (!free(c) || vertex_[c] >= 0) continue;
+      if (tracked_ && !in_d[c] && !hit(c, cell_ext_[c])) {
+        for (std::uint32_t i = reach_off_[c]; i < reach_off_[c + 1]; ++i) {
+          const std::int32_t v = new_of_old[reach_ids_[i]];  // read by the scan, so outside D: still a subgoal
+          if (v < 0) throw std::logic_error("subgoal update: a kept cell's subgoal vanished");
+          ids.push_back(Vertex(v));
+        }
+      } else {
+        ++rescanned;
+        scan<true>(c, [&](Cell t) { ids.push_back(Vertex(vertex_[t])); }, &cell_ext_[c]);
+      }
+    }
+    off[cells] = std::uint32_t(ids.size());
+    reach_off_ = std::move(off), reach_ids_ = std::move(ids);
+  }
+  tracked_ = true;
+  rescanned_ = rescanned;
+
+  // The simple subgoal graph in the build's order (per subgoal its scan's subgoals), then the rest.
+  std::vector<CsrGraph::WeightedEdge> edges;
+  edges.reserve(scan_to_.size());
+  for (Vertex u = 0; u < Vertex(n); ++u)
+    for (std::uint32_t i = scan_off_[u]; i < scan_off_[u + 1]; ++i) {
+      const Cell t = scan_to_[i];
+      if (vertex_[t] < 0) throw std::logic_error("subgoal update: a kept subgoal's partner vanished");
+      const Vertex v = Vertex(vertex_[t]);
+      if (u < v) edges.push_back({u, v, octile(cell_of_[u], t)});
+      else if (v < u) edges.push_back({v, u, octile(cell_of_[u], t)});
+    }
+  local_.clear(), rank_.clear(), by_rank_.clear(), via_.clear();
+  finish(std::move(edges));
+  id_ = g_next_build_id++;  // the per-thread query scratch is sized and cached per build
+  return true;
 }
 
 // GetDirectHReachable (Uras, Koenig & Hernández 2013, Algorithm 2): the cardinal rays, then per
@@ -154,6 +354,17 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(g_next_build_id
 // other subgoals are scanned.
 template <class F>
 void SubgoalGraph::direct_h_reachable(Cell c, F&& out) const {
+  scan<false>(c, out, nullptr);
+}
+
+// With Track, the scan notes per quadrant how far the cells it read reach: a cardinal ray reads
+// the cells up to its clearance and one more (blocked, or the subgoal ending it); a diagonal step
+// the three cells of diag_ok; a ray from the diagonal with bound m and clearance j only whether
+// j > m unless j <= m, so the cells up to min(j, m) + 1 decide it. Everything the scan's answer
+// depends on (free_, vertex_, the clear_ values it reads) is then a function of those cells and
+// their 8 neighbours (a cell's subgoal status reads its 3x3 block).
+template <bool Track, class F>
+void SubgoalGraph::scan(Cell c, F&& out, Extent* ext) const {
   const int step[4] = {1, -1, pw_, -pw_};
   for (int d = 0; d < 4; ++d)
     if (const int k = clear_[d][c]; k > 0) {
@@ -163,6 +374,8 @@ void SubgoalGraph::direct_h_reachable(Cell c, F&& out) const {
   for (int dy : {-1, 1})
     for (int dx : {-1, 1}) {
       const int ch = dx > 0 ? kE : kW, cv = dy > 0 ? kS : kN;
+      // Tracked in locals (the stores through ext could alias clear_ and be redone every step).
+      int fx = clear_[ch][c] + 1, fy = clear_[cv][c] + 1;  // the cardinal rays and the cell after
       auto bound = [&](int d, Cell from) {
         int k = clear_[d][from];
         if (k > 0 && vertex_[Cell(std::int64_t(from) + std::int64_t(k) * step[d])] >= 0) --k;
@@ -171,22 +384,29 @@ void SubgoalGraph::direct_h_reachable(Cell c, F&& out) const {
       int maxh = bound(ch, c), maxv = bound(cv, c);
       Cell cur = c;
       const int dstep = dx + dy * pw_;
-      while (diag_ok(cur, dx, dy)) {
+      for (int i = 0;; ++i) {
+        if constexpr (Track) fx = std::max(fx, i + 1), fy = std::max(fy, i + 1);
+        if (!diag_ok(cur, dx, dy)) break;
         cur = Cell(std::int64_t(cur) + dstep);
         if (vertex_[cur] >= 0) {
           out(cur);
           break;
         }
         for (int* m : {&maxh, &maxv}) {
-          const int d = m == &maxh ? ch : cv;
-          int j = clear_[d][cur];
+          const bool horizontal = m == &maxh;
+          int j = clear_[horizontal ? ch : cv][cur];
+          if constexpr (Track) (horizontal ? fx : fy) = std::max(horizontal ? fx : fy, i + 1 + std::min(j, *m) + 1);
           if (j > *m) continue;
           if (j > 0) {
-            const Cell t = Cell(std::int64_t(cur) + std::int64_t(j) * step[d]);
+            const Cell t = Cell(std::int64_t(cur) + std::int64_t(j) * step[horizontal ? ch : cv]);
             if (vertex_[t] >= 0) out(t), --j;
           }
           *m = j;
         }
+      }
+      if constexpr (Track) {
+        const int q = (dy > 0) * 2 + (dx > 0);
+        ext->x[q] = std::uint16_t(fx), ext->y[q] = std::uint16_t(fy);
       }
     }
 }
@@ -478,7 +698,8 @@ BuildStats SubgoalGraph::stats() const {
                    vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
                    rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + reach_off_.capacity() * 4 +
-                   reach_ids_.capacity() * sizeof(Vertex);
+                   reach_ids_.capacity() * sizeof(Vertex) + scan_off_.capacity() * 4 + scan_to_.capacity() * 4 +
+                   (sg_ext_.capacity() + cell_ext_.capacity()) * sizeof(Extent);
   return s;
 }
 
@@ -603,13 +824,14 @@ void SubgoalGraph::build_two_level() {
   std::vector<double> weights;
   shape_.clear();
   via_.clear();
+  EdgeShape shape_of{*this};
   for (Vertex u = 0; u < Vertex(n); ++u) {
     begin[u] = std::uint32_t(targets.size());
     for (const E& e : local_[u] ? up[u] : adj[u]) {
       targets.push_back(e.to);
       weights.push_back(e.w);
       via_.push_back(e.via);
-      shape_.push_back(e.via == kNone ? std::uint8_t(free_shape(cell_of_[u], cell_of_[e.to])) : 0);
+      shape_.push_back(e.via == kNone ? std::uint8_t(shape_of(u, e.to)) : 0);
     }
   }
   begin[n] = std::uint32_t(targets.size());

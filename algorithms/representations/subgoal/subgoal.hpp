@@ -19,9 +19,13 @@
 // upward edges (directed), so a search climbs from the start's subgoals lazily, as the N-level
 // query of Uras & Koenig 2014 does; the goal links to its direct-h-reachable subgoals and to
 // everything upward of the locals among them (the descent, seen from the goal). See subgoal.cpp.
+//
+// update() (SPEC §7) rescans only the subgoals and cells whose clearance scan read a cell near a
+// change and derives the graph (and the contraction, levels >= 2) again; see subgoal.cpp.
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "representations/csr_graph.hpp"
@@ -51,6 +55,9 @@ class SubgoalGraph {
   double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
   BuildStats stats() const;
+  // SPEC §7: brings the graph up to date after `changed` cells of m (the map it was built on, its
+  // cells already new) changed; the result equals a fresh build of m. False for another map's size.
+  bool update(const Map& m, const std::vector<CellChange>& changed);
 
   // For tests and the build report.
   bool is_subgoal(int x, int y) const { return vertex_at(x, y) >= 0; }
@@ -58,6 +65,11 @@ class SubgoalGraph {
   std::size_t num_global() const;
   bool is_local(Vertex v) const { return !local_.empty() && local_[v]; }
   int levels() const { return levels_; }
+  // Clearance scans the last update ran: subgoals and (reach=1) cells (all of them on the first).
+  std::size_t last_rescanned() const { return rescanned_; }
+  // Per graph entry: 0 = its octile path runs diagonal-first from the source, 1 = straight-first
+  // (a shortcut's: 0, refined through its local).
+  std::uint8_t edge_shape(std::uint32_t entry) const { return shape_[entry]; }
 
  private:
   using Cell = std::uint32_t;  // index into the padded grid (one blocked border cell all round)
@@ -74,9 +86,28 @@ class SubgoalGraph {
   bool diag_ok(Cell c, int dx, int dy) const {
     return free_[c + dx] && free_[c + dy * pw_] && free_[c + dx + dy * pw_];
   }
+  // How far a clearance scan from a cell read, per quadrant (dy > 0) * 2 + (dx > 0): the cells it
+  // read lie in the boxes from the cell to (x +- x[q], y +- y[q]) (update()).
+  struct Extent {
+    std::uint16_t x[4], y[4];
+  };
   // Subgoals direct-h-reachable from cell c (c itself excluded): the paper's clearance scan.
   template <class F>
   void direct_h_reachable(Cell c, F&& out) const;
+  // The same scan; with Track, also the extent of the cells it read.
+  template <bool Track, class F>
+  void scan(Cell c, F&& out, Extent* ext) const;
+  bool corner(Cell c) const;                 // a subgoal's test (Definition 1), c free
+  void fill_clearances(std::span<const int> lines, bool rows);  // clear_ along rows (E, W) or columns (S, N)
+  void label_components();
+  struct EdgeShape {  // free_shape of graph edges, shortcut by the scans' lists when kept
+    const SubgoalGraph& g;
+    std::vector<Vertex> mark{};
+    Vertex current = kNone;
+    int operator()(Vertex u, Vertex v);
+  };
+  // The searched graph from the simple subgoal graph's edges: CSR, shapes, the contraction.
+  void finish(std::vector<CsrGraph::WeightedEdge> edges);
   // Whether cell t is direct-h-reachable from cell s under the same scan (t need not be a subgoal).
   bool reaches(Cell s, Cell t) const;
   // Whether the diagonal-first (shape 0) or straight-first (shape 1) octile path from a to b is
@@ -128,6 +159,14 @@ class SubgoalGraph {
   std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
   std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals
   std::vector<Vertex> by_rank_;               // contraction order -> local (levels >= 2)
+  // Kept from the first update on (update()): per subgoal the cells its scan reported, in scan
+  // order (CSR), and per subgoal / per cell (reach=1) the extent of the cells its scan read.
+  bool tracked_ = false;
+  std::vector<std::uint32_t> scan_off_;
+  std::vector<Cell> scan_to_;
+  std::vector<Extent> sg_ext_;                // vertex -> extent
+  std::vector<Extent> cell_ext_;              // reach=1: padded cell -> extent (free non-subgoal cells)
+  std::size_t rescanned_ = 0;
   Graph graph_;                               // searched: globals' edges, locals' upward edges (levels >= 2)
   std::vector<std::uint8_t> shape_;           // per graph_ entry: octile path shape from the source
   std::vector<std::uint32_t> via_;            // per graph_ entry: the local a shortcut bypasses, or kNone
