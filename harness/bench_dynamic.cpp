@@ -109,11 +109,16 @@ void update_vs_rebuild(benchmark::State& state, const char* scenario, const char
 const bool registered = [] {
   for (const char* scen : {"switch_sc1_Aurora_TheFrozenSea", "dao_arena2"})
     for (const char* rep : {"grid8", "quadtree", "navmesh-tiles", "navmesh-tiles:merge=1", "navmesh-tiles:tile=8,merge=1",
-                            "navmesh", "visgraph", "visgraph:alt=0,block=0,skip=0,table=0"})
+                            "navmesh", "visgraph", "visgraph:alt=0,block=0,skip=0,table=0", "subgoal:levels=1"})
       benchmark::RegisterBenchmark((std::string("update/") + rep + "/" + scen).c_str(), update_vs_rebuild, scen, rep)
           ->Unit(benchmark::kMillisecond)
           ->Iterations(1);
   // (visgraph:alt=0,block=0,skip=0,table=0 is the exact optimum's graph, harness/pipeline.cpp.)
+  // The default subgoal (levels=16) on arena2 only: on the Aurora switch its contraction, made
+  // again on every update, takes seconds per build.
+  benchmark::RegisterBenchmark("update/subgoal/dao_arena2", update_vs_rebuild, "dao_arena2", "subgoal")
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(1);
   // navmesh-tiles' tile size (smaller tiles: fewer cells per update, more tiles per build), and
   // quadtree without merging (more, smaller cells).
   for (const char* rep : {"navmesh-tiles:tile=8", "navmesh-tiles:tile=32", "quadtree:merge=0"})
