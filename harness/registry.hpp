@@ -96,7 +96,13 @@ class Adapter final : public AnyRepresentation {
   BuildStats stats() const override { return rep_.stats(); }
   bool update(const Map& m, const std::vector<CellChange>& changed) override {
     if constexpr (HasUpdate<R>) {
-      if (!rep_.update(m, changed)) return false;
+      // An update that throws may leave the structure half changed: report "cannot", so the
+      // caller rebuilds it (tests call update() directly and see the exception).
+      try {
+        if (!rep_.update(m, changed)) return false;
+      } catch (const std::exception&) {
+        return false;
+      }
       ws_.reserve(num_vertices(rep_.graph()) + 2);
       return true;
     } else {

@@ -524,13 +524,22 @@ TEST(DynamicUpdate, NavMeshTilesMatchesFreshBuild) {
 // lists, the skip graph, the table and the taut states on and off.
 TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
   std::mt19937_64 rng(13);
-  for (const char* params : {"", "alt=0,block=0,skip=0,table=0", "block=4,table=0", "block=1,skip=1,table=0", "taut=0,block=0",
-                             "block=3,table=0"}) {
-    SCOPED_TRACE(params);
+  // Open maps (6 % blocked: long sight lines), and maps full of pinch points (diagonal pairs of
+  // blocked cells) and one-cell gaps for the two sweeping rules.
+  for (const auto& [params, pinches] : {std::pair<const char*, bool>{"", false}, {"alt=0,block=0,skip=0,table=0", false},
+                                        {"block=4,table=0", false}, {"block=1,skip=1,table=0", false}, {"taut=0,block=0", false},
+                                        {"block=3,table=0", false}, {"alt=0,block=0,skip=0,table=0", true}, {"block=2,table=0", true}}) {
+    SCOPED_TRACE(std::string(params) + (pinches ? " pinches" : ""));
     GridMap g;
     g.width = 45;
     g.height = 38;
     for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < 6 ? 0 : 1);
+    if (pinches)
+      for (int k = 0; k < 120; ++k) {  // a diagonal pair: its shared corner is a pinch point
+        const int x = int(rng() % unsigned(g.width - 1)), y = int(rng() % unsigned(g.height - 1)), d = int(rng() % 2);
+        g.cells[std::size_t(y * g.width + x + d)] = 0;
+        g.cells[std::size_t((y + 1) * g.width + x + 1 - d)] = 0;
+      }
     Map m = make_grid_map(g, "vg", "test");
     Params p = Params::parse(params);
     VisGraph vg(m, p);

@@ -50,8 +50,9 @@ class GridFov {
   // strictly inside a ray interval unobstructed up to their row, and the row's cells between
   // where those rays enter it and the cell are free, so no blocked interior and no pinch point
   // lies between). And `walk` spans: the cells beside s's horizontal grid line that the walk
-  // along it read. Every cell whose state the result depends on lies in a span or next to one
-  // (what VisGraph::update relies on). with_sure = false leaves the `sure` spans out (they cost
+  // along it read. The result (the nodes reported, and which are sure) depends only on the
+  // cells in a span or next to one (what VisGraph::update relies on); the sweep may read cells
+  // beyond (a blocked run's far end), which do not change it. with_sure = false leaves the `sure` spans out (they cost
   // a pass over the band's cells).
   void scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe,
                     std::vector<GridFovSpan>* spans = nullptr, bool with_sure = true) const;

@@ -219,23 +219,30 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   std::vector<std::uint8_t> rescan(n, 1), shrunk(n, 0);
   if (tracked_) {
     // Changed cells grown by one cell, freed ones and blocked ones apart (a cell listed but now
-    // free counts as freed); per row, prefix counts over the rows that hold one.
-    std::vector<std::uint8_t> grown(std::size_t(W) * std::size_t(H), 0), row_hit(std::size_t(H), 0);
+    // free counts as freed); per row, prefix counts over the rows that hold one. Scratch kept
+    // between updates: only the rows with a change are written, and cleared again below.
+    grown_.resize(std::size_t(W) * std::size_t(H), 0);
+    row_hit_.resize(std::size_t(H), 0);
+    freed_.resize(std::size_t(W + 1) * std::size_t(H));
+    blocked_.resize(freed_.size());
+    hit_rows_.clear();
     for (const CellChange& ch : changed) {
       const std::uint8_t bit = m.grid.passable(ch.x, ch.y) ? 1 : 2;
       for (int y = std::max(ch.y - 1, 0); y <= std::min(ch.y + 1, H - 1); ++y) {
-        row_hit[std::size_t(y)] = 1;
-        for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, W - 1); ++x) grown[std::size_t(y) * W + x] |= bit;
+        if (!row_hit_[std::size_t(y)]) row_hit_[std::size_t(y)] = 1, hit_rows_.push_back(y);
+        for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, W - 1); ++x) grown_[std::size_t(y) * W + x] |= bit;
       }
     }
-    std::vector<std::uint32_t> freed(std::size_t(W + 1) * std::size_t(H), 0), blocked(freed.size(), 0);
-    for (int y = 0; y < H; ++y)
-      if (row_hit[std::size_t(y)]) {
-        std::uint32_t* pf = freed.data() + std::size_t(y) * (W + 1);
-        std::uint32_t* pb = blocked.data() + std::size_t(y) * (W + 1);
-        const std::uint8_t* gr = grown.data() + std::size_t(y) * W;
-        for (int x = 0; x < W; ++x) pf[x + 1] = pf[x] + (gr[x] & 1), pb[x + 1] = pb[x] + (gr[x] >> 1);
-      }
+    for (const int y : hit_rows_) {
+      std::uint32_t* pf = freed_.data() + std::size_t(y) * (W + 1);
+      std::uint32_t* pb = blocked_.data() + std::size_t(y) * (W + 1);
+      std::uint8_t* gr = grown_.data() + std::size_t(y) * W;
+      pf[0] = pb[0] = 0;
+      for (int x = 0; x < W; ++x) pf[x + 1] = pf[x] + (gr[x] & 1), pb[x + 1] = pb[x] + (gr[x] >> 1), gr[x] = 0;
+    }
+    const auto& row_hit = row_hit_;
+    const auto& freed = freed_;
+    const auto& blocked = blocked_;
     for (std::size_t i = 0; i < old.size(); ++i) {
       const std::int32_t k = fov_.node_at(int(old[i].at.x), int(old[i].at.y));
       if (k < 0 || !(c[std::size_t(k)].before == old[i].before) || !(c[std::size_t(k)].after == old[i].after)) continue;
@@ -256,6 +263,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
       rescan[std::size_t(k)] = 0, from_new[std::size_t(k)] = std::int32_t(i);
       shrunk[std::size_t(k)] = hit_blocked;
     }
+    for (const int y : hit_rows_) row_hit_[std::size_t(y)] = 0;
   }
 
   std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
@@ -515,7 +523,8 @@ BuildStats VisGraph::stats() const {
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
                    blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
-                   (adj_off_.capacity() + adj_.capacity() + env_off_.capacity() + env_row0_.capacity() + env_.capacity()) * 4;
+                   (adj_off_.capacity() + adj_.capacity() + env_off_.capacity() + env_row0_.capacity() + env_.capacity()) * 4 +
+                   grown_.capacity() + row_hit_.capacity() + (hit_rows_.capacity() + freed_.capacity() + blocked_.capacity()) * 4;
   return s;
 }
 

@@ -191,6 +191,11 @@ class VisGraph {
   std::vector<std::uint32_t> env_off_;
   std::vector<std::int32_t> env_row0_;
   std::vector<std::pair<std::uint16_t, std::uint16_t>> env_;
+  // update()'s scratch: changed cells grown by one (bit 1 freed, 2 blocked, zero between updates),
+  // rows holding one, per such row prefix counts of either kind.
+  std::vector<std::uint8_t> grown_, row_hit_;
+  std::vector<int> hit_rows_;
+  std::vector<std::uint32_t> freed_, blocked_;
 };
 
 }  // namespace navbench
