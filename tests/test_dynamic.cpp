@@ -19,6 +19,7 @@
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/visgraph/visgraph.hpp"
+#include "test_maps.hpp"
 
 namespace navbench {
 namespace {
@@ -174,14 +175,7 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
   }
 }
 
-// A random k x k block of free or blocked cells (k = 1..kmax) placed on the map.
-std::vector<CellChange> random_patch(GridMap& g, std::mt19937_64& rng, int kmax) {
-  const int k = 1 + int(rng() % unsigned(kmax));
-  Patch patch{k, k, std::vector<std::uint8_t>(std::size_t(k * k), std::uint8_t(rng() % 2))};
-  std::vector<CellChange> ch;
-  apply_patch(g, patch, int(rng() % unsigned(g.width - k + 1)), int(rng() % unsigned(g.height - k + 1)), ch);
-  return ch;
-}
+using testmaps::random_patch;
 
 // The quadtree after updates: the same leaves as a fresh build; the live cells tile exactly the
 // free cells; every cell's neighbours are exactly the cells sharing a side segment with it; cells

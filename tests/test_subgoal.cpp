@@ -214,14 +214,7 @@ TEST(Subgoal, ScenarioOptimaOnDen520d) {
 
 namespace {
 
-// A random k x k block of free or blocked cells (k = 1..kmax) placed on the map (as tests/test_dynamic.cpp).
-std::vector<CellChange> random_patch(GridMap& g, std::mt19937_64& rng, int kmax) {
-  const int k = 1 + int(rng() % unsigned(kmax));
-  Patch patch{k, k, std::vector<std::uint8_t>(std::size_t(k * k), std::uint8_t(rng() % 2))};
-  std::vector<CellChange> ch;
-  apply_patch(g, patch, int(rng() % unsigned(g.width - k + 1)), int(rng() % unsigned(g.height - k + 1)), ch);
-  return ch;
-}
+using testmaps::random_patch;
 
 // The searched graph by positions: per vertex (in id order) its position, whether it is local, and
 // its out-edges in CSR order as (target position, weight, octile shape).
