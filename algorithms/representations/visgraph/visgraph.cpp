@@ -192,15 +192,17 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   }
 }
 
-// Incremental update (issue 14). A node's tangent sweep reads only the cells of its spans (the
-// region it may see, padded by a cell) and of its walk along its grid line, plus the cells around
-// the corners it meets there (GridFov::scan_tangent). So a node none of whose span cells lies
+// Incremental update (issue 14). The result of a node's tangent sweep depends only on the cells
+// of its spans (the region it may see, padded by a cell) and of its walk along its grid line, and
+// on the cells next to them (GridFov::scan_tangent). So a node none of whose span cells lies
 // within one cell of a changed cell sees exactly what it saw: the same nodes, along segments whose
 // cells and pinch points did not change, and each such node is still a node with the same corner
-// shape. Only the other nodes (and the new ones) are swept again; a pair between a kept node and
-// a swept one is taken from the sweep. What is derived from the whole graph (the skip graph,
-// landmarks, the distance table, the block lists from the kept regions) is then computed again.
-// The first update sweeps every node (the build keeps no regions: a static map pays nothing).
+// shape. A node near which cells were only blocked (without block lists) sees a subset of that
+// plus new corners: its pairs are tested again instead (below). Only the other nodes (and the new
+// ones) are swept again; a pair between a kept node and a swept one is taken from the sweep. The
+// block lists carry the kept nodes' entries over (BlockCandidates); what is derived from the whole
+// graph (the skip graph, landmarks, the distance table) is computed again. The first update
+// sweeps every node (the build keeps no regions: a static map pays nothing).
 bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   if (m.kind != MapKind::grid || &m != map_) return false;
   const std::vector<ConvexCorner> old = corners();

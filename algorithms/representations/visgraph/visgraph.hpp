@@ -92,8 +92,8 @@ class VisGraph {
   Polyline polyline(const Query& q) const;
   BuildStats stats() const;
   // SPEC §7 (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
-  // nodes whose sweep read a changed cell, keeps the other nodes' pairs, and derives the rest anew
-  // (visgraph.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
+  // nodes whose swept cells lie within a cell of a changed cell, keeps the other nodes' pairs, and
+  // derives the rest anew (visgraph.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
   bool update(const Map& m, const std::vector<CellChange>& changed);
   // The per-block candidate lists (empty with block=0).
