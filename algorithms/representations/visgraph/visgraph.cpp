@@ -93,7 +93,7 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
     t.want_spans = block_ > 0;
     for (std::uint32_t i = 0; i < n; ++i) {
       scan_node(i, t, block_ > 0, [i](std::uint32_t j) { return j > i; }, joined);
-      if (block_ > 0) spans[i] = t.spans;
+      if (block_ > 0) spans[i] = std::move(t.spans);  // scan_node clears it before the next sweep
     }
     if (block_ > 0) blocks_ = BlockCandidates(map.grid, c, block_, spans);
   } else {
@@ -291,7 +291,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
         if (x0 > x1) x0 = std::uint16_t(sp.x0), x1 = std::uint16_t(sp.x1);
         else x0 = std::min<std::uint16_t>(x0, std::uint16_t(sp.x0)), x1 = std::max<std::uint16_t>(x1, std::uint16_t(sp.x1));
       }
-      if (block_ > 0) spans[k] = t.spans;
+      if (block_ > 0) spans[k] = std::move(t.spans);
     } else {
       const std::size_t i = std::size_t(from_new[k]);
       for (std::uint32_t e = adj_off_[i]; e < adj_off_[i + 1]; ++e) {
