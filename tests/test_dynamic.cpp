@@ -8,6 +8,7 @@
 #include <map>
 #include <tuple>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "datasets/dynamic.hpp"
@@ -258,6 +259,38 @@ TEST(DynamicUpdate, QuadtreeMatchesFreshBuild) {
         for (const std::uint32_t c : live) n += qt.neighbours(c).size();
         return n / 2;
       }()) << "one graph vertex per portal";
+      // The graph read in place from the portal lists: each live portal's out-edges are the other
+      // portals of its two cells, once each, weighted by the midpoint distance.
+      for (const QuadTree* t : {static_cast<const QuadTree*>(&qt), &fresh}) {
+        const auto& G = t->graph();
+        const auto w = t->weights();
+        std::size_t edges = 0;
+        for (Vertex v = 0; v < num_vertices(G); ++v) {
+          const auto [ca, cb] = t->portal_cells(v);
+          if (ca == QuadTreePortal::kNone) {
+            ASSERT_EQ(out_degree(v, G), 0u);
+            continue;
+          }
+          std::set<Vertex> want;
+          for (const std::uint32_t c : {ca, cb})
+            for (Vertex u = 0; u < num_vertices(G); ++u)
+              if (u != v) {
+                const auto [ua, ub] = t->portal_cells(u);
+                if (ua == c || ub == c) want.insert(u);
+              }
+          std::vector<Vertex> got;
+          for (auto [e, end] = out_edges(v, G); e != end; ++e) {
+            got.push_back(target(*e, G));
+            const Point d{t->position(v).x - t->position(target(*e, G)).x, t->position(v).y - t->position(target(*e, G)).y};
+            ASSERT_DOUBLE_EQ(get(w, *e), std::hypot(d.x, d.y));
+          }
+          ASSERT_EQ(got.size(), out_degree(v, G));
+          std::sort(got.begin(), got.end());
+          ASSERT_EQ(got, std::vector<Vertex>(want.begin(), want.end())) << "out-edges of portal " << v << " step " << step;
+          edges += got.size();
+        }
+        EXPECT_EQ(t->stats().edges, edges);
+      }
     }
   }
 }

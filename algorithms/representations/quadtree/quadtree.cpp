@@ -10,6 +10,9 @@
 
 namespace navbench {
 
+BOOST_CONCEPT_ASSERT((boost::IncidenceGraphConcept<QuadTreeGraph>));
+BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<QuadTreeGraph>));
+BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<QuadTreeWeightMap, QuadTreeGraph::Edge>));
 static_assert(Representation<QuadTree> && HasCorridor<QuadTree> && HasApproximateUpdate<QuadTree>);
 
 namespace {
@@ -223,7 +226,7 @@ void QuadTree::merge_cells(double aspect) {
 // overlap with positive length, so pinch points (SPEC §1) do not connect.
 void QuadTree::find_portals() {
   const int b = std::bit_width(unsigned(side_));
-  portals_.clear();
+  graph_.portals.clear();
   std::vector<Keyed> items, tmp;
   for (const bool vertical : {true, false}) {
     items.clear();
@@ -249,7 +252,7 @@ void QuadTree::find_portals() {
         const std::int32_t plo = std::int32_t(items[p].key & lo_mask), qlo = std::int32_t(items[q].key & lo_mask);
         const std::int32_t lo = std::max(plo, qlo), hi = std::min(items[p].hi, items[q].hi);
         if (hi > lo)
-          portals_.push_back({items[p].cell, items[q].cell, std::int32_t(line >> (b + 1)), lo, hi, vertical});
+          graph_.portals.push_back({items[p].cell, items[q].cell, std::int32_t(line >> (b + 1)), lo, hi, vertical});
         if (items[p].hi < items[q].hi) ++p;
         else if (items[q].hi < items[p].hi) ++q;
         else ++p, ++q;
@@ -262,40 +265,20 @@ void QuadTree::find_portals() {
 // --- the portal graph ----------------------------------------------------------------------------
 
 void QuadTree::build_graph() {
-  const std::size_t nc = cells_.size(), np = portals_.size();
+  const std::size_t nc = cells_.size(), np = graph_.portals.size();
   if (np >= std::size_t(QuadTreeGraph::null_vertex())) throw std::invalid_argument("quadtree: too many portals");
-  // Portals of each cell.
-  cell_portals_.assign(nc, {});
+  // Portals of each cell (the graph's edges are read from these lists: quadtree.hpp).
+  graph_.cell_portals.assign(nc, {});
   for (Vertex v = 0; v < np; ++v) {
-    cell_portals_[portals_[v].a].push_back(v);
-    cell_portals_[portals_[v].b].push_back(v);
+    graph_.cell_portals[graph_.portals[v].a].push_back(v);
+    graph_.cell_portals[graph_.portals[v].b].push_back(v);
   }
-  mid_.resize(np);
+  graph_.mid.resize(np);
   for (Vertex v = 0; v < np; ++v) {
-    const PortalRec& p = portals_[v];
+    const PortalRec& p = graph_.portals[v];
     const double m = 0.5 * (double(p.lo) + double(p.hi));
-    mid_[v] = p.vertical ? world(p.line, m) : world(m, p.line);
+    graph_.mid[v] = p.vertical ? world(p.line, m) : world(m, p.line);
   }
-  // Each portal links to every other portal of its two cells (both cells are convex, so the
-  // segment between two portal midpoints of one cell stays inside it); cost = midpoint distance.
-  auto degree = [&](std::uint32_t c) { return std::uint32_t(cell_portals_[c].size()); };
-  std::vector<std::uint32_t> offsets(np + 1, 0);
-  for (Vertex v = 0; v < np; ++v)
-    offsets[v + 1] = offsets[v] + degree(portals_[v].a) + degree(portals_[v].b) - 2;
-  std::vector<Vertex> targets(offsets[np]);
-  std::vector<double> weights(offsets[np]);
-  for (Vertex v = 0; v < np; ++v) {
-    std::uint32_t k = offsets[v];
-    for (const std::uint32_t c : {portals_[v].a, portals_[v].b})
-      for (const Vertex w : cell_portals_[c]) {
-        if (w == v) continue;
-        targets[k] = w;
-        const double dx = mid_[v].x - mid_[w].x, dy = mid_[v].y - mid_[w].y;
-        weights[k] = std::sqrt(dx * dx + dy * dy);  // exact operands: no need for hypot's care
-        ++k;
-      }
-  }
-  graph_ = CsrGraph(std::move(offsets), std::move(targets), std::move(weights));
   label_components();
 }
 
@@ -304,7 +287,7 @@ void QuadTree::label_components() {
   const std::size_t nc = cells_.size();
   UnionFind sets(nc);
   for (std::uint32_t c = 0; c < nc; ++c)
-    for (const Vertex v : cell_portals_[c]) sets.unite(std::int32_t(portals_[v].a), std::int32_t(portals_[v].b));
+    for (const Vertex v : graph_.cell_portals[c]) sets.unite(std::int32_t(graph_.portals[v].a), std::int32_t(graph_.portals[v].b));
   comp_.assign(nc, -1);
   std::int32_t next = 0;
   for (std::uint32_t c = 0; c < nc; ++c) {
@@ -361,8 +344,8 @@ std::optional<Attachment> QuadTree::attach(Point p) const {
   Attachment a;
   a.cell = *c;
   a.component = component(*c);
-  a.links.reserve(cell_portals_[*c].size());
-  for (const Vertex w : cell_portals_[*c]) a.links.push_back({w, distance(p, mid_[w])});
+  a.links.reserve(graph_.cell_portals[*c].size());
+  for (const Vertex w : graph_.cell_portals[*c]) a.links.push_back({w, distance(p, graph_.mid[w])});
   return a;
 }
 
@@ -377,10 +360,10 @@ std::optional<Corridor> QuadTree::corridor(const Query& q) const {
   if (q.path.empty()) return out;
   std::uint32_t prev = std::uint32_t(q.s.cell);
   for (std::size_t i = 0; i < q.path.size(); ++i) {
-    const PortalRec& p = portals_[q.path[i]];
+    const PortalRec& p = graph_.portals[q.path[i]];
     std::uint32_t next;
     if (i + 1 < q.path.size()) {
-      const PortalRec& n = portals_[q.path[i + 1]];
+      const PortalRec& n = graph_.portals[q.path[i + 1]];
       next = (p.a == n.a || p.a == n.b) ? p.a : p.b;
     } else {
       next = std::uint32_t(q.g.cell);
@@ -406,15 +389,15 @@ QuadTree::Box QuadTree::cell_box(std::uint32_t c) const {
 
 std::vector<std::uint32_t> QuadTree::neighbours(std::uint32_t c) const {
   std::vector<std::uint32_t> out;
-  for (const Vertex v : cell_portals_[c]) {
-    const PortalRec& p = portals_[v];
+  for (const Vertex v : graph_.cell_portals[c]) {
+    const PortalRec& p = graph_.portals[v];
     out.push_back(p.a == c ? p.b : p.a);
   }
   return out;
 }
 
 std::pair<Point, Point> QuadTree::portal_segment(Vertex v) const {
-  const PortalRec& p = portals_[v];
+  const PortalRec& p = graph_.portals[v];
   if (p.vertical) return {world(p.line, p.lo), world(p.line, p.hi)};
   return {world(p.lo, p.line), world(p.hi, p.line)};
 }
@@ -423,13 +406,11 @@ BuildStats QuadTree::stats() const {
   BuildStats s;
   s.vertices = graph_.num_live_vertices();
   s.edges = graph_.num_edges();
-  std::size_t lists = cell_portals_.capacity() * sizeof(cell_portals_[0]), pyramid = free_.capacity();
-  for (const auto& l : cell_portals_) lists += l.capacity() * sizeof(Vertex);
+  std::size_t pyramid = free_.capacity();
   for (const auto& l : pyr_) pyramid += l.capacity() * sizeof(std::uint32_t);
   pyramid += owner_.capacity() * sizeof(std::int32_t);
   s.memory_bytes = graph_.memory_bytes() + tree_.capacity() * sizeof(std::int32_t) +
-                   cells_.capacity() * sizeof(Rect) + comp_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes() +
-                   portals_.capacity() * sizeof(PortalRec) + mid_.capacity() * sizeof(Point) + lists + pyramid;
+                   cells_.capacity() * sizeof(Rect) + comp_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes() + pyramid;
   return s;
 }
 
@@ -525,29 +506,22 @@ void QuadTree::paint(const Rect& r, std::int32_t id) {
 }
 
 Vertex QuadTree::add_portal(const PortalRec& p) {
-  const Vertex v = graph_.add_vertex();
-  if (v >= portals_.size()) portals_.resize(std::size_t(v) + 1), mid_.resize(std::size_t(v) + 1);
-  if (v >= born_.size()) born_.resize(std::size_t(v) + 1, 0);
-  born_[v] = epoch_;
-  portals_[v] = p;
+  Vertex v;
+  if (!graph_.free_ids.empty()) {
+    v = graph_.free_ids.back();
+    graph_.free_ids.pop_back();
+  } else {
+    v = Vertex(graph_.portals.size());
+    if (v == QuadTreeGraph::null_vertex()) throw std::invalid_argument("quadtree: too many portals");
+    graph_.portals.emplace_back();
+    graph_.mid.emplace_back();
+  }
+  graph_.portals[v] = p;
   const double m = 0.5 * (double(p.lo) + double(p.hi));
-  mid_[v] = p.vertical ? world(p.line, m) : world(m, p.line);
-  cell_portals_[p.a].push_back(v);
-  cell_portals_[p.b].push_back(v);
+  graph_.mid[v] = p.vertical ? world(p.line, m) : world(m, p.line);
+  graph_.cell_portals[p.a].push_back(v);
+  graph_.cell_portals[p.b].push_back(v);
   return v;
-}
-
-void QuadTree::link_portal(Vertex v, std::vector<Vertex>& tgt, std::vector<double>& w) {
-  tgt.clear();
-  w.clear();
-  for (const std::uint32_t c : {portals_[v].a, portals_[v].b})
-    for (const Vertex u : cell_portals_[c]) {
-      if (u == v) continue;
-      tgt.push_back(u);
-      const double dx = mid_[v].x - mid_[u].x, dy = mid_[v].y - mid_[u].y;
-      w.push_back(std::sqrt(dx * dx + dy * dy));
-    }
-  graph_.set_out_edges(v, tgt.data(), w.data(), tgt.size());
 }
 
 bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
@@ -590,9 +564,7 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
     for (std::uint32_t c = 0; c < cells_.size(); ++c)
       if (!dead(c)) paint(cells_[c], std::int32_t(c));
   }
-  cell_mark_.assign(cells_.size(), 0);  // 1 removed, 2 old with new portals, 4 old that lost some, 3 new
-  if (born_.size() < portals_.size()) born_.resize(portals_.size(), 0);
-  ++epoch_;
+  cell_mark_.assign(cells_.size(), 0);  // 1 removed, 3 new
   removed_.clear();
   released_leaves_ = 0;
   pending_.clear();
@@ -612,26 +584,22 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   }
   for (std::size_t k = new_leaves; k < pending_.size(); ++k) slot(pending_[k].slot) = kPending;
 
-  // 4. The removed cells' portals go; their other cells get new rows.
-  std::vector<std::uint32_t>& relink = relink_;  // cells whose portals need new rows
-  relink.clear();
-  constexpr std::uint32_t kDeadPortal = ~std::uint32_t(0);
+  // 4. The removed cells' portals go (from their other cells' lists too).
+  constexpr std::uint32_t kDeadPortal = QuadTreePortal::kNone;
   for (const std::uint32_t d : removed_) {
-    for (const Vertex v : cell_portals_[d]) {
-      PortalRec& p = portals_[v];
+    for (const Vertex v : graph_.cell_portals[d]) {
+      PortalRec& p = graph_.portals[v];
       if (p.a == kDeadPortal) continue;  // both cells removed: already gone
       const std::uint32_t other = p.a == d ? p.b : p.a;
       if (cell_mark_[other] != 1) {
-        auto& l = cell_portals_[other];
-        l.erase(std::find(l.begin(), l.end(), v));
-        if (cell_mark_[other] == 0) relink.push_back(other);
-        cell_mark_[other] = 4;
+        auto& l = graph_.cell_portals[other];
+        *std::find(l.begin(), l.end(), v) = l.back();  // order within a list is free
+        l.pop_back();
       }
       p.a = p.b = kDeadPortal;
-      born_[v] = epoch_;
-      graph_.remove_vertex(v);
+      graph_.free_ids.push_back(v);
     }
-    cell_portals_[d].clear();  // its grid cells keep its id in owner_: step 6 checks an owner's box
+    graph_.cell_portals[d].clear();  // its grid cells keep its id in owner_: step 6 checks an owner's box
     cells_[d] = Rect{0, 0, 0, 0};
     free_cells_.push_back(d);
   }
@@ -654,13 +622,12 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
     } else {
       c = std::uint32_t(cells_.size());
       cells_.emplace_back();
-      cell_portals_.emplace_back();
+      graph_.cell_portals.emplace_back();
       cell_mark_.push_back(0);
     }
     cells_[c] = rects[k];
     cell_mark_[c] = 3;
     fresh[k] = c;
-    relink.push_back(c);
   }
   for (std::size_t k = 0; k < pending_.size(); ++k) slot(pending_[k].slot) = -std::int32_t(fresh[leaf_cell[k]]) - 2;
   for (const std::uint32_t c : fresh) paint(cells_[c], std::int32_t(c));
@@ -697,58 +664,17 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
         const std::int32_t hi = vertical ? std::min(r.y1, o.y1) : std::min(r.x1, o.x1);
         if (hi <= lo) continue;
         add_portal({high ? c : u, high ? u : c, line, lo, hi, vertical});
-        if (cell_mark_[u] == 0) cell_mark_[u] = 2, relink.push_back(u);
       }
     }
   }
 
-  // 7. Rows. A new portal gets its row; an old portal of a cell whose portal set changed drops the
-  // portals that went and gains the new ones of its cells (unchanged entries stay as they are).
-  std::vector<Vertex>& tgt = tgt_;
-  std::vector<double>& w = w_;
-  auto changed_now = [&](Vertex t) { return born_[t] == epoch_; };
-  // The new portals of each old cell in relink, listed once: every old portal's row gains them.
-  news_.clear();
-  if (news_range_.size() < cells_.size()) news_range_.resize(cells_.size());
-  for (const std::uint32_t c : relink) {
-    if (cell_mark_[c] == 3) continue;  // a new cell has no old portal
-    const auto b = std::uint32_t(news_.size());
-    for (const Vertex u : cell_portals_[c])
-      if (changed_now(u)) news_.push_back(u);
-    news_range_[c] = {b, std::uint32_t(news_.size())};
-  }
-  for (const std::uint32_t c : relink)
-    for (const Vertex v : cell_portals_[c]) {
-      const PortalRec& p = portals_[v];
-      const std::uint32_t other = p.a == c ? p.b : p.a;
-      if (cell_mark_[other] >= 2 && other < c) continue;  // a portal of two such cells: once
-      if (changed_now(v)) {
-        link_portal(v, tgt, w);
-        continue;
-      }
-      if (cell_mark_[p.a] == 4 || cell_mark_[p.b] == 4)  // only rows of such cells name removed portals
-        graph_.filter_out_edges(v, [&](Vertex t) { return !changed_now(t); });
-      tgt.clear();
-      w.clear();
-      for (const std::uint32_t cc : {p.a, p.b}) {
-        if (cell_mark_[cc] < 2) continue;  // an old portal's cells are old: marks 0, 2 or 4
-        for (std::uint32_t k = news_range_[cc].first; k < news_range_[cc].second; ++k) {
-          const Vertex u = news_[k];
-          tgt.push_back(u);
-          const double dx = mid_[v].x - mid_[u].x, dy = mid_[v].y - mid_[u].y;
-          w.push_back(std::sqrt(dx * dx + dy * dy));
-        }
-      }
-      graph_.append_out_edges(v, tgt.data(), w.data(), tgt.size());
-    }
-
-  // 8. Component labels (representations/union_find.hpp): a new cell takes its neighbours' labels, united.
+  // 7. Component labels (representations/union_find.hpp): a new cell takes its neighbours' labels, united.
   if (comp_.size() < cells_.size()) comp_.resize(cells_.size(), -1);
   for (const std::uint32_t c : fresh) comp_[c] = -1;
   for (const std::uint32_t c : fresh) {
     std::int32_t root = -1;
-    for (const Vertex v : cell_portals_[c]) {
-      const std::uint32_t n = portals_[v].a == c ? portals_[v].b : portals_[v].a;
+    for (const Vertex v : graph_.cell_portals[c]) {
+      const std::uint32_t n = graph_.portals[v].a == c ? graph_.portals[v].b : graph_.portals[v].a;
       if (comp_[n] < 0) continue;  // a new cell not labelled yet: it unites with c when its turn comes
       root = root < 0 ? labels_.find(comp_[n]) : labels_.unite(comp_[n], root);
     }

@@ -11,11 +11,13 @@
 // cells share, of positive length), placed at its midpoint; two portals of the same cell are joined
 // with the distance between their midpoints. A query point joins the portals of the cell holding it,
 // so every path segment lies inside one closed free cell and the raw path is valid by construction.
-// The graph is a compact CSR modelled in place as a Boost.Graph graph (no adjacency_list copy).
+// The graph is modelled in place as a Boost.Graph graph on the cells' portal lists (QuadTreeGraph:
+// no edge array, no adjacency_list copy).
 //
 // Parameters: min (smallest cell side; cells on grid maps, map units on polygon maps; default 1),
 // merge (0/1, default 1), aspect (>= 1, default 2).
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -26,15 +28,128 @@
 #include <boost/iterator/iterator_facade.hpp>
 #include <boost/property_map/property_map.hpp>
 
-#include "representations/csr_graph.hpp"
 #include "representations/representation.hpp"
 #include "representations/union_find.hpp"
 
 namespace navbench {
 
-// The portal graph: the shared CSR graph (representations/csr_graph.hpp).
-using QuadTreeGraph = CsrGraph;
-using QuadTreeWeightMap = CsrWeightMap;
+// A portal: the segment two cells share, on the line x = line (vertical) or y = line, spanning
+// [lo, hi] in tree units; cell a lies on the low side of the line (smaller x or y), cell b on the
+// high side. A removed portal has a == b == kNone.
+struct QuadTreePortal {
+  static constexpr std::uint32_t kNone = ~std::uint32_t(0);
+  std::uint32_t a, b;
+  std::int32_t line, lo, hi;
+  bool vertical;
+};
+
+// The portal graph, modelled in place as a Boost.Graph graph (IncidenceGraph + VertexListGraph, as
+// boost/graph/grid_graph.hpp models a grid): portal v's out-edges are the other portals of its two
+// cells, weighted by the distance between the midpoints, read from the cells' portal lists when
+// the search asks. Each cell is convex, so the segment between two of its portal midpoints stays
+// inside it. No edge is stored: an update (SPEC §7) edits only the portal lists of the cells it
+// touches, and a build writes no edge array.
+class QuadTreeGraph {
+ public:
+  struct Edge {
+    Vertex u = 0, v = 0;
+    friend bool operator==(const Edge&, const Edge&) = default;
+  };
+  // graph_traits
+  using vertex_descriptor = Vertex;
+  using edge_descriptor = Edge;
+  using directed_category = boost::directed_tag;
+  using edge_parallel_category = boost::disallow_parallel_edge_tag;
+  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
+  using vertices_size_type = std::size_t;
+  using edges_size_type = std::size_t;
+  using degree_size_type = std::size_t;
+  using vertex_iterator = boost::counting_iterator<Vertex>;
+  static Vertex null_vertex() { return ~Vertex(0); }
+
+  // The portals of cell a, then those of cell b, skipping u itself.
+  class out_edge_iterator
+      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
+   public:
+    out_edge_iterator() = default;
+    out_edge_iterator(Vertex u, const Vertex* p, const Vertex* pend, const Vertex* q, const Vertex* qend)
+        : u_(u), p_(p), pend_(pend), q_(q), qend_(qend) {
+      skip();
+    }
+
+   private:
+    friend class boost::iterator_core_access;
+    void skip() {  // past u, and from the first list into the second
+      for (;;) {
+        if (p_ == pend_) {
+          if (q_ == qend_) return;
+          p_ = q_, pend_ = qend_, q_ = qend_;
+        } else if (*p_ == u_) {
+          ++p_;
+        } else {
+          return;
+        }
+      }
+    }
+    Edge dereference() const { return {u_, *p_}; }
+    void increment() {
+      ++p_;
+      skip();
+    }
+    bool equal(const out_edge_iterator& o) const { return p_ == o.p_; }
+    Vertex u_ = 0;
+    const Vertex *p_ = nullptr, *pend_ = nullptr, *q_ = nullptr, *qend_ = nullptr;
+  };
+
+  friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex u, const QuadTreeGraph& g) {
+    const QuadTreePortal& p = g.portals[u];
+    if (p.a == QuadTreePortal::kNone) return {};
+    const auto &la = g.cell_portals[p.a], &lb = g.cell_portals[p.b];
+    const Vertex* e = lb.data() + lb.size();
+    return {out_edge_iterator(u, la.data(), la.data() + la.size(), lb.data(), e), out_edge_iterator(u, e, e, e, e)};
+  }
+  friend Vertex source(const Edge& e, const QuadTreeGraph&) { return e.u; }
+  friend Vertex target(const Edge& e, const QuadTreeGraph&) { return e.v; }
+  friend std::size_t out_degree(Vertex u, const QuadTreeGraph& g) {
+    const QuadTreePortal& p = g.portals[u];
+    return p.a == QuadTreePortal::kNone ? 0 : g.cell_portals[p.a].size() + g.cell_portals[p.b].size() - 2;
+  }
+  friend std::pair<vertex_iterator, vertex_iterator> vertices(const QuadTreeGraph& g) {
+    return {vertex_iterator(0), vertex_iterator(Vertex(g.portals.size()))};
+  }
+  friend std::size_t num_vertices(const QuadTreeGraph& g) { return g.portals.size(); }
+
+  std::size_t num_live_vertices() const { return portals.size() - free_ids.size(); }
+  std::size_t num_edges() const {  // directed: a cell of k portals holds k (k - 1)
+    std::size_t n = 0;
+    for (const auto& l : cell_portals) n += l.size() * (l.size() - (l.empty() ? 0 : 1));
+    return n;
+  }
+  std::size_t memory_bytes() const {
+    std::size_t lists = cell_portals.capacity() * sizeof(cell_portals[0]);
+    for (const auto& l : cell_portals) lists += l.capacity() * sizeof(Vertex);
+    return portals.capacity() * sizeof(QuadTreePortal) + mid.capacity() * sizeof(Point) + lists +
+           free_ids.capacity() * sizeof(Vertex);
+  }
+
+  std::vector<QuadTreePortal> portals;            // per vertex
+  std::vector<Point> mid;                         // per vertex: the portal's midpoint (map units)
+  std::vector<std::vector<Vertex>> cell_portals;  // per cell: its portals
+  std::vector<Vertex> free_ids;                   // removed portals' ids, reused first
+};
+
+// Edge weights of the portal graph: the distance between the two midpoints.
+struct QuadTreeWeightMap {
+  using key_type = QuadTreeGraph::Edge;
+  using value_type = double;
+  using reference = double;
+  using category = boost::readable_property_map_tag;
+  const Point* mid = nullptr;
+  friend double get(const QuadTreeWeightMap& m, const QuadTreeGraph::Edge& e) {
+    const double dx = m.mid[e.u].x - m.mid[e.v].x, dy = m.mid[e.u].y - m.mid[e.v].y;
+    return std::sqrt(dx * dx + dy * dy);  // exact operands: no need for hypot's care
+  }
+};
 
 class QuadTree {
  public:
@@ -49,8 +164,8 @@ class QuadTree {
 
   // --- the Representation contract ---
   const Graph& graph() const { return graph_; }
-  QuadTreeWeightMap weights() const { return weight_map(graph_); }
-  Point position(Vertex v) const { return mid_[v]; }
+  QuadTreeWeightMap weights() const { return {graph_.mid.data()}; }
+  Point position(Vertex v) const { return graph_.mid[v]; }
   std::optional<Attachment> attach(Point p) const;
   bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
   Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
@@ -59,7 +174,7 @@ class QuadTree {
   // SPEC §7, grid maps: the free counts of the changed cells' ancestors are updated in a count
   // pyramid, only the subtrees whose free/mixed/blocked state changed are subdivided again, and
   // the merged cells that lost a leaf are taken apart and merged again together with the new
-  // leaves; portals and graph rows change only around those cells. The leaves equal a fresh
+  // leaves; portals (the graph's edges) change only around those cells. The leaves equal a fresh
   // build's; the merged cells may differ (merging is a greedy sweep over the whole map) but tile
   // the same free space. Component labels as grid8's update: new cells unite their neighbours'
   // labels, a split keeps one label (different labels still prove there is no path).
@@ -96,7 +211,7 @@ class QuadTree {
   // over-approximate (a split leaves one label; see update()).
   std::int32_t component(std::uint32_t c) const { return labels_.root(comp_[c]); }
   // Portal v (a live graph vertex): the two cells it joins and its segment (ends ordered by increasing x, then y).
-  std::pair<std::uint32_t, std::uint32_t> portal_cells(Vertex v) const { return {portals_[v].a, portals_[v].b}; }
+  std::pair<std::uint32_t, std::uint32_t> portal_cells(Vertex v) const { return {graph_.portals[v].a, graph_.portals[v].b}; }
   std::pair<Point, Point> portal_segment(Vertex v) const;
 
  private:
@@ -104,13 +219,7 @@ class QuadTree {
   struct Rect {
     std::int32_t x0, y0, x1, y1;
   };
-  // A portal on the line x = line (vertical) or y = line, spanning [lo, hi]; cell a lies on the
-  // low side of the line (smaller x or y), cell b on the high side.
-  struct PortalRec {
-    std::uint32_t a, b;
-    std::int32_t line, lo, hi;
-    bool vertical;
-  };
+  using PortalRec = QuadTreePortal;
   // Tree slots: >= 0 an inner node whose 4 children are slots tree_[i..i+3] (order: low x low y,
   // high x low y, low x high y, high x high y); kBlocked; <= -2 a free leaf, id -(value + 2).
   static constexpr std::int32_t kBlocked = -1;
@@ -144,7 +253,6 @@ class QuadTree {
   void visit_leaves(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, const Rect& r, F&& f) const;
   Vertex add_portal(const PortalRec& p);
   void paint(const Rect& r, std::int32_t id);  // owner_ of the grid cells in r
-  void link_portal(Vertex v, std::vector<Vertex>& tgt, std::vector<double>& w);
   void label_components();
 
   bool merge_ = true;
@@ -158,16 +266,10 @@ class QuadTree {
   std::vector<std::uint32_t> removed_;             // update scratch: cells that lost a leaf
   std::vector<std::uint8_t> cell_mark_;            // update scratch, per cell id
   std::size_t released_leaves_ = 0;                // update scratch
-  std::vector<Vertex> news_;                       // update scratch: new portals of old cells
   // Update scratch kept between updates (no allocation per update).
   std::vector<std::uint64_t> touched_;
-  std::vector<std::uint32_t> relink_, leaf_cell_, fresh_;
+  std::vector<std::uint32_t> leaf_cell_, fresh_;
   std::vector<Rect> rects_;
-  std::vector<Vertex> tgt_;
-  std::vector<double> w_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> news_range_;  // update scratch, per cell: its range in news_
-  std::vector<std::uint32_t> born_;                // per portal: the update that made or removed it
-  std::uint32_t epoch_ = 0;                        // updates so far
 
   Point origin_{0, 0};
   double unit_ = 1;
@@ -179,10 +281,7 @@ class QuadTree {
   std::vector<Rect> cells_;
   std::vector<std::int32_t> comp_;             // per cell: component label
   UnionFind labels_;                           // label -> its component (labels united by updates)
-  std::vector<PortalRec> portals_;              // per graph vertex
-  std::vector<Point> mid_;                      // per graph vertex: portal midpoint
-  std::vector<std::vector<Vertex>> cell_portals_;  // per cell: its portals
-  Graph graph_;
+  Graph graph_;  // the portals, their midpoints, each cell's portal list
 };
 
 }  // namespace navbench
