@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <boost/graph/graph_concepts.hpp>
 #include <boost/iterator/counting_iterator.hpp>
 #include <boost/iterator/iterator_facade.hpp>
@@ -127,14 +128,19 @@ class QuadTreeGraph {
   }
   std::size_t memory_bytes() const {
     std::size_t lists = cell_portals.capacity() * sizeof(cell_portals[0]);
-    for (const auto& l : cell_portals) lists += l.capacity() * sizeof(Vertex);
+    for (const auto& l : cell_portals)
+      if (l.capacity() > kInline) lists += l.capacity() * sizeof(Vertex);  // spilled to the heap
     return portals.capacity() * sizeof(QuadTreePortal) + mid.capacity() * sizeof(Point) + lists +
            free_ids.capacity() * sizeof(Vertex);
   }
 
   std::vector<QuadTreePortal> portals;            // per vertex
   std::vector<Point> mid;                         // per vertex: the portal's midpoint (map units)
-  std::vector<std::vector<Vertex>> cell_portals;  // per cell: its portals
+  // Per cell: its portals. Most cells have few, held inline: the search and the update read a
+  // cell's list in the same cache line as its header (no pointer to chase).
+  static constexpr std::size_t kInline = 6;
+  using PortalList = boost::container::small_vector<Vertex, kInline>;
+  std::vector<PortalList> cell_portals;
   std::vector<Vertex> free_ids;                   // removed portals' ids, reused first
 };
 
