@@ -109,7 +109,7 @@ void update_vs_rebuild(benchmark::State& state, const char* scenario, const char
 const bool registered = [] {
   for (const char* scen : {"switch_sc1_Aurora_TheFrozenSea", "dao_arena2"})
     for (const char* rep : {"grid8", "quadtree", "navmesh-tiles", "navmesh-tiles:merge=1", "navmesh-tiles:tile=8,merge=1",
-                            "navmesh", "visgraph", "visgraph:alt=0,block=0,skip=0,table=0", "subgoal:levels=1"})
+                            "navmesh", "navmesh:merge=1", "navmesh-vertices", "visgraph", "visgraph:alt=0,block=0,skip=0,table=0", "subgoal:levels=1"})
       benchmark::RegisterBenchmark((std::string("update/") + rep + "/" + scen).c_str(), update_vs_rebuild, scen, rep)
           ->Unit(benchmark::kMillisecond)
           ->Iterations(1);

@@ -174,9 +174,14 @@ TEST(Subgoal, LevelsMakeLocalSubgoals) {
   for (const SubgoalGraph* g : {&sg, &deep})
     for (Vertex v = 0; v < Vertex(g->num_subgoals()); ++v)
       for (auto [it, end] = out_edges(v, g->graph()); it != end; ++it) {
-        if (g->is_local(v)) ++upward;
-        else EXPECT_FALSE(g->is_local(target(*it, g->graph())));
-        if (g == &sg) EXPECT_FALSE(g->is_local(v) && g->is_local(target(*it, g->graph())));  // one layer
+        if (g->is_local(v)) {
+          ++upward;
+        } else {
+          EXPECT_FALSE(g->is_local(target(*it, g->graph())));
+        }
+        if (g == &sg) {
+          EXPECT_FALSE(g->is_local(v) && g->is_local(target(*it, g->graph())));  // one layer
+        }
       }
   EXPECT_GT(upward, 0u);
   // A start links to its direct-h-reachable subgoals only; a goal also to everything upward of them.

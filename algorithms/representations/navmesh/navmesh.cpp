@@ -18,8 +18,8 @@ namespace {
 inline double dist(Point a, Point b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)); }
 }  // namespace
 
-static_assert(Representation<NavMesh> && HasCorridor<NavMesh>);
-static_assert(Representation<NavMeshVertices>);
+static_assert(Representation<NavMesh> && HasCorridor<NavMesh> && HasApproximateUpdate<NavMesh>);
+static_assert(Representation<NavMeshVertices> && HasApproximateUpdate<NavMeshVertices>);
 
 // ---------------------------------------------------------------------------------------------
 // CsrGraph
@@ -31,7 +31,44 @@ static_assert(Representation<NavMeshVertices>);
 NavMesh::NavMesh(const Map& map, Params& params)
     : merge_(params.get_bool("merge", false)), tri_((params.finish("navmesh"), map)) {
   // (params.finish runs before the triangulation is built: a bad key costs nothing)
+  derive_cells();
+  build_graph();
+}
+
+void NavMesh::derive_cells() {
   const std::size_t T = tri_.num_triangles();
+  if (merge_) {
+    // Hertel-Mehlhorn over the live triangles (all of them but after an update).
+    std::vector<std::int32_t> idx(T, -1);
+    std::vector<std::array<std::uint32_t, 3>> cs;
+    std::vector<std::array<std::int32_t, 3>> ns;
+    std::uint32_t n = 0;
+    for (std::uint32_t t = 0; t < T; ++t)
+      if (tri_.alive(t)) idx[t] = std::int32_t(n++);
+    const bool compact = n == T;
+    if (!compact) {
+      cs.reserve(n), ns.reserve(n);
+      for (std::uint32_t t = 0; t < T; ++t) {
+        if (idx[t] < 0) continue;
+        cs.push_back(tri_.corners(t));
+        std::array<std::int32_t, 3> nb;
+        for (int i = 0; i < 3; ++i) nb[i] = tri_.neighbor(t, i) >= 0 ? idx[std::size_t(tri_.neighbor(t, i))] : -1;
+        ns.push_back(nb);
+      }
+    }
+    ConvexCells m = compact ? merge_convex(tri_.all_corners(), tri_.all_neighbors(), tri_.points())
+                            : merge_convex(cs, ns, tri_.points());
+    cell_of_.assign(T, -1);
+    for (std::uint32_t t = 0; t < T; ++t)
+      if (idx[t] >= 0) cell_of_[t] = m.cell_of[std::size_t(idx[t])];
+    cell_begin_ = std::move(m.begin);
+    cell_verts_ = std::move(m.verts);
+    cell_verts_.shrink_to_fit();
+    cell_component_.assign(num_cells(), -1);
+    for (std::uint32_t t = 0; t < T; ++t)
+      if (cell_of_[t] >= 0) cell_component_[std::size_t(cell_of_[t])] = tri_.component(t);
+    return;
+  }
   cell_of_.resize(T);
   std::iota(cell_of_.begin(), cell_of_.end(), 0);
   cell_begin_.resize(T + 1);
@@ -41,10 +78,6 @@ NavMesh::NavMesh(const Map& map, Params& params)
     for (int i = 0; i < 3; ++i) cell_verts_[3 * t + i] = tri_.corners(t)[i];
   }
   cell_begin_[T] = std::uint32_t(3 * T);
-  if (merge_) merge_cells();
-  cell_component_.resize(num_cells());
-  for (std::uint32_t t = 0; t < T; ++t) cell_component_[cell_of_[t]] = tri_.component(t);
-  build_graph();
 }
 
 // Hertel & Mehlhorn (1983): drop a diagonal between two convex cells whenever their union is still
@@ -124,18 +157,12 @@ ConvexCells merge_convex(const std::vector<std::array<std::uint32_t, 3>>& corner
   return out;
 }
 
-void NavMesh::merge_cells() {
-  ConvexCells m = merge_convex(tri_.all_corners(), tri_.all_neighbors(), tri_.points());
-  cell_of_ = std::move(m.cell_of);
-  cell_begin_ = std::move(m.begin);
-  cell_verts_ = std::move(m.verts);
-  cell_verts_.shrink_to_fit();
-}
-
 void NavMesh::build_graph() {
   const std::size_t T = tri_.num_triangles(), C = num_cells();
   const auto& pts = tri_.points();
   // Portals: triangle edges between two different cells, each once.
+  portals_.clear();
+  mid_.clear();
   portals_.reserve(3 * T / 2);
   mid_.reserve(3 * T / 2);
   for (std::uint32_t t = 0; t < T; ++t)
@@ -149,31 +176,122 @@ void NavMesh::build_graph() {
     }
   portals_.shrink_to_fit();
   mid_.shrink_to_fit();
-  // Cell -> its portals.
+  // Cell -> its portals: packed with merge=1, three slots a triangle without (update() edits them).
   cell_portal_begin_.assign(C + 1, 0);
-  for (const auto& p : portals_) ++cell_portal_begin_[p.from + 1], ++cell_portal_begin_[p.to + 1];
-  std::partial_sum(cell_portal_begin_.begin(), cell_portal_begin_.end(), cell_portal_begin_.begin());
-  cell_portals_.resize(cell_portal_begin_[C]);
-  std::vector<std::uint32_t> fill(cell_portal_begin_.begin(), cell_portal_begin_.end() - 1);
+  cell_portal_end_.assign(C, 0);
+  for (const auto& p : portals_) ++cell_portal_end_[std::size_t(p.from)], ++cell_portal_end_[std::size_t(p.to)];
+  for (std::size_t c = 0; c < C; ++c) {
+    const std::uint32_t k = cell_portal_end_[c];
+    cell_portal_begin_[c + 1] = merge_ ? cell_portal_begin_[c] + k : std::uint32_t(3 * (c + 1));
+    cell_portal_end_[c] = cell_portal_begin_[c];
+  }
+  cell_portals_.assign(cell_portal_begin_[C], CsrGraph::null_vertex());
   for (Vertex v = 0; v < Vertex(portals_.size()); ++v) {
-    cell_portals_[fill[portals_[v].from]++] = v;
-    cell_portals_[fill[portals_[v].to]++] = v;
+    cell_portals_[cell_portal_end_[std::size_t(portals_[v].from)]++] = v;
+    cell_portals_[cell_portal_end_[std::size_t(portals_[v].to)]++] = v;
   }
   // Two portals of one cell see each other (the cell is convex).
   std::vector<CsrGraph::WeightedEdge> edges;
   std::size_t pairs = 0;
   for (std::size_t c = 0; c < C; ++c) {
-    const std::size_t k = cell_portal_begin_[c + 1] - cell_portal_begin_[c];
+    const std::size_t k = cell_portal_end_[c] - cell_portal_begin_[c];
     pairs += k * (k - 1) / 2;
   }
   edges.reserve(pairs);
   for (std::size_t c = 0; c < C; ++c)
-    for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_begin_[c + 1]; ++i)
-      for (std::uint32_t j = i + 1; j < cell_portal_begin_[c + 1]; ++j) {
+    for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_end_[c]; ++i)
+      for (std::uint32_t j = i + 1; j < cell_portal_end_[c]; ++j) {
         const Vertex a = cell_portals_[i], b = cell_portals_[j];
         edges.push_back({a, b, dist(mid_[a], mid_[b])});
       }
   graph_ = CsrGraph(portals_.size(), std::move(edges));
+}
+
+bool NavMesh::update(const Map& map, const std::vector<CellChange>& changed) {
+  if (map.kind != MapKind::grid || changed.size() * 4 > map.grid.cells.size()) return false;
+  if (!tri_.update(map.grid, changed)) return false;
+  if (merge_) {
+    derive_cells();
+    build_graph();
+    return true;
+  }
+  const auto& d = tri_.delta();
+  const auto& pts = tri_.points();
+  const std::size_t T = tri_.num_triangles();
+  if (cell_of_.size() < T) {  // new triangle ids: their cells and slots
+    const std::size_t old = cell_of_.size();
+    cell_of_.resize(T);
+    std::iota(cell_of_.begin() + std::ptrdiff_t(old), cell_of_.end(), std::int32_t(old));
+    cell_begin_.resize(T + 1);
+    cell_portal_begin_.resize(T + 1);
+    cell_portal_end_.resize(T);
+    for (std::size_t t = old; t <= T; ++t) cell_begin_[t] = cell_portal_begin_[t] = std::uint32_t(3 * t);
+    for (std::size_t t = old; t < T; ++t) cell_portal_end_[t] = std::uint32_t(3 * t);
+    cell_verts_.resize(3 * T);
+    cell_portals_.resize(3 * T, CsrGraph::null_vertex());
+  }
+  auto drop = [&](std::uint32_t c, Vertex p) {
+    for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_end_[c]; ++i)
+      if (cell_portals_[i] == p) {
+        cell_portals_[i] = cell_portals_[--cell_portal_end_[c]];
+        return;
+      }
+  };
+  // 1. The portals of removed (or changed) triangles go; the rows of the other portals of their
+  // neighbour cells lose them.
+  std::vector<Vertex>& rows = scratch_;
+  rows.clear();
+  for (const std::uint32_t t : d.removed) {
+    for (std::uint32_t i = cell_portal_begin_[t]; i < cell_portal_end_[t]; ++i) {
+      const Vertex p = cell_portals_[i];
+      const std::uint32_t u = std::uint32_t(portals_[p].from == std::int32_t(t) ? portals_[p].to : portals_[p].from);
+      drop(u, p);
+      rows.insert(rows.end(), cell_portals_.begin() + cell_portal_begin_[u], cell_portals_.begin() + cell_portal_end_[u]);
+      graph_.remove_vertex(p);
+      portals_[p].from = portals_[p].to = -1;
+    }
+    cell_portal_end_[t] = cell_portal_begin_[t];
+  }
+  for (const Vertex q : rows)
+    if (portals_[q].from >= 0) graph_.filter_out_edges(q, [&](Vertex w) { return portals_[w].from >= 0; });
+  // 2. The portals of new (or changed) triangles, then their graph edges to the other portals of
+  // both their cells.
+  rows.clear();
+  for (const std::uint32_t t : d.added)
+    for (int i = 0; i < 3; ++i) cell_verts_[3 * t + i] = tri_.corners(t)[i];
+  for (const std::uint32_t t : d.added)
+    for (int i = 0; i < 3; ++i) {
+      const std::int32_t u = tri_.neighbor(t, i);
+      if (u < 0) continue;
+      bool have = false;
+      for (std::uint32_t k = cell_portal_begin_[t]; k < cell_portal_end_[t]; ++k) {
+        const PortalInfo& q = portals_[cell_portals_[k]];
+        have |= q.from == u || q.to == u;
+      }
+      if (have) continue;
+      if (cell_portal_end_[t] - cell_portal_begin_[t] >= 3 || cell_portal_end_[std::size_t(u)] - cell_portal_begin_[std::size_t(u)] >= 3)
+        throw std::logic_error("navmesh update: a triangle with more than three portals");
+      const Vertex p = graph_.add_vertex();
+      if (p >= portals_.size()) portals_.resize(p + 1), mid_.resize(p + 1);
+      portals_[p] = {std::int32_t(t), u, tri_.corners(t)[(i + 1) % 3], tri_.corners(t)[(i + 2) % 3]};
+      mid_[p] = {(pts[portals_[p].right].x + pts[portals_[p].left].x) / 2, (pts[portals_[p].right].y + pts[portals_[p].left].y) / 2};
+      cell_portals_[cell_portal_end_[t]++] = p;
+      cell_portals_[cell_portal_end_[std::size_t(u)]++] = p;
+      rows.push_back(p);
+    }
+  fresh_.resize(portals_.size(), 0);
+  for (const Vertex p : rows) fresh_[p] = 1;
+  for (const Vertex p : rows)
+    for (const std::int32_t c : {portals_[p].from, portals_[p].to})
+      for (std::uint32_t k = cell_portal_begin_[std::size_t(c)]; k < cell_portal_end_[std::size_t(c)]; ++k) {
+        const Vertex q = cell_portals_[k];
+        if (q == p || (fresh_[q] && q < p)) continue;  // a pair of new portals once
+        const double w = dist(mid_[p], mid_[q]);
+        graph_.append_out_edges(p, &q, &w, 1);
+        graph_.append_out_edges(q, &p, &w, 1);
+      }
+  for (const Vertex p : rows) fresh_[p] = 0;
+  return true;
 }
 
 std::optional<Attachment> NavMesh::attach(Point p) const {
@@ -182,9 +300,9 @@ std::optional<Attachment> NavMesh::attach(Point p) const {
   const std::int32_t c = cell_of_[t];
   Attachment a;
   a.cell = c;
-  a.component = cell_component_[c];
-  a.links.reserve(cell_portal_begin_[c + 1] - cell_portal_begin_[c]);
-  for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_begin_[c + 1]; ++i)
+  a.component = cell_component(std::uint32_t(c));
+  a.links.reserve(cell_portal_end_[c] - cell_portal_begin_[c]);
+  for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_end_[c]; ++i)
     a.links.push_back({cell_portals_[i], dist(p, mid_[cell_portals_[i]])});
   return a;
 }
@@ -199,12 +317,12 @@ std::optional<Corridor> NavMesh::corridor(const Query& q) const {
 
 BuildStats NavMesh::stats() const {
   BuildStats s;
-  s.vertices = num_vertices(graph_);
+  s.vertices = graph_.num_live_vertices();
   s.edges = graph_.num_edges();
   s.memory_bytes = tri_.memory_bytes() + graph_.memory_bytes() + cell_of_.capacity() * 4 + cell_begin_.capacity() * 4 +
                    cell_verts_.capacity() * 4 + cell_component_.capacity() * 4 + cell_portal_begin_.capacity() * 4 +
-                   cell_portals_.capacity() * sizeof(Vertex) + portals_.capacity() * sizeof(PortalInfo) +
-                   mid_.capacity() * sizeof(Point);
+                   cell_portal_end_.capacity() * 4 + cell_portals_.capacity() * sizeof(Vertex) +
+                   portals_.capacity() * sizeof(PortalInfo) + mid_.capacity() * sizeof(Point) + fresh_.capacity();
   return s;
 }
 
@@ -252,6 +370,7 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
   }
   std::vector<Vertex> id(3 * T, CsrGraph::null_vertex());
   corner_vertex_.resize(T);
+  vertex_of_point_.assign(pts.size(), CsrGraph::null_vertex());
   for (std::uint32_t s = 0; s < 3 * T; ++s) {
     const std::uint32_t c = tri_.corners(s / 3)[s % 3], r = find(s);
     if (pinched[c] && r != fan_root[c]) {
@@ -261,6 +380,8 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
     if (id[r] == CsrGraph::null_vertex()) {
       id[r] = Vertex(pos_.size());
       pos_.push_back(pts[c]);
+      point_of_vertex_.push_back(c);
+      vertex_of_point_[c] = id[r];
     }
     corner_vertex_[s / 3][s % 3] = id[r];
   }
@@ -278,6 +399,129 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
   graph_ = CsrGraph(pos_.size(), std::move(edges));
 }
 
+// The corners of the triangles the triangulation update removed or made are the points whose fans
+// may have changed: each gets its fans, pinch owner (as the constructor: the fan locate() picks)
+// and graph row again; the rows of their unchanged neighbours gain or lose just the edges to them.
+bool NavMeshVertices::update(const Map& map, const std::vector<CellChange>& changed) {
+  if (map.kind != MapKind::grid || changed.size() * 4 > map.grid.cells.size()) return false;
+  if (!tri_.update(map.grid, changed)) return false;
+  const auto& d = tri_.delta();
+  const auto& pts = tri_.points();
+  const Vertex none = CsrGraph::null_vertex();
+  const std::size_t T = tri_.num_triangles();
+  corner_vertex_.resize(T, {none, none, none});
+  vertex_of_point_.resize(pts.size(), none);
+  for (const std::uint32_t t : d.removed) corner_vertex_[t] = {none, none, none};
+  // The affected points, each once.
+  std::vector<std::uint32_t> P;
+  std::vector<std::uint8_t> in_p(pts.size(), 0);
+  auto add = [&](std::uint32_t c) {
+    if (c < pts.size() && !in_p[c]) in_p[c] = 1, P.push_back(c);
+  };
+  for (const auto& cs : d.removed_corners)
+    for (const std::uint32_t c : cs) add(c);
+  for (const std::uint32_t t : d.added)
+    for (const std::uint32_t c : tri_.corners(t)) add(c);
+  // Their old rows (targets), before anything changes.
+  std::vector<std::uint32_t> old_begin(P.size() + 1, 0);
+  std::vector<Vertex> old_targets, old_v(P.size());
+  for (std::size_t k = 0; k < P.size(); ++k) {
+    const Vertex v = old_v[k] = vertex_of_point_[P[k]];
+    if (v != none)
+      for (auto [it, end] = out_edges(v, graph_); it != end; ++it) old_targets.push_back(target(*it, graph_));
+    old_begin[k + 1] = std::uint32_t(old_targets.size());
+  }
+  // Fans and owner of every affected point; its corner slots in the triangles around it.
+  std::vector<std::int32_t> around;
+  std::vector<Vertex> lost;  // graph vertices of points that have no triangle any more
+  auto slot = [&](std::uint32_t t, std::uint32_t corner) {
+    const auto& c = tri_.corners(t);
+    return c[0] == corner ? 0 : c[1] == corner ? 1 : 2;
+  };
+  for (const std::uint32_t a : P) {
+    tri_.triangles_around(a, around);
+    const auto gap = std::find(around.begin(), around.end(), -1);
+    const bool any = std::any_of(around.begin(), around.end(), [](std::int32_t t) { return t >= 0; });
+    Vertex& v = vertex_of_point_[a];
+    if (!any) {
+      if (v != none) lost.push_back(v), v = none;
+      continue;
+    }
+    if (v == none) {
+      v = graph_.add_vertex();
+      if (v >= pos_.size()) pos_.resize(v + 1), point_of_vertex_.resize(v + 1);
+      point_of_vertex_[v] = a;
+    }
+    pos_[v] = pts[a];
+    // Fans: maximal runs of triangles between non-domain faces; more than one = a pinch point.
+    std::rotate(around.begin(), gap, around.end());
+    std::size_t fans = 0;
+    for (std::size_t i = 0; i < around.size(); ++i)
+      fans += around[i] >= 0 && (i == 0 || around[i - 1] < 0);
+    std::int32_t owner = -1;
+    if (fans > 1) owner = tri_.locate(pts[a]);
+    bool in_owner = false;
+    for (std::size_t i = 0; i < around.size(); ++i) {
+      const std::int32_t t = around[i];
+      if (t < 0) continue;
+      if (i == 0 || around[i - 1] < 0) {  // a fan starts: is the owner in it?
+        in_owner = fans <= 1;
+        for (std::size_t j = i; j < around.size() && around[j] >= 0 && !in_owner; ++j) in_owner = around[j] == owner;
+      }
+      corner_vertex_[std::size_t(t)][slot(std::uint32_t(t), a)] = in_owner ? v : none;
+    }
+  }
+  // New rows: the triangle edges at a's vertex whose other end has a vertex in that triangle.
+  std::vector<Vertex> nt;
+  std::vector<double> nw;
+  std::vector<Vertex> fresh_targets;
+  std::vector<std::uint32_t> fresh_begin(P.size() + 1, 0);
+  for (std::size_t k = 0; k < P.size(); ++k) {
+    const std::uint32_t a = P[k];
+    const Vertex v = vertex_of_point_[a];
+    if (v != none) {
+      tri_.triangles_around(a, around);
+      for (const std::int32_t t : around) {
+        if (t < 0) continue;
+        const int i = slot(std::uint32_t(t), a);
+        if (corner_vertex_[std::size_t(t)][i] != v) continue;
+        for (const int j : {(i + 1) % 3, (i + 2) % 3}) {
+          const Vertex w = corner_vertex_[std::size_t(t)][j];
+          if (w != none && std::find(fresh_targets.begin() + fresh_begin[k], fresh_targets.end(), w) == fresh_targets.end())
+            fresh_targets.push_back(w);
+        }
+      }
+    }
+    fresh_begin[k + 1] = std::uint32_t(fresh_targets.size());
+  }
+  // Apply: affected rows replaced; unaffected neighbours lose or gain the edge to a.
+  for (std::size_t k = 0; k < P.size(); ++k) {
+    const std::uint32_t a = P[k];
+    const Vertex v = vertex_of_point_[a];
+    const auto ob = old_targets.begin() + old_begin[k], oe = old_targets.begin() + old_begin[k + 1];
+    const auto nb = fresh_targets.begin() + fresh_begin[k], ne = fresh_targets.begin() + fresh_begin[k + 1];
+    const Vertex was = old_v[k];
+    for (auto it = ob; it != oe; ++it) {
+      const Vertex w = *it;
+      if (in_p[point_of_vertex_[w]] || std::find(nb, ne, w) != ne) continue;
+      graph_.filter_out_edges(w, [&](Vertex x) { return x != was; });
+    }
+    if (v == none) continue;
+    nt.assign(nb, ne);
+    nw.clear();
+    for (const Vertex w : nt) nw.push_back(dist(pos_[v], pos_[w]));
+    graph_.set_out_edges(v, nt.data(), nw.data(), nt.size());
+    for (auto it = nb; it != ne; ++it) {
+      const Vertex w = *it;
+      if (in_p[point_of_vertex_[w]] || std::find(ob, oe, w) != oe) continue;
+      const double wt = dist(pos_[v], pos_[w]);
+      graph_.append_out_edges(w, &v, &wt, 1);
+    }
+  }
+  for (const Vertex v : lost) graph_.remove_vertex(v);
+  return true;
+}
+
 std::optional<Attachment> NavMeshVertices::attach(Point p) const {
   const std::int32_t t = tri_.locate(p);
   if (t < 0) return std::nullopt;
@@ -291,10 +535,11 @@ std::optional<Attachment> NavMeshVertices::attach(Point p) const {
 
 BuildStats NavMeshVertices::stats() const {
   BuildStats s;
-  s.vertices = num_vertices(graph_);
+  s.vertices = graph_.num_live_vertices();
   s.edges = graph_.num_edges();
   s.memory_bytes = tri_.memory_bytes() + graph_.memory_bytes() + corner_vertex_.capacity() * sizeof(corner_vertex_[0]) +
-                   pos_.capacity() * sizeof(Point);
+                   pos_.capacity() * sizeof(Point) + vertex_of_point_.capacity() * sizeof(Vertex) +
+                   point_of_vertex_.capacity() * 4;
   return s;
 }
 

@@ -38,7 +38,11 @@ class FreeSpaceTriangulation {
   FreeSpaceTriangulation(FreeSpaceTriangulation&&) noexcept;
   FreeSpaceTriangulation& operator=(FreeSpaceTriangulation&&) noexcept;
 
+  // Triangle ids run to num_triangles(); after update() some may be dead (alive() false: no
+  // corners, no neighbours, component -1) until a later update reuses them.
   std::size_t num_triangles() const { return corners_.size(); }
+  bool alive(std::uint32_t t) const { return corners_[t][0] != kDead; }
+  static constexpr std::uint32_t kDead = ~std::uint32_t(0);
   const std::vector<Point>& points() const { return points_; }  // triangulation vertices
   const std::array<std::uint32_t, 3>& corners(std::uint32_t t) const { return corners_[t]; }
   // The domain triangle across the edge opposite corner i, or -1 (obstacle / outside the map).
@@ -58,6 +62,35 @@ class FreeSpaceTriangulation {
   static int orientation(Point a, Point b, Point c);
   std::size_t memory_bytes() const;
 
+  // SPEC §7, grid maps: brings the triangulation up to date in place after the cells `changed` of
+  // `g` changed (g holds the new values). The constraints are the maximal boundary runs (see
+  // grid_constraints); the runs through a corner of a changed cell are traced on the old and the new
+  // bitmap, and only the differing ones change: old ones are removed from the CDT (with the
+  // vertices no remaining constraint needs), new ones inserted, as CGAL's CDT does it (removal and
+  // insertion restore the constrained Delaunay property by flips, Chew 1989). The faces CGAL created
+  // or edited are recorded; they and every region whose cells flipped are marked again, and only
+  // their array rows are rewritten. Components are flooded again. The free space tiled, the
+  // vertices and the constraints equal a fresh build's; the triangles may differ where four or more
+  // vertices are cocircular (a grid has many), and the map's four corners stay as vertices once an
+  // update ran (outside the free space: no domain triangle uses them). False (nothing changed) on a
+  // polygon map or a map of another size.
+  bool update(const GridMap& g, const std::vector<CellChange>& changed);
+  // What the last update() changed: ids whose triangle died or changed (with their corners
+  // before), and ids whose triangle is new or changed (a changed id is in both lists).
+  struct Delta {
+    std::vector<std::uint32_t> removed;
+    std::vector<std::array<std::uint32_t, 3>> removed_corners;
+    std::vector<std::uint32_t> added;
+  };
+  const Delta& delta() const { return delta_; }
+  // The faces around point id v, counter-clockwise: their domain triangle id or -1 (empty when v is
+  // not a live vertex).
+  void triangles_around(std::uint32_t v, std::vector<std::int32_t>& out) const;
+  // Point ids run to points().size(); a vertex removed by update() leaves a dead id (reused later).
+  bool point_alive(std::uint32_t v) const;
+  // Checks for tests: CGAL's is_valid() of the CDT, and that the arrays equal the faces' numbering.
+  bool valid_for_tests() const;
+
  private:
   struct Cgal;
   std::unique_ptr<Cgal> cgal_;
@@ -66,6 +99,8 @@ class FreeSpaceTriangulation {
   std::vector<std::array<std::int32_t, 3>> neighbors_;
   std::vector<std::int32_t> component_;
   std::int32_t num_components_ = 0;
+  Delta delta_;
+  void flood_components();
 };
 
 // One tile of navmesh-tiles: the constrained Delaunay triangulation (CGAL, as above) of the free
@@ -159,12 +194,21 @@ class NavMesh {
   // left. Empty when start and goal share a cell; nullopt when there is no path in q.
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
+  // SPEC §7, grid maps: the triangulation is updated in place (FreeSpaceTriangulation::update);
+  // without merging, only the portals of the triangles it removed or made change, and the graph
+  // rows around them (CsrGraph's in-place edits); with merge=1 the cells are merged again and the
+  // graph laid out again from the updated triangles (the CDT work is what is saved). The triangles
+  // may differ from a fresh build's where vertices are cocircular (same free space, same
+  // reachability): approximate. False (rebuild) on polygon maps, on a map of another size, and when
+  // a quarter of the map or more changed.
+  bool update(const Map& map, const std::vector<CellChange>& changed);
+  static constexpr bool kUpdateIsApproximate = true;
   // The cells' outlines (triangles, or merged convex polygons), for path pictures.
   std::vector<Segment> structure() const {
     std::vector<Segment> out;
     const auto& pts = tri_.points();
     for (std::uint32_t c = 0; c + 1 < cell_begin_.size(); ++c)
-      for (std::uint32_t i = cell_begin_[c]; i < cell_begin_[c + 1]; ++i) {
+      for (std::uint32_t i = cell_begin_[c]; i < cell_begin_[c + 1] && cell_alive(c); ++i) {
         const std::uint32_t j = i + 1 < cell_begin_[c + 1] ? i + 1 : cell_begin_[c];
         out.push_back({pts[cell_verts_[i]], pts[cell_verts_[j]]});
       }
@@ -173,7 +217,14 @@ class NavMesh {
 
   // Inspection (tests, plots).
   const FreeSpaceTriangulation& triangulation() const { return tri_; }
+  // Cell ids run to num_cells(); without merging a cell is its triangle, dead with it (cell_alive).
   std::size_t num_cells() const { return cell_begin_.size() - 1; }
+  bool cell_alive(std::uint32_t c) const { return merge_ || tri_.alive(c); }
+  std::int32_t cell_component(std::uint32_t c) const { return merge_ ? cell_component_[c] : tri_.component(c); }
+  // The live portals of cell c (graph vertices).
+  std::vector<Vertex> cell_portals(std::uint32_t c) const {
+    return {cell_portals_.begin() + cell_portal_begin_[c], cell_portals_.begin() + cell_portal_end_[c]};
+  }
   std::int32_t cell_of_triangle(std::uint32_t t) const { return cell_of_[t]; }
   // Corners of a cell, counter-clockwise, as indices into triangulation().points().
   std::vector<std::uint32_t> cell_polygon(std::uint32_t c) const {
@@ -183,10 +234,10 @@ class NavMesh {
     std::int32_t from, to;        // the two cells
     std::uint32_t right, left;    // corner ids as seen crossing from `from` into `to`
   };
-  const PortalInfo& portal(Vertex v) const { return portals_[v]; }
+  const PortalInfo& portal(Vertex v) const { return portals_[v]; }  // from < 0: a removed portal
 
  private:
-  void merge_cells();  // Hertel-Mehlhorn
+  void derive_cells();  // cells from the triangles (with merge=1 Hertel-Mehlhorn)
   void build_graph();
 
   bool merge_ = false;  // declared before tri_: read from the parameters before the build
@@ -194,12 +245,15 @@ class NavMesh {
   std::vector<std::int32_t> cell_of_;           // triangle -> cell
   std::vector<std::uint32_t> cell_begin_;       // cell -> [begin, end) in cell_verts_
   std::vector<std::uint32_t> cell_verts_;       // CCW corner ids of every cell
-  std::vector<std::int32_t> cell_component_;
-  std::vector<std::uint32_t> cell_portal_begin_;  // cell -> [begin, end) in cell_portals_
+  std::vector<std::int32_t> cell_component_;     // merge=1 only (else the triangle's)
+  // cell -> [begin, end) in cell_portals_; without merging three slots per cell (begin = 3c)
+  std::vector<std::uint32_t> cell_portal_begin_, cell_portal_end_;
   std::vector<Vertex> cell_portals_;
   std::vector<PortalInfo> portals_;
   std::vector<Point> mid_;
   Graph graph_;
+  std::vector<Vertex> scratch_;  // update(): portals to filter / made
+  std::vector<std::uint8_t> fresh_;  // update(): per portal, made by this update
 };
 
 // navmesh-vertices: the triangle corners are the vertices, linked along the triangle edges
@@ -219,6 +273,12 @@ class NavMeshVertices {
   bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
   Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   BuildStats stats() const;
+  // SPEC §7, grid maps: the triangulation is updated in place (FreeSpaceTriangulation::update);
+  // the corners of the triangles it removed or made get their fans, pinch owner and graph rows
+  // again, the rest of the graph is edited in place. Approximate as NavMesh::update. False
+  // (rebuild) on polygon maps, on a map of another size, and when a quarter of the map or more changed.
+  bool update(const Map& map, const std::vector<CellChange>& changed);
+  static constexpr bool kUpdateIsApproximate = true;
 
   const FreeSpaceTriangulation& triangulation() const { return tri_; }
   // The graph vertex of corner i of triangle t; CsrGraph::null_vertex() on the non-owning side of a
@@ -229,6 +289,8 @@ class NavMeshVertices {
   FreeSpaceTriangulation tri_;
   std::vector<std::array<Vertex, 3>> corner_vertex_;
   std::vector<Point> pos_;
+  std::vector<Vertex> vertex_of_point_;  // triangulation point -> its graph vertex (or null)
+  std::vector<std::uint32_t> point_of_vertex_;
   Graph graph_;
 };
 
