@@ -306,6 +306,37 @@ struct FreeSpaceTriangulation::Cgal {
     const int by = std::clamp(int((y - y0) * inv), 0, bh - 1);
     return std::size_t(by) * bw + bx;
   }
+  // Hint buckets: about one bucket per two faces, each holding a corner of a face whose centroid
+  // falls in it (buckets no centroid falls in, under large faces, take the previous bucket's).
+  // Made at the build, and again when updates have grown the faces eightfold (a map built all
+  // free has one bucket).
+  void make_hints() {
+    const P2& p0 = cdt.finite_vertices_begin()->point();
+    double xmin = p0.x(), xmax = xmin, ymin = p0.y(), ymax = ymin;
+    for (auto v : cdt.finite_vertex_handles()) {
+      xmin = std::min(xmin, v->point().x()), xmax = std::max(xmax, v->point().x());
+      ymin = std::min(ymin, v->point().y()), ymax = std::max(ymax, v->point().y());
+    }
+    const double wx = std::max(xmax - xmin, 1e-9), wy = std::max(ymax - ymin, 1e-9);
+    const double buckets = std::max(1.0, double(cdt.number_of_faces()) / 2.0);
+    const double side = std::sqrt(wx * wy / buckets);
+    Cgal& c = *this;
+    c.x0 = xmin, c.y0 = ymin;
+    c.bw = std::clamp(int(std::ceil(wx / side)), 1, 4096);
+    c.bh = std::clamp(int(std::ceil(wy / side)), 1, 4096);
+    c.inv = std::min(double(c.bw) / wx, double(c.bh) / wy);
+    const std::uint32_t none = ~std::uint32_t(0);
+    c.hint.assign(std::size_t(c.bw) * c.bh, none);
+    for (auto f : cdt.finite_face_handles()) {
+      const P2 m = centroid(f);
+      c.hint[c.bucket(m.x(), m.y())] = f->vertex(0)->info();
+    }
+    std::uint32_t last = cdt.finite_faces_begin()->vertex(0)->info();
+    for (auto& h : c.hint) {
+      if (h == none) h = last;
+      else last = h;
+    }
+  }
   Face_handle hint_for(double x, double y) const {
     if (hint.empty()) return Face_handle();
     // (during an update a bucket's vertex may be gone: a bucket before it then)
@@ -403,32 +434,7 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
   export_faces(cdt, next, corners_, neighbors_);
   flood_components();
 
-  // Hint buckets: about one bucket per two faces, each holding a face whose centroid falls in it
-  // (buckets no centroid falls in, under large faces, take the previous bucket's face).
-  double xmin = points_[0].x, xmax = xmin, ymin = points_[0].y, ymax = ymin;
-  for (const Point& p : points_) {
-    xmin = std::min(xmin, p.x), xmax = std::max(xmax, p.x);
-    ymin = std::min(ymin, p.y), ymax = std::max(ymax, p.y);
-  }
-  const double wx = std::max(xmax - xmin, 1e-9), wy = std::max(ymax - ymin, 1e-9);
-  const double buckets = std::max(1.0, double(cdt.number_of_faces()) / 2.0);
-  const double side = std::sqrt(wx * wy / buckets);
-  Cgal& c = *cgal_;
-  c.x0 = xmin, c.y0 = ymin;
-  c.bw = std::clamp(int(std::ceil(wx / side)), 1, 4096);
-  c.bh = std::clamp(int(std::ceil(wy / side)), 1, 4096);
-  c.inv = std::min(double(c.bw) / wx, double(c.bh) / wy);
-  const std::uint32_t none = ~std::uint32_t(0);
-  c.hint.assign(std::size_t(c.bw) * c.bh, none);
-  for (auto f : cdt.finite_face_handles()) {
-    const P2 m = centroid(f);
-    c.hint[c.bucket(m.x(), m.y())] = f->vertex(0)->info();
-  }
-  std::uint32_t last = cdt.finite_faces_begin()->vertex(0)->info();
-  for (auto& h : c.hint) {
-    if (h == none) h = last;
-    else last = h;
-  }
+  cgal_->make_hints();
 }
 
 void triangulate_grid_tile(const GridMap& g, int x0, int y0, int x1, int y1, TileTriangles& out) {
@@ -599,7 +605,7 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
   std::set_difference(after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(come));
   for (const CellChange& ch : changed) {
     std::uint8_t& st = state[std::size_t(ch.y) * S + std::size_t(ch.x)];
-    st = std::uint8_t((st & ~kFree) | (ch.passable ? kFree : 0));
+    st = std::uint8_t((st & ~kFree) | (g.passable(ch.x, ch.y) ? kFree : 0));  // the map's value: a cell may be listed twice
   }
   // Spatially near runs one after another: each locate starts at the previous vertex.
   auto spatial = [](const Run& a, const Run& b) {
@@ -703,6 +709,7 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
       else last = h;
     }
   }
+  if (cdt.dimension() == 2 && cdt.number_of_faces() > 8 * std::max<std::size_t>(c.hint.size(), 1)) c.make_hints();
 
   // 4. Domain marks. A face is free iff the cell under its centroid is (as mark_grid_faces). The
   // faces to check: those CGAL recorded, and the face at the centre of every changed cell; from
