@@ -117,12 +117,28 @@ using Segments = std::vector<std::pair<std::size_t, std::size_t>>;
 // runs stay open across lines, so the extra memory is O(W), not O(W x H).
 // Restricted to the rectangle [x0, x1) x [y0, y1) of cells, cells outside it counting as blocked
 // (a tile of navmesh-tiles: its free cells' boundary, the rectangle's border included).
+// The boundary rules of both (the build's sweep and update()'s tracing), on a bitmap `free`:
+// where a unit edge separates free from blocked, and where a run along it is cut (a pinch corner, or
+// a perpendicular boundary).
+template <class Free>
+struct GridBoundary {
+  Free free;
+  bool h_edge(int x, int y) const { return free(x, y - 1) != free(x, y); }  // edge (x, y)-(x+1, y)
+  bool h_cut(int x, int y) const { return free(x - 1, y - 1) != free(x, y - 1); }  // at (x, y)
+  bool v_edge(int x, int y) const { return free(x - 1, y) != free(x, y); }  // edge (x, y)-(x, y+1)
+  bool v_cut(int x, int y) const { return free(x - 1, y - 1) != free(x - 1, y); }  // at (x, y)
+};
+template <class Free>
+GridBoundary<Free> grid_boundary(Free free) {
+  return {free};
+}
+
 void grid_constraints(const GridMap& g, std::vector<P2>& pts, Segments& segs, int x0, int y0, int x1, int y1) {
   const int W = x1 - x0;
   std::vector<std::size_t> row_id(std::size_t(W) + 1);
   std::vector<int> row_of(std::size_t(W) + 1, y0 - 1);                   // line whose id row_id holds
   std::vector<std::size_t> open(std::size_t(W) + 1, ~std::size_t(0));   // start vertex of an open vertical run
-  auto free = [&](int x, int y) { return x >= x0 && x < x1 && y >= y0 && y < y1 && g.passable(x, y); };
+  const auto B = grid_boundary([&](int x, int y) { return x >= x0 && x < x1 && y >= y0 && y < y1 && g.passable(x, y); });
   for (int y = y0; y <= y1; ++y) {
     auto id = [&](int x) {
       if (row_of[x - x0] != y) {
@@ -135,8 +151,8 @@ void grid_constraints(const GridMap& g, std::vector<P2>& pts, Segments& segs, in
     int start = -1;
     for (int x = x0; x <= x1; ++x) {
       // horizontal run on line y through the unit edge (x, y)-(x+1, y)
-      const bool h_edge = x < x1 && free(x, y - 1) != free(x, y);
-      const bool h_cut = h_edge && start >= 0 && free(x - 1, y - 1) != free(x, y - 1);  // pinch at (x, y)
+      const bool h_edge = x < x1 && B.h_edge(x, y);
+      const bool h_cut = h_edge && start >= 0 && B.h_cut(x, y);
       if (start >= 0 && (!h_edge || h_cut)) {
         segs.emplace_back(id(start), id(x));
         start = -1;
@@ -144,8 +160,8 @@ void grid_constraints(const GridMap& g, std::vector<P2>& pts, Segments& segs, in
       if (h_edge && start < 0) start = x;
       // vertical run on line x through the unit edge (x, y)-(x, y+1)
       std::size_t& op = open[std::size_t(x - x0)];
-      const bool v_edge = y < y1 && free(x - 1, y) != free(x, y);
-      const bool v_cut = v_edge && op != ~std::size_t(0) && free(x - 1, y - 1) != free(x - 1, y);
+      const bool v_edge = y < y1 && B.v_edge(x, y);
+      const bool v_cut = v_edge && op != ~std::size_t(0) && B.v_cut(x, y);
       if (op != ~std::size_t(0) && (!v_edge || v_cut)) {
         segs.emplace_back(op, id(x));
         op = ~std::size_t(0);
@@ -507,10 +523,7 @@ template <class Free>
 void runs_through(const std::vector<CellChange>& changed, int W, int H, Free&& free, std::uint8_t* done, std::uint8_t hbit,
                   std::uint8_t vbit, std::vector<Run>& out) {
   const std::size_t S = std::size_t(W) + 1;
-  auto hb = [&](int x, int y) { return free(x, y - 1) != free(x, y); };      // edge (x, y)-(x+1, y) is a boundary
-  auto hcut = [&](int x, int y) { return free(x - 1, y - 1) != free(x, y - 1); };  // pinch at (x, y)
-  auto vb = [&](int x, int y) { return free(x - 1, y) != free(x, y); };      // edge (x, y)-(x, y+1)
-  auto vcut = [&](int x, int y) { return free(x - 1, y - 1) != free(x - 1, y); };
+  const auto B = grid_boundary(free);
   const std::size_t first = out.size();
   for (const CellChange& ch : changed)
     for (int dy = 0; dy < 2; ++dy)
@@ -519,18 +532,18 @@ void runs_through(const std::vector<CellChange>& changed, int W, int H, Free&& f
         // (a corner whose cell (x, y) changed too is visited from that cell)
         if ((dx || dy) && x < W && y < H && (done[std::size_t(y) * S + std::size_t(x)] & kChanged)) continue;
         for (const int e : {x - 1, x}) {
-          if (e < 0 || e >= W || (done[std::size_t(y) * S + std::size_t(e)] & hbit) || !hb(e, y)) continue;
+          if (e < 0 || e >= W || (done[std::size_t(y) * S + std::size_t(e)] & hbit) || !B.h_edge(e, y)) continue;
           int a = e, b = e + 1;
-          while (a > 0 && hb(a - 1, y) && !hcut(a, y)) --a;
-          while (b < W && hb(b, y) && !hcut(b, y)) ++b;
+          while (a > 0 && B.h_edge(a - 1, y) && !B.h_cut(a, y)) --a;
+          while (b < W && B.h_edge(b, y) && !B.h_cut(b, y)) ++b;
           for (int k = a; k < b; ++k) done[std::size_t(y) * S + std::size_t(k)] |= hbit;
           out.push_back({a, y, b, y});
         }
         for (const int e : {y - 1, y}) {
-          if (e < 0 || e >= H || (done[std::size_t(e) * S + std::size_t(x)] & vbit) || !vb(x, e)) continue;
+          if (e < 0 || e >= H || (done[std::size_t(e) * S + std::size_t(x)] & vbit) || !B.v_edge(x, e)) continue;
           int a = e, b = e + 1;
-          while (a > 0 && vb(x, a - 1) && !vcut(x, a)) --a;
-          while (b < H && vb(x, b) && !vcut(x, b)) ++b;
+          while (a > 0 && B.v_edge(x, a - 1) && !B.v_cut(x, a)) --a;
+          while (b < H && B.v_edge(x, b) && !B.v_cut(x, b)) ++b;
           for (int k = a; k < b; ++k) done[std::size_t(k) * S + std::size_t(x)] |= vbit;
           out.push_back({x, a, x, b});
         }
