@@ -409,6 +409,7 @@ BuildStats QuadTree::stats() const {
   std::size_t pyramid = free_.capacity();
   for (const auto& l : pyr_) pyramid += l.capacity() * sizeof(std::uint32_t);
   pyramid += owner_.capacity() * sizeof(std::int32_t);
+  for (const auto& l : dirty_) pyramid += l.capacity() * sizeof(std::uint64_t);
   s.memory_bytes = graph_.memory_bytes() + tree_.capacity() * sizeof(std::int32_t) +
                    cells_.capacity() * sizeof(Rect) + comp_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes() + pyramid;
   return s;
@@ -455,8 +456,9 @@ void QuadTree::visit_leaves(std::int64_t i, std::int32_t x, std::int32_t y, std:
   }
 }
 
-// An old subtree goes: its groups are freed, the cells of its leaves are marked removed.
-void QuadTree::release(std::int32_t v) {
+// An old subtree of side s goes: its groups are freed, the cells of its leaves are marked
+// removed, with the area of their leaves that went (a cell whose leaves all went needs no search).
+void QuadTree::release(std::int32_t v, std::int64_t s) {
   if (v == kBlocked) return;
   if (v <= -2) {
     ++released_leaves_;
@@ -464,30 +466,36 @@ void QuadTree::release(std::int32_t v) {
     if (!cell_mark_[c]) {
       cell_mark_[c] = 1;
       removed_.push_back(c);
+      gone_area_[c] = 0;
     }
+    gone_area_[c] += std::uint64_t(s * s);
     return;
   }
-  for (int q = 0; q < 4; ++q) release(tree_[std::size_t(v) + q]);
+  for (int q = 0; q < 4; ++q) release(tree_[std::size_t(v) + q], s / 2);
   free_groups_.push_back(v);
 }
 
-// Node (x, y, s) holds the changed cells [b, e) (packed y << 32 | x). A node that was split and
-// still is keeps its untouched children; any other node is subdivided again from scratch.
-void QuadTree::walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, std::uint64_t* b, std::uint64_t* e) {
+void QuadTree::clear_dirty_below(std::int32_t x, std::int32_t y, std::int32_t s) {
+  const std::int32_t h = s / 2;
+  if (h == 0) return;
+  for (int q = 0; q < 4; ++q) {
+    const std::int32_t cx = x + (q & 1 ? h : 0), cy = y + (q & 2 ? h : 0);
+    if (take_dirty(cx, cy, h)) clear_dirty_below(cx, cy, h);
+  }
+}
+
+// Node (x, y, s) holds a changed cell (its dirty bit, taken by the caller). A node that was split
+// and still is keeps its clean children; any other node is subdivided again from scratch.
+void QuadTree::walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s) {
   const std::int32_t old = slot(i);
   const std::int64_t f = free_count(x, y, s);
   const bool split = f > 0 && f < std::int64_t(s) * s && s > 1 && s / 2 >= min_size_;
   if (old >= 0 && split) {
     const std::int32_t h = s / 2;
-    auto cx = [](std::uint64_t c) { return std::int32_t(c & 0xffffffffu); };
-    auto cy = [](std::uint64_t c) { return std::int32_t(c >> 32); };
-    std::uint64_t* m = std::partition(b, e, [&](std::uint64_t c) { return cy(c) < y + h; });
-    std::uint64_t* m0 = std::partition(b, m, [&](std::uint64_t c) { return cx(c) < x + h; });
-    std::uint64_t* m2 = std::partition(m, e, [&](std::uint64_t c) { return cx(c) < x + h; });
-    if (b != m0) walk(old, x, y, h, b, m0);
-    if (m0 != m) walk(old + 1, x + h, y, h, m0, m);
-    if (m != m2) walk(old + 2, x, y + h, h, m, m2);
-    if (m2 != e) walk(old + 3, x + h, y + h, h, m2, e);
+    for (int q = 0; q < 4; ++q) {
+      const std::int32_t cx = x + (q & 1 ? h : 0), cy = y + (q & 2 ? h : 0);
+      if (take_dirty(cx, cy, h)) walk(old + q, cx, cy, h);
+    }
     const std::size_t g = std::size_t(old);
     if (tree_[g] == kBlocked && tree_[g + 1] == kBlocked && tree_[g + 2] == kBlocked && tree_[g + 3] == kBlocked) {
       free_groups_.push_back(old);  // nothing free below: forget the node (the build's rule)
@@ -495,14 +503,17 @@ void QuadTree::walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t
     }
     return;
   }
-  release(old);
+  release(old, s);
   make_node(i, x, y, s);
+  clear_dirty_below(x, y, s);
 }
 
 void QuadTree::paint(const Rect& r, std::int32_t id) {
-  for (std::int32_t y = r.y0; y < std::min(r.y1, height_); ++y)
-    std::fill_n(owner_.begin() + std::ptrdiff_t(std::size_t(y) * std::size_t(width_) + std::size_t(r.x0)),
-                std::max(0, std::min(r.x1, width_) - r.x0), id);
+  // (a cell lies inside the map: its leaves are free)
+  auto at = [&](std::int32_t x, std::int32_t y) { return std::size_t(y) * std::size_t(width_) + std::size_t(x); };
+  std::fill_n(owner_.begin() + std::ptrdiff_t(at(r.x0, r.y0)), r.x1 - r.x0, id);
+  if (r.y1 - 1 > r.y0) std::fill_n(owner_.begin() + std::ptrdiff_t(at(r.x0, r.y1 - 1)), r.x1 - r.x0, id);
+  for (std::int32_t y = r.y0 + 1; y < r.y1 - 1; ++y) owner_[at(r.x0, y)] = owner_[at(r.x1 - 1, y)] = id;
 }
 
 Vertex QuadTree::add_portal(const PortalRec& p) {
@@ -528,12 +539,16 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   if (pyr_.empty() || map.kind != MapKind::grid || map.grid.width != width_ || map.grid.height != height_) return false;
   // A large change (the base map placed on the empty one) is cheaper to build afresh.
   if (changed.size() * 4 > std::size_t(width_) * std::size_t(height_)) return false;
-  // 1. Our copy of the cells and the count pyramid; `touched` lists the cells that really changed.
-  // A patch changes cells in runs, so the deltas of consecutive cells under one node are summed
-  // first: a level's entry is written when the run leaves its node (mostly level 1 only).
-  std::vector<std::uint64_t>& touched = touched_;
-  touched.clear();
+  // 1. Our copy of the cells and the count pyramid; every node holding a cell that really changed
+  // is marked dirty. A patch changes cells in runs, so the deltas of consecutive cells under one
+  // node are summed first: a level's entry is written (and marked) when the run leaves its node
+  // (mostly level 1 only).
   const std::size_t levels = pyr_.size();
+  if (dirty_.empty()) {
+    dirty_.resize(levels);
+    for (std::size_t k = 0; k < levels; ++k) dirty_[k].assign((std::size_t(side_ >> k) * std::size_t(side_ >> k) + 63) / 64, 0);
+  }
+  std::size_t touched = 0;
   std::array<std::size_t, 32> node;  // per level: the node whose delta is being summed
   std::array<std::int64_t, 32> sum{};
   node.fill(SIZE_MAX);
@@ -552,13 +567,15 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
       if (i == node[k]) break;
       if (node[k] != SIZE_MAX) flush(k);
       node[k] = i;
+      mark_dirty(k, i);
     }
     sum[1] += now ? 1 : -1;
-    touched.push_back(std::uint64_t(std::uint32_t(c.y)) << 32 | std::uint32_t(c.x));
+    mark_dirty(0, std::size_t(c.y) * std::size_t(side_) + std::size_t(c.x));
+    ++touched;
   }
   for (std::size_t k = 1; k < levels; ++k)
     if (node[k] != SIZE_MAX) flush(k);
-  if (touched.empty()) return true;
+  if (touched == 0) return true;
   if (owner_.empty()) {  // the first update: the owner of every grid cell
     owner_.assign(std::size_t(width_) * std::size_t(height_), -1);
     for (std::uint32_t c = 0; c < cells_.size(); ++c)
@@ -570,13 +587,17 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   pending_.clear();
 
   // 2. The tree: new leaves go to pending_, the cells of dropped leaves to removed_.
-  walk(kRootSlot, 0, 0, side_, touched.data(), touched.data() + touched.size());
+  if (gone_area_.size() < cells_.size()) gone_area_.resize(cells_.size());
+  take_dirty(0, 0, side_);
+  walk(kRootSlot, 0, 0, side_);
   const std::size_t new_leaves = pending_.size();
   leaves_ = leaves_ + new_leaves - released_leaves_;
   released_leaves_ = 0;
 
   // 3. A merged cell that lost a leaf is taken apart: its other leaves are merged again.
   for (const std::uint32_t d : removed_) {
+    const Rect& r = cells_[d];
+    if (gone_area_[d] == std::uint64_t(r.x1 - r.x0) * std::uint64_t(r.y1 - r.y0)) continue;  // no leaf left
     const std::int32_t id = -std::int32_t(d) - 2;
     visit_leaves(kRootSlot, 0, 0, side_, cells_[d], [&](std::int64_t i, std::int32_t v, const Rect& n) {
       if (v == id) pending_.push_back({n, i});
@@ -599,7 +620,7 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
       p.a = p.b = kDeadPortal;
       graph_.free_ids.push_back(v);
     }
-    graph_.cell_portals[d].clear();  // its grid cells keep its id in owner_: step 6 checks an owner's box
+    graph_.cell_portals[d].clear();  // its ring keeps its id in owner_: step 6 checks an owner's box
     cells_[d] = Rect{0, 0, 0, 0};
     free_cells_.push_back(d);
   }

@@ -252,28 +252,46 @@ class QuadTree {
   // Subdivides node (x, y, s) from scratch into slot i (grid maps); free leaves go to pending_.
   void make_node(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s);
   // Update helpers.
-  void walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, std::uint64_t* b, std::uint64_t* e);
-  void release(std::int32_t v);
+  void walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s);
+  void release(std::int32_t v, std::int64_t s);
+  // Dirty bits of the nodes holding a changed cell, per level (level k: nodes of side 2^k). A
+  // dirty node's parent is dirty; walk() clears every bit it set.
+  void mark_dirty(std::size_t k, std::size_t i) { dirty_[k][i >> 6] |= std::uint64_t(1) << (i & 63); }
+  // Clears node (x, y, s)'s bit; says whether it was set.
+  bool take_dirty(std::int32_t x, std::int32_t y, std::int32_t s) {
+    const int k = std::countr_zero(unsigned(s));
+    const std::size_t i = std::size_t(y >> k) * std::size_t(side_ >> k) + std::size_t(x >> k);
+    std::uint64_t& w = dirty_[std::size_t(k)][i >> 6];
+    const std::uint64_t b = std::uint64_t(1) << (i & 63);
+    const bool was = w & b;
+    w &= ~b;
+    return was;
+  }
+  void clear_dirty_below(std::int32_t x, std::int32_t y, std::int32_t s);
   // Calls f(slot index, slot value, node) for every leaf or blocked slot whose node meets r.
   template <class F>
   void visit_leaves(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, const Rect& r, F&& f) const;
   Vertex add_portal(const PortalRec& p);
-  void paint(const Rect& r, std::int32_t id);  // owner_ of the grid cells in r
+  void paint(const Rect& r, std::int32_t id);  // owner_ of the grid cells on r's border ring
   void label_components();
 
   bool merge_ = true;
   double aspect_ = 2, min_size_ = 1;
   std::vector<std::uint8_t> free_;                // grid maps: our copy of the cells (1 free)
   std::vector<std::vector<std::uint32_t>> pyr_;    // grid maps: level k = free count of 2^k nodes
-  std::vector<std::int32_t> owner_;                // grid maps, from the first update: cell of each grid cell (a removed cell's id may stay)
+  // Grid maps, from the first update: the cell of each grid cell on a cell's border ring (the
+  // only grid cells an update reads: those next to another cell). Elsewhere, and where a removed
+  // cell was, an id may be stale: a reader checks that the id's box holds the grid cell.
+  std::vector<std::int32_t> owner_;
   std::vector<std::int32_t> free_groups_;          // released groups of 4 tree slots
   std::vector<PendingLeaf> pending_;
   std::vector<std::uint32_t> free_cells_;          // ids of removed cells
   std::vector<std::uint32_t> removed_;             // update scratch: cells that lost a leaf
   std::vector<std::uint8_t> cell_mark_;            // update scratch, per cell id
   std::size_t released_leaves_ = 0;                // update scratch
+  std::vector<std::uint64_t> gone_area_;           // update scratch, per removed cell: area of its released leaves
+  std::vector<std::vector<std::uint64_t>> dirty_;  // update scratch, all clear between updates
   // Update scratch kept between updates (no allocation per update).
-  std::vector<std::uint64_t> touched_;
   std::vector<std::uint32_t> leaf_cell_, fresh_;
   std::vector<Rect> rects_;
 
