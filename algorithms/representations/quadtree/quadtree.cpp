@@ -552,25 +552,34 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   std::array<std::size_t, 32> node;  // per level: the node whose delta is being summed
   std::array<std::int64_t, 32> sum{};
   node.fill(SIZE_MAX);
+  // Raw pointers and sizes in locals: the byte writes to free_ may alias anything, so members and
+  // vector data would be read again after each.
+  std::array<std::uint32_t*, 32> pyr;
+  std::array<std::uint64_t*, 32> dirty;
+  for (std::size_t k = 0; k < levels; ++k) pyr[k] = pyr_[k].data(), dirty[k] = dirty_[k].data();
+  std::uint8_t* const fr = free_.data();
+  const std::uint8_t* const cells = map.grid.cells.data();
+  const std::size_t width = std::size_t(width_), side = std::size_t(side_);
   auto flush = [&](std::size_t k) {  // writes level k's sum and hands it on to the parent's
-    pyr_[k][node[k]] += std::uint32_t(sum[k]);
+    pyr[k][node[k]] += std::uint32_t(sum[k]);
     if (k + 1 < levels) sum[k + 1] += sum[k];
     sum[k] = 0;
   };
+  auto mark = [&](std::size_t k, std::size_t i) { dirty[k][i >> 6] |= std::uint64_t(1) << (i & 63); };  // a dirty bit
   for (const CellChange& c : changed) {
-    const std::size_t at = std::size_t(c.y) * std::size_t(width_) + std::size_t(c.x);
-    const std::uint8_t now = map.grid.cells[at] != 0;  // the map's value: a cell may be listed twice
-    if (free_[at] == now) continue;
-    free_[at] = now;
+    const std::size_t x = std::size_t(c.x), y = std::size_t(c.y), at = y * width + x;
+    const std::uint8_t now = cells[at] != 0;  // the map's value: a cell may be listed twice
+    if (fr[at] == now) continue;
+    fr[at] = now;
     for (std::size_t k = 1; k < levels; ++k) {  // bottom up; the node's ancestors stay when it stays
-      const std::size_t i = std::size_t(c.y >> k) * std::size_t(side_ >> k) + std::size_t(c.x >> k);
+      const std::size_t i = (y >> k) * (side >> k) + (x >> k);
       if (i == node[k]) break;
       if (node[k] != SIZE_MAX) flush(k);
       node[k] = i;
-      mark_dirty(k, i);
+      mark(k, i);
     }
     sum[1] += now ? 1 : -1;
-    mark_dirty(0, std::size_t(c.y) * std::size_t(side_) + std::size_t(c.x));
+    mark(0, y * side + x);
     ++touched;
   }
   for (std::size_t k = 1; k < levels; ++k)

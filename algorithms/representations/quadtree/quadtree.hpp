@@ -254,10 +254,9 @@ class QuadTree {
   // Update helpers.
   void walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s);
   void release(std::int32_t v, std::int64_t s);
-  // Dirty bits of the nodes holding a changed cell, per level (level k: nodes of side 2^k). A
-  // dirty node's parent is dirty; walk() clears every bit it set.
-  void mark_dirty(std::size_t k, std::size_t i) { dirty_[k][i >> 6] |= std::uint64_t(1) << (i & 63); }
-  // Clears node (x, y, s)'s bit; says whether it was set.
+  // dirty_: the nodes holding a changed cell, a bit per node per level (level k: nodes of side
+  // 2^k), set by update() as it sums the pyramid. A dirty node's parent is dirty; the walk clears
+  // every bit set. take_dirty clears node (x, y, s)'s bit and says whether it was set.
   bool take_dirty(std::int32_t x, std::int32_t y, std::int32_t s) {
     const int k = std::countr_zero(unsigned(s));
     const std::size_t i = std::size_t(y >> k) * std::size_t(side_ >> k) + std::size_t(x >> k);
