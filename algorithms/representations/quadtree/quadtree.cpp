@@ -274,11 +274,7 @@ void QuadTree::build_graph() {
     graph_.cell_portals[graph_.portals[v].b].push_back(v);
   }
   graph_.mid.resize(np);
-  for (Vertex v = 0; v < np; ++v) {
-    const PortalRec& p = graph_.portals[v];
-    const double m = 0.5 * (double(p.lo) + double(p.hi));
-    graph_.mid[v] = p.vertical ? world(p.line, m) : world(m, p.line);
-  }
+  for (Vertex v = 0; v < np; ++v) graph_.mid[v] = midpoint(graph_.portals[v]);
   label_components();
 }
 
@@ -528,8 +524,7 @@ Vertex QuadTree::add_portal(const PortalRec& p) {
     graph_.mid.emplace_back();
   }
   graph_.portals[v] = p;
-  const double m = 0.5 * (double(p.lo) + double(p.hi));
-  graph_.mid[v] = p.vertical ? world(p.line, m) : world(m, p.line);
+  graph_.mid[v] = midpoint(p);
   graph_.cell_portals[p.a].push_back(v);
   graph_.cell_portals[p.b].push_back(v);
   return v;

@@ -243,6 +243,10 @@ class QuadTree {
   void find_portals();
   void build_graph();
   Point world(double x, double y) const { return {origin_.x + x * unit_, origin_.y + y * unit_}; }
+  Point midpoint(const PortalRec& p) const {  // the portal's midpoint in map units (its graph vertex)
+    const double m = 0.5 * (double(p.lo) + double(p.hi));
+    return p.vertical ? world(p.line, m) : world(m, p.line);
+  }
   std::int64_t locate_slot(double u, double v, bool high_x, bool high_y, bool* tie_x, bool* tie_y) const;
   // Grid maps: free cells of the aligned node (x, y, s) from the count pyramid.
   std::int64_t free_count(std::int32_t x, std::int32_t y, std::int32_t s) const;
