@@ -80,10 +80,13 @@ class QuadTreeGraph {
 
    private:
     friend class boost::iterator_core_access;
-    void skip() {  // past u, and from the first list into the second
+    void skip() {  // past u, and from the first list into the second; at the end p_ is the second's end
       for (;;) {
         if (p_ == pend_) {
-          if (q_ == qend_) return;
+          if (q_ == qend_) {
+            p_ = qend_;  // (the first list's end when the second is empty)
+            return;
+          }
           p_ = q_, pend_ = qend_, q_ = qend_;
         } else if (*p_ == u_) {
           ++p_;
