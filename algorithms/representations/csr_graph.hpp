@@ -1,7 +1,7 @@
 // A static weighted graph in compressed sparse row arrays, modelled in place as a Boost.Graph graph:
 // the graph type of the representations that build their own edge lists (navmesh, navmesh-vertices,
-// navmesh-tiles, visgraph, subgoal). Shared so that one tested model of the BGL concepts serves them
-// all. (quadtree reads its edges from its cells' portal lists instead: quadtree.hpp.)
+// navmesh-tiles, visgraph, subgoal, tangent). Shared so that one tested model of the BGL concepts
+// serves them all. (quadtree reads its edges from its cells' portal lists instead: quadtree.hpp.)
 #pragma once
 #include <cstdint>
 #include <utility>

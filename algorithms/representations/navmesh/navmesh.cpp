@@ -159,7 +159,6 @@ ConvexCells merge_convex(const std::vector<std::array<std::uint32_t, 3>>& corner
 
 void NavMesh::build_graph() {
   const std::size_t T = tri_.num_triangles(), C = num_cells();
-  const auto& pts = tri_.points();
   // Portals: triangle edges between two different cells, each once.
   portals_.clear();
   mid_.clear();
@@ -169,10 +168,9 @@ void NavMesh::build_graph() {
     for (int i = 0; i < 3; ++i) {
       const std::int32_t u = tri_.neighbor(t, i);
       if (u <= std::int32_t(t) || cell_of_[t] == cell_of_[u]) continue;
-      // seen from inside t, corner i then (i+1) then (i+2) turn left: (i+1) is on the right
-      const PortalInfo p{cell_of_[t], cell_of_[u], tri_.corners(t)[(i + 1) % 3], tri_.corners(t)[(i + 2) % 3]};
+      const PortalInfo p = edge_portal(t, i, cell_of_[t], cell_of_[u]);
       portals_.push_back(p);
-      mid_.push_back({(pts[p.right].x + pts[p.left].x) / 2, (pts[p.right].y + pts[p.left].y) / 2});
+      mid_.push_back(portal_mid(p));
     }
   portals_.shrink_to_fit();
   mid_.shrink_to_fit();
@@ -216,7 +214,6 @@ bool NavMesh::update(const Map& map, const std::vector<CellChange>& changed) {
     return true;
   }
   const auto& d = tri_.delta();
-  const auto& pts = tri_.points();
   const std::size_t T = tri_.num_triangles();
   if (cell_of_.size() < T) {  // new triangle ids: their cells and slots
     const std::size_t old = cell_of_.size();
@@ -273,8 +270,8 @@ bool NavMesh::update(const Map& map, const std::vector<CellChange>& changed) {
         throw std::logic_error("navmesh update: a triangle with more than three portals");
       const Vertex p = graph_.add_vertex();
       if (p >= portals_.size()) portals_.resize(p + 1), mid_.resize(p + 1);
-      portals_[p] = {std::int32_t(t), u, tri_.corners(t)[(i + 1) % 3], tri_.corners(t)[(i + 2) % 3]};
-      mid_[p] = {(pts[portals_[p].right].x + pts[portals_[p].left].x) / 2, (pts[portals_[p].right].y + pts[portals_[p].left].y) / 2};
+      portals_[p] = edge_portal(t, i, std::int32_t(t), u);
+      mid_[p] = portal_mid(portals_[p]);
       cell_portals_[cell_portal_end_[t]++] = p;
       cell_portals_[cell_portal_end_[std::size_t(u)]++] = p;
       rows.push_back(p);
@@ -414,9 +411,9 @@ bool NavMeshVertices::update(const Map& map, const std::vector<CellChange>& chan
   for (const std::uint32_t t : d.removed) corner_vertex_[t] = {none, none, none};
   // The affected points, each once.
   std::vector<std::uint32_t> P;
-  std::vector<std::uint8_t> in_p(pts.size(), 0);
+  in_p_.resize(pts.size(), 0);
   auto add = [&](std::uint32_t c) {
-    if (c < pts.size() && !in_p[c]) in_p[c] = 1, P.push_back(c);
+    if (c < pts.size() && !in_p_[c]) in_p_[c] = 1, P.push_back(c);
   };
   for (const auto& cs : d.removed_corners)
     for (const std::uint32_t c : cs) add(c);
@@ -503,7 +500,7 @@ bool NavMeshVertices::update(const Map& map, const std::vector<CellChange>& chan
     const Vertex was = old_v[k];
     for (auto it = ob; it != oe; ++it) {
       const Vertex w = *it;
-      if (in_p[point_of_vertex_[w]] || std::find(nb, ne, w) != ne) continue;
+      if (in_p_[point_of_vertex_[w]] || std::find(nb, ne, w) != ne) continue;
       graph_.filter_out_edges(w, [&](Vertex x) { return x != was; });
     }
     if (v == none) continue;
@@ -513,12 +510,13 @@ bool NavMeshVertices::update(const Map& map, const std::vector<CellChange>& chan
     graph_.set_out_edges(v, nt.data(), nw.data(), nt.size());
     for (auto it = nb; it != ne; ++it) {
       const Vertex w = *it;
-      if (in_p[point_of_vertex_[w]] || std::find(ob, oe, w) != oe) continue;
+      if (in_p_[point_of_vertex_[w]] || std::find(ob, oe, w) != oe) continue;
       const double wt = dist(pos_[v], pos_[w]);
       graph_.append_out_edges(w, &v, &wt, 1);
     }
   }
   for (const Vertex v : lost) graph_.remove_vertex(v);
+  for (const std::uint32_t c : P) in_p_[c] = 0;
   return true;
 }
 
@@ -539,7 +537,7 @@ BuildStats NavMeshVertices::stats() const {
   s.edges = graph_.num_edges();
   s.memory_bytes = tri_.memory_bytes() + graph_.memory_bytes() + corner_vertex_.capacity() * sizeof(corner_vertex_[0]) +
                    pos_.capacity() * sizeof(Point) + vertex_of_point_.capacity() * sizeof(Vertex) +
-                   point_of_vertex_.capacity() * 4;
+                   point_of_vertex_.capacity() * 4 + in_p_.capacity();
   return s;
 }
 

@@ -207,11 +207,13 @@ class NavMesh {
   std::vector<Segment> structure() const {
     std::vector<Segment> out;
     const auto& pts = tri_.points();
-    for (std::uint32_t c = 0; c + 1 < cell_begin_.size(); ++c)
-      for (std::uint32_t i = cell_begin_[c]; i < cell_begin_[c + 1] && cell_alive(c); ++i) {
+    for (std::uint32_t c = 0; c + 1 < cell_begin_.size(); ++c) {
+      if (!cell_alive(c)) continue;
+      for (std::uint32_t i = cell_begin_[c]; i < cell_begin_[c + 1]; ++i) {
         const std::uint32_t j = i + 1 < cell_begin_[c + 1] ? i + 1 : cell_begin_[c];
         out.push_back({pts[cell_verts_[i]], pts[cell_verts_[j]]});
       }
+    }
     return out;
   }
 
@@ -237,6 +239,15 @@ class NavMesh {
   const PortalInfo& portal(Vertex v) const { return portals_[v]; }  // from < 0: a removed portal
 
  private:
+  // The portal on edge i of triangle t (the edge facing corner i), crossed from cell `from` into
+  // `to`: seen from inside t, corners i, i+1, i+2 turn left, so corner i+1 is on the right.
+  PortalInfo edge_portal(std::uint32_t t, int i, std::int32_t from, std::int32_t to) const {
+    return {from, to, tri_.corners(t)[(i + 1) % 3], tri_.corners(t)[(i + 2) % 3]};
+  }
+  Point portal_mid(const PortalInfo& p) const {
+    const auto& pts = tri_.points();
+    return {(pts[p.right].x + pts[p.left].x) / 2, (pts[p.right].y + pts[p.left].y) / 2};
+  }
   void derive_cells();  // cells from the triangles (with merge=1 Hertel-Mehlhorn)
   void build_graph();
 
@@ -291,6 +302,7 @@ class NavMeshVertices {
   std::vector<Point> pos_;
   std::vector<Vertex> vertex_of_point_;  // triangulation point -> its graph vertex (or null)
   std::vector<std::uint32_t> point_of_vertex_;
+  std::vector<std::uint8_t> in_p_;  // update scratch, per point, all zero between updates
   Graph graph_;
 };
 

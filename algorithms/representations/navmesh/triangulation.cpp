@@ -227,13 +227,16 @@ P2 centroid(FaceHandle f) {
 // face is free iff the cell under its centroid is (the centroid of an integer triangle is k/3 for
 // integers k: exact enough for floor()). Only cells of [x0, x1) x [y0, y1) count. Numbers the free
 // faces from `next` on; returns the next number.
+template <class FaceHandle>
+bool grid_face_free(FaceHandle f, const GridMap& g, int x0, int y0, int x1, int y1) {
+  const P2 c = centroid(f);
+  const int cx = int(std::floor(c.x())), cy = int(std::floor(c.y()));
+  return cx >= x0 && cx < x1 && cy >= y0 && cy < y1 && g.passable(cx, cy);
+}
 template <class Tri>
 std::int32_t mark_grid_faces(Tri& cdt, const GridMap& g, int x0, int y0, int x1, int y1, std::int32_t next) {
-  for (auto f : cdt.finite_face_handles()) {
-    const P2 c = centroid(f);
-    const int cx = int(std::floor(c.x())), cy = int(std::floor(c.y()));
-    if (cx >= x0 && cx < x1 && cy >= y0 && cy < y1 && g.passable(cx, cy)) f->info().id = next++;
-  }
+  for (auto f : cdt.finite_face_handles())
+    if (grid_face_free(f, g, x0, y0, x1, y1)) f->info().id = next++;
   return next;
 }
 
@@ -771,21 +774,16 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
     }
   }
   for (const CellChange& ch : changed) state[std::size_t(ch.y) * S + std::size_t(ch.x)] &= kFree;
-  auto truth = [&](Face_handle f) {
-    if (cdt.is_infinite(f)) return false;
-    const P2 m = centroid(f);
-    const int cx = int(std::floor(m.x())), cy = int(std::floor(m.y()));
-    return cx >= 0 && cx < W && cy >= 0 && cy < H && g.passable(cx, cy);
-  };
+  auto truth = [&](Face_handle f) { return !cdt.is_infinite(f) && grid_face_free(f, g, 0, 0, W, H); };
+  // (ids that die in this update join c.free_ids only at its end: reused from the next one on)
   std::vector<std::int32_t> died = std::move(rec.freed), born;
-  std::size_t reuse = c.free_ids.size();  // ids freed before this update (died ones wait for the next)
   auto fix = [&](Face_handle f) {
     if (f->info().id >= 0) {
       died.push_back(f->info().id);
       f->info().id = -1;
-    } else if (reuse > 0) {
-      f->info().id = c.free_ids[--reuse];
-      c.free_ids.erase(c.free_ids.begin() + std::ptrdiff_t(reuse));
+    } else if (!c.free_ids.empty()) {
+      f->info().id = c.free_ids.back();
+      c.free_ids.pop_back();
       born.push_back(f->info().id);
     } else {
       f->info().id = std::int32_t(corners_.size());
