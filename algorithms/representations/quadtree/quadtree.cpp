@@ -282,8 +282,7 @@ void QuadTree::build_graph() {
 void QuadTree::label_components() {
   const std::size_t nc = cells_.size();
   UnionFind sets(nc);
-  for (std::uint32_t c = 0; c < nc; ++c)
-    for (const Vertex v : graph_.cell_portals[c]) sets.unite(std::int32_t(graph_.portals[v].a), std::int32_t(graph_.portals[v].b));
+  for (const PortalRec& p : graph_.portals) sets.unite(std::int32_t(p.a), std::int32_t(p.b));  // in sweep order: neighbours
   comp_.assign(nc, -1);
   std::int32_t next = 0;
   for (std::uint32_t c = 0; c < nc; ++c) {
