@@ -101,6 +101,7 @@ void query_bench(benchmark::State& state, QueryCase c) {
     return state.SkipWithError(e.what());
   }
   const double build_ms = us(b0, Clock::now()) / 1000.0;
+  rep->prepare();
   const FreeSpace fs(d->map);
   const Heuristic h = parse_heuristic(c.heuristic);
   const auto queries = scenario_queries(*d, c.convention, c.limit);

@@ -26,6 +26,7 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
   const std::string text = rep_text, name = text.substr(0, text.find(':'));
   Params p = Params::parse(text.find(':') == std::string::npos ? "" : text.substr(text.find(':') + 1));
   auto rep = find_representation(name)->build(m, p);
+  rep->prepare();
   const Heuristic h = parse_heuristic("octile");
   std::vector<double> us, poly_us;
   std::size_t expansions = 0, queries = 0;

@@ -282,6 +282,7 @@ class Viewer {
     }
     // The build row as `navbench run` writes it (run_unit).
     b->build.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    b->rep->prepare();  // search memory, untimed (registry.hpp)
     b->build.map = e.pm.map.name;
     b->build.representation = spec.text;
     b->build.params = params.canonical();
@@ -607,6 +608,7 @@ json Viewer::apply(ViewerMapEntry& e, const std::vector<CellChange>& want) {
         }
       }
       const double update_us = us_since(t0);
+      if (b->rep) b->rep->prepare();
       b->structure.reset();
       json u = {{"representation", text}, {"update_us", update_us}, {"in_place", in_place}};
       if (b->rep) {
