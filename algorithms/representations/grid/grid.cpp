@@ -14,26 +14,48 @@ static_assert(Representation<Grid4> && Representation<Grid8>);
 namespace {
 constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+// The moves of cells x0 .. x1-1 of a row whose neighbours x0-1 and x1 exist (rows above and below
+// may be a row of zeros): branch-free, so the compiler vectorises it.
+template <bool Diagonal>
+void row_moves(const std::uint8_t* __restrict up, const std::uint8_t* __restrict row, const std::uint8_t* __restrict dn,
+               std::uint8_t* __restrict out, int x0, int x1) {
+  for (int x = x0; x < x1; ++x) {
+    const unsigned e = row[x + 1] != 0, w = row[x - 1] != 0, s = dn[x] != 0, n = up[x] != 0;
+    unsigned m = e | w << 1 | s << 2 | n << 3;
+    if constexpr (Diagonal)  // no corner cutting: both orthogonal cells passable
+      m |= (e & s & (dn[x + 1] != 0)) << 4 | (e & n & (up[x + 1] != 0)) << 5 | (w & s & (dn[x - 1] != 0)) << 6 |
+           (w & n & (up[x - 1] != 0)) << 7;
+    out[x] = std::uint8_t(row[x] != 0 ? m : 0u);
+  }
+}
 }  // namespace
 
 GridGraph::GridGraph(const GridMap& map, bool diagonal)
     : width_(map.width), height_(map.height), diagonal_(diagonal), moves_(std::size_t(map.width) * map.height, 0) {
   for (int d = 0; d < 8; ++d) offset_[d] = std::int64_t(kDy[d]) * width_ + kDx[d];
-  for (int y = 0; y < height_; ++y)
-    for (int x = 0; x < width_; ++x) refresh(map, x, y);
+  for (int y = 0; y < height_; ++y) refresh(map, y, 0, width_);
 }
 
-void GridGraph::refresh(const GridMap& map, int x, int y) {
-  unsigned m = 0;
-  if (map.passable(x, y)) {
-    for (int d = 0; d < 4; ++d)
-      if (map.passable(x + kDx[d], y + kDy[d])) m |= 1u << d;
-    if (diagonal_)
-      for (int d = 4; d < 8; ++d)  // no corner cutting: both orthogonal cells passable
-        if (map.passable(x + kDx[d], y + kDy[d]) && map.passable(x + kDx[d], y) && map.passable(x, y + kDy[d]))
-          m |= 1u << d;
-  }
-  moves_[std::size_t(y) * width_ + x] = std::uint8_t(m);
+void GridGraph::refresh(const GridMap& map, int y, int x0, int x1) {
+  // Rows y-1 (N), y and y+1 (S) read in place; outside the map reads blocked (a row of zeros
+  // above and below; the first and last columns test x).
+  const std::size_t W = std::size_t(width_);
+  if (zeros_.size() < W + 2) zeros_.assign(W + 2, 0);
+  const std::uint8_t* row = map.cells.data() + std::size_t(y) * W;
+  const std::uint8_t* up = y > 0 ? row - W : zeros_.data() + 1;
+  const std::uint8_t* dn = y + 1 < height_ ? row + W : zeros_.data() + 1;
+  std::uint8_t* out = moves_.data() + std::size_t(y) * W;
+  auto moves = diagonal_ ? row_moves<true> : row_moves<false>;
+  auto edge = [&](int x) {  // a first or last column: its outside neighbours copied next to a zero
+    std::uint8_t u[3] = {0, up[x], 0}, r[3] = {0, row[x], 0}, d[3] = {0, dn[x], 0};
+    if (x > 0) u[0] = up[x - 1], r[0] = row[x - 1], d[0] = dn[x - 1];
+    if (x + 1 < width_) u[2] = up[x + 1], r[2] = row[x + 1], d[2] = dn[x + 1];
+    moves(u, r, d, out + x - 1, 1, 2);
+  };
+  if (x0 < x1 && x0 == 0) edge(x0++);
+  if (x0 < x1 && x1 == width_) edge(--x1);
+  if (x0 < x1) moves(up, row, dn, out, x0, x1);
 }
 
 std::size_t GridGraph::num_edges() const {
@@ -50,29 +72,45 @@ GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_
   inv_width_ = 1.0 / map.grid.width;
   // Free-space components: 4-connected free cells are exactly what a valid path can join (a
   // diagonal move needs both orthogonal cells; cells meeting at a corner only form a pinch point).
+  // Labelled by runs (the two-pass scanline labelling of Rosenfeld & Pfaltz, "Sequential operations
+  // in digital picture processing", JACM 1966, with union-find over runs): each row's runs of free
+  // cells unite with the runs of the row above that share a column; components are numbered in
+  // row-major order of their first cell.
   const int W = map.grid.width, H = map.grid.height;
-  component_.assign(std::size_t(W) * H, -1);
-  std::vector<Vertex> stack;
-  std::int32_t next = 0;
-  for (Vertex seed = 0; seed < Vertex(W * H); ++seed) {
-    if (!map.grid.cells[seed] || component_[seed] >= 0) continue;
-    component_[seed] = next;
-    stack.push_back(seed);
-    while (!stack.empty()) {
-      const Vertex v = stack.back();
-      stack.pop_back();
-      const int x = int(v % unsigned(W)), y = int(v / unsigned(W));
-      for (int d = 0; d < 4; ++d) {
-        const int nx = x + kDx[d], ny = y + kDy[d];
-        if (!map.grid.passable(nx, ny)) continue;
-        const Vertex u = Vertex(ny * W + nx);
-        if (component_[u] < 0) {
-          component_[u] = next;
-          stack.push_back(u);
-        }
+  struct Run {
+    int y, x0, x1;  // cells x0 .. x1-1 of row y
+  };
+  std::vector<Run> runs;
+  UnionFind sets;
+  std::size_t above = 0;  // the first run of the row above
+  for (int y = 0; y < H; ++y) {
+    const std::uint8_t* row = map.grid.cells.data() + std::size_t(y) * std::size_t(W);
+    const std::size_t first = runs.size();
+    for (int x = 0; x < W;) {
+      if (!row[x]) {
+        ++x;
+        continue;
       }
+      const int x0 = x;
+      while (x < W && row[x]) ++x;
+      runs.push_back({y, x0, x});
+      sets.add();
     }
-    ++next;
+    for (std::size_t a = above, b = first; a < first && b < runs.size();) {  // both lists sorted by x
+      if (runs[a].x0 < runs[b].x1 && runs[b].x0 < runs[a].x1) sets.unite(std::int32_t(a), std::int32_t(b));
+      if (runs[a].x1 < runs[b].x1) ++a;
+      else ++b;
+    }
+    above = first;
+  }
+  component_.assign(std::size_t(W) * std::size_t(H), -1);
+  std::vector<std::int32_t> id(runs.size(), -1);
+  std::int32_t next = 0;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    std::int32_t& c = id[std::size_t(sets.find(std::int32_t(r)))];
+    if (c < 0) c = next++;
+    std::fill_n(component_.begin() + std::ptrdiff_t(std::size_t(runs[r].y) * std::size_t(W) + std::size_t(runs[r].x0)),
+                runs[r].x1 - runs[r].x0, c);
   }
   labels_.reset(std::size_t(next));
 }
@@ -81,11 +119,23 @@ template <bool D>
 bool GridRepresentation<D>::update(const Map& map, const std::vector<CellChange>& changed) {
   if (map.kind != MapKind::grid || map.grid.width != graph_.width() || map.grid.height != graph_.height()) return false;
   map_ = &map.grid;
-  const int W = graph_.width();
-  for (const CellChange& c : changed)
-    for (int y = c.y - 1; y <= c.y + 1; ++y)
-      for (int x = c.x - 1; x <= c.x + 1; ++x)
-        if (map.grid.inside(x, y)) graph_.refresh(map.grid, x, y);
+  const int W = graph_.width(), H = graph_.height();
+  // The moves of the changed cells' 3x3 neighbourhoods, each cell once: a run of changed cells in
+  // a row (patches change cells row by row) stales rows y-1..y+1 over the run widened by one; the
+  // spans are sorted and merged, so overlapping neighbourhoods are not recomputed.
+  spans_.clear();
+  for (std::size_t i = 0; i < changed.size();) {
+    const int y = changed[i].y, x0 = changed[i].x;
+    int x1 = x0 + 1;
+    for (++i; i < changed.size() && changed[i].y == y && changed[i].x == x1; ++i) ++x1;
+    for (int r = std::max(0, y - 1); r <= std::min(H - 1, y + 1); ++r) spans_.push_back({r, std::max(0, x0 - 1), std::min(W, x1 + 1)});
+  }
+  std::sort(spans_.begin(), spans_.end(), [](const Span& a, const Span& b) { return a.y != b.y ? a.y < b.y : a.x0 < b.x0; });
+  for (std::size_t i = 0; i < spans_.size();) {
+    Span s = spans_[i];
+    for (++i; i < spans_.size() && spans_[i].y == s.y && spans_[i].x0 <= s.x1; ++i) s.x1 = std::max(s.x1, spans_[i].x1);
+    graph_.refresh(map.grid, s.y, s.x0, s.x1);
+  }
   // Component labels (representations/union_find.hpp): a new free cell takes its neighbours'
   // labels, united.
   for (const CellChange& c : changed) {

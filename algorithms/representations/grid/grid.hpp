@@ -75,8 +75,9 @@ class GridGraph {
   friend std::size_t num_vertices(const GridGraph& g) { return g.moves_.size(); }
 
   std::size_t num_edges() const;
-  // Recomputes the moves of cell (x, y) from the map (after cells near it changed).
-  void refresh(const GridMap& map, int x, int y);
+  // Recomputes the moves of cells x0 .. x1-1 of row y from the map (the build: every row; an
+  // update: the rows and spans around the cells that changed). Reads rows y-1, y, y+1 in place.
+  void refresh(const GridMap& map, int y, int x0, int x1);
   std::size_t memory_bytes() const { return moves_.capacity(); }
 
  private:
@@ -84,6 +85,7 @@ class GridGraph {
   bool diagonal_ = false;
   std::int64_t offset_[8] = {};
   std::vector<std::uint8_t> moves_;
+  std::vector<std::uint8_t> zeros_;  // a blocked row, read above the first row and below the last
 };
 
 // Edge weights: 1 for the four straight moves, sqrt(2) for the diagonals.
@@ -131,6 +133,10 @@ class GridRepresentation {
   GridGraph graph_;
   double inv_width_ = 1.0;
   std::vector<std::int32_t> component_;  // 4-connected free-cell component label per cell (-1 blocked)
+  struct Span {
+    int y, x0, x1;  // cells x0 .. x1-1 of row y
+  };
+  std::vector<Span> spans_;  // update scratch: the row spans whose moves are recomputed
   UnionFind labels_;  // label -> its component id (labels united by updates)
   std::int32_t component_of(Vertex v) const { return component_[v] < 0 ? -1 : labels_.root(component_[v]); }
 };
