@@ -133,10 +133,14 @@ class GridRepresentation {
   GridGraph graph_;
   double inv_width_ = 1.0;
   std::vector<std::int32_t> component_;  // 4-connected free-cell component label per cell (-1 blocked)
-  struct Span {
+  struct Run {
     int y, x0, x1;  // cells x0 .. x1-1 of row y
+    std::uint8_t free;
   };
-  std::vector<Span> spans_;  // update scratch: the row spans whose moves are recomputed
+  // Update scratch: the runs of changed cells, the row spans whose moves are recomputed (bucketed
+  // by row), and where each row's bucket starts.
+  std::vector<Run> runs_, spans_;
+  std::vector<std::size_t> row_start_;
   UnionFind labels_;  // label -> its component id (labels united by updates)
   std::int32_t component_of(Vertex v) const { return component_[v] < 0 ? -1 : labels_.root(component_[v]); }
 };
