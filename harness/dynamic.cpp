@@ -122,11 +122,14 @@ int run_dynamic(const RunConfig& cfg) {
       if (patches > 0) {
         for (Live& l : live) {
           auto t0 = Clock::now();
+          double update_us = 0;
           if (!l.rep->update(map, changed)) {
-            l.rep.reset();  // free the old build first: peak memory stays one build
+            update_us = update_us_since(t0);  // the attempt, then a build as the baseline's
+            l.rep.reset();  // free the old build first: peak memory stays one build (untimed, as the baseline's free)
+            t0 = Clock::now();
             l.rep = l.entry->build(map, l.params);
           }
-          const double update_us = update_us_since(t0);
+          update_us += update_us_since(t0);
           l.rep->prepare();  // search memory, untimed: the update's and the rebuild's times leave it out alike
           std::string rebuild;
           if (cfg.rebuild_baseline) {

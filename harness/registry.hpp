@@ -36,7 +36,7 @@ class AnyRepresentation {
   // build or update is timed and before the first query, so neither a build's time nor a query's
   // pays for search memory (a search grows the workspace itself when this was not called). The
   // workspace is the search's, not the representation's: build_ms, rebuild_us and memory_bytes
-  // leave it out alike (a 1024 x 1024 grid's is ~52 MB, ~0.1 s of first-touch page faults here).
+  // leave it out alike (a 1024 x 1024 grid's is ~38 MB, ~0.1 s of first-touch page faults here).
   virtual void prepare() = 0;
   // The map's cells changed (m holds the new state): update in place and return true, or return
   // false when the representation has no incremental update (the caller rebuilds it).

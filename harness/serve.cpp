@@ -592,14 +592,17 @@ json Viewer::apply(ViewerMapEntry& e, const std::vector<CellChange>& want) {
     }
     for (auto& [text, b] : live) {
       std::lock_guard gb(b->m);
-      const auto t0 = Clock::now();
-      // As harness/dynamic.cpp: update in place, or free the old build and build afresh. An update
-      // that may leave another structure than a fresh build's is not used here: every answer
-      // equals `navbench run` on the edited map.
+      auto t0 = Clock::now();
+      // As harness/dynamic.cpp: update in place, or free the old build (untimed) and build afresh.
+      // An update that may leave another structure than a fresh build's is not used here: every
+      // answer equals `navbench run` on the edited map.
       const bool in_place = !b->rep->update_is_approximate() && b->rep->update(e.pm.map, changed);
       std::string error;
+      double update_us = 0;
       if (!in_place) {
+        update_us = us_since(t0);
         b->rep.reset();
+        t0 = Clock::now();
         try {
           Params params = Params::parse(b->spec.params);
           b->rep = find_representation(b->spec.name)->build(e.pm.map, params);
@@ -607,7 +610,7 @@ json Viewer::apply(ViewerMapEntry& e, const std::vector<CellChange>& want) {
           error = x.what();
         }
       }
-      const double update_us = us_since(t0);
+      update_us += us_since(t0);
       if (b->rep) b->rep->prepare();
       b->structure.reset();
       json u = {{"representation", text}, {"update_us", update_us}, {"in_place", in_place}};

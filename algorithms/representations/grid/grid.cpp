@@ -51,7 +51,9 @@ void GridGraph::refresh(const GridMap& map, int y, int x0, int x1) {
     std::uint8_t u[3] = {0, up[x], 0}, r[3] = {0, row[x], 0}, d[3] = {0, dn[x], 0};
     if (x > 0) u[0] = up[x - 1], r[0] = row[x - 1], d[0] = dn[x - 1];
     if (x + 1 < width_) u[2] = up[x + 1], r[2] = row[x + 1], d[2] = dn[x + 1];
-    moves(u, r, d, out + x - 1, 1, 2);
+    std::uint8_t o[3];
+    moves(u, r, d, o, 1, 2);
+    out[x] = o[1];
   };
   if (x0 < x1 && x0 == 0) edge(x0++);
   if (x0 < x1 && x1 == width_) edge(--x1);
@@ -226,7 +228,8 @@ BuildStats GridRepresentation<D>::stats() const {
   BuildStats s;
   s.vertices = std::size_t(std::count(map_->cells.begin(), map_->cells.end(), 1));
   s.edges = graph_.num_edges();
-  s.memory_bytes = graph_.memory_bytes() + component_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes();
+  s.memory_bytes = graph_.memory_bytes() + component_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes() +
+                   (runs_.capacity() + spans_.capacity()) * sizeof(Run) + row_start_.capacity() * sizeof(std::size_t);
   return s;
 }
 

@@ -78,7 +78,7 @@ class GridGraph {
   // Recomputes the moves of cells x0 .. x1-1 of row y from the map (the build: every row; an
   // update: the rows and spans around the cells that changed). Reads rows y-1, y, y+1 in place.
   void refresh(const GridMap& map, int y, int x0, int x1);
-  std::size_t memory_bytes() const { return moves_.capacity(); }
+  std::size_t memory_bytes() const { return moves_.capacity() + zeros_.capacity(); }
 
  private:
   int width_ = 0, height_ = 0;
