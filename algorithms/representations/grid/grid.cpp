@@ -79,9 +79,6 @@ GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_
   // cells unite with the runs of the row above that share a column; components are numbered in
   // row-major order of their first cell.
   const int W = map.grid.width, H = map.grid.height;
-  struct Run {
-    int y, x0, x1;  // cells x0 .. x1-1 of row y
-  };
   std::vector<Run> runs;
   UnionFind sets;
   std::size_t above = 0;  // the first run of the row above
@@ -95,7 +92,7 @@ GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_
       }
       const int x0 = x;
       while (x < W && row[x]) ++x;
-      runs.push_back({y, x0, x});
+      runs.push_back({y, x0, x, 1});
       sets.add();
     }
     for (std::size_t a = above, b = first; a < first && b < runs.size();) {  // both lists sorted by x

@@ -134,11 +134,11 @@ class GridRepresentation {
   double inv_width_ = 1.0;
   std::vector<std::int32_t> component_;  // 4-connected free-cell component label per cell (-1 blocked)
   struct Run {
-    int y, x0, x1;  // cells x0 .. x1-1 of row y
-    std::uint8_t free;
+    int y, x0, x1;       // cells x0 .. x1-1 of row y
+    std::uint8_t free;   // their value (a row span to recompute leaves it 0)
   };
   // Update scratch: the runs of changed cells, the row spans whose moves are recomputed (bucketed
-  // by row), and where each row's bucket starts.
+  // by row), and where each row's bucket starts. (The build's free runs are Runs too.)
   std::vector<Run> runs_, spans_;
   std::vector<std::size_t> row_start_;
   UnionFind labels_;  // label -> its component id (labels united by updates)
