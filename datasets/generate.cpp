@@ -72,6 +72,36 @@ void set(GridMap& m, int x, int y, std::uint8_t v) {
   m.cells[std::size_t(y) * std::size_t(m.width) + std::size_t(x)] = v;
 }
 
+// The 4-connected free regions of m: label[cell] = its region, -1 on a blocked cell; regions are
+// numbered in row-major order of their first cell. Returns each region's cell count.
+std::vector<std::uint64_t> free_regions(const GridMap& m, std::vector<int>& label) {
+  const int W = m.width;
+  label.assign(m.cells.size(), -1);
+  std::vector<std::uint64_t> sizes;
+  std::vector<int> todo;
+  for (std::size_t start = 0; start < m.cells.size(); ++start) {
+    if (!m.cells[start] || label[start] >= 0) continue;
+    const int id = int(sizes.size());
+    std::uint64_t count = 0;
+    label[start] = id;
+    todo.assign(1, int(start));
+    while (!todo.empty()) {
+      const int c = todo.back();
+      todo.pop_back();
+      ++count;
+      const int x = c % W, y = c / W;
+      const int nb[4][2] = {{x + 1, y}, {x - 1, y}, {x, y + 1}, {x, y - 1}};
+      for (const auto& p : nb)
+        if (m.passable(p[0], p[1]) && label[std::size_t(p[1]) * std::size_t(W) + std::size_t(p[0])] < 0) {
+          label[std::size_t(p[1]) * std::size_t(W) + std::size_t(p[0])] = id;
+          todo.push_back(p[1] * W + p[0]);
+        }
+    }
+    sizes.push_back(count);
+  }
+  return sizes;
+}
+
 // ---------------------------------------------------------------------------------------------
 // random: exactly round(density% * W*H) blocked cells, chosen by selection sampling (Knuth, TAOCP
 // vol. 2, §3.4.2, Algorithm S): cell t is blocked with probability (still needed)/(cells left).
@@ -326,30 +356,9 @@ GridMap make_cave(const GenerateOptions& o) {
     for (int r = 0; r < 2; ++r) cave_round(rock, W, H);
   GridMap m = blank(W, H, 0);
   for (std::size_t i = 0; i < rock.size(); ++i) m.cells[i] = rock[i] ? 0 : 1;
-  // Label 4-connected free regions; keep the largest.
-  std::vector<int> label(m.cells.size(), -1);
-  std::vector<std::size_t> sizes;
-  std::vector<int> todo;
-  for (std::size_t start = 0; start < m.cells.size(); ++start) {
-    if (!m.cells[start] || label[start] >= 0) continue;
-    const int id = int(sizes.size());
-    std::size_t count = 0;
-    label[start] = id;
-    todo.assign(1, int(start));
-    while (!todo.empty()) {
-      const int c = todo.back();
-      todo.pop_back();
-      ++count;
-      const int x = c % W, y = c / W;
-      const int nb[4][2] = {{x + 1, y}, {x - 1, y}, {x, y + 1}, {x, y - 1}};
-      for (const auto& p : nb)
-        if (m.passable(p[0], p[1]) && label[std::size_t(p[1]) * std::size_t(W) + std::size_t(p[0])] < 0) {
-          label[std::size_t(p[1]) * std::size_t(W) + std::size_t(p[0])] = id;
-          todo.push_back(p[1] * W + p[0]);
-        }
-    }
-    sizes.push_back(count);
-  }
+  // Keep the largest 4-connected free region.
+  std::vector<int> label;
+  const std::vector<std::uint64_t> sizes = free_regions(m, label);
   if (!sizes.empty()) {
     const int keep = int(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
     for (std::size_t i = 0; i < m.cells.size(); ++i)
@@ -531,29 +540,8 @@ Scenario make_scenario(const GridMap& m, const std::string& map_file_name, int q
   // 4-connected components (with no corner cutting, 8-connected reachability is the same).
   const int W = m.width, H = m.height;
   const std::size_t N = m.cells.size();
-  std::vector<int> comp(N, -1);
-  std::vector<std::uint64_t> size;
-  std::vector<int> todo;
-  for (std::size_t s = 0; s < N; ++s) {
-    if (!m.cells[s] || comp[s] >= 0) continue;
-    const int label = int(size.size());
-    std::uint64_t count = 0;
-    comp[s] = label;
-    todo.assign(1, int(s));
-    while (!todo.empty()) {
-      const int c = todo.back();
-      todo.pop_back();
-      ++count;
-      const int x = c % W, y = c / W;
-      const int nb[4][2] = {{x + 1, y}, {x - 1, y}, {x, y + 1}, {x, y - 1}};
-      for (const auto& p : nb)
-        if (m.passable(p[0], p[1]) && comp[std::size_t(p[1]) * W + p[0]] < 0) {
-          comp[std::size_t(p[1]) * W + p[0]] = label;
-          todo.push_back(p[1] * W + p[0]);
-        }
-    }
-    size.push_back(count);
-  }
+  std::vector<int> comp;
+  const std::vector<std::uint64_t> size = free_regions(m, comp);
   // Uniform ordered pairs of distinct free cells, pairs in different components skipped, is the
   // same as: component c with probability s_c(s_c-1) / sum, then two distinct cells of c uniformly.
   std::vector<std::uint64_t> cumulative(size.size());

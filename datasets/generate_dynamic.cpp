@@ -1,7 +1,6 @@
 #include "datasets/generate_dynamic.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -9,6 +8,7 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/splitmix.hpp"
+#include "datasets/text_lines.hpp"
 
 namespace navbench {
 namespace {
@@ -35,12 +35,6 @@ Patch cut(const GridMap& m, int x, int y, int w, int h) {
 }
 
 Patch filled(int w, int h, std::uint8_t v) { return Patch{w, h, std::vector<std::uint8_t>(std::size_t(w) * std::size_t(h), v)}; }
-
-std::string printed(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.8f", v);
-  return buf;
-}
 
 }  // namespace
 
@@ -97,7 +91,7 @@ DynamicScenario make_change_scenario(const GridMap& base, const ChangeOptions& o
       c.epoch = epoch;
       c.sx = sx, c.sy = sy, c.gx = gx, c.gy = gy;
       c.costs = {*cost};
-      c.cost_text = {printed(*cost)};
+      c.cost_text = {text::fixed(*cost, 8)};
       d.commands.push_back(c);
       ++q;
     }

@@ -1,9 +1,10 @@
 // Line and token helpers shared by the text readers (Moving AI maps and scenarios, dynamic
 // scenarios and patches): they split lines, read numbers and report a bad line (file:line: why)
-// the same way.
+// the same way; and the fixed-point number format the writers print.
 #pragma once
 #include <charconv>
 #include <cstddef>
+#include <cstdio>
 #include <istream>
 #include <string>
 #include <system_error>
@@ -55,6 +56,13 @@ inline long keyed(const std::vector<std::string>& f, const std::string& line, co
   if (!parse_number(f[1], v)) fail(file, lineno, std::string(key) + " '" + f[1] + "' is not an integer");
   if (v < 1 || v > hi) fail(file, lineno, std::string(key) + " " + f[1] + " is outside 1.." + std::to_string(hi));
   return v;
+}
+
+// v with `decimals` digits after the point (printf's %.*f).
+inline std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
 }
 
 }  // namespace navbench::text

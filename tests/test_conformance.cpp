@@ -17,9 +17,9 @@
 #include "datasets/dynamic.hpp"
 #include "datasets/generate.hpp"
 #include "datasets/generate_dynamic.hpp"
-#include "harness/pipeline.hpp"
-#include "harness/registry.hpp"
-#include "harness/run.hpp"
+#include "harness/run/pipeline.hpp"
+#include "harness/registry/registry.hpp"
+#include "harness/run/run.hpp"
 #include "docs/example/tile_graph.hpp"
 
 using namespace navbench;
@@ -54,16 +54,24 @@ std::vector<RepresentationEntry> entries() {
   // Registered representations with parameters that change their structure run the battery too.
   for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "navmesh-tiles:tile=3", "navmesh-tiles:tile=5,merge=1"}) {  // "subgoal" itself is levels=16
     const std::string text = spec, name = text.substr(0, text.find(':')), params = text.substr(text.find(':') + 1);
-    if (const RepresentationEntry* e = find_representation(name))
-      out.push_back({text, e->description, [e, params](const Map& m, Params&) {
-                       Params p = Params::parse(params);
-                       return e->build(m, p);
-                     }, e->grid8_optimal});
+    if (const RepresentationEntry* e = find_representation(name)) {
+      RepresentationEntry v = *e;
+      v.name = text;
+      v.build = [e, params](const Map& m, Params&) {
+        Params p = Params::parse(params);
+        return e->build(m, p);
+      };
+      out.push_back(v);
+    }
   }
   // Erosion variants for a disc agent (SPEC §6): at R = 0 they are the plain representation.
   for (const char* spec : {"navmesh:erode=none", "navmesh:erode=cell", "quadtree:erode=none"}) {
     const std::string text = spec, base = text.substr(0, text.find(':'));
-    if (const RepresentationEntry* e = find_representation(base)) out.push_back({text, e->description, e->build, false});
+    if (const RepresentationEntry* e = find_representation(base)) {
+      RepresentationEntry v = *e;
+      v.name = text;
+      out.push_back(v);
+    }
   }
   return out;
 }
@@ -305,10 +313,11 @@ PreparedMap prepared(const Map& m, double R) {
 TEST_P(Conformance, Radius) {
   const RepresentationEntry& e = GetParam();
   // The battery's own erosion variants ("navmesh:erode=none", ...) name the harness's key.
-  std::string name = e.name, erode = "centre";
-  if (const auto colon = name.find(":erode="); colon != std::string::npos) {
-    erode = name.substr(colon + 7);
-    name = name.substr(0, colon);
+  std::string erode = "centre";
+  RepresentationSpec spec{e.name, &e};
+  if (const auto colon = e.name.find(":erode="); colon != std::string::npos) {
+    erode = e.name.substr(colon + 7);
+    spec.erode = erode == "none" ? Erode::none : erode == "cell" ? Erode::cell : Erode::centre;
   }
   const Heuristic h = parse_heuristic("euclidean");
   const std::vector<std::string> modes = {"none", "los", "funnel"};
@@ -320,7 +329,7 @@ TEST_P(Conformance, Radius) {
       Params p;
       std::unique_ptr<AnyRepresentation> rep;
       try {
-        rep = build_for_agent(pm, name, e.build, p, erode);
+        rep = build_for_agent(pm, spec, p);
       } catch (const UnsupportedMap&) {
         GTEST_SKIP() << e.name << " does not support this map kind";
       }
@@ -396,7 +405,8 @@ TEST(RadiusPolygon, MeshesOnTheShrunkAreaGiveValidPaths) {
     for (const char* name : {"navmesh", "navmesh-vertices", "quadtree"}) {
       SCOPED_TRACE(std::string(name) + " R=" + std::to_string(R));
       Params p;
-      auto rep = build_for_agent(pm, name, find_representation(name)->build, p, "cell");
+      const RepresentationSpec spec{name, find_representation(name), "", Erode::cell};
+      auto rep = build_for_agent(pm, spec, p);
       int ok = 0;
       for (const QueryInput& qi : pm.queries)
         for (const ResultRow& r : run_query(ctx, qi, *rep, name, h, {"none", "los"}, *pm.free, true, nullptr, &rc)) {
@@ -482,7 +492,7 @@ TEST_P(Conformance, ChangeScenario) {
           ASSERT_TRUE(in.optimal.has_value());
           EXPECT_GE(*r.length, *in.optimal - 1e-9 * (1 + *in.optimal)) << r.smoothing;
         }
-        if (e.grid8_optimal && rows[0].status == Status::ok)
+        if (e.caps.grid8_optimal && rows[0].status == Status::ok)
           EXPECT_NEAR(*rows[0].raw_length, c.costs[0], printed_tolerance(c.cost_text[0], c.costs[0]));
       }
     }

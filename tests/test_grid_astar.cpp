@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "datasets/movingai.hpp"
-#include "harness/registry.hpp"
+#include "harness/registry/registry.hpp"
 #include "representations/grid/grid.hpp"
 
 using namespace navbench;

@@ -16,8 +16,8 @@
 #include "datasets/dynamic.hpp"
 #include "datasets/generate.hpp"
 #include "geometry/free_space.hpp"
-#include "harness/pipeline.hpp"
-#include "harness/registry.hpp"
+#include "harness/run/pipeline.hpp"
+#include "harness/registry/registry.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "test_maps.hpp"
 
@@ -331,7 +331,7 @@ TEST(NavMeshUpdate, QueriesAnswerLikeAFreshBuild) {
   for (const char* name : {"navmesh", "navmesh:merge=1", "navmesh-vertices"}) {
     SCOPED_TRACE(name);
     const auto specs = parse_rep_option(name);
-    const RepresentationEntry* e = find_representation(specs[0].name);
+    const RepresentationEntry* e = specs[0].entry;
     ASSERT_NE(e, nullptr);
     std::mt19937_64 rng(17);
     Map m = testmaps::random_grid(40, 30, 0.3, rng);

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "geometry/tangent_graph.hpp"
-#include "harness/pipeline.hpp"
-#include "harness/registry.hpp"
-#include "harness/run.hpp"
+#include "harness/run/pipeline.hpp"
+#include "harness/registry/registry.hpp"
+#include "harness/run/run.hpp"
 #include "test_maps.hpp"
 
 using namespace navbench;
@@ -32,7 +32,8 @@ PreparedMap l_corridor(double R) {
 
 ResultRow funnel_row(PreparedMap& pm) {
   Params p;
-  auto rep = build_for_agent(pm, "navmesh", find_representation("navmesh")->build, p, "none");
+  const RepresentationSpec spec{"navmesh", find_representation("navmesh"), "", Erode::none};
+  auto rep = build_for_agent(pm, spec, p);
   const RadiusContext rc = pm.radius_context();
   auto rows = run_query({"l", "hand", "corner"}, pm.queries[0], *rep, "navmesh", parse_heuristic("euclidean"), {"funnel"},
                         *pm.free, true, nullptr, &rc);

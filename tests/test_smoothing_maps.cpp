@@ -10,7 +10,7 @@
 
 #include "datasets/movingai.hpp"
 #include "geometry/free_space.hpp"
-#include "harness/registry.hpp"
+#include "harness/registry/registry.hpp"
 #include "smoothing/smoothing.hpp"
 
 using namespace navbench;

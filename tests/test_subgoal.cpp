@@ -12,7 +12,7 @@
 #include "datasets/dynamic.hpp"
 #include "datasets/movingai.hpp"
 #include "geometry/free_space.hpp"
-#include "harness/registry.hpp"
+#include "harness/registry/registry.hpp"
 #include "representations/subgoal/subgoal.hpp"
 
 #include "test_maps.hpp"

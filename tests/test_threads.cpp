@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "datasets/generate.hpp"
-#include "harness/registry.hpp"
-#include "harness/run.hpp"
+#include "harness/registry/registry.hpp"
+#include "harness/run/run.hpp"
 
 using namespace navbench;
 
@@ -92,10 +92,13 @@ INSTANTIATE_TEST_SUITE_P(Registry, Threads, ::testing::ValuesIn(names()),
                          });
 
 TEST(Threads, BadCountIsRefused) {
-  EXPECT_THROW(parse_threads("0"), std::invalid_argument);
-  EXPECT_THROW(parse_threads("2x"), std::invalid_argument);
-  EXPECT_THROW(parse_threads("5000"), std::invalid_argument);
-  EXPECT_EQ(parse_threads("3"), 3);
+  auto threads = [](const std::string& n) {
+    return parse_run_args({"--map", "m.map", "--rep", "grid8", "--out", "o", "--threads", n})->unit.threads;
+  };
+  EXPECT_THROW(threads("0"), std::invalid_argument);
+  EXPECT_THROW(threads("2x"), std::invalid_argument);
+  EXPECT_THROW(threads("5000"), std::invalid_argument);
+  EXPECT_EQ(threads("3"), 3);
 }
 
 }  // namespace

@@ -228,56 +228,52 @@ TangentGraph::TangentGraph(const FreeSpace& fs, const RadiusValidity& rv, double
     }
 }
 
-std::vector<TangentGraph::Join> TangentGraph::join_start(Point s) const {
-  std::vector<Join> out;
-  const std::int32_t comp = fs_->component(s);
+template <class F>
+void TangentGraph::for_each_tangent(Point q, F&& f) const {
+  const std::int32_t comp = fs_->component(q);
   for (std::int32_t ci = 0; ci < std::int32_t(circles_.size()); ++ci) {
     const Circle& C = circles_[std::size_t(ci)];
     if (C.component != comp) continue;
     PointTangent t[2];
-    const int k = point_tangents(s, ci, t);
-    for (int i = 0; i < k; ++i) {
-      // The first node at or after t in t's sense (positions along the sense: sign x key).
-      const auto& ord = C.order[t[i].sign > 0];
-      const double sg = t[i].sign > 0 ? 1.0 : -1.0, at = sg * t[i].key;
-      const auto it = std::lower_bound(ord.begin(), ord.end(), at,
-                                       [&](std::int32_t x, double v) { return sg * nodes_[std::size_t(x)].key < v; });
-      if (it == ord.end()) continue;
-      const Node& n = nodes_[std::size_t(*it)];
-      if (surely_blocked(s, t[i].t) || !rv_->point_clear(t[i].t, R_) || !rv_->segment_clear(s, t[i].t, R_) ||
-          !arc_ok(C, t[i].t, n.p))
-        continue;
-      out.push_back({*it, t[i].len + R_ * std::abs(n.key - t[i].key), t[i].t});
-    }
+    const int k = point_tangents(q, ci, t);
+    for (int i = 0; i < k; ++i) f(C, t[i]);
   }
+}
+
+std::vector<TangentGraph::Join> TangentGraph::join_start(Point s) const {
+  std::vector<Join> out;
+  for_each_tangent(s, [&](const Circle& C, const PointTangent& t) {
+    // The first node at or after t in t's sense (positions along the sense: sign x key).
+    const auto& ord = C.order[t.sign > 0];
+    const double sg = t.sign > 0 ? 1.0 : -1.0, at = sg * t.key;
+    const auto it = std::lower_bound(ord.begin(), ord.end(), at,
+                                     [&](std::int32_t x, double v) { return sg * nodes_[std::size_t(x)].key < v; });
+    if (it == ord.end()) return;
+    const Node& n = nodes_[std::size_t(*it)];
+    if (surely_blocked(s, t.t) || !rv_->point_clear(t.t, R_) || !rv_->segment_clear(s, t.t, R_) || !arc_ok(C, t.t, n.p))
+      return;
+    out.push_back({*it, t.len + R_ * std::abs(n.key - t.key), t.t});
+  });
   return out;
 }
 
 std::vector<TangentGraph::Join> TangentGraph::join_goal(Point g) const {
   std::vector<Join> out;
-  const std::int32_t comp = fs_->component(g);
-  for (std::int32_t ci = 0; ci < std::int32_t(circles_.size()); ++ci) {
-    const Circle& C = circles_[std::size_t(ci)];
-    if (C.component != comp) continue;
-    PointTangent t[2];
-    const int k = point_tangents(g, ci, t);
-    for (int i = 0; i < k; ++i) {
-      // Arriving at t going towards g: the sense opposite to the one from g. The last node at or
-      // before t in that sense.
-      const int sense = -t[i].sign;
-      const auto& ord = C.order[sense > 0];
-      const double sg = sense > 0 ? 1.0 : -1.0, at = sg * t[i].key;
-      const auto it = std::upper_bound(ord.begin(), ord.end(), at,
-                                       [&](double v, std::int32_t x) { return v < sg * nodes_[std::size_t(x)].key; });
-      if (it == ord.begin()) continue;
-      const std::int32_t id = *(it - 1);
-      const Node& n = nodes_[std::size_t(id)];
-      if (surely_blocked(t[i].t, g) || !rv_->point_clear(t[i].t, R_) || !rv_->segment_clear(t[i].t, g, R_) ||
-          !arc_ok(C, n.p, t[i].t))
-        continue;
-      out.push_back({id, R_ * std::abs(t[i].key - n.key) + t[i].len, t[i].t});
-    }
-  }
+  for_each_tangent(g, [&](const Circle& C, const PointTangent& t) {
+    // Arriving at t going towards g: the sense opposite to the one from g. The last node at or
+    // before t in that sense.
+    const int sense = -t.sign;
+    const auto& ord = C.order[sense > 0];
+    const double sg = sense > 0 ? 1.0 : -1.0, at = sg * t.key;
+    const auto it = std::upper_bound(ord.begin(), ord.end(), at,
+                                     [&](double v, std::int32_t x) { return v < sg * nodes_[std::size_t(x)].key; });
+    if (it == ord.begin()) return;
+    const std::int32_t id = *(it - 1);
+    const Node& n = nodes_[std::size_t(id)];
+    if (surely_blocked(t.t, g) || !rv_->point_clear(t.t, R_) || !rv_->segment_clear(t.t, g, R_) || !arc_ok(C, n.p, t.t))
+      return;
+    out.push_back({id, R_ * std::abs(t.key - n.key) + t.len, t.t});
+  });
   return out;
 }
 

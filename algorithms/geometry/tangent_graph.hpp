@@ -117,6 +117,9 @@ class TangentGraph {
     double len;
   };
   int point_tangents(Point q, std::int32_t ci, PointTangent out[2]) const;
+  // Calls f(circle, tangent) for every tangent from q to a circle of q's component (tangent_graph.cpp).
+  template <class F>
+  void for_each_tangent(Point q, F&& f) const;
 
   const FreeSpace* fs_;
   const RadiusValidity* rv_;

@@ -7,44 +7,31 @@
 #include <utility>
 #include <vector>
 
-#include <boost/graph/graph_traits.hpp>
-#include <boost/iterator/counting_iterator.hpp>
-#include <boost/iterator/iterator_facade.hpp>
-#include <boost/property_map/property_map.hpp>
 
+#include "representations/bgl_traits.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
 
+// An edge of a CsrGraph: its source and its entry in the arrays.
+struct CsrEdge {
+  Vertex u = 0;
+  std::uint32_t index = 0;  // position in targets/weights
+  friend bool operator==(const CsrEdge&, const CsrEdge&) = default;
+};
+
 // A static weighted graph in compressed sparse row form, modelled in place as a Boost.Graph graph
 // (IncidenceGraph + VertexListGraph, as boost/graph/compressed_sparse_row_graph.hpp but with
 // 32-bit indices and the weights in one array next to the targets).
-class CsrGraph {
+class CsrGraph : public BglGraph<CsrGraph, CsrEdge> {
  public:
-  struct Edge {
-    Vertex u = 0;
-    std::uint32_t index = 0;  // position in targets/weights
-    friend bool operator==(const Edge&, const Edge&) = default;
-  };
+  using Edge = CsrEdge;
   struct WeightedEdge {
     Vertex u, v;
     double w;
   };
 
-  // graph_traits
-  using vertex_descriptor = Vertex;
-  using edge_descriptor = Edge;
-  using directed_category = boost::directed_tag;
-  using edge_parallel_category = boost::disallow_parallel_edge_tag;
-  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
-  using vertices_size_type = std::size_t;
-  using edges_size_type = std::size_t;
-  using degree_size_type = std::size_t;
-  using vertex_iterator = boost::counting_iterator<Vertex>;
-  static Vertex null_vertex() { return ~Vertex(0); }
-
-  class out_edge_iterator
-      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
+  class out_edge_iterator : public OutEdgeFacade<out_edge_iterator, Edge> {
    public:
     out_edge_iterator() = default;
     out_edge_iterator(Vertex u, std::uint32_t i) : u_(u), i_(i) {}
@@ -71,9 +58,6 @@ class CsrGraph {
   friend Vertex source(const Edge& e, const CsrGraph&) { return e.u; }
   friend Vertex target(const Edge& e, const CsrGraph& g) { return g.targets_[e.index]; }
   friend std::size_t out_degree(Vertex u, const CsrGraph& g) { return g.end_[u] - g.begin_[u]; }
-  friend std::pair<vertex_iterator, vertex_iterator> vertices(const CsrGraph& g) {
-    return {vertex_iterator(0), vertex_iterator(Vertex(g.num_vertices()))};
-  }
   friend std::size_t num_vertices(const CsrGraph& g) { return g.num_vertices(); }
 
   std::size_t num_vertices() const { return begin_.size(); }
@@ -127,16 +111,12 @@ class CsrGraph {
 };
 
 // Edge weights of a CsrGraph: the stored lengths (a bare array pointer: one load per edge).
-struct CsrWeightMap {
-  using key_type = CsrGraph::Edge;
-  using value_type = double;
-  using reference = double;
-  using category = boost::readable_property_map_tag;
+struct CsrWeightMap : EdgeWeightMap<CsrEdge> {
   const double* w = nullptr;
   friend double get(const CsrWeightMap& m, const CsrGraph::Edge& e) { return m.w[e.index]; }
 };
 
-inline CsrWeightMap weight_map(const CsrGraph& g) { return {g.weight_data()}; }
+inline CsrWeightMap weight_map(const CsrGraph& g) { return {{}, g.weight_data()}; }
 
 
 }  // namespace navbench

@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <queue>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include <boost/graph/graph_traits.hpp>
 #include <boost/property_map/property_map.hpp>
 
+#include "representations/dijkstra.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -40,27 +40,8 @@ class DistanceTable {
     std::vector<std::vector<Vertex>> members(m_);
     for (std::size_t v = 0; v < n; ++v) members[place_[v]].push_back(Vertex(v));
     std::vector<double> dist(n);
-    using Item = std::pair<double, Vertex>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
     for (std::size_t p = 0; p < m_; ++p) {
-      std::fill(dist.begin(), dist.end(), std::numeric_limits<double>::infinity());
-      for (Vertex s : members[p]) {
-        dist[s] = 0;
-        pq.push({0.0, s});
-      }
-      while (!pq.empty()) {
-        auto [du, u] = pq.top();
-        pq.pop();
-        if (du > dist[u]) continue;
-        for (auto [it, end] = out_edges(u, g); it != end; ++it) {
-          const Vertex v = Vertex(target(*it, g));
-          const double dv = du + double(get(w, *it));
-          if (dv < dist[v]) {
-            dist[v] = dv;
-            pq.push({dv, v});
-          }
-        }
-      }
+      dijkstra(g, w, members[p], dist);
       float* row = d_.data() + p * m_;
       for (std::size_t v = 0; v < n; ++v) {
         if (!(dist[v] < std::numeric_limits<double>::infinity())) continue;

@@ -13,12 +13,13 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <queue>
+#include <span>
 #include <vector>
 
 #include <boost/graph/graph_traits.hpp>
 #include <boost/property_map/property_map.hpp>
 
+#include "representations/dijkstra.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -43,13 +44,13 @@ class Landmarks {
     Vertex seed = 0;
     for (std::size_t v = 0; v < n_; ++v)
       if (out_degree(Vertex(v), g) > out_degree(seed, g)) seed = Vertex(v);
-    dijkstra(g, w, seed, d);
+    dijkstra(g, w, std::span<const Vertex>(&seed, 1), d);
     Vertex next = farthest(g, d);
     if (next == ~Vertex(0) && out_degree(seed, g) > 0) next = seed;  // nothing farther has out-arcs
     std::vector<std::vector<double>> rows;
     std::vector<double> place(n_, kInf);  // per place: the least d(L, v) over its vertices
     while (rows.size() < k && next != ~Vertex(0)) {
-      dijkstra(g, w, next, d);
+      dijkstra(g, w, std::span<const Vertex>(&next, 1), d);
       ids_.push_back(next);
       for (std::size_t v = 0; v < n_; ++v) place[group(Vertex(v))] = std::min(place[group(Vertex(v))], d[v]);
       for (std::size_t v = 0; v < n_; ++v) nearest[v] = std::min(nearest[v], place[group(Vertex(v))]);
@@ -70,27 +71,6 @@ class Landmarks {
   std::size_t memory_bytes() const { return table_.capacity() * sizeof(double) + ids_.capacity() * sizeof(Vertex); }
 
  private:
-  template <class G, class W>
-  void dijkstra(const G& g, W w, Vertex s, std::vector<double>& d) const {
-    std::fill(d.begin(), d.end(), kInf);
-    using Item = std::pair<double, Vertex>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
-    d[s] = 0;
-    pq.push({0.0, s});
-    while (!pq.empty()) {
-      auto [du, u] = pq.top();
-      pq.pop();
-      if (du > d[u]) continue;
-      for (auto [it, end] = out_edges(u, g); it != end; ++it) {
-        const Vertex v = Vertex(target(*it, g));
-        const double dv = du + double(get(w, *it));
-        if (dv < d[v]) {
-          d[v] = dv;
-          pq.push({dv, v});
-        }
-      }
-    }
-  }
   // The vertex with the largest finite key not yet a landmark (~0 when none is left); only
   // vertices with out-arcs (a sink, e.g. an arrival-only state, reaches nothing).
   template <class G>

@@ -28,6 +28,7 @@
 namespace navbench {
 
 using Vertex = std::uint32_t;
+struct PathItem;  // geometry/radius_validity.hpp: a point or an arc of a disc path
 
 // One query-time edge between a query point and a graph vertex.
 struct Link {
@@ -67,10 +68,10 @@ struct BuildStats {
   std::size_t vertices = 0, edges = 0, memory_bytes = 0;
 };
 
-// The C++20 concept checked at registration.
+// The C++20 concept checked at registration (which also requires a constructor R(map, params);
+// the tangent graph of a disc agent is built as R(map, radius) instead).
 template <class R>
 concept Representation =
-    std::constructible_from<R, const Map&, Params&> &&
     requires(const R& r, Point p, const Query& q, Vertex v) {
       typename R::Graph;
       { r.graph() } -> std::same_as<const typename R::Graph&>;
@@ -119,6 +120,20 @@ struct Segment {
 template <class R>
 concept HasStructure = requires(const R& r) {
   { r.structure() } -> std::same_as<std::vector<Segment>>;
+};
+
+// Optional: a path with arcs (the tangent graph of a disc agent, docs/radius.md) for the found path.
+template <class R>
+concept HasDiscItems = requires(const R& r, const Query& q) {
+  { r.disc_items(q) } -> std::same_as<std::vector<PathItem>>;
+};
+
+// Optional: role-specific attachments (visgraph: start links only to the states a path from it
+// arrives in, goal links only from the states that leave towards it); used instead of attach().
+template <class R>
+concept HasRoleAttach = requires(const R& r, Point p) {
+  { r.attach_start(p) } -> std::same_as<std::optional<Attachment>>;
+  { r.attach_goal(p) } -> std::same_as<std::optional<Attachment>>;
 };
 
 // The polyline most representations use: start, the positions of the path vertices, goal.

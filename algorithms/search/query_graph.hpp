@@ -4,15 +4,13 @@
 // Edges carry their weight in the descriptor, so the weight map is a plain read.
 #pragma once
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 #include <boost/graph/graph_traits.hpp>
 #include <boost/graph/properties.hpp>
-#include <boost/iterator/counting_iterator.hpp>
 #include <boost/iterator/iterator_facade.hpp>
-#include <boost/property_map/property_map.hpp>
 
+#include "representations/bgl_traits.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -75,23 +73,12 @@ struct GoalLinks {
   }
 };
 
+// The start's links are used as attach() gave them (not deduplicated): the overlay may hold parallel edges.
 template <class G, class W>
-class QueryGraph {
+class QueryGraph : public BglGraph<QueryGraph<G, W>, OverlayEdge, boost::allow_parallel_edge_tag> {
  public:
   using base_traits = boost::graph_traits<G>;
   using base_iterator = typename base_traits::out_edge_iterator;
-
-  // graph_traits
-  using vertex_descriptor = Vertex;
-  using edge_descriptor = OverlayEdge;
-  using directed_category = boost::directed_tag;
-  using edge_parallel_category = boost::allow_parallel_edge_tag;
-  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
-  using vertices_size_type = std::size_t;
-  using edges_size_type = std::size_t;
-  using degree_size_type = std::size_t;
-  using vertex_iterator = boost::counting_iterator<Vertex>;
-  static Vertex null_vertex() { return std::numeric_limits<Vertex>::max(); }
 
   // Base out-edges first, then the extra links (the goal link of a base vertex, or start's links).
   // The virtual start has no base range at all (`base_` false), so base iterators are never
@@ -167,9 +154,6 @@ class QueryGraph {
     auto [b, e] = out_edges(v, g);
     return std::size_t(std::distance(b, e));
   }
-  friend std::pair<vertex_iterator, vertex_iterator> vertices(const QueryGraph& g) {
-    return {vertex_iterator(0), vertex_iterator(g.n_ + 2)};
-  }
   friend std::size_t num_vertices(const QueryGraph& g) { return std::size_t(g.n_) + 2; }
 
  private:
@@ -181,11 +165,7 @@ class QueryGraph {
 };
 
 // The weight map of the overlay: the weight travels in the edge descriptor.
-struct OverlayWeightMap {
-  using key_type = OverlayEdge;
-  using value_type = double;
-  using reference = double;
-  using category = boost::readable_property_map_tag;
+struct OverlayWeightMap : EdgeWeightMap<OverlayEdge> {
   friend double get(const OverlayWeightMap&, const OverlayEdge& e) { return e.w; }
 };
 

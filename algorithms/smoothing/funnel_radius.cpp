@@ -76,46 +76,34 @@ std::vector<PathItem> funnel_path_radius(Point start, Point goal, const Corridor
   std::vector<Disc> chain{portals[0].first};
   Disc apex = portals[0].first, left = apex, right = apex;
   std::size_t left_i = 0, right_i = 0;
+  // One side of the funnel at portal i: `side` its edge, `next` that side's new end, `other` the
+  // opposite edge; `sense` is +1 for the right side and -1 for the left (the tests mirrored). The
+  // side tightens when the new tangent does not widen the funnel; false when the apex moved.
+  auto tighten = [&](Disc& side, std::size_t& side_i, const Disc& other, std::size_t other_i, const Disc& next,
+                     double sense, std::size_t& i) {
+    if (!same(next, side) || side_i == 0) {
+      const Point dn = tangent_dir(apex, next);
+      const Point ds = same(side, apex) ? Point{0, 0} : tangent_dir(apex, side);
+      if (same(side, apex) || sense * cross(ds, dn) >= 0) {
+        const Point dother = same(other, apex) ? Point{0, 0} : tangent_dir(apex, other);
+        if (same(other, apex) || same(side, apex) || sense * cross(dother, dn) < 0 || same(next, other)) {
+          side = next;
+          side_i = i;
+        } else {  // crosses the other edge: the other corner becomes the apex, the scan goes on from it
+          apex = other;
+          chain.push_back(apex);
+          side = apex;
+          side_i = other_i;
+          i = other_i;
+          return false;
+        }
+      }
+    }
+    return true;
+  };
   for (std::size_t i = 1; i < portals.size(); ++i) {
-    const Disc& nl = portals[i].first;
-    const Disc& nr = portals[i].second;
-    // Right side: tighten when the new tangent does not widen the funnel.
-    if (!same(nr, right) || right_i == 0) {
-      const Point dn = tangent_dir(apex, nr);
-      const Point dr = same(right, apex) ? Point{0, 0} : tangent_dir(apex, right);
-      if (same(right, apex) || cross(dr, dn) >= 0) {
-        const Point dl = same(left, apex) ? Point{0, 0} : tangent_dir(apex, left);
-        if (same(left, apex) || same(right, apex) || cross(dl, dn) < 0 || same(nr, left)) {
-          right = nr;
-          right_i = i;
-        } else {  // crosses the left edge: the left corner becomes the apex
-          apex = left;
-          chain.push_back(apex);
-          right = apex;
-          right_i = left_i;
-          i = left_i;
-          continue;
-        }
-      }
-    }
-    if (!same(nl, left) || left_i == 0) {
-      const Point dn = tangent_dir(apex, nl);
-      const Point dl = same(left, apex) ? Point{0, 0} : tangent_dir(apex, left);
-      if (same(left, apex) || cross(dl, dn) <= 0) {
-        const Point dr = same(right, apex) ? Point{0, 0} : tangent_dir(apex, right);
-        if (same(right, apex) || same(left, apex) || cross(dr, dn) > 0 || same(nl, right)) {
-          left = nl;
-          left_i = i;
-        } else {  // crosses the right edge: the right corner becomes the apex
-          apex = right;
-          chain.push_back(apex);
-          left = apex;
-          left_i = right_i;
-          i = right_i;
-          continue;
-        }
-      }
-    }
+    if (!tighten(right, right_i, left, left_i, portals[i].second, +1.0, i)) continue;
+    tighten(left, left_i, right, right_i, portals[i].first, -1.0, i);
   }
   chain.push_back(portals.back().first);
 

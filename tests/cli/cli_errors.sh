@@ -44,8 +44,8 @@ expect_error bad_param 'min=0 is outside' run --map "$m" --rep quadtree:min=0 --
 expect_error bad_heuristic "unknown heuristic 'nearest'" run --map "$m" --rep grid8 --heuristic nearest --out "$tmp/r"
 expect_error bad_weight 'weight must be a positive number' run --map "$m" --rep grid8 --heuristic euclidean*-1 --out "$tmp/r"
 expect_error bad_smoothing "unknown smoothing 'spline'" run --map "$m" --rep grid8 --smoothing spline --out "$tmp/r"
-expect_error bad_limit '--limit needs a positive integer' run --map "$m" --rep grid8 --limit -3 --out "$tmp/r"
-expect_error bad_threads '--threads needs a positive integer' run --map "$m" --rep grid8 --threads 0 --out "$tmp/r"
+expect_error bad_limit '--limit: needs a positive integer' run --map "$m" --rep grid8 --limit -3 --out "$tmp/r"
+expect_error bad_threads '--threads: needs a positive integer' run --map "$m" --rep grid8 --threads 0 --out "$tmp/r"
 expect_error negative_radius "--radius needs numbers >= 0, got '-0.5'" run --map "$m" --rep grid8 --radius -0.5 --out "$tmp/r"
 expect_error text_radius "--radius needs numbers >= 0, got 'abc'" run --map "$m" --rep grid8 --radius abc --out "$tmp/r"
 expect_error nan_radius "--radius needs numbers >= 0, got 'nan'" run --map "$m" --rep grid8 --radius nan --out "$tmp/r"
@@ -155,6 +155,14 @@ printf 'version 1\n0\tblk.map\t3\t1\t1\t0\t0\t0\t1\n0\tblk.map\t3\t1\t0\t0\t0\t0
 if "$nb" run --map "$tmp/blk.map" --rep grid8 --out "$tmp/blk" --quiet 2>"$tmp/err" \
    && grep -q ',invalid_query,' "$tmp/blk.csv" && grep -q ',ok,' "$tmp/blk.csv"; then echo "ok   blocked_start"
 else echo "FAIL blocked_start: $(cat "$tmp/err")"; fails=$((fails+1)); fi
+total=$((total+1))
+# A scenario line whose goal lies outside the map: that query is invalid_query (message "goal
+# outside the map") on every representation, and the rest of the file runs (exit 0).
+printf 'version 1\n0\tblk.map\t3\t1\t0\t0\t9\t0\t9\n0\tblk.map\t3\t1\t2\t0\t2\t0\t0\n' > "$tmp/out.scen"
+if "$nb" run --map "$tmp/blk.map" --scen "$tmp/out.scen" --rep grid8,visgraph --out "$tmp/outside" --quiet 2>"$tmp/err" \
+   && [ "$(grep -c ',invalid_query,.*goal outside the map' "$tmp/outside.csv")" -eq 2 ] \
+   && [ "$(grep -c ',ok,' "$tmp/outside.csv")" -eq 2 ]; then echo "ok   scenario_point_outside_map"
+else echo "FAIL scenario_point_outside_map: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 total=$((total+1))
 echo "$((total - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

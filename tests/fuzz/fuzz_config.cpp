@@ -3,7 +3,7 @@
 #include <string>
 
 #include "datasets/movingai.hpp"
-#include "harness/sweep.hpp"
+#include "harness/sweep/sweep.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -10,38 +10,27 @@
 #include <vector>
 
 #include <boost/graph/graph_concepts.hpp>
-#include <boost/iterator/counting_iterator.hpp>
-#include <boost/iterator/iterator_facade.hpp>
-#include <boost/property_map/property_map.hpp>
 
+#include "representations/bgl_traits.hpp"
+#include "representations/built_graph.hpp"
 #include "representations/representation.hpp"
 #include "representations/union_find.hpp"
 
 namespace navbench {
 
-// Directions 0..3 are E, W, S, N (cost 1); 4..7 are SE, NE, SW, NW (cost sqrt 2).
-class GridGraph {
+// A move: from cell u in direction dir. Directions 0..3 are E, W, S, N (cost 1); 4..7 are SE, NE,
+// SW, NW (cost sqrt 2).
+struct GridEdge {
+  Vertex u = 0;
+  std::uint8_t dir = 0;
+  friend bool operator==(const GridEdge&, const GridEdge&) = default;
+};
+
+class GridGraph : public BglGraph<GridGraph, GridEdge> {
  public:
-  struct Edge {
-    Vertex u = 0;
-    std::uint8_t dir = 0;
-    friend bool operator==(const Edge&, const Edge&) = default;
-  };
+  using Edge = GridEdge;
 
-  // graph_traits
-  using vertex_descriptor = Vertex;
-  using edge_descriptor = Edge;
-  using directed_category = boost::directed_tag;
-  using edge_parallel_category = boost::disallow_parallel_edge_tag;
-  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
-  using vertices_size_type = std::size_t;
-  using edges_size_type = std::size_t;
-  using degree_size_type = std::size_t;
-  using vertex_iterator = boost::counting_iterator<Vertex>;
-  static Vertex null_vertex() { return ~Vertex(0); }
-
-  class out_edge_iterator
-      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
+  class out_edge_iterator : public OutEdgeFacade<out_edge_iterator, Edge> {
    public:
     out_edge_iterator() = default;
     out_edge_iterator(Vertex u, unsigned mask) : u_(u), mask_(mask) {}
@@ -69,9 +58,6 @@ class GridGraph {
   friend Vertex source(const Edge& e, const GridGraph&) { return e.u; }
   friend Vertex target(const Edge& e, const GridGraph& g) { return Vertex(std::int64_t(e.u) + g.offset_[e.dir]); }
   friend std::size_t out_degree(Vertex u, const GridGraph& g) { return std::size_t(std::popcount(g.moves_[u])); }
-  friend std::pair<vertex_iterator, vertex_iterator> vertices(const GridGraph& g) {
-    return {vertex_iterator(0), vertex_iterator(Vertex(g.moves_.size()))};
-  }
   friend std::size_t num_vertices(const GridGraph& g) { return g.moves_.size(); }
 
   std::size_t num_edges() const;
@@ -89,24 +75,18 @@ class GridGraph {
 };
 
 // Edge weights: 1 for the four straight moves, sqrt(2) for the diagonals.
-struct GridWeightMap {
-  using key_type = GridGraph::Edge;
-  using value_type = double;
-  using reference = double;
-  using category = boost::readable_property_map_tag;
+struct GridWeightMap : EdgeWeightMap<GridEdge> {
   friend double get(const GridWeightMap&, const GridGraph::Edge& e) { return e.dir < 4 ? 1.0 : M_SQRT2; }
 };
+inline GridWeightMap weight_map(const GridGraph&) { return {}; }
 
 // The representation: a cell is a vertex at its centre; a query point joins every free cell whose
 // closed square holds it.
 template <bool Diagonal>
-class GridRepresentation {
+class GridRepresentation : public BuiltGraph<GridGraph> {
  public:
-  using Graph = GridGraph;
   GridRepresentation(const Map& map, Params& params);
 
-  const Graph& graph() const { return graph_; }
-  GridWeightMap weights() const { return {}; }
   Point position(Vertex v) const {
     // y = v / W by a floating multiply (exact after the one-step correction): the heuristic calls
     // this for every generated vertex and an integer division costs more than the rest of it.
@@ -130,7 +110,6 @@ class GridRepresentation {
 
  private:
   const GridMap* map_;
-  GridGraph graph_;
   double inv_width_ = 1.0;
   std::vector<std::int32_t> component_;  // 4-connected free-cell component label per cell (-1 blocked)
   struct Run {

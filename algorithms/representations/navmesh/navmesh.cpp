@@ -161,19 +161,19 @@ void NavMesh::build_graph() {
   const std::size_t T = tri_.num_triangles(), C = num_cells();
   // Portals: triangle edges between two different cells, each once.
   portals_.clear();
-  mid_.clear();
+  pos_.clear();
   portals_.reserve(3 * T / 2);
-  mid_.reserve(3 * T / 2);
+  pos_.reserve(3 * T / 2);
   for (std::uint32_t t = 0; t < T; ++t)
     for (int i = 0; i < 3; ++i) {
       const std::int32_t u = tri_.neighbor(t, i);
       if (u <= std::int32_t(t) || cell_of_[t] == cell_of_[u]) continue;
       const PortalInfo p = edge_portal(t, i, cell_of_[t], cell_of_[u]);
       portals_.push_back(p);
-      mid_.push_back(portal_mid(p));
+      pos_.push_back(portal_mid(p));
     }
   portals_.shrink_to_fit();
-  mid_.shrink_to_fit();
+  pos_.shrink_to_fit();
   // Cell -> its portals: packed with merge=1, three slots a triangle without (update() edits them).
   cell_portal_begin_.assign(C + 1, 0);
   cell_portal_end_.assign(C, 0);
@@ -200,7 +200,7 @@ void NavMesh::build_graph() {
     for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_end_[c]; ++i)
       for (std::uint32_t j = i + 1; j < cell_portal_end_[c]; ++j) {
         const Vertex a = cell_portals_[i], b = cell_portals_[j];
-        edges.push_back({a, b, dist(mid_[a], mid_[b])});
+        edges.push_back({a, b, dist(pos_[a], pos_[b])});
       }
   graph_ = CsrGraph(portals_.size(), std::move(edges));
 }
@@ -269,9 +269,9 @@ bool NavMesh::update(const Map& map, const std::vector<CellChange>& changed) {
       if (cell_portal_end_[t] - cell_portal_begin_[t] >= 3 || cell_portal_end_[std::size_t(u)] - cell_portal_begin_[std::size_t(u)] >= 3)
         throw std::logic_error("navmesh update: a triangle with more than three portals");
       const Vertex p = graph_.add_vertex();
-      if (p >= portals_.size()) portals_.resize(p + 1), mid_.resize(p + 1);
+      if (p >= portals_.size()) portals_.resize(p + 1), pos_.resize(p + 1);
       portals_[p] = edge_portal(t, i, std::int32_t(t), u);
-      mid_[p] = portal_mid(portals_[p]);
+      pos_[p] = portal_mid(portals_[p]);
       cell_portals_[cell_portal_end_[t]++] = p;
       cell_portals_[cell_portal_end_[std::size_t(u)]++] = p;
       rows.push_back(p);
@@ -283,7 +283,7 @@ bool NavMesh::update(const Map& map, const std::vector<CellChange>& changed) {
       for (std::uint32_t k = cell_portal_begin_[std::size_t(c)]; k < cell_portal_end_[std::size_t(c)]; ++k) {
         const Vertex q = cell_portals_[k];
         if (q == p || (fresh_[q] && q < p)) continue;  // a pair of new portals once
-        const double w = dist(mid_[p], mid_[q]);
+        const double w = dist(pos_[p], pos_[q]);
         graph_.append_out_edges(p, &q, &w, 1);
         graph_.append_out_edges(q, &p, &w, 1);
       }
@@ -300,7 +300,7 @@ std::optional<Attachment> NavMesh::attach(Point p) const {
   a.component = cell_component(std::uint32_t(c));
   a.links.reserve(cell_portal_end_[c] - cell_portal_begin_[c]);
   for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_end_[c]; ++i)
-    a.links.push_back({cell_portals_[i], dist(p, mid_[cell_portals_[i]])});
+    a.links.push_back({cell_portals_[i], dist(p, pos_[cell_portals_[i]])});
   return a;
 }
 
@@ -319,7 +319,7 @@ BuildStats NavMesh::stats() const {
   s.memory_bytes = tri_.memory_bytes() + graph_.memory_bytes() + cell_of_.capacity() * 4 + cell_begin_.capacity() * 4 +
                    cell_verts_.capacity() * 4 + cell_component_.capacity() * 4 + cell_portal_begin_.capacity() * 4 +
                    cell_portal_end_.capacity() * 4 + cell_portals_.capacity() * sizeof(Vertex) +
-                   portals_.capacity() * sizeof(PortalInfo) + mid_.capacity() * sizeof(Point) + fresh_.capacity();
+                   portals_.capacity() * sizeof(PortalInfo) + pos_.capacity() * sizeof(Point) + fresh_.capacity();
   return s;
 }
 

@@ -22,6 +22,7 @@
 #include <boost/iterator/iterator_facade.hpp>
 #include <boost/property_map/property_map.hpp>
 
+#include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/representation.hpp"
 
@@ -175,19 +176,13 @@ std::optional<Corridor> corridor_through_portals(const Query& q, std::size_t num
 // share are the doors. Graph vertices are the doors (portals) at their midpoints, linked when they
 // border the same cell (cost: distance between the midpoints), as Detour searches its polygons.
 // A query point joins the portals of its cell; start and goal in one cell link directly.
-class NavMesh {
+class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<NavMesh> {
  public:
-  using Graph = CsrGraph;
   // Parameters: merge=0|1 (Hertel-Mehlhorn merge of triangles into convex polygons; default 0).
   NavMesh(const Map& map, Params& params);
 
-  const Graph& graph() const { return graph_; }
-  CsrWeightMap weights() const { return weight_map(graph_); }
-  Point position(Vertex v) const { return mid_[v]; }
   // cell = the cell id (the triangle id without merging); component = its component.
   std::optional<Attachment> attach(Point p) const;
-  bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
-  Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   // The portals crossed from start's cell to goal's cell, `left`/`right` as seen walking from start
   // to goal in the (x, y) frame with the usual orientation (x right, y up; a positive cross product
   // is a left turn): for a portal crossed out of a cell, (cell interior point, right, left) turn
@@ -260,9 +255,7 @@ class NavMesh {
   // cell -> [begin, end) in cell_portals_; without merging three slots per cell (begin = 3c)
   std::vector<std::uint32_t> cell_portal_begin_, cell_portal_end_;
   std::vector<Vertex> cell_portals_;
-  std::vector<PortalInfo> portals_;
-  std::vector<Point> mid_;
-  Graph graph_;
+  std::vector<PortalInfo> portals_;  // pos_[v] (inherited): portal v's midpoint
   std::vector<Vertex> scratch_;  // update(): portals to filter / made
   std::vector<std::uint8_t> fresh_;  // update(): per portal, made by this update
 };
@@ -272,17 +265,11 @@ class NavMesh {
 // (two blocked cells touching diagonally) each free side is a separate fan of triangles; only the
 // side that owns the point (SPEC §1, FreeSpace's rule) gets a vertex there, so no path crosses the
 // pinch or touches it from the other side. A query point links to the corners of its triangle.
-class NavMeshVertices {
+class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<NavMeshVertices> {
  public:
-  using Graph = CsrGraph;
   NavMeshVertices(const Map& map, Params& params);
 
-  const Graph& graph() const { return graph_; }
-  CsrWeightMap weights() const { return weight_map(graph_); }
-  Point position(Vertex v) const { return pos_[v]; }
   std::optional<Attachment> attach(Point p) const;  // cell = triangle id
-  bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
-  Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   BuildStats stats() const;
   // SPEC §7, grid maps: the triangulation is updated in place (FreeSpaceTriangulation::update);
   // the corners of the triangles it removed or made get their fans, pinch owner and graph rows
@@ -299,11 +286,9 @@ class NavMeshVertices {
  private:
   FreeSpaceTriangulation tri_;
   std::vector<std::array<Vertex, 3>> corner_vertex_;
-  std::vector<Point> pos_;
   std::vector<Vertex> vertex_of_point_;  // triangulation point -> its graph vertex (or null)
   std::vector<std::uint32_t> point_of_vertex_;
   std::vector<std::uint8_t> in_p_;  // update scratch, per point, all zero between updates
-  Graph graph_;
 };
 
 }  // namespace navbench

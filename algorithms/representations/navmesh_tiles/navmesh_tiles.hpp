@@ -15,6 +15,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/representation.hpp"
@@ -22,20 +23,15 @@
 
 namespace navbench {
 
-class NavMeshTiles {
+class NavMeshTiles : public BuiltGraph<CsrGraph>, public ConvexCellQueries<NavMeshTiles> {
  public:
-  using Graph = CsrGraph;
   // Parameters: tile=T (cells per tile side, default 16); merge=0|1 (Hertel-Mehlhorn merge of each
   // tile's triangles into convex cells, as navmesh's merge; default 0). Grid maps only.
   NavMeshTiles(const Map& map, Params& params);
 
-  const Graph& graph() const { return graph_; }
-  CsrWeightMap weights() const { return weight_map(graph_); }
   Point position(Vertex v) const { return portals_[v].mid; }
   // cell = the cell id (a triangle without merging).
   std::optional<Attachment> attach(Point p) const;
-  bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
-  Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
   std::vector<Segment> structure() const;
@@ -129,7 +125,6 @@ class NavMeshTiles {
   std::vector<std::uint8_t> touched_;
   std::vector<std::uint32_t> dirty_;
   std::vector<std::int32_t> col_tile_;  // per grid column: its tile column
-  Graph graph_;
 };
 
 }  // namespace navbench

@@ -25,10 +25,9 @@
 
 #include <boost/container/small_vector.hpp>
 #include <boost/graph/graph_concepts.hpp>
-#include <boost/iterator/counting_iterator.hpp>
-#include <boost/iterator/iterator_facade.hpp>
-#include <boost/property_map/property_map.hpp>
 
+#include "representations/bgl_traits.hpp"
+#include "representations/built_graph.hpp"
 #include "representations/representation.hpp"
 #include "representations/union_find.hpp"
 
@@ -44,33 +43,24 @@ struct QuadTreePortal {
   bool vertical;
 };
 
+// An edge of the portal graph: portal u to portal v (of a cell they share).
+struct QuadTreeEdge {
+  Vertex u = 0, v = 0;
+  friend bool operator==(const QuadTreeEdge&, const QuadTreeEdge&) = default;
+};
+
 // The portal graph, modelled in place as a Boost.Graph graph (IncidenceGraph + VertexListGraph, as
 // boost/graph/grid_graph.hpp models a grid): portal v's out-edges are the other portals of its two
 // cells, weighted by the distance between the midpoints, read from the cells' portal lists when
 // the search asks. Each cell is convex, so the segment between two of its portal midpoints stays
 // inside it. No edge is stored: an update (SPEC §7) edits only the portal lists of the cells it
 // touches, and a build writes no edge array.
-class QuadTreeGraph {
+class QuadTreeGraph : public BglGraph<QuadTreeGraph, QuadTreeEdge> {
  public:
-  struct Edge {
-    Vertex u = 0, v = 0;
-    friend bool operator==(const Edge&, const Edge&) = default;
-  };
-  // graph_traits
-  using vertex_descriptor = Vertex;
-  using edge_descriptor = Edge;
-  using directed_category = boost::directed_tag;
-  using edge_parallel_category = boost::disallow_parallel_edge_tag;
-  struct traversal_category : boost::incidence_graph_tag, boost::vertex_list_graph_tag {};
-  using vertices_size_type = std::size_t;
-  using edges_size_type = std::size_t;
-  using degree_size_type = std::size_t;
-  using vertex_iterator = boost::counting_iterator<Vertex>;
-  static Vertex null_vertex() { return ~Vertex(0); }
+  using Edge = QuadTreeEdge;
 
   // The portals of cell a, then those of cell b, skipping u itself.
-  class out_edge_iterator
-      : public boost::iterator_facade<out_edge_iterator, Edge, boost::forward_traversal_tag, Edge> {
+  class out_edge_iterator : public OutEdgeFacade<out_edge_iterator, Edge> {
    public:
     out_edge_iterator() = default;
     out_edge_iterator(Vertex u, const Vertex* p, const Vertex* pend, const Vertex* q, const Vertex* qend)
@@ -118,9 +108,6 @@ class QuadTreeGraph {
     const QuadTreePortal& p = g.portals[u];
     return p.a == QuadTreePortal::kNone ? 0 : g.cell_portals[p.a].size() + g.cell_portals[p.b].size() - 2;
   }
-  friend std::pair<vertex_iterator, vertex_iterator> vertices(const QuadTreeGraph& g) {
-    return {vertex_iterator(0), vertex_iterator(Vertex(g.portals.size()))};
-  }
   friend std::size_t num_vertices(const QuadTreeGraph& g) { return g.portals.size(); }
 
   std::size_t num_live_vertices() const { return portals.size() - free_ids.size(); }
@@ -148,21 +135,17 @@ class QuadTreeGraph {
 };
 
 // Edge weights of the portal graph: the distance between the two midpoints.
-struct QuadTreeWeightMap {
-  using key_type = QuadTreeGraph::Edge;
-  using value_type = double;
-  using reference = double;
-  using category = boost::readable_property_map_tag;
+struct QuadTreeWeightMap : EdgeWeightMap<QuadTreeEdge> {
   const Point* mid = nullptr;
   friend double get(const QuadTreeWeightMap& m, const QuadTreeGraph::Edge& e) {
     const double dx = m.mid[e.u].x - m.mid[e.v].x, dy = m.mid[e.u].y - m.mid[e.v].y;
     return std::sqrt(dx * dx + dy * dy);  // exact operands: no need for hypot's care
   }
 };
+inline QuadTreeWeightMap weight_map(const QuadTreeGraph& g) { return {{}, g.mid.data()}; }
 
-class QuadTree {
+class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<QuadTree> {
  public:
-  using Graph = QuadTreeGraph;
 
   // A free cell: the closed rectangle [min.x, max.x] x [min.y, max.y] in map units.
   struct Box {
@@ -172,12 +155,8 @@ class QuadTree {
   QuadTree(const Map& map, Params& params);
 
   // --- the Representation contract ---
-  const Graph& graph() const { return graph_; }
-  QuadTreeWeightMap weights() const { return {graph_.mid.data()}; }
   Point position(Vertex v) const { return graph_.mid[v]; }
   std::optional<Attachment> attach(Point p) const;
-  bool direct(const Query& q) const { return q.s.cell >= 0 && q.s.cell == q.g.cell; }
-  Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
   // SPEC §7, grid maps: the free counts of the changed cells' ancestors are updated in a count
@@ -311,7 +290,7 @@ class QuadTree {
   std::vector<Rect> cells_;
   std::vector<std::int32_t> comp_;             // per cell: component label
   UnionFind labels_;                           // label -> its component (labels united by updates)
-  Graph graph_;  // the portals, their midpoints, each cell's portal list
+  // graph_ (inherited): the portals, their midpoints, each cell's portal list.
 };
 
 }  // namespace navbench

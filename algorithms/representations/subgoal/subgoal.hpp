@@ -28,22 +28,19 @@
 #include <span>
 #include <vector>
 
+#include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
 
-class SubgoalGraph {
+class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  public:
-  using Graph = CsrGraph;
   // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers;
   // the default, the fastest); reach=1 (default) / 0: per-cell lists of direct-h-reachable subgoals
   // for locate, or the clearance scan per query.
   SubgoalGraph(const Map& map, Params& params);
 
-  const Graph& graph() const { return graph_; }
-  CsrWeightMap weights() const { return weight_map(graph_); }
-  Point position(Vertex v) const { return pos_[v]; }
   // The goal's links (with the upward closure, levels >= 2); also right for a start.
   std::optional<Attachment> attach(Point p) const { return attach_as(p, true); }
   // Role-specific links: the start needs only its direct-h-reachable subgoals (the searched
@@ -155,7 +152,7 @@ class SubgoalGraph {
   std::vector<Cell> cell_of_;                 // vertex -> padded cell
   std::vector<std::uint32_t> reach_off_;      // reach=1: padded cell -> first entry in reach_ids_ (CSR)
   std::vector<Vertex> reach_ids_;             // reach=1: the direct-h-reachable subgoals of each free cell
-  std::vector<Point> pos_;                    // vertex -> cell centre
+  // pos_ (inherited): vertex -> cell centre.
   std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
   std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals
   std::vector<Vertex> by_rank_;               // contraction order -> local (levels >= 2)
@@ -167,7 +164,7 @@ class SubgoalGraph {
   std::vector<Extent> sg_ext_;                // vertex -> extent
   std::vector<Extent> cell_ext_;              // reach=1: padded cell -> extent (free non-subgoal cells)
   std::size_t rescanned_ = 0;
-  Graph graph_;                               // searched: globals' edges, locals' upward edges (levels >= 2)
+  // graph_ (inherited), the searched graph: the globals' edges, the locals' upward edges (levels >= 2).
   std::vector<std::uint8_t> shape_;           // per graph_ entry: octile path shape from the source
   std::vector<std::uint32_t> via_;            // per graph_ entry: the local a shortcut bypasses, or kNone
   // Query-time scratch lives per thread (`--threads N` searches one build from several threads):

@@ -1,14 +1,12 @@
 #include "representations/tangent/tangent.hpp"
 
-#include <limits>
+#include <cmath>
 #include <stdexcept>
 
 namespace navbench {
 
-TangentRepresentation::TangentRepresentation(const Map& map, Params& params) {
-  R_ = params.get_double("radius", 0.0, 0.0, std::numeric_limits<double>::max());
-  params.finish("visgraph (tangent graph)");
-  if (!(R_ > kRadiusTolerance)) throw std::invalid_argument("the tangent graph needs radius > 1e-9");
+TangentRepresentation::TangentRepresentation(const Map& map, double R) : R_(R) {
+  if (!(R_ > kRadiusTolerance) || !std::isfinite(R_)) throw std::invalid_argument("the tangent graph needs radius > 1e-9");
   free_ = std::make_unique<FreeSpace>(map);
   rv_ = std::make_unique<RadiusValidity>(*free_);
   tangent_ = std::make_unique<TangentGraph>(*free_, *rv_, R_);

@@ -5,27 +5,25 @@
 // is the best path touching no vertex (TangentGraph::direct_path). Its paths carry arcs
 // (disc_items), are optimal, and keep clearance R by construction.
 //
-// Not in the registry under its own name: the harness builds it for `visgraph` when R > 0 (the
-// visibility graph is the tangent graph with R = 0).
+// Not in the registry under its own name: visgraph's entry declares it as its exact disc structure
+// (with_disc in harness/registry/), built when R > 0 (the visibility graph is the tangent graph with R = 0).
 #pragma once
 #include <memory>
 
 #include "geometry/free_space.hpp"
 #include "geometry/radius_validity.hpp"
 #include "geometry/tangent_graph.hpp"
+#include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
 
-class TangentRepresentation {
+class TangentRepresentation : public BuiltGraph<CsrGraph> {
  public:
-  using Graph = CsrGraph;
-  // Params: radius=R (required, > 1e-9). Builds its own free space, clearance and tangent graph.
-  TangentRepresentation(const Map& map, Params& params);
+  // The disc of radius R > 1e-9 (finite). Builds its own free space, clearance and tangent graph.
+  TangentRepresentation(const Map& map, double R);
 
-  const Graph& graph() const { return graph_; }
-  CsrWeightMap weights() const { return weight_map(graph_); }
   Point position(Vertex v) const { return tangent_->node(std::int32_t(v)).p; }
   std::optional<Attachment> attach(Point p) const { return attach_start(p); }
   std::optional<Attachment> attach_start(Point p) const;
@@ -41,7 +39,6 @@ class TangentRepresentation {
   std::unique_ptr<RadiusValidity> rv_;
   std::unique_ptr<TangentGraph> tangent_;
   double R_ = 0;
-  Graph graph_;
 };
 
 }  // namespace navbench

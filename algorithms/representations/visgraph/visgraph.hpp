@@ -53,6 +53,7 @@
 #include <boost/property_map/property_map.hpp>
 
 #include "geometry/free_space.hpp"
+#include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/distance_table.hpp"
 #include "representations/params.hpp"
@@ -65,19 +66,12 @@
 
 namespace navbench {
 
-// The visibility graph's arcs: the shared CSR graph (representations/csr_graph.hpp).
-using VisCsrGraph = CsrGraph;
-using VisWeightMap = CsrWeightMap;
-
-class VisGraph {
+// The visibility graph's arcs are the shared CSR graph (representations/csr_graph.hpp).
+class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  public:
-  using Graph = VisCsrGraph;
   // Keeps a reference to map: it must outlive the representation.
   VisGraph(const Map& map, Params& params);
 
-  const Graph& graph() const { return graph_; }
-  VisWeightMap weights() const { return weight_map(graph_); }
-  Point position(Vertex v) const { return pos_[v]; }
   // Links to every node the point sees (tangent at the node), both taut states of a node: right
   // for a start and for a goal alike. nullopt when p is not free.
   std::optional<Attachment> attach(Point p) const;
@@ -176,11 +170,11 @@ class VisGraph {
   std::vector<NodeQuad> quad_;
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   std::size_t pairs_ = 0;
-  Graph graph_;     // the searched graph: the taut-state graph, or with skip=1 the skip graph
+  // graph_ (inherited), the searched graph: the taut-state graph, or with skip=1 the skip graph.
   TautSkipGraph skip_;
   Landmarks landmarks_;
   DistanceTable table_;
-  std::vector<Point> pos_;  // per vertex: read by the heuristic in the search loop, kept inline
+  // pos_ (inherited), per vertex: read by the heuristic in the search loop, kept inline.
   Params params_;           // as given; update() takes the defaults of the new map from them
   int block_ = 0, table_mb_ = 1024;
   // Kept from the first update on (update()): per node its partners, and the rows its sweep read

@@ -1,0 +1,78 @@
+// Subgoal graphs (levels 1, 2, 16; 16 is the default) against grid8 (issue 16): every scenario query of den520d, brc202d and Aurora,
+// octile heuristic, timed one by one. Counters: median_us = locate + search (the figure compared
+// with Warthog's JPS+ `nanos`, which times its search), median_poly_us adds the polyline,
+// expansions_per_query. Compare contenders in one run, interleaved:
+//   build/navbench_bench --benchmark_filter=subgoal_vs --benchmark_repetitions=5
+//                        --benchmark_enable_random_interleaving=true
+#include <string>
+#include <memory>
+#include <vector>
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "datasets/movingai.hpp"
+#include "harness/bench/bench_fixture.hpp"
+#include "harness/registry/registry.hpp"
+
+namespace {
+
+using namespace navbench;
+using Clock = std::chrono::steady_clock;
+
+void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) {
+  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/" + rel;
+  if (!std::filesystem::exists(path)) return state.SkipWithError("map not found (needs ../shared/datasets)");
+  const Map m = load_movingai_map(path);
+  const Scenario sc = load_scenario(path + ".scen");
+  const RepresentationSpec spec = parse_rep_option(rep_text).at(0);
+  Params p = Params::parse(spec.params);
+  auto rep = spec.entry->build(m, p);
+  rep->prepare();
+  const Heuristic h = parse_heuristic("octile");
+  std::vector<double> us, poly_us;
+  std::size_t expansions = 0, queries = 0;
+  for (auto _ : state) {
+    for (const auto& l : sc.lines) {
+      Query q;
+      q.start = {l.sx + 0.5, l.sy + 0.5};
+      q.goal = {l.gx + 0.5, l.gy + 0.5};
+      const auto t0 = Clock::now();
+      if (!rep->locate(q)) continue;
+      SearchStats st;
+      benchmark::DoNotOptimize(rep->search(q, h, st));
+      const auto t1 = Clock::now();
+      benchmark::DoNotOptimize(rep->polyline(q));
+      const auto t2 = Clock::now();
+      us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+      poly_us.push_back(std::chrono::duration<double, std::micro>(t2 - t0).count());
+      expansions += st.expansions;
+      ++queries;
+    }
+  }
+  if (us.empty()) return;
+  auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  state.counters["median_us"] = median(us);
+  state.counters["median_poly_us"] = median(poly_us);
+  state.counters["expansions_per_query"] = double(expansions) / double(queries);
+  state.counters["vertices"] = double(rep->stats().vertices);
+  state.counters["edges"] = double(rep->stats().edges);
+}
+
+}  // namespace
+
+namespace navbench::bench {
+void register_subgoal_vs(const std::string& label, const std::string& rel, const std::string& rep) {
+  static std::vector<std::unique_ptr<std::string>> texts;
+  texts.push_back(std::make_unique<std::string>(rel));
+  const char* m = texts.back()->c_str();
+  texts.push_back(std::make_unique<std::string>(rep));
+  const char* r = texts.back()->c_str();
+  benchmark::RegisterBenchmark(("subgoal_vs/" + label).c_str(), subgoal_vs, m, r)->Unit(benchmark::kMillisecond);
+}
+}  // namespace navbench::bench

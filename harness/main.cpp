@@ -1,4 +1,0 @@
-// navbench: the command line of SPEC §5 (harness/commands.cpp).
-#include "harness/commands.hpp"
-
-int main(int argc, char** argv) { return navbench::command_line(argc, argv); }

@@ -1,0 +1,87 @@
+// Result rows and the one writer of results files (SPEC §4): PREFIX.csv, PREFIX.build.csv,
+// PREFIX.paths.csv, PREFIX.meta.json.
+#pragma once
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "geometry/point.hpp"
+#include "geometry/radius_validity.hpp"
+
+namespace navbench {
+
+// SPEC §3. not_applicable: the combination cannot run by construction (funnel without a corridor);
+// not a failure.
+enum class Status { ok, no_path, invalid_query, not_applicable, error };
+const char* to_string(Status s);
+
+struct ResultRow {
+  std::string map, collection;
+  long scen_index = 0;
+  int bucket = 0;
+  std::string representation, heuristic, smoothing, convention;
+  double sx = 0, sy = 0, gx = 0, gy = 0;  // as in the scenario file
+  Status status = Status::error;
+  std::optional<double> length, optimal, octile_optimal, gap;
+  std::optional<bool> valid;
+  std::size_t expansions = 0, path_points = 0;
+  double locate_us = 0, search_us = 0, smooth_us = 0;
+  // extra columns (SPEC §4 allows more after the fixed ones)
+  std::optional<double> raw_length;
+  std::optional<bool> raw_valid;
+  std::size_t generated = 0;
+  std::string message;
+  std::optional<long> epoch;  // dynamic scenarios only (SPEC §7): the column `epoch`
+  std::optional<double> radius;  // runs given --radius / "radii" only (SPEC §6): the column `radius`
+  Polyline path;  // for PREFIX.paths.csv; not a CSV column
+  // A path with arcs (SPEC §6, R > 0): when not empty, paths.csv writes these items instead of `path`.
+  std::vector<PathItem> items;
+};
+
+struct BuildRow {
+  std::string map, representation, params;
+  double build_ms = 0;
+  std::size_t vertices = 0, edges = 0, memory_bytes = 0;
+  std::optional<double> radius;  // runs with a radius: the build's column `radius` (SPEC §6)
+};
+
+std::string csv_field(const std::string& s);  // quotes when the field holds , " or newline
+std::string format_number(double v);           // 12 significant digits
+// The optional column groups a file has (docs/results.md): `radius` in runs given radii, `epoch`
+// in the rows of changing maps. Runs without them keep the files exactly as before.
+struct ColumnGroups {
+  bool radius = false;
+  bool epoch = false;
+};
+// Header lines made from the one column schema (results.cpp): `radius` last in the results and
+// build rows (then `epoch`), before `points` in the paths rows.
+std::string result_header(const ColumnGroups& g);
+std::string build_header(const ColumnGroups& g);
+std::string paths_header(const ColumnGroups& g);
+std::string updates_header();
+// The schema itself, as meta.json's "schema": {"results": [{"name", "type", "group"}, ...], "build", "paths", "updates"}.
+nlohmann::json column_schema();
+std::string format_row(const ResultRow& r);
+std::string format_build_row(const BuildRow& b);
+std::string format_path_row(const ResultRow& r);  // "" when the row has no path
+
+// Writes the result files of one run. Rows are flushed as they come, so an interrupted run keeps
+// every row it finished (the sweep adds atomic per-unit files on top).
+class ResultWriter {
+ public:
+  // groups: the optional columns its files carry (`epoch` for changing maps, `radius` for radii).
+  ResultWriter(const std::string& prefix, bool paths, const ColumnGroups& groups = {});
+  void write(const ResultRow& r);
+  void write(const BuildRow& b);
+  void flush();
+
+ private:
+  std::ofstream csv_, build_, paths_;
+  bool with_paths_, with_epoch_;
+};
+
+}  // namespace navbench

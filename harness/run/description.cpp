@@ -1,0 +1,71 @@
+#include "harness/run/description.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "smoothing/smoothing.hpp"
+
+namespace navbench {
+
+const OptionNames kCommandLineNames{"", "run", "--radius", "--dynamic", "--threads", "--rebuild-baseline", "--rep NAME[,NAME...]", "--smoothing", "--convention"};
+const OptionNames kSweepConfigNames{"sweep config: ", "sweep config", "'radii'", "'dynamic'", "--threads", "'rebuild_baseline'", "\"representations\"",
+                                    "'smoothing'", "'conventions'"};
+
+void check_run(RunDescription& d, const OptionNames& n) {
+  auto fail = [&](const std::string& what) { throw std::invalid_argument(n.prefix + what); };
+  for (double r : d.radii)
+    if (!std::isfinite(r) || r < 0) fail(std::string(n.radii) + " needs numbers >= 0");
+  if (!d.radii.empty() && !d.dynamic.empty()) fail(std::string(n.radii) + " is not supported with " + n.dynamic);
+  if (d.rebuild_baseline && d.dynamic.empty()) fail(std::string(n.rebuild_baseline) + " needs " + n.dynamic);
+  if (!d.dynamic.empty() && d.unit.threads > 1) fail(std::string(n.threads) + " is not supported with " + n.dynamic + " yet");
+  if (d.reps.empty()) throw std::invalid_argument(std::string(n.who) + " needs " + n.reps);
+  if (d.select.convention != "center" && d.select.convention != "corner")
+    fail(std::string(n.convention) + " must be center or corner, got '" + d.select.convention + "'");
+  if (d.unit.smoothings.empty()) fail(std::string(n.smoothing) + " needs at least one name");
+  if (d.unit.heuristics.empty()) d.unit.heuristics.push_back(parse_heuristic("euclidean"));
+}
+
+std::vector<std::optional<double>> radius_passes(const std::vector<double>& radii) {
+  if (radii.empty()) return {std::nullopt};
+  return {radii.begin(), radii.end()};
+}
+
+std::vector<std::string> parse_smoothing_list(const std::string& value) {
+  std::vector<std::string> out;
+  std::istringstream in(value);
+  for (std::string s; std::getline(in, s, ',');) {
+    bool known = false;
+    for (auto& sm : smoothers()) known |= sm.name == s;
+    if (!known) throw std::invalid_argument("unknown smoothing '" + s + "' (none, los, funnel)");
+    out.push_back(s);
+  }
+  if (out.empty()) throw std::invalid_argument("--smoothing needs at least one name");
+  return out;
+}
+
+nlohmann::json config_json(const RunConfig& c) {
+  nlohmann::json j;
+  j["maps"] = c.maps;
+  if (!c.dynamic.empty()) {
+    j["dynamic"] = c.dynamic;
+    j["rebuild_baseline"] = c.rebuild_baseline;
+  }
+  j["scen"] = c.select.scen;
+  std::vector<std::string> reps, heur;
+  for (auto& r : c.reps) reps.push_back(r.text);
+  for (auto& h : c.unit.heuristics) heur.push_back(h.text);
+  j["representations"] = reps;
+  j["heuristics"] = heur;
+  j["smoothing"] = c.unit.smoothings;
+  j["repetitions"] = c.unit.repetitions;
+  j["threads"] = c.unit.threads;
+  j["convention"] = c.select.convention;
+  j["limit"] = c.select.limit;
+  j["queries"] = c.select.queries;
+  j["seed"] = c.select.seed;
+  if (!c.radii.empty()) j["radii"] = c.radii;
+  return j;
+}
+
+}  // namespace navbench

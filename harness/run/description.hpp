@@ -1,0 +1,81 @@
+// One typed description of a run (docs/command-line.md): what `navbench run` fills from its
+// command line (run/options.cpp) and a sweep from its config (sweep/config.cpp), checked in one
+// place (check_run) before any work. A radius stays a number from the option to the build.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/registry/registry.hpp"
+#include "search/heuristic.hpp"
+
+namespace navbench {
+
+// Which queries of a map run, and where their points are.
+struct QuerySelection {
+  std::string scen;                  // explicit scenario (single map only)
+  std::string convention = "center"; // center | corner (grid maps)
+  long limit = -1;                   // N queries per scenario spread evenly (floor(i*M/N)); -1 = all
+  bool first = false;                // with limit: the first N instead of spread
+  long every = 1;                    // every k-th query (k > 1)
+  long queries = -1;                 // random queries for maps without a scenario
+  std::uint64_t seed = 1;
+  std::string save_queries;          // write the drawn random queries as a scenario file
+};
+
+// How each query of a unit runs.
+struct UnitOptions {
+  std::vector<Heuristic> heuristics;
+  std::vector<std::string> smoothings{"none"};
+  int repetitions = 1;  // > 1: every query runs this often; its times are the medians
+  bool paths = false;
+  int threads = 1;      // > 1: the queries of a unit run in parallel (rows still in query order)
+};
+
+// What a run asks for, wherever it was given.
+struct RunDescription {
+  std::vector<RepresentationSpec> reps;
+  QuerySelection select;
+  UnitOptions unit;
+  std::vector<double> radii;         // agent radii (docs/radius.md); empty: the point agent, no column
+  std::vector<std::string> dynamic;  // changing-map scenarios (docs/changing-maps.md), instead of maps
+  bool rebuild_baseline = false;     // dynamic: also time a full rebuild of every map state
+};
+
+// `navbench run`: a description plus where it reads and writes.
+struct RunConfig : RunDescription {
+  std::vector<std::string> maps;  // files or directories
+  std::string out;                // PREFIX
+  bool checkopt = false;          // fail when a grid8-optimal representation differs from the scenario
+  bool optimum = true;            // compute the exact optimum for optimal/gap
+  bool quiet = false;
+  std::vector<std::string> argv;  // the command line, for meta.json
+};
+
+// How the options are spelled where a description came from, for its error messages.
+struct OptionNames {
+  const char* prefix;  // "" for the command line, "sweep config: " for a config
+  const char* who;     // "run" or "sweep config": who needs a missing option
+  const char* radii, *dynamic, *threads, *rebuild_baseline, *reps, *smoothing, *convention;
+};
+extern const OptionNames kCommandLineNames, kSweepConfigNames;
+
+// The one check of a description: each value (radius >= 0, known smoothers and conventions) and
+// the rules between options. Throws std::invalid_argument with one line; fills the default
+// heuristic (euclidean) when none was given.
+void check_run(RunDescription& d, const OptionNames& names);
+
+// The passes of a run over its radii: one per radius, or one without a radius (rows without the
+// column `radius`) when none was given.
+std::vector<std::optional<double>> radius_passes(const std::vector<double>& radii);
+
+// "none,los" -> names, each checked against the registered smoothers.
+std::vector<std::string> parse_smoothing_list(const std::string& value);
+
+// The configuration a run records in its meta.json.
+nlohmann::json config_json(const RunConfig& cfg);
+
+}  // namespace navbench

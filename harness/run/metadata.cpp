@@ -1,0 +1,77 @@
+#include "harness/run/metadata.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "harness/results/results.hpp"
+#include "harness/run/description.hpp"
+
+#ifndef NAVBENCH_BUILD_FLAGS
+#define NAVBENCH_BUILD_FLAGS ""
+#endif
+#ifndef NAVBENCH_SOURCE_DIR
+#define NAVBENCH_SOURCE_DIR "."
+#endif
+
+namespace navbench {
+namespace {
+
+std::string shell(const std::string& cmd) {
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[256];
+    while (fgets(buf, sizeof buf, p)) out += buf;
+    pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+
+}  // namespace
+
+nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t seed, const nlohmann::json& config) {
+  nlohmann::json j;
+  std::string cmd;
+  for (auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
+  j["command_line"] = cmd;
+  const std::string src = NAVBENCH_SOURCE_DIR;
+  j["git_commit"] = shell("git -C '" + src + "' rev-parse HEAD 2>/dev/null");
+  j["git_dirty"] = !shell("git -C '" + src + "' status --porcelain --untracked-files=no 2>/dev/null").empty();
+  j["compiler"] = std::string("g++ ") + __VERSION__;
+  j["flags"] = NAVBENCH_BUILD_FLAGS;
+  j["cpu"] = cpu_model();
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  j["host"] = host;
+  std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  j["date"] = date;
+  j["seed"] = seed;
+  j["config"] = config;
+  j["schema"] = column_schema();  // the columns of the files this run writes (results/results.cpp)
+  return j;
+}
+
+void write_run_metadata(const RunConfig& cfg) {
+  if (auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
+  std::ofstream meta(cfg.out + ".meta.json", std::ios::trunc);
+  if (!meta) throw std::runtime_error(cfg.out + ".meta.json: cannot write");
+  meta << run_metadata(cfg.argv, cfg.select.seed, config_json(cfg)).dump(2) << '\n';
+}
+
+}  // namespace navbench

@@ -1,0 +1,193 @@
+#include "harness/run/pipeline.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include "smoothing/smoothing.hpp"
+
+namespace navbench {
+namespace {
+
+// A row whose smoother does not apply (SPEC §3): by construction, not a failure; no lengths.
+void mark_not_applicable(ResultRow& r, std::string message) {
+  r.status = Status::not_applicable;
+  r.message = std::move(message);
+  r.raw_length.reset();
+  r.raw_valid.reset();
+}
+
+// An ok row for a disc path with arcs (SPEC §6) of the given length and validity; points counted
+// without the `@` arc centres.
+void finish_arc_row(ResultRow& r, std::vector<PathItem> items, double length, bool valid, bool keep_paths) {
+  r.status = Status::ok;
+  r.length = length;
+  r.valid = valid;
+  r.path_points = 0;
+  for (const PathItem& it : items) r.path_points += !it.arc_centre;
+  if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
+  if (keep_paths) r.items = std::move(items);
+}
+
+using Clock = std::chrono::steady_clock;
+double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
+
+}  // namespace
+
+std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
+                                 const std::string& rep_text,
+                                 const Heuristic& h, const std::vector<std::string>& smoothings,
+                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws,
+                                 const RadiusContext* radius) {
+  const bool disc = radius && radius->disc();
+  ResultRow row;
+  row.map = ctx.map;
+  row.collection = ctx.collection;
+  row.convention = ctx.convention;
+  row.scen_index = in.scen_index;
+  row.bucket = in.bucket;
+  row.sx = in.sx, row.sy = in.sy, row.gx = in.gx, row.gy = in.gy;
+  row.octile_optimal = in.octile_optimal;
+  row.representation = rep_text;
+  row.heuristic = h.text;
+  row.optimal = in.optimal;
+  if (radius) row.radius = radius->R;
+  auto rows_for_all = [&](Status st, const std::string& msg) {
+    std::vector<ResultRow> out;
+    for (const auto& s : smoothings) {
+      ResultRow r = row;
+      r.smoothing = s;
+      r.status = st;
+      r.message = msg;
+      out.push_back(std::move(r));
+    }
+    return out;
+  };
+
+  // 1. locate: inputs are checked once, here (SPEC §3: invalid_query when a point is not free).
+  Query q;
+  q.start = in.start;
+  q.goal = in.goal;
+  // With a radius (SPEC §6): a point closer than R - 1e-9 to an obstacle is invalid too.
+  auto point_ok = [&](Point p) { return fs.point_free(p) && (!disc || radius->rv->point_clear(p, radius->R)); };
+  auto t = Clock::now();
+  const bool free = point_ok(q.start) && point_ok(q.goal);
+  const bool located = free && rep.locate(q);
+  row.locate_us = us_since(t);
+  if (!free) {
+    const Map& m = fs.map();
+    auto outside = [&](Point p) { return !(p.x >= m.min.x && p.y >= m.min.y && p.x <= m.max.x && p.y <= m.max.y); };
+    if (outside(q.start)) return rows_for_all(Status::invalid_query, "start outside the map");
+    if (outside(q.goal)) return rows_for_all(Status::invalid_query, "goal outside the map");
+    if (!disc) return rows_for_all(Status::invalid_query, fs.point_free(q.start) ? "goal not free" : "start not free");
+    return rows_for_all(Status::invalid_query, point_ok(q.start) ? "goal lacks clearance R" : "start lacks clearance R");
+  }
+  if (!located)
+    return rows_for_all(Status::error, disc ? "point clear for R but outside the representation's eroded free space"
+                                            : "free point not covered by the representation");
+  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)
+    return rows_for_all(Status::no_path, "");  // different free-space components: no search needed
+
+  // 2. search: the shared A*, then the representation's polyline and corridor.
+  SearchStats stats;
+  t = Clock::now();
+  const double cost = ws ? std::as_const(rep).search(q, h, stats, *ws) : rep.search(q, h, stats);
+  const bool found = std::isfinite(cost);
+  Polyline raw;
+  std::vector<PathItem> arcs;  // a path with arcs (visgraph at R > 0: the tangent graph)
+  std::optional<Corridor> corridor;
+  if (found) {
+    if (disc) arcs = rep.disc_items(q);
+    if (arcs.empty()) {
+      raw = rep.polyline(q);
+      corridor = rep.corridor(q);
+    }
+  }
+  row.search_us = us_since(t);
+  row.expansions = stats.expansions;
+  row.generated = stats.generated;
+  if (!found) return rows_for_all(Status::no_path, "");
+  if (!arcs.empty()) {
+    // A taut path with arcs: the smoothers work on polylines and have nothing to shorten here.
+    row.raw_length = path_items_length(arcs);
+    row.raw_valid = radius->rv->path_valid_radius(arcs, radius->R);
+    std::vector<ResultRow> out;
+    for (const auto& mode : smoothings) {
+      ResultRow r = row;
+      r.smoothing = mode;
+      if (mode != "none") mark_not_applicable(r, mode + " not applicable: " + rep_text + " at R > 0 gives taut paths with arcs");
+      else finish_arc_row(r, arcs, *row.raw_length, *row.raw_valid, keep_paths);
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
+  // The one validity test of the run's agent: SPEC §1 for a point, §6 for a disc.
+  auto valid = [&](const Polyline& p) { return disc ? radius->rv->path_valid_radius(items_of(p), radius->R) : fs.path_valid(p); };
+  row.raw_length = polyline_length(raw);
+  row.raw_valid = valid(raw);
+
+  // 3. smooth, 4. validate, 5. one row per smoothing mode.
+  std::vector<ResultRow> out;
+  for (const auto& mode : smoothings) {
+    ResultRow r = row;
+    r.smoothing = mode;
+    t = Clock::now();
+    SmoothingResult sm;
+    std::vector<PathItem> disc_funnel;  // funnel for a disc: a path with arcs
+    if (!disc) {
+      sm = smooth(mode, raw, corridor, [&fs](Point a, Point b) { return fs.segment_valid(a, b); });
+    } else if (mode == "funnel") {
+      if (corridor) disc_funnel = funnel_path_radius(raw.front(), raw.back(), *corridor, radius->R);
+      else sm.status = SmoothingStatus::not_applicable;
+    } else {
+      // los for a disc: a shortcut is taken when the swept disc keeps clearance R (the segment's
+      // distance to every obstacle is >= R - 1e-9).
+      const RadiusValidity& rv = *radius->rv;
+      const double R = radius->R;
+      sm = smooth(mode, raw, corridor, [&](Point a, Point b) { return fs.point_free(a) && rv.segment_clear(a, b, R); });
+    }
+    r.smooth_us = us_since(t);
+    if (sm.status == SmoothingStatus::not_applicable) {
+      mark_not_applicable(r, mode + " not applicable: " + rep_text + " has no corridor");
+      out.push_back(std::move(r));
+      continue;
+    }
+    if (!disc_funnel.empty()) {
+      const double length = path_items_length(disc_funnel);
+      const bool ok = radius->rv->path_valid_radius(disc_funnel, radius->R);
+      finish_arc_row(r, std::move(disc_funnel), length, ok, keep_paths);
+      out.push_back(std::move(r));
+      continue;
+    }
+    r.status = Status::ok;
+    r.length = polyline_length(sm.path);
+    r.valid = valid(sm.path);
+    r.path_points = sm.path.size();
+    if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
+    if (keep_paths) r.path = std::move(sm.path);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs, Point s, Point g) {
+  if (!fs.point_free(s) || !fs.point_free(g)) return std::nullopt;
+  Query q;
+  q.start = s;
+  q.goal = g;
+  if (!vis.locate(q)) return std::nullopt;
+  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return std::nullopt;
+  SearchStats st;
+  const double c = vis.search(q, parse_heuristic("euclidean"), st);
+  if (!std::isfinite(c)) return std::nullopt;
+  return polyline_length(vis.polyline(q));
+}
+
+std::unique_ptr<AnyRepresentation> build_optimum_graph(const Map& map) {
+  const RepresentationEntry* e = reference_representation();
+  if (!e) return nullptr;
+  Params p = Params::parse(e->reference_params);
+  return e->build(map, p);
+}
+
+}  // namespace navbench

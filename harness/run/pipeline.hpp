@@ -1,0 +1,60 @@
+// The path of one query, as one straight pipeline (DESIGN.md):
+//   locate -> search (shared A*) -> polyline -> smooth -> validate -> row
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "geometry/free_space.hpp"
+#include "geometry/radius_validity.hpp"
+#include "harness/registry/registry.hpp"
+#include "harness/results/results.hpp"
+
+namespace navbench {
+
+// What the rows of one map share (kept once per map, not per query: a million-query scenario
+// stays small in memory).
+struct MapContext {
+  std::string map, collection, convention;
+};
+
+// One query of a scenario: its points and the identity columns of its rows.
+struct QueryInput {
+  Point start, goal;
+  long scen_index = 0;
+  int bucket = 0;
+  double sx = 0, sy = 0, gx = 0, gy = 0;   // as in the scenario file
+  std::optional<double> octile_optimal;    // the scenario's optimum (grid maps)
+  std::optional<double> optimal;           // exact optimum (visgraph), when known
+};
+
+// The agent of a run given --radius / "radii" (SPEC §6). R <= 1e-9 is the point agent of SPEC §1
+// (every answer as without a radius; rows only gain the column `radius`). For R > 1e-9 the query
+// points must keep clearance R, validity is RadiusValidity::path_valid_radius and the smoothers
+// test segments for clearance R.
+struct RadiusContext {
+  double R = 0;
+  const RadiusValidity* rv = nullptr;  // required when R > 1e-9
+  bool disc() const { return R > kRadiusTolerance; }
+};
+
+// Runs one query on one built representation and returns one row per smoothing mode.
+// With `ws`, the search uses that workspace and `rep` is only read (one workspace per thread).
+// `radius`: the run's agent (nullptr: a run without --radius, rows without the column).
+std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
+                                 const std::string& rep_text,
+                                 const Heuristic& h, const std::vector<std::string>& smoothings,
+                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws = nullptr,
+                                 const RadiusContext* radius = nullptr);
+
+// The exact Euclidean shortest path length (SPEC §2) from the visibility graph `vis`;
+// nullopt when a point is not free or the goal is unreachable.
+std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs, Point s, Point g);
+
+// The graph `exact_optimum` searches: the registry's exact entry (caps.exact) in its reference
+// variant, the cheapest exact one to build (the visibility graph without block lists, skip edges
+// or landmarks: random512-10-0 in 7 s instead of 36 s), which matters as the optimum is computed
+// once per map and the query count per map is small. nullptr when no exact entry is registered.
+std::unique_ptr<AnyRepresentation> build_optimum_graph(const Map& map);
+
+}  // namespace navbench

@@ -1,0 +1,36 @@
+// `navbench run` (docs/command-line.md#run) and the unit of work it shares with `navbench
+// sweep`: one map, one representation -> build once, then every selected query through the pipeline.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/registry/registry.hpp"
+#include "harness/results/results.hpp"
+#include "harness/run/description.hpp"
+#include "harness/run/pipeline.hpp"
+#include "harness/run/prepared_map.hpp"
+
+namespace navbench {
+
+// Builds `spec` for pm's agent (docs/radius.md): without a disc, on the map; with R > 0, the
+// entry's exact disc structure when it has one (caps.radius), else on the map shrunk by R as
+// spec.erosion() says (erode=none: the map itself). Throws UnsupportedMap where that cannot be.
+std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const RepresentationSpec& spec, Params& params);
+
+// Builds `spec` on the map and runs every query: rows go to sink; returns the build row, or
+// nullopt when the representation does not support this kind of map (a note goes to stderr).
+std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
+                                 const std::function<void(const ResultRow&)>& sink);
+
+// Parses the arguments after `run` (CLI11, typed options). nullopt: --help was given and printed.
+// Throws std::invalid_argument with a one-line message.
+std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args);
+// `navbench run ARGS`: parses and runs; returns the exit status. argv goes to meta.json.
+int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
+// Runs; returns the process exit status (0 = completed; 3 = --checkopt found mismatches).
+int run(const RunConfig& cfg);
+
+}  // namespace navbench

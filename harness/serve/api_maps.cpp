@@ -1,0 +1,103 @@
+// GET /api/info (what this server has), GET /api/map (a map to draw) and GET /api/structure (a
+// representation's structure to draw): docs/viewer.md#the-api.
+#include "harness/serve/viewer.hpp"
+#include "smoothing/smoothing.hpp"
+
+namespace navbench::viewer {
+
+namespace {
+
+json map_summary(const Map& m, std::size_t id) {
+  return {{"id", id},
+          {"name", m.name},
+          {"collection", m.collection},
+          {"kind", m.kind == MapKind::grid ? "grid" : "polygon"},
+          {"min", {m.min.x, m.min.y}},
+          {"max", {m.max.x, m.max.y}},
+          {"width", m.kind == MapKind::grid ? m.grid.width : 0},
+          {"height", m.kind == MapKind::grid ? m.grid.height : 0}};
+}
+
+// What a registry entry declares it can do (representations/capabilities.hpp), for the page to
+// decide by rather than by names.
+json capabilities(const Capabilities& c) {
+  return {{"radius", c.radius == RadiusSupport::tangent_graph ? "tangent_graph" : "shrunk_map"},
+          {"grid_only", c.grid_only},
+          {"grid8_optimal", c.grid8_optimal},
+          {"exact", c.exact},
+          {"point_vertices", c.point_vertices},
+          {"weights", c.weights},
+          {"corridor", c.corridor},
+          {"update_in_place", c.update_in_place},
+          {"update_approximate", c.update_approximate}};
+}
+
+// Grid cells as rows of '.' (free) and '@' (blocked).
+json grid_rows(const GridMap& g) {
+  json rows = json::array();
+  std::string row(std::size_t(g.width), '.');
+  for (int y = 0; y < g.height; ++y) {
+    for (int x = 0; x < g.width; ++x) row[std::size_t(x)] = g.passable(x, y) ? '.' : '@';
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The rings bounding the free space: free space on the left of each ring, so filling them with
+// the non-zero rule gives exactly it.
+json free_space_rings(const FreeSpace& fs) {
+  json rings = json::array();
+  for (const auto& r : fs.obstacle_rings()) {
+    json pts = json::array();
+    for (const auto& p : r) pts.push_back({p.x, p.y});
+    rings.push_back(pts);
+  }
+  return rings;
+}
+
+}  // namespace
+
+json api_info(const MapCache& maps) {
+  json ms = json::array();
+  for (std::size_t i = 0; i < maps.size(); ++i) ms.push_back(map_summary(maps.at(i).pm.map, i));
+  json reps = json::array(), sm = json::array();
+  for (const auto& e : representations())
+    reps.push_back({{"name", e.name}, {"description", e.description}, {"caps", capabilities(e.caps)}});
+  for (const auto& s : smoothers()) sm.push_back({{"name", s.name}, {"description", s.description}});
+  return {{"maps", ms},
+          {"representations", reps},
+          {"smoothers", sm},
+          {"heuristics", {"euclidean", "octile", "manhattan", "chebyshev", "zero"}},
+          {"limits", {{"body_bytes", kMaxBody}, {"representations", kMaxReps}}}};
+}
+
+// The map for drawing: grids as rows, polygon maps as the rings of the free space.
+json api_map(MapCache& maps, MapEntry& e) {
+  std::shared_lock map_lock(e.state);
+  const Map& m = e.pm.map;
+  json out = map_summary(m, maps.index_of(e));
+  out["version"] = e.version;
+  if (m.kind == MapKind::grid) out["rows"] = grid_rows(m.grid);
+  else out["rings"] = free_space_rings(*maps.free_space(e));
+  return out;
+}
+
+// The structure of one representation on the map, computed once per map version.
+Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text) {
+  if (rep_text.empty() || rep_text.size() > kMaxSpecChars) throw HttpError(400, "missing or too long 'rep'");
+  const auto specs = parse_rep_option(rep_text);
+  if (specs.size() != 1) throw HttpError(400, "'rep' names one representation");
+  const RepresentationSpec& spec = specs[0];
+  std::shared_lock map_lock(e.state);
+  Structure out;
+  out.version = e.version;
+  auto b = maps.built(e, spec);
+  if (!b->rep) throw HttpError(422, spec.text + " does not support map " + e.pm.map.name + ": " + b->unsupported);
+  std::lock_guard g(b->m);
+  if (!b->structure) b->structure = structure_bytes(*b->rep);
+  out.segments = b->structure->size() / (4 * sizeof(float));
+  out.bytes = *b->structure;
+  return out;
+}
+
+}  // namespace navbench::viewer

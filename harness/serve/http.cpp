@@ -1,0 +1,149 @@
+// The routes of `navbench serve`: the page's files, the JSON API, and an answer for every failure
+// ({"error": "one line"} with a 4xx or 5xx, never a crash, never a hang).
+#include <httplib.h>
+
+#include "datasets/movingai.hpp"
+#include "harness/serve/viewer.hpp"
+#include "harness/serve/web_assets.hpp"
+
+namespace navbench::viewer {
+
+namespace {
+
+constexpr const char* kJson = "application/json";
+
+std::string error_body(const std::string& message) { return json{{"error", message}}.dump(); }
+
+// Runs `f` and turns every failure into a JSON error answer.
+template <class F>
+void guarded(httplib::Response& res, F&& f) {
+  try {
+    f();
+  } catch (const HttpError& e) {
+    res.status = e.status;
+    res.set_content(error_body(e.what()), kJson);
+  } catch (const json::exception& e) {
+    res.status = 400;
+    res.set_content(error_body(std::string("bad JSON value: ") + e.what()), kJson);
+  } catch (const std::invalid_argument& e) {  // unknown representation, smoothing, heuristic, parameter
+    res.status = 400;
+    res.set_content(error_body(e.what()), kJson);
+  } catch (const InputError& e) {
+    res.status = 400;
+    res.set_content(error_body(e.what()), kJson);
+  } catch (const std::bad_alloc&) {
+    res.status = 503;
+    res.set_content(error_body("out of memory"), kJson);
+  } catch (const std::exception& e) {
+    res.status = 500;
+    res.set_content(error_body(std::string("internal error: ") + e.what()), kJson);
+  }
+}
+
+const char* reason(int status) {
+  switch (status) {
+    case 400: return "bad request";
+    case 404: return "no such page";
+    case 405: return "method not allowed";
+    case 413: return "request body too large";
+    case 414: return "request URI too long";
+    default: return "request failed";
+  }
+}
+
+// Bound to a loopback address, the server answers only requests whose Host header names this
+// machine: a web page elsewhere cannot reach it through DNS rebinding (its Host is its own name).
+bool host_allowed(const std::string& host_header) {
+  std::string h = host_header;
+  if (h.starts_with("[")) h = h.substr(0, h.find(']') + 1);  // [::1]:port
+  else h = h.substr(0, h.find(':'));
+  return h == "127.0.0.1" || h == "localhost" || h == "[::1]";
+}
+
+json parse_body(const httplib::Request& req) {
+  try {
+    return json::parse(req.body);
+  } catch (const json::parse_error& e) {
+    throw HttpError(400, std::string("malformed JSON: ") + e.what());
+  }
+}
+
+// The Host check (on loopback) and JSON messages for the answers the library makes itself.
+void install_guards(httplib::Server& svr, bool loopback) {
+  if (loopback)
+    svr.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+      if (host_allowed(req.get_header_value("Host"))) return httplib::Server::HandlerResponse::Unhandled;
+      res.status = 403;
+      res.set_content(error_body("Host '" + req.get_header_value("Host").substr(0, 100) +
+                                 "' is not this machine (open http://127.0.0.1:PORT/)"),
+                      kJson);
+      return httplib::Server::HandlerResponse::Handled;
+    });
+  // 4xx answers the library makes itself (413, 404, ...) get a JSON message too.
+  svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    std::string msg = reason(res.status);
+    if (res.status == 413) msg += " (at most " + std::to_string(kMaxBody) + " bytes)";
+    if (res.status == 404) msg += ": " + req.path;
+    res.set_content(error_body(msg), kJson);
+    return httplib::Server::HandlerResponse::Handled;
+  }));
+  svr.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    res.status = 500;
+    res.set_content(error_body("internal error"), kJson);
+  });
+}
+
+// The page's files (web/, embedded at build time); index.html is served as "/".
+void install_page(httplib::Server& svr) {
+  for (std::size_t i = 0; i < web::kAssetCount; ++i) {
+    const web::Asset& a = web::kAssets[i];
+    const std::string path = std::string(a.path) == "/index.html" ? "/" : a.path;
+    svr.Get(path, [a](const httplib::Request&, httplib::Response& res) {
+      res.set_header("Cache-Control", "no-cache");
+      res.set_content(reinterpret_cast<const char*>(a.data), a.size, a.mime);
+    });
+  }
+}
+
+// A POST route answering `answer(maps, body)` as JSON.
+void post_json(httplib::Server& svr, const char* path, MapCache& maps, json (*answer)(MapCache&, const json&)) {
+  svr.Post(path, [&maps, answer](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] { res.set_content(answer(maps, parse_body(req)).dump(), kJson); });
+  });
+}
+
+void install_api(httplib::Server& svr, MapCache& maps) {
+  svr.Get("/api/info", [&maps](const httplib::Request&, httplib::Response& res) {
+    guarded(res, [&] { res.set_content(api_info(maps).dump(), kJson); });
+  });
+  svr.Get("/api/map", [&maps](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] { res.set_content(api_map(maps, maps.find(req.get_param_value("map"))).dump(), kJson); });
+  });
+  // GET /api/structure?map=ID&rep=SPEC: the representation's structure (`navbench structure`) as
+  // little-endian float32 x1 y1 x2 y2 per segment.
+  svr.Get("/api/structure", [&maps](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      MapEntry& e = maps.find(req.get_param_value("map"));
+      Structure s = api_structure(maps, e, req.get_param_value("rep"));
+      res.set_header("X-Segments", std::to_string(s.segments));
+      res.set_header("X-Map-Version", std::to_string(s.version));
+      res.set_content(std::move(s.bytes), "application/octet-stream");
+    });
+  });
+  post_json(svr, "/api/query", maps, api_query);
+  // POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": bool} and POST /api/reset {"map": ID}:
+  // edit a grid map; every later query answers on the edited map.
+  post_json(svr, "/api/cells", maps, api_cells);
+  post_json(svr, "/api/reset", maps, api_reset);
+}
+
+}  // namespace
+
+void install_routes(httplib::Server& svr, MapCache& maps, bool loopback) {
+  install_guards(svr, loopback);
+  install_page(svr);
+  install_api(svr, maps);
+}
+
+}  // namespace navbench::viewer

@@ -1,0 +1,173 @@
+// The parts of `navbench serve` (docs/viewer.md), shared by the files of harness/serve/:
+//   maps.cpp       the served maps and what is built on them: cached per map, bounded, shared by tabs
+//   builds.cpp     one representation: built as `navbench run` builds it, brought up to date after an edit
+//   requests.cpp   the fields of a JSON request, each checked with a one-line message
+//   api_maps.cpp   GET /api/info, /api/map, /api/structure
+//   api_query.cpp  POST /api/query: the pipeline of `navbench run` on every representation asked for
+//   api_edit.cpp   POST /api/cells, /api/reset: editing a grid map
+//   http.cpp       the routes, the JSON error answers, the Host check
+//   serve.cpp      the command: options, maps, the listening socket, the stop signals
+// The page itself is web/ (embedded at build time: web_assets.hpp).
+#pragma once
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/run/run.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace navbench::viewer {
+
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// Limits of one request: anything larger is refused with a 4xx, never processed.
+constexpr std::size_t kMaxBody = 64 * 1024;       // bytes of a request body (413 beyond)
+constexpr std::size_t kMaxReps = 16;              // representations in one query
+constexpr std::size_t kMaxSpecChars = 200;        // characters of one representation spec
+constexpr std::size_t kMaxRepsCachedPerMap = 24;  // built representations kept per map (LRU)
+constexpr std::size_t kMaxCells = 4096;           // cells toggled by one POST /api/cells (413 beyond)
+
+// An answer other than 200: the status and a one-line message for {"error": ...}.
+struct HttpError : std::runtime_error {
+  int status;
+  HttpError(int s, const std::string& m) : std::runtime_error(m), status(s) {}
+};
+
+double us_since(Clock::time_point t0);
+
+// ---------- builds.cpp: one built representation of one map ----------
+
+struct BuiltRep {
+  std::mutex m;  // query-time state (the A* workspace) is not thread-safe; also guards `structure`
+  std::unique_ptr<AnyRepresentation> rep;  // null when the representation does not support the map
+  std::string unsupported;                 // UnsupportedMap's message then
+  BuildRow build;
+  std::optional<std::string> structure;    // float32 x1 y1 x2 y2 ... (little-endian), on first request
+  RepresentationSpec spec;                 // what was built: an edit of the map rebuilds it from this
+};
+
+// Builds `spec` on m, with the build row `navbench run` writes (run_unit). A map the representation
+// does not support gives a BuiltRep without `rep` (and the reason); other failures throw.
+std::shared_ptr<BuiltRep> build_rep(const Map& m, const RepresentationSpec& spec);
+
+// How one build followed an edit of its map.
+struct UpdateOutcome {
+  bool in_place = false;  // updated itself; otherwise built afresh
+  double update_us = 0;   // the update, or the failed update and the fresh build
+  std::string error;      // why the fresh build failed (then b.rep is null)
+};
+// Brings b up to date with m after `changed`, as `navbench run --dynamic` does. Caller holds b.m.
+UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange>& changed);
+
+// The structure of a representation (`navbench structure`) as little-endian float32 x1 y1 x2 y2.
+std::string structure_bytes(AnyRepresentation& rep);
+
+// ---------- maps.cpp: the served maps and their caches ----------
+
+using BuiltFuture = std::shared_future<std::shared_ptr<BuiltRep>>;
+
+struct MapEntry {
+  PreparedMap pm;  // never moves (entries live behind unique_ptr): FreeSpace keeps a reference to pm.map
+  // Shared by everything that reads pm.map or what is built on it (queries, structures, drawing);
+  // exclusive for an edit of the cells. Taken before `m` and before any BuiltRep::m.
+  std::shared_mutex state;
+  std::uint64_t version = 0;                          // edits so far (guarded by `state`)
+  std::optional<std::vector<std::uint8_t>> original;  // the cells as read, kept at the first edit (for reset)
+  std::mutex m;  // guards the fields below
+  std::shared_ptr<const FreeSpace> free;
+  struct Slot {
+    BuiltFuture built;
+    std::uint64_t used = 0;
+  };
+  std::map<std::string, Slot> reps;  // by representation spec as given (name, or name:k=v,...)
+  std::uint64_t tick = 0;            // per-map clock for the LRU of `reps`
+  std::uint64_t used = 0;            // global clock for the LRU of maps (MapCache::m_)
+};
+
+// The maps given at start, each with its free space and built representations, made on first
+// use. Builds are kept for the `cache_maps` most recently used maps only.
+class MapCache {
+ public:
+  // Reads and checks every map file (InputError: the command exits with 2).
+  MapCache(const std::vector<std::string>& files, std::size_t cache_maps);
+
+  std::size_t size() const { return maps_.size(); }
+  const MapEntry& at(std::size_t i) const { return *maps_[i]; }
+  // The map of a request's id (its decimal text); HttpError 404 for any other text.
+  MapEntry& find(const std::string& id_text);
+  std::size_t index_of(const MapEntry& e) const;
+
+  std::shared_ptr<const FreeSpace> free_space(MapEntry& e);
+  // The built representation, building it on first use. Concurrent requests for the same
+  // unbuilt one wait for a single build. A failed build is not cached (the next request retries).
+  std::shared_ptr<BuiltRep> built(MapEntry& e, const RepresentationSpec& spec);
+
+ private:
+  // Marks e as used; when more than cache_maps_ maps hold builds, the least recently used one
+  // drops its free space and representations (a many-map server stays bounded in memory).
+  void touch(MapEntry& e);
+
+  std::vector<std::unique_ptr<MapEntry>> maps_;
+  std::size_t cache_maps_;
+  std::mutex m_;  // guards clock_ and the choice of a map to evict
+  std::uint64_t clock_ = 0;
+};
+
+// ---------- requests.cpp: reading a request ----------
+
+// Rejects fields other than `known` (listed in the message).
+void only_fields(const json& body, const std::vector<std::string>& known);
+// The map named by a request's "map" field (an id from /api/info, as a number or a string).
+MapEntry& map_of(MapCache& maps, const json& body);
+// A point of the request: [x, y], two finite numbers inside the map's bounding box.
+Point read_point(const json& body, const char* key, const Map& m);
+// The grid of an editable map; a polygon map has no cells to toggle.
+const GridMap& editable_grid(const MapEntry& e);
+
+// What POST /api/query asks, every field checked (in this order: reps, smoothing, heuristic, paths,
+// start, goal), with the defaults of a field left out.
+struct QueryRequest {
+  std::vector<RepresentationSpec> specs;
+  std::vector<std::string> smoothings{"none"};
+  Heuristic heuristic;
+  bool paths = true;
+  Point start, goal;
+};
+QueryRequest read_query(const json& body, const Map& m);
+
+// ---------- api_*.cpp: the answers ----------
+
+json api_info(const MapCache& maps);
+json api_map(MapCache& maps, MapEntry& e);
+struct Structure {
+  std::string bytes;  // float32 x1 y1 x2 y2 per segment
+  std::size_t segments = 0;
+  std::uint64_t version = 0;  // of the map it was drawn from
+};
+Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text);
+json api_query(MapCache& maps, const json& body);
+json api_cells(MapCache& maps, const json& body);
+json api_reset(MapCache& maps, const json& body);
+
+// ---------- http.cpp ----------
+
+// The page, the JSON API and the error answers. `loopback`: answer only requests whose Host
+// header names this machine.
+void install_routes(httplib::Server& svr, MapCache& maps, bool loopback);
+
+}  // namespace navbench::viewer

@@ -1,0 +1,319 @@
+#include "harness/sweep/config.hpp"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+
+#include "datasets/movingai.hpp"
+#include "harness/run/prepared_map.hpp"
+#include "harness/sweep/sweep.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace navbench {
+namespace {
+
+std::vector<std::string> expand_glob(const std::string& pattern) {
+  if (pattern.find_first_of("*?[") == std::string::npos) return {pattern};
+  glob_t g{};
+  std::vector<std::string> out;
+  if (glob(pattern.c_str(), 0, nullptr, &g) == 0)
+    for (std::size_t i = 0; i < g.gl_pathc; ++i) out.push_back(g.gl_pathv[i]);
+  globfree(&g);
+  if (out.empty()) throw InputError(pattern + ": pattern matches no file");
+  return out;
+}
+
+}  // namespace
+
+std::vector<RepresentationSpec> expand_reps(const json& j) {
+  std::vector<RepresentationSpec> out;
+  for (const auto& r : j) {
+    if (r.is_string()) {
+      for (auto& s : parse_rep_option(r.get<std::string>())) out.push_back(s);
+      continue;
+    }
+    if (!r.is_object() || !r.contains("name") || !r["name"].is_string())
+      throw std::invalid_argument("sweep config: a representation is a string or {\"name\": ..., \"params\": {...}}");
+    for (auto it = r.begin(); it != r.end(); ++it)
+      if (it.key() != "name" && it.key() != "params")
+        throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in a representation");
+    const std::string name = r["name"];
+    std::vector<std::string> combos{""};
+    if (r.contains("params")) {
+      if (!r["params"].is_object()) throw std::invalid_argument("sweep config: params of " + name + " must be an object");
+      for (auto it = r["params"].begin(); it != r["params"].end(); ++it) {
+        json values = it.value().is_array() ? it.value() : json::array({it.value()});
+        if (values.empty()) throw std::invalid_argument("sweep config: parameter " + it.key() + " has no values");
+        std::vector<std::string> next;
+        for (const auto& c : combos)
+          for (const auto& v : values) {
+            std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+            next.push_back(c + (c.empty() ? "" : ",") + it.key() + "=" + text);
+          }
+        combos = next;
+        if (combos.size() > 10000)
+          throw std::invalid_argument("sweep config: the parameter grid of " + name + " has over 10000 combinations");
+      }
+    }
+    for (const auto& c : combos)
+      for (auto& s : parse_rep_option(c.empty() ? name : name + ":" + c)) out.push_back(s);
+  }
+  if (out.empty()) throw std::invalid_argument("sweep config: no representations");
+  return out;
+}
+
+namespace {
+
+// An integer option in [lo, hi]; anything else (a float, a string, out of range) is a one-line error.
+long integer(const json& j, const char* key, long fallback, long lo, long hi) {
+  if (!j.contains(key)) return fallback;
+  const json& v = j[key];
+  if (!v.is_number_integer()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be an integer");
+  const long long x = v.is_number_unsigned() ? (v.get<unsigned long long>() > (unsigned long long)hi ? hi + 1LL : v.get<long long>())
+                                             : v.get<long long>();
+  if (x < lo || x > hi)
+    throw std::invalid_argument(std::string("sweep config: '") + key + "' must be in " + std::to_string(lo) + ".." +
+                                std::to_string(hi));
+  return long(x);
+}
+
+std::vector<std::string> strings(const json& j, const char* key) {
+  if (!j.is_array()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
+  std::vector<std::string> out;
+  for (const auto& v : j) {
+    if (!v.is_string()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+// The "queries" object: {"select": all|first|spread|every, "n": N, "random": R}; fields not given
+// keep their value in `sel`.
+QuerySelection parse_queries(const json& q, QuerySelection sel) {
+  if (!q.is_object()) throw std::invalid_argument("sweep config: \"queries\" is {\"select\": all|first|spread|every, \"n\": N}");
+  for (auto it = q.begin(); it != q.end(); ++it)
+    if (it.key() != "select" && it.key() != "n" && it.key() != "random")
+      throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in queries (select, n, random)");
+  if (q.contains("select") && !q["select"].is_string()) throw std::invalid_argument("sweep config: queries.select must be a string");
+  const std::string s = q.value("select", "all");
+  const long n = integer(q, "n", 0, 0, 1L << 40);
+  if (s != "all" && n <= 0) throw std::invalid_argument("sweep config: queries.n must be positive");
+  if (q.contains("select")) sel.limit = -1, sel.first = false, sel.every = 1;
+  if (s == "first") sel.limit = n, sel.first = true;
+  else if (s == "spread") sel.limit = n;
+  else if (s == "every") sel.every = n;
+  else if (s != "all") throw std::invalid_argument("sweep config: queries.select '" + s + "' (all, first, spread, every)");
+  if (q.contains("random")) sel.queries = integer(q, "random", 0, 1, 100000000);
+  return sel;
+}
+
+// One entry of "maps": a path (file, directory or glob) or {"path": P, "optional": true|false,
+// "queries": {...}}. An optional entry that matches nothing is skipped with a note (e.g. the
+// Moving AI maps in ../shared when they are not there); its "queries" replace the global ones for
+// its maps.
+struct MapEntry {
+  std::string path;
+  bool optional = false;
+  QuerySelection select;
+};
+
+std::vector<MapEntry> map_entries(const json& j, const QuerySelection& global) {
+  if (!j.is_array()) throw std::invalid_argument("sweep config: 'maps' must be a list of paths or {\"path\": ...} objects");
+  std::vector<MapEntry> out;
+  for (const auto& v : j) {
+    MapEntry e;
+    e.select = global;
+    if (v.is_string()) {
+      e.path = v.get<std::string>();
+    } else if (v.is_object()) {
+      for (auto it = v.begin(); it != v.end(); ++it)
+        if (it.key() != "path" && it.key() != "optional" && it.key() != "queries" && it.key() != "comment")
+          throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in a map entry (path, optional, queries)");
+      if (!v.contains("path") || !v["path"].is_string()) throw std::invalid_argument("sweep config: a map entry needs \"path\": a string");
+      e.path = v["path"].get<std::string>();
+      if (v.contains("optional") && !v["optional"].is_boolean())
+        throw std::invalid_argument("sweep config: a map entry's 'optional' must be true or false");
+      e.optional = v.value("optional", false);
+      if (v.contains("queries")) {
+        e.select = parse_queries(v["queries"], global);
+      }
+    } else {
+      throw std::invalid_argument("sweep config: 'maps' must be a list of paths or {\"path\": ...} objects");
+    }
+    if (e.path.empty()) throw std::invalid_argument("sweep config: a map path is empty");
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
+
+SweepConfig parse_config(const std::string& text, const std::string& path, bool expand_maps) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {  // parse errors, and numbers too large to represent
+    throw InputError(path + ": not valid JSON: " + e.what());
+  }
+  if (!j.is_object()) throw InputError(path + ": a sweep config is a JSON object");
+  static const std::vector<std::string> keys = {"maps", "collections", "representations", "smoothing", "heuristics",
+                                                "conventions", "queries", "repetitions", "seed", "output", "paths", "comment",
+                                                "dynamic", "rebuild_baseline", "radii"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+      throw InputError(path + ": unknown key '" + it.key() + "'");
+  SweepConfig c;
+  try {
+    if (j.contains("queries")) c.select = parse_queries(j["queries"], c.select);
+    c.select.seed = std::uint64_t(integer(j, "seed", 1, 0, std::numeric_limits<long>::max()));
+    if (!j.contains("maps") && !j.contains("dynamic")) throw std::invalid_argument("sweep config needs \"maps\" or \"dynamic\"");
+    // "dynamic": changing-map scenarios (SPEC §7), entries like those of "maps" (path or
+    // {"path", "optional"}); each runs as its own units (every representation kept up to date).
+    if (j.contains("dynamic")) {
+      if (j["dynamic"].is_array())
+        for (const auto& v : j["dynamic"])
+          if (v.is_object() && v.contains("queries"))
+            throw std::invalid_argument("sweep config: a dynamic entry runs all its queries (no 'queries' key)");
+      for (const MapEntry& e : map_entries(j["dynamic"], c.select)) {
+        std::vector<std::string> files{e.path};
+        if (expand_maps) try {
+          files = expand_glob(e.path);
+          for (const auto& f : files)
+            if (!fs::is_regular_file(f)) throw InputError(f + ": no such dynamic scenario file");
+        } catch (const InputError&) {
+          if (!e.optional) throw;
+          std::cerr << "navbench: sweep: optional dynamic scenario " << e.path << " not found, skipped\n";
+          continue;
+        }
+        for (auto& f : files)
+          if (std::find(c.dynamic.begin(), c.dynamic.end(), f) == c.dynamic.end()) c.dynamic.push_back(f);
+      }
+      if (c.dynamic.empty() && !j.contains("maps"))
+        throw std::invalid_argument("sweep config: no dynamic scenario found (every entry is optional and absent)");
+    }
+    if (j.contains("rebuild_baseline") && !j["rebuild_baseline"].is_boolean())
+      throw std::invalid_argument("sweep config: 'rebuild_baseline' must be true or false");
+    c.rebuild_baseline = j.value("rebuild_baseline", false);
+    const std::vector<MapEntry> given = j.contains("maps") ? map_entries(j["maps"], c.select) : std::vector<MapEntry>{};
+    if (j.contains("maps") && given.empty()) throw std::invalid_argument("sweep config: \"maps\" is empty");
+    // (file, selection, entry index); an entry's own "queries" override the global selection.
+    std::vector<std::tuple<std::string, QuerySelection, std::size_t>> found;
+    for (std::size_t e = 0; e < given.size(); ++e) {
+      const MapEntry& m = given[e];
+      std::vector<std::string> files;
+      if (expand_maps) {
+        try {
+          std::vector<std::string> expanded = expand_glob(m.path);
+          files = expand_map_paths(expanded);
+        } catch (const InputError& err) {
+          if (!m.optional) throw;
+          std::cerr << "navbench: sweep: optional maps " << m.path << " not found, skipped\n";
+          continue;
+        }
+      } else {
+        files = {m.path};
+      }
+      for (auto& f : files) found.emplace_back(f, m.select, e);
+    }
+    if (j.contains("collections")) {
+      c.collections = strings(j["collections"], "collections");
+      std::erase_if(found, [&](const auto& m) {
+        const std::string col = fs::path(std::get<0>(m)).parent_path().filename().string();
+        return std::find(c.collections.begin(), c.collections.end(), col) == c.collections.end();
+      });
+      if (found.empty() && !given.empty()) throw std::invalid_argument("sweep config: no map is in the listed collections");
+    }
+    if (found.empty() && !given.empty())
+      throw std::invalid_argument("sweep config: no map found (every entry is optional and absent)");
+    // Results are keyed by collection/name: the same key from two files would mix two maps'
+    // rows. A map of an optional entry whose key an earlier entry already has is skipped (the
+    // same benchmark map in two places, e.g. ../shared and a download); otherwise it is an error.
+    std::map<std::string, std::string> seen;  // key -> the file that has it
+    std::vector<std::tuple<std::string, QuerySelection, std::size_t>> kept;
+    for (auto& f : found) {
+      const auto& [file, sel, entry] = f;
+      const fs::path p(file);
+      const std::string key = p.parent_path().filename().string() + "/" + p.stem().string();
+      auto [it, fresh] = seen.emplace(key, file);
+      if (fresh) kept.push_back(f);
+      else if (fs::path(it->second).lexically_normal() == p.lexically_normal()) continue;  // listed twice: once
+      else if (given[entry].optional) std::cerr << "navbench: sweep: " << file << " skipped: " << key << " is already in the sweep\n";
+      else throw std::invalid_argument("sweep config: " + it->second + " and " + file + " are both " + key + " (results are keyed by folder/name)");
+    }
+    std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+    for (auto& k : kept) {
+      c.maps.push_back(std::get<0>(k));
+      c.map_select.push_back(std::get<1>(k));
+    }
+    if (j.contains("representations")) c.reps = expand_reps(j["representations"]);
+    if (j.contains("smoothing")) {
+      std::string list;
+      for (auto& s : strings(j["smoothing"], "smoothing")) list += (list.empty() ? "" : ",") + s;
+      c.unit.smoothings = parse_smoothing_list(list);
+    }
+    for (auto& h : j.contains("heuristics") ? strings(j["heuristics"], "heuristics") : std::vector<std::string>{"euclidean"})
+      c.unit.heuristics.push_back(parse_heuristic(h));
+    if (j.contains("conventions")) c.conventions = strings(j["conventions"], "conventions");
+    for (auto& cv : c.conventions)
+      if (cv != "center" && cv != "corner") throw std::invalid_argument("sweep config: convention '" + cv + "' (center, corner)");
+    if (j.contains("queries")) c.select = parse_queries(j["queries"], c.select);
+    c.unit.repetitions = int(integer(j, "repetitions", 1, 1, 1000));
+    if (j.contains("radii")) {
+      if (!j["radii"].is_array() || j["radii"].empty()) throw std::invalid_argument("sweep config: 'radii' must be a non-empty array of numbers >= 0");
+      for (const auto& v : j["radii"]) {
+        if (!v.is_number()) throw std::invalid_argument("sweep config: 'radii' must be a non-empty array of numbers >= 0");
+        c.radii.push_back(v.get<double>());
+      }
+    }
+    if (j.contains("paths") && !j["paths"].is_boolean()) throw std::invalid_argument("sweep config: 'paths' must be true or false");
+    c.unit.paths = j.value("paths", false);
+    if (j.contains("output") && !j["output"].is_string()) throw std::invalid_argument("sweep config: 'output' must be a string");
+    c.output = j.value("output", c.output);
+    check_run(c, kSweepConfigNames);  // the rules every run description follows, as for `navbench run`
+  } catch (const json::exception& e) {
+    throw InputError(path + ": wrong type of value: " + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(path + ": " + e.what());
+  } catch (const std::out_of_range& e) {
+    throw InputError(path + ": " + e.what());
+  }
+  json canon = j;
+  canon.erase("output");
+  canon.erase("comment");
+  canon["maps"] = c.maps;
+  if (j.contains("dynamic")) canon["dynamic"] = c.dynamic;  // resolved paths (what `merge` reads)
+  // Entries with their own query selection or optional ones change what runs: keep them in what
+  // identifies the sweep (the plain list above is what `merge` reads).
+  if (j.contains("maps") && j["maps"].is_array())
+    for (const auto& e : j["maps"])
+      if (e.is_object()) {
+        canon["map_entries"] = j["maps"];
+        break;
+      }
+  c.canonical = canon;
+  return c;
+}
+
+SweepConfig read_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open sweep config");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_config(ss.str(), path, true);
+}
+
+}  // namespace navbench
+
+namespace navbench {
+void check_sweep_config_text(const std::string& text) { parse_config(text, "config", false); }
+}  // namespace navbench

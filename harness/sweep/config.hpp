@@ -1,0 +1,37 @@
+// Sweep configs (docs/command-line.md#sweep-config): JSON read and checked once into a
+// SweepConfig, a RunDescription over many maps.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/run/description.hpp"
+
+namespace navbench {
+
+// A sweep: a run description (its representations, options, radii, changing maps) over many
+// maps and conventions, written into one output folder.
+struct SweepConfig : RunDescription {
+  std::vector<std::string> maps;         // after expanding globs and directories
+  std::vector<QuerySelection> map_select;  // per map: the query selection (its entry's, else the global one)
+  std::vector<std::string> collections;  // filter; empty = all
+  std::vector<std::string> conventions{"center"};
+  std::string output = "results/sweep";
+  nlohmann::json canonical;                      // what identifies the sweep (for resume and merge)
+};
+
+
+
+
+
+
+// Checks a config's text; with expand_maps the map list is resolved against the file system.
+// InputError with one line ("PATH: ...") on anything wrong.
+SweepConfig parse_config(const std::string& text, const std::string& path, bool expand_maps);
+SweepConfig read_config(const std::string& path);
+// Representation entries: "name", "name:k=v,...", or {"name": N, "params": {"k": [v1, v2], ...}}
+// (a parameter grid: every combination becomes one representation spec).
+std::vector<RepresentationSpec> expand_reps(const nlohmann::json& j);
+
+}  // namespace navbench

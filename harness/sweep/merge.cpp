@@ -1,0 +1,103 @@
+// `navbench merge SHARD_DIR... --out DIR`: the shard folders of one sweep config into one result
+// set, refused when a unit is in none of them (the missing units are listed).
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "datasets/movingai.hpp"
+#include "harness/cli/cli.hpp"
+#include "harness/run/metadata.hpp"
+#include "harness/run/run.hpp"
+#include "harness/sweep/config.hpp"
+#include "harness/sweep/sweep.hpp"
+#include "harness/sweep/units.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace navbench {
+namespace {
+
+// Every unit id of a sweep config as stored in sweep.json (its map list already resolved).
+void config_unit_ids(const json& config, std::vector<std::string>& static_ids, std::vector<std::string>& dyn_ids) {
+  const std::vector<RepresentationSpec> reps = expand_reps(config["representations"]);
+  const auto conventions = config.contains("conventions") ? config["conventions"].get<std::vector<std::string>>()
+                                                          : std::vector<std::string>{"center"};
+  const auto radii = config.contains("radii") ? config["radii"].get<std::vector<double>>() : std::vector<double>{};
+  for (const auto& m : config.contains("maps") ? config["maps"].get<std::vector<std::string>>() : std::vector<std::string>{}) {
+    const fs::path p(m);
+    std::string name = p.filename().string();
+    for (const char* ext : {".map", ".wkt"})
+      if (name.size() > 4 && name.ends_with(ext)) name.resize(name.size() - 4);
+    for (const auto& conv : conventions)
+      for (const auto& radius : radius_passes(radii))
+        for (const auto& r : reps) static_ids.push_back(static_unit_id(p.parent_path().filename().string(), name, conv, r.text, radius));
+  }
+  dyn_ids = dynamic_unit_ids(config.contains("dynamic") ? config["dynamic"].get<std::vector<std::string>>() : std::vector<std::string>{},
+                             conventions, reps);
+}
+
+}  // namespace
+
+int merge_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  std::vector<std::string> dir_args;
+  std::string out;
+  CLI::App app{"Combines the folders of a sharded sweep (navbench sweep --shard K/N) into one result set.", "navbench merge"};
+  cli::configure(app);
+  app.add_option("SHARD_DIR", dir_args, "sweep output folders of the same config")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("SHARD_DIR...");
+  app.add_option("--out", out, "output folder (required)")->type_name("DIR");
+  if (cli::parse(app, args)) return 0;  // --help
+  const std::vector<fs::path> dirs(dir_args.begin(), dir_args.end());
+  if (dirs.empty() || out.empty()) throw std::invalid_argument("merge needs SHARD_DIR... --out DIR");
+  std::string hash;
+  json config;
+  std::vector<fs::path> unit_dirs;
+  for (const auto& d : dirs) {
+    if (!fs::exists(d / "sweep.json")) throw InputError(d.string() + ": not a sweep folder (no sweep.json)");
+    json j = json::parse(read_file(d / "sweep.json"));
+    if (hash.empty()) {
+      hash = j.value("config_hash", "");
+      config = j["config"];
+    } else if (j.value("config_hash", "") != hash) {
+      throw InputError(d.string() + ": its sweep config differs from " + dirs.front().string() + "; refusing to mix");
+    }
+    unit_dirs.push_back(d / "units");
+  }
+  // The unit list is the config's; every unit must be found in one of the shards.
+  std::vector<std::string> ids, dyn_ids;
+  config_unit_ids(config, ids, dyn_ids);
+  std::vector<std::string> missing;
+  for (const auto* list : {&ids, &dyn_ids})
+    for (const auto& id : *list) {
+      bool found = false;
+      for (const auto& d : unit_dirs) found |= fs::exists(d / (id + ".csv"));
+      if (!found) missing.push_back(id);
+    }
+  if (!missing.empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < missing.size() && i < 20; ++i) names += (i ? ", " : "") + missing[i];
+    if (missing.size() > 20) names += ", ... (" + std::to_string(missing.size() - 20) + " more)";
+    throw InputError(std::to_string(missing.size()) + " of " + std::to_string(ids.size() + dyn_ids.size()) +
+                     " units are in none of the shards: " + names);
+  }
+  fs::create_directories(out);
+  const bool paths = config.contains("paths") && config["paths"].get<bool>();
+  if (!ids.empty()) write_merged(out, unit_dirs, ids, paths, false, config.contains("radii"));
+  if (!dyn_ids.empty()) write_merged(fs::path(out) / "dynamic", unit_dirs, dyn_ids, paths, true);
+  json meta = run_metadata(argv, config.value("seed", std::uint64_t(1)), config);
+  meta["config_hash"] = hash;
+  meta["merged_from"] = [&] {
+    std::vector<std::string> v;
+    for (auto& d : dirs) v.push_back(d.string());
+    return v;
+  }();
+  write_atomic(fs::path(out) / "results.meta.json", meta.dump(2) + "\n");
+  write_atomic(fs::path(out) / "sweep.json", json{{"config_hash", hash}, {"config", config}}.dump(2) + "\n");
+  std::cerr << "navbench: merged " << ids.size() + dyn_ids.size() << " units into " << out << '\n';
+  return 0;
+}
+
+}  // namespace navbench

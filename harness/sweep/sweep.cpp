@@ -1,0 +1,321 @@
+// `navbench sweep CONFIG`: every (map, convention, radius, representation) of a config as a unit,
+// units run in parallel and written atomically, finished units skipped on a re-run.
+#include "harness/sweep/sweep.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "datasets/dynamic.hpp"
+#include "harness/cli/cli.hpp"
+#include "harness/results/results.hpp"
+#include "harness/run/dynamic.hpp"
+#include "harness/run/metadata.hpp"
+#include "harness/run/run.hpp"
+#include "harness/sweep/config.hpp"
+#include "harness/sweep/units.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace navbench {
+namespace {
+
+// The command line of `navbench sweep`.
+struct SweepOptions {
+  std::string config_path, out;
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  long shard_k = 1, shard_n = 1;
+  int threads = 1;
+  bool quiet = false;
+};
+
+std::optional<SweepOptions> parse_sweep_args(const std::vector<std::string>& args) {
+  SweepOptions o;
+  std::string shard;
+  CLI::App app{"Runs a whole sweep from a JSON config (maps x representations x options) as resumable units "
+               "in parallel; writes DIR/results.csv when every unit is done.",
+               "navbench sweep"};
+  cli::configure(app);
+  app.add_option("CONFIG", o.config_path, "sweep config file (JSON)")->type_name("CONFIG");
+  app.add_option("--out", o.out, "output folder (default: the config's \"output\")")->type_name("DIR");
+  app.add_option("--jobs", o.jobs, "units run in parallel (default: the number of cores)")
+      ->check(cli::integer_in(1, 1024, "1..1024"))->type_name("N");
+  app.add_option("--shard", shard, "run only units K-1, K-1+N, ... (combine shards with navbench merge)")->type_name("K/N");
+  app.add_option("--threads", o.threads, "threads per unit: its queries in parallel over one build (default 1)")
+      ->check(cli::integer_in(1, 1024, "a positive integer up to 1024"))->type_name("N");
+  app.add_flag("--quiet", o.quiet, "no progress lines");
+  if (cli::parse(app, args)) return std::nullopt;  // --help
+  if (o.config_path.empty()) throw std::invalid_argument("sweep needs a CONFIG file");
+  if (!shard.empty()) std::tie(o.shard_k, o.shard_n) = parse_shard(shard);
+  return o;
+}
+
+// A folder belongs to one sweep config: resuming into it with another config is refused.
+// Leftovers of a killed run (temporary and partial files) are removed.
+void claim_output_folder(const fs::path& out, const SweepConfig& cfg, const std::string& hash) {
+  fs::create_directories(out / "units");
+  fs::create_directories(out / "optimum");
+  const fs::path stamp = out / "sweep.json";
+  if (fs::exists(stamp)) {
+    json old;
+    try {
+      old = json::parse(read_file(stamp));
+    } catch (...) {
+    }
+    if (old.value("config_hash", "") != hash)
+      throw std::invalid_argument(out.string() + " holds results of a different sweep config; choose another --out");
+  } else {
+    write_atomic(stamp, json{{"config_hash", hash}, {"config", cfg.canonical}}.dump(2) + "\n");
+  }
+  for (const auto& e : fs::directory_iterator(out / "units"))
+    if (e.path().string().find(".tmp") != std::string::npos || e.path().string().find(".part.") != std::string::npos)
+      fs::remove(e.path());
+}
+
+// Every unit of the sweep, static ones first (in map, convention, radius, representation order),
+// then the dynamic ones; the ids name the files.
+struct UnitPlan {
+  std::vector<Unit> units;
+  std::vector<std::string> static_ids, dyn_ids;
+};
+
+UnitPlan plan_units(const SweepConfig& cfg, const std::vector<PreparedMap>& maps) {
+  UnitPlan p;
+  for (std::size_t mi = 0; mi < maps.size(); ++mi)
+    for (const auto& conv : cfg.conventions)
+      for (const auto& radius : radius_passes(cfg.radii))
+        for (const auto& r : cfg.reps)
+          p.units.push_back({mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, radius), -1, radius});
+  for (const auto& u : p.units) p.static_ids.push_back(u.id);
+  p.dyn_ids = dynamic_unit_ids(cfg.dynamic, cfg.conventions, cfg.reps);
+  std::size_t k = 0;
+  for (std::size_t d = 0; d < cfg.dynamic.size(); ++d)
+    for (const auto& conv : cfg.conventions)
+      for (const auto& r : cfg.reps) p.units.push_back({0, conv, r, p.dyn_ids[k++], long(d), std::nullopt});
+  return p;
+}
+
+// Execution order (the unit ids and shards stay as they are): the units of `jobs` maps at a time,
+// interleaved, so each worker prepares a different map's queries and exact optimum instead of
+// waiting on the lock of the one map being prepared (random512-10-0's optimum takes 5 s); about
+// 2 x jobs maps are held at once. Dynamic units run last, in order.
+std::vector<const Unit*> execution_order(const std::vector<const Unit*>& todo, std::size_t jobs) {
+  std::vector<std::vector<const Unit*>> groups;
+  std::map<std::tuple<std::size_t, std::string, std::optional<double>>, std::size_t> group_of;
+  std::vector<const Unit*> order, dyn;
+  for (const Unit* u : todo) {
+    if (u->dyn >= 0) {
+      dyn.push_back(u);
+      continue;
+    }
+    auto [it, fresh] = group_of.try_emplace({u->map, u->convention, u->radius}, groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(u);
+  }
+  for (std::size_t g0 = 0; g0 < groups.size(); g0 += jobs) {
+    const std::size_t g1 = std::min(groups.size(), g0 + jobs);
+    for (std::size_t i = 0, left = g1 - g0; left > 0; ++i)
+      for (std::size_t g = g0; g < g1; ++g)
+        if (i < groups[g].size()) {
+          order.push_back(groups[g][i]);
+          if (i + 1 == groups[g].size()) --left;
+        }
+  }
+  order.insert(order.end(), dyn.begin(), dyn.end());
+  return order;
+}
+
+// One dynamic unit: the scenario through one representation (run/dynamic.cpp) into
+// units/ID.part.*, then renamed into place, ID.csv last (its presence marks the unit finished).
+// Returns the number of rows.
+std::size_t run_dynamic_unit(const SweepConfig& cfg, const Unit& u, const fs::path& out, const std::vector<std::string>& argv) {
+  RunConfig rc;
+  static_cast<RunDescription&>(rc) = cfg;
+  rc.dynamic = {cfg.dynamic[std::size_t(u.dyn)]};
+  rc.reps = {u.rep};
+  rc.select.convention = u.convention;
+  rc.unit.threads = 1;  // a dynamic scenario's queries depend on the updates before them
+  rc.quiet = true;
+  rc.argv = argv;
+  const fs::path dir = out / "units";
+  rc.out = (dir / (u.id + ".part")).string();
+  run_dynamic(rc);
+  for (const char* ext : {".updates.csv", ".build.csv", ".paths.csv"})
+    if (fs::exists(rc.out + ext)) fs::rename(rc.out + ext, dir / (u.id + ext));
+  fs::remove(rc.out + ".meta.json");
+  const std::string rows = read_file(rc.out + ".csv");
+  fs::rename(rc.out + ".csv", dir / (u.id + ".csv"));
+  const std::size_t lines = std::size_t(std::count(rows.begin(), rows.end(), '\n'));
+  return lines ? lines - 1 : 0;
+}
+
+// Per (map, convention, radius): queries and the exact optimum, prepared once under a lock, shared
+// by that map's units (FreeSpace is read-only and safe to share), and saved so a resume reuses it.
+struct SharedMap {
+  std::mutex m;
+  std::unique_ptr<PreparedMap> pm;
+  std::size_t pending = 0;
+};
+
+std::unique_ptr<PreparedMap> prepare_shared(const PreparedMap& read, const Unit& u, const fs::path& out) {
+  // The map and scenario were read and checked once, before any unit: copy, don't re-read.
+  auto p = std::make_unique<PreparedMap>();
+  p->map = read.map;
+  p->scen = read.scen;
+  p->has_scen = read.has_scen;
+  p->selection = read.selection;
+  p->selection.convention = u.convention;
+  p->radius = u.radius;
+  p->build_queries();
+  const fs::path opt = out / "optimum" / (optimum_id(p->map.collection, p->map.name, u.convention, u.radius) + ".csv");
+  if (fs::exists(opt)) {  // reuse the optimum a previous (interrupted) run saved
+    std::istringstream in(read_file(opt));
+    std::string line;
+    std::getline(in, line);
+    std::size_t qi = 0;
+    while (std::getline(in, line) && qi < p->queries.size()) {
+      const std::string v = line.substr(line.find(',') + 1);
+      if (!v.empty()) p->queries[qi].optimal = std::stod(v);
+      ++qi;
+    }
+    p->optimum_done = true;
+  } else {
+    p->compute_optimum();
+    std::string text = "scen_index,optimal\n";
+    for (const auto& q : p->queries) text += std::to_string(q.scen_index) + "," + (q.optimal ? exact_text(*q.optimal) : "") + "\n";
+    write_atomic(opt, text);
+  }
+  return p;
+}
+
+// One static unit on its shared map: rows into units/ID.*, ID.csv last. Returns the number of rows.
+std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, PreparedMap& pm, const fs::path& out) {
+  const ColumnGroups groups{.radius = !cfg.radii.empty()};
+  std::string csv = result_header(groups) + "\n", paths = paths_header(groups) + "\n";
+  std::size_t nrows = 0;
+  auto b = run_unit(pm, u.rep, cfg.unit, [&](const ResultRow& r) {
+    csv += format_row(r) + "\n";
+    if (cfg.unit.paths)
+      if (auto p = format_path_row(r); !p.empty()) paths += p + "\n";
+    ++nrows;
+  });
+  const fs::path dir = out / "units";
+  write_atomic(dir / (u.id + ".build.csv"), build_header(groups) + "\n" + (b ? format_build_row(*b) + "\n" : ""));
+  if (cfg.unit.paths) write_atomic(dir / (u.id + ".paths.csv"), paths);
+  write_atomic(dir / (u.id + ".csv"), csv);  // last: its presence marks the unit finished
+  return nrows;
+}
+
+// Runs `todo` on `jobs` threads; the first failure stops the others and is thrown.
+void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, const std::vector<PreparedMap>& maps,
+               const fs::path& out, const SweepOptions& o, const std::vector<std::string>& argv) {
+  std::map<std::tuple<std::size_t, std::string, std::optional<double>>, SharedMap> shared;
+  for (const Unit* u : todo)
+    if (u->dyn < 0) ++shared[{u->map, u->convention, u->radius}].pending;
+  Progress progress;
+  progress.total = todo.size();
+  progress.quiet = o.quiet;
+  std::atomic<std::size_t> next{0};
+  std::mutex err_m;
+  std::string first_error;
+  auto failed = [&] {
+    std::lock_guard<std::mutex> lock(err_m);
+    return !first_error.empty();
+  };
+  auto worker = [&] {
+    for (std::size_t k; (k = next++) < todo.size() && !failed();) {
+      const Unit& u = *todo[k];
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::size_t nrows = 0;
+        if (u.dyn >= 0) {
+          nrows = run_dynamic_unit(cfg, u, out, argv);
+        } else {
+          SharedMap& sh = shared.at({u.map, u.convention, u.radius});
+          PreparedMap* pm = nullptr;
+          {
+            std::lock_guard<std::mutex> lock(sh.m);
+            if (!sh.pm) sh.pm = prepare_shared(maps[u.map], u, out);
+            pm = sh.pm.get();
+          }
+          nrows = run_static_unit(cfg, u, *pm, out);
+          std::lock_guard<std::mutex> lock(sh.m);
+          if (--sh.pending == 0) sh.pm.reset();  // free the map once its last unit is done
+        }
+        progress.unit_done(u.id, nrows, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(err_m);
+        if (first_error.empty()) first_error = u.id + ": " + e.what();
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::min<std::size_t>(o.jobs, std::max<std::size_t>(todo.size(), 1)); ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  if (!first_error.empty()) throw std::runtime_error(first_error);
+}
+
+// When every unit is there, the merged result set; otherwise a note that other shards hold the rest.
+void finish(const SweepConfig& cfg, const UnitPlan& plan, const fs::path& out, const SweepOptions& o) {
+  std::size_t missing = 0;
+  for (const auto& u : plan.units) missing += !fs::exists(out / "units" / (u.id + ".csv"));
+  if (missing == 0) {
+    if (!plan.static_ids.empty()) write_merged(out, {out / "units"}, plan.static_ids, cfg.unit.paths, false, !cfg.radii.empty());
+    if (!plan.dyn_ids.empty()) write_merged(out / "dynamic", {out / "units"}, plan.dyn_ids, cfg.unit.paths, true);
+    if (!o.quiet)
+      std::cerr << "navbench: sweep complete: " << (plan.static_ids.empty() ? "" : (out / "results.csv").string())
+                << (plan.static_ids.empty() || plan.dyn_ids.empty() ? "" : ", ")
+                << (plan.dyn_ids.empty() ? "" : (out / "dynamic" / "results.csv").string()) << '\n';
+  } else if (!o.quiet) {
+    std::cerr << "navbench: shard " << o.shard_k << "/" << o.shard_n << " done; " << missing
+              << " units belong to other shards: combine with `navbench merge`\n";
+  }
+}
+
+}  // namespace
+
+int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  const auto opt = parse_sweep_args(args);
+  if (!opt) return 0;  // --help
+  SweepConfig cfg = read_config(opt->config_path);
+  cfg.unit.threads = opt->threads;  // not part of the config: the rows are the same for any count (dynamic units use 1)
+  const fs::path out = opt->out.empty() ? fs::path(cfg.output) : fs::path(opt->out);
+  const std::string hash = config_hash(cfg.canonical.dump());
+  claim_output_folder(out, cfg, hash);
+
+  // Every map, scenario and dynamic scenario is read and checked before any unit runs.
+  std::vector<PreparedMap> maps;
+  for (std::size_t i = 0; i < cfg.maps.size(); ++i) maps.push_back(prepare_map(cfg.maps[i], cfg.map_select[i]));
+  for (const auto& d : cfg.dynamic) (void)load_dynamic_scenario(d);
+  const UnitPlan plan = plan_units(cfg, maps);
+  // --shard K/N: units K-1, K-1+N, ... — deterministic, so N machines cover the sweep exactly once.
+  std::vector<const Unit*> todo;
+  for (std::size_t i = 0; i < plan.units.size(); ++i)
+    if (long(i % std::size_t(opt->shard_n)) == opt->shard_k - 1 && !fs::exists(out / "units" / (plan.units[i].id + ".csv")))
+      todo.push_back(&plan.units[i]);
+  todo = execution_order(todo, opt->jobs);
+
+  json meta = run_metadata(argv, cfg.select.seed, cfg.canonical);
+  meta["config_hash"] = hash;
+  meta["shard"] = std::to_string(opt->shard_k) + "/" + std::to_string(opt->shard_n);
+  meta["jobs"] = opt->jobs;
+  write_atomic(out / "results.meta.json", meta.dump(2) + "\n");
+
+  run_units(cfg, todo, maps, out, *opt, argv);
+  finish(cfg, plan, out, *opt);
+  return 0;
+}
+
+}  // namespace navbench

@@ -1,0 +1,195 @@
+#include "harness/sweep/units.hpp"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "harness/results/results.hpp"
+
+namespace fs = std::filesystem;
+
+namespace navbench {
+namespace {
+
+std::string sanitize(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '=') ? c : '_';
+  return out;
+}
+
+// The id part of a unit's radius: "__r0.4" ("" for a sweep without radii).
+std::string radius_tag(const std::optional<double>& radius) { return radius ? "__r" + format_number(*radius) : std::string(); }
+
+// Body of a CSV without its header line.
+std::string body(const std::string& text) {
+  auto nl = text.find('\n');
+  return nl == std::string::npos ? "" : text.substr(nl + 1);
+}
+
+}  // namespace
+
+std::string static_unit_id(const std::string& collection, const std::string& map, const std::string& convention,
+                           const std::string& rep_text, const std::optional<double>& radius) {
+  return sanitize(collection + "__" + map + "__" + convention + "__" + rep_text + radius_tag(radius));
+}
+
+std::vector<std::string> dynamic_unit_ids(const std::vector<std::string>& scens, const std::vector<std::string>& conventions,
+                                          const std::vector<RepresentationSpec>& reps) {
+  std::vector<std::string> ids;
+  for (const auto& d : scens)
+    for (const auto& conv : conventions)
+      for (const auto& r : reps) ids.push_back(sanitize("dynamic__" + fs::path(d).stem().string() + "__" + conv + "__" + r.text));
+  return ids;
+}
+
+std::string optimum_id(const std::string& collection, const std::string& map, const std::string& convention,
+                       const std::optional<double>& radius) {
+  return sanitize(collection + "__" + map + "__" + convention + radius_tag(radius));
+}
+
+std::string exact_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string config_hash(const std::string& canonical) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : canonical) h = (h ^ c) * 1099511628211ULL;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+void write_atomic(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
+  {
+    FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (!f) throw std::runtime_error(tmp.string() + ": cannot write");
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
+    std::fclose(f);
+    if (!ok) throw std::runtime_error(tmp.string() + ": write failed (disk full?)");
+  }
+  fs::rename(tmp, path);
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::pair<long, long> parse_shard(const std::string& s) {
+  const auto slash = s.find('/');
+  long k = 0, n = 0;
+  try {
+    if (slash == std::string::npos) throw 0;
+    std::size_t a = 0, b = 0;
+    k = std::stol(s.substr(0, slash), &a);
+    n = std::stol(s.substr(slash + 1), &b);
+    if (a != slash || b != s.size() - slash - 1) throw 0;
+  } catch (...) {
+    throw std::invalid_argument("--shard needs K/N, got '" + s + "'");
+  }
+  if (n < 1 || k < 1 || k > n) throw std::invalid_argument("--shard K/N needs 1 <= K <= N, got '" + s + "'");
+  return {k, n};
+}
+
+namespace {
+
+// A results file written by appending unit bodies to a temporary file, fsync'd and renamed into
+// place at the end: merging a sweep of tens of millions of rows holds one unit in memory, not all.
+class MergedFile {
+ public:
+  MergedFile(fs::path path, const std::string& header) : path_(std::move(path)), tmp_(path_.string() + ".tmp" + std::to_string(::getpid())) {
+    f_ = std::fopen(tmp_.c_str(), "wb");
+    if (!f_) throw std::runtime_error(tmp_.string() + ": cannot write");
+    put(header + "\n");
+  }
+  ~MergedFile() {
+    if (f_) {
+      std::fclose(f_);
+      fs::remove(tmp_);
+    }
+  }
+  void append_body_of(const fs::path& unit_file) { put(body(read_file(unit_file))); }
+  void commit() {
+    const bool ok = std::fflush(f_) == 0 && ::fsync(fileno(f_)) == 0;
+    std::fclose(f_);
+    f_ = nullptr;
+    if (!ok) throw std::runtime_error(tmp_.string() + ": write failed (disk full?)");
+    fs::rename(tmp_, path_);
+  }
+
+ private:
+  void put(const std::string& text) {
+    if (std::fwrite(text.data(), 1, text.size(), f_) != text.size()) throw std::runtime_error(tmp_.string() + ": write failed (disk full?)");
+  }
+  fs::path path_, tmp_;
+  FILE* f_ = nullptr;
+};
+
+}  // namespace
+
+void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, const std::vector<std::string>& ids,
+                  bool paths, bool dynamic, bool radius) {
+  fs::create_directories(out);
+  std::vector<fs::path> dirs;  // the folder holding each unit, all found before anything is written
+  for (const auto& id : ids) {
+    fs::path dir;
+    for (const auto& d : unit_dirs)
+      if (fs::exists(d / (id + ".csv"))) {
+        dir = d;
+        break;
+      }
+    if (dir.empty()) throw std::runtime_error("unit " + id + " has no results");
+    dirs.push_back(dir);
+  }
+  // results.csv is renamed into place last: its presence marks the merged set complete.
+  MergedFile csv(out / "results.csv", result_header({.radius = radius, .epoch = dynamic}));
+  MergedFile build(out / "results.build.csv", build_header({.radius = radius}));
+  std::optional<MergedFile> pth, upd;
+  if (paths) pth.emplace(out / "results.paths.csv", paths_header({.radius = radius}));
+  if (dynamic) upd.emplace(out / "results.updates.csv", updates_header());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const fs::path unit = dirs[i] / ids[i];
+    csv.append_body_of(unit.string() + ".csv");
+    if (fs::exists(unit.string() + ".build.csv")) build.append_body_of(unit.string() + ".build.csv");
+    if (pth && fs::exists(unit.string() + ".paths.csv")) pth->append_body_of(unit.string() + ".paths.csv");
+    if (upd && fs::exists(unit.string() + ".updates.csv")) upd->append_body_of(unit.string() + ".updates.csv");
+  }
+  if (upd) upd->commit();
+  build.commit();
+  if (pth) pth->commit();
+  csv.commit();
+}
+
+Progress::Progress() : tty(::isatty(STDERR_FILENO) != 0) {}
+
+void Progress::unit_done(const std::string& id, std::size_t nrows, double seconds) {
+  std::lock_guard<std::mutex> lock(m);
+  ++done;
+  rows += nrows;
+  if (quiet) return;
+  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double eta = done ? el / double(done) * double(total - done) : 0;
+  char buf[256];
+  if (tty) {
+    const int width = 30, fill = int(double(width) * double(done) / double(std::max<std::size_t>(total, 1)));
+    std::snprintf(buf, sizeof buf, "\r[%-*s] %zu/%zu units, %zu rows, %.0fs elapsed, ETA %.0fs   ", width,
+                  std::string(std::size_t(fill), '#').c_str(), done, total, rows, el, eta);
+    std::cerr << buf << (done == total ? "\n" : "") << std::flush;
+  } else {
+    std::snprintf(buf, sizeof buf, "navbench: [%zu/%zu] %s: %zu rows in %.1fs (ETA %.0fs)\n", done, total, id.c_str(),
+                  nrows, seconds, eta);
+    std::cerr << buf;
+  }
+}
+
+}  // namespace navbench

@@ -1,0 +1,66 @@
+// The units of a sweep and their files: ids, atomic writes, merging unit files into one result
+// set, and progress lines. Shared by `navbench sweep` and `navbench merge`.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/registry/registry.hpp"
+
+namespace navbench {
+
+// One (map, convention, radius, representation) of a sweep, or one (dynamic scenario, convention,
+// representation).
+struct Unit {
+  std::size_t map;  // index into the sweep's maps (static units)
+  std::string convention;
+  RepresentationSpec rep;
+  std::string id;   // file stem
+  long dyn = -1;    // index into the sweep's dynamic scenarios for a dynamic unit, else -1
+  std::optional<double> radius;  // the agent's radius; none in a sweep without radii
+};
+
+// The id of a static unit: COLLECTION__MAP__CONVENTION__REP[__rR], made file-name safe.
+std::string static_unit_id(const std::string& collection, const std::string& map, const std::string& convention,
+                           const std::string& rep_text, const std::optional<double>& radius);
+// Unit ids of the dynamic scenarios: dynamic__NAME__CONVENTION__REP (NAME: the file name without .scen).
+std::vector<std::string> dynamic_unit_ids(const std::vector<std::string>& scens, const std::vector<std::string>& conventions,
+                                          const std::vector<RepresentationSpec>& reps);
+// The optimum cache's file stem for a (map, convention, radius).
+std::string optimum_id(const std::string& collection, const std::string& map, const std::string& convention,
+                       const std::optional<double>& radius);
+
+// A double as text that reads back to the same double (the saved optimum must give the same gaps
+// on a resumed run as on an uninterrupted one).
+std::string exact_text(double v);
+// A stable hash of the canonical config text (FNV-1a, Fowler, Noll, Vo), as 16 hex digits.
+std::string config_hash(const std::string& canonical);
+// Writes `text` to `path` atomically: a temporary file in the same folder, fsync'd, then renamed.
+void write_atomic(const std::filesystem::path& path, const std::string& text);
+std::string read_file(const std::filesystem::path& p);
+// --shard K/N -> {K, N} with 1 <= K <= N (std::invalid_argument otherwise).
+std::pair<long, long> parse_shard(const std::string& s);
+
+// Concatenates the unit files (in unit order) into OUT/results.{csv,build.csv,paths.csv}.
+// With `dynamic`, the units are dynamic ones (rows with `epoch`, plus .updates.csv) and OUT is
+// the sweep's dynamic/ folder. Throws when a unit has no results.
+void write_merged(const std::filesystem::path& out, const std::vector<std::filesystem::path>& unit_dirs,
+                  const std::vector<std::string>& ids, bool paths, bool dynamic = false, bool radius = false);
+
+// Progress lines of a sweep: a bar on a terminal, a line per unit otherwise.
+struct Progress {
+  std::mutex m;
+  std::size_t done = 0, total = 0, rows = 0;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  bool tty = false;
+  bool quiet = false;
+  Progress();
+  void unit_done(const std::string& id, std::size_t nrows, double seconds);
+};
+
+}  // namespace navbench
