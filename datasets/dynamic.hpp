@@ -1,4 +1,4 @@
-// Dynamic scenarios (SPEC §7): the Grid-Based Path Planning Competition's dynamic track format,
+// Dynamic scenarios (docs/changing-maps.md): the Grid-Based Path Planning Competition's dynamic track format,
 // `version 2` — a map that starts all free and changes through patches between queries.
 // Malformed input throws InputError("file:line: reason"), like every other reader.
 #pragma once
@@ -54,7 +54,7 @@ void write_dynamic_scenario(std::ostream& scen, std::ostream& patches, const Dyn
 // changed to `changed` and returns how many changed.
 std::size_t apply_patch(GridMap& m, const Patch& p, int x, int y, std::vector<CellChange>& changed);
 
-// |cost - printed| within the printed precision (SPEC §1's rule applied to the dynamic files).
+// |cost - printed| within the printed precision (docs/maps.md's rule applied to the dynamic files).
 double printed_tolerance(const std::string& printed, double value);
 
 }  // namespace navbench

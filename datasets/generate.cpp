@@ -104,7 +104,7 @@ std::vector<std::uint64_t> free_regions(const GridMap& m, std::vector<int>& labe
 
 // ---------------------------------------------------------------------------------------------
 // random: exactly round(density% * W*H) blocked cells, chosen by selection sampling (Knuth, TAOCP
-// vol. 2, §3.4.2, Algorithm S): cell t is blocked with probability (still needed)/(cells left).
+// vol. 2, docs/results.md#query-status.4.2, Algorithm S): cell t is blocked with probability (still needed)/(cells left).
 GridMap make_random(const GenerateOptions& o) {
   GridMap m = blank(o.width, o.height, 1);
   const std::uint64_t n = m.cells.size();

@@ -58,7 +58,7 @@ DynamicScenario make_change_scenario(const GridMap& base, const ChangeOptions& o
   d.patch_file = name + ".patch";
   PatchBook book{d.patches, {}};
   SplitMix rng{o.seed * 0x9e3779b97f4a7c15ULL + 17};
-  GridMap cur;  // the map as it is after the commands so far (starts all free, SPEC §7)
+  GridMap cur;  // the map as it is after the commands so far (starts all free, docs/changing-maps.md)
   cur.width = base.width;
   cur.height = base.height;
   cur.cells.assign(base.cells.size(), 1);

@@ -1,4 +1,4 @@
-// Seeded change scenarios (SPEC §7) for any grid map: the map as patch 0, then one update per
+// Seeded change scenarios (docs/changing-maps.md) for any grid map: the map as patch 0, then one update per
 // epoch and queries between them whose octile costs come from the independent exact octile search
 // of generate.hpp (so they can check the project's own search).
 #pragma once

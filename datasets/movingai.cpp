@@ -171,7 +171,7 @@ void write_scenario(std::ostream& out, const Scenario& s) {
 }
 
 double printed_tolerance(const ScenarioLine& l) {
-  // Half a unit of the last printed digit (SPEC §1) plus the files' own arithmetic error, 2e-8 of
+  // Half a unit of the last printed digit (docs/maps.md) plus the files' own arithmetic error, 2e-8 of
   // the length: measured on all 25 shared maps, the newer 8-decimal files (bg, maze, room, street)
   // sum diagonals as 1.41421356 (1.7e-9 relative low: up to 32 printed units on long paths) and the
   // older %g files (dao, sc1, random, wc3) overshoot half a unit by up to 1% of a unit (float sums).

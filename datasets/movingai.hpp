@@ -1,4 +1,4 @@
-// Readers and writers for the Moving AI benchmark formats (SPEC §1; Sturtevant, "Benchmarks for
+// Readers and writers for the Moving AI benchmark formats (docs/maps.md; Sturtevant, "Benchmarks for
 // Grid-Based Pathfinding", IEEE TCIAIG 2012). Malformed input throws InputError("file:line: reason").
 #pragma once
 #include <istream>

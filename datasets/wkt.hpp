@@ -1,4 +1,4 @@
-// Polygon maps in WKT (SPEC §1): one POLYGON or MULTIPOLYGON per line, read with Boost.Geometry's
+// Polygon maps in WKT (docs/maps.md): one POLYGON or MULTIPOLYGON per line, read with Boost.Geometry's
 // read_wkt. The first line is the walkable area (one polygon, may have holes); every further line
 // adds obstacles (each polygon of a MULTIPOLYGON is one obstacle). Blank lines and lines starting
 // with '#' are skipped. Malformed input throws InputError("file:line: reason").

@@ -64,7 +64,7 @@ std::vector<RepresentationEntry> entries() {
       out.push_back(v);
     }
   }
-  // Erosion variants for a disc agent (SPEC §6): at R = 0 they are the plain representation.
+  // Erosion variants for a disc agent (docs/radius.md): at R = 0 they are the plain representation.
   for (const char* spec : {"navmesh:erode=none", "navmesh:erode=cell", "quadtree:erode=none"}) {
     const std::string text = spec, base = text.substr(0, text.find(':'));
     if (const RepresentationEntry* e = find_representation(base)) {
@@ -110,7 +110,7 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
       for (std::size_t k = 0; k < rows.size(); ++k) {
         const ResultRow& r = rows[k];
         SCOPED_TRACE(r.smoothing);
-        if (r.status == Status::not_applicable) {  // funnel without a corridor (SPEC §3), never anything else
+        if (r.status == Status::not_applicable) {  // funnel without a corridor (docs/results.md#query-status), never anything else
           EXPECT_EQ(r.smoothing, "funnel");
           EXPECT_EQ(c.expect, Status::ok) << "not_applicable only replaces a found path's row";
           EXPECT_EQ(again[k].status, Status::not_applicable);
@@ -186,7 +186,7 @@ TEST_P(Conformance, PinchPoints) {
   check(m2, {{{1.5, 1.5}, {2.5, 2.5}, Status::ok, std::sqrt(2.0)}});
 }
 
-// ---- Agents with a radius (SPEC §6) ------------------------------------------------------------
+// ---- Agents with a radius (docs/radius.md) ------------------------------------------------------------
 
 // An independent slow clearance: brute force over every blocked square and the map's four sides,
 // no clearance grid, no row scans (radius_validity.cpp's fast path), only the distance primitives.
@@ -217,7 +217,7 @@ struct SlowClearance {
     return std::min(sides(x0, y0, x1, y1),
                     over_squares([&](double a, double b, double c, double d) { return arc_box_distance(arc, a, b, c, d); }));
   }
-  // SPEC §6 for R > 0: every piece keeps distance >= R - 1e-9.
+  // docs/radius.md for R > 0: every piece keeps distance >= R - 1e-9.
   bool valid(const std::vector<PathItem>& items, double R) const {
     const double lim = R - 1e-9;
     if (items.size() == 1) return point(items[0].p) >= lim;
@@ -427,7 +427,7 @@ TEST(RadiusPolygon, MeshesOnTheShrunkAreaGiveValidPaths) {
   }
 }
 
-// A change scenario (SPEC §7): the representation is built on the empty map and brought up to date
+// A change scenario (docs/changing-maps.md): the representation is built on the empty map and brought up to date
 // through every update (update() in place, or a rebuild where it has none or declines); after
 // each update it answers every query of that epoch as a fresh build of the same map does (same
 // status), with a path valid on that epoch's map and no shorter than the exact optimum, and a
@@ -512,7 +512,7 @@ INSTANTIATE_TEST_SUITE_P(Registry, Conformance, ::testing::ValuesIn(entries()),
 
 namespace {
 
-// SPEC §3: funnel on a representation without a corridor is `not_applicable` (not `error`, not a
+// docs/results.md#query-status: funnel on a representation without a corridor is `not_applicable` (not `error`, not a
 // failure); with a corridor it runs. The other modes of the same query are unaffected.
 TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
   Map m = grid({"....", ".@..", "...."}, "funnel");
@@ -543,12 +543,12 @@ TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
 
 namespace {
 
-// SPEC §6 optimum: never decreasing as R grows (a disc path is a path for every smaller disc), and
-// R -> 0 meets the point optimum (SPEC §2, from the visibility graph).
+// docs/radius.md optimum: never decreasing as R grows (a disc path is a path for every smaller disc), and
+// R -> 0 meets the point optimum (docs/validity.md, from the visibility graph).
 TEST(RadiusOptimum, MonotoneInRAndMeetsThePointOptimum) {
   for (const Map& m : radius_maps()) {
     SCOPED_TRACE(m.name);
-    // (Not below ~1e-5: tangent points c + R w carry the rounding of c, relative to R, and SPEC §6 asks
+    // (Not below ~1e-5: tangent points c + R w carry the rounding of c, relative to R, and docs/radius.md asks
     // an arc's ends to agree on the radius within 1e-9 x r.)
     const std::vector<double> radii = {0, 1e-5, 1e-3, 0.3, 0.5, 0.75, 1.0, 1.5};
     std::vector<PreparedMap> pms;

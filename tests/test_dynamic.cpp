@@ -1,4 +1,4 @@
-// Dynamic scenarios (SPEC §7): the reader's errors, patches, and every representation's update
+// Dynamic scenarios (docs/changing-maps.md): the reader's errors, patches, and every representation's update
 // against a fresh build of the same map state.
 #include <gtest/gtest.h>
 

@@ -276,7 +276,7 @@ TEST(Exact, OrientationOnGridLikeAndArbitraryCoordinates) {
 TEST(FreeSpacePolygon, AgreesWithBoostCoveredByOnRandomSegments) {
   // An independent oracle for irregular polygons: Boost.Geometry's covered_by(segment, free space).
   // Random double endpoints almost surely miss vertices and pinch points, where the two differ
-  // by design (SPEC pinch rule); elsewhere they must agree.
+  // by design (the pinch-point rule, docs/maps.md#pinch-points); elsewhere they must agree.
   std::mt19937_64 rng(8);
   std::uniform_real_distribution<double> u(0, 30), v(0, 20), r(0.5, 3.0);
   int agree = 0, inside = 0;

@@ -1,4 +1,4 @@
-// The WKT polygon map reader (SPEC §1 polygon maps).
+// The WKT polygon map reader (docs/maps.md polygon maps).
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,5 +1,5 @@
 // Small grid maps the test files share: a hand-drawn grid from rows ('.' free, anything else
-// blocked), a seeded random grid with a given share of blocked cells, and a random patch (SPEC §7).
+// blocked), a seeded random grid with a given share of blocked cells, and a random patch (docs/changing-maps.md).
 #pragma once
 #include <random>
 #include <string>

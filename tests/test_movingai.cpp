@@ -1,4 +1,4 @@
-// Moving AI readers (SPEC §1): every parser error names file:line, real-file quirks are accepted,
+// Moving AI readers (docs/maps.md): every parser error names file:line, real-file quirks are accepted,
 // and grid8 reproduces a real scenario file to its printed precision.
 #include <gtest/gtest.h>
 
@@ -88,7 +88,7 @@ TEST(MovingAiScenario, PrecisionAndSizeCheck) {
 }
 
 // A grid scenario names whole cells inside the map: a fractional or out-of-range cell is refused
-// with file:line (blank lines counted), not silently offset and answered (issue 12).
+// with file:line (blank lines counted), not silently offset and answered.
 TEST(MovingAiScenario, CellsMustBeWholeAndInside) {
   GridMap g;
   g.width = 4;

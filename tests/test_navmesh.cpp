@@ -65,7 +65,7 @@ bool segment_meets_open_box(Point a, Point b, double x0, double y0, double x1, d
   return true;
 }
 
-// The exact validity test of SPEC §1 on a grid map, written independently for this test.
+// The exact validity test of docs/maps.md on a grid map, written independently for this test.
 class GridChecker {
  public:
   explicit GridChecker(const GridMap& g) : g_(g) {}
@@ -132,7 +132,7 @@ class GridChecker {
   const GridMap& g_;
 };
 
-// The harness's exact test (FreeSpace, which also enforces SPEC §1's pinch ownership: a path may
+// The harness's exact test (FreeSpace, which also enforces docs/maps.md's pinch ownership: a path may
 // touch a pinch point only from the side that owns it) and, on grid maps, the independent one above.
 class Validity {
  public:
@@ -541,7 +541,7 @@ TEST(NavMesh, PathsOnRandomMapsAreValid) {
 // navmesh-vertices
 
 TEST(NavMeshVertices, PinchCornerIsAWaypointOnItsOwningSideOnly) {
-  // Corner (2,2) pinches between free cells (2,1) (its owner, SPEC §1 / FreeSpace) and (1,2).
+  // Corner (2,2) pinches between free cells (2,1) (its owner, docs/maps.md / FreeSpace) and (1,2).
   const Map m = grid_from({".....", ".@...", "..@..", "....."});
   const Validity check(m);
   Params p;

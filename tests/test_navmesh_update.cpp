@@ -1,4 +1,4 @@
-// navmesh / navmesh-vertices updates (SPEC §7, issue 14): after every update of random patch
+// navmesh / navmesh-vertices updates (docs/changing-maps.md): after every update of random patch
 // sequences, the triangulation is a valid CDT that covers exactly the free cells, with the same
 // vertices, triangle count and components as a fresh build; the portal graph (navmesh) and the corner
 // graph (navmesh-vertices) equal what their rules derive from the updated triangles; queries through

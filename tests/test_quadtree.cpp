@@ -1,4 +1,4 @@
-// quadtree representation (issue 5): subdivision, merging, neighbours, point location, paths and
+// quadtree representation: subdivision, merging, neighbours, point location, paths and
 // corridors on hand-made grid and polygon maps and on the Moving AI maps.
 #define BOOST_ALLOW_DEPRECATED_HEADERS  // Boost.Geometry 1.74 includes a deprecated Boost header
 #include <gtest/gtest.h>
@@ -54,7 +54,7 @@ QuadTree build(const Map& m, const std::string& params = "") {
   return QuadTree(m, p);
 }
 
-// Exact validity test of SPEC §1 on a grid map for polylines whose coordinates are multiples of
+// Exact validity test of docs/maps.md on a grid map for polylines whose coordinates are multiples of
 // 1/2 (cell centres, portal midpoints and ends): everything is scaled by 2 into integers.
 class GridChecker {
  public:

@@ -1,4 +1,4 @@
-// The funnel with radius (SPEC §6, smoothing/funnel_radius.cpp) through the harness pipeline: on an
+// The funnel with radius (docs/radius.md, smoothing/funnel_radius.cpp) through the harness pipeline: on an
 // L-shaped corridor two cells wide, the disc's funnel path round the one convex corner is the exact
 // optimum (the tangent graph's), arcs included, and it is valid; a disc too wide for the corridor
 // gets a funnel path that the exact test rejects.

@@ -1,4 +1,4 @@
-// Geometry for a disc agent (SPEC §6): the exact clearance grid, the disc test and the validity
+// Geometry for a disc agent (docs/radius.md): the exact clearance grid, the disc test and the validity
 // test for paths with segments and arcs, each against an independent slow reference (brute force
 // over every obstacle square; dense sampling along the path).
 #include <gtest/gtest.h>

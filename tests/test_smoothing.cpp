@@ -2,7 +2,7 @@
 // contract (never longer, never invalid, same ends, fixpoint), degenerate corridors, the API.
 //
 // Validity in these tests comes from an independent exact oracle written here (segment vs the
-// open union of blocked unit cells, plus the pinch-point rule of SPEC §1), so the tests do not
+// open union of blocked unit cells, plus the pinch-point rule of docs/maps.md), so the tests do not
 // depend on FreeSpace.
 #include <gtest/gtest.h>
 

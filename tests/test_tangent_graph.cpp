@@ -1,4 +1,4 @@
-// The exact disc optimum (SPEC §6 `optimal`, the tangent graph of Chew 1985 / Liu & Arimoto 1992)
+// The exact disc optimum (docs/radius.md `optimal`, the tangent graph of Chew 1985 / Liu & Arimoto 1992)
 // against independent references: the exact validity test on its own paths, a dense sampled
 // roadmap (an upper bound that converges to the optimum), the point visibility graph as R -> 0,
 // monotonicity in R, and hand-computed lengths on small maps.
@@ -31,7 +31,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 
 
-// Length of SPEC §6 items recomputed from the points: segments, and arcs as radius x angle.
+// Length of docs/radius.md items recomputed from the points: segments, and arcs as radius x angle.
 double items_length(const std::vector<PathItem>& items) {
   double len = 0;
   for (std::size_t i = 1; i < items.size(); ++i) {
@@ -74,7 +74,7 @@ struct Env {
 
 // The optimum (kInf when there is no path); checks (1): the path is valid for R and its
 // recomputed length equals the reported one. check_path = false skips the validity test, for radii
-// so small that SPEC §6's "both arc ends at one distance r within 1e-9 r" is below the rounding of
+// so small that docs/radius.md's "both arc ends at one distance r within 1e-9 r" is below the rounding of
 // coordinates (r = 1e-6 at x ~ 10: 1e-15 is a few ulps).
 double optimum(const Env& e, const TangentGraph& tg, Point s, Point g, bool check_path = true) {
   DiscQueryStatus st;
@@ -138,7 +138,7 @@ double roadmap(const Env& e, double R, Point s, Point g, int per_unit, double rh
 }
 
 // Reference (4): the point agent's optimum by brute force, the visibility graph over every convex
-// corner with FreeSpace::segment_valid (SPEC §1), Dijkstra on the dense matrix.
+// corner with FreeSpace::segment_valid (docs/maps.md), Dijkstra on the dense matrix.
 double point_optimum(const FreeSpace& fs, Point s, Point g) {
   std::vector<Point> v{s, g};
   for (const ConvexCorner& c : fs.convex_corners()) v.push_back(c.at);

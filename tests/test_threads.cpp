@@ -1,4 +1,4 @@
-// --threads N (issue 15): the queries of one (map, representation) answered in parallel over one
+// --threads N: the queries of one (map, representation) answered in parallel over one
 // shared read-only build, each thread with its own search workspace, give the same rows in the same
 // order as one thread (timing columns aside). Built also under ThreadSanitizer (scripts/build tsan)
 // so a data race in the shared build, the free space or the smoothers is reported, not just lucky.
@@ -33,7 +33,7 @@ std::vector<ResultRow> rows_of(PreparedMap& pm, const std::string& rep, int thre
   opt.paths = true;
   opt.threads = threads;
   std::vector<ResultRow> rows;
-  RepresentationSpec spec{rep, rep, ""};
+  const RepresentationSpec spec = parse_rep_option(rep).at(0);
   run_unit(pm, spec, opt, [&](const ResultRow& r) { rows.push_back(r); });
   return rows;
 }

@@ -152,7 +152,7 @@ bool GridClearance::disc_free(Point c, double R) const {
   if (W_ == 0 || H_ == 0) return false;
   const double lim = R - kRadiusTolerance;
   if (lim <= 0) {
-    // The distance test is vacuous: the point agent of SPEC §1 (c in the closed free space).
+    // The distance test is vacuous: the point agent of docs/maps.md (c in the closed free space).
     const int x1 = int(std::floor(c.x)), y1 = int(std::floor(c.y));
     const int x0 = c.x == x1 ? x1 - 1 : x1, y0 = c.y == y1 ? y1 - 1 : y1;
     for (int y = std::max(y0, 0); y <= std::min(y1, H_ - 1); ++y)

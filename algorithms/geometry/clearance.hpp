@@ -1,4 +1,4 @@
-// Clearance of a grid map (SPEC §6): the exact Euclidean distance from cell centres and grid corners
+// Clearance of a grid map (docs/radius.md): the exact Euclidean distance from cell centres and grid corners
 // to the nearest obstacle (blocked cells as closed unit squares, everything outside [0,W] x [0,H]),
 // and an exact disc test for any point. The radius-R free space every representation builds on.
 #pragma once
@@ -11,7 +11,7 @@
 
 namespace navbench {
 
-// SPEC §6: a point is clear for radius R when its distance to every obstacle is >= R - this.
+// docs/radius.md: a point is clear for radius R when its distance to every obstacle is >= R - this.
 inline constexpr double kRadiusTolerance = 1e-9;
 
 class GridClearance {
@@ -41,7 +41,7 @@ class GridClearance {
   double point_clearance(Point c) const;
   // The closed disc of radius R at c keeps distance >= R - kRadiusTolerance from every obstacle.
   // When R <= kRadiusTolerance that test is vacuous and the point agent's is used: c lies in the
-  // closed free space (SPEC §1).
+  // closed free space (docs/maps.md).
   bool disc_free(Point c, double R) const;
 
  private:

@@ -1,7 +1,7 @@
 // Euclidean distances between the pieces of a disc agent's path (segments, circular arcs) and the
-// pieces of obstacles (points, segments, axis-parallel boxes), for the validity test of SPEC §6.
+// pieces of obstacles (points, segments, axis-parallel boxes), for the validity test of docs/radius.md.
 // Intersections are decided with exact orientation predicates; the distances themselves carry the
-// rounding of a few floating-point operations (far below the 1e-9 tolerance of SPEC §6).
+// rounding of a few floating-point operations (far below the 1e-9 tolerance of docs/radius.md).
 #pragma once
 #include <cmath>
 
@@ -9,7 +9,7 @@
 
 namespace navbench {
 
-// A circular arc from a to b along the circle centred at c, the shorter way (SPEC §6 `@cx cy`):
+// A circular arc from a to b along the circle centred at c, the shorter way (docs/radius.md `@cx cy`):
 // counter-clockwise when orient2d(c, a, b) > 0, clockwise when < 0. Its radius is taken as the
 // mean of |a - c| and |b - c|.
 struct Arc {
@@ -18,7 +18,7 @@ struct Arc {
   int turn = 0;  // +1 counter-clockwise, -1 clockwise, 0 degenerate (a == b: one point)
 };
 
-// Builds the arc a -(c)-> b. Returns false for what SPEC §6 rules out: end points at different
+// Builds the arc a -(c)-> b. Returns false for what docs/radius.md rules out: end points at different
 // distances from the centre (beyond 1e-9 x r) or a half turn (a and b exactly opposite, so "the
 // shorter way" is undefined).
 bool make_arc(Point a, Point c, Point b, Arc& out);

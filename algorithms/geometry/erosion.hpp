@@ -1,5 +1,5 @@
 // The walkable area shrunk by an agent's radius R, for the representations that build on a map
-// (SPEC §6, DESIGN.md "Agents with a radius"): Recast-style erosion (M. Mononen, Recast
+// (docs/radius.md#how-each-representation-meets-a-radius): Recast-style erosion (M. Mononen, Recast
 // rcErodeWalkableArea: a voxel stays walkable when its distance-field value is at least the agent's
 // radius), here with the exact Euclidean clearance of the cell centres.
 #pragma once
@@ -9,7 +9,7 @@
 namespace navbench {
 
 // Which cells survive the erosion by R:
-//   centre — the cell's centre keeps clearance >= R - 1e-9 (the tolerance of SPEC §6, so a query
+//   centre — the cell's centre keeps clearance >= R - 1e-9 (the tolerance of docs/radius.md, so a query
 //            cell valid for R is always passable): what grid4/grid8/quadtree/subgoal move between;
 //   cell   — the whole closed cell keeps clearance >= R - 1e-9 (its four corners do: the distance
 //            between two axis-parallel boxes is attained at a corner of each), so every point of

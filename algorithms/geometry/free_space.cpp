@@ -1,4 +1,4 @@
-// The free space and the exact validity test of SPEC §1.
+// The free space and the exact validity test of docs/maps.md.
 //
 // Grid maps: a walk over the cells the segment touches (the supercover walk of Amanatides & Woo,
 // "A Fast Voxel Traversal Algorithm", Eurographics 1987, with every crossing decided by the exact

@@ -1,4 +1,4 @@
-// The free space of a map and the one exact validity test of SPEC §1, used by smoothing, by the
+// The free space of a map and the one exact validity test of docs/maps.md, used by smoothing, by the
 // harness's validation and by every representation's checks alike.
 #pragma once
 #include <cstdint>

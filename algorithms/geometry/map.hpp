@@ -1,4 +1,4 @@
-// The map types every layer agrees on (SPEC §1): an occupancy grid (Moving AI) or a polygon map (WKT).
+// The map types every layer agrees on (docs/maps.md): an occupancy grid (Moving AI) or a polygon map (WKT).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -17,7 +17,7 @@ struct GridMap {
   bool passable(int x, int y) const { return inside(x, y) && cells[std::size_t(y) * width + x] != 0; }
 };
 
-// Polygon map (SPEC §1): one walkable outer boundary (rings of x,y; first ring outer, rest holes)
+// Polygon map (docs/maps.md): one walkable outer boundary (rings of x,y; first ring outer, rest holes)
 // plus obstacle polygons in the same form. Coordinates are map units.
 struct PolygonShape {
   std::vector<std::vector<Point>> rings;  // rings[0] outer, rings[1..] holes; not closed (no repeat)
@@ -27,7 +27,7 @@ struct PolygonMap {
   std::vector<PolygonShape> obstacles;
 };
 
-// One cell of a grid map that a change (SPEC §7) set to a new value.
+// One cell of a grid map that a change (docs/changing-maps.md) set to a new value.
 struct CellChange {
   int x, y;
   std::uint8_t passable;  // the new value: 1 free, 0 blocked

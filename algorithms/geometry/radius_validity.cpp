@@ -1,4 +1,4 @@
-// The validity test of SPEC §6 for a disc of radius R.
+// The validity test of docs/radius.md for a disc of radius R.
 //
 // Grid maps: the obstacle is the union of the blocked cells (closed unit squares) and the map's
 // outside. The outside is kept at bay by the piece's bounding box (every coordinate of a segment
@@ -176,7 +176,7 @@ bool RadiusValidity::path_valid_radius(const std::vector<PathItem>& path, double
   if (!(R >= 0)) throw std::invalid_argument("path_valid_radius: the radius must be >= 0");
   const std::size_t n = path.size();
   if (n == 0 || path.front().arc_centre || path.back().arc_centre) return false;
-  const bool point_agent = R <= kRadiusTolerance;  // SPEC §1: the distance test would be vacuous
+  const bool point_agent = R <= kRadiusTolerance;  // docs/maps.md: the distance test would be vacuous
   if (n == 1) return point_agent ? impl_->fs->point_free(path[0].p) : point_clear(path[0].p, R);
   for (std::size_t i = 1; i < n; ++i) {
     if (!path[i].arc_centre) {

@@ -1,4 +1,4 @@
-// The exact validity test for a disc agent of radius R (SPEC §6): every point of every segment and
+// The exact validity test for a disc agent of radius R (docs/radius.md): every point of every segment and
 // arc of the path keeps distance >= R - 1e-9 from every obstacle.
 #pragma once
 #include <memory>
@@ -10,14 +10,14 @@
 
 namespace navbench {
 
-// One item of a path with arcs (SPEC §6 `points`): a point, or (arc_centre) the centre of the arc
+// One item of a path with arcs (docs/radius.md `points`): a point, or (arc_centre) the centre of the arc
 // from the point before it to the point after it, the shorter way.
 struct PathItem {
   Point p;
   bool arc_centre = false;
 };
 
-// Length of SPEC §6 items: segments, and each arc as its radius (the mean of its ends' distances
+// Length of docs/radius.md items: segments, and each arc as its radius (the mean of its ends' distances
 // from the centre) times its angle, the shorter way.
 double path_items_length(const std::vector<PathItem>& items);
 // Plain points as items (no arcs).
@@ -32,9 +32,9 @@ class RadiusValidity {
   RadiusValidity(RadiusValidity&&) noexcept;
   RadiusValidity& operator=(RadiusValidity&&) noexcept;
 
-  // SPEC §6. False for a malformed path (empty, an arc centre first or last or next to another
+  // docs/radius.md. False for a malformed path (empty, an arc centre first or last or next to another
   // centre, an arc that make_arc rejects). R <= 1e-9 makes the distance test vacuous, so there the
-  // point agent's test of SPEC §1 applies (FreeSpace::path_valid); arcs then must have radius
+  // point agent's test of docs/maps.md applies (FreeSpace::path_valid); arcs then must have radius
   // <= 1e-9 (checked as their chord) and any other arc throws std::invalid_argument, as does R < 0.
   bool path_valid_radius(const std::vector<PathItem>& path, double R) const;
 

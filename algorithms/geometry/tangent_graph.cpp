@@ -32,7 +32,7 @@ namespace navbench {
 
 namespace {
 
-constexpr double kConeSlack = 1e-12;  // rounding of tangent directions on a cone's edge (SPEC §6 allows 1e-9)
+constexpr double kConeSlack = 1e-12;  // rounding of tangent directions on a cone's edge (docs/radius.md allows 1e-9)
 constexpr int kPruneSamples = 8;      // samples on a cone arc for the circle usefulness bound
 
 double dot(Point a, Point b) { return a.x * b.x + a.y * b.y; }
@@ -106,7 +106,7 @@ int TangentGraph::point_tangents(Point q, std::int32_t ci, PointTangent out[2]) 
   int k = 0;
   double key;
   if (d <= R_) {
-    // q lies on the circle (within SPEC §6's tolerance): its projection, reached by a segment of
+    // q lies on the circle (within docs/radius.md's tolerance): its projection, reached by a segment of
     // length <= 1e-9, is the tangent point for both senses.
     if (!cone_key(C, v, key)) return 0;
     const Point t = on_circle(C.c, R_, v);
@@ -455,7 +455,7 @@ std::optional<DiscPath> TangentGraph::shortest_path(Point s, Point g, DiscQueryS
   }
   if (dist[std::size_t(G)] == inf) return fail(DiscQueryStatus::no_path, "no_path: no tangent path keeps clearance R");
 
-  // The node chain, then SPEC §6 items: consecutive arcs on one circle merge into one (< 180
+  // The node chain, then docs/radius.md items: consecutive arcs on one circle merge into one (< 180
   // degrees: they stay in one cone), arcs between equal points and repeated points are dropped.
   std::vector<std::int32_t> chain;
   for (std::int32_t v = G; v != -1; v = parent[std::size_t(v)]) chain.push_back(v);

@@ -1,4 +1,4 @@
-// The exact shortest path of a disc of radius R > 0 (SPEC §6 `optimal`): the tangent graph.
+// The exact shortest path of a disc of radius R > 0 (docs/radius.md `optimal`): the tangent graph.
 //
 // The disc's centre moves in the complement of the obstacles grown by R, whose boundary consists of
 // the obstacle edges offset by R and arcs of radius R around convex obstacle corners. A shortest
@@ -21,7 +21,7 @@
 
 namespace navbench {
 
-// A disc path: its exact length and its SPEC §6 items (points, `@cx cy` arc centres between the
+// A disc path: its exact length and its docs/radius.md items (points, `@cx cy` arc centres between the
 // two ends of an arc; every arc here turns by less than 180 degrees).
 struct DiscPath {
   double length = 0;
@@ -37,7 +37,7 @@ class TangentGraph {
   TangentGraph(const FreeSpace& fs, const RadiusValidity& rv, double R);
 
   // The shortest path of the disc from s to g, or nullopt: `invalid_query` when the disc at s or g
-  // is not free (SPEC §6), `no_path` when they are not connected; status and why say which.
+  // is not free (docs/radius.md), `no_path` when they are not connected; status and why say which.
   std::optional<DiscPath> shortest_path(Point s, Point g, DiscQueryStatus* status = nullptr,
                                         std::string* why = nullptr) const;
 

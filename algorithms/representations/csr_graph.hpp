@@ -71,7 +71,7 @@ class CsrGraph : public BglGraph<CsrGraph, CsrEdge> {
            targets_.capacity() * sizeof(Vertex) + weights_.capacity() * sizeof(double);
   }
 
-  // --- in-place edits (SPEC §7 updates) ---
+  // --- in-place edits (docs/changing-maps.md updates) ---
   // The rows stay in the shared arrays: a row that outgrows its slot moves to a slot of the next
   // power-of-two size, taken from a free list of that size or appended; the slot it leaves goes to
   // the free list of its size (a segregated-fit allocator, as in Wilson et al., "Dynamic Storage

@@ -1,4 +1,4 @@
-// Parameters of a representation: the key=value pairs of `--rep NAME:k=v,...` (SPEC §5).
+// Parameters of a representation: the key=value pairs of `--rep NAME:k=v,...` (docs/command-line.md).
 // Each representation reads the keys it knows; finish() rejects any key left unread.
 #pragma once
 #include <map>

@@ -1,10 +1,10 @@
-// The adapter contract every navigation representation satisfies (DESIGN.md "A representation").
+// The adapter contract every navigation representation satisfies (docs/adding-a-representation.md).
 //
 // A representation is built once per map (all heavy work there) and then answers queries through
 // the one shared A* (search/astar.hpp). It provides
 //   - a Boost.Graph view of its built graph (IncidenceGraph + VertexListGraph, vertex descriptors
 //     are 32-bit indices 0..num_vertices-1) with an edge-weight property map and vertex positions;
-//   - attach(point): how a query point joins that graph (the per-query overlay of DESIGN.md: a
+//   - attach(point): how a query point joins that graph (the per-query overlay: a
 //     virtual start/goal vertex linked to the listed vertices);
 //   - direct(query): whether start may link straight to goal (same cell / triangle, or visible);
 //   - polyline(query): the vertex path back to a geometric polyline, start first, goal last;
@@ -97,7 +97,7 @@ concept HasCorridor = requires(const R& r, const Query& q) {
   { r.corridor(q) } -> std::same_as<std::optional<Corridor>>;
 };
 
-// Optional (SPEC §7): bring the built representation up to date in place after the map's cells
+// Optional (docs/changing-maps.md): bring the built representation up to date in place after the map's cells
 // changed (`m` already holds the new values); false = cannot, the harness rebuilds it instead.
 template <class R>
 concept HasUpdate = requires(R& r, const Map& m, const std::vector<CellChange>& changed) {

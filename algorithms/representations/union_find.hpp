@@ -1,6 +1,6 @@
 // Union-find over 0 .. n-1 with path halving (Tarjan & van Leeuwen, "Worst-case analysis of set
 // union algorithms", JACM 1984): the builds' connected components (quadtree cells, navmesh-vertices
-// corner fans) and the component labels that SPEC §7 updates keep (grid, quadtree, navmesh-tiles).
+// corner fans) and the component labels that docs/changing-maps.md updates keep (grid, quadtree, navmesh-tiles).
 // There an update labels its new cells and unites the labels they connect: grid and quadtree give a
 // new cell its neighbours' labels, navmesh-tiles gives each new region of a tile a label and unites
 // across every portal it makes. Labels are never split, so after an update that cuts a region equal

@@ -44,7 +44,7 @@ class AnyRepresentation {
   virtual bool update_is_approximate() const = 0;
   // Line segments that draw the structure (empty when the representation offers none).
   virtual std::vector<Segment> structure() const = 0;
-  // A path with arcs (SPEC §6) for the found path, when the representation has one (the tangent
+  // A path with arcs (docs/radius.md) for the found path, when the representation has one (the tangent
   // graph of a disc agent); empty otherwise: its path is polyline().
   virtual std::vector<PathItem> disc_items(const Query& q) const = 0;
 };

@@ -230,7 +230,7 @@ template <class QG, class Queue, class BfsVisitor, class Color>
 // The metric inside the search loop: a template argument for euclidean and octile (the metrics the
 // benchmarks time), one runtime-switched instantiation for manhattan, chebyshev and zero: three A*
 // instantiations per representation and heuristic kind instead of five (registry.cpp's compile
-// time, issue 12), and the switch is one predictable branch per heuristic call.
+// time), and the switch is one predictable branch per heuristic call.
 inline constexpr Metric kRuntimeMetric = Metric(255);
 template <Metric M>
 inline double search_metric(Metric rt, Point a, Point b) {

@@ -1,4 +1,4 @@
-// Heuristics of the shared A* (SPEC §5): a metric on vertex positions, optionally weighted.
+// Heuristics of the shared A* (docs/command-line.md): a metric on vertex positions, optionally weighted.
 // Weighted A* (Pohl 1970) with weight w > 1 is inadmissible; its gap column shows the price.
 #pragma once
 #include <algorithm>

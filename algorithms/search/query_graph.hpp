@@ -1,4 +1,4 @@
-// The per-query overlay (DESIGN.md): a representation's built graph plus two virtual vertices,
+// The per-query overlay (docs/architecture.md): a representation's built graph plus two virtual vertices,
 // start (n) and goal (n+1), with the query-time links of attach(), exposed as one Boost.Graph
 // graph (IncidenceGraph + VertexListGraph) so the one A* runs on every representation unchanged.
 // Edges carry their weight in the descriptor, so the weight map is a plain read.

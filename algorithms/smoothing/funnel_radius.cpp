@@ -1,4 +1,4 @@
-// The funnel algorithm for a disc of radius R (SPEC §6): the corridor's portal ends become circles
+// The funnel algorithm for a disc of radius R (docs/radius.md): the corridor's portal ends become circles
 // of radius R, passed on the portal's own side, and the funnel's edges become tangents between
 // circles; the path is the chain of tangent segments joined by arcs around the apex circles. The
 // "simple stupid funnel" (M. Mononen, Recast/Detour's dtFindStraightPath) with the radius treatment
@@ -108,7 +108,7 @@ std::vector<PathItem> funnel_path_radius(Point start, Point goal, const Corridor
   chain.push_back(portals.back().first);
 
   // Items: the tangent segments between consecutive discs, arcs around each corner disc (split in
-  // two where the turn reaches 180 degrees: SPEC §6 arcs go the shorter way).
+  // two where the turn reaches 180 degrees: docs/radius.md arcs go the shorter way).
   std::vector<PathItem> out{{start, false}};
   for (std::size_t k = 0; k + 1 < chain.size(); ++k) {
     const Disc &a = chain[k], &b = chain[k + 1];

@@ -1,4 +1,4 @@
-// The one shared smoothing stage (DESIGN.md, "The pipeline of one query"): it runs after the search
+// The one shared smoothing stage (docs/architecture.md#one-query): it runs after the search
 // on the raw polyline of ANY representation.
 //   none   — the raw path unchanged.
 //   los    — string pulling with the exact validity test ("if A sees C, B is useless": the classic
@@ -82,7 +82,7 @@ Polyline los_smooth(const Polyline& raw, VisibleFn visible);
 // Portal{left,right} works, even mixed; the given labels are kept only for a portal on one line
 // with both neighbours (a degenerate corridor).
 Polyline funnel_path(Point start, Point goal, const Corridor& corridor);
-// funnel for a disc of radius R > 0 (SPEC §6, funnel_radius.cpp): the portal ends as circles of
+// funnel for a disc of radius R > 0 (docs/radius.md, funnel_radius.cpp): the portal ends as circles of
 // radius R, tangent segments joined by arcs; start first, goal last, arcs as `@` items.
 std::vector<PathItem> funnel_path_radius(Point start, Point goal, const Corridor& corridor, double R);
 

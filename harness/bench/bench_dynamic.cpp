@@ -1,4 +1,4 @@
-// Changing maps (SPEC §7, issue 14): a representation brought up to date through every update of a
+// Changing maps (docs/changing-maps.md): a representation brought up to date through every update of a
 // real dynamic scenario (../shared/datasets/gppc-dynamic), each update timed alone and followed by a
 // timed full build of the same map state (run --dynamic --rebuild-baseline's order, without the
 // queries). Counters: update_median_us, update_p95_us, rebuild_median_us, ratio (median rebuild /
@@ -22,7 +22,7 @@ namespace {
 using namespace navbench;
 using Clock = std::chrono::steady_clock;
 
-// The scenario replayed once: the map at the start (all free, SPEC §7) and per update the map state
+// The scenario replayed once: the map at the start (all free, docs/changing-maps.md) and per update the map state
 // after it and the cells it changed.
 struct Replay {
   Map start;

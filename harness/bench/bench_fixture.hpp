@@ -1,4 +1,4 @@
-// The one Google Benchmark fixture for every representation and variant (issue 15, item 3): maps
+// The one Google Benchmark fixture for every representation and variant: maps
 // and scenarios are loaded once and cached, a representation is built through the registry from
 // its `--rep` text ("visgraph:alt=8"), and queries are timed as the pipeline times them
 // (harness/pipeline.cpp: locate = both points checked free + attach; search = shared A* +
@@ -25,7 +25,7 @@ struct MapData {
 const MapData* map_data(const std::string& rel);
 
 // The scenario queries: `limit` spread evenly over the file (0: all of them, every bucket either
-// way), in the centre (x + 0.5) or corner (x) convention of SPEC §3.
+// way), in the centre (x + 0.5) or corner (x) convention of docs/results.md#query-status.
 std::vector<std::pair<Point, Point>> scenario_queries(const MapData& d, const std::string& convention,
                                                       std::size_t limit);
 

@@ -1,4 +1,4 @@
-// The smoothing stage (issue 7 targets: funnel < 2 us per query on den520d-size corridors; los
+// The smoothing stage (targets: funnel < 2 us per query on den520d-size corridors; los
 // cheaper than the search it follows).
 //   smooth_funnel_strip/N      funnel over synthetic winding triangle strips of N portals
 //   smooth_funnel/<rep>_den520d funnel over the real corridors of den520d scenario queries

@@ -1,4 +1,4 @@
-// Subgoal graphs (levels 1, 2, 16; 16 is the default) against grid8 (issue 16): every scenario query of den520d, brc202d and Aurora,
+// Subgoal graphs (levels 1, 2, 16; 16 is the default) against grid8: every scenario query of den520d, brc202d and Aurora,
 // octile heuristic, timed one by one. Counters: median_us = locate + search (the figure compared
 // with Warthog's JPS+ `nanos`, which times its search), median_poly_us adds the polyline,
 // expansions_per_query. Compare contenders in one run, interleaved:

@@ -1,4 +1,4 @@
-// Shared command-line helpers for navbench's subcommands (SPEC §5), on CLI11 (header-only, Debian
+// Shared command-line helpers for navbench's subcommands (docs/command-line.md), on CLI11 (header-only, Debian
 // libcli11-dev). Each subcommand builds its own CLI::App named "navbench X", adds its options and
 // calls cli::parse: --help prints the app's help to stdout (exit 0); every parse error becomes one
 // std::invalid_argument line, which main.cpp prints as "navbench X: message" with exit status 2.

@@ -1,4 +1,4 @@
-// navbench: the command line of SPEC §5 (main.cpp calls navbench::command_line).
+// navbench: the command line of docs/command-line.md (main.cpp calls navbench::command_line).
 #include <climits>
 #include <exception>
 #include <fstream>
@@ -30,7 +30,7 @@ int generate_command(const std::vector<std::string>& args, const std::vector<std
   double density = 0;
   const CLI::Validator integer = navbench::cli::integer_in(INT_MIN, INT_MAX, "an integer");
   CLI::App app{"Writes a seeded map and its scenario (Moving AI .map and .map.scen), or with KIND changes a "
-               "seeded change scenario of an existing map (SPEC §7: NAME.scen + NAME.patch).",
+               "seeded change scenario of an existing map (docs/changing-maps.md: NAME.scen + NAME.patch).",
                "navbench generate"};
   navbench::cli::configure(app);
   app.add_option("KIND", kind, "random, rooms, maze, polygons, cave; or changes (with --map)")->type_name("KIND");
@@ -55,7 +55,7 @@ int generate_command(const std::vector<std::string>& args, const std::vector<std
   const auto slash = out.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : out.substr(0, slash);
   const std::string name = slash == std::string::npos ? out : out.substr(slash + 1);
-  if (kind == "changes") {  // a change scenario (SPEC §7) of an existing grid map
+  if (kind == "changes") {  // a change scenario (docs/changing-maps.md) of an existing grid map
     if (map.empty()) throw std::invalid_argument("generate changes needs --map FILE.map");
     navbench::ChangeOptions c;
     c.kind = change;

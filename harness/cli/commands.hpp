@@ -1,4 +1,4 @@
-// The navbench command line (SPEC §5): dispatches argv to its subcommand; returns the exit code.
+// The navbench command line (docs/command-line.md): dispatches argv to its subcommand; returns the exit code.
 #pragma once
 
 namespace navbench {

@@ -22,7 +22,7 @@ using navbench::bench::register_subgoal_vs;
 using navbench::bench::register_update;
 
 const bool registered = [] {
-  // Every registered representation: build, and 500 scenario queries spread over all buckets (issue 8).
+  // Every registered representation: build, and 500 scenario queries spread over all buckets.
   for (const auto& e : navbench::representations())
     for (const char* m : {"dao/den520d", "dao/brc202d"}) {
       register_build(e.name, m);
@@ -42,13 +42,13 @@ const bool registered = [] {
   register_build("navmesh-vertices", "sc1/Aurora");
   register_query({"navmesh:merge=1", "dao/den520d", "center", 500});
 
-  // quadtree (issue 5: build < 10 ms; median query below grid8's on the same 300 queries).
+  // quadtree (build < 10 ms; median query below grid8's on the same 300 queries).
   register_build("quadtree:merge=0", "dao/den520d");
   register_build("quadtree", "sc1/Aurora");
   for (const char* rep : {"quadtree", "grid8", "quadtree:merge=0"}) register_query({rep, "dao/den520d", "center", 300});
   for (const char* rep : {"quadtree", "grid8"}) register_query({rep, "dao/brc202d", "center", 300});
 
-  // visgraph variants (issue 15: exact any-angle queries against Polyanya): every scenario query,
+  // visgraph variants (exact any-angle queries against Polyanya): every scenario query,
   // corner convention (Polyanya's), on den520d, brc202d and Aurora. The default is table=1 up to
   // 1,024 corners (den520d), else skip=1, with block=2 on maps up to 2^18 cells and 4,096 corners;
   // table=0 is skip=1 everywhere; block=0,skip=0 is the plain taut graph with the sweep attach.

@@ -156,7 +156,7 @@ std::string format_path_row(const ResultRow& r) {
   std::string pts;
   char buf[80];
   if (!r.items.empty()) {
-    for (const PathItem& it : r.items) {  // SPEC §6: "@cx cy" is an arc's centre
+    for (const PathItem& it : r.items) {  // docs/radius.md: "@cx cy" is an arc's centre
       std::snprintf(buf, sizeof buf, "%s%s%.17g %.17g", pts.empty() ? "" : ";", it.arc_centre ? "@" : "", it.p.x, it.p.y);
       pts += buf;
     }

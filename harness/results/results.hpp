@@ -1,4 +1,4 @@
-// Result rows and the one writer of results files (SPEC §4): PREFIX.csv, PREFIX.build.csv,
+// Result rows and the one writer of results files (docs/results.md): PREFIX.csv, PREFIX.build.csv,
 // PREFIX.paths.csv, PREFIX.meta.json.
 #pragma once
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 namespace navbench {
 
-// SPEC §3. not_applicable: the combination cannot run by construction (funnel without a corridor);
+// docs/results.md#query-status. not_applicable: the combination cannot run by construction (funnel without a corridor);
 // not a failure.
 enum class Status { ok, no_path, invalid_query, not_applicable, error };
 const char* to_string(Status s);
@@ -30,15 +30,15 @@ struct ResultRow {
   std::optional<bool> valid;
   std::size_t expansions = 0, path_points = 0;
   double locate_us = 0, search_us = 0, smooth_us = 0;
-  // extra columns (SPEC §4 allows more after the fixed ones)
+  // extra columns (docs/results.md allows more after the fixed ones)
   std::optional<double> raw_length;
   std::optional<bool> raw_valid;
   std::size_t generated = 0;
   std::string message;
-  std::optional<long> epoch;  // dynamic scenarios only (SPEC §7): the column `epoch`
-  std::optional<double> radius;  // runs given --radius / "radii" only (SPEC §6): the column `radius`
+  std::optional<long> epoch;  // dynamic scenarios only (docs/changing-maps.md): the column `epoch`
+  std::optional<double> radius;  // runs given --radius / "radii" only (docs/radius.md): the column `radius`
   Polyline path;  // for PREFIX.paths.csv; not a CSV column
-  // A path with arcs (SPEC §6, R > 0): when not empty, paths.csv writes these items instead of `path`.
+  // A path with arcs (docs/radius.md, R > 0): when not empty, paths.csv writes these items instead of `path`.
   std::vector<PathItem> items;
 };
 
@@ -46,7 +46,7 @@ struct BuildRow {
   std::string map, representation, params;
   double build_ms = 0;
   std::size_t vertices = 0, edges = 0, memory_bytes = 0;
-  std::optional<double> radius;  // runs with a radius: the build's column `radius` (SPEC §6)
+  std::optional<double> radius;  // runs with a radius: the build's column `radius` (docs/radius.md)
 };
 
 std::string csv_field(const std::string& s);  // quotes when the field holds , " or newline

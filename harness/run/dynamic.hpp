@@ -1,4 +1,4 @@
-// `navbench run --dynamic SCEN` (SPEC §7): a map that changes between queries. Every
+// `navbench run --dynamic SCEN` (docs/changing-maps.md): a map that changes between queries. Every
 // representation is built once on the starting map and then brought up to date by each update —
 // in place when it provides update(), else by a full rebuild, which is then what the update costs.
 // The query pipeline is the one of static runs; validity, optimum and the grid8 check are judged

@@ -9,7 +9,7 @@
 namespace navbench {
 namespace {
 
-// A row whose smoother does not apply (SPEC §3): by construction, not a failure; no lengths.
+// A row whose smoother does not apply (docs/results.md#query-status): by construction, not a failure; no lengths.
 void mark_not_applicable(ResultRow& r, std::string message) {
   r.status = Status::not_applicable;
   r.message = std::move(message);
@@ -17,7 +17,7 @@ void mark_not_applicable(ResultRow& r, std::string message) {
   r.raw_valid.reset();
 }
 
-// An ok row for a disc path with arcs (SPEC §6) of the given length and validity; points counted
+// An ok row for a disc path with arcs (docs/radius.md) of the given length and validity; points counted
 // without the `@` arc centres.
 void finish_arc_row(ResultRow& r, std::vector<PathItem> items, double length, bool valid, bool keep_paths) {
   r.status = Status::ok;
@@ -64,11 +64,11 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     return out;
   };
 
-  // 1. locate: inputs are checked once, here (SPEC §3: invalid_query when a point is not free).
+  // 1. locate: inputs are checked once, here (docs/results.md#query-status: invalid_query when a point is not free).
   Query q;
   q.start = in.start;
   q.goal = in.goal;
-  // With a radius (SPEC §6): a point closer than R - 1e-9 to an obstacle is invalid too.
+  // With a radius (docs/radius.md): a point closer than R - 1e-9 to an obstacle is invalid too.
   auto point_ok = [&](Point p) { return fs.point_free(p) && (!disc || radius->rv->point_clear(p, radius->R)); };
   auto t = Clock::now();
   const bool free = point_ok(q.start) && point_ok(q.goal);
@@ -121,7 +121,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     }
     return out;
   }
-  // The one validity test of the run's agent: SPEC §1 for a point, §6 for a disc.
+  // The one validity test of the run's agent: docs/maps.md for a point, docs/radius.md for a disc.
   auto valid = [&](const Polyline& p) { return disc ? radius->rv->path_valid_radius(items_of(p), radius->R) : fs.path_valid(p); };
   row.raw_length = polyline_length(raw);
   row.raw_valid = valid(raw);

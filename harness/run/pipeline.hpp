@@ -1,4 +1,4 @@
-// The path of one query, as one straight pipeline (DESIGN.md):
+// The path of one query, as one straight pipeline (docs/architecture.md#one-query):
 //   locate -> search (shared A*) -> polyline -> smooth -> validate -> row
 #pragma once
 #include <optional>
@@ -28,7 +28,7 @@ struct QueryInput {
   std::optional<double> optimal;           // exact optimum (visgraph), when known
 };
 
-// The agent of a run given --radius / "radii" (SPEC §6). R <= 1e-9 is the point agent of SPEC §1
+// The agent of a run given --radius / "radii" (docs/radius.md). R <= 1e-9 is the point agent of docs/maps.md
 // (every answer as without a radius; rows only gain the column `radius`). For R > 1e-9 the query
 // points must keep clearance R, validity is RadiusValidity::path_valid_radius and the smoothers
 // test segments for clearance R.
@@ -47,7 +47,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
                                  const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws = nullptr,
                                  const RadiusContext* radius = nullptr);
 
-// The exact Euclidean shortest path length (SPEC §2) from the visibility graph `vis`;
+// The exact Euclidean shortest path length (docs/validity.md) from the visibility graph `vis`;
 // nullopt when a point is not free or the goal is unreachable.
 std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs, Point s, Point g);
 

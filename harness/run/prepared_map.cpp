@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 namespace navbench {
 namespace {
 
-// Random query pairs in free space (seeded; SPEC §5 --queries N --seed S).
-// With a radius (SPEC §6) `clear` also rejects query points closer than R to an obstacle; `off` is
+// Random query pairs in free space (seeded; docs/command-line.md --queries N --seed S).
+// With a radius (docs/radius.md) `clear` also rejects query points closer than R to an obstacle; `off` is
 // the query point's offset in its cell (the convention).
 Scenario draw_queries(const Map& m, const FreeSpace& free, long n, std::uint64_t seed,
                       const std::function<bool(Point)>& clear = nullptr, double off = 0.5) {
@@ -135,7 +135,7 @@ void PreparedMap::build_queries() {
     for (long i = 0; i < M; i += selection.every) indices.push_back(i);
   } else if (selection.limit > 0 && selection.first) {  // the first N
     for (long i = 0; i < std::min(selection.limit, M); ++i) indices.push_back(i);
-  } else {  // --limit N: indices floor(i*M/N), so every bucket is represented (SPEC §5)
+  } else {  // --limit N: indices floor(i*M/N), so every bucket is represented (docs/command-line.md)
     const long N = selection.limit > 0 ? std::min(selection.limit, M) : M;
     for (long i = 0; i < N; ++i) indices.push_back(selection.limit > 0 ? long(double(i) * double(M) / double(N)) : i);
   }
@@ -147,7 +147,7 @@ void PreparedMap::build_queries() {
     qi.scen_index = idx;
     qi.bucket = l.bucket;
     qi.sx = l.sx, qi.sy = l.sy, qi.gx = l.gx, qi.gy = l.gy;
-    if (has_scen && map.kind == MapKind::grid && !disc()) qi.octile_optimal = l.optimal;  // SPEC §6: empty for R > 0
+    if (has_scen && map.kind == MapKind::grid && !disc()) qi.octile_optimal = l.optimal;  // docs/radius.md: empty for R > 0
     queries.push_back(qi);
   }
 }
@@ -156,7 +156,7 @@ void PreparedMap::compute_optimum() {
   build_queries();
   if (optimum_done) return;
   if (disc()) {
-    // SPEC §6: the exact optimum of the disc, from the tangent graph (Chew 1985), once per (map, R).
+    // docs/radius.md: the exact optimum of the disc, from the tangent graph (Chew 1985), once per (map, R).
     const auto t0 = std::chrono::steady_clock::now();
     tangent = std::make_unique<TangentGraph>(*free, *rv, R());
     tangent_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -24,7 +24,7 @@ struct PreparedMap {
   std::unique_ptr<FreeSpace> free;
   std::vector<QueryInput> queries;
   bool optimum_done = false;
-  // The agent (SPEC §6): set before build_queries; everything below is per (map, radius).
+  // The agent (docs/radius.md): set before build_queries; everything below is per (map, radius).
   std::optional<double> radius;            // a run with --radius / "radii" (rows get `radius`)
   std::unique_ptr<RadiusValidity> rv;      // R > 1e-9: the exact validity test
   std::unique_ptr<TangentGraph> tangent;   // R > 1e-9: the exact optimum, built once, for every representation

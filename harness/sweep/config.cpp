@@ -156,6 +156,87 @@ std::vector<MapEntry> map_entries(const json& j, const QuerySelection& global) {
   return out;
 }
 
+// "dynamic": changing-map scenarios (docs/changing-maps.md), entries like those of "maps" (path or
+// {"path", "optional"}); each runs as its own units (every representation kept up to date).
+void resolve_dynamic(const json& j, bool expand_maps, SweepConfig& c) {
+  if (j["dynamic"].is_array())
+    for (const auto& v : j["dynamic"])
+      if (v.is_object() && v.contains("queries"))
+        throw std::invalid_argument("sweep config: a dynamic entry runs all its queries (no 'queries' key)");
+  for (const MapEntry& e : map_entries(j["dynamic"], c.select)) {
+    std::vector<std::string> files{e.path};
+    if (expand_maps) try {
+      files = expand_glob(e.path);
+      for (const auto& f : files)
+        if (!fs::is_regular_file(f)) throw InputError(f + ": no such dynamic scenario file");
+    } catch (const InputError&) {
+      if (!e.optional) throw;
+      std::cerr << "navbench: sweep: optional dynamic scenario " << e.path << " not found, skipped\n";
+      continue;
+    }
+    for (auto& f : files)
+      if (std::find(c.dynamic.begin(), c.dynamic.end(), f) == c.dynamic.end()) c.dynamic.push_back(f);
+  }
+  if (c.dynamic.empty() && !j.contains("maps"))
+    throw std::invalid_argument("sweep config: no dynamic scenario found (every entry is optional and absent)");
+}
+
+// "maps" (and "collections"): the map files of the sweep, each with its query selection, sorted;
+// optional entries that match nothing are skipped with a note.
+void resolve_maps(const json& j, bool expand_maps, SweepConfig& c) {
+  const std::vector<MapEntry> given = j.contains("maps") ? map_entries(j["maps"], c.select) : std::vector<MapEntry>{};
+  if (j.contains("maps") && given.empty()) throw std::invalid_argument("sweep config: \"maps\" is empty");
+  // (file, selection, entry index); an entry's own "queries" override the global selection.
+  std::vector<std::tuple<std::string, QuerySelection, std::size_t>> found;
+  for (std::size_t e = 0; e < given.size(); ++e) {
+    const MapEntry& m = given[e];
+    std::vector<std::string> files;
+    if (expand_maps) {
+      try {
+        std::vector<std::string> expanded = expand_glob(m.path);
+        files = expand_map_paths(expanded);
+      } catch (const InputError& err) {
+        if (!m.optional) throw;
+        std::cerr << "navbench: sweep: optional maps " << m.path << " not found, skipped\n";
+        continue;
+      }
+    } else {
+      files = {m.path};
+    }
+    for (auto& f : files) found.emplace_back(f, m.select, e);
+  }
+  if (j.contains("collections")) {
+    c.collections = strings(j["collections"], "collections");
+    std::erase_if(found, [&](const auto& m) {
+      const std::string col = fs::path(std::get<0>(m)).parent_path().filename().string();
+      return std::find(c.collections.begin(), c.collections.end(), col) == c.collections.end();
+    });
+    if (found.empty() && !given.empty()) throw std::invalid_argument("sweep config: no map is in the listed collections");
+  }
+  if (found.empty() && !given.empty())
+    throw std::invalid_argument("sweep config: no map found (every entry is optional and absent)");
+  // Results are keyed by collection/name: the same key from two files would mix two maps'
+  // rows. A map of an optional entry whose key an earlier entry already has is skipped (the
+  // same benchmark map in two places, e.g. ../shared and a download); otherwise it is an error.
+  std::map<std::string, std::string> seen;  // key -> the file that has it
+  std::vector<std::tuple<std::string, QuerySelection, std::size_t>> kept;
+  for (auto& f : found) {
+    const auto& [file, sel, entry] = f;
+    const fs::path p(file);
+    const std::string key = p.parent_path().filename().string() + "/" + p.stem().string();
+    auto [it, fresh] = seen.emplace(key, file);
+    if (fresh) kept.push_back(f);
+    else if (fs::path(it->second).lexically_normal() == p.lexically_normal()) continue;  // listed twice: once
+    else if (given[entry].optional) std::cerr << "navbench: sweep: " << file << " skipped: " << key << " is already in the sweep\n";
+    else throw std::invalid_argument("sweep config: " + it->second + " and " + file + " are both " + key + " (results are keyed by folder/name)");
+  }
+  std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  for (auto& k : kept) {
+    c.maps.push_back(std::get<0>(k));
+    c.map_select.push_back(std::get<1>(k));
+  }
+}
+
 }  // namespace
 
 SweepConfig parse_config(const std::string& text, const std::string& path, bool expand_maps) {
@@ -177,84 +258,11 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
     if (j.contains("queries")) c.select = parse_queries(j["queries"], c.select);
     c.select.seed = std::uint64_t(integer(j, "seed", 1, 0, std::numeric_limits<long>::max()));
     if (!j.contains("maps") && !j.contains("dynamic")) throw std::invalid_argument("sweep config needs \"maps\" or \"dynamic\"");
-    // "dynamic": changing-map scenarios (SPEC §7), entries like those of "maps" (path or
-    // {"path", "optional"}); each runs as its own units (every representation kept up to date).
-    if (j.contains("dynamic")) {
-      if (j["dynamic"].is_array())
-        for (const auto& v : j["dynamic"])
-          if (v.is_object() && v.contains("queries"))
-            throw std::invalid_argument("sweep config: a dynamic entry runs all its queries (no 'queries' key)");
-      for (const MapEntry& e : map_entries(j["dynamic"], c.select)) {
-        std::vector<std::string> files{e.path};
-        if (expand_maps) try {
-          files = expand_glob(e.path);
-          for (const auto& f : files)
-            if (!fs::is_regular_file(f)) throw InputError(f + ": no such dynamic scenario file");
-        } catch (const InputError&) {
-          if (!e.optional) throw;
-          std::cerr << "navbench: sweep: optional dynamic scenario " << e.path << " not found, skipped\n";
-          continue;
-        }
-        for (auto& f : files)
-          if (std::find(c.dynamic.begin(), c.dynamic.end(), f) == c.dynamic.end()) c.dynamic.push_back(f);
-      }
-      if (c.dynamic.empty() && !j.contains("maps"))
-        throw std::invalid_argument("sweep config: no dynamic scenario found (every entry is optional and absent)");
-    }
+    if (j.contains("dynamic")) resolve_dynamic(j, expand_maps, c);
     if (j.contains("rebuild_baseline") && !j["rebuild_baseline"].is_boolean())
       throw std::invalid_argument("sweep config: 'rebuild_baseline' must be true or false");
     c.rebuild_baseline = j.value("rebuild_baseline", false);
-    const std::vector<MapEntry> given = j.contains("maps") ? map_entries(j["maps"], c.select) : std::vector<MapEntry>{};
-    if (j.contains("maps") && given.empty()) throw std::invalid_argument("sweep config: \"maps\" is empty");
-    // (file, selection, entry index); an entry's own "queries" override the global selection.
-    std::vector<std::tuple<std::string, QuerySelection, std::size_t>> found;
-    for (std::size_t e = 0; e < given.size(); ++e) {
-      const MapEntry& m = given[e];
-      std::vector<std::string> files;
-      if (expand_maps) {
-        try {
-          std::vector<std::string> expanded = expand_glob(m.path);
-          files = expand_map_paths(expanded);
-        } catch (const InputError& err) {
-          if (!m.optional) throw;
-          std::cerr << "navbench: sweep: optional maps " << m.path << " not found, skipped\n";
-          continue;
-        }
-      } else {
-        files = {m.path};
-      }
-      for (auto& f : files) found.emplace_back(f, m.select, e);
-    }
-    if (j.contains("collections")) {
-      c.collections = strings(j["collections"], "collections");
-      std::erase_if(found, [&](const auto& m) {
-        const std::string col = fs::path(std::get<0>(m)).parent_path().filename().string();
-        return std::find(c.collections.begin(), c.collections.end(), col) == c.collections.end();
-      });
-      if (found.empty() && !given.empty()) throw std::invalid_argument("sweep config: no map is in the listed collections");
-    }
-    if (found.empty() && !given.empty())
-      throw std::invalid_argument("sweep config: no map found (every entry is optional and absent)");
-    // Results are keyed by collection/name: the same key from two files would mix two maps'
-    // rows. A map of an optional entry whose key an earlier entry already has is skipped (the
-    // same benchmark map in two places, e.g. ../shared and a download); otherwise it is an error.
-    std::map<std::string, std::string> seen;  // key -> the file that has it
-    std::vector<std::tuple<std::string, QuerySelection, std::size_t>> kept;
-    for (auto& f : found) {
-      const auto& [file, sel, entry] = f;
-      const fs::path p(file);
-      const std::string key = p.parent_path().filename().string() + "/" + p.stem().string();
-      auto [it, fresh] = seen.emplace(key, file);
-      if (fresh) kept.push_back(f);
-      else if (fs::path(it->second).lexically_normal() == p.lexically_normal()) continue;  // listed twice: once
-      else if (given[entry].optional) std::cerr << "navbench: sweep: " << file << " skipped: " << key << " is already in the sweep\n";
-      else throw std::invalid_argument("sweep config: " + it->second + " and " + file + " are both " + key + " (results are keyed by folder/name)");
-    }
-    std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
-    for (auto& k : kept) {
-      c.maps.push_back(std::get<0>(k));
-      c.map_select.push_back(std::get<1>(k));
-    }
+    resolve_maps(j, expand_maps, c);
     if (j.contains("representations")) c.reps = expand_reps(j["representations"]);
     if (j.contains("smoothing")) {
       std::string list;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input gets a clear one-line error and a non-zero exit, never a crash (SPEC §5, issue 2/3).
+# Bad input gets a clear one-line error and a non-zero exit, never a crash (docs/command-line.md).
 # Usage: cli_errors.sh NAVBENCH_BINARY SOURCE_DIR
 set -uo pipefail
 nb=$1; src=$2
@@ -57,7 +57,7 @@ expect_error unknown_command "unknown command 'fly'" fly
 expect_error bad_sweep_config 'not valid JSON' sweep "$tmp/short.map"
 expect_error bad_shard '--shard needs K/N' sweep "$src/scripts/sweeps/default.json" --shard 3
 expect_error bad_generate 'unknown option' generate maze --bogus 3 --out "$tmp/g"
-# Every error names its subcommand on one line (issue 12 item 8).
+# Every error names its subcommand on one line.
 for c in run sweep merge generate structure list; do
   expect_error "${c}_unknown_option" "^navbench $c: unknown option '--bogus'\$" $c --bogus
 done
@@ -96,7 +96,7 @@ for h in --help -h help; do
   if [ "$rc" -ne 0 ] || [ -n "$missing" ]; then echo "FAIL top_help$h: rc=$rc missing:$missing"; fails=$((fails+1))
   else echo "ok   top_help$h"; fi
 done
-# funnel on a representation without a corridor: not_applicable rows (SPEC §3), exit 0.
+# funnel on a representation without a corridor: not_applicable rows (docs/results.md#query-status), exit 0.
 total=$((total+1))
 if "$nb" run --map "$m" --rep grid8,navmesh --smoothing none,funnel --limit 2 --out "$tmp/fun" --quiet 2>"$tmp/err" \
    && [ "$(grep -c ',grid8,euclidean,funnel,.*,not_applicable,' "$tmp/fun.csv")" -eq 2 ] \
@@ -110,7 +110,7 @@ if "$nb" run --map "$m" --rep grid8,visgraph --smoothing none,los --out "$tmp/t1
    && [ "$(wc -l <"$tmp/t1.csv")" -gt 2 ] && cmp -s <(cut -d, -f1-20,24- "$tmp/t1.csv") <(cut -d, -f1-20,24- "$tmp/t3.csv"); then
   echo "ok   threads_same_rows"
 else echo "FAIL threads_same_rows: $(cat "$tmp/err")"; fails=$((fails+1)); fi
-# --radius 0 (SPEC §6): every result bit for bit as without the option, timing columns (21-23) and
+# --radius 0 (docs/radius.md): every result bit for bit as without the option, timing columns (21-23) and
 # build times aside; the rows only gain the column radius (last; before points in paths.csv).
 total=$((total+1))
 g=$src/datasets/maps/generated/cave-45-128.map
@@ -142,7 +142,7 @@ if "$nb" run --map "$tmp/noscen.map" --queries 30 --seed 3 --rep grid8,visgraph 
    && [ "$(grep -c ',visgraph,euclidean,none,.*,ok,' "$tmp/rq.csv")" -gt 0 ]; then
   echo "ok   radius_random_queries_valid"
 else echo "FAIL radius_random_queries_valid: $(cat "$tmp/err")"; fails=$((fails+1)); fi
-# --rep several times, and one value with parameters holding commas (SPEC §5).
+# --rep several times, and one value with parameters holding commas (docs/command-line.md).
 total=$((total+1))
 if "$nb" run --map "$m" --rep grid8,grid4 --rep quadtree:min=1,merge=1 --limit 2 --out "$tmp/reps" --quiet 2>"$tmp/err" \
    && [ "$(cut -d, -f1-4 --complement "$tmp/reps.csv" | grep -c '^grid8,')" -eq 2 ] \

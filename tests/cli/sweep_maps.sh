@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sweep config map entries: optional entries skipped when absent, per-entry query selection,
-# one map per folder/name key (issue 12, item 7). Usage: sweep_maps.sh NAVBENCH_BINARY SOURCE_DIR
+# one map per folder/name key. Usage: sweep_maps.sh NAVBENCH_BINARY SOURCE_DIR
 set -uo pipefail
 nb=$1; src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -66,7 +66,7 @@ for case in 'unknown_key|[{"path": "x", "optinal": true}]|unknown key .optinal. 
     || fail "$name" "rc=$rc: $(cat "$tmp/err")"
 done
 
-# 5. "radii" (SPEC §6): one unit per (map, representation, radius), rows and build rows with the
+# 5. "radii" (docs/radius.md): one unit per (map, representation, radius), rows and build rows with the
 #    column radius, and the rows of R = 0 equal those of a sweep without radii (timing aside).
 printf '{"maps": ["%s"], "representations": ["grid8", "visgraph"], "smoothing": ["none"], "radii": [0, 0.5]}\n' \
   "$tmp/a/hand/l-corridor.map" > "$tmp/radii.json"

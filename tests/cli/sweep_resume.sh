@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # An interrupted sweep (kill -9) loses nothing it wrote, and its resumed result equals an
-# uninterrupted run's; shards merged equal the whole; merge refuses mixed configs (issue 8).
+# uninterrupted run's; shards merged equal the whole; merge refuses mixed configs.
 # Usage: sweep_resume.sh NAVBENCH_BINARY SOURCE_DIR
 set -uo pipefail
 nb=$1; src=$2
@@ -48,7 +48,7 @@ check merge_mixed_refused '[ $rc -eq 2 ] && grep -q "differs" "$tmp/err"'
 "$nb" sweep "$tmp/other.json" --out "$tmp/full" --quiet 2>"$tmp/err"; rc=$?
 check resume_other_config_refused '[ $rc -eq 2 ] && grep -q "different sweep config" "$tmp/err"'
 
-# Dynamic scenarios (SPEC §7) in a sweep: units of their own, merged into OUT/dynamic/ (rows with
+# Dynamic scenarios (docs/changing-maps.md) in a sweep: units of their own, merged into OUT/dynamic/ (rows with
 # epoch, updates.csv); shards merged equal the whole; a killed unit's partial files are dropped.
 "$nb" generate changes --map "$src/datasets/maps/generated/rooms-16-128.map" --change doors --epochs 4 --queries 3 \
   --seed 5 --out "$tmp/doors" >/dev/null

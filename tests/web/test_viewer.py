@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end checks of `navbench serve` (issue 17).
+"""End-to-end checks of `navbench serve`.
 
   test_viewer.py api     --navbench BIN --source DIR --out DIR   the JSON API: answers equal `navbench run`,
                                                                  bad requests get a 4xx with a message,

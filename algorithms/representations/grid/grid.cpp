@@ -195,7 +195,7 @@ std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
         a.links.push_back({v, distance(p, position(v))});
       }
   // At a pinch point (exactly two diagonally opposite free cells) the point joins one side only,
-  // the cell it names, so no path passes through the pinch (SPEC §1).
+  // the cell it names, so no path passes through the pinch (docs/maps.md).
   if (a.links.size() == 2 && x0 != x1 && y0 != y1) {
     const bool diagonal_pair = (map_->passable(x0, y0) && map_->passable(x1, y1)) ||
                                (map_->passable(x1, y0) && map_->passable(x0, y1));

@@ -2,7 +2,7 @@
 // of boost/graph/grid_graph.hpp and example/implicit_graph.cpp — no adjacency_list copy. One byte
 // per cell holds the moves allowed from it (computed once at build); out-edges enumerate its bits.
 // Diagonal moves cost sqrt(2) and never cut a corner: both orthogonal neighbours must be passable
-// (Moving AI's octile rule, SPEC §1).
+// (Moving AI's octile rule, docs/maps.md).
 #pragma once
 #include <bit>
 #include <cstdint>
@@ -102,7 +102,7 @@ class GridRepresentation : public BuiltGraph<GridGraph> {
   BuildStats stats() const;
   // The moves as segments between cell centres (each undirected move once).
   std::vector<Segment> structure() const;
-  // SPEC §7: changed cells update the moves of their 3x3 neighbourhoods, O(changed). A freed cell
+  // docs/changing-maps.md: changed cells update the moves of their 3x3 neighbourhoods, O(changed). A freed cell
   // joins (unites) its neighbours' components; a blocked cell leaves its component's label as it
   // is, so labels may over-approximate connectivity after a split: equal labels then no longer
   // prove a path exists, but different labels still prove none does (the only use: early no_path).

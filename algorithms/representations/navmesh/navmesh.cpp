@@ -348,7 +348,7 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
       }
     }
   // At a pinch point only the fan that owns the point (FreeSpace's rule, the fan locate() picks) is
-  // a waypoint: a path may touch a pinch point only from that side (SPEC §1, free_space.hpp). The
+  // a waypoint: a path may touch a pinch point only from that side (docs/maps.md, free_space.hpp). The
   // other fans get no vertex there; their triangles keep their other corners (on grid maps a
   // triangle never has all three corners on the non-owning side of pinches, nor an edge with both
   // ends so, so no connection is lost).

@@ -63,7 +63,7 @@ class FreeSpaceTriangulation {
   static int orientation(Point a, Point b, Point c);
   std::size_t memory_bytes() const;
 
-  // SPEC §7, grid maps: brings the triangulation up to date in place after the cells `changed` of
+  // docs/changing-maps.md, grid maps: brings the triangulation up to date in place after the cells `changed` of
   // `g` changed (g holds the new values). The constraints are the maximal boundary runs (see
   // grid_constraints); the runs through a corner of a changed cell are traced on the old and the new
   // bitmap, and only the differing ones change: old ones are removed from the CDT (with the
@@ -189,7 +189,7 @@ class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public Conv
   // left. Empty when start and goal share a cell; nullopt when there is no path in q.
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
-  // SPEC §7, grid maps: the triangulation is updated in place (FreeSpaceTriangulation::update);
+  // docs/changing-maps.md, grid maps: the triangulation is updated in place (FreeSpaceTriangulation::update);
   // without merging, only the portals of the triangles it removed or made change, and the graph
   // rows around them (CsrGraph's in-place edits); with merge=1 the cells are merged again and the
   // graph laid out again from the updated triangles (the CDT work is what is saved). The triangles
@@ -263,7 +263,7 @@ class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public Conv
 // navmesh-vertices: the triangle corners are the vertices, linked along the triangle edges
 // (obstacle edges included: walking along a wall is valid). Where free space pinches at a corner
 // (two blocked cells touching diagonally) each free side is a separate fan of triangles; only the
-// side that owns the point (SPEC §1, FreeSpace's rule) gets a vertex there, so no path crosses the
+// side that owns the point (docs/maps.md, FreeSpace's rule) gets a vertex there, so no path crosses the
 // pinch or touches it from the other side. A query point links to the corners of its triangle.
 class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<NavMeshVertices> {
  public:
@@ -271,7 +271,7 @@ class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, pub
 
   std::optional<Attachment> attach(Point p) const;  // cell = triangle id
   BuildStats stats() const;
-  // SPEC §7, grid maps: the triangulation is updated in place (FreeSpaceTriangulation::update);
+  // docs/changing-maps.md, grid maps: the triangulation is updated in place (FreeSpaceTriangulation::update);
   // the corners of the triangles it removed or made get their fans, pinch owner and graph rows
   // again, the rest of the graph is edited in place. Approximate as NavMesh::update. False
   // (rebuild) on polygon maps, on a map of another size, and when a quarter of the map or more changed.

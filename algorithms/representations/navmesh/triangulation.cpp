@@ -281,7 +281,7 @@ struct FreeSpaceTriangulation::Cgal {
   bool corners_in = false;  // the map's corners are vertices
 
   // The domain face a point on vertex v joins. Where free space pinches at v (several fans of domain
-  // faces, separated by obstacles), the fan that owns the point, by FreeSpace's rule (SPEC §1
+  // faces, separated by obstacles), the fan that owns the point, by FreeSpace's rule (docs/maps.md
   // pinch semantics, geometry/free_space.hpp): the fan wider than 180 degrees if there is one, else
   // the first holding the direction (1,1), (1,-1), (-1,-1), (-1,1). -1 when no domain face.
   std::int32_t face_at_vertex(Cdt::Vertex_handle v) const {

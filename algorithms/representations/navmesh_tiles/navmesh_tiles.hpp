@@ -3,7 +3,7 @@
 // only the tiles an obstacle touches). Each tile is its own CGAL constrained Delaunay triangulation
 // of its free cells (navmesh.hpp, triangulate_grid_tile); tiles meet along their shared border,
 // where a portal is each stretch free on both sides (two tiles need not put the same vertices on
-// it, so a tile depends on its own cells only). SPEC §7 update(): only the tiles holding changed
+// it, so a tile depends on its own cells only). docs/changing-maps.md update(): only the tiles holding changed
 // cells are triangulated again and stitched to their neighbours; the graph is edited in place.
 // The price: more, thinner triangles than one triangulation of the whole map.
 #pragma once
@@ -35,7 +35,7 @@ class NavMeshTiles : public BuiltGraph<CsrGraph>, public ConvexCellQueries<NavMe
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
   std::vector<Segment> structure() const;
-  // SPEC §7: the tiles holding changed cells are triangulated again; their old triangles and
+  // docs/changing-maps.md: the tiles holding changed cells are triangulated again; their old triangles and
   // portals go, the new ones are linked to the unchanged neighbour tiles. The result is the same
   // structure a fresh build of the new map has (same cells and portals; ids may differ).
   // Component labels unite as grid8's do: equal labels may over-approximate after a split. More

@@ -223,7 +223,7 @@ void QuadTree::merge_cells(double aspect) {
 // On one line the sides of cells to its left are disjoint intervals, and so are those of cells to
 // its right; a two-pointer merge of the two sorted lists yields every overlap of positive length,
 // i.e. every portal, in O(n) after the linear-time sort. Cells meeting only at a corner never
-// overlap with positive length, so pinch points (SPEC §1) do not connect.
+// overlap with positive length, so pinch points (docs/maps.md) do not connect.
 void QuadTree::find_portals() {
   const int b = std::bit_width(unsigned(side_));
   graph_.portals.clear();
@@ -410,7 +410,7 @@ BuildStats QuadTree::stats() const {
   return s;
 }
 
-// --- updates (SPEC §7) ------------------------------------------------------------------------
+// --- updates (docs/changing-maps.md) ------------------------------------------------------------------------
 
 std::vector<QuadTree::Box> QuadTree::leaf_boxes() const {
   std::vector<Box> out;

@@ -1,4 +1,4 @@
-// quadtree: the quad tree navigation mesh of the classic game-AI write-up of issue 5, on the region
+// quadtree: the quad tree navigation mesh of the classic game-AI write-up, on the region
 // quadtree of Samet ("The Quadtree and Related Hierarchical Data Structures", ACM Computing Surveys
 // 1984) as used for path planning by Kambhampati & Davis ("Multiresolution path planning for mobile
 // robots", IEEE J. Robotics and Automation 1986). The field is padded to a power-of-two square and
@@ -53,7 +53,7 @@ struct QuadTreeEdge {
 // boost/graph/grid_graph.hpp models a grid): portal v's out-edges are the other portals of its two
 // cells, weighted by the distance between the midpoints, read from the cells' portal lists when
 // the search asks. Each cell is convex, so the segment between two of its portal midpoints stays
-// inside it. No edge is stored: an update (SPEC §7) edits only the portal lists of the cells it
+// inside it. No edge is stored: an update (docs/changing-maps.md) edits only the portal lists of the cells it
 // touches, and a build writes no edge array.
 class QuadTreeGraph : public BglGraph<QuadTreeGraph, QuadTreeEdge> {
  public:
@@ -146,7 +146,6 @@ inline QuadTreeWeightMap weight_map(const QuadTreeGraph& g) { return {{}, g.mid.
 
 class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<QuadTree> {
  public:
-
   // A free cell: the closed rectangle [min.x, max.x] x [min.y, max.y] in map units.
   struct Box {
     Point min, max;
@@ -159,7 +158,7 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   std::optional<Attachment> attach(Point p) const;
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
-  // SPEC §7, grid maps: the free counts of the changed cells' ancestors are updated in a count
+  // docs/changing-maps.md, grid maps: the free counts of the changed cells' ancestors are updated in a count
   // pyramid, only the subtrees whose free/mixed/blocked state changed are subdivided again, and
   // the merged cells that lost a leaf are taken apart and merged again together with the new
   // leaves; portals (the graph's edges) change only around those cells. The leaves equal a fresh

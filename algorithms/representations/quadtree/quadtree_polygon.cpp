@@ -1,4 +1,4 @@
-// The quadtree subdivision of a polygon map (SPEC §1): a node is free when its closed square meets
+// The quadtree subdivision of a polygon map (docs/maps.md): a node is free when its closed square meets
 // no obstacle interior (and stays inside the walkable area), blocked when its interior holds no free
 // point, mixed otherwise. Geometry by Boost.Geometry.
 //

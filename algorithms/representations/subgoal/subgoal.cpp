@@ -185,7 +185,7 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   if (levels_ >= 2) build_two_level();
 }
 
-// Incremental update (SPEC §7). A cell's subgoal status reads its 3x3 block and its clearances
+// Incremental update (docs/changing-maps.md). A cell's subgoal status reads its 3x3 block and its clearances
 // its row and column; a clearance scan (GetDirectHReachable) reads the cells of its Extent boxes
 // (see scan()). So with D = the changed cells grown by one cell, the cells outside D keep their
 // subgoal status, the rows and columns without a cell of D keep their clearances, and a scan none
@@ -516,7 +516,7 @@ int SubgoalGraph::cells_of(Point p, Cell out[4]) const {
   for (int y = y0; y <= y1; ++y)
     for (int x = x0; x <= x1; ++x)
       if (x >= 0 && y >= 0 && x < w_ && y < h_ && free(cell(x, y))) out[n++] = cell(x, y);
-  // A pinch point (two diagonally opposite free cells) joins the cell it names only (SPEC §1).
+  // A pinch point (two diagonally opposite free cells) joins the cell it names only (docs/maps.md).
   if (n == 2 && x0 != x1 && y0 != y1 && cx(out[0]) != cx(out[1]) && cy(out[0]) != cy(out[1])) {
     const bool own_free = x1 < w_ && y1 < h_ && free(cell(x1, y1));
     out[0] = own_free ? cell(x1, y1) : out[0];

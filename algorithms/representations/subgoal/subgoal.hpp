@@ -20,7 +20,7 @@
 // query of Uras & Koenig 2014 does; the goal links to its direct-h-reachable subgoals and to
 // everything upward of the locals among them (the descent, seen from the goal). See subgoal.cpp.
 //
-// update() (SPEC §7) rescans only the subgoals and cells whose clearance scan read a cell near a
+// update() (docs/changing-maps.md) rescans only the subgoals and cells whose clearance scan read a cell near a
 // change and derives the graph (and the contraction, levels >= 2) again; see subgoal.cpp.
 #pragma once
 #include <cstdint>
@@ -52,7 +52,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
   BuildStats stats() const;
-  // SPEC §7: brings the graph up to date after `changed` cells of m (the map it was built on, its
+  // docs/changing-maps.md: brings the graph up to date after `changed` cells of m (the map it was built on, its
   // cells already new) changed; the result equals a fresh build of m. False for another map's size.
   bool update(const Map& m, const std::vector<CellChange>& changed);
 

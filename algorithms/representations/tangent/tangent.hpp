@@ -1,4 +1,4 @@
-// visgraph for a disc agent of radius R > 0 (SPEC §6): the tangent graph (Chew 1985; Liu & Arimoto
+// visgraph for a disc agent of radius R > 0 (docs/radius.md): the tangent graph (Chew 1985; Liu & Arimoto
 // 1992; geometry/tangent_graph.hpp) as a representation, so that the shared A* searches it like any
 // other graph. Vertices are tangent points with a wrap sense, edges bitangent segments and arcs;
 // start and goal join by their tangents (TangentGraph::join_start / join_goal), and the direct link

@@ -1,4 +1,4 @@
-// Per-block candidate lists for attaching a query point on a grid map (issue 15: a "per-region
+// Per-block candidate lists for attaching a query point on a grid map (a "per-region
 // precomputed candidate list", trading build time and memory for query time). The map is cut
 // into B x B cell blocks; a block's list holds every node that some free point of the block may
 // see with the line tangent at the node (built from each node's tangent sweep,

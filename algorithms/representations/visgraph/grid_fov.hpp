@@ -86,7 +86,7 @@ class GridFov {
 
   int W = 0, H = 0, PW = 0;
   // Padded rows y = -1..H, columns x = -1..W (the padding is blocked): index (y+1)*PW + (x+1).
-  // Entries hold x + 1 (0 .. W+2), so 16 bits cover every accepted map side (SPEC: <= 32768).
+  // Entries hold x + 1 (0 .. W+2), so 16 bits cover every accepted map side (docs/maps.md: <= 32768).
   std::vector<std::uint16_t> next_blocked_, next_free_;
   std::vector<std::uint64_t> is_node_;  // (W+1)*(H+1) corners, one bit each: a cache-friendly filter
   std::vector<std::int32_t> node_at_;   // (W+1)*(H+1) corners: node id or -1

@@ -1,7 +1,7 @@
 // An exact line-of-sight test from a query point to a graph node on a grid map, in integer
 // arithmetic: FreeSpace::segment_valid's rules (geometry/free_space.cpp) for the case visgraph
 // attaches, a free point p whose coordinates are multiples of 1/2 (cell corners and cell centres,
-// the two conventions of SPEC §3) to a convex corner (never a pinch point). The cell walk is the
+// the two conventions of docs/results.md#query-status) to a convex corner (never a pinch point). The cell walk is the
 // same (Amanatides & Woo, "A fast voxel traversal algorithm", Eurographics 1987), its corner test
 // an int64 cross product on doubled coordinates instead of a filtered floating predicate.
 // Any other case (p at a pinch point or off the half-grid) returns `unknown`, and the caller asks

@@ -108,7 +108,7 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
     }
   };
 
-  // Edge levels by peeling (ENLSVG §4): cnt[e] = continuations of e still at level W.
+  // Edge levels by peeling (ENLSVG docs/results.md): cnt[e] = continuations of e still at level W.
   std::vector<std::uint32_t> cnt(m, 0), cur, next;
   level_.assign(m, kTop);
   for (std::uint32_t e = 0; e < m; ++e) {
@@ -198,7 +198,7 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
 
   // The kept full graph. Grid maps: each vertex's arcs by angle (see taut_range: the taut
   // continuations of any arriving direction are then one contiguous range, found by binary search,
-  // the "angular range" of a corner's taut edges; Oh & Leong 2017 §3 mark taut edges one by one).
+  // the "angular range" of a corner's taut edges; Oh & Leong 2017 docs/results.md#query-status mark taut edges one by one).
   // Other maps: by level, highest (W) first, so the marking reads a vertex's arcs only while their
   // level is high enough to continue.
   std::vector<std::uint32_t> fb(n + 1, 0), order(m);

@@ -8,13 +8,13 @@
 // shortened inside the free cells around Q. The relation is symmetric under reversal (P->Q->W taut
 // iff W->Q->P taut), which is all the level argument below needs.
 //
-// Edge levels (ENLSVG §4). Peel the graph: an undirected edge gets level k when, in round k, one
+// Edge levels (ENLSVG docs/results.md). Peel the graph: an undirected edge gets level k when, in round k, one
 // of its two directions has no taut continuation left among the edges not yet given a level; the
 // edges never peeled get level W (top). Then along any taut path the finite levels rise strictly,
 // stay at W for a while (or not at all) and fall strictly: an edge of finite level k has a direction
 // whose every continuation has a lower level, so it cannot lie between two edges of level >= k.
 //
-// Skip vertices and skip edges (ENLSVG §5). A corner with at least three level-W edges is a skip
+// Skip vertices and skip edges (ENLSVG docs/command-line.md). A corner with at least three level-W edges is a skip
 // vertex. Any other corner a level-W edge reaches has exactly two, and a taut path along level-W
 // edges passes it the only way it can; so each chain of level-W edges between two skip vertices
 // becomes one skip arc (its length the chain's, the chain stored to expand the polyline). The

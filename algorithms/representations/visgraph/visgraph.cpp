@@ -192,7 +192,7 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   }
 }
 
-// Incremental update (issue 14). The result of a node's tangent sweep depends only on the cells
+// Incremental update. The result of a node's tangent sweep depends only on the cells
 // of its spans (the region it may see, padded by a cell) and of its walk along its grid line, and
 // on the cells next to them (GridFov::scan_tangent). So a node none of whose span cells lies
 // within one cell of a changed cell sees exactly what it saw: the same nodes, along segments whose

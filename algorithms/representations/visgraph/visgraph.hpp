@@ -5,7 +5,7 @@
 // (FreeSpace::segment_valid, exact) and whose line is tangent at both ends: each node's two
 // neighbouring boundary points lie on one side of the line, or on it. Start and goal join at
 // query time (attach) to the nodes they see, with tangency at the node end. The shared A* with the
-// Euclidean heuristic then returns the exact Euclidean shortest path (SPEC §2 `optimal`).
+// Euclidean heuristic then returns the exact Euclidean shortest path (docs/validity.md `optimal`).
 //
 // Taut states (parameter taut=1, default): each corner is two vertices, "the obstacle is on the
 // left / on the right of the path here". A shortest path wraps each corner it bends at, so it
@@ -85,7 +85,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
   BuildStats stats() const;
-  // SPEC §7 (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
+  // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
   // nodes whose swept cells lie within a cell of a changed cell, keeps the other nodes' pairs, and
   // derives the rest anew (visgraph.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
