@@ -1,5 +1,6 @@
-"""Shared helpers of the navbench plot/report scripts: finding and reading result sets (SPEC §4),
-summary statistics, and simple readers for the map formats of SPEC §1 (Moving AI .map, WKT).
+"""Shared helpers of the navbench plot/report scripts: finding and reading result sets (docs/results.md)
+with the column types the results writer declares in meta.json, summary statistics, and simple
+readers for the map formats of docs/maps.md (Moving AI .map, WKT).
 
 Everything here reads only the files the harness writes; nothing calls the C++ code.
 """
@@ -37,31 +38,25 @@ def require_plotting(script: str, extra=()) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Result files (SPEC §4)
+# Result files (docs/results.md) and their column schema
+#
+# The results writer owns the columns: it writes them, with their types, into every run's
+# meta.json under "schema" ({"results": [{"name", "type", "group"}, ...], "build", "paths",
+# "updates"}; type text|int|float|bool, group "core" or the optional group that adds the column).
+# The scripts read the types from there; the header line of each file says which columns it has.
 
-RESULT_COLUMNS = [
-    "map", "collection", "scen_index", "bucket", "representation", "heuristic", "smoothing",
-    "convention", "sx", "sy", "gx", "gy", "status", "length", "optimal", "octile_optimal", "gap",
-    "valid", "expansions", "path_points", "locate_us", "search_us", "smooth_us", "raw_length",
-    "raw_valid", "generated", "message",
-]
-TEXT_COLUMNS = {"map", "collection", "representation", "heuristic", "smoothing", "convention",
-                "status", "message"}
-BUILD_COLUMNS = ["map", "representation", "params", "build_ms", "vertices", "edges", "memory_bytes"]
-BUILD_TEXT_COLUMNS = {"map", "representation", "params"}
-PATHS_COLUMNS = ["map", "scen_index", "representation", "heuristic", "smoothing", "convention", "points"]
-# With a radius (SPEC §6) the paths rows carry `radius` before `points`.
-PATHS_COLUMNS_RADIUS = ["map", "scen_index", "representation", "heuristic", "smoothing", "convention", "radius", "points"]
-# PREFIX.updates.csv of a dynamic run (SPEC §7): one row per update and representation.
-UPDATE_COLUMNS = ["map", "representation", "epoch", "patches", "cells_changed", "update_us", "rebuild_us"]
-UPDATE_TEXT_COLUMNS = {"map", "representation"}
-# threads.csv of scripts/thread-scaling: one row per (map, representation, thread count).
-THREAD_COLUMNS = ["map", "representation", "threads", "queries", "wall_s", "queries_per_s", "peak_rss_bytes"]
-THREAD_TEXT_COLUMNS = {"map", "representation"}
 STATUSES = ("ok", "no_path", "invalid_query", "error", "not_applicable")
 # Files in a results directory that are companions of a result set, not result sets themselves.
 COMPANION_SUFFIXES = (".build.csv", ".paths.csv", ".structure.csv", ".updates.csv", ".threads.csv")
 COMPANION_NAMES = ("updates.csv", "threads.csv")  # a folder's own companions (merged sweep, thread-scaling)
+SCHEMA_TYPES = ("text", "int", "float", "bool")
+# Columns without which a file of a kind is of no use to the scripts.
+REQUIRED = {"results": ("map", "representation", "smoothing", "status"),
+            "build": ("map", "representation"),
+            "paths": ("map", "scen_index", "representation", "smoothing", "points"),
+            "updates": ("map", "representation", "cells_changed", "update_us"),
+            "threads": ("map", "representation", "threads", "queries_per_s")}
+CHUNK_ROWS = 1 << 20  # rows parsed at a time: a chunk's text becomes categorical codes before the next
 
 
 class InputError(Exception):
@@ -76,36 +71,166 @@ def prefix_of(csv_path: str) -> str:
     return csv_path[:-4] if csv_path.endswith(".csv") else csv_path
 
 
+class Schema:
+    """Column types per kind of file: kind -> [(name, type, group), ...] in file order."""
+
+    def __init__(self, tables: dict, source: str):
+        self.tables = tables
+        self.source = source
+
+    def types(self, kind: str) -> dict:
+        return {name: typ for name, typ, _ in self.tables.get(kind, [])}
+
+    def core(self, kind: str) -> list:
+        return [name for name, _, group in self.tables.get(kind, []) if group == "core"]
+
+
+def parse_schema(meta, source: str):
+    """The Schema of a parsed meta.json, None when it has no "schema" (an older navbench)."""
+    raw = meta.get("schema") if isinstance(meta, dict) else None
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InputError(f"{source}: \"schema\" is not an object")
+    tables = {}
+    for kind, cols in raw.items():
+        if not isinstance(cols, list):
+            raise InputError(f"{source}: schema \"{kind}\" is not a list")
+        entries = []
+        for c in cols:
+            if not (isinstance(c, dict) and isinstance(c.get("name"), str) and c.get("type") in SCHEMA_TYPES):
+                raise InputError(f"{source}: schema \"{kind}\": bad entry {json.dumps(c)[:80]} "
+                                 f"(want name and type {'|'.join(SCHEMA_TYPES)})")
+            entries.append((c["name"], c["type"], str(c.get("group", "core"))))
+        tables[kind] = entries
+    return Schema(tables, source)
+
+
+# threads.csv is written by scripts/thread-scaling (a shell script), not by the results writer:
+# its columns are declared here, once.
+THREADS_SCHEMA = Schema({"threads": [(n, t, "core") for n, t in (
+    ("map", "text"), ("representation", "text"), ("threads", "int"), ("queries", "int"), ("wall_s", "float"),
+    ("queries_per_s", "float"), ("peak_rss_bytes", "int"))]}, "scripts/thread-scaling")
+
+_META_CACHE: dict = {}
+
+
+def read_meta(path: str):
+    """A parsed meta.json (cached), None when there is none."""
+    key = os.path.realpath(path)
+    if key not in _META_CACHE:
+        if not os.path.isfile(path):
+            _META_CACHE[key] = None
+        else:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    _META_CACHE[key] = json.load(f)
+            except (OSError, ValueError) as e:
+                raise InputError(f"{path}: not valid JSON: {e}")
+    return _META_CACHE[key]
+
+
+def schema_for(csv_path: str):
+    """The schema of the result set a CSV file (PREFIX.csv or a companion, PREFIX.build.csv, ...)
+    belongs to: from PREFIX.meta.json, else (a sweep's units/ and dynamic/ files) from the sweep
+    folder's results.meta.json. None without one."""
+    here = os.path.dirname(os.path.abspath(csv_path))
+    suffix = next((x for x in COMPANION_SUFFIXES if csv_path.endswith(x)), ".csv")  # PREFIX.build.csv: PREFIX
+    prefix = csv_path[:-len(suffix)] if csv_path.endswith(suffix) else csv_path
+    cands = [prefix + ".meta.json", os.path.join(here, "results.meta.json")]
+    if os.path.isfile(os.path.join(os.path.dirname(here), "sweep.json")):
+        cands.append(os.path.join(os.path.dirname(here), "results.meta.json"))
+    for m in cands:
+        schema = parse_schema(read_meta(m), m)
+        if schema is not None:
+            return schema
+    return None
+
+
+def _sweep_meta(folder: str) -> dict:
+    meta = read_meta(os.path.join(folder, "results.meta.json")) if os.path.isdir(folder) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def _is_sweep(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "sweep.json"))
+
+
+_NOTED: set = set()
+
+
+def resolve_folder(item: str) -> str:
+    """The folder whose results a directory argument means: the directory itself, or for a folder
+    holding the shard folders of a sharded sweep (navbench sweep --shard K/N --out DIR/shard-K),
+    its merged results (DIR/merged, or another sub-folder written by navbench merge). A folder of
+    shards without merged results is an InputError saying how to merge them."""
+    if not os.path.isdir(item) or _is_sweep(item):
+        return item
+    subs = sorted(os.path.join(item, d) for d in os.listdir(item) if _is_sweep(os.path.join(item, d)))
+    merged = [s for s in subs if os.path.isfile(os.path.join(s, "results.csv"))
+              and (os.path.basename(s) == "merged" or "merged_from" in _sweep_meta(s))]
+    shards = [s for s in subs if s not in merged and (os.path.basename(s).startswith("shard")
+                                                      or _sweep_meta(s).get("shard", "1/1") != "1/1")]
+    if len(merged) == 1:
+        if shards and item not in _NOTED:
+            _NOTED.add(item)
+            note(f"{item}: reading the merged results in {merged[0]} (its shard folders hold the same rows)")
+        return merged[0]
+    if shards and not merged:
+        names = ", ".join(os.path.basename(s) for s in shards[:3]) + (", ..." if len(shards) > 3 else "")
+        raise InputError(f"{item}: holds the shard folders of a sweep ({names}) but no merged results; run "
+                         f"`navbench merge {os.path.join(item, 'shard-*')} --out {os.path.join(item, 'merged')}` "
+                         f"and report {os.path.join(item, 'merged')}")
+    return item
+
+
+def _sweep_csvs(item: str) -> list:
+    """A navbench sweep folder's merged results.csv when the sweep finished, else the finished
+    units; never both (the same rows twice) and never optimum/ (a cache of optimal lengths)."""
+    merged = os.path.join(item, "results.csv")
+    units = os.path.join(item, "units")
+    if os.path.isfile(merged):
+        return [merged]
+    if os.path.isdir(units):
+        # Unfinished: the static units' files (dynamic units, rows with `epoch`, are read
+        # from the sweep's dynamic/ folder once it finishes, never mixed into these).
+        found = sorted(os.path.join(units, f) for f in os.listdir(units)
+                       if f.endswith(".csv") and not f.endswith(COMPANION_SUFFIXES)
+                       and not f.startswith("dynamic__") and ".part." not in f)
+        if not found:
+            raise InputError(f"{item}: sweep folder holds no finished static unit yet")
+        return found
+    raise InputError(f"{item}: sweep folder holds neither results.csv nor units/")
+
+
+def _walk_csvs(folder: str) -> list:
+    """Result CSVs in a folder and below, sorted; a sweep folder below is read as one (see
+    _sweep_csvs), a folder of shards as its merged results, a report's own folder is skipped."""
+    out = []
+    entries = sorted(os.listdir(folder))
+    for f in entries:
+        p = os.path.join(folder, f)
+        if os.path.isfile(p) and f.endswith(".csv") and not f.endswith(COMPANION_SUFFIXES) and f not in COMPANION_NAMES:
+            out.append(p)
+    for d in entries:
+        p = os.path.join(folder, d)
+        if not os.path.isdir(p) or os.path.isfile(os.path.join(p, "report.html")):
+            continue
+        p = resolve_folder(p)
+        out.extend(_sweep_csvs(p) if _is_sweep(p) else _walk_csvs(p))
+    return out
+
+
 def find_result_csvs(inputs: list[str]) -> list[str]:
     """Result-set CSV files named by INPUTS: a PREFIX (PREFIX.csv is read), a PREFIX.csv file, or a
-    directory (every *.csv in it and below that is not a companion file, sorted)."""
+    directory: a sweep folder (its results, see _sweep_csvs), a folder of sweep shards (their
+    merged results, see resolve_folder), or any other folder (every *.csv in it and below that is
+    not a companion file, sorted, sweep folders below read as such)."""
     out: list[str] = []
     for item in inputs:
-        if os.path.isdir(item) and os.path.isfile(os.path.join(item, "sweep.json")):
-            # A navbench sweep folder: its merged results.csv when the sweep finished, else the
-            # finished units; never both (the same rows twice) and never optimum/ (a cache).
-            merged = os.path.join(item, "results.csv")
-            units = os.path.join(item, "units")
-            if os.path.isfile(merged):
-                out.append(merged)
-                continue
-            if os.path.isdir(units):
-                # Unfinished: the static units' files (dynamic units, rows with `epoch`, are read
-                # from the sweep's dynamic/ folder once it finishes, never mixed into these).
-                found = sorted(os.path.join(units, f) for f in os.listdir(units)
-                               if f.endswith(".csv") and not f.endswith(COMPANION_SUFFIXES)
-                               and not f.startswith("dynamic__") and ".part." not in f)
-                if not found:
-                    raise InputError(f"{item}: sweep folder holds no finished static unit yet")
-                out.extend(found)
-                continue
         if os.path.isdir(item):
-            found = []
-            for root, dirs, files in os.walk(item):
-                dirs.sort()
-                for f in sorted(files):
-                    if f.endswith(".csv") and not f.endswith(COMPANION_SUFFIXES) and f not in COMPANION_NAMES:
-                        found.append(os.path.join(root, f))
+            folder = resolve_folder(item)
+            found = _sweep_csvs(folder) if _is_sweep(folder) else _walk_csvs(folder)
             if not found:
                 raise InputError(f"{item}: directory holds no result CSV files")
             out.extend(found)
@@ -126,61 +251,400 @@ def find_result_csvs(inputs: list[str]) -> list[str]:
     return unique
 
 
-def read_csv_typed(path: str, columns: list[str], text_columns: set[str], required: list[str]):
-    """Reads a CSV with every field as text first (so empty means missing, never 0), then turns
-    the numeric columns into floats (NaN where empty or unparsable). Missing optional columns are
-    added empty."""
-    import pandas as pd
+def _header(path: str) -> list:
+    import csv
     try:
-        df = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
-    except pd.errors.EmptyDataError:
+        with open(path, encoding="utf-8", newline="") as f:
+            first = next(csv.reader(f), None)
+    except UnicodeDecodeError as e:
+        raise InputError(f"{path}: not a readable CSV: {e}")
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}")
+    except csv.Error as e:
+        raise InputError(f"{path}: not a readable CSV: {e}")
+    if not first:
         raise InputError(f"{path}: empty file (no header line)")
-    except (pd.errors.ParserError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: not a readable CSV: {str(e).splitlines()[0]}")
-    missing = [c for c in required if c not in df.columns]
+    return first
+
+
+def _is_number_text(values) -> "object":
+    """Per value: empty, or a number (what pd.to_numeric parses)."""
+    import pandas as pd
+    v = pd.Series(values, dtype=object).astype(str).str.strip()
+    return (v == "") | pd.to_numeric(v, errors="coerce").notna() | v.str.lower().isin(["nan", "inf", "-inf", "+inf"])
+
+
+def _infer_types(path: str, names: list) -> dict:
+    """Column types of a file without a schema, from its values: a column whose every non-empty
+    value is a number is "float", one with other text "text"; a column empty in every row of the
+    first chunk is None (decided after reading, see _tidy)."""
+    import pandas as pd
+    sample = pd.read_csv(path, usecols=names, dtype=str, keep_default_na=False, na_filter=False, nrows=CHUNK_ROWS // 8)
+    out = {}
+    for c in names:
+        v = sample[c].str.strip() if c in sample else pd.Series(dtype=str)
+        if (v != "").sum() == 0:
+            out[c] = None
+        else:
+            out[c] = "float" if bool(_is_number_text(v.unique()).all()) else "text"
+    return out
+
+
+def _as_category(s):
+    """A text column as pandas categorical: surrounding blanks stripped, missing fields ""."""
+    import numpy as np
+    import pandas as pd
+    if not isinstance(s.dtype, pd.CategoricalDtype):
+        s = s.astype(str).astype("category")
+    cats = s.cat.categories
+    if len(cats) and cats.dtype != object:
+        s = s.cat.rename_categories(cats.astype(str))
+        cats = s.cat.categories
+    if s.isna().any():
+        if "" not in cats:
+            s = s.cat.add_categories([""])
+        s = s.fillna("")
+        cats = s.cat.categories
+    stripped = cats.str.strip()
+    if not stripped.equals(cats):
+        if stripped.is_unique:
+            s = s.cat.rename_categories(stripped)
+        else:  # blanks made two categories one: recode
+            uniq, codes = np.unique(np.asarray(stripped, dtype=object), return_inverse=True)
+            new = np.where(s.cat.codes.to_numpy() >= 0, codes[s.cat.codes.to_numpy()], -1)
+            s = pd.Series(pd.Categorical.from_codes(new, categories=uniq), index=s.index, name=s.name)
+    return s
+
+
+def _tidy(chunk, types: dict, text_read: set):
+    """One parsed chunk in the in-memory form: text as categoricals, numbers as float64 with NaN
+    where empty, unparsable (columns in text_read, read as text) or infinite."""
+    import numpy as np
+    import pandas as pd
+    for c in chunk.columns:
+        t = types.get(c, "text")
+        if t in ("text", None):
+            chunk[c] = _as_category(chunk[c])
+        else:
+            if c in text_read:  # read as categorical text: each distinct text parsed once
+                s = chunk[c].astype("category")
+                cats = pd.to_numeric(pd.Series(s.cat.categories.astype(str)).str.strip(), errors="coerce")
+                codes = s.cat.codes.to_numpy()
+                v = np.where(codes >= 0, cats.to_numpy(float)[codes], np.nan) if len(cats) else np.full(len(s), np.nan)
+            else:
+                v = chunk[c].to_numpy(dtype=float, copy=True)
+            v[np.isinf(v)] = np.nan  # no column of the schema holds an infinity
+            chunk[c] = v
+    return chunk
+
+
+def _untyped_to_numbers(frame, types: dict):
+    """Columns without a type (no schema, empty in the sampled rows): numbers when every value
+    read is empty or a number (empty everywhere: NaN), else text."""
+    import numpy as np
+    import pandas as pd
+    for c, t in types.items():
+        if t is None and c in frame.columns:
+            cats = frame[c].cat.categories
+            if bool(_is_number_text(cats).all()):
+                num = pd.to_numeric(pd.Series(np.asarray(cats, dtype=str)).str.strip(), errors="coerce").to_numpy(float)
+                codes = frame[c].cat.codes.to_numpy()
+                v = np.where(codes >= 0, num[codes] if len(num) else np.nan, np.nan)
+                v[np.isinf(v)] = np.nan
+                frame[c] = v
+    return frame
+
+
+def concat_frames(frames: list, columns: list | None = None):
+    """Row-wise concatenation that keeps text categorical (pandas' concat turns categoricals with
+    different categories into objects), one column at a time, letting go of each input column
+    once copied (the inputs are emptied). A column missing from some frames is empty text or
+    NaN there; a column that is text in one frame and numbers in another becomes text."""
+    import numpy as np
+    import pandas as pd
+    from pandas.api.types import union_categoricals
+    frames = [f for f in frames if f is not None]
+    if columns is None:
+        columns = list(dict.fromkeys(c for f in frames for c in f.columns))
+    if len(frames) == 1 and list(frames[0].columns) == columns:
+        return frames[0]
+    lengths = [len(f) for f in frames]
+    pieces = [{c: f[c] for c in f.columns} for f in frames]  # Series; the frames themselves go
+    frames.clear()
+    out = {}
+    for c in columns:
+        parts = [p.pop(c, None) for p in pieces]
+        if any(p is not None and (isinstance(p.dtype, pd.CategoricalDtype) or p.dtype == object) for p in parts):
+            cats = []
+            for p, n in zip(parts, lengths):
+                if p is None:
+                    p = pd.Series(pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[""]))
+                elif not isinstance(p.dtype, pd.CategoricalDtype):
+                    p = as_text(p)
+                cats.append(p.array)
+            out[c] = union_categoricals(cats)
+        else:
+            out[c] = np.concatenate([p.to_numpy(dtype=float) if p is not None else np.full(n, np.nan)
+                                     for p, n in zip(parts, lengths)]) if parts else np.empty(0)
+        del parts
+    return pd.DataFrame(out, columns=columns, copy=False)
+
+
+def _code_type(categories: int):
+    """The smallest integer type for codes of that many categories."""
+    import numpy as np
+    return np.int8 if categories < 2 ** 7 else np.int16 if categories < 2 ** 15 else np.int32
+
+
+class TableBuilder:
+    """Rows of many chunks (and files) gathered into one DataFrame without holding the chunks
+    and the result at once: numbers go straight into columns allocated for `capacity` rows
+    (grown when more come), text into per-chunk codes against one category list per column.
+    A column absent from some chunks is empty text or NaN there; a column that is text in one
+    chunk and numbers in another becomes text."""
+
+    def __init__(self, capacity: int = 0):
+        self.n = 0
+        self.capacity = max(0, int(capacity))
+        self.cols = {}  # name -> ["num", float array] or ["text", [code arrays], {category: code}]
+
+    def _text(self, name: str, values) -> None:
+        """Appends a categorical's rows to text column name."""
+        import numpy as np
+        entry = self.cols[name]
+        lookup = entry[2]
+        cats = values.categories
+        mapping = np.zeros(len(cats) + 1, dtype=np.int32)
+        for i, cat in enumerate(cats):
+            mapping[i] = lookup.setdefault(cat, len(lookup))
+        codes = values.codes
+        if (codes < 0).any():  # missing: ""
+            mapping[-1] = lookup.setdefault("", len(lookup))
+        entry[1].append(mapping.astype(_code_type(len(lookup)))[codes])
+
+    def _empty_text(self, name: str, rows: int) -> None:
+        import numpy as np
+        entry = self.cols[name]
+        code = entry[2].setdefault("", len(entry[2]))
+        entry[1].append(np.full(rows, code, dtype=_code_type(len(entry[2]))))
+
+    def _grow(self, need: int) -> None:
+        import numpy as np
+        if need <= self.capacity:
+            return
+        self.capacity = max(need, int(self.capacity * 1.5) + 1024)
+        for entry in self.cols.values():
+            if entry[0] == "num":
+                grown = np.empty(self.capacity)
+                grown[:self.n] = entry[1][:self.n]
+                entry[1] = grown
+
+    def _to_text(self, name: str) -> None:
+        """Turns numeric column name into text (the rows so far as their numbers' text)."""
+        import pandas as pd
+        values = as_text(pd.Series(self.cols[name][1][:self.n])).array
+        self.cols[name] = ["text", [], {}]
+        self._text(name, values)
+
+    def add(self, chunk) -> None:
+        import numpy as np
+        import pandas as pd
+        m = len(chunk)
+        self._grow(self.n + m)
+        for c in chunk.columns:
+            col = chunk[c]
+            is_text = isinstance(col.dtype, pd.CategoricalDtype) or col.dtype == object
+            if c not in self.cols:
+                if is_text:
+                    self.cols[c] = ["text", [], {}]
+                    if self.n:
+                        self._empty_text(c, self.n)
+                else:
+                    self.cols[c] = ["num", np.empty(self.capacity)]
+                    self.cols[c][1][:self.n] = np.nan
+            entry = self.cols[c]
+            if entry[0] == "num" and is_text:
+                self._to_text(c)
+                entry = self.cols[c]
+            if entry[0] == "text":
+                self._text(c, (col if isinstance(col.dtype, pd.CategoricalDtype) else as_text(col)).array)
+            else:
+                entry[1][self.n:self.n + m] = col.to_numpy(dtype=float)
+        for c, entry in self.cols.items():
+            if c not in chunk.columns:
+                if entry[0] == "text":
+                    self._empty_text(c, m)
+                else:
+                    entry[1][self.n:self.n + m] = np.nan
+        self.n += m
+
+    def truncate(self, n: int) -> None:
+        """Forgets the rows from n on."""
+        import numpy as np
+        for entry in self.cols.values():
+            if entry[0] == "text":
+                codes = np.concatenate(entry[1])[:n] if entry[1] else np.empty(0, dtype=np.int32)
+                entry[1] = [codes]
+        self.n = min(self.n, n)
+
+    def frame(self):
+        """The rows as a DataFrame (the builder is emptied)."""
+        import numpy as np
+        import pandas as pd
+        out = {}
+        for c in list(self.cols):
+            entry = self.cols.pop(c)
+            if entry[0] == "num":
+                v = entry[1]
+                out[c] = v[:self.n] if self.capacity - self.n <= max(1024, self.n // 50) else v[:self.n].copy()
+            else:
+                codes = np.concatenate(entry[1]) if entry[1] else np.empty(0, dtype=np.int32)
+                cats = sorted(entry[2], key=entry[2].get)
+                out[c] = pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype=object))
+            del entry
+        return pd.DataFrame(out, copy=False) if out else pd.DataFrame(index=range(self.n))
+
+
+def count_lines(path: str) -> int:
+    """Newlines in a file: an upper bound of its CSV rows + 1 (a quoted field may hold one)."""
+    n = 0
+    with open(path, "rb") as f:
+        while True:
+            block = f.read(1 << 24)
+            if not block:
+                return n
+            n += block.count(b"\n")
+
+
+def read_table(path: str, kind: str, schema=None, columns=None, required=None, derive=None, clean=None,
+               into=None):
+    """One CSV of a kind (results, build, paths, updates, threads) as a DataFrame: text columns
+    categorical, numbers float64 (NaN where empty: missing, never 0). Types come from the schema
+    (columns it does not know are text) or, without one, from the values (_infer_types). Only
+    the columns named in `columns` (None: all) and the required ones are read; a core column of
+    the schema that the file lacks is added empty. The file is parsed CHUNK_ROWS rows at a time;
+    clean(chunk) -> chunk and then derive(chunk) -> chunk (both optional) are applied to each,
+    so derived columns can replace wide ones before the next chunk is read. With into (a
+    TableBuilder) the chunks are added to it and nothing is returned."""
+    import numpy as np
+    import pandas as pd
+    header = _header(path)
+    required = REQUIRED.get(kind, ()) if required is None else required
+    missing = [c for c in required if c not in header]
     if missing:
         raise InputError(f"{path}: missing column(s) {','.join(missing)}")
-    for c in columns:
-        if c not in df.columns:
-            df[c] = ""
-    for c in df.columns:
-        if c in text_columns or c not in columns:
-            df[c] = df[c].astype(str).str.strip()
-        else:
-            # Unparsable text and infinities become NaN: no column of the schema holds either.
-            v = pd.to_numeric(df[c].astype(str).str.strip(), errors="coerce")
-            df[c] = v.where(v.abs() != float("inf"))
+    want = list(dict.fromkeys(c for c in header if columns is None or c in columns or c in required))
+    known = schema.types(kind) if schema is not None else None
+    try:
+        types = {c: known.get(c, "text") for c in want} if known is not None else _infer_types(path, want)
+    except (pd.errors.ParserError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not a readable CSV: {str(e).splitlines()[0]}")
+    numeric = [c for c, t in types.items() if t not in ("text", None)]
+    # Core columns of the schema that the file lacks: added empty (text "", numbers NaN).
+    absent = ([c for c in schema.core(kind) if c not in header and (columns is None or c in columns)]
+              if known is not None else [])
+    # Columns empty in every sampled row (no schema) get their type after the whole file is read:
+    # such a file is read whole, then cleaned and derived.
+    untyped = any(t is None for t in types.values())
+    sink = TableBuilder() if (into is None or untyped) else into
+
+    def finish(chunk):
+        for c in absent:
+            chunk[c] = (pd.Categorical.from_codes(np.zeros(len(chunk), dtype=np.int8), categories=[""])
+                        if known[c] == "text" else np.full(len(chunk), np.nan))
+        if not untyped:
+            chunk = clean(chunk) if clean else chunk
+            chunk = derive(chunk) if derive else chunk
+        return chunk
+
+    def parse(text_read: set) -> int:
+        dtype = {c: ("category" if (types[c] in ("text", None) or c in text_read) else "float64") for c in want}
+        na = {c: [""] for c in numeric if c not in text_read}
+        reader = pd.read_csv(path, usecols=want, dtype=dtype, keep_default_na=False, na_values=na,
+                             chunksize=CHUNK_ROWS)
+        chunks = 0
+        for ch in reader:
+            sink.add(finish(_tidy(ch, types, text_read)))
+            chunks += 1
+        return chunks
+
+    start = sink.n
+    try:
+        try:
+            chunks = parse(set())
+        except ValueError as e:
+            if isinstance(e, (pd.errors.ParserError, UnicodeDecodeError, InputError)):
+                raise
+            sink.truncate(start)  # a number column holds text: again, as text, unparsable -> NaN
+            chunks = parse(set(numeric))
+    except (pd.errors.ParserError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not a readable CSV: {str(e).splitlines()[0]}")
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{path}: empty file (no header line)")
+    if not chunks:  # header only
+        sink.add(finish(pd.DataFrame({c: (pd.Categorical([]) if types[c] in ("text", None) else np.empty(0))
+                                      for c in want})))
+    if sink is into:
+        return None
+    frame = sink.frame()
+    if untyped:
+        frame = _untyped_to_numbers(frame, types)
+        frame = clean(frame) if clean else frame
+        frame = derive(frame) if derive else frame
+        if into is not None:
+            into.add(frame)
+            return None
+    return frame
+
+
+def _schema_of(columns: list, text_columns) -> Schema:
+    return Schema({"table": [(c, "text" if c in text_columns else "float", "core") for c in columns]}, "the script")
+
+
+def read_csv_typed(path: str, columns: list[str], text_columns: set[str], required: list[str]):
+    """A CSV whose columns the calling script declares (e.g. a structure file): text columns
+    categorical, the other listed ones float64 (NaN where empty or unparsable), columns not
+    listed text; listed columns the file lacks are added empty."""
+    return read_table(path, "table", _schema_of(columns, text_columns), required=list(required))
+
+
+def read_results_csv(path: str, columns=None, derive=None, schema=None, into=None):
+    """A results CSV (see read_table). An interrupted run may end in a partly written line: a row
+    without a status is dropped with a note; an unknown status is an InputError."""
+    cut = [0]
+
+    def clean(chunk):
+        import pandas as pd
+        if not isinstance(chunk["status"].dtype, pd.CategoricalDtype):  # typed from values: empty throughout
+            chunk["status"] = as_text(chunk["status"])
+        status = chunk["status"]
+        incomplete = ((status == "") | (status == "nan")).to_numpy(bool)
+        if incomplete.any():
+            cut[0] += int(incomplete.sum())
+            chunk = chunk[~incomplete].reset_index(drop=True)
+            chunk["status"] = chunk["status"].cat.remove_unused_categories()
+        bad = sorted(set(chunk["status"].cat.categories) - set(STATUSES) - {""})
+        if bad:
+            raise InputError(f"{path}: unknown status value(s) {','.join(bad)}")
+        return chunk
+
+    df = read_table(path, "results", schema if schema is not None else schema_for(path), columns=columns,
+                    derive=derive, clean=clean, into=into)
+    if cut[0]:
+        note(f"{path}: ignoring {cut[0]} incomplete row(s) without a status")
     return df
 
 
-def read_results_csv(path: str):
-    df = read_csv_typed(path, RESULT_COLUMNS, TEXT_COLUMNS,
-                        required=["map", "representation", "smoothing", "status"])
-    # An interrupted run may end in a partly written line: it has no status; drop it with a note.
-    cut = (df["status"] == "") | (df["status"] == "nan")
-    if cut.any():
-        note(f"{path}: ignoring {int(cut.sum())} incomplete row(s) without a status")
-        df = df[~cut].reset_index(drop=True)
-    bad = sorted(set(df["status"]) - set(STATUSES))
-    if bad:
-        raise InputError(f"{path}: unknown status value(s) {','.join(bad)}")
-    return df
+def read_build_csv(path: str, schema=None):
+    return read_table(path, "build", schema if schema is not None else schema_for(path))
 
 
-def read_build_csv(path: str):
-    return read_csv_typed(path, BUILD_COLUMNS, BUILD_TEXT_COLUMNS, required=["map", "representation"])
-
-
-def read_paths_csv(path: str):
-    import pandas as pd
-    df = read_csv_typed(path, PATHS_COLUMNS, set(PATHS_COLUMNS) - {"scen_index"},
-                   required=["map", "scen_index", "representation", "smoothing", "points"])
-    df["scen_index"] = pd.to_numeric(df["scen_index"], errors="coerce")
-    return df
+def read_paths_csv(path: str, schema=None):
+    return read_table(path, "paths", schema if schema is not None else schema_for(path))
 
 
 def parse_path_items(text: str, where: str = "points") -> list[tuple[str, float, float]]:
-    """SPEC §5/§6 'x y;@cx cy;x y;...' -> [('p', x, y) or ('arc', cx, cy), ...]: an arc item is the
+    """docs/command-line.md/§6 'x y;@cx cy;x y;...' -> [('p', x, y) or ('arc', cx, cy), ...]: an arc item is the
     centre of the arc from the point before it to the point after it, the shorter way."""
     out = []
     for item in text.split(";"):
@@ -213,7 +677,7 @@ def arc_angles(a, c, b):
 
 
 def items_length(items) -> float:
-    """Length of parse_path_items output: segments, and arcs as radius x angle (SPEC §6)."""
+    """Length of parse_path_items output: segments, and arcs as radius x angle (docs/radius.md)."""
     total, i = 0.0, 1
     while i < len(items):
         if items[i][0] == "arc":
@@ -250,7 +714,7 @@ def items_polyline(items, step: float = 0.05) -> list[tuple[float, float]]:
 
 
 def parse_points(text: str, where: str = "points") -> list[tuple[float, float]]:
-    """'x y;x y;...' -> [(x, y), ...] (the points only: arc centres, SPEC §6, are skipped)."""
+    """'x y;x y;...' -> [(x, y), ...] (the points only: arc centres, docs/radius.md, are skipped)."""
     pts = []
     for item in text.split(";"):
         item = item.strip()
@@ -280,69 +744,112 @@ class ResultData:
     notes: list = field(default_factory=list)  # what was missing, for the report
     updates: object = None                     # PREFIX.updates.csv rows of dynamic runs (may be empty)
     threads: object = None                     # threads.csv rows (scripts/thread-scaling; may be empty)
+    row_counts: dict = field(default_factory=dict)  # result-set prefix -> rows read
 
 
-def read_updates_csv(path: str):
-    return read_csv_typed(path, UPDATE_COLUMNS, UPDATE_TEXT_COLUMNS,
-                          required=["map", "representation", "cells_changed", "update_us"])
+def read_updates_csv(path: str, schema=None):
+    return read_table(path, "updates", schema if schema is not None else schema_for(path))
 
 
 def read_threads_csv(path: str):
-    return read_csv_typed(path, THREAD_COLUMNS, THREAD_TEXT_COLUMNS,
-                          required=["map", "representation", "threads", "queries_per_s"])
+    return read_table(path, "threads", THREADS_SCHEMA)
+
+
+def as_text(col):
+    """A column used as text, as a categorical of strings: a categorical as it is; numbers (a
+    column typed from its values, without a schema) as their text (%.12g, as navbench writes
+    them), missing as ""."""
+    import numpy as np
+    import pandas as pd
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return col
+    if col.dtype == object:
+        return _as_category(col.where(col.notna(), "").astype(str))
+    v = col.to_numpy(dtype=float)
+    missing = np.isnan(v)
+    uniq = np.unique(v[~missing])
+    text_codes, texts = pd.factorize(pd.Series([f"{x:.12g}" for x in uniq] + [""], dtype=object))
+    codes = text_codes[np.where(missing, len(uniq), np.searchsorted(uniq, np.where(missing, 0.0, v)))]
+    return pd.Series(pd.Categorical.from_codes(codes, categories=pd.Index(texts, dtype=object)),
+                     index=col.index, name=col.name)
+
+
+def take_rows(df, where, columns=None):
+    """The rows of df at `where` (a boolean mask or positions), only `columns` (None: all), as a
+    new frame built column by column. pandas' own row selection on a frame of separate columns
+    first merges every same-typed column into one block: a copy of the whole frame."""
+    import numpy as np
+    import pandas as pd
+    where = np.asarray(where)
+    if where.dtype == bool:
+        where = np.flatnonzero(where)
+    out = {}
+    for c in (columns if columns is not None else list(df.columns)):
+        col = df[c]
+        out[c] = col.array.take(where) if isinstance(col.dtype, pd.CategoricalDtype) else col.to_numpy().take(where)
+    return pd.DataFrame(out, copy=False) if out else pd.DataFrame(index=range(len(where)))
+
+
+def _with_set(df, prefix: str):
+    """df with a categorical column result_set = prefix (one code per row, one category)."""
+    import numpy as np
+    import pandas as pd
+    df["result_set"] = pd.Categorical.from_codes(np.zeros(len(df), dtype=np.int8), categories=[prefix])
+    return df
 
 
 def _companions(csvs: list[str], inputs: list[str], suffix: str, plain: str, reader):
     """Rows of the companion files PREFIX<suffix> of the result sets read (a finished sweep's
     results<suffix>, else its units'), and DIR/<plain> of directory inputs, each file once,
     concatenated; None when there are none."""
-    import pandas as pd
     paths = [prefix_of(p) + suffix for p in csvs] + [os.path.join(i, plain) for i in inputs if os.path.isdir(i)]
     seen, frames = set(), []
     for p in paths:
         if os.path.isfile(p) and os.path.realpath(p) not in seen:
             seen.add(os.path.realpath(p))
-            df = reader(p)
-            df["result_set"] = prefix_of(p)
-            frames.append(df)
-    return pd.concat(frames, ignore_index=True) if frames else None
+            frames.append(_with_set(reader(p), prefix_of(p)))
+    return concat_frames(frames) if frames else None
 
 
-def load(inputs: list[str]) -> ResultData:
+def load(inputs: list[str], columns=None, derive=None) -> ResultData:
+    """The result sets named by inputs (see find_result_csvs) with their build rows, meta.json and
+    companion files. columns: the result columns to read (None: all; the required ones always);
+    derive: applied to each chunk of result rows as it is read (see read_table)."""
+    import numpy as np
     import pandas as pd
     csvs = find_result_csvs(inputs)
-    frames, builds, meta, prefixes, notes = [], [], {}, [], []
+    builds, meta, prefixes, notes, counts = [], {}, [], [], {}
+    # The rows of every file go into one builder sized by the files' line counts: the chunks
+    # and the whole never sit in memory together.
+    rows_in = TableBuilder(sum(count_lines(p) for p in csvs))
     for path in csvs:
         prefix = prefix_of(path)
         prefixes.append(prefix)
-        df = read_results_csv(path)
-        df["result_set"] = prefix
-        frames.append(df)
+        mpath = prefix + ".meta.json"
+        meta[prefix] = read_meta(mpath)
+        if meta[prefix] is None:
+            notes.append(f"{mpath}: not found")
+        schema = schema_for(path)
+        before = rows_in.n
+        tagged = (lambda chunk, prefix=prefix: _with_set(derive(chunk) if derive else chunk, prefix))
+        read_results_csv(path, columns=columns, derive=tagged, schema=schema, into=rows_in)
+        counts[prefix] = rows_in.n - before
         bpath = prefix + ".build.csv"
         if os.path.isfile(bpath):
-            b = read_build_csv(bpath)
-            b["result_set"] = prefix
-            builds.append(b)
+            builds.append(_with_set(read_build_csv(bpath, schema=schema), prefix))
         else:
             notes.append(f"{bpath}: not found (no build figures for this set)")
-        mpath = prefix + ".meta.json"
-        if os.path.isfile(mpath):
-            try:
-                with open(mpath, encoding="utf-8") as f:
-                    meta[prefix] = json.load(f)
-            except (OSError, ValueError) as e:
-                raise InputError(f"{mpath}: not valid JSON: {e}")
-        else:
-            meta[prefix] = None
-            notes.append(f"{mpath}: not found")
-    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=RESULT_COLUMNS)
-    build = (pd.concat(builds, ignore_index=True) if builds
-             else pd.DataFrame({c: pd.Series(dtype=str if c in BUILD_TEXT_COLUMNS else float)
-                                for c in BUILD_COLUMNS}))
+    if csvs:
+        rows = rows_in.frame()
+    else:
+        rows = pd.DataFrame({c: pd.Categorical([]) for c in REQUIRED["results"]})
+    build = (concat_frames(builds) if builds else
+             pd.DataFrame({"map": pd.Categorical([]), "representation": pd.Categorical([]), "params": pd.Categorical([]),
+                           **{c: np.empty(0) for c in ("build_ms", "vertices", "edges", "memory_bytes")}}))
     updates = _companions(csvs, inputs, ".updates.csv", "updates.csv", read_updates_csv)
     threads = _companions(csvs, inputs, ".threads.csv", "threads.csv", read_threads_csv)
     return ResultData(rows=rows, build=build, meta=meta, prefixes=prefixes, notes=notes,
-                      updates=updates, threads=threads)
+                      updates=updates, threads=threads, row_counts=counts)
 
 
 # --------------------------------------------------------------------------------------------
@@ -361,6 +868,8 @@ def config_keys(rows) -> list[str]:
 
 def ordered_unique(series) -> list:
     """Unique values in first-seen order (the order the run listed them)."""
+    if hasattr(series, "cat"):
+        return list(series.unique())  # a categorical's values in order of appearance
     return list(dict.fromkeys(series.tolist()))
 
 
@@ -373,7 +882,7 @@ def query_time_us(rows):
 
 
 # --------------------------------------------------------------------------------------------
-# Maps (SPEC §1)
+# Maps (docs/maps.md)
 
 @dataclass
 class GridMap:
@@ -422,11 +931,11 @@ def read_movingai_map(path: str) -> GridMap:
         raise InputError(f"{path}:{i + len(rows) + 1}: map has {len(rows)} rows, header says {h}")
     if len(lines) > i + h:
         raise InputError(f"{path}:{i + h + 1}: extra line after the {h} map rows")
-    blocked = np.ones((h, w), dtype=bool)
     for y, row in enumerate(rows):
         if len(row) != w:
             raise InputError(f"{path}:{i + y + 1}: row has {len(row)} characters, header says {w}")
-        blocked[y] = [c not in PASSABLE for c in row]
+    cells = np.frombuffer("".join(rows).encode("latin-1"), dtype=np.uint8).reshape(h, w)
+    blocked = ~np.isin(cells, np.frombuffer("".join(sorted(PASSABLE)).encode("latin-1"), dtype=np.uint8))
     return GridMap(os.path.splitext(os.path.basename(path))[0], w, h, blocked)
 
 

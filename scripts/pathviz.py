@@ -6,7 +6,7 @@ smoothed paths (los, funnel) for chosen queries, one subplot per representation.
         [--scen-index 0,5,7|auto] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
         [--zoom MARGIN] [--out DIR] [--formats png,svg]
 
-Writes DIR/paths_<map>_<scen_index>.<fmt> per query. Paths of a disc agent (SPEC §6, paths.csv
+Writes DIR/paths_<map>_<scen_index>.<fmt> per query. Paths of a disc agent (docs/radius.md, paths.csv
 with a `radius` column) are drawn with their arcs as arcs (Bezier arcs in the vector output) and the
 disc at the start, the goal and a few points between; with several radii, --radius chooses one
 (default: the largest). When PREFIX.structure.csv exists (or
@@ -106,7 +106,7 @@ def parse_indices(text: str) -> list[int]:
 
 
 def items_path(items) -> Path:
-    """SPEC §6 path items as one matplotlib Path: segments as lines, arcs as arcs (cubic Bezier arcs,
+    """docs/radius.md path items as one matplotlib Path: segments as lines, arcs as arcs (cubic Bezier arcs,
     Path.arc), so the picture shows the arc itself, not a chord."""
     verts, codes = [items[0][1:]], [Path.MOVETO]
     i = 1
@@ -342,7 +342,7 @@ def main() -> int:
                     f"{', '.join(h for h in heuristics if h != heuristic)}; choose with --heuristic)")
     paths = paths[paths["heuristic"] == heuristic]
     radius = None
-    if "radius" in paths.columns:  # SPEC §6: one agent per picture
+    if "radius" in paths.columns:  # docs/radius.md: one agent per picture
         paths = paths.assign(radius=pd_numeric(paths["radius"]))
         radii = sorted(set(paths["radius"].dropna()))
         if args.radius is not None and args.radius not in radii:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Figures of navbench result sets (SPEC §4): one description per figure, drawn twice — as an
+"""Figures of navbench result sets (docs/results.md): one description per figure, drawn twice — as an
 interactive plotly chart for the HTML report and as a matplotlib figure written as SVG and PDF
 (and PNG) for papers. Both drawings share one pixel layout (1180 px wide, legend right of the
 data, text >= 11 px), so what the report shows is what the paper gets.
@@ -103,7 +103,8 @@ class Figure:
 
 def log_wanted(values) -> bool:
     """Log axis when the positive values span more than two decades."""
-    v = np.asarray([x for x in np.ravel(values) if x is not None and np.isfinite(x) and x > 0], dtype=float)
+    v = np.asarray(values, dtype=float).ravel()  # None -> NaN
+    v = v[np.isfinite(v) & (v > 0)]
     return len(v) > 1 and v.max() / v.min() > 100
 
 
@@ -438,7 +439,7 @@ def main() -> int:
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad or not formats:
         raise common.InputError(f"--formats: unsupported format(s) {','.join(bad) or '(none)'}; use svg,pdf,png")
-    analysis = report.analyse(common.load(args.results), seed=args.seed)
+    analysis = report.analyse(report.load(args.results), seed=args.seed)
     os.makedirs(args.out, exist_ok=True)
     written = sum(len(v) for v in save_static_all(analysis.all_figures(), args.out, formats).values())
     for stem, reason in analysis.skipped:

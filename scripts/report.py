@@ -4,7 +4,8 @@
     scripts/navpy.sh scripts/report.py RESULTS... --out DIR [--compare RESULTS_B...]
         [--title TEXT] [--seed N] [--maps DIR_OR_FILE ...] [--paths-dir DIR]
 
-RESULTS are result-set PREFIXes, PREFIX.csv files or sweep directories (SPEC §4). Writes
+RESULTS are result-set PREFIXes, PREFIX.csv files or sweep directories (docs/results.md); a folder holding
+the shard folders of a sharded sweep is read through its merged/ results (navbench merge). Writes
 DIR/report.html (interactive plotly charts; plotly.min.js copied next to it, no network),
 DIR/figures/<figure>.svg|.pdf (matplotlib, for papers), DIR/paths/*.png (the path pictures found
 in the results folder's paths/ directory), DIR/summary.csv (the ranked table, all scopes).
@@ -15,6 +16,13 @@ column marked) and paired verdicts (Wilcoxon signed-rank on the same queries, Ho
 Then cost as the work grows, ECDFs, path pictures, missing data, and the run metadata last.
 With --compare, a section compares the two runs: per configuration the ratio of medians (B / A)
 with 95 % intervals.
+
+At scale: only the result columns the report uses are parsed, a million rows at a time, into
+one set of columns (text as categorical codes); configurations and scopes are located by
+integer codes rather than by filtering the rows; a sample of up to stats.EXACT_ROWS queries is
+resampled row by row (the numbers of earlier versions, to the last bit), a larger one draws each
+resample's statistic from its distribution (stats.drawn_stats), so that cost does not grow with
+the rows. 10 M rows take about 1.5 minutes and 2 GB on 2 cores (tests/scripts/bench_report.sh).
 """
 from __future__ import annotations
 
@@ -56,6 +64,9 @@ METRICS = [
     ("memory", "memory", "per map", "min", "bytes"),
 ]
 PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoch"]
+# What a scope (all maps, one collection) reads of the rows.
+SCOPE_COLUMNS = ["map", "representation", "smoothing", "facet", "config", "status", "valid", "query_us", "gap", "qid",
+                 "query"]
 MAX_VERDICT_PAIRS = 12
 OPTIONAL_SECTIONS = {"dynamic": "Changing maps", "threads": "Many agents", "radius": "Agents with a radius"}  # shown when the inputs have them
 
@@ -117,40 +128,172 @@ def f_p(p) -> str:
 # --------------------------------------------------------------------------------------------
 # Preparing the rows
 
+# The result columns the report reads (the others are never parsed); text is held as pandas
+# categoricals. locate/search/smooth_us and octile_optimal are folded, chunk by chunk as the rows
+# are read, into query_us and length_ref (derive_rows).
+ROW_COLUMNS = ["map", "collection", "scen_index", "representation", "heuristic", "smoothing", "convention", "status",
+               "length", "optimal", "octile_optimal", "gap", "valid", "expansions", "locate_us", "search_us",
+               "smooth_us", "message", "radius", "epoch"]
+TEXT_USED = ["map", "collection", "representation", "heuristic", "smoothing", "convention", "status", "message"]
+NUMBERS_USED = ["scen_index", "length", "optimal", "gap", "valid", "expansions", "query_us", "length_ref"]
+
+
+def derive_rows(chunk):
+    """query_us (locate + search + smooth) and length_ref (the exact optimum, else the octile
+    length) in place of the columns they come from."""
+    for c in ("locate_us", "search_us", "smooth_us", "optimal", "octile_optimal"):
+        if c not in chunk.columns:
+            chunk[c] = np.nan
+    if not isinstance(chunk["smooth_us"].dtype, pd.CategoricalDtype):  # typed (not awaiting inference)
+        chunk["query_us"] = common.query_time_us(chunk) if len(chunk) else np.empty(0)
+        chunk["length_ref"] = chunk["optimal"].where(chunk["optimal"].notna(), chunk["octile_optimal"])
+        chunk = chunk.drop(columns=["locate_us", "search_us", "smooth_us", "octile_optimal"])
+    return chunk
+
+
+def load(inputs: list) -> common.ResultData:
+    """The result sets the report reads: only its columns, query_us and length_ref derived."""
+    return common.load(inputs, columns=ROW_COLUMNS, derive=derive_rows)
+
+
+def _codes(col):
+    """Integer codes of a column (categorical codes; numbers factorised, NaN as -1)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return col.cat.codes.to_numpy().astype(np.int64)
+    return pd.factorize(col, sort=True)[0].astype(np.int64)
+
+
+def group_ids(rows, cols: list):
+    """(ids, first): per row the id of its combination of values in cols, and per id the
+    position of its first row; ids numbered in order of first appearance (a hash
+    factorisation: no sort of the rows)."""
+    n = len(rows)
+    key = np.zeros(n, dtype=np.int64)
+    bound = 1  # key < bound
+    for c in cols:
+        k = _codes(rows[c])
+        width = int(k.max(initial=-1)) + 2
+        if bound * width >= 2 ** 62:  # keep the mixed-radix key in 64 bits: renumber densely
+            key = pd.factorize(key)[0].astype(np.int64)
+            bound = int(key.max(initial=0)) + 1
+        key *= width
+        key += k + 1
+        bound *= width
+    ids = pd.factorize(key)[0]
+    if not n:
+        return ids, np.empty(0, dtype=np.int64)
+    # ids count up as new combinations appear: a row starts one where its id exceeds all before.
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.greater(ids[1:], np.maximum.accumulate(ids)[:-1], out=new[1:])
+    return ids, np.flatnonzero(new)
+
+
+def combined_text(rows, cols: list, fmt):
+    """A categorical column: fmt(tuple of the row's values in cols) per row, each distinct
+    combination formatted once."""
+    if len(rows) == 0:
+        return pd.Categorical([])
+    ids, first = group_ids(rows, cols)
+    values = [rows[c].to_numpy().take(first).tolist() if not isinstance(rows[c].dtype, pd.CategoricalDtype)
+              else rows[c].array.take(first).tolist() for c in cols]
+    texts = [fmt(v) for v in zip(*values)]
+    codes, uniq = pd.factorize(pd.Series(texts, dtype=object))
+    return pd.Categorical.from_codes(codes[ids], categories=pd.Index(uniq, dtype=object))
+
+
+def uniques(col) -> set:
+    """The distinct values of a column (cheap on categoricals)."""
+    return set(col.unique())
+
+
+def query_ids(rows):
+    """Per row an integer naming its query (PAIR_COLUMNS), numbered in the sort order of the
+    keys (text as text, NaN last): the order in which paired comparisons line queries up."""
+    keys = [c for c in PAIR_COLUMNS if c in rows.columns]
+    if not len(rows) or not keys:
+        return np.zeros(len(rows), dtype=np.int64)
+    ids, first = group_ids(rows, keys)
+    combos = plain(common.take_rows(rows, first, keys))
+    order = combos.sort_values(keys, na_position="last", kind="mergesort").index.to_numpy()
+    rank = np.empty(len(order), dtype=np.int32 if len(order) < 2 ** 31 else np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[ids]
+
+
+def _radius_text(v) -> str:
+    """A radius as its facet label: the number as the results file writes it (%.12g)."""
+    if isinstance(v, str):
+        return "r=" + v
+    return "r=" + ("" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.12g}")
+
+
+def plain(df):
+    """A small frame with its categoricals as plain text (group order and sorting by value, as
+    for text read as text)."""
+    if df is None:
+        return df
+    cats = [c for c in df.columns if isinstance(df[c].dtype, pd.CategoricalDtype)]
+    return df.astype({c: object for c in cats}) if cats else df
+
+
 def prepare(data: common.ResultData):
-    """Adds query_us, length_ref and config columns; rows written before the status
-    not_applicable existed (status error, message '... not applicable') are counted as
-    not_applicable, with a note."""
-    rows = data.rows.copy()
+    """Adds query_us, length_ref (when load did not), config, facet and qid (query_ids) columns;
+    rows written before the status not_applicable existed (status error, message '... not
+    applicable') are counted as not_applicable, with a note. Works on data.rows in place."""
+    rows = data.rows
+    for c in TEXT_USED:
+        rows[c] = common.as_text(rows[c]) if c in rows.columns else pd.Categorical.from_codes(
+            np.zeros(len(rows), dtype=np.int8), categories=[""])
+    if "query_us" not in rows.columns:
+        rows = derive_rows(rows)
+    for c in NUMBERS_USED:
+        if c not in rows.columns:
+            rows[c] = np.full(len(rows), np.nan)
+        elif isinstance(rows[c].dtype, pd.CategoricalDtype):
+            rows[c] = pd.to_numeric(rows[c].astype(str), errors="coerce")
     if len(rows):
-        legacy = (rows["status"] == "error") & rows["message"].str.contains("not applicable", case=False)
+        legacy = ((rows["status"] == "error") & rows["message"].str.contains("not applicable", case=False)).to_numpy(bool)
         if legacy.any():
-            rows.loc[legacy, "status"] = "not_applicable"
+            status = rows["status"]
+            if "not_applicable" not in status.cat.categories:
+                status = status.cat.add_categories(["not_applicable"])
+            codes = status.cat.codes.to_numpy().copy()
+            codes[legacy] = list(status.cat.categories).index("not_applicable")
+            rows["status"] = pd.Categorical.from_codes(codes, categories=status.cat.categories)
             data.notes.append(f"{int(legacy.sum())} row(s) with status error and message 'not applicable' "
-                              "(written before SPEC §3 had not_applicable) counted as not_applicable")
-    rows["query_us"] = common.query_time_us(rows) if len(rows) else pd.Series(dtype=float)
-    rows["length_ref"] = rows["optimal"].where(rows["optimal"].notna(), rows["octile_optimal"])
+                              "(written before docs/results.md#query-status had not_applicable) counted as not_applicable")
     keys = common.config_keys(rows)
-    if "radius" in rows.columns and rows["radius"].nunique() > 1:  # agents of several sizes (SPEC §6)
-        rows["radius"] = "r=" + rows["radius"].astype(str)
+    if "radius" in rows.columns and rows["radius"].nunique(dropna=False) > 1:  # agents of several sizes (docs/radius.md)
+        rows["radius"] = combined_text(rows, ["radius"], lambda v: _radius_text(v[0]))
         keys.insert(-1, "radius")
     facet_keys = [k for k in keys if k not in ("representation", "smoothing")]
-    if len(rows):
-        rows["facet"] = rows[facet_keys].astype(str).agg(" / ".join, axis=1) if facet_keys else ""
-        rows["config"] = rows["representation"] + " · " + rows["smoothing"]
-        if facet_keys:
-            rows["config"] = rows["config"] + " · " + rows["facet"]
+    if facet_keys:
+        rows["facet"] = combined_text(rows, facet_keys, lambda v: " / ".join(map(str, v)))
+        rows["config"] = combined_text(rows, ["representation", "smoothing", "facet"], lambda v: " · ".join(v))
     else:
-        rows["facet"] = pd.Series(dtype=str)
-        rows["config"] = pd.Series(dtype=str)
+        rows["facet"] = pd.Categorical.from_codes(np.zeros(len(rows), dtype=np.int8), categories=[""])
+        rows["config"] = combined_text(rows, ["representation", "smoothing"], lambda v: " · ".join(v))
+    rows["qid"] = query_ids(rows)
+    # The queries a scope counts (map, query, convention), numbered.
+    rows["query"] = group_ids(rows, [c for c in ("map", "scen_index", "convention") if c in rows.columns])[0].astype(np.int32)
+    data.rows = rows
     return rows, keys, facet_keys
 
 
 def facet_order(values) -> list:
     """Facets in run order, but unweighted heuristics (admissible) first and among them the
-    default, euclidean (SPEC §5): the first facet is the one the cost and ECDF figures show."""
+    default, euclidean (docs/command-line.md): the first facet is the one the cost and ECDF figures show."""
     v = common.ordered_unique(values) if hasattr(values, "tolist") else list(dict.fromkeys(values))
     return sorted(v, key=lambda f: ("*" in f, f.split(" / ")[0] != "euclidean", v.index(f)))
+
+
+def first_rows(rows, col: str):
+    """The first row of each value of col, in order of appearance (drop_duplicates(col))."""
+    if not len(rows):
+        return rows
+    _, first = group_ids(rows, [col])
+    return common.take_rows(rows, first)
 
 
 def config_order(rows) -> list:
@@ -158,16 +301,27 @@ def config_order(rows) -> list:
     none, los, funnel, then facet."""
     reps = common.ordered_unique(rows["representation"])
     facets = facet_order(rows["facet"])
-    cfg = rows.drop_duplicates("config")[["config", "representation", "smoothing", "facet"]]
+    cfg = plain(first_rows(rows, "config")[["config", "representation", "smoothing", "facet"]])
     cfg = cfg.assign(_r=cfg["representation"].map(reps.index), _s=cfg["smoothing"].map(lambda s: SMOOTH_RANK.get(s, 3)),
                      _f=cfg["facet"].map(facets.index))
     return cfg.sort_values(["_f", "_r", "_s", "smoothing"])["config"].tolist()
 
 
 def pair_frame(g, value: str):
-    """One value per query of a configuration (mean over duplicate rows), indexed by the query."""
+    """One value per query of a configuration (mean over duplicate rows), indexed by the query
+    (its key columns as text and numbers, so two runs' queries can be matched)."""
     keys = [c for c in PAIR_COLUMNS if c in g.columns]
+    g = plain(g[keys + [value]])
     return g.groupby(keys, dropna=False)[value].mean()
+
+
+def paired_values(qid, values):
+    """(query ids sorted, one value per query: the mean over its rows) of one configuration."""
+    if len(qid) and len(np.unique(qid)) == len(qid):
+        order = np.argsort(qid, kind="stable")
+        return qid[order], values[order]
+    m = pd.Series(values).groupby(qid).mean()
+    return m.index.to_numpy(), m.to_numpy()
 
 
 # --------------------------------------------------------------------------------------------
@@ -238,33 +392,59 @@ def _pool_map(fn, tasks):
         return pool.map(fn, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
 
 
+def config_positions(rows) -> dict:
+    """config -> positions of its rows (ascending: the rows' order) in rows."""
+    if not len(rows):
+        return {}
+    codes = rows["config"].cat.codes.to_numpy()
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(rows["config"].cat.categories) + 1))
+    cats = rows["config"].cat.categories
+    return {cats[k]: order[bounds[k]:bounds[k + 1]] for k in range(len(cats)) if bounds[k + 1] > bounds[k]}
+
+
 def config_table(scope_rows, build, seed: int, scope_name: str):
     """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric."""
     recs = []
     tasks = []  # (record, bootstrap task) of every configuration with applicable rows
-    per_map = build_per_map(build, set(scope_rows["representation"]), set(scope_rows["map"]))
+    per_map = build_per_map(build, uniques(scope_rows["representation"]), uniques(scope_rows["map"]))
+    where = config_positions(scope_rows)
+    status = scope_rows["status"]
+    scats = list(status.cat.categories)
+    scode = status.cat.codes.to_numpy()
+    na_code = scats.index("not_applicable") if "not_applicable" in scats else -2
+    ok_code = scats.index("ok") if "ok" in scats else -2
+    valid_all = scope_rows["valid"].to_numpy(dtype=float)
+    time_all = scope_rows["query_us"].to_numpy(dtype=float)
+    gap_all = scope_rows["gap"].to_numpy(dtype=float)
     for cfg in config_order(scope_rows):
-        g = scope_rows[scope_rows["config"] == cfg]
-        first = g.iloc[0]
+        pos = where[cfg]
+        first = {c: scope_rows[c].iat[pos[0]] for c in ("representation", "smoothing", "facet")}
+        st = scode[pos]
         rec = {"scope": scope_name, "config": cfg, "representation": first["representation"],
-               "smoothing": first["smoothing"], "facet": first["facet"], "rows": len(g),
-               "not_applicable": int((g["status"] == "not_applicable").sum())}
-        app = g[g["status"] != "not_applicable"]
+               "smoothing": first["smoothing"], "facet": first["facet"], "rows": len(pos),
+               "not_applicable": int((st == na_code).sum())}
+        app = pos[st != na_code]
         rec["applicable"] = len(app)
         if len(app) == 0:
             recs.append(rec)
             continue
-        ok = (app["status"] == "ok").to_numpy()
-        valid = np.where(ok, app["valid"].to_numpy(dtype=float), np.nan)
+        ok = scode[app] == ok_code
+        valid = np.where(ok, valid_all[app], np.nan)
         cols = {"solved": ok.astype(float), "valid": valid,
-                "time": np.where(ok, app["query_us"].to_numpy(dtype=float), np.nan),
-                "gap": np.where(ok, app["gap"].to_numpy(dtype=float), np.nan)}
+                "time": np.where(ok, time_all[app], np.nan),
+                "gap": np.where(ok, gap_all[app], np.nan)}
         b = per_map[per_map["representation"] == first["representation"]]
         tasks.append((rec, (cols, {"b": b["build_ms"].to_numpy(float), "m": b["memory_bytes"].to_numpy(float)},
                             stats.seed_for(seed, scope_name, cfg), stats.seed_for(seed, scope_name, cfg, "build"))))
         rec["invalid_paths"] = int(np.nansum(valid == 0))
         recs.append(rec)
-    for (rec, _), res in zip(tasks, _pool_map(_config_stats, [t for _, t in tasks])):
+    # Samples small enough to be resampled row by row go to the process pool; the larger ones'
+    # statistics are drawn (stats.drawn_stats), quick enough here, where no copy must be sent.
+    small = [len(t[0]["solved"]) <= stats.EXACT_ROWS for _, t in tasks]
+    pooled = iter(_pool_map(_config_stats, [t for (_, t), s in zip(tasks, small) if s]))
+    results = [next(pooled) if s else _config_stats(t) for (_, t), s in zip(tasks, small)]
+    for (rec, _), res in zip(tasks, results):
         invalid = rec.pop("invalid_paths")  # after the statistics, as the columns always were
         for k, (est, lo, hi, n) in res.items():
             rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
@@ -300,14 +480,28 @@ def verdicts(scope_rows, table, seed: int, scope_name: str) -> list:
         pairs.extend(cand)
     pairs = pairs[:MAX_VERDICT_PAIRS]
     tests = []
-    solved = scope_rows[scope_rows["status"] == "ok"]
+    solved = (scope_rows["status"] == "ok").to_numpy(bool)
+    where = config_positions(scope_rows)
+    qid = scope_rows["qid"].to_numpy()
+    time_all = scope_rows["query_us"].to_numpy(dtype=float)
+    gap_all = scope_rows["gap"].to_numpy(dtype=float)
+
+    def per_query(cfg, values):
+        pos = where.get(cfg, np.empty(0, dtype=np.int64))
+        pos = pos[solved[pos]]
+        return paired_values(qid[pos], values[pos])
+
+    def aligned(a, b, values):
+        (qa, va), (qb, vb) = per_query(a, values), per_query(b, values)
+        _, ia, ib = np.intersect1d(qa, qb, assume_unique=True, return_indices=True)
+        return va[ia], vb[ib]
+
     for a, b in pairs:
-        ga, gb = solved[solved["config"] == a], solved[solved["config"] == b]
-        ta, tb = pair_frame(ga, "query_us").align(pair_frame(gb, "query_us"), join="inner")
-        r = stats.paired_time(ta.to_numpy(), tb.to_numpy(), stats.seed_for(seed, scope_name, a, b, "time"))
+        ta, tb = aligned(a, b, time_all)
+        r = stats.paired_time(ta, tb, stats.seed_for(seed, scope_name, a, b, "time"))
         tests.append({"a": a, "b": b, "what": "time", **r})
-        xa, xb = pair_frame(ga, "gap").align(pair_frame(gb, "gap"), join="inner")
-        r = stats.paired_diff(xa.to_numpy(), xb.to_numpy(), stats.seed_for(seed, scope_name, a, b, "gap"))
+        xa, xb = aligned(a, b, gap_all)
+        r = stats.paired_diff(xa, xb, stats.seed_for(seed, scope_name, a, b, "gap"))
         tests.append({"a": a, "b": b, "what": "gap", **r})
     adj = stats.holm([t["p"] for t in tests])
     for t, p in zip(tests, adj):
@@ -429,7 +623,7 @@ def answer_lines(scope: Scope) -> list:
                  f"{f_gap(r['gap_mean'])} %)" for _, r in front.iterrows()]
         out.append(f"{pre}from fastest to shortest paths, the Pareto front is " + " → ".join(steps) + ".")
     r = scope.rows
-    n_q = len(r.drop_duplicates([c for c in ("map", "scen_index", "convention") if c in r.columns]))
+    n_q = int(np.count_nonzero(np.bincount(r["query"].to_numpy()))) if len(r) else 0
     out.append(f"In brackets: median query time and mean gap. {n_q:,} queries on {r['map'].nunique()} map(s); "
                "every number below comes with its 95 % interval and n.")
     bad = t[(t.get("invalid_paths", 0) > 0)] if "invalid_paths" in t.columns else t.iloc[0:0]
@@ -446,12 +640,14 @@ def answer_lines(scope: Scope) -> list:
 
 # --- figures of the whole run ----------------------------------------------------------------
 
-def primary_rows(analysis: Analysis):
+def primary_rows(analysis: Analysis, columns=None):
+    """The rows of the first facet (all rows without facets), only `columns` when given."""
     rows = analysis.rows
-    if not analysis.facet_keys:
-        return rows, ""
+    if not analysis.facet_keys:  # the columns themselves, not copied
+        return (rows if columns is None else pd.DataFrame({c: rows[c] for c in columns}, copy=False)), ""
     pick = facet_order(rows["facet"])[0]
-    return rows[rows["facet"] == pick], pick
+    keep = (rows["facet"] == pick).to_numpy(bool)
+    return common.take_rows(rows, keep, columns), pick
 
 
 def series_chunks(items: list) -> list:
@@ -462,8 +658,8 @@ def series_chunks(items: list) -> list:
 
 
 def cost_figures(analysis: Analysis):
-    rows, facet = primary_rows(analysis)
-    ok = rows[(rows["status"] == "ok") & (rows["length_ref"] > 0)]
+    rows, facet = primary_rows(analysis, ["representation", "smoothing", "status", "length_ref", "query_us", "expansions"])
+    ok = common.take_rows(rows, ((rows["status"] == "ok") & (rows["length_ref"] > 0)).to_numpy(bool))
     note = f"heuristic/convention {facet}; " if facet else ""
     reps = common.ordered_unique(ok["representation"])
     if ok.empty:
@@ -471,12 +667,14 @@ def cost_figures(analysis: Analysis):
         return
     # Query time vs optimal length, one panel per smoothing mode (and per 10 representations).
     panels = []
-    for sm in sorted(set(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s)):
+    groups = ok.groupby(["smoothing", "representation"], observed=True).indices
+    none = np.empty(0, dtype=np.int64)
+    for sm in sorted(uniques(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s)):
         for chunk in series_chunks(reps):
             p = Panel(title=f"smoothing {sm}", xlabel="optimal path length (map units, log)",
                       ylabel="query time (µs, log)", xlog=True, ylog=True)
             for rep in chunk:
-                g = ok[(ok["smoothing"] == sm) & (ok["representation"] == rep)]
+                g = common.take_rows(ok, groups.get((sm, rep), none))
                 p.series.append(binned_series(rep, g["length_ref"], g["query_us"], analysis, "µs", sm))
             p.series = [s for s in p.series if s is not None]
             if p.series:
@@ -489,14 +687,15 @@ def cost_figures(analysis: Analysis):
                     "(exact optimum, else the scenario's octile length); bins with fewer than 5 queries (2 in very small runs) left out.",
             panels=panels, ncols=1 if len(panels) == 1 else 2, panel_h=340, legend_title="representation"), ""))
     # Expansions: the search does not depend on the smoothing, so one mode per representation.
-    sm = sorted(set(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))[0]
-    e = ok[(ok["smoothing"] == sm) & (ok["expansions"] > 0)]
+    sm = sorted(uniques(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))[0]
+    e = common.take_rows(ok, ((ok["smoothing"] == sm) & (ok["expansions"] > 0)).to_numpy(bool))
+    groups = e.groupby("representation", observed=True).indices
     panels = []
     for chunk in series_chunks(reps):
         p = Panel(title="A* expansions", xlabel="optimal path length (map units, log)",
                   ylabel="expansions (nodes, log)", xlog=True, ylog=True)
         for rep in chunk:
-            g = e[e["representation"] == rep]
+            g = common.take_rows(e, groups.get(rep, none))
             s = binned_series(rep, g["length_ref"], g["expansions"], analysis, "expansions", sm)
             if s is not None:
                 p.series.append(s)
@@ -549,6 +748,10 @@ def free_cells(analysis: Analysis, map_files: dict, maps: list) -> dict:
     cell); maps with neither are left out."""
     out = {}
     b = analysis.data.build
+    grid_cells = {}  # map -> vertices of its first grid8/grid4 build row
+    if b is not None and len(b):
+        g = b[b["representation"].isin(["grid8", "grid4"]) & b["vertices"].notna()]
+        grid_cells = g.groupby("map", sort=False)["vertices"].first().to_dict()
     for m in maps:
         f = map_files.get(m)
         try:
@@ -561,10 +764,8 @@ def free_cells(analysis: Analysis, map_files: dict, maps: list) -> dict:
                 continue
         except common.InputError as e:
             analysis.data.notes.append(f"map size of {m}: {e}")
-        if b is not None and len(b):
-            g = b[(b["map"] == m) & b["representation"].isin(["grid8", "grid4"])]["vertices"].dropna()
-            if len(g):
-                out[m] = float(g.iloc[0])
+        if m in grid_cells:
+            out[m] = float(grid_cells[m])
     return out
 
 
@@ -576,7 +777,7 @@ def polygon_area(pm) -> float:
 
 
 def build_figure(analysis: Analysis, map_files: dict):
-    b = build_per_map(analysis.data.build, set(analysis.rows["representation"]), set(analysis.rows["map"]))
+    b = build_per_map(analysis.data.build, uniques(analysis.rows["representation"]), uniques(analysis.rows["map"]))
     if b.empty:
         analysis.skipped.append(("build_vs_size", "no build rows (PREFIX.build.csv missing or empty)"))
         return
@@ -659,7 +860,7 @@ def companion_rows(analysis: Analysis, attr: str):
 
 
 def update_figures(analysis: Analysis):
-    """Changing maps (SPEC §7, issue 14): update time against the cells an update changed, the
+    """Changing maps (docs/changing-maps.md): update time against the cells an update changed, the
     full rebuild's time over the update's, and the total cost (updates + queries) per scenario."""
     u = companion_rows(analysis, "updates")
     if u is None:
@@ -698,14 +899,14 @@ def update_figures(analysis: Analysis):
     if not panels:
         analysis.skipped.append(("update_vs_cells", "no update changed a cell"))
     # Table: per scenario and representation.
-    rows = pd.concat([d.rows for d in [analysis.data] + analysis.dynamic if len(d.rows) and "epoch" in d.rows.columns],
-                     ignore_index=True) if any(len(d.rows) and "epoch" in d.rows.columns
-                                               for d in [analysis.data] + analysis.dynamic) else pd.DataFrame()
+    parts = [d.rows for d in [analysis.data] + analysis.dynamic if len(d.rows) and "epoch" in d.rows.columns]
+    rows = common.concat_frames([plain(common.take_rows(r, np.arange(len(r)), ["map", "representation", "smoothing"])).assign(
+        t=r["query_us"] if "query_us" in r.columns else common.query_time_us(r)) for r in parts]) if parts else pd.DataFrame()
     qt = pd.DataFrame()
     if len(rows):
-        sm = sorted(set(rows["smoothing"]), key=lambda x: (SMOOTH_RANK.get(x, 3), x))[0]
-        d = rows[(rows["smoothing"] == sm)]
-        qt = d.assign(t=common.query_time_us(d)).groupby(["map", "representation"])["t"].agg(["sum", "count"])
+        sm = sorted(uniques(rows["smoothing"]), key=lambda x: (SMOOTH_RANK.get(x, 3), x))[0]
+        d = rows[(rows["smoothing"] == sm).to_numpy(bool)]
+        qt = d.groupby(["map", "representation"], observed=True)["t"].agg(["sum", "count"])
     body, summary = [], []
     for (mp, rep), g in u.groupby(["map", "representation"], sort=False):
         sd = stats.seed_for(analysis.seed, "update", mp, rep)
@@ -748,7 +949,7 @@ def update_figures(analysis: Analysis):
     if panels:
         analysis.figures.append(("dynamic", Figure(
             stem="update_vs_cells", title="What keeping up with a changing map costs",
-            caption="One point per update (the P commands between two queries, SPEC §7) and representation. "
+            caption="One point per update (the P commands between two queries, docs/changing-maps.md) and representation. "
                     "Left: time to bring the built representation up to date; right: a full rebuild of the same "
                     "map state divided by that time (above 1: the update pays off).",
             panels=panels, ncols=2, panel_h=380, legend_title="representation"), cap + table + note))
@@ -785,7 +986,7 @@ def update_answer(summary: pd.DataFrame) -> str:
 
 
 def thread_figures(analysis: Analysis):
-    """Many agents (issue 15): queries/s and peak memory against threads (scripts/thread-scaling)."""
+    """Many agents: queries/s and peak memory against threads (scripts/thread-scaling)."""
     t = companion_rows(analysis, "threads")
     if t is None:
         return
@@ -840,19 +1041,21 @@ def thread_figures(analysis: Analysis):
 
 
 def radius_figures(analysis: Analysis):
-    """Agents with a radius (SPEC §6, issue 13), when the rows hold several radii: per
+    """Agents with a radius (docs/radius.md), when the rows hold several radii: per
     representation · smoothing, solved %, valid % and mean gap against R, and a table with counts."""
     rows = analysis.rows
     if "radius" not in rows.columns or rows["radius"].nunique() < 2:
         return
-    r = rows.copy()
-    r["R"] = pd.to_numeric(r["radius"].astype(str).str.replace("r=", "", regex=False), errors="coerce")
-    r["rep"] = r["representation"]
     other = [k for k in analysis.facet_keys if k != "radius"]
-    if other:
-        r["rep"] = r["rep"] + " · " + r[other].astype(str).agg(" / ".join, axis=1)
+    r = common.take_rows(rows, np.arange(len(rows)), ["representation", "smoothing", "radius", "status", "valid", "gap"] + other)
+    radius = common.as_text(r["radius"])
+    values = pd.to_numeric(pd.Series(radius.cat.categories.astype(str)).str.replace("r=", "", regex=False), errors="coerce")
+    codes = radius.cat.codes.to_numpy()
+    r["R"] = np.where(codes >= 0, values.to_numpy(float)[codes], np.nan)
+    r["rep"] = (combined_text(r, ["representation"] + other, lambda v: v[0] + " · " + " / ".join(map(str, v[1:])))
+                if other else r["representation"])
     recs = []
-    for (rep, smoothing, R), g in r.groupby(["rep", "smoothing", "R"], sort=False):
+    for (rep, smoothing, R), g in r.groupby(["rep", "smoothing", "R"], sort=False, observed=True):
         applicable = g[~g["status"].isin(["invalid_query", "not_applicable"])]
         ok = g[g["status"] == "ok"]
         if ok.empty and (g["status"] == "not_applicable").any():
@@ -909,7 +1112,7 @@ def radius_figures(analysis: Analysis):
              "<th>mean gap (valid paths)</th><th>errors</th></tr></thead><tbody>" + body + "</tbody></table>")
     analysis.figures.append(("radius", Figure(
         stem="radius", title="Agents with a radius: the price of each strategy",
-        caption="SPEC §6: per representation · smoothing and agent radius R, the share of applicable queries solved "
+        caption="docs/radius.md: per representation · smoothing and agent radius R, the share of applicable queries solved "
                 "(invalid_query = start or goal closer than R to an obstacle: not applicable), the share of solved "
                 "paths that keep clearance R (exact test, arcs included), and the mean gap to the exact disc optimum "
                 "(tangent graph; over every solved path, invalid ones included: an invalid path can be shorter than "
@@ -918,36 +1121,42 @@ def radius_figures(analysis: Analysis):
 
 
 def ecdf_figures(analysis: Analysis):
-    rows, facet = primary_rows(analysis)
-    ok = rows[rows["status"] == "ok"]
-    reps = common.ordered_unique(ok["representation"])
+    rows, facet = primary_rows(analysis, ["representation", "smoothing", "status", "gap", "query_us", "map", "scen_index"])
+    solved = (rows["status"] == "ok").to_numpy(bool)
+    reps = common.ordered_unique(common.take_rows(rows, solved, ["representation"])["representation"])
     note = f"heuristic/convention {facet}; " if facet else ""
     for stem, col, label, xlog, scale in (("ecdf_gap", "gap", "gap (%)", False, 100.0),
                                           ("ecdf_time", "query_us", "query time (µs, log)", True, 1.0)):
-        d = ok[ok[col].notna()]
+        d = common.take_rows(rows, solved & rows[col].notna().to_numpy(bool),
+                             ["representation", "smoothing", col, "map", "scen_index"])
         if d.empty:
             analysis.skipped.append((stem, f"no solved rows with {col}"))
             continue
         if not xlog and plots.log_wanted(d[col]) and (d[col] > 0).all():
             xlog = True
         panels = []
-        for sm in sorted(set(d["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s)):
+        groups = d.groupby(["smoothing", "representation"], observed=True).indices
+        values = d[col].to_numpy(float)
+        for sm in sorted(uniques(d["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s)):
             for chunk in series_chunks(reps):
                 p = Panel(title=f"smoothing {sm}", xlabel=label, ylabel="share of solved queries", xlog=xlog)
                 for rep in chunk:
-                    g = d[(d["smoothing"] == sm) & (d["representation"] == rep)].sort_values(col)
+                    pos = groups.get((sm, rep), np.empty(0, dtype=np.int64))
+                    vals = values[pos]
+                    order = np.argsort(vals, kind="quicksort")  # as sort_values(col): the same order
+                    pos, vals = pos[order], vals[order]
                     if xlog:
-                        g = g[g[col] > 0]
-                    if g.empty:
+                        pos, vals = pos[vals > 0], vals[vals > 0]
+                    if not len(vals):
                         continue
-                    v = g[col].to_numpy(float) * scale
+                    v = vals * scale
                     share = np.arange(1, len(v) + 1) / len(v)
                     keep = np.unique(np.linspace(0, len(v) - 1, min(len(v), 400)).astype(int))
-                    sel = g.iloc[keep]
                     hover = [f"<b>{esc(rep)}</b> · {esc(sm)}<br>map {esc(m)}, query {int(q) if finite(q) else '?'}<br>"
                              f"{label.split(' (')[0]} {f_sig(x)}{' %' if col == 'gap' else ' µs'}<br>"
                              f"{100 * s:.1f} % of queries at or below"
-                             for m, q, x, s in zip(sel["map"], sel["scen_index"], v[keep], share[keep])]
+                             for m, q, x, s in zip(d["map"].array.take(pos[keep]), d["scen_index"].to_numpy()[pos[keep]],
+                                                   v[keep], share[keep])]
                     p.series.append(Series(name=rep, x=v[keep], y=share[keep], kind="step",
                                            color=analysis.rep_colour.get(rep, "#333"), hover=hover))
                 if p.series and not xlog:
@@ -973,6 +1182,8 @@ def slug(text: str) -> str:
 
 def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> Analysis:
     rows, keys, facet_keys = prepare(data)
+    for d in [data] + list(dynamic):  # the small tables: plain text
+        d.build, d.updates, d.threads = plain(d.build), plain(d.updates), plain(d.threads)
     a = Analysis(data=data, rows=rows, keys=keys, facet_keys=facet_keys, seed=seed, dynamic=list(dynamic))
     reps = common.ordered_unique(rows["representation"]) if len(rows) else []
     a.rep_colour = {r: plots.PALETTE[i % len(plots.PALETTE)] for i, r in enumerate(reps)}
@@ -981,10 +1192,13 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> 
         update_figures(a)
         thread_figures(a)
         return a
-    colls = sorted(set(rows["collection"]))
-    names = [("all maps", rows)] + ([(c or "(no collection)", rows[rows["collection"] == c]) for c in colls]
-                                    if len(colls) > 1 else [])
-    for name, r in names:
+    colls = sorted(uniques(rows["collection"]))
+    names = ["all maps"] + (colls if len(colls) > 1 else [])
+    for k, name in enumerate(names):
+        # A collection's rows are taken (only the columns its table needs) when it is analysed
+        # and let go after: the scopes never hold the rows twice at once.
+        r = rows if k == 0 else common.take_rows(rows, (rows["collection"] == name).to_numpy(bool), SCOPE_COLUMNS)
+        name = name if k == 0 else (name or "(no collection)")
         sc = Scope(name=name, slug=slug(name if name != "all maps" else "all"), rows=r)
         sc.table = config_table(r, data.build, seed, name)
         sc.unapplicable = sc.table.loc[sc.table["applicable"] == 0, "config"].tolist()
@@ -993,6 +1207,7 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> 
         sc.verdicts = verdicts(r, sc.table, seed, name) if len(sc.table) else []
         sc.pareto = pareto_figure(sc, a) if len(sc.table) else None
         sc.answer = answer_lines(sc) if len(sc.table) else ["No applicable configuration."]
+        sc.rows = None
         a.scopes.append(sc)
     cost_figures(a)
     build_figure(a, find_map_files(data, list(map_dirs)))
@@ -1012,8 +1227,10 @@ def compare_section(a: Analysis, b: Analysis, name_a: str, name_b: str, seed: in
     (paired over the queries both runs solved when they ran the same queries)."""
     recs = []
     for cfg in config_order(a.rows):
-        ga = a.rows[(a.rows["config"] == cfg) & (a.rows["status"] == "ok")]
-        gb = b.rows[(b.rows["config"] == cfg) & (b.rows["status"] == "ok")]
+        cols = [c for c in PAIR_COLUMNS if c in a.rows.columns] + ["representation", "query_us", "expansions"]
+        ga = common.take_rows(a.rows, ((a.rows["config"] == cfg) & (a.rows["status"] == "ok")).to_numpy(bool), cols)
+        cols = [c for c in PAIR_COLUMNS if c in b.rows.columns] + ["representation", "query_us", "expansions"]
+        gb = common.take_rows(b.rows, ((b.rows["config"] == cfg) & (b.rows["status"] == "ok")).to_numpy(bool), cols)
         if ga.empty or gb.empty:
             continue
         rec = {"config": cfg, "representation": ga.iloc[0]["representation"]}
@@ -1030,8 +1247,8 @@ def compare_section(a: Analysis, b: Analysis, name_a: str, name_b: str, seed: in
             rec.update({f"{col}_ratio": r["ratio"], f"{col}_lo": r["lo"], f"{col}_hi": r["hi"],
                         f"{col}_na": r["na"], f"{col}_nb": r["nb"], f"{col}_paired": paired,
                         f"{col}_med_a": float(pa.median()), f"{col}_med_b": float(pb.median())})
-        ba = build_per_map(a.data.build, {rec["representation"]}, set(ga["map"]))
-        bb = build_per_map(b.data.build, {rec["representation"]}, set(gb["map"]))
+        ba = build_per_map(a.data.build, {rec["representation"]}, uniques(ga["map"]))
+        bb = build_per_map(b.data.build, {rec["representation"]}, uniques(gb["map"]))
         if len(ba) and len(bb):
             j = ba.merge(bb, on=["representation", "map"], suffixes=("_a", "_b"))
             r = stats.ratio_of_medians(j["build_ms_a"].to_numpy(), j["build_ms_b"].to_numpy(),
@@ -1186,6 +1403,21 @@ def one_ranked_table(t, table_id: str, scope_slug: str) -> str:
             + "".join(body) + "</tbody></table>")
 
 
+def drawn_note(a: Analysis) -> str:
+    """A sentence when some interval rests on more rows than stats.EXACT_ROWS: those resamples
+    are not drawn row by row (stats.drawn_stats)."""
+    sizes = [0]
+    for sc in a.scopes:
+        t = sc.table
+        if t is not None and len(t):
+            sizes += [int(v) for c in ("applicable", "build_ms_n") if c in t.columns for v in t[c].fillna(0)]
+        sizes += [int(v.get("n", 0)) for v in sc.verdicts]
+    if max(sizes) <= stats.EXACT_ROWS:
+        return ""
+    return (f" Samples of more than {stats.EXACT_ROWS:,} are not resampled row by row: each resample's statistic is "
+            "drawn from its distribution given the sample (exact for shares, quantiles and maxima; normal for means).")
+
+
 def figure_html(fig: Figure, static: list, extra: str = "") -> str:
     links = " · ".join(f"<a href='figures/{esc(n)}'>{esc(n.rsplit('.', 1)[1].upper())}</a>" for n in static)
     return (f"<figure id='fig-{esc(fig.stem)}' class='chart'>{plots.plotly_div(fig)}<figcaption><b>{esc(fig.title)}.</b> "
@@ -1194,41 +1426,49 @@ def figure_html(fig: Figure, static: list, extra: str = "") -> str:
 
 def missing_html(a: Analysis) -> str:
     rows = a.rows
-    st = rows.groupby("config")["status"].value_counts().unstack(fill_value=0)
-    for s in common.STATUSES:
-        if s not in st.columns:
-            st[s] = 0
-    ok = rows[rows["status"] == "ok"]
+    cfg_code = rows["config"].cat.codes.to_numpy().astype(np.int64)
+    n_cfg = len(rows["config"].cat.categories)
+
+    def per_config(mask):
+        return np.bincount(cfg_code[mask], minlength=n_cfg)
+
+    status = {s: (rows["status"] == s).to_numpy(bool) for s in common.STATUSES}
+    ok = status["ok"]
+    bad_mask = ok & (rows["valid"] == 0).to_numpy(bool)
+    counts = {s: per_config(m) for s, m in status.items()}
+    counts["_rows"] = per_config(np.ones(len(rows), dtype=bool))
+    counts["_invalid"] = per_config(bad_mask)
+    counts["_gap"] = per_config(ok & rows["gap"].isna().to_numpy(bool))
+    counts["_time"] = per_config(ok & rows["query_us"].isna().to_numpy(bool))
+    code_of = {c: k for k, c in enumerate(rows["config"].cat.categories)}
     body = []
     for cfg in config_order(rows):
-        c = st.loc[cfg]
-        g = ok[ok["config"] == cfg]
-        cells = [int(c.sum()), int(c["ok"]), int(c["no_path"]), int(c["invalid_query"]), int(c["error"]),
-                 int(c["not_applicable"]), int((g["valid"] == 0).sum()), int(g["gap"].isna().sum()),
-                 int(g["query_us"].isna().sum())]
+        k = code_of[cfg]
+        cells = [int(counts[x][k]) for x in ("_rows", "ok", "no_path", "invalid_query", "error", "not_applicable",
+                                              "_invalid", "_gap", "_time")]
         tds = "".join(f"<td class='num{' warnc' if (i in (4, 6) and v) else ''}'>{v}</td>" for i, v in enumerate(cells))
         body.append(f"<tr><td>{esc(cfg)}</td>{tds}</tr>")
-    tot = {s: int((rows["status"] == s).sum()) for s in common.STATUSES}
+    tot = {s: int(m.sum()) for s, m in status.items()}
     head = ("<tr><th>configuration</th><th>rows</th><th>ok</th><th>no_path</th><th>invalid_query</th><th>error</th>"
             "<th>not applicable</th><th>invalid path</th><th>solved, gap unknown</th><th>solved, time missing</th></tr>")
     out = [f"<p>{len(rows)} rows: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in tot.items()) +
-           ". Not applicable rows (a combination that cannot run by construction, SPEC §3) are left out of "
+           ". Not applicable rows (a combination that cannot run by construction, docs/results.md#query-status) are left out of "
            "every denominator; no_path, invalid_query and error count as unsolved.</p>",
            f"<details><summary>Per configuration</summary><table>{head}{''.join(body)}</table></details>"]
-    errs = rows[rows["status"] == "error"]
-    if len(errs):
+    if status["error"].any():
+        errs = plain(common.take_rows(rows, status["error"], ["config", "message"]))
         msgs = errs.groupby(["config", "message"]).size().reset_index(name="n")
         out.append("<details open><summary>Error messages</summary><table><tr><th>configuration</th><th>message</th>"
                    "<th>rows</th></tr>" + "".join(f"<tr><td>{esc(r['config'])}</td><td>{esc(r['message'])}</td>"
                                                    f"<td class='num'>{r['n']}</td></tr>" for _, r in msgs.iterrows())
                    + "</table></details>")
-    bad = ok[ok["valid"] == 0]
-    if len(bad):
-        out.append(f"<details open><summary class='warn'>Invalid paths ({len(bad)})</summary><table><tr><th>map</th>"
+    if bad_mask.any():
+        bad = common.take_rows(rows, np.flatnonzero(bad_mask)[:100])
+        out.append(f"<details open><summary class='warn'>Invalid paths ({int(bad_mask.sum())})</summary><table><tr><th>map</th>"
                    "<th>query</th><th>configuration</th><th>length</th><th>optimal</th></tr>" + "".join(
                        f"<tr><td>{esc(r['map'])}</td><td class='num'>{int(r['scen_index']) if finite(r['scen_index']) else '?'}</td>"
                        f"<td>{esc(r['config'])}</td><td class='num'>{f_sig(r['length'], 6)}</td>"
-                       f"<td class='num'>{f_sig(r['optimal'], 6)}</td></tr>" for _, r in bad.head(100).iterrows())
+                       f"<td class='num'>{f_sig(r['optimal'], 6)}</td></tr>" for _, r in bad.iterrows())
                    + "</table></details>")
     if a.data.notes:
         out.append("<details><summary>Notes on the input files</summary><ul>" +
@@ -1243,8 +1483,9 @@ def meta_html(data: common.ResultData) -> str:
     counts = data.rows["result_set"].value_counts() if len(data.rows) else {}
     for prefix in data.prefixes[:20]:
         meta = data.meta.get(prefix)
+        shown = {k: v for k, v in meta.items() if k != "schema"} if isinstance(meta, dict) else meta
         body = ("<p class='note'>no meta.json next to this result set</p>" if meta is None else
-                f"<pre>{esc(json.dumps(meta, indent=2, sort_keys=True))}</pre>")
+                f"<pre>{esc(json.dumps(shown, indent=2, sort_keys=True))}</pre>")
         parts.append(f"<details><summary>{esc(prefix)} — {int(counts.get(prefix, 0))} rows</summary>{body}</details>")
     if len(data.prefixes) > 20:
         parts.append(f"<p class='note'>… and {len(data.prefixes) - 20} more result sets: " +
@@ -1257,6 +1498,8 @@ def find_path_pictures(inputs: list, extra: list) -> list:
     for item in inputs:
         base = item if os.path.isdir(item) else os.path.dirname(os.path.abspath(item))
         dirs.append(os.path.join(base, "paths"))
+        if os.path.isdir(item):  # a folder of sweep shards: its merged results' pictures too
+            dirs.append(os.path.join(common.resolve_folder(item), "paths"))
     pics = []
     for d in dict.fromkeys(os.path.abspath(x) for x in dirs):
         pics.extend(sorted(glob.glob(os.path.join(d, "*.png"))))
@@ -1303,9 +1546,10 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
              f"<title>{esc(title)}</title><style>{CSS}</style><script src='plotly.min.js'></script></head><body>",
              f"<h1>{esc(title)}</h1>",
-             f"<p class='lead'>{len(rows):,} query rows · {len(set(rows['config'])) if len(rows) else 0} configurations · "
+             f"<p class='lead'>{len(rows):,} query rows · {rows['config'].nunique() if len(rows) else 0} configurations · "
              f"{n_maps} maps in {n_colls} collection(s) · generated {esc(generated)}. Intervals are 95 % bootstrap "
-             f"intervals ({stats.N_BOOT} resamples, seed {a.seed}); n = queries (maps for build and memory) behind each value.</p>",
+             f"intervals ({stats.N_BOOT} resamples, seed {a.seed}); n = queries (maps for build and memory) behind each value."
+             + drawn_note(a) + "</p>",
              "<nav>" + "".join(nav) + "</nav>"]
     static = plots.save_static_all(a.all_figures(), os.path.join(out_dir, "figures"))
     summaries = []
@@ -1393,14 +1637,15 @@ def main() -> int:
     if args.boot < 100:
         raise common.InputError("--boot: use at least 100 resamples")
     stats.N_BOOT = args.boot
-    data = common.load(args.results)
+    data = load(args.results)
     extra = []
-    # A sweep folder's dynamic scenarios (OUT/dynamic/, SPEC §7) go to "Changing maps" by themselves.
-    dyn = list(args.dynamic) + [os.path.join(r, "dynamic") for r in args.results
+    # A sweep folder's dynamic scenarios (OUT/dynamic/, docs/changing-maps.md) go to "Changing maps" by themselves.
+    folders = [common.resolve_folder(r) for r in args.results if os.path.isdir(r)]
+    dyn = list(args.dynamic) + [os.path.join(r, "dynamic") for r in folders
                                 if os.path.isfile(os.path.join(r, "sweep.json"))
                                 and os.path.isfile(os.path.join(r, "dynamic", "results.csv"))]
     if dyn:
-        extra.append(common.load(dyn))
+        extra.append(load(dyn))
     for d in args.threads:
         if not os.path.isfile(os.path.join(d, "threads.csv")):
             raise common.InputError(f"{d}: holds no threads.csv (write one with scripts/thread-scaling --out {d})")
@@ -1409,7 +1654,7 @@ def main() -> int:
     a = analyse(data, seed=args.seed, map_dirs=args.maps, dynamic=extra)
     compare = None
     if args.compare:
-        b = analyse(common.load(args.compare), seed=args.seed, map_dirs=args.maps)
+        b = analyse(load(args.compare), seed=args.seed, map_dirs=args.maps)
         compare = compare_section(a, b, " ".join(args.results), " ".join(args.compare), args.seed)
     page = write_report(a, args.results, args.out, args.title, compare, args.paths_dir)
     print(f"report.py: wrote {os.path.join(args.out, 'report.html')} ({len(page) // 1024} KiB), figures/, summary.csv")

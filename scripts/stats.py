@@ -17,6 +17,9 @@ import numpy as np
 N_BOOT = 1000     # bootstrap resamples per interval
 ALPHA = 0.05      # 95 % intervals, 5 % family-wise error rate
 CHUNK = 4_000_000  # resampled values held in memory at once
+# Samples up to this many rows are resampled row by row; larger ones draw each resample's
+# statistic from its exact distribution (drawn_stats), which costs the same for any size.
+EXACT_ROWS = 2000
 
 
 def seed_for(base: int, *names) -> int:
@@ -37,23 +40,60 @@ def resample_stats(columns: dict, stats: dict, seed: int, n_boot: int | None = N
     out = {}
     if n_rows == 0:
         return {k: (math.nan, math.nan, math.nan, 0) for k in stats}
+    if n_rows > EXACT_ROWS and all(_drawable(arrays[col], fn) for col, fn in stats.values()):
+        return drawn_stats(arrays, stats, seed, n_boot, alpha)
     rng = np.random.default_rng(seed)
     boots = {k: [] for k in stats}
     per = max(1, CHUNK // n_rows)
     done = 0
+    how = {k: _how(arrays[col], fn) for k, (col, fn) in stats.items()}
+    ranked, coded = {}, {}
+    for k, (col, fn) in stats.items():
+        a = arrays[col]
+        if how[k] in ("sorted", "max") and col not in ranked:
+            # The column's values in order (non-finite last, as +inf) and each row's rank.
+            key = np.where(np.isfinite(a), a, np.inf)
+            order = np.argsort(key, kind="stable")
+            rank = np.empty(n_rows, dtype=np.int16 if n_rows < 2 ** 15 else np.int64)
+            rank[order] = np.arange(n_rows)
+            ranked[col] = (key[order], rank, int(np.isfinite(a).sum()))
+        if how[k] == "binary" and col not in coded:
+            coded[col] = np.where(np.isnan(a), 2, a).astype(np.int8)  # 0, 1, 2 = NaN
     while done < n_boot:
         m = min(per, n_boot - done)
         idx = rng.integers(0, n_rows, size=(m, n_rows))
         for col in dict.fromkeys(c for c, _ in stats.values()):
-            sample = arrays[col][idx]
-            quants = [(k, fn) for k, (c, fn) in stats.items() if c == col and isinstance(fn, Quantile)]
-            if quants:  # sort each resample once for every quantile of this column
-                ordered = np.sort(np.where(np.isfinite(sample), sample, np.inf), axis=1)
-                for k, fn in quants:
-                    boots[k].append(fn.of_sorted(ordered))
-            for k, (c, fn) in stats.items():
-                if c == col and not isinstance(fn, Quantile):
-                    boots[k].append(_nan_safe(fn, sample))
+            mine = [(k, fn) for k, (c, fn) in stats.items() if c == col]
+            if col in ranked and any(how[k] in ("sorted", "max") for k, _ in mine):
+                # Each resample in order once for every quantile of this column: its rows' ranks
+                # sorted (a radix sort of small integers) pick the values in order, exactly the
+                # values a sort of the resampled values gives.
+                values, rank, n_finite = ranked[col]
+                r = rank[idx]
+                r.sort(axis=1, kind="stable")
+                n_fin = np.count_nonzero(r < n_finite, axis=1)  # finite values come first
+                for k, fn in mine:
+                    if how[k] == "sorted":
+                        boots[k].append(fn.of_ranks(r, values, n_fin))
+                    elif how[k] == "max":  # the largest finite value, NaN without one
+                        top = values[r[np.arange(m), np.maximum(n_fin - 1, 0)]]
+                        boots[k].append(np.where(n_fin > 0, top, np.nan))
+            if col in coded and any(how[k] == "binary" for k, _ in mine):
+                # A share of 0/1 values: ones / values present, whole numbers (nanmean's sum of
+                # 0s and 1s is exact, so this is its result to the last bit).
+                c = coded[col][idx]
+                ones = np.count_nonzero(c == 1, axis=1)
+                present = n_rows - np.count_nonzero(c == 2, axis=1)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    share = np.true_divide(ones, present)
+                for k, fn in mine:
+                    if how[k] == "binary":
+                        boots[k].append(share)
+            if any(how[k] == "values" for k, _ in mine):
+                sample = arrays[col][idx]
+                for k, fn in mine:
+                    if how[k] == "values":
+                        boots[k].append(_nan_safe(fn, sample))
         done += m
     for k, (col, fn) in stats.items():
         a = arrays[col]
@@ -68,6 +108,131 @@ def resample_stats(columns: dict, stats: dict, seed: int, n_boot: int | None = N
         lo, hi = (np.quantile(b, [alpha / 2, 1 - alpha / 2]) if len(b) else (math.nan, math.nan))
         out[k] = (est, float(lo), float(hi), n)
     return out
+
+
+def _how(a, fn) -> str:
+    """How resample_stats computes fn on a resample of column a (each way gives fn's result):
+    "sorted" (a Quantile, from the resample in order), "max" (nanmax of a column without
+    infinities, the last finite value in order), "binary" (nan_share or nanmean of a column of
+    0, 1 and NaN: a count), "values" (fn on the resampled values)."""
+    if isinstance(fn, Quantile):
+        return "sorted"
+    finite = a[np.isfinite(a)]
+    if fn is np.nanmax and not np.isinf(a).any():
+        return "max"
+    if (fn is nan_share or fn is np.nanmean) and not np.isinf(a).any() and np.all((finite == 0) | (finite == 1)):
+        return "binary"
+    return "values"
+
+
+def _kind(fn):
+    """What drawn_stats knows of a statistic: ("quantile", q), ("mean",), ("max",); None otherwise."""
+    if isinstance(fn, Quantile):
+        return ("quantile", fn.q)
+    if fn is np.median or fn is np.nanmedian:
+        return ("quantile", 0.5)
+    if fn is nan_share or fn is np.nanmean or fn is np.mean:
+        return ("mean",)
+    if fn is np.nanmax or fn is np.max:
+        return ("max",)
+    return None
+
+
+def _drawable(a, fn) -> bool:
+    """Whether drawn_stats computes what fn computes on column a: a statistic it knows, no
+    infinities (it leaves out non-finite values, as the nan* reductions leave out NaN), and no
+    NaN for the reductions that do not leave NaN out (np.median, np.mean, np.max)."""
+    if _kind(fn) is None or np.isinf(a).any():
+        return False
+    return fn not in (np.median, np.mean, np.max) or not np.isnan(a).any()
+
+
+def drawn_stats(arrays: dict, stats: dict, seed: int, n_boot: int, alpha: float = ALPHA) -> dict:
+    """The bootstrap of resample_stats for large samples, without drawing the rows: each
+    resample's statistic is drawn from its distribution given the sample, so the cost does not
+    grow with the rows. A resample of n rows holds s ~ Binomial(n, S/n) of the S non-NaN values,
+    and those s are drawn with replacement from the S values, i.e. they are F^-1(U) for s uniform
+    U (F the values' empirical distribution). Hence, per resample:
+    - a quantile at position h = q (s - 1) between the order statistics j+1 and j+2 (1-based, j =
+      floor(h)): the j+1-th smallest of s uniforms is Beta(j+1, s-j), the next one above it is
+      that plus (1 - it) Beta(1, s-j-1); the value interpolates between F^-1 of the two, as the
+      quantile of a resample does (exact);
+    - a share of 0/1 values: Binomial(s, share) / s (exact);
+    - a maximum: F^-1 of the largest of s uniforms, U^(1/s) (exact);
+    - a mean of other values: up to EXACT_ROWS values the s values are drawn; beyond, the mean of
+      s draws is normal with the values' standard deviation / sqrt(s) (central limit theorem).
+    The interval is the percentile interval of the n_boot drawn statistics, as in resample_stats;
+    the estimate and n are computed on the sample itself, as there."""
+    rng = np.random.default_rng(seed)
+    ordered = {}  # column -> its values sorted, non-finite last as +inf (shared by its statistics)
+    for col, fn in stats.values():
+        if col not in ordered and _kind(fn)[0] in ("quantile", "max"):
+            ordered[col] = np.sort(np.where(np.isfinite(arrays[col]), arrays[col], np.inf))
+    drawn = _drawn_values(arrays, stats, rng, n_boot, ordered)
+    out = {}
+    for k, (col, fn) in stats.items():
+        a = arrays[col]
+        size = int(np.isfinite(a).sum())
+        if size == 0:
+            out[k] = (math.nan, math.nan, math.nan, 0)
+            continue
+        with np.errstate(all="ignore"):
+            if isinstance(fn, Quantile):  # fn(a) is this: the sort is shared
+                est = float(fn.of_sorted(ordered[col][None, :])[0])
+            else:
+                est = float(_nan_safe(fn, a[None, :])[0])
+        d = drawn[k][np.isfinite(drawn[k])]
+        lo, hi = (np.quantile(d, [alpha / 2, 1 - alpha / 2]) if len(d) else (math.nan, math.nan))
+        out[k] = (est, float(lo), float(hi), size)
+    return out
+
+
+def _drawn_values(arrays: dict, stats: dict, rng, n_boot: int, ordered=None) -> dict:
+    """The drawn statistics of drawn_stats: name -> array of up to n_boot values (fewer when
+    resamples without a value were dropped; empty without data). ordered: column -> its values
+    sorted (non-finite last), where already at hand."""
+    ordered = {} if ordered is None else ordered
+    out = {}
+    for k, (col, fn) in stats.items():
+        a = arrays[col]
+        n = len(a)
+        finite_values = a[np.isfinite(a)]
+        size = len(finite_values)
+        if size == 0:
+            out[k] = np.empty(0)
+            continue
+        kind = _kind(fn)
+        s = rng.binomial(n, size / n, size=n_boot) if size < n else np.full(n_boot, n)
+        s = s[s > 0]  # a resample without a value has no statistic (dropped, as in resample_stats)
+        if kind[0] in ("quantile", "max"):
+            x = ordered[col][:size] if col in ordered else np.sort(finite_values)
+        if kind[0] == "quantile":
+            h = kind[1] * (s - 1)
+            j = np.floor(h)
+            frac = h - j
+            u1 = rng.beta(j + 1, s - j)
+            inner = s - j - 1 > 0  # a next order statistic exists
+            u2 = u1.copy()
+            u2[inner] = u1[inner] + (1 - u1[inner]) * rng.beta(1, (s - j - 1)[inner])
+            vlo, vhi = x[_position(u1, size)], x[_position(u2, size)]
+            with np.errstate(invalid="ignore"):
+                b = vlo + frac * np.where(frac > 0, vhi - vlo, 0.0)
+        elif kind[0] == "max":
+            b = x[_position(rng.random(len(s)) ** (1.0 / s), size)]
+        elif np.all((finite_values == 0) | (finite_values == 1)):
+            b = rng.binomial(s, finite_values.mean()) / s
+        elif size <= EXACT_ROWS:
+            b = np.array([finite_values[rng.integers(0, size, size=m)].mean() for m in s])
+        else:
+            b = finite_values.mean() + finite_values.std() / np.sqrt(s) * rng.standard_normal(len(s))
+        out[k] = b
+    return out
+
+
+def _position(u, size: int):
+    """Index into `size` sorted values of F^-1(u), u in [0, 1]: the value whose share of the
+    values covers u."""
+    return np.minimum((u * size).astype(np.int64), size - 1)
 
 
 def _nan_safe(fn, sample):
@@ -87,6 +252,18 @@ class Quantile:
 
     def __call__(self, a, axis=1):
         return self.of_sorted(np.sort(np.where(np.isfinite(a), a, np.inf), axis=1))
+
+    def of_ranks(self, r, values, n):
+        """of_sorted(values[r]) without forming it: r holds each row's ranks in order (indices
+        into the sorted values, non-finite ones last), n each row's count of finite values."""
+        pos = self.q * np.maximum(n - 1, 0)
+        lo = np.floor(pos).astype(int)
+        hi = np.minimum(lo + 1, np.maximum(n - 1, 0))
+        rows = np.arange(r.shape[0])
+        vlo, vhi = values[r[rows, lo]], values[r[rows, hi]]
+        with np.errstate(invalid="ignore"):
+            out = vlo + (pos - lo) * np.where(hi > lo, vhi - vlo, 0.0)
+        return np.where(n > 0, out, np.nan)
 
     def of_sorted(self, a):
         """The same on rows already sorted with non-finite values as +inf at the end."""
@@ -196,10 +373,26 @@ def ratio_of_medians(a, b, seed: int, paired: bool, n_boot: int | None = None, a
         return {"ratio": math.nan, "lo": math.nan, "hi": math.nan, "na": len(a), "nb": len(b)}
     n_boot = n_boot or N_BOOT
     rng = np.random.default_rng(seed)
-    if paired:
+    if paired and len(a) > EXACT_ROWS:
+        # The pairs resampled together, a bounded number of resamples at a time.
+        ra, rb = [], []
+        per = max(1, CHUNK // len(a))
+        for done in range(0, n_boot, per):
+            idx = rng.integers(0, len(a), size=(min(per, n_boot - done), len(a)))
+            ra.append(np.median(a[idx], axis=1))
+            rb.append(np.median(b[idx], axis=1))
+        ra, rb = np.concatenate(ra), np.concatenate(rb)
+    elif paired:
         idx = rng.integers(0, len(a), size=(n_boot, len(a)))
         ra = np.median(a[idx], axis=1)
         rb = np.median(b[idx], axis=1)
+    elif max(len(a), len(b)) > EXACT_ROWS:
+        # Independent samples: each median drawn from its exact bootstrap distribution.
+        med = {"m": ("v", nan_median)}
+        ra = _drawn_values({"v": a}, med, rng, n_boot)["m"]
+        rb = _drawn_values({"v": b}, med, rng, n_boot)["m"]
+        m = min(len(ra), len(rb))
+        ra, rb = ra[:m], rb[:m]
     else:
         ra = np.median(a[rng.integers(0, len(a), size=(n_boot, len(a)))], axis=1)
         rb = np.median(b[rng.integers(0, len(b), size=(n_boot, len(b)))], axis=1)

@@ -111,6 +111,16 @@ run report_compare "$navpy" "$root/scripts/report.py" "$data/tiny" --compare "$d
 contains "$tmp/report_cmp/report.html" "Two runs compared"
 contains "$tmp/report_cmp/report.html" "<b>×1.000</b>"
 
+# --- reading result sets: the column schema, chunks, sweep and shard folders (test_inputs.py) ---
+run inputs "$navpy" "$here/test_inputs.py"
+# The benchmark's replicas: N rows of renamed copies of a result set.
+run replicate "$navpy" "$here/replicate_results.py" "$data/tiny" 150 "$tmp/replica" --schema
+run replica_rows "$navpy" -c "import pandas as pd, json, sys
+r = pd.read_csv('$tmp/replica/results.csv'); b = pd.read_csv('$tmp/replica/results.build.csv')
+m = json.load(open('$tmp/replica/results.meta.json'))
+sys.exit(0 if len(r) == 150 and {'tiny', 'tiny~1', 'tiny~2', 'open', 'open~1'} <= set(r['map'])
+         and {'tiny~1', 'tiny~2'} <= set(b['map']) and 'schema' in m else 1)"
+
 # --- bad input: one line, exit 2 ---
 run_fails plots_missing 2 "$navpy" "$root/scripts/plots.py" "$tmp/no_such_prefix" --out "$tmp/x"
 run_fails pathviz_wrong_map 2 "$navpy" "$root/scripts/pathviz.py" --map "$data/tiny.map" \
