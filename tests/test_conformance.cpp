@@ -18,9 +18,12 @@
 #include "datasets/generate.hpp"
 #include "datasets/generate_dynamic.hpp"
 #include "harness/run/pipeline.hpp"
+#include "harness/registry/make_entry.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
 #include "docs/example/tile_graph.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 using namespace navbench;
 

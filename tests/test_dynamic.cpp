@@ -21,6 +21,8 @@
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/visgraph/visgraph.hpp"
 #include "test_maps.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 namespace navbench {
 namespace {

@@ -5,6 +5,8 @@
 #include "datasets/movingai.hpp"
 #include "harness/registry/registry.hpp"
 #include "representations/grid/grid.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 using namespace navbench;
 

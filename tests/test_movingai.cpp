@@ -8,6 +8,8 @@
 
 #include "datasets/movingai.hpp"
 #include "harness/registry/registry.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 using namespace navbench;
 

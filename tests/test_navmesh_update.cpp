@@ -20,6 +20,8 @@
 #include "harness/registry/registry.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "test_maps.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 using namespace navbench;
 

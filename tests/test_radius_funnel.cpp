@@ -9,6 +9,8 @@
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
 #include "test_maps.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 using namespace navbench;
 

@@ -12,6 +12,8 @@
 #include "geometry/free_space.hpp"
 #include "harness/registry/registry.hpp"
 #include "smoothing/smoothing.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 using namespace navbench;
 

@@ -16,6 +16,9 @@
 #include "representations/subgoal/subgoal.hpp"
 
 #include "test_maps.hpp"
+#include "search/adapter.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 using namespace navbench;
 using testmaps::grid_from;

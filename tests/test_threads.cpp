@@ -7,6 +7,8 @@
 #include "datasets/generate.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 using namespace navbench;
 

@@ -12,10 +12,7 @@
 //   - stats(): numbers for the build CSV.
 #pragma once
 #include <concepts>
-#include <cstdint>
 #include <optional>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 #include <boost/graph/graph_concepts.hpp>
@@ -24,49 +21,9 @@
 #include "geometry/map.hpp"
 #include "geometry/point.hpp"
 #include "representations/params.hpp"
+#include "representations/types.hpp"
 
 namespace navbench {
-
-using Vertex = std::uint32_t;
-struct PathItem;  // geometry/radius_validity.hpp: a point or an arc of a disc path
-
-// One query-time edge between a query point and a graph vertex.
-struct Link {
-  Vertex vertex;
-  double cost;  // length of the segment point <-> vertex position (or of the path the rep uses)
-};
-
-// How one query point joins the graph.
-struct Attachment {
-  std::vector<Link> links;
-  std::int64_t cell = -1;       // the representation's own handle (cell, triangle, ...) or -1
-  std::int32_t component = -1;  // free-space component id, when known: different ids => no_path at once
-};
-
-// The state of one query as it moves down the pipeline (locate -> search -> polyline).
-struct Query {
-  Point start, goal;
-  Attachment s, g;
-  bool direct = false;        // start links straight to goal (cost |start - goal|)
-  std::vector<Vertex> path;   // base-graph vertices of the found path, start side first (may be empty)
-};
-
-// A portal of the corridor: the segment shared by two consecutive convex cells, its ends named as
-// seen by someone walking from start to goal.
-struct Portal {
-  Point left, right;
-};
-using Corridor = std::vector<Portal>;
-
-// Thrown by a representation's constructor for a map kind it cannot represent (e.g. grid8 on a
-// polygon map): the harness skips that (map, representation) pair with a note instead of failing.
-struct UnsupportedMap : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
-struct BuildStats {
-  std::size_t vertices = 0, edges = 0, memory_bytes = 0;
-};
 
 // The C++20 concept checked at registration (which also requires a constructor R(map, params);
 // the tangent graph of a disc agent is built as R(map, radius) instead).
@@ -114,9 +71,6 @@ concept HasApproximateUpdate = HasUpdate<R> && requires { requires R::kUpdateIsA
 
 // Optional: the representation's structure as line segments (grid cell borders, quadtree cells,
 // triangle edges, graph edges), for the path pictures of scripts/pathviz.py.
-struct Segment {
-  Point a, b;
-};
 template <class R>
 concept HasStructure = requires(const R& r) {
   { r.structure() } -> std::same_as<std::vector<Segment>>;

@@ -17,82 +17,11 @@
 #include "representations/representation.hpp"
 #include "search/heuristic.hpp"
 #include "search/query_graph.hpp"
+#include "search/workspace.hpp"
 
 namespace navbench {
 
-// Counters of one search (Warthog-style metrics).
-struct SearchStats {
-  std::size_t expansions = 0;  // vertices taken off the open list
-  std::size_t generated = 0;   // vertices first reached
-};
-
-class SearchWorkspace {
- public:
-  struct Record {
-    double dist, cost;    // g and f
-    Vertex pred;
-    std::uint32_t heap;   // position in the open list's heap
-    std::uint8_t color;   // a boost::default_color_type
-    bool dirty;           // written in this query: listed in touched_, reset by the next begin()
-  };
-
-  // Allocates for graphs of up to n vertices (virtual ones included) ahead of the first query.
-  void reserve(std::size_t n) {
-    begin(n);
-    touched_.reserve(n);
-    goal_links.reset(n);
-  }
-  // Starts a query on a graph of n vertices (virtual ones included): the records the last query
-  // wrote go back to fresh (g = f = +inf, white, own predecessor), so every untouched record reads
-  // fresh and the property maps read records with no per-read test.
-  void begin(std::size_t n) {
-    for (Vertex v : touched_) records_[v] = fresh(v);
-    touched_.clear();
-    if (records_.size() < n) {
-      const std::size_t old = records_.size();
-      records_.resize(n);
-      for (std::size_t v = old; v < n; ++v) records_[v] = fresh(Vertex(v));
-    }
-  }
-  const Record& record(Vertex v) const { return records_[v]; }
-  // The record of v, for writing: listed for the next reset on its first write of the query.
-  Record& touch(Vertex v) {
-    Record& r = records_[v];
-    if (!r.dirty) {
-      r.dirty = true;
-      touched_.push_back(v);
-    }
-    return r;
-  }
-  // For vertices already touched in this query (those on the heap).
-  Record& touched_record(Vertex v) { return records_[v]; }
-  std::size_t touched() const { return touched_.size(); }
-  std::size_t memory_bytes() const {
-    return records_.capacity() * sizeof(Record) + touched_.capacity() * sizeof(Vertex) +
-           open_storage.capacity() * sizeof(OpenEntry) + goal_links.stamp.capacity() * 4 +
-           goal_links.link.capacity() * sizeof(Link);
-  }
-
-  // The open list's storage, kept between queries so a query allocates nothing.
-  struct OpenEntry {
-    double f;
-    Vertex v;
-  };
-  std::vector<OpenEntry> open_storage;
-
-  GoalLinks goal_links;
-  std::vector<Link> start_links;
-  std::vector<double> landmark_goal;  // d(L_i, T) of the running query (ALT)
-  std::vector<std::pair<std::uint32_t, double>> goal_places;  // (place, link cost) of the goal (distance table)
-  std::vector<double> goal_value;  // per goal place, the best start-to-goal cost through it (distance table)
-  static constexpr double kInf = std::numeric_limits<double>::infinity();
-
- private:
-  static Record fresh(Vertex v) { return {kInf, kInf, v, ~std::uint32_t(0), std::uint8_t(boost::white_color), false}; }
-
-  std::vector<Record> records_;
-  std::vector<Vertex> touched_;  // vertices whose records this query wrote
-};
+static_assert(int(boost::white_color) == SearchWorkspace::kWhite, "the workspace's fresh colour is Boost's white");
 
 namespace detail {
 // Property maps over the workspace records: untouched records read fresh (see begin()).

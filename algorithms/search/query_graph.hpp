@@ -12,6 +12,7 @@
 
 #include "representations/bgl_traits.hpp"
 #include "representations/representation.hpp"
+#include "search/workspace.hpp"
 
 namespace navbench {
 
@@ -19,58 +20,6 @@ struct OverlayEdge {
   Vertex u = 0, v = 0;
   double w = 0;
   friend bool operator==(const OverlayEdge& a, const OverlayEdge& b) { return a.u == b.u && a.v == b.v && a.w == b.w; }
-};
-
-// The goal's links. Most representations link the goal to a handful of vertices: those are kept in
-// a small inline list scanned per expansion (no extra cache miss); larger sets (visibility graphs)
-// use per-vertex marks reset in O(touched) by a stamp.
-struct GoalLinks {
-  static constexpr std::size_t kInline = 8;
-  std::vector<std::uint32_t> stamp;  // stamp[v] == current => v links to the goal (large sets)
-  std::vector<Link> link;            // link[v] valid when marked (large sets)
-  Link small[kInline];
-  Vertex small_vertex[kInline];
-  std::size_t count = 0;
-  std::uint32_t current = 0;
-  std::size_t n_ = 0;
-
-  // The per-vertex marks are allocated only when a query first spills (visibility graphs), so
-  // graphs whose goal has a handful of links (grids, meshes) never pay O(V) memory for them.
-  void reset(std::size_t n) {
-    n_ = n;
-    if (++current == 0) { std::fill(stamp.begin(), stamp.end(), 0); current = 1; }
-    count = 0;
-  }
-  void mark(Vertex v, Vertex goal, double cost) {
-    // a vertex listed twice keeps its cheaper link
-    if (Link* l = find_mut(v)) {
-      if (cost < l->cost) l->cost = cost;
-      return;
-    }
-    if (count < kInline) {
-      small[count] = {goal, cost};
-      small_vertex[count] = v;
-    }
-    if (count == kInline && stamp.size() < n_) {
-      stamp.resize(n_, 0);
-      link.resize(n_);
-    }
-    if (count == kInline)  // spill the inline list into the marks
-      for (std::size_t i = 0; i < kInline; ++i) { stamp[small_vertex[i]] = current; link[small_vertex[i]] = small[i]; }
-    if (count >= kInline) { stamp[v] = current; link[v] = {goal, cost}; }
-    ++count;
-  }
-  const Link* find(Vertex v) const { return const_cast<GoalLinks*>(this)->find_mut(v); }
-
- private:
-  Link* find_mut(Vertex v) {
-    if (count <= kInline) {
-      for (std::size_t i = 0; i < count; ++i)
-        if (small_vertex[i] == v) return &small[i];
-      return nullptr;
-    }
-    return stamp[v] == current ? &link[v] : nullptr;
-  }
 };
 
 // The start's links are used as attach() gave them (not deduplicated): the overlay may hold parallel edges.

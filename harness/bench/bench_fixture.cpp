@@ -14,6 +14,8 @@
 
 #include "geometry/free_space.hpp"
 #include "harness/registry/registry.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 namespace navbench::bench {
 namespace {

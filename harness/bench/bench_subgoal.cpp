@@ -16,6 +16,8 @@
 #include "datasets/movingai.hpp"
 #include "harness/bench/bench_fixture.hpp"
 #include "harness/registry/registry.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 namespace {
 

@@ -1,4 +1,5 @@
 // The registry: one line per representation, with what it can do (representations/capabilities.hpp).
+#include "harness/registry/make_entry.hpp"
 #include "harness/registry/registry.hpp"
 
 #include <stdexcept>

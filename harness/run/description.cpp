@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "smoothing/smoothing.hpp"
 
 namespace navbench {

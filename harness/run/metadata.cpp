@@ -8,6 +8,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/results/results.hpp"
 #include "harness/run/description.hpp"
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 #include "smoothing/smoothing.hpp"
 
 namespace navbench {

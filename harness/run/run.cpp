@@ -18,6 +18,7 @@
 #include "harness/run/dynamic.hpp"
 #include "harness/run/checkopt.hpp"
 #include "harness/run/metadata.hpp"
+#include "search/workspace.hpp"
 
 namespace fs = std::filesystem;
 
@@ -194,5 +195,16 @@ int run(const RunConfig& cfg) {
   return check.finish();
 }
 
+
+}  // namespace navbench
+
+namespace navbench {
+
+int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  auto cfg = parse_run_args(args);
+  if (!cfg) return 0;  // --help
+  cfg->argv = argv;
+  return run(*cfg);
+}
 
 }  // namespace navbench

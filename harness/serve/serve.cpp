@@ -16,10 +16,10 @@
 #include <signal.h>
 #include <sys/socket.h>
 
-#include <CLI/CLI.hpp>
 #include <httplib.h>
 
 #include "datasets/movingai.hpp"
+#include "harness/cli/arguments.hpp"
 #include "harness/serve/viewer.hpp"
 
 #ifndef NAVBENCH_SOURCE_DIR
@@ -29,43 +29,9 @@
 namespace navbench {
 namespace {
 
-struct ServeOptions {
-  std::vector<std::string> maps;
-  int port = 8080;
-  std::string host = "127.0.0.1";
-  std::size_t cache_maps = 4;
-};
-
-// The options after `serve`; nullopt with `status` set when the command ends here (--help: 0,
-// a bad option: 2, with one line on stderr).
-std::optional<ServeOptions> parse_options(const std::vector<std::string>& args, int& status) {
-  CLI::App app{"navbench serve: the live viewer. Pick a map, drag start and goal, and every selected\n"
-               "representation answers through the pipeline of `navbench run`.",
-               "navbench serve"};
-  ServeOptions o;
-  app.add_option("--map", o.maps, "map files (.map, .wkt) or directories searched for them (default: the bundled datasets/maps)");
-  app.add_option("--port", o.port, "TCP port; 0 picks a free one (printed at start)")->check(CLI::Range(0, 65535));
-  app.add_option("--host", o.host, "address to listen on (default 127.0.0.1: this machine only)");
-  app.add_option("--cache-maps", o.cache_maps, "maps that keep their built representations (least recently used dropped)")
-      ->check(CLI::Range(1, 1000));
-  try {
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
-    app.parse(reversed);
-  } catch (const CLI::Success&) {  // --help
-    std::cout << app.help();
-    status = 0;
-    return std::nullopt;
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "navbench serve: " << e.what() << " (see navbench serve --help)\n";
-    status = 2;
-    return std::nullopt;
-  }
-  return o;
-}
-
 // The maps given (files or directories), else the bundled datasets/maps. nullptr after one line
 // on stderr when a file or directory cannot be read.
-std::unique_ptr<viewer::MapCache> load_maps(ServeOptions& o) {
+std::unique_ptr<viewer::MapCache> load_maps(ServeArgs& o) {
   try {
     if (o.maps.empty()) {
       const std::string bundled = std::string(NAVBENCH_SOURCE_DIR) + "/datasets/maps";
@@ -120,9 +86,8 @@ bool serve_until_stopped(httplib::Server& svr, const sigset_t& stop_signals) {
 }  // namespace
 
 int serve_command(const std::vector<std::string>& args) {
-  int status = 0;
-  std::optional<ServeOptions> o = parse_options(args, status);
-  if (!o) return status;
+  std::optional<ServeArgs> o = parse_serve_args(args);
+  if (!o) return 0;  // --help
   std::unique_ptr<viewer::MapCache> maps = load_maps(*o);
   if (!maps) return 2;
 

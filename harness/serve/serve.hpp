@@ -7,7 +7,7 @@
 
 namespace navbench {
 
-// Parses its own options (the arguments after `serve`), loads the maps, serves until SIGINT or
+// Parses its options (cli/arguments.hpp), loads the maps, serves until SIGINT or
 // SIGTERM. Returns the exit status: 0 after --help or a clean stop, 2 on bad options or map files,
 // 1 when the port cannot be bound.
 int serve_command(const std::vector<std::string>& args);

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/movingai.hpp"
-#include "harness/cli/cli.hpp"
+#include "harness/cli/arguments.hpp"
 #include "harness/run/metadata.hpp"
 #include "harness/run/run.hpp"
 #include "harness/sweep/config.hpp"
@@ -42,16 +42,10 @@ void config_unit_ids(const json& config, std::vector<std::string>& static_ids, s
 }  // namespace
 
 int merge_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
-  std::vector<std::string> dir_args;
-  std::string out;
-  CLI::App app{"Combines the folders of a sharded sweep (navbench sweep --shard K/N) into one result set.", "navbench merge"};
-  cli::configure(app);
-  app.add_option("SHARD_DIR", dir_args, "sweep output folders of the same config")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("SHARD_DIR...");
-  app.add_option("--out", out, "output folder (required)")->type_name("DIR");
-  if (cli::parse(app, args)) return 0;  // --help
-  const std::vector<fs::path> dirs(dir_args.begin(), dir_args.end());
-  if (dirs.empty() || out.empty()) throw std::invalid_argument("merge needs SHARD_DIR... --out DIR");
+  const auto o = parse_merge_args(args);
+  if (!o) return 0;  // --help
+  const std::vector<fs::path> dirs(o->dirs.begin(), o->dirs.end());
+  const std::string& out = o->out;
   std::string hash;
   json config;
   std::vector<fs::path> unit_dirs;

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/dynamic.hpp"
-#include "harness/cli/cli.hpp"
+#include "harness/cli/arguments.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/dynamic.hpp"
 #include "harness/run/metadata.hpp"
@@ -30,36 +30,6 @@ using nlohmann::json;
 
 namespace navbench {
 namespace {
-
-// The command line of `navbench sweep`.
-struct SweepOptions {
-  std::string config_path, out;
-  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  long shard_k = 1, shard_n = 1;
-  int threads = 1;
-  bool quiet = false;
-};
-
-std::optional<SweepOptions> parse_sweep_args(const std::vector<std::string>& args) {
-  SweepOptions o;
-  std::string shard;
-  CLI::App app{"Runs a whole sweep from a JSON config (maps x representations x options) as resumable units "
-               "in parallel; writes DIR/results.csv when every unit is done.",
-               "navbench sweep"};
-  cli::configure(app);
-  app.add_option("CONFIG", o.config_path, "sweep config file (JSON)")->type_name("CONFIG");
-  app.add_option("--out", o.out, "output folder (default: the config's \"output\")")->type_name("DIR");
-  app.add_option("--jobs", o.jobs, "units run in parallel (default: the number of cores)")
-      ->check(cli::integer_in(1, 1024, "1..1024"))->type_name("N");
-  app.add_option("--shard", shard, "run only units K-1, K-1+N, ... (combine shards with navbench merge)")->type_name("K/N");
-  app.add_option("--threads", o.threads, "threads per unit: its queries in parallel over one build (default 1)")
-      ->check(cli::integer_in(1, 1024, "a positive integer up to 1024"))->type_name("N");
-  app.add_flag("--quiet", o.quiet, "no progress lines");
-  if (cli::parse(app, args)) return std::nullopt;  // --help
-  if (o.config_path.empty()) throw std::invalid_argument("sweep needs a CONFIG file");
-  if (!shard.empty()) std::tie(o.shard_k, o.shard_n) = parse_shard(shard);
-  return o;
-}
 
 // A folder belongs to one sweep config: resuming into it with another config is refused.
 // Leftovers of a killed run (temporary and partial files) are removed.
@@ -219,7 +189,7 @@ std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, PreparedMap& 
 
 // Runs `todo` on `jobs` threads; the first failure stops the others and is thrown.
 void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, const std::vector<PreparedMap>& maps,
-               const fs::path& out, const SweepOptions& o, const std::vector<std::string>& argv) {
+               const fs::path& out, const SweepArgs& o, const std::vector<std::string>& argv) {
   std::map<std::tuple<std::size_t, std::string, std::optional<double>>, SharedMap> shared;
   for (const Unit* u : todo)
     if (u->dyn < 0) ++shared[{u->map, u->convention, u->radius}].pending;
@@ -268,7 +238,7 @@ void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, con
 }
 
 // When every unit is there, the merged result set; otherwise a note that other shards hold the rest.
-void finish(const SweepConfig& cfg, const UnitPlan& plan, const fs::path& out, const SweepOptions& o) {
+void finish(const SweepConfig& cfg, const UnitPlan& plan, const fs::path& out, const SweepArgs& o) {
   std::size_t missing = 0;
   for (const auto& u : plan.units) missing += !fs::exists(out / "units" / (u.id + ".csv"));
   if (missing == 0) {

@@ -1,0 +1,98 @@
+// The adapter that puts any type modelling the Representation concept
+// (representations/representation.hpp) behind AnyRepresentation, binding it to the one shared A*
+// (search/astar.hpp). Included where representations are registered (harness/registry/registry.cpp)
+// and by tests that build a representation type directly.
+#pragma once
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "geometry/radius_validity.hpp"
+#include "representations/representation.hpp"
+#include "search/any_representation.hpp"
+#include "search/astar.hpp"
+
+namespace navbench {
+
+template <Representation R>
+class Adapter final : public AnyRepresentation {
+ public:
+  // Forwards to R's constructor: (map, params) for a registered entry, (map, R) for the tangent graph.
+  template <class... Args>
+  explicit Adapter(Args&&... args) : rep_(std::forward<Args>(args)...) {}
+  void prepare() override { ws_.reserve(num_vertices(rep_.graph()) + 2); }
+  bool locate(Query& q) const override {
+    // A representation with role-specific attachments (visgraph: start links only to the states
+    // a path from it arrives in, goal links only from the states that leave towards it) uses them.
+    auto s = [&] {
+      if constexpr (HasRoleAttach<R>) return rep_.attach_start(q.start);
+      else return rep_.attach(q.start);
+    }();
+    auto g = [&] {
+      if constexpr (HasRoleAttach<R>) return rep_.attach_goal(q.goal);
+      else return rep_.attach(q.goal);
+    }();
+    if (!s || !g) return false;
+    q.s = std::move(*s);
+    q.g = std::move(*g);
+    q.direct = rep_.direct(q);
+    return true;
+  }
+  double search(Query& q, const Heuristic& h, SearchStats& stats) override {
+    return astar(rep_, q, h, ws_, stats);
+  }
+  double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws) const override {
+    return astar(rep_, q, h, ws, stats);
+  }
+  std::unique_ptr<SearchWorkspace> new_workspace() const override {
+    auto ws = std::make_unique<SearchWorkspace>();
+    ws->reserve(num_vertices(rep_.graph()) + 2);
+    return ws;
+  }
+  Polyline polyline(const Query& q) const override { return rep_.polyline(q); }
+  std::optional<Corridor> corridor(const Query& q) const override {
+    if constexpr (HasCorridor<R>) return rep_.corridor(q);
+    else return std::nullopt;
+  }
+  BuildStats stats() const override { return rep_.stats(); }
+  bool update(const Map& m, const std::vector<CellChange>& changed) override {
+    if constexpr (HasUpdate<R>) {
+      // An update that throws may leave the structure half changed: report "cannot", so the
+      // caller rebuilds it (tests call update() directly and see the exception).
+      try {
+        return rep_.update(m, changed);
+      } catch (const std::exception&) {
+        return false;
+      }
+    } else {
+      return false;
+    }
+  }
+  bool update_is_approximate() const override { return HasApproximateUpdate<R>; }
+  // The representation's own drawing, or else its graph: every edge between vertex positions.
+  std::vector<Segment> structure() const override {
+    if constexpr (HasStructure<R>) {
+      return rep_.structure();
+    } else {
+      std::vector<Segment> out;
+      const auto& g = rep_.graph();
+      for (Vertex v = 0; v < Vertex(num_vertices(g)); ++v)
+        for (auto [it, end] = out_edges(v, g); it != end; ++it)
+          if (Vertex u = Vertex(target(*it, g)); u > v) out.push_back({rep_.position(v), rep_.position(u)});
+      return out;
+    }
+  }
+  std::vector<PathItem> disc_items(const Query& q) const override {
+    if constexpr (HasDiscItems<R>) return rep_.disc_items(q);
+    else return {};
+  }
+  std::size_t workspace_bytes() const override { return ws_.memory_bytes(); }
+  const R& representation() const { return rep_; }
+
+ private:
+  R rep_;
+  SearchWorkspace ws_;
+};
+
+}  // namespace navbench

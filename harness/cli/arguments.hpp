@@ -1,0 +1,73 @@
+// Every subcommand's command line (docs/command-line.md), parsed into typed structs by one file,
+// cli/options.cpp, the only one that compiles CLI11: the commands themselves see only these structs.
+// Each parse_* returns nullopt when --help was given (and printed), and throws std::invalid_argument
+// with one line for a bad command line ("--limit: needs a positive integer, got '0'").
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "datasets/generate.hpp"
+#include "datasets/generate_dynamic.hpp"
+#include "harness/registry/registry.hpp"
+
+namespace navbench {
+
+// navbench sweep CONFIG [--out DIR] [--jobs N] [--shard K/N] [--threads N] [--quiet]
+struct SweepArgs {
+  std::string config_path, out;
+  unsigned jobs = 1;  // default: the number of cores
+  long shard_k = 1, shard_n = 1;
+  int threads = 1;
+  bool quiet = false;
+};
+std::optional<SweepArgs> parse_sweep_args(const std::vector<std::string>& args);
+
+// navbench merge SHARD_DIR... --out DIR
+struct MergeArgs {
+  std::vector<std::string> dirs;
+  std::string out;
+};
+std::optional<MergeArgs> parse_merge_args(const std::vector<std::string>& args);
+
+// navbench serve [--map PATH...] [--port P] [--host H] [--cache-maps N]
+struct ServeArgs {
+  std::vector<std::string> maps;
+  int port = 8080;
+  std::string host = "127.0.0.1";
+  std::size_t cache_maps = 4;
+};
+std::optional<ServeArgs> parse_serve_args(const std::vector<std::string>& args);
+
+// navbench generate KIND ... --out DIR/NAME: a map (gen, checked) or, KIND changes, a change
+// scenario of the grid map `map` (change, checked).
+struct GenerateArgs {
+  std::string kind, dir, name, map;
+  GenerateOptions gen;
+  ChangeOptions change;
+  int queries = 100;
+};
+std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& args);
+
+// navbench structure --map FILE --rep SPEC... --out FILE.csv
+struct StructureArgs {
+  std::string map, out;
+  std::vector<RepresentationSpec> reps;
+};
+std::optional<StructureArgs> parse_structure_args(const std::vector<std::string>& args);
+
+// navbench list: no options; false after --help.
+bool parse_list_args(const std::vector<std::string>& args);
+
+namespace cli {
+// Collapses a (possibly multi-line) message into one line.
+inline std::string one_line(std::string s) {
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+}  // namespace cli
+
+}  // namespace navbench
