@@ -6,20 +6,27 @@
 
 namespace navbench {
 
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t comma = s.find(',', pos);
+    out.push_back(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    if (comma == std::string::npos) return out;
+    pos = comma + 1;
+  }
+}
+
 Params Params::parse(const std::string& text) {
   Params p;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t comma = text.find(',', pos);
-    if (comma == std::string::npos) comma = text.size();
-    std::string item = text.substr(pos, comma - pos);
+  if (text.empty()) return p;
+  for (const std::string& item : split_list(text)) {
     std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
       throw std::invalid_argument("parameter '" + item + "' is not key=value");
     std::string key = item.substr(0, eq);
     if (p.values_.count(key)) throw std::invalid_argument("parameter '" + key + "' given twice");
     p.values_[key] = item.substr(eq + 1);
-    pos = comma + 1;
   }
   return p;
 }

@@ -5,8 +5,14 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace navbench {
+
+// The items of a comma list as the command line and sweep configs write them ("a,b,c"), empty ones
+// included ("a,,b" and "a," hold an empty item; "" is one empty item): the one splitter of every
+// option value, so each reader refuses an empty item with its own message.
+std::vector<std::string> split_list(const std::string& s);
 
 class Params {
  public:

@@ -97,11 +97,7 @@ std::optional<int> parse(CLI::App& app, const std::vector<std::string>& args) {
 // --radius R[,R...]: each a number >= 0 (the empty item of "0.5," too is refused).
 std::vector<double> parse_radius_list(const std::string& value) {
   std::vector<double> out;
-  std::size_t pos = 0;
-  while (pos <= value.size()) {
-    std::size_t comma = value.find(',', pos);
-    if (comma == std::string::npos) comma = value.size();
-    const std::string v = value.substr(pos, comma - pos);
+  for (const std::string& v : split_list(value)) {
     double r = 0;
     std::size_t used = 0;
     try {
@@ -112,7 +108,6 @@ std::vector<double> parse_radius_list(const std::string& value) {
     if (v.empty() || used != v.size() || !std::isfinite(r) || r < 0)
       throw std::invalid_argument("--radius needs numbers >= 0, got '" + v + "'");
     out.push_back(r);
-    pos = comma + 1;
   }
   return out;
 }
@@ -169,10 +164,8 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   c.optimum = !no_optimum;
   for (const auto& r : reps)
     for (auto& s : parse_rep_option(r)) c.reps.push_back(s);
-  for (const auto& h : heuristics) {
-    std::istringstream in(h);
-    for (std::string s; std::getline(in, s, ',');) c.unit.heuristics.push_back(parse_heuristic(s));
-  }
+  for (const auto& h : heuristics)
+    for (const std::string& s : split_list(h)) c.unit.heuristics.push_back(parse_heuristic(s));
   if (c.maps.empty() && c.dynamic.empty()) throw std::invalid_argument("run needs --map PATH... or --dynamic SCEN...");
   if (!c.maps.empty() && !c.dynamic.empty()) throw std::invalid_argument("run takes --map or --dynamic, not both");
   check_run(c, kCommandLineNames);

@@ -81,23 +81,19 @@ const RepresentationEntry& known(const std::string& n) {
 
 // Takes the harness's own key erode=centre|cell|none out of "k=v,..." (the rest stays in order).
 std::optional<Erode> take_erode(std::string& params) {
+  if (params.empty()) return std::nullopt;
   std::string kept;
   std::optional<Erode> erode;
-  std::size_t pos = 0;
-  while (pos <= params.size()) {
-    std::size_t comma = params.find(',', pos);
-    if (comma == std::string::npos) comma = params.size();
-    const std::string kv = params.substr(pos, comma - pos);
+  for (const std::string& kv : split_list(params)) {
     if (kv.rfind("erode=", 0) == 0) {
       const std::string v = kv.substr(6);
       if (v == "centre") erode = Erode::centre;
       else if (v == "cell") erode = Erode::cell;
       else if (v == "none") erode = Erode::none;
       else throw std::invalid_argument("erode must be centre, cell or none, got '" + v + "'");
-    } else if (!kv.empty() || comma < params.size()) {
+    } else {
       kept += (kept.empty() ? "" : ",") + kv;
     }
-    pos = comma + 1;
   }
   params = kept;
   return erode;
@@ -129,17 +125,12 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
     out.push_back(s);
     return out;
   }
-  std::size_t pos = 0;
-  while (pos <= value.size()) {
-    std::size_t comma = value.find(',', pos);
-    if (comma == std::string::npos) comma = value.size();
-    std::string n = value.substr(pos, comma - pos);
+  for (const std::string& n : split_list(value)) {
     if (n.empty()) throw std::invalid_argument("empty representation name in --rep '" + value + "'");
     RepresentationSpec s;
     s.text = n;
     s.entry = &known(n);
     out.push_back(s);
-    pos = comma + 1;
   }
   return out;
 }

@@ -1,4 +1,5 @@
 #include "harness/results/results.hpp"
+#include "datasets/text_lines.hpp"
 
 #include <cstdio>
 #include <stdexcept>
@@ -98,12 +99,6 @@ std::string format_number(double v) {
   return buf;
 }
 
-static std::string fixed3(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
-}
-
 static std::string opt(const std::optional<double>& v) { return v ? format_number(*v) : ""; }
 static std::string opt(const std::optional<bool>& v) { return v ? (*v ? "1" : "0") : ""; }
 
@@ -134,9 +129,9 @@ std::string format_row(const ResultRow& r) {
   add(opt(r.valid));
   add(std::to_string(r.expansions));
   add(std::to_string(r.path_points));
-  add(fixed3(r.locate_us));
-  add(fixed3(r.search_us));
-  add(fixed3(r.smooth_us));
+  add(text::fixed(r.locate_us, 3));
+  add(text::fixed(r.search_us, 3));
+  add(text::fixed(r.smooth_us, 3));
   add(opt(r.raw_length));
   add(opt(r.raw_valid));
   add(std::to_string(r.generated));
@@ -146,7 +141,7 @@ std::string format_row(const ResultRow& r) {
 }
 
 std::string format_build_row(const BuildRow& b) {
-  return csv_field(b.map) + ',' + csv_field(b.representation) + ',' + csv_field(b.params) + ',' + fixed3(b.build_ms) +
+  return csv_field(b.map) + ',' + csv_field(b.representation) + ',' + csv_field(b.params) + ',' + text::fixed(b.build_ms, 3) +
          ',' + std::to_string(b.vertices) + ',' + std::to_string(b.edges) + ',' + std::to_string(b.memory_bytes) +
          (b.radius ? "," + format_number(*b.radius) : "");
 }

@@ -35,8 +35,7 @@ std::vector<std::optional<double>> radius_passes(const std::vector<double>& radi
 
 std::vector<std::string> parse_smoothing_list(const std::string& value) {
   std::vector<std::string> out;
-  std::istringstream in(value);
-  for (std::string s; std::getline(in, s, ',');) {
+  for (const std::string& s : split_list(value)) {
     bool known = false;
     for (auto& sm : smoothers()) known |= sm.name == s;
     if (!known) throw std::invalid_argument("unknown smoothing '" + s + "' (none, los, funnel)");

@@ -14,6 +14,7 @@
 #include "harness/run/checkopt.hpp"
 #include "harness/run/metadata.hpp"
 #include "harness/run/pipeline.hpp"
+#include "datasets/text_lines.hpp"
 
 namespace fs = std::filesystem;
 
@@ -22,12 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
-
-std::string fixed3(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
-}
 
 // One representation kept up to date through the scenario.
 struct Live {
@@ -82,10 +77,10 @@ void update_all(const RunConfig& cfg, const Map& map, const std::vector<CellChan
     if (cfg.rebuild_baseline) {
       t0 = Clock::now();
       auto fresh = l.spec.entry->build(map, l.params);
-      rebuild = fixed3(us_since(t0));
+      rebuild = text::fixed(us_since(t0), 3);
     }
     updates << csv_field(map.name) << ',' << csv_field(l.spec.text) << ',' << epoch << ',' << patches << ',' << changed.size()
-            << ',' << fixed3(update_us) << ',' << rebuild << '\n';
+            << ',' << text::fixed(update_us, 3) << ',' << rebuild << '\n';
   }
   updates.flush();
 }
