@@ -1,5 +1,5 @@
 // One typed description of a run (docs/command-line.md): what `navbench run` fills from its
-// command line (run/options.cpp) and a sweep from its config (sweep/config.cpp), checked in one
+// command line (cli/options.cpp) and a sweep from its config (sweep/config.cpp), checked in one
 // place (check_run) before any work. A radius stays a number from the option to the build.
 #pragma once
 #include <cstdint>
