@@ -135,6 +135,25 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
         ASSERT_TRUE(again[k].length.has_value());
         EXPECT_EQ(*again[k].length, *r.length) << "same query, different answer";
       }
+      // Theta* and Lazy Theta* (docs/path-quality.md): the same statuses and checks where the
+      // representation's edges are segments, not_applicable elsewhere.
+      for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
+        SCOPED_TRACE(to_string(mode));
+        for (const ResultRow& r : run_query(ctx, in, *rep, e.name, h, {"none", "los"}, fs, true, nullptr, nullptr, mode,
+                                            e.caps.segment_edges)) {
+          if (!e.caps.segment_edges) {
+            EXPECT_EQ(r.status, Status::not_applicable);
+            continue;
+          }
+          ASSERT_EQ(r.status, c.expect) << r.message;
+          if (r.status != Status::ok) continue;
+          EXPECT_TRUE(*r.valid && *r.raw_valid) << "invalid any-angle path";
+          EXPECT_EQ(r.path.front(), c.s);
+          EXPECT_EQ(r.path.back(), c.g);
+          if (c.optimal >= 0) EXPECT_GE(*r.length, c.optimal - 1e-9) << "shorter than the exact optimum";
+          EXPECT_GE(*r.clearance, 0.0);
+        }
+      }
     }
   }
 };

@@ -13,12 +13,14 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <mutex>
 #include <unordered_map>
 
 #include <boost/geometry/index/rtree.hpp>
 
 #include "geometry/exact.hpp"
 #include "geometry/grid_rings.hpp"
+#include "geometry/path_quality.hpp"
 #include "geometry/polygons.hpp"
 
 namespace navbench {
@@ -65,6 +67,8 @@ struct PointHash {
 
 struct FreeSpace::Impl {
   const Map* map = nullptr;
+  std::once_flag clearance_once;
+  std::unique_ptr<PathClearance> clearance;  // path_clearance(): built on first use
   std::vector<std::vector<Point>> rings;
   std::vector<ConvexCorner> corners;
   std::int32_t ncomp = 0;
@@ -486,6 +490,11 @@ FreeSpace::FreeSpace(FreeSpace&&) noexcept = default;
 FreeSpace& FreeSpace::operator=(FreeSpace&&) noexcept = default;
 
 const Map& FreeSpace::map() const { return *impl_->map; }
+
+const PathClearance& FreeSpace::path_clearance() const {
+  std::call_once(impl_->clearance_once, [this] { impl_->clearance = std::make_unique<PathClearance>(*this); });
+  return *impl_->clearance;
+}
 
 bool FreeSpace::point_free(Point p) const {
   return impl_->map->kind == MapKind::grid ? impl_->grid_point_free(p) : impl_->poly_point_free(p);

@@ -18,6 +18,8 @@ struct ConvexCorner {
   std::int32_t component = -1;
 };
 
+class PathClearance;  // geometry/path_quality.hpp
+
 class FreeSpace {
  public:
   explicit FreeSpace(const Map& m);  // keeps a reference to m: m must outlive it
@@ -46,6 +48,9 @@ class FreeSpace {
   const std::vector<ConvexCorner>& convex_corners() const;
   // Number of free-space components (ids are 0 .. count-1).
   std::int32_t component_count() const;
+  // The obstacle boundaries bucketed for clearance queries (geometry/path_quality.hpp), built on
+  // first use, once, also when several threads ask at the same time.
+  const PathClearance& path_clearance() const;
 
   // Semantics at a pinch point (two free sectors meeting at one point): the point itself belongs
   // to one sector, its "own" one. A segment may end at a pinch point only from inside that sector,

@@ -17,6 +17,7 @@ struct Capabilities {
   bool grid8_optimal = false;    // raw paths are shortest 8-connected grid paths: --checkopt compares them with the scenario
   bool exact = false;            // raw paths are the exact Euclidean shortest paths: it can serve as the optimum's reference
   bool point_vertices = false;   // every vertex is a point of the plane a path passes through
+  bool segment_edges = false;    // every edge is the straight segment between its vertices' points: Theta* applies
   bool weights = false;          // answers on weighted (terrain) maps
   // Read off the type by make_entry (the optional concepts of representation.hpp):
   bool corridor = false;          // has a corridor of convex cells (the funnel smoother)
@@ -36,6 +37,7 @@ inline std::string describe(const Capabilities& c) {
   add(c.grid8_optimal, "grid8-optimal");
   add(c.exact, "exact");
   add(c.point_vertices, "point-vertices");
+  add(c.segment_edges, "segment-edges");
   add(c.weights, "weights");
   add(c.corridor, "corridor");
   add(c.update_in_place, c.update_approximate ? "update=approximate" : "update=exact");

@@ -12,6 +12,7 @@
 #include "representations/representation.hpp"
 #include "search/any_representation.hpp"
 #include "search/astar.hpp"
+#include "search/theta.hpp"
 
 namespace navbench {
 
@@ -44,6 +45,14 @@ class Adapter final : public AnyRepresentation {
   }
   double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws) const override {
     return astar(rep_, q, h, ws, stats);
+  }
+  double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+                          Polyline& path) override {
+    return theta_star(rep_, q, h, mode, visible, ws_, stats, path);
+  }
+  double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+                          Polyline& path, SearchWorkspace& ws) const override {
+    return theta_star(rep_, q, h, mode, visible, ws, stats, path);
   }
   std::unique_ptr<SearchWorkspace> new_workspace() const override {
     auto ws = std::make_unique<SearchWorkspace>();

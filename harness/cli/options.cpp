@@ -142,6 +142,8 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   std::vector<std::string> reps, heuristics;
   repeated(app, "--rep", reps, "representations: NAME[,NAME...] or one NAME:k=v,...; may be repeated")
       ->type_name("SPEC");
+  app.add_option_function<std::string>("--search", [&](const std::string& v) { c.unit.searches = parse_search_list(v); },
+                                       "astar (default), theta, lazy-theta: the search (docs/path-quality.md)")->type_name("astar,theta,...");
   app.add_option_function<std::string>("--smoothing", [&](const std::string& v) { c.unit.smoothings = parse_smoothing_list(v); },
                                        "smoothers to run on every path (default none)")->type_name("none,los,funnel");
   repeated(app, "--heuristic", heuristics, "euclidean (default), octile, manhattan, chebyshev, zero; *W weights")

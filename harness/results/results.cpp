@@ -39,6 +39,7 @@ constexpr Column kResultColumns[] = {
     {"expansions", "int", "core"}, {"path_points", "int", "core"}, {"locate_us", "float", "core"},
     {"search_us", "float", "core"}, {"smooth_us", "float", "core"}, {"raw_length", "float", "core"},
     {"raw_valid", "bool", "core"}, {"generated", "int", "core"}, {"message", "text", "core"},
+    {"search", "text", "core"}, {"los_checks", "int", "core"}, {"clearance", "float", "core"}, {"turn", "float", "core"},
     {"radius", "float", "radius"}, {"epoch", "int", "epoch"}};
 constexpr Column kBuildColumns[] = {
     {"map", "text", "core"}, {"representation", "text", "core"}, {"params", "text", "core"}, {"build_ms", "float", "core"},
@@ -46,7 +47,7 @@ constexpr Column kBuildColumns[] = {
 constexpr Column kPathsColumns[] = {
     {"map", "text", "core"}, {"scen_index", "int", "core"}, {"representation", "text", "core"},
     {"heuristic", "text", "core"}, {"smoothing", "text", "core"}, {"convention", "text", "core"},
-    {"radius", "float", "radius"}, {"points", "text", "core"}};
+    {"search", "text", "core"}, {"radius", "float", "radius"}, {"points", "text", "core"}};
 constexpr Column kUpdateColumns[] = {
     {"map", "text", "core"}, {"representation", "text", "core"}, {"epoch", "int", "core"}, {"patches", "int", "core"},
     {"cells_changed", "int", "core"}, {"update_us", "float", "core"}, {"rebuild_us", "float", "core"}};
@@ -136,6 +137,10 @@ std::string format_row(const ResultRow& r) {
   add(opt(r.raw_valid));
   add(std::to_string(r.generated));
   add(csv_field(r.message));
+  add(r.search);
+  add(std::to_string(r.los_checks));
+  add(opt(r.clearance));
+  add(opt(r.turn));
   if (r.radius) add(format_number(*r.radius));
   return s;
 }
@@ -162,7 +167,7 @@ std::string format_path_row(const ResultRow& r) {
     }
   }
   return csv_field(r.map) + ',' + std::to_string(r.scen_index) + ',' + csv_field(r.representation) + ',' +
-         csv_field(r.heuristic) + ',' + csv_field(r.smoothing) + ',' + r.convention + ',' +
+         csv_field(r.heuristic) + ',' + csv_field(r.smoothing) + ',' + r.convention + ',' + r.search + ',' +
          (r.radius ? format_number(*r.radius) + ',' : std::string()) + pts;
 }
 

@@ -35,6 +35,11 @@ struct ResultRow {
   std::optional<bool> raw_valid;
   std::size_t generated = 0;
   std::string message;
+  // docs/path-quality.md: the search (astar, theta, lazy-theta), the segment tests it made, and the
+  // reported path's least distance to an obstacle and total turning in degrees (ok rows).
+  std::string search = "astar";
+  std::size_t los_checks = 0;
+  std::optional<double> clearance, turn;
   std::optional<long> epoch;  // dynamic scenarios only (docs/changing-maps.md): the column `epoch`
   std::optional<double> radius;  // runs given --radius / "radii" only (docs/radius.md): the column `radius`
   Polyline path;  // for PREFIX.paths.csv; not a CSV column

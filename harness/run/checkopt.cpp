@@ -12,7 +12,7 @@ OptimalityCheck::OptimalityCheck(bool on, const std::vector<Heuristic>& heuristi
 }
 
 bool OptimalityCheck::applies(const RepresentationSpec& spec, const ResultRow& r) const {
-  return on_ && spec.caps().grid8_optimal && r.smoothing == first_smoothing_ &&
+  return on_ && spec.caps().grid8_optimal && r.smoothing == first_smoothing_ && r.search == "astar" &&
          std::find(admissible_.begin(), admissible_.end(), r.heuristic) != admissible_.end();
 }
 

@@ -10,9 +10,30 @@
 
 namespace navbench {
 
-const OptionNames kCommandLineNames{"", "run", "--radius", "--dynamic", "--threads", "--rebuild-baseline", "--rep NAME[,NAME...]", "--smoothing", "--convention"};
+const OptionNames kCommandLineNames{"", "run", "--radius", "--dynamic", "--threads", "--rebuild-baseline", "--rep NAME[,NAME...]",
+                                    "--smoothing", "--convention", "--search"};
 const OptionNames kSweepConfigNames{"sweep config: ", "sweep config", "'radii'", "'dynamic'", "--threads", "'rebuild_baseline'", "\"representations\"",
-                                    "'smoothing'", "'conventions'"};
+                                    "'smoothing'", "'conventions'", "'searches'"};
+
+const char* to_string(SearchMode m) {
+  switch (m) {
+    case SearchMode::theta: return "theta";
+    case SearchMode::lazy_theta: return "lazy-theta";
+    case SearchMode::astar: break;
+  }
+  return "astar";
+}
+
+std::vector<SearchMode> parse_search_list(const std::string& value) {
+  std::vector<SearchMode> out;
+  for (const std::string& s : split_list(value)) {
+    if (s == "astar") out.push_back(SearchMode::astar);
+    else if (s == "theta") out.push_back(SearchMode::theta);
+    else if (s == "lazy-theta") out.push_back(SearchMode::lazy_theta);
+    else throw std::invalid_argument("unknown search '" + s + "' (astar, theta, lazy-theta)");
+  }
+  return out;
+}
 
 void check_run(RunDescription& d, const OptionNames& n) {
   auto fail = [&](const std::string& what) { throw std::invalid_argument(n.prefix + what); };
@@ -25,6 +46,7 @@ void check_run(RunDescription& d, const OptionNames& n) {
   if (d.select.convention != "center" && d.select.convention != "corner")
     fail(std::string(n.convention) + " must be center or corner, got '" + d.select.convention + "'");
   if (d.unit.smoothings.empty()) fail(std::string(n.smoothing) + " needs at least one name");
+  if (d.unit.searches.empty()) fail(std::string(n.searches) + " needs at least one name");
   if (d.unit.heuristics.empty()) d.unit.heuristics.push_back(parse_heuristic("euclidean"));
 }
 
@@ -59,6 +81,9 @@ nlohmann::json config_json(const RunConfig& c) {
   j["representations"] = reps;
   j["heuristics"] = heur;
   j["smoothing"] = c.unit.smoothings;
+  std::vector<std::string> searches;
+  for (SearchMode m : c.unit.searches) searches.push_back(to_string(m));
+  j["searches"] = searches;
   j["repetitions"] = c.unit.repetitions;
   j["threads"] = c.unit.threads;
   j["convention"] = c.select.convention;

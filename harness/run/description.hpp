@@ -26,8 +26,16 @@ struct QuerySelection {
   std::string save_queries;          // write the drawn random queries as a scenario file
 };
 
+// The search of a query (docs/path-quality.md#any-angle-search): the shared A*, or Theta* and Lazy
+// Theta*, the same A* with the parent shortcut, on representations whose vertices are points.
+enum class SearchMode { astar, theta, lazy_theta };
+const char* to_string(SearchMode m);  // astar, theta, lazy-theta: the column `search`
+// "astar,theta" -> modes. Throws std::invalid_argument("unknown search 'x' (astar, theta, lazy-theta)").
+std::vector<SearchMode> parse_search_list(const std::string& value);
+
 // How each query of a unit runs.
 struct UnitOptions {
+  std::vector<SearchMode> searches{SearchMode::astar};
   std::vector<Heuristic> heuristics;
   std::vector<std::string> smoothings{"none"};
   int repetitions = 1;  // > 1: every query runs this often; its times are the medians
@@ -59,7 +67,7 @@ struct RunConfig : RunDescription {
 struct OptionNames {
   const char* prefix;  // "" for the command line, "sweep config: " for a config
   const char* who;     // "run" or "sweep config": who needs a missing option
-  const char* radii, *dynamic, *threads, *rebuild_baseline, *reps, *smoothing, *convention;
+  const char* radii, *dynamic, *threads, *rebuild_baseline, *reps, *smoothing, *convention, *searches;
 };
 extern const OptionNames kCommandLineNames, kSweepConfigNames;
 

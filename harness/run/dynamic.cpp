@@ -104,23 +104,25 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
     queries.push_back(qi);
   }
   for (Live& l : live)
-    for (const auto& h : cfg.unit.heuristics)
-      for (std::size_t k = 0; k < queries.size(); ++k) {
-        const DynamicCommand& c = *lines[k];
-        for (auto& r : run_query(ctx, queries[k], *l.rep, l.spec.text, h, cfg.unit.smoothings, free, cfg.unit.paths)) {
-          r.epoch = c.epoch;
-          if (out.check.applies(l.spec, r)) {
-            const double want = c.costs[std::size_t(d.octile)];
-            const std::string& want_text = c.cost_text[std::size_t(d.octile)];
-            const bool match = want < 0 ? r.status == Status::no_path  // the file says unreachable
-                                        : r.raw_length && std::abs(*r.raw_length - want) <= printed_tolerance(want_text, want);
-            out.check.record(match,
-                             map.name + " query " + std::to_string(r.scen_index) + " (line " + std::to_string(c.line) + "): " + l.spec.text,
-                             r.raw_length ? format_number(*r.raw_length) : std::string(to_string(r.status)), want_text);
+    for (SearchMode sm : cfg.unit.searches)
+      for (const auto& h : cfg.unit.heuristics)
+        for (std::size_t k = 0; k < queries.size(); ++k) {
+          const DynamicCommand& c = *lines[k];
+          for (auto& r : run_query(ctx, queries[k], *l.rep, l.spec.text, h, cfg.unit.smoothings, free, cfg.unit.paths, nullptr, nullptr, sm,
+                                   l.spec.caps().segment_edges)) {
+            r.epoch = c.epoch;
+            if (out.check.applies(l.spec, r)) {
+              const double want = c.costs[std::size_t(d.octile)];
+              const std::string& want_text = c.cost_text[std::size_t(d.octile)];
+              const bool match = want < 0 ? r.status == Status::no_path  // the file says unreachable
+                                          : r.raw_length && std::abs(*r.raw_length - want) <= printed_tolerance(want_text, want);
+              out.check.record(match,
+                               map.name + " query " + std::to_string(r.scen_index) + " (line " + std::to_string(c.line) + "): " + l.spec.text,
+                               r.raw_length ? format_number(*r.raw_length) : std::string(to_string(r.status)), want_text);
+            }
+            out.writer.write(r);
           }
-          out.writer.write(r);
         }
-      }
   out.writer.flush();
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "geometry/path_quality.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 #include "smoothing/smoothing.hpp"
@@ -21,8 +22,11 @@ void mark_not_applicable(ResultRow& r, std::string message) {
 
 // An ok row for a disc path with arcs (docs/radius.md) of the given length and validity; points counted
 // without the `@` arc centres.
-void finish_arc_row(ResultRow& r, std::vector<PathItem> items, double length, bool valid, bool keep_paths) {
+void finish_arc_row(ResultRow& r, std::vector<PathItem> items, double length, bool valid, bool keep_paths,
+                    const FreeSpace& fs) {
   r.status = Status::ok;
+  r.clearance = fs.path_clearance().clearance(items);
+  r.turn = path_turn(items);
   r.length = length;
   r.valid = valid;
   r.path_points = 0;
@@ -40,7 +44,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
                                  const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws,
-                                 const RadiusContext* radius) {
+                                 const RadiusContext* radius, SearchMode search, bool segment_edges) {
   const bool disc = radius && radius->disc();
   ResultRow row;
   row.map = ctx.map;
@@ -54,6 +58,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   row.heuristic = h.text;
   row.optimal = in.optimal;
   if (radius) row.radius = radius->R;
+  row.search = to_string(search);
   auto rows_for_all = [&](Status st, const std::string& msg) {
     std::vector<ResultRow> out;
     for (const auto& s : smoothings) {
@@ -65,6 +70,10 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     }
     return out;
   };
+
+  // Theta* needs edges that are segments: elsewhere the combination cannot run, whatever the query.
+  if (search != SearchMode::astar && !segment_edges)
+    return rows_for_all(Status::not_applicable, row.search + " not applicable: " + rep_text + "'s edges are not segments");
 
   // 1. locate: inputs are checked once, here (docs/results.md#query-status: invalid_query when a point is not free).
   Query q;
@@ -90,15 +99,28 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)
     return rows_for_all(Status::no_path, "");  // different free-space components: no search needed
 
-  // 2. search: the shared A*, then the representation's polyline and corridor.
+  // The one segment test of the run's agent: docs/validity.md for a point; for a disc (docs/radius.md)
+  // the swept disc keeps clearance R. Theta*'s shortcuts and the los smoother use it.
+  const auto point_sees = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
+  const auto disc_sees = [&](Point a, Point b) { return fs.point_free(a) && radius->rv->segment_clear(a, b, radius->R); };
+  const VisibleFn sees = disc ? VisibleFn(disc_sees) : VisibleFn(point_sees);
+
+  // 2. search: the shared A* (or Theta*), then the representation's polyline and corridor.
   SearchStats stats;
   t = Clock::now();
-  const double cost = ws ? std::as_const(rep).search(q, h, stats, *ws) : rep.search(q, h, stats);
-  const bool found = std::isfinite(cost);
   Polyline raw;
   std::vector<PathItem> arcs;  // a path with arcs (visgraph at R > 0: the tangent graph)
   std::optional<Corridor> corridor;
-  if (found) {
+  double cost;
+  if (search == SearchMode::astar) {
+    cost = ws ? std::as_const(rep).search(q, h, stats, *ws) : rep.search(q, h, stats);
+  } else {
+    const AnyAngle mode = search == SearchMode::theta ? AnyAngle::theta : AnyAngle::lazy_theta;
+    cost = ws ? std::as_const(rep).search_any_angle(q, h, mode, sees, stats, raw, *ws)
+              : rep.search_any_angle(q, h, mode, sees, stats, raw);
+  }
+  const bool found = std::isfinite(cost);
+  if (found && search == SearchMode::astar) {
     if (disc) arcs = rep.disc_items(q);
     if (arcs.empty()) {
       raw = rep.polyline(q);
@@ -108,6 +130,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   row.search_us = us_since(t);
   row.expansions = stats.expansions;
   row.generated = stats.generated;
+  row.los_checks = stats.los_checks;
   if (!found) return rows_for_all(Status::no_path, "");
   if (!arcs.empty()) {
     // A taut path with arcs: the smoothers work on polylines and have nothing to shorten here.
@@ -118,7 +141,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
       ResultRow r = row;
       r.smoothing = mode;
       if (mode != "none") mark_not_applicable(r, mode + " not applicable: " + rep_text + " at R > 0 gives taut paths with arcs");
-      else finish_arc_row(r, arcs, *row.raw_length, *row.raw_valid, keep_paths);
+      else finish_arc_row(r, arcs, *row.raw_length, *row.raw_valid, keep_paths, fs);
       out.push_back(std::move(r));
     }
     return out;
@@ -136,17 +159,11 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     t = Clock::now();
     SmoothingResult sm;
     std::vector<PathItem> disc_funnel;  // funnel for a disc: a path with arcs
-    if (!disc) {
-      sm = smooth(mode, raw, corridor, [&fs](Point a, Point b) { return fs.segment_valid(a, b); });
-    } else if (mode == "funnel") {
+    if (disc && mode == "funnel") {
       if (corridor) disc_funnel = funnel_path_radius(raw.front(), raw.back(), *corridor, radius->R);
       else sm.status = SmoothingStatus::not_applicable;
     } else {
-      // los for a disc: a shortcut is taken when the swept disc keeps clearance R (the segment's
-      // distance to every obstacle is >= R - 1e-9).
-      const RadiusValidity& rv = *radius->rv;
-      const double R = radius->R;
-      sm = smooth(mode, raw, corridor, [&](Point a, Point b) { return fs.point_free(a) && rv.segment_clear(a, b, R); });
+      sm = smooth(mode, raw, corridor, sees);  // los for a disc: shortcuts the swept disc allows
     }
     r.smooth_us = us_since(t);
     if (sm.status == SmoothingStatus::not_applicable) {
@@ -157,7 +174,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     if (!disc_funnel.empty()) {
       const double length = path_items_length(disc_funnel);
       const bool ok = radius->rv->path_valid_radius(disc_funnel, radius->R);
-      finish_arc_row(r, std::move(disc_funnel), length, ok, keep_paths);
+      finish_arc_row(r, std::move(disc_funnel), length, ok, keep_paths, fs);
       out.push_back(std::move(r));
       continue;
     }
@@ -165,6 +182,8 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     r.length = polyline_length(sm.path);
     r.valid = valid(sm.path);
     r.path_points = sm.path.size();
+    r.clearance = fs.path_clearance().clearance(sm.path);
+    r.turn = path_turn(sm.path);
     if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
     if (keep_paths) r.path = std::move(sm.path);
     out.push_back(std::move(r));

@@ -9,6 +9,7 @@
 #include "geometry/radius_validity.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
+#include "harness/run/description.hpp"
 
 namespace navbench {
 
@@ -39,13 +40,16 @@ struct RadiusContext {
 };
 
 // Runs one query on one built representation and returns one row per smoothing mode.
+// `search`: A*, or Theta* / Lazy Theta* where the representation's edges are segments (its
+// capability segment_edges; elsewhere the rows are not_applicable).
 // With `ws`, the search uses that workspace and `rep` is only read (one workspace per thread).
 // `radius`: the run's agent (nullptr: a run without --radius, rows without the column).
 std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
                                  const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws = nullptr,
-                                 const RadiusContext* radius = nullptr);
+                                 const RadiusContext* radius = nullptr, SearchMode search = SearchMode::astar,
+                                 bool segment_edges = false);
 
 // The exact Euclidean shortest path length (docs/validity.md) from the visibility graph `vis`;
 // nullopt when a point is not free or the goal is unreachable.

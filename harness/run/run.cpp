@@ -71,13 +71,15 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   const RadiusContext* rad = pm.radius ? &radius_ctx : nullptr;
   const MapContext ctx{pm.map.name, pm.map.collection, pm.selection.convention};
   // One query's rows; with reps > 1 each stage's time is the median of the repetitions.
-  auto answer = [&](const QueryInput& qi, const Heuristic& h, SearchWorkspace* ws) {
-    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws, rad);
+  auto answer = [&](const QueryInput& qi, SearchMode sm, const Heuristic& h, SearchWorkspace* ws) {
+    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws, rad, sm,
+                          spec.caps().segment_edges);
     if (reps > 1) {
       std::vector<std::vector<std::array<double, 3>>> times(rows.size());
       for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({rows[k].locate_us, rows[k].search_us, rows[k].smooth_us});
       for (int r = 1; r < reps; ++r) {
-        auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false, ws, rad);
+        auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false, ws, rad, sm,
+                                spec.caps().segment_edges);
         for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({again[k].locate_us, again[k].search_us, again[k].smooth_us});
       }
       for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -92,11 +94,15 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
     }
     return rows;
   };
+  // The unit's passes over its queries: each search with each heuristic.
+  std::vector<std::pair<SearchMode, const Heuristic*>> passes;
+  for (SearchMode sm : opt.searches)
+    for (const auto& h : opt.heuristics) passes.emplace_back(sm, &h);
   const std::size_t threads = std::size_t(std::max(1, opt.threads));
   if (threads == 1) {
-    for (const auto& h : opt.heuristics)
+    for (const auto& [sm, h] : passes)
       for (const auto& qi : pm.queries)
-        for (auto& r : answer(qi, h, nullptr)) sink(r);
+        for (auto& r : answer(qi, sm, *h, nullptr)) sink(r);
     return b;
   }
   // --threads N: the queries of this (map, representation) in parallel over the one read-only
@@ -107,7 +113,7 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   for (std::size_t t = 0; t < threads; ++t) ws.push_back(rep->new_workspace());
   const std::size_t block = 256 * threads;
   std::vector<std::vector<ResultRow>> out;
-  for (const auto& h : opt.heuristics)
+  for (const auto& [sm, h] : passes)
     for (std::size_t begin = 0; begin < pm.queries.size(); begin += block) {
       const std::size_t end = std::min(pm.queries.size(), begin + block);
       out.assign(end - begin, {});
@@ -116,7 +122,7 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
       std::mutex failure_mutex;
       auto worker = [&](std::size_t t) {
         try {
-          for (std::size_t i; (i = next.fetch_add(1)) < end;) out[i - begin] = answer(pm.queries[i], h, ws[t].get());
+          for (std::size_t i; (i = next.fetch_add(1)) < end;) out[i - begin] = answer(pm.queries[i], sm, *h, ws[t].get());
         } catch (...) {
           std::lock_guard<std::mutex> lock(failure_mutex);
           if (!failure) failure = std::current_exception();

@@ -249,7 +249,7 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   if (!j.is_object()) throw InputError(path + ": a sweep config is a JSON object");
   static const std::vector<std::string> keys = {"maps", "collections", "representations", "smoothing", "heuristics",
                                                 "conventions", "queries", "repetitions", "seed", "output", "paths", "comment",
-                                                "dynamic", "rebuild_baseline", "radii"};
+                                                "dynamic", "rebuild_baseline", "radii", "searches"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       throw InputError(path + ": unknown key '" + it.key() + "'");
@@ -268,6 +268,11 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
       std::string list;
       for (auto& s : strings(j["smoothing"], "smoothing")) list += (list.empty() ? "" : ",") + s;
       c.unit.smoothings = parse_smoothing_list(list);
+    }
+    if (j.contains("searches")) {
+      std::string list;
+      for (auto& s : strings(j["searches"], "searches")) list += (list.empty() ? "" : ",") + s;
+      c.unit.searches = parse_search_list(list);
     }
     for (auto& h : j.contains("heuristics") ? strings(j["heuristics"], "heuristics") : std::vector<std::string>{"euclidean"})
       c.unit.heuristics.push_back(parse_heuristic(h));

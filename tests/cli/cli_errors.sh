@@ -44,6 +44,8 @@ expect_error bad_param 'min=0 is outside' run --map "$m" --rep quadtree:min=0 --
 expect_error bad_heuristic "unknown heuristic 'nearest'" run --map "$m" --rep grid8 --heuristic nearest --out "$tmp/r"
 expect_error bad_weight 'weight must be a positive number' run --map "$m" --rep grid8 --heuristic euclidean*-1 --out "$tmp/r"
 expect_error bad_smoothing "unknown smoothing 'spline'" run --map "$m" --rep grid8 --smoothing spline --out "$tmp/r"
+expect_error bad_search "unknown search 'dijkstra' .astar, theta, lazy-theta." run --map "$m" --rep grid8 --search dijkstra --out "$tmp/r"
+expect_error empty_search_item "unknown search ''" run --map "$m" --rep grid8 --search theta, --out "$tmp/r"
 expect_error bad_limit '--limit: needs a positive integer' run --map "$m" --rep grid8 --limit -3 --out "$tmp/r"
 expect_error bad_threads '--threads: needs a positive integer' run --map "$m" --rep grid8 --threads 0 --out "$tmp/r"
 expect_error negative_radius "--radius needs numbers >= 0, got '-0.5'" run --map "$m" --rep grid8 --radius -0.5 --out "$tmp/r"
@@ -120,7 +122,7 @@ if "$nb" run --map "$g" --rep $all --smoothing none,los,funnel --limit 25 --path
    && [ "$(wc -l <"$tmp/p0.csv")" -gt 100 ] && ! grep -q ',error,' "$tmp/p0.csv" \
    && cmp -s <(cut -d, -f1-20,24- "$tmp/p0.csv") <(sed -e '1s/,radius$//' -e '2,$s/,0$//' "$tmp/r0.csv" | cut -d, -f1-20,24-) \
    && [ "$(tail -n +2 "$tmp/r0.csv" | grep -vc ',0$')" -eq 0 ] \
-   && cmp -s "$tmp/p0.paths.csv" <(sed -e '1s/,radius,/,/' -e '2,$s/^\(\([^,]*,\)\{6\}\)0,/\1/' "$tmp/r0.paths.csv") \
+   && cmp -s "$tmp/p0.paths.csv" <(sed -e '1s/,radius,/,/' -e '2,$s/^\(\([^,]*,\)\{7\}\)0,/\1/' "$tmp/r0.paths.csv") \
    && cmp -s <(sed -E 's/,[0-9]+\.[0-9]{3},/,T,/' "$tmp/p0.build.csv") \
              <(sed -E -e '1s/,radius$//' -e '2,$s/,0$//' -e 's/,[0-9]+\.[0-9]{3},/,T,/' "$tmp/r0.build.csv"); then
   echo "ok   radius_zero_same_results"
@@ -131,7 +133,7 @@ if "$nb" run --map "$g" --rep grid8,visgraph --limit 25 --paths --radius 0.5 --o
    && [ "$(grep -c ',visgraph,euclidean,none,.*,ok,' "$tmp/r5.csv")" -gt 10 ] \
    && [ "$(awk -F, 'NR > 1 && $16 != "" { n++ } END { print n + 0 }' "$tmp/r5.csv")" -eq 0 ] \
    && [ "$(awk -F, 'NR > 1 && $5 == "visgraph" && $13 == "ok" && ($18 != 1 || ($17 > 1e-9 || $17 < -1e-9)) { n++ } END { print n + 0 }' "$tmp/r5.csv")" -eq 0 ] \
-   && grep -q '^cave-45-128,[0-9]*,visgraph,euclidean,none,center,0.5,.*;@' "$tmp/r5.paths.csv"; then
+   && grep -q '^cave-45-128,[0-9]*,visgraph,euclidean,none,center,astar,0.5,.*;@' "$tmp/r5.paths.csv"; then
   echo "ok   radius_visgraph_exact"
 else echo "FAIL radius_visgraph_exact: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 # --queries N with --radius: the random queries are drawn valid for each radius (no invalid_query).

@@ -1,0 +1,125 @@
+// Theta* (Nash, Daniel, Koenig & Felner, AAAI 2007) and Lazy Theta* (Nash, Koenig & Tovey, AAAI
+// 2010): the shared A* (search/astar.hpp: the same overlay graph, workspace records and open list)
+// with one change. A generated vertex v takes its generator u's parent p as its own parent when the
+// straight segment p-v passes the caller's validity test (the exact one of docs/validity.md, or the
+// swept-disc test for an agent with a radius), at cost g(p) + |p v|; else it goes through the
+// edge u-v as in A*. Lazy Theta* assumes the shortcut when v is generated and tests it only when v
+// is expanded, falling back then to the cheapest expanded vertex that generated v; it makes fewer
+// tests. For representations whose edges are the straight segments between their vertices' points
+// (Capabilities::segment_edges): the path is the chain of parents, a polyline through their points.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "search/any_representation.hpp"
+#include "search/astar.hpp"
+#include "smoothing/smoothing.hpp"
+
+namespace navbench {
+
+// Runs Theta* or Lazy Theta* from q.start to q.goal over r's graph with q's attachments. On success
+// fills `path` (start, the parents' points, goal) and q.path (the base vertices of the chain) and
+// returns the path's length; +inf when the goal is unreachable. stats.los_checks counts the tests.
+template <Representation R>
+double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchWorkspace& ws,
+                  SearchStats& stats, Polyline& path) {
+  using QG = QueryGraph<typename R::Graph, decltype(r.weights())>;
+  const std::size_t n = num_vertices(r.graph());
+  const Vertex S = Vertex(n), T = Vertex(n + 1);
+  ws.begin(n + 2);
+  ws.goal_links.reset(n + 2);
+  ws.start_links = q.s.links;
+  if (q.direct) ws.start_links.push_back({T, distance(q.start, q.goal)});
+  for (const Link& l : q.g.links) ws.goal_links.mark(l.vertex, T, l.cost);
+  // Lazy Theta*: per vertex, the cheapest way in through an edge from an expanded vertex.
+  std::vector<std::pair<double, Vertex>>& via = ws.edge_parent;
+  if (mode == AnyAngle::lazy_theta && via.size() < n + 2) via.resize(n + 2);
+  QG g(r.graph(), r.weights(), ws.start_links, ws.goal_links);
+  auto point = [&](Vertex v) { return v < S ? Point(r.position(v)) : (v == S ? q.start : q.goal); };
+  auto heur = [&](Vertex v) {
+    const Point p = point(v);
+    return h.weight * with_metric(h.metric, [&](auto m) { return metric_distance<decltype(m)::value>(p, q.goal); });
+  };
+  auto sees = [&](Vertex a, Vertex b) {
+    ++stats.los_checks;
+    return visible(point(a), point(b));
+  };
+  detail::OpenList open(ws);
+  constexpr std::uint8_t kGray = std::uint8_t(boost::gray_color), kBlack = std::uint8_t(boost::black_color);
+  // Lowers v's g to `g` with parent `p` (pushes or decreases its key).
+  auto relax = [&](Vertex v, double gv, Vertex p) {
+    SearchWorkspace::Record& rec = ws.touch(v);
+    if (!(gv < rec.dist)) return;
+    rec.dist = gv;
+    rec.pred = p;
+    rec.cost = gv + heur(v);
+    if (rec.color == kGray) {
+      open.update(v);
+    } else {
+      rec.color = kGray;
+      open.push(v);
+    }
+  };
+  {
+    SearchWorkspace::Record& rs = ws.touch(S);
+    rs.dist = 0;
+    rs.pred = S;
+    rs.cost = heur(S);
+    rs.color = kGray;
+    open.push(S);
+    ++stats.generated;
+  }
+  bool found = false;
+  while (!open.empty()) {
+    const Vertex u = open.top();
+    open.pop();
+    SearchWorkspace::Record& ru = ws.touched_record(u);
+    ru.color = kBlack;
+    ++stats.expansions;
+    // Lazy Theta*'s SetVertex: the assumed shortcut from the parent is tested now; without sight
+    // the vertex goes in through its cheapest edge from an expanded vertex.
+    if (mode == AnyAngle::lazy_theta && u != S) {
+      const bool through_edge = ru.pred == via[u].second && ru.dist == via[u].first;
+      if (!through_edge && !sees(ru.pred, u)) {
+        ru.dist = via[u].first;
+        ru.pred = via[u].second;
+      }
+    }
+    if (u == T) {
+      found = true;
+      break;
+    }
+    const Vertex p = ru.pred;
+    for (auto [it, end] = out_edges(u, g); it != end; ++it) {
+      const Vertex v = Vertex(target(*it, g));
+      const SearchWorkspace::Record& rv = ws.record(v);
+      if (rv.color == kBlack) continue;
+      if (rv.color == SearchWorkspace::kWhite) {
+        ++stats.generated;
+        if (mode == AnyAngle::lazy_theta) via[v] = {SearchWorkspace::kInf, v};
+      }
+      const double w = it->w;
+      if (mode == AnyAngle::lazy_theta) {
+        if (ru.dist + w < via[v].first) via[v] = {ru.dist + w, u};
+        if (u != S) relax(v, ws.record(p).dist + distance(point(p), point(v)), p);
+        else relax(v, ru.dist + w, u);
+      } else if (u != S && sees(p, v)) {
+        relax(v, ws.record(p).dist + distance(point(p), point(v)), p);
+      } else {
+        relax(v, ru.dist + w, u);
+      }
+    }
+  }
+  q.path.clear();
+  path.clear();
+  if (!found) return SearchWorkspace::kInf;
+  for (Vertex v = ws.record(T).pred; v != S; v = ws.record(v).pred) q.path.push_back(v);
+  std::reverse(q.path.begin(), q.path.end());
+  path.push_back(q.start);
+  for (Vertex v : q.path) path.push_back(point(v));
+  path.push_back(q.goal);
+  return ws.record(T).dist;
+}
+
+}  // namespace navbench
