@@ -52,8 +52,12 @@ double PathClearance::nearest(double x0, double y0, double x1, double y1, double
   const int bx1 = std::clamp(int(std::floor((x1 - ox_) / cell_)), 0, nx_ - 1);
   const int by0 = std::clamp(int(std::floor((y0 - oy_) / cell_)), 0, ny_ - 1);
   const int by1 = std::clamp(int(std::floor((y1 - oy_) / cell_)), 0, ny_ - 1);
+  // A bucket is read only when its box is nearer to the piece's box than the best distance so far.
   auto scan = [&](int x, int y) {
     if (x < 0 || y < 0 || x >= nx_ || y >= ny_) return;
+    const double bx = ox_ + x * cell_, by = oy_ + y * cell_;
+    const double dx = std::max({0.0, bx - x1, x0 - (bx + cell_)}), dy = std::max({0.0, by - y1, y0 - (by + cell_)});
+    if (dx * dx + dy * dy >= best * best) return;
     const std::size_t b = std::size_t(y) * std::size_t(nx_) + std::size_t(x);
     for (std::uint32_t i = begin_[b]; i < begin_[b + 1] && best > 0; ++i) best = std::min(best, dist(edges_[items_[i]]));
   };
@@ -77,9 +81,25 @@ double PathClearance::nearest(double x0, double y0, double x1, double y1, double
   return best;
 }
 
-double PathClearance::clearance(const std::vector<PathItem>& path) const {
+double PathClearance::clearance(const std::vector<PathItem>& items) const {
   double best = kInf;
-  if (path.empty()) return best;
+  if (items.empty()) return best;
+  // Runs of collinear segments (a grid path's straight stretches) as one segment: the same points.
+  std::vector<PathItem> path;
+  path.reserve(items.size());
+  for (const PathItem& it : items) {
+    const std::size_t n = path.size();
+    if (!it.arc_centre && n >= 2 && !path[n - 1].arc_centre && !path[n - 2].arc_centre) {
+      const Point a = path[n - 2].p, b = path[n - 1].p, c = it.p;
+      const double cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+      const double dot = (b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y);
+      if (cross == 0 && dot > 0) {
+        path[n - 1] = it;
+        continue;
+      }
+    }
+    path.push_back(it);
+  }
   auto segment = [&](Point a, Point b) {
     // Pieces of at most one bucket's length choose the buckets read (those near the piece); the
     // distance is always the whole segment's, so the result is the all-edges minimum exactly.

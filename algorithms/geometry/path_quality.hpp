@@ -33,7 +33,7 @@ class PathClearance {
   template <class Dist>
   double nearest(double x0, double y0, double x1, double y1, double best, Dist&& dist) const;
 
-  double cell_ = 8, ox_ = 0, oy_ = 0;
+  double cell_ = 4, ox_ = 0, oy_ = 0;
   int nx_ = 0, ny_ = 0;
   std::vector<Edge> edges_;
   std::vector<std::uint32_t> begin_, items_;  // CSR: the edges meeting each bucket
