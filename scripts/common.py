@@ -866,6 +866,21 @@ def config_keys(rows) -> list[str]:
     return keys
 
 
+def search_label(search: str, smoothing: str) -> str:
+    """The configuration label of a (search, smoothing) pair (docs/path-quality.md): A*'s rows keep
+    their smoothing, the any-angle searches name themselves ('theta', 'theta + los')."""
+    if search in ("", "astar", "nan"):
+        return smoothing
+    return search if smoothing == "none" else f"{search} + {smoothing}"
+
+
+def fold_search_frame(df) -> None:
+    """The search joins the smoothing label in a small frame (paths, a map's rows); in place."""
+    if "search" not in df.columns or not len(df):
+        return
+    df["smoothing"] = [search_label(str(a), str(b)) for a, b in zip(df["search"], df["smoothing"])]
+
+
 def ordered_unique(series) -> list:
     """Unique values in first-seen order (the order the run listed them)."""
     if hasattr(series, "cat"):

@@ -287,6 +287,8 @@ def results_lookup(paths_file: str, map_name: str, radius=None) -> dict:
         return {}
     df = common.read_results_csv(csv)
     df = df[df["map"] == map_name]
+    df = df.copy()
+    common.fold_search_frame(df)  # Theta* rows: their own label (docs/path-quality.md)
     if radius is not None and "radius" in df.columns:
         df = df[pd_numeric(df["radius"]) == radius]
     out = {}
@@ -329,7 +331,8 @@ def main() -> int:
         raise common.InputError(f"{paths_file}: no such paths file (run navbench with --paths)")
     paths = common.read_paths_csv(paths_file)
     maps_there = sorted(set(paths["map"]))
-    paths = paths[paths["map"] == m.name]
+    paths = paths[paths["map"] == m.name].copy()
+    common.fold_search_frame(paths)  # Theta* paths: their own label (docs/path-quality.md)
     if paths.empty:
         raise common.InputError(f"{paths_file}: no paths for map '{m.name}' (maps there: "
                                 f"{', '.join(maps_there[:8]) or 'none'})")

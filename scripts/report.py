@@ -47,10 +47,11 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import plots  # noqa: E402
+import report_quality  # noqa: E402
 import stats  # noqa: E402
 from plots import Figure, Panel, Series  # noqa: E402
 
-SMOOTH_RANK = {"none": 0, "los": 1, "funnel": 2}
+SMOOTH_RANK = {"none": 0, "los": 1, "funnel": 2, **report_quality.SEARCH_RANK}
 # Ranked-table columns: (key, header, unit, better: min|max, formatter kind)
 METRICS = [
     ("solved_pct", "solved", "%", "max", "pct"),
@@ -68,7 +69,8 @@ PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoc
 SCOPE_COLUMNS = ["map", "representation", "smoothing", "facet", "config", "status", "valid", "query_us", "gap", "qid",
                  "query"]
 MAX_VERDICT_PAIRS = 12
-OPTIONAL_SECTIONS = {"dynamic": "Changing maps", "threads": "Many agents", "radius": "Agents with a radius"}  # shown when the inputs have them
+OPTIONAL_SECTIONS = {"dynamic": "Changing maps", "threads": "Many agents", "radius": "Agents with a radius",
+                     "quality": "Path quality"}  # shown when the inputs have them
 
 
 # --------------------------------------------------------------------------------------------
@@ -133,9 +135,10 @@ def f_p(p) -> str:
 # are read, into query_us and length_ref (derive_rows).
 ROW_COLUMNS = ["map", "collection", "scen_index", "representation", "heuristic", "smoothing", "convention", "status",
                "length", "optimal", "octile_optimal", "gap", "valid", "expansions", "locate_us", "search_us",
-               "smooth_us", "message", "radius", "epoch"]
-TEXT_USED = ["map", "collection", "representation", "heuristic", "smoothing", "convention", "status", "message"]
-NUMBERS_USED = ["scen_index", "length", "optimal", "gap", "valid", "expansions", "query_us", "length_ref"]
+               "smooth_us", "message", "radius", "epoch", "search", "clearance", "turn"]
+TEXT_USED = ["map", "collection", "representation", "heuristic", "smoothing", "convention", "status", "message", "search"]
+NUMBERS_USED = ["scen_index", "length", "optimal", "gap", "valid", "expansions", "query_us", "length_ref", "clearance",
+                "turn"]
 
 
 def derive_rows(chunk):
@@ -263,6 +266,7 @@ def prepare(data: common.ResultData):
             rows["status"] = pd.Categorical.from_codes(codes, categories=status.cat.categories)
             data.notes.append(f"{int(legacy.sum())} row(s) with status error and message 'not applicable' "
                               "(written before docs/results.md#query-status had not_applicable) counted as not_applicable")
+    report_quality.fold_search(rows, combined_text)  # Theta* rows: configurations of their own
     keys = common.config_keys(rows)
     if "radius" in rows.columns and rows["radius"].nunique(dropna=False) > 1:  # agents of several sizes (docs/radius.md)
         rows["radius"] = combined_text(rows, ["radius"], lambda v: _radius_text(v[0]))
@@ -1215,6 +1219,7 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> 
     update_figures(a)
     thread_figures(a)
     radius_figures(a)
+    report_quality.quality_figures(a, rep_colours, esc, f_gap, seed)
     return a
 
 
@@ -1587,7 +1592,8 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
             parts.append(figure_html(cfig, plots.save_static(cfig, os.path.join(out_dir, "figures"))))
         parts.append("</section>")
     for sec, title_ in (("cost", "Cost as the work grows"), ("dist", "Distributions"),
-                        ("dynamic", "Changing maps"), ("threads", "Many agents"), ("radius", "Agents with a radius")):
+                        ("dynamic", "Changing maps"), ("threads", "Many agents"), ("radius", "Agents with a radius"),
+                        ("quality", "Path quality")):
         figs = [(f, extra) for s, f, extra in a.figures if s == sec]
         if sec in OPTIONAL_SECTIONS and not figs:
             continue  # only runs that have them (dynamic scenarios, thread scaling)
