@@ -104,8 +104,12 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
         if (ru.dist + w < via[v].first) via[v] = {ru.dist + w, u};
         if (u != S) relax(v, ws.record(p).dist + distance(point(p), point(v)), p);
         else relax(v, ru.dist + w, u);
-      } else if (u != S && sees(p, v)) {
-        relax(v, ws.record(p).dist + distance(point(p), point(v)), p);
+      } else if (u != S) {
+        // The shortcut is tested only when it would lower g(v): otherwise neither it nor the edge
+        // can (g(u) + w >= g(p) + |p u| + |u v| >= g(p) + |p v|), so the test would change nothing.
+        const double via_p = ws.record(p).dist + distance(point(p), point(v));
+        if (via_p < ws.record(v).dist && sees(p, v)) relax(v, via_p, p);
+        else relax(v, ru.dist + w, u);
       } else {
         relax(v, ru.dist + w, u);
       }
