@@ -26,6 +26,7 @@ json capabilities(const Capabilities& c) {
           {"grid8_optimal", c.grid8_optimal},
           {"exact", c.exact},
           {"point_vertices", c.point_vertices},
+          {"segment_edges", c.segment_edges},
           {"weights", c.weights},
           {"corridor", c.corridor},
           {"update_in_place", c.update_in_place},
@@ -68,6 +69,7 @@ json api_info(const MapCache& maps) {
           {"representations", reps},
           {"smoothers", sm},
           {"heuristics", {"euclidean", "octile", "manhattan", "chebyshev", "zero"}},
+          {"searches", {"astar", "theta", "lazy-theta"}},
           {"limits", {{"body_bytes", kMaxBody}, {"representations", kMaxReps}}}};
 }
 

@@ -19,6 +19,7 @@ json row_json(const ResultRow& r, const BuildRow& b) {
   for (const auto& p : r.path) path.push_back({p.x, p.y});
   return {{"representation", r.representation},
           {"smoothing", r.smoothing},
+          {"search", r.search},
           {"heuristic", r.heuristic},
           {"status", to_string(r.status)},
           {"message", r.message},
@@ -31,6 +32,9 @@ json row_json(const ResultRow& r, const BuildRow& b) {
           {"expansions", r.expansions},
           {"generated", r.generated},
           {"path_points", r.path_points},
+          {"los_checks", r.los_checks},
+          {"clearance", opt(r.clearance)},
+          {"turn", opt(r.turn)},
           {"locate_us", r.locate_us},
           {"search_us", r.search_us},
           {"smooth_us", r.smooth_us},
@@ -74,14 +78,15 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
   json out = json::array();
   if (!b->rep) {
     for (const auto& s : job.q.smoothings)
-      out.push_back({{"representation", spec.text}, {"smoothing", s}, {"heuristic", job.q.heuristic.text}, {"status", "not_applicable"},
+      out.push_back({{"representation", spec.text}, {"smoothing", s}, {"search", to_string(job.q.search)}, {"heuristic", job.q.heuristic.text}, {"status", "not_applicable"},
                      {"message", spec.text + " does not support this map: " + b->unsupported}, {"path", json::array()}});
     return out;
   }
   std::vector<ResultRow> rows;
   {
     std::lock_guard lock(b->m);
-    rows = run_query(job.ctx, job.in, *b->rep, spec.text, job.q.heuristic, job.q.smoothings, job.free, true);
+    rows = run_query(job.ctx, job.in, *b->rep, spec.text, job.q.heuristic, job.q.smoothings, job.free, true, nullptr,
+                     nullptr, job.q.search, spec.caps().segment_edges);
   }
   for (auto& r : rows) {
     if (!job.q.paths) r.path.clear();
@@ -116,7 +121,7 @@ json answer_all(const QueryJob& job) {
 
 json api_query(MapCache& maps, const json& body) {
   const auto t0 = Clock::now();
-  only_fields(body, {"map", "reps", "start", "goal", "smoothing", "heuristic", "paths"});
+  only_fields(body, {"map", "reps", "start", "goal", "smoothing", "search", "heuristic", "paths"});
   MapEntry& e = map_of(maps, body);
   std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
   const Map& m = e.pm.map;

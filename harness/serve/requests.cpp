@@ -83,6 +83,15 @@ Heuristic read_heuristic(const json& body) {
   return parse_heuristic(body["heuristic"].get<std::string>());
 }
 
+// "search": astar (default), theta or lazy-theta (docs/path-quality.md).
+SearchMode read_search(const json& body) {
+  if (!body.contains("search")) return SearchMode::astar;
+  const json& s = body["search"];
+  if (!s.is_string() || s.get<std::string>().find(',') != std::string::npos || s.get<std::string>().size() > 16)
+    throw HttpError(400, "'search' must be astar, theta or lazy-theta");
+  return parse_search_list(s.get<std::string>()).front();  // an unknown name: invalid_argument -> 400
+}
+
 bool read_paths(const json& body) {
   if (!body.contains("paths")) return true;
   if (!body["paths"].is_boolean()) throw HttpError(400, "'paths' must be true or false");
@@ -96,6 +105,7 @@ QueryRequest read_query(const json& body, const Map& m) {
   q.specs = read_reps(body);
   q.smoothings = read_smoothings(body);
   q.heuristic = read_heuristic(body);
+  q.search = read_search(body);
   q.paths = read_paths(body);
   q.start = read_point(body, "start", m);
   q.goal = read_point(body, "goal", m);

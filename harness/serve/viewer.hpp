@@ -144,6 +144,7 @@ const GridMap& editable_grid(const MapEntry& e);
 struct QueryRequest {
   std::vector<RepresentationSpec> specs;
   std::vector<std::string> smoothings{"none"};
+  SearchMode search = SearchMode::astar;  // docs/path-quality.md
   Heuristic heuristic;
   bool paths = true;
   Point start, goal;

@@ -225,6 +225,8 @@ def test_api(a):
             ("reps not a list", dict(good, reps="grid8"), 400, "reps"),
             ("too many representations", dict(good, reps=["grid8"] * 17), 400, "at most"),
             ("unknown smoothing", dict(good, smoothing="spline"), 400, "unknown smoothing"),
+            ("unknown search", dict(good, search="dijkstra"), 400, "unknown search 'dijkstra'"),
+            ("search not a name", dict(good, search=["theta"]), 400, "'search' must be"),
             ("bad heuristic", dict(good, heuristic="euclidean*-1"), 400, "euclidean"),
             ("unknown map", dict(good, map=99), 404, "unknown map"),
             ("unknown field", dict(good, radius=1), 400, "unknown field 'radius'"),
@@ -236,6 +238,16 @@ def test_api(a):
             except Exception:
                 msg = None
             check(st == want and msg is not None and pat in msg and "\n" not in msg, f"{name}: {st} {msg!r}")
+        # Theta* (docs/path-quality.md): grid8 answers with its segment tests counted and the path's
+        # clearance and turning; visgraph (edges that are not segments) is not_applicable.
+        st, res = srv.query(dict(good, reps=["grid8", "visgraph"], search="theta", smoothing="none"))
+        by = {r["representation"]: r for r in res["results"]} if st == 200 else {}
+        g8, vg = by.get("grid8", {}), by.get("visgraph", {})
+        check(g8.get("search") == "theta" and g8.get("status") == "ok" and g8.get("los_checks", 0) > 0
+              and g8.get("clearance") is not None and g8.get("turn") is not None,
+              f"search=theta: grid8 answers with los_checks, clearance and turn ({g8.get('status')}, {g8.get('los_checks')})")
+        check(vg.get("status") == "not_applicable" and "not segments" in vg.get("message", ""),
+              f"search=theta: visgraph is not_applicable ({vg.get('status')})")
         for path, want, pat in [("/api/structure?map=0&rep=grid9", 400, "unknown representation"),
                                 ("/api/structure?map=x&rep=grid8", 404, "unknown map"),
                                 (f"/api/structure?map={poly_id}&rep=grid8", 422, "does not support"),
@@ -701,6 +713,17 @@ def test_browser(a):
         driver.find_element("css selector", "#csvrows tbody tr").click()
         note = wait_for(driver, "const t = document.querySelector('#replaynote').textContent; return t.includes('live') && t", "the replay note")
         check("✓ same" in note, f"replaying a CSV row reproduces it: {note}")
+
+        # The search mode: Theta* answers on grid8 with clearance and turning shown; back to A*.
+        driver.execute_script("document.querySelector('#search').value = 'theta'; document.querySelector('#search').dispatchEvent(new Event('change'))")
+        got = wait_for(driver, """const r = [...document.querySelectorAll('#results tbody tr')].find(tr => tr.dataset.rep == 'grid8');
+            return r && r.dataset.search == 'theta' && r.dataset.status == 'ok' && r.querySelector('td.clearance') &&
+                   [r.querySelector('td.clearance').textContent, r.querySelector('td.turn').textContent, r.dataset.clearance]""",
+                       "grid8's Theta* answer")
+        check(got[0] not in ("", "–") and got[1] not in ("", "–") and float(got[2]) >= 0,
+              f"the results table shows Theta*'s clearance and turning ({got})")
+        driver.execute_script("document.querySelector('#search').value = 'astar'; document.querySelector('#search').dispatchEvent(new Event('change'))")
+        wait_for(driver, "return [...document.querySelectorAll('#results tbody tr')].every(tr => tr.dataset.search == 'astar')", "A* again")
 
         # Pan and zoom keep the markers where they belong (map -> screen -> map round trip).
         canvas = driver.find_element("css selector", "#canvas")

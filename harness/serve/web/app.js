@@ -415,7 +415,7 @@ async function sendQuery() {
   inflight = true;
   pending = false;
   const body = { map: state.map.id, reps, start: state.start, goal: state.goal,
-                 smoothing: $('smoothing').value, heuristic: heuristicText() };
+                 smoothing: $('smoothing').value, search: $('search').value, heuristic: heuristicText() };
   const t0 = performance.now();
   const slow = setTimeout(() => setStatus('building representations…'), 300);
   try {
@@ -456,12 +456,13 @@ function renderResults() {
     const t = ok ? (r.locate_us + r.search_us + r.smooth_us) / 1000 : null;
     const gap = r.gap === null || r.gap === undefined ? '–' : r.gap < 5e-10 ? '0' : `+${(100 * r.gap).toFixed(2)} %`;
     const lengthCell = ok
-      ? el('td', { class: 'num' + (r.valid === false ? ' invalid' : ''), title: r.valid === false ? 'INVALID path (crosses an obstacle or a pinch point)' : `raw ${fmt(r.raw_length, 8)} · ${r.path_points} points` },
+      ? el('td', { class: 'num' + (r.valid === false ? ' invalid' : ''), title: r.valid === false ? 'INVALID path (crosses an obstacle or a pinch point)' : `raw ${fmt(r.raw_length, 8)} · ${r.path_points} points · ${r.expansions} expanded${r.los_checks ? ` · ${r.los_checks} segment tests` : ''}` },
         fmt(r.length, 5) + (r.valid === false ? ' ✗' : ''))
-      : el('td', { class: 'num', colspan: 3, title: r.message || '' },
+      : el('td', { class: 'num', colspan: 4, title: r.message || '' },
         el('span', { class: 'st' + (r.status === 'no_path' || r.status === 'not_applicable' ? ' np' : '') }, r.status.replace('_', ' ')));
     const tr = el('tr', {
-      dataset: { rep: r.representation, status: r.status, length: r.length ?? '', expansions: r.expansions ?? '', valid: r.valid ?? '' },
+      dataset: { rep: r.representation, status: r.status, length: r.length ?? '', expansions: r.expansions ?? '', valid: r.valid ?? '',
+                 search: r.search ?? '', clearance: r.clearance ?? '', turn: r.turn ?? '' },
       class: r.representation === state.highlight ? 'hl' : '',
     },
     el('td', {}, el('span', { class: 'sw', style: `background:${colourOf(r.representation)}` })),
@@ -470,7 +471,8 @@ function renderResults() {
       : r.representation) }, r.representation),
     lengthCell,
     ok ? el('td', { class: 'num' }, gap) : null,
-    ok ? el('td', { class: 'num' }, r.expansions) : null,
+    ok ? el('td', { class: 'num clearance', title: 'least distance from the path to an obstacle' }, r.clearance === null || r.clearance === undefined ? '–' : r.clearance.toFixed(2)) : null,
+    ok ? el('td', { class: 'num turn' }, r.turn === null || r.turn === undefined ? '–' : r.turn.toFixed(0)) : null,
     el('td', { class: 'num', title: ok ? `locate ${r.locate_us.toFixed(0)} µs · search ${r.search_us.toFixed(0)} µs · smooth ${r.smooth_us.toFixed(0)} µs` : '' }, t === null ? '' : t.toFixed(t < 10 ? 2 : 1)));
     tr.addEventListener('mouseenter', () => { state.highlight = r.representation; tr.classList.add('hl'); render(); });
     tr.addEventListener('mouseleave', () => { state.highlight = null; tr.classList.remove('hl'); render(); });
@@ -821,7 +823,8 @@ async function main() {
   for (const s of state.info.smoothers) $('smoothing').append(el('option', { value: s.name, title: s.description }, s.name));
   $('smoothing').value = 'los';
   for (const h of state.info.heuristics) $('heuristic').append(el('option', { value: h }, h));
-  for (const id of ['smoothing', 'heuristic', 'weight']) $(id).addEventListener('change', () => { state.recorded = null; state.highlight = null; query(); });
+  for (const s of state.info.searches || ['astar']) $('search').append(el('option', { value: s }, s));
+  for (const id of ['smoothing', 'search', 'heuristic', 'weight']) $(id).addEventListener('change', () => { state.recorded = null; state.highlight = null; query(); });
   $('snap').addEventListener('change', () => { if (state.start) { state.start = snap(state.start); state.goal = snap(state.goal); updatePoints(); query(); } });
   addRegistered(state.info.representations);
   $('addrep').addEventListener('submit', async (ev) => {
