@@ -32,9 +32,6 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
   ws.start_links = q.s.links;
   if (q.direct) ws.start_links.push_back({T, distance(q.start, q.goal)});
   for (const Link& l : q.g.links) ws.goal_links.mark(l.vertex, T, l.cost);
-  // Lazy Theta*: per vertex, the cheapest way in through an edge from an expanded vertex.
-  std::vector<std::pair<double, Vertex>>& via = ws.edge_parent;
-  if (mode == AnyAngle::lazy_theta && via.size() < n + 2) via.resize(n + 2);
   QG g(r.graph(), r.weights(), ws.start_links, ws.goal_links);
   auto point = [&](Vertex v) { return v < S ? Point(r.position(v)) : (v == S ? q.start : q.goal); };
   auto heur = [&](Vertex v) {
@@ -44,6 +41,13 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
   auto sees = [&](Vertex a, Vertex b) {
     ++stats.los_checks;
     return visible(point(a), point(b));
+  };
+  // u's parent is the start and u holds a start link of exactly its g: the link itself, no test.
+  auto start_link = [&](Vertex u, const SearchWorkspace::Record& ru) {
+    if (ru.pred != S) return false;
+    for (const Link& l : ws.start_links)
+      if (l.vertex == u && l.cost == ru.dist) return true;
+    return false;
   };
   detail::OpenList open(ws);
   constexpr std::uint8_t kGray = std::uint8_t(boost::gray_color), kBlack = std::uint8_t(boost::black_color);
@@ -78,13 +82,30 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
     ru.color = kBlack;
     ++stats.expansions;
     // Lazy Theta*'s SetVertex: the assumed shortcut from the parent is tested now; without sight
-    // the vertex goes in through its cheapest edge from an expanded vertex.
-    if (mode == AnyAngle::lazy_theta && u != S) {
-      const bool through_edge = ru.pred == via[u].second && ru.dist == via[u].first;
-      if (!through_edge && !sees(ru.pred, u)) {
-        ru.dist = via[u].first;
-        ru.pred = via[u].second;
+    // the vertex goes in through its cheapest edge from an expanded vertex. The graphs Theta* runs
+    // on are symmetric (segment edges), so u's expanded neighbours are its out-neighbours, plus the
+    // start through its links and, for the goal, the vertices of its links.
+    if (mode == AnyAngle::lazy_theta && u != S && !start_link(u, ru) && !sees(ru.pred, u)) {
+      double best = SearchWorkspace::kInf;
+      Vertex from = u;
+      auto consider = [&](Vertex m, double w) {
+        const SearchWorkspace::Record& rm = ws.record(m);
+        if (rm.color == kBlack && rm.dist + w < best) {
+          best = rm.dist + w;
+          from = m;
+        }
+      };
+      if (u == T) {
+        for (const Link& l : q.g.links) consider(l.vertex, l.cost);
+        if (q.direct) consider(S, distance(q.start, q.goal));
+      } else {
+        for (auto [it, end] = out_edges(u, g); it != end; ++it)
+          if (Vertex m = Vertex(target(*it, g)); m < S) consider(m, it->w);
+        for (const Link& l : ws.start_links)
+          if (l.vertex == u) consider(S, l.cost);
       }
+      ru.dist = best;
+      ru.pred = from;
     }
     if (u == T) {
       found = true;
@@ -95,13 +116,9 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
       const Vertex v = Vertex(target(*it, g));
       const SearchWorkspace::Record& rv = ws.record(v);
       if (rv.color == kBlack) continue;
-      if (rv.color == SearchWorkspace::kWhite) {
-        ++stats.generated;
-        if (mode == AnyAngle::lazy_theta) via[v] = {SearchWorkspace::kInf, v};
-      }
+      if (rv.color == SearchWorkspace::kWhite) ++stats.generated;
       const double w = it->w;
       if (mode == AnyAngle::lazy_theta) {
-        if (ru.dist + w < via[v].first) via[v] = {ru.dist + w, u};
         if (u != S) relax(v, ws.record(p).dist + distance(point(p), point(v)), p);
         else relax(v, ru.dist + w, u);
       } else if (u != S) {

@@ -115,7 +115,7 @@ class SearchWorkspace {
   std::size_t memory_bytes() const {
     return records_.capacity() * sizeof(Record) + touched_.capacity() * sizeof(Vertex) +
            open_storage.capacity() * sizeof(OpenEntry) + goal_links.stamp.capacity() * 4 +
-           goal_links.link.capacity() * sizeof(Link) + edge_parent.capacity() * sizeof(edge_parent[0]);
+           goal_links.link.capacity() * sizeof(Link);
   }
 
   // The open list's storage, kept between queries so a query allocates nothing.
@@ -130,7 +130,6 @@ class SearchWorkspace {
   std::vector<double> landmark_goal;  // d(L_i, T) of the running query (ALT)
   std::vector<std::pair<std::uint32_t, double>> goal_places;  // (place, link cost) of the goal (distance table)
   std::vector<double> goal_value;  // per goal place, the best start-to-goal cost through it (distance table)
-  std::vector<std::pair<double, Vertex>> edge_parent;  // Lazy Theta*: per vertex, its cheapest way in through an edge
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   static constexpr std::uint8_t kWhite = 0;  // boost::white_color (checked in astar.hpp)
 
