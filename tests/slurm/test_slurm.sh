@@ -275,7 +275,8 @@ check merged_rows_equal_single_process 'diff <(drop "$tmp/ref/results.csv" $timi
 check merged_build_rows_equal 'diff <(drop "$tmp/ref/results.build.csv" $timing) <(drop "$out/merged/results.build.csv" $timing) >/dev/null'
 check merged_paths_equal 'diff "$tmp/ref/results.paths.csv" "$out/merged/results.paths.csv" >/dev/null'
 check logs_in_results_folder '[ -z "$(find "$tmp/elsewhere" "$tmp/other" -mindepth 1)" ] && ls "$out"/logs/shard-1.*.out "$out"/logs/merge.*.out >/dev/null 2>&1'
-check status_all_done '"$src/scripts/slurm/units.py" status "$out" | grep -q "^$nunits of $nunits units done"'
+# (the whole status first: grep -q on a pipe would stop reading and break units.py's pipe)
+check status_all_done '"$src/scripts/slurm/units.py" status "$out" > "$tmp/status.txt" && grep -q "^$nunits of $nunits units done" "$tmp/status.txt"'
 
 say "$fails failed"
 [ "$fails" -eq 0 ]
