@@ -113,8 +113,10 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   for (std::size_t t = 0; t < threads; ++t) ws.push_back(rep->new_workspace());
   const std::size_t block = 256 * threads;
   std::vector<std::vector<ResultRow>> out;
-  for (const auto& [sm, h] : passes)
+  for (const auto& pass : passes)  // (no structured binding: the worker lambda captures them)
     for (std::size_t begin = 0; begin < pm.queries.size(); begin += block) {
+      const SearchMode sm = pass.first;
+      const Heuristic* h = pass.second;
       const std::size_t end = std::min(pm.queries.size(), begin + block);
       out.assign(end - begin, {});
       std::atomic<std::size_t> next{begin};
