@@ -402,6 +402,26 @@ TEST_P(Conformance, Radius) {
         }
         // visgraph answers exactly when the optimum exists.
         if (e.name == "visgraph") { EXPECT_EQ(rows[0].status == Status::ok, qi.optimal.has_value()); }
+        // Theta* and Lazy Theta* (docs/path-quality.md) with the swept-disc test: the same status
+        // as A*'s raw path, a valid path no shorter than the optimum where the grid's is valid by
+        // construction, and the validity column always equal to the slow test.
+        for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
+          SCOPED_TRACE(to_string(mode));
+          for (const ResultRow& r : run_query(ctx, qi, *rep, e.name, h, {"none", "los"}, *pm.free, true, nullptr, &rc, mode,
+                                              e.caps.segment_edges)) {
+            if (!e.caps.segment_edges) {
+              EXPECT_EQ(r.status, Status::not_applicable);
+              continue;
+            }
+            EXPECT_EQ(r.status, rows[0].status) << r.message;
+            if (r.status != Status::ok) continue;
+            const std::vector<PathItem> items = items_of(r.path);
+            EXPECT_EQ(*r.valid, R == 0 ? pm.free->path_valid(r.path) : slow.valid(items, R));
+            if (by_construction) { EXPECT_TRUE(*r.valid) << "Theta*'s shortcuts keep the disc clear"; }
+            if (*r.valid && qi.optimal) { EXPECT_GE(*r.length, *qi.optimal - 1e-9 * (1 + *qi.optimal)); }
+            if (*r.valid && R > 0) { EXPECT_GE(*r.clearance, R - 1e-9); }
+          }
+        }
       }
     }
   if (erode == "none") { EXPECT_GT(invalid_seen, 0) << "no invalid path: the battery would not test that case"; }

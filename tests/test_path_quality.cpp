@@ -96,6 +96,65 @@ TEST(PathQuality, ClearanceMatchesBruteForce) {
   }
 }
 
+// Random paths with arcs (docs/radius.md items: a, @c, b): the bucketed clearance equals the
+// all-edges minimum, and fine sampling along segments and arcs agrees within its step; the turn
+// equals the one of the arc drawn as many chords.
+TEST(PathQuality, PathsWithArcsMatchBruteForce) {
+  GenerateOptions o;
+  o.kind = "random";
+  o.width = o.height = 30;
+  o.density = 12;
+  o.seed = 9;
+  const Map m = make_grid_map(generate_map(o), "r");
+  FreeSpace fs(m);
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  auto boundary_distance = [&](Point p) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& ring : fs.obstacle_rings())
+      for (std::size_t i = 0; i < ring.size(); ++i) best = std::min(best, point_segment_distance(p, ring[i], ring[(i + 1) % ring.size()]));
+    return best;
+  };
+  for (int k = 0; k < 40; ++k) {
+    const Point c{3 + 24 * u(rng), 3 + 24 * u(rng)};
+    const double r = 0.2 + 2 * u(rng), a0 = 2 * M_PI * u(rng), sweep = (u(rng) - 0.5) * 0.95 * 2 * M_PI / 2;  // < 90° either way
+    const Point a{c.x + r * std::cos(a0), c.y + r * std::sin(a0)}, b{c.x + r * std::cos(a0 + sweep), c.y + r * std::sin(a0 + sweep)};
+    const Point before{a.x - 3 * std::sin(a0) * (sweep > 0 ? -1 : 1), a.y + 3 * std::cos(a0) * (sweep > 0 ? -1 : 1)};
+    const std::vector<PathItem> path = {{before, false}, {a, false}, {c, true}, {b, false}};
+    Arc arc;
+    ASSERT_TRUE(make_arc(a, c, b, arc));
+    double all = std::numeric_limits<double>::infinity();
+    for (const auto& ring : fs.obstacle_rings())
+      for (std::size_t i = 0; i < ring.size(); ++i) {
+        const Point e0 = ring[i], e1 = ring[(i + 1) % ring.size()];
+        all = std::min({all, segment_segment_distance(before, a, e0, e1), arc_segment_distance(arc, e0, e1)});
+      }
+    const double got = fs.path_clearance().clearance(path);
+    EXPECT_EQ(got, all);
+    double sampled = std::numeric_limits<double>::infinity();
+    const int n = 2000;
+    for (int i = 0; i <= n; ++i) {
+      const double t = double(i) / n;
+      sampled = std::min({sampled, boundary_distance({before.x + t * (a.x - before.x), before.y + t * (a.y - before.y)}),
+                          boundary_distance({c.x + r * std::cos(a0 + t * sweep), c.y + r * std::sin(a0 + t * sweep)})});
+    }
+    const double step = std::max(distance(before, a), r * std::abs(sweep)) / n;
+    EXPECT_LE(got, sampled + 1e-12);
+    EXPECT_GE(got, sampled - step / 2 - 1e-12);
+    // With a straight exit along the tangent at b, the chords turn from the entry to the exit
+    // direction exactly as the arc does.
+    const double sg = sweep > 0 ? 1.0 : -1.0, e = a0 + sweep;
+    const Point after{b.x - 3 * sg * std::sin(e), b.y + 3 * sg * std::cos(e)};
+    std::vector<PathItem> walked = path;
+    walked.push_back({after, false});
+    Polyline chords{before, a};
+    for (int i = 1; i <= 500; ++i) chords.push_back({c.x + r * std::cos(a0 + sweep * i / 500), c.y + r * std::sin(a0 + sweep * i / 500)});
+    chords.push_back(after);
+    EXPECT_NEAR(path_turn(walked), path_turn(chords), 1e-6);
+    EXPECT_NEAR(path_turn(walked), std::abs(sweep) * 180 / M_PI, 1e-6);
+  }
+}
+
 TEST(PathQuality, TouchingACornerIsZeroExactly) {
   const Map m = grid({"........", "........", "...@....", "........", "........"});
   FreeSpace fs(m);
