@@ -226,6 +226,26 @@ struct TableHeuristic {
 };
 }  // namespace detail
 
+// Starts a query on r's graph in ws: the records reset, the start's links (and the direct link to
+// the goal) and the goal's links set, and the overlay graph over them (start n, goal n + 1). The
+// first step of every search on the overlay (astar, search/theta.hpp).
+template <Representation R>
+QueryGraph<typename R::Graph, decltype(std::declval<const R&>().weights())> query_overlay(const R& r, const Query& q,
+                                                                                         SearchWorkspace& ws) {
+  const std::size_t n = num_vertices(r.graph());
+  ws.begin(n + 2);
+  ws.goal_links.reset(n + 2);
+  ws.start_links = q.s.links;
+  const Vertex T = Vertex(n + 1);
+  if (q.direct) {
+    double c = distance(q.start, q.goal);
+    if constexpr (HasDirectCost<R>) c = r.direct_cost(q);
+    ws.start_links.push_back({T, c});
+  }
+  for (const Link& l : q.g.links) ws.goal_links.mark(l.vertex, T, l.cost);
+  return {r.graph(), r.weights(), ws.start_links, ws.goal_links};
+}
+
 // Runs the shared A* from q.start to q.goal over r's graph with q's attachments.
 // On success fills q.path (base vertices, start side first) and returns the path cost;
 // returns +inf when the goal is unreachable.
@@ -233,17 +253,8 @@ template <Representation R>
 double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, SearchStats& stats) {
   using QG = QueryGraph<typename R::Graph, decltype(r.weights())>;
   const std::size_t n = num_vertices(r.graph());
-  ws.begin(n + 2);
-  ws.goal_links.reset(n + 2);
-  ws.start_links = q.s.links;
   const Vertex S = Vertex(n), T = Vertex(n + 1);
-  if (q.direct) {
-    double c = distance(q.start, q.goal);
-    if constexpr (HasDirectCost<R>) c = r.direct_cost(q);
-    ws.start_links.push_back({T, c});
-  }
-  for (const Link& l : q.g.links) ws.goal_links.mark(l.vertex, T, l.cost);
-  QG g(r.graph(), r.weights(), ws.start_links, ws.goal_links);
+  QG g = query_overlay(r, q, ws);
 
   bool found = false;
   detail::OpenList open(ws);

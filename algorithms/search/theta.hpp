@@ -24,20 +24,12 @@ namespace navbench {
 template <Representation R>
 double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchWorkspace& ws,
                   SearchStats& stats, Polyline& path) {
-  using QG = QueryGraph<typename R::Graph, decltype(r.weights())>;
   const std::size_t n = num_vertices(r.graph());
   const Vertex S = Vertex(n), T = Vertex(n + 1);
-  ws.begin(n + 2);
-  ws.goal_links.reset(n + 2);
-  ws.start_links = q.s.links;
-  if (q.direct) ws.start_links.push_back({T, distance(q.start, q.goal)});
-  for (const Link& l : q.g.links) ws.goal_links.mark(l.vertex, T, l.cost);
-  QG g(r.graph(), r.weights(), ws.start_links, ws.goal_links);
+  const auto g = query_overlay(r, q, ws);
   auto point = [&](Vertex v) { return v < S ? Point(r.position(v)) : (v == S ? q.start : q.goal); };
-  auto heur = [&](Vertex v) {
-    const Point p = point(v);
-    return h.weight * with_metric(h.metric, [&](auto m) { return metric_distance<decltype(m)::value>(p, q.goal); });
-  };
+  // The run's heuristic on positions, as A*'s (its metric switched at run time: one instantiation).
+  detail::PositionHeuristic<R, detail::kRuntimeMetric> heur{&r, S, q.start, q.goal, h.weight, h.metric};
   auto sees = [&](Vertex a, Vertex b) {
     ++stats.los_checks;
     return visible(point(a), point(b));
