@@ -17,12 +17,12 @@ struct Capabilities {
   bool grid8_optimal = false;    // raw paths are shortest 8-connected grid paths: --checkopt compares them with the scenario
   bool exact = false;            // raw paths are the exact Euclidean shortest paths: it can serve as the optimum's reference
   bool point_vertices = false;   // every vertex is a point of the plane a path passes through
-  bool segment_edges = false;    // every edge is the straight segment between its vertices' points, both ways: Theta* applies
   bool weights = false;          // answers on weighted (terrain) maps
   // Read off the type by make_entry (the optional concepts of representation.hpp):
   bool corridor = false;          // has a corridor of convex cells (the funnel smoother)
   bool update_in_place = false;   // updates itself after map changes; otherwise the harness rebuilds it
   bool update_approximate = false;  // an update may leave another structure than a fresh build's
+  bool segment_edges = false;       // every edge is the straight segment between its vertices' points: Theta* applies
 };
 
 // "corridor,update,..." for `navbench list`.

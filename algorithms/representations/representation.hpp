@@ -69,6 +69,12 @@ concept HasUpdate = requires(R& r, const Map& m, const std::vector<CellChange>& 
 template <class R>
 concept HasApproximateUpdate = HasUpdate<R> && requires { requires R::kUpdateIsApproximate; };
 
+// Optional: every edge is the straight segment between its vertices' points, both ways, so Theta*
+// (search/theta.hpp) may replace a parent chain by a segment: declare
+// `static constexpr bool kSegmentEdges = true;`. Theta* is compiled only for such types.
+template <class R>
+concept HasSegmentEdges = requires { requires R::kSegmentEdges; };
+
 // Optional: the representation's structure as line segments (grid cell borders, quadtree cells,
 // triangle edges, graph edges), for the path pictures of scripts/pathviz.py.
 template <class R>

@@ -19,6 +19,7 @@ RepresentationEntry make_entry(std::string name, std::string description, Capabi
   caps.corridor = HasCorridor<R>;
   caps.update_in_place = HasUpdate<R>;
   caps.update_approximate = HasApproximateUpdate<R>;
+  caps.segment_edges = HasSegmentEdges<R>;
   RepresentationEntry e{std::move(name), std::move(description),
                         [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<R>>(m, p); },
                         nullptr, caps, ""};

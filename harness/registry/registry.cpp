@@ -15,10 +15,10 @@
 namespace navbench {
 
 namespace {
-constexpr Capabilities kGrid{.grid_only = true, .point_vertices = true, .segment_edges = true};
-constexpr Capabilities kGrid8{.grid_only = true, .grid8_optimal = true, .point_vertices = true, .segment_edges = true};
+constexpr Capabilities kGrid{.grid_only = true, .point_vertices = true};
+constexpr Capabilities kGrid8{.grid_only = true, .grid8_optimal = true, .point_vertices = true};
 constexpr Capabilities kMesh{};
-constexpr Capabilities kPoints{.point_vertices = true, .segment_edges = true};
+constexpr Capabilities kPoints{.point_vertices = true};
 constexpr Capabilities kTiles{.grid_only = true};
 constexpr Capabilities kSubgoal{.grid_only = true, .grid8_optimal = true, .point_vertices = true};
 constexpr Capabilities kVisgraph{.exact = true, .point_vertices = true};

@@ -86,6 +86,7 @@ template <bool Diagonal>
 class GridRepresentation : public BuiltGraph<GridGraph> {
  public:
   GridRepresentation(const Map& map, Params& params);
+  static constexpr bool kSegmentEdges = true;  // a step is the segment between cell centres
 
   Point position(Vertex v) const {
     // y = v / W by a floating multiply (exact after the one-step correction): the heuristic calls

@@ -268,6 +268,7 @@ class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public Conv
 class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<NavMeshVertices> {
  public:
   NavMeshVertices(const Map& map, Params& params);
+  static constexpr bool kSegmentEdges = true;  // an edge is a triangle side between two corners
 
   std::optional<Attachment> attach(Point p) const;  // cell = triangle id
   BuildStats stats() const;
