@@ -25,7 +25,7 @@ int header_value(std::istream& in, const std::string& file, long& lineno, const 
 
 }  // namespace
 
-GridMap read_movingai_map(std::istream& in, const std::string& file) {
+GridMap read_movingai_map(std::istream& in, const std::string& file, const TerrainTable* terrain) {
   long lineno = 1;
   std::string s;
   if (!get_line(in, s)) fail(file, 1, "empty file (expected 'type octile')");
@@ -42,6 +42,13 @@ GridMap read_movingai_map(std::istream& in, const std::string& file) {
   if (std::size_t(m.width) * std::size_t(m.height) > (std::size_t(1) << 28))
     fail(file, 2, "map of " + std::to_string(m.width) + "x" + std::to_string(m.height) + " cells is too large");
   m.cells.assign(std::size_t(m.width) * m.height, 0);
+  // With a terrain table: each character's weight (0: blocked), looked up per character.
+  double weight_of[256] = {};
+  if (terrain) {
+    weight_of[std::uint8_t('.')] = weight_of[std::uint8_t('G')] = weight_of[std::uint8_t('S')] = 1;
+    for (const auto& [c, w] : terrain->weights) weight_of[std::uint8_t(c)] = w;
+    m.weights.assign(m.cells.size(), 1.0);
+  }
   for (int y = 0; y < m.height; ++y) {
     ++lineno;
     if (!get_line(in, s))
@@ -51,7 +58,14 @@ GridMap read_movingai_map(std::istream& in, const std::string& file) {
                              std::to_string(m.width));
     for (int x = 0; x < m.width; ++x) {
       const char c = s[std::size_t(x)];
-      m.cells[std::size_t(y) * m.width + x] = (c == '.' || c == 'G' || c == 'S') ? 1 : 0;
+      const std::size_t i = std::size_t(y) * m.width + x;
+      if (terrain) {
+        const double w = weight_of[std::uint8_t(c)];
+        m.cells[i] = w > 0;
+        if (w > 0) m.weights[i] = w;
+      } else {
+        m.cells[i] = (c == '.' || c == 'G' || c == 'S') ? 1 : 0;
+      }
     }
   }
   while (get_line(in, s)) {  // trailing blank lines are fine, more rows are not

@@ -4,6 +4,7 @@
 #include <istream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "geometry/map.hpp"
@@ -33,7 +34,16 @@ struct Scenario {
 // Largest side accepted (beyond this a file is "absurd"): 1<<15 cells.
 inline constexpr int kMaxMapSide = 1 << 15;
 
-GridMap read_movingai_map(std::istream& in, const std::string& name_for_errors);
+// A terrain table (docs/terrain.md, --terrain S=2,W=5; datasets/terrain.hpp reads it): map
+// characters and their weights. A named character is passable at its weight, even one that is
+// otherwise blocked ('W'); '@', 'O' and 'T' cannot be named.
+struct TerrainTable {
+  std::string text;  // as given: the column `terrain`
+  std::vector<std::pair<char, double>> weights;
+};
+
+// With `terrain`, the map's weights are filled from the table (unnamed passable characters weigh 1).
+GridMap read_movingai_map(std::istream& in, const std::string& name_for_errors, const TerrainTable* terrain = nullptr);
 Map load_movingai_map(const std::string& path);  // fills name/collection/path
 Scenario read_scenario(std::istream& in, const std::string& name_for_errors);
 Scenario load_scenario(const std::string& path);

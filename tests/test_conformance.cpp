@@ -140,7 +140,7 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
       for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
         SCOPED_TRACE(to_string(mode));
         for (const ResultRow& r : run_query(ctx, in, *rep, e.name, h, {"none", "los"}, fs, true, nullptr, nullptr, mode,
-                                            e.caps.segment_edges)) {
+                                            e.caps)) {
           if (!e.caps.segment_edges) {
             EXPECT_EQ(r.status, Status::not_applicable);
             continue;
@@ -408,7 +408,7 @@ TEST_P(Conformance, Radius) {
         for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
           SCOPED_TRACE(to_string(mode));
           for (const ResultRow& r : run_query(ctx, qi, *rep, e.name, h, {"none", "los"}, *pm.free, true, nullptr, &rc, mode,
-                                              e.caps.segment_edges)) {
+                                              e.caps)) {
             if (!e.caps.segment_edges) {
               EXPECT_EQ(r.status, Status::not_applicable);
               continue;

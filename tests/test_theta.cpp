@@ -68,7 +68,7 @@ TEST(Theta, EveryRepresentationAnswersOrIsNotApplicable) {
         in.goal = g;
         in.optimal = exact_optimum(*optimum, fs, s, g);
         const auto rows = run_query(ctx, in, *rep, e.name, h, {"none", "los"}, fs, true, nullptr, nullptr, mode,
-                                    e.caps.segment_edges);
+                                    e.caps);
         for (const ResultRow& r : rows) {
           EXPECT_EQ(r.search, to_string(mode));
           if (!e.caps.segment_edges) {
@@ -115,7 +115,7 @@ TEST(Theta, BeatsPostSmoothingAndLazyTestsLess) {
         in.optimal = exact_optimum(*optimum, fs, s, g);
         if (!in.optimal || *in.optimal <= 0) continue;
         auto add = [&](Totals& t, SearchMode mode, const char* smoothing) {
-          const auto rows = run_query(ctx, in, *rep, name, h, {smoothing}, fs, false, nullptr, nullptr, mode, true);
+          const auto rows = run_query(ctx, in, *rep, name, h, {smoothing}, fs, false, nullptr, nullptr, mode, e->caps);
           ASSERT_EQ(rows[0].status, Status::ok);
           t.gap += *rows[0].gap;
           t.los_checks += rows[0].los_checks;
@@ -162,7 +162,8 @@ TEST(Theta, DiscAgentPathsValid) {
       in.start = s;
       in.goal = g;
       for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta})
-        for (const ResultRow& r : run_query(ctx, in, *rep, "grid8", h, {"none", "los"}, fs, false, nullptr, &rc, mode, true)) {
+        for (const ResultRow& r : run_query(ctx, in, *rep, "grid8", h, {"none", "los"}, fs, false, nullptr, &rc, mode,
+                                            find_representation("grid8")->caps)) {
           if (r.status != Status::ok) continue;
           ++ok;
           EXPECT_TRUE(*r.valid);

@@ -12,9 +12,14 @@ namespace navbench {
 struct GridMap {
   int width = 0, height = 0;
   std::vector<std::uint8_t> cells;  // 1 = passable, row-major, y * width + x
+  // A weighted map (docs/terrain.md): each cell's weight >= 1, row-major like cells (1 in blocked
+  // cells). Empty: every passable cell weighs 1, the unweighted map.
+  std::vector<double> weights;
 
   bool inside(int x, int y) const { return x >= 0 && y >= 0 && x < width && y < height; }
   bool passable(int x, int y) const { return inside(x, y) && cells[std::size_t(y) * width + x] != 0; }
+  bool weighted() const { return !weights.empty(); }
+  double weight(int x, int y) const { return weights.empty() ? 1.0 : weights[std::size_t(y) * width + x]; }
 };
 
 // Polygon map (docs/maps.md): one walkable outer boundary (rings of x,y; first ring outer, rest holes)
@@ -44,6 +49,9 @@ struct Map {
   PolygonMap polygons;     // kind == polygon
   // Bounding box of everything that can be free: [0,W]x[0,H] for grids.
   Point min{0, 0}, max{0, 0};
+  // Where the weights of a weighted grid came from (docs/terrain.md): the --terrain text or the
+  // cost layer's file name, the column `terrain`; "" on an unweighted map.
+  std::string terrain;
 };
 
 // Builds a Map from a grid (name/collection left to the caller).

@@ -18,6 +18,7 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <vector>
 
 #include "geometry/point.hpp"
 
@@ -26,8 +27,9 @@ namespace navbench {
 namespace detail {
 
 // One greedy pass over p into out (cleared first). out is a subsequence of p with the same ends.
-template <class Visible>
-void los_pass(const Polyline& p, Polyline& out, Visible& visible) {
+// shortcut(i, j): p[i] may be joined to p[j] directly (the points between dropped).
+template <class Shortcut>
+void los_pass(const Polyline& p, Polyline& out, Shortcut&& shortcut) {
   out.clear();
   out.push_back(p.front());
   const std::size_t n = p.size(), last = n - 1;
@@ -38,7 +40,7 @@ void los_pass(const Polyline& p, Polyline& out, Visible& visible) {
     for (std::size_t step = 2;; step *= 2) {  // gallop
       const std::size_t j = std::min(i + step, last);
       if (j <= lo) break;
-      if (!visible(p[i], p[j])) {
+      if (!shortcut(i, j)) {
         hi = j;
         break;
       }
@@ -48,7 +50,7 @@ void los_pass(const Polyline& p, Polyline& out, Visible& visible) {
     if (hi != n) {
       while (hi - lo > 1) {  // binary search: p[i] sees p[lo], not p[hi]
         const std::size_t mid = lo + (hi - lo) / 2;
-        if (visible(p[i], p[mid])) lo = mid;
+        if (shortcut(i, mid)) lo = mid;
         else hi = mid;
       }
     }
@@ -65,8 +67,30 @@ Polyline los_smooth_with(const Polyline& raw, Visible&& visible) {
   Polyline cur = raw, next;
   next.reserve(raw.size());
   for (;;) {
-    detail::los_pass(cur, next, visible);
+    detail::los_pass(cur, next, [&](std::size_t i, std::size_t j) { return visible(cur[i], cur[j]); });
     // A pass keeps a subsequence with the same ends: the same size means nothing changed.
+    if (next.size() == cur.size()) return cur;
+    cur.swap(next);
+  }
+}
+
+// The same on a weighted map (docs/terrain.md): a shortcut is taken only when it is valid and its
+// cost, cost(a, b), is not larger than the cost of the piece of path it replaces, so the path's
+// cost never rises beyond rounding (each pass replaces disjoint pieces).
+template <class Visible, class Cost>
+Polyline los_smooth_costed_with(const Polyline& raw, Visible&& visible, Cost&& cost) {
+  if (raw.size() < 3) return raw;
+  Polyline cur = raw, next;
+  next.reserve(raw.size());
+  std::vector<double> along;  // along[i]: the cost of cur from its start to cur[i]
+  for (;;) {
+    along.assign(cur.size(), 0.0);
+    for (std::size_t i = 1; i < cur.size(); ++i) along[i] = along[i - 1] + cost(cur[i - 1], cur[i]);
+    detail::los_pass(cur, next, [&](std::size_t i, std::size_t j) {
+      // (1 + 1e-12): a straight run of points is replaced by its chord although the two sums round
+      // differently, so weight 1 everywhere smooths exactly as the unweighted map does.
+      return visible(cur[i], cur[j]) && cost(cur[i], cur[j]) <= (along[j] - along[i]) * (1 + 1e-12);
+    });
     if (next.size() == cur.size()) return cur;
     cur.swap(next);
   }

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "geometry/path_cost.hpp"
 #include "smoothing/los.hpp"
 
 namespace navbench {
@@ -26,6 +27,9 @@ inline int side_of(Point l, Point r, Point p, Point q) {
 }  // namespace
 
 Polyline los_smooth(const Polyline& raw, VisibleFn visible) { return los_smooth_with(raw, visible); }
+Polyline los_smooth_costed(const Polyline& raw, VisibleFn visible, const GridMap& weighted) {
+  return los_smooth_costed_with(raw, visible, [&](Point a, Point b) { return segment_cost(weighted, a, b); });
+}
 
 // The funnel algorithm (D.T. Lee and F.P. Preparata, "Euclidean shortest paths in the presence of
 // rectilinear barriers", Networks 14, 1984; as string pulling over navmesh portals: M. Mononen's
@@ -151,11 +155,12 @@ Smoothing parse_smoothing(const std::string& name) {
 }
 
 SmoothingResult smooth(Smoothing mode, const Polyline& raw, const std::optional<Corridor>& corridor,
-                       VisibleFn visible) {
+                       VisibleFn visible, const GridMap* weighted) {
   switch (mode) {
     case Smoothing::none:
       return {SmoothingStatus::ok, raw};
     case Smoothing::los:
+      if (weighted) return {SmoothingStatus::ok, los_smooth_costed(raw, visible, *weighted)};
       return {SmoothingStatus::ok, los_smooth(raw, visible)};
     case Smoothing::funnel:
       if (!corridor) return {SmoothingStatus::not_applicable, {}};
@@ -166,8 +171,8 @@ SmoothingResult smooth(Smoothing mode, const Polyline& raw, const std::optional<
 }
 
 SmoothingResult smooth(const std::string& name, const Polyline& raw, const std::optional<Corridor>& corridor,
-                       VisibleFn visible) {
-  return smooth(parse_smoothing(name), raw, corridor, visible);
+                       VisibleFn visible, const GridMap* weighted) {
+  return smooth(parse_smoothing(name), raw, corridor, visible, weighted);
 }
 
 }  // namespace navbench

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "geometry/map.hpp"
 #include "geometry/point.hpp"
 #include "geometry/radius_validity.hpp"
 #include "representations/representation.hpp"
@@ -68,14 +69,18 @@ Smoothing parse_smoothing(const std::string& name);
 // raw.front() is the start, raw.back() the goal. An empty or one-point raw path is returned as is.
 // `corridor` is the ordered list of portals crossed from start to goal (nullopt: the representation
 // has none, and funnel answers not_applicable).
+// `weighted`: a weighted map (docs/terrain.md): los then keeps only shortcuts that do not raise the
+// path's cost; funnel straightens for length as always.
 SmoothingResult smooth(Smoothing mode, const Polyline& raw, const std::optional<Corridor>& corridor,
-                       VisibleFn visible);
+                       VisibleFn visible, const GridMap* weighted = nullptr);
 SmoothingResult smooth(const std::string& name, const Polyline& raw, const std::optional<Corridor>& corridor,
-                       VisibleFn visible);
+                       VisibleFn visible, const GridMap* weighted = nullptr);
 
 // The two algorithms on their own.
 // los: greedy string pulling to a fixpoint (see smoothing.cpp for the search strategy).
 Polyline los_smooth(const Polyline& raw, VisibleFn visible);
+// los on a weighted map: a shortcut no dearer than the piece it replaces (geometry/path_cost.hpp).
+Polyline los_smooth_costed(const Polyline& raw, VisibleFn visible, const GridMap& weighted);
 // funnel: the shortest path from start to goal through the portals, start first, goal last.
 // Portal sides are re-derived from the corridor's own geometry (the previous portal, or the start,
 // lies before a portal; the next one, or the goal, after it), so either handedness convention of

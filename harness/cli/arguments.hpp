@@ -11,6 +11,7 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/generate_dynamic.hpp"
+#include "datasets/terrain.hpp"
 #include "harness/registry/registry.hpp"
 
 namespace navbench {
@@ -47,6 +48,7 @@ struct GenerateArgs {
   std::string kind, dir, name, map;
   GenerateOptions gen;
   ChangeOptions change;
+  CostLayerOptions costs;  // kind costs (docs/terrain.md)
   int queries = 100;
 };
 std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& args);

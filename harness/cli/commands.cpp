@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "datasets/generate.hpp"
+#include "datasets/terrain.hpp"
 #include "datasets/generate_dynamic.hpp"
 #include "datasets/movingai.hpp"
 #include "harness/cli/arguments.hpp"
@@ -25,6 +26,18 @@ namespace {
 int generate_command(const std::vector<std::string>& args, const std::vector<std::string>&) {
   const auto o = navbench::parse_generate_args(args);
   if (!o) return 0;  // --help
+  if (o->kind == "costs") {  // a cost layer (docs/terrain.md) of an existing grid map
+    const navbench::Map base = navbench::load_movingai_map(o->map);
+    navbench::GridMap g = base.grid;
+    g.weights = navbench::generate_cost_layer(g, o->costs);
+    const std::string file = o->dir + "/" + o->name + (o->name.ends_with(".costs") ? "" : ".costs");
+    std::ofstream f(file);
+    navbench::write_cost_layer(f, g);
+    f.close();
+    if (!f) throw std::runtime_error(file + ": cannot write");
+    std::cerr << "navbench: wrote " << file << " (" << o->costs.kind << ", " << g.width << "x" << g.height << ")\n";
+    return 0;
+  }
   if (o->kind == "changes") {  // a change scenario (docs/changing-maps.md) of an existing grid map
     const navbench::Map base = navbench::load_movingai_map(o->map);
     const navbench::DynamicScenario d = navbench::make_change_scenario(base.grid, o->change, o->name);

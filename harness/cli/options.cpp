@@ -127,6 +127,11 @@ void add_selection_options(CLI::App& app, RunConfig& c) {
       ->check(positive_integer())->type_name("N");
   app.add_option("--seed", c.select.seed, "seed of the random queries (default 1)")->check(non_negative_integer())->type_name("S");
   app.add_option("--save-queries", c.select.save_queries, "write the drawn random queries as a scenario file")->type_name("FILE");
+  app.add_option("--terrain", c.select.weights.terrain,
+                 "weighted map (docs/terrain.md): terrain characters and their weights, e.g. S=2,W=5")
+      ->type_name("CHAR=W,...");
+  app.add_option("--costs", c.select.weights.costs, "weighted map (docs/terrain.md): a cost layer file of the map's size")
+      ->type_name("FILE");
 }
 
 }  // namespace
@@ -231,14 +236,21 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
   std::string out, change = "blocks";
   int width = 0, height = 0, room = 0, corridor = 0, obstacles = 0, epochs = 0, block = 0, changes = 0, queries = 0;
   std::uint64_t seed = 0;
-  double density = 0;
+  double density = 0, wmax = 0, lambda = 0;
+  int regions = 0;
+  std::string cost_kind;
   const CLI::Validator integer = integer_in(INT_MIN, INT_MAX, "an integer");
   CLI::App app{"Writes a seeded map and its scenario (Moving AI .map and .map.scen), or with KIND changes a "
                "seeded change scenario of an existing map (docs/changing-maps.md: NAME.scen + NAME.patch).",
                "navbench generate"};
   configure(app);
-  app.add_option("KIND", o.kind, "random, rooms, maze, polygons, cave; or changes (with --map)")->type_name("KIND");
-  app.add_option("--map", o.map, "changes: the grid map (.map) the scenario changes")->type_name("FILE");
+  app.add_option("KIND", o.kind, "random, rooms, maze, polygons, cave; or changes, costs (with --map)")->type_name("KIND");
+  app.add_option("--map", o.map, "changes, costs: the grid map (.map) the scenario or cost layer is for")->type_name("FILE");
+  app.add_option("--kind", cost_kind, "costs: inflation (a robot costmap, cost rising near obstacles) or regions "
+                 "(seeded discs of cheaper and dearer terrain); default inflation")->type_name("KIND");
+  app.add_option("--wmax", wmax, "costs inflation: the weight next to an obstacle (default 5)")->type_name("W");
+  app.add_option("--lambda", lambda, "costs inflation: the decay length in cells (default 3)")->type_name("L");
+  app.add_option("--regions", regions, "costs regions: how many discs (default 24)")->check(integer)->type_name("N");
   app.add_option("--change", change, "changes: doors (toggle 1-cell wall gaps), blocks (k x k blocks appear and vanish) "
                  "or sweep (a wall with a gap crosses the map); default blocks")->type_name("KIND");
   app.add_option("--epochs", epochs, "changes: updates after the base map (default 20)")->check(integer)->type_name("N");
@@ -254,11 +266,28 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
   app.add_option("--queries", queries, "scenario queries (default 100; changes: per map state, default 10)")->check(integer)->type_name("N");
   app.add_option("--out", out, "output path without extension (required)")->type_name("DIR/NAME");
   if (parse(app, args)) return std::nullopt;  // --help
-  if (o.kind.empty()) throw std::invalid_argument("generate needs a kind: random, rooms, maze, polygons, cave, changes");
+  if (o.kind.empty()) throw std::invalid_argument("generate needs a kind: random, rooms, maze, polygons, cave, changes, costs");
   if (out.empty()) throw std::invalid_argument("generate needs --out DIR/NAME");
   const auto slash = out.find_last_of('/');
   o.dir = slash == std::string::npos ? "." : out.substr(0, slash);
   o.name = slash == std::string::npos ? out : out.substr(slash + 1);
+  if (o.kind == "costs") {  // a cost layer (docs/terrain.md) of an existing grid map
+    if (o.map.empty()) throw std::invalid_argument("generate costs needs --map FILE.map");
+    CostLayerOptions& c = o.costs;
+    if (app.count("--kind")) c.kind = cost_kind;
+    if (c.kind != "inflation" && c.kind != "regions")
+      throw std::invalid_argument("generate costs: --kind must be inflation or regions, got '" + c.kind + "'");
+    if (app.count("--wmax")) c.wmax = wmax;
+    if (app.count("--lambda")) c.lambda = lambda;
+    if (app.count("--regions")) c.regions = regions;
+    if (app.count("--seed")) c.seed = seed;
+    if (!(c.wmax >= 1 && c.wmax <= 1e6)) throw std::invalid_argument("generate costs: --wmax must be in 1..1e6");
+    if (!(c.lambda > 0 && c.lambda <= 1e6)) throw std::invalid_argument("generate costs: --lambda must be in (0, 1e6]");
+    if (c.regions < 0 || c.regions > 100000) throw std::invalid_argument("generate costs: --regions must be in 0..100000");
+    return o;
+  }
+  for (const char* opt : {"--kind", "--wmax", "--lambda", "--regions"})
+    if (app.count(opt)) throw std::invalid_argument(std::string(opt) + " is an option of 'generate costs'");
   if (o.kind == "changes") {  // a change scenario (docs/changing-maps.md) of an existing grid map
     if (o.map.empty()) throw std::invalid_argument("generate changes needs --map FILE.map");
     ChangeOptions& c = o.change;

@@ -15,8 +15,8 @@
 namespace navbench {
 
 namespace {
-constexpr Capabilities kGrid{.grid_only = true, .point_vertices = true};
-constexpr Capabilities kGrid8{.grid_only = true, .grid8_optimal = true, .point_vertices = true};
+constexpr Capabilities kGrid{.grid_only = true, .point_vertices = true, .weights = true};
+constexpr Capabilities kGrid8{.grid_only = true, .grid8_optimal = true, .point_vertices = true, .weights = true};
 constexpr Capabilities kMesh{};
 constexpr Capabilities kPoints{.point_vertices = true};
 constexpr Capabilities kTiles{.grid_only = true};

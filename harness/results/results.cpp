@@ -23,12 +23,12 @@ namespace {
 
 // The one column schema: every column of every results file, in file order, with its type and
 // group. "core" columns are always written; an optional group's columns appear only in runs that
-// have it (radius: runs given radii; epoch: changing maps). Headers and meta.json's "schema" are
+// have it (radius: runs given radii; epoch: changing maps; terrain: runs over weighted maps). Headers and meta.json's "schema" are
 // both made from these tables, and the Python scripts read the schema from meta.json.
 struct Column {
   const char* name;
   const char* type;   // text | int | float | bool (1/0/empty)
-  const char* group;  // core | radius | epoch
+  const char* group;  // core | radius | epoch | terrain
 };
 constexpr Column kResultColumns[] = {
     {"map", "text", "core"}, {"collection", "text", "core"}, {"scen_index", "int", "core"}, {"bucket", "int", "core"},
@@ -40,7 +40,9 @@ constexpr Column kResultColumns[] = {
     {"search_us", "float", "core"}, {"smooth_us", "float", "core"}, {"raw_length", "float", "core"},
     {"raw_valid", "bool", "core"}, {"generated", "int", "core"}, {"message", "text", "core"},
     {"search", "text", "core"}, {"los_checks", "int", "core"}, {"clearance", "float", "core"}, {"turn", "float", "core"},
-    {"radius", "float", "radius"}, {"epoch", "int", "epoch"}};
+    {"radius", "float", "radius"}, {"epoch", "int", "epoch"},
+    {"terrain", "text", "terrain"}, {"cost", "float", "terrain"}, {"raw_cost", "float", "terrain"},
+    {"octile_optimal_cost", "float", "terrain"}};
 constexpr Column kBuildColumns[] = {
     {"map", "text", "core"}, {"representation", "text", "core"}, {"params", "text", "core"}, {"build_ms", "float", "core"},
     {"vertices", "int", "core"}, {"edges", "int", "core"}, {"memory_bytes", "int", "core"}, {"radius", "float", "radius"}};
@@ -57,7 +59,7 @@ std::string header_of(const Column (&cols)[N], const ColumnGroups& g) {
   std::string h;
   for (const Column& c : cols) {
     const std::string group = c.group;
-    if ((group == "radius" && !g.radius) || (group == "epoch" && !g.epoch)) continue;
+    if ((group == "radius" && !g.radius) || (group == "epoch" && !g.epoch) || (group == "terrain" && !g.terrain)) continue;
     h += (h.empty() ? "" : ",") + std::string(c.name);
   }
   return h;
@@ -103,7 +105,7 @@ std::string format_number(double v) {
 static std::string opt(const std::optional<double>& v) { return v ? format_number(*v) : ""; }
 static std::string opt(const std::optional<bool>& v) { return v ? (*v ? "1" : "0") : ""; }
 
-std::string format_row(const ResultRow& r) {
+std::string format_row(const ResultRow& r, const ColumnGroups& g) {
   std::string s;
   s.reserve(256);
   auto add = [&](const std::string& f) {
@@ -142,6 +144,13 @@ std::string format_row(const ResultRow& r) {
   add(opt(r.clearance));
   add(opt(r.turn));
   if (r.radius) add(format_number(*r.radius));
+  if (g.epoch) add(r.epoch ? std::to_string(*r.epoch) : std::string());
+  if (g.terrain) {
+    add(csv_field(r.terrain));
+    add(opt(r.cost));
+    add(opt(r.raw_cost));
+    add(opt(r.octile_optimal_cost));
+  }
   return s;
 }
 
@@ -172,7 +181,7 @@ std::string format_path_row(const ResultRow& r) {
 }
 
 ResultWriter::ResultWriter(const std::string& prefix, bool paths, const ColumnGroups& groups)
-    : with_paths_(paths), with_epoch_(groups.epoch) {
+    : groups_(groups), with_paths_(paths) {
   auto open = [](std::ofstream& f, const std::string& path, const std::string& header) {
     f.open(path, std::ios::binary | std::ios::trunc);
     if (!f) throw std::runtime_error(path + ": cannot write");
@@ -184,9 +193,7 @@ ResultWriter::ResultWriter(const std::string& prefix, bool paths, const ColumnGr
 }
 
 void ResultWriter::write(const ResultRow& r) {
-  csv_ << format_row(r);
-  if (with_epoch_) csv_ << ',' << (r.epoch ? std::to_string(*r.epoch) : std::string());
-  csv_ << '\n';
+  csv_ << format_row(r, groups_) << '\n';
   if (with_paths_)
     if (auto p = format_path_row(r); !p.empty()) paths_ << p << '\n';
 }

@@ -42,6 +42,10 @@ struct ResultRow {
   std::optional<double> clearance, turn;
   std::optional<long> epoch;  // dynamic scenarios only (docs/changing-maps.md): the column `epoch`
   std::optional<double> radius;  // runs given --radius / "radii" only (docs/radius.md): the column `radius`
+  // Weighted maps (docs/terrain.md): where the weights came from, the reported path's cost, the raw
+  // path's, and the least cost of an 8-connected path (the group `terrain`).
+  std::string terrain;
+  std::optional<double> cost, raw_cost, octile_optimal_cost;
   Polyline path;  // for PREFIX.paths.csv; not a CSV column
   // A path with arcs (docs/radius.md, R > 0): when not empty, paths.csv writes these items instead of `path`.
   std::vector<PathItem> items;
@@ -61,6 +65,7 @@ std::string format_number(double v);           // 12 significant digits
 struct ColumnGroups {
   bool radius = false;
   bool epoch = false;
+  bool terrain = false;  // runs over weighted maps (docs/terrain.md)
 };
 // Header lines made from the one column schema (results.cpp): `radius` last in the results and
 // build rows (then `epoch`), before `points` in the paths rows.
@@ -70,7 +75,8 @@ std::string paths_header(const ColumnGroups& g);
 std::string updates_header();
 // The schema itself, as meta.json's "schema": {"results": [{"name", "type", "group"}, ...], "build", "paths", "updates"}.
 nlohmann::json column_schema();
-std::string format_row(const ResultRow& r);
+// The row's fields in header order: `radius` when the row has one, the groups' columns as `g` says.
+std::string format_row(const ResultRow& r, const ColumnGroups& g = {});
 std::string format_build_row(const BuildRow& b);
 std::string format_path_row(const ResultRow& r);  // "" when the row has no path
 
@@ -86,7 +92,8 @@ class ResultWriter {
 
  private:
   std::ofstream csv_, build_, paths_;
-  bool with_paths_, with_epoch_;
+  ColumnGroups groups_;
+  bool with_paths_;
 };
 
 }  // namespace navbench

@@ -6,14 +6,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "datasets/terrain.hpp"
+#include "geometry/radius_validity.hpp"
 #include "smoothing/smoothing.hpp"
 
 namespace navbench {
 
 const OptionNames kCommandLineNames{"", "run", "--radius", "--dynamic", "--threads", "--rebuild-baseline", "--rep NAME[,NAME...]",
-                                    "--smoothing", "--convention", "--search"};
+                                    "--smoothing", "--convention", "--search", "--terrain", "--costs"};
 const OptionNames kSweepConfigNames{"sweep config: ", "sweep config", "'radii'", "'dynamic'", "--threads", "'rebuild_baseline'", "\"representations\"",
-                                    "'smoothing'", "'conventions'", "'searches'"};
+                                    "'smoothing'", "'conventions'", "'searches'", "a map entry's 'terrain'",
+                                    "a map entry's 'costs'"};
 
 const char* to_string(SearchMode m) {
   switch (m) {
@@ -48,6 +51,20 @@ void check_run(RunDescription& d, const OptionNames& n) {
   if (d.unit.smoothings.empty()) fail(std::string(n.smoothing) + " needs at least one name");
   if (d.unit.searches.empty()) fail(std::string(n.searches) + " needs at least one name");
   if (d.unit.heuristics.empty()) d.unit.heuristics.push_back(parse_heuristic("euclidean"));
+  check_weights(d.select, d, n);
+}
+
+void check_weights(const QuerySelection& sel, const RunDescription& d, const OptionNames& n) {
+  const MapWeights& w = sel.weights;
+  if (!w.any()) return;
+  auto fail = [&](const std::string& what) { throw std::invalid_argument(n.prefix + what); };
+  const std::string which = w.terrain.empty() ? n.costs : n.terrain;
+  if (!w.terrain.empty() && !w.costs.empty()) fail(std::string(n.terrain) + " and " + n.costs + " exclude each other");
+  if (!w.terrain.empty()) parse_terrain(w.terrain);  // one-line error for a bad table, before any work
+  if (sel.convention != "center") fail(which + " needs the center convention (weights belong to cells)");
+  for (double r : d.radii)
+    if (r > kRadiusTolerance) fail(which + " with " + n.radii + " > 0 is not supported (agents with a radius on weighted maps)");
+  if (!d.dynamic.empty()) fail(which + " is not supported with " + n.dynamic);
 }
 
 std::vector<std::optional<double>> radius_passes(const std::vector<double>& radii) {
@@ -91,6 +108,8 @@ nlohmann::json config_json(const RunConfig& c) {
   j["queries"] = c.select.queries;
   j["seed"] = c.select.seed;
   if (!c.radii.empty()) j["radii"] = c.radii;
+  if (!c.select.weights.terrain.empty()) j["terrain"] = c.select.weights.terrain;
+  if (!c.select.weights.costs.empty()) j["costs"] = c.select.weights.costs;
   return j;
 }
 

@@ -14,8 +14,18 @@
 
 namespace navbench {
 
-// Which queries of a map run, and where their points are.
+// The weights of a grid map's cells (docs/terrain.md): a terrain table over its characters or a
+// cost layer, at most one; neither: the unweighted map.
+struct MapWeights {
+  std::string terrain;  // --terrain / "terrain": CHAR=W,... (datasets/terrain.hpp)
+  std::string costs;    // --costs / "costs": a cost layer file
+  bool any() const { return !terrain.empty() || !costs.empty(); }
+};
+
+// Which queries of a map run, and where their points are (and the map's weights: per map entry
+// in a sweep, like its queries).
 struct QuerySelection {
+  MapWeights weights;
   std::string scen;                  // explicit scenario (single map only)
   std::string convention = "center"; // center | corner (grid maps)
   long limit = -1;                   // N queries per scenario spread evenly (floor(i*M/N)); -1 = all
@@ -67,7 +77,7 @@ struct RunConfig : RunDescription {
 struct OptionNames {
   const char* prefix;  // "" for the command line, "sweep config: " for a config
   const char* who;     // "run" or "sweep config": who needs a missing option
-  const char* radii, *dynamic, *threads, *rebuild_baseline, *reps, *smoothing, *convention, *searches;
+  const char* radii, *dynamic, *threads, *rebuild_baseline, *reps, *smoothing, *convention, *searches, *terrain, *costs;
 };
 extern const OptionNames kCommandLineNames, kSweepConfigNames;
 
@@ -75,6 +85,11 @@ extern const OptionNames kCommandLineNames, kSweepConfigNames;
 // the rules between options. Throws std::invalid_argument with one line; fills the default
 // heuristic (euclidean) when none was given.
 void check_run(RunDescription& d, const OptionNames& names);
+
+// The rules of a map's weights (docs/terrain.md): a valid terrain table, not with a cost layer, the
+// center convention, no radius > 0, no changing maps. Called by check_run for the run's own
+// selection and by the sweep config for each map entry's.
+void check_weights(const QuerySelection& sel, const RunDescription& d, const OptionNames& names);
 
 // The passes of a run over its radii: one per radius, or one without a radius (rows without the
 // column `radius`) when none was given.

@@ -89,7 +89,7 @@ void update_all(const RunConfig& cfg, const Map& map, const std::vector<CellChan
 void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map, const std::vector<const DynamicCommand*>& lines,
                   long& qindex, std::vector<Live>& live, AnyRepresentation* optimum, DynamicOutput& out) {
   const double off = cfg.select.convention == "center" ? 0.5 : 0.0;
-  const MapContext ctx{map.name, map.collection, cfg.select.convention};
+  const MapContext ctx = map_context(map, cfg.select.convention);
   FreeSpace free(map);  // the free space of this epoch: validity and the optimum
   std::vector<QueryInput> queries;
   for (const DynamicCommand* c : lines) {
@@ -109,7 +109,7 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
         for (std::size_t k = 0; k < queries.size(); ++k) {
           const DynamicCommand& c = *lines[k];
           for (auto& r : run_query(ctx, queries[k], *l.rep, l.spec.text, h, cfg.unit.smoothings, free, cfg.unit.paths, nullptr, nullptr, sm,
-                                   l.spec.caps().segment_edges)) {
+                                   l.spec.caps())) {
             r.epoch = c.epoch;
             if (out.check.applies(l.spec, r)) {
               const double want = c.costs[std::size_t(d.octile)];

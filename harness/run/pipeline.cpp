@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "geometry/path_cost.hpp"
 #include "geometry/path_quality.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
@@ -44,8 +45,10 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
                                  const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws,
-                                 const RadiusContext* radius, SearchMode search, bool segment_edges) {
+                                 const RadiusContext* radius, SearchMode search, const Capabilities& caps) {
   const bool disc = radius && radius->disc();
+  // A weighted map (docs/terrain.md): rows gain the path's cost beside its length.
+  const GridMap* weighted = fs.map().kind == MapKind::grid && fs.map().grid.weighted() ? &fs.map().grid : nullptr;
   ResultRow row;
   row.map = ctx.map;
   row.collection = ctx.collection;
@@ -59,6 +62,10 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   row.optimal = in.optimal;
   if (radius) row.radius = radius->R;
   row.search = to_string(search);
+  if (weighted) {
+    row.terrain = ctx.terrain;
+    row.octile_optimal_cost = in.octile_optimal_cost;
+  }
   auto rows_for_all = [&](Status st, const std::string& msg) {
     std::vector<ResultRow> out;
     for (const auto& s : smoothings) {
@@ -72,8 +79,15 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   };
 
   // Theta* needs edges that are segments: elsewhere the combination cannot run, whatever the query.
-  if (search != SearchMode::astar && !segment_edges)
+  if (search != SearchMode::astar && !caps.segment_edges)
     return rows_for_all(Status::not_applicable, row.search + " not applicable: " + rep_text + "'s edges are not segments");
+  if (weighted && !caps.weights)
+    return rows_for_all(Status::not_applicable, rep_text + " does not take terrain costs (it assumes one cost everywhere)");
+  if (weighted && search != SearchMode::astar)
+    return rows_for_all(Status::not_applicable, row.search + " not applicable on a weighted map (its shortcuts are priced by length)");
+  // On a weighted map the metric heuristic is scaled by the least weight: still a lower bound.
+  Heuristic scaled = h;
+  if (weighted) scaled.weight *= ctx.least_weight;
 
   // 1. locate: inputs are checked once, here (docs/results.md#query-status: invalid_query when a point is not free).
   Query q;
@@ -113,7 +127,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   std::optional<Corridor> corridor;
   double cost;
   if (search == SearchMode::astar) {
-    cost = ws ? std::as_const(rep).search(q, h, stats, *ws) : rep.search(q, h, stats);
+    cost = ws ? std::as_const(rep).search(q, scaled, stats, *ws) : rep.search(q, scaled, stats);
   } else {
     const AnyAngle mode = search == SearchMode::theta ? AnyAngle::theta : AnyAngle::lazy_theta;
     cost = ws ? std::as_const(rep).search_any_angle(q, h, mode, sees, stats, raw, *ws)
@@ -150,6 +164,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   auto valid = [&](const Polyline& p) { return disc ? radius->rv->path_valid_radius(items_of(p), radius->R) : fs.path_valid(p); };
   row.raw_length = polyline_length(raw);
   row.raw_valid = valid(raw);
+  if (weighted) row.raw_cost = path_cost(*weighted, raw);
 
   // 3. smooth, 4. validate, 5. one row per smoothing mode.
   std::vector<ResultRow> out;
@@ -163,7 +178,9 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
       if (corridor) disc_funnel = funnel_path_radius(raw.front(), raw.back(), *corridor, radius->R);
       else sm.status = SmoothingStatus::not_applicable;
     } else {
-      sm = smooth(mode, raw, corridor, sees);  // los for a disc: shortcuts the swept disc allows
+      // los for a disc: shortcuts the swept disc allows; on a weighted map: shortcuts no dearer
+      // than the piece of path they replace.
+      sm = smooth(mode, raw, corridor, sees, weighted);
     }
     r.smooth_us = us_since(t);
     if (sm.status == SmoothingStatus::not_applicable) {
@@ -185,10 +202,20 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     r.clearance = fs.path_clearance().clearance(sm.path);
     r.turn = path_turn(sm.path);
     if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
+    if (weighted) r.cost = path_cost(*weighted, sm.path);
     if (keep_paths) r.path = std::move(sm.path);
     out.push_back(std::move(r));
   }
   return out;
+}
+
+MapContext map_context(const Map& m, const std::string& convention) {
+  MapContext c{m.name, m.collection, convention};
+  if (m.kind == MapKind::grid && m.grid.weighted()) {
+    c.terrain = m.terrain;
+    c.least_weight = least_weight(m.grid);
+  }
+  return c;
 }
 
 std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs, Point s, Point g) {

@@ -17,7 +17,13 @@ namespace navbench {
 // stays small in memory).
 struct MapContext {
   std::string map, collection, convention;
+  // A weighted map (docs/terrain.md): where its weights came from (the column `terrain`) and its
+  // least cell weight, by which the heuristic is scaled so that it stays admissible.
+  std::string terrain = {};
+  double least_weight = 1;
 };
+// The context of a map's rows.
+MapContext map_context(const Map& m, const std::string& convention);
 
 // One query of a scenario: its points and the identity columns of its rows.
 struct QueryInput {
@@ -27,6 +33,7 @@ struct QueryInput {
   double sx = 0, sy = 0, gx = 0, gy = 0;   // as in the scenario file
   std::optional<double> octile_optimal;    // the scenario's optimum (grid maps)
   std::optional<double> optimal;           // exact optimum (visgraph), when known
+  std::optional<double> octile_optimal_cost;  // weighted maps: the least cost of an 8-connected path (docs/terrain.md)
 };
 
 // The agent of a run given --radius / "radii" (docs/radius.md). R <= 1e-9 is the point agent of docs/maps.md
@@ -41,7 +48,8 @@ struct RadiusContext {
 
 // Runs one query on one built representation and returns one row per smoothing mode.
 // `search`: A*, or Theta* / Lazy Theta* where the representation's edges are segments (its
-// capability segment_edges; elsewhere the rows are not_applicable).
+// capability segment_edges; elsewhere the rows are not_applicable). On a weighted map (fs.map()'s
+// grid has weights) a representation without the capability weights answers not_applicable.
 // With `ws`, the search uses that workspace and `rep` is only read (one workspace per thread).
 // `radius`: the run's agent (nullptr: a run without --radius, rows without the column).
 std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
@@ -49,7 +57,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws = nullptr,
                                  const RadiusContext* radius = nullptr, SearchMode search = SearchMode::astar,
-                                 bool segment_edges = false);
+                                 const Capabilities& caps = {});
 
 // The exact Euclidean shortest path length (docs/validity.md) from the visibility graph `vis`;
 // nullopt when a point is not free or the goal is unreachable.

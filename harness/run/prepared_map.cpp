@@ -8,8 +8,12 @@
 #include <functional>
 
 #include "datasets/splitmix.hpp"
+#include "datasets/terrain.hpp"
 #include "datasets/wkt.hpp"
 #include "geometry/erosion.hpp"
+#include "geometry/path_cost.hpp"
+#include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 
 namespace fs = std::filesystem;
 
@@ -82,6 +86,18 @@ PreparedMap prepare_map(const std::string& path, const QuerySelection& sel) {
   PreparedMap pm;
   const bool wkt = path.ends_with(".wkt");
   pm.map = wkt ? load_wkt_map(path) : load_movingai_map(path);
+  if (sel.weights.any()) {  // docs/terrain.md: the weighted map replaces the plain one
+    if (wkt) throw InputError(path + ": terrain costs need a grid map (.map), not a polygon map");
+    Map plain = std::move(pm.map);
+    if (!sel.weights.terrain.empty()) {
+      pm.map = load_terrain_map(path, parse_terrain(sel.weights.terrain));
+    } else {
+      pm.map = plain;
+      apply_cost_layer(pm.map, sel.weights.costs);
+    }
+    // The scenario's octile optimum holds when the weights left the free cells as they were.
+    pm.same_free_cells = pm.map.grid.cells == plain.grid.cells;
+  }
   const std::string scen = sel.scen.empty() ? path + ".scen" : sel.scen;
   if (fs::exists(scen)) {
     pm.scen = load_scenario(scen);
@@ -147,8 +163,35 @@ void PreparedMap::build_queries() {
     qi.scen_index = idx;
     qi.bucket = l.bucket;
     qi.sx = l.sx, qi.sy = l.sy, qi.gx = l.gx, qi.gy = l.gy;
-    if (has_scen && map.kind == MapKind::grid && !disc()) qi.octile_optimal = l.optimal;  // docs/radius.md: empty for R > 0
+    if (has_scen && map.kind == MapKind::grid && !disc() && same_free_cells)
+      qi.octile_optimal = l.optimal;  // docs/radius.md: empty for R > 0
     queries.push_back(qi);
+  }
+  if (map.kind == MapKind::grid && map.grid.weighted()) compute_octile_costs();
+}
+
+void PreparedMap::compute_octile_costs() {
+  // docs/terrain.md: the least cost of an 8-connected centre-to-centre path without corner cutting,
+  // by the registry's grid8-optimal entry that takes weights (its A* is exact: the octile distance
+  // times the least weight never overestimates a weighted step and is consistent).
+  const RepresentationEntry* grid8 = nullptr;
+  for (const auto& e : representations())
+    if (e.caps.grid8_optimal && e.caps.weights) grid8 = &e;
+  if (!grid8) return;
+  Params p;
+  auto rep = grid8->build(map, p);
+  rep->prepare();
+  Heuristic h = parse_heuristic("octile");
+  h.weight = least_weight(map.grid);
+  for (auto& qi : queries) {
+    if (!free->point_free(qi.start) || !free->point_free(qi.goal)) continue;  // invalid_query rows
+    Query q;
+    q.start = qi.start;
+    q.goal = qi.goal;
+    if (!rep->locate(q)) continue;
+    SearchStats st;
+    const double c = rep->search(q, h, st);
+    if (std::isfinite(c)) qi.octile_optimal_cost = c;
   }
 }
 

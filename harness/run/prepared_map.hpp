@@ -24,6 +24,7 @@ struct PreparedMap {
   std::unique_ptr<FreeSpace> free;
   std::vector<QueryInput> queries;
   bool optimum_done = false;
+  bool same_free_cells = true;  // a weighted map's free cells are the plain map's (docs/terrain.md)
   // The agent (docs/radius.md): set before build_queries; everything below is per (map, radius).
   std::optional<double> radius;            // a run with --radius / "radii" (rows get `radius`)
   std::unique_ptr<RadiusValidity> rv;      // R > 1e-9: the exact validity test
@@ -36,6 +37,7 @@ struct PreparedMap {
   RadiusContext radius_context() const { return {R(), rv.get()}; }
   void build_queries();    // free space + selected queries (random ones drawn here)
   void compute_optimum();  // fills QueryInput::optimal from the visibility graph (tangent graph for R > 0), once
+  void compute_octile_costs();  // weighted maps: fills QueryInput::octile_optimal_cost (build_queries calls it)
   // The map a representation builds on: the eroded map for R > 0 ("centre" or "cell" on grid maps,
   // the shrunk free space on polygon maps; geometry/erosion.hpp), else the map.
   const Map& build_map(Erode erode);

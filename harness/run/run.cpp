@@ -69,17 +69,15 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   const int reps = std::max(1, opt.repetitions);
   const RadiusContext radius_ctx = pm.radius_context();
   const RadiusContext* rad = pm.radius ? &radius_ctx : nullptr;
-  const MapContext ctx{pm.map.name, pm.map.collection, pm.selection.convention};
+  const MapContext ctx = map_context(pm.map, pm.selection.convention);
   // One query's rows; with reps > 1 each stage's time is the median of the repetitions.
   auto answer = [&](const QueryInput& qi, SearchMode sm, const Heuristic& h, SearchWorkspace* ws) {
-    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws, rad, sm,
-                          spec.caps().segment_edges);
+    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws, rad, sm, spec.caps());
     if (reps > 1) {
       std::vector<std::vector<std::array<double, 3>>> times(rows.size());
       for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({rows[k].locate_us, rows[k].search_us, rows[k].smooth_us});
       for (int r = 1; r < reps; ++r) {
-        auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false, ws, rad, sm,
-                                spec.caps().segment_edges);
+        auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false, ws, rad, sm, spec.caps());
         for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({again[k].locate_us, again[k].search_us, again[k].smooth_us});
       }
       for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -152,7 +150,7 @@ int run(const RunConfig& cfg) {
   for (const auto& f : files) maps.push_back(prepare_map(f, cfg.select));
 
   write_run_metadata(cfg);
-  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.radii.empty()});
+  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.radii.empty(), .terrain = cfg.select.weights.any()});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
   for (auto& pm : maps)
   for (const auto& radius : radius_passes(cfg.radii)) {

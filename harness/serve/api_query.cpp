@@ -86,7 +86,7 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
   {
     std::lock_guard lock(b->m);
     rows = run_query(job.ctx, job.in, *b->rep, spec.text, job.q.heuristic, job.q.smoothings, job.free, true, nullptr,
-                     nullptr, job.q.search, spec.caps().segment_edges);
+                     nullptr, job.q.search, spec.caps());
   }
   for (auto& r : rows) {
     if (!job.q.paths) r.path.clear();

@@ -137,16 +137,23 @@ std::vector<MapEntry> map_entries(const json& j, const QuerySelection& global) {
       e.path = v.get<std::string>();
     } else if (v.is_object()) {
       for (auto it = v.begin(); it != v.end(); ++it)
-        if (it.key() != "path" && it.key() != "optional" && it.key() != "queries" && it.key() != "comment")
-          throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in a map entry (path, optional, queries)");
+        if (it.key() != "path" && it.key() != "optional" && it.key() != "queries" && it.key() != "comment" &&
+            it.key() != "terrain" && it.key() != "costs")
+          throw std::invalid_argument("sweep config: unknown key '" + it.key() +
+                                      "' in a map entry (path, optional, queries, terrain, costs)");
       if (!v.contains("path") || !v["path"].is_string()) throw std::invalid_argument("sweep config: a map entry needs \"path\": a string");
       e.path = v["path"].get<std::string>();
       if (v.contains("optional") && !v["optional"].is_boolean())
         throw std::invalid_argument("sweep config: a map entry's 'optional' must be true or false");
       e.optional = v.value("optional", false);
+      for (const char* key : {"terrain", "costs"})
+        if (v.contains(key) && !v[key].is_string())
+          throw std::invalid_argument(std::string("sweep config: a map entry's '") + key + "' must be a string");
       if (v.contains("queries")) {
         e.select = parse_queries(v["queries"], global);
       }
+      e.select.weights.terrain = v.value("terrain", "");
+      e.select.weights.costs = v.value("costs", "");
     } else {
       throw std::invalid_argument("sweep config: 'maps' must be a list of paths or {\"path\": ...} objects");
     }
@@ -293,6 +300,12 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
     if (j.contains("output") && !j["output"].is_string()) throw std::invalid_argument("sweep config: 'output' must be a string");
     c.output = j.value("output", c.output);
     check_run(c, kSweepConfigNames);  // the rules every run description follows, as for `navbench run`
+    for (const QuerySelection& sel : c.map_select)  // each map entry's weights, under each convention
+      for (const std::string& conv : c.conventions) {
+        QuerySelection s = sel;
+        s.convention = conv;
+        check_weights(s, c, kSweepConfigNames);
+      }
   } catch (const json::exception& e) {
     throw InputError(path + ": wrong type of value: " + e.what());
   } catch (const std::invalid_argument& e) {

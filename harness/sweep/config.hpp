@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/results/results.hpp"
 #include "harness/run/description.hpp"
 
 namespace navbench {
@@ -20,6 +21,14 @@ struct SweepConfig : RunDescription {
   std::string output = "results/sweep";
   nlohmann::json canonical;                      // what identifies the sweep (for resume and merge)
 };
+
+// The optional columns of a sweep's static rows: `radius` when it has radii, `terrain` when a map
+// entry has weights (docs/terrain.md).
+inline ColumnGroups sweep_groups(const SweepConfig& c) {
+  ColumnGroups g{.radius = !c.radii.empty()};
+  for (const QuerySelection& s : c.map_select) g.terrain |= s.weights.any();
+  return g;
+}
 
 
 

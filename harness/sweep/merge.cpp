@@ -79,8 +79,13 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
   }
   fs::create_directories(out);
   const bool paths = config.contains("paths") && config["paths"].get<bool>();
-  if (!ids.empty()) write_merged(out, unit_dirs, ids, paths, false, config.contains("radii"));
-  if (!dyn_ids.empty()) write_merged(fs::path(out) / "dynamic", unit_dirs, dyn_ids, paths, true);
+  // The optional columns, as the sweep wrote them: radii given, a map entry with weights.
+  ColumnGroups groups{.radius = config.contains("radii")};
+  if (config.contains("maps") && config["maps"].is_array())
+    for (const auto& e : config["maps"])
+      groups.terrain |= e.is_object() && (e.contains("terrain") || e.contains("costs"));
+  if (!ids.empty()) write_merged(out, unit_dirs, ids, paths, groups);
+  if (!dyn_ids.empty()) write_merged(fs::path(out) / "dynamic", unit_dirs, dyn_ids, paths, {.epoch = true});
   json meta = run_metadata(argv, config.value("seed", std::uint64_t(1)), config);
   meta["config_hash"] = hash;
   meta["merged_from"] = [&] {

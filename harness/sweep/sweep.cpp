@@ -171,11 +171,11 @@ std::unique_ptr<PreparedMap> prepare_shared(const PreparedMap& read, const Unit&
 
 // One static unit on its shared map: rows into units/ID.*, ID.csv last. Returns the number of rows.
 std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, PreparedMap& pm, const fs::path& out) {
-  const ColumnGroups groups{.radius = !cfg.radii.empty()};
+  const ColumnGroups groups = sweep_groups(cfg);
   std::string csv = result_header(groups) + "\n", paths = paths_header(groups) + "\n";
   std::size_t nrows = 0;
   auto b = run_unit(pm, u.rep, cfg.unit, [&](const ResultRow& r) {
-    csv += format_row(r) + "\n";
+    csv += format_row(r, groups) + "\n";
     if (cfg.unit.paths)
       if (auto p = format_path_row(r); !p.empty()) paths += p + "\n";
     ++nrows;
@@ -242,8 +242,8 @@ void finish(const SweepConfig& cfg, const UnitPlan& plan, const fs::path& out, c
   std::size_t missing = 0;
   for (const auto& u : plan.units) missing += !fs::exists(out / "units" / (u.id + ".csv"));
   if (missing == 0) {
-    if (!plan.static_ids.empty()) write_merged(out, {out / "units"}, plan.static_ids, cfg.unit.paths, false, !cfg.radii.empty());
-    if (!plan.dyn_ids.empty()) write_merged(out / "dynamic", {out / "units"}, plan.dyn_ids, cfg.unit.paths, true);
+    if (!plan.static_ids.empty()) write_merged(out, {out / "units"}, plan.static_ids, cfg.unit.paths, sweep_groups(cfg));
+    if (!plan.dyn_ids.empty()) write_merged(out / "dynamic", {out / "units"}, plan.dyn_ids, cfg.unit.paths, {.epoch = true});
     if (!o.quiet)
       std::cerr << "navbench: sweep complete: " << (plan.static_ids.empty() ? "" : (out / "results.csv").string())
                 << (plan.static_ids.empty() || plan.dyn_ids.empty() ? "" : ", ")

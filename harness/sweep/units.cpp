@@ -138,7 +138,8 @@ class MergedFile {
 }  // namespace
 
 void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, const std::vector<std::string>& ids,
-                  bool paths, bool dynamic, bool radius) {
+                  bool paths, const ColumnGroups& groups) {
+  const bool dynamic = groups.epoch;
   fs::create_directories(out);
   std::vector<fs::path> dirs;  // the folder holding each unit, all found before anything is written
   for (const auto& id : ids) {
@@ -152,10 +153,10 @@ void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, c
     dirs.push_back(dir);
   }
   // results.csv is renamed into place last: its presence marks the merged set complete.
-  MergedFile csv(out / "results.csv", result_header({.radius = radius, .epoch = dynamic}));
-  MergedFile build(out / "results.build.csv", build_header({.radius = radius}));
+  MergedFile csv(out / "results.csv", result_header(groups));
+  MergedFile build(out / "results.build.csv", build_header({.radius = groups.radius}));
   std::optional<MergedFile> pth, upd;
-  if (paths) pth.emplace(out / "results.paths.csv", paths_header({.radius = radius}));
+  if (paths) pth.emplace(out / "results.paths.csv", paths_header({.radius = groups.radius}));
   if (dynamic) upd.emplace(out / "results.updates.csv", updates_header());
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const fs::path unit = dirs[i] / ids[i];

@@ -12,6 +12,8 @@
 
 #include "harness/registry/registry.hpp"
 
+#include "harness/results/results.hpp"
+
 namespace navbench {
 
 // One (map, convention, radius, representation) of a sweep, or one (dynamic scenario, convention,
@@ -47,10 +49,10 @@ std::string read_file(const std::filesystem::path& p);
 std::pair<long, long> parse_shard(const std::string& s);
 
 // Concatenates the unit files (in unit order) into OUT/results.{csv,build.csv,paths.csv}.
-// With `dynamic`, the units are dynamic ones (rows with `epoch`, plus .updates.csv) and OUT is
-// the sweep's dynamic/ folder. Throws when a unit has no results.
+// `groups`: the optional columns of the units' rows; with `epoch` the units are dynamic ones (plus
+// .updates.csv) and OUT is the sweep's dynamic/ folder. Throws when a unit has no results.
 void write_merged(const std::filesystem::path& out, const std::vector<std::filesystem::path>& unit_dirs,
-                  const std::vector<std::string>& ids, bool paths, bool dynamic = false, bool radius = false);
+                  const std::vector<std::string>& ids, bool paths, const ColumnGroups& groups);
 
 // Progress lines of a sweep: a bar on a terminal, a line per unit otherwise.
 struct Progress {

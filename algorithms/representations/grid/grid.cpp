@@ -1,5 +1,7 @@
 #include "representations/grid/grid.hpp"
 
+#include "geometry/path_cost.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -32,7 +34,8 @@ void row_moves(const std::uint8_t* __restrict up, const std::uint8_t* __restrict
 }  // namespace
 
 GridGraph::GridGraph(const GridMap& map, bool diagonal)
-    : width_(map.width), height_(map.height), diagonal_(diagonal), moves_(std::size_t(map.width) * map.height, 0) {
+    : weights_(map.weighted() ? map.weights.data() : nullptr), width_(map.width), height_(map.height),
+      diagonal_(diagonal), moves_(std::size_t(map.width) * map.height, 0) {
   for (int d = 0; d < 8; ++d) offset_[d] = std::int64_t(kDy[d]) * width_ + kDx[d];
   for (int y = 0; y < height_; ++y) refresh(map, y, 0, width_);
 }
@@ -192,7 +195,7 @@ std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
     for (int x = x0; x <= x1; ++x)
       if (map_->passable(x, y)) {
         const Vertex v = Vertex(y * W + x);
-        a.links.push_back({v, distance(p, position(v))});
+        a.links.push_back({v, distance(p, position(v)) * map_->weight(x, y)});  // inside the cell: its weight
       }
   // At a pinch point (exactly two diagonally opposite free cells) the point joins one side only,
   // the cell it names, so no path passes through the pinch (docs/maps.md).
@@ -209,6 +212,11 @@ std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
   a.cell = a.links.front().vertex;
   a.component = component_of(a.links.front().vertex);
   return a;
+}
+
+template <bool D>
+double GridRepresentation<D>::direct_cost(const Query& q) const {
+  return map_->weighted() ? segment_cost(*map_, q.start, q.goal) : distance(q.start, q.goal);
 }
 
 template <bool D>

@@ -65,8 +65,12 @@ class GridGraph : public BglGraph<GridGraph, GridEdge> {
   // update: the rows and spans around the cells that changed). Reads rows y-1, y, y+1 in place.
   void refresh(const GridMap& map, int y, int x0, int x1);
   std::size_t memory_bytes() const { return moves_.capacity() + zeros_.capacity(); }
+  // A weighted map's cell weights (the map's own array; docs/terrain.md), nullptr when unweighted.
+  const double* cell_weights() const { return weights_; }
+  const std::int64_t* offsets() const { return offset_; }
 
  private:
+  const double* weights_ = nullptr;
   int width_ = 0, height_ = 0;
   bool diagonal_ = false;
   std::int64_t offset_[8] = {};
@@ -74,11 +78,19 @@ class GridGraph : public BglGraph<GridGraph, GridEdge> {
   std::vector<std::uint8_t> zeros_;  // a blocked row, read above the first row and below the last
 };
 
-// Edge weights: 1 for the four straight moves, sqrt(2) for the diagonals.
+// Edge weights: 1 for the four straight moves, sqrt(2) for the diagonals; on a weighted map
+// (docs/terrain.md) times the mean weight of the two cells, (w_a + w_b) / 2: the exact cost of
+// the step's segment, which crosses only those two cells (a diagonal meets the other two at a point).
 struct GridWeightMap : EdgeWeightMap<GridEdge> {
-  friend double get(const GridWeightMap&, const GridGraph::Edge& e) { return e.dir < 4 ? 1.0 : M_SQRT2; }
+  const double* w = nullptr;
+  const std::int64_t* offset = nullptr;
+  friend double get(const GridWeightMap& m, const GridGraph::Edge& e) {
+    const double len = e.dir < 4 ? 1.0 : M_SQRT2;
+    if (!m.w) return len;
+    return len * 0.5 * (m.w[e.u] + m.w[std::int64_t(e.u) + m.offset[e.dir]]);
+  }
 };
-inline GridWeightMap weight_map(const GridGraph&) { return {}; }
+inline GridWeightMap weight_map(const GridGraph& g) { return {{}, g.cell_weights(), g.offsets()}; }
 
 // The representation: a cell is a vertex at its centre; a query point joins every free cell whose
 // closed square holds it.
@@ -99,6 +111,7 @@ class GridRepresentation : public BuiltGraph<GridGraph> {
   }
   std::optional<Attachment> attach(Point p) const;
   bool direct(const Query& q) const;
+  double direct_cost(const Query& q) const;  // the segment's length, or on a weighted map its cost
   Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   BuildStats stats() const;
   // The moves as segments between cell centres (each undirected move once).
