@@ -81,8 +81,8 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
   const bool paths = config.contains("paths") && config["paths"].get<bool>();
   // The optional columns, as the sweep wrote them: radii given, a map entry with weights.
   ColumnGroups groups{.radius = config.contains("radii")};
-  if (config.contains("maps") && config["maps"].is_array())
-    for (const auto& e : config["maps"])
+  if (config.contains("map_entries") && config["map_entries"].is_array())  // the entries as written (config.cpp)
+    for (const auto& e : config["map_entries"])
       groups.terrain |= e.is_object() && (e.contains("terrain") || e.contains("costs"));
   if (!ids.empty()) write_merged(out, unit_dirs, ids, paths, groups);
   if (!dyn_ids.empty()) write_merged(fs::path(out) / "dynamic", unit_dirs, dyn_ids, paths, {.epoch = true});
