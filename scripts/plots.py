@@ -170,6 +170,8 @@ def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
     out = [(0.0, 0.0)] * n
     order = sorted(range(n), key=lambda i: -sum(1 for j in range(n) if abs(px[j] - px[i]) + abs(py[j] - py[i]) < 60))
     for i in order:
+        if not labels[i]:  # an unnamed point: only a marker the labels avoid
+            continue
         w, h = sizes[i]
         best, best_c = None, float("inf")
         for radius in (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 17, 20):
@@ -200,12 +202,17 @@ def label_offsets(fig: Figure):
         _, _, w, h = boxes[pi]
         pts, owners = [], []
         for si, s in enumerate(p.series):
-            if not s.labels:
+            if not s.labels and not any(q.labels for q in p.series):
                 continue
+            if s.kind != "markers":
+                continue
+            # The markers of unnamed series count too: labels keep off them (their label is "").
             for k, (x, y) in enumerate(zip(s.x, s.y)):
+                if (p.xlog and x <= 0) or (p.ylog and y <= 0) or not (math.isfinite(x) and math.isfinite(y)):
+                    continue
                 xv = math.log10(x) if p.xlog else x
                 yv = math.log10(y) if p.ylog else y
-                pts.append(((xv - x0) / (x1 - x0) * w, h - (yv - y0) / (y1 - y0) * h, s.labels[k]))
+                pts.append(((xv - x0) / (x1 - x0) * w, h - (yv - y0) / (y1 - y0) * h, s.labels[k] if s.labels else ""))
                 owners.append((si, k))
         if not pts:
             continue

@@ -47,6 +47,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import plots  # noqa: E402
+import report_budget  # noqa: E402
 import report_quality  # noqa: E402
 import stats  # noqa: E402
 from plots import Figure, Panel, Series  # noqa: E402
@@ -117,6 +118,7 @@ def f_bytes(v) -> str:
 
 
 FORMAT = {"pct": f_pct, "sig": f_sig, "gap": f_gap, "bytes": f_bytes}
+report_budget.FORMATS.update({"bytes": f_bytes, "ms": f_sig})  # budgets read as the ranked table's cells
 
 
 def f_p(p) -> str:
@@ -339,6 +341,8 @@ class Scope:
     table: object = None      # DataFrame: one row per configuration with estimates, intervals, n
     verdicts: list = field(default_factory=list)
     pareto: object = None     # Figure
+    budget_fig: object = None  # Figure: memory and build time against query time (report_budget)
+    budgets: list = field(default_factory=list)  # the budget answers (report_budget.budget_answers)
     answer: list = field(default_factory=list)
     unapplicable: list = field(default_factory=list)
 
@@ -360,7 +364,7 @@ class Analysis:
     dynamic: list = field(default_factory=list)     # ResultData of --dynamic inputs (their own section only)
 
     def all_figures(self):
-        out = [s.pareto for s in self.scopes if s.pareto is not None]
+        out = [f for s in self.scopes for f in (s.pareto, s.budget_fig) if f is not None]
         return out + [f for _, f, _ in self.figures if f is not None]
 
 
@@ -623,13 +627,15 @@ def answer_lines(scope: Scope) -> list:
         sub = ranked[ranked["facet"] == facet]
         front = sub[sub["layer"] == 1].sort_values("time_median")
         pre = f"<b>{esc(facet)}</b>: " if facet else ""
-        steps = [f"<b>{esc(r['representation'])} · {esc(r['smoothing'])}</b> ({f_sig(r['time_median'])} µs, "
-                 f"{f_gap(r['gap_mean'])} %)" for _, r in front.iterrows()]
+        steps = [report_budget.point_text(r, esc, f_sig, f_gap) for _, r in front.iterrows()]
         out.append(f"{pre}from fastest to shortest paths, the Pareto front is " + " → ".join(steps) + ".")
+    # What the front costs besides its queries: the fronts under memory and build budgets.
+    out += report_budget.budget_lines(scope.budgets, ranked, esc, f_sig, f_gap)
     r = scope.rows
     n_q = int(np.count_nonzero(np.bincount(r["query"].to_numpy()))) if len(r) else 0
-    out.append(f"In brackets: median query time and mean gap. {n_q:,} queries on {r['map'].nunique()} map(s); "
-               "every number below comes with its 95 % interval and n.")
+    out.append(f"In brackets: median query time and mean gap, then build time and memory per map (means over maps). "
+               f"{n_q:,} queries on {r['map'].nunique()} map(s); every number below comes with its 95 % interval and n: "
+               f"<a class='to-ranked' href='#table-{scope.slug}'>the ranked table</a>.")
     bad = t[(t.get("invalid_paths", 0) > 0)] if "invalid_paths" in t.columns else t.iloc[0:0]
     if len(bad):
         out.append("<span class='warn'>Invalid paths: " + ", ".join(
@@ -1210,6 +1216,9 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> 
         sc.table["rank"] = sc.table.groupby("facet", sort=False).cumcount() + 1
         sc.verdicts = verdicts(r, sc.table, seed, name) if len(sc.table) else []
         sc.pareto = pareto_figure(sc, a) if len(sc.table) else None
+        sc.budgets = report_budget.budget_answers(sc.table, name)
+        if k == 0 and len(sc.table):
+            sc.budget_fig = report_budget.cost_figure(sc, a, esc, f_sig, f_gap)
         sc.answer = answer_lines(sc) if len(sc.table) else ["No applicable configuration."]
         sc.rows = None
         a.scopes.append(sc)
@@ -1361,6 +1370,9 @@ document.addEventListener('click', function (e) {
   var box = document.getElementById('lightbox');
   if (e.target.matches('.thumbs img')) { box.querySelector('img').src = e.target.src; box.style.display = 'flex'; }
   else if (box.contains(e.target)) { box.style.display = 'none'; }
+  // A link to a collection's ranked table opens its folded details.
+  var link = e.target.closest('a.to-ranked');
+  if (link) { var t = document.querySelector(link.getAttribute('href')); if (t && t.tagName === 'DETAILS') t.open = true; }
 });
 """
 
@@ -1563,6 +1575,8 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
                      f"</h2><ul class='answer'>" + "".join(f"<li>{x}</li>" for x in sc.answer) + "</ul>")
         if sc.pareto is not None:
             parts.append(figure_html(sc.pareto, static[sc.pareto.stem]))
+        if sc.budget_fig is not None:
+            parts.append(figure_html(sc.budget_fig, static[sc.budget_fig.stem]))
         if len(sc.table):
             table = ranked_table_html(sc.table, sc.slug)
             cap = ("<p>Ranked by Pareto layer (1 = on the front), then by median query time; one table per "
@@ -1579,10 +1593,10 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
                         "a difference is claimed only when the test rejects at 5 % and the effect's 95 % interval "
                         "agrees. Time effects are typical per-query ratios (median of log ratios).</p>")
             if i == 0:
-                parts.append("<h3>Ranked table</h3>" + cap + table + ver_head + ver)
+                parts.append(f"<h3 id='table-{sc.slug}'>Ranked table</h3>" + cap + table + ver_head + ver)
             else:
-                parts.append("<details><summary>Ranked table and verdicts</summary>" + cap + table + ver_head + ver +
-                             "</details>")
+                parts.append(f"<details id='table-{sc.slug}'><summary>Ranked table and verdicts</summary>" + cap + table +
+                             ver_head + ver + "</details>")
             summaries.append(sc.table)
         parts.append("</section>")
     if compare:
@@ -1618,6 +1632,9 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
         for c in [c for c in summary.columns if c.endswith("_n")]:
             summary[c] = summary[c].fillna(0).astype(int)
         summary.to_csv(os.path.join(out_dir, "summary.csv"), index=False)
+    budgets = [b for sc in a.scopes for b in sc.budgets]
+    pd.DataFrame(budgets, columns=["scope", "facet", "kind", "column", "budget", "budget_text", "configurations", "of",
+                                   "front"]).to_csv(os.path.join(out_dir, "budgets.csv"), index=False)
     if a.update_summary is not None and len(a.update_summary):
         a.update_summary.to_csv(os.path.join(out_dir, "update_summary.csv"), index=False)
     return page

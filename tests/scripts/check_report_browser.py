@@ -48,7 +48,11 @@ def recompute(csvs):
     varying = [c for c in ("heuristic", "convention", "radius") if c in r.columns and r[c].nunique() > 1]
     if "radius" in varying:
         r["radius"] = "r=" + r["radius"].astype(str)
-    r["config"] = r["representation"] + " · " + r["smoothing"]
+    smoothing = r["smoothing"].astype(str)
+    if "search" in r.columns:  # docs/path-quality.md: Theta* rows are configurations of their own ("theta + los")
+        s = r["search"].fillna("astar").astype(str)
+        smoothing = smoothing.where(s == "astar", s.where(smoothing == "none", s + " + " + smoothing))
+    r["config"] = r["representation"] + " · " + smoothing
     if varying:
         r["config"] = r["config"] + " · " + r[varying].astype(str).agg(" / ".join, axis=1)
     t = r[["locate_us", "search_us", "smooth_us"]]
@@ -130,6 +134,29 @@ def main():
             return [a ? a.getBoundingClientRect().top : 1e9, c ? c.getBoundingClientRect().top : 1e9]""")
         check(first[0] < HEIGHT / 2 and first[1] < HEIGHT * 0.8,
               f"the answer and the Pareto chart start on the first screen (at {first[0]:.0f} and {first[1]:.0f} px)")
+        # The answer weighs build time and memory: every front point names both, the budget answers
+        # are on the first screen, and a link under the answer leads to the ranked table.
+        ans = drv.execute_script("""
+            const a = document.querySelector('ul.answer'); if (!a) return null;
+            const li = a.querySelector('li'), fronts = li ? Array.from(li.querySelectorAll('.front-point')) : [];
+            return [fronts.length, fronts.filter(f => / build .*, .* per map\)$/.test(f.textContent)).length,
+                    a.querySelectorAll('span.budget').length,
+                    Array.from(a.querySelectorAll('span.budget')).map(s => s.getBoundingClientRect().top)]""")
+        check(ans is not None and ans[0] > 0 and ans[0] == ans[1],
+              f"each front point of the answer names its build time and memory ({ans and ans[1]} of {ans and ans[0]})")
+        check(ans is not None and ans[2] > 0 and max(ans[3]) < HEIGHT,
+              f"budget answers on the first screen ({ans and ans[2]})")
+        link = drv.find_elements("css selector", "ul.answer a.to-ranked")
+        if link:
+            link[0].click()
+            time.sleep(0.3)
+            target = "#" + link[0].get_attribute("href").split("#", 1)[1]
+            top = drv.execute_script("const t = document.querySelector(arguments[0]); return t ? t.getBoundingClientRect().top : 1e9",
+                                     target)
+            check(abs(top) < 50, f"the link under the answer brings the ranked table to the top (at {top:.0f} px)")
+            drv.execute_script("window.scrollTo(0, 0)")
+        else:
+            check(False, "a link from the answer to the ranked table")
         dyn = drv.execute_script("""
             const s = document.getElementById('dynamic'); if (!s) return null;
             const a = s.querySelector('#dynamic-answer'), c = s.querySelector('.plotly-graph-div');

@@ -1,0 +1,124 @@
+"""The report's budget answers (report_budget.py), recomputed from results.csv and results.build.csv
+with plain Python (not the report's code): per configuration the median query time and mean gap over
+its ok rows, build time and memory as the mean over maps of each map's mean; the time/gap Pareto
+front; then, walking down from the whole front, each budget is the largest value of a configuration
+below the dearest front point left, and the front of the configurations within it. The report's
+budgets.csv and the sentences of its first screen must say the same, and every front point of the
+answer must name its build time and memory.
+Usage: test_budget.py NAVBENCH ROOT. Exit 0 = pass, 1 = fail."""
+import csv
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+MAX_BUDGETS = 2
+
+
+def label(search, smoothing):  # the configuration label of docs/path-quality.md
+    if search == "astar":
+        return smoothing
+    return search if smoothing == "none" else f"{search} + {smoothing}"
+
+
+def front(points):
+    """{config: (time, gap)} -> the non-dominated configs, fastest first."""
+    out = [c for c, (t, g) in points.items()
+           if not any((t2 <= t and g2 <= g) and (t2 < t or g2 < g) for c2, (t2, g2) in points.items() if c2 != c)]
+    return sorted(out, key=lambda c: points[c])
+
+
+def main() -> int:
+    nb, root = sys.argv[1], sys.argv[2]
+    tmp = tempfile.mkdtemp(prefix="navbench-budget.")
+    out = os.path.join(tmp, "r")
+    maps = [os.path.join(root, "datasets/maps/generated", m) for m in ("rooms-16-128.map", "maze-4-128.map", "cave-45-128.map")]
+    subprocess.run([nb, "run", "--map", *maps, "--rep", "grid8,visgraph,subgoal", "--rep", "navmesh:merge=1",
+                    "--rep", "quadtree:merge=1",
+                    "--smoothing", "none,los,funnel", "--limit", "25", "--out", out, "--quiet"], check=True)
+    subprocess.run([os.path.join(root, "scripts/navpy.sh"), os.path.join(root, "scripts/report.py"), out + ".csv",
+                    "--out", os.path.join(tmp, "report")], check=True, stdout=subprocess.DEVNULL)
+    fails = []
+    times, gaps, rep_of, maps_seen = defaultdict(list), defaultdict(list), {}, set()
+    with open(out + ".csv") as f:
+        for r in csv.DictReader(f):
+            maps_seen.add(r["map"])
+            if r["status"] == "not_applicable":
+                continue
+            cfg = f"{r['representation']} · {label(r['search'], r['smoothing'])}"
+            rep_of[cfg] = r["representation"]
+            times[cfg]  # applicable: a configuration of the table
+            if r["status"] != "ok":
+                continue
+            times[cfg].append(sum(float(r[k]) for k in ("locate_us", "search_us", "smooth_us")))
+            if r["gap"]:
+                gaps[cfg].append(float(r["gap"]))
+    per_map = defaultdict(lambda: defaultdict(list))  # rep -> map -> [(build, memory)]
+    with open(out + ".build.csv") as f:
+        for b in csv.DictReader(f):
+            if b["map"] in maps_seen:
+                per_map[b["representation"]][b["map"]].append((float(b["build_ms"]), float(b["memory_bytes"])))
+    cost = {}
+    for rep, by_map in per_map.items():
+        means = [(statistics.fmean(x[0] for x in v), statistics.fmean(x[1] for x in v)) for v in by_map.values()]
+        cost[rep] = {"build_ms": statistics.fmean(m[0] for m in means), "memory": statistics.fmean(m[1] for m in means)}
+    points = {c: (statistics.median(times[c]), statistics.fmean(gaps[c])) for c in times if times[c] and gaps[c]}
+    whole = front(points)
+    want = []
+    for col in ("memory", "build_ms"):
+        known = {c: p for c, p in points.items() if rep_of[c] in cost}
+        values = sorted({cost[rep_of[c]][col] for c in known})
+        previous, cap, made = front(known), math.inf, 0
+        while made < MAX_BUDGETS:
+            f = front({c: p for c, p in known.items() if cost[rep_of[c]][col] <= cap})
+            if not f:
+                break
+            dearest = max(cost[rep_of[c]][col] for c in f)
+            below = [v for v in values if v < dearest]
+            if not below:
+                break
+            cap = below[-1]
+            within = {c: p for c, p in known.items() if cost[rep_of[c]][col] <= cap}
+            fr = front(within)
+            if not fr or fr == previous:
+                continue
+            want.append((col, cap, fr, len(within), len(known)))
+            previous, made = fr, made + 1
+    with open(os.path.join(tmp, "report/budgets.csv")) as f:
+        got = [b for b in csv.DictReader(f) if b["scope"] == "all maps"]
+    if len(got) != len(want):
+        fails.append(f"{len(got)} budget answers in budgets.csv, {len(want)} recomputed: {want}")
+    for g, (col, cap, fr, n, of) in zip(got, want):
+        if g["column"] != col or not math.isclose(float(g["budget"]), cap, rel_tol=1e-9):
+            fails.append(f"budget {g['column']} {g['budget']}, recomputed {col} {cap}")
+        if g["front"].split(" → ") != fr:
+            fails.append(f"{col} <= {cap}: front {g['front']}, recomputed {' → '.join(fr)}")
+        if (int(g["configurations"]), int(g["of"])) != (n, of):
+            fails.append(f"{col} <= {cap}: {g['configurations']} of {g['of']} fit, recomputed {n} of {of}")
+    if not any(c == "memory" for c, *_ in want) or not any(c == "build_ms" for c, *_ in want):
+        fails.append(f"the run should split its configurations by memory and by build time: {want}")
+    with open(os.path.join(tmp, "report/report.html"), encoding="utf-8") as f:
+        page = f.read()
+    answer = page[page.index("id='answer-all'"):]
+    items = re.findall(r"<li>(.*?)</li>", answer[:answer.index("</ul>")], flags=re.S)
+    first = items[0] if items else ""
+    if first.count("class='front-point'") != len(whole) or first.count(" per map)</span>") != len(whole):
+        fails.append(f"the front's {len(whole)} points should each name build and memory: {first}")
+    for g in got:
+        sentence = f"budget of {g['budget_text']} per map</span> ({g['configurations']} of {g['of']} configurations fit)"
+        if not any(sentence in i for i in items):
+            fails.append(f"no first-screen sentence '{sentence}'")
+    if "href='#table-all'" not in answer or "id='table-all'" not in page:
+        fails.append("no link from the answer to the ranked table")
+    for m in fails:
+        print("FAIL:", m)
+    print(f"{len(want)} budget answers checked" if not fails else f"kept: {tmp}")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
