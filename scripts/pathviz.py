@@ -3,7 +3,7 @@
 smoothed paths (los, funnel) for chosen queries, one subplot per representation.
 
     scripts/navpy.sh scripts/pathviz.py --map FILE.map|FILE.wkt --paths PREFIX[.paths.csv]
-        [--scen-index 0,5,7|auto] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
+        [--scen-index 0,5,7|auto|median] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
         [--zoom MARGIN] [--out DIR] [--formats png,svg]
 
 Writes DIR/paths_<map>_<scen_index>.<fmt> per query. Paths of a disc agent (docs/radius.md, paths.csv
@@ -249,9 +249,10 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
     return fig
 
 
-def auto_indices(results: dict, available: list) -> dict:
+def auto_indices(results: dict, available: list, only_median: bool = False) -> dict:
     """The queries worth a picture: shortest, median and longest optimal length among the queries
-    with paths, and the one with the worst gap of any path. Returns {scen_index: role}."""
+    with paths, and the one with the worst gap of any path (only_median: the median one alone).
+    Returns {scen_index: role}."""
     length, gap = {}, {}
     for (rep, _h, _s, _c, idx), rec in results.items():
         if idx not in available or rec.get("status") != "ok":
@@ -271,6 +272,8 @@ def auto_indices(results: dict, available: list) -> dict:
     for role, idx in (("shortest", by_len[0]), ("median length", by_len[len(by_len) // 2]),
                       ("longest", by_len[-1])):
         picks.setdefault(idx, role)
+    if only_median:
+        return {by_len[len(by_len) // 2]: "median length"}
     if gap:
         worst = max(gap, key=lambda i: (gap[i], -i))
         picks[worst] = (picks[worst] + ", " if worst in picks else "") + f"worst gap {100 * gap[worst]:.1f}%"
@@ -310,7 +313,8 @@ def main() -> int:
     ap.add_argument("--map", required=True, help="Moving AI .map or WKT .wkt file")
     ap.add_argument("--paths", required=True, help="PREFIX.paths.csv (or PREFIX)")
     ap.add_argument("--scen-index", help="comma-separated indices or ranges (a-b), or 'auto': the shortest, median "
-                    "and longest query and the one with the worst gap; default: first 3 with paths")
+                    "and longest query and the one with the worst gap, or 'median': the median one alone; "
+                    "default: first 3 with paths")
     ap.add_argument("--rep", action="append", help="representation(s) to draw (repeatable); default: all")
     ap.add_argument("--heuristic", help="heuristic to draw when the file holds several; default: the first")
     ap.add_argument("--structure", help="structure CSV (default: PREFIX.structure.csv when present)")
@@ -371,10 +375,10 @@ def main() -> int:
 
     available = sorted({int(i) for i in paths["scen_index"].dropna()})
     roles = {}
-    if args.scen_index == "auto":
+    if args.scen_index in ("auto", "median"):
         if not results:
-            raise common.InputError(f"--scen-index auto needs the results file next to {paths_file}")
-        roles = auto_indices(results, available)
+            raise common.InputError(f"--scen-index {args.scen_index} needs the results file next to {paths_file}")
+        roles = auto_indices(results, available, only_median=args.scen_index == "median")
         indices = sorted(roles)
     elif args.scen_index:
         indices = parse_indices(args.scen_index)
