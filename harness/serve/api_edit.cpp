@@ -31,6 +31,9 @@ bool take_live_builds(MapEntry& e, LiveBuilds& live) {
   std::lock_guard g(e.m);
   const bool had_free = e.free != nullptr;
   e.free.reset();
+  // The builds at agent radii are made from a copy of the old cells: dropped, and made again from the
+  // new cells on next use (as `navbench run --radius R` on the edited map; docs/viewer.md).
+  e.radii.clear();
   for (auto it = e.reps.begin(); it != e.reps.end();) {
     std::shared_ptr<BuiltRep> b;
     try {

@@ -84,16 +84,37 @@ json api_map(MapCache& maps, MapEntry& e) {
   return out;
 }
 
-// The structure of one representation on the map, computed once per map version.
-Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text) {
+// The structure of one representation on the map, computed once per map version; with a radius
+// R > 0, that of its build at R (the shrunk map, or the tangent graph).
+Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text, const std::string& radius_text) {
+  const auto t0 = Clock::now();
   if (rep_text.empty() || rep_text.size() > kMaxSpecChars) throw HttpError(400, "missing or too long 'rep'");
   const auto specs = parse_rep_option(rep_text);
   if (specs.size() != 1) throw HttpError(400, "'rep' names one representation");
   const RepresentationSpec& spec = specs[0];
   std::shared_lock map_lock(e.state);
+  std::optional<double> R;
+  if (!radius_text.empty()) {
+    json r;
+    try {
+      r = json::parse(radius_text);
+    } catch (const json::exception&) {
+      r = radius_text;
+    }
+    R = read_radius(json{{"radius", r}}, e.pm.map);
+  }
   Structure out;
   out.version = e.version;
-  auto b = maps.built(e, spec);
+  std::shared_ptr<BuiltRep> b;
+  if (R && *R > kRadiusTolerance && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erode::none)) {
+    if (spec.caps().radius == RadiusSupport::tangent_graph && (!spec.params.empty() || spec.erode))
+      throw HttpError(422, spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
+    const auto deadline = maps.deadline(t0);
+    b = maps.built_at(maps.radius_builds(e, *R, deadline), spec, deadline);
+    if (!b) throw HttpError(503, "still building " + spec.text + " at this radius; ask again");
+  } else {
+    b = maps.built(e, spec);
+  }
   if (!b->rep) throw HttpError(422, spec.text + " does not support map " + e.pm.map.name + ": " + b->unsupported);
   std::lock_guard g(b->m);
   if (!b->structure) b->structure = structure_bytes(*b->rep);

@@ -1,9 +1,12 @@
 // POST /api/query {"map": ID, "reps": [SPEC...], "start": [x, y], "goal": [x, y],
-//                  "smoothing": "los" | [...], "heuristic": "euclidean*1.5", "paths": true}
+//                  "smoothing": "los" | [...], "heuristic": "euclidean*1.5", "paths": true, "radius": 0.5}
 // Every query goes through the pipeline of `navbench run` (run_query, exact_optimum), so each
-// answer's row equals `navbench run --convention corner` on the same points (docs/viewer.md#the-api).
+// answer's row equals `navbench run --convention corner` on the same points (docs/viewer.md#the-api);
+// with "radius", `navbench run --radius R --convention corner` (docs/viewer.md#agents-with-a-radius).
+#include <cmath>
 #include <exception>
 #include <future>
+#include <sstream>
 
 #include "harness/serve/viewer.hpp"
 
@@ -14,9 +17,21 @@ namespace {
 json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 json opt(const std::optional<bool>& v) { return v ? json(*v) : json(nullptr); }
 
-json row_json(const ResultRow& r, const BuildRow& b) {
-  json path = json::array();
+// The path's points, and for a path with arcs (docs/radius.md) each arc as [k, cx, cy]: from
+// path[k] to path[k + 1] along the circle centred at (cx, cy), the shorter way round.
+void path_json(const ResultRow& r, json& path, json& arcs) {
+  path = json::array();
+  arcs = json::array();
   for (const auto& p : r.path) path.push_back({p.x, p.y});
+  for (const PathItem& it : r.items) {
+    if (it.arc_centre) arcs.push_back({path.size() - 1, it.p.x, it.p.y});
+    else path.push_back({it.p.x, it.p.y});
+  }
+}
+
+json row_json(const ResultRow& r, const BuildRow& b) {
+  json path, arcs;
+  path_json(r, path, arcs);
   return {{"representation", r.representation},
           {"smoothing", r.smoothing},
           {"search", r.search},
@@ -42,7 +57,9 @@ json row_json(const ResultRow& r, const BuildRow& b) {
           {"vertices", b.vertices},
           {"edges", b.edges},
           {"memory_bytes", b.memory_bytes},
+          {"radius", opt(r.radius)},
           {"path", path},
+          {"arcs", arcs},
           {"row", format_row(r)}};  // the CSV row as `navbench run` writes it (docs/results.md#result-rows)
 }
 
@@ -54,7 +71,25 @@ struct QueryJob {
   const MapContext& ctx;
   const QueryInput& in;
   const FreeSpace& free;
+  const RadiusContext* radius;             // the request's "radius" (nullptr: none, rows without the column)
+  std::shared_ptr<RadiusBuilds> rb;        // R > 1e-9: the builds at R
+  Clock::time_point deadline;              // when builds at R answer "still building"
 };
+
+std::string number_text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// The exact optimum of a disc, as `navbench run --radius R` computes it (PreparedMap::compute_optimum):
+// the tangent graph's shortest path between free points.
+std::optional<double> disc_optimum(const RadiusBuilds& rb, Point s, Point g) {
+  if (!rb.pm.tangent || !rb.pm.free->point_free(s) || !rb.pm.free->point_free(g)) return std::nullopt;
+  auto p = rb.pm.tangent->shortest_path(s, g);
+  if (!p) return std::nullopt;
+  return p->length;
+}
 
 // The exact optimum for `optimal` and `gap`, as `navbench run` computes it (PreparedMap's
 // optimum): the registry's reference representation, built as the user would name it, so its
@@ -72,24 +107,48 @@ std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSp
 }
 
 // The answers of one representation: a row per smoothing (not_applicable rows when it does not
-// support the map). Builds it on first use.
+// support the map or the radius). Builds it on first use: at R > 0 as `navbench run --radius R`
+// does (build_for_agent), where only a representation on the map itself (erode=none) shares the
+// point agent's build.
 json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
-  auto b = job.maps.built(job.e, spec);
   json out = json::array();
-  if (!b->rep) {
-    for (const auto& s : job.q.smoothings)
-      out.push_back({{"representation", spec.text}, {"smoothing", s}, {"search", to_string(job.q.search)}, {"heuristic", job.q.heuristic.text}, {"status", "not_applicable"},
-                     {"message", spec.text + " does not support this map: " + b->unsupported}, {"path", json::array()}});
+  auto rows_without_path = [&](const char* status, const std::string& message, bool building = false) {
+    for (const auto& s : job.q.smoothings) {
+      json r = {{"representation", spec.text}, {"smoothing", s}, {"search", to_string(job.q.search)}, {"heuristic", job.q.heuristic.text},
+                {"status", status}, {"message", message}, {"radius", job.radius ? json(job.radius->R) : json(nullptr)},
+                {"path", json::array()}, {"arcs", json::array()}};
+      if (building) r["building"] = true;
+      out.push_back(std::move(r));
+    }
     return out;
+  };
+  std::shared_ptr<BuiltRep> b;
+  if (job.rb && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erode::none)) {
+    // As run_unit: the tangent graph takes no parameters.
+    if (spec.caps().radius == RadiusSupport::tangent_graph && (!spec.params.empty() || spec.erode))
+      return rows_without_path("not_applicable", spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
+    Clock::time_point since;
+    b = job.maps.built_at(job.rb, spec, job.deadline, &since);
+    if (!b)
+      return rows_without_path("error", "still building " + spec.text + " for radius " + number_text(job.rb->R) + " (" +
+                                            number_text(std::round(us_since(since) / 1e5) / 10) + " s so far); ask again", true);
+  } else {
+    b = job.maps.built(job.e, spec);
   }
+  if (!b->rep)
+    return rows_without_path("not_applicable", spec.text + " does not support this map" + (job.rb ? " at radius " + number_text(job.rb->R) : "") +
+                                                   ": " + b->unsupported);
   std::vector<ResultRow> rows;
   {
     std::lock_guard lock(b->m);
     rows = run_query(job.ctx, job.in, *b->rep, spec.text, job.q.heuristic, job.q.smoothings, job.free, true, nullptr,
-                     nullptr, job.q.search, spec.caps());
+                     job.radius, job.q.search, spec.caps());
   }
   for (auto& r : rows) {
-    if (!job.q.paths) r.path.clear();
+    if (!job.q.paths) {
+      r.path.clear();
+      r.items.clear();
+    }
     out.push_back(row_json(r, b->build));
   }
   return out;
@@ -121,7 +180,7 @@ json answer_all(const QueryJob& job) {
 
 json api_query(MapCache& maps, const json& body) {
   const auto t0 = Clock::now();
-  only_fields(body, {"map", "reps", "start", "goal", "smoothing", "search", "heuristic", "paths"});
+  only_fields(body, {"map", "reps", "start", "goal", "smoothing", "search", "heuristic", "paths", "radius"});
   MapEntry& e = map_of(maps, body);
   std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
   const Map& m = e.pm.map;
@@ -135,22 +194,39 @@ json api_query(MapCache& maps, const json& body) {
   in.sx = in.start.x, in.sy = in.start.y, in.gx = in.goal.x, in.gy = in.goal.y;
   const MapContext ctx{m.name, m.collection, "corner"};
 
+  // An agent with a radius (docs/radius.md): R <= 1e-9 is the point agent (its rows only gain the
+  // column `radius`); beyond, the builds at R (503 while they take longer than the wait).
+  const auto deadline = maps.deadline(t0);
+  std::shared_ptr<RadiusBuilds> rb;
+  if (q.radius && *q.radius > kRadiusTolerance) rb = maps.radius_builds(e, *q.radius, deadline);
+  const RadiusContext radius{q.radius.value_or(0.0), rb ? rb->pm.rv.get() : nullptr};
+
   auto free = maps.free_space(e);
+  const FreeSpace& fs = rb ? *rb->pm.free : *free;  // the same cells; the validity test of R is built on rb's
   const auto t_opt = Clock::now();
-  in.optimal = exact_optimum_of(maps, e, *free, in.start, in.goal);
+  in.optimal = rb ? disc_optimum(*rb, in.start, in.goal) : exact_optimum_of(maps, e, *free, in.start, in.goal);
   const double optimum_us = us_since(t_opt);
 
-  const json results = answer_all(QueryJob{maps, e, q, ctx, in, *free});
-  return {{"map", maps.index_of(e)},
-          {"version", e.version},
-          {"start", {in.start.x, in.start.y}},
-          {"goal", {in.goal.x, in.goal.y}},
-          {"heuristic", q.heuristic.text},
-          {"smoothing", q.smoothings},
-          {"optimal", opt(in.optimal)},
-          {"optimum_us", optimum_us},
-          {"server_us", us_since(t0)},
-          {"results", results}};
+  const json results = answer_all(QueryJob{maps, e, q, ctx, in, fs, q.radius ? &radius : nullptr, rb, deadline});
+  json out = {{"map", maps.index_of(e)},
+              {"version", e.version},
+              {"start", {in.start.x, in.start.y}},
+              {"goal", {in.goal.x, in.goal.y}},
+              {"heuristic", q.heuristic.text},
+              {"smoothing", q.smoothings},
+              {"optimal", opt(in.optimal)},
+              {"optimum_us", optimum_us},
+              {"server_us", us_since(t0)},
+              {"radius", q.radius ? json(*q.radius) : json(nullptr)},
+              {"results", results}};
+  if (rb) {  // what R > 0 shares, built once per (map, R) (docs/radius.md)
+    out["radius_build_ms"] = rb->build_ms;
+    out["tangent"] = {{"circles", rb->pm.tangent->circle_count()},
+                      {"vertices", rb->pm.tangent->vertex_count()},
+                      {"edges", rb->pm.tangent->edge_count()},
+                      {"build_ms", rb->pm.tangent_build_ms}};
+  }
+  return out;
 }
 
 }  // namespace navbench::viewer

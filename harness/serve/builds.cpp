@@ -43,6 +43,30 @@ std::shared_ptr<BuiltRep> build_rep(const Map& m, const RepresentationSpec& spec
   return b;
 }
 
+std::shared_ptr<BuiltRep> build_disc_rep(PreparedMap& pm, const RepresentationSpec& spec) {
+  auto b = std::make_shared<BuiltRep>();
+  b->spec = spec;
+  Params params = Params::parse(spec.params);
+  const bool exact_disc = spec.caps().radius == RadiusSupport::tangent_graph;
+  const auto t0 = Clock::now();
+  try {
+    b->rep = build_for_agent(pm, spec, params);  // as `navbench run --radius R` (run_unit)
+  } catch (const UnsupportedMap& u) {
+    b->unsupported = u.what();
+    return b;
+  }
+  b->build.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  b->rep->prepare();
+  b->build.map = pm.map.name;
+  b->build.representation = spec.text;
+  b->build.params = params.canonical();
+  if (!exact_disc)
+    b->build.params = std::string("erode=") + to_string(spec.erosion()) + (b->build.params.empty() ? "" : "," + b->build.params);
+  b->build.radius = pm.R();
+  record_stats(*b);
+  return b;
+}
+
 UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange>& changed) {
   UpdateOutcome out;
   auto t0 = Clock::now();

@@ -120,12 +120,12 @@ void install_api(httplib::Server& svr, MapCache& maps) {
   svr.Get("/api/map", [&maps](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] { res.set_content(api_map(maps, maps.find(req.get_param_value("map"))).dump(), kJson); });
   });
-  // GET /api/structure?map=ID&rep=SPEC: the representation's structure (`navbench structure`) as
-  // little-endian float32 x1 y1 x2 y2 per segment.
+  // GET /api/structure?map=ID&rep=SPEC[&radius=R]: the representation's structure (`navbench
+  // structure`; at R > 0 its build for that radius) as little-endian float32 x1 y1 x2 y2 per segment.
   svr.Get("/api/structure", [&maps](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       MapEntry& e = maps.find(req.get_param_value("map"));
-      Structure s = api_structure(maps, e, req.get_param_value("rep"));
+      Structure s = api_structure(maps, e, req.get_param_value("rep"), req.get_param_value("radius"));
       res.set_header("X-Segments", std::to_string(s.segments));
       res.set_header("X-Map-Version", std::to_string(s.version));
       res.set_content(std::move(s.bytes), "application/octet-stream");

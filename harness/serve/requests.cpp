@@ -100,6 +100,18 @@ bool read_paths(const json& body) {
 
 }  // namespace
 
+std::optional<double> read_radius(const json& body, const Map& m) {
+  if (!body.contains("radius")) return std::nullopt;
+  const json& r = body["radius"];
+  const double most = std::max(m.max.x - m.min.x, m.max.y - m.min.y);
+  if (!r.is_number() || !std::isfinite(r.get<double>()) || r.get<double>() < 0 || r.get<double>() > most) {
+    std::ostringstream s;
+    s << "'radius' must be a number from 0 to " << most << " (the agent's radius in map units)";
+    throw HttpError(400, s.str());
+  }
+  return r.get<double>();
+}
+
 QueryRequest read_query(const json& body, const Map& m) {
   QueryRequest q;
   q.specs = read_reps(body);
@@ -107,6 +119,7 @@ QueryRequest read_query(const json& body, const Map& m) {
   q.heuristic = read_heuristic(body);
   q.search = read_search(body);
   q.paths = read_paths(body);
+  q.radius = read_radius(body, m);
   q.start = read_point(body, "start", m);
   q.goal = read_point(body, "goal", m);
   return q;

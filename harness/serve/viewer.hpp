@@ -1,6 +1,6 @@
 // The parts of `navbench serve` (docs/viewer.md), shared by the files of harness/serve/:
-//   maps.cpp       the served maps and what is built on them: cached per map, bounded, shared by tabs
-//   builds.cpp     one representation: built as `navbench run` builds it, brought up to date after an edit
+//   maps.cpp       the served maps and what is built on them: cached per map and agent radius, bounded, shared by tabs
+//   builds.cpp     one representation: built as `navbench run` builds it (also for a radius), brought up to date after an edit
 //   requests.cpp   the fields of a JSON request, each checked with a one-line message
 //   api_maps.cpp   GET /api/info, /api/map, /api/structure
 //   api_query.cpp  POST /api/query: the pipeline of `navbench run` on every representation asked for
@@ -9,9 +9,11 @@
 //   serve.cpp      the command: options, maps, the listening socket, the stop signals
 // The page itself is web/ (embedded at build time: web_assets.hpp).
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -20,6 +22,7 @@
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +44,11 @@ constexpr std::size_t kMaxReps = 16;              // representations in one quer
 constexpr std::size_t kMaxSpecChars = 200;        // characters of one representation spec
 constexpr std::size_t kMaxRepsCachedPerMap = 24;  // built representations kept per map (LRU)
 constexpr std::size_t kMaxCells = 4096;           // cells toggled by one POST /api/cells (413 beyond)
+constexpr std::size_t kMaxRadiiCachedPerMap = 2;  // agent radii whose builds are kept per map (LRU)
+// How long a query waits for the builds at an agent radius (docs/viewer.md#agents-with-a-radius)
+// before it answers "still building"; the builds go on in the background and are cached.
+// NAVBENCH_SERVE_WAIT_MS overrides it (the tests).
+constexpr long kBuildWaitMs = 5000;
 
 // An answer other than 200: the status and a one-line message for {"error": ...}.
 struct HttpError : std::runtime_error {
@@ -77,9 +85,53 @@ UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange
 // The structure of a representation (`navbench structure`) as little-endian float32 x1 y1 x2 y2.
 std::string structure_bytes(AnyRepresentation& rep);
 
+// A disc agent's build of `spec` at pm's radius, as `navbench run --radius R` builds it
+// (build_for_agent: the tangent graph, or the map shrunk by R); UnsupportedMap gives a BuiltRep
+// without `rep`. Never updated after an edit: dropped with its RadiusBuilds.
+std::shared_ptr<BuiltRep> build_disc_rep(PreparedMap& pm, const RepresentationSpec& spec);
+
 // ---------- maps.cpp: the served maps and their caches ----------
 
 using BuiltFuture = std::shared_future<std::shared_ptr<BuiltRep>>;
+
+// A build in the cache: finished, failed or in progress, and when it was last asked for (LRU).
+template <class T>
+struct Slot {
+  std::shared_future<std::shared_ptr<T>> built;
+  std::uint64_t used = 0;
+  Clock::time_point started;
+  std::uint64_t id = 0;  // which build: a failed one removes its own slot only
+};
+
+// What one agent radius R > 1e-9 needs on one map state, made as `navbench run --radius R` makes
+// it (PreparedMap::build_queries and compute_optimum): a copy of the map with its free space, the
+// exact validity test (clearance), the maps shrunk by R and the tangent graph (the optimum); and
+// the builds at R of the representations that depend on R (shrunk-map and tangent-graph ones).
+struct RadiusBuilds {
+  double R = 0;
+  std::uint64_t version = 0;  // of the map it was made from (an edit drops it)
+  PreparedMap pm;             // never moves: its FreeSpace keeps a reference to pm.map
+  double build_ms = 0;        // free space, clearance, erosion and tangent graph
+  std::mutex m;               // guards the fields below
+  std::map<std::string, Slot<BuiltRep>> reps;  // by representation spec as given
+  std::uint64_t tick = 0;
+};
+
+// Threads for builds that may outlast the request that started them (a radius's builds answer
+// "still building" after kBuildWaitMs and finish in the background). Joined on destruction.
+class BackgroundBuilds {
+ public:
+  ~BackgroundBuilds();
+  void start(std::function<void()> work);
+
+ private:
+  struct Worker {
+    std::thread t;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::mutex m_;
+  std::vector<Worker> workers_;
+};
 
 struct MapEntry {
   PreparedMap pm;  // never moves (entries live behind unique_ptr): FreeSpace keeps a reference to pm.map
@@ -90,12 +142,9 @@ struct MapEntry {
   std::optional<std::vector<std::uint8_t>> original;  // the cells as read, kept at the first edit (for reset)
   std::mutex m;  // guards the fields below
   std::shared_ptr<const FreeSpace> free;
-  struct Slot {
-    BuiltFuture built;
-    std::uint64_t used = 0;
-  };
-  std::map<std::string, Slot> reps;  // by representation spec as given (name, or name:k=v,...)
-  std::uint64_t tick = 0;            // per-map clock for the LRU of `reps`
+  std::map<std::string, Slot<BuiltRep>> reps;  // by representation spec as given (name, or name:k=v,...)
+  std::map<double, Slot<RadiusBuilds>> radii;  // agent radii R > 1e-9 (dropped by an edit)
+  std::uint64_t tick = 0;            // per-map clock for the LRU of `reps` and `radii`
   std::uint64_t used = 0;            // global clock for the LRU of maps (MapCache::m_)
 };
 
@@ -117,6 +166,17 @@ class MapCache {
   // unbuilt one wait for a single build. A failed build is not cached (the next request retries).
   std::shared_ptr<BuiltRep> built(MapEntry& e, const RepresentationSpec& spec);
 
+  // When a request that began at t0 stops waiting for builds at a radius.
+  Clock::time_point deadline(Clock::time_point t0) const { return t0 + wait_; }
+  // The builds at radius R > 1e-9 on e's current map (caller holds e.state shared), made in the
+  // background on first use. HttpError 503 (one line) when they are not ready by `deadline` (they go
+  // on and are cached) or when kMaxRadiiCachedPerMap other radii are all still building.
+  std::shared_ptr<RadiusBuilds> radius_builds(MapEntry& e, double R, Clock::time_point deadline);
+  // spec built at rb's radius (build_disc_rep), in the background on first use; nullptr when not
+  // ready by `deadline` (the build goes on). `since`: when that build began.
+  std::shared_ptr<BuiltRep> built_at(const std::shared_ptr<RadiusBuilds>& rb, const RepresentationSpec& spec,
+                                     Clock::time_point deadline, Clock::time_point* since = nullptr);
+
  private:
   // Marks e as used; when more than cache_maps_ maps hold builds, the least recently used one
   // drops its free space and representations (a many-map server stays bounded in memory).
@@ -126,6 +186,9 @@ class MapCache {
   std::size_t cache_maps_;
   std::mutex m_;  // guards clock_ and the choice of a map to evict
   std::uint64_t clock_ = 0;
+  std::chrono::milliseconds wait_{kBuildWaitMs};
+  std::atomic<std::uint64_t> next_id_{0};
+  BackgroundBuilds background_;  // last: joined before anything else goes
 };
 
 // ---------- requests.cpp: reading a request ----------
@@ -139,14 +202,19 @@ Point read_point(const json& body, const char* key, const Map& m);
 // The grid of an editable map; a polygon map has no cells to toggle.
 const GridMap& editable_grid(const MapEntry& e);
 
-// What POST /api/query asks, every field checked (in this order: reps, smoothing, heuristic, paths,
-// start, goal), with the defaults of a field left out.
+// "radius": the agent's radius, a number from 0 to the map's larger side (docs/radius.md); nullopt
+// when the request has none (the rows then have no `radius` column).
+std::optional<double> read_radius(const json& body, const Map& m);
+
+// What POST /api/query asks, every field checked (in this order: reps, smoothing, heuristic, search, paths,
+// radius, start, goal), with the defaults of a field left out.
 struct QueryRequest {
   std::vector<RepresentationSpec> specs;
   std::vector<std::string> smoothings{"none"};
   SearchMode search = SearchMode::astar;  // docs/path-quality.md
   Heuristic heuristic;
   bool paths = true;
+  std::optional<double> radius;  // docs/radius.md; nullopt: the point agent, rows without `radius`
   Point start, goal;
 };
 QueryRequest read_query(const json& body, const Map& m);
@@ -160,7 +228,7 @@ struct Structure {
   std::size_t segments = 0;
   std::uint64_t version = 0;  // of the map it was drawn from
 };
-Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text);
+Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text, const std::string& radius_text = "");
 json api_query(MapCache& maps, const json& body);
 json api_cells(MapCache& maps, const json& body);
 json api_reset(MapCache& maps, const json& body);

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """End-to-end checks of `navbench serve`.
 
-  test_viewer.py api     --navbench BIN --source DIR --out DIR   the JSON API: answers equal `navbench run`,
-                                                                 bad requests get a 4xx with a message,
-                                                                 concurrent clients, the command line
+  test_viewer.py api     --navbench BIN --source DIR --out DIR   the JSON API: answers equal `navbench run`
+                                                                 (also `--radius R`), bad requests get a 4xx
+                                                                 with a message, concurrent clients, edits,
+                                                                 builds per radius, the command line
   test_viewer.py browser --navbench BIN --source DIR --out DIR   headless Chromium: load the page, drag start
                                                                  and goal, the table equals `navbench run`,
-                                                                 a structure layer, replay of a CSV row;
-                                                                 screenshot to OUT/viewer.png
+                                                                 a structure layer, replay of a CSV row, edits,
+                                                                 the radius slider; screenshots to
+                                                                 OUT/viewer.png and OUT/viewer-radius.png
   test_viewer.py latency --navbench BIN --map FILE [--queries N]  round trip of one page query (a measurement)
   test_viewer.py shot    --navbench BIN --map FILE --out PNG [--start X Y --goal X Y] [--layers REP,...]
-                                                                 a picture for the README (not a test)
+                         [--radius R] [--highlight REP] [--zoom X0 Y0 X1 Y1]   a picture for the docs (not a test)
 
 The server runs on 127.0.0.1 with a free port (--port 0), only for the test's duration; every
 wait is bounded. Exit 77 (ctest: skipped) when Chromium, chromedriver or selenium is missing.
@@ -45,9 +47,10 @@ def check(cond, what):
 class Server:
     """`navbench serve --port 0` on loopback; stopped with SIGTERM (then SIGKILL) at the end."""
 
-    def __init__(self, navbench, maps, extra=()):
+    def __init__(self, navbench, maps, extra=(), env=None):
         self.proc = subprocess.Popen([navbench, "serve", "--map", *maps, "--port", "0", *extra],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     env=dict(os.environ, **env) if env else None)
         line = []
         reader = threading.Thread(target=lambda: line.append(self.proc.stdout.readline()), daemon=True)
         reader.start()
@@ -94,15 +97,19 @@ def read_grid(path):
     return w, h, lines[4:4 + h]
 
 
-def navbench_run(navbench, tmp, map_path, cells, convention, reps, smoothing, heuristic, name):
-    """`navbench run` on one query (a one-line scenario); returns its rows keyed by (rep, smoothing, heuristic)."""
+def navbench_run(navbench, tmp, map_path, cells, convention, reps, smoothing, heuristic, name, radius=None, paths=False):
+    """`navbench run` on one query (a one-line scenario); returns its rows keyed by (rep, smoothing, heuristic).
+    `radius`: with --radius R; `paths`: with --paths (PREFIX.paths.csv next to the CSV returned)."""
     w, h, _ = read_grid(map_path)
     scen = os.path.join(tmp, name + ".scen")
     with open(scen, "w") as f:
         f.write("version 1\n0\t%s\t%d\t%d\t%r\t%r\t%r\t%r\t0\n" % ((os.path.basename(map_path), w, h) + tuple(cells)))
     out = os.path.join(tmp, name)
-    subprocess.run([navbench, "run", "--map", map_path, "--scen", scen, "--rep", ",".join(reps), "--smoothing", smoothing,
-                    "--heuristic", heuristic, "--convention", convention, "--quiet", "--out", out],
+    extra = (["--radius", repr(radius)] if radius is not None else []) + (["--paths"] if paths else [])
+    # Names go as one list; a spec with parameters ("navmesh:erode=none") as a --rep of its own.
+    rep_args = ["--rep", ",".join(r for r in reps if ":" not in r)] + [x for r in reps if ":" in r for x in ("--rep", r)]
+    subprocess.run([navbench, "run", "--map", map_path, "--scen", scen, *rep_args, "--smoothing", smoothing,
+                    "--heuristic", heuristic, "--convention", convention, "--quiet", "--out", out, *extra],
                    check=True, timeout=120)
     with open(out + ".csv") as f:
         rows = list(csv.DictReader(f))
@@ -112,6 +119,57 @@ def navbench_run(navbench, tmp, map_path, cells, convention, reps, smoothing, he
 # Columns that must be equal between the viewer's row and `navbench run`'s: all but the times and
 # octile_optimal (the one-line scenario has no optimum, which `run` records as 0).
 SKIP = {"locate_us", "search_us", "smooth_us", "octile_optimal"}
+
+
+def path_length(path, arcs=()):
+    """A viewer path's length: its segments, and each arc [k, cx, cy] (path[k] to path[k + 1] round the
+    centre, the shorter way) as radius times angle (docs/radius.md)."""
+    arc = {int(k): (cx, cy) for k, cx, cy in arcs}
+    total = 0.0
+    for k, (p, q) in enumerate(zip(path, path[1:])):
+        if k in arc:
+            c = arc[k]
+            turn = abs(math.atan2(p[1] - c[1], p[0] - c[0]) - math.atan2(q[1] - c[1], q[0] - c[0]))
+            total += (math.dist(p, c) + math.dist(q, c)) / 2 * min(turn, 2 * math.pi - turn)
+        else:
+            total += math.dist(p, q)
+    return total
+
+
+def path_items(path, arcs=()):
+    """A viewer path as the items of paths.csv (docs/radius.md): points, and ("@", cx, cy) between an arc's ends."""
+    arc = {int(k): (cx, cy) for k, cx, cy in arcs}
+    items = []
+    for k, p in enumerate(path):
+        items.append(tuple(p))
+        if k in arc:
+            items.append(("@",) + tuple(arc[k]))
+    return items
+
+
+def csv_items(points):
+    """The `points` of a paths.csv row as items ("1 1;@5 2;6 2")."""
+    items = []
+    for it in points.split(";"):
+        if it.startswith("@"):
+            x, y = it[1:].split()
+            items.append(("@", float(x), float(y)))
+        else:
+            x, y = it.split()
+            items.append((float(x), float(y)))
+    return items
+
+
+def same_items(a, b):
+    """Two item lists agree: the same points and arc centres, numbers within 1e-9 relative."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if len(x) != len(y) or (x[0] == "@") != (y[0] == "@"):
+            return False
+        if any(abs(u - v) > 1e-9 * max(1.0, abs(u)) for u, v in zip(x, y) if not isinstance(u, str)):
+            return False
+    return True
 
 
 def row_differences(res, ref, header, start, searched_no_path=()):
@@ -127,7 +185,7 @@ def row_differences(res, ref, header, start, searched_no_path=()):
         if diff:
             bad.append(f"{r['representation']}/{r['smoothing']}: " + ", ".join(f"{c} {got[c]!r} != {want[c]!r}" for c in diff))
         if r["status"] == "ok":
-            length = sum(math.dist(p, q) for p, q in zip(r["path"], r["path"][1:]))
+            length = path_length(r["path"], r.get("arcs", []))
             if abs(length - r["length"]) > 1e-9 * max(1.0, length) or r["path"][0] != list(start):
                 bad.append(f"{r['representation']}/{r['smoothing']}: path does not match its length or start")
     return bad
@@ -229,7 +287,7 @@ def test_api(a):
             ("search not a name", dict(good, search=["theta"]), 400, "'search' must be"),
             ("bad heuristic", dict(good, heuristic="euclidean*-1"), 400, "euclidean"),
             ("unknown map", dict(good, map=99), 404, "unknown map"),
-            ("unknown field", dict(good, radius=1), 400, "unknown field 'radius'"),
+            ("unknown field", dict(good, colour=1), 400, "unknown field 'colour'"),
         ]
         for name, body, want, pat in bad_cases:
             st, ctype, data, _ = srv.request("POST", "/api/query", body)
@@ -324,6 +382,147 @@ def test_api(a):
         # a cached build reports its one build time again; a rebuilt one its own
         rebuilt = all(first[0][k]["build_ms"] != again[2][k]["build_ms"] for k in range(len(REPS)))
         check(same and rebuilt and all(r["status"] == "ok" for r in first[1]), f"--cache-maps 1: alternating maps rebuilds (rebuilt: {rebuilt}) and answers the same")
+    finally:
+        srv.stop()
+
+    test_radius(a, rooms)
+
+
+# A room split by a wall with a gap two cells wide (x 9..11, y 6..7): a disc of radius up to 1 passes it,
+# a larger one cannot; start and goal keep clearance 2.5.
+GAP_MAP = ["." * 20] * 6 + ["@" * 9 + ".." + "@" * 9] + ["." * 20] * 6
+GAP_START, GAP_GOAL = [3.5, 2.5], [16.5, 10.5]
+
+
+def test_radius(a, rooms):
+    """The agent's radius (docs/viewer.md#agents-with-a-radius): the field checked, every answer equal to
+    `navbench run --radius R --convention corner`, paths with arcs, builds cached per radius and
+    dropped by an edit, answers through a gap that narrows as R grows, and "still building"."""
+    nb = a.navbench
+    gap = os.path.join(a.out, "radius", "hand", "gap.map")
+    write_grid(gap, 20, 13, GAP_MAP)
+    srv = Server(nb, [rooms, gap])
+    try:
+        w, h, rows = read_grid(rooms)
+        # Bad radii: 400 with one line.
+        good = {"map": 0, "reps": ["grid8"], "start": [1.5, 1.5], "goal": [3.5, 3.5]}
+        for name, value in [("negative", -0.5), ("a string", "1"), ("a list", [1]), ("a boolean", True), ("null", None),
+                            ("larger than the map", 1e6), ("far too large", 1e308)]:
+            st, _, data, _ = srv.request("POST", "/api/query", dict(good, radius=value))
+            msg = json.loads(data).get("error") if data.startswith(b"{") else None
+            check(st == 400 and msg is not None and "'radius' must be a number from 0 to 128" in msg and "\n" not in msg,
+                  f"radius {name}: {st} {msg!r}")
+        for value in ["-1", "abc", "1e6"]:
+            st, _, data, _ = srv.request("GET", f"/api/structure?map=0&rep=grid8&radius={value}")
+            msg = json.loads(data).get("error", "") if data.startswith(b"{") else ""
+            check(st == 400 and "'radius' must be" in msg, f"GET /api/structure radius={value}: {st} {msg!r}")
+
+        # Answers equal `navbench run --radius R --convention corner` (every column but the times), on
+        # corner points with clearance 2; the paths with arcs equal its paths.csv.
+        def clear(x, y):
+            return all(0 <= x + dx < w and 0 <= y + dy < h and rows[y + dy][x + dx] == "." for dx in range(-2, 2) for dy in range(-2, 2))
+        corners = [(x, y) for y in range(2, h - 1) for x in range(2, w - 1) if clear(x, y)]
+        pts = (*corners[len(corners) // 20], *corners[len(corners) * 19 // 20])
+        reps = REPS + ["navmesh:erode=none", "quadtree:erode=cell"]
+        answers = {}
+        for R in [0.5, 1.5, 0]:
+            ref, ref_csv = navbench_run(nb, a.out, rooms, pts, "corner", reps, "none,los,funnel", "euclidean", f"radius-{R}", radius=R, paths=True)
+            st, res = srv.query({"map": 0, "reps": reps, "start": list(pts[:2]), "goal": list(pts[2:]),
+                                 "smoothing": ["none", "los", "funnel"], "radius": R})
+            if not check(st == 200, f"radius {R}: 200 ({res.get('error', '')})"):
+                continue
+            answers[R] = res
+            header = open(ref_csv).readline().strip().split(",")
+            bad = row_differences(res, ref, header, pts[:2])
+            check("radius" in header and not bad and len(res["results"]) == 3 * len(reps),
+                  f"radius {R}: every row equals `navbench run --radius {R} --convention corner`" + ("; " + "; ".join(bad[:3]) if bad else ""))
+            check(res["radius"] == R and all(r["radius"] == R for r in res["results"]), f"radius {R}: the answer and its rows carry the radius")
+            with open(ref_csv[:-4] + ".paths.csv") as f:
+                ref_paths = {(p["representation"], p["smoothing"]): p["points"] for p in csv.DictReader(f)}
+            arcs = [r for r in res["results"] if r["arcs"]]
+            differ = [f"{r['representation']}/{r['smoothing']}" for r in res["results"] if r["status"] == "ok" and
+                      not same_items(path_items(r["path"], r["arcs"]), csv_items(ref_paths[(r["representation"], r["smoothing"])]))]
+            check(not differ, f"radius {R}: every path (with its arcs) equals `navbench run --paths` ({len(arcs)} with arcs; differ: {differ[:3]})")
+        if 0.5 in answers:
+            by = {(r["representation"], r["smoothing"]): r for r in answers[0.5]["results"]}
+            vg = by[("visgraph", "none")]
+            check(vg["status"] == "ok" and vg["arcs"] and abs(vg["length"] - answers[0.5]["optimal"]) < 1e-9 * vg["length"]
+                  and answers[0.5]["tangent"]["circles"] > 0,
+                  f"radius 0.5: visgraph is the tangent graph: the exact disc optimum {answers[0.5]['optimal']}, {len(vg['arcs'])} arcs")
+            check(by[("visgraph", "los")]["status"] == "not_applicable", "radius 0.5: los on the tangent graph's taut paths is not_applicable")
+            # Builds are cached per radius: the same query again reuses them (same build times).
+            st, again = srv.query({"map": 0, "reps": reps, "start": list(pts[:2]), "goal": list(pts[2:]), "smoothing": "none", "radius": 0.5})
+            same = [r["build_ms"] for r in again["results"]] == [by[(r["representation"], "none")]["build_ms"] for r in again["results"]]
+            check(st == 200 and same and again["radius_build_ms"] == answers[0.5]["radius_build_ms"], "the builds at radius 0.5 are cached")
+            # A representation on the map itself (erode=none) shares the point agent's build.
+            st, point = srv.query({"map": 0, "reps": ["navmesh:erode=none"], "start": list(pts[:2]), "goal": list(pts[2:])})
+            check(point["results"][0]["build_ms"] == by[("navmesh:erode=none", "none")]["build_ms"],
+                  "navmesh:erode=none at radius 0.5 answers on the point agent's build")
+            # At most two radii per map (kMaxRadiiCachedPerMap): after three others, 0.5 is built again.
+            for R in [0.6, 0.7, 0.8]:
+                srv.query({"map": 0, "reps": ["grid8"], "start": list(pts[:2]), "goal": list(pts[2:]), "radius": R})
+            st, later = srv.query({"map": 0, "reps": ["grid8"], "start": list(pts[:2]), "goal": list(pts[2:]), "radius": 0.5})
+            check(st == 200 and later["radius_build_ms"] != answers[0.5]["radius_build_ms"] and
+                  later["results"][0]["length"] == by[("grid8", "none")]["length"],
+                  "after three other radii the builds at 0.5 were dropped and are made again (same answer)")
+            # The structure at a radius: grid8 on the map shrunk by R has fewer edges.
+            n = {}
+            for R in ["", "&radius=1.5"]:
+                st, _, data, hdr = srv.request("GET", f"/api/structure?map=0&rep=grid8{R}")
+                n[R] = int(hdr.get("X-Segments", -1)) if st == 200 else -1
+            check(0 < n["&radius=1.5"] < n[""], f"/api/structure at radius 1.5: {n['&radius=1.5']} segments, {n['']} for a point")
+
+        # The gap: the exact disc's length grows with R; too wide a disc finds no path, and one wider
+        # than the room's clearance at start and goal is an invalid query.
+        gq = {"map": 1, "reps": REPS, "start": GAP_START, "goal": GAP_GOAL, "smoothing": "none"}
+        got = {}
+        for R in [0, 0.5, 0.9, 1.2, 3]:
+            st, res = srv.query(dict(gq, radius=R))
+            got[R] = {r["representation"]: r for r in res.get("results", [])}
+        lengths = [got[R]["visgraph"]["length"] for R in [0, 0.5, 0.9]]
+        check(None not in lengths and lengths[0] < lengths[1] < lengths[2], f"through the gap the disc's path grows with R: {lengths}")
+        check(all(r["status"] == "no_path" for r in got[1.2].values()), f"R 1.2, wider than the gap: no_path {[r['status'] for r in got[1.2].values()]}")
+        check(all(r["status"] == "invalid_query" and "lacks clearance" in r["message"] for r in got[3].values()),
+              f"R 3: start and goal lack clearance: invalid_query {[r['status'] for r in got[3].values()]}")
+        # An edit drops the builds at every radius: one cell narrows the gap to a cell, too narrow for R 0.6.
+        st, before = srv.query(dict(gq, radius=0.6))
+        st, _, data, _ = srv.request("POST", "/api/cells", {"map": 1, "cells": [[9, 6]], "blocked": True})
+        st, after = srv.query(dict(gq, radius=0.6))
+        edited = os.path.join(a.out, "radius-edited", "hand", "gap.map")
+        write_grid(edited, 20, 13, GAP_MAP[:6] + ["@" * 10 + "." + "@" * 9] + GAP_MAP[7:])
+        ref, ref_csv = navbench_run(nb, a.out, edited, (3, 2, 16, 10), "center", REPS, "none", "euclidean", "radius-edited", radius=0.6)
+        vg_status = lambda res: next(r["status"] for r in res["results"] if r["representation"] == "visgraph")
+        check(vg_status(before) == "ok" and all(r["status"] == "no_path" for r in after["results"]),
+              f"R 0.6: the exact disc passes the gap before the edit, nothing after it ({[r['status'] for r in after['results']]})")
+        check(all(ref[(r["representation"], "none", "euclidean")]["status"] == r["status"] for r in after["results"]),
+              "R 0.6 on the edited map: the statuses of `navbench run --radius 0.6` on it")
+        srv.request("POST", "/api/reset", {"map": 1})
+        st, reset = srv.query(dict(gq, radius=0.6))
+        check(answer_key(reset) == answer_key(before), "after reset the disc passes the gap again, as before")
+        check(srv.proc.poll() is None, "the server is still up after the radius queries")
+    finally:
+        srv.stop()
+
+    # Builds that take longer than the wait (here 0 ms) answer "still building" and go on: asked
+    # again, the answer comes, equal to the one waited for.
+    srv = Server(nb, [gap], env={"NAVBENCH_SERVE_WAIT_MS": "0"})
+    try:
+        q = {"map": 0, "reps": REPS, "start": GAP_START, "goal": GAP_GOAL, "smoothing": "none", "radius": 0.5}
+        st, _, data, _ = srv.request("POST", "/api/query", q)
+        msg = json.loads(data).get("error", "")
+        check(st == 503 and "still building" in msg and "\n" not in msg, f"wait 0: the first query at a radius answers 503: {msg!r}")
+        seen_building, res = False, {}
+        for _ in range(100):
+            st, res = srv.query(q)
+            if st == 200:
+                seen_building |= any(r.get("building") for r in res["results"])
+                if not any(r.get("building") for r in res["results"]):
+                    break
+            time.sleep(0.1)
+        lengths = [r.get("length") for r in res.get("results", [])]
+        want = [got[0.5][rep]["length"] for rep in REPS]
+        check(st == 200 and lengths == want, f"asked again, the builds finished in the background give the answer ({lengths})")
+        print(f"     (rows answered 'building' on the way: {seen_building})")
     finally:
         srv.stop()
 
@@ -635,6 +834,112 @@ def edit_in_browser(driver, srv, orig):
     check(driver.execute_script("return document.querySelector('#edit').getAttribute('aria-pressed')") == "false", "E again leaves edit mode")
 
 
+def radius_in_browser(driver, a, maze):
+    """The radius slider on map 0 (maze-4-128, corridors four cells wide): the keys move it, the disc is
+    drawn, every answer is `navbench run --radius R`'s, the exact disc's path grows with R (with arcs),
+    and a disc wider than the corridors is an invalid query. Screenshot: OUT/viewer-radius.png."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    driver.execute_script("navbenchViewer.loadMap(0)")
+    wait_for(driver, "return navbenchViewer.state.map.name == 'maze-4-128' && navbenchViewer.state.results", "the maze")
+    w, h, rows = read_grid(maze)
+    free = [(x, y) for y in range(h) for x in range(w) if rows[y][x] == "."]
+    s, g = free[len(free) // 10], free[len(free) * 9 // 10]
+    start, goal = [s[0] + 0.5, s[1] + 0.5], [g[0] + 0.5, g[1] + 0.5]
+    driver.execute_script("navbenchViewer.setPoints(arguments[0], arguments[1])", start, goal)
+    n = len(REPS)
+
+    def settled(R):
+        """The table for the points at radius R ('' for none), every row answered (none still building)."""
+        want = json.dumps(json.dumps(start + goal, separators=(",", ":")))
+        return wait_for(driver, f"""const t = document.querySelector('#results'), rows = t.querySelectorAll('tbody tr');
+            return t.dataset.query == {want} && t.dataset.radius == '{R}' && rows.length == {n} &&
+                   [...rows].every(r => !r.dataset.building) && [...rows].map(r => ({{...r.dataset}}))""", f"the answers at radius {R!r}", 60)
+
+    def ring(R):
+        """How many of 72 pixels on the circle of radius R (map units) round the start are the start's green."""
+        return driver.execute_script("""const [R, p] = arguments, c = document.querySelector('#canvas'), g = c.getContext('2d');
+            const [cx, cy] = navbenchViewer.mapToClient(p[0], p[1]), r = c.getBoundingClientRect(), s = navbenchViewer.state.view.s;
+            let n = 0;
+            for (let i = 0; i < 72; ++i) {
+              const a = i * Math.PI / 36, d = g.getImageData(Math.round(cx - r.left + R * s * Math.cos(a)), Math.round(cy - r.top + R * s * Math.sin(a)), 1, 1).data;
+              if (Math.abs(d[0] - 22) < 30 && Math.abs(d[1] - 163) < 30 && Math.abs(d[2] - 74) < 30) ++n;
+            }
+            return n;""", R, start)
+
+    point = {r["rep"]: r for r in settled("")}
+    # Zoom in round the start so that a disc of radius 1 is wider than the marker.
+    canvas = driver.find_element("css selector", "#canvas")
+    cx, cy = driver.execute_script("return navbenchViewer.mapToClient(...arguments[0])", start)
+    driver.execute_script("arguments[0].dispatchEvent(new WheelEvent('wheel', {deltaY: -800, clientX: arguments[1], clientY: arguments[2], bubbles: true, cancelable: true}))", canvas, cx, cy)
+    before = ring(1.0)
+
+    slider = driver.find_element("css selector", "#radius")
+    for _ in range(5):
+        slider.send_keys(Keys.ARROW_RIGHT)
+    half = {r["rep"]: r for r in settled("0.5")}
+    check(driver.execute_script("return document.querySelector('#radiusval').textContent") == "0.5", "the arrow keys move the radius slider to 0.5")
+    ref, _ = navbench_run(a.navbench, a.out, maze, (*s, *g), "center", REPS, "none,los", "euclidean", "browser-radius", radius=0.5)
+    bad = [f"{rep}/{r['smoothing']}: {r['status']} {r['length']} != {ref[(rep, r['smoothing'], 'euclidean')]['status']} {ref[(rep, r['smoothing'], 'euclidean')]['length']}"
+           for rep, r in half.items()
+           if r["status"] != ref[(rep, r["smoothing"], "euclidean")]["status"] or
+           (r["status"] == "ok" and abs(float(r["length"]) - float(ref[(rep, r["smoothing"], "euclidean")]["length"])) > 1e-9 * float(r["length"]))]
+    check(not bad, "radius 0.5: the table equals `navbench run --radius 0.5` on that query" + ("; " + "; ".join(bad) if bad else ""))
+    vg = half.get("visgraph", {})
+    check(vg.get("status") == "ok" and vg.get("smoothing") == "none" and int(vg.get("arcs", 0)) > 0 and vg.get("radius") == "0.5",
+          f"radius 0.5: visgraph answers with the tangent graph's path ({vg.get('arcs')} arcs, its row without smoothing: taut)")
+    # A structure layer at a radius: the build for it (grid8 on the maze shrunk by R: at 1, the cells
+    # along the walls are gone).
+    layer_at = lambda R: wait_for(driver, "const r = navbenchViewer.state.reps.find(x => x.spec == 'grid8'); "
+                                          f"return r.layer && r.segments && r.segmentsRadius == {R} && r.segments.length / 4", f"the grid8 layer at radius {R}")
+    driver.find_element("css selector", '#reps li[data-rep="grid8"] button.layer').click()
+    layers = [layer_at(0.5)]
+
+    for _ in range(5):
+        slider.send_keys(Keys.ARROW_RIGHT)
+    one = {r["rep"]: r for r in settled("1")}
+    layers.append(layer_at(1))
+    check(layers[0] > layers[1] > 0, f"the drawn grid8 layer is the build at the radius, fetched again when it changes ({layers} segments at 0.5, 1)")
+    driver.find_element("css selector", '#reps li[data-rep="grid8"] button.layer').click()  # off again: the picture shows the paths
+    lengths = [float(x["visgraph"]["length"]) for x in (point, half, one)]
+    check(lengths[0] < lengths[1] < lengths[2], f"the exact disc's length grows with the radius (0, 0.5, 1): {lengths}")
+    after = ring(1.0)
+    check(before <= 10 and after >= 40, f"the disc is drawn at the start ({after} of 72 pixels on its circle green at R 1, {before} at R 0)")
+    # Hovering visgraph's row draws the disc along its path; the picture for the docs.
+    row = driver.find_element("css selector", '#results tbody tr[data-rep="visgraph"]')
+    ActionChains(driver).move_to_element(row).perform()
+    time.sleep(0.3)
+    shot = os.path.join(a.out, "viewer-radius.png")
+    driver.save_screenshot(shot)
+    print(f"screenshot: {shot}")
+    ActionChains(driver).move_to_element(driver.find_element("css selector", "#radiusval")).perform()
+    driver.find_element("css selector", "#fit").click()
+
+    # Wider than the corridors allow round their cell centres: every representation says invalid_query.
+    for _ in range(10):
+        slider.send_keys(Keys.ARROW_RIGHT)
+    wide = settled("2")
+    check(all(r["status"] == "invalid_query" for r in wide), f"radius 2 in corridors four cells wide: invalid_query {[r['status'] for r in wide]}")
+    slider.send_keys(Keys.HOME)
+    again = {r["rep"]: (r["status"], r["length"]) for r in settled("")}
+    check(again == {k: (r["status"], r["length"]) for k, r in point.items()}, "back at radius 0: the point agent's answers again")
+
+    # Replaying a row of `navbench run --radius 0.5` sets the slider and reproduces it.
+    driver.find_element("css selector", "#csvfile").send_keys(os.path.abspath(os.path.join(a.out, "browser-radius.csv")))
+    wait_for(driver, "return document.querySelectorAll('#csvrows tbody tr').length > 0", "the radius CSV rows")
+    driver.find_element("css selector", "#csvfilter").clear()
+    driver.find_element("css selector", "#csvfilter").send_keys("visgraph euclidean none")
+    wait_for(driver, "return document.querySelectorAll('#csvrows tbody tr').length == 1", "the visgraph row")
+    driver.find_element("css selector", "#csvrows tbody tr").click()
+    note = wait_for(driver, "const t = document.querySelector('#replaynote').textContent; return t.includes('live') && "
+                            "document.querySelector('#results').dataset.radius == '0.5' && t", "the replay note at radius 0.5")
+    check("✓ same" in note and driver.execute_script("return document.querySelector('#radius').value") == "0.5",
+          f"replaying a row of `navbench run --radius 0.5` sets the slider and reproduces it: {note}")
+    driver.execute_script("document.querySelector('#smoothing').value = 'los'; document.querySelector('#smoothing').dispatchEvent(new Event('change'))")
+    slider.send_keys(Keys.HOME)
+    settled("")
+
+
 def test_browser(a):
     try:
         import selenium  # noqa: F401
@@ -750,6 +1055,7 @@ def test_browser(a):
         check(tab2 == "maze-4-128" and tab1 == "rooms-16-128", f"two tabs on two maps answer independently ({tab1}, {tab2})")
 
         edit_in_browser(driver, srv, rows)
+        radius_in_browser(driver, a, maze)
 
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no errors in the browser console {errors[:2]}")
@@ -779,14 +1085,22 @@ def shot(a):
         if a.start and a.goal:
             driver.execute_script("navbenchViewer.setPoints(arguments[0], arguments[1])", a.start, a.goal)
         driver.execute_script("document.querySelector('#smoothing').value = arguments[0]; document.querySelector('#smoothing').dispatchEvent(new Event('change'))", a.smoothing)
+        if a.radius:
+            driver.execute_script("navbenchViewer.setRadius(arguments[0])", a.radius)
         for rep in a.layers.split(",") if a.layers else []:
             driver.find_element("css selector", f'#reps li[data-rep="{rep}"] button.layer').click()
             wait_for(driver, f"const r = navbenchViewer.state.reps.find(x => x.spec == '{rep}'); return r.segments", "a layer", 120)
         time.sleep(1.0)
-        wait_for(driver, "return !document.querySelector('#status').textContent.includes('building')", "the builds", 120)
+        wait_for(driver, "return !document.querySelector('#status').textContent.includes('building') && "
+                         "![...document.querySelectorAll('#results tbody tr')].some(r => r.dataset.building)", "the builds", 120)
         if a.highlight:
             driver.execute_script("navbenchViewer.state.highlight = arguments[0]", a.highlight)
         driver.execute_script("document.querySelector('#fit').click()")
+        if a.zoom:  # view the map's rectangle x0 y0 x1 y1
+            driver.execute_script("""const [x0, y0, x1, y1] = arguments[0], r = document.querySelector('#canvas').getBoundingClientRect();
+                const s = Math.min(r.width / (x1 - x0), r.height / (y1 - y0));
+                navbenchViewer.state.view = {s, ox: r.width / 2 - s * (x0 + x1) / 2, oy: r.height / 2 - s * (y0 + y1) / 2};
+                document.querySelector('#canvas').dispatchEvent(new WheelEvent('wheel', {deltaY: 0}));  // redraws""", a.zoom)
         time.sleep(1.0)
         driver.save_screenshot(a.out)
         print(a.out)
@@ -865,6 +1179,8 @@ def main():
     p.add_argument("--layers", default="")
     p.add_argument("--smoothing", default="los")
     p.add_argument("--highlight", default="")
+    p.add_argument("--radius", type=float, default=0.0, help="shot: the agent's radius")
+    p.add_argument("--zoom", type=float, nargs=4, help="shot: the map rectangle X0 Y0 X1 Y1 to show")
     p.add_argument("--width", type=int, default=1400)
     p.add_argument("--height", type=int, default=860)
     a = p.parse_args()

@@ -2,7 +2,9 @@
 // The map is drawn to scale in map units (y down, as in Moving AI files); every query goes to
 // POST /api/query, which runs the pipeline of `navbench run` on each selected representation.
 // Grid maps can be edited (E): toggled cells go to POST /api/cells, and the server brings every
-// representation up to date before the next query.
+// representation up to date before the next query. The radius slider makes the agent a disc
+// (docs/radius.md): the query asks with "radius", the disc is drawn at start and goal, and paths
+// with arcs are drawn with their arcs.
 'use strict';
 
 // Okabe & Ito's colour-blind-safe palette, then a few more distinct hues. The representations
@@ -29,6 +31,7 @@ const state = {
   view: { s: 1, ox: 0, oy: 0 },
   csv: null,
   updates: null,        // last /api/cells or /api/reset answer (the update time of each representation)
+  radius: 0,            // the agent's radius (map units); 0: a point
 };
 
 // ---------- small helpers ----------
@@ -56,7 +59,9 @@ async function api(path, opts) {
   if (!res.ok) {
     let msg = `${res.status} ${res.statusText}`;
     if (type.includes('json')) { try { msg = (await res.json()).error || msg; } catch (e) { /* keep status */ } }
-    throw new Error(msg);
+    const err = new Error(msg);
+    err.status = res.status;
+    throw err;
   }
   return type.includes('json') ? res.json() : res.arrayBuffer();
 }
@@ -162,7 +167,7 @@ function render() {
   // the paths, widest first and each narrower one on top, so paths that coincide show as stripes
   // instead of hiding each other; a light halo under each; the highlighted one last and widest
   if (state.results) {
-    const rows = state.results.results.filter((r) => r.path && r.path.length > 1 && isShown(r.representation));
+    const rows = shownRows(state.results).filter((r) => r.path && r.path.length > 1);
     rows.sort((a, b) => (a.representation === state.highlight) - (b.representation === state.highlight));
     ctx.lineJoin = 'round';
     ctx.lineCap = 'round';
@@ -172,7 +177,7 @@ function render() {
       const w = hl ? 5.5 : n > 1 ? 7 - 4.5 * i / (n - 1) : 3.5;
       const trace = () => {
         ctx.beginPath();
-        r.path.forEach(([x, y], j) => { const [px, py] = toScreen(x, y); j ? ctx.lineTo(px, py) : ctx.moveTo(px, py); });
+        tracePath(r);
       };
       if (i === 0 || hl) {
         trace();
@@ -188,8 +193,75 @@ function render() {
       ctx.setLineDash([]);
     });
   }
+  drawPathDiscs();
+  drawDisc(state.start, '#16a34a', true);
+  drawDisc(state.goal, '#dc2626', true);
   drawMarker(state.start, '#16a34a', 'S');
   drawMarker(state.goal, '#dc2626', 'G');
+  drawDisc(state.start, '#16a34a', false);  // the outline again over the marker: a disc smaller than it still shows
+  drawDisc(state.goal, '#dc2626', false);
+}
+
+// A result's path: its segments, and its arcs (docs/radius.md: [k, cx, cy], from path[k] to
+// path[k + 1] round the centre, the shorter way) as arcs of circles.
+function tracePath(r) {
+  const arcs = new Map((r.arcs || []).map(([k, cx, cy]) => [k, [cx, cy]]));
+  r.path.forEach(([x, y], j) => {
+    const [px, py] = toScreen(x, y);
+    if (!j) { ctx.moveTo(px, py); return; }
+    const c = arcs.get(j - 1);
+    if (!c) { ctx.lineTo(px, py); return; }
+    const [cx, cy] = toScreen(c[0], c[1]);
+    const [ax, ay] = toScreen(r.path[j - 1][0], r.path[j - 1][1]);
+    const a0 = Math.atan2(ay - cy, ax - cx);
+    let turn = Math.atan2(py - cy, px - cx) - a0;
+    while (turn > Math.PI) turn -= 2 * Math.PI;
+    while (turn <= -Math.PI) turn += 2 * Math.PI;
+    ctx.arc(cx, cy, Math.hypot(ax - cx, ay - cy), a0, a0 + turn, turn < 0);
+  });
+}
+
+// The agent's disc at p (radius state.radius, to scale): `fill` the disc, else its outline only.
+function drawDisc(p, colour, fill) {
+  if (!p || !(state.radius > 0)) return;
+  const [x, y] = toScreen(p[0], p[1]);
+  ctx.beginPath();
+  ctx.arc(x, y, state.radius * state.view.s, 0, 2 * Math.PI);
+  if (fill) {
+    ctx.fillStyle = colour + '38';
+    ctx.fill();
+    return;
+  }
+  ctx.lineWidth = 3.5;
+  ctx.strokeStyle = 'rgba(255,255,255,0.9)';
+  ctx.stroke();
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = colour;
+  ctx.stroke();
+}
+
+// The highlighted path with the disc drawn at points along it (a dozen, evenly by length), as
+// scripts/pathviz.py draws it: where the disc runs close to an obstacle shows.
+function drawPathDiscs() {
+  if (!(state.radius > 0) || !state.highlight || !state.results) return;
+  const r = shownRows(state.results).find((x) => x.representation === state.highlight);
+  if (!r || !r.path || r.path.length < 2) return;
+  const d = [0];
+  for (let j = 1; j < r.path.length; ++j) d.push(d[j - 1] + Math.hypot(r.path[j][0] - r.path[j - 1][0], r.path[j][1] - r.path[j - 1][1]));
+  const total = d[d.length - 1];
+  ctx.fillStyle = colourOf(r.representation) + '30';
+  ctx.strokeStyle = colourOf(r.representation);
+  ctx.lineWidth = 1;
+  for (let i = 1, j = 1; i < 12; ++i) {
+    const at = total * i / 12;
+    while (j < d.length - 1 && d[j] < at) ++j;
+    const t = d[j] > d[j - 1] ? (at - d[j - 1]) / (d[j] - d[j - 1]) : 0;
+    const [x, y] = toScreen(r.path[j - 1][0] + t * (r.path[j][0] - r.path[j - 1][0]), r.path[j - 1][1] + t * (r.path[j][1] - r.path[j - 1][1]));
+    ctx.beginPath();
+    ctx.arc(x, y, state.radius * state.view.s, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.stroke();
+  }
 }
 
 function drawMarker(p, colour, label) {
@@ -214,6 +286,24 @@ function drawMarker(p, colour, label) {
 
 function colourOf(spec) { const r = state.reps.find((x) => x.spec === spec); return r ? r.colour : '#111'; }
 function isShown(spec) { const r = state.reps.find((x) => x.spec === spec); return r && r.selected; }
+// The capabilities /api/info gives for a spec ('name' or 'name:k=v,...').
+function capsOf(spec) { const e = state.info.representations.find((x) => x.name === spec.split(':')[0]); return e ? e.caps : {}; }
+// Whether spec at radius R answers with taut paths with arcs, which no smoother shortens (docs/radius.md: the
+// tangent graph; its rows of other smoothings are not_applicable).
+function tautAtRadius(spec, R) { return R > 0 && capsOf(spec).radius === 'tangent_graph'; }
+
+// The row shown for each selected representation: the one of the chosen smoothing; at R > 0 a
+// representation answering with the tangent graph shows its unsmoothed row (its paths are taut).
+function shownRows(res) {
+  if (!res) return [];
+  const out = [];
+  for (const r of res.results) {
+    if (!isShown(r.representation)) continue;
+    const want = tautAtRadius(r.representation, res.radius) ? 'none' : res.shownSmoothing;
+    if (r.smoothing === want) out.push(r);
+  }
+  return out;
+}
 
 // ---------- maps ----------
 async function loadMap(id) {
@@ -238,6 +328,7 @@ async function loadMap(id) {
     state.freePath = p;
   }
   $('map').value = String(id);
+  setRadiusRange(m);
   $('edit').disabled = $('resetmap').disabled = m.kind !== 'grid';
   setEditMode(edit.on);
   renderUpdates();
@@ -374,10 +465,10 @@ async function toggleLayer(r) {
   if (r.layer && !r.segments) {
     r.loading = true;
     renderReps();
-    const mapId = state.map.id;
+    const mapId = state.map.id, R = state.radius;
     try {
-      const buf = await api(`/api/structure?map=${mapId}&rep=${encodeURIComponent(r.spec)}`);
-      if (state.map.id === mapId) r.segments = new Float32Array(buf);
+      const buf = await api(`/api/structure?map=${mapId}&rep=${encodeURIComponent(r.spec)}` + (R > 0 ? `&radius=${R}` : ''));
+      if (state.map.id === mapId) { r.segments = new Float32Array(buf); r.segmentsRadius = R; }
     } catch (e) {
       r.layer = false;
       $('reperror').textContent = `${r.spec}: ${e.message}`;
@@ -402,7 +493,7 @@ function heuristicText() {
   return Number.isFinite(w) && w > 0 && w !== 1 ? `${h}*${w}` : h;
 }
 
-let inflight = false, pending = false;
+let inflight = false, pending = false, retryTimer = 0;
 function query() {
   if (!state.map || !state.start || !state.goal) return;
   if (inflight) { pending = true; return; }
@@ -414,12 +505,22 @@ async function sendQuery() {
   if (!reps.length) { state.results = null; renderResults(); render(); return; }
   inflight = true;
   pending = false;
+  clearTimeout(retryTimer);
+  const R = state.radius;
+  const chosen = $('smoothing').value;
+  // At R > 0 the tangent graph's rows are those of smoothing none (shownRows): asked for too.
+  const smoothing = chosen !== 'none' && reps.some((x) => tautAtRadius(x, R)) ? [chosen, 'none'] : chosen;
   const body = { map: state.map.id, reps, start: state.start, goal: state.goal,
-                 smoothing: $('smoothing').value, search: $('search').value, heuristic: heuristicText() };
+                 smoothing, search: $('search').value, heuristic: heuristicText() };
+  if (R > 0) body.radius = R;
   const t0 = performance.now();
-  const slow = setTimeout(() => setStatus('building representations…'), 300);
+  const slow = setTimeout(() => setStatus(R > 0 ? `building for radius ${R}…` : 'building representations…'), 300);
+  // Builds at a radius answer "still building" after a few seconds (docs/viewer.md): ask again.
+  const retry = () => { clearTimeout(retryTimer); retryTimer = setTimeout(query, 400); };
   try {
     const res = await api('/api/query', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    res.shownSmoothing = chosen;
+    if (res.results.some((r) => r.building)) retry();
     if (res.map === state.map.id) {
       // Another tab edited this map: fetch its cells. An edit of ours landed meanwhile: ask again.
       if (res.version > state.map.version && !edit.sending && !edit.queue.length) refreshMap();
@@ -431,6 +532,7 @@ async function sendQuery() {
     }
   } catch (e) {
     $('queryerror').textContent = e.message;
+    if (e.status === 503) retry();
   } finally {
     clearTimeout(slow);
     setStatus(`${state.map.collection}/${state.map.name} · ${state.map.kind === 'grid' ? `${state.map.width}×${state.map.height} cells` : 'polygon map'}`);
@@ -446,12 +548,16 @@ function renderResults() {
   tb.replaceChildren();
   const res = state.results;
   $('optimal').textContent = res && res.optimal !== null ? fmt(res.optimal, 6) : '–';
+  const disc = res && res.radius > 0;
+  $('disc').textContent = disc ? `for a disc of radius ${fmt(res.radius, 4)}` : '';
+  $('disc').title = disc && res.tangent ? `tangent graph: ${res.tangent.circles} circles, ${res.tangent.vertices} vertices, ${res.tangent.edges} edges, ` +
+    `built in ${res.tangent.build_ms.toFixed(0)} ms (clearance, shrunk maps and tangent graph: ${res.radius_build_ms.toFixed(0)} ms)` : '';
   $('timing').textContent = res ? `round trip ${state.roundTrip.toFixed(0)} ms · server ${(res.server_us / 1000).toFixed(1)} ms` : '';
   $('results').dataset.query = state.shownQuery ? JSON.stringify(state.shownQuery) : '';
   $('results').dataset.version = res ? res.version : '';
+  $('results').dataset.radius = res && res.radius !== null && res.radius !== undefined ? res.radius : '';
   if (!res) return;
-  for (const r of res.results) {
-    if (!isShown(r.representation)) continue;
+  for (const r of shownRows(res)) {
     const ok = r.status === 'ok';
     const t = ok ? (r.locate_us + r.search_us + r.smooth_us) / 1000 : null;
     const gap = r.gap === null || r.gap === undefined ? '–' : r.gap < 5e-10 ? '0' : `+${(100 * r.gap).toFixed(2)} %`;
@@ -459,16 +565,19 @@ function renderResults() {
       ? el('td', { class: 'num' + (r.valid === false ? ' invalid' : ''), title: r.valid === false ? 'INVALID path (crosses an obstacle or a pinch point)' : `raw ${fmt(r.raw_length, 8)} · ${r.path_points} points · ${r.expansions} expanded${r.los_checks ? ` · ${r.los_checks} segment tests` : ''}` },
         fmt(r.length, 5) + (r.valid === false ? ' ✗' : ''))
       : el('td', { class: 'num', colspan: 4, title: r.message || '' },
-        el('span', { class: 'st' + (r.status === 'no_path' || r.status === 'not_applicable' ? ' np' : '') }, r.status.replace('_', ' ')));
+        r.building ? el('span', { class: 'st building' }, 'building…')
+          : el('span', { class: 'st' + (r.status === 'no_path' || r.status === 'not_applicable' ? ' np' : '') }, r.status.replace('_', ' ')));
     const tr = el('tr', {
       dataset: { rep: r.representation, status: r.status, length: r.length ?? '', expansions: r.expansions ?? '', valid: r.valid ?? '',
-                 search: r.search ?? '', clearance: r.clearance ?? '', turn: r.turn ?? '' },
+                 search: r.search ?? '', clearance: r.clearance ?? '', turn: r.turn ?? '', smoothing: r.smoothing,
+                 radius: r.radius ?? '', arcs: r.arcs ? r.arcs.length : 0, building: r.building ? 1 : '' },
       class: r.representation === state.highlight ? 'hl' : '',
     },
     el('td', {}, el('span', { class: 'sw', style: `background:${colourOf(r.representation)}` })),
     el('td', { class: 'rep', title: r.message || (r.vertices !== undefined
       ? `${r.representation}: built in ${r.build_ms.toFixed(0)} ms · ${r.vertices} vertices · ${r.edges} edges · ${(r.memory_bytes / 1048576).toFixed(1)} MiB`
-      : r.representation) }, r.representation),
+      : r.representation) }, r.representation,
+      r.smoothing !== res.shownSmoothing ? el('span', { class: 'taut', title: `at radius ${res.radius} ${r.representation} gives taut paths with arcs, which no smoother shortens: its row without smoothing` }, ' · taut') : null),
     lengthCell,
     ok ? el('td', { class: 'num' }, gap) : null,
     ok ? el('td', { class: 'num clearance', title: 'least distance from the path to an obstacle' }, r.clearance === null || r.clearance === undefined ? '–' : r.clearance.toFixed(2)) : null,
@@ -712,6 +821,49 @@ function renderUpdates() {
     (parts.length ? ` · update: ${parts.join(' · ')}` : '');
 }
 
+// ---------- the agent's radius ----------
+// The slider's range: 0 to 4 cells on grid maps, about a twentieth of the extent on polygon maps.
+function setRadiusRange(m) {
+  const slider = $('radius');
+  let max = 4, step = 0.1;
+  if (m.kind !== 'grid') {
+    const ext = Math.max(m.max[0] - m.min[0], m.max[1] - m.min[1]) / 20;
+    const p = 10 ** Math.floor(Math.log10(ext));
+    max = Math.max(1, Math.round(ext / p)) * p;
+    step = max / 40;
+  }
+  slider.max = String(max);
+  slider.step = String(step);
+  if (state.radius > max) setRadius(max, false, false);
+}
+
+let radiusTimer = 0;
+// Sets the agent's radius: the discs are drawn at once; the query runs after the slider has rested
+// 150 ms (`now`: at once), and drawn structure layers are fetched for the new radius.
+function setRadius(v, now = false, ask = true) {
+  const slider = $('radius');
+  v = Math.max(0, Number(v) || 0);
+  if (v > Number(slider.max)) slider.max = String(v);
+  slider.value = String(v);
+  state.radius = Number(v.toFixed(6));
+  $('radiusval').textContent = fmt(state.radius, 3);
+  render();
+  clearTimeout(radiusTimer);
+  if (!ask) return;
+  state.recorded = null;
+  const changed = () => {
+    for (const r of state.reps) {
+      if (r.loading || !r.segments || r.segmentsRadius === state.radius) continue;
+      r.segments = null;
+      if (r.layer) { r.layer = false; toggleLayer(r); }
+    }
+    invalidateLayers(true);
+    query();
+  };
+  if (now) changed();
+  else radiusTimer = setTimeout(changed, 150);
+}
+
 // ---------- replay a results CSV ----------
 // RFC 4180 fields: quoted fields may hold commas, quotes ("") and newlines.
 function parseCSV(text) {
@@ -787,6 +939,7 @@ async function replay(row) {
   const [h, w] = row.heuristic.split('*');
   if ([...$('heuristic').options].some((o) => o.value === h)) { $('heuristic').value = h; $('weight').value = w || 1; }
   if ([...$('smoothing').options].some((o) => o.value === row.smoothing)) $('smoothing').value = row.smoothing;
+  setRadius(row.radius ? Number(row.radius) : 0, false, false);  // the row's agent (column radius, docs/radius.md)
   const r = addRep(row.representation, state.info.representations.find((x) => x.name === row.representation)?.description || '');
   r.selected = true;
   state.recorded = row;
@@ -825,6 +978,8 @@ async function main() {
   for (const h of state.info.heuristics) $('heuristic').append(el('option', { value: h }, h));
   for (const s of state.info.searches || ['astar']) $('search').append(el('option', { value: s }, s));
   for (const id of ['smoothing', 'search', 'heuristic', 'weight']) $(id).addEventListener('change', () => { state.recorded = null; state.highlight = null; query(); });
+  $('radius').addEventListener('input', () => setRadius(Number($('radius').value)));
+  $('radius').addEventListener('change', () => setRadius(Number($('radius').value), true));
   $('snap').addEventListener('change', () => { if (state.start) { state.start = snap(state.start); state.goal = snap(state.goal); updatePoints(); query(); } });
   addRegistered(state.info.representations);
   $('addrep').addEventListener('submit', async (ev) => {
@@ -868,6 +1023,7 @@ window.navbenchViewer = {
   loadMap,
   setEditMode,
   setPoints(start, goal) { state.start = start; state.goal = goal; state.recorded = null; state.highlight = null; updatePoints(); render(); query(); },
+  setRadius(v) { setRadius(v, true); },
 };
 
 main();
