@@ -368,13 +368,17 @@ class Analysis:
         return out + [f for _, f, _ in self.figures if f is not None]
 
 
-def build_per_map(build, reps, maps):
+def build_per_map(build, reps, maps, by_radius: bool = False):
     """Mean build_ms and memory_bytes per (representation, map): a sweep may build one map and
-    representation in several units; each map counts once."""
+    representation in several units; each map counts once. by_radius: per (representation, radius,
+    map), the radius as its facet label (a build at each radius is another structure)."""
+    keys = ["representation", "map"] + (["radius"] if by_radius else [])
     if build is None or build.empty:
-        return pd.DataFrame(columns=["representation", "map", "build_ms", "memory_bytes", "vertices"])
+        return pd.DataFrame(columns=keys + ["build_ms", "memory_bytes", "vertices"])
     b = build[build["representation"].isin(reps) & build["map"].isin(maps)]
-    return b.groupby(["representation", "map"], as_index=False)[["build_ms", "memory_bytes", "vertices"]].mean()
+    if by_radius:
+        b = b.assign(radius=[_radius_text(float(v)) for v in pd.to_numeric(b["radius"], errors="coerce")])
+    return b.groupby(keys, as_index=False)[["build_ms", "memory_bytes", "vertices"]].mean()
 
 
 def _config_stats(task):
@@ -415,7 +419,11 @@ def config_table(scope_rows, build, seed: int, scope_name: str):
     """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric."""
     recs = []
     tasks = []  # (record, bootstrap task) of every configuration with applicable rows
-    per_map = build_per_map(build, uniques(scope_rows["representation"]), uniques(scope_rows["map"]))
+    # Runs over several radii (a facet): each radius's builds count for its own configurations.
+    by_radius = (build is not None and "radius" in build.columns and "radius" in scope_rows.columns and
+                 isinstance(scope_rows["radius"].dtype, pd.CategoricalDtype) and
+                 all(str(c).startswith("r=") for c in scope_rows["radius"].cat.categories))
+    per_map = build_per_map(build, uniques(scope_rows["representation"]), uniques(scope_rows["map"]), by_radius)
     where = config_positions(scope_rows)
     status = scope_rows["status"]
     scats = list(status.cat.categories)
@@ -443,6 +451,8 @@ def config_table(scope_rows, build, seed: int, scope_name: str):
                 "time": np.where(ok, time_all[app], np.nan),
                 "gap": np.where(ok, gap_all[app], np.nan)}
         b = per_map[per_map["representation"] == first["representation"]]
+        if by_radius:
+            b = b[b["radius"] == scope_rows["radius"].iat[pos[0]]]
         tasks.append((rec, (cols, {"b": b["build_ms"].to_numpy(float), "m": b["memory_bytes"].to_numpy(float)},
                             stats.seed_for(seed, scope_name, cfg), stats.seed_for(seed, scope_name, cfg, "build"))))
         rec["invalid_paths"] = int(np.nansum(valid == 0))

@@ -119,16 +119,17 @@ def budget_lines(answers: list, table: pd.DataFrame, esc, f_sig, f_gap) -> list:
 
 
 def cost_figure(scope, analysis, esc, f_sig, f_gap) -> Figure | None:
-    """Memory and build time against median query time, one point per configuration (first facet),
+    """Memory and build time against median query time, one point per configuration (up to three facets),
     intervals as in the ranked table (maps as the unit for build and memory), the time/gap front
     marked with larger points and named."""
     t = scope.table
     if not len(t) or "memory" not in t.columns:
         return None
-    facet = pd.unique(t["facet"])[0]
-    t = t[(t["facet"] == facet) & np.isfinite(t["time_median"].to_numpy(float))]
+    whole = t
     panels = []
-    for col, name, unit in BUDGETS:
+    # One pair of panels per facet (heuristic, convention, radius: the questions a run asks), at most three.
+    for col, name, unit, facet in [(c, n, u, f) for f in pd.unique(whole["facet"])[:3] for c, n, u in BUDGETS]:
+        t = whole[(whole["facet"] == facet) & np.isfinite(whole["time_median"].to_numpy(float))]
         sub = t[np.isfinite(t[col].to_numpy(float)) & (t[col].to_numpy(float) > 0)]
         if not len(sub):
             continue

@@ -69,7 +69,10 @@ def recompute(csvs):
              "gap_mean": ok["gap"].mean(), "gap_p95": ok["gap"].quantile(0.95), "gap_max": ok["gap"].max()}
         if b is not None:
             rep = g["representation"].iloc[0]
-            bb = b[(b["representation"] == rep) & b["map"].isin(set(g["map"]))].groupby("map")[["build_ms", "memory_bytes"]].mean()
+            bsel = b[(b["representation"] == rep) & b["map"].isin(set(g["map"]))]
+            if "radius" in varying and "radius" in bsel.columns:  # each radius's own builds
+                bsel = bsel[[f"r={float(v):.12g}" == g["radius"].iloc[0] for v in bsel["radius"]]]
+            bb = bsel.groupby("map")[["build_ms", "memory_bytes"]].mean()
             v["build_ms"] = bb["build_ms"].mean() if len(bb) else math.nan
             v["memory"] = bb["memory_bytes"].mean() if len(bb) else math.nan
         out[cfg] = {k: (float(x) if x is not None and not (isinstance(x, float) and math.isnan(x)) and
