@@ -17,7 +17,9 @@
 #include "harness/registry/registry.hpp"
 #include "harness/run/pipeline.hpp"
 #include "harness/run/prepared_map.hpp"
+#include "search/any_representation.hpp"
 #include "search/heuristic.hpp"
+#include "search/workspace.hpp"
 #include "smoothing/smoothing.hpp"
 #include "test_maps.hpp"
 
@@ -359,4 +361,53 @@ TEST(Terrain, GeneratedLayers) {
       EXPECT_TRUE(std::isinf(back[i]));
     }
   }
+}
+
+TEST(Terrain, AnyAngleSearchPricesShortcutsByCost) {
+  std::mt19937_64 rng(13);
+  int cheaper = 0, total = 0;
+  for (int m = 0; m < 6; ++m) {
+    Map map = weighted_grid(30, 24, 0.2, rng);
+    const FreeSpace fs(map);
+    const MapContext ctx = map_context(map, "center");
+    auto cells = free_cells(map.grid);
+    const RepresentationEntry* e = find_representation("grid8");
+    Params p;
+    auto rep = e->build(map, p);
+    rep->prepare();
+    for (int k = 0; k < 20; ++k) {
+      auto [sx, sy] = cells[rng() % cells.size()];
+      auto [gx, gy] = cells[rng() % cells.size()];
+      QueryInput in;
+      in.start = {sx + 0.5, sy + 0.5};
+      in.goal = {gx + 0.5, gy + 0.5};
+      const double octile = dijkstra8(map.grid, sx, sy, gx, gy);
+      if (!std::isfinite(octile)) continue;
+      for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
+        const auto rows = run_query(ctx, in, *rep, "grid8", parse_heuristic("euclidean"), {"none", "los"}, fs, true,
+                                    nullptr, nullptr, mode, e->caps);
+        ASSERT_EQ(rows[0].status, Status::ok) << rows[0].message;
+        EXPECT_EQ(rows[0].valid, true);
+        // Every edge is relaxed beside the shortcuts: never dearer than the octile optimum.
+        EXPECT_LE(*rows[0].cost, octile * (1 + 1e-9));
+        EXPECT_LE(*rows[1].cost, *rows[0].cost * (1 + 1e-12));
+        // The search's g of the goal is the cost of the path it returns.
+        Query q;
+        q.start = in.start;
+        q.goal = in.goal;
+        ASSERT_TRUE(rep->locate(q));
+        SearchStats st;
+        Polyline path;
+        Heuristic h = parse_heuristic("euclidean");
+        h.weight = ctx.least_weight;
+        const auto sees = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
+        const double c = rep->search_any_angle(q, h, mode == SearchMode::theta ? AnyAngle::theta : AnyAngle::lazy_theta,
+                                               sees, st, path);
+        EXPECT_NEAR(c, path_cost(map.grid, path), 1e-9 * c);
+        cheaper += *rows[0].cost < octile * (1 - 1e-9);
+        ++total;
+      }
+    }
+  }
+  EXPECT_GT(cheaper, total / 3);  // shortcuts pay off on most queries
 }

@@ -75,6 +75,15 @@ concept HasApproximateUpdate = HasUpdate<R> && requires { requires R::kUpdateIsA
 template <class R>
 concept HasSegmentEdges = requires { requires R::kSegmentEdges; };
 
+// Optional (docs/terrain.md): a representation built on a weighted map prices a straight segment by
+// the map's path-cost integral: `bool weighted() const` and `double segment_cost(Point, Point) const`
+// (the length when not weighted). Theta*'s shortcuts use it.
+template <class R>
+concept HasSegmentCost = requires(const R& r, Point a) {
+  { r.weighted() } -> std::same_as<bool>;
+  { r.segment_cost(a, a) } -> std::same_as<double>;
+};
+
 // Optional: the representation's structure as line segments (grid cell borders, quadtree cells,
 // triangle edges, graph edges), for the path pictures of scripts/pathviz.py.
 template <class R>

@@ -30,6 +30,17 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
   auto point = [&](Vertex v) { return v < S ? Point(r.position(v)) : (v == S ? q.start : q.goal); };
   // The run's heuristic on positions, as A*'s (its metric switched at run time: one instantiation).
   detail::PositionHeuristic<R, detail::kRuntimeMetric> heur{&r, S, q.start, q.goal, h.weight, h.metric};
+  // A shortcut's cost: its length, or on a weighted map its cost (docs/terrain.md). There the
+  // triangle inequality fails (a straight line through dear ground may cost more than the edges),
+  // so the edge is relaxed beside every shortcut.
+  bool weighted = false;
+  if constexpr (HasSegmentCost<R>) weighted = r.weighted();
+  auto cost = [&](Point a, Point b) {
+    if constexpr (HasSegmentCost<R>) {
+      if (weighted) return r.segment_cost(a, b);
+    }
+    return distance(a, b);
+  };
   auto sees = [&](Vertex a, Vertex b) {
     ++stats.los_checks;
     return visible(point(a), point(b));
@@ -89,7 +100,7 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
       };
       if (u == T) {
         for (const Link& l : q.g.links) consider(l.vertex, l.cost);
-        if (q.direct) consider(S, distance(q.start, q.goal));
+        if (q.direct) consider(S, cost(q.start, q.goal));
       } else {
         for (auto [it, end] = out_edges(u, g); it != end; ++it)
           if (Vertex m = Vertex(target(*it, g)); m < S) consider(m, it->w);
@@ -111,14 +122,15 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
       if (rv.color == SearchWorkspace::kWhite) ++stats.generated;
       const double w = it->w;
       if (mode == AnyAngle::lazy_theta) {
-        if (u != S) relax(v, ws.record(p).dist + distance(point(p), point(v)), p);
-        else relax(v, ru.dist + w, u);
+        if (u != S) relax(v, ws.record(p).dist + cost(point(p), point(v)), p);
+        if (u == S || weighted) relax(v, ru.dist + w, u);
       } else if (u != S) {
         // The shortcut is tested only when it would lower g(v): otherwise neither it nor the edge
         // can (g(u) + w >= g(p) + |p u| + |u v| >= g(p) + |p v|), so the test would change nothing.
-        const double via_p = ws.record(p).dist + distance(point(p), point(v));
-        if (via_p < ws.record(v).dist && sees(p, v)) relax(v, via_p, p);
-        else relax(v, ru.dist + w, u);
+        const double via_p = ws.record(p).dist + cost(point(p), point(v));
+        const bool shortcut = via_p < ws.record(v).dist && sees(p, v);
+        if (shortcut) relax(v, via_p, p);
+        if (!shortcut || weighted) relax(v, ru.dist + w, u);
       } else {
         relax(v, ru.dist + w, u);
       }

@@ -83,8 +83,6 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     return rows_for_all(Status::not_applicable, row.search + " not applicable: " + rep_text + "'s edges are not segments");
   if (weighted && !caps.weights)
     return rows_for_all(Status::not_applicable, rep_text + " does not take terrain costs (it assumes one cost everywhere)");
-  if (weighted && search != SearchMode::astar)
-    return rows_for_all(Status::not_applicable, row.search + " not applicable on a weighted map (its shortcuts are priced by length)");
   // On a weighted map the metric heuristic is scaled by the least weight: still a lower bound.
   Heuristic scaled = h;
   if (weighted) scaled.weight *= ctx.least_weight;
@@ -130,8 +128,8 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     cost = ws ? std::as_const(rep).search(q, scaled, stats, *ws) : rep.search(q, scaled, stats);
   } else {
     const AnyAngle mode = search == SearchMode::theta ? AnyAngle::theta : AnyAngle::lazy_theta;
-    cost = ws ? std::as_const(rep).search_any_angle(q, h, mode, sees, stats, raw, *ws)
-              : rep.search_any_angle(q, h, mode, sees, stats, raw);
+    cost = ws ? std::as_const(rep).search_any_angle(q, scaled, mode, sees, stats, raw, *ws)
+              : rep.search_any_angle(q, scaled, mode, sees, stats, raw);
   }
   const bool found = std::isfinite(cost);
   if (found && search == SearchMode::astar) {

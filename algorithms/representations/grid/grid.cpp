@@ -215,8 +215,8 @@ std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
 }
 
 template <bool D>
-double GridRepresentation<D>::direct_cost(const Query& q) const {
-  return map_->weighted() ? segment_cost(*map_, q.start, q.goal) : distance(q.start, q.goal);
+double GridRepresentation<D>::segment_cost(Point a, Point b) const {
+  return map_->weighted() ? navbench::segment_cost(*map_, a, b) : distance(a, b);
 }
 
 template <bool D>

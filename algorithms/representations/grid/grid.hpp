@@ -111,7 +111,10 @@ class GridRepresentation : public BuiltGraph<GridGraph> {
   }
   std::optional<Attachment> attach(Point p) const;
   bool direct(const Query& q) const;
-  double direct_cost(const Query& q) const;  // the segment's length, or on a weighted map its cost
+  double direct_cost(const Query& q) const { return segment_cost(q.start, q.goal); }
+  // docs/terrain.md: a straight segment's cost on a weighted map (geometry/path_cost.hpp), else its length.
+  bool weighted() const { return map_->weighted(); }
+  double segment_cost(Point a, Point b) const;
   Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   BuildStats stats() const;
   // The moves as segments between cell centres (each undirected move once).
