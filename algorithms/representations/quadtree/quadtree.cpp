@@ -1,5 +1,7 @@
 #include "representations/quadtree/quadtree.hpp"
 
+#include "geometry/path_cost.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -47,6 +49,7 @@ QuadTree::QuadTree(const Map& map, Params& params) {
   const double aspect = params.get_double("aspect", 2.0, 1.0, 1e9);
   params.finish("quadtree");
   merge_ = merge, aspect_ = aspect, min_size_ = min_size;
+  if (map.kind == MapKind::grid && map.grid.weighted()) weighted_ = &map.grid;
 
   if (map.kind == MapKind::grid) subdivide_grid(map.grid);
   else subdivide_polygon(map.polygons, min_size);
@@ -54,6 +57,24 @@ QuadTree::QuadTree(const Map& map, Params& params) {
   if (merge) merge_cells(aspect);
   find_portals();
   build_graph();
+  if (weighted_) {  // docs/terrain.md: each cell's one weight, and the integral for a segment along a side
+    graph_.cell_weight.resize(cells_.size());
+    for (std::uint32_t c = 0; c < cells_.size(); ++c) graph_.cell_weight[c] = weighted_->weight(cells_[c].x0, cells_[c].y0);
+    graph_.side_map = weighted_;
+    graph_.side_cost = [](const void* m, Point a, Point b) { return segment_cost(*static_cast<const GridMap*>(m), a, b); };
+  }
+}
+
+bool QuadTree::uniform(std::int32_t x, std::int32_t y, std::int32_t s) const {
+  const double w = weighted_->weight(x, y);
+  for (std::int32_t yy = y; yy < y + s; ++yy)
+    for (std::int32_t xx = x; xx < x + s; ++xx)
+      if (weighted_->weight(xx, yy) != w) return false;
+  return true;
+}
+
+double QuadTree::direct_cost(const Query& q) const {
+  return weighted_ ? segment_cost(*weighted_, q.start, q.goal) : distance(q.start, q.goal);
 }
 
 // --- subdivision on a grid map -----------------------------------------------------------------
@@ -124,13 +145,16 @@ void QuadTree::make_node(std::int64_t i, std::int32_t x, std::int32_t y, std::in
   const std::int64_t f = free_count(x, y, s);
   slot(i) = kBlocked;
   if (f == 0) return;
-  if (f == std::int64_t(s) * s) {
+  // A free node is a leaf, unless its cells weigh differently (weighted maps: split down to one
+  // weight, below the minimum size if need be, so that no free space is dropped).
+  const bool mixed_weights = f == std::int64_t(s) * s && weighted_ && !uniform(x, y, s);
+  if (f == std::int64_t(s) * s && !mixed_weights) {
     pending_.push_back({{x, y, x + s, y + s}, i});
     slot(i) = kPending;
     return;
   }
   const std::int32_t h = s / 2;
-  if (s == 1 || h < min_size_) return;
+  if (s == 1 || (h < min_size_ && !mixed_weights)) return;
   const std::int32_t b = alloc_group();
   make_node(b, x, y, h);
   make_node(b + 1, x + h, y, h);
@@ -149,8 +173,9 @@ void QuadTree::make_node(std::int64_t i, std::int32_t x, std::int32_t y, std::in
 namespace {
 
 // One merge (see merge_cells) of `cells`; leaf_cell maps each input index to its merged cell.
-template <class Rect>
-void merge_rects(std::vector<Rect>& cells, std::vector<std::uint32_t>& leaf_cell, double aspect, int b) {
+// same(a, b): rectangles a and b may become one cell (weighted maps: they weigh the same).
+template <class Rect, class Same>
+void merge_rects(std::vector<Rect>& cells, std::vector<std::uint32_t>& leaf_cell, double aspect, int b, Same&& same) {
   leaf_cell.resize(cells.size());
   std::iota(leaf_cell.begin(), leaf_cell.end(), 0u);
   std::vector<Keyed> items, tmp;
@@ -181,10 +206,10 @@ void merge_rects(std::vector<Rect>& cells, std::vector<std::uint32_t>& leaf_cell
       for (; j < items.size(); ++j) {
         const Rect& n = cells[items[j].cell];
         if (horizontal) {
-          if (n.y0 != cur.y0 || n.y1 != cur.y1 || n.x0 != cur.x1 || !ok(n.x1 - cur.x0, cur.y1 - cur.y0)) break;
+          if (n.y0 != cur.y0 || n.y1 != cur.y1 || n.x0 != cur.x1 || !ok(n.x1 - cur.x0, cur.y1 - cur.y0) || !same(cur, n)) break;
           cur.x1 = n.x1;
         } else {
-          if (n.x0 != cur.x0 || n.x1 != cur.x1 || n.y0 != cur.y1 || !ok(cur.x1 - cur.x0, n.y1 - cur.y0)) break;
+          if (n.x0 != cur.x0 || n.x1 != cur.x1 || n.y0 != cur.y1 || !ok(cur.x1 - cur.x0, n.y1 - cur.y0) || !same(cur, n)) break;
           cur.y1 = n.y1;
         }
         remap[items[j].cell] = std::uint32_t(merged.size());
@@ -207,7 +232,9 @@ void merge_rects(std::vector<Rect>& cells, std::vector<std::uint32_t>& leaf_cell
 // max(w, h) <= aspect * min(w, h). Tree leaves are then redirected to the merged cells.
 void QuadTree::merge_cells(double aspect) {
   std::vector<std::uint32_t> leaf_cell;
-  merge_rects(cells_, leaf_cell, aspect, std::bit_width(unsigned(side_)));
+  merge_rects(cells_, leaf_cell, aspect, std::bit_width(unsigned(side_)), [this](const Rect& a, const Rect& b) {
+    return !weighted_ || weighted_->weight(a.x0, a.y0) == weighted_->weight(b.x0, b.y0);
+  });
   // Leaf ids in the tree become cell ids.
   auto fix = [&](std::int32_t& slot) {
     if (slot <= -2) slot = -std::int32_t(leaf_cell[std::size_t(-slot - 2)]) - 2;
@@ -340,7 +367,8 @@ std::optional<Attachment> QuadTree::attach(Point p) const {
   a.cell = *c;
   a.component = component(*c);
   a.links.reserve(graph_.cell_portals[*c].size());
-  for (const Vertex w : graph_.cell_portals[*c]) a.links.push_back({w, distance(p, graph_.mid[w])});
+  for (const Vertex w : graph_.cell_portals[*c])
+    a.links.push_back({w, weighted_ ? segment_cost(*weighted_, p, graph_.mid[w]) : distance(p, graph_.mid[w])});
   return a;
 }
 
@@ -635,7 +663,7 @@ bool QuadTree::update(const Map& map, const std::vector<CellChange>& changed) {
   std::vector<std::uint32_t>& leaf_cell = leaf_cell_;
   leaf_cell.resize(rects.size());
   std::iota(leaf_cell.begin(), leaf_cell.end(), 0u);
-  if (merge_) merge_rects(rects, leaf_cell, aspect_, std::bit_width(unsigned(side_)));
+  if (merge_) merge_rects(rects, leaf_cell, aspect_, std::bit_width(unsigned(side_)), [](const Rect&, const Rect&) { return true; });
   std::vector<std::uint32_t>& fresh = fresh_;
   fresh.resize(rects.size());
   for (std::size_t k = 0; k < rects.size(); ++k) {

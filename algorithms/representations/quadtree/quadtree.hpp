@@ -16,6 +16,10 @@
 //
 // Parameters: min (smallest cell side; cells on grid maps, map units on polygon maps; default 1),
 // merge (0/1, default 1), aspect (>= 1, default 2).
+//
+// On a weighted map (docs/terrain.md) a free node is split until it holds one weight (below `min`
+// if need be), cells merge only with cells of their weight, and an edge costs its length times its
+// cell's weight, so the portal graph's costs are the path-cost integral of its segments.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -43,9 +47,10 @@ struct QuadTreePortal {
   bool vertical;
 };
 
-// An edge of the portal graph: portal u to portal v (of a cell they share).
+// An edge of the portal graph: portal u to portal v through the cell they share.
 struct QuadTreeEdge {
   Vertex u = 0, v = 0;
+  std::uint32_t cell = 0;
   friend bool operator==(const QuadTreeEdge&, const QuadTreeEdge&) = default;
 };
 
@@ -63,8 +68,9 @@ class QuadTreeGraph : public BglGraph<QuadTreeGraph, QuadTreeEdge> {
   class out_edge_iterator : public OutEdgeFacade<out_edge_iterator, Edge> {
    public:
     out_edge_iterator() = default;
-    out_edge_iterator(Vertex u, const Vertex* p, const Vertex* pend, const Vertex* q, const Vertex* qend)
-        : u_(u), p_(p), pend_(pend), q_(q), qend_(qend) {
+    out_edge_iterator(Vertex u, const Vertex* p, const Vertex* pend, const Vertex* q, const Vertex* qend,
+                      std::uint32_t a = 0, std::uint32_t b = 0)
+        : u_(u), p_(p), pend_(pend), q_(q), qend_(qend), cell_(a), cell_b_(b) {
       skip();
     }
 
@@ -77,7 +83,7 @@ class QuadTreeGraph : public BglGraph<QuadTreeGraph, QuadTreeEdge> {
             p_ = qend_;  // (the first list's end when the second is empty)
             return;
           }
-          p_ = q_, pend_ = qend_, q_ = qend_;
+          p_ = q_, pend_ = qend_, q_ = qend_, cell_ = cell_b_;
         } else if (*p_ == u_) {
           ++p_;
         } else {
@@ -85,7 +91,7 @@ class QuadTreeGraph : public BglGraph<QuadTreeGraph, QuadTreeEdge> {
         }
       }
     }
-    Edge dereference() const { return {u_, *p_}; }
+    Edge dereference() const { return {u_, *p_, cell_}; }
     void increment() {
       ++p_;
       skip();
@@ -93,6 +99,7 @@ class QuadTreeGraph : public BglGraph<QuadTreeGraph, QuadTreeEdge> {
     bool equal(const out_edge_iterator& o) const { return p_ == o.p_; }
     Vertex u_ = 0;
     const Vertex *p_ = nullptr, *pend_ = nullptr, *q_ = nullptr, *qend_ = nullptr;
+    std::uint32_t cell_ = 0, cell_b_ = 0;  // the cell of the list being read, and of the second list
   };
 
   friend std::pair<out_edge_iterator, out_edge_iterator> out_edges(Vertex u, const QuadTreeGraph& g) {
@@ -100,7 +107,7 @@ class QuadTreeGraph : public BglGraph<QuadTreeGraph, QuadTreeEdge> {
     if (p.a == QuadTreePortal::kNone) return {};
     const auto &la = g.cell_portals[p.a], &lb = g.cell_portals[p.b];
     const Vertex* e = lb.data() + lb.size();
-    return {out_edge_iterator(u, la.data(), la.data() + la.size(), lb.data(), e), out_edge_iterator(u, e, e, e, e)};
+    return {out_edge_iterator(u, la.data(), la.data() + la.size(), lb.data(), e, p.a, p.b), out_edge_iterator(u, e, e, e, e)};
   }
   friend Vertex source(const Edge& e, const QuadTreeGraph&) { return e.u; }
   friend Vertex target(const Edge& e, const QuadTreeGraph&) { return e.v; }
@@ -132,17 +139,29 @@ class QuadTreeGraph : public BglGraph<QuadTreeGraph, QuadTreeEdge> {
   using PortalList = boost::container::small_vector<Vertex, kInline>;
   std::vector<PortalList> cell_portals;
   std::vector<Vertex> free_ids;                   // removed portals' ids, reused first
+  // A weighted map (docs/terrain.md): each cell's weight (cells are split until each has one), and
+  // the cost of a segment along a cell side (both portals on one line: the cheaper side counts).
+  std::vector<double> cell_weight;                 // empty: unweighted
+  double (*side_cost)(const void*, Point, Point) = nullptr;
+  const void* side_map = nullptr;
 };
 
-// Edge weights of the portal graph: the distance between the two midpoints.
+// Edge weights of the portal graph: the distance between the two midpoints; on a weighted map times
+// the weight of the cell they cross (the segment's inside lies in that one convex cell), or, for
+// two portals on one line (the segment runs along the cell's side), the path-cost integral.
 struct QuadTreeWeightMap : EdgeWeightMap<QuadTreeEdge> {
-  const Point* mid = nullptr;
+  const QuadTreeGraph* g = nullptr;
   friend double get(const QuadTreeWeightMap& m, const QuadTreeGraph::Edge& e) {
-    const double dx = m.mid[e.u].x - m.mid[e.v].x, dy = m.mid[e.u].y - m.mid[e.v].y;
-    return std::sqrt(dx * dx + dy * dy);  // exact operands: no need for hypot's care
+    const Point a = m.g->mid[e.u], b = m.g->mid[e.v];
+    const double dx = a.x - b.x, dy = a.y - b.y;
+    const double len = std::sqrt(dx * dx + dy * dy);  // exact operands: no need for hypot's care
+    if (m.g->cell_weight.empty()) return len;
+    const QuadTreePortal &pu = m.g->portals[e.u], &pv = m.g->portals[e.v];
+    if (pu.vertical == pv.vertical && pu.line == pv.line) return m.g->side_cost(m.g->side_map, a, b);
+    return len * m.g->cell_weight[e.cell];
   }
 };
-inline QuadTreeWeightMap weight_map(const QuadTreeGraph& g) { return {{}, g.mid.data()}; }
+inline QuadTreeWeightMap weight_map(const QuadTreeGraph& g) { return {{}, &g}; }
 
 class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<QuadTree> {
  public:
@@ -156,6 +175,7 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   // --- the Representation contract ---
   Point position(Vertex v) const { return graph_.mid[v]; }
   std::optional<Attachment> attach(Point p) const;
+  double direct_cost(const Query& q) const;  // the segment's length, or on a weighted map its cost
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
   // docs/changing-maps.md, grid maps: the free counts of the changed cells' ancestors are updated in a count
@@ -261,6 +281,8 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
 
   bool merge_ = true;
   double aspect_ = 2, min_size_ = 1;
+  const GridMap* weighted_ = nullptr;              // a weighted grid map (docs/terrain.md), else null
+  bool uniform(std::int32_t x, std::int32_t y, std::int32_t s) const;  // node (x, y, s) has one weight
   std::vector<std::uint8_t> free_;                // grid maps: our copy of the cells (1 free)
   std::vector<std::vector<std::uint32_t>> pyr_;    // grid maps: level k = free count of 2^k nodes
   // Grid maps, from the first update: the cell of each grid cell on a cell's border ring (the
