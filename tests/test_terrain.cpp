@@ -412,16 +412,20 @@ TEST(Terrain, AnyAngleSearchPricesShortcutsByCost) {
   EXPECT_GT(cheaper, total / 3);  // shortcuts pay off on most queries
 }
 
-TEST(Terrain, QuadTreeCellsHaveOneWeightAndEdgesCostTheirIntegral) {
+// Every representation that takes weights: valid paths, cost-aware los, and the search's cost equal
+// to the integral of the path it reports (edges and links priced exactly).
+TEST(Terrain, MeshesCostTheirPathsIntegral) {
   std::mt19937_64 rng(17);
   for (int m = 0; m < 6; ++m) {
     Map map = weighted_grid(33, 27, 0.15, rng);
     const FreeSpace fs(map);
     const MapContext ctx = map_context(map, "center");
     auto cells = free_cells(map.grid);
-    for (const char* params : {"", "merge=0", "aspect=4"}) {
-      const RepresentationEntry* e = find_representation("quadtree");
-      ASSERT_TRUE(e->caps.weights);
+    for (const auto& [name, params] : std::vector<std::pair<const char*, const char*>>{
+             {"quadtree", ""}, {"quadtree", "merge=0"}, {"quadtree", "aspect=4"}, {"navmesh", ""}, {"navmesh", "merge=1"},
+             {"navmesh-vertices", ""}}) {
+      const RepresentationEntry* e = find_representation(name);
+      ASSERT_TRUE(e->caps.weights) << name;
       Params p = Params::parse(params);
       auto rep = e->build(map, p);
       rep->prepare();
@@ -432,13 +436,13 @@ TEST(Terrain, QuadTreeCellsHaveOneWeightAndEdgesCostTheirIntegral) {
         in.start = {sx + 0.5, sy + 0.5};
         in.goal = {gx + 0.5, gy + 0.5};
         const double octile = dijkstra8(map.grid, sx, sy, gx, gy);
-        const auto rows = run_query(ctx, in, *rep, "quadtree", parse_heuristic("euclidean"), {"none", "los", "funnel"}, fs,
+        const auto rows = run_query(ctx, in, *rep, name, parse_heuristic("euclidean"), {"none", "los", "funnel"}, fs,
                                     true, nullptr, nullptr, SearchMode::astar, e->caps);
         if (!std::isfinite(octile)) {
           EXPECT_EQ(rows[0].status, Status::no_path);
           continue;
         }
-        ASSERT_EQ(rows[0].status, Status::ok) << params << " " << rows[0].message;
+        ASSERT_EQ(rows[0].status, Status::ok) << name << " " << params << " " << rows[0].message;
         EXPECT_EQ(rows[0].valid, true);
         EXPECT_EQ(rows[1].valid, true);
         EXPECT_LE(*rows[1].cost, *rows[0].cost * (1 + 1e-12));  // cost-aware los
@@ -451,19 +455,26 @@ TEST(Terrain, QuadTreeCellsHaveOneWeightAndEdgesCostTheirIntegral) {
         Heuristic h = parse_heuristic("euclidean");
         h.weight = ctx.least_weight;
         const double c = rep->search(q, h, st);
-        EXPECT_NEAR(c, path_cost(map.grid, rep->polyline(q)), 1e-9 * c) << params;
+        EXPECT_NEAR(c, path_cost(map.grid, rep->polyline(q)), 1e-9 * c) << name << " " << params;
       }
     }
   }
 }
 
-TEST(Terrain, QuadTreeSplitsOnWeightBorders) {
+TEST(Terrain, CellsDoNotStraddleWeightBorders) {
   // A free 8 x 8 map whose left half weighs 1 and right half 3: no cell may straddle x = 4.
   Map map = testmaps::grid_from(std::vector<std::string>(8, "........"));
   map.grid.weights.assign(64, 1.0);
   for (int y = 0; y < 8; ++y)
     for (int x = 4; x < 8; ++x) map.grid.weights[std::size_t(y) * 8 + x] = 3;
   map.terrain = "test";
+  for (const char* name : {"navmesh", "navmesh-vertices"}) {  // the border is a constraint: no edge crosses it
+    Params p;
+    for (const Segment& s : find_representation(name)->build(map, p)->structure()) {
+      const double x0 = std::min(s.a.x, s.b.x), x1 = std::max(s.a.x, s.b.x);
+      EXPECT_FALSE(x0 < 4 && x1 > 4) << name << ": an edge crosses the weight border: " << x0 << ".." << x1;
+    }
+  }
   Params p;
   auto rep = find_representation("quadtree")->build(map, p);
   for (const Segment& s : rep->structure()) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <vector>
 
+#include "geometry/path_cost.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -27,6 +28,20 @@ class StoredPositions {
 
  protected:
   std::vector<Point> pos_;
+};
+
+// A representation built on a weighted grid map (docs/terrain.md) prices a segment by the exact
+// path-cost integral (geometry/path_cost.hpp), else by its length: its edges, links and the direct
+// link (HasDirectCost), and Theta*'s shortcuts (HasSegmentCost). The build calls price_on(map).
+class SegmentPricing {
+ public:
+  bool weighted() const { return weighted_ != nullptr; }
+  double segment_cost(Point a, Point b) const { return weighted_ ? navbench::segment_cost(*weighted_, a, b) : distance(a, b); }
+  double direct_cost(const Query& q) const { return segment_cost(q.start, q.goal); }
+
+ protected:
+  void price_on(const Map& m) { weighted_ = m.kind == MapKind::grid && m.grid.weighted() ? &m.grid : nullptr; }
+  const GridMap* weighted_ = nullptr;
 };
 
 // Representations of free space as convex cells (navmesh, navmesh-vertices, navmesh-tiles, quadtree):

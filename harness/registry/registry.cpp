@@ -17,9 +17,8 @@ namespace navbench {
 namespace {
 constexpr Capabilities kGrid{.grid_only = true, .point_vertices = true, .weights = true};
 constexpr Capabilities kGrid8{.grid_only = true, .grid8_optimal = true, .point_vertices = true, .weights = true};
-constexpr Capabilities kMesh{};
-constexpr Capabilities kQuadTree{.weights = true};
-constexpr Capabilities kPoints{.point_vertices = true};
+constexpr Capabilities kMesh{.weights = true};
+constexpr Capabilities kPoints{.point_vertices = true, .weights = true};
 constexpr Capabilities kTiles{.grid_only = true};
 constexpr Capabilities kSubgoal{.grid_only = true, .grid8_optimal = true, .point_vertices = true};
 constexpr Capabilities kVisgraph{.exact = true, .point_vertices = true};
@@ -34,7 +33,7 @@ const std::vector<RepresentationEntry>& representations() {
   static const std::vector<RepresentationEntry> entries = {
       make_entry<Grid4>("grid4", "4-connected grid, cells as vertices (implicit Boost.Graph)", kGrid),
       make_entry<Grid8>("grid8", "8-connected grid, diagonal sqrt(2), no corner cutting (implicit Boost.Graph)", kGrid8),
-      make_entry<QuadTree>("quadtree", "quadtree navigation mesh: merged free cells, portal midpoints (min, merge, aspect)", kQuadTree),
+      make_entry<QuadTree>("quadtree", "quadtree navigation mesh: merged free cells, portal midpoints (min, merge, aspect)", kMesh),
       make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)", kMesh),
       make_entry<NavMeshTiles>("navmesh-tiles", "navmesh per square tile (CGAL per tile, Recast-style): updates triangulate only the changed tiles (tile)", kTiles),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes", kPoints),

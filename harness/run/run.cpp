@@ -37,6 +37,9 @@ static std::size_t peak_rss_bytes() {
 std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const RepresentationSpec& spec, Params& params) {
   pm.build_queries();
   const RepresentationEntry& e = *spec.entry;
+  // docs/terrain.md: a representation that assumes one cost everywhere is not built on a weighted map.
+  if (pm.map.kind == MapKind::grid && pm.map.grid.weighted() && !e.caps.weights)
+    throw UnsupportedMap(e.name + " does not take terrain costs (it assumes one cost everywhere)");
   if (!pm.disc()) return e.build(pm.map, params);
   // A build per (map, representation, R): the exact disc structure where the entry has one, else
   // a build on the map shrunk by R (geometry/erosion.hpp) or, with erode=none, on the map itself.

@@ -31,6 +31,7 @@ static_assert(Representation<NavMeshVertices> && HasApproximateUpdate<NavMeshVer
 NavMesh::NavMesh(const Map& map, Params& params)
     : merge_(params.get_bool("merge", false)), tri_((params.finish("navmesh"), map)) {
   // (params.finish runs before the triangulation is built: a bad key costs nothing)
+  price_on(map);  // docs/terrain.md: on a weighted map edges and links cost their integral
   derive_cells();
   build_graph();
 }
@@ -200,7 +201,7 @@ void NavMesh::build_graph() {
     for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_end_[c]; ++i)
       for (std::uint32_t j = i + 1; j < cell_portal_end_[c]; ++j) {
         const Vertex a = cell_portals_[i], b = cell_portals_[j];
-        edges.push_back({a, b, dist(pos_[a], pos_[b])});
+        edges.push_back({a, b, weighted_ ? segment_cost(pos_[a], pos_[b]) : dist(pos_[a], pos_[b])});
       }
   graph_ = CsrGraph(portals_.size(), std::move(edges));
 }
@@ -300,7 +301,7 @@ std::optional<Attachment> NavMesh::attach(Point p) const {
   a.component = cell_component(std::uint32_t(c));
   a.links.reserve(cell_portal_end_[c] - cell_portal_begin_[c]);
   for (std::uint32_t i = cell_portal_begin_[c]; i < cell_portal_end_[c]; ++i)
-    a.links.push_back({cell_portals_[i], dist(p, pos_[cell_portals_[i]])});
+    a.links.push_back({cell_portals_[i], weighted_ ? segment_cost(p, pos_[cell_portals_[i]]) : dist(p, pos_[cell_portals_[i]])});
   return a;
 }
 
@@ -328,6 +329,7 @@ BuildStats NavMesh::stats() const {
 
 NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
     : tri_((params.finish("navmesh-vertices"), map)) {
+  price_on(map);  // docs/terrain.md: on a weighted map edges and links cost their integral
   const std::size_t T = tri_.num_triangles();
   const auto& pts = tri_.points();
   // Corner slots (t, i) of one triangulation vertex are united across every shared edge at that
@@ -391,7 +393,8 @@ NavMeshVertices::NavMeshVertices(const Map& map, Params& params)
       const std::int32_t u = tri_.neighbor(t, i);
       if (u >= 0 && u < std::int32_t(t)) continue;
       const Vertex a = corner_vertex_[t][(i + 1) % 3], b = corner_vertex_[t][(i + 2) % 3];
-      if (a != CsrGraph::null_vertex() && b != CsrGraph::null_vertex()) edges.push_back({a, b, dist(pos_[a], pos_[b])});
+      if (a != CsrGraph::null_vertex() && b != CsrGraph::null_vertex())
+        edges.push_back({a, b, weighted_ ? segment_cost(pos_[a], pos_[b]) : dist(pos_[a], pos_[b])});
     }
   graph_ = CsrGraph(pos_.size(), std::move(edges));
 }
@@ -527,7 +530,7 @@ std::optional<Attachment> NavMeshVertices::attach(Point p) const {
   a.cell = t;
   a.component = tri_.component(std::uint32_t(t));
   for (Vertex v : corner_vertex_[t])
-    if (v != CsrGraph::null_vertex()) a.links.push_back({v, dist(p, pos_[v])});
+    if (v != CsrGraph::null_vertex()) a.links.push_back({v, weighted_ ? segment_cost(p, pos_[v]) : dist(p, pos_[v])});
   return a;
 }
 

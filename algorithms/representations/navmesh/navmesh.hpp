@@ -176,7 +176,7 @@ std::optional<Corridor> corridor_through_portals(const Query& q, std::size_t num
 // share are the doors. Graph vertices are the doors (portals) at their midpoints, linked when they
 // border the same cell (cost: distance between the midpoints), as Detour searches its polygons.
 // A query point joins the portals of its cell; start and goal in one cell link directly.
-class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<NavMesh> {
+class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<NavMesh>, public SegmentPricing {
  public:
   // Parameters: merge=0|1 (Hertel-Mehlhorn merge of triangles into convex polygons; default 0).
   NavMesh(const Map& map, Params& params);
@@ -265,7 +265,8 @@ class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public Conv
 // (two blocked cells touching diagonally) each free side is a separate fan of triangles; only the
 // side that owns the point (docs/maps.md, FreeSpace's rule) gets a vertex there, so no path crosses the
 // pinch or touches it from the other side. A query point links to the corners of its triangle.
-class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<NavMeshVertices> {
+class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<NavMeshVertices>,
+                        public SegmentPricing {
  public:
   NavMeshVertices(const Map& map, Params& params);
   static constexpr bool kSegmentEdges = true;  // an edge is a triangle side between two corners

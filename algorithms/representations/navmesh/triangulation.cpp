@@ -7,6 +7,7 @@
 #include <CGAL/Triangulation_vertex_base_with_info_2.h>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <iterator>
 #include <optional>
@@ -133,12 +134,40 @@ GridBoundary<Free> grid_boundary(Free free) {
   return {free};
 }
 
+// On a weighted map (docs/terrain.md) the borders between cells of different weights are
+// constraints too, so that every triangle lies on one weight: the same sweep over a cell's label
+// (0 blocked, else its weight). A run is then also cut where a perpendicular border meets it from
+// either side (with two labels the two sides agree; with more they need not).
+template <class Label>
+struct LabelBoundary {
+  Label label;
+  bool h_edge(int x, int y) const { return label(x, y - 1) != label(x, y); }
+  bool h_cut(int x, int y) const { return label(x - 1, y - 1) != label(x, y - 1) || label(x - 1, y) != label(x, y); }
+  bool v_edge(int x, int y) const { return label(x - 1, y) != label(x, y); }
+  bool v_cut(int x, int y) const { return label(x - 1, y - 1) != label(x - 1, y) || label(x, y - 1) != label(x, y); }
+};
+
+template <class Boundary>
+void boundary_runs(const Boundary& B, std::vector<P2>& pts, Segments& segs, int x0, int y0, int x1, int y1);
+
 void grid_constraints(const GridMap& g, std::vector<P2>& pts, Segments& segs, int x0, int y0, int x1, int y1) {
+  if (g.weighted()) {
+    const LabelBoundary<std::function<double(int, int)>> B{[&](int x, int y) {
+      return x >= x0 && x < x1 && y >= y0 && y < y1 && g.passable(x, y) ? g.weight(x, y) : 0.0;
+    }};
+    boundary_runs(B, pts, segs, x0, y0, x1, y1);
+    return;
+  }
+  boundary_runs(grid_boundary([&](int x, int y) { return x >= x0 && x < x1 && y >= y0 && y < y1 && g.passable(x, y); }), pts,
+                segs, x0, y0, x1, y1);
+}
+
+template <class Boundary>
+void boundary_runs(const Boundary& B, std::vector<P2>& pts, Segments& segs, int x0, int y0, int x1, int y1) {
   const int W = x1 - x0;
   std::vector<std::size_t> row_id(std::size_t(W) + 1);
   std::vector<int> row_of(std::size_t(W) + 1, y0 - 1);                   // line whose id row_id holds
   std::vector<std::size_t> open(std::size_t(W) + 1, ~std::size_t(0));   // start vertex of an open vertical run
-  const auto B = grid_boundary([&](int x, int y) { return x >= x0 && x < x1 && y >= y0 && y < y1 && g.passable(x, y); });
   for (int y = y0; y <= y1; ++y) {
     auto id = [&](int x) {
       if (row_of[x - x0] != y) {
