@@ -423,7 +423,7 @@ TEST(Terrain, MeshesCostTheirPathsIntegral) {
     auto cells = free_cells(map.grid);
     for (const auto& [name, params] : std::vector<std::pair<const char*, const char*>>{
              {"quadtree", ""}, {"quadtree", "merge=0"}, {"quadtree", "aspect=4"}, {"navmesh", ""}, {"navmesh", "merge=1"},
-             {"navmesh-vertices", ""}}) {
+             {"navmesh-vertices", ""}, {"navmesh-tiles", ""}, {"navmesh-tiles", "tile=5,merge=1"}}) {
       const RepresentationEntry* e = find_representation(name);
       ASSERT_TRUE(e->caps.weights) << name;
       Params p = Params::parse(params);

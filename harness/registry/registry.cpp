@@ -19,7 +19,7 @@ constexpr Capabilities kGrid{.grid_only = true, .point_vertices = true, .weights
 constexpr Capabilities kGrid8{.grid_only = true, .grid8_optimal = true, .point_vertices = true, .weights = true};
 constexpr Capabilities kMesh{.weights = true};
 constexpr Capabilities kPoints{.point_vertices = true, .weights = true};
-constexpr Capabilities kTiles{.grid_only = true};
+constexpr Capabilities kTiles{.grid_only = true, .weights = true};
 constexpr Capabilities kSubgoal{.grid_only = true, .grid8_optimal = true, .point_vertices = true};
 constexpr Capabilities kVisgraph{.exact = true, .point_vertices = true};
 

@@ -31,6 +31,7 @@ NavMeshTiles::NavMeshTiles(const Map& map, Params& params)
     : T_(params.get_int("tile", 16, 1, 4096)), merge_(params.get_bool("merge", false)) {
   params.finish("navmesh-tiles");
   if (map.kind != MapKind::grid) throw UnsupportedMap("navmesh-tiles needs a grid map");
+  price_on(map);  // docs/terrain.md: weight borders are constraints in every tile, segments cost their integral
   W_ = map.grid.width, H_ = map.grid.height;
   ntx_ = (W_ + T_ - 1) / T_, nty_ = (H_ + T_ - 1) / T_;
   col_tile_.resize(std::size_t(W_));
@@ -47,7 +48,7 @@ NavMeshTiles::NavMeshTiles(const Map& map, Params& params)
     for (std::size_t i = 0; i < t.portals.size(); ++i)
       for (std::size_t j = i + 1; j < t.portals.size(); ++j) {
         const Vertex a = t.portals[i], b = t.portals[j];
-        edges.push_back({a, b, dist(portals_[a].mid, portals_[b].mid)});
+        edges.push_back({a, b, cost(portals_[a].mid, portals_[b].mid)});
       }
   graph_ = CsrGraph(portals_.size(), std::move(edges));
   flatten_labels();
@@ -216,7 +217,7 @@ void NavMeshTiles::set_rows(const std::vector<std::uint32_t>& dirty) {
       w.clear();
       for (std::int32_t c : {portals_[v].from, portals_[v].to})
         for (Vertex u : cells_[std::size_t(c)].portals)
-          if (u != v) to.push_back(u), w.push_back(dist(portals_[v].mid, portals_[u].mid));
+          if (u != v) to.push_back(u), w.push_back(cost(portals_[v].mid, portals_[u].mid));
       graph_.set_out_edges(v, to.data(), w.data(), to.size());
     }
   }
@@ -308,7 +309,7 @@ std::optional<Attachment> NavMeshTiles::attach(Point p) const {
   a.cell = t;
   a.component = labels_.root(cell.label);
   a.links.reserve(cell.portals.size());
-  for (Vertex v : cell.portals) a.links.push_back({v, dist(p, portals_[v].mid)});
+  for (Vertex v : cell.portals) a.links.push_back({v, cost(p, portals_[v].mid)});
   return a;
 }
 

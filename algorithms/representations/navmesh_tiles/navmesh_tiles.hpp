@@ -23,7 +23,7 @@
 
 namespace navbench {
 
-class NavMeshTiles : public BuiltGraph<CsrGraph>, public ConvexCellQueries<NavMeshTiles> {
+class NavMeshTiles : public BuiltGraph<CsrGraph>, public ConvexCellQueries<NavMeshTiles>, public SegmentPricing {
  public:
   // Parameters: tile=T (cells per tile side, default 16); merge=0|1 (Hertel-Mehlhorn merge of each
   // tile's triangles into convex cells, as navmesh's merge; default 0). Grid maps only.
@@ -53,6 +53,11 @@ class NavMeshTiles : public BuiltGraph<CsrGraph>, public ConvexCellQueries<NavMe
   std::int32_t locate(Point p) const;
 
  private:
+  // A segment's cost: its length, or on a weighted map its integral (docs/terrain.md).
+  double cost(Point a, Point b) const {
+    if (weighted_) return segment_cost(a, b);
+    return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y));
+  }
   // The fields updates and searches touch, kept small (48 bytes) for the cache: an update walks
   // the cells and portals around every changed tile. Corners and portal ends live apart.
   struct Cell {
