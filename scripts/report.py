@@ -49,6 +49,7 @@ import pandas as pd  # noqa: E402
 import plots  # noqa: E402
 import report_budget  # noqa: E402
 import report_quality  # noqa: E402
+import report_terrain  # noqa: E402
 import stats  # noqa: E402
 from plots import Figure, Panel, Series  # noqa: E402
 
@@ -71,7 +72,7 @@ SCOPE_COLUMNS = ["map", "representation", "smoothing", "facet", "config", "statu
                  "query"]
 MAX_VERDICT_PAIRS = 12
 OPTIONAL_SECTIONS = {"dynamic": "Changing maps", "threads": "Many agents", "radius": "Agents with a radius",
-                     "quality": "Path quality"}  # shown when the inputs have them
+                     "quality": "Path quality", "terrain": "Terrain costs"}  # shown when the inputs have them
 
 
 # --------------------------------------------------------------------------------------------
@@ -137,10 +138,10 @@ def f_p(p) -> str:
 # are read, into query_us and length_ref (derive_rows).
 ROW_COLUMNS = ["map", "collection", "scen_index", "representation", "heuristic", "smoothing", "convention", "status",
                "length", "optimal", "octile_optimal", "gap", "valid", "expansions", "locate_us", "search_us",
-               "smooth_us", "message", "radius", "epoch", "search", "clearance", "turn"]
+               "smooth_us", "message", "radius", "epoch", "search", "clearance", "turn", "cost", "octile_optimal_cost"]
 TEXT_USED = ["map", "collection", "representation", "heuristic", "smoothing", "convention", "status", "message", "search"]
 NUMBERS_USED = ["scen_index", "length", "optimal", "gap", "valid", "expansions", "query_us", "length_ref", "clearance",
-                "turn"]
+                "turn", "cost", "octile_optimal_cost"]
 
 
 def derive_rows(chunk):
@@ -1239,6 +1240,7 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> 
     thread_figures(a)
     radius_figures(a)
     report_quality.quality_figures(a, rep_colours, esc, f_gap, seed)
+    report_terrain.terrain_figures(a, rep_colours, esc, f_sig, seed)
     return a
 
 
@@ -1617,7 +1619,7 @@ def write_report(a: Analysis, inputs: list, out_dir: str, title: str, compare=No
         parts.append("</section>")
     for sec, title_ in (("cost", "Cost as the work grows"), ("dist", "Distributions"),
                         ("dynamic", "Changing maps"), ("threads", "Many agents"), ("radius", "Agents with a radius"),
-                        ("quality", "Path quality")):
+                        ("quality", "Path quality"), ("terrain", "Terrain costs")):
         figs = [(f, extra) for s, f, extra in a.figures if s == sec]
         if sec in OPTIONAL_SECTIONS and not figs:
             continue  # only runs that have them (dynamic scenarios, thread scaling)

@@ -1,0 +1,73 @@
+"""The report's "Terrain costs" section (docs/terrain.md): on weighted maps, what each configuration's
+paths cost against how fast it answers. Per configuration, over its ok rows on weighted maps: the
+mean cost above the octile reference (cost / octile_optimal_cost - 1: the least cost of an
+8-connected grid path; negative when a configuration beats the grid) and the median query time,
+each with a 95 % bootstrap interval, the Pareto front over the two marked, and a table. The
+Steiner-point reference of docs/terrain.md (optimal_cost) is not computed yet: the octile one is
+stated as what it is."""
+import numpy as np
+import pandas as pd
+
+import stats
+from plots import Figure, Panel, Series
+
+
+def terrain_figures(analysis, rep_colours, esc, f_sig, seed: int) -> None:
+    """Appends ("terrain", Figure, table) to analysis.figures when rows on weighted maps have costs."""
+    rows = analysis.rows
+    if "cost" not in rows.columns or "octile_optimal_cost" not in rows.columns or not rows["cost"].notna().any():
+        return
+    cost = rows["cost"].to_numpy(float)
+    ref = rows["octile_optimal_cost"].to_numpy(float)
+    ok = (rows["status"] == "ok").to_numpy(bool) & np.isfinite(cost) & np.isfinite(ref) & (ref > 0)
+    if not ok.any():
+        return
+    r = pd.DataFrame({c: np.asarray(rows[c])[ok] for c in ("config", "representation", "smoothing", "query_us", "map")})
+    r["above"] = cost[ok] / ref[ok] - 1
+    recs = []
+    for cfg, g in r.groupby("config", sort=False, observed=True):
+        s = stats.seed_for(seed, "terrain", str(cfg))
+        recs.append(dict(config=str(cfg), rep=str(g["representation"].iat[0]), n=len(g), maps=g["map"].nunique(),
+                         above=stats.bootstrap_ci(g["above"].to_numpy(float), np.mean, s),
+                         time=stats.bootstrap_ci(g["query_us"].to_numpy(float), np.median, s + 1)))
+    layers = stats.pareto_layers([(x["time"][0], x["above"][0]) for x in recs])
+    for x, layer in zip(recs, layers):
+        x["front"] = layer == 1
+    recs.sort(key=lambda x: (not x["front"], x["time"][0]))
+    reps = list(dict.fromkeys(x["rep"] for x in recs))
+    colour = rep_colours(analysis, reps)
+    p = Panel(title="weighted maps: path cost against query time", xlabel="median query time (µs, log)",
+              ylabel="mean cost above the octile reference (%)", xlog=True)
+    front = sorted([x for x in recs if x["front"]], key=lambda x: x["time"][0])
+    if len(front) > 1:
+        p.series.append(Series(name="Pareto front", x=[x["time"][0] for x in front], y=[100 * x["above"][0] for x in front],
+                               kind="step", color="#555555", dash="dash", width=1.5))
+    for rep in reps:
+        g = [x for x in recs if x["rep"] == rep]
+        p.series.append(Series(
+            name=rep, x=np.array([x["time"][0] for x in g]), y=np.array([100 * x["above"][0] for x in g]),
+            color=colour[rep], size=[12 if x["front"] else 8 for x in g],
+            xerr=(np.array([x["time"][1] for x in g]), np.array([x["time"][2] for x in g])),
+            yerr=(np.array([100 * x["above"][1] for x in g]), np.array([100 * x["above"][2] for x in g])),
+            hover=[f"<b>{esc(x['config'])}</b><br>{100 * x['above'][0]:.2f} % above the octile reference<br>median "
+                   f"query time {f_sig(x['time'][0])} µs<br>n = {x['n']} paths on {x['maps']} map(s)" for x in g],
+            labels=[x["config"] for x in g] if len(recs) <= 24 else None,
+            legend=True))
+    pct = lambda t: f"{100 * t[0]:+.2f} [{100 * t[1]:+.2f}, {100 * t[2]:+.2f}]"  # noqa: E731
+    body = "".join(
+        f"<tr{' class=front' if x['front'] else ''}><td>{esc(x['config'])}</td><td class='num'>{x['n']}</td>"
+        f"<td class='num'>{x['maps']}</td><td class='num' data-value='{x['above'][0]!r}'>{pct(x['above'])}</td>"
+        f"<td class='num'>{f_sig(x['time'][0])} [{f_sig(x['time'][1])}, {f_sig(x['time'][2])}]</td></tr>" for x in recs)
+    table = ("<table id='terrain-table'><thead><tr><th>configuration</th><th>ok paths</th><th>maps</th>"
+             "<th>mean cost above the octile reference, % [95 % CI]</th><th>median query time, µs [95 % CI]</th>"
+             "</tr></thead><tbody>" + body + "</tbody></table>"
+             "<p class='note'>Front first (nothing both faster and cheaper), then by time. Representations that "
+             "assume one cost everywhere are not built on weighted maps (docs/terrain.md).</p>")
+    analysis.figures.append(("terrain", Figure(
+        stem="terrain", title="Terrain costs: what the paths cost on weighted maps",
+        caption="docs/terrain.md: per configuration, over its ok paths on weighted maps, the mean of cost / "
+                "octile_optimal_cost - 1 (the least cost of an 8-connected grid path, computed exactly per query; "
+                "below 0 a configuration beats the grid) against the median query time, 95 % bootstrap intervals; "
+                "the dashed staircase is the Pareto front. The Steiner-point reference of docs/terrain.md is not "
+                "computed yet, so this is no gap to the optimum.",
+        panels=[p], panel_h=460, legend_title="representation"), table))

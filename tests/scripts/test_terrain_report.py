@@ -1,0 +1,71 @@
+"""The report's "Terrain costs" table (report_terrain.py) against the raw rows (docs/terrain.md). Runs
+navbench on a bundled map weighted by a generated cost layer, builds the report, and recomputes from
+results.csv alone (plain csv, not the report's code): per configuration the number of ok paths and
+the mean of cost / octile_optimal_cost - 1 must equal the table's.
+Usage: test_terrain_report.py NAVBENCH ROOT. Exit 0 = pass, 1 = fail."""
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+
+def label(search, smoothing):  # the configuration label of docs/path-quality.md
+    if search == "astar":
+        return smoothing
+    return search if smoothing == "none" else f"{search} + {smoothing}"
+
+
+def main() -> int:
+    nb, root = sys.argv[1], sys.argv[2]
+    tmp = tempfile.mkdtemp(prefix="navbench-terrain.")
+    m = os.path.join(root, "datasets/maps/generated/rooms-16-128.map")
+    subprocess.run([nb, "generate", "costs", "--map", m, "--kind", "regions", "--seed", "5", "--out",
+                    os.path.join(tmp, "rooms")], check=True, stderr=subprocess.DEVNULL)
+    out = os.path.join(tmp, "r")
+    subprocess.run([nb, "run", "--map", m, "--costs", os.path.join(tmp, "rooms.costs"), "--rep", "grid8,quadtree,navmesh",
+                    "--search", "astar,theta", "--smoothing", "none,los", "--limit", "30", "--out", out, "--quiet"],
+                   check=True, stderr=subprocess.DEVNULL)
+    subprocess.run([os.path.join(root, "scripts/navpy.sh"), os.path.join(root, "scripts/report.py"), out + ".csv",
+                    "--out", os.path.join(tmp, "report")], check=True, stdout=subprocess.DEVNULL)
+    fails = []
+    sums = defaultdict(lambda: [0, 0.0])
+    with open(out + ".csv") as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok" or not r["cost"] or not r["octile_optimal_cost"]:
+                continue
+            s = sums[f"{r['representation']} · {label(r['search'], r['smoothing'])}"]
+            s[0] += 1
+            s[1] += float(r["cost"]) / float(r["octile_optimal_cost"]) - 1
+    with open(os.path.join(tmp, "report/report.html"), encoding="utf-8") as f:
+        page = f.read()
+    if "id='terrain'" not in page or "id='terrain-table'" not in page:
+        fails.append("no Terrain costs section")
+    table = page[page.find("id='terrain-table'"):]
+    table = table[:table.find("</table>")]
+    rows = re.findall(r"<tr[^>]*><td>(.*?)</td><td class='num'>(\d+)</td><td class='num'>\d+</td>"
+                      r"<td class='num' data-value='([^']*)'>", table)
+    for cfg, n, value in rows:
+        cfg = cfg.replace("&#x27;", "'")
+        if cfg not in sums:
+            fails.append(f"terrain-table row '{cfg}' is no configuration of the rows")
+            continue
+        k, total = sums[cfg]
+        if int(n) != k:
+            fails.append(f"{cfg}: {n} ok paths in the table, {k} in results.csv")
+        if abs(float(value) - total / k) > 1e-9:
+            fails.append(f"{cfg}: mean {value}, recomputed {total / k}")
+    if len(rows) != len(sums) or not rows:
+        fails.append(f"{len(rows)} terrain-table rows for {len(sums)} configurations with costs")
+    if "grid8 · theta" not in sums:
+        fails.append("no Theta* rows on the weighted map")
+    for msg in fails:
+        print("FAIL:", msg)
+    print(f"{len(rows)} configurations checked" if not fails else f"kept: {tmp}")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
