@@ -2,12 +2,14 @@
 paths cost against how fast it answers. Per configuration, over its ok rows on weighted maps: the
 mean cost above the octile reference (cost / octile_optimal_cost - 1: the least cost of an
 8-connected grid path; negative when a configuration beats the grid) and the median query time,
-each with a 95 % bootstrap interval, the Pareto front over the two marked, and a table. The
+each with a 95 % bootstrap interval, the Pareto front over the two marked, and a table that also
+gives each configuration's build time and memory per weighted map (the first screen's costs). The
 Steiner-point reference of docs/terrain.md (optimal_cost) is not computed yet: the octile one is
 stated as what it is."""
 import numpy as np
 import pandas as pd
 
+import report_budget
 import stats
 from plots import Figure, Panel, Series
 
@@ -24,12 +26,21 @@ def terrain_figures(analysis, rep_colours, esc, f_sig, seed: int) -> None:
         return
     r = pd.DataFrame({c: np.asarray(rows[c])[ok] for c in ("config", "representation", "smoothing", "query_us", "map")})
     r["above"] = cost[ok] / ref[ok] - 1
+    build = analysis.data.build
     recs = []
     for cfg, g in r.groupby("config", sort=False, observed=True):
         s = stats.seed_for(seed, "terrain", str(cfg))
-        recs.append(dict(config=str(cfg), rep=str(g["representation"].iat[0]), n=len(g), maps=g["map"].nunique(),
+        rep = str(g["representation"].iat[0])
+        # What it costs besides its queries, as on the first screen: build time and memory, the mean
+        # over the weighted maps of each map's mean.
+        b = (build[(build["representation"] == rep) & build["map"].isin(set(g["map"]))] if build is not None and len(build)
+             else pd.DataFrame(columns=["map", "build_ms", "memory_bytes"]))
+        per_map = b.groupby("map")[["build_ms", "memory_bytes"]].mean() if len(b) else None
+        recs.append(dict(config=str(cfg), rep=rep, n=len(g), maps=g["map"].nunique(),
                          above=stats.bootstrap_ci(g["above"].to_numpy(float), np.mean, s),
-                         time=stats.bootstrap_ci(g["query_us"].to_numpy(float), np.median, s + 1)))
+                         time=stats.bootstrap_ci(g["query_us"].to_numpy(float), np.median, s + 1),
+                         build=float(per_map["build_ms"].mean()) if per_map is not None else np.nan,
+                         memory=float(per_map["memory_bytes"].mean()) if per_map is not None else np.nan))
     layers = stats.pareto_layers([(x["time"][0], x["above"][0]) for x in recs])
     for x, layer in zip(recs, layers):
         x["front"] = layer == 1
@@ -57,10 +68,12 @@ def terrain_figures(analysis, rep_colours, esc, f_sig, seed: int) -> None:
     body = "".join(
         f"<tr{' class=front' if x['front'] else ''}><td>{esc(x['config'])}</td><td class='num'>{x['n']}</td>"
         f"<td class='num'>{x['maps']}</td><td class='num' data-value='{x['above'][0]!r}'>{pct(x['above'])}</td>"
-        f"<td class='num'>{f_sig(x['time'][0])} [{f_sig(x['time'][1])}, {f_sig(x['time'][2])}]</td></tr>" for x in recs)
+        f"<td class='num'>{f_sig(x['time'][0])} [{f_sig(x['time'][1])}, {f_sig(x['time'][2])}]</td>"
+        f"<td class='num'>{report_budget.fmt_value(x['build'], 'ms')}</td>"
+        f"<td class='num'>{report_budget.fmt_value(x['memory'], 'bytes')}</td></tr>" for x in recs)
     table = ("<table id='terrain-table'><thead><tr><th>configuration</th><th>ok paths</th><th>maps</th>"
              "<th>mean cost above the octile reference, % [95 % CI]</th><th>median query time, µs [95 % CI]</th>"
-             "</tr></thead><tbody>" + body + "</tbody></table>"
+             "<th>build per map</th><th>memory per map</th></tr></thead><tbody>" + body + "</tbody></table>"
              "<p class='note'>Front first (nothing both faster and cheaper), then by time. Representations that "
              "assume one cost everywhere are not built on weighted maps (docs/terrain.md).</p>")
     analysis.figures.append(("terrain", Figure(
