@@ -504,8 +504,12 @@ def test_radius(a, rooms):
         srv.stop()
 
     # Builds that take longer than the wait (here 0 ms) answer "still building" and go on: asked
-    # again, the answer comes, equal to the one waited for.
-    srv = Server(nb, [gap], env={"NAVBENCH_SERVE_WAIT_MS": "0"})
+    # again, the answer comes, equal to the one waited for. The gap map padded with blocked cells to
+    # 400 x 400 (the same free space, so the same answers): its radius builds scan 160,000 cells,
+    # so they cannot finish before the server looks (on the 20 x 13 map alone they sometimes did).
+    big = os.path.join(a.out, "radius-wait", "hand", "gap.map")
+    write_grid(big, 400, 400, [r + "@" * 380 for r in GAP_MAP] + ["@" * 400] * (400 - len(GAP_MAP)))
+    srv = Server(nb, [big], env={"NAVBENCH_SERVE_WAIT_MS": "0"})
     try:
         q = {"map": 0, "reps": REPS, "start": GAP_START, "goal": GAP_GOAL, "smoothing": "none", "radius": 0.5}
         st, _, data, _ = srv.request("POST", "/api/query", q)
