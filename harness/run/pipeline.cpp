@@ -41,14 +41,8 @@ double us_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 }  // namespace
 
-std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
-                                 const std::string& rep_text,
-                                 const Heuristic& h, const std::vector<std::string>& smoothings,
-                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws,
-                                 const RadiusContext* radius, SearchMode search, const Capabilities& caps) {
-  const bool disc = radius && radius->disc();
-  // A weighted map (docs/terrain.md): rows gain the path's cost beside its length.
-  const GridMap* weighted = fs.map().kind == MapKind::grid && fs.map().grid.weighted() ? &fs.map().grid : nullptr;
+ResultRow identity_row(const MapContext& ctx, const QueryInput& in, const std::string& rep_text, const Heuristic& h,
+                       SearchMode search, const RadiusContext* radius) {
   ResultRow row;
   row.map = ctx.map;
   row.collection = ctx.collection;
@@ -62,27 +56,45 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   row.optimal = in.optimal;
   if (radius) row.radius = radius->R;
   row.search = to_string(search);
-  if (weighted) {
+  if (ctx.weighted) {
     row.terrain = ctx.terrain;
     row.octile_optimal_cost = in.octile_optimal_cost;
   }
-  auto rows_for_all = [&](Status st, const std::string& msg) {
-    std::vector<ResultRow> out;
-    for (const auto& s : smoothings) {
-      ResultRow r = row;
-      r.smoothing = s;
-      r.status = st;
-      r.message = msg;
-      out.push_back(std::move(r));
-    }
-    return out;
-  };
+  return row;
+}
+
+std::vector<ResultRow> rows_for_every_smoothing(const ResultRow& row, const std::vector<std::string>& smoothings,
+                                                Status status, const std::string& message) {
+  std::vector<ResultRow> out;
+  for (const auto& s : smoothings) {
+    ResultRow r = row;
+    r.smoothing = s;
+    r.status = status;
+    r.message = message;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string no_terrain_message(const std::string& rep_text) {
+  return rep_text + " does not take terrain costs (it assumes one cost everywhere)";
+}
+
+std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
+                                 const std::string& rep_text,
+                                 const Heuristic& h, const std::vector<std::string>& smoothings,
+                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws,
+                                 const RadiusContext* radius, SearchMode search, const Capabilities& caps) {
+  const bool disc = radius && radius->disc();
+  // A weighted map (docs/terrain.md): rows gain the path's cost beside its length.
+  const GridMap* weighted = fs.map().kind == MapKind::grid && fs.map().grid.weighted() ? &fs.map().grid : nullptr;
+  ResultRow row = identity_row(ctx, in, rep_text, h, search, radius);
+  auto rows_for_all = [&](Status st, const std::string& msg) { return rows_for_every_smoothing(row, smoothings, st, msg); };
 
   // Theta* needs edges that are segments: elsewhere the combination cannot run, whatever the query.
   if (search != SearchMode::astar && !caps.segment_edges)
     return rows_for_all(Status::not_applicable, row.search + " not applicable: " + rep_text + "'s edges are not segments");
-  if (weighted && !caps.weights)
-    return rows_for_all(Status::not_applicable, rep_text + " does not take terrain costs (it assumes one cost everywhere)");
+  if (weighted && !caps.weights) return rows_for_all(Status::not_applicable, no_terrain_message(rep_text));
   // On a weighted map the metric heuristic is scaled by the least weight: still a lower bound.
   Heuristic scaled = h;
   if (weighted) scaled.weight *= ctx.least_weight;
@@ -210,6 +222,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
 MapContext map_context(const Map& m, const std::string& convention) {
   MapContext c{m.name, m.collection, convention};
   if (m.kind == MapKind::grid && m.grid.weighted()) {
+    c.weighted = true;
     c.terrain = m.terrain;
     c.least_weight = least_weight(m.grid);
   }

@@ -19,6 +19,7 @@ struct MapContext {
   std::string map, collection, convention;
   // A weighted map (docs/terrain.md): where its weights came from (the column `terrain`) and its
   // least cell weight, by which the heuristic is scaled so that it stays admissible.
+  bool weighted = false;
   std::string terrain = {};
   double least_weight = 1;
 };
@@ -45,6 +46,15 @@ struct RadiusContext {
   const RadiusValidity* rv = nullptr;  // required when R > 1e-9
   bool disc() const { return R > kRadiusTolerance; }
 };
+
+// The columns a query's rows share whatever happens to it (map, query, configuration).
+ResultRow identity_row(const MapContext& ctx, const QueryInput& in, const std::string& rep_text, const Heuristic& h,
+                       SearchMode search, const RadiusContext* radius);
+// One row per smoothing mode, each a copy of `row` with that status and message.
+std::vector<ResultRow> rows_for_every_smoothing(const ResultRow& row, const std::vector<std::string>& smoothings,
+                                                Status status, const std::string& message);
+// Why a representation without the capability weights answers not_applicable on a weighted map.
+std::string no_terrain_message(const std::string& rep_text);
 
 // Runs one query on one built representation and returns one row per smoothing mode.
 // `search`: A*, or Theta* / Lazy Theta* where the representation's edges are segments (its

@@ -211,7 +211,15 @@ void PreparedMap::compute_optimum() {
     optimum_done = true;
     return;
   }
-  auto vis = build_optimum_graph(map);
+  // docs/terrain.md: `optimal` keeps its Euclidean meaning on a weighted map, so the exact graph is
+  // built on the same free space without the weights.
+  Map unweighted;
+  const bool weighted = map.kind == MapKind::grid && map.grid.weighted();
+  if (weighted) {
+    unweighted = map;
+    unweighted.grid.weights.clear();
+  }
+  auto vis = build_optimum_graph(weighted ? unweighted : map);
   if (!vis) return;
   for (auto& qi : queries) qi.optimal = exact_optimum(*vis, *free, qi.start, qi.goal);
   optimum_done = true;

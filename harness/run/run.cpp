@@ -37,9 +37,6 @@ static std::size_t peak_rss_bytes() {
 std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const RepresentationSpec& spec, Params& params) {
   pm.build_queries();
   const RepresentationEntry& e = *spec.entry;
-  // docs/terrain.md: a representation that assumes one cost everywhere is not built on a weighted map.
-  if (pm.map.kind == MapKind::grid && pm.map.grid.weighted() && !e.caps.weights)
-    throw UnsupportedMap(e.name + " does not take terrain costs (it assumes one cost everywhere)");
   if (!pm.disc()) return e.build(pm.map, params);
   // A build per (map, representation, R): the exact disc structure where the entry has one, else
   // a build on the map shrunk by R (geometry/erosion.hpp) or, with erode=none, on the map itself.
@@ -51,6 +48,19 @@ std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const Repres
 std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
                                  const std::function<void(const ResultRow&)>& sink) {
   pm.build_queries();
+  if (pm.map.kind == MapKind::grid && pm.map.grid.weighted() && !spec.caps().weights) {
+    // docs/terrain.md: a representation that assumes one cost everywhere answers not_applicable on
+    // a weighted map, every query of every pass, and is not built (no build row).
+    const MapContext ctx = map_context(pm.map, pm.selection.convention);
+    const RadiusContext rc = pm.radius_context();
+    for (SearchMode sm : opt.searches)
+      for (const auto& h : opt.heuristics)
+        for (const auto& qi : pm.queries)
+          for (auto& r : rows_for_every_smoothing(identity_row(ctx, qi, spec.text, h, sm, pm.radius ? &rc : nullptr), opt.smoothings,
+                                                  Status::not_applicable, no_terrain_message(spec.text)))
+            sink(r);
+    return std::nullopt;
+  }
   const bool exact_disc = pm.disc() && spec.caps().radius == RadiusSupport::tangent_graph;
   Params params = Params::parse(spec.params);
   std::unique_ptr<AnyRepresentation> rep;

@@ -21,7 +21,8 @@ namespace navbench {
 std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const RepresentationSpec& spec, Params& params);
 
 // Builds `spec` on the map and runs every query: rows go to sink; returns the build row, or
-// nullopt when the representation does not support this kind of map (a note goes to stderr).
+// nullopt when nothing was built: the representation does not support this kind of map (a note
+// goes to stderr), or it takes no weights and the map is weighted (its rows are not_applicable).
 std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
                                  const std::function<void(const ResultRow&)>& sink);
 

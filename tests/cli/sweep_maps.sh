@@ -94,9 +94,12 @@ if "$nb" sweep "$tmp/terrain.json" --out "$tmp/ot" --quiet --jobs 1 2>"$tmp/err"
     && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',pinch\.costs,')" -eq "$(rows "$tmp/ot/results.csv" pinch)" ] \
     && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^l-corridor,' | grep -c ',,,,$')" -eq "$(rows "$tmp/ot/results.csv" l-corridor)" ] \
     && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',navmesh,.*,ok,')" -gt 0 ] \
-    && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',subgoal,')" -eq 0 ] \
-    && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^l-corridor,' | grep -c ',subgoal,')" -gt 0 ] \
-    && grep -q 'skipping subgoal on pinch: subgoal does not take terrain costs' "$tmp/err" \
+    && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep ',subgoal,' | grep -c ',not_applicable,')" -eq \
+         "$(tail -n +2 "$tmp/ot/results.csv" | grep -c '^pinch,.*,grid8,')" ] \
+    && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',subgoal,')" -gt 0 ] \
+    && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^l-corridor,' | grep ',subgoal,' | grep -c ',ok,')" -gt 0 ] \
+    && ! grep -q '^pinch,subgoal,' "$tmp/ot/results.build.csv" \
+    && ! grep -q 'skipping subgoal' "$tmp/err" \
     && cmp -s <(cut -d, -f1-20,24- "$tmp/ot/results.csv" | sort) <(cut -d, -f1-20,24- "$tmp/om/results.csv" | sort) \
     && pass sweep_terrain || fail sweep_terrain "$(head -3 "$tmp/ot/results.csv"; cat "$tmp/err")"
 else fail sweep_terrain "exit: $(cat "$tmp/err")"; fi
