@@ -1,4 +1,5 @@
 #include "harness/sweep/config.hpp"
+#include "harness/sweep/units.hpp"
 
 #include <glob.h>
 
@@ -230,7 +231,8 @@ void resolve_maps(const json& j, bool expand_maps, SweepConfig& c) {
   for (auto& f : found) {
     const auto& [file, sel, entry] = f;
     const fs::path p(file);
-    const std::string key = p.parent_path().filename().string() + "/" + p.stem().string();
+    // The same map with other weights is another entry (docs/terrain.md: its rows carry `terrain`).
+    const std::string key = p.parent_path().filename().string() + "/" + p.stem().string() + weights_tag(sel.weights);
     auto [it, fresh] = seen.emplace(key, file);
     if (fresh) kept.push_back(f);
     else if (fs::path(it->second).lexically_normal() == p.lexically_normal()) continue;  // listed twice: once
@@ -317,6 +319,13 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   canon.erase("output");
   canon.erase("comment");
   canon["maps"] = c.maps;
+  // Per map its weights' tag (the unit ids' part that tells a weighted entry from the plain map),
+  // for `merge`; only in sweeps with weights, so other configs keep their hash.
+  if (std::any_of(c.map_select.begin(), c.map_select.end(), [](const QuerySelection& s) { return s.weights.any(); })) {
+    json tags = json::array();
+    for (const QuerySelection& s : c.map_select) tags.push_back(weights_tag(s.weights));
+    canon["map_weights"] = tags;
+  }
   if (j.contains("dynamic")) canon["dynamic"] = c.dynamic;  // resolved paths (what `merge` reads)
   // Entries with their own query selection or optional ones change what runs: keep them in what
   // identifies the sweep (the plain list above is what `merge` reads).

@@ -26,14 +26,17 @@ void config_unit_ids(const json& config, std::vector<std::string>& static_ids, s
   const auto conventions = config.contains("conventions") ? config["conventions"].get<std::vector<std::string>>()
                                                           : std::vector<std::string>{"center"};
   const auto radii = config.contains("radii") ? config["radii"].get<std::vector<double>>() : std::vector<double>{};
-  for (const auto& m : config.contains("maps") ? config["maps"].get<std::vector<std::string>>() : std::vector<std::string>{}) {
-    const fs::path p(m);
+  const auto maps = config.contains("maps") ? config["maps"].get<std::vector<std::string>>() : std::vector<std::string>{};
+  const auto tags = config.contains("map_weights") ? config["map_weights"].get<std::vector<std::string>>()
+                                                   : std::vector<std::string>(maps.size());
+  for (std::size_t i = 0; i < maps.size(); ++i) {
+    const fs::path p(maps[i]);
     std::string name = p.filename().string();
     for (const char* ext : {".map", ".wkt"})
       if (name.size() > 4 && name.ends_with(ext)) name.resize(name.size() - 4);
     for (const auto& conv : conventions)
       for (const auto& radius : radius_passes(radii))
-        for (const auto& r : reps) static_ids.push_back(static_unit_id(p.parent_path().filename().string(), name, conv, r.text, radius));
+        for (const auto& r : reps) static_ids.push_back(static_unit_id(p.parent_path().filename().string(), name, conv, r.text, radius, tags.at(i)));
   }
   dyn_ids = dynamic_unit_ids(config.contains("dynamic") ? config["dynamic"].get<std::vector<std::string>>() : std::vector<std::string>{},
                              conventions, reps);

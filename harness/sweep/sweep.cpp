@@ -66,7 +66,9 @@ UnitPlan plan_units(const SweepConfig& cfg, const std::vector<PreparedMap>& maps
     for (const auto& conv : cfg.conventions)
       for (const auto& radius : radius_passes(cfg.radii))
         for (const auto& r : cfg.reps)
-          p.units.push_back({mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, radius), -1, radius});
+          p.units.push_back({mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, radius,
+                                                      weights_tag(maps[mi].selection.weights)),
+                                       -1, radius});
   for (const auto& u : p.units) p.static_ids.push_back(u.id);
   p.dyn_ids = dynamic_unit_ids(cfg.dynamic, cfg.conventions, cfg.reps);
   std::size_t k = 0;
@@ -144,11 +146,12 @@ std::unique_ptr<PreparedMap> prepare_shared(const PreparedMap& read, const Unit&
   p->map = read.map;
   p->scen = read.scen;
   p->has_scen = read.has_scen;
+  p->same_free_cells = read.same_free_cells;
   p->selection = read.selection;
   p->selection.convention = u.convention;
   p->radius = u.radius;
   p->build_queries();
-  const fs::path opt = out / "optimum" / (optimum_id(p->map.collection, p->map.name, u.convention, u.radius) + ".csv");
+  const fs::path opt = out / "optimum" / (optimum_id(p->map.collection, p->map.name, u.convention, u.radius, weights_tag(p->selection.weights)) + ".csv");
   if (fs::exists(opt)) {  // reuse the optimum a previous (interrupted) run saved
     std::istringstream in(read_file(opt));
     std::string line;

@@ -33,9 +33,15 @@ std::string body(const std::string& text) {
 
 }  // namespace
 
+std::string weights_tag(const MapWeights& w) {
+  if (!w.terrain.empty()) return "__t" + w.terrain;
+  if (!w.costs.empty()) return "__c" + fs::path(w.costs).stem().string();
+  return "";
+}
+
 std::string static_unit_id(const std::string& collection, const std::string& map, const std::string& convention,
-                           const std::string& rep_text, const std::optional<double>& radius) {
-  return sanitize(collection + "__" + map + "__" + convention + "__" + rep_text + radius_tag(radius));
+                           const std::string& rep_text, const std::optional<double>& radius, const std::string& weights) {
+  return sanitize(collection + "__" + map + weights + "__" + convention + "__" + rep_text + radius_tag(radius));
 }
 
 std::vector<std::string> dynamic_unit_ids(const std::vector<std::string>& scens, const std::vector<std::string>& conventions,
@@ -48,8 +54,8 @@ std::vector<std::string> dynamic_unit_ids(const std::vector<std::string>& scens,
 }
 
 std::string optimum_id(const std::string& collection, const std::string& map, const std::string& convention,
-                       const std::optional<double>& radius) {
-  return sanitize(collection + "__" + map + "__" + convention + radius_tag(radius));
+                       const std::optional<double>& radius, const std::string& weights) {
+  return sanitize(collection + "__" + map + weights + "__" + convention + radius_tag(radius));
 }
 
 std::string exact_text(double v) {

@@ -13,6 +13,7 @@
 #include "harness/registry/registry.hpp"
 
 #include "harness/results/results.hpp"
+#include "harness/run/description.hpp"
 
 namespace navbench {
 
@@ -27,15 +28,18 @@ struct Unit {
   std::optional<double> radius;  // the agent's radius; none in a sweep without radii
 };
 
-// The id of a static unit: COLLECTION__MAP__CONVENTION__REP[__rR], made file-name safe.
+// What tells a weighted map entry apart from the same map plain (docs/terrain.md): "" without
+// weights, "__tTABLE" for a terrain table, "__cNAME" for a cost layer (its file name without .costs).
+std::string weights_tag(const MapWeights& w);
+// The id of a static unit: COLLECTION__MAP[__tTABLE|__cNAME]__CONVENTION__REP[__rR], made file-name safe.
 std::string static_unit_id(const std::string& collection, const std::string& map, const std::string& convention,
-                           const std::string& rep_text, const std::optional<double>& radius);
+                           const std::string& rep_text, const std::optional<double>& radius, const std::string& weights = "");
 // Unit ids of the dynamic scenarios: dynamic__NAME__CONVENTION__REP (NAME: the file name without .scen).
 std::vector<std::string> dynamic_unit_ids(const std::vector<std::string>& scens, const std::vector<std::string>& conventions,
                                           const std::vector<RepresentationSpec>& reps);
 // The optimum cache's file stem for a (map, convention, radius).
 std::string optimum_id(const std::string& collection, const std::string& map, const std::string& convention,
-                       const std::optional<double>& radius);
+                       const std::optional<double>& radius, const std::string& weights = "");
 
 // A double as text that reads back to the same double (the saved optimum must give the same gaps
 // on a resumed run as on an uninterrupted one).
