@@ -54,7 +54,7 @@ void check_run(RunDescription& d, const OptionNames& n) {
   check_weights(d.select, d, n);
 }
 
-void check_weights(const QuerySelection& sel, const RunDescription& d, const OptionNames& n) {
+void check_weights(const QuerySelection& sel, const RunDescription& d, const OptionNames& n, bool on_dynamic) {
   const MapWeights& w = sel.weights;
   if (!w.any()) return;
   auto fail = [&](const std::string& what) { throw std::invalid_argument(n.prefix + what); };
@@ -64,7 +64,7 @@ void check_weights(const QuerySelection& sel, const RunDescription& d, const Opt
   if (sel.convention != "center") fail(which + " needs the center convention (weights belong to cells)");
   for (double r : d.radii)
     if (r > kRadiusTolerance) fail(which + " with " + n.radii + " > 0 is not supported (agents with a radius on weighted maps)");
-  if (!d.dynamic.empty()) fail(which + " is not supported with " + n.dynamic);
+  if (on_dynamic && !d.dynamic.empty()) fail(which + " is not supported with " + n.dynamic);
 }
 
 std::vector<std::optional<double>> radius_passes(const std::vector<double>& radii) {

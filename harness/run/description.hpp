@@ -87,9 +87,10 @@ extern const OptionNames kCommandLineNames, kSweepConfigNames;
 void check_run(RunDescription& d, const OptionNames& names);
 
 // The rules of a map's weights (docs/terrain.md): a valid terrain table, not with a cost layer, the
-// center convention, no radius > 0, no changing maps. Called by check_run for the run's own
-// selection and by the sweep config for each map entry's.
-void check_weights(const QuerySelection& sel, const RunDescription& d, const OptionNames& names);
+// center convention, no radius > 0, and not on a changing map. Called by check_run for the run's own
+// selection (whose weights would apply to its --dynamic scenario) and by the sweep config for each
+// map entry's (a sweep's dynamic scenarios are entries of their own, without weights: on_dynamic false).
+void check_weights(const QuerySelection& sel, const RunDescription& d, const OptionNames& names, bool on_dynamic = true);
 
 // The passes of a run over its radii: one per radius, or one without a radius (rows without the
 // column `radius`) when none was given.

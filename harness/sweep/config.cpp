@@ -168,9 +168,12 @@ std::vector<MapEntry> map_entries(const json& j, const QuerySelection& global) {
 // {"path", "optional"}); each runs as its own units (every representation kept up to date).
 void resolve_dynamic(const json& j, bool expand_maps, SweepConfig& c) {
   if (j["dynamic"].is_array())
-    for (const auto& v : j["dynamic"])
+    for (const auto& v : j["dynamic"]) {
       if (v.is_object() && v.contains("queries"))
         throw std::invalid_argument("sweep config: a dynamic entry runs all its queries (no 'queries' key)");
+      if (v.is_object() && (v.contains("terrain") || v.contains("costs")))  // docs/terrain.md: changing weights are out of scope
+        throw std::invalid_argument("sweep config: a dynamic entry takes no weights (no 'terrain' or 'costs' key)");
+    }
   for (const MapEntry& e : map_entries(j["dynamic"], c.select)) {
     std::vector<std::string> files{e.path};
     if (expand_maps) try {
@@ -306,7 +309,7 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
       for (const std::string& conv : c.conventions) {
         QuerySelection s = sel;
         s.convention = conv;
-        check_weights(s, c, kSweepConfigNames);
+        check_weights(s, c, kSweepConfigNames, false);
       }
   } catch (const json::exception& e) {
     throw InputError(path + ": wrong type of value: " + e.what());

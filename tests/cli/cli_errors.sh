@@ -76,6 +76,8 @@ expect_error unknown_option "unknown option '--frobnicate'" run --map "$m" --rep
 expect_error unknown_command "unknown command 'fly'" fly
 expect_error bad_sweep_config 'not valid JSON' sweep "$tmp/short.map"
 expect_error bad_shard '--shard needs K/N' sweep "$src/scripts/sweeps/default.json" --shard 3
+printf '{"maps": ["%s"], "dynamic": [{"path": "x.scen", "terrain": "S=2"}], "representations": ["grid8"]}\n' "$m" > "$tmp/dynw.json"
+expect_error sweep_dynamic_weights "a dynamic entry takes no weights" sweep "$tmp/dynw.json"
 expect_error bad_generate 'unknown option' generate maze --bogus 3 --out "$tmp/g"
 # Every error names its subcommand on one line.
 for c in run sweep merge generate structure list; do
