@@ -905,6 +905,8 @@ class GridMap:
     width: int
     height: int
     blocked: object  # numpy bool array [height, width]; True = blocked cell
+    cells: object = None    # the map's characters (numpy uint8 [height, width])
+    weights: object = None  # a weighted map's cell weights (weigh_map), None when plain
 
 
 PASSABLE = set(".GS")
@@ -951,7 +953,39 @@ def read_movingai_map(path: str) -> GridMap:
             raise InputError(f"{path}:{i + y + 1}: row has {len(row)} characters, header says {w}")
     cells = np.frombuffer("".join(rows).encode("latin-1"), dtype=np.uint8).reshape(h, w)
     blocked = ~np.isin(cells, np.frombuffer("".join(sorted(PASSABLE)).encode("latin-1"), dtype=np.uint8))
-    return GridMap(os.path.splitext(os.path.basename(path))[0], w, h, blocked)
+    g = GridMap(os.path.splitext(os.path.basename(path))[0], w, h, blocked)
+    g.cells = cells
+    return g
+
+
+def weigh_map(m: "GridMap", terrain: str = "", costs: str = ""):
+    """The map's cell weights (docs/terrain.md) as numpy floats [height, width], NaN where blocked:
+    from a terrain table ("S=2,W=5": named characters weigh W and become passable) or a cost layer
+    file (type costs, height, width, costs, then the numbers; inf = blocked). Updates m.blocked."""
+    import numpy as np
+    w = np.where(m.blocked, np.nan, 1.0)
+    if terrain:
+        for item in terrain.split(","):
+            ch, _, value = item.partition("=")
+            if len(ch) != 1 or not value:
+                raise InputError(f"--terrain item '{item}' is not CHAR=WEIGHT")
+            hit = m.cells == ord(ch)
+            w[hit] = float(value)
+            m.blocked = m.blocked & ~hit
+    elif costs:
+        try:
+            with open(costs, encoding="utf-8") as f:
+                lines = [ln.split() for ln in f.read().splitlines()]
+        except OSError as e:
+            raise InputError(f"{costs}: cannot read: {e.strerror}")
+        start = next((i + 1 for i, ln in enumerate(lines) if ln == ["costs"]), None)
+        body = [ln for ln in lines[start:] if ln] if start is not None else []
+        if len(body) != m.height or any(len(ln) != m.width for ln in body):
+            raise InputError(f"{costs}: not a {m.width}x{m.height} cost layer")
+        layer = np.array([[float(v) for v in ln] for ln in body])
+        m.blocked = m.blocked | ~np.isfinite(layer)
+        w = np.where(m.blocked, np.nan, layer)
+    return w
 
 
 @dataclass

@@ -6,7 +6,8 @@ smoothed paths (los, funnel) for chosen queries, one subplot per representation.
         [--scen-index 0,5,7|auto|median] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
         [--zoom MARGIN] [--out DIR] [--formats png,svg]
 
-Writes DIR/paths_<map>_<scen_index>.<fmt> per query. Paths of a disc agent (docs/radius.md, paths.csv
+Writes DIR/paths_<map>_<scen_index>.<fmt> per query (paths_<map>-weighted_<scen_index> for a weighted map:
+--terrain TABLE or --costs FILE picks its rows and shades the cells by weight, docs/terrain.md). Paths of a disc agent (docs/radius.md, paths.csv
 with a `radius` column) are drawn with their arcs as arcs (Bezier arcs in the vector output) and the
 disc at the start, the goal and a few points between; with several radii, --radius chooses one
 (default: the largest). When PREFIX.structure.csv exists (or
@@ -39,6 +40,8 @@ SMOOTHING_STYLE = {
 }
 OTHER_COLOURS = ["#c44e52", "#8172b3", "#937860", "#da8bc3"]
 BLOCKED = "#4d4d4d"
+# Cell weights (docs/terrain.md): white at 1, sand to brown for dearer ground.
+WEIGHTS = ListedColormap(plt.get_cmap("YlOrBr")(np.linspace(0.0, 0.75, 256)))
 STRUCTURE = "#6f8fbf"
 
 
@@ -62,6 +65,13 @@ def draw_map(ax, m):
     if isinstance(m, common.GridMap):
         ax.imshow(m.blocked.astype(np.uint8), cmap=ListedColormap(["white", BLOCKED]), vmin=0, vmax=1,
                   extent=(0, m.width, m.height, 0), interpolation="nearest", zorder=0, rasterized=True)
+        if m.weights is not None:  # docs/terrain.md: each free cell shaded by its weight (1: white)
+            top = max(float(np.nanmax(m.weights)), 1.0 + 1e-9)
+            shade = np.ma.masked_invalid(m.weights)
+            im = ax.imshow(shade, cmap=WEIGHTS, vmin=1.0, vmax=top, extent=(0, m.width, m.height, 0),
+                           interpolation="nearest", zorder=0.5, rasterized=True)
+            cb = ax.figure.colorbar(im, ax=ax, fraction=0.035, pad=0.01)
+            cb.set_label("cell weight (cost per unit length)")
         ax.set_xlim(0, m.width)
         ax.set_ylim(m.height, 0)
     else:
@@ -200,6 +210,9 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
             res = results.get((rep, row["heuristic"], row["smoothing"], row["convention"], idx))
             if res is not None:
                 label += _fmt_gap(res.get("gap"))
+                cost = res.get("cost")
+                if cost is not None and np.isfinite(cost):  # docs/terrain.md: a weighted map's path cost
+                    label += f", cost {cost:.3f}"
                 if res.get("valid") == 0:
                     label += " INVALID"
                     style["color"] = "#d62728"
@@ -280,7 +293,20 @@ def auto_indices(results: dict, available: list, only_median: bool = False) -> d
     return picks
 
 
-def results_lookup(paths_file: str, map_name: str, radius=None) -> dict:
+def pick_terrain(df, terrain: str, where: str):
+    """The rows of the plain map (terrain "") or of the map with these weights (docs/terrain.md)."""
+    if "terrain" not in df.columns:
+        if terrain:
+            raise common.InputError(f"--terrain/--costs: {where} has no weighted rows (no terrain column)")
+        return df
+    col = df["terrain"].astype(object).where(df["terrain"].notna(), "").astype(str)
+    if terrain and not (col == terrain).any():
+        raise common.InputError(f"--terrain/--costs {terrain}: no rows in {where} (has "
+                                f"{', '.join(sorted(set(col) - {''})) or 'none'})")
+    return df[(col == terrain).to_numpy(bool)]
+
+
+def results_lookup(paths_file: str, map_name: str, radius=None, terrain: str = "") -> dict:
     """(representation, heuristic, smoothing, convention, scen_index) -> dict of the result row,
     from the PREFIX.csv next to the paths file (empty when there is none)."""
     if not paths_file.endswith(".paths.csv"):
@@ -289,8 +315,7 @@ def results_lookup(paths_file: str, map_name: str, radius=None) -> dict:
     if not os.path.isfile(csv):
         return {}
     df = common.read_results_csv(csv)
-    df = df[df["map"] == map_name]
-    df = df.copy()
+    df = pick_terrain(df[df["map"] == map_name], terrain, csv).copy()
     common.fold_search_frame(df)  # Theta* rows: their own label (docs/path-quality.md)
     if radius is not None and "radius" in df.columns:
         df = df[pd_numeric(df["radius"]) == radius]
@@ -320,6 +345,10 @@ def main() -> int:
     ap.add_argument("--structure", help="structure CSV (default: PREFIX.structure.csv when present)")
     ap.add_argument("--radius", type=float, help="agent radius to draw when the paths hold several (default: the largest)")
     ap.add_argument("--zoom", type=float, metavar="MARGIN", help="crop to the paths' bounding box + MARGIN")
+    ap.add_argument("--terrain", default="", help="draw the rows of the map weighted by this terrain table "
+                    "(e.g. S=2,W=5; docs/terrain.md), the weights as shades; default: the plain map's rows")
+    ap.add_argument("--costs", default="", help="draw the rows of the map weighted by this cost layer file, "
+                    "the weights as shades")
     ap.add_argument("--max-segments", type=int, default=200000, help="structure segments drawn per subplot")
     ap.add_argument("--out", default=".", help="output directory (default .)")
     ap.add_argument("--formats", default="png,svg")
@@ -330,12 +359,18 @@ def main() -> int:
     if not formats or any(f not in ("png", "svg", "pdf") for f in formats):
         raise common.InputError("--formats: use a comma-separated list of png, svg, pdf")
     m = common.read_map(args.map)
+    terrain = args.terrain or (os.path.basename(args.costs) if args.costs else "")
+    if terrain:
+        if not isinstance(m, common.GridMap):
+            raise common.InputError("--terrain/--costs need a grid map (.map)")
+        m.weights = common.weigh_map(m, args.terrain, args.costs)
     paths_file = args.paths if args.paths.endswith(".csv") else args.paths + ".paths.csv"
     if not os.path.isfile(paths_file):
         raise common.InputError(f"{paths_file}: no such paths file (run navbench with --paths)")
     paths = common.read_paths_csv(paths_file)
     maps_there = sorted(set(paths["map"]))
     paths = paths[paths["map"] == m.name].copy()
+    paths = pick_terrain(paths, terrain, paths_file)
     common.fold_search_frame(paths)  # Theta* paths: their own label (docs/path-quality.md)
     if paths.empty:
         raise common.InputError(f"{paths_file}: no paths for map '{m.name}' (maps there: "
@@ -361,7 +396,7 @@ def main() -> int:
         paths = paths[paths["radius"] == radius]
     elif args.radius is not None:
         raise common.InputError(f"--radius: {paths_file} has no radius column (run navbench with --radius)")
-    results = {k: v for k, v in results_lookup(paths_file, m.name, radius).items() if k[1] == heuristic}
+    results = {k: v for k, v in results_lookup(paths_file, m.name, radius, terrain).items() if k[1] == heuristic}
 
     reps = common.ordered_unique(paths["representation"])
     for k in results:
@@ -404,7 +439,7 @@ def main() -> int:
         fig = draw_query(m, idx, reps, paths, results, structure, args.zoom, args.max_segments, roles.get(idx, ""),
                          radius or 0.0)
         for fmt in formats:
-            fig.savefig(os.path.join(args.out, f"paths_{m.name}_{idx}.{fmt}"), dpi=args.dpi)
+            fig.savefig(os.path.join(args.out, f"paths_{m.name}{'-weighted' if terrain else ''}_{idx}.{fmt}"), dpi=args.dpi)
             written += 1
         plt.close(fig)
     print(f"pathviz.py: wrote {written} file(s) to {args.out} ({len(indices)} queries, {len(reps)} representations)")

@@ -66,7 +66,7 @@ METRICS = [
     ("build_ms", "build", "ms per map", "min", "sig"),
     ("memory", "memory", "per map", "min", "bytes"),
 ]
-PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoch"]
+PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoch", "terrain"]
 # What a scope (all maps, one collection) reads of the rows.
 SCOPE_COLUMNS = ["map", "representation", "smoothing", "facet", "config", "status", "valid", "query_us", "gap", "qid",
                  "query"]
@@ -138,10 +138,11 @@ def f_p(p) -> str:
 # are read, into query_us and length_ref (derive_rows).
 ROW_COLUMNS = ["map", "collection", "scen_index", "representation", "heuristic", "smoothing", "convention", "status",
                "length", "optimal", "octile_optimal", "gap", "valid", "expansions", "locate_us", "search_us",
-               "smooth_us", "message", "radius", "epoch", "search", "clearance", "turn", "cost", "octile_optimal_cost"]
+               "smooth_us", "message", "radius", "epoch", "search", "clearance", "turn", "cost", "octile_optimal_cost",
+               "terrain", "optimal_cost", "cost_gap"]
 TEXT_USED = ["map", "collection", "representation", "heuristic", "smoothing", "convention", "status", "message", "search"]
 NUMBERS_USED = ["scen_index", "length", "optimal", "gap", "valid", "expansions", "query_us", "length_ref", "clearance",
-                "turn", "cost", "octile_optimal_cost"]
+                "turn", "cost", "octile_optimal_cost", "optimal_cost", "cost_gap"]
 
 
 def derive_rows(chunk):
@@ -274,6 +275,11 @@ def prepare(data: common.ResultData):
     if "radius" in rows.columns and rows["radius"].nunique(dropna=False) > 1:  # agents of several sizes (docs/radius.md)
         rows["radius"] = combined_text(rows, ["radius"], lambda v: _radius_text(v[0]))
         keys.insert(-1, "radius")
+    if "terrain" in rows.columns:  # weighted maps (docs/terrain.md): a facet of their own beside the plain maps
+        rows["terrain"] = common.as_text(rows["terrain"])
+        if rows["terrain"].nunique(dropna=False) > 1:
+            rows["terrain"] = combined_text(rows, ["terrain"], lambda v: terrain_label(v[0]))
+            keys.insert(-1, "terrain")
     facet_keys = [k for k in keys if k not in ("representation", "smoothing")]
     if facet_keys:
         rows["facet"] = combined_text(rows, facet_keys, lambda v: " / ".join(map(str, v)))
@@ -283,16 +289,28 @@ def prepare(data: common.ResultData):
         rows["config"] = combined_text(rows, ["representation", "smoothing"], lambda v: " · ".join(v))
     rows["qid"] = query_ids(rows)
     # The queries a scope counts (map, query, convention), numbered.
-    rows["query"] = group_ids(rows, [c for c in ("map", "scen_index", "convention") if c in rows.columns])[0].astype(np.int32)
+    rows["query"] = group_ids(rows, [c for c in ("map", "scen_index", "convention", "terrain") if c in rows.columns])[0].astype(np.int32)
     data.rows = rows
     return rows, keys, facet_keys
 
 
+def terrain_label(value) -> str:
+    """The facet label of a row's terrain (docs/terrain.md): 'plain map' or 'terrain TABLE-or-LAYER'."""
+    text = "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
+    return "plain map" if text in ("", "nan") else f"terrain {text}"
+
+
+def is_terrain_facet(facet) -> bool:
+    """A facet of weighted-map rows (terrain_label)."""
+    return any(part.startswith("terrain ") for part in str(facet).split(" / "))
+
+
 def facet_order(values) -> list:
     """Facets in run order, but unweighted heuristics (admissible) first and among them the
-    default, euclidean (docs/command-line.md): the first facet is the one the cost and ECDF figures show."""
+    default, euclidean (docs/command-line.md), and plain maps before weighted ones: the first facet
+    is the one the cost and ECDF figures show."""
     v = common.ordered_unique(values) if hasattr(values, "tolist") else list(dict.fromkeys(values))
-    return sorted(v, key=lambda f: ("*" in f, f.split(" / ")[0] != "euclidean", v.index(f)))
+    return sorted(v, key=lambda f: ("terrain " in f, "*" in f, f.split(" / ")[0] != "euclidean", v.index(f)))
 
 
 def first_rows(rows, col: str):
@@ -633,15 +651,21 @@ def answer_lines(scope: Scope) -> list:
     if len(ranked) == 0:
         return ["No configuration solved a query with a known optimum here."]
     # (median query time µs, mean gap %) after each name; nothing else is both faster and shorter.
+    # Weighted maps (docs/terrain.md) are answered on cost, not length: by the Terrain costs
+    # section's line (terrain_answer), so their facets stay off the first screen's length fronts.
+    on_length = [f for f in facet_order(ranked["facet"]) if not is_terrain_facet(f)]
+    if not on_length:
+        on_length = facet_order(ranked["facet"])
     out = []
-    for facet in facet_order(ranked["facet"]):
+    for facet in on_length:
         sub = ranked[ranked["facet"] == facet]
         front = sub[sub["layer"] == 1].sort_values("time_median")
         pre = f"<b>{esc(facet)}</b>: " if facet else ""
         steps = [report_budget.point_text(r, esc, f_sig, f_gap) for _, r in front.iterrows()]
         out.append(f"{pre}from fastest to shortest paths, the Pareto front is " + " → ".join(steps) + ".")
     # What the front costs besides its queries: the fronts under memory and build budgets.
-    out += report_budget.budget_lines(scope.budgets, ranked, esc, f_sig, f_gap)
+    keep = ranked["facet"].isin(on_length).to_numpy(bool)
+    out += report_budget.budget_lines([b for b in scope.budgets if b["facet"] in on_length], ranked[keep], esc, f_sig, f_gap)
     r = scope.rows
     n_q = int(np.count_nonzero(np.bincount(r["query"].to_numpy()))) if len(r) else 0
     out.append(f"In brackets: median query time and mean gap, then build time and memory per map (means over maps). "
@@ -1240,7 +1264,11 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> 
     thread_figures(a)
     radius_figures(a)
     report_quality.quality_figures(a, rep_colours, esc, f_gap, seed)
-    report_terrain.terrain_figures(a, rep_colours, esc, f_sig, seed)
+    line = report_terrain.terrain_figures(a, rep_colours, esc, f_sig, seed)
+    if line and a.scopes:  # the terrain question's answer, after the length fronts of the first screen
+        ans = a.scopes[0].answer
+        at = next((i for i, x in enumerate(ans) if "budget" in x or x.startswith("In brackets")), len(ans))
+        ans.insert(at, line)
     return a
 
 

@@ -45,11 +45,12 @@ constexpr Column kResultColumns[] = {
     {"octile_optimal_cost", "float", "terrain"}};
 constexpr Column kBuildColumns[] = {
     {"map", "text", "core"}, {"representation", "text", "core"}, {"params", "text", "core"}, {"build_ms", "float", "core"},
-    {"vertices", "int", "core"}, {"edges", "int", "core"}, {"memory_bytes", "int", "core"}, {"radius", "float", "radius"}};
+    {"vertices", "int", "core"}, {"edges", "int", "core"}, {"memory_bytes", "int", "core"}, {"radius", "float", "radius"},
+    {"terrain", "text", "terrain"}};
 constexpr Column kPathsColumns[] = {
     {"map", "text", "core"}, {"scen_index", "int", "core"}, {"representation", "text", "core"},
     {"heuristic", "text", "core"}, {"smoothing", "text", "core"}, {"convention", "text", "core"},
-    {"search", "text", "core"}, {"radius", "float", "radius"}, {"points", "text", "core"}};
+    {"search", "text", "core"}, {"radius", "float", "radius"}, {"terrain", "text", "terrain"}, {"points", "text", "core"}};
 constexpr Column kUpdateColumns[] = {
     {"map", "text", "core"}, {"representation", "text", "core"}, {"epoch", "int", "core"}, {"patches", "int", "core"},
     {"cells_changed", "int", "core"}, {"update_us", "float", "core"}, {"rebuild_us", "float", "core"}};
@@ -154,13 +155,13 @@ std::string format_row(const ResultRow& r, const ColumnGroups& g) {
   return s;
 }
 
-std::string format_build_row(const BuildRow& b) {
+std::string format_build_row(const BuildRow& b, const ColumnGroups& g) {
   return csv_field(b.map) + ',' + csv_field(b.representation) + ',' + csv_field(b.params) + ',' + text::fixed(b.build_ms, 3) +
          ',' + std::to_string(b.vertices) + ',' + std::to_string(b.edges) + ',' + std::to_string(b.memory_bytes) +
-         (b.radius ? "," + format_number(*b.radius) : "");
+         (b.radius ? "," + format_number(*b.radius) : "") + (g.terrain ? "," + csv_field(b.terrain) : "");
 }
 
-std::string format_path_row(const ResultRow& r) {
+std::string format_path_row(const ResultRow& r, const ColumnGroups& g) {
   if (r.path.empty() && r.items.empty()) return "";
   std::string pts;
   char buf[80];
@@ -177,7 +178,7 @@ std::string format_path_row(const ResultRow& r) {
   }
   return csv_field(r.map) + ',' + std::to_string(r.scen_index) + ',' + csv_field(r.representation) + ',' +
          csv_field(r.heuristic) + ',' + csv_field(r.smoothing) + ',' + r.convention + ',' + r.search + ',' +
-         (r.radius ? format_number(*r.radius) + ',' : std::string()) + pts;
+         (r.radius ? format_number(*r.radius) + ',' : std::string()) + (g.terrain ? csv_field(r.terrain) + ',' : std::string()) + pts;
 }
 
 ResultWriter::ResultWriter(const std::string& prefix, bool paths, const ColumnGroups& groups)
@@ -188,17 +189,17 @@ ResultWriter::ResultWriter(const std::string& prefix, bool paths, const ColumnGr
     f << header << '\n';
   };
   open(csv_, prefix + ".csv", result_header(groups));
-  open(build_, prefix + ".build.csv", build_header({.radius = groups.radius}));
-  if (paths) open(paths_, prefix + ".paths.csv", paths_header({.radius = groups.radius}));
+  open(build_, prefix + ".build.csv", build_header({.radius = groups.radius, .terrain = groups.terrain}));
+  if (paths) open(paths_, prefix + ".paths.csv", paths_header({.radius = groups.radius, .terrain = groups.terrain}));
 }
 
 void ResultWriter::write(const ResultRow& r) {
   csv_ << format_row(r, groups_) << '\n';
   if (with_paths_)
-    if (auto p = format_path_row(r); !p.empty()) paths_ << p << '\n';
+    if (auto p = format_path_row(r, groups_); !p.empty()) paths_ << p << '\n';
 }
 
-void ResultWriter::write(const BuildRow& b) { build_ << format_build_row(b) << '\n'; }
+void ResultWriter::write(const BuildRow& b) { build_ << format_build_row(b, groups_) << '\n'; }
 
 void ResultWriter::flush() {
   csv_.flush();

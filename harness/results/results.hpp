@@ -56,6 +56,7 @@ struct BuildRow {
   double build_ms = 0;
   std::size_t vertices = 0, edges = 0, memory_bytes = 0;
   std::optional<double> radius;  // runs with a radius: the build's column `radius` (docs/radius.md)
+  std::string terrain;           // runs over weighted maps: the map's weights (docs/terrain.md), "" when plain
 };
 
 std::string csv_field(const std::string& s);  // quotes when the field holds , " or newline
@@ -77,8 +78,8 @@ std::string updates_header();
 nlohmann::json column_schema();
 // The row's fields in header order: `radius` when the row has one, the groups' columns as `g` says.
 std::string format_row(const ResultRow& r, const ColumnGroups& g = {});
-std::string format_build_row(const BuildRow& b);
-std::string format_path_row(const ResultRow& r);  // "" when the row has no path
+std::string format_build_row(const BuildRow& b, const ColumnGroups& g);
+std::string format_path_row(const ResultRow& r, const ColumnGroups& g);  // "" when the row has no path
 
 // Writes the result files of one run. Rows are flushed as they come, so an interrupted run keeps
 // every row it finished (the sweep adds atomic per-unit files on top).

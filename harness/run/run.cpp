@@ -79,6 +79,7 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   if (pm.disc() && !exact_disc) canonical = std::string("erode=") + to_string(spec.erosion()) + (canonical.empty() ? "" : "," + canonical);
   BuildRow b = make_build_row(pm.map.name, spec, canonical, *rep, build_ms);
   b.radius = pm.radius;
+  if (pm.map.kind == MapKind::grid && pm.map.grid.weighted()) b.terrain = pm.map.terrain;
   const int reps = std::max(1, opt.repetitions);
   const RadiusContext radius_ctx = pm.radius_context();
   const RadiusContext* rad = pm.radius ? &radius_ctx : nullptr;

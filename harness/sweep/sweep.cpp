@@ -180,11 +180,11 @@ std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, PreparedMap& 
   auto b = run_unit(pm, u.rep, cfg.unit, [&](const ResultRow& r) {
     csv += format_row(r, groups) + "\n";
     if (cfg.unit.paths)
-      if (auto p = format_path_row(r); !p.empty()) paths += p + "\n";
+      if (auto p = format_path_row(r, groups); !p.empty()) paths += p + "\n";
     ++nrows;
   });
   const fs::path dir = out / "units";
-  write_atomic(dir / (u.id + ".build.csv"), build_header(groups) + "\n" + (b ? format_build_row(*b) + "\n" : ""));
+  write_atomic(dir / (u.id + ".build.csv"), build_header(groups) + "\n" + (b ? format_build_row(*b, groups) + "\n" : ""));
   if (cfg.unit.paths) write_atomic(dir / (u.id + ".paths.csv"), paths);
   write_atomic(dir / (u.id + ".csv"), csv);  // last: its presence marks the unit finished
   return nrows;

@@ -160,9 +160,9 @@ void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, c
   }
   // results.csv is renamed into place last: its presence marks the merged set complete.
   MergedFile csv(out / "results.csv", result_header(groups));
-  MergedFile build(out / "results.build.csv", build_header({.radius = groups.radius}));
+  MergedFile build(out / "results.build.csv", build_header({.radius = groups.radius, .terrain = groups.terrain}));
   std::optional<MergedFile> pth, upd;
-  if (paths) pth.emplace(out / "results.paths.csv", paths_header({.radius = groups.radius}));
+  if (paths) pth.emplace(out / "results.paths.csv", paths_header({.radius = groups.radius, .terrain = groups.terrain}));
   if (dynamic) upd.emplace(out / "results.updates.csv", updates_header());
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const fs::path unit = dirs[i] / ids[i];
