@@ -387,6 +387,14 @@ class Analysis:
         return out + [f for _, f, _ in self.figures if f is not None]
 
 
+def weighted_builds(b):
+    """Per build row whether it is a weighted map's (a non-empty terrain column; docs/terrain.md)."""
+    if "terrain" not in b.columns:
+        return np.zeros(len(b), dtype=bool)
+    t = b["terrain"].astype(object)
+    return (t.notna() & (t.astype(str) != "") & (t.astype(str) != "nan")).to_numpy(bool)
+
+
 def build_per_map(build, reps, maps, by_radius: bool = False):
     """Mean build_ms and memory_bytes per (representation, map): a sweep may build one map and
     representation in several units; each map counts once. by_radius: per (representation, radius,
@@ -395,6 +403,8 @@ def build_per_map(build, reps, maps, by_radius: bool = False):
     if build is None or build.empty:
         return pd.DataFrame(columns=keys + ["build_ms", "memory_bytes", "vertices"])
     b = build[build["representation"].isin(reps) & build["map"].isin(maps)]
+    if "terrain" in b.columns:  # the plain maps' builds: weighted ones count in Terrain costs (docs/terrain.md)
+        b = b[weighted_builds(b) == False]  # noqa: E712
     if by_radius:
         b = b.assign(radius=[_radius_text(float(v)) for v in pd.to_numeric(b["radius"], errors="coerce")])
     return b.groupby(keys, as_index=False)[["build_ms", "memory_bytes", "vertices"]].mean()
