@@ -1129,6 +1129,133 @@ def radius_in_browser(driver, a, maze):
     settled("")
 
 
+def shade(w):
+    """A passable cell's colour on the page for weight w (app.js shade(): free at 1 to `heavy` at 10, log scale)."""
+    free, heavy = (246, 244, 238), (138, 90, 43)
+    t = min(1.0, math.log(max(1.0, w)) / math.log(10))
+    return tuple(int(math.floor(f + t * (h - f) + 0.5)) for f, h in zip(free, heavy))
+
+
+def terrain_in_browser(a):
+    """Terrain costs on the page (1280 px wide): a terrain table typed and loaded, the table's cost
+    column equal to `navbench run --terrain`, the swamp shaded; the brush dragged down a column of
+    cells: the server has the weight, the painted cells are shaded (pixels read from the canvas),
+    and the costs equal `navbench run --costs` on the saved map. Screenshot: OUT/viewer-terrain.png."""
+    nb = a.navbench
+    swamp = os.path.join(a.out, "terrain", "hand", "swamp.map")
+    write_grid(swamp, 24, 16, SWAMP_MAP)
+    srv = Server(nb, [swamp])
+    driver = None
+    try:
+        driver = chrome(1280, 800)
+        driver.get(srv.url)
+        wait_for(driver, "return document.querySelectorAll('#results tbody tr').length >= 3", "the first results")
+        for rep in TERRAIN_REPS:
+            box = driver.find_element("css selector", f'#reps li[data-rep="{rep}"] input[type=checkbox]')
+            if not box.is_selected():
+                box.click()
+        start, goal = (1, 1), (22, 14)
+        driver.execute_script("navbenchViewer.setPoints(arguments[0], arguments[1])", [start[0] + 0.5, start[1] + 0.5], [goal[0] + 0.5, goal[1] + 0.5])
+        check(driver.execute_script("return document.querySelector('#costhead').hidden && document.querySelector('#terraininfo').textContent") == "unweighted",
+              "an unweighted map: no cost column, 'unweighted'")
+
+        def pixel(x, y):
+            """The canvas's colour at map point (x, y)."""
+            return tuple(driver.execute_script("""const c = document.querySelector('#canvas'), r = c.getBoundingClientRect();
+                const [px, py] = navbenchViewer.mapToClient(arguments[0], arguments[1]);
+                return [...c.getContext('2d').getImageData(Math.round(px - r.left), Math.round(py - r.top), 1, 1).data].slice(0, 3);""", x, y))
+
+        def clear_cells(cells):
+            """The cells whose centres are more than 1.2 cells from every drawn path (their pixel is the map's)."""
+            paths = driver.execute_script("""return navbenchViewer.state.results.results.filter(r => r.path && r.path.length > 1).map(r => r.path)""")
+
+            def dist(p, a_, b_):
+                vx, vy = b_[0] - a_[0], b_[1] - a_[1]
+                t = max(0.0, min(1.0, ((p[0] - a_[0]) * vx + (p[1] - a_[1]) * vy) / (vx * vx + vy * vy or 1)))
+                return math.hypot(p[0] - a_[0] - t * vx, p[1] - a_[1] - t * vy)
+            return [(x, y) for x, y in cells if all(dist((x + 0.5, y + 0.5), p, q) > 1.2 for path in paths for p, q in zip(path, path[1:]))
+                    and min(math.dist((x + 0.5, y + 0.5), (s[0] + 0.5, s[1] + 0.5)) for s in (start, goal)) > 2]
+
+        def table_equals_run(name, more, map_path):
+            """The table's rows (length and cost) equal `navbench run` with `more` on that query (los)."""
+            ref, _ = navbench_run(nb, a.out, map_path, (*start, *goal), "center", TERRAIN_REPS, "los", "euclidean", name, more=more)
+            shown = driver.execute_script("""return [...document.querySelectorAll('#results tbody tr')].map(tr => ({rep: tr.dataset.rep,
+                status: tr.dataset.status, length: tr.dataset.length, cost: tr.dataset.cost, raw: tr.dataset.rawCost,
+                cell: tr.querySelector('td.cost') ? tr.querySelector('td.cost').textContent : null}))""")
+            bad = []
+            for r in shown:
+                if r["rep"] not in TERRAIN_REPS:
+                    if r["status"] != "not_applicable":
+                        bad.append(f"{r['rep']}: {r['status']} (not_applicable on a weighted map)")
+                    continue
+                w_ = ref[(r["rep"], "los", "euclidean")]
+                if r["status"] != w_["status"] or r["status"] == "ok" and (
+                        abs(float(r["cost"]) - float(w_["cost"])) > 1e-9 * float(w_["cost"]) or abs(float(r["raw"]) - float(w_["raw_cost"])) > 1e-9 * float(w_["cost"])
+                        or abs(float(r["length"]) - float(w_["length"])) > 1e-9 * float(w_["length"]) or r["cell"] in (None, "", "–")):
+                    bad.append(f"{r['rep']}: {r['status']} cost {r['cost']} raw {r['raw']} length {r['length']} shown {r['cell']!r} != {w_['status']} {w_['cost']} {w_['raw_cost']} {w_['length']}")
+            return shown, bad
+
+        # A terrain table typed into the page.
+        driver.find_element("css selector", "#terrain").send_keys("S=2,W=5")
+        driver.find_element("css selector", "#terrainform button").click()
+        wait_for(driver, "return document.querySelector('#results').dataset.terrain == 'S=2,W=5' && "
+                         "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the weighted answer")
+        info = driver.execute_script("return document.querySelector('#terraininfo').textContent")
+        check(not driver.execute_script("return document.querySelector('#costhead').hidden") and "S=2,W=5" in info and "1–5" in info,
+              f"after loading S=2,W=5 the table has a cost column and the section says {info!r}")
+        shown, bad = table_equals_run("browser-terrain", ["--terrain", "S=2,W=5"], swamp)
+        check(len(shown) >= len(TERRAIN_REPS) and not bad, f"the table's costs equal `navbench run --terrain S=2,W=5` ({len(shown)} rows)" + ("; " + "; ".join(bad[:3]) if bad else ""))
+        swampy = clear_cells([(x, y) for y in range(2, 14) for x in range(8, 12)])
+        got = [pixel(x + 0.5, y + 0.5) for x, y in swampy[:6]]
+        plain = clear_cells([(x, 7) for x in range(0, 4)])
+        check(len(got) >= 3 and all(max(abs(u - v) for u, v in zip(g, shade(2))) <= 2 for g in got) and
+              max(abs(u - v) for u, v in zip(pixel(plain[0][0] + 0.5, 7.5), shade(1))) <= 2,
+              f"swamp cells are shaded as weight 2 {got[:2]} (want {shade(2)}), plain cells as 1")
+
+        # The brush: weight 8 dragged down column 3 (crossing every path from left to right).
+        press(driver, "b")
+        check(driver.execute_script("return document.querySelector('#brush').getAttribute('aria-pressed')") == "true", "B takes the brush")
+        wbox = driver.find_element("css selector", "#brushweight")
+        wbox.clear()
+        wbox.send_keys("8")
+        col = 3
+        before = [pixel(col + 0.5, y + 0.5) for y in range(16)]
+        frm, to = (driver.execute_script("return navbenchViewer.mapToClient(...arguments[0])", [col + 0.5, y]) for y in (0.5, 15.5))
+        drag(driver, frm, to, steps=16)
+        wait_for(driver, f"return [...Array(16).keys()].every(y => navbenchViewer.state.map.weights[y * 24 + {col}] == 8) && !navbenchViewer.state.map.terrain.endsWith('W=5') && "
+                         "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the painted column's answer", 30)
+        served = json.loads(srv.request("GET", "/api/map?map=0")[2])
+        check(all(served["weights"][y * 24 + col] == 8 for y in range(16)) and served["terrain"] == "S=2,W=5 + brush",
+              f"the brush painted the column on the server (terrain {served['terrain']!r})")
+        painted = clear_cells([(col, y) for y in range(16)])
+        after = [pixel(col + 0.5, y + 0.5) for _, y in painted]
+        check(len(painted) >= 4 and all(max(abs(u - v) for u, v in zip(p, shade(8))) <= 2 for p in after)
+              and all(max(abs(u - v) for u, v in zip(before[y], shade(1))) <= 2 for _, y in painted),
+              f"the painted cells are shaded as weight 8 {after[:2]} (want {shade(8)}; before {before[painted[0][1]] if painted else None})")
+        saved = os.path.join(a.out, "terrain", "browser.costs")
+        with open(saved, "w") as f:
+            f.write(srv.request("GET", "/api/costs?map=0")[2].decode())
+        cells_now = os.path.join(a.out, "terrain-browser", "hand", "swamp.map")
+        write_grid(cells_now, 24, 16, served["rows"])
+        shown, bad = table_equals_run("browser-brush", ["--costs", saved], cells_now)
+        check(len(shown) >= len(TERRAIN_REPS) and not bad, "after painting, the table's costs equal `navbench run --costs` on the saved map" + ("; " + "; ".join(bad[:3]) if bad else ""))
+        g8 = next(r for r in shown if r["rep"] == "grid8")
+        check(float(g8["cost"]) > float(g8["length"]), f"grid8's path crosses the painted column: cost {g8['cost']} > length {g8['length']}")
+        note = driver.execute_script("return document.querySelector('#updates').textContent")
+        check("grid8" in note and "quadtree" in note and "rebuilt" in note, f"the update times show under the table: {note[:140]}")
+
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        check(not errors, f"no errors in the browser console (terrain) {errors[:2]}")
+        shot_path = os.path.join(a.out, "viewer-terrain.png")
+        driver.save_screenshot(shot_path)
+        print(f"screenshot: {shot_path}")
+    finally:
+        if driver:
+            driver.quit()
+        rc = srv.stop()
+    check(rc == 0, f"the terrain server stops cleanly (exit {rc})")
+
+
 def test_browser(a):
     try:
         import selenium  # noqa: F401
@@ -1256,6 +1383,7 @@ def test_browser(a):
             driver.quit()
         rc = srv.stop()
     check(rc == 0, f"the server stops cleanly (exit {rc})")
+    terrain_in_browser(a)
     return 0
 
 
