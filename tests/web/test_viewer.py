@@ -461,6 +461,12 @@ def test_terrain(a, poly):
         st, _, data, _ = srv.request("POST", "/api/query", dict(qs[0], radius=0.5))
         msg = json.loads(data).get("error", "")
         check(st == 400 and "weighted map" in msg and "\n" not in msg, f"radius 0.5 on a weighted map: {st} {msg!r}")
+        st, _, data, _ = srv.request("GET", "/api/structure?map=0&rep=grid8&radius=0.5")
+        msg = json.loads(data).get("error", "")
+        check(st == 400 and "weighted map" in msg, f"GET /api/structure at radius 0.5 on a weighted map: {st} {msg!r}")
+        st, _, data, hdr = srv.request("GET", "/api/structure?map=0&rep=quadtree")
+        quad_before = data
+        check(st == 200 and int(hdr.get("X-Map-Version")) == 1, f"GET /api/structure on the weighted map: {st}, version {hdr.get('X-Map-Version')}")
 
         # Bad weights: 400 with one line, and the map stays as it was.
         layer_ok = "type costs\nheight 16\nwidth 24\ncosts\n" + "".join(" ".join(["1"] * 24) + "\n" for _ in range(16))
@@ -511,6 +517,9 @@ def test_terrain(a, poly):
         check(how.get("grid4") is True and how.get("grid8") is True and all(how.get(r) is False for r in ["quadtree", "navmesh", "navmesh-vertices"])
               and "subgoal" not in how and "visgraph" not in how,
               f"painting: grid4/grid8 in place, the others with weights rebuilt, those without untouched: {how}")
+        st, _, data, hdr = srv.request("GET", "/api/structure?map=0&rep=quadtree")
+        check(st == 200 and int(hdr.get("X-Map-Version")) == res["version"] and data != quad_before,
+              "after painting, quadtree's structure is that of the rebuilt quadtree (its cells follow the band)")
         st, _, layer, hdr = srv.request("GET", "/api/costs?map=0")
         layer = layer.decode()
         lines = layer.splitlines()
