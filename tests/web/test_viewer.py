@@ -1252,6 +1252,17 @@ def terrain_in_browser(a):
         check(float(g8["cost"]) > float(g8["length"]), f"grid8's path crosses the painted column: cost {g8['cost']} > length {g8['length']}")
         note = driver.execute_script("return document.querySelector('#updates').textContent")
         check("grid8" in note and "quadtree" in note and "rebuilt" in note, f"the update times show under the table: {note[:140]}")
+        # A brush of size 3: one click paints the 3 x 3 cells round the cell clicked.
+        driver.execute_script("const s = document.querySelector('#brushsize'); s.value = '3'; s.dispatchEvent(new Event('change'))")
+        wbox.clear()
+        wbox.send_keys("6")
+        click_at(driver, driver.execute_script("return navbenchViewer.mapToClient(19.5, 12.5)"))
+        block = [(x, y) for x in (18, 19, 20) for y in (11, 12, 13)]
+        wait_for(driver, "return " + " && ".join(f"navbenchViewer.state.map.weights[{y * 24 + x}] == 6" for x, y in block) +
+                 " && document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the size-3 click")
+        served = json.loads(srv.request("GET", "/api/map?map=0")[2])
+        check(all(served["weights"][y * 24 + x] == 6 for x, y in block) and served["weights"][12 * 24 + 21] == 1 and served["weights"][12 * 24 + 17] == 1,
+              "a click with a brush of size 3 paints the 3 x 3 cells round it on the server, no more")
 
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no errors in the browser console (terrain) {errors[:2]}")

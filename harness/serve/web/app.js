@@ -900,15 +900,25 @@ function brushWeight() {
   return Number.isFinite(w) && w >= 1 ? w : null;
 }
 
+// The brush at a cell: the cells of a disc of the brush's size (1: the cell itself) round it.
 function paintCell(cell) {
   if (!cell || !brush.seen) return;
-  const [x, y] = cell;
+  const w = brushWeight();
+  if (w === null) { $('terrainerror').textContent = 'the brush weight must be a number >= 1'; return; }
+  const r = (Number($('brushsize').value) - 1) / 2;
+  const m = state.map;
+  for (let dy = -r; dy <= r; ++dy)
+    for (let dx = -r; dx <= r; ++dx) {
+      const x = cell[0] + dx, y = cell[1] + dy;
+      if (dx * dx + dy * dy <= r * r + r && x >= 0 && y >= 0 && x < m.width && y < m.height) paintOne(x, y, w);
+    }
+}
+
+function paintOne(x, y, w) {
   const m = state.map;
   const key = y * m.width + x;
   if (brush.seen.has(key)) return;
   brush.seen.add(key);
-  const w = brushWeight();
-  if (w === null) { $('terrainerror').textContent = 'the brush weight must be a number >= 1'; return; }
   if (m.rows[y].charCodeAt(x) !== 46) return;  // blocked cells stay blocked (the server skips them too)
   if (!m.weights) m.weights = new Array(m.width * m.height).fill(1);
   if (m.weights[key] === w) return;
