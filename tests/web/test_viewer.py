@@ -1214,6 +1214,9 @@ def terrain_in_browser(a):
               f"after loading S=2,W=5 the table has a cost column and the section says {info!r}")
         shown, bad = table_equals_run("browser-terrain", ["--terrain", "S=2,W=5"], swamp)
         check(len(shown) >= len(TERRAIN_REPS) and not bad, f"the table's costs equal `navbench run --terrain S=2,W=5` ({len(shown)} rows)" + ("; " + "; ".join(bad[:3]) if bad else ""))
+        raws = [(r["rep"], r["cell"]) for r in shown if r["status"] == "ok" and abs(float(r["raw"]) - float(r["cost"])) > 1e-9 * float(r["cost"])]
+        check(raws and all(re.fullmatch(r"[0-9.]+raw [0-9.]+", c) for _, c in raws),
+              f"rows whose smoothing changed the cost show the raw path's cost under it: {raws[:2]}")
         swampy = clear_cells([(x, y) for y in range(2, 14) for x in range(8, 12)])
         got = [pixel(x + 0.5, y + 0.5) for x, y in swampy[:6]]
         plain = clear_cells([(x, 7) for x in range(0, 4)])

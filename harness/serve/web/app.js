@@ -567,6 +567,7 @@ function renderResults() {
   $('results').dataset.radius = res && res.radius !== null && res.radius !== undefined ? res.radius : '';
   const weighted = !!(res && res.terrain !== null && res.terrain !== undefined);
   $('costhead').hidden = !weighted;
+  $('results').classList.toggle('weighted', weighted);  // one column more: tighter cells
   $('octcost').textContent = weighted && res.octile_optimal_cost !== null ? ` · octile cost ${fmt(res.octile_optimal_cost, 6)}` : '';
   $('octcost').title = weighted ? `the least cost of an 8-connected path (octile_optimal_cost); weights: ${res.terrain}` : '';
   $('results').dataset.terrain = weighted ? res.terrain : '';
@@ -577,7 +578,7 @@ function renderResults() {
     const gap = r.gap === null || r.gap === undefined ? '–' : r.gap < 5e-10 ? '0' : `+${(100 * r.gap).toFixed(2)} %`;
     const lengthCell = ok
       ? el('td', { class: 'num' + (r.valid === false ? ' invalid' : ''), title: r.valid === false ? 'INVALID path (crosses an obstacle or a pinch point)' : `raw ${fmt(r.raw_length, 8)} · ${r.path_points} points · ${r.expansions} expanded${r.los_checks ? ` · ${r.los_checks} segment tests` : ''}` },
-        fmt(r.length, 5) + (r.valid === false ? ' ✗' : ''))
+        fmt(r.length, weighted ? 4 : 5) + (r.valid === false ? ' ✗' : ''))
       : el('td', { class: 'num', colspan: weighted ? 5 : 4, title: r.message || '' },
         r.building ? el('span', { class: 'st building' }, 'building…')
           : el('span', { class: 'st' + (r.status === 'no_path' || r.status === 'not_applicable' ? ' np' : '') }, r.status.replace('_', ' ')));
@@ -594,7 +595,9 @@ function renderResults() {
       : r.representation) }, r.representation,
       r.smoothing !== res.shownSmoothing ? el('span', { class: 'taut', title: `at radius ${res.radius} ${r.representation} gives taut paths with arcs, which no smoother shortens: its row without smoothing` }, ' · taut') : null),
     lengthCell,
-    ok && weighted ? el('td', { class: 'num cost', title: `raw path's cost ${fmt(r.raw_cost, 8)} · octile reference ${fmt(r.octile_optimal_cost, 8)}` }, fmt(r.cost, 5)) : null,
+    ok && weighted ? el('td', { class: 'num cost', title: `cost ${fmt(r.cost, 8)} · raw path's cost ${fmt(r.raw_cost, 8)} · octile reference ${fmt(r.octile_optimal_cost, 8)}` }, fmt(r.cost, 4),
+      // the raw path's cost under it when smoothing changed it
+      r.raw_cost !== null && Math.abs(r.raw_cost - r.cost) > 1e-9 * Math.max(1, r.cost) ? el('span', { class: 'rawcost' }, `raw ${fmt(r.raw_cost, 4)}`) : null) : null,
     ok ? el('td', { class: 'num' }, gap) : null,
     ok ? el('td', { class: 'num clearance', title: 'least distance from the path to an obstacle' }, r.clearance === null || r.clearance === undefined ? '–' : r.clearance.toFixed(2)) : null,
     ok ? el('td', { class: 'num turn' }, r.turn === null || r.turn === undefined ? '–' : r.turn.toFixed(0)) : null,
