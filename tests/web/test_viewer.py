@@ -1267,11 +1267,23 @@ def terrain_in_browser(a):
         check(all(served["weights"][y * 24 + x] == 6 for x, y in block) and served["weights"][12 * 24 + 21] == 1 and served["weights"][12 * 24 + 17] == 1,
               "a click with a brush of size 3 paints the 3 x 3 cells round it on the server, no more")
 
-        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-        check(not errors, f"no errors in the browser console (terrain) {errors[:2]}")
         shot_path = os.path.join(a.out, "viewer-terrain.png")
         driver.save_screenshot(shot_path)
         print(f"screenshot: {shot_path}")
+        # Reset, then replay a row of `navbench run --terrain S=2,W=5`: the page loads the table again.
+        driver.find_element("css selector", "#resetmap").click()
+        wait_for(driver, "return !navbenchViewer.state.map.weights && document.querySelector('#results').dataset.terrain == ''", "the map after reset")
+        driver.find_element("css selector", "#csvfile").send_keys(os.path.abspath(os.path.join(a.out, "browser-terrain.csv")))
+        wait_for(driver, "return document.querySelectorAll('#csvrows tbody tr').length > 0", "the CSV rows")
+        driver.find_element("css selector", "#csvfilter").send_keys("quadtree")
+        wait_for(driver, "return document.querySelectorAll('#csvrows tbody tr').length == 1", "the filtered CSV row")
+        driver.find_element("css selector", "#csvrows tbody tr").click()
+        note = wait_for(driver, "const t = document.querySelector('#replaynote').textContent; return t.includes('live') && t.includes('cost') && t", "the replay note")
+        check("✓ same" in note and "load them" not in note and driver.execute_script("return navbenchViewer.state.map.terrain") == "S=2,W=5",
+              f"replaying a row of `navbench run --terrain S=2,W=5` loads the table and reproduces its length and cost: {note}")
+
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        check(not errors, f"no errors in the browser console (terrain) {errors[:2]}")
     finally:
         if driver:
             driver.quit()

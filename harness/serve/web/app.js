@@ -1099,6 +1099,10 @@ async function replay(row) {
   const m = mapForRow(row);
   if (!m) return;
   if (!state.map || state.map.id !== m.id) await loadMap(m.id);
+  // A row of a weighted run (column terrain, docs/terrain.md): its terrain table is loaded onto the
+  // map; a cost layer's row names only its file, which must be loaded by hand (the note says so).
+  if (row.terrain && row.terrain !== (state.map.terrain || '') && /^[^=,]=[^=,]+(,[^=,]=[^=,]+)*$/.test(row.terrain))
+    await loadTerrain({ terrain: row.terrain });
   // the row's points (docs/maps.md, query points: convention center adds 0.5 on grid maps)
   const off = m.kind === 'grid' && row.convention === 'center' ? 0.5 : 0;
   state.start = [Number(row.sx) + off, Number(row.sy) + off];
@@ -1122,10 +1126,14 @@ function renderReplayNote() {
   const row = state.recorded;
   if (!row || !state.results) { note.textContent = ''; return; }
   const live = state.results.results.find((r) => r.representation === row.representation && r.smoothing === row.smoothing);
-  const recorded = row.status === 'ok' ? `length ${fmt(Number(row.length), 8)}` : row.status;
-  const now = live ? (live.status === 'ok' ? `length ${fmt(live.length, 8)}` : live.status) : 'not run';
-  const same = live && live.status === row.status && (row.status !== 'ok' || Math.abs(live.length - Number(row.length)) <= 1e-8 * Math.max(1, live.length));
-  note.textContent = `CSV row (${row.map} #${row.scen_index ?? '?'}, ${row.representation}, ${row.smoothing}, ${row.heuristic}): ${recorded} · live: ${now} ${same ? '✓ same' : '✗ differs'}`;
+  const withCost = !!row.cost;  // a weighted run's row: its cost is compared too
+  const recorded = row.status === 'ok' ? `length ${fmt(Number(row.length), 8)}` + (withCost ? `, cost ${fmt(Number(row.cost), 8)}` : '') : row.status;
+  const now = live ? (live.status === 'ok' ? `length ${fmt(live.length, 8)}` + (withCost ? `, cost ${fmt(live.cost, 8)}` : '') : live.status) : 'not run';
+  const close = (a, b) => a !== null && a !== undefined && Math.abs(a - b) <= 1e-8 * Math.max(1, Math.abs(a));
+  const same = live && live.status === row.status && (row.status !== 'ok' || (close(live.length, Number(row.length)) && (!withCost || close(live.cost, Number(row.cost)))));
+  const weights = (row.terrain || '') !== (state.map && state.map.terrain ? state.map.terrain : '')
+    ? ` (the row's weights are '${row.terrain || 'none'}', the map's '${(state.map && state.map.terrain) || 'none'}'${row.terrain ? ': load them' : ': Reset map drops them'})` : '';
+  note.textContent = `CSV row (${row.map} #${row.scen_index ?? '?'}, ${row.representation}, ${row.smoothing}, ${row.heuristic}): ${recorded} · live: ${now} ${same ? '✓ same' : '✗ differs'}${weights}`;
 }
 
 // ---------- start ----------
