@@ -75,6 +75,7 @@ json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want
   const std::vector<CellChange> changed = set_cells(g, want);
   // docs/terrain.md: the weights, and where they came from; a blocked cell weighs 1 (as the readers leave it).
   std::size_t weights_changed = 0;
+  bool renamed = false;
   if (nw) {
     if (nw->weights.empty() != g.weights.empty()) weights_changed = std::max<std::size_t>(1, nw->weights.size());
     else
@@ -82,7 +83,7 @@ json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want
     if (weights_changed) g.weights = nw->weights;
     if (nw->terrain != e.pm.map.terrain) {
       e.pm.map.terrain = nw->terrain;
-      weights_changed = std::max<std::size_t>(weights_changed, 1);  // the rows' column `terrain`
+      renamed = true;  // the rows' column `terrain` only: a new version, nothing to rebuild
     }
   }
   if (g.weighted())
@@ -90,7 +91,7 @@ json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want
       if (!c.passable) g.weights[std::size_t(c.y) * std::size_t(g.width) + std::size_t(c.x)] = 1;
   json updates = json::array();
   double free_us = 0;
-  if (!changed.empty() || weights_changed) {
+  if (!changed.empty() || weights_changed || renamed) {
     ++e.version;
     LiveBuilds live;
     // The free space (validity, components) and the builds (among them the exact optimum's) follow
@@ -106,7 +107,7 @@ json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want
       e.free = std::move(fresh);
     }
     for (auto& [text, b] : live) {
-      if (changed.empty() && !b->spec.caps().weights) continue;
+      if (changed.empty() && (!weights_changed || !b->spec.caps().weights)) continue;
       updates.push_back(update_one(e, text, b, changed, weights_changed != 0 && b->spec.caps().weights));
     }
   }

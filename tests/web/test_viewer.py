@@ -550,6 +550,15 @@ def test_terrain(a, poly):
             bad = same_as_run(res, (*s, *g), f"layer-{k}", ["--costs", saved]) if st == 200 else [res.get("error")]
             check(not bad, f"cost layer, query {k}: every row equals `navbench run --costs brush.costs`" + ("; " + "; ".join(bad[:3]) if bad else ""))
 
+        # The same weights under another name: a new version and `terrain`, nothing rebuilt.
+        st, _, data, _ = srv.request("POST", "/api/terrain", {"map": 0, "costs": layer, "name": "again.costs"})
+        res = json.loads(data)
+        check(st == 200 and res["terrain"] == "again.costs" and res["changed"] == 0 and res["weights_changed"] == 0 and res["updates"] == [],
+              f"the same layer under another name: only `terrain` changes, no build updated ({str(res)[:140]})")
+        st, res = srv.query(qs[0])
+        check(st == 200 and res["terrain"] == "again.costs" and all(r["terrain"] == "again.costs" for r in res["results"] if r["status"] != "not_applicable"),
+              "the rows name the new layer")
+
         # Reset: unweighted again, the first answers. Then the brush on the unweighted map: it becomes
         # weighted under the cached grid4/grid8 builds, which follow it in place.
         st, _, data, _ = srv.request("POST", "/api/reset", {"map": 0})
