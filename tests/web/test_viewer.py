@@ -577,6 +577,44 @@ def test_terrain(a, poly):
             st, res = srv.query(q)
             bad = same_as_run(res, (*s, *g), f"first-{k}", ["--costs", saved], skip={"terrain"}) if st == 200 else [res.get("error")]
             check(not bad, f"map first weighted by the brush, query {k}: every row equals `navbench run --costs`" + ("; " + "; ".join(bad[:3]) if bad else ""))
+        # Queries while another client paints: each answer is that of one whole map state, the one
+        # its version names (the brush holds the map exclusively, as an edit does).
+        few = {"map": 0, "reps": ["grid8", "quadtree", "navmesh"], "start": qs[0]["start"], "goal": qs[0]["goal"], "smoothing": "los"}
+        band = [[x, y] for x in (12, 13) for y in range(16)]
+        expect, state_of = {}, {}
+        for heavy in (False, True):
+            st, _, data, _ = srv.request("POST", "/api/paint", {"map": 0, "cells": band, "weight": 9 if heavy else 1})
+            state_of[json.loads(data)["version"]] = heavy
+            expect[heavy] = answer_key(srv.query(few)[1]) + [r["cost"] for r in srv.query(few)[1]["results"]]
+        answers, errors = [], []
+
+        def painter():
+            for i in range(10):
+                st, _, data, _ = srv.request("POST", "/api/paint", {"map": 0, "cells": band, "weight": 1 if i % 2 == 0 else 9})
+                res = json.loads(data)
+                if st != 200 or res["weights_changed"] != len(band):
+                    errors.append(res)
+                else:
+                    state_of[res["version"]] = i % 2 == 1
+
+        def asker():
+            for _ in range(8):
+                st, res = srv.query(few)
+                (answers if st == 200 else errors).append(res)
+
+        threads = [threading.Thread(target=painter)] + [threading.Thread(target=asker) for _ in range(3)]
+        for t_ in threads:
+            t_.start()
+        for t_ in threads:
+            t_.join(120)
+        wrong = [r["version"] for r in answers if r["version"] not in state_of or
+                 answer_key(r) + [x["cost"] for x in r["results"]] != expect[state_of[r["version"]]]]
+        check(not errors and not wrong and len(answers) == 24 and expect[True] != expect[False],
+              f"24 queries during 10 paints each answer the weights of their version (wrong at versions {wrong[:5]}, errors {errors[:2]})")
+        srv.request("POST", "/api/paint", {"map": 0, "cells": band, "weight": 1})  # as it was before: 3 on rows 7 and 8
+        srv.request("POST", "/api/paint", {"map": 0, "cells": [[x, y] for x in (12, 13) for y in (7, 8)], "weight": 3})
+        check(srv.request("GET", "/api/costs?map=0")[2].decode() == open(saved).read(), "after the paints the weights are those painted before")
+
         # A cell blocked on a weighted map stays blocked in the layer (inf), and the answers follow it.
         st, _, data, _ = srv.request("POST", "/api/cells", {"map": 0, "cells": [[10, 7], [10, 8]], "blocked": True})
         layer = srv.request("GET", "/api/costs?map=0")[2].decode().splitlines()
