@@ -458,6 +458,11 @@ def test_terrain(a, poly):
                   f"weighted query {k}: grid8's cost {g8['cost']} is the octile reference {res['octile_optimal_cost']}, not below its length {g8['length']}")
             na = [by[(r, "los")]["status"] for r in ("subgoal", "visgraph")]
             check(na == ["not_applicable"] * 2 and "terrain costs" in by[("subgoal", "los")]["message"], f"weighted query {k}: subgoal and visgraph not_applicable ({na})")
+        # Theta* on the weighted map (shortcuts priced by the path-cost integral) as `navbench run --search theta`.
+        st, res = srv.query(dict(qs[1], search="theta"))
+        bad = same_as_run(res, (*pairs[1][0], *pairs[1][1]), "terrain-theta", ["--terrain", "S=2,W=5", "--search", "theta"]) if st == 200 else [res.get("error")]
+        check(not bad and any(r["search"] == "theta" and r["status"] == "ok" for r in res["results"]),
+              "weighted query with search=theta: every row equals `navbench run --terrain S=2,W=5 --search theta`" + ("; " + "; ".join(bad[:3]) if bad else ""))
         st, _, data, _ = srv.request("POST", "/api/query", dict(qs[0], radius=0.5))
         msg = json.loads(data).get("error", "")
         check(st == 400 and "weighted map" in msg and "\n" not in msg, f"radius 0.5 on a weighted map: {st} {msg!r}")
