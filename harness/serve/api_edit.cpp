@@ -115,7 +115,6 @@ json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want
           {"weighted", g.weighted()}, {"terrain", e.pm.map.terrain}, {"free_space_us", free_us}, {"updates", updates}};
 }
 
-
 // POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": true | false}
 json api_cells(MapCache& maps, const json& body) {
   only_fields(body, {"map", "cells", "blocked"});
