@@ -11,6 +11,7 @@
 
 #include "geometry/path_cost.hpp"
 #include "harness/serve/viewer.hpp"
+#include "search/workspace.hpp"
 
 namespace navbench::viewer {
 
