@@ -1,7 +1,10 @@
-// POST /api/cells and POST /api/reset: editing a grid map (docs/viewer.md#editing-a-map). The edit
+// POST /api/cells and POST /api/reset: editing a grid map (docs/viewer.md#editing-a-map), and
+// apply_edit, which also sets weights for api_terrain.cpp (docs/viewer.md#terrain-costs). The edit
 // holds its map exclusively while it changes the cells and brings every cached build up to date
 // (docs/changing-maps.md#updates), so a query sees the map either before or after an edit, never
 // between.
+#include <algorithm>
+
 #include "harness/serve/viewer.hpp"
 
 namespace navbench::viewer {
@@ -27,10 +30,10 @@ using LiveBuilds = std::vector<std::pair<std::string, std::shared_ptr<BuiltRep>>
 // Takes the free space and the builds to bring up to date out of e's cache. Every cached build is
 // finished: builds run under a shared lock of e.state, which the edit holds exclusively. Failed or
 // unsupported ones are dropped (tried again on next use). Returns whether e had a free space.
-bool take_live_builds(MapEntry& e, LiveBuilds& live) {
+bool take_live_builds(MapEntry& e, LiveBuilds& live, bool cells_changed) {
   std::lock_guard g(e.m);
   const bool had_free = e.free != nullptr;
-  e.free.reset();
+  if (cells_changed) e.free.reset();  // the free space does not depend on weights
   // The builds at agent radii are made from a copy of the old cells: dropped, and made again from the
   // new cells on next use (as `navbench run --radius R` on the edited map; docs/viewer.md).
   e.radii.clear();
@@ -52,9 +55,9 @@ bool take_live_builds(MapEntry& e, LiveBuilds& live) {
 
 // Brings one build up to date; one entry of the answer's "updates".
 json update_one(MapEntry& e, const std::string& text, const std::shared_ptr<BuiltRep>& b,
-                const std::vector<CellChange>& changed) {
+                const std::vector<CellChange>& changed, bool weights_changed) {
   std::lock_guard gb(b->m);
-  const UpdateOutcome o = update_rep(*b, e.pm.map, changed);
+  const UpdateOutcome o = update_rep(*b, e.pm.map, changed, weights_changed);
   json u = {{"representation", text}, {"update_us", o.update_us}, {"in_place", o.in_place}};
   if (!b->rep) {  // dropped from the cache: the next request builds it again (and reports why it cannot)
     u["error"] = o.error;
@@ -64,32 +67,53 @@ json update_one(MapEntry& e, const std::string& text, const std::shared_ptr<Buil
   return u;
 }
 
-// Sets the cells of `want` that differ, then brings everything built on the map up to date.
-// Caller holds e.state exclusively.
-json apply(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want) {
+}  // namespace
+
+json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want, const NewWeights* nw) {
   GridMap& g = e.pm.map.grid;
   if (!e.original) e.original = g.cells;
   const std::vector<CellChange> changed = set_cells(g, want);
+  // docs/terrain.md: the weights, and where they came from; a blocked cell weighs 1 (as the readers leave it).
+  std::size_t weights_changed = 0;
+  bool renamed = false;
+  if (nw) {
+    if (nw->weights.empty() != g.weights.empty()) weights_changed = std::max<std::size_t>(1, nw->weights.size());
+    else
+      for (std::size_t i = 0; i < nw->weights.size(); ++i) weights_changed += nw->weights[i] != g.weights[i];
+    if (weights_changed) g.weights = nw->weights;
+    if (nw->terrain != e.pm.map.terrain) {
+      e.pm.map.terrain = nw->terrain;
+      renamed = true;  // the rows' column `terrain` only: a new version, nothing to rebuild
+    }
+  }
+  if (g.weighted())
+    for (const CellChange& c : changed)
+      if (!c.passable) g.weights[std::size_t(c.y) * std::size_t(g.width) + std::size_t(c.x)] = 1;
   json updates = json::array();
   double free_us = 0;
-  if (!changed.empty()) {
+  if (!changed.empty() || weights_changed || renamed) {
     ++e.version;
     LiveBuilds live;
     // The free space (validity, components) and the builds (among them the exact optimum's) follow
     // the new cells: the free space is built afresh, each representation updates in place when it can.
-    if (take_live_builds(e, live)) {
+    // New weights: grid4/grid8 in place, the other builds that take weights afresh; builds without
+    // the capability weights do not read them (on a weighted map they answer not_applicable) and
+    // follow changed cells only.
+    if (take_live_builds(e, live, !changed.empty()) && !changed.empty()) {
       const auto t0 = Clock::now();
       auto fresh = std::make_shared<const FreeSpace>(e.pm.map);
       free_us = us_since(t0);
       std::lock_guard g2(e.m);
       e.free = std::move(fresh);
     }
-    for (auto& [text, b] : live) updates.push_back(update_one(e, text, b, changed));
+    for (auto& [text, b] : live) {
+      if (changed.empty() && (!weights_changed || !b->spec.caps().weights)) continue;
+      updates.push_back(update_one(e, text, b, changed, weights_changed != 0 && b->spec.caps().weights));
+    }
   }
-  return {{"map", maps.index_of(e)}, {"version", e.version}, {"changed", changed.size()}, {"free_space_us", free_us}, {"updates", updates}};
+  return {{"map", maps.index_of(e)}, {"version", e.version}, {"changed", changed.size()}, {"weights_changed", weights_changed},
+          {"weighted", g.weighted()}, {"terrain", e.pm.map.terrain}, {"free_space_us", free_us}, {"updates", updates}};
 }
-
-}  // namespace
 
 // POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": true | false}
 json api_cells(MapCache& maps, const json& body) {
@@ -114,10 +138,10 @@ json api_cells(MapCache& maps, const json& body) {
     want.push_back({int(x), int(y), v});
   }
   std::unique_lock map_lock(e.state);  // waits for the queries in flight; new ones wait for this edit
-  return apply(maps, e, want);
+  return apply_edit(maps, e, want);
 }
 
-// POST /api/reset {"map": ID}: the cells as read from the file.
+// POST /api/reset {"map": ID}: the cells as read from the file, and no weights (as served at start).
 json api_reset(MapCache& maps, const json& body) {
   only_fields(body, {"map"});
   MapEntry& e = map_of(maps, body);
@@ -127,7 +151,8 @@ json api_reset(MapCache& maps, const json& body) {
   if (e.original)
     for (int y = 0; y < g.height; ++y)
       for (int x = 0; x < g.width; ++x) want.push_back({x, y, (*e.original)[std::size_t(y) * std::size_t(g.width) + std::size_t(x)]});
-  return apply(maps, e, want);
+  const NewWeights none;
+  return apply_edit(maps, e, want, &none);
 }
 
 }  // namespace navbench::viewer

@@ -79,7 +79,12 @@ json api_map(MapCache& maps, MapEntry& e) {
   const Map& m = e.pm.map;
   json out = map_summary(m, maps.index_of(e));
   out["version"] = e.version;
-  if (m.kind == MapKind::grid) out["rows"] = grid_rows(m.grid);
+  if (m.kind == MapKind::grid) {
+    out["rows"] = grid_rows(m.grid);
+    // docs/terrain.md: a weighted map's cell weights, row-major (1 in blocked cells), and where they came from.
+    out["terrain"] = m.grid.weighted() ? json(m.terrain) : json(nullptr);
+    out["weights"] = m.grid.weighted() ? json(m.grid.weights) : json(nullptr);
+  }
   else out["rings"] = free_space_rings(*maps.free_space(e));
   return out;
 }
@@ -102,6 +107,8 @@ Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text
       r = radius_text;
     }
     R = read_radius(json{{"radius", r}}, e.pm.map);
+    if (*R > kRadiusTolerance && e.pm.map.kind == MapKind::grid && e.pm.map.grid.weighted())
+      throw HttpError(400, "'radius' > 0 on a weighted map: agents with a radius on terrain costs are not covered (docs/terrain.md)");
   }
   Structure out;
   out.version = e.version;

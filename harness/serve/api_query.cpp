@@ -3,12 +3,15 @@
 // Every query goes through the pipeline of `navbench run` (run_query, exact_optimum), so each
 // answer's row equals `navbench run --convention corner` on the same points (docs/viewer.md#the-api);
 // with "radius", `navbench run --radius R --convention corner` (docs/viewer.md#agents-with-a-radius).
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <future>
 #include <sstream>
 
+#include "geometry/path_cost.hpp"
 #include "harness/serve/viewer.hpp"
+#include "search/workspace.hpp"
 
 namespace navbench::viewer {
 
@@ -29,7 +32,7 @@ void path_json(const ResultRow& r, json& path, json& arcs) {
   }
 }
 
-json row_json(const ResultRow& r, const BuildRow& b) {
+json row_json(const ResultRow& r, const BuildRow& b, bool weighted) {
   json path, arcs;
   path_json(r, path, arcs);
   return {{"representation", r.representation},
@@ -58,9 +61,15 @@ json row_json(const ResultRow& r, const BuildRow& b) {
           {"edges", b.edges},
           {"memory_bytes", b.memory_bytes},
           {"radius", opt(r.radius)},
+          {"terrain", weighted ? json(r.terrain) : json(nullptr)},  // docs/terrain.md#columns
+          {"cost", opt(r.cost)},
+          {"raw_cost", opt(r.raw_cost)},
+          {"octile_optimal_cost", opt(r.octile_optimal_cost)},
           {"path", path},
           {"arcs", arcs},
-          {"row", format_row(r)}};  // the CSV row as `navbench run` writes it (docs/results.md#result-rows)
+          // the CSV row as `navbench run` writes it (docs/results.md#result-rows; on a weighted map with
+          // the group terrain, as `navbench run --terrain/--costs` does)
+          {"row", format_row(r, {.terrain = weighted})}};
 }
 
 // One query on one map state: what every representation's answer needs.
@@ -74,6 +83,7 @@ struct QueryJob {
   const RadiusContext* radius;             // the request's "radius" (nullptr: none, rows without the column)
   std::shared_ptr<RadiusBuilds> rb;        // R > 1e-9: the builds at R
   Clock::time_point deadline;              // when builds at R answer "still building"
+  bool weighted = false;                   // docs/terrain.md: the map has weights (rows with the group terrain)
 };
 
 std::string number_text(double v) {
@@ -104,6 +114,32 @@ std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSp
   if (!vis->rep) return std::nullopt;
   std::lock_guard lock(vis->m);
   return exact_optimum(*vis->rep, free, s, g);
+}
+
+// docs/terrain.md: the least cost of an 8-connected centre-to-centre path, as `navbench run`
+// computes it (PreparedMap::compute_octile_costs): the registry's grid8-optimal entry that takes
+// weights, with the octile distance times the least weight; its build is shared with the user's.
+std::optional<double> octile_cost_of(MapCache& maps, MapEntry& e, const FreeSpace& free, Point s, Point g) {
+  const RepresentationEntry* grid8 = nullptr;
+  for (const auto& r : representations())
+    if (r.caps.grid8_optimal && r.caps.weights) grid8 = &r;
+  if (!grid8 || !free.point_free(s) || !free.point_free(g)) return std::nullopt;
+  RepresentationSpec spec;
+  spec.text = grid8->name;
+  spec.entry = grid8;
+  auto b = maps.built(e, spec);
+  if (!b->rep) return std::nullopt;
+  Heuristic h = parse_heuristic("octile");
+  h.weight = least_weight(e.pm.map.grid);
+  std::lock_guard lock(b->m);
+  Query q;
+  q.start = s;
+  q.goal = g;
+  if (!b->rep->locate(q)) return std::nullopt;
+  SearchStats st;
+  const double c = b->rep->search(q, h, st);
+  if (!std::isfinite(c)) return std::nullopt;
+  return c;
 }
 
 // The answers of one representation: a row per smoothing (not_applicable rows when it does not
@@ -149,7 +185,7 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
       r.path.clear();
       r.items.clear();
     }
-    out.push_back(row_json(r, b->build));
+    out.push_back(row_json(r, b->build, job.weighted));
   }
   return out;
 }
@@ -185,6 +221,7 @@ json api_query(MapCache& maps, const json& body) {
   std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
   const Map& m = e.pm.map;
   const QueryRequest q = read_query(body, m);
+  const bool weighted = m.kind == MapKind::grid && m.grid.weighted();
   QueryInput in;
   in.start = q.start;
   in.goal = q.goal;
@@ -192,7 +229,19 @@ json api_query(MapCache& maps, const json& body) {
   // (docs/maps.md#query-points-center-and-corner), so `navbench run --convention corner` with a
   // scenario holding these numbers runs this query.
   in.sx = in.start.x, in.sy = in.start.y, in.gx = in.goal.x, in.gy = in.goal.y;
-  const MapContext ctx{m.name, m.collection, "corner"};
+  if (weighted) {
+    // docs/terrain.md: weighted runs use the `center` convention (weights belong to cells), and no
+    // radius: a point is the centre of the cell holding it (the right or lower one on a border), the
+    // scenario's numbers are that cell, as `navbench run --terrain T` with a scenario of those cells.
+    if (q.radius && *q.radius > kRadiusTolerance)
+      throw HttpError(400, "'radius' > 0 on a weighted map: agents with a radius on terrain costs are not covered (docs/terrain.md)");
+    auto cell = [&](double v, int n) { return double(std::clamp(int(std::floor(v)), 0, n - 1)); };
+    in.sx = cell(q.start.x, m.grid.width), in.sy = cell(q.start.y, m.grid.height);
+    in.gx = cell(q.goal.x, m.grid.width), in.gy = cell(q.goal.y, m.grid.height);
+    in.start = {in.sx + 0.5, in.sy + 0.5};
+    in.goal = {in.gx + 0.5, in.gy + 0.5};
+  }
+  const MapContext ctx = map_context(m, weighted ? "center" : "corner");  // terrain and least weight of a weighted map
 
   // An agent with a radius (docs/radius.md): R <= 1e-9 is the point agent (its rows only gain the
   // column `radius`); beyond, the builds at R (503 while they take longer than the wait).
@@ -205,9 +254,10 @@ json api_query(MapCache& maps, const json& body) {
   const FreeSpace& fs = rb ? *rb->pm.free : *free;  // the same cells; the validity test of R is built on rb's
   const auto t_opt = Clock::now();
   in.optimal = rb ? disc_optimum(*rb, in.start, in.goal) : exact_optimum_of(maps, e, *free, in.start, in.goal);
+  if (weighted) in.octile_optimal_cost = octile_cost_of(maps, e, *free, in.start, in.goal);
   const double optimum_us = us_since(t_opt);
 
-  const json results = answer_all(QueryJob{maps, e, q, ctx, in, fs, q.radius ? &radius : nullptr, rb, deadline});
+  const json results = answer_all(QueryJob{maps, e, q, ctx, in, fs, q.radius ? &radius : nullptr, rb, deadline, weighted});
   json out = {{"map", maps.index_of(e)},
               {"version", e.version},
               {"start", {in.start.x, in.start.y}},
@@ -218,6 +268,8 @@ json api_query(MapCache& maps, const json& body) {
               {"optimum_us", optimum_us},
               {"server_us", us_since(t0)},
               {"radius", q.radius ? json(*q.radius) : json(nullptr)},
+              {"terrain", weighted ? json(m.terrain) : json(nullptr)},
+              {"octile_optimal_cost", opt(in.octile_optimal_cost)},
               {"results", results}};
   if (rb) {  // what R > 0 shares, built once per (map, R) (docs/radius.md)
     out["radius_build_ms"] = rb->build_ms;

@@ -69,21 +69,35 @@ json parse_body(const httplib::Request& req) {
 }
 
 // The Host check (on loopback) and JSON messages for the answers the library makes itself.
+// The body a route takes: a cost layer for POST /api/terrain, kMaxBody elsewhere.
+std::size_t body_limit(const std::string& path) { return path == "/api/terrain" ? kMaxCostsBody : kMaxBody; }
+
 void install_guards(httplib::Server& svr, bool loopback) {
-  if (loopback)
-    svr.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-      if (host_allowed(req.get_header_value("Host"))) return httplib::Server::HandlerResponse::Unhandled;
+  // Before the body is read (the library's own limit is kMaxCostsBody, the largest): a Content-Length
+  // over the route's limit is refused at once.
+  svr.set_pre_routing_handler([loopback](const httplib::Request& req, httplib::Response& res) {
+    if (loopback && !host_allowed(req.get_header_value("Host"))) {
       res.status = 403;
       res.set_content(error_body("Host '" + req.get_header_value("Host").substr(0, 100) +
                                  "' is not this machine (open http://127.0.0.1:PORT/)"),
                       kJson);
       return httplib::Server::HandlerResponse::Handled;
-    });
+    }
+    const std::string len = req.get_header_value("Content-Length");
+    const std::size_t limit = body_limit(req.path);
+    if (!len.empty() && (len.size() > 12 || std::stoull("0" + len.substr(0, len.find_first_not_of("0123456789"))) > limit)) {
+      res.status = 413;
+      res.set_header("Connection", "close");
+      res.set_content(error_body("request body too large (at most " + std::to_string(limit) + " bytes)"), kJson);
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
   // 4xx answers the library makes itself (413, 404, ...) get a JSON message too.
   svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
     std::string msg = reason(res.status);
-    if (res.status == 413) msg += " (at most " + std::to_string(kMaxBody) + " bytes)";
+    if (res.status == 413) msg += " (at most " + std::to_string(body_limit(req.path)) + " bytes)";
     if (res.status == 404) msg += ": " + req.path;
     res.set_content(error_body(msg), kJson);
     return httplib::Server::HandlerResponse::Handled;
@@ -108,8 +122,12 @@ void install_page(httplib::Server& svr) {
 
 // A POST route answering `answer(maps, body)` as JSON.
 void post_json(httplib::Server& svr, const char* path, MapCache& maps, json (*answer)(MapCache&, const json&)) {
-  svr.Post(path, [&maps, answer](const httplib::Request& req, httplib::Response& res) {
-    guarded(res, [&] { res.set_content(answer(maps, parse_body(req)).dump(), kJson); });
+  svr.Post(path, [&maps, answer, path](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      if (req.body.size() > body_limit(path))  // a body sent without Content-Length (chunked)
+        throw HttpError(413, "request body too large (at most " + std::to_string(body_limit(path)) + " bytes)");
+      res.set_content(answer(maps, parse_body(req)).dump(), kJson);
+    });
   });
 }
 
@@ -136,6 +154,17 @@ void install_api(httplib::Server& svr, MapCache& maps) {
   // edit a grid map; every later query answers on the edited map.
   post_json(svr, "/api/cells", maps, api_cells);
   post_json(svr, "/api/reset", maps, api_reset);
+  // Terrain costs (docs/viewer.md#terrain-costs): load a terrain table or a cost layer, paint weights,
+  // and the map's weights as a cost layer file.
+  post_json(svr, "/api/terrain", maps, api_terrain);
+  post_json(svr, "/api/paint", maps, api_paint);
+  svr.Get("/api/costs", [&maps](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      MapEntry& e = maps.find(req.get_param_value("map"));
+      res.set_header("Content-Disposition", "attachment; filename=\"" + e.pm.map.name + ".costs\"");
+      res.set_content(api_costs(e), "text/plain; charset=utf-8");
+    });
+  });
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ std::unique_ptr<viewer::MapCache> load_maps(ServeArgs& o) {
 
 // Timeouts, threads and socket options of the server.
 void configure(httplib::Server& svr, int& listen_fd) {
-  svr.set_payload_max_length(viewer::kMaxBody);
+  svr.set_payload_max_length(viewer::kMaxCostsBody);  // per route: http.cpp (kMaxBody but for a cost layer)
   svr.set_read_timeout(5);
   svr.set_write_timeout(10);
   svr.set_keep_alive_timeout(5);

@@ -5,6 +5,7 @@
 //   api_maps.cpp   GET /api/info, /api/map, /api/structure
 //   api_query.cpp  POST /api/query: the pipeline of `navbench run` on every representation asked for
 //   api_edit.cpp   POST /api/cells, /api/reset: editing a grid map
+//   api_terrain.cpp POST /api/terrain, /api/paint, GET /api/costs: weights on a grid map (docs/terrain.md)
 //   http.cpp       the routes, the JSON error answers, the Host check
 //   serve.cpp      the command: options, maps, the listening socket, the stop signals
 // The page itself is web/ (embedded at build time: web_assets.hpp).
@@ -45,6 +46,9 @@ constexpr std::size_t kMaxSpecChars = 200;        // characters of one represent
 constexpr std::size_t kMaxRepsCachedPerMap = 24;  // built representations kept per map (LRU)
 constexpr std::size_t kMaxCells = 4096;           // cells toggled by one POST /api/cells (413 beyond)
 constexpr std::size_t kMaxRadiiCachedPerMap = 2;  // agent radii whose builds are kept per map (LRU)
+// POST /api/terrain carries a whole cost layer (a 1024 x 768 map's is a few MB): its body may be
+// this large; every other request stays within kMaxBody (413 beyond, checked per route).
+constexpr std::size_t kMaxCostsBody = 16 * 1024 * 1024;
 // How long a query waits for the builds at an agent radius (docs/viewer.md#agents-with-a-radius)
 // before it answers "still building"; the builds go on in the background and are cached.
 // NAVBENCH_SERVE_WAIT_MS overrides it (the tests).
@@ -80,7 +84,12 @@ struct UpdateOutcome {
   std::string error;      // why the fresh build failed (then b.rep is null)
 };
 // Brings b up to date with m after `changed`, as `navbench run --dynamic` does. Caller holds b.m.
-UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange>& changed);
+// `weights_changed`: the map's weights changed too (docs/terrain.md); only grid4 and grid8 take that
+// in place (weights_in_place), every other build is made afresh.
+UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange>& changed, bool weights_changed = false);
+// grid4 and grid8 read the map's weights where they are (representations/grid/grid.hpp): their
+// update() follows a change of weights exactly.
+bool weights_in_place(const RepresentationSpec& spec);
 
 // The structure of a representation (`navbench structure`) as little-endian float32 x1 y1 x2 y2.
 std::string structure_bytes(AnyRepresentation& rep);
@@ -140,6 +149,8 @@ struct MapEntry {
   std::shared_mutex state;
   std::uint64_t version = 0;                          // edits so far (guarded by `state`)
   std::optional<std::vector<std::uint8_t>> original;  // the cells as read, kept at the first edit (for reset)
+  // The map's weights (docs/terrain.md) are pm.map.grid.weights and pm.map.terrain (where they came
+  // from: the column `terrain`); a map is served unweighted until POST /api/terrain or /api/paint.
   std::mutex m;  // guards the fields below
   std::shared_ptr<const FreeSpace> free;
   std::map<std::string, Slot<BuiltRep>> reps;  // by representation spec as given (name, or name:k=v,...)
@@ -232,6 +243,19 @@ Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text
 json api_query(MapCache& maps, const json& body);
 json api_cells(MapCache& maps, const json& body);
 json api_reset(MapCache& maps, const json& body);
+json api_terrain(MapCache& maps, const json& body);
+json api_paint(MapCache& maps, const json& body);
+std::string api_costs(MapEntry& e);  // the map's weights as a cost layer file (datasets/terrain.hpp)
+
+// api_edit.cpp: sets the cells of `want` that differ and, with `weights`, the map's weights and
+// their `terrain` text (empty weights: unweighted), then brings everything built on the map up to
+// date (grid4/grid8 in place, other builds that take weights afresh; builds without the capability
+// weights only follow changed cells). Caller holds e.state exclusively. Answers as /api/cells.
+struct NewWeights {
+  std::vector<double> weights;
+  std::string terrain;
+};
+json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want, const NewWeights* weights = nullptr);
 
 // ---------- http.cpp ----------
 

@@ -97,15 +97,16 @@ def read_grid(path):
     return w, h, lines[4:4 + h]
 
 
-def navbench_run(navbench, tmp, map_path, cells, convention, reps, smoothing, heuristic, name, radius=None, paths=False):
+def navbench_run(navbench, tmp, map_path, cells, convention, reps, smoothing, heuristic, name, radius=None, paths=False, more=()):
     """`navbench run` on one query (a one-line scenario); returns its rows keyed by (rep, smoothing, heuristic).
-    `radius`: with --radius R; `paths`: with --paths (PREFIX.paths.csv next to the CSV returned)."""
+    `radius`: with --radius R; `paths`: with --paths (PREFIX.paths.csv next to the CSV returned);
+    `more`: further options (--terrain T, --costs FILE)."""
     w, h, _ = read_grid(map_path)
     scen = os.path.join(tmp, name + ".scen")
     with open(scen, "w") as f:
         f.write("version 1\n0\t%s\t%d\t%d\t%r\t%r\t%r\t%r\t0\n" % ((os.path.basename(map_path), w, h) + tuple(cells)))
     out = os.path.join(tmp, name)
-    extra = (["--radius", repr(radius)] if radius is not None else []) + (["--paths"] if paths else [])
+    extra = (["--radius", repr(radius)] if radius is not None else []) + (["--paths"] if paths else []) + list(more)
     # Names go as one list; a spec with parameters ("navmesh:erode=none") as a --rep of its own.
     rep_args = ["--rep", ",".join(r for r in reps if ":" not in r)] + [x for r in reps if ":" in r for x in ("--rep", r)]
     subprocess.run([navbench, "run", "--map", map_path, "--scen", scen, *rep_args, "--smoothing", smoothing,
@@ -386,6 +387,251 @@ def test_api(a):
         srv.stop()
 
     test_radius(a, rooms)
+    test_terrain(a, poly)
+
+
+# A small map with terrain characters (docs/terrain.md): a swamp band S across the middle, a pond W
+# (blocked unless a table names it), a short wall; start on the left, goal on the right.
+SWAMP_MAP = ["".join("@" if x == 5 and 3 <= y <= 12 else "S" if 8 <= x <= 11 and 2 <= y <= 13 else
+                     "W" if 15 <= x <= 17 and 5 <= y <= 9 else "." for x in range(24)) for y in range(16)]
+TERRAIN_REPS = ["grid4", "grid8", "quadtree", "navmesh", "navmesh-vertices"]  # those with the capability weights
+
+
+def test_terrain(a, poly):
+    """Terrain costs (docs/viewer.md#terrain-costs): a terrain table and a cost layer loaded, bad ones
+    refused with one line, the brush (grid4/grid8 in place, the others rebuilt, blocked cells
+    skipped), and every answer's rows equal to `navbench run --terrain T` / `--costs FILE`."""
+    nb = a.navbench
+    swamp = os.path.join(a.out, "terrain", "hand", "swamp.map")
+    write_grid(swamp, 24, 16, SWAMP_MAP)
+    reps = TERRAIN_REPS + ["subgoal", "visgraph"]
+    srv = Server(nb, [swamp, poly])
+    try:
+        # Points off the cells' centres: a weighted map answers for the centres of their cells.
+        pairs = [((1, 1), (22, 14)), ((2, 13), (20, 3))]
+        qs = [{"map": 0, "reps": reps, "start": [s[0] + 0.3, s[1] + 0.8], "goal": [g[0] + 0.6, g[1] + 0.1],
+               "smoothing": ["none", "los", "funnel"]} for s, g in pairs]
+
+        def same_as_run(res, cells, name, more, skip=(), map_path=swamp):
+            """Rows of the representations that take weights equal `navbench run ... --convention center`
+            (which skips subgoal and visgraph on a weighted map: they answer not_applicable here)."""
+            ref, ref_csv = navbench_run(nb, a.out, map_path, cells, "center", TERRAIN_REPS, "none,los,funnel", "euclidean", name, more=more)
+            header = open(ref_csv).readline().strip().split(",")
+            res = dict(res, results=[r for r in res["results"] if r["representation"] in TERRAIN_REPS])
+            global SKIP
+            saved, SKIP = SKIP, SKIP | set(skip)
+            try:
+                return row_differences(res, ref, header, res["start"])
+            finally:
+                SKIP = saved
+
+        plain = [srv.query(q) for q in qs]
+        check(all(st == 200 and res["terrain"] is None and all(r["cost"] is None for r in res["results"]) for st, res in plain),
+              "an unweighted map: no terrain, no costs")
+        st, _, data, _ = srv.request("GET", "/api/map?map=0")
+        m = json.loads(data)
+        check(m["weights"] is None and m["terrain"] is None, "GET /api/map of an unweighted map: weights null")
+
+        # A terrain table: the map `navbench run --terrain S=2,W=5` reads (W becomes passable at 5).
+        st, _, data, _ = srv.request("POST", "/api/terrain", {"map": 0, "terrain": "S=2,W=5"})
+        res = json.loads(data)
+        how = {u["representation"]: u["in_place"] for u in res.get("updates", [])}
+        check(st == 200 and res["weighted"] and res["terrain"] == "S=2,W=5" and res["changed"] == 15 and res["version"] == 1,
+              f"POST /api/terrain S=2,W=5: 200, weighted, the 15 water cells freed, version 1 ({st} {str(res)[:160]})")
+        check(how.get("grid4") is True and how.get("grid8") is True and all(how.get(r) is False for r in ["quadtree", "navmesh", "navmesh-vertices"]),
+              f"loading weights: grid4/grid8 updated in place, the others that take weights rebuilt: {how}")
+        st, _, data, _ = srv.request("GET", "/api/map?map=0")
+        m = json.loads(data)
+        wgt = {(x, y): m["weights"][y * 24 + x] for y in range(16) for x in range(24)}
+        check(m["terrain"] == "S=2,W=5" and wgt[(9, 5)] == 2 and wgt[(16, 7)] == 5 and wgt[(0, 0)] == 1 and m["rows"][7][16] == ".",
+              "GET /api/map: the weights (S 2, W 5, . 1) and the water passable")
+        for k, (q, (s, g)) in enumerate(zip(qs, pairs)):
+            st, res = srv.query(q)
+            if not check(st == 200 and res["terrain"] == "S=2,W=5" and res["start"] == [s[0] + 0.5, s[1] + 0.5],
+                         f"weighted query {k}: 200, the points at their cells' centres ({res.get('start')})"):
+                continue
+            bad = same_as_run(res, (*s, *g), f"terrain-{k}", ["--terrain", "S=2,W=5"])
+            check(not bad, f"weighted query {k}: every row equals `navbench run --terrain S=2,W=5 --convention center`" + ("; " + "; ".join(bad[:3]) if bad else ""))
+            by = {(r["representation"], r["smoothing"]): r for r in res["results"]}
+            g8 = by[("grid8", "none")]
+            check(g8["status"] == "ok" and g8["cost"] >= g8["length"] - 1e-9 and abs(g8["cost"] - res["octile_optimal_cost"]) < 1e-9 and g8["raw_cost"] == g8["cost"],
+                  f"weighted query {k}: grid8's cost {g8['cost']} is the octile reference {res['octile_optimal_cost']}, not below its length {g8['length']}")
+            na = [by[(r, "los")]["status"] for r in ("subgoal", "visgraph")]
+            check(na == ["not_applicable"] * 2 and "terrain costs" in by[("subgoal", "los")]["message"], f"weighted query {k}: subgoal and visgraph not_applicable ({na})")
+        # Theta* on the weighted map (shortcuts priced by the path-cost integral) as `navbench run --search theta`.
+        st, res = srv.query(dict(qs[1], search="theta"))
+        bad = same_as_run(res, (*pairs[1][0], *pairs[1][1]), "terrain-theta", ["--terrain", "S=2,W=5", "--search", "theta"]) if st == 200 else [res.get("error")]
+        check(not bad and any(r["search"] == "theta" and r["status"] == "ok" for r in res["results"]),
+              "weighted query with search=theta: every row equals `navbench run --terrain S=2,W=5 --search theta`" + ("; " + "; ".join(bad[:3]) if bad else ""))
+        st, _, data, _ = srv.request("POST", "/api/query", dict(qs[0], radius=0.5))
+        msg = json.loads(data).get("error", "")
+        check(st == 400 and "weighted map" in msg and "\n" not in msg, f"radius 0.5 on a weighted map: {st} {msg!r}")
+        st, _, data, _ = srv.request("GET", "/api/structure?map=0&rep=grid8&radius=0.5")
+        msg = json.loads(data).get("error", "")
+        check(st == 400 and "weighted map" in msg, f"GET /api/structure at radius 0.5 on a weighted map: {st} {msg!r}")
+        st, _, data, hdr = srv.request("GET", "/api/structure?map=0&rep=quadtree")
+        quad_before = data
+        check(st == 200 and int(hdr.get("X-Map-Version")) == 1, f"GET /api/structure on the weighted map: {st}, version {hdr.get('X-Map-Version')}")
+
+        # Bad weights: 400 with one line, and the map stays as it was.
+        layer_ok = "type costs\nheight 16\nwidth 24\ncosts\n" + "".join(" ".join(["1"] * 24) + "\n" for _ in range(16))
+        bad_cases = [
+            ("/api/terrain", "weight below 1", {"map": 0, "terrain": "S=0.5"}, 400, "must be a number >= 1"),
+            ("/api/terrain", "an obstacle named", {"map": 0, "terrain": "@=2"}, 400, "cannot name '@'"),
+            ("/api/terrain", "a character twice", {"map": 0, "terrain": "S=2,S=3"}, 400, "twice"),
+            ("/api/terrain", "not CHAR=W", {"map": 0, "terrain": "swamp=2"}, 400, "not CHAR=WEIGHT"),
+            ("/api/terrain", "an empty table", {"map": 0, "terrain": ""}, 400, "--terrain"),
+            ("/api/terrain", "two lines", {"map": 0, "terrain": "S=2\nW=3"}, 400, "one line"),
+            ("/api/terrain", "table and layer", {"map": 0, "terrain": "S=2", "costs": layer_ok}, 400, "either"),
+            ("/api/terrain", "neither", {"map": 0}, 400, "either"),
+            ("/api/terrain", "a short row", {"map": 0, "costs": layer_ok.replace("1 1\n", "1\n", 1), "name": "x.costs"}, 400, "x.costs:5: row 0 has 23 numbers"),
+            ("/api/terrain", "a cost below 1", {"map": 0, "costs": layer_ok.replace("1 ", "0.5 ", 1), "name": "x.costs"}, 400, "x.costs:5: cost '0.5'"),
+            ("/api/terrain", "another size", {"map": 0, "costs": layer_ok.replace("width 24", "width 23")}, 400, "the map 24x16"),
+            ("/api/terrain", "a name with a slash", {"map": 0, "costs": layer_ok, "name": "../x.costs"}, 400, "'name'"),
+            ("/api/terrain", "a polygon map", {"map": 1, "terrain": "S=2"}, 400, "polygon map"),
+            ("/api/terrain", "unknown field", {"map": 0, "terrain": "S=2", "weight": 2}, 400, "unknown field 'weight'"),
+            ("/api/paint", "weight below 1", {"map": 0, "cells": [[1, 1]], "weight": 0.5}, 400, "'weight' must be a number >= 1"),
+            ("/api/paint", "weight not a number", {"map": 0, "cells": [[1, 1]], "weight": "2"}, 400, "'weight'"),
+            ("/api/paint", "missing weight", {"map": 0, "cells": [[1, 1]]}, 400, "'weight'"),
+            ("/api/paint", "a cell outside", {"map": 0, "cells": [[1, 1], [24, 0]], "weight": 3}, 400, "outside the map"),
+            ("/api/paint", "a cell not [x, y]", {"map": 0, "cells": [[1.5, 1]], "weight": 3}, 400, "[x, y]"),
+            ("/api/paint", "too many cells", {"map": 0, "cells": [[1, 1]] * 4097, "weight": 3}, 413, "at most 4096"),
+            ("/api/paint", "a polygon map", {"map": 1, "cells": [[1, 1]], "weight": 3}, 400, "polygon map"),
+        ]
+        before = srv.request("GET", "/api/map?map=0")[2]
+        for path, name, body, want, pat in bad_cases:
+            st, _, data, _ = srv.request("POST", path, body)
+            try:
+                msg = json.loads(data)["error"]
+            except Exception:
+                msg = None
+            check(st == want and msg is not None and pat in msg and "\n" not in msg, f"{path} {name}: {st} {msg!r}")
+        check(srv.request("GET", "/api/map?map=0")[2] == before, "after the bad requests the map and its weights are unchanged")
+
+        # The brush: a band of weight 4 across the first query's grid8 path (and one blocked cell: skipped).
+        st, res0 = srv.query(qs[0])
+        path = next(r["path"] for r in res0["results"] if r["representation"] == "grid8" and r["smoothing"] == "none")
+        px = int(path[len(path) // 2][0])
+        band = [(x, y) for y in range(16) for x in (px, px + 1)] + [(5, 6)]
+        blocked_in_band = sum(SWAMP_MAP[y][x] == "@" for x, y in band)
+        st, _, data, _ = srv.request("POST", "/api/paint", {"map": 0, "cells": [list(c) for c in band], "weight": 4})
+        res = json.loads(data)
+        how = {u["representation"]: u["in_place"] for u in res.get("updates", [])}
+        check(st == 200 and res["skipped"] == blocked_in_band and res["changed"] == 0 and res["weights_changed"] > 0 and res["terrain"] == "S=2,W=5 + brush",
+              f"POST /api/paint: 200, {blocked_in_band} blocked cells skipped, no cell blocked or freed ({str(res)[:200]})")
+        check(how.get("grid4") is True and how.get("grid8") is True and all(how.get(r) is False for r in ["quadtree", "navmesh", "navmesh-vertices"])
+              and "subgoal" not in how and "visgraph" not in how,
+              f"painting: grid4/grid8 in place, the others with weights rebuilt, those without untouched: {how}")
+        st, _, data, hdr = srv.request("GET", "/api/structure?map=0&rep=quadtree")
+        check(st == 200 and int(hdr.get("X-Map-Version")) == res["version"] and data != quad_before,
+              "after painting, quadtree's structure is that of the rebuilt quadtree (its cells follow the band)")
+        st, _, layer, hdr = srv.request("GET", "/api/costs?map=0")
+        layer = layer.decode()
+        lines = layer.splitlines()
+        check(st == 200 and lines[:4] == ["type costs", "height 16", "width 24", "costs"] and lines[4 + 6].split()[5] == "inf"
+              and all(lines[4 + y].split()[x] == "4" for x, y in band if SWAMP_MAP[y][x] != "@"),
+              "GET /api/costs: the weights as a cost layer (painted cells 4, blocked inf)")
+        saved = os.path.join(a.out, "terrain", "brush.costs")
+        with open(saved, "w") as f:
+            f.write(layer)
+        # The saved weighted map: its cells (the water passable, as the table made it) and the layer.
+        cells_now = os.path.join(a.out, "terrain-saved", "hand", "swamp.map")
+        write_grid(cells_now, 24, 16, json.loads(srv.request("GET", "/api/map?map=0")[2])["rows"])
+        for k, (q, (s, g)) in enumerate(zip(qs, pairs)):
+            st, res = srv.query(q)
+            bad = same_as_run(res, (*s, *g), f"brush-{k}", ["--costs", saved], skip={"terrain"}, map_path=cells_now) if st == 200 else [res.get("error")]
+            check(not bad, f"painted map, query {k}: every row equals `navbench run --costs` on the saved layer (but `terrain`)" + ("; " + "; ".join(bad[:3]) if bad else ""))
+            if k == 0:
+                was = next(r for r in res0["results"] if r["representation"] == "grid8" and r["smoothing"] == "none")
+                now = next(r for r in res["results"] if r["representation"] == "grid8" and r["smoothing"] == "none")
+                check(now["cost"] > was["cost"], f"the band of weight 4 made grid8's path dearer ({was['cost']} -> {now['cost']})")
+        # The same layer loaded as a file: on the file's cells, as `navbench run --costs` reads it (the
+        # water blocked again); its name is the column `terrain`, every row equal.
+        st, _, data, _ = srv.request("POST", "/api/terrain", {"map": 0, "costs": layer, "name": "brush.costs"})
+        res = json.loads(data)
+        check(st == 200 and res["terrain"] == "brush.costs" and res["changed"] == 15, f"POST /api/terrain with a cost layer: {st} {str(res)[:120]}")
+        for k, (q, (s, g)) in enumerate(zip(qs, pairs)):
+            st, res = srv.query(q)
+            bad = same_as_run(res, (*s, *g), f"layer-{k}", ["--costs", saved]) if st == 200 else [res.get("error")]
+            check(not bad, f"cost layer, query {k}: every row equals `navbench run --costs brush.costs`" + ("; " + "; ".join(bad[:3]) if bad else ""))
+
+        # The same weights under another name: a new version and `terrain`, nothing rebuilt.
+        st, _, data, _ = srv.request("POST", "/api/terrain", {"map": 0, "costs": layer, "name": "again.costs"})
+        res = json.loads(data)
+        check(st == 200 and res["terrain"] == "again.costs" and res["changed"] == 0 and res["weights_changed"] == 0 and res["updates"] == [],
+              f"the same layer under another name: only `terrain` changes, no build updated ({str(res)[:140]})")
+        st, res = srv.query(qs[0])
+        check(st == 200 and res["terrain"] == "again.costs" and all(r["terrain"] == "again.costs" for r in res["results"] if r["status"] != "not_applicable"),
+              "the rows name the new layer")
+
+        # Reset: unweighted again, the first answers. Then the brush on the unweighted map: it becomes
+        # weighted under the cached grid4/grid8 builds, which follow it in place.
+        st, _, data, _ = srv.request("POST", "/api/reset", {"map": 0})
+        res = json.loads(data)
+        again = [srv.query(q)[1] for q in qs]
+        check(st == 200 and not res["weighted"] and all(answer_key(x) == answer_key(y[1]) and x["terrain"] is None for x, y in zip(again, plain)),
+              "after reset: unweighted, the answers of the file's map")
+        st, _, data, _ = srv.request("POST", "/api/paint", {"map": 0, "cells": [[x, y] for x in range(3, 20) for y in (7, 8)], "weight": 3})
+        res = json.loads(data)
+        how = {u["representation"]: u["in_place"] for u in res.get("updates", [])}
+        check(st == 200 and res["weighted"] and res["terrain"] == "brush" and how.get("grid8") is True and how.get("grid4") is True,
+              f"painting an unweighted map: weighted (terrain 'brush'), grid4/grid8 in place ({str(res)[:160]})")
+        with open(saved, "w") as f:
+            f.write(srv.request("GET", "/api/costs?map=0")[2].decode())
+        for k, (q, (s, g)) in enumerate(zip(qs, pairs)):
+            st, res = srv.query(q)
+            bad = same_as_run(res, (*s, *g), f"first-{k}", ["--costs", saved], skip={"terrain"}) if st == 200 else [res.get("error")]
+            check(not bad, f"map first weighted by the brush, query {k}: every row equals `navbench run --costs`" + ("; " + "; ".join(bad[:3]) if bad else ""))
+        # Queries while another client paints: each answer is that of one whole map state, the one
+        # its version names (the brush holds the map exclusively, as an edit does).
+        few = {"map": 0, "reps": ["grid8", "quadtree", "navmesh"], "start": qs[0]["start"], "goal": qs[0]["goal"], "smoothing": "los"}
+        band = [[x, y] for x in (12, 13) for y in range(16)]
+        expect, state_of = {}, {}
+        for heavy in (False, True):
+            st, _, data, _ = srv.request("POST", "/api/paint", {"map": 0, "cells": band, "weight": 9 if heavy else 1})
+            state_of[json.loads(data)["version"]] = heavy
+            expect[heavy] = answer_key(srv.query(few)[1]) + [r["cost"] for r in srv.query(few)[1]["results"]]
+        answers, errors = [], []
+
+        def painter():
+            for i in range(10):
+                st, _, data, _ = srv.request("POST", "/api/paint", {"map": 0, "cells": band, "weight": 1 if i % 2 == 0 else 9})
+                res = json.loads(data)
+                if st != 200 or res["weights_changed"] != len(band):
+                    errors.append(res)
+                else:
+                    state_of[res["version"]] = i % 2 == 1
+
+        def asker():
+            for _ in range(8):
+                st, res = srv.query(few)
+                (answers if st == 200 else errors).append(res)
+
+        threads = [threading.Thread(target=painter)] + [threading.Thread(target=asker) for _ in range(3)]
+        for t_ in threads:
+            t_.start()
+        for t_ in threads:
+            t_.join(120)
+        wrong = [r["version"] for r in answers if r["version"] not in state_of or
+                 answer_key(r) + [x["cost"] for x in r["results"]] != expect[state_of[r["version"]]]]
+        check(not errors and not wrong and len(answers) == 24 and expect[True] != expect[False],
+              f"24 queries during 10 paints each answer the weights of their version (wrong at versions {wrong[:5]}, errors {errors[:2]})")
+        srv.request("POST", "/api/paint", {"map": 0, "cells": band, "weight": 1})  # as it was before: 3 on rows 7 and 8
+        srv.request("POST", "/api/paint", {"map": 0, "cells": [[x, y] for x in (12, 13) for y in (7, 8)], "weight": 3})
+        check(srv.request("GET", "/api/costs?map=0")[2].decode() == open(saved).read(), "after the paints the weights are those painted before")
+
+        # A cell blocked on a weighted map stays blocked in the layer (inf), and the answers follow it.
+        st, _, data, _ = srv.request("POST", "/api/cells", {"map": 0, "cells": [[10, 7], [10, 8]], "blocked": True})
+        layer = srv.request("GET", "/api/costs?map=0")[2].decode().splitlines()
+        check(st == 200 and layer[4 + 7].split()[10] == "inf" and layer[4 + 8].split()[10] == "inf", "cells blocked on a weighted map: inf in its layer")
+        with open(saved, "w") as f:
+            f.write("\n".join(layer) + "\n")
+        st, res = srv.query(qs[0])
+        bad = same_as_run(res, (*pairs[0][0], *pairs[0][1]), "blocked-0", ["--costs", saved], skip={"terrain"}) if st == 200 else [res.get("error")]
+        check(not bad, "cells blocked on a weighted map: every row equals `navbench run --costs`" + ("; " + "; ".join(bad[:3]) if bad else ""))
+    finally:
+        rc = srv.stop()
+    check(rc == 0, f"the terrain server stops cleanly (exit {rc})")
 
 
 # A room split by a wall with a gap two cells wide (x 9..11, y 6..7): a disc of radius up to 1 passes it,
@@ -944,6 +1190,159 @@ def radius_in_browser(driver, a, maze):
     settled("")
 
 
+def shade(w):
+    """A passable cell's colour on the page for weight w (app.js shade(): free at 1 to `heavy` at 10, log scale)."""
+    free, heavy = (246, 244, 238), (138, 90, 43)
+    t = min(1.0, math.log(max(1.0, w)) / math.log(10))
+    return tuple(int(math.floor(f + t * (h - f) + 0.5)) for f, h in zip(free, heavy))
+
+
+def terrain_in_browser(a):
+    """Terrain costs on the page (1280 px wide): a terrain table typed and loaded, the table's cost
+    column equal to `navbench run --terrain`, the swamp shaded; the brush dragged down a column of
+    cells: the server has the weight, the painted cells are shaded (pixels read from the canvas),
+    and the costs equal `navbench run --costs` on the saved map. Screenshot: OUT/viewer-terrain.png."""
+    nb = a.navbench
+    swamp = os.path.join(a.out, "terrain", "hand", "swamp.map")
+    write_grid(swamp, 24, 16, SWAMP_MAP)
+    srv = Server(nb, [swamp])
+    driver = None
+    try:
+        driver = chrome(1280, 800)
+        driver.get(srv.url)
+        wait_for(driver, "return document.querySelectorAll('#results tbody tr').length >= 3", "the first results")
+        for rep in TERRAIN_REPS:
+            box = driver.find_element("css selector", f'#reps li[data-rep="{rep}"] input[type=checkbox]')
+            if not box.is_selected():
+                box.click()
+        start, goal = (1, 1), (22, 14)
+        driver.execute_script("navbenchViewer.setPoints(arguments[0], arguments[1])", [start[0] + 0.5, start[1] + 0.5], [goal[0] + 0.5, goal[1] + 0.5])
+        check(driver.execute_script("return document.querySelector('#costhead').hidden && document.querySelector('#terraininfo').textContent") == "unweighted",
+              "an unweighted map: no cost column, 'unweighted'")
+
+        def pixel(x, y):
+            """The canvas's colour at map point (x, y)."""
+            return tuple(driver.execute_script("""const c = document.querySelector('#canvas'), r = c.getBoundingClientRect();
+                const [px, py] = navbenchViewer.mapToClient(arguments[0], arguments[1]);
+                return [...c.getContext('2d').getImageData(Math.round(px - r.left), Math.round(py - r.top), 1, 1).data].slice(0, 3);""", x, y))
+
+        def clear_cells(cells):
+            """The cells whose centres are more than 1.2 cells from every drawn path (their pixel is the map's)."""
+            paths = driver.execute_script("""return navbenchViewer.state.results.results.filter(r => r.path && r.path.length > 1).map(r => r.path)""")
+
+            def dist(p, a_, b_):
+                vx, vy = b_[0] - a_[0], b_[1] - a_[1]
+                t = max(0.0, min(1.0, ((p[0] - a_[0]) * vx + (p[1] - a_[1]) * vy) / (vx * vx + vy * vy or 1)))
+                return math.hypot(p[0] - a_[0] - t * vx, p[1] - a_[1] - t * vy)
+            return [(x, y) for x, y in cells if all(dist((x + 0.5, y + 0.5), p, q) > 1.2 for path in paths for p, q in zip(path, path[1:]))
+                    and min(math.dist((x + 0.5, y + 0.5), (s[0] + 0.5, s[1] + 0.5)) for s in (start, goal)) > 2]
+
+        def table_equals_run(name, more, map_path):
+            """The table's rows (length and cost) equal `navbench run` with `more` on that query (los)."""
+            ref, _ = navbench_run(nb, a.out, map_path, (*start, *goal), "center", TERRAIN_REPS, "los", "euclidean", name, more=more)
+            shown = driver.execute_script("""return [...document.querySelectorAll('#results tbody tr')].map(tr => ({rep: tr.dataset.rep,
+                status: tr.dataset.status, length: tr.dataset.length, cost: tr.dataset.cost, raw: tr.dataset.rawCost,
+                cell: tr.querySelector('td.cost') ? tr.querySelector('td.cost').textContent : null}))""")
+            bad = []
+            for r in shown:
+                if r["rep"] not in TERRAIN_REPS:
+                    if r["status"] != "not_applicable":
+                        bad.append(f"{r['rep']}: {r['status']} (not_applicable on a weighted map)")
+                    continue
+                w_ = ref[(r["rep"], "los", "euclidean")]
+                if r["status"] != w_["status"] or r["status"] == "ok" and (
+                        abs(float(r["cost"]) - float(w_["cost"])) > 1e-9 * float(w_["cost"]) or abs(float(r["raw"]) - float(w_["raw_cost"])) > 1e-9 * float(w_["cost"])
+                        or abs(float(r["length"]) - float(w_["length"])) > 1e-9 * float(w_["length"]) or r["cell"] in (None, "", "–")):
+                    bad.append(f"{r['rep']}: {r['status']} cost {r['cost']} raw {r['raw']} length {r['length']} shown {r['cell']!r} != {w_['status']} {w_['cost']} {w_['raw_cost']} {w_['length']}")
+            return shown, bad
+
+        # A terrain table typed into the page.
+        driver.find_element("css selector", "#terrain").send_keys("S=2,W=5")
+        driver.find_element("css selector", "#terrainform button").click()
+        wait_for(driver, "return document.querySelector('#results').dataset.terrain == 'S=2,W=5' && "
+                         "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the weighted answer")
+        info = driver.execute_script("return document.querySelector('#terraininfo').textContent")
+        check(not driver.execute_script("return document.querySelector('#costhead').hidden") and "S=2,W=5" in info and "1–5" in info,
+              f"after loading S=2,W=5 the table has a cost column and the section says {info!r}")
+        shown, bad = table_equals_run("browser-terrain", ["--terrain", "S=2,W=5"], swamp)
+        check(len(shown) >= len(TERRAIN_REPS) and not bad, f"the table's costs equal `navbench run --terrain S=2,W=5` ({len(shown)} rows)" + ("; " + "; ".join(bad[:3]) if bad else ""))
+        raws = [(r["rep"], r["cell"]) for r in shown if r["status"] == "ok" and abs(float(r["raw"]) - float(r["cost"])) > 1e-9 * float(r["cost"])]
+        check(raws and all(re.fullmatch(r"[0-9.]+raw [0-9.]+", c) for _, c in raws),
+              f"rows whose smoothing changed the cost show the raw path's cost under it: {raws[:2]}")
+        swampy = clear_cells([(x, y) for y in range(2, 14) for x in range(8, 12)])
+        got = [pixel(x + 0.5, y + 0.5) for x, y in swampy[:6]]
+        plain = clear_cells([(x, 7) for x in range(0, 4)])
+        check(len(got) >= 3 and all(max(abs(u - v) for u, v in zip(g, shade(2))) <= 2 for g in got) and
+              max(abs(u - v) for u, v in zip(pixel(plain[0][0] + 0.5, 7.5), shade(1))) <= 2,
+              f"swamp cells are shaded as weight 2 {got[:2]} (want {shade(2)}), plain cells as 1")
+
+        # The brush: weight 8 dragged down column 3 (crossing every path from left to right).
+        press(driver, "b")
+        check(driver.execute_script("return document.querySelector('#brush').getAttribute('aria-pressed')") == "true", "B takes the brush")
+        wbox = driver.find_element("css selector", "#brushweight")
+        wbox.clear()
+        wbox.send_keys("8")
+        col = 3
+        before = [pixel(col + 0.5, y + 0.5) for y in range(16)]
+        frm, to = (driver.execute_script("return navbenchViewer.mapToClient(...arguments[0])", [col + 0.5, y]) for y in (0.5, 15.5))
+        drag(driver, frm, to, steps=16)
+        wait_for(driver, f"return [...Array(16).keys()].every(y => navbenchViewer.state.map.weights[y * 24 + {col}] == 8) && !navbenchViewer.state.map.terrain.endsWith('W=5') && "
+                         "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the painted column's answer", 30)
+        served = json.loads(srv.request("GET", "/api/map?map=0")[2])
+        check(all(served["weights"][y * 24 + col] == 8 for y in range(16)) and served["terrain"] == "S=2,W=5 + brush",
+              f"the brush painted the column on the server (terrain {served['terrain']!r})")
+        painted = clear_cells([(col, y) for y in range(16)])
+        after = [pixel(col + 0.5, y + 0.5) for _, y in painted]
+        check(len(painted) >= 4 and all(max(abs(u - v) for u, v in zip(p, shade(8))) <= 2 for p in after)
+              and all(max(abs(u - v) for u, v in zip(before[y], shade(1))) <= 2 for _, y in painted),
+              f"the painted cells are shaded as weight 8 {after[:2]} (want {shade(8)}; before {before[painted[0][1]] if painted else None})")
+        saved = os.path.join(a.out, "terrain", "browser.costs")
+        with open(saved, "w") as f:
+            f.write(srv.request("GET", "/api/costs?map=0")[2].decode())
+        cells_now = os.path.join(a.out, "terrain-browser", "hand", "swamp.map")
+        write_grid(cells_now, 24, 16, served["rows"])
+        shown, bad = table_equals_run("browser-brush", ["--costs", saved], cells_now)
+        check(len(shown) >= len(TERRAIN_REPS) and not bad, "after painting, the table's costs equal `navbench run --costs` on the saved map" + ("; " + "; ".join(bad[:3]) if bad else ""))
+        g8 = next(r for r in shown if r["rep"] == "grid8")
+        check(float(g8["cost"]) > float(g8["length"]), f"grid8's path crosses the painted column: cost {g8['cost']} > length {g8['length']}")
+        note = driver.execute_script("return document.querySelector('#updates').textContent")
+        check("grid8" in note and "quadtree" in note and "rebuilt" in note, f"the update times show under the table: {note[:140]}")
+        # A brush of size 3: one click paints the 3 x 3 cells round the cell clicked.
+        driver.execute_script("const s = document.querySelector('#brushsize'); s.value = '3'; s.dispatchEvent(new Event('change'))")
+        wbox.clear()
+        wbox.send_keys("6")
+        click_at(driver, driver.execute_script("return navbenchViewer.mapToClient(19.5, 12.5)"))
+        block = [(x, y) for x in (18, 19, 20) for y in (11, 12, 13)]
+        wait_for(driver, "return " + " && ".join(f"navbenchViewer.state.map.weights[{y * 24 + x}] == 6" for x, y in block) +
+                 " && document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the size-3 click")
+        served = json.loads(srv.request("GET", "/api/map?map=0")[2])
+        check(all(served["weights"][y * 24 + x] == 6 for x, y in block) and served["weights"][12 * 24 + 21] == 1 and served["weights"][12 * 24 + 17] == 1,
+              "a click with a brush of size 3 paints the 3 x 3 cells round it on the server, no more")
+
+        shot_path = os.path.join(a.out, "viewer-terrain.png")
+        driver.save_screenshot(shot_path)
+        print(f"screenshot: {shot_path}")
+        # Reset, then replay a row of `navbench run --terrain S=2,W=5`: the page loads the table again.
+        driver.find_element("css selector", "#resetmap").click()
+        wait_for(driver, "return !navbenchViewer.state.map.weights && document.querySelector('#results').dataset.terrain == ''", "the map after reset")
+        driver.find_element("css selector", "#csvfile").send_keys(os.path.abspath(os.path.join(a.out, "browser-terrain.csv")))
+        wait_for(driver, "return document.querySelectorAll('#csvrows tbody tr').length > 0", "the CSV rows")
+        driver.find_element("css selector", "#csvfilter").send_keys("quadtree")
+        wait_for(driver, "return document.querySelectorAll('#csvrows tbody tr').length == 1", "the filtered CSV row")
+        driver.find_element("css selector", "#csvrows tbody tr").click()
+        note = wait_for(driver, "const t = document.querySelector('#replaynote').textContent; return t.includes('live') && t.includes('cost') && t", "the replay note")
+        check("✓ same" in note and "load them" not in note and driver.execute_script("return navbenchViewer.state.map.terrain") == "S=2,W=5",
+              f"replaying a row of `navbench run --terrain S=2,W=5` loads the table and reproduces its length and cost: {note}")
+
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        check(not errors, f"no errors in the browser console (terrain) {errors[:2]}")
+    finally:
+        if driver:
+            driver.quit()
+        rc = srv.stop()
+    check(rc == 0, f"the terrain server stops cleanly (exit {rc})")
+
+
 def test_browser(a):
     try:
         import selenium  # noqa: F401
@@ -1071,6 +1470,7 @@ def test_browser(a):
             driver.quit()
         rc = srv.stop()
     check(rc == 0, f"the server stops cleanly (exit {rc})")
+    terrain_in_browser(a)
     return 0
 
 

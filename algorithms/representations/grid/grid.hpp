@@ -67,6 +67,9 @@ class GridGraph : public BglGraph<GridGraph, GridEdge> {
   std::size_t memory_bytes() const { return moves_.capacity() + zeros_.capacity(); }
   // A weighted map's cell weights (the map's own array; docs/terrain.md), nullptr when unweighted.
   const double* cell_weights() const { return weights_; }
+  // Reads the weights of `map` from now on (an update: the map may have become weighted, or its
+  // weights array may have been replaced, since the build; nothing keeps pointing at the old one).
+  void set_weights(const GridMap& map) { weights_ = map.weighted() ? map.weights.data() : nullptr; }
   const std::int64_t* offsets() const { return offset_; }
 
  private:
@@ -123,6 +126,9 @@ class GridRepresentation : public BuiltGraph<GridGraph> {
   // joins (unites) its neighbours' components; a blocked cell leaves its component's label as it
   // is, so labels may over-approximate connectivity after a split: equal labels then no longer
   // prove a path exists, but different labels still prove none does (the only use: early no_path).
+  // The steps' costs read the map's weights where they are (docs/terrain.md), so a change of weights
+  // only (`changed` empty, or listing cells whose weight changed) is taken in place too: the update
+  // points the graph at the map's current weights array (one that appeared, moved or went away).
   bool update(const Map& map, const std::vector<CellChange>& changed);
 
  private:

@@ -4,14 +4,21 @@
 // Grid maps can be edited (E): toggled cells go to POST /api/cells, and the server brings every
 // representation up to date before the next query. The radius slider makes the agent a disc
 // (docs/radius.md): the query asks with "radius", the disc is drawn at start and goal, and paths
-// with arcs are drawn with their arcs.
+// with arcs are drawn with their arcs. Terrain costs (docs/terrain.md): a terrain table or a cost
+// layer loaded (POST /api/terrain) makes a grid map weighted; the brush (B) paints weights
+// (POST /api/paint); cells are shaded by weight under the paths, and each row shows the path's cost.
 'use strict';
 
 // Okabe & Ito's colour-blind-safe palette, then a few more distinct hues. The representations
 // selected at start take the first colours (the most distinct), the other registered ones the
 // next, in the registry's order; specs added later the first colour left.
 const PALETTE = ['#E69F00', '#009E73', '#0072B2', '#D55E00', '#CC79A7', '#56B4E9', '#7c3aed', '#0f766e', '#b45309', '#be123c'];
-const COLOURS = { free: [246, 244, 238], blocked: [59, 65, 75], outside: '#1b1e23' };
+const COLOURS = { free: [246, 244, 238], blocked: [59, 65, 75], outside: '#1b1e23', heavy: [138, 90, 43] };
+// A passable cell's colour by its weight: the free colour at 1, towards `heavy` on a log scale, reached at 10.
+function shade(w) {
+  const t = Math.min(1, Math.log(Math.max(1, w)) / Math.log(10));
+  return COLOURS.free.map((c, i) => Math.round(c + t * (COLOURS.heavy[i] - c)));
+}
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('canvas');
@@ -331,6 +338,7 @@ async function loadMap(id) {
   setRadiusRange(m);
   $('edit').disabled = $('resetmap').disabled = m.kind !== 'grid';
   setEditMode(edit.on);
+  terrainState();
   renderUpdates();
   const url = new URL(location.href);
   url.searchParams.set('map', id);
@@ -355,7 +363,8 @@ function gridImage(m) {
   for (let y = 0; y < m.height; ++y) {
     const row = m.rows[y];
     for (let x = 0; x < m.width; ++x) {
-      const col = row.charCodeAt(x) === 46 ? COLOURS.free : COLOURS.blocked;  // '.'
+      const free = row.charCodeAt(x) === 46;  // '.'
+      const col = !free ? COLOURS.blocked : m.weights ? shade(m.weights[y * m.width + x]) : COLOURS.free;
       const o = 4 * (y * m.width + x);
       data.data[o] = col[0]; data.data[o + 1] = col[1]; data.data[o + 2] = col[2]; data.data[o + 3] = 255;
     }
@@ -397,7 +406,7 @@ function freeForQuery(q) {
 function snap(p) {
   const m = state.map;
   let [x, y] = [Math.min(Math.max(p[0], m.min[0]), m.max[0]), Math.min(Math.max(p[1], m.min[1]), m.max[1])];
-  if (m.kind === 'grid' && $('snap').checked) {
+  if (m.kind === 'grid' && ($('snap').checked || m.weights)) {  // a weighted map's queries are its cells' centres
     x = Math.min(Math.floor(x), m.width - 1) + 0.5;
     y = Math.min(Math.floor(y), m.height - 1) + 0.5;
   }
@@ -437,7 +446,7 @@ function renderReps() {
   for (const r of state.reps) {
     const box = el('input', { type: 'checkbox' });
     box.checked = r.selected;
-    box.addEventListener('change', () => { r.selected = box.checked; renderResults(); render(); query(); });
+    box.addEventListener('change', () => { r.selected = box.checked; renderLegend(); renderResults(); render(); query(); });
     const layer = el('button', {
       class: 'layer' + (r.layer ? ' on' : '') + (r.loading ? ' busy' : ''), type: 'button',
       title: r.segments ? `structure: ${r.segments.length / 4} segments` : 'draw the structure',
@@ -512,7 +521,7 @@ async function sendQuery() {
   const smoothing = chosen !== 'none' && reps.some((x) => tautAtRadius(x, R)) ? [chosen, 'none'] : chosen;
   const body = { map: state.map.id, reps, start: state.start, goal: state.goal,
                  smoothing, search: $('search').value, heuristic: heuristicText() };
-  if (R > 0) body.radius = R;
+  if (R > 0 && !state.map.weights) body.radius = R;
   const t0 = performance.now();
   const slow = setTimeout(() => setStatus(R > 0 ? `building for radius ${R}…` : 'building representations…'), 300);
   // Builds at a radius answer "still building" after a few seconds (docs/viewer.md): ask again.
@@ -556,6 +565,12 @@ function renderResults() {
   $('results').dataset.query = state.shownQuery ? JSON.stringify(state.shownQuery) : '';
   $('results').dataset.version = res ? res.version : '';
   $('results').dataset.radius = res && res.radius !== null && res.radius !== undefined ? res.radius : '';
+  const weighted = !!(res && res.terrain !== null && res.terrain !== undefined);
+  $('costhead').hidden = !weighted;
+  $('results').classList.toggle('weighted', weighted);  // one column more: tighter cells
+  $('octcost').textContent = weighted && res.octile_optimal_cost !== null ? ` · octile cost ${fmt(res.octile_optimal_cost, 6)}` : '';
+  $('octcost').title = weighted ? `the least cost of an 8-connected path (octile_optimal_cost); weights: ${res.terrain}` : '';
+  $('results').dataset.terrain = weighted ? res.terrain : '';
   if (!res) return;
   for (const r of shownRows(res)) {
     const ok = r.status === 'ok';
@@ -563,14 +578,15 @@ function renderResults() {
     const gap = r.gap === null || r.gap === undefined ? '–' : r.gap < 5e-10 ? '0' : `+${(100 * r.gap).toFixed(2)} %`;
     const lengthCell = ok
       ? el('td', { class: 'num' + (r.valid === false ? ' invalid' : ''), title: r.valid === false ? 'INVALID path (crosses an obstacle or a pinch point)' : `raw ${fmt(r.raw_length, 8)} · ${r.path_points} points · ${r.expansions} expanded${r.los_checks ? ` · ${r.los_checks} segment tests` : ''}` },
-        fmt(r.length, 5) + (r.valid === false ? ' ✗' : ''))
-      : el('td', { class: 'num', colspan: 4, title: r.message || '' },
+        fmt(r.length, weighted ? 4 : 5) + (r.valid === false ? ' ✗' : ''))
+      : el('td', { class: 'num', colspan: weighted ? 5 : 4, title: r.message || '' },
         r.building ? el('span', { class: 'st building' }, 'building…')
           : el('span', { class: 'st' + (r.status === 'no_path' || r.status === 'not_applicable' ? ' np' : '') }, r.status.replace('_', ' ')));
     const tr = el('tr', {
       dataset: { rep: r.representation, status: r.status, length: r.length ?? '', expansions: r.expansions ?? '', valid: r.valid ?? '',
                  search: r.search ?? '', clearance: r.clearance ?? '', turn: r.turn ?? '', smoothing: r.smoothing,
-                 radius: r.radius ?? '', arcs: r.arcs ? r.arcs.length : 0, building: r.building ? 1 : '' },
+                 radius: r.radius ?? '', arcs: r.arcs ? r.arcs.length : 0, building: r.building ? 1 : '',
+                 cost: r.cost ?? '', rawCost: r.raw_cost ?? '' },
       class: r.representation === state.highlight ? 'hl' : '',
     },
     el('td', {}, el('span', { class: 'sw', style: `background:${colourOf(r.representation)}` })),
@@ -579,6 +595,9 @@ function renderResults() {
       : r.representation) }, r.representation,
       r.smoothing !== res.shownSmoothing ? el('span', { class: 'taut', title: `at radius ${res.radius} ${r.representation} gives taut paths with arcs, which no smoother shortens: its row without smoothing` }, ' · taut') : null),
     lengthCell,
+    ok && weighted ? el('td', { class: 'num cost', title: `cost ${fmt(r.cost, 8)} · raw path's cost ${fmt(r.raw_cost, 8)} · octile reference ${fmt(r.octile_optimal_cost, 8)}` }, fmt(r.cost, 4),
+      // the raw path's cost under it when smoothing changed it
+      r.raw_cost !== null && Math.abs(r.raw_cost - r.cost) > 1e-9 * Math.max(1, r.cost) ? el('span', { class: 'rawcost' }, `raw ${fmt(r.raw_cost, 4)}`) : null) : null,
     ok ? el('td', { class: 'num' }, gap) : null,
     ok ? el('td', { class: 'num clearance', title: 'least distance from the path to an obstacle' }, r.clearance === null || r.clearance === undefined ? '–' : r.clearance.toFixed(2)) : null,
     ok ? el('td', { class: 'num turn' }, r.turn === null || r.turn === undefined ? '–' : r.turn.toFixed(0)) : null,
@@ -611,6 +630,13 @@ function localXY(ev) { const r = canvas.getBoundingClientRect(); return [ev.clie
 canvas.addEventListener('pointerdown', (ev) => {
   if (!state.map || ev.button !== 0) return;
   const [px, py] = localXY(ev);
+  if (brush.on) {  // the brush: the press and every cell the drag crosses take its weight
+    drag = { kind: 'paint', x: px, y: py, moved: false };
+    canvas.setPointerCapture(ev.pointerId);
+    brush.seen = new Set();
+    paintCell(cellAt(px, py));
+    return;
+  }
   if (edit.on) {  // edit mode: the press and every cell the drag crosses toggle (markers stay put)
     drag = { kind: 'edit', x: px, y: py, moved: false };
     canvas.setPointerCapture(ev.pointerId);
@@ -629,10 +655,11 @@ canvas.addEventListener('pointermove', (ev) => {
   const [px, py] = localXY(ev);
   const [mx, my] = toMap(px, py);
   $('coords').textContent = `x ${mx.toFixed(2)}  y ${my.toFixed(2)}`;
-  if (!drag) { canvas.classList.toggle('over-marker', !edit.on && !!markerAt(px, py)); return; }
-  if (drag.kind === 'edit') {  // every cell along the move, not only the ones the events land in
+  if (!drag) { canvas.classList.toggle('over-marker', !edit.on && !brush.on && !!markerAt(px, py)); return; }
+  if (drag.kind === 'edit' || drag.kind === 'paint') {  // every cell along the move, not only the ones the events land in
     const n = Math.ceil(2 * Math.hypot(px - drag.x, py - drag.y) / state.view.s) + 1;
-    for (let i = 1; i <= n; ++i) editCell(cellAt(drag.x + (px - drag.x) * i / n, drag.y + (py - drag.y) * i / n));
+    const visit = drag.kind === 'edit' ? editCell : paintCell;
+    for (let i = 1; i <= n; ++i) visit(cellAt(drag.x + (px - drag.x) * i / n, drag.y + (py - drag.y) * i / n));
     drag.x = px; drag.y = py;
     return;
   }
@@ -661,6 +688,7 @@ function endDrag(ev) {
   drag = null;
   canvas.classList.remove('panning');
   if (d.kind === 'edit') { editDone(); return; }
+  if (d.kind === 'paint') { paintDone(); return; }
   if (d.kind === 'pan' && !d.moved && ev.type === 'pointerup') {  // a click: the goal (shift: the start)
     const [px, py] = localXY(ev);
     const p = snap(toMap(px, py));
@@ -689,6 +717,7 @@ window.addEventListener('keydown', (ev) => {
   if (ev.target.tagName === 'INPUT' || ev.target.tagName === 'SELECT') return;
   if (ev.key === 'f' || ev.key === 'F') fit();
   if ((ev.key === 'e' || ev.key === 'E') && !ev.ctrlKey && !ev.metaKey && !ev.altKey) setEditMode(!edit.on);
+  if ((ev.key === 'b' || ev.key === 'B') && !ev.ctrlKey && !ev.metaKey && !ev.altKey) setBrush(!brush.on);
 });
 new ResizeObserver(() => { resize(); }).observe(canvas);
 
@@ -707,6 +736,7 @@ const edit = {
 
 function setEditMode(on) {
   edit.on = !!on && !!state.map && state.map.kind === 'grid';
+  if (edit.on && brush.on) setBrush(false);
   $('edit').setAttribute('aria-pressed', String(edit.on));
   canvas.classList.toggle('editing', edit.on);
 }
@@ -720,8 +750,16 @@ function cellAt(px, py) {
 function setCell(x, y, blocked) {
   const row = state.map.rows[y];
   state.map.rows[y] = row.slice(0, x) + (blocked ? '@' : '.') + row.slice(x + 1);
+  if (blocked && state.map.weights) state.map.weights[y * state.map.width + x] = 1;  // as the server: a blocked cell weighs 1
+  paintPixel(x, y);
+}
+
+// Redraws one cell of the map image: blocked, or shaded by its weight.
+function paintPixel(x, y) {
+  const m = state.map;
+  const free = m.rows[y].charCodeAt(x) === 46;
   const c = state.mapImage.getContext('2d');
-  c.fillStyle = `rgb(${blocked ? COLOURS.blocked : COLOURS.free})`;
+  c.fillStyle = `rgb(${!free ? COLOURS.blocked : m.weights ? shade(m.weights[y * m.width + x]) : COLOURS.free})`;
   c.fillRect(x, y, 1, 1);
 }
 
@@ -797,6 +835,7 @@ async function refreshMap() {
   if (state.map.id !== mapId || m.kind !== 'grid') return;
   state.map = m;
   state.mapImage = gridImage(m);
+  terrainState();
   renderUpdates();
   render();
 }
@@ -819,6 +858,134 @@ function renderUpdates() {
   const parts = u.updates.map((x) => `${x.representation} ${t(x.update_us)}${x.in_place ? '' : ' (rebuilt)'}`);
   $('updates').textContent = `map version ${u.version}, ${u.changed} cell${u.changed === 1 ? '' : 's'} changed` +
     (parts.length ? ` · update: ${parts.join(' · ')}` : '');
+}
+
+// ---------- terrain costs (grid maps; docs/terrain.md) ----------
+// A terrain table or a cost layer makes the map weighted (POST /api/terrain: the same map as
+// `navbench run --terrain` / `--costs`); the brush paints a weight on cells (POST /api/paint, in
+// batches, one request at a time, as edits are sent). The page shades its own copy at once.
+const brush = {
+  on: false,
+  seen: null,     // cells this press visited
+  queue: [],      // [x, y, weight] not sent yet
+  sending: false,
+  dirty: false,   // weights changed since the structure layers were last fetched
+};
+
+// The terrain section, the snap and the radius slider follow whether the map is weighted.
+function terrainState() {
+  const m = state.map;
+  const grid = !!m && m.kind === 'grid';
+  $('terrainsec').classList.toggle('off', !grid);
+  if (!grid) { setBrush(false); return; }
+  const w = m.weights;
+  let lo = Infinity, hi = -Infinity;
+  if (w) for (let i = 0; i < w.length; ++i) if (m.rows[(i / m.width) | 0].charCodeAt(i % m.width) === 46) { lo = Math.min(lo, w[i]); hi = Math.max(hi, w[i]); }
+  $('terraininfo').textContent = w ? `${m.terrain} · weights ${fmt(lo, 3)}–${fmt(hi, 3)}` : 'unweighted';
+  $('terrainsec').dataset.terrain = w ? m.terrain : '';
+  $('savecosts').href = `/api/costs?map=${m.id}`;
+  $('savecosts').setAttribute('aria-disabled', String(!w));
+  // docs/terrain.md: no agent radius on terrain costs, and the points are cells' centres.
+  $('radius').disabled = !!w;
+  if (w && state.radius > 0) setRadius(0, false, false);
+  if (w && state.start) { state.start = snap(state.start); state.goal = snap(state.goal); updatePoints(); }
+}
+
+function setBrush(on) {
+  brush.on = !!on && !!state.map && state.map.kind === 'grid';
+  if (brush.on && edit.on) setEditMode(false);
+  $('brush').setAttribute('aria-pressed', String(brush.on));
+  canvas.classList.toggle('painting', brush.on);
+}
+
+function brushWeight() {
+  const w = Number($('brushweight').value);
+  return Number.isFinite(w) && w >= 1 ? w : null;
+}
+
+// The brush at a cell: the cells of a disc of the brush's size (1: the cell itself) round it.
+function paintCell(cell) {
+  if (!cell || !brush.seen) return;
+  const w = brushWeight();
+  if (w === null) { $('terrainerror').textContent = 'the brush weight must be a number >= 1'; return; }
+  const r = (Number($('brushsize').value) - 1) / 2;
+  const m = state.map;
+  for (let dy = -r; dy <= r; ++dy)
+    for (let dx = -r; dx <= r; ++dx) {
+      const x = cell[0] + dx, y = cell[1] + dy;
+      if (dx * dx + dy * dy <= r * r + r && x >= 0 && y >= 0 && x < m.width && y < m.height) paintOne(x, y, w);
+    }
+}
+
+function paintOne(x, y, w) {
+  const m = state.map;
+  const key = y * m.width + x;
+  if (brush.seen.has(key)) return;
+  brush.seen.add(key);
+  if (m.rows[y].charCodeAt(x) !== 46) return;  // blocked cells stay blocked (the server skips them too)
+  if (!m.weights) m.weights = new Array(m.width * m.height).fill(1);
+  if (m.weights[key] === w) return;
+  m.weights[key] = w;
+  paintPixel(x, y);
+  brush.queue.push([x, y, w]);
+  render();
+  flushPaint();
+}
+
+async function flushPaint() {
+  if (brush.sending || !brush.queue.length) return;
+  brush.sending = true;
+  const weight = brush.queue[0][2];
+  let n = 0;
+  while (n < brush.queue.length && n < 4096 && brush.queue[n][2] === weight) ++n;
+  const cells = brush.queue.splice(0, n).map(([x, y]) => [x, y]);
+  const mapId = state.map.id;
+  try {
+    const res = await api('/api/paint', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ map: mapId, cells, weight }) });
+    if (state.map.id === mapId) {
+      state.map.version = res.version;
+      state.map.terrain = res.terrain;
+      state.updates = res;
+      brush.dirty = true;
+      $('terrainerror').textContent = '';
+      terrainState();
+      renderUpdates();
+      query();
+    }
+  } catch (e) {
+    $('terrainerror').textContent = `paint: ${e.message}`;
+    brush.queue = [];
+    await refreshMap();  // the server's weights, whatever this page believed
+  }
+  brush.sending = false;
+  paintDone();
+}
+
+// After the last batch of a press: the structures that take weights changed with them.
+function paintDone() {
+  if (brush.queue.length) { flushPaint(); return; }
+  if (brush.sending || drag || !brush.dirty) return;
+  brush.dirty = false;
+  refetchLayers();
+}
+
+// A terrain table (`text`) or a cost layer's text (`costs`, its file `name`) onto the current map.
+async function loadTerrain(body) {
+  if (!state.map || state.map.kind !== 'grid') return;
+  const mapId = state.map.id;
+  try {
+    const res = await api('/api/terrain', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ map: mapId, ...body }) });
+    if (state.map.id !== mapId) return;
+    $('terrainerror').textContent = '';
+    state.updates = res;
+    await refreshMap();
+    refetchLayers();
+    query();
+  } catch (e) {
+    $('terrainerror').textContent = e.message;
+  }
 }
 
 // ---------- the agent's radius ----------
@@ -932,6 +1099,10 @@ async function replay(row) {
   const m = mapForRow(row);
   if (!m) return;
   if (!state.map || state.map.id !== m.id) await loadMap(m.id);
+  // A row of a weighted run (column terrain, docs/terrain.md): its terrain table is loaded onto the
+  // map; a cost layer's row names only its file, which must be loaded by hand (the note says so).
+  if (row.terrain && row.terrain !== (state.map.terrain || '') && /^[^=,]=[^=,]+(,[^=,]=[^=,]+)*$/.test(row.terrain))
+    await loadTerrain({ terrain: row.terrain });
   // the row's points (docs/maps.md, query points: convention center adds 0.5 on grid maps)
   const off = m.kind === 'grid' && row.convention === 'center' ? 0.5 : 0;
   state.start = [Number(row.sx) + off, Number(row.sy) + off];
@@ -955,10 +1126,14 @@ function renderReplayNote() {
   const row = state.recorded;
   if (!row || !state.results) { note.textContent = ''; return; }
   const live = state.results.results.find((r) => r.representation === row.representation && r.smoothing === row.smoothing);
-  const recorded = row.status === 'ok' ? `length ${fmt(Number(row.length), 8)}` : row.status;
-  const now = live ? (live.status === 'ok' ? `length ${fmt(live.length, 8)}` : live.status) : 'not run';
-  const same = live && live.status === row.status && (row.status !== 'ok' || Math.abs(live.length - Number(row.length)) <= 1e-8 * Math.max(1, live.length));
-  note.textContent = `CSV row (${row.map} #${row.scen_index ?? '?'}, ${row.representation}, ${row.smoothing}, ${row.heuristic}): ${recorded} · live: ${now} ${same ? '✓ same' : '✗ differs'}`;
+  const withCost = !!row.cost;  // a weighted run's row: its cost is compared too
+  const recorded = row.status === 'ok' ? `length ${fmt(Number(row.length), 8)}` + (withCost ? `, cost ${fmt(Number(row.cost), 8)}` : '') : row.status;
+  const now = live ? (live.status === 'ok' ? `length ${fmt(live.length, 8)}` + (withCost ? `, cost ${fmt(live.cost, 8)}` : '') : live.status) : 'not run';
+  const close = (a, b) => a !== null && a !== undefined && Math.abs(a - b) <= 1e-8 * Math.max(1, Math.abs(a));
+  const same = live && live.status === row.status && (row.status !== 'ok' || (close(live.length, Number(row.length)) && (!withCost || close(live.cost, Number(row.cost)))));
+  const weights = (row.terrain || '') !== (state.map && state.map.terrain ? state.map.terrain : '')
+    ? ` (the row's weights are '${row.terrain || 'none'}', the map's '${(state.map && state.map.terrain) || 'none'}'${row.terrain ? ': load them' : ': Reset map drops them'})` : '';
+  note.textContent = `CSV row (${row.map} #${row.scen_index ?? '?'}, ${row.representation}, ${row.smoothing}, ${row.heuristic}): ${recorded} · live: ${now} ${same ? '✓ same' : '✗ differs'}${weights}`;
 }
 
 // ---------- start ----------
@@ -1002,6 +1177,14 @@ async function main() {
   $('fit').addEventListener('click', fit);
   $('edit').addEventListener('click', () => setEditMode(!edit.on));
   $('resetmap').addEventListener('click', resetMap);
+  $('terrainform').addEventListener('submit', (ev) => { ev.preventDefault(); loadTerrain({ terrain: $('terrain').value.trim() }); });
+  $('costsfile').addEventListener('change', async () => {
+    const f = $('costsfile').files[0];
+    if (!f) return;
+    await loadTerrain({ costs: await f.text(), name: f.name });
+    $('costsfile').value = '';
+  });
+  $('brush').addEventListener('click', () => setBrush(!brush.on));
   $('csvfile').addEventListener('change', async () => {
     const f = $('csvfile').files[0];
     if (!f) return;
@@ -1022,6 +1205,7 @@ window.navbenchViewer = {
   loadCSV,
   loadMap,
   setEditMode,
+  setBrush,
   setPoints(start, goal) { state.start = start; state.goal = goal; state.recorded = null; state.highlight = null; updatePoints(); render(); query(); },
   setRadius(v) { setRadius(v, true); },
 };
