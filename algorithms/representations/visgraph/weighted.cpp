@@ -1,0 +1,194 @@
+// visgraph on weighted maps (docs/terrain.md): a visibility graph over obstacle and weight-region
+// corners, each edge priced by the exact path-cost integral of its segment (geometry/path_cost.hpp).
+//
+// Vertices. On a weighted map a cheapest path bends where it crosses a border between weights
+// (Snell's law; Mitchell & Papadimitriou, "The weighted region problem", JACM 1991), not only at
+// obstacle corners, and no exact polynomial algorithm is known. Here the vertices are the convex
+// obstacle corners (FreeSpace::convex_corners, as on unweighted maps) plus the weight-region
+// corners: grid points where the border between two passable cells of different weights turns,
+// branches or ends (where it meets an obstacle or the map's edge). A point on a straight stretch of
+// border is not a vertex. This is the "visibility graph over region corners" heuristic of the
+// weighted-region literature (e.g. Aleksandrov, Lanthier, Maheshwari & Sack, "An epsilon-
+// approximation algorithm for weighted shortest paths on polyhedral surfaces", SWAT 1998, adds
+// Steiner points on the borders to approach the optimum; this graph keeps only their corners), so
+// its paths are valid and priced exactly, but may be dearer than the optimum: the benchmark's
+// `cost` column against `octile_optimal_cost` shows by how much.
+//
+// Edges. On weighted ground a cheapest path need not be taut (it may bend away from an obstacle to
+// stay on cheap ground), so the tangency rule and the taut states of the unweighted graph do not
+// hold: every pair of vertices whose segment is valid (the exact test) is an edge, one vertex per
+// corner, except a pair with another vertex V strictly inside its segment. That one pruning keeps
+// the cheapest path over this vertex set: the segment's two pieces at V are valid (a valid segment
+// never passes through a pinch point, and pieces of it stay clear of obstacles), and the integral
+// is additive, so the path through V costs the same (by induction on the vertices inside, a chain
+// of kept edges does). Query points link to every vertex they see, pruned the same way; the direct
+// start-goal link costs its integral.
+//
+// Speed-ups. ALT landmarks and the all-pairs table are lower bounds for any symmetric non-negative
+// edge costs, so they stay exact on this graph; but the shared A* multiplies the whole heuristic by
+// the map's least weight (harness/run/pipeline.cpp), which keeps a metric bound admissible and
+// would make a cost bound too large when the least weight exceeds 1: there both are off by
+// default and refused when named. Skip edges (ENLSVG), the taut states and the block candidate
+// lists rest on Euclidean tautness and are off (naming taut=1, skip=1 or block>0 is refused).
+//
+// Size. The build tests every pair of vertices of one component: O(n^2) segment tests. A costmap
+// whose weights change from cell to cell (an inflation layer) has a region corner at nearly every
+// grid point; above max_nodes vertices (default 8,192) the build is refused with a note instead.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "representations/visgraph/visgraph.hpp"
+
+namespace navbench {
+
+namespace {
+
+// The label of cell (x, y): 0 blocked or outside the map, else its weight.
+double label(const GridMap& g, int x, int y) { return g.passable(x, y) ? g.weight(x, y) : 0.0; }
+
+// Grid point (x, y) is a weight-region corner: among its four unit sides, those that separate two
+// passable cells of different weights are not none and not exactly one straight line through it.
+bool region_corner(const GridMap& g, int x, int y) {
+  const double a = label(g, x - 1, y - 1), b = label(g, x, y - 1), c = label(g, x - 1, y), d = label(g, x, y);
+  auto border = [](double p, double q) { return p > 0 && q > 0 && p != q; };
+  const bool up = border(a, b), down = border(c, d), left = border(a, c), right = border(b, d);
+  const int k = int(up) + int(down) + int(left) + int(right);
+  if (k == 0) return false;
+  if (k == 2 && ((up && down) || (left && right))) return false;
+  return true;
+}
+
+}  // namespace
+
+bool VisGraph::vertex_between(Point a, Point b) const {
+  // Doubled coordinates are integers (a, b on the half-integer grid); the lattice points of the
+  // doubled segment are a + k (d / g), g = gcd of d's components; a vertex is at an even one.
+  const long ax = std::lround(2 * a.x), ay = std::lround(2 * a.y), bx = std::lround(2 * b.x), by = std::lround(2 * b.y);
+  const long dx = bx - ax, dy = by - ay;
+  const long g = std::gcd(std::labs(dx), std::labs(dy));
+  if (g <= 1) return false;
+  const long sx = dx / g, sy = dy / g;
+  const long W1 = long(map_->grid.width) + 1;
+  for (long k = 1; k < g; ++k) {
+    const long x = ax + k * sx, y = ay + k * sy;
+    if ((x & 1) || (y & 1)) continue;
+    if (vat_[std::size_t(y / 2) * std::size_t(W1) + std::size_t(x / 2)] >= 0) return true;
+  }
+  return false;
+}
+
+void VisGraph::build_weighted(const Map& map, Params& params) {
+  const GridMap& grid = map.grid;
+  weighted_ = &grid;
+  const bool taut = params.get_bool("taut", false);
+  const bool skip = params.get_bool("skip", false);
+  block_ = params.get_int("block", 0, 0, 1024);
+  const bool regions = params.get_bool("regions", true);
+  const int max_nodes = params.get_int("max_nodes", 8192, 1, 1 << 24);
+  const bool unit_floor = least_weight(grid) == 1.0;
+  if (taut || skip || block_ > 0)
+    throw UnsupportedMap("visgraph on a weighted map: taut=1, skip=1 and block>0 rest on Euclidean tautness (docs/terrain.md)");
+  shift_ = 0;
+
+  // Vertices: the convex corners (ids 0 .. m-1, as corners()), then the weight-region corners.
+  const auto& c = corners();
+  pos_.clear();
+  vcomp_.clear();
+  for (const ConvexCorner& k : c) pos_.push_back(k.at), vcomp_.push_back(k.component);
+  const int W = grid.width, H = grid.height;
+  vat_.assign(std::size_t(W + 1) * std::size_t(H + 1), -1);
+  for (std::size_t i = 0; i < c.size(); ++i)
+    vat_[std::size_t(c[i].at.y) * std::size_t(W + 1) + std::size_t(c[i].at.x)] = std::int32_t(i);
+  if (regions)
+    for (int y = 0; y <= H; ++y)
+      for (int x = 0; x <= W; ++x) {
+        std::int32_t& at = vat_[std::size_t(y) * std::size_t(W + 1) + std::size_t(x)];
+        if (at >= 0 || !region_corner(grid, x, y)) continue;
+        at = std::int32_t(pos_.size());
+        pos_.push_back(Point(x, y));
+        vcomp_.push_back(fs_.component(Point(x, y)));
+      }
+  region_corners_ = pos_.size() - c.size();
+  const std::size_t n = pos_.size();
+  if (n > std::size_t(max_nodes))
+    throw UnsupportedMap("visgraph on a weighted map: " + std::to_string(n) + " vertices (" +
+                         std::to_string(region_corners_) + " weight-region corners) above max_nodes=" +
+                         std::to_string(max_nodes) + ": the all-pairs build grows with their square");
+
+  // The heuristics: exact for any non-negative symmetric costs, but scaled by the least weight in
+  // the A* (see above), so only where that is 1. Default as on unweighted maps: the table up to
+  // 1,024 vertices, else 16 landmarks.
+  const bool table = params.get_bool("table", unit_floor && n <= 1024 && !params.given("alt"));
+  table_mb_ = params.get_int("table_mb", 1024, 1, 1 << 20);
+  const int alt = params.get_int("alt", unit_floor && !table ? 16 : 0, 0, 64);
+  params.finish("visgraph");
+  if (!unit_floor && (table || alt > 0))
+    throw UnsupportedMap("visgraph on a weighted map whose least weight is not 1: alt and table bounds would be scaled above the cost");
+
+  // Edges: every valid pair in one component without a vertex strictly between them.
+  los_ = GridLos(grid);
+  struct Pair {
+    std::uint32_t i, j;
+    double w;
+  };
+  std::vector<Pair> pairs;
+  std::vector<std::uint32_t> degree(n + 1, 0);
+  for (std::uint32_t i = 0; i < n; ++i)
+    for (std::uint32_t j = i + 1; j < n; ++j) {
+      if (vcomp_[i] != vcomp_[j] || vertex_between(pos_[i], pos_[j])) continue;
+      const GridLos::Result r = los_.test(pos_[i], pos_[j]);
+      if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(pos_[i], pos_[j]))) continue;
+      pairs.push_back({i, j, navbench::segment_cost(grid, pos_[i], pos_[j])});
+      ++degree[i + 1], ++degree[j + 1];
+    }
+  pairs_ = pairs.size();
+  // CSR arrays: each vertex's arcs in increasing target order (the pairs come sorted by (i, j), so
+  // arcs from i to a smaller j, placed while scanning row j < i, come first too).
+  std::partial_sum(degree.begin(), degree.end(), degree.begin());
+  std::vector<std::uint32_t> fill(degree.begin(), degree.end() - 1);
+  std::vector<Vertex> targets(2 * pairs.size());
+  std::vector<double> weights(2 * pairs.size());
+  for (const Pair& p : pairs) {
+    targets[fill[p.i]] = p.j, weights[fill[p.i]++] = p.w;
+    targets[fill[p.j]] = p.i, weights[fill[p.j]++] = p.w;
+  }
+  pairs.clear();
+  pairs.shrink_to_fit();
+  graph_ = CsrGraph(std::move(degree), std::move(targets), std::move(weights));
+
+  skip_ = TautSkipGraph();
+  landmarks_ = Landmarks();
+  if (alt > 0) landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt));
+  table_ = DistanceTable();
+  if (table) {
+    std::vector<std::uint32_t> place(n);
+    std::iota(place.begin(), place.end(), 0u);
+    try {
+      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
+    } catch (const std::length_error& e) {
+      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
+    }
+  }
+}
+
+std::optional<Attachment> VisGraph::attach_weighted(Point p) const {
+  if (!fs_.point_free(p)) return std::nullopt;
+  Attachment a;
+  a.component = fs_.component(p);
+  for (std::uint32_t v = 0; v < pos_.size(); ++v) {
+    if (vcomp_[v] != a.component) continue;
+    const Point Q = pos_[v];
+    // Off the half-integer grid (not a query of the harness's conventions): no lattice pruning.
+    const bool half = p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2);
+    if (half && !(p == Q) && vertex_between(p, Q)) continue;
+    const GridLos::Result r = los_.test(p, Q);
+    if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(p, Q))) continue;
+    a.links.push_back({Vertex(v), navbench::segment_cost(*weighted_, p, Q)});
+  }
+  return a;
+}
+
+}  // namespace navbench
