@@ -178,11 +178,11 @@ std::optional<Attachment> VisGraph::attach_weighted(Point p) const {
   if (!fs_.point_free(p)) return std::nullopt;
   Attachment a;
   a.component = fs_.component(p);
+  // Off the half-integer grid (not a query of the harness's conventions): no lattice pruning.
+  const bool half = p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2);
   for (std::uint32_t v = 0; v < pos_.size(); ++v) {
     if (vcomp_[v] != a.component) continue;
     const Point Q = pos_[v];
-    // Off the half-integer grid (not a query of the harness's conventions): no lattice pruning.
-    const bool half = p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2);
     if (half && !(p == Q) && vertex_between(p, Q)) continue;
     const GridLos::Result r = los_.test(p, Q);
     if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(p, Q))) continue;
