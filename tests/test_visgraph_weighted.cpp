@@ -200,6 +200,50 @@ TEST(VisgraphWeighted, EdgesAreValidPricedAndUnpruned) {
   }
 }
 
+// A query point links to every vertex it sees without another vertex strictly between them, at the
+// integral: cell centres (found through the sweep's region), grid corners and arbitrary points.
+TEST(VisgraphWeighted, AttachLinksEveryVisibleVertex) {
+  std::mt19937_64 rng(31);
+  std::size_t links = 0;
+  for (int k = 0; k < 5; ++k) {
+    Map m = weighted_grid(40, 32, 0.12 + 0.04 * k, rng);
+    const FreeSpace fs(m);
+    Params p;
+    const VisGraph vg(m, p);
+    const std::size_t n = num_vertices(vg.graph());
+    for (int q = 0; q < 60; ++q) {
+      const Point s = random_free_point(fs, m, rng, q % 3);
+      const auto a = vg.attach(s);
+      ASSERT_TRUE(a);
+      std::vector<std::pair<Vertex, double>> got;
+      for (const Link& l : a->links) got.push_back({l.vertex, l.cost});
+      std::sort(got.begin(), got.end());
+      std::vector<std::pair<Vertex, double>> want;
+      for (Vertex v = 0; v < n; ++v) {
+        const Point Q = vg.position(v);
+        if (!fs.segment_valid(s, Q)) continue;
+        bool between = false;
+        for (Vertex u = 0; u < n && !between; ++u) {
+          const Point U = vg.position(u);
+          between = !(U == s) && !(U == Q) && (Q.x - s.x) * (U.y - s.y) == (Q.y - s.y) * (U.x - s.x) &&
+                    std::min(s.x, Q.x) <= U.x && U.x <= std::max(s.x, Q.x) && std::min(s.y, Q.y) <= U.y &&
+                    U.y <= std::max(s.y, Q.y);
+        }
+        // Arbitrary points are not pruned (their segments' lattice points are not enumerated).
+        if (between && q % 3 != 2) continue;
+        want.push_back({v, segment_cost(m.grid, s, Q)});
+      }
+      ASSERT_EQ(got.size(), want.size()) << s.x << "," << s.y;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].first, want[i].first);
+        EXPECT_EQ(got[i].second, want[i].second);
+      }
+      links += got.size();
+    }
+  }
+  EXPECT_GT(links, 1000u);
+}
+
 // The search finds the cheapest path over the vertex set (brute force: every valid pair, no
 // pruning), its cost is the reported path's integral, the path is valid, never dearer than the
 // direct segment when that is valid nor than the graph over convex corners only (regions=0), and

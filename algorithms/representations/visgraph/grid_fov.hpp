@@ -57,6 +57,11 @@ class GridFov {
   void scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe,
                     std::vector<GridFovSpan>* spans = nullptr, bool with_sure = true) const;
   using Span = GridFovSpan;
+  // Spans covering every free point that sees the free point s, in both half-planes (the region
+  // form of scan_tangent over all directions: a superset, padded by a cell), for a point s off the
+  // grid lines (a cell centre). visgraph's attach on weighted maps, whose vertices are not all
+  // nodes of this sweep, takes its candidates from them.
+  void region(Point s, std::vector<Span>& spans) const;
 
   // The node at grid corner (x, y), or -1.
   std::int32_t node_at(int x, int y) const {

@@ -538,7 +538,7 @@ BuildStats VisGraph::stats() const {
                    blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
                    (adj_off_.capacity() + adj_.capacity() + env_off_.capacity() + env_row0_.capacity() + env_.capacity()) * 4 +
                    grown_.capacity() + row_hit_.capacity() + (hit_rows_.capacity() + freed_.capacity() + blocked_.capacity()) * 4 +
-                   (vcomp_.capacity() + vat_.capacity()) * 4;
+                   (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4;
   return s;
 }
 

@@ -174,6 +174,9 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::size_t region_corners_ = 0;
   std::vector<std::int32_t> vcomp_;    // weighted maps: per vertex its free-space component
   std::vector<std::int32_t> vat_;      // weighted maps: (W+1) x (H+1) grid points -> vertex id or -1
+  // Weighted maps: the vertices per horizontal grid line y, in increasing x (line_[line_off_[y] ..
+  // line_off_[y + 1] - 1]), where attach looks up the vertices of the region a point may see.
+  std::vector<std::uint32_t> line_off_, line_;
   FreeSpace fs_;
   GridFov fov_;
   BlockCandidates blocks_;  // block=B > 0 on grid maps

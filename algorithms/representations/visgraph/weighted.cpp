@@ -128,6 +128,16 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   if (!unit_floor && (table || alt > 0))
     throw UnsupportedMap("visgraph on a weighted map whose least weight is not 1: alt and table bounds would be scaled above the cost");
 
+  // Per grid line its vertices in increasing x (vat_ read row by row), and the sweep attach uses.
+  line_off_.assign(std::size_t(H + 2), 0);
+  line_.clear();
+  for (int y = 0; y <= H; ++y) {
+    for (int x = 0; x <= W; ++x)
+      if (const std::int32_t v = vat_[std::size_t(y) * std::size_t(W + 1) + std::size_t(x)]; v >= 0) line_.push_back(std::uint32_t(v));
+    line_off_[std::size_t(y + 1)] = std::uint32_t(line_.size());
+  }
+  fov_ = GridFov(grid, c);
+
   // Edges: every valid pair in one component without a vertex strictly between them.
   los_ = GridLos(grid);
   struct Pair {
@@ -180,14 +190,45 @@ std::optional<Attachment> VisGraph::attach_weighted(Point p) const {
   a.component = fs_.component(p);
   // Off the half-integer grid (not a query of the harness's conventions): no lattice pruning.
   const bool half = p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2);
-  for (std::uint32_t v = 0; v < pos_.size(); ++v) {
-    if (vcomp_[v] != a.component) continue;
+  auto consider = [&](std::uint32_t v) {
+    if (vcomp_[v] != a.component) return;
     const Point Q = pos_[v];
-    if (half && !(p == Q) && vertex_between(p, Q)) continue;
+    if (half && !(p == Q) && vertex_between(p, Q)) return;
     const GridLos::Result r = los_.test(p, Q);
-    if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(p, Q))) continue;
+    if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(p, Q))) return;
     a.links.push_back({Vertex(v), navbench::segment_cost(*weighted_, p, Q)});
+  };
+  const bool centre = p.x - std::floor(p.x) == 0.5 && p.y - std::floor(p.y) == 0.5;
+  if (!centre) {
+    // Other points (grid corners, arbitrary points): every vertex is a candidate.
+    for (std::uint32_t v = 0; v < pos_.size(); ++v) consider(v);
+    return a;
   }
+  // A cell centre (the weighted runs' convention): only the vertices on the corners of the cells
+  // the sweep's region holds (a superset of what p sees, GridFov::region) are tested; each once
+  // (neighbouring rows share a grid line), by a per-thread stamp whose generation only grows.
+  struct Scratch {
+    std::vector<GridFov::Span> spans;
+    std::vector<std::uint32_t> stamp;
+    std::uint32_t gen = 0;
+  };
+  thread_local Scratch t;
+  t.spans.clear();
+  fov_.region(p, t.spans);
+  if (t.stamp.size() < pos_.size()) t.stamp.resize(pos_.size(), 0);
+  if (++t.gen == 0) {
+    std::fill(t.stamp.begin(), t.stamp.end(), 0);
+    t.gen = 1;
+  }
+  for (const GridFov::Span& sp : t.spans)
+    for (const int y : {sp.row, sp.row + 1}) {
+      // The span's cells [x0, x1] have their corners at x0 .. x1 + 1 on lines row and row + 1.
+      const std::uint32_t* first = line_.data() + line_off_[std::size_t(y)];
+      const std::uint32_t* last = line_.data() + line_off_[std::size_t(y) + 1];
+      const std::uint32_t* it = std::lower_bound(first, last, sp.x0, [&](std::uint32_t v, int x) { return pos_[v].x < x; });
+      for (; it != last && pos_[*it].x <= sp.x1 + 1; ++it)
+        if (t.stamp[*it] != t.gen) t.stamp[*it] = t.gen, consider(*it);
+    }
   return a;
 }
 
