@@ -156,6 +156,36 @@ TEST(VisgraphWeighted, VerticesAreConvexAndRegionCorners) {
   EXPECT_EQ(at, (std::vector<Point>{{3, 0}, {5, 0}, {3, 3}, {5, 3}}));
 }
 
+// The graph's own integral (a cell walk) against geometry/path_cost's segment_cost: segments
+// between grid corners, cell centres and arbitrary points, along and across grid lines, through
+// cell corners, over blocked cells (+inf both).
+TEST(VisgraphWeighted, IntegralIsSegmentCost) {
+  std::mt19937_64 rng(41);
+  Map m = weighted_grid(24, 18, 0.15, rng);
+  Params p;
+  const VisGraph vg(m, p);
+  std::uniform_int_distribution<int> ux(0, 2 * 24), uy(0, 2 * 18);
+  std::uniform_real_distribution<double> rx(0, 24), ry(0, 18);
+  int finite = 0;
+  for (int k = 0; k < 20000; ++k) {
+    Point a, b;
+    if (k % 3 == 2) {
+      a = {rx(rng), ry(rng)}, b = {rx(rng), ry(rng)};
+    } else {  // the half-integer grid (corners and centres); a third of them on one row or column
+      a = {ux(rng) / 2.0, uy(rng) / 2.0}, b = {ux(rng) / 2.0, uy(rng) / 2.0};
+      if (k % 3 == 1) (k % 2 ? b.x : b.y) = (k % 2 ? a.x : a.y);
+    }
+    const double want = segment_cost(m.grid, a, b), got = vg.integral(a, b);
+    if (std::isinf(want)) {
+      EXPECT_TRUE(std::isinf(got)) << a.x << "," << a.y << " " << b.x << "," << b.y;
+      continue;
+    }
+    ++finite;
+    EXPECT_NEAR(got, want, 1e-12 * std::max(1.0, want)) << a.x << "," << a.y << " " << b.x << "," << b.y;
+  }
+  EXPECT_GT(finite, 2000);
+}
+
 TEST(VisgraphWeighted, EdgesAreValidPricedAndUnpruned) {
   std::mt19937_64 rng(21);
   for (int k = 0; k < 5; ++k) {

@@ -463,7 +463,7 @@ bool VisGraph::direct(const Query& q) const {
 }
 
 double VisGraph::direct_cost(const Query& q) const {
-  if (weighted_) return navbench::segment_cost(*weighted_, q.start, q.goal);  // direct(): the segment is valid
+  if (weighted_) return integral(q.start, q.goal);  // direct(): the segment is valid
   // A clear segment is the shortest of all paths; else (skip=1) the best meeting state.
   if (skip_.empty() || fs_.segment_valid(q.start, q.goal)) return distance(q.start, q.goal);
   return meet(q).first;
@@ -538,7 +538,7 @@ BuildStats VisGraph::stats() const {
                    blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
                    (adj_off_.capacity() + adj_.capacity() + env_off_.capacity() + env_row0_.capacity() + env_.capacity()) * 4 +
                    grown_.capacity() + row_hit_.capacity() + (hit_rows_.capacity() + freed_.capacity() + blocked_.capacity()) * 4 +
-                   (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4;
+                   (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double);
   return s;
 }
 

@@ -89,7 +89,11 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   bool direct(const Query& q) const;
   // Weighted maps (docs/terrain.md): segments cost their path-cost integral, else their length.
   bool weighted() const { return weighted_ != nullptr; }
-  double segment_cost(Point a, Point b) const { return weighted_ ? navbench::segment_cost(*weighted_, a, b) : distance(a, b); }
+  double segment_cost(Point a, Point b) const { return weighted_ ? integral(a, b) : distance(a, b); }
+  // Weighted maps: the path-cost integral of a-b (navbench::segment_cost's semantics, the same cut
+  // parameters), by a cell walk over a padded weight table instead of locating each piece's cell
+  // anew (weighted.cpp). Inside the map only.
+  double integral(Point a, Point b) const;
   // Weighted maps: how many vertices are weight-region corners (vertex ids after the convex
   // corners' ids; 0 on an unweighted map).
   std::size_t region_corners() const { return region_corners_; }
@@ -177,6 +181,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // Weighted maps: the vertices per horizontal grid line y, in increasing x (line_[line_off_[y] ..
   // line_off_[y + 1] - 1]), where attach looks up the vertices of the region a point may see.
   std::vector<std::uint32_t> line_off_, line_;
+  // Weighted maps: (W + 2) x (H + 2) cell weights, the border and blocked cells +inf.
+  std::vector<double> wpad_;
   FreeSpace fs_;
   GridFov fov_;
   BlockCandidates blocks_;  // block=B > 0 on grid maps
