@@ -8,9 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <numeric>
 #include <random>
 
+#include "datasets/movingai.hpp"
+#include "datasets/terrain.hpp"
 #include "geometry/free_space.hpp"
 #include "geometry/path_cost.hpp"
 #include "harness/registry/registry.hpp"
@@ -186,47 +191,76 @@ TEST(VisgraphWeighted, IntegralIsSegmentCost) {
   EXPECT_GT(finite, 2000);
 }
 
+// Every valid pair without a vertex inside is an edge, both ways, at its integral; no other. The
+// vertices: the convex corners, then the region corners that are not convex corners.
+void check_edges(const Map& m, std::size_t& vertices, std::size_t& regions) {
+  const FreeSpace fs(m);
+  Params p;
+  const VisGraph vg(m, p);
+  const std::size_t n = num_vertices(vg.graph());
+  vertices = n, regions = vg.region_corners();
+  std::vector<Point> want;
+  for (const ConvexCorner& c : fs.convex_corners()) want.push_back(c.at);
+  const std::size_t convex = want.size();
+  for (const Point& q : region_corners(m.grid))
+    if (std::find(want.begin(), want.begin() + std::ptrdiff_t(convex), q) == want.begin() + std::ptrdiff_t(convex)) want.push_back(q);
+  ASSERT_EQ(n, want.size());
+  for (Vertex v = 0; v < n; ++v) EXPECT_EQ(vg.position(v), want[v]);
+  auto inside = [&](Point a, Point b) {
+    for (const Point& q : want)
+      if (!(q == a) && !(q == b) && std::abs((b.x - a.x) * (q.y - a.y) - (b.y - a.y) * (q.x - a.x)) == 0 &&
+          std::min(a.x, b.x) <= q.x && q.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= q.y && q.y <= std::max(a.y, b.y))
+        return true;
+    return false;
+  };
+  std::size_t pairs = 0;
+  for (Vertex u = 0; u < n; ++u) {
+    std::vector<std::pair<Vertex, double>> out;
+    for (auto [e, end] = out_edges(u, vg.graph()); e != end; ++e) out.push_back({target(*e, vg.graph()), get(vg.weights(), *e)});
+    std::vector<std::pair<Vertex, double>> expect;
+    for (Vertex v = 0; v < n; ++v)
+      if (v != u && fs.segment_valid(want[u], want[v]) && !inside(want[u], want[v]))
+        expect.push_back({v, segment_cost(m.grid, want[u], want[v])});
+    ASSERT_EQ(out.size(), expect.size()) << "vertex " << u << " at " << want[u].x << "," << want[u].y;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      EXPECT_EQ(out[i].first, expect[i].first);
+      // One value for both directions: the integral of u->v up to its rounding.
+      EXPECT_NEAR(out[i].second, expect[i].second, 1e-12 * expect[i].second);
+    }
+    pairs += out.size();
+  }
+  EXPECT_EQ(pairs, 2 * vg.pairs());
+}
+
 TEST(VisgraphWeighted, EdgesAreValidPricedAndUnpruned) {
   std::mt19937_64 rng(21);
-  for (int k = 0; k < 5; ++k) {
-    Map m = weighted_grid(26, 20, 0.2, rng);
-    const FreeSpace fs(m);
-    Params p;
-    const VisGraph vg(m, p);
-    const std::size_t n = num_vertices(vg.graph());
-    // The vertex set: the convex corners, then the region corners that are not convex corners.
-    std::vector<Point> want;
-    for (const ConvexCorner& c : fs.convex_corners()) want.push_back(c.at);
-    const std::size_t convex = want.size();
-    for (const Point& q : region_corners(m.grid))
-      if (std::find(want.begin(), want.begin() + std::ptrdiff_t(convex), q) == want.begin() + std::ptrdiff_t(convex)) want.push_back(q);
-    ASSERT_EQ(n, want.size());
-    for (Vertex v = 0; v < n; ++v) EXPECT_EQ(vg.position(v), want[v]);
-    auto inside = [&](Point a, Point b) {
-      for (const Point& q : want)
-        if (!(q == a) && !(q == b) && std::abs((b.x - a.x) * (q.y - a.y) - (b.y - a.y) * (q.x - a.x)) == 0 &&
-            std::min(a.x, b.x) <= q.x && q.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= q.y && q.y <= std::max(a.y, b.y))
-          return true;
-      return false;
-    };
-    // Every valid pair without a vertex inside is an edge, both ways, at its integral; no other.
-    std::size_t pairs = 0;
-    for (Vertex u = 0; u < n; ++u) {
-      std::vector<std::pair<Vertex, double>> out;
-      for (auto [e, end] = out_edges(u, vg.graph()); e != end; ++e) out.push_back({target(*e, vg.graph()), get(vg.weights(), *e)});
-      std::vector<std::pair<Vertex, double>> expect;
-      for (Vertex v = 0; v < n; ++v)
-        if (v != u && fs.segment_valid(want[u], want[v]) && !inside(want[u], want[v]))
-          expect.push_back({v, segment_cost(m.grid, want[u], want[v])});
-      ASSERT_EQ(out.size(), expect.size()) << "vertex " << u;
-      for (std::size_t i = 0; i < out.size(); ++i) {
-        EXPECT_EQ(out[i].first, expect[i].first);
-        // One value for both directions: the integral of u->v up to its rounding.
-        EXPECT_NEAR(out[i].second, expect[i].second, 1e-12 * expect[i].second);
+  std::size_t n = 0, r = 0;
+  for (int k = 0; k < 5; ++k) check_edges(weighted_grid(26, 20, 0.2, rng), n, r);
+}
+
+// The same on a window of a real map with terrain (wc3/icecrown, swamp 2 and water 5): long
+// borders, open ground, the candidates of the build's region sweeps against every pair.
+TEST(VisgraphWeighted, EdgesOnRealTerrain) {
+  const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/wc3/icecrown.map";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+  std::ifstream in(path);
+  const TerrainTable t = parse_terrain("S=2,W=5");
+  const GridMap full = read_movingai_map(in, path, &t);
+  for (const auto& [x0, y0] : {std::pair{200, 200}, std::pair{40, 300}, std::pair{330, 60}}) {
+    GridMap g;
+    g.width = 128, g.height = 112;
+    for (int y = y0; y < y0 + g.height; ++y)
+      for (int x = x0; x < x0 + g.width; ++x) {
+        g.cells.push_back(full.passable(x, y));
+        g.weights.push_back(full.passable(x, y) ? full.weight(x, y) : 1.0);
       }
-      pairs += out.size();
-    }
-    EXPECT_EQ(pairs, 2 * vg.pairs());
+    Map m = make_grid_map(g, "icecrown-window");
+    m.terrain = "S=2,W=5";
+    ASSERT_TRUE(m.grid.weighted());
+    std::size_t n = 0, r = 0;
+    check_edges(m, n, r);
+    std::cout << "window " << x0 << "," << y0 << ": " << n << " vertices, " << r << " region corners\n";
+    EXPECT_GT(r, 20u);  // a window with terrain borders
   }
 }
 

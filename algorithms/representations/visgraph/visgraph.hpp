@@ -143,6 +143,9 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<Attachment> attach_weighted(Point p) const;
   // Weighted maps: a vertex lies strictly inside the segment a-b (a, b on the half-integer grid).
   bool vertex_between(Point a, Point b) const;
+  // Weighted maps: the vertices on the corners of the cells the sweep's region from the free point
+  // p holds (a superset of those p sees, GridFov::region), each once, into out (cleared first).
+  void region_vertices(Point p, std::vector<std::uint32_t>& out) const;
   std::optional<Attachment> attach_role(Point p, int role) const;
   // The grid tables for the current corners (sweep, segment test, tangency signs).
   void grid_tables(const GridMap& grid);

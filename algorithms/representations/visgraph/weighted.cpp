@@ -187,15 +187,20 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
     double w;
   };
   std::vector<Pair> pairs;
-  std::vector<std::uint32_t> degree(n + 1, 0);
-  for (std::uint32_t i = 0; i < n; ++i)
-    for (std::uint32_t j = i + 1; j < n; ++j) {
-      if (vcomp_[i] != vcomp_[j] || vertex_between(pos_[i], pos_[j])) continue;
+  std::vector<std::uint32_t> degree(n + 1, 0), seen;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    // The candidates: the vertices in the region vertex i may see, in increasing id (the pairs
+    // then come sorted by (i, j)).
+    region_vertices(pos_[i], seen);
+    std::sort(seen.begin(), seen.end());
+    for (const std::uint32_t j : seen) {
+      if (j <= i || vcomp_[i] != vcomp_[j] || vertex_between(pos_[i], pos_[j])) continue;
       const GridLos::Result r = los_.test(pos_[i], pos_[j]);
       if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(pos_[i], pos_[j]))) continue;
       pairs.push_back({i, j, integral(pos_[i], pos_[j])});
       ++degree[i + 1], ++degree[j + 1];
     }
+  }
   pairs_ = pairs.size();
   // CSR arrays: each vertex's arcs in increasing target order (the pairs come sorted by (i, j), so
   // arcs from i to a smaller j, placed while scanning row j < i, come first too).
@@ -226,35 +231,16 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   }
 }
 
-std::optional<Attachment> VisGraph::attach_weighted(Point p) const {
-  if (!fs_.point_free(p)) return std::nullopt;
-  Attachment a;
-  a.component = fs_.component(p);
-  // Off the half-integer grid (not a query of the harness's conventions): no lattice pruning.
-  const bool half = p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2);
-  auto consider = [&](std::uint32_t v) {
-    if (vcomp_[v] != a.component) return;
-    const Point Q = pos_[v];
-    if (half && !(p == Q) && vertex_between(p, Q)) return;
-    const GridLos::Result r = los_.test(p, Q);
-    if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(p, Q))) return;
-    a.links.push_back({Vertex(v), integral(p, Q)});
-  };
-  const bool centre = p.x - std::floor(p.x) == 0.5 && p.y - std::floor(p.y) == 0.5;
-  if (!centre) {
-    // Other points (grid corners, arbitrary points): every vertex is a candidate.
-    for (std::uint32_t v = 0; v < pos_.size(); ++v) consider(v);
-    return a;
-  }
-  // A cell centre (the weighted runs' convention): only the vertices on the corners of the cells
-  // the sweep's region holds (a superset of what p sees, GridFov::region) are tested; each once
-  // (neighbouring rows share a grid line), by a per-thread stamp whose generation only grows.
+void VisGraph::region_vertices(Point p, std::vector<std::uint32_t>& out) const {
+  // Each vertex once (neighbouring rows share a grid line), by a per-thread stamp whose
+  // generation only grows.
   struct Scratch {
     std::vector<GridFov::Span> spans;
     std::vector<std::uint32_t> stamp;
     std::uint32_t gen = 0;
   };
   thread_local Scratch t;
+  out.clear();
   t.spans.clear();
   fov_.region(p, t.spans);
   if (t.stamp.size() < pos_.size()) t.stamp.resize(pos_.size(), 0);
@@ -269,8 +255,28 @@ std::optional<Attachment> VisGraph::attach_weighted(Point p) const {
       const std::uint32_t* last = line_.data() + line_off_[std::size_t(y) + 1];
       const std::uint32_t* it = std::lower_bound(first, last, sp.x0, [&](std::uint32_t v, int x) { return pos_[v].x < x; });
       for (; it != last && pos_[*it].x <= sp.x1 + 1; ++it)
-        if (t.stamp[*it] != t.gen) t.stamp[*it] = t.gen, consider(*it);
+        if (t.stamp[*it] != t.gen) t.stamp[*it] = t.gen, out.push_back(*it);
     }
+}
+
+std::optional<Attachment> VisGraph::attach_weighted(Point p) const {
+  if (!fs_.point_free(p)) return std::nullopt;
+  Attachment a;
+  a.component = fs_.component(p);
+  // Off the half-integer grid (not a query of the harness's conventions): no lattice pruning.
+  const bool half = p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2);
+  auto consider = [&](std::uint32_t v) {
+    if (vcomp_[v] != a.component) return;
+    const Point Q = pos_[v];
+    if (half && !(p == Q) && vertex_between(p, Q)) return;
+    const GridLos::Result r = los_.test(p, Q);
+    if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(p, Q))) return;
+    a.links.push_back({Vertex(v), integral(p, Q)});
+  };
+  // Only the vertices of the region the sweep says p may see are tested.
+  thread_local std::vector<std::uint32_t> seen;
+  region_vertices(p, seen);
+  for (const std::uint32_t v : seen) consider(v);
   return a;
 }
 
