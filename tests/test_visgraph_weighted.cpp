@@ -372,6 +372,33 @@ TEST(VisgraphWeighted, CheapestOverItsVerticesAndCostIsThePathIntegral) {
   EXPECT_GT(cheaper_than_corners, 0);  // the region corners pay off somewhere
 }
 
+// steiner=S adds border points to the vertices: a superset, so never dearer; the search's cost
+// is still the reported path's integral, the paths valid; and on some queries strictly cheaper.
+TEST(VisgraphWeighted, SteinerPointsNeverDearer) {
+  std::mt19937_64 rng(13);
+  int cheaper = 0;
+  for (int k = 0; k < 4; ++k) {
+    Map m = weighted_grid(36, 28, 0.1, rng);
+    const FreeSpace fs(m);
+    Params p0, p2 = Params::parse("steiner=2"), p1 = Params::parse("steiner=1");
+    const VisGraph corners(m, p0), every2(m, p2), every1(m, p1);
+    EXPECT_GT(num_vertices(every2.graph()), num_vertices(corners.graph()));
+    EXPECT_GT(num_vertices(every1.graph()), num_vertices(every2.graph()));
+    for (int q = 0; q < 20; ++q) {
+      const Point s = random_free_point(fs, m, rng, 0), t = random_free_point(fs, m, rng, 0);
+      const Solved a = solve(corners, s, t, 1), b = solve(every2, s, t, 1), c = solve(every1, s, t, 1);
+      ASSERT_EQ(std::isfinite(a.cost), std::isfinite(c.cost));
+      if (!std::isfinite(a.cost)) continue;
+      EXPECT_LE(c.cost, a.cost * (1 + 1e-12));
+      EXPECT_NEAR(b.cost, path_cost(m.grid, b.path), 1e-9 * b.cost);
+      EXPECT_NEAR(c.cost, path_cost(m.grid, c.path), 1e-9 * c.cost);
+      EXPECT_TRUE(fs.path_valid(c.path));
+      cheaper += c.cost < a.cost * (1 - 1e-9);
+    }
+  }
+  EXPECT_GT(cheaper, 0);
+}
+
 // Weight 1 everywhere (a weights array of ones): every path is as short as the unweighted map's
 // exact visgraph path (ties may pick another path of that length), and its cost is its length.
 TEST(VisgraphWeighted, WeightOneIsTheUnweightedOptimum) {

@@ -78,6 +78,7 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   // over weighted and plain maps; read only when given, so plain build rows keep their params.
   if (params.given("regions")) params.get_bool("regions", true);
   if (params.given("max_nodes")) params.get_int("max_nodes", 8192, 1, 1 << 24);
+  if (params.given("steiner")) params.get_int("steiner", 0, 0, 1 << 15);
   const bool taut = params.get_bool("taut", true);
   const auto& c = corners();
   const bool table = table_setting(params, c.size());
