@@ -43,10 +43,12 @@
 // chains, and on grid maps each arc's marking continuations (skip_graph.hpp).
 //
 // Weighted maps (docs/terrain.md; weighted.cpp): the vertices are the convex obstacle corners plus
-// the weight-region corners, every valid pair is an edge priced by its exact path-cost integral
-// (collinear pairs with a vertex between them left out, as that vertex's two edges cost the same),
-// one vertex per corner, no skip edges or block lists (both rest on Euclidean tautness). The graph
-// then holds the cheapest path over these vertices, no longer the cheapest path of the map.
+// the weight-region corners (steiner=S: and every S-th point of straight borders), every valid pair
+// is an edge priced by its exact path-cost integral (pairs with a vertex strictly between them
+// left out, as that vertex's two edges cost the same), one vertex per corner; no taut states, skip
+// edges or block lists (they rest on Euclidean tautness); landmarks and the table as above where
+// the least weight is 1. The graph then holds the cheapest path over these vertices, no longer the
+// cheapest path of the map.
 #pragma once
 #include <cstdint>
 #include <optional>
