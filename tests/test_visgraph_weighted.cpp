@@ -325,16 +325,18 @@ TEST(VisgraphWeighted, CheapestOverItsVerticesAndCostIsThePathIntegral) {
     for (const Point& q : region_corners(m.grid))
       if (std::find(nodes.begin(), nodes.end(), q) == nodes.end()) nodes.push_back(q);
     std::vector<std::unique_ptr<VisGraph>> graphs;
-    for (const char* text : {"", "table=0", "alt=0,table=0"}) {
+    for (const char* text : {"", "table=1", "alt=0,table=0"}) {
       Params p = Params::parse(text);
+      if (base != 1 && std::string(text) == "table=1") p = Params::parse("table=0");  // refused there
       graphs.push_back(std::make_unique<VisGraph>(m, p));
     }
     Params p0 = Params::parse("regions=0");
     const VisGraph corners_only(m, p0);
     EXPECT_EQ(corners_only.region_corners(), 0u);
     if (base == 1) {
-      EXPECT_NE(graphs[0]->distance_table(), nullptr);  // small maps: the table by default
-      EXPECT_NE(graphs[1]->landmarks(), nullptr);
+      EXPECT_NE(graphs[0]->landmarks(), nullptr);  // landmarks by default
+      EXPECT_EQ(graphs[0]->distance_table(), nullptr);
+      EXPECT_NE(graphs[1]->distance_table(), nullptr);
     } else {
       EXPECT_EQ(graphs[0]->distance_table(), nullptr);
       EXPECT_EQ(graphs[0]->landmarks(), nullptr);
@@ -479,7 +481,7 @@ TEST(VisgraphWeighted, Parameters) {
   // The build records what ran: one vertex per corner, no skip edges or block lists.
   Params p;
   const VisGraph vg(m, p);
-  for (const char* want : {"block=0", "skip=0", "taut=0", "regions=1", "max_nodes=8192", "table=1", "alt=0"})
+  for (const char* want : {"block=0", "skip=0", "taut=0", "regions=1", "steiner=0", "max_nodes=8192", "table=0", "alt=16"})
     EXPECT_NE(p.canonical().find(want), std::string::npos) << p.canonical();
   // The cap: more vertices than max_nodes is refused, naming the count.
   Params small = Params::parse("max_nodes=3");
@@ -491,8 +493,12 @@ TEST(VisgraphWeighted, Parameters) {
   }
   // A least weight above 1: alt and table would overestimate in the scaled A*, refused when named.
   Map dear = weighted_grid(20, 16, 0.15, rng, 2);
-  Params alt = Params::parse("alt=4");
+  Params alt = Params::parse("alt=4"), table = Params::parse("table=1"), plain_dear;
   EXPECT_THROW({ VisGraph x(dear, alt); }, UnsupportedMap);
+  EXPECT_THROW({ VisGraph x(dear, table); }, UnsupportedMap);
+  const VisGraph d(dear, plain_dear);
+  EXPECT_EQ(d.landmarks(), nullptr);
+  EXPECT_NE(plain_dear.canonical().find("alt=0"), std::string::npos);
   // On an unweighted map the weighted keys are accepted when given and the params stay as before.
   Map plain = testmaps::random_grid(20, 16, 0.15, rng);
   Params a, b = Params::parse("regions=0,max_nodes=5");

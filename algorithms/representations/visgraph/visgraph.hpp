@@ -46,8 +46,8 @@
 // the weight-region corners (steiner=S: and every S-th point of straight borders), every valid pair
 // is an edge priced by its exact path-cost integral (pairs with a vertex strictly between them
 // left out, as that vertex's two edges cost the same), one vertex per corner; no taut states, skip
-// edges or block lists (they rest on Euclidean tautness); landmarks and the table as above where
-// the least weight is 1. The graph then holds the cheapest path over these vertices, no longer the
+// edges or block lists (they rest on Euclidean tautness); landmarks (default 16) and the table
+// (only when named) where the least weight is 1. The graph then holds the cheapest path over these vertices, no longer the
 // cheapest path of the map.
 #pragma once
 #include <cstdint>

@@ -24,11 +24,11 @@
 // of kept edges does). Query points link to every vertex they see, pruned the same way; the direct
 // start-goal link costs its integral.
 //
-// Speed-ups. ALT landmarks and the all-pairs table are lower bounds for any symmetric non-negative
-// edge costs, so they stay exact on this graph; but the shared A* multiplies the whole heuristic by
-// the map's least weight (harness/run/pipeline.cpp), which keeps a metric bound admissible and
-// would make a cost bound too large when the least weight exceeds 1: there both are off by
-// default and refused when named. Skip edges (ENLSVG), the taut states and the block candidate
+// Speed-ups. ALT landmarks (default 16) and the all-pairs table (table=1, off by default here: see
+// build_weighted) are lower bounds for any symmetric non-negative edge costs, so they stay exact on
+// this graph; but the shared A* multiplies the whole heuristic by the map's least weight
+// (harness/run/pipeline.cpp), which keeps a metric bound admissible and would make a cost bound
+// too large when the least weight exceeds 1: there both are off by default and refused when named. Skip edges (ENLSVG), the taut states and the block candidate
 // lists rest on Euclidean tautness and are off (naming taut=1, skip=1 or block>0 is refused).
 //
 // Size. Each vertex's pairs are found among the vertices of the region its sweep may see
@@ -164,9 +164,12 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
                          std::to_string(max_nodes) + ": the all-pairs build grows with their square");
 
   // The heuristics: exact for any non-negative symmetric costs, but scaled by the least weight in
-  // the A* (see above), so only where that is 1. Default as on unweighted maps: the table up to
-  // 1,024 vertices, else 16 landmarks.
-  const bool table = params.get_bool("table", unit_floor && n <= 1024 && !params.given("alt"));
+  // the A* (see above), so only where that is 1. Default 16 landmarks, the table only when named:
+  // with links to every visible vertex (hundreds per point) the table's goal-place step (start
+  // links x goal places) outweighs what it saves. wc3/golemsinthemist S=2,W=5 (1,404 vertices, 50
+  // queries): median search 21 us with alt=16, 39 us with table=1 (build 53 ms against 658 ms);
+  // wc3/icecrown (3,546): 290 us against 725 us (build 0.8 s against 20.9 s, 70 MB).
+  const bool table = params.get_bool("table", false);
   table_mb_ = params.get_int("table_mb", 1024, 1, 1 << 20);
   const int alt = params.get_int("alt", unit_floor && !table ? 16 : 0, 0, 64);
   params.finish("visgraph");
