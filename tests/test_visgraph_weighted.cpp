@@ -300,7 +300,7 @@ TEST(VisgraphWeighted, AttachLinksEveryVisibleVertex) {
       ASSERT_EQ(got.size(), want.size()) << s.x << "," << s.y;
       for (std::size_t i = 0; i < got.size(); ++i) {
         EXPECT_EQ(got[i].first, want[i].first);
-        EXPECT_EQ(got[i].second, want[i].second);
+        EXPECT_NEAR(got[i].second, want[i].second, 1e-12 * want[i].second);
       }
       links += got.size();
     }

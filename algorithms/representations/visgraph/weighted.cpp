@@ -89,36 +89,38 @@ bool VisGraph::vertex_between(Point a, Point b) const {
 
 double VisGraph::integral(Point a, Point b) const {
   const double dx = b.x - a.x, dy = b.y - a.y;
-  // Along a grid line each piece weighs the cheaper side: the reference handles that (rare here:
-  // only pairs on one grid line with no vertex between them).
-  if ((dy == 0 && a.y == std::floor(a.y)) || (dx == 0 && a.x == std::floor(a.x)) || (dx == 0 && dy == 0))
+  const int W = weighted_->width, H = weighted_->height, PW = W + 2;
+  // Along a grid line each piece weighs the cheaper side, and a point outside the map has no cell:
+  // the reference handles those (rare here: pairs on one grid line with no vertex between them).
+  if ((dy == 0 && a.y == std::floor(a.y)) || (dx == 0 && a.x == std::floor(a.x)) || (dx == 0 && dy == 0) ||
+      !(a.x >= 0 && a.y >= 0 && b.x >= 0 && b.y >= 0 && a.x <= W && b.x <= W && a.y <= H && b.y <= H))
     return navbench::segment_cost(*weighted_, a, b);
   const double len = distance(a, b);
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  // Amanatides & Woo's cell walk (Eurographics 1987). The crossing parameters are those of
-  // segment_cost, (k - a) / d for the next grid line k, so the pieces are the same; the cell is
-  // tracked through the crossings instead of found from each piece's midpoint.
+  // Amanatides & Woo's cell walk (Eurographics 1987). The crossing parameters are segment_cost's,
+  // (k - a) / d for the next grid line k (here times 1/d: the same up to an ulp), so the pieces are
+  // the same; the cell is tracked through the crossings instead of found from each piece's
+  // midpoint. Both ends lie in the map, so the walk stays in the padded table (cells -1 .. W).
   const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
-  long kx = dx > 0 ? long(std::floor(a.x)) + 1 : long(std::ceil(a.x)) - 1;
-  long ky = dy > 0 ? long(std::floor(a.y)) + 1 : long(std::ceil(a.y)) - 1;
-  int cx = int(dx > 0 ? kx - 1 : kx), cy = int(dy > 0 ? ky - 1 : ky);
-  if (dx == 0) cx = int(std::floor(a.x));
-  if (dy == 0) cy = int(std::floor(a.y));
-  double tx = dx != 0 ? (double(kx) - a.x) / dx : kInf, ty = dy != 0 ? (double(ky) - a.y) / dy : kInf;
-  const int W = weighted_->width, H = weighted_->height, PW = W + 2;
+  double kx = dx > 0 ? std::floor(a.x) + 1 : std::ceil(a.x) - 1;
+  double ky = dy > 0 ? std::floor(a.y) + 1 : std::ceil(a.y) - 1;
+  const int cx = dx == 0 ? int(std::floor(a.x)) : int(dx > 0 ? kx - 1 : kx);
+  const int cy = dy == 0 ? int(std::floor(a.y)) : int(dy > 0 ? ky - 1 : ky);
+  const double ix = dx != 0 ? 1 / dx : 0, iy = dy != 0 ? 1 / dy : 0;
+  double tx = dx != 0 ? (kx - a.x) * ix : kInf, ty = dy != 0 ? (ky - a.y) * iy : kInf;
+  const double* w = wpad_.data() + std::ptrdiff_t(cy + 1) * PW + (cx + 1);
+  const std::ptrdiff_t step_y = std::ptrdiff_t(sy) * PW;
   double c = 0, t0 = 0;
   while (true) {
     const double t1 = std::min({tx, ty, 1.0});
     if (t1 > t0) {
-      if (cx < -1 || cy < -1 || cx > W || cy > H) return kInf;  // off the map
-      double w = wpad_[std::size_t(cy + 1) * std::size_t(PW) + std::size_t(cx + 1)];
       const double piece = (t1 - t0) * len;
-      if (w == kInf && piece < 1e-9) w = 0;  // a sliver where two crossings nearly coincide
-      c += piece * w;
+      // A sliver where two crossings nearly coincide weighs nothing rather than +inf.
+      if (*w != kInf || piece >= 1e-9) c += piece * *w;
     }
     if (t1 >= 1.0) break;
-    if (tx == t1) kx += sx, cx += sx, tx = (double(kx) - a.x) / dx;
-    if (ty == t1) ky += sy, cy += sy, ty = (double(ky) - a.y) / dy;
+    if (tx == t1) kx += sx, w += sx, tx = (kx - a.x) * ix;
+    if (ty == t1) ky += sy, w += step_y, ty = (ky - a.y) * iy;
     t0 = t1;
   }
   return c;
