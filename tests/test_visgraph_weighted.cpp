@@ -483,13 +483,26 @@ TEST(VisgraphWeighted, Parameters) {
   const VisGraph vg(m, p);
   for (const char* want : {"block=0", "skip=0", "taut=0", "regions=1", "steiner=0", "max_nodes=8192", "table=0", "alt=16"})
     EXPECT_NE(p.canonical().find(want), std::string::npos) << p.canonical();
-  // The cap: more vertices than max_nodes is refused, naming the count.
-  Params small = Params::parse("max_nodes=3");
-  try {
-    VisGraph x(m, small);
-    ADD_FAILURE() << "not refused";
-  } catch (const UnsupportedMap& e) {
-    EXPECT_NE(std::string(e.what()).find("max_nodes=3"), std::string::npos) << e.what();
+  // The cap: above max_nodes vertices the region corners are left out (and the params say so);
+  // named regions=1, or more convex corners than max_nodes, is refused, naming the count.
+  const std::size_t convex = vg.corners().size();
+  ASSERT_GT(vg.region_corners(), 0u);
+  Params capped = Params::parse("max_nodes=" + std::to_string(convex + vg.region_corners() - 1));
+  const VisGraph vc(m, capped);
+  EXPECT_EQ(vc.region_corners(), 0u);
+  EXPECT_EQ(num_vertices(vc.graph()), convex);
+  EXPECT_NE(capped.canonical().find("regions=0"), std::string::npos) << capped.canonical();
+  Params exact_fit = Params::parse("max_nodes=" + std::to_string(convex + vg.region_corners()));
+  EXPECT_EQ(VisGraph(m, exact_fit).region_corners(), vg.region_corners());
+  for (const std::string& text : {"regions=1,max_nodes=" + std::to_string(convex + vg.region_corners() - 1),
+                                 "max_nodes=" + std::to_string(convex - 1)}) {
+    Params small = Params::parse(text);
+    try {
+      VisGraph x(m, small);
+      ADD_FAILURE() << "not refused: " << text;
+    } catch (const UnsupportedMap& e) {
+      EXPECT_NE(std::string(e.what()).find("max_nodes="), std::string::npos) << e.what();
+    }
   }
   // A least weight above 1: alt and table would overestimate in the scaled A*, refused when named.
   Map dear = weighted_grid(20, 16, 0.15, rng, 2);

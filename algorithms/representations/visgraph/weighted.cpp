@@ -35,7 +35,8 @@
 // (GridFov::region, a superset; each candidate then gets the exact test), so the build costs a
 // sweep and a segment test per (vertex, vertex in view), and the graph up to n^2 arcs. A costmap
 // whose weights change from cell to cell (an inflation layer) has a region corner at nearly every
-// grid point; above max_nodes vertices (default 8,192) the build is refused with a note instead.
+// grid point; above max_nodes vertices (default 8,192) only the convex corners are kept (regions=0
+// in the build's params), and with more convex corners than that the build is refused.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -132,7 +133,6 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   const bool taut = params.get_bool("taut", false);
   const bool skip = params.get_bool("skip", false);
   block_ = params.get_int("block", 0, 0, 1024);
-  const bool regions = params.get_bool("regions", true);
   const int steiner = params.get_int("steiner", 0, 0, 1 << 15);
   const int max_nodes = params.get_int("max_nodes", 8192, 1, 1 << 24);
   const bool unit_floor = least_weight(grid) == 1.0;
@@ -149,21 +149,28 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   vat_.assign(std::size_t(W + 1) * std::size_t(H + 1), -1);
   for (std::size_t i = 0; i < c.size(); ++i)
     vat_[std::size_t(c[i].at.y) * std::size_t(W + 1) + std::size_t(c[i].at.x)] = std::int32_t(i);
+  std::vector<Point> found;
+  for (int y = 0; y <= H; ++y)
+    for (int x = 0; x <= W; ++x)
+      if (vat_[std::size_t(y) * std::size_t(W + 1) + std::size_t(x)] < 0 && region_corner(grid, x, y, steiner))
+        found.push_back(Point(x, y));
+  // The cap: with more than max_nodes vertices in all (a costmap whose weights change from cell to
+  // cell has a region corner at nearly every grid point) the region corners are left out by default
+  // (regions=0 in the build's params: the convex corners' graph, priced the same way); named, or
+  // with too many convex corners alone, the build is refused.
+  const bool regions = params.get_bool("regions", c.size() + found.size() <= std::size_t(max_nodes));
   if (regions)
-    for (int y = 0; y <= H; ++y)
-      for (int x = 0; x <= W; ++x) {
-        std::int32_t& at = vat_[std::size_t(y) * std::size_t(W + 1) + std::size_t(x)];
-        if (at >= 0 || !region_corner(grid, x, y, steiner)) continue;
-        at = std::int32_t(pos_.size());
-        pos_.push_back(Point(x, y));
-        vcomp_.push_back(fs_.component(Point(x, y)));
-      }
+    for (const Point& q : found) {
+      vat_[std::size_t(q.y) * std::size_t(W + 1) + std::size_t(q.x)] = std::int32_t(pos_.size());
+      pos_.push_back(q);
+      vcomp_.push_back(fs_.component(q));
+    }
   region_corners_ = pos_.size() - c.size();
   const std::size_t n = pos_.size();
   if (n > std::size_t(max_nodes))
     throw UnsupportedMap("visgraph on a weighted map: " + std::to_string(n) + " vertices (" +
                          std::to_string(region_corners_) + " weight-region corners) above max_nodes=" +
-                         std::to_string(max_nodes) + ": the all-pairs build grows with their square");
+                         std::to_string(max_nodes) + ": its graph grows with their square");
 
   // The heuristics: exact for any non-negative symmetric costs, but scaled by the least weight in
   // the A* (see above), so only where that is 1. Default 16 landmarks, the table only when named:
