@@ -21,7 +21,7 @@ constexpr Capabilities kMesh{.weights = true};
 constexpr Capabilities kPoints{.point_vertices = true, .weights = true};
 constexpr Capabilities kTiles{.grid_only = true, .weights = true};
 constexpr Capabilities kSubgoal{.grid_only = true, .grid8_optimal = true, .point_vertices = true};
-constexpr Capabilities kVisgraph{.exact = true, .point_vertices = true};
+constexpr Capabilities kVisgraph{.exact = true, .point_vertices = true, .weights = true};
 
 RepresentationEntry reference(RepresentationEntry e, std::string params) {
   e.reference_params = std::move(params);
@@ -42,7 +42,7 @@ const std::vector<RepresentationEntry>& representations() {
       // exact like every variant and the cheapest to build, as it is built once per map for few queries.
       reference(with_disc<TangentRepresentation>(make_entry<VisGraph>(
                     "visgraph",
-                    "pruned visibility graph over convex corners (tangent edges only): the exact optimum (taut, alt=K landmarks, table=1 all-pairs heuristic); at --radius R > 0 the tangent graph of the disc (Chew 1985), paths with arcs",
+                    "pruned visibility graph over convex corners (tangent edges only): the exact optimum (taut, alt=K landmarks, table=1 all-pairs heuristic); at --radius R > 0 the tangent graph of the disc (Chew 1985), paths with arcs; on weighted maps not exact: convex and weight-region corners (steiner=S: border points too), every valid pair priced by its cost integral (regions, max_nodes; alt and table only)",
                     kVisgraph)),
                 "alt=0,block=0,skip=0,table=0"),
   };

@@ -49,6 +49,14 @@ void GridFov::scan(Point s, std::vector<std::uint32_t>& sure, std::vector<std::u
   scan_half(s, -1, at_pinch, 0, sure, maybe);
 }
 
+void GridFov::region(Point s, std::vector<Span>& spans) const {
+  thread_local std::vector<std::uint32_t> sure, maybe;  // the nodes found: not asked for here
+  sure.clear();
+  maybe.clear();
+  scan_half(s, +1, false, 0, sure, maybe, &spans, false);
+  scan_half(s, -1, false, 0, sure, maybe, &spans, false);
+}
+
 void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure,
                            std::vector<std::uint32_t>& maybe, std::vector<Span>* spans, bool with_sure) const {
   // Half f (directions with y-sign f) holds quadrant (qx, -qy) when f == -qy, else (-qx, qy).

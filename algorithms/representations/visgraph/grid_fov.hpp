@@ -57,6 +57,12 @@ class GridFov {
   void scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe,
                     std::vector<GridFovSpan>* spans = nullptr, bool with_sure = true) const;
   using Span = GridFovSpan;
+  // Spans covering every free point that sees the free point s, in both half-planes (the region
+  // form of scan_tangent over all directions, each half's whole piece: a superset, padded by a
+  // cell). visgraph on weighted maps, whose vertices are not all nodes of this sweep, takes its
+  // candidate pairs and links from them (from its vertices, cell centres and any other point;
+  // checked against brute-force visibility in tests/test_visgraph_weighted.cpp).
+  void region(Point s, std::vector<Span>& spans) const;
 
   // The node at grid corner (x, y), or -1.
   std::int32_t node_at(int x, int y) const {

@@ -69,6 +69,16 @@ static int block_setting(Params& params, const Map& map, std::size_t corners) {
 }
 
 VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
+  if (map.kind == MapKind::grid && map.grid.weighted()) {
+    build_weighted(map, params);  // weighted.cpp
+    params_ = params;
+    return;
+  }
+  // The weighted build's own keys are accepted (and ignored) here, so one --rep text serves a sweep
+  // over weighted and plain maps; read only when given, so plain build rows keep their params.
+  if (params.given("regions")) params.get_bool("regions", true);
+  if (params.given("max_nodes")) params.get_int("max_nodes", 8192, 1, 1 << 24);
+  if (params.given("steiner")) params.get_int("steiner", 0, 0, 1 << 15);
   const bool taut = params.get_bool("taut", true);
   const auto& c = corners();
   const bool table = table_setting(params, c.size());
@@ -204,7 +214,7 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
 // graph (the skip graph, landmarks, the distance table) is computed again. The first update
 // sweeps every node (the build keeps no regions: a static map pays nothing).
 bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
-  if (m.kind != MapKind::grid || &m != map_) return false;
+  if (m.kind != MapKind::grid || &m != map_ || weighted_) return false;
   const std::vector<ConvexCorner> old = corners();
   FreeSpace fs(m);
   const std::size_t n = fs.convex_corners().size();
@@ -405,6 +415,7 @@ std::vector<Link> VisGraph::seeds(Point p) const {
 }
 
 std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
+  if (weighted_) return attach_weighted(p);  // one vertex per corner: the same links for either role
   if (!fs_.point_free(p)) return std::nullopt;
   Attachment a;
   a.component = fs_.component(p);
@@ -453,6 +464,7 @@ bool VisGraph::direct(const Query& q) const {
 }
 
 double VisGraph::direct_cost(const Query& q) const {
+  if (weighted_) return integral(q.start, q.goal);  // direct(): the segment is valid
   // A clear segment is the shortest of all paths; else (skip=1) the best meeting state.
   if (skip_.empty() || fs_.segment_valid(q.start, q.goal)) return distance(q.start, q.goal);
   return meet(q).first;
@@ -526,7 +538,8 @@ BuildStats VisGraph::stats() const {
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
                    blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
                    (adj_off_.capacity() + adj_.capacity() + env_off_.capacity() + env_row0_.capacity() + env_.capacity()) * 4 +
-                   grown_.capacity() + row_hit_.capacity() + (hit_rows_.capacity() + freed_.capacity() + blocked_.capacity()) * 4;
+                   grown_.capacity() + row_hit_.capacity() + (hit_rows_.capacity() + freed_.capacity() + blocked_.capacity()) * 4 +
+                   (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double);
   return s;
 }
 

@@ -41,6 +41,14 @@
 // state both ends reach is the direct link, direct_cost()). Exact: tests/test_visgraph.cpp compares
 // it with brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their
 // chains, and on grid maps each arc's marking continuations (skip_graph.hpp).
+//
+// Weighted maps (docs/terrain.md; weighted.cpp): the vertices are the convex obstacle corners plus
+// the weight-region corners (steiner=S: and every S-th point of straight borders), every valid pair
+// is an edge priced by its exact path-cost integral (pairs with a vertex strictly between them
+// left out, as that vertex's two edges cost the same), one vertex per corner; no taut states, skip
+// edges or block lists (they rest on Euclidean tautness); landmarks (default 16) and the table
+// (only when named) where the least weight is 1. The graph then holds the cheapest path over these vertices, no longer the
+// cheapest path of the map.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -53,6 +61,7 @@
 #include <boost/property_map/property_map.hpp>
 
 #include "geometry/free_space.hpp"
+#include "geometry/path_cost.hpp"
 #include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/distance_table.hpp"
@@ -80,6 +89,16 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<Attachment> attach_start(Point p) const { return attach_role(p, +1); }
   std::optional<Attachment> attach_goal(Point p) const { return attach_role(p, -1); }
   bool direct(const Query& q) const;
+  // Weighted maps (docs/terrain.md): segments cost their path-cost integral, else their length.
+  bool weighted() const { return weighted_ != nullptr; }
+  double segment_cost(Point a, Point b) const { return weighted_ ? integral(a, b) : distance(a, b); }
+  // Weighted maps: the path-cost integral of a-b (navbench::segment_cost's semantics, the same cut
+  // parameters), by a cell walk over a padded weight table instead of locating each piece's cell
+  // anew (weighted.cpp). Inside the map only.
+  double integral(Point a, Point b) const;
+  // Weighted maps: how many vertices are weight-region corners (vertex ids after the convex
+  // corners' ids; 0 on an unweighted map).
+  std::size_t region_corners() const { return region_corners_; }
   // The cost of the direct start-goal link: with skip=1 the better of the straight segment (when
   // clear) and the best path through a state both local searches reach (see attach_role).
   double direct_cost(const Query& q) const;
@@ -121,6 +140,14 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::vector<std::uint32_t> visible_tangent_nodes(Point p) const;
 
  private:
+  // Weighted maps (weighted.cpp): the build, and a query point's links to every vertex it sees.
+  void build_weighted(const Map& map, Params& params);
+  std::optional<Attachment> attach_weighted(Point p) const;
+  // Weighted maps: a vertex lies strictly inside the segment a-b (a, b on the half-integer grid).
+  bool vertex_between(Point a, Point b) const;
+  // Weighted maps: the vertices on the corners of the cells the sweep's region from the free point
+  // p holds (a superset of those p sees, GridFov::region), each once, into out (cleared first).
+  void region_vertices(Point p, std::vector<std::uint32_t>& out) const;
   std::optional<Attachment> attach_role(Point p, int role) const;
   // The grid tables for the current corners (sweep, segment test, tangency signs).
   void grid_tables(const GridMap& grid);
@@ -152,6 +179,15 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   }
 
   const Map* map_;
+  const GridMap* weighted_ = nullptr;  // the weighted grid, nullptr on unweighted maps
+  std::size_t region_corners_ = 0;
+  std::vector<std::int32_t> vcomp_;    // weighted maps: per vertex its free-space component
+  std::vector<std::int32_t> vat_;      // weighted maps: (W+1) x (H+1) grid points -> vertex id or -1
+  // Weighted maps: the vertices per horizontal grid line y, in increasing x (line_[line_off_[y] ..
+  // line_off_[y + 1] - 1]), where attach looks up the vertices of the region a point may see.
+  std::vector<std::uint32_t> line_off_, line_;
+  // Weighted maps: (W + 2) x (H + 2) cell weights, the border and blocked cells +inf.
+  std::vector<double> wpad_;
   FreeSpace fs_;
   GridFov fov_;
   BlockCandidates blocks_;  // block=B > 0 on grid maps

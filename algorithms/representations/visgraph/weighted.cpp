@@ -1,0 +1,302 @@
+// visgraph on weighted maps (docs/terrain.md): a visibility graph over obstacle and weight-region
+// corners, each edge priced by the exact path-cost integral of its segment (geometry/path_cost.hpp).
+//
+// Vertices. On a weighted map a cheapest path bends where it crosses a border between weights
+// (Snell's law; Mitchell & Papadimitriou, "The weighted region problem", JACM 1991), not only at
+// obstacle corners, and no exact polynomial algorithm is known. Here the vertices are the convex
+// obstacle corners (FreeSpace::convex_corners, as on unweighted maps) plus the weight-region
+// corners: grid points where the border between two passable cells of different weights turns,
+// branches or ends (where it meets an obstacle or the map's edge). A point on a straight stretch
+// of border is not a vertex, unless steiner = S > 0 (default 0) asks for every S-th one as well:
+// the Steiner points on the borders of Aleksandrov, Lanthier, Maheshwari & Sack ("An
+// epsilon-approximation algorithm for weighted shortest paths on polyhedral surfaces", SWAT 1998),
+// which bring the graph's paths towards the optimum; by default only the corners are kept. So the
+// paths are valid and priced exactly, but may be dearer than the optimum (docs/terrain.md gives the
+// measured gap to the octile reference and to denser Steiner sets).
+//
+// Edges. On weighted ground a cheapest path need not be taut (it may bend away from an obstacle to
+// stay on cheap ground), so the tangency rule and the taut states of the unweighted graph do not
+// hold: every pair of vertices whose segment is valid (the exact test) is an edge, one vertex per
+// corner, except a pair with another vertex V strictly inside its segment. That one pruning keeps
+// the cheapest path over this vertex set: the segment's two pieces at V are valid (a valid segment
+// never passes through a pinch point, and pieces of it stay clear of obstacles), and the integral
+// is additive, so the path through V costs the same (by induction on the vertices inside, a chain
+// of kept edges does). Query points link to every vertex they see, pruned the same way; the direct
+// start-goal link costs its integral.
+//
+// Speed-ups. ALT landmarks (default 16) and the all-pairs table (table=1, off by default here: see
+// build_weighted) are lower bounds for any symmetric non-negative edge costs, so they stay exact on
+// this graph; but the shared A* multiplies the whole heuristic by the map's least weight
+// (harness/run/pipeline.cpp), which keeps a metric bound admissible and would make a cost bound
+// too large when the least weight exceeds 1: there both are off by default and refused when named. Skip edges (ENLSVG), the taut states and the block candidate
+// lists rest on Euclidean tautness and are off (naming taut=1, skip=1 or block>0 is refused).
+//
+// Size. Each vertex's pairs are found among the vertices of the region its sweep may see
+// (GridFov::region, a superset; each candidate then gets the exact test), so the build costs a
+// sweep and a segment test per (vertex, vertex in view), and the graph up to n^2 arcs. A costmap
+// whose weights change from cell to cell (an inflation layer) has a region corner at nearly every
+// grid point; above max_nodes vertices (default 8,192) only the convex corners are kept (regions=0
+// in the build's params), and with more convex corners than that the build is refused.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "representations/visgraph/visgraph.hpp"
+
+namespace navbench {
+
+namespace {
+
+// The label of cell (x, y): 0 blocked or outside the map, else its weight.
+double label(const GridMap& g, int x, int y) { return g.passable(x, y) ? g.weight(x, y) : 0.0; }
+
+// Grid point (x, y) is a weight-region corner: among its four unit sides, those that separate two
+// passable cells of different weights are not none and not exactly one straight line through it.
+// With steiner = S > 0 also a point of a straight stretch of border whose coordinate along it is a
+// multiple of S (Steiner points on the borders, the refinement of Aleksandrov et al.; a denser set
+// brings the graph's paths closer to the optimum, at the square of the vertices in build work).
+bool region_corner(const GridMap& g, int x, int y, int steiner) {
+  const double a = label(g, x - 1, y - 1), b = label(g, x, y - 1), c = label(g, x - 1, y), d = label(g, x, y);
+  auto border = [](double p, double q) { return p > 0 && q > 0 && p != q; };
+  const bool up = border(a, b), down = border(c, d), left = border(a, c), right = border(b, d);
+  const int k = int(up) + int(down) + int(left) + int(right);
+  if (k == 0) return false;
+  if (k == 2 && up && down) return steiner > 0 && y % steiner == 0;     // a vertical border
+  if (k == 2 && left && right) return steiner > 0 && x % steiner == 0;  // a horizontal border
+  return true;
+}
+
+}  // namespace
+
+bool VisGraph::vertex_between(Point a, Point b) const {
+  // Doubled coordinates are integers (a, b on the half-integer grid); the lattice points of the
+  // doubled segment are a + k (d / g), g = gcd of d's components; a vertex is at an even one.
+  const long ax = long(2 * a.x), ay = long(2 * a.y), bx = long(2 * b.x), by = long(2 * b.y);  // exact: integers
+  const long dx = bx - ax, dy = by - ay;
+  const long g = std::gcd(std::labs(dx), std::labs(dy));
+  if (g <= 1) return false;
+  const long sx = dx / g, sy = dy / g;
+  const long W1 = long(map_->grid.width) + 1;
+  for (long k = 1; k < g; ++k) {
+    const long x = ax + k * sx, y = ay + k * sy;
+    if ((x & 1) || (y & 1)) continue;
+    if (vat_[std::size_t(y / 2) * std::size_t(W1) + std::size_t(x / 2)] >= 0) return true;
+  }
+  return false;
+}
+
+double VisGraph::integral(Point a, Point b) const {
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const int W = weighted_->width, H = weighted_->height, PW = W + 2;
+  // Along a grid line each piece weighs the cheaper side, and a point outside the map has no cell:
+  // the reference handles those (rare here: pairs on one grid line with no vertex between them).
+  if ((dy == 0 && a.y == std::floor(a.y)) || (dx == 0 && a.x == std::floor(a.x)) || (dx == 0 && dy == 0) ||
+      !(a.x >= 0 && a.y >= 0 && b.x >= 0 && b.y >= 0 && a.x <= W && b.x <= W && a.y <= H && b.y <= H))
+    return navbench::segment_cost(*weighted_, a, b);
+  const double len = distance(a, b);
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  // Amanatides & Woo's cell walk (Eurographics 1987). The crossing parameters are segment_cost's,
+  // (k - a) / d for the next grid line k (here times 1/d: the same up to an ulp), so the pieces are
+  // the same; the cell is tracked through the crossings instead of found from each piece's
+  // midpoint. Both ends lie in the map, so the walk stays in the padded table (cells -1 .. W).
+  const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+  double kx = dx > 0 ? std::floor(a.x) + 1 : std::ceil(a.x) - 1;
+  double ky = dy > 0 ? std::floor(a.y) + 1 : std::ceil(a.y) - 1;
+  const int cx = dx == 0 ? int(std::floor(a.x)) : int(dx > 0 ? kx - 1 : kx);
+  const int cy = dy == 0 ? int(std::floor(a.y)) : int(dy > 0 ? ky - 1 : ky);
+  const double ix = dx != 0 ? 1 / dx : 0, iy = dy != 0 ? 1 / dy : 0;
+  double tx = dx != 0 ? (kx - a.x) * ix : kInf, ty = dy != 0 ? (ky - a.y) * iy : kInf;
+  const double* w = wpad_.data() + std::ptrdiff_t(cy + 1) * PW + (cx + 1);
+  const std::ptrdiff_t step_y = std::ptrdiff_t(sy) * PW;
+  double c = 0, t0 = 0;
+  while (true) {
+    const double t1 = std::min({tx, ty, 1.0});
+    if (t1 > t0) {
+      const double piece = (t1 - t0) * len;
+      // A sliver where two crossings nearly coincide weighs nothing rather than +inf.
+      if (*w != kInf || piece >= 1e-9) c += piece * *w;
+    }
+    if (t1 >= 1.0) break;
+    if (tx == t1) kx += sx, w += sx, tx = (kx - a.x) * ix;
+    if (ty == t1) ky += sy, w += step_y, ty = (ky - a.y) * iy;
+    t0 = t1;
+  }
+  return c;
+}
+
+void VisGraph::build_weighted(const Map& map, Params& params) {
+  const GridMap& grid = map.grid;
+  weighted_ = &grid;
+  const bool taut = params.get_bool("taut", false);
+  const bool skip = params.get_bool("skip", false);
+  block_ = params.get_int("block", 0, 0, 1024);
+  const int steiner = params.get_int("steiner", 0, 0, 1 << 15);
+  const int max_nodes = params.get_int("max_nodes", 8192, 1, 1 << 24);
+  const bool unit_floor = least_weight(grid) == 1.0;
+  if (taut || skip || block_ > 0)
+    throw UnsupportedMap("visgraph on a weighted map: taut=1, skip=1 and block>0 rest on Euclidean tautness (docs/terrain.md)");
+  shift_ = 0;
+
+  // Vertices: the convex corners (ids 0 .. m-1, as corners()), then the weight-region corners.
+  const auto& c = corners();
+  pos_.clear();
+  vcomp_.clear();
+  for (const ConvexCorner& k : c) pos_.push_back(k.at), vcomp_.push_back(k.component);
+  const int W = grid.width, H = grid.height;
+  vat_.assign(std::size_t(W + 1) * std::size_t(H + 1), -1);
+  for (std::size_t i = 0; i < c.size(); ++i)
+    vat_[std::size_t(c[i].at.y) * std::size_t(W + 1) + std::size_t(c[i].at.x)] = std::int32_t(i);
+  std::vector<Point> found;
+  for (int y = 0; y <= H; ++y)
+    for (int x = 0; x <= W; ++x)
+      if (vat_[std::size_t(y) * std::size_t(W + 1) + std::size_t(x)] < 0 && region_corner(grid, x, y, steiner))
+        found.push_back(Point(x, y));
+  // The cap: with more than max_nodes vertices in all (a costmap whose weights change from cell to
+  // cell has a region corner at nearly every grid point) the region corners are left out by default
+  // (regions=0 in the build's params: the convex corners' graph, priced the same way); named, or
+  // with too many convex corners alone, the build is refused.
+  const bool regions = params.get_bool("regions", c.size() + found.size() <= std::size_t(max_nodes));
+  if (regions)
+    for (const Point& q : found) {
+      vat_[std::size_t(q.y) * std::size_t(W + 1) + std::size_t(q.x)] = std::int32_t(pos_.size());
+      pos_.push_back(q);
+      vcomp_.push_back(fs_.component(q));
+    }
+  region_corners_ = pos_.size() - c.size();
+  const std::size_t n = pos_.size();
+  if (n > std::size_t(max_nodes))
+    throw UnsupportedMap("visgraph on a weighted map: " + std::to_string(n) + " vertices (" +
+                         std::to_string(region_corners_) + " weight-region corners) above max_nodes=" +
+                         std::to_string(max_nodes) + ": its graph grows with their square");
+
+  // The heuristics: exact for any non-negative symmetric costs, but scaled by the least weight in
+  // the A* (see above), so only where that is 1. Default 16 landmarks, the table only when named:
+  // with links to every visible vertex (hundreds per point) the table's goal-place step (start
+  // links x goal places) outweighs what it saves. wc3/golemsinthemist S=2,W=5 (1,404 vertices, 50
+  // queries): median search 21 us with alt=16, 39 us with table=1 (build 53 ms against 658 ms);
+  // wc3/icecrown (3,546): 290 us against 725 us (build 0.8 s against 20.9 s, 70 MB).
+  const bool table = params.get_bool("table", false);
+  table_mb_ = params.get_int("table_mb", 1024, 1, 1 << 20);
+  const int alt = params.get_int("alt", unit_floor && !table ? 16 : 0, 0, 64);
+  params.finish("visgraph");
+  if (!unit_floor && (table || alt > 0))
+    throw UnsupportedMap("visgraph on a weighted map whose least weight is not 1: alt and table bounds would be scaled above the cost");
+
+  // Per grid line its vertices in increasing x (vat_ read row by row), and the sweep attach uses.
+  line_off_.assign(std::size_t(H + 2), 0);
+  line_.clear();
+  for (int y = 0; y <= H; ++y) {
+    for (int x = 0; x <= W; ++x)
+      if (const std::int32_t v = vat_[std::size_t(y) * std::size_t(W + 1) + std::size_t(x)]; v >= 0) line_.push_back(std::uint32_t(v));
+    line_off_[std::size_t(y + 1)] = std::uint32_t(line_.size());
+  }
+  fov_ = GridFov(grid, c);
+  wpad_.assign(std::size_t(W + 2) * std::size_t(H + 2), std::numeric_limits<double>::infinity());
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x)
+      if (grid.passable(x, y)) wpad_[std::size_t(y + 1) * std::size_t(W + 2) + std::size_t(x + 1)] = grid.weight(x, y);
+
+  // Edges: every valid pair in one component without a vertex strictly between them.
+  los_ = GridLos(grid);
+  struct Pair {
+    std::uint32_t i, j;
+    double w;
+  };
+  std::vector<Pair> pairs;
+  std::vector<std::uint32_t> degree(n + 1, 0), seen;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    // The candidates: the vertices in the region vertex i may see, in increasing id (the pairs
+    // then come sorted by (i, j)).
+    region_vertices(pos_[i], seen);
+    std::sort(seen.begin(), seen.end());
+    for (const std::uint32_t j : seen) {
+      if (j <= i || vcomp_[i] != vcomp_[j] || vertex_between(pos_[i], pos_[j])) continue;
+      const GridLos::Result r = los_.test(pos_[i], pos_[j]);
+      if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(pos_[i], pos_[j]))) continue;
+      pairs.push_back({i, j, integral(pos_[i], pos_[j])});
+      ++degree[i + 1], ++degree[j + 1];
+    }
+  }
+  pairs_ = pairs.size();
+  // CSR arrays: each vertex's arcs in increasing target order (the pairs come sorted by (i, j), so
+  // arcs from i to a smaller j, placed while scanning row j < i, come first too).
+  std::partial_sum(degree.begin(), degree.end(), degree.begin());
+  std::vector<std::uint32_t> fill(degree.begin(), degree.end() - 1);
+  std::vector<Vertex> targets(2 * pairs.size());
+  std::vector<double> weights(2 * pairs.size());
+  for (const Pair& p : pairs) {
+    targets[fill[p.i]] = p.j, weights[fill[p.i]++] = p.w;
+    targets[fill[p.j]] = p.i, weights[fill[p.j]++] = p.w;
+  }
+  pairs.clear();
+  pairs.shrink_to_fit();
+  graph_ = CsrGraph(std::move(degree), std::move(targets), std::move(weights));
+
+  skip_ = TautSkipGraph();
+  landmarks_ = Landmarks();
+  if (alt > 0) landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt));
+  table_ = DistanceTable();
+  if (table) {
+    std::vector<std::uint32_t> place(n);
+    std::iota(place.begin(), place.end(), 0u);
+    try {
+      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
+    } catch (const std::length_error& e) {
+      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
+    }
+  }
+}
+
+void VisGraph::region_vertices(Point p, std::vector<std::uint32_t>& out) const {
+  // Each vertex once (neighbouring rows share a grid line), by a per-thread stamp whose
+  // generation only grows.
+  struct Scratch {
+    std::vector<GridFov::Span> spans;
+    std::vector<std::uint32_t> stamp;
+    std::uint32_t gen = 0;
+  };
+  thread_local Scratch t;
+  out.clear();
+  t.spans.clear();
+  fov_.region(p, t.spans);
+  if (t.stamp.size() < pos_.size()) t.stamp.resize(pos_.size(), 0);
+  if (++t.gen == 0) {
+    std::fill(t.stamp.begin(), t.stamp.end(), 0);
+    t.gen = 1;
+  }
+  for (const GridFov::Span& sp : t.spans)
+    for (const int y : {sp.row, sp.row + 1}) {
+      // The span's cells [x0, x1] have their corners at x0 .. x1 + 1 on lines row and row + 1.
+      const std::uint32_t* first = line_.data() + line_off_[std::size_t(y)];
+      const std::uint32_t* last = line_.data() + line_off_[std::size_t(y) + 1];
+      const std::uint32_t* it = std::lower_bound(first, last, sp.x0, [&](std::uint32_t v, int x) { return pos_[v].x < x; });
+      for (; it != last && pos_[*it].x <= sp.x1 + 1; ++it)
+        if (t.stamp[*it] != t.gen) t.stamp[*it] = t.gen, out.push_back(*it);
+    }
+}
+
+std::optional<Attachment> VisGraph::attach_weighted(Point p) const {
+  if (!fs_.point_free(p)) return std::nullopt;
+  Attachment a;
+  a.component = fs_.component(p);
+  // Off the half-integer grid (not a query of the harness's conventions): no lattice pruning.
+  const bool half = p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2);
+  auto consider = [&](std::uint32_t v) {
+    if (vcomp_[v] != a.component) return;
+    const Point Q = pos_[v];
+    if (half && !(p == Q) && vertex_between(p, Q)) return;
+    const GridLos::Result r = los_.test(p, Q);
+    if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(p, Q))) return;
+    a.links.push_back({Vertex(v), integral(p, Q)});
+  };
+  // Only the vertices of the region the sweep says p may see are tested.
+  thread_local std::vector<std::uint32_t> seen;
+  region_vertices(p, seen);
+  for (const std::uint32_t v : seen) consider(v);
+  return a;
+}
+
+}  // namespace navbench
