@@ -162,15 +162,19 @@ TEST(SteinerReference, SnellsLawOnTwoHalfPlanes) {
 
 TEST(SteinerReference, NeverDearerThanOctileOptimumAndSound) {
   std::mt19937_64 rng(20261125);
-  int compared = 0, cheaper = 0;
+  int compared = 0, cheaper = 0, with_landmarks = 0, fewer = 0;
   for (int trial = 0; trial < 6; ++trial) {
     const Map m = weighted_grid(36 + trial * 4, 28, 0.05 + 0.04 * trial, rng);
     const FreeSpace fs(m);
     const auto cells = free_cells(m.grid);
-    // Without refinement (the graph alone), small pieces, the default, denser uniform sides.
+    // Without refinement (the graph alone), small pieces, the default, denser uniform sides, and
+    // with landmarks (the same graph optimum as without).
     for (const SteinerOptions& o : {SteinerOptions{1, 2, 16, false}, SteinerOptions{2, 2, 3}, SteinerOptions{4, 2, 16},
-                                    SteinerOptions{2, 4, 5}}) {
+                                    SteinerOptions{2, 4, 5}, SteinerOptions{2, 2, 4, true, 3}}) {
       const SteinerReference ref(m.grid, o);
+      SteinerOptions plain = o;
+      plain.landmarks = 0;
+      const SteinerReference without(m.grid, plain);
       const int mm = o.m;
       for (int q = 0; q < 25; ++q) {
         const auto [sx, sy] = cells[rng() % cells.size()];
@@ -185,6 +189,13 @@ TEST(SteinerReference, NeverDearerThanOctileOptimumAndSound) {
         }
         ASSERT_TRUE(r) << sx << "," << sy << " -> " << gx << "," << gy;
         expect_sound(*r, fs, m.grid, s, t);
+        if (o.landmarks) {
+          const auto w = without.shortest(s, t);
+          ASSERT_TRUE(w);
+          EXPECT_NEAR(r->graph_cost, w->graph_cost, 1e-9 * w->graph_cost);
+          ++with_landmarks;
+          fewer += r->expansions < w->expansions;
+        }
         EXPECT_LE(r->cost, oct * (1 + 1e-9)) << "m " << mm << " " << sx << "," << sy << " -> " << gx << "," << gy;
         // The octile optimum as an upper bound prunes but never changes the answer.
         const auto b = ref.shortest(s, t, oct);
@@ -195,8 +206,10 @@ TEST(SteinerReference, NeverDearerThanOctileOptimumAndSound) {
       }
     }
   }
-  std::cout << "[ steiner ] " << cheaper << " of " << compared << " queries cheaper than the octile optimum\n";
+  std::cout << "[ steiner ] " << cheaper << " of " << compared << " queries cheaper than the octile optimum; landmarks: "
+            << fewer << " of " << with_landmarks << " with fewer expansions\n";
   EXPECT_GT(cheaper, compared / 2);
+  EXPECT_GT(fewer, with_landmarks / 2);
 }
 
 // Weight 1 everywhere: never below the exact Euclidean optimum (visgraph), within `tolerance` of it;

@@ -47,12 +47,67 @@ std::size_t SteinerReference::Workspace::memory_bytes() const {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Edges: from point p, every other entry of each piece it lies on (a chord through the piece), but
+// along a side only to its neighbours.
+
+template <class F>
+void SteinerReference::for_each_edge(std::int32_t p, F&& f) const {
+  for (std::uint32_t mi = member_begin_[std::size_t(p)]; mi < member_begin_[std::size_t(p) + 1]; ++mi) {
+    const auto [pi, i] = members_[mi];
+    const Piece& P = pieces_[std::size_t(pi)];
+    const Entry* E = entries_.data() + P.begin;
+    const std::uint32_t L = P.end - P.begin;
+    const Entry& a = E[i];
+    const std::uint32_t next = i + 1 == L ? 0 : i + 1, prev = i == 0 ? L - 1 : i - 1;
+    for (std::uint32_t j = 0; j < L; ++j) {
+      if (j == i) continue;
+      const Entry& b = E[j];
+      double c;
+      if (a.side & b.side) {  // one side: only its neighbours, along it
+        if (j == next) c = a.next_cost;
+        else if (j == prev) c = b.next_cost;
+        else continue;
+      } else {  // a chord through the piece
+        c = P.w * std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y));
+      }
+      f(b.point, c, b);
+    }
+  }
+}
+
+std::vector<double> SteinerReference::distances_from(std::int32_t source) const {
+  std::vector<double> d(px_.size(), kInf);
+  std::vector<char> done(px_.size(), 0);
+  using Item = std::pair<double, std::int32_t>;
+  std::vector<Item> heap;
+  const auto cmp = [](const Item& a, const Item& b) { return a.first > b.first; };
+  d[std::size_t(source)] = 0;
+  heap.push_back({0, source});
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), cmp);
+    const auto [dp, p] = heap.back();
+    heap.pop_back();
+    if (done[std::size_t(p)]) continue;
+    done[std::size_t(p)] = 1;
+    for_each_edge(p, [&](std::int32_t q, double c, const Entry&) {
+      if (dp + c < d[std::size_t(q)]) {
+        d[std::size_t(q)] = dp + c;
+        heap.push_back({dp + c, q});
+        std::push_heap(heap.begin(), heap.end(), cmp);
+      }
+    });
+  }
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Build.
 
 SteinerReference::SteinerReference(const GridMap& g, const SteinerOptions& o)
     : g_(g), o_(o), wmin_(least_weight(g)) {
-  if (o.m < 1 || o.max_side < 1 || o.uniform_steps < 2 || o.uniform_steps % 2)
-    throw std::invalid_argument("SteinerReference: m and max_side must be >= 1, uniform_steps even and >= 2");
+  if (o.m < 1 || o.max_side < 1 || o.uniform_steps < 2 || o.uniform_steps % 2 || o.landmarks < 0 ||
+      o.landmarks > kMaxLandmarks)
+    throw std::invalid_argument("SteinerReference: m and max_side must be >= 1, uniform_steps even and >= 2, landmarks 0..16");
   const int m = o.m, max_side = o.max_side;
   const int W = g.width, H = g.height;
   const auto cell = [W](int x, int y) { return std::size_t(y) * std::size_t(W) + std::size_t(x); };
@@ -195,6 +250,30 @@ SteinerReference::SteinerReference(const GridMap& g, const SteinerOptions& o)
     for (std::uint32_t k = pieces_[pi].begin; k < pieces_[pi].end; ++k)
       members_[fill[std::size_t(entries_[k].point)]++] = {std::int32_t(pi), k - pieces_[pi].begin};
 
+  // Landmarks, farthest first: the first is point 0 (a corner at the top left), each next the
+  // point whose least distance to those chosen is largest.
+  if (o.landmarks > 0 && !px_.empty()) {
+    const std::size_t N = px_.size(), L = std::size_t(o.landmarks);
+    landmarks_ = L;
+    land_.assign(N * L, std::numeric_limits<float>::infinity());
+    std::vector<double> nearest(N, kInf);
+    std::int32_t source = 0;
+    double largest = 0;
+    for (std::size_t l = 0; l < L; ++l) {
+      const std::vector<double> d = distances_from(source);
+      for (std::size_t q = 0; q < N; ++q) {
+        land_[q * L + l] = float(d[q]);
+        if (std::isfinite(d[q])) largest = std::max(largest, d[q]);
+        nearest[q] = std::min(nearest[q], d[q]);
+      }
+      double far = -1;
+      for (std::size_t q = 0; q < N; ++q)
+        if (std::isfinite(nearest[q]) && nearest[q] > far) far = nearest[q], source = std::int32_t(q);
+    }
+    // float keeps 24 bits: each stored distance is within 2^-24 of it relative.
+    land_margin_ = 2 * largest * std::ldexp(1.0, -23);
+  }
+
   if (o.refine) {
     map_ = std::make_unique<Map>(make_grid_map(g));
     fs_ = std::make_unique<FreeSpace>(*map_);
@@ -206,7 +285,7 @@ std::size_t SteinerReference::memory_bytes() const {
          pieces_.capacity() * sizeof(Piece) + entries_.capacity() * sizeof(Entry) +
          (px_.capacity() + py_.capacity()) * sizeof(double) + member_begin_.capacity() * sizeof(std::uint32_t) +
          members_.capacity() * sizeof(members_[0]) +
-         (map_ ? map_->grid.cells.capacity() + map_->grid.weights.capacity() * sizeof(double) : 0);
+         land_.capacity() * sizeof(float) + (map_ ? map_->grid.cells.capacity() + map_->grid.weights.capacity() * sizeof(double) : 0);
 }
 
 std::int64_t SteinerReference::locate(Point p) const {
@@ -249,30 +328,49 @@ std::optional<SteinerPath> SteinerReference::shortest(Point s, Point t, Workspac
   const std::uint32_t open = 2 * ws.gen, closed = 2 * ws.gen + 1;
   ws.heap.clear();
   const double bound = upper_bound * (1 + 1e-9);  // rounding: an optimum equal to the bound is kept
-  const double hw = wmin_;
-  const auto h = [&](double x, double y) { return hw * std::sqrt((x - t.x) * (x - t.x) + (y - t.y) * (y - t.y)); };
-  const auto cmp = [](const std::pair<double, std::int32_t>& a, const std::pair<double, std::int32_t>& b) { return a.first > b.first; };
-  const auto relax = [&](std::int32_t q, double ng, std::int32_t parent, double hq) {
-    Node& n = ws.nodes[std::size_t(q)];
-    if (n.stamp == closed) return;
-    if (n.stamp != open) n.stamp = open, n.g = kInf;
-    if (ng >= n.g || ng + hq > bound) return;
-    n.g = ng;
-    n.parent = parent;
-    ws.heap.push_back({ng + hq, q});
-    std::push_heap(ws.heap.begin(), ws.heap.end(), cmp);
-  };
-
-  ws.nodes[std::size_t(kStart)] = Node{0, -1, closed};
   const Piece& G = pieces_[std::size_t(pt)];
   ws.goal_link.resize(G.end - G.begin);
   for (std::uint32_t k = G.begin; k < G.end; ++k)
     ws.goal_link[k - G.begin] = segment_cost(g_, {entries_[k].x, entries_[k].y}, t);
-  if (ps == pt) relax(kGoal, segment_cost(g_, s, t), kStart, 0);
+  // Landmark distances of the goal: it joins only the points of its piece, so its graph distance
+  // from a landmark is the least over them (ALT, Goldberg & Harrelson, SODA 2005).
+  const std::size_t L = landmarks_;
+  double goal_land[kMaxLandmarks];
+  for (std::size_t l = 0; l < L; ++l) {
+    goal_land[l] = kInf;
+    for (std::uint32_t k = G.begin; k < G.end; ++k)
+      goal_land[l] = std::min(goal_land[l], double(land_[std::size_t(entries_[k].point) * L + l]) + ws.goal_link[k - G.begin]);
+  }
+  const double hw = wmin_;
+  const auto h = [&](std::int32_t q, double x, double y) {
+    double v = hw * std::sqrt((x - t.x) * (x - t.x) + (y - t.y) * (y - t.y));
+    if (q < N)
+      for (std::size_t l = 0; l < L; ++l) {
+        const double dq = land_[std::size_t(q) * L + l];
+        if (std::isfinite(dq) && std::isfinite(goal_land[l])) v = std::max(v, std::abs(dq - goal_land[l]) - land_margin_);
+      }
+    return v;
+  };
+  const auto cmp = [](const std::pair<double, std::int32_t>& a, const std::pair<double, std::int32_t>& b) { return a.first > b.first; };
+  const auto relax = [&](std::int32_t q, double ng, std::int32_t parent, double x, double y) {
+    Node& n = ws.nodes[std::size_t(q)];
+    if (n.stamp == closed) return;
+    if (n.stamp != open) n.stamp = open, n.g = kInf;
+    if (ng >= n.g) return;
+    const double f = ng + (q == kGoal ? 0.0 : h(q, x, y));
+    if (f > bound) return;
+    n.g = ng;
+    n.parent = parent;
+    ws.heap.push_back({f, q});
+    std::push_heap(ws.heap.begin(), ws.heap.end(), cmp);
+  };
+
+  ws.nodes[std::size_t(kStart)] = Node{0, -1, closed};
+  if (ps == pt) relax(kGoal, segment_cost(g_, s, t), kStart, t.x, t.y);
   const Piece& S = pieces_[std::size_t(ps)];
   for (std::uint32_t k = S.begin; k < S.end; ++k) {
     const Entry& e = entries_[k];
-    relax(e.point, segment_cost(g_, s, {e.x, e.y}), kStart, h(e.x, e.y));
+    relax(e.point, segment_cost(g_, s, {e.x, e.y}), kStart, e.x, e.y);
   }
 
   long expansions = 0;
@@ -286,28 +384,9 @@ std::optional<SteinerPath> SteinerReference::shortest(Point s, Point t, Workspac
     if (p == kGoal) break;
     ++expansions;
     const double gp = np.g;
-    for (std::uint32_t mi = member_begin_[std::size_t(p)]; mi < member_begin_[std::size_t(p) + 1]; ++mi) {
-      const auto [pi, i] = members_[mi];
-      const Piece& P = pieces_[std::size_t(pi)];
-      const Entry* E = entries_.data() + P.begin;
-      const std::uint32_t L = P.end - P.begin;
-      const Entry& a = E[i];
-      const std::uint32_t next = i + 1 == L ? 0 : i + 1, prev = i == 0 ? L - 1 : i - 1;
-      for (std::uint32_t j = 0; j < L; ++j) {
-        if (j == i) continue;
-        const Entry& b = E[j];
-        double c;
-        if (a.side & b.side) {  // one side: only its neighbours, along it
-          if (j == next) c = a.next_cost;
-          else if (j == prev) c = b.next_cost;
-          else continue;
-        } else {  // a chord through the piece
-          c = P.w * std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y));
-        }
-        relax(b.point, gp + c, p, h(b.x, b.y));
-      }
-      if (pi == pt) relax(kGoal, gp + ws.goal_link[i], p, 0);
-    }
+    for_each_edge(p, [&](std::int32_t q, double c, const Entry& b) { relax(q, gp + c, p, b.x, b.y); });
+    for (std::uint32_t mi = member_begin_[std::size_t(p)]; mi < member_begin_[std::size_t(p) + 1]; ++mi)
+      if (members_[mi].first == pt) relax(kGoal, gp + ws.goal_link[members_[mi].second], p, t.x, t.y);
   }
   const Node& ng = ws.nodes[std::size_t(kGoal)];
   if (ng.stamp != closed) return std::nullopt;

@@ -63,6 +63,10 @@ struct SteinerOptions {
   // price of artificial sides a straight path must snap to.
   int max_side = 16;
   bool refine = true;  // Snell refinement of the graph's path (below)
+  // ALT landmarks (Goldberg & Harrelson, SODA 2005): graph distances from this many points, chosen
+  // farthest-first, make the heuristic max(Euclidean x least weight, |d_l(p) - d_l(goal)|); each
+  // costs one full Dijkstra at build and 4 bytes per point. 0..16.
+  int landmarks = 0;
 };
 
 struct SteinerPath {
@@ -91,7 +95,7 @@ class SteinerReference {
   };
 
   // Builds pieces and points once; g must outlive the reference. Throws std::invalid_argument
-  // when m < 1, max_side < 1 or uniform_steps is odd or < 2.
+  // when m < 1, max_side < 1, uniform_steps is odd or < 2, or landmarks is not in 0..16.
   explicit SteinerReference(const GridMap& g, const SteinerOptions& o = {});
   SteinerReference(const GridMap& g, int m) : SteinerReference(g, SteinerOptions{m}) {}
 
@@ -132,6 +136,12 @@ class SteinerReference {
     std::uint8_t side;
   };
 
+  // Calls f(q, cost, entry of q) for every edge p-q of the graph between points.
+  template <class F>
+  void for_each_edge(std::int32_t p, F&& f) const;
+  // Graph distances from point `source` to every point (+inf where unreachable).
+  std::vector<double> distances_from(std::int32_t source) const;
+
   // The cell whose piece a query point joins (its own cell at a pinch corner); -1 when p is not free.
   std::int64_t locate(Point p) const;
 
@@ -145,6 +155,10 @@ class SteinerReference {
   std::vector<double> px_, py_;             // point coordinates
   std::vector<std::uint32_t> member_begin_; // point -> its (piece, index) pairs in members_
   std::vector<std::pair<std::int32_t, std::uint32_t>> members_;
+  static constexpr int kMaxLandmarks = 16;
+  std::size_t landmarks_ = 0;
+  std::vector<float> land_;  // point-major: land_[p * landmarks_ + l]
+  double land_margin_ = 0;   // float rounding of the stored distances, taken off the heuristic
   std::unique_ptr<Map> map_;        // a copy of the grid for fs_ (refinement only)
   std::unique_ptr<FreeSpace> fs_;   // the exact validity test of segments that leave a piece
 };
