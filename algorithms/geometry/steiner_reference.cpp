@@ -250,14 +250,19 @@ SteinerReference::SteinerReference(const GridMap& g, const SteinerOptions& o)
     for (std::uint32_t k = pieces_[pi].begin; k < pieces_[pi].end; ++k)
       members_[fill[std::size_t(entries_[k].point)]++] = {std::int32_t(pi), k - pieces_[pi].begin};
 
-  // Landmarks, farthest first: the first is point 0 (a corner at the top left), each next the
-  // point whose least distance to those chosen is largest.
+  // Landmarks, farthest first in the largest component: the first is a point of its first cell
+  // (row-major), each next the point whose least distance to those chosen is largest.
   if (o.landmarks > 0 && !px_.empty()) {
     const std::size_t N = px_.size(), L = std::size_t(o.landmarks);
     landmarks_ = L;
     land_.assign(N * L, std::numeric_limits<float>::infinity());
     std::vector<double> nearest(N, kInf);
-    std::int32_t source = 0;
+    std::vector<std::size_t> size;
+    for (std::int32_t c : component_)
+      if (c >= 0) size.resize(std::max(size.size(), std::size_t(c) + 1)), ++size[std::size_t(c)];
+    const auto largest_component = std::int32_t(std::max_element(size.begin(), size.end()) - size.begin());
+    const auto first_cell = std::size_t(std::find(component_.begin(), component_.end(), largest_component) - component_.begin());
+    std::int32_t source = entries_[pieces_[std::size_t(piece_of_[first_cell])].begin].point;
     double largest = 0;
     for (std::size_t l = 0; l < L; ++l) {
       const std::vector<double> d = distances_from(source);

@@ -48,9 +48,12 @@
 
 namespace navbench {
 
-// The default point density: doubling it lowers the mean reference cost by less than 0.1 % on the
-// default job's weighted maps (harness/bench/bench_steiner.cpp measures it).
-inline constexpr int kDefaultSteinerM = 4;
+// The default point density, m = 2: every side's ends and midpoint. With the refinement, doubling
+// it changes the mean reference cost by 0.00003 % (icecrown S=2,W=5), 0 (golemsinthemist),
+// -0.030 % (rooms-32-512 with an inflation layer) and -0.013 % (with a regions layer), within the
+// 0.1 % SPEC §8 asks (harness/bench/bench_steiner.cpp; the graph alone needs more: -0.37 % from 2
+// to 4 on the inflation layer).
+inline constexpr int kDefaultSteinerM = 2;
 
 struct SteinerOptions {
   int m = kDefaultSteinerM;  // points at most 1/m apart on sides where the weight changes
@@ -61,12 +64,13 @@ struct SteinerOptions {
   // The longest side of a piece, in cells: a piece's points are all joined to each other, so a
   // settled point relaxes about its pieces' perimeters x 2m edges; the cap bounds that, at the
   // price of artificial sides a straight path must snap to.
-  int max_side = 16;
+  int max_side = 8;
   bool refine = true;  // Snell refinement of the graph's path (below)
   // ALT landmarks (Goldberg & Harrelson, SODA 2005): graph distances from this many points, chosen
   // farthest-first, make the heuristic max(Euclidean x least weight, |d_l(p) - d_l(goal)|); each
-  // costs one full Dijkstra at build and 4 bytes per point. 0..16.
-  int landmarks = 0;
+  // costs one full Dijkstra at build and 4 bytes per point. 0..16; 4 cut the rooms maps' queries
+  // by 3x (0.5-1.5 s more build).
+  int landmarks = 4;
 };
 
 struct SteinerPath {
