@@ -6,6 +6,8 @@
 //                                           memory_kb, search_expansions_per_us
 //   update/<rep>/<scenario>                 median update against median rebuild (changing maps)
 //   subgoal_vs/<map>_<variant>              subgoal graphs against grid8, every scenario query
+//   steiner/<map>/m:../landmarks:..         the weighted maps' reference optimum (bench_steiner.cpp, which
+//                                           registers its own variants): build, memory, query ms, cost at m and 2m
 // A representation's benchmark is one line below with its `--rep` text ("name" or "name:k=v,...").
 #include "harness/bench/bench_fixture.hpp"
 #include "harness/registry/registry.hpp"
