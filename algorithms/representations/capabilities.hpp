@@ -18,6 +18,7 @@ struct Capabilities {
   bool exact = false;            // raw paths are the exact Euclidean shortest paths: it can serve as the optimum's reference
   bool point_vertices = false;   // every vertex is a point of the plane a path passes through
   bool weights = false;          // answers on weighted (terrain) maps
+  bool weights_in_place = false; // its update() also follows new cell weights (the viewer's brush); else a weight change rebuilds it
   // Read off the type by make_entry (the optional concepts of representation.hpp):
   bool corridor = false;          // has a corridor of convex cells (the funnel smoother)
   bool update_in_place = false;   // updates itself after map changes; otherwise the harness rebuilds it
@@ -38,7 +39,7 @@ inline std::string describe(const Capabilities& c) {
   add(c.exact, "exact");
   add(c.point_vertices, "point-vertices");
   add(c.segment_edges, "segment-edges");
-  add(c.weights, "weights");
+  add(c.weights, c.weights_in_place ? "weights=update" : "weights");
   add(c.corridor, "corridor");
   add(c.update_in_place, c.update_approximate ? "update=approximate" : "update=exact");
   return s;

@@ -15,8 +15,9 @@
 namespace navbench {
 
 namespace {
-constexpr Capabilities kGrid{.grid_only = true, .point_vertices = true, .weights = true};
-constexpr Capabilities kGrid8{.grid_only = true, .grid8_optimal = true, .point_vertices = true, .weights = true};
+constexpr Capabilities kGrid{.grid_only = true, .point_vertices = true, .weights = true, .weights_in_place = true};
+constexpr Capabilities kGrid8{.grid_only = true, .grid8_optimal = true, .point_vertices = true, .weights = true,
+                              .weights_in_place = true};
 constexpr Capabilities kMesh{.weights = true};
 constexpr Capabilities kPoints{.point_vertices = true, .weights = true};
 constexpr Capabilities kTiles{.grid_only = true, .weights = true};

@@ -42,7 +42,7 @@ constexpr Column kResultColumns[] = {
     {"search", "text", "core"}, {"los_checks", "int", "core"}, {"clearance", "float", "core"}, {"turn", "float", "core"},
     {"radius", "float", "radius"}, {"epoch", "int", "epoch"},
     {"terrain", "text", "terrain"}, {"cost", "float", "terrain"}, {"raw_cost", "float", "terrain"},
-    {"octile_optimal_cost", "float", "terrain"}};
+    {"octile_optimal_cost", "float", "terrain"}, {"optimal_cost", "float", "terrain"}, {"cost_gap", "float", "terrain"}};
 constexpr Column kBuildColumns[] = {
     {"map", "text", "core"}, {"representation", "text", "core"}, {"params", "text", "core"}, {"build_ms", "float", "core"},
     {"vertices", "int", "core"}, {"edges", "int", "core"}, {"memory_bytes", "int", "core"}, {"radius", "float", "radius"},
@@ -151,6 +151,8 @@ std::string format_row(const ResultRow& r, const ColumnGroups& g) {
     add(opt(r.cost));
     add(opt(r.raw_cost));
     add(opt(r.octile_optimal_cost));
+    add(opt(r.optimal_cost));
+    add(opt(r.cost_gap));
   }
   return s;
 }

@@ -46,6 +46,7 @@ struct ResultRow {
   // path's, and the least cost of an 8-connected path (the group `terrain`).
   std::string terrain;
   std::optional<double> cost, raw_cost, octile_optimal_cost;
+  std::optional<double> optimal_cost, cost_gap;  // the Steiner-point reference and cost / optimal_cost - 1
   Polyline path;  // for PREFIX.paths.csv; not a CSV column
   // A path with arcs (docs/radius.md, R > 0): when not empty, paths.csv writes these items instead of `path`.
   std::vector<PathItem> items;

@@ -59,6 +59,7 @@ ResultRow identity_row(const MapContext& ctx, const QueryInput& in, const std::s
   if (ctx.weighted) {
     row.terrain = ctx.terrain;
     row.octile_optimal_cost = in.octile_optimal_cost;
+    row.optimal_cost = in.optimal_cost;
   }
   return row;
 }
@@ -212,7 +213,10 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     r.clearance = fs.path_clearance().clearance(sm.path);
     r.turn = path_turn(sm.path);
     if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
-    if (weighted) r.cost = path_cost(*weighted, sm.path);
+    if (weighted) {
+      r.cost = path_cost(*weighted, sm.path);
+      if (r.optimal_cost && *r.optimal_cost > 0) r.cost_gap = *r.cost / *r.optimal_cost - 1.0;
+    }
     if (keep_paths) r.path = std::move(sm.path);
     out.push_back(std::move(r));
   }

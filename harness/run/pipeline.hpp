@@ -35,6 +35,7 @@ struct QueryInput {
   std::optional<double> octile_optimal;    // the scenario's optimum (grid maps)
   std::optional<double> optimal;           // exact optimum (visgraph), when known
   std::optional<double> octile_optimal_cost;  // weighted maps: the least cost of an 8-connected path (docs/terrain.md)
+  std::optional<double> optimal_cost;         // weighted maps: the Steiner-point reference optimum (docs/terrain.md)
 };
 
 // The agent of a run given --radius / "radii" (docs/radius.md). R <= 1e-9 is the point agent of docs/maps.md

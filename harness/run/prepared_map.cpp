@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 
 #include "datasets/splitmix.hpp"
 #include "datasets/terrain.hpp"
 #include "datasets/wkt.hpp"
 #include "geometry/erosion.hpp"
 #include "geometry/path_cost.hpp"
+#include "geometry/steiner_reference.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
@@ -222,7 +224,21 @@ void PreparedMap::compute_optimum() {
   auto vis = build_optimum_graph(weighted ? unweighted : map);
   if (!vis) return;
   for (auto& qi : queries) qi.optimal = exact_optimum(*vis, *free, qi.start, qi.goal);
+  if (weighted) compute_reference_costs();
   optimum_done = true;
+}
+
+void PreparedMap::compute_reference_costs() {
+  // docs/terrain.md: the least cost over the Steiner-point graph, refined by Snell's law: an upper
+  // bound on the true optimum within the convergence the docs state. The octile reference bounds
+  // the search (the graph always holds a path no dearer than the best grid8 path).
+  const SteinerReference ref(map.grid);
+  for (auto& qi : queries) {
+    if (!free->point_free(qi.start) || !free->point_free(qi.goal)) continue;  // invalid_query rows
+    const double bound = qi.octile_optimal_cost ? *qi.octile_optimal_cost * (1 + 1e-9) + 1e-9
+                                                : std::numeric_limits<double>::infinity();
+    if (auto p = ref.shortest(qi.start, qi.goal, bound)) qi.optimal_cost = p->cost;
+  }
 }
 
 const Map& PreparedMap::build_map(Erode erode) {

@@ -36,7 +36,10 @@ struct PreparedMap {
   bool disc() const { return R() > kRadiusTolerance; }
   RadiusContext radius_context() const { return {R(), rv.get()}; }
   void build_queries();    // free space + selected queries (random ones drawn here)
-  void compute_optimum();  // fills QueryInput::optimal from the visibility graph (tangent graph for R > 0), once
+  // Fills QueryInput::optimal from the visibility graph (tangent graph for R > 0), once; on a
+  // weighted map also QueryInput::optimal_cost from the Steiner-point reference (compute_reference_costs).
+  void compute_optimum();
+  void compute_reference_costs();  // weighted maps: QueryInput::optimal_cost (docs/terrain.md)
   void compute_octile_costs();  // weighted maps: fills QueryInput::octile_optimal_cost (build_queries calls it)
   // The map a representation builds on: the eroded map for R > 0 ("centre" or "cell" on grid maps,
   // the shrunk free space on polygon maps; geometry/erosion.hpp), else the map.

@@ -18,6 +18,7 @@
 #include "harness/run/dynamic.hpp"
 #include "harness/run/checkopt.hpp"
 #include "harness/run/metadata.hpp"
+#include "geometry/steiner_reference.hpp"
 #include "search/workspace.hpp"
 
 namespace fs = std::filesystem;
@@ -79,7 +80,11 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   if (pm.disc() && !exact_disc) canonical = std::string("erode=") + to_string(spec.erosion()) + (canonical.empty() ? "" : "," + canonical);
   BuildRow b = make_build_row(pm.map.name, spec, canonical, *rep, build_ms);
   b.radius = pm.radius;
-  if (pm.map.kind == MapKind::grid && pm.map.grid.weighted()) b.terrain = pm.map.terrain;
+  if (pm.map.kind == MapKind::grid && pm.map.grid.weighted()) {
+    // docs/terrain.md: the rows' optimal_cost comes from the Steiner-point reference of density m.
+    b.terrain = pm.map.terrain;
+    b.params += (b.params.empty() ? "" : ",") + std::string("reference_m=") + std::to_string(kDefaultSteinerM);
+  }
   const int reps = std::max(1, opt.repetitions);
   const RadiusContext radius_ctx = pm.radius_context();
   const RadiusContext* rad = pm.radius ? &radius_ctx : nullptr;

@@ -105,6 +105,25 @@ std::optional<double> disc_optimum(const RadiusBuilds& rb, Point s, Point g) {
 // optimum): the registry's reference representation, built as the user would name it, so its
 // build is shared with their queries.
 std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSpace& free, Point s, Point g) {
+  if (e.pm.map.kind == MapKind::grid && e.pm.map.grid.weighted()) {
+    // docs/terrain.md: on a weighted map `optimal` stays Euclidean: the exact graph of the same free
+    // space without the weights (as PreparedMap::compute_optimum), made again when the cells change.
+    std::shared_ptr<PlainOptimum> po;
+    {
+      std::lock_guard lock(e.m);
+      if (!e.plain_optimum || e.plain_optimum->map.grid.cells != e.pm.map.grid.cells) {
+        auto p = std::make_shared<PlainOptimum>();
+        p->map = e.pm.map;
+        p->map.grid.weights.clear();
+        p->rep = build_optimum_graph(p->map);
+        e.plain_optimum = p;
+      }
+      po = e.plain_optimum;
+    }
+    if (!po->rep) return std::nullopt;
+    std::lock_guard lock(po->m);
+    return exact_optimum(*po->rep, free, s, g);
+  }
   const RepresentationEntry* ref = reference_representation();
   if (!ref) return std::nullopt;
   RepresentationSpec spec;

@@ -67,16 +67,17 @@ std::shared_ptr<BuiltRep> build_disc_rep(PreparedMap& pm, const RepresentationSp
   return b;
 }
 
-bool weights_in_place(const RepresentationSpec& spec) { return spec.name() == "grid4" || spec.name() == "grid8"; }
 
 UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange>& changed, bool weights_changed) {
   UpdateOutcome out;
   auto t0 = Clock::now();
   // As harness/run/dynamic.cpp: update in place, or free the old build (untimed) and build afresh.
   // An update that may leave another structure than a fresh build's is not used here: every
-  // answer equals `navbench run` on the edited map. New weights: only grid4/grid8 follow them in
-  // place (their update points the graph at the map's weights); the others' updates know cells only.
-  out.in_place = !b.rep->update_is_approximate() && (!weights_changed || weights_in_place(b.spec)) && b.rep->update(m, changed);
+  // answer equals `navbench run` on the edited map. New weights: only representations declaring
+  // weights_in_place follow them in place (the grids point their graph at the map's weights); the
+  // others' updates know cells only.
+  out.in_place = !b.rep->update_is_approximate() && (!weights_changed || b.spec.caps().weights_in_place) &&
+                 b.rep->update(m, changed);
   if (!out.in_place) {
     out.update_us = us_since(t0);
     b.rep.reset();

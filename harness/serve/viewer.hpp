@@ -84,12 +84,9 @@ struct UpdateOutcome {
   std::string error;      // why the fresh build failed (then b.rep is null)
 };
 // Brings b up to date with m after `changed`, as `navbench run --dynamic` does. Caller holds b.m.
-// `weights_changed`: the map's weights changed too (docs/terrain.md); only grid4 and grid8 take that
-// in place (weights_in_place), every other build is made afresh.
+// `weights_changed`: the map's weights changed too (docs/terrain.md); only representations with the
+// capability weights_in_place take that in place (grid4 and grid8), every other build is made afresh.
 UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange>& changed, bool weights_changed = false);
-// grid4 and grid8 read the map's weights where they are (representations/grid/grid.hpp): their
-// update() follows a change of weights exactly.
-bool weights_in_place(const RepresentationSpec& spec);
 
 // The structure of a representation (`navbench structure`) as little-endian float32 x1 y1 x2 y2.
 std::string structure_bytes(AnyRepresentation& rep);
@@ -142,6 +139,13 @@ class BackgroundBuilds {
   std::vector<Worker> workers_;
 };
 
+// A weighted map's Euclidean optimum graph: built on a copy of the map without its weights.
+struct PlainOptimum {
+  Map map;  // the copy (the build keeps a pointer to it)
+  std::unique_ptr<AnyRepresentation> rep;
+  std::mutex m;  // one search at a time
+};
+
 struct MapEntry {
   PreparedMap pm;  // never moves (entries live behind unique_ptr): FreeSpace keeps a reference to pm.map
   // Shared by everything that reads pm.map or what is built on it (queries, structures, drawing);
@@ -155,6 +159,7 @@ struct MapEntry {
   std::shared_ptr<const FreeSpace> free;
   std::map<std::string, Slot<BuiltRep>> reps;  // by representation spec as given (name, or name:k=v,...)
   std::map<double, Slot<RadiusBuilds>> radii;  // agent radii R > 1e-9 (dropped by an edit)
+  std::shared_ptr<PlainOptimum> plain_optimum;  // weighted maps: `optimal`'s graph (made again when the cells change)
   std::uint64_t tick = 0;            // per-map clock for the LRU of `reps` and `radii`
   std::uint64_t used = 0;            // global clock for the LRU of maps (MapCache::m_)
 };

@@ -158,15 +158,21 @@ std::unique_ptr<PreparedMap> prepare_shared(const PreparedMap& read, const Unit&
     std::getline(in, line);
     std::size_t qi = 0;
     while (std::getline(in, line) && qi < p->queries.size()) {
-      const std::string v = line.substr(line.find(',') + 1);
+      // scen_index,optimal[,optimal_cost]: the weighted maps' reference cost too (docs/terrain.md)
+      const std::size_t a = line.find(','), b = line.find(',', a + 1);
+      const std::string v = line.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
       if (!v.empty()) p->queries[qi].optimal = std::stod(v);
+      if (b != std::string::npos && b + 1 < line.size()) p->queries[qi].optimal_cost = std::stod(line.substr(b + 1));
       ++qi;
     }
     p->optimum_done = true;
   } else {
     p->compute_optimum();
-    std::string text = "scen_index,optimal\n";
-    for (const auto& q : p->queries) text += std::to_string(q.scen_index) + "," + (q.optimal ? exact_text(*q.optimal) : "") + "\n";
+    const bool costs = p->map.kind == MapKind::grid && p->map.grid.weighted();
+    std::string text = costs ? "scen_index,optimal,optimal_cost\n" : "scen_index,optimal\n";
+    for (const auto& q : p->queries)
+      text += std::to_string(q.scen_index) + "," + (q.optimal ? exact_text(*q.optimal) : "") +
+              (costs ? "," + (q.optimal_cost ? exact_text(*q.optimal_cost) : std::string()) : std::string()) + "\n";
     write_atomic(opt, text);
   }
   return p;

@@ -91,7 +91,7 @@ if "$nb" sweep "$tmp/terrain.json" --out "$tmp/ot" --quiet --jobs 1 2>"$tmp/err"
    && "$nb" sweep "$tmp/terrain.json" --out "$tmp/os1" --shard 1/2 --quiet 2>>"$tmp/err" \
    && "$nb" sweep "$tmp/terrain.json" --out "$tmp/os2" --shard 2/2 --quiet 2>>"$tmp/err" \
    && "$nb" merge "$tmp/os1" "$tmp/os2" --out "$tmp/om" 2>>"$tmp/err"; then
-  head -1 "$tmp/ot/results.csv" | grep -q ',turn,terrain,cost,raw_cost,octile_optimal_cost$' \
+  head -1 "$tmp/ot/results.csv" | grep -q ',turn,terrain,cost,raw_cost,octile_optimal_cost,optimal_cost,cost_gap$' \
     && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',pinch\.costs,')" -gt 0 ] \
     && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',pinch\.costs,')" -eq \
          "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',,,,$')" ] \

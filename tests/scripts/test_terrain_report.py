@@ -1,7 +1,8 @@
 """The report's "Terrain costs" table (report_terrain.py) against the raw rows (docs/terrain.md). Runs
 navbench on a bundled map weighted by a generated cost layer, builds the report, and recomputes from
 results.csv alone (plain csv, not the report's code): per configuration the number of ok paths and
-the mean of cost / octile_optimal_cost - 1 must equal the table's.
+the mean of cost_gap (cost / optimal_cost - 1, the Steiner-point reference) must equal the table's,
+and cost_gap must be cost / optimal_cost - 1 with optimal_cost <= octile_optimal_cost.
 Usage: test_terrain_report.py NAVBENCH ROOT. Exit 0 = pass, 1 = fail."""
 import csv
 import os
@@ -34,11 +35,18 @@ def main() -> int:
     sums = defaultdict(lambda: [0, 0.0])
     with open(out + ".csv") as f:
         for r in csv.DictReader(f):
-            if r["status"] != "ok" or not r["cost"] or not r["octile_optimal_cost"]:
+            if r["status"] != "ok" or not r["cost"] or not r["optimal_cost"]:
                 continue
+            cost, ref, octile = float(r["cost"]), float(r["optimal_cost"]), float(r["octile_optimal_cost"])
+            if abs(float(r["cost_gap"]) - (cost / ref - 1)) > 1e-9:
+                fails.append(f"query {r['scen_index']}: cost_gap {r['cost_gap']} is not cost / optimal_cost - 1")
+            if ref > octile * (1 + 1e-9):
+                fails.append(f"query {r['scen_index']}: optimal_cost {ref} above octile_optimal_cost {octile}")
+            if cost / ref - 1 < -0.001:
+                fails.append(f"query {r['scen_index']}: {r['representation']} beats the reference by more than 0.1 %")
             s = sums[f"{r['representation']} · {label(r['search'], r['smoothing'])}"]
             s[0] += 1
-            s[1] += float(r["cost"]) / float(r["octile_optimal_cost"]) - 1
+            s[1] += cost / ref - 1
     with open(os.path.join(tmp, "report/report.html"), encoding="utf-8") as f:
         page = f.read()
     if "id='terrain'" not in page or "id='terrain-table'" not in page:
