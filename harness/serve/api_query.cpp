@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 #include <future>
+#include <limits>
 #include <sstream>
 
 #include "geometry/path_cost.hpp"
@@ -65,6 +66,8 @@ json row_json(const ResultRow& r, const BuildRow& b, bool weighted) {
           {"cost", opt(r.cost)},
           {"raw_cost", opt(r.raw_cost)},
           {"octile_optimal_cost", opt(r.octile_optimal_cost)},
+          {"optimal_cost", opt(r.optimal_cost)},
+          {"cost_gap", opt(r.cost_gap)},
           {"path", path},
           {"arcs", arcs},
           // the CSV row as `navbench run` writes it (docs/results.md#result-rows; on a weighted map with
@@ -159,6 +162,28 @@ std::optional<double> octile_cost_of(MapCache& maps, MapEntry& e, const FreeSpac
   const double c = b->rep->search(q, h, st);
   if (!std::isfinite(c)) return std::nullopt;
   return c;
+}
+
+// docs/terrain.md: the reference optimum of a weighted map, as `navbench run` computes it
+// (PreparedMap::compute_reference_costs), bounded by the octile reference; made once per state of
+// the map's cells and weights (the reference is const and thread-safe).
+std::optional<double> reference_cost_of(MapEntry& e, const FreeSpace& free, Point s, Point g, std::optional<double> octile) {
+  if (!free.point_free(s) || !free.point_free(g)) return std::nullopt;
+  std::shared_ptr<CostReference> cr;
+  {
+    std::lock_guard lock(e.m);
+    const GridMap& now = e.pm.map.grid;
+    if (!e.cost_reference || e.cost_reference->grid.cells != now.cells || e.cost_reference->grid.weights != now.weights) {
+      auto c = std::make_shared<CostReference>();
+      c->grid = now;
+      c->ref = std::make_unique<SteinerReference>(c->grid);
+      e.cost_reference = c;
+    }
+    cr = e.cost_reference;
+  }
+  const double bound = octile ? *octile * (1 + 1e-9) + 1e-9 : std::numeric_limits<double>::infinity();
+  if (auto p = cr->ref->shortest(s, g, bound)) return p->cost;
+  return std::nullopt;
 }
 
 // The answers of one representation: a row per smoothing (not_applicable rows when it does not
@@ -273,7 +298,10 @@ json api_query(MapCache& maps, const json& body) {
   const FreeSpace& fs = rb ? *rb->pm.free : *free;  // the same cells; the validity test of R is built on rb's
   const auto t_opt = Clock::now();
   in.optimal = rb ? disc_optimum(*rb, in.start, in.goal) : exact_optimum_of(maps, e, *free, in.start, in.goal);
-  if (weighted) in.octile_optimal_cost = octile_cost_of(maps, e, *free, in.start, in.goal);
+  if (weighted) {
+    in.octile_optimal_cost = octile_cost_of(maps, e, *free, in.start, in.goal);
+    in.optimal_cost = reference_cost_of(e, *free, in.start, in.goal, in.octile_optimal_cost);
+  }
   const double optimum_us = us_since(t_opt);
 
   const json results = answer_all(QueryJob{maps, e, q, ctx, in, fs, q.radius ? &radius : nullptr, rb, deadline, weighted});
@@ -289,6 +317,7 @@ json api_query(MapCache& maps, const json& body) {
               {"radius", q.radius ? json(*q.radius) : json(nullptr)},
               {"terrain", weighted ? json(m.terrain) : json(nullptr)},
               {"octile_optimal_cost", opt(in.octile_optimal_cost)},
+              {"optimal_cost", opt(in.optimal_cost)},
               {"results", results}};
   if (rb) {  // what R > 0 shares, built once per (map, R) (docs/radius.md)
     out["radius_build_ms"] = rb->build_ms;

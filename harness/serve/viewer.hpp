@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "geometry/steiner_reference.hpp"
 #include "harness/run/run.hpp"
 
 namespace httplib {
@@ -146,6 +147,13 @@ struct PlainOptimum {
   std::mutex m;  // one search at a time
 };
 
+// A weighted map's reference optimum (docs/terrain.md): the Steiner-point reference over a copy of
+// the grid as it was when made (cells and weights), as PreparedMap::compute_reference_costs.
+struct CostReference {
+  GridMap grid;  // the copy (the reference keeps a reference to it)
+  std::unique_ptr<SteinerReference> ref;
+};
+
 struct MapEntry {
   PreparedMap pm;  // never moves (entries live behind unique_ptr): FreeSpace keeps a reference to pm.map
   // Shared by everything that reads pm.map or what is built on it (queries, structures, drawing);
@@ -160,6 +168,7 @@ struct MapEntry {
   std::map<std::string, Slot<BuiltRep>> reps;  // by representation spec as given (name, or name:k=v,...)
   std::map<double, Slot<RadiusBuilds>> radii;  // agent radii R > 1e-9 (dropped by an edit)
   std::shared_ptr<PlainOptimum> plain_optimum;  // weighted maps: `optimal`'s graph (made again when the cells change)
+  std::shared_ptr<CostReference> cost_reference;  // weighted maps: `optimal_cost` (made again when cells or weights change)
   std::uint64_t tick = 0;            // per-map clock for the LRU of `reps` and `radii`
   std::uint64_t used = 0;            // global clock for the LRU of maps (MapCache::m_)
 };
