@@ -10,6 +10,7 @@
 #include <iostream>
 #include <queue>
 #include <random>
+#include <thread>
 
 #include "datasets/movingai.hpp"
 #include "geometry/free_space.hpp"
@@ -337,4 +338,36 @@ TEST(SteinerReference, PointsAndPieces) {
   const auto r = ref.shortest({0.5, 0.5}, {3.5, 1.5});
   ASSERT_TRUE(r);
   EXPECT_GE(r->cost, snell_optimum(1, 2, 1.5, 1.5, 1.0) - 1e-12);
+}
+
+TEST(SteinerReference, ConcurrentQueriesAnswerAsSerialOnes) {
+  // shortest() is const and keeps its search memory per thread: threads sharing one reference
+  // get exactly the serial answers.
+  std::mt19937_64 rng(99);
+  const Map m = weighted_grid(48, 40, 0.15, rng);
+  const SteinerReference ref(m.grid);
+  const auto cells = free_cells(m.grid);
+  std::vector<std::pair<Point, Point>> queries;
+  for (int q = 0; q < 64; ++q) {
+    const auto [sx, sy] = cells[rng() % cells.size()];
+    const auto [gx, gy] = cells[rng() % cells.size()];
+    queries.push_back({{sx + 0.5, sy + 0.5}, {gx + 0.5, gy + 0.5}});
+  }
+  std::vector<double> serial;
+  for (const auto& [s, t] : queries) {
+    const auto r = ref.shortest(s, t);
+    serial.push_back(r ? r->cost : -1);
+  }
+  std::vector<std::vector<double>> got(4, std::vector<double>(queries.size()));
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 4; ++k)
+    threads.emplace_back([&, k] {
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        const std::size_t j = (i + std::size_t(k) * 16) % queries.size();  // each thread its own order
+        const auto r = ref.shortest(queries[j].first, queries[j].second);
+        got[std::size_t(k)][j] = r ? r->cost : -1;
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(got[std::size_t(k)], serial) << "thread " << k;
 }
