@@ -262,7 +262,7 @@ TEST(SteinerReference, WeightOneIsWithinATenthOfAPercentOfEuclidean) {
   // 20 % random obstacles: pieces of 1-3 cells, so a straight line crosses an artificial side at
   // almost every cell, and the graph's path may even take another way round the obstacles than the
   // optimum (the refinement cannot change that). Measured worst excess on these two maps: 0.40 %
-  // and 0.16 % with the default options, 3e-13 and 1e-5 with 8 steps on uniform sides. Open maps
+  // and 0.16 % with the default options, 1e-10 and 1e-5 with 8 steps on uniform sides. Open maps
   // and icecrown stay below 1e-4.
   for (int trial = 0; trial < 2; ++trial) {
     const Map m = testmaps::random_grid(64, 48, 0.2, rng);

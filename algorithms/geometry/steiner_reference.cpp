@@ -514,10 +514,12 @@ void SteinerReference::refine(SteinerPath& p, int max_sweeps, int max_rounds) co
         }
       } else {
         // A way along the side's line or out of the pieces: golden-section search (convex along a
-        // unit side; out of the pieces a local search, its segments checked below).
+        // unit side; out of the pieces a local search, its segments checked below, to 1e-6 only:
+        // each step there walks the grid along the segments).
         constexpr double r = 0.6180339887498949;
+        const double tol = la < 0 || lb < 0 ? 1e-6 : 1e-10;
         double lo = eps, hi = 1 - eps, m1 = hi - r * (hi - lo), m2 = lo + r * (hi - lo), f1 = f(m1), f2 = f(m2);
-        while (hi - lo > 1e-10) {
+        while (hi - lo > tol) {
           if (f1 < f2) hi = m2, m2 = m1, f2 = f1, m1 = hi - r * (hi - lo), f1 = f(m1);
           else lo = m1, m1 = m2, f1 = f2, m2 = lo + r * (hi - lo), f2 = f(m2);
         }
