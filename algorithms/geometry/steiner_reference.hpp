@@ -52,10 +52,10 @@
 namespace navbench {
 
 // The default point density, m = 2: every side's ends and midpoint. With the refinement, doubling
-// it changes the mean reference cost by 0.00003 % (icecrown S=2,W=5), 0 (golemsinthemist),
-// -0.030 % (rooms-32-512 with an inflation layer) and -0.013 % (with a regions layer), within the
-// 0.1 % SPEC §8 asks (harness/bench/bench_steiner.cpp; the graph alone needs more: -0.37 % from 2
-// to 4 on the inflation layer).
+// it changes the mean reference cost by -0.00003 % (icecrown S=2,W=5), 0 (golemsinthemist),
+// -0.030 % (rooms-32-512 with an inflation layer) and -0.012 % (with a regions layer), within the
+// 0.1 % SPEC §8 asks (harness/bench/bench_steiner.cpp; the graph alone needs m >= 8 there: -0.37 %
+// from 2 to 4 and -0.11 % from 4 to 8 on the inflation layer).
 inline constexpr int kDefaultSteinerM = 2;
 
 struct SteinerOptions {
@@ -71,8 +71,8 @@ struct SteinerOptions {
   bool refine = true;  // Snell refinement of the graph's path (below)
   // ALT landmarks (Goldberg & Harrelson, SODA 2005): graph distances from this many points, chosen
   // farthest-first, make the heuristic max(Euclidean x least weight, |d_l(p) - d_l(goal)|); each
-  // costs one full Dijkstra at build and 4 bytes per point. 0..16; 4 cut the rooms maps' queries
-  // by 3x (0.5-1.5 s more build).
+  // costs one full Dijkstra at build and 4 bytes per point. 0..16; 4 cut the queries 2x
+  // (icecrown) to 4x (rooms-32-512 with an inflation layer) for 0.35-2.1 s more build.
   int landmarks = 4;
 };
 
