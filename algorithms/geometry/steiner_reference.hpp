@@ -143,6 +143,8 @@ class SteinerReference {
     std::uint8_t side;
   };
 
+  // Grid corner (x, y) is a pinch: exactly two diagonally opposite cells around it blocked.
+  static bool pinch(const GridMap& g, int x, int y);
   // Calls f(q, cost, entry of q) for every edge p-q of the graph between points.
   template <class F>
   void for_each_edge(std::int32_t p, F&& f) const;
