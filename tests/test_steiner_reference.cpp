@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "datasets/movingai.hpp"
+#include "datasets/terrain.hpp"
 #include "geometry/free_space.hpp"
 #include "geometry/path_cost.hpp"
 #include "geometry/steiner_reference.hpp"
@@ -370,4 +371,32 @@ TEST(SteinerReference, ConcurrentQueriesAnswerAsSerialOnes) {
     });
   for (auto& th : threads) th.join();
   for (int k = 0; k < 4; ++k) EXPECT_EQ(got[std::size_t(k)], serial) << "thread " << k;
+}
+
+TEST(SteinerReference, RealWeightedMapSoundAndAtMostOctile) {
+  // wc3/icecrown with swamp 2 and water 5 (a default-job weighted map): 8 scenario queries spread
+  // over the file, each valid, priced exactly, no dearer than grid8's optimum, and the graph's
+  // optimum unchanged by the octile bound.
+  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/wc3/icecrown.map";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+  const Map m = load_terrain_map(path, parse_terrain("S=2,W=5"));
+  const Scenario sc = load_scenario(path + ".scen");
+  const FreeSpace fs(m);
+  const SteinerReference ref(m.grid);
+  int cheaper = 0;
+  for (std::size_t i = 0; i < 8; ++i) {
+    const ScenarioLine& l = sc.lines[i * sc.lines.size() / 8];
+    const Point s{l.sx + 0.5, l.sy + 0.5}, t{l.gx + 0.5, l.gy + 0.5};
+    const double oct = dijkstra8(m.grid, int(l.sx), int(l.sy), int(l.gx), int(l.gy));
+    ASSERT_TRUE(std::isfinite(oct));
+    const auto r = ref.shortest(s, t), b = ref.shortest(s, t, oct);
+    ASSERT_TRUE(r && b);
+    expect_sound(*r, fs, m.grid, s, t);
+    expect_sound(*b, fs, m.grid, s, t);
+    EXPECT_LE(r->cost, oct * (1 + 1e-9));
+    EXPECT_NEAR(b->graph_cost, r->graph_cost, 1e-9 * r->graph_cost);
+    cheaper += r->cost < oct * (1 - 1e-3);
+  }
+  std::cout << "[ steiner ] icecrown S=2,W=5: " << cheaper << " of 8 queries more than 0.1 % below the octile optimum\n";
+  EXPECT_GE(cheaper, 6);  // any-angle paths beat the 8-connected ones by more than 0.1 % on long queries
 }
