@@ -19,18 +19,21 @@
 //   the piece, weight x length); along a side only between neighbours, priced by segment_cost (the
 //   cheaper cell beside the side). The start and goal join every point of their own piece (and each
 //   other when they share it), priced by segment_cost.
-// - Search: A* with h = Euclidean distance x the map's least weight (admissible), an optional upper
-//   bound that prunes (e.g. octile_optimal_cost), exact on the graph.
+// - Search: A* with h = the larger of Euclidean distance x the map's least weight and the ALT
+//   landmark bound (both admissible and consistent), an optional upper bound that prunes (e.g.
+//   octile_optimal_cost), exact on the graph: graph_cost is the SPEC's least C over the graph.
 // - Refinement (optional, on by default): the graph's path then relaxes by Snell's law, each inner
 //   point sliding along the cell side it lies on to its least-cost place between its neighbours
 //   (coordinate descent on a convex function of the positions, the local refinement of Steiner
 //   schemes: Mata & Mitchell, "A new algorithm for computing shortest paths in weighted planar
 //   subdivisions", SoCG 1997, and Aleksandrov et al.). Between sweeps a point is dropped when the
-//   segment joining its neighbours is valid and cheaper (cost-aware string pulling: a path stuck on
-//   a corner where pieces meet diagonally goes straight). It never raises C and keeps the path
-//   valid (a segment in one piece is valid; any other is checked exactly by FreeSpace). It removes
-//   most of the snapping to discrete points (at weight borders and at the artificial sides between
-//   pieces of one weight).
+//   segment joining its neighbours is valid and no dearer (cost-aware string pulling: a path stuck
+//   on a corner where pieces meet diagonally, or on points in a row along a side, goes straight).
+//   It never raises C (beyond 1e-12 relative of rounding) and keeps the path valid (a segment in
+//   one piece is valid; any other is checked exactly by FreeSpace). It removes most of the snapping
+//   to discrete points (at weight borders and at the artificial sides between pieces of one
+//   weight), so `cost` is below the graph's optimum and still an upper bound on the true one; with
+//   it m = 2 meets the SPEC's convergence rule, without it the inflation map needs m > 4.
 // Every cell side's midpoint and ends are points, so every grid8 step (centre to centre, crossing a
 // side's midpoint or a corner) has a chord no dearer inside each piece: the result is <=
 // octile_optimal_cost.
@@ -49,10 +52,10 @@
 namespace navbench {
 
 // The default point density, m = 2: every side's ends and midpoint. With the refinement, doubling
-// it changes the mean reference cost by 0.00003 % (icecrown S=2,W=5), 0 (golemsinthemist),
-// -0.030 % (rooms-32-512 with an inflation layer) and -0.013 % (with a regions layer), within the
-// 0.1 % SPEC §8 asks (harness/bench/bench_steiner.cpp; the graph alone needs more: -0.37 % from 2
-// to 4 on the inflation layer).
+// it changes the mean reference cost by -0.00003 % (icecrown S=2,W=5), 0 (golemsinthemist),
+// -0.030 % (rooms-32-512 with an inflation layer) and -0.012 % (with a regions layer), within the
+// 0.1 % SPEC §8 asks (harness/bench/bench_steiner.cpp; the graph alone needs m >= 8 there: -0.37 %
+// from 2 to 4 and -0.11 % from 4 to 8 on the inflation layer).
 inline constexpr int kDefaultSteinerM = 2;
 
 struct SteinerOptions {
@@ -68,8 +71,8 @@ struct SteinerOptions {
   bool refine = true;  // Snell refinement of the graph's path (below)
   // ALT landmarks (Goldberg & Harrelson, SODA 2005): graph distances from this many points, chosen
   // farthest-first, make the heuristic max(Euclidean x least weight, |d_l(p) - d_l(goal)|); each
-  // costs one full Dijkstra at build and 4 bytes per point. 0..16; 4 cut the rooms maps' queries
-  // by 3x (0.5-1.5 s more build).
+  // costs one full Dijkstra at build and 4 bytes per point. 0..16; 4 cut the queries 2x
+  // (icecrown) to 4x (rooms-32-512 with an inflation layer) for 0.35-2.1 s more build.
   int landmarks = 4;
 };
 
@@ -140,6 +143,8 @@ class SteinerReference {
     std::uint8_t side;
   };
 
+  // Grid corner (x, y) is a pinch: exactly two diagonally opposite cells around it blocked.
+  static bool pinch(const GridMap& g, int x, int y);
   // Calls f(q, cost, entry of q) for every edge p-q of the graph between points.
   template <class F>
   void for_each_edge(std::int32_t p, F&& f) const;
