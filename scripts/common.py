@@ -958,6 +958,12 @@ def read_movingai_map(path: str) -> GridMap:
     return g
 
 
+def terrain_texts(col):
+    """A terrain column (results or build rows; docs/terrain.md) as plain strings, "" for a plain map."""
+    t = col.astype(object)
+    return t.where(t.notna(), "").astype(str).replace("nan", "")
+
+
 def weigh_map(m: "GridMap", terrain: str = "", costs: str = ""):
     """The map's cell weights (docs/terrain.md) as numpy floats [height, width], NaN where blocked:
     from a terrain table ("S=2,W=5": named characters weigh W and become passable) or a cost layer

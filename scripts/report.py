@@ -387,24 +387,28 @@ class Analysis:
         return out + [f for _, f, _ in self.figures if f is not None]
 
 
-def weighted_builds(b):
-    """Per build row whether it is a weighted map's (a non-empty terrain column; docs/terrain.md)."""
-    if "terrain" not in b.columns:
-        return np.zeros(len(b), dtype=bool)
-    t = b["terrain"].astype(object)
-    return (t.notna() & (t.astype(str) != "") & (t.astype(str) != "nan")).to_numpy(bool)
+def raw_terrain(value) -> str:
+    """A row's terrain as the results file writes it ("" for a plain map), from its text or its
+    facet label (terrain_label)."""
+    text = "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
+    if text in ("plain map", "nan"):
+        return ""
+    return text[len("terrain "):] if text.startswith("terrain ") else text
 
 
 def build_per_map(build, reps, maps, by_radius: bool = False):
     """Mean build_ms and memory_bytes per (representation, map): a sweep may build one map and
     representation in several units; each map counts once. by_radius: per (representation, radius,
-    map), the radius as its facet label (a build at each radius is another structure)."""
+    map), the radius as its facet label (a build at each radius is another structure). Builds of
+    weighted maps (a terrain column, docs/terrain.md) are kept apart by their terrain: a map may run
+    plain and weighted."""
     keys = ["representation", "map"] + (["radius"] if by_radius else [])
     if build is None or build.empty:
         return pd.DataFrame(columns=keys + ["build_ms", "memory_bytes", "vertices"])
     b = build[build["representation"].isin(reps) & build["map"].isin(maps)]
-    if "terrain" in b.columns:  # the plain maps' builds: weighted ones count in Terrain costs (docs/terrain.md)
-        b = b[weighted_builds(b) == False]  # noqa: E712
+    if "terrain" in b.columns:
+        b = b.assign(terrain=common.terrain_texts(b["terrain"]).to_numpy())
+        keys.append("terrain")
     if by_radius:
         b = b.assign(radius=[_radius_text(float(v)) for v in pd.to_numeric(b["radius"], errors="coerce")])
     return b.groupby(keys, as_index=False)[["build_ms", "memory_bytes", "vertices"]].mean()
@@ -482,6 +486,8 @@ def config_table(scope_rows, build, seed: int, scope_name: str):
         b = per_map[per_map["representation"] == first["representation"]]
         if by_radius:
             b = b[b["radius"] == scope_rows["radius"].iat[pos[0]]]
+        if "terrain" in per_map.columns:  # the builds of this configuration's own maps, plain or weighted
+            b = b[b["terrain"] == (raw_terrain(scope_rows["terrain"].iat[pos[0]]) if "terrain" in scope_rows.columns else "")]
         tasks.append((rec, (cols, {"b": b["build_ms"].to_numpy(float), "m": b["memory_bytes"].to_numpy(float)},
                             stats.seed_for(seed, scope_name, cfg), stats.seed_for(seed, scope_name, cfg, "build"))))
         rec["invalid_paths"] = int(np.nansum(valid == 0))
@@ -1252,7 +1258,8 @@ def analyse(data: common.ResultData, seed: int = 1, map_dirs=(), dynamic=()) -> 
     for k, name in enumerate(names):
         # A collection's rows are taken (only the columns its table needs) when it is analysed
         # and let go after: the scopes never hold the rows twice at once.
-        r = rows if k == 0 else common.take_rows(rows, (rows["collection"] == name).to_numpy(bool), SCOPE_COLUMNS)
+        r = rows if k == 0 else common.take_rows(rows, (rows["collection"] == name).to_numpy(bool),
+                                                 SCOPE_COLUMNS + (["terrain"] if "terrain" in rows.columns else []))
         name = name if k == 0 else (name or "(no collection)")
         sc = Scope(name=name, slug=slug(name if name != "all maps" else "all"), rows=r)
         sc.table = config_table(r, data.build, seed, name)
@@ -1314,7 +1321,8 @@ def compare_section(a: Analysis, b: Analysis, name_a: str, name_b: str, seed: in
         ba = build_per_map(a.data.build, {rec["representation"]}, uniques(ga["map"]))
         bb = build_per_map(b.data.build, {rec["representation"]}, uniques(gb["map"]))
         if len(ba) and len(bb):
-            j = ba.merge(bb, on=["representation", "map"], suffixes=("_a", "_b"))
+            j = ba.merge(bb, on=[c for c in ("representation", "map", "terrain") if c in ba.columns and c in bb.columns],
+                         suffixes=("_a", "_b"))
             r = stats.ratio_of_medians(j["build_ms_a"].to_numpy(), j["build_ms_b"].to_numpy(),
                                        stats.seed_for(seed, "compare", cfg, "build"), paired=True)
             rec.update({"build_ratio": r["ratio"], "build_lo": r["lo"], "build_hi": r["hi"], "build_n": r["na"]})

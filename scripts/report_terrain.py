@@ -9,6 +9,7 @@ weighted map (the first screen's costs)."""
 import numpy as np
 import pandas as pd
 
+import common
 import report_budget
 import stats
 from plots import Figure, Panel, Series
@@ -46,8 +47,7 @@ def terrain_figures(analysis, rep_colours, esc, f_sig, seed: int) -> str:
         b = (build[(build["representation"] == rep) & build["map"].isin(set(g["map"]))] if build is not None and len(build)
              else pd.DataFrame(columns=["map", "build_ms", "memory_bytes"]))
         if "terrain" in b.columns:  # the weighted maps' own builds (a map may also run plain)
-            t = b["terrain"].astype(object)
-            b = b[(t.notna() & (t.astype(str) != "") & (t.astype(str) != "nan")).to_numpy(bool)]
+            b = b[(common.terrain_texts(b["terrain"]) != "").to_numpy(bool)]
         per_map = b.groupby("map")[["build_ms", "memory_bytes"]].mean() if len(b) else None
         recs.append(dict(config=str(cfg), rep=rep, n=len(g), maps=g["map"].nunique(),
                          above=stats.bootstrap_ci(g["above"].to_numpy(float), np.mean, s),

@@ -12,7 +12,9 @@
 
 #include "geometry/distance.hpp"
 #include "geometry/free_space.hpp"
+#include "geometry/path_cost.hpp"
 #include "geometry/polygons.hpp"
+#include "geometry/steiner_reference.hpp"
 #include "geometry/tangent_graph.hpp"
 #include "datasets/dynamic.hpp"
 #include "datasets/generate.hpp"
@@ -24,6 +26,7 @@
 #include "docs/example/tile_graph.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
+#include "test_maps.hpp"
 
 using namespace navbench;
 
@@ -332,6 +335,72 @@ PreparedMap prepared(const Map& m, double R) {
 
 // Every representation at R in {0, 0.3, 0.5, 1.5}: statuses, `valid` against the slow test, the
 // optimum a lower bound of every valid path, visgraph exact at R > 0, grids valid by construction.
+// Weighted maps (docs/terrain.md): a representation with the capability weights answers every
+// query (A*, and Theta* where its edges are segments) with valid paths whose `cost` is their exact
+// integral, never more than 0.1 % below the Steiner-point reference (optimal_cost), and `los`
+// never raises the cost; one without it answers not_applicable.
+TEST_P(Conformance, WeightedMaps) {
+  const RepresentationEntry& e = GetParam();
+  const Heuristic h = parse_heuristic("euclidean");
+  std::mt19937_64 rng(29);
+  for (int round = 0; round < 2; ++round) {
+    Map m = testmaps::random_grid(36, 28, 0.18, rng);
+    m.name = "weighted" + std::to_string(round);
+    m.grid.weights.assign(m.grid.cells.size(), 1.0);
+    const double levels[] = {1, 1.5, 2, 3, 5};
+    for (int k = 0; k < 7; ++k) {  // blobs of one weight: borders and regions both occur
+      const int cx = int(rng() % 36u), cy = int(rng() % 28u), r = 1 + int(rng() % 6);
+      const double v = levels[rng() % 5];
+      for (int y = std::max(0, cy - r); y <= std::min(27, cy + r); ++y)
+        for (int x = std::max(0, cx - r); x <= std::min(35, cx + r); ++x) m.grid.weights[std::size_t(y) * 36 + x] = v;
+    }
+    for (std::size_t i = 0; i < m.grid.cells.size(); ++i)
+      if (!m.grid.cells[i]) m.grid.weights[i] = 1;
+    m.terrain = "blobs";
+    SCOPED_TRACE(m.name);
+    Params p;
+    std::unique_ptr<AnyRepresentation> rep;
+    try {
+      rep = e.build(m, p);
+    } catch (const UnsupportedMap&) {
+      GTEST_SKIP() << e.name << " does not support this map kind";
+    }
+    const FreeSpace fs(m);
+    const SteinerReference reference(m.grid);
+    const MapContext ctx = map_context(m, "center");
+    std::vector<Point> free_cells;
+    for (int y = 0; y < 28; ++y)
+      for (int x = 0; x < 36; ++x)
+        if (m.grid.passable(x, y)) free_cells.push_back({x + 0.5, y + 0.5});
+    for (int q = 0; q < 12; ++q) {
+      QueryInput in;
+      in.start = free_cells[rng() % free_cells.size()];
+      in.goal = free_cells[rng() % free_cells.size()];
+      const auto ref = reference.shortest(in.start, in.goal);
+      in.optimal_cost = ref ? std::optional<double>(ref->cost) : std::nullopt;
+      SCOPED_TRACE("query " + std::to_string(q));
+      for (SearchMode mode : {SearchMode::astar, SearchMode::theta}) {
+        for (const ResultRow& r : run_query(ctx, in, *rep, e.name, h, {"none", "los"}, fs, true, nullptr, nullptr, mode, e.caps)) {
+          SCOPED_TRACE(std::string(to_string(mode)) + " " + r.smoothing);
+          if (!e.caps.weights || (mode != SearchMode::astar && !e.caps.segment_edges)) {
+            EXPECT_EQ(r.status, Status::not_applicable) << r.message;
+            continue;
+          }
+          ASSERT_EQ(r.status, ref ? Status::ok : Status::no_path) << r.message;
+          if (r.status != Status::ok) continue;
+          EXPECT_TRUE(*r.valid && *r.raw_valid) << "invalid path";
+          EXPECT_EQ(r.path.front(), in.start);
+          EXPECT_EQ(r.path.back(), in.goal);
+          ASSERT_TRUE(r.cost && r.raw_cost && r.cost_gap);
+          EXPECT_NEAR(*r.cost, path_cost(m.grid, r.path), 1e-9 * *r.cost) << "cost is not the path's integral";
+          EXPECT_GE(*r.cost_gap, -1e-3) << "more than 0.1 % below the reference optimum";
+          if (r.smoothing == "los") EXPECT_LE(*r.cost, *r.raw_cost * (1 + 1e-12)) << "los raised the cost";
+        }
+      }
+    }
+  }
+}
+
 TEST_P(Conformance, Radius) {
   const RepresentationEntry& e = GetParam();
   // The battery's own erosion variants ("navmesh:erode=none", ...) name the harness's key.

@@ -331,7 +331,10 @@ TEST(SteinerReference, PointsAndPieces) {
   g.width = 4, g.height = 2;
   g.cells.assign(8, 1);
   g.weights = {1, 1, 2, 2, 1, 1, 2, 2};
-  const SteinerReference ref(g, 3);
+  SteinerOptions o;
+  o.m = 3;
+  o.uniform_steps = 2;
+  const SteinerReference ref(g, o);
   EXPECT_EQ(ref.pieces(), 2u);
   // Corners 5 x 3; horizontal sides: y = 0 and 2 border the outside (2 x 4 sides x 3 inner
   // points), y = 1 one weight (4 midpoints); vertical: x = 0, 2, 4 (3 x 2 sides x 3), x = 1, 3 (4).

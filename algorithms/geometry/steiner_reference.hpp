@@ -51,19 +51,23 @@
 
 namespace navbench {
 
-// The default point density, m = 2: every side's ends and midpoint. With the refinement, doubling
-// it changes the mean reference cost by -0.00003 % (icecrown S=2,W=5), 0 (golemsinthemist),
-// -0.030 % (rooms-32-512 with an inflation layer) and -0.012 % (with a regions layer), within the
-// 0.1 % SPEC §8 asks (harness/bench/bench_steiner.cpp; the graph alone needs m >= 8 there: -0.37 %
-// from 2 to 4 and -0.11 % from 4 to 8 on the inflation layer).
+// The default point density, m = 2: every side's ends and midpoint where the weight changes (sides
+// of one weight get 4 steps, below). With the refinement, doubling it changes the mean reference
+// cost by -0.00003 % (icecrown S=2,W=5), 0 (golemsinthemist), -0.029 % (rooms-32-512 with an
+// inflation layer) and -0.017 % (with a regions layer), within the 0.1 % SPEC §8 asks
+// (harness/bench/bench_steiner.cpp; the graph alone needs m >= 8 there: -0.37 % from 2 to 4 and
+// -0.11 % from 4 to 8 on the inflation layer).
 inline constexpr int kDefaultSteinerM = 2;
 
 struct SteinerOptions {
   int m = kDefaultSteinerM;  // points at most 1/m apart on sides where the weight changes
   // Steps on a side between two free cells of one weight (even, >= 2): 2 is its ends and midpoint,
   // as SPEC §8 asks; more points there let straight paths through areas of one weight, which cross
-  // many small pieces, snap less (the refinement removes most of that snapping anyway).
-  int uniform_steps = 2;
+  // many small pieces, snap less. 4 by default: with 2 the graph can pick another way round small
+  // obstacles, which the refinement cannot undo (0.40 % above the exact optimum on a weight-1 map
+  // with 20 % random obstacles, and visgraph 0.28 % below the reference on a weighted one in the
+  // conformance battery; both within 0.1 % with 4).
+  int uniform_steps = 4;
   // The longest side of a piece, in cells: a piece's points are all joined to each other, so a
   // settled point relaxes about its pieces' perimeters x 2m edges; the cap bounds that, at the
   // price of artificial sides a straight path must snap to.

@@ -12,7 +12,8 @@ OptimalityCheck::OptimalityCheck(bool on, const std::vector<Heuristic>& heuristi
 }
 
 bool OptimalityCheck::applies(const RepresentationSpec& spec, const ResultRow& r) const {
-  return on_ && spec.caps().grid8_optimal && r.smoothing == first_smoothing_ && r.search == "astar" &&
+  // A weighted map's grid8 finds the cheapest path, not the scenario's shortest (docs/terrain.md).
+  return on_ && spec.caps().grid8_optimal && r.smoothing == first_smoothing_ && r.search == "astar" && r.terrain.empty() &&
          std::find(admissible_.begin(), admissible_.end(), r.heuristic) != admissible_.end();
 }
 

@@ -15,7 +15,8 @@ class OptimalityCheck {
  public:
   OptimalityCheck(bool on, const std::vector<Heuristic>& heuristics, const std::string& first_smoothing);
   // Whether row r of `spec` is checked: on, grid8-optimal, an admissible heuristic (weight <= 1,
-  // never above the octile distance: not manhattan), the first smoothing (one row per query).
+  // never above the octile distance: not manhattan), the first smoothing (one row per query), A*,
+  // and a plain map (on a weighted one grid8's path is the cheapest, not the shortest).
   bool applies(const RepresentationSpec& spec, const ResultRow& r) const;
   // Counts one checked row; a mismatch prints one line: `where` names the query, `got` and `want` the costs.
   void record(bool match, const std::string& where, const std::string& got, const std::string& want);

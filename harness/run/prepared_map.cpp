@@ -228,6 +228,10 @@ void PreparedMap::compute_optimum() {
   optimum_done = true;
 }
 
+double reference_bound(const std::optional<double>& octile_optimal_cost) {
+  return octile_optimal_cost ? *octile_optimal_cost * (1 + 1e-9) + 1e-9 : std::numeric_limits<double>::infinity();
+}
+
 void PreparedMap::compute_reference_costs() {
   // docs/terrain.md: the least cost over the Steiner-point graph, refined by Snell's law: an upper
   // bound on the true optimum within the convergence the docs state. The octile reference bounds
@@ -235,9 +239,7 @@ void PreparedMap::compute_reference_costs() {
   const SteinerReference ref(map.grid);
   for (auto& qi : queries) {
     if (!free->point_free(qi.start) || !free->point_free(qi.goal)) continue;  // invalid_query rows
-    const double bound = qi.octile_optimal_cost ? *qi.octile_optimal_cost * (1 + 1e-9) + 1e-9
-                                                : std::numeric_limits<double>::infinity();
-    if (auto p = ref.shortest(qi.start, qi.goal, bound)) qi.optimal_cost = p->cost;
+    if (auto p = ref.shortest(qi.start, qi.goal, reference_bound(qi.octile_optimal_cost))) qi.optimal_cost = p->cost;
   }
 }
 

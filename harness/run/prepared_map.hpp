@@ -59,6 +59,10 @@ struct PreparedMap {
 // Reads and checks a map and its scenario (InputError on bad files); nothing heavy yet.
 PreparedMap prepare_map(const std::string& path, const QuerySelection& sel);
 
+// The bound the reference optimum's search takes (docs/terrain.md): the octile reference, which its
+// graph always matches or beats, plus rounding; +inf without one.
+double reference_bound(const std::optional<double>& octile_optimal_cost);
+
 // Files the --map arguments name: each file itself, each directory searched (recursively, sorted)
 // for *.map and *.wkt. Throws InputError for a path that does not exist or a directory with no maps.
 std::vector<std::string> expand_map_paths(const std::vector<std::string>& maps);

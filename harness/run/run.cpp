@@ -81,9 +81,10 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   BuildRow b = make_build_row(pm.map.name, spec, canonical, *rep, build_ms);
   b.radius = pm.radius;
   if (pm.map.kind == MapKind::grid && pm.map.grid.weighted()) {
-    // docs/terrain.md: the rows' optimal_cost comes from the Steiner-point reference of density m.
     b.terrain = pm.map.terrain;
-    b.params += (b.params.empty() ? "" : ",") + std::string("reference_m=") + std::to_string(kDefaultSteinerM);
+    // docs/terrain.md: the rows' optimal_cost comes from the Steiner-point reference of density m
+    // (not a parameter of the representation: it comes last, after the sorted ones).
+    if (pm.optimum_done) b.params += (b.params.empty() ? "" : ",") + std::string("reference_m=") + std::to_string(kDefaultSteinerM);
   }
   const int reps = std::max(1, opt.repetitions);
   const RadiusContext radius_ctx = pm.radius_context();

@@ -111,17 +111,21 @@ std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSp
   if (e.pm.map.kind == MapKind::grid && e.pm.map.grid.weighted()) {
     // docs/terrain.md: on a weighted map `optimal` stays Euclidean: the exact graph of the same free
     // space without the weights (as PreparedMap::compute_optimum), made again when the cells change.
+    // Built outside e.m (the caller holds e.state shared: the map does not change meanwhile), so
+    // other requests on the map do not wait for it; two first queries may both build it.
     std::shared_ptr<PlainOptimum> po;
     {
       std::lock_guard lock(e.m);
-      if (!e.plain_optimum || e.plain_optimum->map.grid.cells != e.pm.map.grid.cells) {
-        auto p = std::make_shared<PlainOptimum>();
-        p->map = e.pm.map;
-        p->map.grid.weights.clear();
-        p->rep = build_optimum_graph(p->map);
-        e.plain_optimum = p;
-      }
       po = e.plain_optimum;
+    }
+    if (!po || (po->version != e.version && po->map.grid.cells != e.pm.map.grid.cells)) {
+      auto p = std::make_shared<PlainOptimum>();
+      p->version = e.version;
+      p->map = e.pm.map;
+      p->map.grid.weights.clear();
+      p->rep = build_optimum_graph(p->map);
+      std::lock_guard lock(e.m);
+      e.plain_optimum = po = p;
     }
     if (!po->rep) return std::nullopt;
     std::lock_guard lock(po->m);
@@ -169,20 +173,21 @@ std::optional<double> octile_cost_of(MapCache& maps, MapEntry& e, const FreeSpac
 // the map's cells and weights (the reference is const and thread-safe).
 std::optional<double> reference_cost_of(MapEntry& e, const FreeSpace& free, Point s, Point g, std::optional<double> octile) {
   if (!free.point_free(s) || !free.point_free(g)) return std::nullopt;
+  // Built outside e.m, as the plain optimum above; every edit, paint and load bumps e.version.
   std::shared_ptr<CostReference> cr;
   {
     std::lock_guard lock(e.m);
-    const GridMap& now = e.pm.map.grid;
-    if (!e.cost_reference || e.cost_reference->grid.cells != now.cells || e.cost_reference->grid.weights != now.weights) {
-      auto c = std::make_shared<CostReference>();
-      c->grid = now;
-      c->ref = std::make_unique<SteinerReference>(c->grid);
-      e.cost_reference = c;
-    }
     cr = e.cost_reference;
   }
-  const double bound = octile ? *octile * (1 + 1e-9) + 1e-9 : std::numeric_limits<double>::infinity();
-  if (auto p = cr->ref->shortest(s, g, bound)) return p->cost;
+  if (!cr || cr->version != e.version) {
+    auto c = std::make_shared<CostReference>();
+    c->version = e.version;
+    c->grid = e.pm.map.grid;
+    c->ref = std::make_unique<SteinerReference>(c->grid);
+    std::lock_guard lock(e.m);
+    e.cost_reference = cr = c;
+  }
+  if (auto p = cr->ref->shortest(s, g, reference_bound(octile))) return p->cost;
   return std::nullopt;
 }
 

@@ -142,6 +142,7 @@ class BackgroundBuilds {
 
 // A weighted map's Euclidean optimum graph: built on a copy of the map without its weights.
 struct PlainOptimum {
+  std::uint64_t version = 0;  // the map's version it was made on (kept while the cells stay the same)
   Map map;  // the copy (the build keeps a pointer to it)
   std::unique_ptr<AnyRepresentation> rep;
   std::mutex m;  // one search at a time
@@ -150,6 +151,7 @@ struct PlainOptimum {
 // A weighted map's reference optimum (docs/terrain.md): the Steiner-point reference over a copy of
 // the grid as it was when made (cells and weights), as PreparedMap::compute_reference_costs.
 struct CostReference {
+  std::uint64_t version = 0;  // the map's version it was made on
   GridMap grid;  // the copy (the reference keeps a reference to it)
   std::unique_ptr<SteinerReference> ref;
 };

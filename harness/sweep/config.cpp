@@ -230,12 +230,22 @@ void resolve_maps(const json& j, bool expand_maps, SweepConfig& c) {
   // rows. A map of an optional entry whose key an earlier entry already has is skipped (the
   // same benchmark map in two places, e.g. ../shared and a download); otherwise it is an error.
   std::map<std::string, std::string> seen;  // key -> the file that has it
+  std::map<std::string, std::string> layers;  // key -> the cost layer file of a weighted entry
   std::vector<std::tuple<std::string, QuerySelection, std::size_t>> kept;
   for (auto& f : found) {
     const auto& [file, sel, entry] = f;
     const fs::path p(file);
     // The same map with other weights is another entry (docs/terrain.md: its rows carry `terrain`).
     const std::string key = p.parent_path().filename().string() + "/" + p.stem().string() + weights_tag(sel.weights);
+    // A cost layer is named in the rows by its file name: two layers of one name on one map would
+    // be one in the results.
+    if (!sel.weights.costs.empty()) {
+      auto [l, first] = layers.emplace(key, sel.weights.costs);
+      if (!first && fs::path(l->second).lexically_normal() != fs::path(sel.weights.costs).lexically_normal())
+        throw std::invalid_argument("sweep config: " + l->second + " and " + sel.weights.costs + " are both cost layers '" +
+                                    fs::path(sel.weights.costs).filename().string() + "' of " + file +
+                                    " (results name a layer by its file name)");
+    }
     auto [it, fresh] = seen.emplace(key, file);
     if (fresh) kept.push_back(f);
     else if (fs::path(it->second).lexically_normal() == p.lexically_normal()) continue;  // listed twice: once

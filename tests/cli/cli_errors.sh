@@ -78,6 +78,10 @@ expect_error bad_sweep_config 'not valid JSON' sweep "$tmp/short.map"
 expect_error bad_shard '--shard needs K/N' sweep "$src/scripts/sweeps/default.json" --shard 3
 printf '{"maps": ["%s"], "dynamic": [{"path": "x.scen", "terrain": "S=2"}], "representations": ["grid8"]}\n' "$m" > "$tmp/dynw.json"
 expect_error sweep_dynamic_weights "a dynamic entry takes no weights" sweep "$tmp/dynw.json"
+# Two cost layers of one file name on one map (the rows name a layer by its file name): refused.
+mkdir -p "$tmp/la" "$tmp/lb" && "$nb" generate costs --map "$m" --kind regions --seed 1 --out "$tmp/la/x" 2>/dev/null && cp "$tmp/la/x.costs" "$tmp/lb/x.costs"
+printf '{"maps": [{"path": "%s", "costs": "%s"}, {"path": "%s", "costs": "%s"}], "representations": ["grid8"]}\n' "$m" "$tmp/la/x.costs" "$m" "$tmp/lb/x.costs" > "$tmp/twolayers.json"
+expect_error sweep_two_layers_one_name "are both cost layers 'x\.costs'" sweep "$tmp/twolayers.json"
 expect_error bad_generate 'unknown option' generate maze --bogus 3 --out "$tmp/g"
 # Every error names its subcommand on one line.
 for c in run sweep merge generate structure list; do
