@@ -85,7 +85,9 @@ std::vector<double> SteinerReference::distances_from(std::int32_t source) const 
   heap.push_back({0, source});
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), cmp);
-    const auto [dp, p] = heap.back();
+    // (no structured binding: clang 14 does not let the lambda below capture one)
+    const double dp = heap.back().first;
+    const auto p = heap.back().second;
     heap.pop_back();
     if (done[std::size_t(p)]) continue;
     done[std::size_t(p)] = 1;

@@ -20,7 +20,6 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -28,6 +27,7 @@
 #include "datasets/terrain.hpp"
 #include "geometry/path_cost.hpp"
 #include "geometry/steiner_reference.hpp"
+#include "harness/run/prepared_map.hpp"
 
 namespace {
 
@@ -39,55 +39,20 @@ struct WeightedCase {
   std::vector<double> octile;  // octile_optimal_cost per query
 };
 
-// The least cost of an 8-connected centre-to-centre path without corner cutting (A*, octile
-// distance x least weight): octile_optimal_cost, the bound the pipeline passes.
-double octile_cost(const GridMap& g, int sx, int sy, int gx, int gy) {
-  const int W = g.width;
-  const double wmin = least_weight(g);
-  std::vector<double> d(std::size_t(W) * g.height, INFINITY);
-  const auto h = [&](int x, int y) {
-    const double dx = std::abs(x - gx), dy = std::abs(y - gy);
-    return wmin * (std::max(dx, dy) + (M_SQRT2 - 1) * std::min(dx, dy));
-  };
-  using E = std::pair<double, int>;
-  std::priority_queue<E, std::vector<E>, std::greater<>> pq;
-  d[std::size_t(sy) * W + sx] = 0;
-  pq.push({h(sx, sy), sy * W + sx});
-  while (!pq.empty()) {
-    auto [f, v] = pq.top();
-    pq.pop();
-    const int x = v % W, y = v / W;
-    const double c = d[std::size_t(v)];
-    if (f > c + h(x, y)) continue;
-    if (x == gx && y == gy) return c;
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        if (!dx && !dy) continue;
-        const int nx = x + dx, ny = y + dy;
-        if (!g.passable(nx, ny)) continue;
-        if (dx && dy && (!g.passable(x + dx, y) || !g.passable(x, y + dy))) continue;
-        const double step = (dx && dy ? M_SQRT2 : 1.0) * 0.5 * (g.weight(x, y) + g.weight(nx, ny));
-        const int u = ny * W + nx;
-        if (c + step < d[std::size_t(u)]) {
-          d[std::size_t(u)] = c + step;
-          pq.push({c + step + h(nx, ny), u});
-        }
-      }
-  }
-  return INFINITY;
-}
-
-// Queries floor(i M / n), i < n, of a scenario, centre convention, with their octile optimum.
-void add_queries(WeightedCase& c, const Scenario& sc, std::size_t n) {
-  const std::size_t M = sc.lines.size();
-  n = std::min(n, M);
-  for (std::size_t i = 0; i < n; ++i) {
-    const ScenarioLine& l = sc.lines[i * M / n];
-    const double oct = octile_cost(c.map.grid, int(l.sx), int(l.sy), int(l.gx), int(l.gy));
-    if (!std::isfinite(oct)) continue;  // a goal the weights cut off: the pipeline answers no_path
-    c.queries.push_back({{l.sx + 0.5, l.sy + 0.5}, {l.gx + 0.5, l.gy + 0.5}});
-    c.octile.push_back(oct);
-  }
+// Queries floor(i M / n), i < n, of a scenario, centre convention, with their octile optimum: the
+// default job's pick and reference, by the pipeline's own PreparedMap (registry grid8).
+void add_queries(WeightedCase& c, const Scenario& sc, long n) {
+  PreparedMap pm;
+  pm.map = c.map;
+  pm.scen = sc;
+  pm.has_scen = true;
+  pm.selection.limit = n;
+  pm.build_queries();
+  for (const QueryInput& q : pm.queries)
+    if (q.octile_optimal_cost) {  // (a goal the weights cut off: the pipeline answers no_path)
+      c.queries.push_back({q.start, q.goal});
+      c.octile.push_back(*q.octile_optimal_cost);
+    }
 }
 
 // The weighted map of a case name, loaded once; nullptr (with why) when its files are absent.

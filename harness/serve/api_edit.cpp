@@ -115,19 +115,12 @@ json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want
           {"weighted", g.weighted()}, {"terrain", e.pm.map.terrain}, {"free_space_us", free_us}, {"updates", updates}};
 }
 
-// POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": true | false}
-json api_cells(MapCache& maps, const json& body) {
-  only_fields(body, {"map", "cells", "blocked"});
-  MapEntry& e = map_of(maps, body);
-  const GridMap& g = editable_grid(e);
-  if (!body.contains("blocked") || !body["blocked"].is_boolean()) throw HttpError(400, "'blocked' must be true or false");
+std::vector<std::pair<int, int>> request_cells(const json& body, const GridMap& g) {
   if (!body.contains("cells") || !body["cells"].is_array()) throw HttpError(400, "'cells' must be an array of [x, y] cells");
   const json& cells = body["cells"];
   if (cells.size() > kMaxCells) throw HttpError(413, "at most " + std::to_string(kMaxCells) + " cells per request");
-  const std::uint8_t v = body["blocked"].get<bool>() ? 0 : 1;
-  // Every cell is checked before any changes: a bad request leaves the map as it was.
-  std::vector<CellChange> want;
-  want.reserve(cells.size());
+  std::vector<std::pair<int, int>> out;
+  out.reserve(cells.size());
   for (const auto& c : cells) {
     if (!c.is_array() || c.size() != 2 || !c[0].is_number_integer() || !c[1].is_number_integer())
       throw HttpError(400, "each of 'cells' must be [x, y] (two integers)");
@@ -135,8 +128,21 @@ json api_cells(MapCache& maps, const json& body) {
     if (x < 0 || y < 0 || x >= g.width || y >= g.height)
       throw HttpError(400, "cell (" + std::to_string(x) + ", " + std::to_string(y) + ") is outside the map (0.." +
                                std::to_string(g.width - 1) + ", 0.." + std::to_string(g.height - 1) + ")");
-    want.push_back({int(x), int(y), v});
+    out.push_back({int(x), int(y)});
   }
+  return out;
+}
+
+// POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": true | false}
+json api_cells(MapCache& maps, const json& body) {
+  only_fields(body, {"map", "cells", "blocked"});
+  MapEntry& e = map_of(maps, body);
+  const GridMap& g = editable_grid(e);
+  if (!body.contains("blocked") || !body["blocked"].is_boolean()) throw HttpError(400, "'blocked' must be true or false");
+  const std::uint8_t v = body["blocked"].get<bool>() ? 0 : 1;
+  // Every cell is checked before any changes: a bad request leaves the map as it was.
+  std::vector<CellChange> want;
+  for (const auto& [x, y] : request_cells(body, g)) want.push_back({x, y, v});
   std::unique_lock map_lock(e.state);  // waits for the queries in flight; new ones wait for this edit
   return apply_edit(maps, e, want);
 }

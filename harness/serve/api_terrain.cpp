@@ -87,19 +87,7 @@ json api_paint(MapCache& maps, const json& body) {
   if (!body.contains("weight") || !body["weight"].is_number() || !std::isfinite(body["weight"].get<double>()) || body["weight"].get<double>() < 1)
     throw HttpError(400, "'weight' must be a number >= 1 (a cell's cost per unit length)");
   const double weight = body["weight"].get<double>();
-  if (!body.contains("cells") || !body["cells"].is_array()) throw HttpError(400, "'cells' must be an array of [x, y] cells");
-  const json& cells = body["cells"];
-  if (cells.size() > kMaxCells) throw HttpError(413, "at most " + std::to_string(kMaxCells) + " cells per request");
-  std::vector<std::pair<int, int>> at;  // every cell checked before any changes
-  for (const auto& c : cells) {
-    if (!c.is_array() || c.size() != 2 || !c[0].is_number_integer() || !c[1].is_number_integer())
-      throw HttpError(400, "each of 'cells' must be [x, y] (two integers)");
-    const long long x = c[0].get<long long>(), y = c[1].get<long long>();
-    if (x < 0 || y < 0 || x >= g0.width || y >= g0.height)
-      throw HttpError(400, "cell (" + std::to_string(x) + ", " + std::to_string(y) + ") is outside the map (0.." +
-                               std::to_string(g0.width - 1) + ", 0.." + std::to_string(g0.height - 1) + ")");
-    at.push_back({int(x), int(y)});
-  }
+  const std::vector<std::pair<int, int>> at = request_cells(body, g0);  // every cell checked before any changes
   std::unique_lock map_lock(e.state);
   const GridMap& g = e.pm.map.grid;
   // An unweighted map becomes weighted (every passable cell 1); its `terrain` says it was painted:

@@ -272,6 +272,8 @@ struct NewWeights {
   std::string terrain;
 };
 json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want, const NewWeights* weights = nullptr);
+// A request's "cells": [[x, y], ...], each checked against g (HttpError 400/413 with one line).
+std::vector<std::pair<int, int>> request_cells(const json& body, const GridMap& g);
 
 // ---------- http.cpp ----------
 
