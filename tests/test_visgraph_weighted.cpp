@@ -60,7 +60,7 @@ std::vector<Point> region_corners(const GridMap& g) {
       const bool s[4] = {nw && ne && nw != ne, sw && se && sw != se, nw && sw && nw != sw, ne && se && ne != se};
       const int k = s[0] + s[1] + s[2] + s[3];
       if (k == 0 || (k == 2 && ((s[0] && s[1]) || (s[2] && s[3])))) continue;
-      out.push_back(Point(x, y));
+      out.push_back(Point{double(x), double(y)});
     }
   return out;
 }

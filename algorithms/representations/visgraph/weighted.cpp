@@ -153,7 +153,7 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   for (int y = 0; y <= H; ++y)
     for (int x = 0; x <= W; ++x)
       if (vat_[std::size_t(y) * std::size_t(W + 1) + std::size_t(x)] < 0 && region_corner(grid, x, y, steiner))
-        found.push_back(Point(x, y));
+        found.push_back(Point{double(x), double(y)});
   // The cap: with more than max_nodes vertices in all (a costmap whose weights change from cell to
   // cell has a region corner at nearly every grid point) the region corners are left out by default
   // (regions=0 in the build's params: the convex corners' graph, priced the same way); named, or
