@@ -46,24 +46,60 @@ Landmarks TangentRepresentation::build_landmarks() const {
   // (with d'(L, T) = min over the goal's links of d'(L, g) + c) is admissible and consistent for
   // the directed search, as ALT's proof needs only these triangle inequalities.
   const std::size_t n = tangent_->vertex_count();
+  // Only the arcs of the largest connected component of the closure: the selection seeds at the
+  // vertex of highest out-degree, which may lie in a small enclosed region (Aurora: many islands),
+  // and then chooses only among the vertices it reaches. Vertices elsewhere keep +inf rows, which
+  // the shared A* skips (h falls back to the Euclidean bound there); a vertex of the main component
+  // with d'(L, T) = +inf cannot reach T (the closure holds every arc), so h = +inf is exact there.
+  std::vector<std::uint32_t> comp(n, ~0u);
+  {
+    std::vector<std::vector<Vertex>> adj(n);  // the closure, for the component labels
+    for (std::size_t u = 0; u < n; ++u)
+      for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it) {
+        const Vertex v = Vertex(target(*it, graph_));
+        adj[u].push_back(v);
+        adj[v].push_back(Vertex(u));
+      }
+    std::uint32_t label = 0, main = 0;
+    std::size_t main_size = 0;
+    std::vector<Vertex> stack;
+    for (std::size_t r = 0; r < n; ++r) {
+      if (comp[r] != ~0u) continue;
+      std::size_t size = 0;
+      comp[r] = label;
+      stack.assign(1, Vertex(r));
+      while (!stack.empty()) {
+        const Vertex u = stack.back();
+        stack.pop_back();
+        ++size;
+        for (Vertex v : adj[u])
+          if (comp[v] == ~0u) comp[v] = label, stack.push_back(v);
+      }
+      if (size > main_size) main_size = size, main = label;
+      ++label;
+    }
+    for (auto& c : comp) c = c == main ? 1u : 0u;  // 1: in the main component
+  }
   std::vector<std::uint32_t> begin(n + 1, 0);
   for (std::size_t u = 0; u < n; ++u)
-    for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it) {
-      ++begin[u + 1];
-      ++begin[std::size_t(target(*it, graph_)) + 1];
-    }
+    if (comp[u])
+      for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it) {
+        ++begin[u + 1];
+        ++begin[std::size_t(target(*it, graph_)) + 1];
+      }
   for (std::size_t u = 0; u < n; ++u) begin[u + 1] += begin[u];
   std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
   std::vector<Vertex> targets(begin[n]);
   std::vector<double> weights(begin[n]);
   const auto w = weight_map(graph_);
   for (std::size_t u = 0; u < n; ++u)
-    for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it) {
-      const Vertex v = Vertex(target(*it, graph_));
-      const double x = get(w, *it);
-      targets[fill[u]] = v, weights[fill[u]++] = x;
-      targets[fill[v]] = Vertex(u), weights[fill[v]++] = x;
-    }
+    if (comp[u])
+      for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it) {
+        const Vertex v = Vertex(target(*it, graph_));
+        const double x = get(w, *it);
+        targets[fill[u]] = v, weights[fill[u]++] = x;
+        targets[fill[v]] = Vertex(u), weights[fill[v]++] = x;
+      }
   const CsrGraph sym(std::move(begin), std::move(targets), std::move(weights));
   // Landmarks spread over circles: a vertex's place is its circle (named by the circle's first
   // vertex, so places stay < n), as the tangent points of one corner are near in space.
