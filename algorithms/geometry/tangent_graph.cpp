@@ -267,7 +267,8 @@ std::vector<TangentGraph::Join> TangentGraph::join_start(Point s, const std::vec
   return out;
 }
 
-std::vector<TangentGraph::Join> TangentGraph::join_goal(Point g, const std::vector<std::int32_t>* circles) const {
+std::vector<TangentGraph::Join> TangentGraph::join_goal(Point g, const std::vector<std::int32_t>* circles,
+                                                       bool back_to_segment) const {
   std::vector<Join> out;
   for_each_tangent(g, circles, [&](const Circle& C, const PointTangent& t) {
     // Arriving at t going towards g: the sense opposite to the one from g. The last node at or
@@ -278,10 +279,15 @@ std::vector<TangentGraph::Join> TangentGraph::join_goal(Point g, const std::vect
     const auto it = std::upper_bound(ord.begin(), ord.end(), at,
                                      [&](double v, std::int32_t x) { return v < sg * nodes_[std::size_t(x)].key; });
     if (it == ord.begin()) return;
-    const std::int32_t id = *(it - 1);
-    const Node& n = nodes_[std::size_t(id)];
-    if (!rv_->point_clear(t.t, R_) || !rv_->segment_clear(t.t, g, R_) || !arc_ok(C, n.p, t.t)) return;  // as join_start
-    out.push_back({id, R_ * std::abs(t.key - n.key) + t.len, t.t});
+    if (!rv_->point_clear(t.t, R_) || !rv_->segment_clear(t.t, g, R_)) return;  // as join_start
+    for (auto k = it; k != ord.begin();) {
+      const std::int32_t id = *--k;
+      const Node& n = nodes_[std::size_t(id)];
+      // An arc that is not clear stays so when it starts earlier (it holds this one): stop.
+      if (!arc_ok(C, n.p, t.t)) break;
+      out.push_back({id, R_ * std::abs(t.key - n.key) + t.len, t.t});
+      if (!back_to_segment || n.seg_to >= 0) break;
+    }
   });
   return out;
 }

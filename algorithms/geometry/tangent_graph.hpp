@@ -69,7 +69,12 @@ class TangentGraph {
   // a clear tangent segment from q to the circle of corner c implies that q sees c, see there).
   // The answer is then the same as over every circle, at the cost of the listed ones only.
   std::vector<Join> join_start(Point s, const std::vector<std::int32_t>* circles = nullptr) const;
-  std::vector<Join> join_goal(Point g, const std::vector<std::int32_t>* circles = nullptr) const;
+  // back_to_segment: the goal joins also from the nodes before that last one, back to (and with)
+  // the last node at or before t that has a leaving segment: for a graph whose arcs jump over
+  // the nodes without a leaving segment (TangentRepresentation), so that a walk along the circle
+  // that would pass the skipped last node still meets a goal link.
+  std::vector<Join> join_goal(Point g, const std::vector<std::int32_t>* circles = nullptr,
+                              bool back_to_segment = false) const;
   // The shortest path from s to g that visits no node: the straight segment when it keeps
   // clearance R, else the best of s -> tangent -> one arc -> tangent -> g (nullopt: none).
   // `circles`: as for join_start, a superset of the circles s can join.

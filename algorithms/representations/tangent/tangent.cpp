@@ -24,7 +24,20 @@ TangentRepresentation::TangentRepresentation(const Map& map, double R) : R_(R) {
   for (std::size_t i = 0; i < n; ++i) {
     const auto nd = tangent_->node(std::int32_t(i));
     if (nd.seg_to >= 0) targets.push_back(Vertex(nd.seg_to)), weights.push_back(nd.seg_len);
-    if (nd.arc_to >= 0 && nd.arc_to != nd.seg_to) targets.push_back(Vertex(nd.arc_to)), weights.push_back(nd.arc_len);
+    // An arc jumps over the nodes without a leaving segment (arrivals), whose only way on is their
+    // own arc: a walk along the circle stops only where it may leave, and the search expands
+    // those nodes only when it arrives at them by their segment. The goal joins from every node
+    // back to the last one with a leaving segment before its tangent point (join_goal's
+    // back_to_segment), so no walk loses its way out; lengths are the sums of the arcs jumped.
+    std::int32_t to = nd.arc_to;
+    double len = nd.arc_len;
+    while (to >= 0) {
+      const auto nx = tangent_->node(to);
+      if (nx.seg_to >= 0 || nx.arc_to < 0) break;
+      len += nx.arc_len;
+      to = nx.arc_to;
+    }
+    if (to >= 0 && to != nd.seg_to) targets.push_back(Vertex(to)), weights.push_back(len);
     begin[i + 1] = std::uint32_t(targets.size());
   }
   graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
@@ -165,7 +178,7 @@ std::optional<Attachment> TangentRepresentation::attach_start(Point p) const {
 
 std::optional<Attachment> TangentRepresentation::attach_goal(Point p) const {
   if (!rv_->point_clear(p, R_)) return std::nullopt;
-  return attachment(tangent_->join_goal(p, circles_seen(p)), free_->component(p));
+  return attachment(tangent_->join_goal(p, circles_seen(p), true), free_->component(p));
 }
 
 std::optional<DiscPath> TangentRepresentation::direct_path(const Query& q) const {
@@ -246,7 +259,7 @@ std::vector<PathItem> TangentRepresentation::disc_items(const Query& q) const {
     else arc_to(v.circle, v.p);
   }
   const auto last = tangent_->node(node_at(q.path.size() - 1));
-  for (const auto& j : tangent_->join_goal(q.goal, &cg))
+  for (const auto& j : tangent_->join_goal(q.goal, &cg, true))
     if (j.node == node_at(q.path.size() - 1)) {
       arc_to(last.circle, j.t);
       segment_to(q.goal);
