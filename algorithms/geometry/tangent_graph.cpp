@@ -261,7 +261,11 @@ std::vector<TangentGraph::Join> TangentGraph::join_start(Point s, const std::vec
     // No sampled bound (surely_blocked) before the exact tests: joins are asked for the circles
     // of the corners a point sees (TangentRepresentation), whose tangents mostly keep clearance R
     // (90 % on den520d at R = 0.5), so the bound would only add its samples.
-    if (!rv_->point_clear(t.t, R_) || !rv_->segment_clear(s, t.t, R_) || !arc_ok(C, t.t, n.p)) return;
+    if (!rv_->point_clear(t.t, R_) || !rv_->segment_clear(s, t.t, R_)) return;
+    // The arc t -> n lies within the arc from the node before t to n: when the graph holds that
+    // one (it was found clear), this one is clear too; else the exact test.
+    const bool within_clear = it != ord.begin() && nodes_[std::size_t(*(it - 1))].arc_to == *it;
+    if (!within_clear && !arc_ok(C, t.t, n.p)) return;
     out.push_back({*it, t.len + R_ * std::abs(n.key - t.key), t.t});
   });
   return out;
@@ -283,8 +287,12 @@ std::vector<TangentGraph::Join> TangentGraph::join_goal(Point g, const std::vect
     for (auto k = it; k != ord.begin();) {
       const std::int32_t id = *--k;
       const Node& n = nodes_[std::size_t(id)];
-      // An arc that is not clear stays so when it starts earlier (it holds this one): stop.
-      if (!arc_ok(C, n.p, t.t)) break;
+      // The arc n -> t: for the last node before t, within the graph's arc to the next node
+      // (clear when the graph holds it), else the exact test; for an earlier node, the graph's arc
+      // to the node after it and then the arc already found clear. An arc that is not clear stays
+      // so when it starts earlier (it holds this one): stop.
+      const bool clear = k + 1 != ord.end() && n.arc_to == *(k + 1);
+      if (!clear && (k + 1 != it || !arc_ok(C, n.p, t.t))) break;
       out.push_back({id, R_ * std::abs(t.key - n.key) + t.len, t.t});
       if (!back_to_segment || n.seg_to >= 0) break;
     }
