@@ -4,7 +4,9 @@
 // monotonicity in R, and hand-computed lengths on small maps.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -18,6 +20,7 @@
 #include "geometry/polygons.hpp"
 #include "geometry/radius_validity.hpp"
 #include "geometry/tangent_graph.hpp"
+#include "representations/visgraph/grid_fov.hpp"
 
 #include "test_maps.hpp"
 
@@ -400,6 +403,69 @@ TEST(TangentGraph, IrregularPolygonMapAgainstSampledRoadmap) {
   }
   std::printf("[ polygon  ] %d queries, worst roadmap excess (h = 0.05) %.4g\n", compared, worst);
   EXPECT_GE(compared, 8);
+}
+
+// (7) The disc query's visibility filter (representations/tangent/tangent.hpp): a point joins only
+// circles of corners it sees, so joining over the circles of the corners the point visgraph's
+// sweep reports (sure or maybe) gives exactly the joins over every circle, and the one-arc direct
+// path over the circles both ends see is the one over every circle. Points anywhere in the cells
+// (not only centres and corners), on random maps, at several radii.
+TEST(TangentGraph, JoinsOverSeenCirclesEqualJoinsOverAll) {
+  std::mt19937_64 rng(97);
+  int points = 0, joins = 0, directs = 0;
+  for (int m = 0; m < 6; ++m) {
+    Env e(random_grid(24, 24, 0.14, rng));
+    const GridFov fov(e.map.grid, e.fs.convex_corners());
+    for (double R : {0.3, 0.5, 1.0, 1.5}) {
+      const TangentGraph tg(e.fs, e.rv, R);
+      auto seen = [&](Point p) {
+        std::vector<std::uint32_t> sure, maybe;
+        fov.scan(p, sure, maybe);
+        std::vector<std::int32_t> out;
+        for (const auto* list : {&sure, &maybe})
+          for (std::uint32_t k : *list)
+            if (tg.circle_of_corner(k) >= 0) out.push_back(tg.circle_of_corner(k));
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
+      };
+      auto same = [](const std::vector<TangentGraph::Join>& a, const std::vector<TangentGraph::Join>& b) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+          if (a[i].node != b[i].node || a[i].cost != b[i].cost || !(a[i].t == b[i].t)) return false;
+        return true;
+      };
+      std::uniform_real_distribution<double> ux(0, e.map.grid.width), uy(0, e.map.grid.height);
+      std::vector<Point> pts;
+      for (int tries = 0; tries < 4000 && pts.size() < 40; ++tries) {
+        Point p{ux(rng), uy(rng)};
+        if (tries % 3 == 1) p = {std::floor(p.x) + 0.5, std::floor(p.y) + 0.5};
+        if (tries % 3 == 2) p = {std::round(p.x), std::round(p.y)};
+        if (e.rv.point_clear(p, R)) pts.push_back(p);
+      }
+      for (std::size_t i = 0; i < pts.size(); ++i) {
+        const Point p = pts[i];
+        const auto cs = seen(p);
+        const auto all_s = tg.join_start(p), all_g = tg.join_goal(p);
+        EXPECT_TRUE(same(tg.join_start(p, &cs), all_s)) << "start (" << p.x << ", " << p.y << ") R " << R;
+        EXPECT_TRUE(same(tg.join_goal(p, &cs), all_g)) << "goal (" << p.x << ", " << p.y << ") R " << R;
+        joins += int(all_s.size() + all_g.size());
+        ++points;
+        const Point q = pts[(i * 7 + 3) % pts.size()];
+        const auto cq = seen(q);
+        std::vector<std::int32_t> both;
+        std::set_intersection(cs.begin(), cs.end(), cq.begin(), cq.end(), std::back_inserter(both));
+        const auto d_all = tg.direct_path(p, q), d_seen = tg.direct_path(p, q, &both);
+        ASSERT_EQ(d_all.has_value(), d_seen.has_value()) << "(" << p.x << ", " << p.y << ") -> (" << q.x << ", " << q.y << ") R " << R;
+        if (d_all) {
+          EXPECT_EQ(d_all->length, d_seen->length);
+          ++directs;
+        }
+      }
+    }
+  }
+  std::printf("[ seen     ] %d points, %d joins, %d direct paths: the same over the seen circles\n", points, joins, directs);
+  EXPECT_GT(joins, 1000);
 }
 
 // (6) A generated 128 x 128 map: every path valid, lengths consistent; build and query times logged.

@@ -131,7 +131,9 @@ TangentGraph::TangentGraph(const FreeSpace& fs, const RadiusValidity& rv, double
   const GridClearance* gc = rv.clearance();
   const double lim = R - kRadiusTolerance;
   // Circles: one per convex corner whose cone arc may hold a point of clearance R.
-  for (const ConvexCorner& k : fs.convex_corners()) {
+  corner_circle_.assign(fs.convex_corners().size(), -1);
+  for (std::size_t kc = 0; kc < fs.convex_corners().size(); ++kc) {
+    const ConvexCorner& k = fs.convex_corners()[kc];
     Circle C;
     C.c = k.at;
     C.ua = unit(k.at, k.after);
@@ -156,6 +158,7 @@ TangentGraph::TangentGraph(const FreeSpace& fs, const RadiusValidity& rv, double
     }
     Arc whole;
     C.arc_clear = make_arc(a, C.c, b, whole) && rv.arc_clear(whole, R);
+    corner_circle_[kc] = std::int32_t(circles_.size());
     circles_.push_back(std::move(C));
   }
 
@@ -229,20 +232,25 @@ TangentGraph::TangentGraph(const FreeSpace& fs, const RadiusValidity& rv, double
 }
 
 template <class F>
-void TangentGraph::for_each_tangent(Point q, F&& f) const {
+void TangentGraph::for_each_tangent(Point q, const std::vector<std::int32_t>* circles, F&& f) const {
   const std::int32_t comp = fs_->component(q);
-  for (std::int32_t ci = 0; ci < std::int32_t(circles_.size()); ++ci) {
+  auto visit = [&](std::int32_t ci) {
     const Circle& C = circles_[std::size_t(ci)];
-    if (C.component != comp) continue;
+    if (C.component != comp) return;
     PointTangent t[2];
     const int k = point_tangents(q, ci, t);
     for (int i = 0; i < k; ++i) f(C, t[i]);
+  };
+  if (circles) {
+    for (std::int32_t ci : *circles) visit(ci);
+  } else {
+    for (std::int32_t ci = 0; ci < std::int32_t(circles_.size()); ++ci) visit(ci);
   }
 }
 
-std::vector<TangentGraph::Join> TangentGraph::join_start(Point s) const {
+std::vector<TangentGraph::Join> TangentGraph::join_start(Point s, const std::vector<std::int32_t>* circles) const {
   std::vector<Join> out;
-  for_each_tangent(s, [&](const Circle& C, const PointTangent& t) {
+  for_each_tangent(s, circles, [&](const Circle& C, const PointTangent& t) {
     // The first node at or after t in t's sense (positions along the sense: sign x key).
     const auto& ord = C.order[t.sign > 0];
     const double sg = t.sign > 0 ? 1.0 : -1.0, at = sg * t.key;
@@ -250,16 +258,23 @@ std::vector<TangentGraph::Join> TangentGraph::join_start(Point s) const {
                                      [&](std::int32_t x, double v) { return sg * nodes_[std::size_t(x)].key < v; });
     if (it == ord.end()) return;
     const Node& n = nodes_[std::size_t(*it)];
-    if (surely_blocked(s, t.t) || !rv_->point_clear(t.t, R_) || !rv_->segment_clear(s, t.t, R_) || !arc_ok(C, t.t, n.p))
-      return;
+    // No sampled bound (surely_blocked) before the exact tests: joins are asked for the circles
+    // of the corners a point sees (TangentRepresentation), whose tangents mostly keep clearance R
+    // (90 % on den520d at R = 0.5), so the bound would only add its samples.
+    if (!rv_->point_clear(t.t, R_) || !rv_->segment_clear(s, t.t, R_)) return;
+    // The arc t -> n lies within the arc from the node before t to n: when the graph holds that
+    // one (it was found clear), this one is clear too; else the exact test.
+    const bool within_clear = it != ord.begin() && nodes_[std::size_t(*(it - 1))].arc_to == *it;
+    if (!within_clear && !arc_ok(C, t.t, n.p)) return;
     out.push_back({*it, t.len + R_ * std::abs(n.key - t.key), t.t});
   });
   return out;
 }
 
-std::vector<TangentGraph::Join> TangentGraph::join_goal(Point g) const {
+std::vector<TangentGraph::Join> TangentGraph::join_goal(Point g, const std::vector<std::int32_t>* circles,
+                                                       bool back_to_segment) const {
   std::vector<Join> out;
-  for_each_tangent(g, [&](const Circle& C, const PointTangent& t) {
+  for_each_tangent(g, circles, [&](const Circle& C, const PointTangent& t) {
     // Arriving at t going towards g: the sense opposite to the one from g. The last node at or
     // before t in that sense.
     const int sense = -t.sign;
@@ -268,22 +283,32 @@ std::vector<TangentGraph::Join> TangentGraph::join_goal(Point g) const {
     const auto it = std::upper_bound(ord.begin(), ord.end(), at,
                                      [&](double v, std::int32_t x) { return v < sg * nodes_[std::size_t(x)].key; });
     if (it == ord.begin()) return;
-    const std::int32_t id = *(it - 1);
-    const Node& n = nodes_[std::size_t(id)];
-    if (surely_blocked(t.t, g) || !rv_->point_clear(t.t, R_) || !rv_->segment_clear(t.t, g, R_) || !arc_ok(C, n.p, t.t))
-      return;
-    out.push_back({id, R_ * std::abs(t.key - n.key) + t.len, t.t});
+    if (!rv_->point_clear(t.t, R_) || !rv_->segment_clear(t.t, g, R_)) return;  // as join_start
+    for (auto k = it; k != ord.begin();) {
+      const std::int32_t id = *--k;
+      const Node& n = nodes_[std::size_t(id)];
+      // The arc n -> t: for the last node before t, within the graph's arc to the next node
+      // (clear when the graph holds it), else the exact test; for an earlier node, the graph's arc
+      // to the node after it and then the arc already found clear. An arc that is not clear stays
+      // so when it starts earlier (it holds this one): stop.
+      const bool clear = k + 1 != ord.end() && n.arc_to == *(k + 1);
+      if (!clear && (k + 1 != it || !arc_ok(C, n.p, t.t))) break;
+      out.push_back({id, R_ * std::abs(t.key - n.key) + t.len, t.t});
+      if (!back_to_segment || n.seg_to >= 0) break;
+    }
   });
   return out;
 }
 
-std::optional<DiscPath> TangentGraph::direct_path(Point s, Point g) const {
+std::optional<DiscPath> TangentGraph::direct_path(Point s, Point g, const std::vector<std::int32_t>* circles) const {
   if (s == g) return DiscPath{0, {{s, false}}};
   if (rv_->segment_clear(s, g, R_)) return DiscPath{distance(s, g), {{s, false}, {g, false}}};
   const std::int32_t comp = fs_->component(s);
   if (comp != fs_->component(g)) return std::nullopt;
   std::optional<DiscPath> best;
-  for (std::int32_t ci = 0; ci < std::int32_t(circles_.size()); ++ci) {
+  const std::size_t count = circles ? circles->size() : circles_.size();
+  for (std::size_t idx = 0; idx < count; ++idx) {
+    const std::int32_t ci = circles ? (*circles)[idx] : std::int32_t(idx);
     const Circle& C = circles_[std::size_t(ci)];
     if (C.component != comp) continue;
     PointTangent ts[2], tg[2];

@@ -63,11 +63,27 @@ class TangentGraph {
     double cost;
     Point t;
   };
-  std::vector<Join> join_start(Point s) const;
-  std::vector<Join> join_goal(Point g) const;
+  //
+  // `circles`, when given, lists the only circles to try (ascending ids): a superset of those the
+  // point can join, e.g. the circles of the convex corners the point sees (TangentRepresentation:
+  // a clear tangent segment from q to the circle of corner c implies that q sees c, see there).
+  // The answer is then the same as over every circle, at the cost of the listed ones only.
+  std::vector<Join> join_start(Point s, const std::vector<std::int32_t>* circles = nullptr) const;
+  // back_to_segment: the goal joins also from the nodes before that last one, back to (and with)
+  // the last node at or before t that has a leaving segment: for a graph whose arcs jump over
+  // the nodes without a leaving segment (TangentRepresentation), so that a walk along the circle
+  // that would pass the skipped last node still meets a goal link.
+  std::vector<Join> join_goal(Point g, const std::vector<std::int32_t>* circles = nullptr,
+                              bool back_to_segment = false) const;
   // The shortest path from s to g that visits no node: the straight segment when it keeps
   // clearance R, else the best of s -> tangent -> one arc -> tangent -> g (nullopt: none).
-  std::optional<DiscPath> direct_path(Point s, Point g) const;
+  // `circles`: as for join_start, a superset of the circles s can join.
+  std::optional<DiscPath> direct_path(Point s, Point g, const std::vector<std::int32_t>* circles = nullptr) const;
+  // The circle of FreeSpace::convex_corners()[k], or -1 when that corner carries none (its cone
+  // arc holds no point of clearance R).
+  std::int32_t circle_of_corner(std::size_t k) const { return corner_circle_[k]; }
+  // The circle's free-space component.
+  std::int32_t circle_component(std::int32_t ci) const { return circles_[std::size_t(ci)].component; }
 
   double radius() const { return R_; }
   std::size_t circle_count() const { return circles_.size(); }  // useful corner circles
@@ -118,13 +134,15 @@ class TangentGraph {
   };
   int point_tangents(Point q, std::int32_t ci, PointTangent out[2]) const;
   // Calls f(circle, tangent) for every tangent from q to a circle of q's component (tangent_graph.cpp).
+  // circles: nullptr for every circle, else only the listed ones.
   template <class F>
-  void for_each_tangent(Point q, F&& f) const;
+  void for_each_tangent(Point q, const std::vector<std::int32_t>* circles, F&& f) const;
 
   const FreeSpace* fs_;
   const RadiusValidity* rv_;
   double R_;
   std::vector<Circle> circles_;
+  std::vector<std::int32_t> corner_circle_;  // per convex corner of fs: its circle or -1
   std::vector<Node> nodes_;
   std::size_t segment_count_ = 0;
 };

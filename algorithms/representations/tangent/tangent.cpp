@@ -1,11 +1,17 @@
 #include "representations/tangent/tangent.hpp"
 
+
+#include <algorithm>
+#include <atomic>
+#include <iterator>
 #include <cmath>
 #include <stdexcept>
 
 namespace navbench {
 
 TangentRepresentation::TangentRepresentation(const Map& map, double R) : R_(R) {
+  static std::atomic<std::uint64_t> builds{0};
+  serial_ = ++builds;
   if (!(R_ > kRadiusTolerance) || !std::isfinite(R_)) throw std::invalid_argument("the tangent graph needs radius > 1e-9");
   free_ = std::make_unique<FreeSpace>(map);
   rv_ = std::make_unique<RadiusValidity>(*free_);
@@ -18,10 +24,142 @@ TangentRepresentation::TangentRepresentation(const Map& map, double R) : R_(R) {
   for (std::size_t i = 0; i < n; ++i) {
     const auto nd = tangent_->node(std::int32_t(i));
     if (nd.seg_to >= 0) targets.push_back(Vertex(nd.seg_to)), weights.push_back(nd.seg_len);
-    if (nd.arc_to >= 0 && nd.arc_to != nd.seg_to) targets.push_back(Vertex(nd.arc_to)), weights.push_back(nd.arc_len);
+    // An arc jumps over the nodes without a leaving segment (arrivals), whose only way on is their
+    // own arc: a walk along the circle stops only where it may leave, and the search expands
+    // those nodes only when it arrives at them by their segment. The goal joins from every node
+    // back to the last one with a leaving segment before its tangent point (join_goal's
+    // back_to_segment), so no walk loses its way out; lengths are the sums of the arcs jumped.
+    std::int32_t to = nd.arc_to;
+    double len = nd.arc_len;
+    while (to >= 0) {
+      const auto nx = tangent_->node(to);
+      if (nx.seg_to >= 0 || nx.arc_to < 0) break;
+      len += nx.arc_len;
+      to = nx.arc_to;
+    }
+    if (to >= 0 && to != nd.seg_to) targets.push_back(Vertex(to)), weights.push_back(len);
     begin[i + 1] = std::uint32_t(targets.size());
   }
   graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
+  if (map.kind == MapKind::grid) {
+    grid_ = true;
+    fov_ = GridFov(map.grid, free_->convex_corners());
+  }
+  landmarks_ = build_landmarks();
+}
+
+Landmarks TangentRepresentation::build_landmarks() const {
+  // The landmark distances are taken in the symmetric closure of the graph (every arc also
+  // reversed, same weight), not in the directed graph itself. Why: the selection of
+  // representations/landmarks.hpp (farthest points from a seed) chooses among the vertices its
+  // seed reaches, and in the directed tangent graph many vertices reach only a few others (a wrap
+  // that ends at its cone with no tangent leaving after it), so it stops after one landmark. The
+  // bound stays exact: the closure holds every arc of the graph, so its distances d' satisfy
+  // d'(L, v) <= d'(L, u) + w(u, v) for every arc u -> v of the graph, and h(v) = d'(L, T) - d'(L, v)
+  // (with d'(L, T) = min over the goal's links of d'(L, g) + c) is admissible and consistent for
+  // the directed search, as ALT's proof needs only these triangle inequalities.
+  const std::size_t n = tangent_->vertex_count();
+  // Only the arcs of the largest connected component of the closure: the selection seeds at the
+  // vertex of highest out-degree, which may lie in a small enclosed region (Aurora: many islands),
+  // and then chooses only among the vertices it reaches. Vertices elsewhere keep +inf rows, which
+  // the shared A* skips (h falls back to the Euclidean bound there); a vertex of the main component
+  // with d'(L, T) = +inf cannot reach T (the closure holds every arc), so h = +inf is exact there.
+  std::vector<std::uint32_t> comp(n, ~0u);
+  {
+    std::vector<std::vector<Vertex>> adj(n);  // the closure, for the component labels
+    for (std::size_t u = 0; u < n; ++u)
+      for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it) {
+        const Vertex v = Vertex(target(*it, graph_));
+        adj[u].push_back(v);
+        adj[v].push_back(Vertex(u));
+      }
+    std::uint32_t label = 0, main = 0;
+    std::size_t main_size = 0;
+    std::vector<Vertex> stack;
+    for (std::size_t r = 0; r < n; ++r) {
+      if (comp[r] != ~0u) continue;
+      std::size_t size = 0;
+      comp[r] = label;
+      stack.assign(1, Vertex(r));
+      while (!stack.empty()) {
+        const Vertex u = stack.back();
+        stack.pop_back();
+        ++size;
+        for (Vertex v : adj[u])
+          if (comp[v] == ~0u) comp[v] = label, stack.push_back(v);
+      }
+      if (size > main_size) main_size = size, main = label;
+      ++label;
+    }
+    for (auto& c : comp) c = c == main ? 1u : 0u;  // 1: in the main component
+  }
+  std::vector<std::uint32_t> begin(n + 1, 0);
+  for (std::size_t u = 0; u < n; ++u)
+    if (comp[u])
+      for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it) {
+        ++begin[u + 1];
+        ++begin[std::size_t(target(*it, graph_)) + 1];
+      }
+  for (std::size_t u = 0; u < n; ++u) begin[u + 1] += begin[u];
+  std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+  std::vector<Vertex> targets(begin[n]);
+  std::vector<double> weights(begin[n]);
+  const auto w = weight_map(graph_);
+  for (std::size_t u = 0; u < n; ++u)
+    if (comp[u])
+      for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it) {
+        const Vertex v = Vertex(target(*it, graph_));
+        const double x = get(w, *it);
+        targets[fill[u]] = v, weights[fill[u]++] = x;
+        targets[fill[v]] = Vertex(u), weights[fill[v]++] = x;
+      }
+  const CsrGraph sym(std::move(begin), std::move(targets), std::move(weights));
+  // Landmarks spread over circles: a vertex's place is its circle (named by the circle's first
+  // vertex, so places stay < n), as the tangent points of one corner are near in space.
+  std::vector<Vertex> first(tangent_->circle_count(), Vertex(n)), place(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    Vertex& f = first[std::size_t(tangent_->node(std::int32_t(v)).circle)];
+    if (f == Vertex(n)) f = Vertex(v);
+    place[v] = f;
+  }
+  return Landmarks(sym, weight_map(sym), kLandmarks, [&](Vertex v) { return place[v]; });
+}
+
+bool TangentRepresentation::candidate_circles(Point q, std::vector<std::int32_t>& out) const {
+  out.clear();
+  if (!grid_) return false;
+  thread_local std::vector<std::uint32_t> sure, maybe;
+  sure.clear();
+  maybe.clear();
+  fov_.scan(q, sure, maybe);
+  for (const auto* list : {&sure, &maybe})
+    for (std::uint32_t k : *list)
+      if (const std::int32_t ci = tangent_->circle_of_corner(k); ci >= 0) out.push_back(ci);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return true;
+}
+
+const std::vector<std::int32_t>* TangentRepresentation::circles_seen(Point q) const {
+  if (!grid_) return nullptr;
+  // One query asks for the same point's circles several times (attach_start, attach_goal, then
+  // direct and direct_cost for both ends): the last two points' lists are kept per thread, keyed
+  // by this build's serial number (an address may be reused by a later build) and the point.
+  struct Slot {
+    std::uint64_t build = 0;
+    Point p;
+    std::vector<std::int32_t> circles;
+  };
+  thread_local Slot slots[2];
+  thread_local int next = 0;
+  for (Slot& sl : slots)
+    if (sl.build == serial_ && sl.p == q) return &sl.circles;
+  Slot& sl = slots[next];
+  next ^= 1;
+  sl.build = serial_;
+  sl.p = q;
+  candidate_circles(q, sl.circles);
+  return &sl.circles;
 }
 
 namespace {
@@ -35,24 +173,60 @@ std::optional<Attachment> attachment(const std::vector<TangentGraph::Join>& join
 
 std::optional<Attachment> TangentRepresentation::attach_start(Point p) const {
   if (!rv_->point_clear(p, R_)) return std::nullopt;
-  return attachment(tangent_->join_start(p), free_->component(p));
+  return attachment(tangent_->join_start(p, circles_seen(p)), free_->component(p));
 }
 
 std::optional<Attachment> TangentRepresentation::attach_goal(Point p) const {
   if (!rv_->point_clear(p, R_)) return std::nullopt;
-  return attachment(tangent_->join_goal(p), free_->component(p));
+  return attachment(tangent_->join_goal(p, circles_seen(p), true), free_->component(p));
 }
 
+std::optional<DiscPath> TangentRepresentation::direct_path(const Query& q) const {
+  // Asked for up to three times per query (direct, direct_cost, disc_items): the last answer is
+  // kept per thread, keyed like circles_seen's lists.
+  struct Last {
+    std::uint64_t build = 0;
+    Point s, g;
+    std::optional<DiscPath> path;
+  };
+  thread_local Last last;
+  if (last.build == serial_ && last.s == q.start && last.g == q.goal) return last.path;
+  last.build = 0;
+  last.path = find_direct_path(q);
+  last.build = serial_;
+  last.s = q.start;
+  last.g = q.goal;
+  return last.path;
+}
+
+std::optional<DiscPath> TangentRepresentation::find_direct_path(const Query& q) const {
+  // A one-arc path leaves s and reaches g by clear tangents of one circle: the circle of a corner
+  // both ends see (see tangent.hpp).
+  const std::vector<std::int32_t>* cs = circles_seen(q.start);
+  if (!cs) return tangent_->direct_path(q.start, q.goal);
+  const std::vector<std::int32_t> from_start = *cs;  // copied: the goal's look-up may evict it
+  const std::vector<std::int32_t>* cg = circles_seen(q.goal);
+  thread_local std::vector<std::int32_t> both;
+  both.clear();
+  std::set_intersection(from_start.begin(), from_start.end(), cg->begin(), cg->end(), std::back_inserter(both));
+  return tangent_->direct_path(q.start, q.goal, &both);
+}
+
+bool TangentRepresentation::direct(const Query& q) const { return direct_path(q).has_value(); }
+
 double TangentRepresentation::direct_cost(const Query& q) const {
-  const auto d = tangent_->direct_path(q.start, q.goal);
+  const auto d = direct_path(q);
   return d ? d->length : std::numeric_limits<double>::infinity();
 }
 
 std::vector<PathItem> TangentRepresentation::disc_items(const Query& q) const {
   if (q.path.empty()) {
-    auto d = tangent_->direct_path(q.start, q.goal);
+    auto d = direct_path(q);
     return d ? d->items : std::vector<PathItem>{};
   }
+  // The joins of the path's end vertices are those of their circles (one per circle and sense).
+  const std::vector<std::int32_t> cs{tangent_->node(std::int32_t(q.path.front())).circle},
+      cg{tangent_->node(std::int32_t(q.path.back())).circle};
   std::vector<PathItem> out{{q.start, false}};
   std::int32_t arc_circle = -1;  // circle of the arc that ends `out` (consecutive arcs merge)
   auto segment_to = [&](Point p) {
@@ -70,22 +244,23 @@ std::vector<PathItem> TangentRepresentation::disc_items(const Query& q) const {
     arc_circle = circle;
   };
   // The start's join to the first vertex (one per vertex: a vertex lies on one circle, one sense).
-  const auto first = tangent_->node(std::int32_t(q.path.front()));
-  for (const auto& j : tangent_->join_start(q.start))
-    if (Vertex(j.node) == q.path.front()) {
+  const auto node_at = [&](std::size_t k) { return std::int32_t(q.path[k]); };
+  const auto first = tangent_->node(node_at(0));
+  for (const auto& j : tangent_->join_start(q.start, &cs))
+    if (j.node == node_at(0)) {
       segment_to(j.t);
       arc_to(first.circle, first.p);
       break;
     }
   for (std::size_t k = 1; k < q.path.size(); ++k) {
-    const auto u = tangent_->node(std::int32_t(q.path[k - 1]));
-    const auto v = tangent_->node(std::int32_t(q.path[k]));
-    if (u.seg_to == std::int32_t(q.path[k])) segment_to(v.p);
+    const auto u = tangent_->node(node_at(k - 1));
+    const auto v = tangent_->node(node_at(k));
+    if (u.seg_to == node_at(k)) segment_to(v.p);
     else arc_to(v.circle, v.p);
   }
-  const auto last = tangent_->node(std::int32_t(q.path.back()));
-  for (const auto& j : tangent_->join_goal(q.goal))
-    if (Vertex(j.node) == q.path.back()) {
+  const auto last = tangent_->node(node_at(q.path.size() - 1));
+  for (const auto& j : tangent_->join_goal(q.goal, &cg, true))
+    if (j.node == node_at(q.path.size() - 1)) {
       arc_to(last.circle, j.t);
       segment_to(q.goal);
       break;
@@ -104,7 +279,8 @@ BuildStats TangentRepresentation::stats() const {
   BuildStats b;
   b.vertices = num_vertices(graph_);
   b.edges = graph_.num_edges();
-  b.memory_bytes = graph_.memory_bytes() + tangent_->vertex_count() * sizeof(TangentGraph::NodeView);
+  b.memory_bytes = graph_.memory_bytes() + tangent_->vertex_count() * sizeof(TangentGraph::NodeView) +
+                   fov_.memory_bytes() + landmarks_.memory_bytes();
   return b;
 }
 
