@@ -1268,6 +1268,9 @@ def terrain_in_browser(a):
         check(not driver.execute_script("return document.querySelector('#costhead').hidden") and "S=2,W=5" in info and "1–5" in info,
               f"after loading S=2,W=5 the table has a cost column and the section says {info!r}")
         shown, bad = table_equals_run("browser-terrain", ["--terrain", "S=2,W=5"], swamp)
+        refs = driver.execute_script("return document.querySelector('#octcost').textContent")
+        check(re.search(r"octile cost [0-9.]+ · reference cost [0-9.]+", refs or ""),
+              f"the page states the octile and the reference optimum's cost: {refs!r}")
         check(len(shown) >= len(TERRAIN_REPS) and not bad, f"the table's costs equal `navbench run --terrain S=2,W=5` ({len(shown)} rows)" + ("; " + "; ".join(bad[:3]) if bad else ""))
         raws = [(r["rep"], r["cell"]) for r in shown if r["status"] == "ok" and abs(float(r["raw"]) - float(r["cost"])) > 1e-9 * float(r["cost"])]
         check(raws and all(re.fullmatch(r"[0-9.]+raw [0-9.]+", c) for _, c in raws),

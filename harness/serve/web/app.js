@@ -568,8 +568,11 @@ function renderResults() {
   const weighted = !!(res && res.terrain !== null && res.terrain !== undefined);
   $('costhead').hidden = !weighted;
   $('results').classList.toggle('weighted', weighted);  // one column more: tighter cells
-  $('octcost').textContent = weighted && res.octile_optimal_cost !== null ? ` · octile cost ${fmt(res.octile_optimal_cost, 6)}` : '';
-  $('octcost').title = weighted ? `the least cost of an 8-connected path (octile_optimal_cost); weights: ${res.terrain}` : '';
+  $('octcost').textContent = weighted && res.octile_optimal_cost !== null
+    ? ` · octile cost ${fmt(res.octile_optimal_cost, 6)}` + (res.optimal_cost !== null && res.optimal_cost !== undefined ? ` · reference cost ${fmt(res.optimal_cost, 6)}` : '')
+    : '';
+  $('octcost').title = weighted ? `the least cost of an 8-connected path (octile_optimal_cost) and the reference optimum ` +
+                                  `(optimal_cost, docs/terrain.md); weights: ${res.terrain}` : '';
   $('results').dataset.terrain = weighted ? res.terrain : '';
   if (!res) return;
   for (const r of shownRows(res)) {
@@ -595,7 +598,7 @@ function renderResults() {
       : r.representation) }, r.representation,
       r.smoothing !== res.shownSmoothing ? el('span', { class: 'taut', title: `at radius ${res.radius} ${r.representation} gives taut paths with arcs, which no smoother shortens: its row without smoothing` }, ' · taut') : null),
     lengthCell,
-    ok && weighted ? el('td', { class: 'num cost', title: `cost ${fmt(r.cost, 8)} · raw path's cost ${fmt(r.raw_cost, 8)} · octile reference ${fmt(r.octile_optimal_cost, 8)}` }, fmt(r.cost, 4),
+    ok && weighted ? el('td', { class: 'num cost', title: `cost ${fmt(r.cost, 8)} · raw path's cost ${fmt(r.raw_cost, 8)} · octile reference ${fmt(r.octile_optimal_cost, 8)} · above the reference optimum ${r.cost_gap === null || r.cost_gap === undefined ? '–' : fmt(100 * r.cost_gap, 3) + ' %'}` }, fmt(r.cost, 4),
       // the raw path's cost under it when smoothing changed it
       r.raw_cost !== null && Math.abs(r.raw_cost - r.cost) > 1e-9 * Math.max(1, r.cost) ? el('span', { class: 'rawcost' }, `raw ${fmt(r.raw_cost, 4)}`) : null) : null,
     ok ? el('td', { class: 'num' }, gap) : null,
