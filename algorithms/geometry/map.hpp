@@ -52,7 +52,16 @@ struct Map {
   // Where the weights of a weighted grid came from (docs/terrain.md): the --terrain text or the
   // cost layer's file name, the column `terrain`; "" on an unweighted map.
   std::string terrain;
+
+  // A grid map with cell weights (docs/terrain.md).
+  bool weighted() const { return kind == MapKind::grid && grid.weighted(); }
 };
+
+// The same map and free space without its weights: what the Euclidean optimum is built on.
+inline Map without_weights(Map m) {
+  m.grid.weights.clear();
+  return m;
+}
 
 // Builds a Map from a grid (name/collection left to the caller).
 inline Map make_grid_map(GridMap g, std::string name = {}, std::string collection = {}) {

@@ -40,7 +40,7 @@ class SegmentPricing {
   double direct_cost(const Query& q) const { return segment_cost(q.start, q.goal); }
 
  protected:
-  void price_on(const Map& m) { weighted_ = m.kind == MapKind::grid && m.grid.weighted() ? &m.grid : nullptr; }
+  void price_on(const Map& m) { weighted_ = m.weighted() ? &m.grid : nullptr; }
   const GridMap* weighted_ = nullptr;
 };
 

@@ -88,7 +88,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
                                  const RadiusContext* radius, SearchMode search, const Capabilities& caps) {
   const bool disc = radius && radius->disc();
   // A weighted map (docs/terrain.md): rows gain the path's cost beside its length.
-  const GridMap* weighted = fs.map().kind == MapKind::grid && fs.map().grid.weighted() ? &fs.map().grid : nullptr;
+  const GridMap* weighted = fs.map().weighted() ? &fs.map().grid : nullptr;
   ResultRow row = identity_row(ctx, in, rep_text, h, search, radius);
   auto rows_for_all = [&](Status st, const std::string& msg) { return rows_for_every_smoothing(row, smoothings, st, msg); };
 
@@ -225,7 +225,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
 
 MapContext map_context(const Map& m, const std::string& convention) {
   MapContext c{m.name, m.collection, convention};
-  if (m.kind == MapKind::grid && m.grid.weighted()) {
+  if (m.weighted()) {
     c.weighted = true;
     c.terrain = m.terrain;
     c.least_weight = least_weight(m.grid);

@@ -169,7 +169,7 @@ void PreparedMap::build_queries() {
       qi.octile_optimal = l.optimal;  // docs/radius.md: empty for R > 0
     queries.push_back(qi);
   }
-  if (map.kind == MapKind::grid && map.grid.weighted()) compute_octile_costs();
+  if (map.weighted()) compute_octile_costs();
 }
 
 void PreparedMap::compute_octile_costs() {
@@ -215,12 +215,8 @@ void PreparedMap::compute_optimum() {
   }
   // docs/terrain.md: `optimal` keeps its Euclidean meaning on a weighted map, so the exact graph is
   // built on the same free space without the weights.
-  Map unweighted;
-  const bool weighted = map.kind == MapKind::grid && map.grid.weighted();
-  if (weighted) {
-    unweighted = map;
-    unweighted.grid.weights.clear();
-  }
+  const bool weighted = map.weighted();
+  const Map unweighted = weighted ? without_weights(map) : Map{};
   auto vis = build_optimum_graph(weighted ? unweighted : map);
   if (!vis) return;
   for (auto& qi : queries) qi.optimal = exact_optimum(*vis, *free, qi.start, qi.goal);

@@ -49,7 +49,7 @@ std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const Repres
 std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
                                  const std::function<void(const ResultRow&)>& sink) {
   pm.build_queries();
-  if (pm.map.kind == MapKind::grid && pm.map.grid.weighted() && !spec.caps().weights) {
+  if (pm.map.weighted() && !spec.caps().weights) {
     // docs/terrain.md: a representation that assumes one cost everywhere answers not_applicable on
     // a weighted map, every query of every pass, and is not built (no build row).
     const MapContext ctx = map_context(pm.map, pm.selection.convention);
@@ -80,7 +80,7 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   if (pm.disc() && !exact_disc) canonical = std::string("erode=") + to_string(spec.erosion()) + (canonical.empty() ? "" : "," + canonical);
   BuildRow b = make_build_row(pm.map.name, spec, canonical, *rep, build_ms);
   b.radius = pm.radius;
-  if (pm.map.kind == MapKind::grid && pm.map.grid.weighted()) {
+  if (pm.map.weighted()) {
     b.terrain = pm.map.terrain;
     // docs/terrain.md: the rows' optimal_cost comes from the Steiner-point reference of density m
     // (not a parameter of the representation: it comes last, after the sorted ones).

@@ -107,7 +107,7 @@ Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text
       r = radius_text;
     }
     R = read_radius(json{{"radius", r}}, e.pm.map);
-    if (*R > kRadiusTolerance && e.pm.map.kind == MapKind::grid && e.pm.map.grid.weighted())
+    if (*R > kRadiusTolerance && e.pm.map.weighted())
       throw HttpError(400, "'radius' > 0 on a weighted map: agents with a radius on terrain costs are not covered (docs/terrain.md)");
   }
   Structure out;

@@ -108,7 +108,7 @@ std::optional<double> disc_optimum(const RadiusBuilds& rb, Point s, Point g) {
 // optimum): the registry's reference representation, built as the user would name it, so its
 // build is shared with their queries.
 std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSpace& free, Point s, Point g) {
-  if (e.pm.map.kind == MapKind::grid && e.pm.map.grid.weighted()) {
+  if (e.pm.map.weighted()) {
     // docs/terrain.md: on a weighted map `optimal` stays Euclidean: the exact graph of the same free
     // space without the weights (as PreparedMap::compute_optimum), made again when the cells change.
     // Built outside e.m (the caller holds e.state shared: the map does not change meanwhile), so
@@ -121,8 +121,7 @@ std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSp
     if (!po || (po->version != e.version && po->map.grid.cells != e.pm.map.grid.cells)) {
       auto p = std::make_shared<PlainOptimum>();
       p->version = e.version;
-      p->map = e.pm.map;
-      p->map.grid.weights.clear();
+      p->map = without_weights(e.pm.map);
       p->rep = build_optimum_graph(p->map);
       std::lock_guard lock(e.m);
       e.plain_optimum = po = p;
@@ -270,7 +269,7 @@ json api_query(MapCache& maps, const json& body) {
   std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
   const Map& m = e.pm.map;
   const QueryRequest q = read_query(body, m);
-  const bool weighted = m.kind == MapKind::grid && m.grid.weighted();
+  const bool weighted = m.weighted();
   QueryInput in;
   in.start = q.start;
   in.goal = q.goal;

@@ -168,7 +168,7 @@ std::unique_ptr<PreparedMap> prepare_shared(const PreparedMap& read, const Unit&
     p->optimum_done = true;
   } else {
     p->compute_optimum();
-    const bool costs = p->map.kind == MapKind::grid && p->map.grid.weighted();
+    const bool costs = p->map.weighted();
     std::string text = costs ? "scen_index,optimal,optimal_cost\n" : "scen_index,optimal\n";
     for (const auto& q : p->queries)
       text += std::to_string(q.scen_index) + "," + (q.optimal ? exact_text(*q.optimal) : "") +

@@ -49,7 +49,7 @@ QuadTree::QuadTree(const Map& map, Params& params) {
   const double aspect = params.get_double("aspect", 2.0, 1.0, 1e9);
   params.finish("quadtree");
   merge_ = merge, aspect_ = aspect, min_size_ = min_size;
-  if (map.kind == MapKind::grid && map.grid.weighted()) weighted_ = &map.grid;
+  if (map.weighted()) weighted_ = &map.grid;
 
   if (map.kind == MapKind::grid) subdivide_grid(map.grid);
   else subdivide_polygon(map.polygons, min_size);

@@ -69,7 +69,7 @@ static int block_setting(Params& params, const Map& map, std::size_t corners) {
 }
 
 VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
-  if (map.kind == MapKind::grid && map.grid.weighted()) {
+  if (map.weighted()) {
     build_weighted(map, params);  // weighted.cpp
     params_ = params;
     return;
