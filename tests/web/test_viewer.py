@@ -1144,7 +1144,8 @@ def radius_in_browser(driver, a, maze):
     # A structure layer at a radius: the build for it (grid8 on the maze shrunk by R: at 1, the cells
     # along the walls are gone).
     layer_at = lambda R: wait_for(driver, "const r = navbenchViewer.state.reps.find(x => x.spec == 'grid8'); "
-                                          f"return r.layer && r.segments && r.segmentsRadius == {R} && r.segments.length / 4", f"the grid8 layer at radius {R}")
+                                          f"return r.layer && r.segments && r.segmentsRadius == {R} && r.segments.length / 4", f"the grid8 layer at radius {R}",
+                                 timeout=90)  # the builds at a new radius (tangent graph with landmarks too) are slow under ASan
     driver.find_element("css selector", '#reps li[data-rep="grid8"] button.layer').click()
     layers = [layer_at(0.5)]
 
