@@ -483,6 +483,13 @@ async function toggleLayer(r) {
       $('reperror').textContent = `${r.spec}: ${e.message}`;
     }
     r.loading = false;
+    // The radius moved while this layer was on its way (a change skips layers still loading):
+    // fetch it again at the radius shown now.
+    if (r.layer && r.segments && state.map.id === mapId && r.segmentsRadius !== state.radius) {
+      r.segments = null;
+      r.layer = false;
+      return toggleLayer(r);
+    }
   }
   renderReps();
   invalidateLayers(true);
