@@ -4,7 +4,11 @@
 // so a data race in the shared build, the free space or the smoothers is reported, not just lucky.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "datasets/generate.hpp"
+#include "datasets/terrain.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
 #include "search/heuristic.hpp"
@@ -92,6 +96,25 @@ INSTANTIATE_TEST_SUITE_P(Registry, Threads, ::testing::ValuesIn(names()),
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return s;
                          });
+
+// The weighted maps' reference optimum_cost (docs/terrain.md) runs its queries on --threads threads:
+// the same costs as one thread, query by query (and, under TSan, no race in the shared reference).
+TEST(Threads, ReferenceCostsEqualOneThread) {
+  std::vector<std::optional<double>> costs[2];
+  for (int k = 0; k < 2; ++k) {
+    PreparedMap pm = prepared("rooms", 12);
+    CostLayerOptions co;
+    co.kind = "regions";
+    co.regions = 6;
+    pm.map.grid.weights = generate_cost_layer(pm.map.grid, co);
+    pm.threads = k + 1;
+    pm.compute_optimum();
+    for (const auto& q : pm.queries) costs[k].push_back(q.optimal_cost);
+  }
+  ASSERT_EQ(costs[0].size(), 12u);
+  EXPECT_GE(std::count_if(costs[0].begin(), costs[0].end(), [](const auto& c) { return c.has_value(); }), 6);
+  EXPECT_EQ(costs[1], costs[0]);
+}
 
 TEST(Threads, BadCountIsRefused) {
   auto threads = [](const std::string& n) {

@@ -25,6 +25,7 @@ struct PreparedMap {
   std::vector<QueryInput> queries;
   bool optimum_done = false;
   bool same_free_cells = true;  // a weighted map's free cells are the plain map's (docs/terrain.md)
+  int threads = 1;              // --threads: the reference optimum_cost's queries in parallel too
   // The agent (docs/radius.md): set before build_queries; everything below is per (map, radius).
   std::optional<double> radius;            // a run with --radius / "radii" (rows get `radius`)
   std::unique_ptr<RadiusValidity> rv;      // R > 1e-9: the exact validity test

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,13 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <mutex>
-#include <thread>
 
 #include "harness/results/results.hpp"
 #include "harness/run/dynamic.hpp"
 #include "harness/run/checkopt.hpp"
 #include "harness/run/metadata.hpp"
+#include "harness/run/parallel.hpp"
 #include "geometry/steiner_reference.hpp"
 #include "search/workspace.hpp"
 
@@ -137,23 +135,8 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
       const Heuristic* h = pass.second;
       const std::size_t end = std::min(pm.queries.size(), begin + block);
       out.assign(end - begin, {});
-      std::atomic<std::size_t> next{begin};
-      std::exception_ptr failure;
-      std::mutex failure_mutex;
-      auto worker = [&](std::size_t t) {
-        try {
-          for (std::size_t i; (i = next.fetch_add(1)) < end;) out[i - begin] = answer(pm.queries[i], sm, *h, ws[t].get());
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(failure_mutex);
-          if (!failure) failure = std::current_exception();
-          next = end;
-        }
-      };
-      std::vector<std::thread> pool;
-      for (std::size_t t = 1; t < std::min(threads, end - begin); ++t) pool.emplace_back(worker, t);
-      worker(0);
-      for (auto& th : pool) th.join();
-      if (failure) std::rethrow_exception(failure);
+      parallel_for(begin, end, threads,
+                   [&](std::size_t i, std::size_t t) { out[i - begin] = answer(pm.queries[i], sm, *h, ws[t].get()); });
       for (auto& rows : out)
         for (auto& r : rows) sink(r);
     }
@@ -176,6 +159,7 @@ int run(const RunConfig& cfg) {
   for (const auto& radius : radius_passes(cfg.radii)) {
     pm.release();
     pm.radius = radius;
+    pm.threads = cfg.unit.threads;
     if (cfg.optimum) pm.compute_optimum();
     pm.build_queries();  // (with --no-optimum too: the count below is the real one)
     if (!cfg.quiet) {

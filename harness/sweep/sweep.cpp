@@ -140,7 +140,7 @@ struct SharedMap {
   std::size_t pending = 0;
 };
 
-std::unique_ptr<PreparedMap> prepare_shared(const PreparedMap& read, const Unit& u, const fs::path& out) {
+std::unique_ptr<PreparedMap> prepare_shared(const PreparedMap& read, const Unit& u, const fs::path& out, int threads) {
   // The map and scenario were read and checked once, before any unit: copy, don't re-read.
   auto p = std::make_unique<PreparedMap>();
   p->map = read.map;
@@ -150,6 +150,7 @@ std::unique_ptr<PreparedMap> prepare_shared(const PreparedMap& read, const Unit&
   p->selection = read.selection;
   p->selection.convention = u.convention;
   p->radius = u.radius;
+  p->threads = threads;  // the weighted maps' reference optimum: as many threads as a unit's queries
   p->build_queries();
   const fs::path opt = out / "optimum" / (optimum_id(p->map.collection, p->map.name, u.convention, u.radius, weights_tag(p->selection.weights)) + ".csv");
   if (fs::exists(opt)) {  // reuse the optimum a previous (interrupted) run saved
@@ -225,7 +226,7 @@ void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, con
           PreparedMap* pm = nullptr;
           {
             std::lock_guard<std::mutex> lock(sh.m);
-            if (!sh.pm) sh.pm = prepare_shared(maps[u.map], u, out);
+            if (!sh.pm) sh.pm = prepare_shared(maps[u.map], u, out, cfg.unit.threads);
             pm = sh.pm.get();
           }
           nrows = run_static_unit(cfg, u, *pm, out);
