@@ -414,7 +414,7 @@ TEST(VisGraph, BlockVariantMatchesBruteForce) {
 // The integer segment test (grid_los.hpp) agrees with FreeSpace::segment_valid whenever it answers.
 TEST(VisGraph, GridLosAgreesWithSegmentValid) {
   std::mt19937_64 rng(515);
-  long answered = 0;
+  long answered = 0, answered_corner = 0;
   for (int t = 0; t < 30; ++t) {
     Map m = random_grid(5 + int(rng() % 25), 5 + int(rng() % 20), t % 2 ? 0.2 : 0.4, rng);
     Params p = Params::parse("alt=0");
@@ -431,9 +431,22 @@ TEST(VisGraph, GridLosAgreesWithSegmentValid) {
         ++answered;
         ASSERT_EQ(r == GridLos::visible, fs.segment_valid(s, c.at)) << s.x << "," << s.y << " -> " << c.at.x << "," << c.at.y;
       }
+      // Towards any grid corner (test_to_corner: a corner-convention goal), blocked all round,
+      // on a wall or a pinch point (unknown) included.
+      for (int k = 0; k < 20 && s.x >= 0; ++k) {
+        const Point v{double(rng() % (m.grid.width + 1)), double(rng() % (m.grid.height + 1))};
+        const GridLos::Result r = los.test_to_corner(s, v);
+        if (los.is_pinch(v)) {
+          ASSERT_EQ(r, GridLos::unknown) << v.x << "," << v.y;
+        }
+        if (r == GridLos::unknown) continue;
+        ++answered_corner;
+        ASSERT_EQ(r == GridLos::visible, fs.segment_valid(s, v)) << s.x << "," << s.y << " -> " << v.x << "," << v.y;
+      }
     }
   }
   EXPECT_GT(answered, 10000);
+  EXPECT_GT(answered_corner, 10000);
 }
 
 // skip=1 (ENLSVG's edge levels and skip edges, skip_graph.hpp): the same optimum as brute force on
