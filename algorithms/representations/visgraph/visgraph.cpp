@@ -122,7 +122,7 @@ void VisGraph::grid_tables(const GridMap& grid) {
   fov_ = GridFov(grid, c);
   los_ = GridLos(grid);
   quad_.clear();
-  if (block_ > 0) {
+  {  // the attach's tangency test, by block lists and by the sweep alike
     quad_.reserve(c.size());
     for (const ConvexCorner& k : c)
       quad_.push_back({k.at.x, k.at.y, (k.before.x - k.at.x + k.after.x - k.at.x) * (k.before.y - k.at.y + k.after.y - k.at.y) > 0 ? 1 : -1});
@@ -353,9 +353,7 @@ void VisGraph::visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) c
     for (const std::uint32_t* it = first; it != end; ++it) {
       if (maybe && !(maybe[it - first] & bit)) continue;  // p's cell is outside the node's region
       const std::uint32_t j = *it & ~BlockCandidates::kSure;
-      const NodeQuad& k = quad_[j];
-      const double dx = p.x - k.x, dy = p.y - k.y;
-      if ((dx > 0 && dy > 0) || (dx < 0 && dy < 0) ? k.qxy > 0 : (dx != 0 && dy != 0 && k.qxy < 0)) continue;
+      if (!tangent_quad(p, j)) continue;
       if ((*it & BlockCandidates::kSure) || (mask && (mask[it - first] & bit)) || visible(p, j)) out.push_back(j);
     }
   } else if (map_->kind == MapKind::grid) {
@@ -374,15 +372,18 @@ void VisGraph::visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) c
       std::fill(t.stamp.begin(), t.stamp.end(), 0);
       t.gen = 1;
     }
+    // The sign test where the grid tables are built (not on weighted maps' builds).
+    const bool quads = quad_.size() == c.size();
+    auto tangent = [&](std::uint32_t j) { return quads ? tangent_quad(p, j) : tangent_at(c[j], p); };
     for (std::uint32_t j : t.sure)
       if (t.stamp[j] != t.gen) {
         t.stamp[j] = t.gen;
-        if (tangent_at(c[j], p)) out.push_back(j);
+        if (tangent(j)) out.push_back(j);
       }
     for (std::uint32_t j : t.maybe)
       if (t.stamp[j] != t.gen) {
         t.stamp[j] = t.gen;
-        if (tangent_at(c[j], p) && visible(p, j)) out.push_back(j);
+        if (tangent(j) && visible(p, j)) out.push_back(j);
       }
   } else {
     const std::int32_t comp = fs_.component(p);

@@ -226,7 +226,13 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     double x, y;
     int qxy;
   };
-  std::vector<NodeQuad> quad_;
+  std::vector<NodeQuad> quad_;  // grid maps
+  // tangent_at(node, p) on a grid map, by signs (exact: the sign of a difference of doubles is).
+  bool tangent_quad(Point p, std::uint32_t node) const {
+    const NodeQuad& k = quad_[node];
+    const double dx = p.x - k.x, dy = p.y - k.y;
+    return !((dx > 0 && dy > 0) || (dx < 0 && dy < 0) ? k.qxy > 0 : (dx != 0 && dy != 0 && k.qxy < 0));
+  }
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   std::size_t pairs_ = 0;
   // graph_ (inherited), the searched graph: the taut-state graph, or with skip=1 the skip graph.
