@@ -342,6 +342,43 @@ TEST(VisGraph, HeuristicVariantsMatchOnRealMap) {
   EXPECT_LT(exp_table, exp_alt);
 }
 
+// table=1 answers from the table alone (table_search, no A*): it applies to every query of a real
+// map, and gives the plain graph's optimum with a valid path of that length.
+TEST(VisGraph, TableSearchAnswersEveryQuery) {
+  const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/dao/den520d.map";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+  Map m = load_movingai_map(path);
+  Scenario sc = load_scenario(path + ".scen");
+  Params pp = Params::parse("alt=0,block=0,skip=0,table=0"), pt;
+  VisGraph plain(m, pp), table(m, pt);
+  ASSERT_NE(table.distance_table(), nullptr);  // the default on den520d
+  SearchWorkspace ws;
+  for (std::size_t i = 0; i < sc.lines.size(); i += 7) {
+    const ScenarioLine& l = sc.lines[i];
+    for (const double off : {0.0, 0.5}) {  // corner and centre conventions
+      const Point s{l.sx + off, l.sy + off}, g{l.gx + off, l.gy + off};
+      Query q, r;
+      q.start = r.start = s;
+      q.goal = r.goal = g;
+      q.s = *table.attach_start(s);
+      q.g = *table.attach_goal(g);
+      q.direct = table.direct(q);
+      r.s = *plain.attach_start(s);
+      r.g = *plain.attach_goal(g);
+      r.direct = plain.direct(r);
+      std::size_t steps = 0;
+      const std::optional<double> c = table.table_search(q, steps);
+      ASSERT_TRUE(c.has_value()) << "query " << i;
+      SearchStats st;
+      const double want = astar(plain, r, Heuristic{}, ws, st);
+      ASSERT_NEAR(*c, want, 1e-9) << "query " << i;
+      const Polyline line = table.polyline(q);
+      ASSERT_NEAR(polyline_length(line), *c, 1e-9) << "query " << i;
+      ASSERT_TRUE(table.free_space().path_valid(line)) << "query " << i;
+    }
+  }
+}
+
 TEST(VisGraph, TableOverBudgetIsRefused) {
   Map m = grid_from({"..@..", ".....", "..@..", "....."});
   Params p = Params::parse("table=1,table_mb=1");
@@ -414,7 +451,7 @@ TEST(VisGraph, BlockVariantMatchesBruteForce) {
 // The integer segment test (grid_los.hpp) agrees with FreeSpace::segment_valid whenever it answers.
 TEST(VisGraph, GridLosAgreesWithSegmentValid) {
   std::mt19937_64 rng(515);
-  long answered = 0;
+  long answered = 0, answered_corner = 0;
   for (int t = 0; t < 30; ++t) {
     Map m = random_grid(5 + int(rng() % 25), 5 + int(rng() % 20), t % 2 ? 0.2 : 0.4, rng);
     Params p = Params::parse("alt=0");
@@ -431,9 +468,22 @@ TEST(VisGraph, GridLosAgreesWithSegmentValid) {
         ++answered;
         ASSERT_EQ(r == GridLos::visible, fs.segment_valid(s, c.at)) << s.x << "," << s.y << " -> " << c.at.x << "," << c.at.y;
       }
+      // Towards any grid corner (test_to_corner: a corner-convention goal), blocked all round,
+      // on a wall or a pinch point (unknown) included.
+      for (int k = 0; k < 20 && s.x >= 0; ++k) {
+        const Point v{double(rng() % (m.grid.width + 1)), double(rng() % (m.grid.height + 1))};
+        const GridLos::Result r = los.test_to_corner(s, v);
+        if (los.is_pinch(v)) {
+          ASSERT_EQ(r, GridLos::unknown) << v.x << "," << v.y;
+        }
+        if (r == GridLos::unknown) continue;
+        ++answered_corner;
+        ASSERT_EQ(r == GridLos::visible, fs.segment_valid(s, v)) << s.x << "," << s.y << " -> " << v.x << "," << v.y;
+      }
     }
   }
   EXPECT_GT(answered, 10000);
+  EXPECT_GT(answered_corner, 10000);
 }
 
 // skip=1 (ENLSVG's edge levels and skip edges, skip_graph.hpp): the same optimum as brute force on

@@ -18,14 +18,18 @@
 namespace navbench {
 
 // d[v] = the least distance from any of `sources` to v, +inf where unreachable (d holds one entry
-// per vertex of g on entry).
+// per vertex of g on entry). With pred (one entry per vertex too): pred[v] = v's predecessor on
+// a shortest path (v itself for a source, ~0 where unreachable).
 template <class G, class W>
-void dijkstra(const G& g, W w, std::span<const Vertex> sources, std::vector<double>& d) {
+void dijkstra(const G& g, W w, std::span<const Vertex> sources, std::vector<double>& d,
+              std::vector<Vertex>* pred = nullptr) {
   std::fill(d.begin(), d.end(), std::numeric_limits<double>::infinity());
+  if (pred) std::fill(pred->begin(), pred->end(), ~Vertex(0));
   using Item = std::pair<double, Vertex>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
   for (Vertex s : sources) {
     d[s] = 0;
+    if (pred) (*pred)[s] = s;
     pq.push({0.0, s});
   }
   while (!pq.empty()) {
@@ -37,6 +41,7 @@ void dijkstra(const G& g, W w, std::span<const Vertex> sources, std::vector<doub
       const double dv = du + double(get(w, *it));
       if (dv < d[v]) {
         d[v] = dv;
+        if (pred) (*pred)[v] = u;
         pq.push({dv, v});
       }
     }

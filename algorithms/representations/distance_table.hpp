@@ -37,33 +37,52 @@ class DistanceTable {
       throw std::length_error(std::to_string(m_) + " places need a " + std::to_string(m_ * m_ * sizeof(float) >> 20) +
                               " MiB distance table, above the " + std::to_string(max_bytes >> 20) + " MiB budget");
     d_.assign(m_ * m_, std::numeric_limits<float>::infinity());
+    const bool with_prev = m_ < kNoPrev;
+    if (with_prev) prev_.assign(m_ * m_, kNoPrev);
     std::vector<std::vector<Vertex>> members(m_);
     for (std::size_t v = 0; v < n; ++v) members[place_[v]].push_back(Vertex(v));
-    std::vector<double> dist(n);
+    std::vector<double> dist(n), best(m_);
+    std::vector<Vertex> pred(n);
     for (std::size_t p = 0; p < m_; ++p) {
-      dijkstra(g, w, members[p], dist);
+      dijkstra(g, w, members[p], dist, with_prev ? &pred : nullptr);
       float* row = d_.data() + p * m_;
+      std::fill(best.begin(), best.end(), std::numeric_limits<double>::infinity());
       for (std::size_t v = 0; v < n; ++v) {
-        if (!(dist[v] < std::numeric_limits<double>::infinity())) continue;
+        const std::uint32_t q = place_[v];
+        if (!(dist[v] < best[q])) continue;
+        best[q] = dist[v];
         float f = float(dist[v]);
         if (double(f) > dist[v]) f = std::nextafter(f, 0.0f);  // round towards zero: stays a lower bound
-        float& cell = row[place_[v]];
-        if (f < cell) cell = f;
+        row[q] = f;
+        if (with_prev) prev_[p * m_ + q] = std::uint16_t(place_[pred[v]]);
       }
     }
   }
+
+  // The place before q on a shortest path from place p (p itself for q == p; kNoPrev when q is
+  // unreachable, or when the table has kNoPrev places or more and keeps no predecessors). It is
+  // the place of the predecessor of q's nearest vertex (the double distances decide): following
+  // prev from q back to p gives a chain of graph arcs whose length is at most the double D(p, q)
+  // (by induction on D: D(p, prev) <= dist(pred) = D(p, q) - w), so on a graph that holds the
+  // shortest paths it is one.
+  static constexpr std::uint16_t kNoPrev = 0xFFFF;
+  bool has_prev() const { return !prev_.empty(); }
+  std::uint16_t prev(std::uint32_t p, std::uint32_t q) const { return prev_[std::size_t(p) * m_ + q]; }
 
   bool empty() const { return m_ == 0; }
   std::size_t vertices() const { return place_.size(); }
   std::uint32_t place(Vertex v) const { return place_[v]; }
   // D(p, .) for place p: +inf where unreachable.
   const float* row(std::uint32_t p) const { return d_.data() + std::size_t(p) * m_; }
-  std::size_t memory_bytes() const { return d_.capacity() * sizeof(float) + place_.capacity() * sizeof(std::uint32_t); }
+  std::size_t memory_bytes() const {
+    return d_.capacity() * sizeof(float) + prev_.capacity() * sizeof(std::uint16_t) + place_.capacity() * sizeof(std::uint32_t);
+  }
 
  private:
   std::vector<std::uint32_t> place_;
   std::size_t m_ = 0;
   std::vector<float> d_;
+  std::vector<std::uint16_t> prev_;  // m_ x m_ predecessor places (empty when m_ >= kNoPrev)
 };
 
 // A representation that offers an all-pairs table (nullptr: none this build).

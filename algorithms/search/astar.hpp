@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include <boost/graph/astar_search.hpp>
@@ -249,8 +250,26 @@ QueryGraph<typename R::Graph, decltype(std::declval<const R&>().weights())> quer
 // Runs the shared A* from q.start to q.goal over r's graph with q's attachments.
 // On success fills q.path (base vertices, start side first) and returns the path cost;
 // returns +inf when the goal is unreachable.
+// A representation that answers a query without a search when it can (visgraph's table=1:
+// VisGraph::table_search); nullopt sends the query to the A*.
+template <class R>
+concept HasTableSearch = requires(const R& r, Query& q, std::size_t& steps) {
+  { r.table_search(q, steps) } -> std::same_as<std::optional<double>>;
+};
+
 template <Representation R>
 double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, SearchStats& stats) {
+  // The exact answer from the representation's own tables, when the A* would be exact too (a
+  // Euclidean heuristic of weight <= 1; other heuristics keep their own search behaviour).
+  if constexpr (HasTableSearch<R>) {
+    if (h.metric == Metric::euclidean && h.weight <= 1.0) {
+      std::size_t steps = 0;
+      if (const std::optional<double> c = r.table_search(q, steps)) {
+        stats.expansions += steps;
+        return *c;
+      }
+    }
+  }
   using QG = QueryGraph<typename R::Graph, decltype(r.weights())>;
   const std::size_t n = num_vertices(r.graph());
   const Vertex S = Vertex(n), T = Vertex(n + 1);

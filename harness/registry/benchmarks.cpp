@@ -57,7 +57,7 @@ const bool registered = [] {
   for (const char* m : {"dao/den520d", "dao/brc202d", "sc1/Aurora"})
     for (const char* rep : {"visgraph", "visgraph:table=0", "visgraph:block=0,skip=0", "visgraph:alt=0", "visgraph:alt=8", "visgraph:taut=0",
                             "visgraph:table=1", "visgraph:block=4,skip=0", "visgraph:block=8,skip=0", "visgraph:block=0,skip=1",
-                            "visgraph:block=4,skip=1", "visgraph:block=4"}) {
+                            "visgraph:block=4,skip=1", "visgraph:block=4", "visgraph:block=8", "visgraph:block=16"}) {
       register_build(rep, m);
       register_query({rep, m, "corner"});
     }

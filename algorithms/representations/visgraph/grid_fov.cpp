@@ -14,25 +14,31 @@ using exact::orient2d;
 GridFov::GridFov(const GridMap& g, const std::vector<ConvexCorner>& nodes) : W(g.width), H(g.height), PW(g.width + 2) {
   if (W > 65530 || H > 65530) throw std::invalid_argument("visgraph: grid side above 65530");
   const int PH = H + 2;
-  next_blocked_.assign(std::size_t(PW) * PH, 0);
-  next_free_.assign(std::size_t(PW) * PH, 0);
+  next_.assign(2 * std::size_t(PW) * PH, 0);
   for (int py = 0; py < PH; ++py) {
     int nb = W + 2, nf = W + 2;  // x + 1 of the next blocked / free cell (W + 2: none)
     for (int px = PW - 1; px >= 0; --px) {
       if (g.passable(px - 1, py - 1)) nf = px;
       else nb = px;
-      next_blocked_[std::size_t(py) * PW + px] = std::uint16_t(nb);
-      next_free_[std::size_t(py) * PW + px] = std::uint16_t(nf);
+      next_[2 * (std::size_t(py) * PW + px)] = std::uint16_t(nb);
+      next_[2 * (std::size_t(py) * PW + px) + 1] = std::uint16_t(nf);
     }
   }
   const std::size_t ncorners = std::size_t(W + 1) * std::size_t(H + 1);
   node_at_.assign(ncorners, -1);
   is_node_.assign((ncorners + 63) / 64, 0);
+  ranked_ = true;
+  std::size_t last = 0;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const std::size_t k = std::size_t(nodes[i].at.y) * (W + 1) + std::size_t(nodes[i].at.x);
     node_at_[k] = std::int32_t(i);
     is_node_[k >> 6] |= std::uint64_t(1) << (k & 63);
+    if (i > 0 && k <= last) ranked_ = false;
+    last = k;
   }
+  rank_.assign(is_node_.size(), 0);
+  for (std::size_t w = 1; w < is_node_.size(); ++w)
+    rank_[w] = rank_[w - 1] + std::uint32_t(__builtin_popcountll(is_node_[w - 1]));
   pinch_.assign(std::size_t(W + 1) * std::size_t(H + 1), 0);
   for (int y = 0; y <= H; ++y)
     for (int x = 0; x <= W; ++x) {
@@ -68,9 +74,9 @@ void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& 
   if (s.y != std::floor(s.y) || s.x != std::floor(s.x)) return;
   const int x0 = int(s.x), y = int(s.y);
   auto open = [&](int x) {  // the unit edge [x, x+1] on line y has a free side
-    const std::uint16_t* up = next_free_.data() + std::size_t(y) * PW;      // row y - 1
-    const std::uint16_t* dn = next_free_.data() + std::size_t(y + 1) * PW;  // row y
-    return up[x + 1] == x + 1 || dn[x + 1] == x + 1;
+    const std::uint16_t* up = next_.data() + 2 * std::size_t(y) * PW + 1;      // row y - 1's next free
+    const std::uint16_t* dn = next_.data() + 2 * std::size_t(y + 1) * PW + 1;  // row y's
+    return up[2 * (x + 1)] == x + 1 || dn[2 * (x + 1)] == x + 1;
   };
   auto node = [&](int x) -> std::int32_t {
     const std::size_t k = std::size_t(y) * (W + 1) + std::size_t(x);
@@ -98,6 +104,19 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
     if (r.h == 0) r.k = (r.x - S.x) / (r.y - S.y);
     return r;
   };
+  // The orientation of b, c about S. When S lies on the half-integer lattice (the harness's
+  // query points, the nodes themselves) every ray's corner does too (integers, or S's own column
+  // for `down`), and with coordinates below 2^20 the cross product is exact in doubles (each
+  // factor a multiple of 1/2 below 2^21, each product a multiple of 1/4 below 2^42): the sign
+  // needs neither the predicate's error filter nor its exact fallback, which collinear rays
+  // (frequent on a grid) always reach.
+  const bool on_lattice = 2 * S.x == std::floor(2 * S.x) && 2 * S.y == std::floor(2 * S.y) &&
+                          std::abs(S.x) < (1 << 20) && std::abs(S.y) < (1 << 20);
+  auto orient = [&](Point b, Point c) -> int {
+    if (!on_lattice) return orient2d(S, b, c);
+    const double d = (b.x - S.x) * (c.y - S.y) - (b.y - S.y) * (c.x - S.x);
+    return (d > 0) - (d < 0);
+  };
   // Angular order of rays in the closed lower half-plane: +x (0) ... +y (90 deg) ... -x (180).
   auto cmp = [&](const Ray& a, const Ray& b) -> int {
     if ((a.h | b.h) != 0) {
@@ -105,7 +124,7 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
       if (ka != kb) return ka < kb ? -1 : 1;
       if (ka != 1) return 0;
     }
-    return -orient2d(S, Point{a.x, a.y}, Point{b.x, b.y});
+    return -orient(Point{a.x, a.y}, Point{b.x, b.y});
   };
   // 2: strictly inside, 1: on the boundary, 0: outside.
   auto classify = [&](const Ray& r, const Ray& lo, const Ray& hi) {
@@ -128,7 +147,9 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
   auto node = [&](int x, int y) -> std::int32_t {
     if (x < 0 || y < 0 || x > W || y > H) return -1;
     const std::size_t k = std::size_t(y) * (W + 1) + std::size_t(x);
-    if (!((is_node_[k >> 6] >> (k & 63)) & 1)) return -1;
+    const std::uint64_t word = is_node_[k >> 6];
+    if (!((word >> (k & 63)) & 1)) return -1;
+    if (ranked_) return std::int32_t(rank_[k >> 6] + std::uint32_t(__builtin_popcountll(word & ((std::uint64_t(1) << (k & 63)) - 1))));
     return node_at_[k];
   };
   auto emit = [&](std::int32_t id, int cls) {
@@ -161,14 +182,20 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
     const int near_real = f * Y, far_real = f * (Y + 1);  // real y of the band's two lines
     const double yn = std::max(double(Y), S.y), yf = Y + 1.0;
     const bool below = Y > S.y;  // the whole band lies below S (else S's own band)
-    const std::uint16_t* nbr = next_blocked_.data() + std::size_t(row + 1) * PW;
-    const std::uint16_t* nfr = next_free_.data() + std::size_t(row + 1) * PW;
-    auto nb = [nbr](int x) { return int(nbr[x + 1]) - 1; };  // next blocked cell at or after x >= -1
-    auto nf = [nfr](int x) { return int(nfr[x + 1]) - 1; };  // next free cell (W + 1: none)
+    const std::uint16_t* nr = next_.data() + 2 * std::size_t(row + 1) * PW;
+    auto nb = [nr](int x) { return int(nr[2 * (x + 1)]) - 1; };      // next blocked cell at or after x >= -1
+    auto nf = [nr](int x) { return int(nr[2 * (x + 1) + 1]) - 1; };  // next free cell (W + 1: none)
+    // The rows ahead (2 and 3 bands on) are fetched while this one is swept: each band reads a
+    // new row of the jump table (PW cells apart), a cache miss per band otherwise.
+    const std::uint16_t* ahead[2] = {nullptr, nullptr};
+    for (int k = 0; k < 2; ++k)
+      if (const int r = row + (k + 2) * f; r >= -1 && r <= H) ahead[k] = next_.data() + 2 * std::size_t(r + 1) * PW;
     next.clear();
     for (const Piece& pc : pieces) {
       const double xl = std::min(xat(pc.hi, yn), xat(pc.hi, yf)), xr = std::max(xat(pc.lo, yn), xat(pc.lo, yf));
       const int x0 = column(xl - 1), x1 = column(xr + 1);
+      for (const std::uint16_t* a : ahead)
+        if (a) __builtin_prefetch(a + 2 * (x0 + 1)), __builtin_prefetch(a + 2 * (x1 + 1));
       // Every ray of pc crosses this band's cells within [x0, x1]: a superset of what is seen here.
       if (spans && row >= 0 && row < H && x1 >= 0 && x0 < W) spans->push_back({row, std::max(x0, 0), std::min(x1, W - 1), false, !below});
       shadows.clear();

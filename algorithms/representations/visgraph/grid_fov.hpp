@@ -71,7 +71,7 @@ class GridFov {
   }
 
   std::size_t memory_bytes() const {
-    return (next_blocked_.capacity() + next_free_.capacity()) * 2 + is_node_.capacity() * 8 + node_at_.capacity() * 4 +
+    return next_.capacity() * 2 + is_node_.capacity() * 8 + node_at_.capacity() * 4 + rank_.capacity() * 4 +
            pinch_.capacity();
   }
 
@@ -93,9 +93,17 @@ class GridFov {
   int W = 0, H = 0, PW = 0;
   // Padded rows y = -1..H, columns x = -1..W (the padding is blocked): index (y+1)*PW + (x+1).
   // Entries hold x + 1 (0 .. W+2), so 16 bits cover every accepted map side (docs/maps.md: <= 32768).
-  std::vector<std::uint16_t> next_blocked_, next_free_;
+  // Per cell its next blocked and next free cell side by side (next_[2 i], next_[2 i + 1]): a band
+  // reads both around one column, so one cache line serves both.
+  std::vector<std::uint16_t> next_;
   std::vector<std::uint64_t> is_node_;  // (W+1)*(H+1) corners, one bit each: a cache-friendly filter
   std::vector<std::int32_t> node_at_;   // (W+1)*(H+1) corners: node id or -1
+  // When the node ids increase with the corner index (the corners as FreeSpace lists them, row by
+  // row), a node's id is the count of nodes before it: rank_[word] + the bits below it in its
+  // word, read from the bit filter's cache line instead of node_at_'s (a miss per lookup on a
+  // large map).
+  std::vector<std::uint32_t> rank_;
+  bool ranked_ = false;
   std::vector<std::uint8_t> pinch_;     // (W+1)*(H+1) corners: 1 at a pinch point
 };
 

@@ -33,6 +33,17 @@ class GridLos {
            pinch(int(p.x), int(p.y));
   }
 
+  // test() towards any grid corner v inside the map (integer coordinates) that is no pinch point:
+  // the walk's end needs only that (the cell left right before v decides), so the same walk
+  // judges the segment between a query's start and its goal in the corner convention
+  // (VisGraph::segment_clear); unknown otherwise.
+  Result test_to_corner(Point p, Point v) const {
+    if (v.x != std::floor(v.x) || v.y != std::floor(v.y) || v.x < 0 || v.y < 0 || v.x > W || v.y > H ||
+        pinch(int(v.x), int(v.y)))
+      return unknown;
+    return test(p, v);
+  }
+
   // p: a free point; v: a convex corner of the grid (a node).
   Result test(Point p, Point v) const {
     const double px2 = 2 * p.x, py2 = 2 * p.y;

@@ -122,7 +122,7 @@ void VisGraph::grid_tables(const GridMap& grid) {
   fov_ = GridFov(grid, c);
   los_ = GridLos(grid);
   quad_.clear();
-  if (block_ > 0) {
+  {  // the attach's tangency test, by block lists and by the sweep alike
     quad_.reserve(c.size());
     for (const ConvexCorner& k : c)
       quad_.push_back({k.at.x, k.at.y, (k.before.x - k.at.x + k.after.x - k.at.x) * (k.before.y - k.at.y + k.after.y - k.at.y) > 0 ? 1 : -1});
@@ -335,8 +335,14 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
 }
 
 std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
-  const auto& c = corners();
   std::vector<std::uint32_t> out;
+  visible_tangent_nodes(p, out);
+  return out;
+}
+
+void VisGraph::visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) const {
+  const auto& c = corners();
+  out.clear();
   if (map_->kind == MapKind::grid && !blocks_.empty()) {
     // The block's candidates: tangency by signs first (cheap), then the exact segment test.
     auto [first, end] = blocks_.candidates(p);
@@ -347,9 +353,7 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
     for (const std::uint32_t* it = first; it != end; ++it) {
       if (maybe && !(maybe[it - first] & bit)) continue;  // p's cell is outside the node's region
       const std::uint32_t j = *it & ~BlockCandidates::kSure;
-      const NodeQuad& k = quad_[j];
-      const double dx = p.x - k.x, dy = p.y - k.y;
-      if ((dx > 0 && dy > 0) || (dx < 0 && dy < 0) ? k.qxy > 0 : (dx != 0 && dy != 0 && k.qxy < 0)) continue;
+      if (!tangent_quad(p, j)) continue;
       if ((*it & BlockCandidates::kSure) || (mask && (mask[it - first] & bit)) || visible(p, j)) out.push_back(j);
     }
   } else if (map_->kind == MapKind::grid) {
@@ -368,32 +372,44 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
       std::fill(t.stamp.begin(), t.stamp.end(), 0);
       t.gen = 1;
     }
+    // The sign test where the grid tables are built (not on weighted maps' builds).
+    const bool quads = quad_.size() == c.size();
+    auto tangent = [&](std::uint32_t j) { return quads ? tangent_quad(p, j) : tangent_at(c[j], p); };
     for (std::uint32_t j : t.sure)
       if (t.stamp[j] != t.gen) {
         t.stamp[j] = t.gen;
-        if (tangent_at(c[j], p)) out.push_back(j);
+        if (tangent(j)) out.push_back(j);
       }
     for (std::uint32_t j : t.maybe)
       if (t.stamp[j] != t.gen) {
         t.stamp[j] = t.gen;
-        if (tangent_at(c[j], p) && visible(p, j)) out.push_back(j);
+        if (tangent(j) && visible(p, j)) out.push_back(j);
       }
   } else {
     const std::int32_t comp = fs_.component(p);
     for (std::uint32_t j = 0; j < c.size(); ++j)
       if (c[j].component == comp && tangent_at(c[j], p) && fs_.segment_valid(p, c[j].at)) out.push_back(j);
   }
-  return out;
+}
+
+// Grid maps and a half-integral p: the obstacle's side of p->Q is the sign of the cross product
+// with the diagonal into Q's blocked cell (the line is tangent at Q, so both neighbours lie on
+// one side, or one on the line), exact in doubles; otherwise the exact predicates (side()).
+bool VisGraph::half_grid(Point p) const {
+  return map_->kind == MapKind::grid && p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2) &&
+         std::abs(p.x) <= (1 << 20) && std::abs(p.y) <= (1 << 20);
+}
+int VisGraph::arrival_side(const ConvexCorner& k, Point p, bool half_grid) {
+  if (!half_grid) return side(k, p, k.at);
+  const double dx = k.at.x - p.x, dy = k.at.y - p.y;
+  const double qx = k.before.x + k.after.x - 2 * k.at.x, qy = k.before.y + k.after.y - 2 * k.at.y;
+  return dx * qy - dy * qx >= 0 ? 1 : -1;
 }
 
 std::vector<Link> VisGraph::seeds(Point p) const {
   const auto& c = corners();
   std::vector<Link> out;
-  // Grid maps and a half-integral p: the obstacle's side of p->Q is the sign of the cross product
-  // with the diagonal into Q's blocked cell (the line is tangent at Q, so both neighbours lie on
-  // one side, or one on the line), exact in doubles; otherwise the exact predicates (side()).
-  const bool grid = map_->kind == MapKind::grid && p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2) &&
-                    std::abs(p.x) <= (1 << 20) && std::abs(p.y) <= (1 << 20);
+  const bool grid = half_grid(p);
   const std::vector<std::uint32_t> nodes = visible_tangent_nodes(p);
   out.reserve(nodes.size() + 1);
   for (std::uint32_t j : nodes) {
@@ -404,11 +420,8 @@ std::vector<Link> VisGraph::seeds(Point p) const {
     if (p == Q) {
       out.push_back({state(j, +1), d});
       out.push_back({state(j, -1), d});
-    } else if (grid) {
-      const double qx = k.before.x + k.after.x - 2 * Q.x, qy = k.before.y + k.after.y - 2 * Q.y;
-      out.push_back({state(j, dx * qy - dy * qx >= 0 ? 1 : -1), d});
     } else {
-      out.push_back({state(j, side(k, p, Q)), d});
+      out.push_back({state(j, arrival_side(k, p, grid)), d});
     }
   }
   return out;
@@ -436,8 +449,10 @@ std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
     }
     return a;
   }
-  const std::vector<std::uint32_t> nodes = visible_tangent_nodes(p);
+  thread_local std::vector<std::uint32_t> nodes;  // per-thread scratch: no allocation per query
+  visible_tangent_nodes(p, nodes);
   a.links.reserve(nodes.size() * (shift_ && role == 0 ? 2 : 1) + 1);
+  const bool grid = half_grid(p);
   for (std::uint32_t j : nodes) {
     const Point Q = c[j].at;
     const double d = std::sqrt((p.x - Q.x) * (p.x - Q.x) + (p.y - Q.y) * (p.y - Q.y));  // hypot is slow
@@ -447,9 +462,11 @@ std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
       a.links.push_back({state(j, +1), d});
       a.links.push_back({state(j, -1), d});
     } else if (role > 0) {
-      a.links.push_back({state(j, side(c[j], p, Q)), d});  // the state a path from p arrives in
+      a.links.push_back({state(j, arrival_side(c[j], p, grid)), d});  // the state a path from p arrives in
     } else {
-      a.links.push_back({state(j, side(c[j], Q, p)), d});  // the state that leaves towards p
+      // The state that leaves towards p: side(c, Q, p), the arrival side reversed (a corner's two
+      // neighbours never both lie on the line, so reversing the line flips the side).
+      a.links.push_back({state(j, -arrival_side(c[j], p, grid)), d});
     }
   }
   return a;
@@ -459,14 +476,14 @@ std::optional<Attachment> VisGraph::attach(Point p) const { return attach_role(p
 
 bool VisGraph::direct(const Query& q) const {
   if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return false;
-  if (fs_.segment_valid(q.start, q.goal)) return true;
+  if (segment_clear(q.start, q.goal)) return true;
   return !skip_.empty() && std::isfinite(meet(q).first);
 }
 
 double VisGraph::direct_cost(const Query& q) const {
   if (weighted_) return integral(q.start, q.goal);  // direct(): the segment is valid
   // A clear segment is the shortest of all paths; else (skip=1) the best meeting state.
-  if (skip_.empty() || fs_.segment_valid(q.start, q.goal)) return distance(q.start, q.goal);
+  if (skip_.empty() || segment_clear(q.start, q.goal)) return distance(q.start, q.goal);
   return meet(q).first;
 }
 
@@ -496,7 +513,7 @@ Polyline VisGraph::polyline(const Query& q) const {
   auto add = [&](Vertex v) {
     if (!(position(v) == out.back())) out.push_back(position(v));
   };
-  if (!skip_.empty() && q.path.empty() && !(q.start == q.goal) && !fs_.segment_valid(q.start, q.goal)) {
+  if (!skip_.empty() && q.path.empty() && !(q.start == q.goal) && !segment_clear(q.start, q.goal)) {
     // The direct link through a meeting state v: the start's local path to v, the goal's to v ^ 1
     // read backwards.
     const auto [cost, v] = meet(q);
@@ -528,6 +545,81 @@ Polyline VisGraph::polyline(const Query& q) const {
   if (out.size() > 1 && out.back() == q.goal) out.pop_back();
   out.push_back(q.goal);
   return out;
+}
+
+// The query from the all-pairs table without a search (the idea of the "indirect links" of the
+// seed write-up, taken to the whole query): a shortest path that is not the straight segment
+// leaves the start for a corner it sees (tangent there, a start link s), follows a shortest
+// corner-to-corner path, and reaches the goal from a corner the goal sees (a goal link g), so the
+// optimum is min over s, g of c_s + D(s, g) + c_g. D is a float rounded towards zero (a lower
+// bound within 2^-23 relative), so every pair within 1e-6 relative of the least bound is a
+// candidate (the optimal pair always is); each candidate's corner chain is read back from the
+// table's predecessors (DistanceTable::prev: graph arcs, so a valid path, of length at most the
+// double D) and priced exactly in doubles, and the cheapest is the answer: a real path no longer
+// than the optimum, hence optimal. Costs at most |S| x |G| table reads and the chains' lengths
+// instead of the A*'s heap operations and one table read per generated vertex.
+std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const {
+  if (weighted_ || table_.empty() || !table_.has_prev() || !skip_.empty()) return std::nullopt;
+  q.path.clear();
+  if (q.direct) return distance(q.start, q.goal);  // a clear segment is the shortest path
+  struct Candidate {
+    double bound;
+    std::uint32_t s, g;  // indices into q.s.links, q.g.links
+  };
+  thread_local std::vector<Candidate> cand;  // per-thread scratch: no allocation per query
+  thread_local std::vector<std::uint32_t> goal_place, chain, best_chain;
+  cand.clear();
+  goal_place.clear();
+  for (const Link& g : q.g.links) goal_place.push_back(table_.place(g.vertex));
+  const std::size_t ng = goal_place.size();
+  // Start links in increasing order of a lower bound on any path through them (c_s + |s - goal|):
+  // the least bound comes early, and the rows whose bound exceeds it are never read.
+  thread_local std::vector<std::pair<double, std::uint32_t>> order;
+  order.clear();
+  for (std::uint32_t i = 0; i < q.s.links.size(); ++i)
+    order.push_back({q.s.links[i].cost + distance(position(q.s.links[i].vertex), q.goal), i});
+  std::sort(order.begin(), order.end());
+  double best = std::numeric_limits<double>::infinity(), keep = best;
+  for (const auto& [lower, i] : order) {
+    if (lower > keep) break;
+    const double cs = q.s.links[i].cost;
+    const float* row = table_.row(table_.place(q.s.links[i].vertex));
+    for (std::uint32_t j = 0; j < ng; ++j) {
+      const double v = cs + double(row[goal_place[j]]) + q.g.links[j].cost;
+      if (!(v <= keep)) continue;
+      cand.push_back({v, i, j});
+      if (v < best) best = v, keep = best * (1 + 1e-6) + 1e-9;
+    }
+  }
+  if (!std::isfinite(best)) return best;  // no start link reaches a goal link
+  const auto& c = corners();
+  double exact = std::numeric_limits<double>::infinity();
+  std::uint32_t bs = 0, bg = 0;
+  for (const Candidate& k : cand) {
+    if (k.bound > keep) continue;
+    // The chain from the goal's place back to the start's place, then priced start side first
+    // (the order the A* adds its arc weights in).
+    const std::uint32_t sp = table_.place(q.s.links[k.s].vertex), gp = goal_place[k.g];
+    chain.clear();
+    for (std::uint32_t x = gp; x != sp; x = table_.prev(sp, x)) {
+      if (x == DistanceTable::kNoPrev || chain.size() > c.size()) return std::nullopt;  // never: D(sp, gp) is finite
+      chain.push_back(x);
+    }
+    steps += chain.size() + 1;
+    double cost = q.s.links[k.s].cost;
+    Point at = c[sp].at;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) cost += distance(at, c[*it].at), at = c[*it].at;
+    cost += q.g.links[k.g].cost;
+    if (cost < exact) exact = cost, bs = k.s, bg = k.g, best_chain.swap(chain);
+  }
+  if (!std::isfinite(exact)) return exact;
+  // The path's vertices: the start link's state, the chain's corners (a state at each; polyline()
+  // reads positions only), the goal link's state.
+  q.path.push_back(q.s.links[bs].vertex);
+  for (std::size_t i = best_chain.size(); i-- > 1;) q.path.push_back(Vertex(best_chain[i] << shift_));
+  if (!best_chain.empty()) q.path.push_back(q.g.links[bg].vertex);
+  else if (q.g.links[bg].vertex != q.path.back()) q.path.push_back(q.g.links[bg].vertex);
+  return exact;
 }
 
 BuildStats VisGraph::stats() const {

@@ -29,9 +29,11 @@
 // costs): alt=K, K landmarks (default 16 without a table and up to 1M tangent pairs, else 0; alt=0 turns them off; ALT,
 // Goldberg & Harrelson 2005; landmarks.hpp, K * 8 bytes per vertex); table=1, every corner-to-corner
 // distance (the "indirect links" of the seed write-up; representations/distance_table.hpp,
-// corners^2 * 4 bytes, refused above table_mb MiB, default 1024; default on up to 1,024 convex
-// corners), with which the A* aims at the goal places an optimal path can end at and expands little
-// more than the path (search/astar.hpp). Both keep every path optimal (tests/test_visgraph.cpp).
+// corners^2 * 6 bytes with the predecessors, refused above table_mb MiB (the distances), default
+// 1024; default on up to 1,024 convex corners), with which a query needs no search: the least
+// start link + table distance + goal link, the path read back from the predecessors
+// (table_search(); on weighted maps the A* aims at the goal places an optimal path can end at,
+// search/astar.hpp). Both keep every path optimal (tests/test_visgraph.cpp).
 //
 // skip=1 (default 1 where it applies: taut=1, table=0 and up to 1M tangent pairs): ENLSVG's edge levels and skip edges (Oh &
 // Leong, SoCS 2017; skip_graph.hpp). The A* then searches only the skip arcs between skip vertices
@@ -103,6 +105,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // clear) and the best path through a state both local searches reach (see attach_role).
   double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
+  // table=1 on an unweighted map (the table with predecessors, no skip graph): the query answered
+  // from the table alone, without A* (visgraph.cpp): fills q.path and returns the cost (+inf: no
+  // path); steps counts the corners walked. nullopt when it does not apply (the caller runs A*).
+  std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
   // nodes whose swept cells lie within a cell of a changed cell, keeps the other nodes' pairs, and
@@ -138,6 +144,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
 
   // The nodes p sees with the tangency rule at the node end (indices into corners()), each once.
   std::vector<std::uint32_t> visible_tangent_nodes(Point p) const;
+  void visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) const;  // into out (cleared first)
 
  private:
   // Weighted maps (weighted.cpp): the build, and a query point's links to every vertex it sees.
@@ -174,6 +181,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::pair<double, Vertex> meet(const Query& q) const;
   // Side of corner c's obstacle relative to the directed line a->b: +1 left, -1 right.
   static int side(const ConvexCorner& c, Point a, Point b);
+  // side(k, p, k.at) for a node k that p sees with the line tangent at k; half_grid: p is on a
+  // grid map's half-integer lattice (half_grid(p)), where a sign test in doubles is exact.
+  static int arrival_side(const ConvexCorner& k, Point p, bool half_grid);
+  bool half_grid(Point p) const;
   Vertex state(std::uint32_t node, int obstacle_side) const {
     return shift_ ? Vertex(2 * node + (obstacle_side > 0 ? 0 : 1)) : Vertex(node);
   }
@@ -192,6 +203,18 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   GridFov fov_;
   BlockCandidates blocks_;  // block=B > 0 on grid maps
   GridLos los_;             // grid maps: the integer segment test from a query point to a node
+  // FreeSpace::segment_valid(a, b), by the integer cell walk when it answers (grid maps, one end
+  // on the half-integer lattice and the other a grid corner that is no pinch point: the corner
+  // convention's queries), which costs a walk over the cells the segment crosses instead of the
+  // R-tree's boundary edges near the segment's bounding box.
+  bool segment_clear(Point a, Point b) const {
+    if (map_->kind == MapKind::grid) {
+      GridLos::Result r = los_.test_to_corner(a, b);
+      if (r == GridLos::unknown) r = los_.test_to_corner(b, a);
+      if (r != GridLos::unknown) return r == GridLos::visible;
+    }
+    return fs_.segment_valid(a, b);
+  }
   bool visible(Point p, std::uint32_t node) const {
     const GridLos::Result r = los_.test(p, corners()[node].at);
     return r == GridLos::unknown ? fs_.segment_valid(p, corners()[node].at) : r == GridLos::visible;
@@ -203,7 +226,13 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     double x, y;
     int qxy;
   };
-  std::vector<NodeQuad> quad_;
+  std::vector<NodeQuad> quad_;  // grid maps
+  // tangent_at(node, p) on a grid map, by signs (exact: the sign of a difference of doubles is).
+  bool tangent_quad(Point p, std::uint32_t node) const {
+    const NodeQuad& k = quad_[node];
+    const double dx = p.x - k.x, dy = p.y - k.y;
+    return !((dx > 0 && dy > 0) || (dx < 0 && dy < 0) ? k.qxy > 0 : (dx != 0 && dy != 0 && k.qxy < 0));
+  }
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   std::size_t pairs_ = 0;
   // graph_ (inherited), the searched graph: the taut-state graph, or with skip=1 the skip graph.
