@@ -6,6 +6,7 @@
 // and give wrong paths).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -193,14 +194,22 @@ struct AltHeuristic {
   PositionHeuristic<R, M> base;
   const Landmarks* lm;
   const double* goal_dist;  // d(L_i, T), +inf when T is unreachable from L_i
+  const double* goal_back;  // symmetric tables: max over the goal's links (g, c) of d(L_i, g) - c
   double operator()(Vertex v) const {
     const Point p = v < base.n ? Point(base.rep->position(v)) : (v == base.n ? base.start : base.goal);
     double e = search_metric<M>(base.rt, p, base.goal);
     if (v < base.n) {
       const double* row = lm->row(v);
-      for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
-        const double b = goal_dist[i] - row[i];  // inf - inf (both unreachable) is NaN: max ignores it
-        if (b > e && row[i] < Landmarks::kInf) e = b;
+      if (lm->symmetric()) {  // also the bound from behind the goal (landmarks.hpp)
+        for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
+          const double b = std::max(goal_dist[i] - row[i], row[i] - goal_back[i]);
+          if (b > e && row[i] < Landmarks::kInf) e = b;
+        }
+      } else {
+        for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
+          const double b = goal_dist[i] - row[i];  // inf - inf (both unreachable) is NaN: max ignores it
+          if (b > e && row[i] < Landmarks::kInf) e = b;
+        }
       }
     }
     return base.weight * e;
@@ -276,9 +285,13 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   if (lm && (lm->k() == 0 || lm->size() != n)) lm = nullptr;
   if (lm) {
     ws.landmark_goal.assign(lm->k(), SearchWorkspace::kInf);
+    ws.landmark_back.assign(lm->k(), -SearchWorkspace::kInf);
     for (const Link& l : q.g.links) {
       const double* row = lm->row(l.vertex);
       for (std::size_t i = 0; i < lm->k(); ++i) ws.landmark_goal[i] = std::min(ws.landmark_goal[i], row[i] + l.cost);
+      if (lm->symmetric())
+        for (std::size_t i = 0; i < lm->k(); ++i)
+          if (row[i] < Landmarks::kInf) ws.landmark_back[i] = std::max(ws.landmark_back[i], row[i] - l.cost);
     }
   }
   const DistanceTable* table = nullptr;
@@ -347,7 +360,7 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
         return run(detail::TableHeuristic<R, decltype(m)::value>{heur, table, ws.goal_places.data(), ws.goal_places.size()});
     }
     if constexpr (HasLandmarks<R>) {
-      if (lm) return run(detail::AltHeuristic<R, decltype(m)::value>{heur, lm, ws.landmark_goal.data()});
+      if (lm) return run(detail::AltHeuristic<R, decltype(m)::value>{heur, lm, ws.landmark_goal.data(), ws.landmark_back.data()});
     }
     run(heur);
   });

@@ -38,8 +38,9 @@ namespace navbench {
 class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  public:
   // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers;
-  // the default, the fastest); reach=1 (default) / 0: per-cell lists of direct-h-reachable subgoals
-  // for locate, or the clearance scan per query.
+  // the default, the fastest); reach=1 (default up to 2^20 cells) / 0: per-cell lists of
+  // direct-h-reachable subgoals for locate, or the clearance scan per query; alt=K: K ALT landmarks
+  // (default 16; 0: the octile heuristic alone).
   SubgoalGraph(const Map& map, Params& params);
 
   // The goal's links (with the upward closure, levels >= 2); also right for a start.
