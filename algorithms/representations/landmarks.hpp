@@ -73,6 +73,11 @@ class Landmarks {
 
   std::size_t k() const { return k_; }
   bool symmetric() const { return symmetric_; }
+  // Active landmarks (Goldberg & Werneck, "Computing Point-to-Point Shortest Paths from External
+  // Memory", ALENEX 2005): with m in 1..k-1 a query evaluates only the m landmarks whose bound at
+  // the start is largest (a subset of lower bounds: still consistent); 0, every landmark.
+  std::size_t active() const { return active_ > 0 && active_ < k_ ? active_ : 0; }
+  void set_active(std::size_t m) { active_ = m; }
   std::size_t size() const { return n_; }
   // d(L_i, v) for the i-th landmark: +inf when v is unreachable from it.
   const double* row(Vertex v) const { return table_.data() + std::size_t(v) * k_; }
@@ -96,6 +101,7 @@ class Landmarks {
 
   std::size_t n_ = 0, k_ = 0;
   bool symmetric_ = false;
+  std::size_t active_ = 0;
   std::vector<double> table_;
   std::vector<Vertex> ids_;
 };

@@ -195,12 +195,20 @@ struct AltHeuristic {
   const Landmarks* lm;
   const double* goal_dist;  // d(L_i, T), +inf when T is unreachable from L_i
   const double* goal_back;  // symmetric tables: max over the goal's links (g, c) of d(L_i, g) - c
+  const std::uint32_t* active = nullptr;  // active landmarks (Landmarks::active()), na of them; else all
+  std::size_t na = 0;
   double operator()(Vertex v) const {
     const Point p = v < base.n ? Point(base.rep->position(v)) : (v == base.n ? base.start : base.goal);
     double e = search_metric<M>(base.rt, p, base.goal);
     if (v < base.n) {
       const double* row = lm->row(v);
-      if (lm->symmetric()) {  // also the bound from behind the goal (landmarks.hpp)
+      if (active) {
+        for (std::size_t j = 0; j < na; ++j) {
+          const std::uint32_t i = active[j];
+          const double b = lm->symmetric() ? std::max(goal_dist[i] - row[i], row[i] - goal_back[i]) : goal_dist[i] - row[i];
+          if (b > e && row[i] < Landmarks::kInf) e = b;
+        }
+      } else if (lm->symmetric()) {  // also the bound from behind the goal (landmarks.hpp)
         for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
           const double b = std::max(goal_dist[i] - row[i], row[i] - goal_back[i]);
           if (b > e && row[i] < Landmarks::kInf) e = b;
@@ -284,14 +292,40 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   if constexpr (HasLandmarks<R>) lm = h.metric == Metric::zero ? nullptr : r.landmarks();
   if (lm && (lm->k() == 0 || lm->size() != n)) lm = nullptr;
   if (lm) {
-    ws.landmark_goal.assign(lm->k(), SearchWorkspace::kInf);
-    ws.landmark_back.assign(lm->k(), -SearchWorkspace::kInf);
+    const std::size_t k = lm->k();
+    ws.landmark_goal.assign(k, SearchWorkspace::kInf);
+    ws.landmark_back.assign(k, -SearchWorkspace::kInf);
+    double* gd = ws.landmark_goal.data();
+    double* gb = ws.landmark_back.data();
+    // Plain min / max loops (vectorised): a goal may hold hundreds of links (subgoal graphs' upward
+    // closure). A link unreachable from L_i (+inf) leaves gb[i] = +inf: no bound from behind via L_i.
     for (const Link& l : q.g.links) {
       const double* row = lm->row(l.vertex);
-      for (std::size_t i = 0; i < lm->k(); ++i) ws.landmark_goal[i] = std::min(ws.landmark_goal[i], row[i] + l.cost);
-      if (lm->symmetric())
-        for (std::size_t i = 0; i < lm->k(); ++i)
-          if (row[i] < Landmarks::kInf) ws.landmark_back[i] = std::max(ws.landmark_back[i], row[i] - l.cost);
+      for (std::size_t i = 0; i < k; ++i) gd[i] = row[i] + l.cost < gd[i] ? row[i] + l.cost : gd[i];
+    }
+    if (lm->symmetric())
+      for (const Link& l : q.g.links) {
+        const double* row = lm->row(l.vertex);
+        for (std::size_t i = 0; i < k; ++i) gb[i] = row[i] - l.cost > gb[i] ? row[i] - l.cost : gb[i];
+      }
+    // Active landmarks: the m of largest bound at the start (least over its links of link cost +
+    // the landmark's bound at the link's vertex).
+    ws.landmark_active.clear();
+    if (const std::size_t m = lm->active()) {
+      std::vector<std::pair<double, std::uint32_t>> score(k);
+      for (std::size_t i = 0; i < k; ++i) {
+        double best = SearchWorkspace::kInf;
+        for (const Link& l : ws.start_links) {
+          if (l.vertex >= n) continue;
+          const double r = lm->row(l.vertex)[i];
+          double b = r < Landmarks::kInf ? gd[i] - r : 0.0;
+          if (lm->symmetric() && r < Landmarks::kInf) b = std::max(b, r - gb[i]);
+          best = std::min(best, std::max(b, 0.0) + l.cost);
+        }
+        score[i] = {best < SearchWorkspace::kInf ? -best : 0.0, std::uint32_t(i)};  // ties: lowest index first
+      }
+      std::partial_sort(score.begin(), score.begin() + std::ptrdiff_t(m), score.end());
+      for (std::size_t j = 0; j < m; ++j) ws.landmark_active.push_back(score[j].second);
     }
   }
   const DistanceTable* table = nullptr;
@@ -360,7 +394,9 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
         return run(detail::TableHeuristic<R, decltype(m)::value>{heur, table, ws.goal_places.data(), ws.goal_places.size()});
     }
     if constexpr (HasLandmarks<R>) {
-      if (lm) return run(detail::AltHeuristic<R, decltype(m)::value>{heur, lm, ws.landmark_goal.data(), ws.landmark_back.data()});
+      if (lm) return run(detail::AltHeuristic<R, decltype(m)::value>{heur, lm, ws.landmark_goal.data(), ws.landmark_back.data(),
+                                                              ws.landmark_active.empty() ? nullptr : ws.landmark_active.data(),
+                                                              ws.landmark_active.size()});
     }
     run(heur);
   });

@@ -37,7 +37,7 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
   const double build_s = std::chrono::duration<double>(Clock::now() - b0).count();
   const Heuristic h = parse_heuristic("octile");
   std::vector<double> us, poly_us;
-  std::size_t expansions = 0, queries = 0;
+  std::size_t expansions = 0, queries = 0, start_links = 0, goal_links = 0;
   for (auto _ : state) {
     for (const auto& l : sc.lines) {
       Query q;
@@ -53,6 +53,7 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
       poly_us.push_back(std::chrono::duration<double, std::micro>(t2 - t0).count());
       expansions += st.expansions;
+      start_links += q.s.links.size(), goal_links += q.g.links.size();
       ++queries;
     }
   }
@@ -64,6 +65,8 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
   state.counters["median_us"] = median(us);
   state.counters["median_poly_us"] = median(poly_us);
   state.counters["expansions_per_query"] = double(expansions) / double(queries);
+  state.counters["start_links"] = double(start_links) / double(queries);  // per query, attach's links
+  state.counters["goal_links"] = double(goal_links) / double(queries);
   state.counters["vertices"] = double(rep->stats().vertices);
   state.counters["edges"] = double(rep->stats().edges);
   state.counters["memory_MB"] = double(rep->stats().memory_bytes) / 1e6;  // the build's own bytes

@@ -40,7 +40,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers;
   // the default, the fastest); reach=1 (default up to 2^20 cells) / 0: per-cell lists of
   // direct-h-reachable subgoals for locate, or the clearance scan per query; alt=K: K ALT landmarks
-  // (default 16; 0: the octile heuristic alone).
+  // (default 16; 0: the octile heuristic alone), active=M of them per query (default 4; 0: all).
   SubgoalGraph(const Map& map, Params& params);
 
   // The goal's links (with the upward closure, levels >= 2); also right for a start.
@@ -149,7 +149,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<Attachment> attach_as(Point p, bool closure) const;
   void build_two_level();
 
-  int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0;
+  int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0;
   Landmarks landmarks_;
   std::vector<std::uint8_t> free_;            // padded grid, 1 = free
   std::vector<std::uint16_t> clear_[4];       // E, W, S, N: steps to the first subgoal or last free cell
