@@ -293,39 +293,54 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   if (lm && (lm->k() == 0 || lm->size() != n)) lm = nullptr;
   if (lm) {
     const std::size_t k = lm->k();
+    const std::size_t m = k <= 64 ? lm->active() : 0;
     ws.landmark_goal.assign(k, SearchWorkspace::kInf);
     ws.landmark_back.assign(k, -SearchWorkspace::kInf);
     double* gd = ws.landmark_goal.data();
     double* gb = ws.landmark_back.data();
-    // Plain min / max loops (vectorised): a goal may hold hundreds of links (subgoal graphs' upward
-    // closure). A link unreachable from L_i (+inf) leaves gb[i] = +inf: no bound from behind via L_i.
-    for (const Link& l : q.g.links) {
-      const double* row = lm->row(l.vertex);
-      for (std::size_t i = 0; i < k; ++i) gd[i] = row[i] + l.cost < gd[i] ? row[i] + l.cost : gd[i];
-    }
-    if (lm->symmetric())
-      for (const Link& l : q.g.links) {
+    const bool sym = lm->symmetric();
+    // gd[i] = min over links of d(L_i, g) + c, gb[i] = max of d(L_i, g) - c (symmetric tables),
+    // for the landmarks `idx` (nullptr: 0..cnt-1) over the first nl goal links. A link unreachable
+    // from L_i (+inf) leaves gb[i] = +inf: no bound from behind via L_i.
+    auto fold = [&](std::size_t nl, const std::uint32_t* idx, std::size_t cnt) {
+      for (std::size_t j = 0; j < nl; ++j) {
+        const Link& l = q.g.links[j];
         const double* row = lm->row(l.vertex);
-        for (std::size_t i = 0; i < k; ++i) gb[i] = row[i] - l.cost > gb[i] ? row[i] - l.cost : gb[i];
+        for (std::size_t a = 0; a < cnt; ++a) {
+          const std::size_t i = idx ? idx[a] : a;
+          gd[i] = row[i] + l.cost < gd[i] ? row[i] + l.cost : gd[i];
+          if (sym) gb[i] = row[i] - l.cost > gb[i] ? row[i] - l.cost : gb[i];
+        }
       }
-    // Active landmarks: the m of largest bound at the start (least over its links of link cost +
-    // the landmark's bound at the link's vertex).
+    };
     ws.landmark_active.clear();
-    if (const std::size_t m = lm->active()) {
-      std::vector<std::pair<double, std::uint32_t>> score(k);
+    if (m == 0) {
+      fold(q.g.links.size(), nullptr, k);
+    } else {
+      // Active landmarks: the m of largest bound at the start (least over its links of link cost +
+      // the landmark's bound at the link's vertex), judged on the goal's first 16 links (a goal may
+      // hold hundreds: subgoal graphs' upward closure, listed after the cell's own links); then
+      // the exact values of those m over every link.
+      fold(std::min<std::size_t>(q.g.links.size(), 16), nullptr, k);
+      std::pair<double, std::uint32_t> score[64];
       for (std::size_t i = 0; i < k; ++i) {
         double best = SearchWorkspace::kInf;
         for (const Link& l : ws.start_links) {
           if (l.vertex >= n) continue;
           const double r = lm->row(l.vertex)[i];
           double b = r < Landmarks::kInf ? gd[i] - r : 0.0;
-          if (lm->symmetric() && r < Landmarks::kInf) b = std::max(b, r - gb[i]);
+          if (sym && r < Landmarks::kInf) b = std::max(b, r - gb[i]);
           best = std::min(best, std::max(b, 0.0) + l.cost);
         }
         score[i] = {best < SearchWorkspace::kInf ? -best : 0.0, std::uint32_t(i)};  // ties: lowest index first
       }
-      std::partial_sort(score.begin(), score.begin() + std::ptrdiff_t(m), score.end());
-      for (std::size_t j = 0; j < m; ++j) ws.landmark_active.push_back(score[j].second);
+      std::partial_sort(score, score + m, score + k);
+      for (std::size_t j = 0; j < m; ++j) {
+        const std::uint32_t i = score[j].second;
+        ws.landmark_active.push_back(i);
+        gd[i] = SearchWorkspace::kInf, gb[i] = -SearchWorkspace::kInf;
+      }
+      fold(q.g.links.size(), ws.landmark_active.data(), m);
     }
   }
   const DistanceTable* table = nullptr;
