@@ -7,6 +7,14 @@
 // the query graph, directed or not), so h(v) = d(L,T) - d(L,v), with
 // d(L,T) = min over the goal's links (g, c) of d(L,g) + c computed once per query. Consistent, so
 // the A* stays exact. Any representation offers it by returning a table from landmarks().
+// A table built `symmetric` (its distances d(u,v) = d(v,u), a metric at most the query graph's
+// distances between its vertices, e.g. the subgoal graph's grid distances; the query graph itself
+// may be directed) also gives the bound from behind the goal (Goldberg & Harrelson 2005 use both
+// on undirected graphs): h(v) = d(L,v) - B with B = max over the goal's links (g, c) of
+// d(L,g) - c. A path from v ends with some link (g, c): its cost is at least d(v,g) + c >=
+// d(L,v) - d(L,g) + c >= d(L,v) - B. (Not d(L,v) - d(L,T): the links need not obey the triangle
+// inequality with the table, e.g. a goal on a grid corner joins two diagonal cells that no grid
+// move joins.) Consistent too, |d(L,u) - d(L,v)| <= d(u,v) along every edge.
 #pragma once
 #include <algorithm>
 #include <concepts>
@@ -34,7 +42,7 @@ class Landmarks {
   // taut states of a corner): selection spreads landmarks over places, not over vertices that are
   // near in space but far in the directed graph.
   template <class G, class W, class Group = std::identity>
-  Landmarks(const G& g, W w, std::size_t k, Group group = {}) {
+  Landmarks(const G& g, W w, std::size_t k, Group group = {}, bool symmetric = false) : symmetric_(symmetric) {
     n_ = num_vertices(g);
     if (k == 0 || n_ == 0) return;
     std::vector<double> d(n_), nearest(n_, kInf);
@@ -64,6 +72,12 @@ class Landmarks {
   }
 
   std::size_t k() const { return k_; }
+  bool symmetric() const { return symmetric_; }
+  // Active landmarks (Goldberg & Werneck, "Computing Point-to-Point Shortest Paths from External
+  // Memory", ALENEX 2005): with m in 1..k-1 a query evaluates only the m landmarks whose bound at
+  // the start is largest (a subset of lower bounds: still consistent); 0, every landmark.
+  std::size_t active() const { return active_ > 0 && active_ < k_ ? active_ : 0; }
+  void set_active(std::size_t m) { active_ = m; }
   std::size_t size() const { return n_; }
   // d(L_i, v) for the i-th landmark: +inf when v is unreachable from it.
   const double* row(Vertex v) const { return table_.data() + std::size_t(v) * k_; }
@@ -86,6 +100,8 @@ class Landmarks {
   }
 
   std::size_t n_ = 0, k_ = 0;
+  bool symmetric_ = false;
+  std::size_t active_ = 0;
   std::vector<double> table_;
   std::vector<Vertex> ids_;
 };

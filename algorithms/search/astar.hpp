@@ -6,6 +6,7 @@
 // and give wrong paths).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -194,14 +195,30 @@ struct AltHeuristic {
   PositionHeuristic<R, M> base;
   const Landmarks* lm;
   const double* goal_dist;  // d(L_i, T), +inf when T is unreachable from L_i
+  const double* goal_back;  // symmetric tables: max over the goal's links (g, c) of d(L_i, g) - c
+  const std::uint32_t* active = nullptr;  // active landmarks (Landmarks::active()), na of them; else all
+  std::size_t na = 0;
   double operator()(Vertex v) const {
     const Point p = v < base.n ? Point(base.rep->position(v)) : (v == base.n ? base.start : base.goal);
     double e = search_metric<M>(base.rt, p, base.goal);
     if (v < base.n) {
       const double* row = lm->row(v);
-      for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
-        const double b = goal_dist[i] - row[i];  // inf - inf (both unreachable) is NaN: max ignores it
-        if (b > e && row[i] < Landmarks::kInf) e = b;
+      if (active) {
+        for (std::size_t j = 0; j < na; ++j) {
+          const std::uint32_t i = active[j];
+          const double b = lm->symmetric() ? std::max(goal_dist[i] - row[i], row[i] - goal_back[i]) : goal_dist[i] - row[i];
+          if (b > e && row[i] < Landmarks::kInf) e = b;
+        }
+      } else if (lm->symmetric()) {  // also the bound from behind the goal (landmarks.hpp)
+        for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
+          const double b = std::max(goal_dist[i] - row[i], row[i] - goal_back[i]);
+          if (b > e && row[i] < Landmarks::kInf) e = b;
+        }
+      } else {
+        for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
+          const double b = goal_dist[i] - row[i];  // inf - inf (both unreachable) is NaN: max ignores it
+          if (b > e && row[i] < Landmarks::kInf) e = b;
+        }
       }
     }
     return base.weight * e;
@@ -294,10 +311,55 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   if constexpr (HasLandmarks<R>) lm = h.metric == Metric::zero ? nullptr : r.landmarks();
   if (lm && (lm->k() == 0 || lm->size() != n)) lm = nullptr;
   if (lm) {
-    ws.landmark_goal.assign(lm->k(), SearchWorkspace::kInf);
-    for (const Link& l : q.g.links) {
-      const double* row = lm->row(l.vertex);
-      for (std::size_t i = 0; i < lm->k(); ++i) ws.landmark_goal[i] = std::min(ws.landmark_goal[i], row[i] + l.cost);
+    const std::size_t k = lm->k();
+    const std::size_t m = k <= 64 ? lm->active() : 0;
+    ws.landmark_goal.assign(k, SearchWorkspace::kInf);
+    ws.landmark_back.assign(k, -SearchWorkspace::kInf);
+    double* gd = ws.landmark_goal.data();
+    double* gb = ws.landmark_back.data();
+    const bool sym = lm->symmetric();
+    // gd[i] = min over links of d(L_i, g) + c, gb[i] = max of d(L_i, g) - c (symmetric tables),
+    // for the landmarks `idx` (nullptr: 0..cnt-1) over the first nl goal links. A link unreachable
+    // from L_i (+inf) leaves gb[i] = +inf: no bound from behind via L_i.
+    auto fold = [&](std::size_t nl, const std::uint32_t* idx, std::size_t cnt) {
+      for (std::size_t j = 0; j < nl; ++j) {
+        const Link& l = q.g.links[j];
+        const double* row = lm->row(l.vertex);
+        for (std::size_t a = 0; a < cnt; ++a) {
+          const std::size_t i = idx ? idx[a] : a;
+          gd[i] = row[i] + l.cost < gd[i] ? row[i] + l.cost : gd[i];
+          if (sym) gb[i] = row[i] - l.cost > gb[i] ? row[i] - l.cost : gb[i];
+        }
+      }
+    };
+    ws.landmark_active.clear();
+    if (m == 0) {
+      fold(q.g.links.size(), nullptr, k);
+    } else {
+      // Active landmarks: the m of largest bound at the start (least over its links of link cost +
+      // the landmark's bound at the link's vertex), judged on the goal's first 16 links (a goal may
+      // hold hundreds: subgoal graphs' upward closure, listed after the cell's own links); then
+      // the exact values of those m over every link.
+      fold(std::min<std::size_t>(q.g.links.size(), 16), nullptr, k);
+      std::pair<double, std::uint32_t> score[64];
+      for (std::size_t i = 0; i < k; ++i) {
+        double best = SearchWorkspace::kInf;
+        for (const Link& l : ws.start_links) {
+          if (l.vertex >= n) continue;
+          const double r = lm->row(l.vertex)[i];
+          double b = r < Landmarks::kInf ? gd[i] - r : 0.0;
+          if (sym && r < Landmarks::kInf) b = std::max(b, r - gb[i]);
+          best = std::min(best, std::max(b, 0.0) + l.cost);
+        }
+        score[i] = {best < SearchWorkspace::kInf ? -best : 0.0, std::uint32_t(i)};  // ties: lowest index first
+      }
+      std::partial_sort(score, score + m, score + k);
+      for (std::size_t j = 0; j < m; ++j) {
+        const std::uint32_t i = score[j].second;
+        ws.landmark_active.push_back(i);
+        gd[i] = SearchWorkspace::kInf, gb[i] = -SearchWorkspace::kInf;
+      }
+      fold(q.g.links.size(), ws.landmark_active.data(), m);
     }
   }
   const DistanceTable* table = nullptr;
@@ -366,7 +428,9 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
         return run(detail::TableHeuristic<R, decltype(m)::value>{heur, table, ws.goal_places.data(), ws.goal_places.size()});
     }
     if constexpr (HasLandmarks<R>) {
-      if (lm) return run(detail::AltHeuristic<R, decltype(m)::value>{heur, lm, ws.landmark_goal.data()});
+      if (lm) return run(detail::AltHeuristic<R, decltype(m)::value>{heur, lm, ws.landmark_goal.data(), ws.landmark_back.data(),
+                                                              ws.landmark_active.empty() ? nullptr : ws.landmark_active.data(),
+                                                              ws.landmark_active.size()});
     }
     run(heur);
   });

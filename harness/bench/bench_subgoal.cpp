@@ -1,7 +1,7 @@
 // Subgoal graphs (levels 1, 2, 16; 16 is the default) against grid8: every scenario query of den520d, brc202d and Aurora,
 // octile heuristic, timed one by one. Counters: median_us = locate + search (the figure compared
 // with Warthog's JPS+ `nanos`, which times its search), median_poly_us adds the polyline,
-// expansions_per_query. Compare contenders in one run, interleaved:
+// expansions_per_query, memory_MB (BuildStats::memory_bytes) and build_s. Compare contenders in one run, interleaved:
 //   build/navbench_bench --benchmark_filter=subgoal_vs --benchmark_repetitions=5
 //                        --benchmark_enable_random_interleaving=true
 #include <string>
@@ -31,11 +31,13 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
   const Scenario sc = load_scenario(path + ".scen");
   const RepresentationSpec spec = parse_rep_option(rep_text).at(0);
   Params p = Params::parse(spec.params);
+  const auto b0 = Clock::now();
   auto rep = spec.entry->build(m, p);
   rep->prepare();
+  const double build_s = std::chrono::duration<double>(Clock::now() - b0).count();
   const Heuristic h = parse_heuristic("octile");
   std::vector<double> us, poly_us;
-  std::size_t expansions = 0, queries = 0;
+  std::size_t expansions = 0, queries = 0, start_links = 0, goal_links = 0;
   for (auto _ : state) {
     for (const auto& l : sc.lines) {
       Query q;
@@ -51,6 +53,7 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
       poly_us.push_back(std::chrono::duration<double, std::micro>(t2 - t0).count());
       expansions += st.expansions;
+      start_links += q.s.links.size(), goal_links += q.g.links.size();
       ++queries;
     }
   }
@@ -62,8 +65,12 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
   state.counters["median_us"] = median(us);
   state.counters["median_poly_us"] = median(poly_us);
   state.counters["expansions_per_query"] = double(expansions) / double(queries);
+  state.counters["start_links"] = double(start_links) / double(queries);  // per query, attach's links
+  state.counters["goal_links"] = double(goal_links) / double(queries);
   state.counters["vertices"] = double(rep->stats().vertices);
   state.counters["edges"] = double(rep->stats().edges);
+  state.counters["memory_MB"] = double(rep->stats().memory_bytes) / 1e6;  // the build's own bytes
+  state.counters["build_s"] = build_s;
 }
 
 }  // namespace

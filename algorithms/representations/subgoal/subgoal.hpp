@@ -30,6 +30,7 @@
 
 #include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
+#include "representations/landmarks.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -37,8 +38,9 @@ namespace navbench {
 class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  public:
   // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers;
-  // the default, the fastest); reach=1 (default) / 0: per-cell lists of direct-h-reachable subgoals
-  // for locate, or the clearance scan per query.
+  // the default, the fastest); reach=1 (default up to 2^20 cells) / 0: per-cell lists of
+  // direct-h-reachable subgoals for locate, or the clearance scan per query; alt=K: K ALT landmarks
+  // (default 16; 0: the octile heuristic alone), active=M of them per query (default 4; 0: all).
   SubgoalGraph(const Map& map, Params& params);
 
   // The goal's links (with the upward closure, levels >= 2); also right for a start.
@@ -47,6 +49,9 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // graph climbs from them), the goal the closure.
   std::optional<Attachment> attach_start(Point p) const { return attach_as(p, false); }
   std::optional<Attachment> attach_goal(Point p) const { return attach_as(p, true); }
+  // ALT landmark distances (alt=K, see the constructor; nullptr with alt=0), over the simple
+  // subgoal graph, whose distances are the grid's (landmarks.hpp).
+  const Landmarks* landmarks() const { return landmarks_.k() ? &landmarks_ : nullptr; }
   bool direct(const Query& q) const;
   // The cost of the direct start-goal link: an octile path between the two cells, not a segment.
   double direct_cost(const Query& q) const;
@@ -144,14 +149,24 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<Attachment> attach_as(Point p, bool closure) const;
   void build_two_level();
 
-  int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1;
+  int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0;
+  Landmarks landmarks_;
   std::vector<std::uint8_t> free_;            // padded grid, 1 = free
   std::vector<std::uint16_t> clear_[4];       // E, W, S, N: steps to the first subgoal or last free cell
   std::vector<std::int32_t> vertex_;          // padded cell -> subgoal vertex or -1
   std::vector<std::int32_t> component_;       // padded cell -> 4-connected free component or -1
   std::vector<Cell> cell_of_;                 // vertex -> padded cell
-  std::vector<std::uint32_t> reach_off_;      // reach=1: padded cell -> first entry in reach_ids_ (CSR)
-  std::vector<Vertex> reach_ids_;             // reach=1: the direct-h-reachable subgoals of each free cell
+  // reach=1: per free non-subgoal cell its direct-h-reachable subgoals, packed (see ReachLists in
+  // subgoal.cpp): reach_at_[cell] is where its list starts in reach_data_ (a count, then the
+  // sorted ids as deltas in one or two 16-bit units); equal lists of neighbouring cells are stored once.
+  std::vector<std::uint32_t> reach_at_;
+  std::vector<std::uint16_t> reach_data_;
+  // Appends cell c's list (ids, sorted here) to reach_data_, sharing an equal earlier list of the
+  // previous cell written or of the cell above.
+  void put_reach(Cell c, std::vector<Vertex>& ids, std::uint32_t& prev);
+  // Calls f(v) for each subgoal in cell c's stored list.
+  template <class F>
+  void for_reach(Cell c, F&& f) const;
   // pos_ (inherited): vertex -> cell centre.
   std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
   std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals
