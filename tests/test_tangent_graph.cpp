@@ -20,6 +20,7 @@
 #include "geometry/polygons.hpp"
 #include "geometry/radius_validity.hpp"
 #include "geometry/tangent_graph.hpp"
+#include "representations/tangent/tangent.hpp"
 #include "representations/visgraph/grid_fov.hpp"
 
 #include "test_maps.hpp"
@@ -465,6 +466,51 @@ TEST(TangentGraph, JoinsOverSeenCirclesEqualJoinsOverAll) {
     }
   }
   std::printf("[ seen     ] %d points, %d joins, %d direct paths: the same over the seen circles\n", points, joins, directs);
+  EXPECT_GT(joins, 1000);
+}
+
+// (7b) TangentRepresentation's circles for a point come from per-block lists (block_candidates.hpp
+// over each corner's region, filtered by cell masks and the integer line of sight): they hold
+// the circle of every corner the point sees, and the joins over them are the joins over every circle. Points
+// anywhere in the cells, at cell centres and at grid corners, on random maps.
+TEST(TangentGraph, BlockListCirclesHoldTheSeenOnes) {
+  std::mt19937_64 rng(131);
+  int points = 0, joins = 0;
+  for (int m = 0; m < 6; ++m) {
+    Env e(random_grid(24, 24, 0.14, rng));
+    for (double R : {0.3, 0.5, 1.5}) {
+      const TangentGraph tg(e.fs, e.rv, R);
+      const TangentRepresentation rep(e.map, R);
+      std::uniform_real_distribution<double> ux(0, e.map.grid.width), uy(0, e.map.grid.height);
+      int taken = 0;
+      for (int tries = 0; tries < 4000 && taken < 60; ++tries) {
+        Point p{ux(rng), uy(rng)};
+        if (tries % 3 == 1) p = {std::floor(p.x) + 0.5, std::floor(p.y) + 0.5};
+        if (tries % 3 == 2) p = {std::round(p.x), std::round(p.y)};
+        if (!e.rv.point_clear(p, R)) continue;
+        ++taken;
+        // Every circle whose corner p sees (FreeSpace::segment_valid, the relation of tangent.hpp's
+        // proof; the sweep's `maybe` reports may hold corners p does not see).
+        std::vector<std::int32_t> listed;
+        ASSERT_TRUE(rep.candidate_circles(p, listed));
+        const auto& corners = e.fs.convex_corners();
+        for (std::size_t k = 0; k < corners.size(); ++k)
+          if (const std::int32_t ci = tg.circle_of_corner(k); ci >= 0 && e.fs.segment_valid(p, corners[k].at))
+            EXPECT_TRUE(std::binary_search(listed.begin(), listed.end(), ci))
+                << "circle " << ci << " missing at (" << p.x << ", " << p.y << ") R " << R;
+        ASSERT_TRUE(std::is_sorted(listed.begin(), listed.end()));
+        const auto all_s = tg.join_start(p), all_g = tg.join_goal(p, nullptr, true);
+        const auto got_s = tg.join_start(p, &listed), got_g = tg.join_goal(p, &listed, true);
+        ASSERT_EQ(got_s.size(), all_s.size());
+        ASSERT_EQ(got_g.size(), all_g.size());
+        for (std::size_t i = 0; i < all_s.size(); ++i) EXPECT_EQ(got_s[i].node, all_s[i].node);
+        for (std::size_t i = 0; i < all_g.size(); ++i) EXPECT_EQ(got_g[i].node, all_g[i].node);
+        joins += int(all_s.size() + all_g.size());
+        ++points;
+      }
+    }
+  }
+  std::printf("[ blocks   ] %d points, %d joins: the block lists hold the seen circles\n", points, joins);
   EXPECT_GT(joins, 1000);
 }
 

@@ -64,11 +64,12 @@ bool RadiusValidity::Impl::grid_segment_clear(Point a, Point b, double lim, doub
   const double reach = R + kSlack;
   const int j0 = std::max(0, int(std::floor(std::min(a.y, b.y) - reach)));
   const int j1 = std::min(H - 1, int(std::floor(std::max(a.y, b.y) + reach)));
+  const double inv = a.y != b.y ? 1 / (b.y - a.y) : 0;
   for (int j = j0; j <= j1; ++j) {
     // The part of the segment within the row's band [j - R, j + 1 + R], then its x range grown by R.
     double xa = std::min(a.x, b.x), xb = std::max(a.x, b.x);
     if (a.y != b.y) {
-      double u0 = (j - reach - a.y) / (b.y - a.y), u1 = (j + 1 + reach - a.y) / (b.y - a.y);
+      double u0 = (j - reach - a.y) * inv, u1 = (j + 1 + reach - a.y) * inv;
       if (u0 > u1) std::swap(u0, u1);
       u0 = std::max(u0, 0.0);
       u1 = std::min(u1, 1.0);

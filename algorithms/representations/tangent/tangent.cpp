@@ -43,7 +43,15 @@ TangentRepresentation::TangentRepresentation(const Map& map, double R) : R_(R) {
   graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
   if (map.kind == MapKind::grid) {
     grid_ = true;
-    fov_ = GridFov(map.grid, free_->convex_corners());
+    const auto& corners = free_->convex_corners();
+    fov_ = GridFov(map.grid, corners);
+    if (std::int64_t(map.grid.width) * map.grid.height <= (1 << 18) && corners.size() <= 4096) {
+      std::vector<std::vector<GridFov::Span>> spans(corners.size());
+      for (std::size_t k = 0; k < corners.size(); ++k)
+        if (tangent_->circle_of_corner(k) >= 0) fov_.region(corners[k].at, spans[k]);
+      blocks_ = BlockCandidates(map.grid, corners, 2, spans);
+      los_ = GridLos(map.grid);
+    }
   }
   landmarks_ = build_landmarks();
 }
@@ -128,6 +136,26 @@ Landmarks TangentRepresentation::build_landmarks() const {
 bool TangentRepresentation::candidate_circles(Point q, std::vector<std::int32_t>& out) const {
   out.clear();
   if (!grid_) return false;
+  if (!blocks_.empty()) {
+    // The block's entries (corner ids ascending, so their circle ids too), less those whose
+    // region misses q's cell and those q surely does not see (as visgraph's attach: sure
+    // entries and cell masks need no test; the test's `unknown` keeps the entry).
+    const auto [first, end] = blocks_.candidates(q);
+    const std::uint16_t* mask = los_.is_pinch(q) ? nullptr : blocks_.masks(q);
+    const std::uint16_t* maybe = blocks_.maybe_masks(q);
+    const std::uint16_t bit = blocks_.cell_bit(q);
+    const auto& corners = free_->convex_corners();
+    for (const std::uint32_t* it = first; it != end; ++it) {
+      if (maybe && !(maybe[it - first] & bit)) continue;
+      const std::uint32_t k = *it & ~BlockCandidates::kSure;
+      const std::int32_t ci = tangent_->circle_of_corner(k);
+      if (ci < 0) continue;
+      if ((*it & BlockCandidates::kSure) || (mask && (mask[it - first] & bit)) ||
+          los_.test_to_corner(q, corners[k].at) != GridLos::blocked)
+        out.push_back(ci);
+    }
+    return true;
+  }
   thread_local std::vector<std::uint32_t> sure, maybe;
   sure.clear();
   maybe.clear();
@@ -280,7 +308,7 @@ BuildStats TangentRepresentation::stats() const {
   b.vertices = num_vertices(graph_);
   b.edges = graph_.num_edges();
   b.memory_bytes = graph_.memory_bytes() + tangent_->vertex_count() * sizeof(TangentGraph::NodeView) +
-                   fov_.memory_bytes() + landmarks_.memory_bytes();
+                   fov_.memory_bytes() + blocks_.memory_bytes() + los_.memory_bytes() + landmarks_.memory_bytes();
   return b;
 }
 
