@@ -138,22 +138,13 @@ bool TangentRepresentation::candidate_circles(Point q, std::vector<std::int32_t>
   if (!grid_) return false;
   if (!blocks_.empty()) {
     // The block's entries (corner ids ascending, so their circle ids too), less those whose
-    // region misses q's cell and those q surely does not see (as visgraph's attach: sure
-    // entries and cell masks need no test; the test's `unknown` keeps the entry).
-    const auto [first, end] = blocks_.candidates(q);
-    const std::uint16_t* mask = los_.is_pinch(q) ? nullptr : blocks_.masks(q);
-    const std::uint16_t* maybe = blocks_.maybe_masks(q);
-    const std::uint16_t bit = blocks_.cell_bit(q);
+    // region misses q's cell and those q surely does not see (as visgraph's attach: proven
+    // entries need no test; the test's `unknown` keeps the entry).
     const auto& corners = free_->convex_corners();
-    for (const std::uint32_t* it = first; it != end; ++it) {
-      if (maybe && !(maybe[it - first] & bit)) continue;
-      const std::uint32_t k = *it & ~BlockCandidates::kSure;
+    blocks_.for_each(q, los_.is_pinch(q), [&](std::uint32_t k, bool seen) {
       const std::int32_t ci = tangent_->circle_of_corner(k);
-      if (ci < 0) continue;
-      if ((*it & BlockCandidates::kSure) || (mask && (mask[it - first] & bit)) ||
-          los_.test_to_corner(q, corners[k].at) != GridLos::blocked)
-        out.push_back(ci);
-    }
+      if (ci >= 0 && (seen || los_.test_to_corner(q, corners[k].at) != GridLos::blocked)) out.push_back(ci);
+    });
     return true;
   }
   thread_local std::vector<std::uint32_t> sure, maybe;

@@ -18,8 +18,8 @@
 //   reports every corner q sees (as sure or maybe). The exact tests of TangentGraph then run on
 //   these circles only: the joins are the same as over every circle.
 // - The corners a point sees come from a per-block list built once (block_candidates.hpp over
-//   each corner's GridFov::region, visibility being symmetric): a superset of the sweep's, so the
-//   joins stay the same; a query then costs no sweep (den520d: ~10 us per point), only the exact
+//   each corner's GridFov::region, visibility being symmetric): it holds every corner the point
+//   sees (tests/test_tangent_graph.cpp), which is all the argument above needs, so the joins stay the same; a query then costs no sweep (den520d: ~10 us per point), only the exact
 //   integer line-of-sight test (grid_los.hpp) on the entries not proven visible at build time,
 //   which drops the corners the point does not see before their costlier clearance tests.
 // - ALT landmarks over the tangent graph's vertices (Goldberg & Harrelson, "Computing the
@@ -83,7 +83,7 @@ class TangentRepresentation : public BuiltGraph<CsrGraph> {
   GridFov fov_;
   // Grid maps up to 2^18 cells and 4,096 convex corners (visgraph's block=2 rule): per 2 x 2 cell
   // block, every corner some point of the block may see (from each corner's region sweep), so a
-  // query reads its block's list instead of sweeping (a superset, as the joins allow).
+  // query reads its block's list instead of sweeping (every corner it sees, as the joins need).
   BlockCandidates blocks_;
   GridLos los_;  // with blocks_: the exact line-of-sight filter on their entries
   Landmarks landmarks_;

@@ -48,6 +48,20 @@ class BlockCandidates {
   const std::uint16_t* maybe_masks(Point p) const {
     return maybe_.empty() ? nullptr : maybe_.data() + offsets_[block_of(p)];
   }
+  // Calls f(id, seen) for each node of p's block whose region holds p's cell, seen = proven
+  // visible from p (the block sees it, or p's cell does by its mask; cell masks are not used when
+  // pinch: a pinch point has its own sector rule). The caller tests the rest exactly.
+  template <class F>
+  void for_each(Point p, bool pinch, F&& f) const {
+    const auto [first, end] = candidates(p);
+    const std::uint16_t* mask = pinch ? nullptr : masks(p);
+    const std::uint16_t* maybe = maybe_masks(p);
+    const std::uint16_t bit = cell_bit(p);
+    for (const std::uint32_t* it = first; it != end; ++it) {
+      if (maybe && !(maybe[it - first] & bit)) continue;  // p's cell is outside the node's region
+      f(*it & ~kSure, (*it & kSure) || (mask && (mask[it - first] & bit)));
+    }
+  }
   // 0 when B > 4 (no masks then: a 16-bit mask holds the cells of a block up to 4 x 4).
   std::uint16_t cell_bit(Point p) const {
     if (B > 4) return 0;

@@ -345,17 +345,9 @@ void VisGraph::visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) c
   out.clear();
   if (map_->kind == MapKind::grid && !blocks_.empty()) {
     // The block's candidates: tangency by signs first (cheap), then the exact segment test.
-    auto [first, end] = blocks_.candidates(p);
-    // The cell masks prove visibility for p's cell; not for a pinch point (its own sector rule).
-    const std::uint16_t* mask = los_.is_pinch(p) ? nullptr : blocks_.masks(p);
-    const std::uint16_t* maybe = blocks_.maybe_masks(p);
-    const std::uint16_t bit = blocks_.cell_bit(p);
-    for (const std::uint32_t* it = first; it != end; ++it) {
-      if (maybe && !(maybe[it - first] & bit)) continue;  // p's cell is outside the node's region
-      const std::uint32_t j = *it & ~BlockCandidates::kSure;
-      if (!tangent_quad(p, j)) continue;
-      if ((*it & BlockCandidates::kSure) || (mask && (mask[it - first] & bit)) || visible(p, j)) out.push_back(j);
-    }
+    blocks_.for_each(p, los_.is_pinch(p), [&](std::uint32_t j, bool seen) {
+      if (tangent_quad(p, j) && (seen || visible(p, j))) out.push_back(j);
+    });
   } else if (map_->kind == MapKind::grid) {
     // Per-thread scratch; a node is taken once (the sweep may report it twice), stamps reset by a
     // generation counter that only grows within a thread.
