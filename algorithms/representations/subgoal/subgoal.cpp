@@ -137,6 +137,12 @@ inline std::uint32_t get_unit(const std::uint16_t*& p) {
   if (x & 0x8000) x = ((x & 0x7FFF) << 16) | *p++;
   return x;
 }
+// Calls f(id) for each id of the packed list starting at p.
+template <class F>
+void for_packed(const std::uint16_t* p, F&& f) {
+  Vertex v = 0;
+  for (std::uint32_t k = get_unit(p); k > 0; --k) f(v += Vertex(get_unit(p)));
+}
 }  // namespace
 
 void SubgoalGraph::put_reach(Cell c, std::vector<Vertex>& ids, std::uint32_t& prev) {
@@ -160,9 +166,7 @@ void SubgoalGraph::put_reach(Cell c, std::vector<Vertex>& ids, std::uint32_t& pr
 
 template <class F>
 void SubgoalGraph::for_reach(Cell c, F&& f) const {
-  const std::uint16_t* p = reach_data_.data() + reach_at_[c];
-  Vertex v = 0;
-  for (std::uint32_t k = get_unit(p); k > 0; --k) f(v += Vertex(get_unit(p)));
+  for_packed(reach_data_.data() + reach_at_[c], f);
 }
 
 bool SubgoalGraph::corner(Cell c) const {
@@ -382,14 +386,11 @@ bool SubgoalGraph::update(const Map& m, const std::vector<CellChange>& changed) 
       if (!free(c) || vertex_[c] >= 0) continue;
       ids.clear();
       if (tracked_ && !in_d[c] && !hit(c, cell_ext_[c])) {
-        const std::uint16_t* p = old_data.data() + old_at[c];
-        Vertex o = 0;
-        for (std::uint32_t k = get_unit(p); k > 0; --k) {
-          o += Vertex(get_unit(p));
+        for_packed(old_data.data() + old_at[c], [&](Vertex o) {
           const std::int32_t v = new_of_old[o];  // read by the scan, so outside D: still a subgoal
           if (v < 0) throw std::logic_error("subgoal update: a kept cell's subgoal vanished");
           ids.push_back(Vertex(v));
-        }
+        });
       } else {
         ++rescanned;
         scan<true>(c, [&](Cell t) { ids.push_back(Vertex(vertex_[t])); }, &cell_ext_[c]);
