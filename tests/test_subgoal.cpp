@@ -1,4 +1,5 @@
-// Subgoal graphs (subgoal:levels=1, subgoal:levels=2, subgoal = subgoal:levels=16): subgoal placement on hand maps, exact grid8 lengths
+// Subgoal graphs (subgoal:levels=1, subgoal:levels=2, subgoal:levels=16, subgoal:table=1, the default on
+// small maps): subgoal placement on hand maps, exact grid8 lengths
 // against grid8 A* on random grids (cell centres and arbitrary points), octile-move polylines, and
 // the scenario optimum on a real map when ../shared is present.
 #include <gtest/gtest.h>
@@ -63,7 +64,8 @@ TEST(Subgoal, PlacementAtConvexCorners) {
   Map block = grid_from({".....", ".@@..", ".@@..", ".....", "....."});
   Params p;
   SubgoalGraph a(block, p);
-  EXPECT_EQ(a.levels(), 16);  // the default: N-level, the fastest variant
+  EXPECT_TRUE(a.table());  // the default up to 1,024 subgoals: the all-pairs table over the simple graph
+  EXPECT_EQ(a.levels(), 1);
   EXPECT_EQ(subgoals(a, block), (std::vector<std::pair<int, int>>{{0, 0}, {3, 0}, {0, 3}, {3, 3}}));
   // An L-shaped wall: no subgoal in its concave inner corner (2,2), which has no free diagonal pair.
   Map ell = grid_from({"......", ".@@@..", ".@....", ".@....", "......"});
@@ -101,6 +103,74 @@ TEST(Subgoal, RejectsPolygonMapsAndBadLevels) {
   EXPECT_THROW(SubgoalGraph(make_grid_map(wide), pw), UnsupportedMap);
   Params unknown = Params::parse("level=2");
   EXPECT_THROW(SubgoalGraph(m, unknown), std::invalid_argument);
+  Params table_levels = Params::parse("table=1,levels=2");  // the table is over the simple graph
+  EXPECT_THROW(SubgoalGraph(m, table_levels), std::invalid_argument);
+}
+
+// The default follows the map: the table up to 1,024 subgoals, the N-level search above, and the
+// search whenever levels, alt or active is named.
+TEST(Subgoal, TableDefaultByMapSize) {
+  auto pillars = [](int n) {  // n x n isolated blocked cells, 4 subgoals each
+    std::vector<std::string> rows(std::size_t(3 * n + 1), std::string(std::size_t(3 * n + 1), '.'));
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) rows[std::size_t(3 * y + 2)][std::size_t(3 * x + 2)] = '@';
+    return grid_from(rows);
+  };
+  const Map small = pillars(16), large = pillars(17);  // 1,024 and 1,156 subgoals
+  for (const auto& [m, subgoals, table] : {std::tuple{&small, 1024u, true}, std::tuple{&large, 1156u, false}}) {
+    Params p;
+    SubgoalGraph sg(*m, p);
+    EXPECT_EQ(sg.num_subgoals(), subgoals);
+    EXPECT_EQ(sg.table(), table);
+    EXPECT_EQ(sg.levels(), table ? 1 : 16);
+    EXPECT_EQ(p.canonical().find(table ? "table=1" : "table=0") != std::string::npos, true) << p.canonical();
+  }
+  for (const char* named : {"levels=1", "alt=4", "active=2"}) {
+    Params p = Params::parse(named);
+    EXPECT_FALSE(SubgoalGraph(small, p).table()) << named;
+  }
+  Params forced = Params::parse("table=1");
+  EXPECT_TRUE(SubgoalGraph(large, forced).table());
+}
+
+// table=1 answers admissible heuristics (euclidean, octile, chebyshev, zero) from the table, with
+// no vertex generated, and the same cost as the simple graph's A*; an inadmissible one (manhattan,
+// weight > 1) runs that A* and gives its answer.
+TEST(Subgoal, TableAnswersAsTheSearchWould) {
+  std::mt19937 rng(20261125);
+  for (int trial = 0; trial < 6; ++trial) {
+    GridMap g;
+    g.width = 40, g.height = 30;
+    std::bernoulli_distribution blocked(0.12 + 0.04 * trial);
+    for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back(blocked(rng) ? 0 : 1);
+    Map m = make_grid_map(g, "table" + std::to_string(trial));
+    auto table = build(m, "table=1"), search = build(m, "table=0,levels=1,alt=0");  // the same graph, no landmarks
+    std::uniform_real_distribution<double> px(0, g.width), py(0, g.height);
+    FreeSpace fs(m);
+    std::size_t answered = 0;
+    for (int k = 0; k < 120; ++k) {
+      const Point s{px(rng), py(rng)}, t{px(rng), py(rng)};
+      if (!fs.point_free(s) || !fs.point_free(t)) continue;
+      SCOPED_TRACE("trial " + std::to_string(trial) + " query " + std::to_string(k));
+      for (const char* h : {"euclidean", "octile", "chebyshev", "zero", "manhattan", "octile*1.5"}) {
+        const auto want = solve(*search, s, t, h), got = solve(*table, s, t, h);
+        ASSERT_EQ(got.has_value(), want.has_value()) << h;
+        if (!want) continue;
+        EXPECT_NEAR(got->cost, want->cost, 1e-9) << h;
+        EXPECT_NEAR(polyline_length(got->path), got->cost, 1e-9) << h;
+        EXPECT_TRUE(fs.path_valid(got->path)) << h;
+        Query q;
+        q.start = s, q.goal = t;
+        ASSERT_TRUE(table->locate(q));
+        SearchStats st;
+        table->search(q, parse_heuristic(h), st);
+        const bool admissible = std::string(h) != "manhattan" && std::string(h) != "octile*1.5";
+        if (admissible) EXPECT_EQ(st.generated, 0u) << h;
+        answered += admissible && !q.path.empty();
+      }
+    }
+    EXPECT_GT(answered, 100u);
+  }
 }
 
 // Random grids: both variants give grid8's optimum for every pair of cell centres tried and for
@@ -121,6 +191,7 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
     auto s2 = build(m, "levels=2");
     auto s16 = build(m, "levels=16");     // small maps: with the per-cell reach lists
     auto s16s = build(m, "levels=16,reach=0");  // the clearance scan per query
+    auto st = build(m, "table=1");               // the all-pairs table, no search
     std::vector<Point> free_points;
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x)
@@ -136,7 +207,7 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
       }
       SCOPED_TRACE("trial " + std::to_string(trial) + " query " + std::to_string(k));
       const auto want = solve(*g8, s, t, "euclidean");
-      for (auto* rep : {s1.get(), s2.get(), s16.get(), s16s.get()}) {
+      for (auto* rep : {s1.get(), s2.get(), s16.get(), s16s.get(), st.get()}) {
         const auto got = solve(*rep, s, t, "euclidean");
         ASSERT_EQ(got.has_value(), want.has_value());
         if (!want) continue;
@@ -208,7 +279,7 @@ TEST(Subgoal, ScenarioOptimaOnDen520d) {
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "needs ../shared/datasets";
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
-  for (const char* params : {"levels=1", "levels=2", "levels=16"}) {
+  for (const char* params : {"levels=1", "levels=2", "levels=16", "table=1"}) {
     auto rep = build(m, params);
     const std::size_t n = 200;
     for (std::size_t i = 0; i < n; ++i) {
@@ -259,8 +330,8 @@ std::pair<std::vector<Arc>, std::int32_t> links_of(const SubgoalGraph& sg, const
 TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
   std::mt19937_64 rng(20261123);
   // ~20 % blocked, and ~6 % (open stretches: long clearances and rays, large scan regions).
-  for (const auto& [params, density] : {std::pair<const char*, unsigned>{"", 20}, {"levels=1", 20}, {"levels=2", 20},
-                                        {"reach=0", 20}, {"", 6}, {"levels=1", 6}}) {
+  for (const auto& [params, density] : {std::pair<const char*, unsigned>{"", 20}, {"levels=16", 20}, {"levels=1", 20}, {"levels=2", 20},
+                                        {"reach=0", 20}, {"levels=16", 6}, {"levels=1", 6}}) {
     SCOPED_TRACE(std::string(params) + " density " + std::to_string(density));
     GridMap g;
     g.width = 45, g.height = 38;

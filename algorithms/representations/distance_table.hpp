@@ -10,11 +10,14 @@
 // towards zero (never above the double value), n_places^2 * 4 bytes; the constructor refuses
 // tables above a byte budget (the caller reports it) rather than exhaust memory.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/graph/graph_traits.hpp>
@@ -68,6 +71,78 @@ class DistanceTable {
   static constexpr std::uint16_t kNoPrev = 0xFFFF;
   bool has_prev() const { return !prev_.empty(); }
   std::uint16_t prev(std::uint32_t p, std::uint32_t q) const { return prev_[std::size_t(p) * m_ + q]; }
+
+  // The query answered from the table without a search (the seed write-up's "indirect links" taken
+  // to the whole query): a shortest path that does not join start and goal directly leaves the start
+  // by one of its links s, follows a shortest place-to-place path and reaches the goal by one of its
+  // links g, so the optimum is min over s, g of c_s + D(s, g) + c_g. D is a float rounded towards
+  // zero (within 2^-23 relative below), so every pair within 1e-6 relative of the least bound is a
+  // candidate (the optimal pair always is); each candidate's place chain is read back from the
+  // predecessors (graph arcs, so a real path, of length at most the double D) and priced in doubles
+  // with arc(a, b), the weight the A* would add between places a and b; the cheapest is a real path
+  // no longer than the optimum, hence optimal. lower(v): a lower bound on the distance from vertex v
+  // to the goal (start links are read in increasing c_s + lower, so rows that cannot win are
+  // skipped); vertex(p): the vertex of place p that q.path names. Fills q.path (empty when no link
+  // pair connects) and returns the cost (+inf: none); steps counts the places walked. nullopt
+  // without predecessors. The direct start-goal link is the caller's (it alone knows its cost).
+  template <class Lower, class Arc, class VertexOf>
+  std::optional<double> answer(Query& q, std::size_t& steps, Lower lower, Arc arc, VertexOf vertex) const {
+    if (!has_prev()) return std::nullopt;
+    q.path.clear();
+    struct Candidate {
+      double bound;
+      std::uint32_t s, g;  // indices into q.s.links, q.g.links
+    };
+    thread_local std::vector<Candidate> cand;  // per-thread scratch: no allocation per query
+    thread_local std::vector<std::uint32_t> goal_place, chain, best_chain;
+    thread_local std::vector<std::pair<double, std::uint32_t>> order;
+    cand.clear();
+    goal_place.clear();
+    order.clear();
+    for (const Link& g : q.g.links) goal_place.push_back(place_[g.vertex]);
+    const std::size_t ng = goal_place.size();
+    for (std::uint32_t i = 0; i < q.s.links.size(); ++i) order.push_back({q.s.links[i].cost + lower(q.s.links[i].vertex), i});
+    std::sort(order.begin(), order.end());
+    double best = std::numeric_limits<double>::infinity(), keep = best;
+    for (const auto& [bound, i] : order) {
+      if (bound > keep) break;
+      const double cs = q.s.links[i].cost;
+      const float* r = row(place_[q.s.links[i].vertex]);
+      for (std::uint32_t j = 0; j < ng; ++j) {
+        const double v = cs + double(r[goal_place[j]]) + q.g.links[j].cost;
+        if (!(v <= keep)) continue;
+        cand.push_back({v, i, j});
+        if (v < best) best = v, keep = best * (1 + 1e-6) + 1e-9;
+      }
+    }
+    if (!std::isfinite(best)) return best;  // no start link reaches a goal link
+    double exact = std::numeric_limits<double>::infinity();
+    std::uint32_t bs = 0, bg = 0;
+    for (const Candidate& k : cand) {
+      if (k.bound > keep) continue;
+      // The chain from the goal's place back to the start's, priced start side first (the order
+      // the A* adds its arc weights in).
+      const std::uint32_t sp = place_[q.s.links[k.s].vertex], gp = goal_place[k.g];
+      chain.clear();
+      for (std::uint32_t x = gp; x != sp; x = prev(sp, x)) {
+        if (x == kNoPrev || chain.size() > m_) return std::nullopt;  // never: D(sp, gp) is finite
+        chain.push_back(x);
+      }
+      steps += chain.size() + 1;
+      double cost = q.s.links[k.s].cost;
+      std::uint32_t at = sp;
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) cost += arc(at, *it), at = *it;
+      cost += q.g.links[k.g].cost;
+      if (cost < exact) exact = cost, bs = k.s, bg = k.g, best_chain.swap(chain);
+    }
+    if (!std::isfinite(exact)) return exact;
+    // The path's vertices: the start link's, a vertex at each place of the chain, the goal link's.
+    q.path.push_back(q.s.links[bs].vertex);
+    for (std::size_t i = best_chain.size(); i-- > 1;) q.path.push_back(vertex(best_chain[i]));
+    if (!best_chain.empty()) q.path.push_back(q.g.links[bg].vertex);
+    else if (q.g.links[bg].vertex != q.path.back()) q.path.push_back(q.g.links[bg].vertex);
+    return exact;
+  }
 
   bool empty() const { return m_ == 0; }
   std::size_t vertices() const { return place_.size(); }

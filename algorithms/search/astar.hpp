@@ -264,22 +264,35 @@ QueryGraph<typename R::Graph, decltype(std::declval<const R&>().weights())> quer
   return {r.graph(), r.weights(), ws.start_links, ws.goal_links};
 }
 
-// Runs the shared A* from q.start to q.goal over r's graph with q's attachments.
-// On success fills q.path (base vertices, start side first) and returns the path cost;
-// returns +inf when the goal is unreachable.
-// A representation that answers a query without a search when it can (visgraph's table=1:
-// VisGraph::table_search); nullopt sends the query to the A*.
+// A representation that answers a query without a search when it can (visgraph's and subgoal's
+// table=1: an all-pairs table, DistanceTable::answer); nullopt sends the query to the A*.
 template <class R>
 concept HasTableSearch = requires(const R& r, Query& q, std::size_t& steps) {
   { r.table_search(q, steps) } -> std::same_as<std::optional<double>>;
 };
 
+// A representation whose every path is a grid8 path (subgoal graphs): the octile and Chebyshev
+// distances are lower bounds on its costs, as the Euclidean one is on every representation's.
+template <class R>
+concept HasGridPathCosts = R::grid_path_costs;
+
+// Whether the A* with h returns the optimum on r (an admissible heuristic), so that an exact table
+// answer is the answer it would give; other heuristics keep their own search behaviour.
+template <class R>
+bool admissible_for(const Heuristic& h) {
+  if (h.weight > 1.0) return false;
+  if (h.metric == Metric::euclidean || h.metric == Metric::zero) return true;
+  return HasGridPathCosts<R> && (h.metric == Metric::octile || h.metric == Metric::chebyshev);
+}
+
+// Runs the shared A* from q.start to q.goal over r's graph with q's attachments.
+// On success fills q.path (base vertices, start side first) and returns the path cost;
+// returns +inf when the goal is unreachable.
 template <Representation R>
 double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, SearchStats& stats) {
-  // The exact answer from the representation's own tables, when the A* would be exact too (a
-  // Euclidean heuristic of weight <= 1; other heuristics keep their own search behaviour).
+  // The exact answer from the representation's own tables, when the A* would be exact too.
   if constexpr (HasTableSearch<R>) {
-    if (h.metric == Metric::euclidean && h.weight <= 1.0) {
+    if (admissible_for<R>(h)) {
       std::size_t steps = 0;
       if (const std::optional<double> c = r.table_search(q, steps)) {
         stats.expansions += steps;

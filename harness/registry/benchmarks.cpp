@@ -76,10 +76,10 @@ const bool registered = [] {
   for (const char* rep : {"navmesh-tiles:tile=8", "navmesh-tiles:tile=32", "quadtree:merge=0"})
     register_update(rep, "switch_sc1_Aurora_TheFrozenSea");
 
-  // Subgoal graphs (levels 1, 2, 16; reach=0 scans clearances per query; alt=0 without landmarks) against grid8.
+  // Subgoal graphs (the default: the table on den520d, levels=16 on brc202d and Aurora; levels 1, 2, 16; reach=0 scans clearances per query; alt=0 without landmarks) against grid8.
   for (const auto& [id, rel] : {std::pair{"den520d", "dao/den520d.map"}, std::pair{"brc202d", "dao/brc202d.map"},
                                 std::pair{"Aurora", "sc1/Aurora.map"}})
-    for (const auto& [suffix, rep] : {std::pair{"grid8", "grid8"}, std::pair{"subgoal", "subgoal:levels=1"},
+    for (const auto& [suffix, rep] : {std::pair{"grid8", "grid8"}, std::pair{"subgoal_default", "subgoal"}, std::pair{"subgoal", "subgoal:levels=1"},
                                       std::pair{"subgoal2", "subgoal:levels=2"}, std::pair{"subgoal16", "subgoal:levels=16"},
                                       std::pair{"subgoal16_scan", "subgoal:levels=16,reach=0"},
                                       std::pair{"subgoal16_noalt", "subgoal:levels=16,alt=0"}})

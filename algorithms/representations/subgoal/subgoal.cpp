@@ -44,28 +44,6 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
 }
 
 SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(g_next_build_id++) {
-  // Default levels=16 (N-level): the fastest exact variant on den520d, brc202d and Aurora (median
-  // query 12.2 / 27.9 / 225 us against 18.8 / 103 / 436 for levels=1 and 16.3 / 74 / 377 for
-  // levels=2, harness/bench_subgoal.cpp); levels=1 gives the simple subgoal graph.
-  levels_ = params.get_int("levels", 16, 1, 16);
-  // reach=1: every free cell keeps the list of its direct-h-reachable subgoals, so a query point
-  // joins the graph by a table read instead of the clearance scan (precomputed per cell, as JPS+
-  // precomputes its jump distances per cell; Harabor & Grastien 2014), packed (put_reach). Default
-  // on maps of up to 2^20 cells (Aurora, 786k cells: 45 MB packed instead of 137 MB as plain
-  // 32-bit lists; its median query ~6 % faster than with the scan); off above.
-  const bool small = std::int64_t(map.grid.width) * map.grid.height <= (1 << 20);
-  const bool reach_table = params.get_bool("reach", small);
-  // alt=K: K landmarks (ALT, Goldberg & Harrelson 2005) on the simple subgoal graph, both bounds
-  // (its distances are symmetric): default 16. Median query on Aurora 79 us against 197 us with the
-  // octile heuristic alone (241 against 1,104 expansions), brc202d 11 against 24 us, den520d 9.9
-  // against 10.4 us, for K x 8 bytes per subgoal (Aurora 2.2 MB); alt=8 and alt=32 were slower on
-  // Aurora (88, 90 us).
-  alt_ = params.get_int("alt", 16, 0, 64);
-  // active=M: each query evaluates only the M landmarks of largest bound at its start (Landmarks::
-  // active()); default 4: median query den520d 9.8 / brc202d 10.6 / Aurora 80 us against 10.6 /
-  // 11.9 / 89 with all 16 (more expansions, 293 against 240 on Aurora, each cheaper); 0: all.
-  active_ = params.get_int("active", 4, 0, 64);
-  params.finish("subgoal");
   if (map.kind != MapKind::grid) throw UnsupportedMap("subgoal needs a grid map");
   const GridMap& g = map.grid;
   if (g.width > 65000 || g.height > 65000 || std::size_t(g.width + 2) * std::size_t(g.height + 2) >= (std::size_t(1) << 31))
@@ -88,6 +66,41 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(g_next_build_id
         pos_.push_back(centre(c));
       }
     }
+
+  // table=1: every subgoal-to-subgoal distance of the simple subgoal graph, with predecessors
+  // (representations/distance_table.hpp, subgoals^2 * 6 bytes), and the query answered from it
+  // without a search (table_search()): the least start link + table distance + goal link. Default
+  // on up to 1,024 subgoals (6 MiB; den520d, 888 subgoals: median query 1.5 us against 9.4 us for
+  // levels=16, where JPS+ takes 5.9 us; its jump table is 16 bytes per cell, 4.3 MB there) unless
+  // levels, alt or active is named (they ask for the search the table replaces). The table is over
+  // the simple subgoal graph, so table=1 takes levels=1; a search still runs for heuristics the
+  // table does not stand for (inadmissible ones: weight > 1, manhattan).
+  const bool search_named = params.given("levels") || params.given("alt") || params.given("active");
+  const bool table = params.get_bool("table", cell_of_.size() <= 1024 && !search_named);
+  // Default levels=16 (N-level): the fastest exact search on den520d, brc202d and Aurora (median
+  // query 12.2 / 27.9 / 225 us against 18.8 / 103 / 436 for levels=1 and 16.3 / 74 / 377 for
+  // levels=2, harness/bench_subgoal.cpp); levels=1 gives the simple subgoal graph.
+  levels_ = params.get_int("levels", table ? 1 : 16, 1, 16);
+  if (table && levels_ > 1) throw std::invalid_argument("subgoal: table=1 is over the simple subgoal graph; it takes levels=1");
+  // reach=1: every free cell keeps the list of its direct-h-reachable subgoals, so a query point
+  // joins the graph by a table read instead of the clearance scan (precomputed per cell, as JPS+
+  // precomputes its jump distances per cell; Harabor & Grastien 2014), packed (put_reach). Default
+  // on maps of up to 2^20 cells (Aurora, 786k cells: 45 MB packed instead of 137 MB as plain
+  // 32-bit lists; its median query ~6 % faster than with the scan); off above.
+  const bool small = std::int64_t(map.grid.width) * map.grid.height <= (1 << 20);
+  const bool reach_table = params.get_bool("reach", small);
+  // alt=K: K landmarks (ALT, Goldberg & Harrelson 2005) on the simple subgoal graph, both bounds
+  // (its distances are symmetric): default 16 (0 with the table). Median query on Aurora 79 us
+  // against 197 us with the octile heuristic alone (241 against 1,104 expansions), brc202d 11
+  // against 24 us, den520d 9.9 against 10.4 us, for K x 8 bytes per subgoal (Aurora 2.2 MB); alt=8
+  // and alt=32 were slower on Aurora (88, 90 us).
+  alt_ = params.get_int("alt", table ? 0 : 16, 0, 64);
+  // active=M: each query evaluates only the M landmarks of largest bound at its start (Landmarks::
+  // active()); default 4: median query den520d 9.8 / brc202d 10.6 / Aurora 80 us against 10.6 /
+  // 11.9 / 89 with all 16 (more expansions, 293 against 240 on Aurora, each cheaper); 0: all.
+  active_ = params.get_int("active", 4, 0, 64);
+  params.finish("subgoal");
+  table_on_ = table;
 
   for (int d = 0; d < 4; ++d) clear_[d].assign(cells, 0);
   std::vector<int> lines(std::size_t(std::max(w_, h_)));
@@ -250,6 +263,36 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   landmarks_ = Landmarks(graph_, weights(), std::size_t(alt_), std::identity{}, true);
   landmarks_.set_active(std::size_t(active_));
   if (levels_ >= 2) build_two_level();
+  table_ = DistanceTable();
+  if (table_on_) {
+    if (n >= DistanceTable::kNoPrev) throw UnsupportedMap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");
+    std::vector<std::uint32_t> place(n);
+    std::iota(place.begin(), place.end(), 0u);
+    try {
+      table_ = DistanceTable(graph_, weights(), std::move(place), n, std::size_t(1) << 30);
+    } catch (const std::length_error& e) {
+      throw UnsupportedMap(std::string("subgoal: ") + e.what());
+    }
+  }
+}
+
+// The query from the table (DistanceTable::answer gives the argument): a shortest grid path that
+// is not the direct start-goal link leaves the start's cell for a direct-h-reachable subgoal,
+// follows a shortest path of the simple subgoal graph and reaches the goal's cell from a subgoal
+// it is direct-h-reachable from (Uras et al. 2013, Theorem 1's decomposition). The direct link,
+// when there is one, competes with it (a query point off a cell centre may do better through a
+// subgoal). A search runs only without the table.
+std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) const {
+  if (table_.empty()) return std::nullopt;
+  const std::optional<double> t = table_.answer(
+      q, steps, [&](Vertex v) { return distance(pos_[v], q.goal); },
+      [&](std::uint32_t a, std::uint32_t b) { return octile(cell_of_[a], cell_of_[b]); },
+      [](std::uint32_t p) { return Vertex(p); });
+  if (t && q.direct) {
+    const double d = direct_cost(q);
+    if (d <= *t) return q.path.clear(), d;
+  }
+  return t;
 }
 
 // Incremental update (docs/changing-maps.md). A cell's subgoal status reads its 3x3 block and its clearances
@@ -769,7 +812,8 @@ BuildStats SubgoalGraph::stats() const {
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
                    rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + reach_at_.capacity() * 4 +
                    reach_data_.capacity() * 2 + scan_off_.capacity() * 4 + scan_to_.capacity() * 4 +
-                   (sg_ext_.capacity() + cell_ext_.capacity()) * sizeof(Extent) + landmarks_.memory_bytes();
+                   (sg_ext_.capacity() + cell_ext_.capacity()) * sizeof(Extent) + landmarks_.memory_bytes() +
+                   table_.memory_bytes();
   return s;
 }
 

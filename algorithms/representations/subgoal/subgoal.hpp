@@ -20,6 +20,9 @@
 // query of Uras & Koenig 2014 does; the goal links to its direct-h-reachable subgoals and to
 // everything upward of the locals among them (the descent, seen from the goal). See subgoal.cpp.
 //
+// table=1 (the default on maps of up to 1,024 subgoals): the simple subgoal graph's all-pairs
+// distances answer a query without a search, as visgraph's corner table does (distance_table.hpp).
+//
 // update() (docs/changing-maps.md) rescans only the subgoals and cells whose clearance scan read a cell near a
 // change and derives the graph (and the contraction, levels >= 2) again; see subgoal.cpp.
 #pragma once
@@ -30,6 +33,7 @@
 
 #include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
+#include "representations/distance_table.hpp"
 #include "representations/landmarks.hpp"
 #include "representations/representation.hpp"
 
@@ -37,11 +41,19 @@ namespace navbench {
 
 class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  public:
-  // Parameters: levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers;
-  // the default, the fastest); reach=1 (default up to 2^20 cells) / 0: per-cell lists of
+  // Parameters: table=1 (default up to 1,024 subgoals unless levels, alt or active is named): the
+  // simple subgoal graph's all-pairs distances, each query answered from them (table_search());
+  // levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers; the
+  // default without the table); reach=1 (default up to 2^20 cells) / 0: per-cell lists of
   // direct-h-reachable subgoals for locate, or the clearance scan per query; alt=K: K ALT landmarks
-  // (default 16; 0: the octile heuristic alone), active=M of them per query (default 4; 0: all).
+  // (default 16 without the table; 0: the octile heuristic alone), active=M of them per query
+  // (default 4; 0: all).
   SubgoalGraph(const Map& map, Params& params);
+  // Every path is a grid8 path: octile and Chebyshev heuristics are admissible (search/astar.hpp).
+  static constexpr bool grid_path_costs = true;
+  // table=1: the query answered from the all-pairs table without a search (subgoal.cpp); nullopt
+  // without the table (the shared A* searches).
+  std::optional<double> table_search(Query& q, std::size_t& steps) const;
 
   // The goal's links (with the upward closure, levels >= 2); also right for a start.
   std::optional<Attachment> attach(Point p) const { return attach_as(p, true); }
@@ -67,6 +79,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::size_t num_global() const;
   bool is_local(Vertex v) const { return !local_.empty() && local_[v]; }
   int levels() const { return levels_; }
+  bool table() const { return table_on_; }
   // Clearance scans the last update ran: subgoals and (reach=1) cells (all of them on the first).
   std::size_t last_rescanned() const { return rescanned_; }
   // Per graph entry: 0 = its octile path runs diagonal-first from the source, 1 = straight-first
@@ -150,7 +163,9 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   void build_two_level();
 
   int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0;
+  bool table_on_ = false;
   Landmarks landmarks_;
+  DistanceTable table_;                       // table=1: over the simple subgoal graph, made by finish()
   std::vector<std::uint8_t> free_;            // padded grid, 1 = free
   std::vector<std::uint16_t> clear_[4];       // E, W, S, N: steps to the first subgoal or last free cell
   std::vector<std::int32_t> vertex_;          // padded cell -> subgoal vertex or -1

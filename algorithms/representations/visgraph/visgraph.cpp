@@ -539,79 +539,19 @@ Polyline VisGraph::polyline(const Query& q) const {
   return out;
 }
 
-// The query from the all-pairs table without a search (the idea of the "indirect links" of the
-// seed write-up, taken to the whole query): a shortest path that is not the straight segment
-// leaves the start for a corner it sees (tangent there, a start link s), follows a shortest
-// corner-to-corner path, and reaches the goal from a corner the goal sees (a goal link g), so the
-// optimum is min over s, g of c_s + D(s, g) + c_g. D is a float rounded towards zero (a lower
-// bound within 2^-23 relative), so every pair within 1e-6 relative of the least bound is a
-// candidate (the optimal pair always is); each candidate's corner chain is read back from the
-// table's predecessors (DistanceTable::prev: graph arcs, so a valid path, of length at most the
-// double D) and priced exactly in doubles, and the cheapest is the answer: a real path no longer
-// than the optimum, hence optimal. Costs at most |S| x |G| table reads and the chains' lengths
-// instead of the A*'s heap operations and one table read per generated vertex.
+// The query from the all-pairs table without a search (DistanceTable::answer, which gives the
+// argument): a shortest path that is not the straight segment leaves the start for a corner it sees
+// (tangent there), follows a shortest corner-to-corner path and reaches the goal from a corner the
+// goal sees. Costs at most |S| x |G| table reads and the chains' lengths instead of the A*'s heap
+// operations and one table read per generated vertex.
 std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const {
-  if (weighted_ || table_.empty() || !table_.has_prev() || !skip_.empty()) return std::nullopt;
-  q.path.clear();
-  if (q.direct) return distance(q.start, q.goal);  // a clear segment is the shortest path
-  struct Candidate {
-    double bound;
-    std::uint32_t s, g;  // indices into q.s.links, q.g.links
-  };
-  thread_local std::vector<Candidate> cand;  // per-thread scratch: no allocation per query
-  thread_local std::vector<std::uint32_t> goal_place, chain, best_chain;
-  cand.clear();
-  goal_place.clear();
-  for (const Link& g : q.g.links) goal_place.push_back(table_.place(g.vertex));
-  const std::size_t ng = goal_place.size();
-  // Start links in increasing order of a lower bound on any path through them (c_s + |s - goal|):
-  // the least bound comes early, and the rows whose bound exceeds it are never read.
-  thread_local std::vector<std::pair<double, std::uint32_t>> order;
-  order.clear();
-  for (std::uint32_t i = 0; i < q.s.links.size(); ++i)
-    order.push_back({q.s.links[i].cost + distance(position(q.s.links[i].vertex), q.goal), i});
-  std::sort(order.begin(), order.end());
-  double best = std::numeric_limits<double>::infinity(), keep = best;
-  for (const auto& [lower, i] : order) {
-    if (lower > keep) break;
-    const double cs = q.s.links[i].cost;
-    const float* row = table_.row(table_.place(q.s.links[i].vertex));
-    for (std::uint32_t j = 0; j < ng; ++j) {
-      const double v = cs + double(row[goal_place[j]]) + q.g.links[j].cost;
-      if (!(v <= keep)) continue;
-      cand.push_back({v, i, j});
-      if (v < best) best = v, keep = best * (1 + 1e-6) + 1e-9;
-    }
-  }
-  if (!std::isfinite(best)) return best;  // no start link reaches a goal link
+  if (weighted_ || table_.empty() || !skip_.empty()) return std::nullopt;
+  if (q.direct) return q.path.clear(), distance(q.start, q.goal);  // a clear segment is the shortest path
   const auto& c = corners();
-  double exact = std::numeric_limits<double>::infinity();
-  std::uint32_t bs = 0, bg = 0;
-  for (const Candidate& k : cand) {
-    if (k.bound > keep) continue;
-    // The chain from the goal's place back to the start's place, then priced start side first
-    // (the order the A* adds its arc weights in).
-    const std::uint32_t sp = table_.place(q.s.links[k.s].vertex), gp = goal_place[k.g];
-    chain.clear();
-    for (std::uint32_t x = gp; x != sp; x = table_.prev(sp, x)) {
-      if (x == DistanceTable::kNoPrev || chain.size() > c.size()) return std::nullopt;  // never: D(sp, gp) is finite
-      chain.push_back(x);
-    }
-    steps += chain.size() + 1;
-    double cost = q.s.links[k.s].cost;
-    Point at = c[sp].at;
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) cost += distance(at, c[*it].at), at = c[*it].at;
-    cost += q.g.links[k.g].cost;
-    if (cost < exact) exact = cost, bs = k.s, bg = k.g, best_chain.swap(chain);
-  }
-  if (!std::isfinite(exact)) return exact;
-  // The path's vertices: the start link's state, the chain's corners (a state at each; polyline()
-  // reads positions only), the goal link's state.
-  q.path.push_back(q.s.links[bs].vertex);
-  for (std::size_t i = best_chain.size(); i-- > 1;) q.path.push_back(Vertex(best_chain[i] << shift_));
-  if (!best_chain.empty()) q.path.push_back(q.g.links[bg].vertex);
-  else if (q.g.links[bg].vertex != q.path.back()) q.path.push_back(q.g.links[bg].vertex);
-  return exact;
+  return table_.answer(
+      q, steps, [&](Vertex v) { return distance(position(v), q.goal); },
+      [&](std::uint32_t a, std::uint32_t b) { return distance(c[a].at, c[b].at); },
+      [&](std::uint32_t p) { return Vertex(p << shift_); });
 }
 
 BuildStats VisGraph::stats() const {
