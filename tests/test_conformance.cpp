@@ -58,7 +58,8 @@ std::vector<RepresentationEntry> entries() {
   std::vector<RepresentationEntry> out = representations();
   out.push_back(make_entry<example::Tiles>("tiles", "docs example: 4-connected CSR tile graph"));
   // Registered representations with parameters that change their structure run the battery too.
-  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "navmesh-tiles:tile=3", "navmesh-tiles:tile=5,merge=1"}) {  // "subgoal" itself is levels=16
+  // ("subgoal" itself is the all-pairs table on these small maps, levels=16 on large ones.)
+  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "subgoal:levels=16", "navmesh-tiles:tile=3", "navmesh-tiles:tile=5,merge=1"}) {
     const std::string text = spec, name = text.substr(0, text.find(':')), params = text.substr(text.find(':') + 1);
     if (const RepresentationEntry* e = find_representation(name)) {
       RepresentationEntry v = *e;

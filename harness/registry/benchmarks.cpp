@@ -68,9 +68,10 @@ const bool registered = [] {
     for (const char* rep : {"grid8", "quadtree", "navmesh-tiles", "navmesh-tiles:merge=1", "navmesh-tiles:tile=8,merge=1",
                             "navmesh", "navmesh:merge=1", "navmesh-vertices", "visgraph", "visgraph:alt=0,block=0,skip=0,table=0", "subgoal:levels=1"})
       register_update(rep, scen);
-  // The default subgoal (levels=16) on arena2 only: on the Aurora switch its contraction, made
-  // again on every update, takes seconds per build.
+  // The default subgoal (on arena2 the all-pairs table: under 1,024 subgoals) and levels=16, on
+  // arena2 only: on the Aurora switch the contraction, made again on every update, takes seconds.
   register_update("subgoal", "dao_arena2");
+  register_update("subgoal:levels=16", "dao_arena2");
   // navmesh-tiles' tile size (smaller tiles: fewer cells per update, more tiles per build), and
   // quadtree without merging (more, smaller cells).
   for (const char* rep : {"navmesh-tiles:tile=8", "navmesh-tiles:tile=32", "quadtree:merge=0"})

@@ -38,7 +38,7 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)", kMesh),
       make_entry<NavMeshTiles>("navmesh-tiles", "navmesh per square tile (CGAL per tile, Recast-style): updates triangulate only the changed tiles (tile)", kTiles),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes", kPoints),
-      make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (levels=16 default: N-level, 15 local layers; 1 simple, 2 two-level)", kSubgoal),
+      make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (up to 1,024 subgoals the simple graph's all-pairs table, table=1; else levels=16: N-level, 15 local layers; 1 simple, 2 two-level)", kSubgoal),
       // The optimum's reference is the plain variant (no block lists, skip edges or landmarks):
       // exact like every variant and the cheapest to build, as it is built once per map for few queries.
       reference(with_disc<TangentRepresentation>(make_entry<VisGraph>(
