@@ -60,14 +60,28 @@ void arc_bounds(const Arc& arc, double& x0, double& y0, double& x1, double& y1) 
   if (arc_covers_axis(arc, 0, -1)) y0 = std::min(y0, arc.c.y - arc.r);
 }
 
-double point_segment_distance(Point p, Point a, Point b) {
+namespace {
+// The squared distance from p to segment a-b: the hot part of the grid clearance test (radius_validity.cpp
+// calls segment_box_distance per blocked cell near a segment), so squares and one square root at
+// the end instead of std::hypot's overflow care per candidate (coordinates are map units).
+double point_segment_distance2(Point p, Point a, Point b) {
   const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
-  if (len2 == 0) return distance(p, a);
+  auto sq = [](double x, double y) { return x * x + y * y; };
+  if (len2 == 0) return sq(p.x - a.x, p.y - a.y);
   const double t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0);
   // Measure from the nearer end so that the rounding of t scales with the distance, not the length.
-  if (t <= 0.5) return std::hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
-  return std::hypot(p.x - b.x + (1 - t) * dx, p.y - b.y + (1 - t) * dy);
+  if (t <= 0.5) return sq(p.x - a.x - t * dx, p.y - a.y - t * dy);
+  return sq(p.x - b.x + (1 - t) * dx, p.y - b.y + (1 - t) * dy);
 }
+
+double point_box_distance2(Point p, double x0, double y0, double x1, double y1) {
+  const double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0.0;
+  const double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0.0;
+  return dx * dx + dy * dy;
+}
+}  // namespace
+
+double point_segment_distance(Point p, Point a, Point b) { return std::sqrt(point_segment_distance2(p, a, b)); }
 
 double segment_segment_distance(Point a, Point b, Point c, Point d) {
   const int o1 = orient2d(a, b, c), o2 = orient2d(a, b, d), o3 = orient2d(c, d, a), o4 = orient2d(c, d, b);
@@ -93,9 +107,9 @@ double segment_box_distance(Point a, Point b, double x0, double y0, double x1, d
     }
     if (pos < 4 && neg < 4) return 0;
   }
-  double best = std::min(point_box_distance(a, x0, y0, x1, y1), point_box_distance(b, x0, y0, x1, y1));
-  for (const Point& q : k) best = std::min(best, point_segment_distance(q, a, b));
-  return best;
+  double best = std::min(point_box_distance2(a, x0, y0, x1, y1), point_box_distance2(b, x0, y0, x1, y1));
+  for (const Point& q : k) best = std::min(best, point_segment_distance2(q, a, b));
+  return std::sqrt(best);
 }
 
 double point_arc_distance(Point p, const Arc& arc) {
