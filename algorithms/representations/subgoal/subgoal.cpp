@@ -1,4 +1,5 @@
 #include "representations/subgoal/subgoal.hpp"
+#include "representations/subgoal/internal.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -16,19 +17,17 @@ namespace navbench {
 
 static_assert(Representation<SubgoalGraph>);
 
-namespace {
-constexpr int kE = 0, kW = 1, kS = 2, kN = 3;
-constexpr double kEps = 1e-9;
-}  // namespace
+using namespace subgoal_detail;
 
 double SubgoalGraph::octile(Cell a, Cell b) const {
   const int dx = std::abs(cx(a) - cx(b)), dy = std::abs(cy(a) - cy(b));
   return double(std::max(dx, dy) - std::min(dx, dy)) + double(std::min(dx, dy)) * M_SQRT2;
 }
 
-namespace {
-std::atomic<std::uint64_t> g_next_build_id{1};
-}  // namespace
+std::uint64_t SubgoalGraph::next_build_id() {
+  static std::atomic<std::uint64_t> next{1};
+  return next++;
+}
 
 SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
   static thread_local Scratch s;
@@ -43,7 +42,7 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
   return s;
 }
 
-SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(g_next_build_id++) {
+SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()) {
   if (map.kind != MapKind::grid) throw UnsupportedMap("subgoal needs a grid map");
   const GridMap& g = map.grid;
   if (g.width > 65000 || g.height > 65000 || std::size_t(g.width + 2) * std::size_t(g.height + 2) >= (std::size_t(1) << 31))
@@ -133,31 +132,6 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(g_next_build_id
   finish(std::move(edges));
 }
 
-// The per-cell reach lists, packed: a list is its count, then its ids in increasing order as
-// deltas (the first from 0), each in one 16-bit unit below 2^15 or else two (high bit set in the
-// first). Ids are numbered row-major, so the subgoals a cell sees, clustered around it, are mostly
-// close in number: ~2 bytes an entry instead of 4. A list equal to the one of the previous cell
-// written (along a row) or of the cell above is stored once: in corridors and rooms a run of cells
-// sees the same subgoals. (The idea of precomputing per-cell answers is JPS+'s, Harabor & Grastien
-// 2014; the delta coding is the usual one of compressed adjacency lists, e.g. Boldi & Vigna 2004.)
-namespace {
-void put_unit(std::vector<std::uint16_t>& out, std::uint32_t x) {
-  if (x < 0x8000) out.push_back(std::uint16_t(x));
-  else out.push_back(std::uint16_t(0x8000 | (x >> 16))), out.push_back(std::uint16_t(x & 0xFFFF));
-}
-inline std::uint32_t get_unit(const std::uint16_t*& p) {
-  std::uint32_t x = *p++;
-  if (x & 0x8000) x = ((x & 0x7FFF) << 16) | *p++;
-  return x;
-}
-// Calls f(id) for each id of the packed list starting at p.
-template <class F>
-void for_packed(const std::uint16_t* p, F&& f) {
-  Vertex v = 0;
-  for (std::uint32_t k = get_unit(p); k > 0; --k) f(v += Vertex(get_unit(p)));
-}
-}  // namespace
-
 void SubgoalGraph::put_reach(Cell c, std::vector<Vertex>& ids, std::uint32_t& prev) {
   std::sort(ids.begin(), ids.end());
   const std::size_t start = reach_data_.size();
@@ -175,11 +149,6 @@ void SubgoalGraph::put_reach(Cell c, std::vector<Vertex>& ids, std::uint32_t& pr
       return;
     }
   reach_at_[c] = prev = std::uint32_t(start);
-}
-
-template <class F>
-void SubgoalGraph::for_reach(Cell c, F&& f) const {
-  for_packed(reach_data_.data() + reach_at_[c], f);
 }
 
 bool SubgoalGraph::corner(Cell c) const {
@@ -293,236 +262,6 @@ std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) c
     if (d <= *t) return q.path.clear(), d;
   }
   return t;
-}
-
-// Incremental update (docs/changing-maps.md). A cell's subgoal status reads its 3x3 block and its clearances
-// its row and column; a clearance scan (GetDirectHReachable) reads the cells of its Extent boxes
-// (see scan()). So with D = the changed cells grown by one cell, the cells outside D keep their
-// subgoal status, the rows and columns without a cell of D keep their clearances, and a scan none
-// of whose boxes meets D reads the same values and reports the same subgoals (by cell; vertex ids
-// are renumbered in row-major order, as a fresh build numbers them). Only the subgoals and the
-// cells (reach=1) whose boxes meet D, and those whose role changed (in D), are scanned again. In
-// open areas a scan reads up to the walls, so there a change meets most cells' boxes (a new
-// obstacle's corners are direct-h-reachable from most of the area): local only where walls bound
-// the scans. Recomputed whole, as they depend on the whole map or graph: the free-space components
-// (a change may split or join components anywhere), the CSR graph from the kept and new lists (an
-// edge's shape is walked only when its source's scan did not report it, see EdgeShape), and
-// (levels >= 2) the contraction (its greedy order by degree is global, Uras & Koenig 2014), which
-// then costs as much as in a build. The first update scans everything (the build keeps no
-// extents: a static map pays nothing) and tracks from then on.
-bool SubgoalGraph::update(const Map& m, const std::vector<CellChange>& changed) {
-  if (m.kind != MapKind::grid || m.grid.width != w_ || m.grid.height != h_) return false;
-  const std::size_t cells = free_.size();
-  // D: the changed cells grown by one (inside the map), sorted; its bounding box.
-  std::vector<std::uint8_t> in_d(cells, 0);
-  std::vector<Cell> dcells;
-  int rx0 = w_, rx1 = -1, ry0 = h_, ry1 = -1;
-  for (const CellChange& ch : changed) {
-    if (ch.x < 0 || ch.y < 0 || ch.x >= w_ || ch.y >= h_) continue;
-    free_[cell(ch.x, ch.y)] = m.grid.passable(ch.x, ch.y) ? 1 : 0;
-    for (int y = std::max(ch.y - 1, 0); y <= std::min(ch.y + 1, h_ - 1); ++y)
-      for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, w_ - 1); ++x)
-        if (!in_d[cell(x, y)]) {
-          in_d[cell(x, y)] = 1, dcells.push_back(cell(x, y));
-          rx0 = std::min(rx0, x), rx1 = std::max(rx1, x), ry0 = std::min(ry0, y), ry1 = std::max(ry1, y);
-        }
-  }
-  std::sort(dcells.begin(), dcells.end());
-
-  // Subgoals: the old ones outside D and those in D now, merged in cell order (= row-major).
-  const std::vector<Cell> old_cell_of = std::move(cell_of_);
-  const std::size_t old_n = old_cell_of.size();
-  for (Cell c : old_cell_of) vertex_[c] = -1;
-  cell_of_.clear();
-  cell_of_.reserve(old_n + dcells.size());
-  std::vector<std::int32_t> old_of_new;  // new vertex -> old vertex (same cell) or -1
-  old_of_new.reserve(old_n + dcells.size());
-  std::vector<std::int32_t> new_of_old(old_n, -1);
-  {
-    std::size_t i = 0, k = 0;
-    while (i < old_n || k < dcells.size()) {
-      if (k == dcells.size() || (i < old_n && old_cell_of[i] < dcells[k])) {
-        const Cell c = old_cell_of[i];
-        if (!in_d[c]) new_of_old[i] = std::int32_t(cell_of_.size()), old_of_new.push_back(std::int32_t(i)), cell_of_.push_back(c);
-        ++i;
-      } else {
-        const Cell c = dcells[k++];
-        if (!free(c) || !corner(c)) continue;
-        const bool was = i < old_n && old_cell_of[i] == c;
-        if (was) new_of_old[i] = std::int32_t(cell_of_.size()), ++i;
-        old_of_new.push_back(was ? std::int32_t(i - 1) : -1);
-        cell_of_.push_back(c);
-      }
-    }
-  }
-  const std::size_t n = cell_of_.size();
-  pos_.resize(n);
-  for (Vertex v = 0; v < Vertex(n); ++v) vertex_[cell_of_[v]] = std::int32_t(v), pos_[v] = centre(cell_of_[v]);
-
-  // Clearances of the rows and columns that hold a cell of D.
-  {
-    std::vector<std::uint8_t> row(std::size_t(h_), 0), col(std::size_t(w_), 0);
-    for (Cell c : dcells) row[std::size_t(cy(c))] = 1, col[std::size_t(cx(c))] = 1;
-    std::vector<int> rows, cols;
-    for (int y = 0; y < h_; ++y)
-      if (row[std::size_t(y)]) rows.push_back(y);
-    for (int x = 0; x < w_; ++x)
-      if (col[std::size_t(x)]) cols.push_back(x);
-    fill_clearances(rows, true);
-    fill_clearances(cols, false);
-  }
-  label_components();
-
-  // Whether a scan from c with extent e read a cell of D: a summed-area table over D's box.
-  const int rw = std::max(rx1 - rx0 + 1, 0), rh = std::max(ry1 - ry0 + 1, 0);
-  std::vector<std::uint32_t> sat(std::size_t(rw + 1) * std::size_t(rh + 1), 0);
-  for (int y = 0; y < rh; ++y)
-    for (int x = 0; x < rw; ++x)
-      sat[std::size_t(y + 1) * (rw + 1) + std::size_t(x + 1)] = sat[std::size_t(y) * (rw + 1) + std::size_t(x + 1)] +
-                                                              sat[std::size_t(y + 1) * (rw + 1) + std::size_t(x)] -
-                                                              sat[std::size_t(y) * (rw + 1) + std::size_t(x)] +
-                                                              in_d[cell(rx0 + x, ry0 + y)];
-  auto hit = [&](Cell c, const Extent& e) {
-    const int x = cx(c), y = cy(c);
-    for (int q = 0; q < 4; ++q) {
-      const int x0 = std::max(q & 1 ? x : x - e.x[q], rx0), x1 = std::min(q & 1 ? x + e.x[q] : x, rx1);
-      const int y0 = std::max(q & 2 ? y : y - e.y[q], ry0), y1 = std::min(q & 2 ? y + e.y[q] : y, ry1);
-      if (x0 > x1 || y0 > y1) continue;
-      const std::size_t a = std::size_t(y0 - ry0), b = std::size_t(y1 - ry0 + 1), l = std::size_t(x0 - rx0), r = std::size_t(x1 - rx0 + 1);
-      if (sat[b * (rw + 1) + r] + sat[a * (rw + 1) + l] != sat[a * (rw + 1) + r] + sat[b * (rw + 1) + l]) return true;
-    }
-    return false;
-  };
-  std::size_t rescanned = 0;
-
-  // Per subgoal its scan's subgoals (by cell): kept, or scanned again.
-  {
-    std::vector<std::uint32_t> off(n + 1, 0);
-    std::vector<Cell> to;
-    std::vector<Extent> ext(n);
-    to.reserve(scan_to_.size());
-    for (Vertex v = 0; v < Vertex(n); ++v) {
-      const std::int32_t o = old_of_new[v];
-      if (tracked_ && o >= 0 && !hit(cell_of_[v], sg_ext_[std::size_t(o)])) {
-        to.insert(to.end(), scan_to_.begin() + scan_off_[std::size_t(o)], scan_to_.begin() + scan_off_[std::size_t(o) + 1]);
-        ext[v] = sg_ext_[std::size_t(o)];
-      } else {
-        ++rescanned;
-        scan<true>(cell_of_[v], [&](Cell t) { to.push_back(t); }, &ext[v]);
-      }
-      off[v + 1] = std::uint32_t(to.size());
-    }
-    scan_off_ = std::move(off), scan_to_ = std::move(to), sg_ext_ = std::move(ext);
-  }
-
-  // reach=1: per free non-subgoal cell its list; a cell outside D kept its role.
-  if (!reach_at_.empty()) {
-    const std::vector<std::uint32_t> old_at = std::move(reach_at_);
-    const std::vector<std::uint16_t> old_data = std::move(reach_data_);
-    reach_at_.assign(cells, kNone);
-    reach_data_.clear();
-    reach_data_.reserve(old_data.size());
-    if (!tracked_) cell_ext_.assign(cells, Extent{});
-    std::vector<Vertex> ids;
-    std::uint32_t prev = kNone;
-    for (Cell c = 0; c < Cell(cells); ++c) {
-      if (!free(c) || vertex_[c] >= 0) continue;
-      ids.clear();
-      if (tracked_ && !in_d[c] && !hit(c, cell_ext_[c])) {
-        for_packed(old_data.data() + old_at[c], [&](Vertex o) {
-          const std::int32_t v = new_of_old[o];  // read by the scan, so outside D: still a subgoal
-          if (v < 0) throw std::logic_error("subgoal update: a kept cell's subgoal vanished");
-          ids.push_back(Vertex(v));
-        });
-      } else {
-        ++rescanned;
-        scan<true>(c, [&](Cell t) { ids.push_back(Vertex(vertex_[t])); }, &cell_ext_[c]);
-      }
-      put_reach(c, ids, prev);
-    }
-    reach_data_.shrink_to_fit();
-  }
-  tracked_ = true;
-  rescanned_ = rescanned;
-
-  // The simple subgoal graph in the build's order (per subgoal its scan's subgoals), then the rest.
-  std::vector<CsrGraph::WeightedEdge> edges;
-  edges.reserve(scan_to_.size());
-  for (Vertex u = 0; u < Vertex(n); ++u)
-    for (std::uint32_t i = scan_off_[u]; i < scan_off_[u + 1]; ++i) {
-      const Cell t = scan_to_[i];
-      if (vertex_[t] < 0) throw std::logic_error("subgoal update: a kept subgoal's partner vanished");
-      const Vertex v = Vertex(vertex_[t]);
-      if (u < v) edges.push_back({u, v, octile(cell_of_[u], t)});
-      else if (v < u) edges.push_back({v, u, octile(cell_of_[u], t)});
-    }
-  local_.clear(), rank_.clear(), by_rank_.clear(), via_.clear();
-  finish(std::move(edges));
-  id_ = g_next_build_id++;  // the per-thread query scratch is sized and cached per build
-  return true;
-}
-
-// GetDirectHReachable (Uras, Koenig & Hernández 2013, Algorithm 2): the cardinal rays, then per
-// diagonal direction the rays leaving each cell of the diagonal, each bounded by the previous one
-// (shortened by one past a subgoal found on it) so that only cells with a shortest path avoiding
-// other subgoals are scanned.
-template <class F>
-void SubgoalGraph::direct_h_reachable(Cell c, F&& out) const {
-  scan<false>(c, out, nullptr);
-}
-
-// With Track, the scan notes per quadrant how far the cells it read reach: a cardinal ray reads
-// the cells up to its clearance and one more (blocked, or the subgoal ending it); a diagonal step
-// the three cells of diag_ok; a ray from the diagonal with bound m and clearance j only whether
-// j > m unless j <= m, so the cells up to min(j, m) + 1 decide it. Everything the scan's answer
-// depends on (free_, vertex_, the clear_ values it reads) is then a function of those cells and
-// their 8 neighbours (a cell's subgoal status reads its 3x3 block).
-template <bool Track, class F>
-void SubgoalGraph::scan(Cell c, F&& out, Extent* ext) const {
-  const int step[4] = {1, -1, pw_, -pw_};
-  for (int d = 0; d < 4; ++d)
-    if (const int k = clear_[d][c]; k > 0) {
-      const Cell t = Cell(std::int64_t(c) + std::int64_t(k) * step[d]);
-      if (vertex_[t] >= 0) out(t);
-    }
-  for (int dy : {-1, 1})
-    for (int dx : {-1, 1}) {
-      const int ch = dx > 0 ? kE : kW, cv = dy > 0 ? kS : kN;
-      // Tracked in locals (the stores through ext could alias clear_ and be redone every step).
-      int fx = clear_[ch][c] + 1, fy = clear_[cv][c] + 1;  // the cardinal rays and the cell after
-      auto bound = [&](int d, Cell from) {
-        int k = clear_[d][from];
-        if (k > 0 && vertex_[Cell(std::int64_t(from) + std::int64_t(k) * step[d])] >= 0) --k;
-        return k;
-      };
-      int maxh = bound(ch, c), maxv = bound(cv, c);
-      Cell cur = c;
-      const int dstep = dx + dy * pw_;
-      for (int i = 0;; ++i) {
-        if constexpr (Track) fx = std::max(fx, i + 1), fy = std::max(fy, i + 1);
-        if (!diag_ok(cur, dx, dy)) break;
-        cur = Cell(std::int64_t(cur) + dstep);
-        if (vertex_[cur] >= 0) {
-          out(cur);
-          break;
-        }
-        for (int* m : {&maxh, &maxv}) {
-          const bool horizontal = m == &maxh;
-          int j = clear_[horizontal ? ch : cv][cur];
-          if constexpr (Track) (horizontal ? fx : fy) = std::max(horizontal ? fx : fy, i + 1 + std::min(j, *m) + 1);
-          if (j > *m) continue;
-          if (j > 0) {
-            const Cell t = Cell(std::int64_t(cur) + std::int64_t(j) * step[horizontal ? ch : cv]);
-            if (vertex_[t] >= 0) out(t), --j;
-          }
-          *m = j;
-        }
-      }
-      if constexpr (Track) {
-        const int q = (dy > 0) * 2 + (dx > 0);
-        ext->x[q] = std::uint16_t(fx), ext->y[q] = std::uint16_t(fy);
-      }
-    }
 }
 
 bool SubgoalGraph::reaches(Cell s, Cell t) const {
@@ -815,141 +554,6 @@ BuildStats SubgoalGraph::stats() const {
                    (sg_ext_.capacity() + cell_ext_.capacity()) * sizeof(Extent) + landmarks_.memory_bytes() +
                    table_.memory_bytes();
   return s;
-}
-
-// The two-level graph (after Uras, Koenig & Hernández 2013, two-level subgoal graphs, and Uras &
-// Koenig 2014, N-level subgoal graphs): subgoals are made local one by one, the one of least current
-// degree first (lazy queue), in at most levels-1 layers (a subgoal next to a local of layer k can
-// only become local in layer k+1; levels=2 is one layer of pairwise non-adjacent locals, as TSG). Making s local removes it from the global graph and adds a shortcut p-q
-// (weight w(p,s) + w(s,q), refined through s) for each pair of its remaining neighbours with no
-// other path as short: a bounded Dijkstra witness search, as in contraction hierarchies (Geisberger
-// et al. 2008); an unfinished search counts as "no witness", which only adds edges. s is made local
-// only when it adds no more shortcuts than it has edges; it keeps its edges to the neighbours left
-// at that moment (its upward edges). Distances between the remaining (global) subgoals stay exact,
-// and any shortest path climbs from its first subgoal through upward edges, crosses the global graph
-// and descends to its last, so a search that climbs through the locals' (directed) upward edges
-// from the start's direct-h-reachable subgoals and links the goal to the upward closure of its own
-// (reach()) keeps every query exact. Differences from the paper's TSG:
-// its shortcuts must join h-reachable pairs and its locals may neighbour locals; here any shortcut
-// is allowed (it records the local it bypasses) and levels=2 locals are pairwise non-adjacent.
-void SubgoalGraph::build_two_level() {
-  struct E {
-    Vertex to;
-    double w;
-    std::uint32_t via;
-  };
-  const std::size_t n = pos_.size();
-  std::vector<std::vector<E>> adj(n);
-  for (Vertex u = 0; u < Vertex(n); ++u)
-    for (auto [it, end] = out_edges(u, graph_); it != end; ++it)
-      adj[u].push_back({target(*it, graph_), graph_.weight(it->index), kNone});
-  std::vector<std::vector<E>> up(n);
-  local_.assign(n, 0);
-  rank_.assign(n, kNone);
-  by_rank_.clear();
-  // layer[v]: 1 + the highest layer among v's contracted neighbours; locals of layer k sit below
-  // those of layer k+1, and levels=L allows layers 0..L-2 (levels=2: locals pairwise non-adjacent).
-  std::vector<int> layer(n, 0);
-  using QE = std::pair<std::size_t, Vertex>;
-  std::priority_queue<QE, std::vector<QE>, std::greater<QE>> queue;
-  for (Vertex v = 0; v < Vertex(n); ++v) queue.push({adj[v].size(), v});
-
-  // Witness search state, reset through the touched list.
-  std::vector<double> dist(n, std::numeric_limits<double>::infinity());
-  std::vector<Vertex> touched;
-  using DE = std::pair<double, Vertex>;
-  struct Shortcut {
-    Vertex p, q;
-    double w;
-  };
-  std::vector<Shortcut> shortcuts;
-  std::uint32_t next_rank = 0;
-  while (!queue.empty()) {
-    const auto [deg, s_] = queue.top();
-    const Vertex s = s_;  // a plain variable: lambdas below capture it (clang 14 cannot capture bindings)
-    queue.pop();
-    if (local_[s] || layer[s] + 2 > levels_) continue;  // above the top local layer: stays global
-    if (deg != adj[s].size()) {  // stale: its degree changed since
-      queue.push({adj[s].size(), s});
-      continue;
-    }
-    const auto& nb = adj[s];
-    shortcuts.clear();
-    double wmax = 0;
-    for (const E& e : nb) wmax = std::max(wmax, e.w);
-    bool too_many = false;
-    for (std::size_t i = 0; i < nb.size() && !too_many; ++i) {
-      const Vertex p = nb[i].to;
-      const double limit = nb[i].w + wmax + kEps;
-      std::priority_queue<DE, std::vector<DE>, std::greater<DE>> open;
-      dist[p] = 0;
-      touched.push_back(p);
-      open.push({0.0, p});
-      int settled = 0;
-      while (!open.empty() && settled < 400) {
-        auto [d, u] = open.top();
-        open.pop();
-        if (d > dist[u]) continue;
-        if (d > limit) break;
-        ++settled;
-        for (const E& e : adj[u]) {
-          if (e.to == s) continue;
-          const double nd = d + e.w;
-          if (nd < dist[e.to]) {
-            if (!std::isfinite(dist[e.to])) touched.push_back(e.to);
-            dist[e.to] = nd;
-            open.push({nd, e.to});
-          }
-        }
-      }
-      for (std::size_t k = i + 1; k < nb.size(); ++k) {
-        const double via = nb[i].w + nb[k].w;
-        if (dist[nb[k].to] > via + kEps) shortcuts.push_back({p, nb[k].to, via});
-      }
-      for (Vertex t : touched) dist[t] = std::numeric_limits<double>::infinity();
-      touched.clear();
-      if (shortcuts.size() > nb.size()) too_many = true;
-    }
-    if (too_many) continue;  // stays global unless a neighbour's contraction changes its degree
-    local_[s] = 1;
-    rank_[s] = next_rank++;
-    by_rank_.push_back(s);
-    up[s] = nb;
-    for (const E& e : up[s]) {
-      std::erase_if(adj[e.to], [&](const E& x) { return x.to == s; });
-      layer[e.to] = std::max(layer[e.to], layer[s] + 1);
-    }
-    for (const Shortcut& c : shortcuts)
-      for (const auto& ab : {std::pair{c.p, c.q}, std::pair{c.q, c.p}}) {
-        const Vertex a = ab.first, b = ab.second;
-        auto it = std::find_if(adj[a].begin(), adj[a].end(), [&](const E& x) { return x.to == b; });
-        if (it == adj[a].end()) adj[a].push_back({b, c.w, s});
-        else if (c.w < it->w) *it = {b, c.w, s};
-      }
-    for (const E& e : up[s]) queue.push({adj[e.to].size(), e.to});
-    adj[s].clear();
-  }
-
-  // The searched graph, with shapes and vias: a global's edges to globals, a local's upward edges
-  // (directed: nothing leads down into a local, so a search climbs from the start's subgoals and
-  // descends only through the goal's links).
-  std::vector<std::uint32_t> begin(n + 1, 0);
-  std::vector<Vertex> targets;
-  std::vector<double> weights;
-  shape_.clear();
-  via_.clear();
-  EdgeShape shape_of{*this};
-  for (Vertex u = 0; u < Vertex(n); ++u) {
-    begin[u] = std::uint32_t(targets.size());
-    for (const E& e : local_[u] ? up[u] : adj[u]) {
-      targets.push_back(e.to);
-      weights.push_back(e.w);
-      via_.push_back(e.via);
-      shape_.push_back(e.via == kNone ? std::uint8_t(shape_of(u, e.to)) : 0);
-    }
-  }
-  begin[n] = std::uint32_t(targets.size());
-  graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
 }
 
 }  // namespace navbench

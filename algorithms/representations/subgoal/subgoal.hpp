@@ -18,13 +18,13 @@
 // at that moment (its upward edges). The searched graph holds the globals' edges and each local's
 // upward edges (directed), so a search climbs from the start's subgoals lazily, as the N-level
 // query of Uras & Koenig 2014 does; the goal links to its direct-h-reachable subgoals and to
-// everything upward of the locals among them (the descent, seen from the goal). See subgoal.cpp.
+// everything upward of the locals among them (the descent, seen from the goal). See contraction.cpp.
 //
 // table=1 (the default on maps of up to 1,024 subgoals): the simple subgoal graph's all-pairs
 // distances answer a query without a search, as visgraph's corner table does (distance_table.hpp).
 //
 // update() (docs/changing-maps.md) rescans only the subgoals and cells whose clearance scan read a cell near a
-// change and derives the graph (and the contraction, levels >= 2) again; see subgoal.cpp.
+// change and derives the graph (and the contraction, levels >= 2) again; see update.cpp.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -171,8 +171,8 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::vector<std::int32_t> vertex_;          // padded cell -> subgoal vertex or -1
   std::vector<std::int32_t> component_;       // padded cell -> 4-connected free component or -1
   std::vector<Cell> cell_of_;                 // vertex -> padded cell
-  // reach=1: per free non-subgoal cell its direct-h-reachable subgoals, packed (see ReachLists in
-  // subgoal.cpp): reach_at_[cell] is where its list starts in reach_data_ (a count, then the
+  // reach=1: per free non-subgoal cell its direct-h-reachable subgoals, packed (see the packed reach lists in
+  // internal.hpp): reach_at_[cell] is where its list starts in reach_data_ (a count, then the
   // sorted ids as deltas in one or two 16-bit units); equal lists of neighbouring cells are stored once.
   std::vector<std::uint32_t> reach_at_;
   std::vector<std::uint16_t> reach_data_;
@@ -214,6 +214,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     int next = 0;
   };
   Scratch& scratch() const;
+  static std::uint64_t next_build_id();  // unique per build and per update
   std::uint64_t id_ = 0;
 };
 
