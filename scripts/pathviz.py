@@ -33,6 +33,9 @@ from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.patches import Circle, PathPatch  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
 
+import mapfiles  # noqa: E402
+import path_items  # noqa: E402
+
 SMOOTHING_STYLE = {
     "none": {"color": "#4c72b0", "linestyle": "--", "marker": "o", "markersize": 2.5, "linewidth": 1.4},
     "los": {"color": "#dd8452", "linestyle": "-", "marker": None, "linewidth": 1.8},
@@ -62,7 +65,7 @@ def _ring_path(rings):
 
 
 def draw_map(ax, m):
-    if isinstance(m, common.GridMap):
+    if isinstance(m, mapfiles.GridMap):
         ax.imshow(m.blocked.astype(np.uint8), cmap=ListedColormap(["white", BLOCKED]), vmin=0, vmax=1,
                   extent=(0, m.width, m.height, 0), interpolation="nearest", zorder=0, rasterized=True)
         if m.weights is not None:  # docs/terrain.md: each free cell shaded by its weight (1: white)
@@ -128,7 +131,7 @@ def items_path(items) -> Path:
             i += 1
             continue
         a, c, b = verts[-1], (x, y), items[i + 1][1:]
-        r, t0, sweep = common.arc_angles(a, c, b)
+        r, t0, sweep = path_items.arc_angles(a, c, b)
         lo, hi = (t0, t0 + sweep) if sweep >= 0 else (t0 + sweep, t0)
         unit = Path.arc(math.degrees(lo), math.degrees(hi))
         pts = unit.vertices * r + np.array(c)
@@ -143,7 +146,7 @@ def items_path(items) -> Path:
 
 def draw_discs(ax, items, R, colour):
     """The agent's disc at the start, the goal and three points evenly spaced along the path."""
-    pts = common.items_polyline(items)
+    pts = path_items.items_polyline(items)
     cum = [0.0]
     for p, q in zip(pts, pts[1:]):
         cum.append(cum[-1] + math.dist(p, q))
@@ -165,8 +168,8 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
     n = len(reps)
     ncols = min(n, 3)
     nrows = math.ceil(n / ncols)
-    width = m.width if isinstance(m, common.GridMap) else m.bounds[2] - m.bounds[0]
-    height = m.height if isinstance(m, common.GridMap) else m.bounds[3] - m.bounds[1]
+    width = m.width if isinstance(m, mapfiles.GridMap) else m.bounds[2] - m.bounds[0]
+    height = m.height if isinstance(m, mapfiles.GridMap) else m.bounds[3] - m.bounds[1]
     sub_w = 4.8
     sub_h = min(6.0, max(2.5, sub_w * height / max(width, 1e-9))) + 1.2
     fig, axes = plt.subplots(nrows, ncols, figsize=(sub_w * ncols, sub_h * nrows), squeeze=False)
@@ -195,7 +198,7 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
         extra = 0
         discs_drawn = False
         for _, row in mine.iterrows():
-            items = common.parse_path_items(row["points"], f"paths row {rep}/{row['smoothing']}")
+            items = path_items.parse_path_items(row["points"], f"paths row {rep}/{row['smoothing']}")
             if not items:
                 continue
             pts = [it[1:] for it in items if it[0] == "p"]
@@ -206,7 +209,7 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
             if row["smoothing"] not in SMOOTHING_STYLE:
                 extra += 1
             label = ("raw" if row["smoothing"] == "none" else row["smoothing"]) + \
-                f": {common.items_length(items):.3f}"
+                f": {path_items.items_length(items):.3f}"
             res = results.get((rep, row["heuristic"], row["smoothing"], row["convention"], idx))
             if res is not None:
                 label += _fmt_gap(res.get("gap"))
@@ -234,7 +237,7 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
                 draw_discs(ax, items, radius, style["color"])
                 discs_drawn = True
         if len(mine):
-            first = common.parse_points(mine.iloc[0]["points"])  # (arc centres skipped)
+            first = path_items.parse_points(mine.iloc[0]["points"])  # (arc centres skipped)
             if first:
                 ax.plot(*first[0], "o", color="#2ca02c", markersize=6, markeredgecolor="black", zorder=4)
                 ax.plot(*first[-1], "*", color="#d62728", markersize=10, markeredgecolor="black", zorder=4)
@@ -358,12 +361,12 @@ def main() -> int:
     formats = [f.strip().lower() for f in args.formats.split(",") if f.strip()]
     if not formats or any(f not in ("png", "svg", "pdf") for f in formats):
         raise common.InputError("--formats: use a comma-separated list of png, svg, pdf")
-    m = common.read_map(args.map)
+    m = mapfiles.read_map(args.map)
     terrain = args.terrain or (os.path.basename(args.costs) if args.costs else "")
     if terrain:
-        if not isinstance(m, common.GridMap):
+        if not isinstance(m, mapfiles.GridMap):
             raise common.InputError("--terrain/--costs need a grid map (.map)")
-        m.weights = common.weigh_map(m, args.terrain, args.costs)
+        m.weights = mapfiles.weigh_map(m, args.terrain, args.costs)
     paths_file = args.paths if args.paths.endswith(".csv") else args.paths + ".paths.csv"
     if not os.path.isfile(paths_file):
         raise common.InputError(f"{paths_file}: no such paths file (run navbench with --paths)")

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 import common
+import mapfiles
 import plots
 import stats
 from plots import Figure, Panel, Series
@@ -120,8 +121,8 @@ def free_cells(analysis: Analysis, map_files: dict, maps: list) -> dict:
         f = map_files.get(m)
         try:
             if f is not None:
-                gm = common.read_map(f)
-                if isinstance(gm, common.GridMap):
+                gm = mapfiles.read_map(f)
+                if isinstance(gm, mapfiles.GridMap):
                     out[m] = int((~gm.blocked).sum())
                 else:
                     out[m] = polygon_area(gm)
