@@ -75,9 +75,8 @@ double point_segment_distance2(Point p, Point a, Point b) {
 }
 
 double point_box_distance2(Point p, double x0, double y0, double x1, double y1) {
-  const double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0.0;
-  const double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0.0;
-  return dx * dx + dy * dy;
+  const Point d = point_box_offsets(p, x0, y0, x1, y1);
+  return d.x * d.x + d.y * d.y;
 }
 }  // namespace
 

@@ -30,12 +30,15 @@ bool arc_covers(const Arc& arc, Point p);
 // Axis-parallel bounding box of the arc's points.
 void arc_bounds(const Arc& arc, double& x0, double& y0, double& x1, double& y1);
 
-// Distance from p to the closed axis-parallel box [x0, x1] x [y0, y1] (0 inside): per-axis interval
-// distances, then one hypot.
+// How far p lies outside the closed axis-parallel box [x0, x1] x [y0, y1] along x and along y (0
+// within the box's extent on that axis).
+inline Point point_box_offsets(Point p, double x0, double y0, double x1, double y1) {
+  return {p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0.0, p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0.0};
+}
+// Distance from p to the box (0 inside): the offsets, then one hypot.
 inline double point_box_distance(Point p, double x0, double y0, double x1, double y1) {
-  const double dx = p.x < x0 ? x0 - p.x : p.x > x1 ? p.x - x1 : 0.0;
-  const double dy = p.y < y0 ? y0 - p.y : p.y > y1 ? p.y - y1 : 0.0;
-  return std::hypot(dx, dy);
+  const Point d = point_box_offsets(p, x0, y0, x1, y1);
+  return std::hypot(d.x, d.y);
 }
 
 double point_segment_distance(Point p, Point a, Point b);

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <boost/geometry/index/rtree.hpp>
@@ -70,7 +71,8 @@ bool RadiusValidity::Impl::grid_segment_clear(Point a, Point b, double lim, doub
   // with a margin far above the rounding) is farther from the segment too.
   const double len = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
   const double nx = len > 0 ? -(b.y - a.y) / len : 0, ny = len > 0 ? (b.x - a.x) / len : 0;
-  const double far = lim + 0.5 * (std::abs(nx) + std::abs(ny)) + 1e-7;
+  const double far = len > 0 ? lim + 0.5 * (std::abs(nx) + std::abs(ny)) + 1e-7
+                             : std::numeric_limits<double>::infinity();  // a point: no line, no filter
   for (int j = j0; j <= j1; ++j) {
     // The part of the segment within the row's band [j - R, j + 1 + R], then its x range grown by R.
     double xa = std::min(a.x, b.x), xb = std::max(a.x, b.x);
@@ -88,7 +90,7 @@ bool RadiusValidity::Impl::grid_segment_clear(Point a, Point b, double lim, doub
     if (i0 > i1) continue;
     const double across_row = ny * (j + 0.5 - a.y) - nx * a.x;
     for (int i = g.next_blocked(i0, j); i <= i1; i = g.next_blocked(i + 1, j)) {
-      if (len > 0 && std::abs(nx * (i + 0.5) + across_row) > far) continue;
+      if (std::abs(nx * (i + 0.5) + across_row) > far) continue;
       if (segment_box_distance(a, b, i, j, i + 1, j + 1) < lim) return false;
     }
   }

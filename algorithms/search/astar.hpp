@@ -195,7 +195,9 @@ struct AltHeuristic {
   PositionHeuristic<R, M> base;
   const Landmarks* lm;
   const double* goal_dist;  // d(L_i, T), +inf when T is unreachable from L_i
-  const double* goal_back;  // symmetric tables: max over the goal's links (g, c) of d(L_i, g) - c
+  // Symmetric tables: max over the goal's links (g, c) of d(L_i, g) - c, the bound from behind the
+  // goal (landmarks.hpp); +inf for other tables, so that row - goal_back never wins.
+  const double* goal_back;
   const std::uint32_t* active = nullptr;  // active landmarks (Landmarks::active()), na of them; else all
   std::size_t na = 0;
   double operator()(Vertex v) const {
@@ -203,22 +205,15 @@ struct AltHeuristic {
     double e = search_metric<M>(base.rt, p, base.goal);
     if (v < base.n) {
       const double* row = lm->row(v);
+      // Landmark i's bound; inf - inf (both unreachable) is NaN, which the comparison ignores.
+      auto bound = [&](std::size_t i) {
+        const double b = std::max(goal_dist[i] - row[i], row[i] - goal_back[i]);
+        if (b > e && row[i] < Landmarks::kInf) e = b;
+      };
       if (active) {
-        for (std::size_t j = 0; j < na; ++j) {
-          const std::uint32_t i = active[j];
-          const double b = lm->symmetric() ? std::max(goal_dist[i] - row[i], row[i] - goal_back[i]) : goal_dist[i] - row[i];
-          if (b > e && row[i] < Landmarks::kInf) e = b;
-        }
-      } else if (lm->symmetric()) {  // also the bound from behind the goal (landmarks.hpp)
-        for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
-          const double b = std::max(goal_dist[i] - row[i], row[i] - goal_back[i]);
-          if (b > e && row[i] < Landmarks::kInf) e = b;
-        }
+        for (std::size_t j = 0; j < na; ++j) bound(active[j]);
       } else {
-        for (std::size_t i = 0, k = lm->k(); i < k; ++i) {
-          const double b = goal_dist[i] - row[i];  // inf - inf (both unreachable) is NaN: max ignores it
-          if (b > e && row[i] < Landmarks::kInf) e = b;
-        }
+        for (std::size_t i = 0, k = lm->k(); i < k; ++i) bound(i);
       }
     }
     return base.weight * e;
@@ -326,11 +321,13 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   if (lm) {
     const std::size_t k = lm->k();
     const std::size_t m = k <= 64 ? lm->active() : 0;
+    const bool sym = lm->symmetric();
+    // gb's start: -inf for the max a symmetric table folds; +inf otherwise (no bound from behind).
+    const double back0 = sym ? -SearchWorkspace::kInf : SearchWorkspace::kInf;
     ws.landmark_goal.assign(k, SearchWorkspace::kInf);
-    ws.landmark_back.assign(k, -SearchWorkspace::kInf);
+    ws.landmark_back.assign(k, back0);
     double* gd = ws.landmark_goal.data();
     double* gb = ws.landmark_back.data();
-    const bool sym = lm->symmetric();
     // gd[i] = min over links of d(L_i, g) + c, gb[i] = max of d(L_i, g) - c (symmetric tables),
     // for the landmarks `idx` (nullptr: 0..cnt-1) over the first nl goal links. A link unreachable
     // from L_i (+inf) leaves gb[i] = +inf: no bound from behind via L_i.
@@ -370,7 +367,7 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
       for (std::size_t j = 0; j < m; ++j) {
         const std::uint32_t i = score[j].second;
         ws.landmark_active.push_back(i);
-        gd[i] = SearchWorkspace::kInf, gb[i] = -SearchWorkspace::kInf;
+        gd[i] = SearchWorkspace::kInf, gb[i] = back0;
       }
       fold(q.g.links.size(), ws.landmark_active.data(), m);
     }

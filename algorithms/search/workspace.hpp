@@ -128,7 +128,7 @@ class SearchWorkspace {
   GoalLinks goal_links;
   std::vector<Link> start_links;
   std::vector<double> landmark_goal;  // d(L_i, T) of the running query (ALT): min over goal links of d(L_i, g) + c
-  std::vector<double> landmark_back;  // symmetric tables: max over goal links of d(L_i, g) - c
+  std::vector<double> landmark_back;  // symmetric tables: max over goal links of d(L_i, g) - c; +inf for others
   std::vector<std::uint32_t> landmark_active;  // the landmarks this query evaluates (Landmarks::active())
   std::vector<std::pair<std::uint32_t, double>> goal_places;  // (place, link cost) of the goal (distance table)
   std::vector<double> goal_value;  // per goal place, the best start-to-goal cost through it (distance table)
