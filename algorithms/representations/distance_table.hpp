@@ -6,9 +6,11 @@
 // the distance between two particular vertices: h is a lower bound on the distance to the goal
 // (admissible; the shared A* reopens closed vertices, so admissible suffices for the optimum).
 // On a visibility graph with one place per corner D is the geodesic distance and h is within
-// float rounding of the true distance, so A* expands little more than the path. Distances are stored as float rounded
-// towards zero (never above the double value), n_places^2 * 4 bytes; the constructor refuses
-// tables above a byte budget (the caller reports it) rather than exhaust memory.
+// float rounding of the true distance, so A* expands little more than the path. answer() goes
+// further and answers a whole query from the table, with no search. Distances are stored as float
+// rounded towards zero (never above the double value), n_places^2 * 4 bytes, and beside them each
+// pair's predecessor place, 2 bytes (under kNoPrev places); the constructor refuses tables whose
+// bytes exceed a budget (the caller reports it) rather than exhaust memory.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -36,11 +38,12 @@ class DistanceTable {
   DistanceTable(const G& g, W w, std::vector<std::uint32_t> place, std::size_t places, std::size_t max_bytes)
       : place_(std::move(place)), m_(places) {
     const std::size_t n = num_vertices(g);
-    if (m_ * m_ * sizeof(float) > max_bytes)
-      throw std::length_error(std::to_string(m_) + " places need a " + std::to_string(m_ * m_ * sizeof(float) >> 20) +
+    const bool with_prev = m_ < kNoPrev;
+    const std::size_t bytes = m_ * m_ * (sizeof(float) + (with_prev ? sizeof(std::uint16_t) : 0));
+    if (bytes > max_bytes)
+      throw std::length_error(std::to_string(m_) + " places need a " + std::to_string(bytes >> 20) +
                               " MiB distance table, above the " + std::to_string(max_bytes >> 20) + " MiB budget");
     d_.assign(m_ * m_, std::numeric_limits<float>::infinity());
-    const bool with_prev = m_ < kNoPrev;
     if (with_prev) prev_.assign(m_ * m_, kNoPrev);
     std::vector<std::vector<Vertex>> members(m_);
     for (std::size_t v = 0; v < n; ++v) members[place_[v]].push_back(Vertex(v));
@@ -69,6 +72,9 @@ class DistanceTable {
   // (by induction on D: D(p, prev) <= dist(pred) = D(p, q) - w), so on a graph that holds the
   // shortest paths it is one.
   static constexpr std::uint16_t kNoPrev = 0xFFFF;
+  // Costs within this of the least table bound `best` can still be optimal: D rounds towards zero
+  // by at most 2^-23 relative, far inside the 1e-6 kept.
+  static double keep_bound(double best) { return best * (1 + 1e-6) + 1e-9; }
   bool has_prev() const { return !prev_.empty(); }
   std::uint16_t prev(std::uint32_t p, std::uint32_t q) const { return prev_[std::size_t(p) * m_ + q]; }
 
@@ -110,9 +116,9 @@ class DistanceTable {
       const float* r = row(place_[q.s.links[i].vertex]);
       for (std::uint32_t j = 0; j < ng; ++j) {
         const double v = cs + double(r[goal_place[j]]) + q.g.links[j].cost;
-        if (!(v <= keep)) continue;
+        if (!(v <= keep) || !(v < std::numeric_limits<double>::infinity())) continue;  // unreachable pairs too
         cand.push_back({v, i, j});
-        if (v < best) best = v, keep = best * (1 + 1e-6) + 1e-9;
+        if (v < best) best = v, keep = keep_bound(best);
       }
     }
     if (!std::isfinite(best)) return best;  // no start link reaches a goal link

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <limits>
 #include <numeric>
-#include <queue>
 #include <span>
 #include <string>
 #include <utility>
@@ -73,7 +72,8 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   // levels=16, where JPS+ takes 5.9 us; its jump table is 16 bytes per cell, 4.3 MB there) unless
   // levels, alt or active is named (they ask for the search the table replaces). The table is over
   // the simple subgoal graph, so table=1 takes levels=1; a search still runs for heuristics the
-  // table does not stand for (inadmissible ones: weight > 1, manhattan).
+  // table does not stand for (inadmissible ones: weight > 1, manhattan, and octile or Chebyshev towards
+  // a goal off the half-integer lattice: search/astar.hpp, admissible_for).
   const bool search_named = params.given("levels") || params.given("alt") || params.given("active");
   const bool table = params.get_bool("table", cell_of_.size() <= 1024 && !search_named);
   // Default levels=16 (N-level): the fastest exact search on den520d, brc202d and Aurora (median
@@ -250,7 +250,7 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
 // follows a shortest path of the simple subgoal graph and reaches the goal's cell from a subgoal
 // it is direct-h-reachable from (Uras et al. 2013, Theorem 1's decomposition). The direct link,
 // when there is one, competes with it (a query point off a cell centre may do better through a
-// subgoal). A search runs only without the table.
+// subgoal). The shared A* asks here only for heuristics it is exact with (admissible_for).
 std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) const {
   if (table_.empty()) return std::nullopt;
   const std::optional<double> t = table_.answer(
