@@ -92,6 +92,3 @@ def parse_points(text: str, where: str = "points") -> list[tuple[float, float]]:
             raise InputError(f"{where}: bad point '{item}' (want numbers)")
     return pts
 
-
-def polyline_length(pts) -> float:
-    return sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))

@@ -11,7 +11,7 @@
 namespace navbench::subgoal_detail {
 
 inline constexpr int kE = 0, kW = 1, kS = 2, kN = 3;
-inline constexpr double kEps = 1e-9;
+inline constexpr double kEps = 1e-9;  // the contraction's tolerance on path lengths
 
 // The per-cell reach lists, packed: a list is its count, then its ids in increasing order as
 // deltas (the first from 0), each in one 16-bit unit below 2^15 or else two (high bit set in the

@@ -1,4 +1,4 @@
-// subgoal (levels=16) / subgoal:levels=1 / subgoal:levels=2: subgoal graphs over an 8-connected grid (Uras, Koenig & Hernández,
+// subgoal (table=1 up to 1,024 subgoals, else levels=16) / subgoal:levels=1 / subgoal:levels=2: subgoal graphs over an 8-connected grid (Uras, Koenig & Hernández,
 // "Subgoal Graphs for Optimal Pathfinding in Eight-Neighbor Grids", ICAPS 2013; Uras & Koenig,
 // "Identifying Hierarchies for Fast Optimal Search", AAAI 2014; the GPPC 2012/2014 entries).
 //
