@@ -1,4 +1,4 @@
-// The reference optimum for weighted maps, `optimal_cost` (SPEC §8, docs/terrain.md): the least
+// The reference optimum for weighted maps, `optimal_cost` (docs/terrain.md, "The reference optimum"): the least
 // path cost C (geometry/path_cost.hpp) over a Steiner-point graph, searched exactly. It is an upper
 // bound on the true weighted-region optimum (its paths are valid paths of the map) and converges to
 // it as the point density m grows (Aleksandrov, Lanthier, Maheshwari & Sack, "An epsilon-
@@ -21,7 +21,7 @@
 //   other when they share it), priced by segment_cost.
 // - Search: A* with h = the larger of Euclidean distance x the map's least weight and the ALT
 //   landmark bound (both admissible and consistent), an optional upper bound that prunes (e.g.
-//   octile_optimal_cost), exact on the graph: graph_cost is the SPEC's least C over the graph.
+//   octile_optimal_cost), exact on the graph: graph_cost is the least C over the graph.
 // - Refinement (optional, on by default): the graph's path then relaxes by Snell's law, each inner
 //   point sliding along the cell side it lies on to its least-cost place between its neighbours
 //   (coordinate descent on a convex function of the positions, the local refinement of Steiner
@@ -33,7 +33,7 @@
 //   one piece is valid; any other is checked exactly by FreeSpace). It removes most of the snapping
 //   to discrete points (at weight borders and at the artificial sides between pieces of one
 //   weight), so `cost` is below the graph's optimum and still an upper bound on the true one; with
-//   it m = 2 meets the SPEC's convergence rule, without it the inflation map needs m > 4.
+//   it m = 2 meets the convergence rule (docs/terrain.md: doubling m moves the mean by < 0.1 %), without it the inflation map needs m > 4.
 // Every cell side's midpoint and ends are points, so every grid8 step (centre to centre, crossing a
 // side's midpoint or a corner) has a chord no dearer inside each piece: the result is <=
 // octile_optimal_cost.
@@ -54,7 +54,7 @@ namespace navbench {
 // The default point density, m = 2: every side's ends and midpoint where the weight changes (sides
 // of one weight get 4 steps, below). With the refinement, doubling it changes the mean reference
 // cost by -0.00003 % (icecrown S=2,W=5), 0 (golemsinthemist), -0.029 % (rooms-32-512 with an
-// inflation layer) and -0.017 % (with a regions layer), within the 0.1 % SPEC §8 asks
+// inflation layer) and -0.017 % (with a regions layer), within the 0.1 % that rule allows
 // (harness/bench/bench_steiner.cpp; the graph alone needs m >= 8 there: -0.37 % from 2 to 4 and
 // -0.11 % from 4 to 8 on the inflation layer).
 inline constexpr int kDefaultSteinerM = 2;
@@ -62,7 +62,7 @@ inline constexpr int kDefaultSteinerM = 2;
 struct SteinerOptions {
   int m = kDefaultSteinerM;  // points at most 1/m apart on sides where the weight changes
   // Steps on a side between two free cells of one weight (even, >= 2): 2 is its ends and midpoint,
-  // as SPEC §8 asks; more points there let straight paths through areas of one weight, which cross
+  // as the rule asks at least; more points there let straight paths through areas of one weight, which cross
   // many small pieces, snap less. 4 by default: with 2 the graph can pick another way round small
   // obstacles, which the refinement cannot undo (0.40 % above the exact optimum on a weight-1 map
   // with 20 % random obstacles, and visgraph 0.28 % below the reference on a weighted one in the

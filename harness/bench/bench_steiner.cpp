@@ -1,5 +1,5 @@
 // The Steiner-point reference optimum (geometry/steiner_reference.hpp) on the default job's
-// weighted maps, and the choice of its density m (SPEC §8: doubling m lowers the mean cost by less
+// weighted maps, and the choice of its density m (docs/terrain.md's rule: doubling m moves the mean cost by less
 // than 0.1 %).
 //   steiner/<map>/m:M/uniform:U/side:S/refine:R/landmarks:L   SteinerOptions (U = 0: uniform sides
 //                         as dense as weight borders); built at m and at 2m, the same queries on both; counters:
