@@ -279,7 +279,8 @@ TEST(RadiusValidity, SegmentsAgainstSampling) {
 
 // The grid test skips row blocks without a blocked cell near the segment (the summed-area count):
 // on tall maps with sparse walls its answer must equal the test of every blocked square (same
-// segment_box_distance, the border at the ends), tangent-like segments touching at R included.
+// segment_box_distance, the border at the ends), tangent segments touching at R +- 5e-9 included
+// (the line filter before the exact distance skips a square only when it surely passes).
 TEST(RadiusValidity, SegmentRowBlocksAgainstEverySquare) {
   std::mt19937_64 rng(77);
   int valid = 0, invalid = 0;
@@ -303,7 +304,15 @@ TEST(RadiusValidity, SegmentRowBlocksAgainstEverySquare) {
       const double R = k % 4 == 0 ? ur(rng) : (k % 4 == 1 ? 0.5 : 1.5);
       const Point a{ux(rng), uy(rng)};
       Point b{ux(rng), uy(rng)};
-      if (k % 3 == 0) b = on_circle(Point{double(xs(rng)), double(ys(rng))}, R, th(rng));  // at R from a corner
+      const Point c{double(xs(rng)), double(ys(rng))};
+      if (k % 3 == 0) b = on_circle(c, R, th(rng));  // at R from a grid corner
+      if (k % 3 == 1 && distance(a, c) > R + 1e-6) {
+        // Tangent from a to the circle of radius R - 5e-9, R or R + 5e-9 about c: the segment comes
+        // within rounding of lim (the line filter must keep the square it nearly touches).
+        const double rt = R + 5e-9 * double(int(k % 5) - 2), d = distance(a, c), cs = rt / d;
+        const double sn = std::sqrt(1 - cs * cs), vx = (a.x - c.x) / d, vy = (a.y - c.y) / d, sg = k % 2 ? 1 : -1;
+        b = {c.x + rt * (cs * vx - sg * sn * vy), c.y + rt * (cs * vy + sg * sn * vx)};
+      }
       const bool want = every_square(a, b, R);
       ASSERT_EQ(rv.segment_clear(a, b, R), want) << t << "/" << k << ": " << a.x << "," << a.y << " - " << b.x << ","
                                                  << b.y << " R " << R;

@@ -87,10 +87,13 @@ bool RadiusValidity::Impl::grid_segment_clear(Point a, Point b, double lim, doub
   };
   // A cheap filter before the exact distance: a cell whose box lies farther than lim from the
   // segment's line (by the box centre's distance to the line less the box's half width across it,
-  // with a margin far above the rounding) is farther from the segment too.
+  // with a margin far above the rounding) is farther from the segment too. The margin scales with
+  // the coordinates (< W + H: both ends lie in the map), ~100x the few ulps of either distance, and
+  // stays below the 1e-9 between R and lim, so the square that a tangent segment touches at exactly
+  // R is filtered too (on maps up to W + H ~ 5000), not measured.
   const double len = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
   const double nx = len > 0 ? -(b.y - a.y) / len : 0, ny = len > 0 ? (b.x - a.x) / len : 0;
-  const double far = len > 0 ? lim + 0.5 * (std::abs(nx) + std::abs(ny)) + 1e-7
+  const double far = len > 0 ? lim + 0.5 * (std::abs(nx) + std::abs(ny)) + 2e-13 * (W + H + 1)
                              : std::numeric_limits<double>::infinity();  // a point: no line, no filter
   // The rows [jb, je] in halves (bisection): a block's band holds its rows' bands and the x range is
   // monotone in the band (also under rounding), so its cells hold theirs; a block without a blocked
