@@ -4,8 +4,9 @@
 // outside. The outside is kept at bay by the piece's bounding box (every coordinate of a segment
 // or arc lies between its box's sides, so its distance to the border lines is the box's). Blocked
 // squares are visited row by row inside the piece's reach (the part of the piece within R of the
-// row, grown by R), jumping over free cells with GridClearance::next_blocked, and each is measured
-// exactly: segment to square (separating axes, then vertices), arc to square (its four edges).
+// row, grown by R), jumping over free cells with GridClearance::next_blocked (segments also over
+// free blocks of rows, GridClearance::blocked_count), and each is measured exactly: segment to
+// square (separating axes, then vertices), arc to square (its four edges).
 //
 // Polygon maps: the obstacle is everything outside the free space, whose boundary is FreeSpace's
 // rings. A piece that starts in the free space and keeps distance > 0 from every boundary edge
