@@ -113,6 +113,26 @@ TEST(Clearance, LargeOpenMapAndRowJumps) {
   EXPECT_EQ(cl.next_blocked(157, 0), 157);
 }
 
+TEST(Clearance, BlockedCountAgainstBruteForce) {
+  std::mt19937_64 rng(31);
+  for (int t = 0; t < 200; ++t) {
+    Map m = random_grid(1 + t % 13, 1 + t % 9, 0.3, rng);
+    const GridMap& g = m.grid;
+    GridClearance cl(g);
+    std::uniform_int_distribution<int> xs(0, g.width - 1), ys(0, g.height - 1);
+    for (int k = 0; k < 50; ++k) {
+      int x0 = xs(rng), x1 = xs(rng), y0 = ys(rng), y1 = ys(rng);
+      if (x0 > x1) std::swap(x0, x1);
+      if (y0 > y1) std::swap(y0, y1);
+      int want = 0;
+      for (int y = y0; y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x) want += !g.passable(x, y);
+      ASSERT_EQ(cl.blocked_count(x0, y0, x1, y1), want) << t << ": " << x0 << "," << y0 << " - " << x1 << "," << y1;
+    }
+    EXPECT_EQ(cl.blocked_count(0, 0, -1, g.height - 1), 0);  // empty ranges
+  }
+}
+
 TEST(Clearance, PointClearanceAndDiscFreeAgainstBruteForce) {
   std::mt19937_64 rng(21);
   int free_cases = 0, blocked_cases = 0;
@@ -255,6 +275,52 @@ TEST(RadiusValidity, SegmentsAgainstSampling) {
   EXPECT_GT(tally.valid, 300);
   EXPECT_GT(tally.invalid, 1000);
   EXPECT_LT(tally.skipped, (tally.valid + tally.invalid) / 10);
+}
+
+// The grid test skips row blocks without a blocked cell near the segment (the summed-area count):
+// on tall maps with sparse walls its answer must equal the test of every blocked square (same
+// segment_box_distance, the border at the ends), tangent segments touching at R +- 5e-9 included
+// (the line filter before the exact distance skips a square only when it surely passes).
+TEST(RadiusValidity, SegmentRowBlocksAgainstEverySquare) {
+  std::mt19937_64 rng(77);
+  int valid = 0, invalid = 0;
+  for (int t = 0; t < 40; ++t) {
+    Map m = random_grid(20 + t % 17, 30 + t % 23, 0.01 + 0.01 * (t % 4), rng);
+    const GridMap& g = m.grid;
+    FreeSpace fs(m);
+    RadiusValidity rv(fs);
+    auto every_square = [&](Point a, Point b, double R) {
+      const double lim = R - kRadiusTolerance;
+      for (const Point& p : {a, b})
+        if (!(std::min(std::min(p.x, g.width - p.x), std::min(p.y, g.height - p.y)) >= lim)) return false;
+      for (int y = 0; y < g.height; ++y)
+        for (int x = 0; x < g.width; ++x)
+          if (!g.passable(x, y) && segment_box_distance(a, b, x, y, x + 1, y + 1) < lim) return false;
+      return true;
+    };
+    std::uniform_real_distribution<double> ux(0, g.width), uy(0, g.height), ur(0.05, 2.0), th(0, 2 * std::numbers::pi);
+    std::uniform_int_distribution<int> xs(1, g.width - 1), ys(1, g.height - 1);
+    for (int k = 0; k < 300; ++k) {
+      const double R = k % 4 == 0 ? ur(rng) : (k % 4 == 1 ? 0.5 : 1.5);
+      const Point a{ux(rng), uy(rng)};
+      Point b{ux(rng), uy(rng)};
+      const Point c{double(xs(rng)), double(ys(rng))};
+      if (k % 3 == 0) b = on_circle(c, R, th(rng));  // at R from a grid corner
+      if (k % 3 == 1 && distance(a, c) > R + 1e-6) {
+        // Tangent from a to the circle of radius R - 5e-9, R or R + 5e-9 about c: the segment comes
+        // within rounding of lim (the line filter must keep the square it nearly touches).
+        const double rt = R + 5e-9 * double(int(k % 5) - 2), d = distance(a, c), cs = rt / d;
+        const double sn = std::sqrt(1 - cs * cs), vx = (a.x - c.x) / d, vy = (a.y - c.y) / d, sg = k % 2 ? 1 : -1;
+        b = {c.x + rt * (cs * vx - sg * sn * vy), c.y + rt * (cs * vy + sg * sn * vx)};
+      }
+      const bool want = every_square(a, b, R);
+      ASSERT_EQ(rv.segment_clear(a, b, R), want) << t << "/" << k << ": " << a.x << "," << a.y << " - " << b.x << ","
+                                                 << b.y << " R " << R;
+      (want ? valid : invalid)++;
+    }
+  }
+  EXPECT_GT(valid, 1000);
+  EXPECT_GT(invalid, 3000);
 }
 
 TEST(RadiusValidity, ArcsAgainstSampling) {

@@ -67,6 +67,12 @@ GridClearance::GridClearance(const GridMap& g) : W_(g.width), H_(g.height) {
     std::int32_t* row = &next_[std::size_t(y) * (W_ + 1)];
     for (int x = W_ - 1; x >= 0; --x) row[x] = g.passable(x, y) ? row[x + 1] : x;
   }
+  sum_.assign(std::size_t(W_ + 1) * std::size_t(H_ + 1), 0);
+  for (int y = 0; y < H_; ++y)
+    for (int x = 0, run = 0; x < W_; ++x) {
+      run += !g.passable(x, y);  // blocked cells of row y left of x + 1
+      sum_[std::size_t(y + 1) * (W_ + 1) + x + 1] = sum_[std::size_t(y) * (W_ + 1) + x + 1] + run;
+    }
   centre_sq_.assign(std::size_t(W_) * std::size_t(H_), 0.0);
   corner_sq_.assign(std::size_t(W_ + 1) * std::size_t(H_ + 1), 0.0);
   if (W_ == 0 || H_ == 0) return;

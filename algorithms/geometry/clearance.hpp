@@ -35,6 +35,13 @@ class GridClearance {
   // The smallest x' >= x with cell (x', y) blocked, W when none (0 <= x <= W, 0 <= y < H): lets a
   // scan over a row jump over runs of free cells.
   int next_blocked(int x, int y) const { return next_[std::size_t(y) * (W_ + 1) + x]; }
+  // Number of blocked cells (x, y) with x0 <= x <= x1, y0 <= y <= y1 (all within the map; x0 <= x1 + 1,
+  // y0 <= y1 + 1): four look-ups in the summed-area table (Crow 1984, "Summed-area tables for texture
+  // mapping"), so that a scan can skip a whole free rectangle at once.
+  std::int32_t blocked_count(int x0, int y0, int x1, int y1) const {
+    auto at = [&](int x, int y) { return sum_[std::size_t(y) * (W_ + 1) + x]; };
+    return at(x1 + 1, y1 + 1) - at(x0, y1 + 1) - at(x1 + 1, y0) + at(x0, y0);
+  }
 
   // Distance from any point to the nearest obstacle: 0 outside the map or in a blocked cell.
   // Exact up to the rounding of one hypot.
@@ -50,6 +57,7 @@ class GridClearance {
 
   int W_ = 0, H_ = 0;
   std::vector<std::int32_t> next_;  // H rows of W + 1 entries
+  std::vector<std::int32_t> sum_;   // (W + 1) x (H + 1): blocked cells (x', y') with x' < x, y' < y
   std::vector<double> centre_sq_;   // W x H
   std::vector<double> corner_sq_;   // (W + 1) x (H + 1)
 };

@@ -4,8 +4,9 @@
 // outside. The outside is kept at bay by the piece's bounding box (every coordinate of a segment
 // or arc lies between its box's sides, so its distance to the border lines is the box's). Blocked
 // squares are visited row by row inside the piece's reach (the part of the piece within R of the
-// row, grown by R), jumping over free cells with GridClearance::next_blocked, and each is measured
-// exactly: segment to square (separating axes, then vertices), arc to square (its four edges).
+// row, grown by R), jumping over free cells with GridClearance::next_blocked (segments also over
+// free blocks of rows, GridClearance::blocked_count), and each is measured exactly: segment to
+// square (separating axes, then vertices), arc to square (its four edges).
 //
 // Polygon maps: the obstacle is everything outside the free space, whose boundary is FreeSpace's
 // rings. A piece that starts in the free space and keeps distance > 0 from every boundary edge
@@ -26,6 +27,7 @@ namespace navbench {
 
 namespace {
 constexpr double kSlack = 1e-7;  // widens candidate boxes so that rounding never loses a square
+constexpr int kBlockRows = 4;    // the segment scan walks blocks of up to this many rows row by row
 }
 
 namespace bgi = boost::geometry::index;
@@ -66,35 +68,56 @@ bool RadiusValidity::Impl::grid_segment_clear(Point a, Point b, double lim, doub
   const int j0 = std::max(0, int(std::floor(std::min(a.y, b.y) - reach)));
   const int j1 = std::min(H - 1, int(std::floor(std::max(a.y, b.y) + reach)));
   const double inv = a.y != b.y ? 1 / (b.y - a.y) : 0;
-  // A cheap filter before the exact distance: a cell whose box lies farther than lim from the
-  // segment's line (by the box centre's distance to the line less the box's half width across it,
-  // with a margin far above the rounding) is farther from the segment too.
-  const double len = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
-  const double nx = len > 0 ? -(b.y - a.y) / len : 0, ny = len > 0 ? (b.x - a.x) / len : 0;
-  const double far = len > 0 ? lim + 0.5 * (std::abs(nx) + std::abs(ny)) + 1e-7
-                             : std::numeric_limits<double>::infinity();  // a point: no line, no filter
-  for (int j = j0; j <= j1; ++j) {
-    // The part of the segment within the row's band [j - R, j + 1 + R], then its x range grown by R.
+  // The cells [i0, i1] of a row within reach of the part of the segment in the band [y0, y1] (a row's
+  // band is [j - R, j + 1 + R]): that part's x range grown by R. False: no part.
+  auto cells = [&](double y0, double y1, int& i0, int& i1) {
     double xa = std::min(a.x, b.x), xb = std::max(a.x, b.x);
     if (a.y != b.y) {
-      double u0 = (j - reach - a.y) * inv, u1 = (j + 1 + reach - a.y) * inv;
+      double u0 = (y0 - a.y) * inv, u1 = (y1 - a.y) * inv;
       if (u0 > u1) std::swap(u0, u1);
       u0 = std::max(u0, 0.0);
       u1 = std::min(u1, 1.0);
-      if (u0 > u1) continue;
+      if (u0 > u1) return false;
       const double x0 = a.x + u0 * (b.x - a.x), x1 = a.x + u1 * (b.x - a.x);
       xa = std::max(xa, std::min(x0, x1) - kSlack);
       xb = std::min(xb, std::max(x0, x1) + kSlack);
     }
-    const int i0 = std::max(0, int(std::floor(xa - reach))), i1 = std::min(W - 1, int(std::floor(xb + reach)));
-    if (i0 > i1) continue;
-    const double across_row = ny * (j + 0.5 - a.y) - nx * a.x;
-    for (int i = g.next_blocked(i0, j); i <= i1; i = g.next_blocked(i + 1, j)) {
-      if (std::abs(nx * (i + 0.5) + across_row) > far) continue;
-      if (segment_box_distance(a, b, i, j, i + 1, j + 1) < lim) return false;
+    i0 = std::max(0, int(std::floor(xa - reach)));
+    i1 = std::min(W - 1, int(std::floor(xb + reach)));
+    return i0 <= i1;
+  };
+  // A cheap filter before the exact distance: a cell whose box lies farther than lim from the
+  // segment's line (by the box centre's distance to the line less the box's half width across it,
+  // with a margin far above the rounding) is farther from the segment too. The margin scales with
+  // the coordinates (< W + H: both ends lie in the map), ~100x the few ulps of either distance, and
+  // stays below the 1e-9 between R and lim, so the square that a tangent segment touches at exactly
+  // R is filtered too (on maps up to W + H ~ 5000), not measured.
+  const double len = std::sqrt((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y));
+  const double nx = len > 0 ? -(b.y - a.y) / len : 0, ny = len > 0 ? (b.x - a.x) / len : 0;
+  const double far = len > 0 ? lim + 0.5 * (std::abs(nx) + std::abs(ny)) + 2e-13 * (W + H + 1)
+                             : std::numeric_limits<double>::infinity();  // a point: no line, no filter
+  // The rows [jb, je] in halves (bisection): a block's band holds its rows' bands and the x range is
+  // monotone in the band (also under rounding), so its cells hold theirs; a block without a blocked
+  // cell there (the summed-area count) is skipped whole, its rows would test no square. Blocks of
+  // up to kBlockRows rows are walked row by row. The squares tested are those of a plain row walk.
+  auto clear = [&](auto&& self, int jb, int je) -> bool {
+    int i0, i1;
+    if (!cells(jb - reach, je + 1 + reach, i0, i1) || g.blocked_count(i0, jb, i1, je) == 0) return true;
+    if (je - jb >= kBlockRows) {
+      const int jm = jb + (je - jb) / 2;
+      return self(self, jb, jm) && self(self, jm + 1, je);
     }
-  }
-  return true;
+    for (int j = jb; j <= je; ++j) {
+      if (!cells(j - reach, j + 1 + reach, i0, i1)) continue;
+      const double across_row = ny * (j + 0.5 - a.y) - nx * a.x;
+      for (int i = g.next_blocked(i0, j); i <= i1; i = g.next_blocked(i + 1, j)) {
+        if (std::abs(nx * (i + 0.5) + across_row) > far) continue;
+        if (segment_box_distance(a, b, i, j, i + 1, j + 1) < lim) return false;
+      }
+    }
+    return true;
+  };
+  return j0 > j1 || clear(clear, j0, j1);
 }
 
 bool RadiusValidity::Impl::grid_arc_clear(const Arc& arc, double lim, double R) const {
