@@ -13,6 +13,11 @@ Usage (the standard library only):
   /usr/bin/python3 scripts/measurements.py --check  exit 1 when the page differs from the records
                                                     or a record breaks the rules above (ctest
                                                     docs_measurements)
+  /usr/bin/python3 scripts/measurements.py --bench COMMIT RUN.json [RUN.json ...]
+      the update table again from runs of `build/navbench_bench --benchmark_filter=update/
+      --benchmark_out=RUN.json --benchmark_out_format=json` on COMMIT (several runs: each figure
+      becomes the range over them): every row whose benchmarks are all in the runs gets their
+      medians "update / rebuild (ratio)" and COMMIT; the others keep theirs. Then the page.
 """
 import difflib
 import glob
@@ -114,7 +119,69 @@ def unknown_commits(records):
         ["git", "-C", ROOT, "cat-file", "-e", c + "^{commit}"], capture_output=True).returncode != 0)
 
 
+def fmt_us(us):
+    for unit, scale in (("s", 1e6), ("ms", 1e3)):
+        if us >= scale:
+            return f"{us / scale:.3g}", unit
+    return f"{us:.2g}" if us < 10 else f"{us:.0f}", "µs"
+
+
+def span(values):
+    """A median or the range of the runs' medians, in one unit where both ends share it."""
+    (a, ua), (b, ub) = fmt_us(min(values)), fmt_us(max(values))
+    if ua != ub:
+        return f"{a} {ua}–{b} {ub}"
+    return f"{a} {ua}" if a == b else f"{a}–{b} {ua}"
+
+
+def ratio_span(values):
+    a, b = (f"{v:.1f}" if v < 10 else f"{v:.0f}" for v in (min(values), max(values)))
+    return f"{a}x" if a == b else f"{a}–{b}x"
+
+
+def update_cell(old, runs):
+    """'U / R (ratio)' from the runs' counters, keeping an explanation after the ratio (': ...')."""
+    note = re.search(r"\([^()]*x(: [^()]*)\)\s*$", old)
+    text = (f"{span([r['update_median_us'] for r in runs])} / {span([r['rebuild_median_us'] for r in runs])} "
+            f"({ratio_span([r['ratio'] for r in runs])}{note.group(1) if note else ''})")
+    return text
+
+
+def import_bench(commit, files, record_path=None):
+    """Rewrites the update record's rows from benchmark JSON files; returns the rows changed."""
+    record_path = record_path or os.path.join(RECORDS, "02-updates.json")
+    runs = {}
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            for b in json.load(f).get("benchmarks", []):
+                if b.get("name", "").startswith("update/"):
+                    runs.setdefault(b["name"], []).append(b)
+    with open(record_path, encoding="utf-8") as f:
+        rec = json.load(f)
+    table = rec["tables"][0]
+    scenarios = [(i, m.group(1)) for i, c in enumerate(table["columns"]) for m in [re.search(r"`([^`]+)`", c)] if m]
+    changed = 0
+    for row in table["rows"]:
+        wanted = [(i, row["source"] + scen) for i, scen in scenarios if row["cells"][i] != "—"]
+        if not wanted or any(name not in runs for _, name in wanted):
+            continue
+        for i, name in wanted:
+            row["cells"][i] = update_cell(row["cells"][i], runs[name])
+        row["commit"] = commit
+        changed += 1
+    with open(record_path, "w", encoding="utf-8") as f:
+        json.dump(rec, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    return changed
+
+
 def main(argv):
+    if argv[:1] == ["--bench"]:
+        if len(argv) < 3 or not COMMIT.match(argv[1]):
+            print("usage: measurements.py --bench COMMIT RUN.json [RUN.json ...]", file=sys.stderr)
+            return 2
+        print(f"measurements.py: {import_bench(argv[1], argv[2:])} rows of the update table from {len(argv) - 2} runs")
+        argv = []
     check = "--check" in argv
     paths = sorted(glob.glob(os.path.join(RECORDS, "*.json")))
     if not paths:
