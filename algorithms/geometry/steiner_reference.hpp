@@ -75,8 +75,8 @@ struct SteinerOptions {
   bool refine = true;  // Snell refinement of the graph's path (below)
   // ALT landmarks (Goldberg & Harrelson, SODA 2005): graph distances from this many points, chosen
   // farthest-first, make the heuristic max(Euclidean x least weight, |d_l(p) - d_l(goal)|); each
-  // costs one full Dijkstra at build and 4 bytes per point. 0..16; 4 cut the queries 2x
-  // (icecrown) to 4x (rooms-32-512 with an inflation layer) for 0.35-2.1 s more build.
+  // costs one full Dijkstra at build and 4 bytes per point. 0..16; 4 cut the queries several
+  // times over for a longer build (docs/measurements.md).
   int landmarks = 4;
 };
 

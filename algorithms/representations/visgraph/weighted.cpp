@@ -175,9 +175,7 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   // The heuristics: exact for any non-negative symmetric costs, but scaled by the least weight in
   // the A* (see above), so only where that is 1. Default 16 landmarks, the table only when named:
   // with links to every visible vertex (hundreds per point) the table's goal-place step (start
-  // links x goal places) outweighs what it saves. wc3/golemsinthemist S=2,W=5 (1,404 vertices, 50
-  // queries): median search 21 us with alt=16, 39 us with table=1 (build 53 ms against 658 ms);
-  // wc3/icecrown (3,546): 290 us against 725 us (build 0.8 s against 20.9 s, 70 MB).
+  // links x goal places) outweighs what it saves (docs/measurements.md, the defaults' table).
   const bool table = params.get_bool("table", false);
   table_mb_ = params.get_int("table_mb", 1024, 1, 1 << 20);
   const int alt = params.get_int("alt", unit_floor && !table ? 16 : 0, 0, 64);
