@@ -4,8 +4,8 @@
 // and 5 sprinkled with blocked cells and small blocks -- the reference is never above the exact cost
 // of a valid path found otherwise by more than 0.1 %: weighted visgraph's and an independent
 // Steiner-point graph's (k points per side of every cell, chords inside each cell; no pieces, no
-// refinement). The refinement never raises the graph's
-// cost, and doubling m lowers each map's mean reference by less than 0.1 %.
+// refinement). The refinement never raises the graph's cost, and doubling m lowers each map's mean
+// reference by less than 0.1 %.
 #include <gtest/gtest.h>
 
 #include <cmath>
