@@ -5,7 +5,8 @@
 //   1  declares update_in_place, but update() has a typo in its signature (the changes by
 //      non-const reference: not the HasUpdate signature), the defect that used to turn in-place
 //      updates into rebuilds silently;
-//   2  provides corridor() without declaring it.
+//   2  provides corridor() without declaring it;
+//   3  reads a parameter it does not declare (a typo in the key: "link" for "links").
 #include "harness/registry/make_entry.hpp"
 
 #include "docs/example/tile_graph.hpp"
@@ -29,6 +30,11 @@ class Updating : public example::Tiles {
 #endif
 #if NAVBENCH_DECLARATION == 2
   std::optional<Corridor> corridor(const Query&) const { return std::nullopt; }  // provided, not declared
+#endif
+#if NAVBENCH_DECLARATION == 3
+  static int links(Params& p) { return p.integer(param(kParams, "link")); }  // declared is "links"
+#else
+  static int links(Params& p) { return p.integer(param(kParams, "links")); }
 #endif
 };
 
