@@ -83,9 +83,9 @@ RepresentationSpec parse_spec(const std::string& value, std::size_t colon) {
   if (s.entry->caps.radius == RadiusSupport::shrunk_map) declared.push_back(kErodeParam);
   Params::parse(given).check(declared, s.entry->clashes, s.entry->name);
   for (const std::string& kv : given.empty() ? std::vector<std::string>{} : split_list(given)) {
-    if (kv.rfind("erode=", 0) == 0) {
+    if (kv.rfind(std::string(kErodeParam.name) + "=", 0) == 0) {
       Params e = Params::parse(kv);
-      s.erode = Erode(e.choice(kErodeParam));
+      s.erode = Erode(e.choice(kErodeParam));  // the choice's index is the Erode value
     } else {
       s.params += (s.params.empty() ? "" : ",") + kv;
     }
