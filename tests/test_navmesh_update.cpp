@@ -308,7 +308,7 @@ TEST(NavMeshUpdate, DeclinesWhatItCannotUpdate) {
   Map m = testmaps::random_grid(20, 20, 0.3, rng);
   Params p;
   NavMesh nm(m, p);
-  EXPECT_TRUE(NavMesh::kUpdateIsApproximate);
+  EXPECT_TRUE(NavMesh::kCapabilities.update_approximate);
   // A quarter of the map or more: rebuild.
   std::vector<CellChange> many;
   for (int i = 0; i < 101; ++i) many.push_back({i % 20, i / 20, m.grid.cells[std::size_t(i)]});
