@@ -6,7 +6,7 @@
 // "Fast triangulation of simple polygons", FCT 1983), `navmesh-vertices` along triangle edges
 // between the triangle corners.
 //
-// CGAL is confined to triangulation.cpp: this header exposes plain arrays only (pimpl), so code
+// CGAL is confined to triangulation*.cpp: this header exposes plain arrays only (pimpl), so code
 // that includes it never compiles CGAL.
 #pragma once
 #include <array>
