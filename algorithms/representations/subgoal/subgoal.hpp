@@ -51,7 +51,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   SubgoalGraph(const Map& map, Params& params);
   // Every path is a grid8 path: octile and Chebyshev heuristics are admissible (search/astar.hpp).
   static constexpr bool grid_path_costs = true;
-  // table=1: the query answered from the all-pairs table without a search (subgoal.cpp); nullopt
+  // table=1: the query answered from the all-pairs table without a search (query.cpp); nullopt
   // without the table (the shared A* searches).
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
 
