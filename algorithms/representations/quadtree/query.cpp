@@ -121,8 +121,8 @@ BuildStats QuadTree::stats() const {
   s.edges = graph_.num_edges();
   std::size_t pyramid = free_.capacity();
   for (const auto& l : pyr_) pyramid += l.capacity() * sizeof(std::uint32_t);
-  pyramid += owner_.capacity() * sizeof(std::int32_t);
-  for (const auto& l : dirty_) pyramid += l.capacity() * sizeof(std::uint64_t);
+  pyramid += upd_.owner.capacity() * sizeof(std::int32_t);
+  for (const auto& l : upd_.dirty) pyramid += l.capacity() * sizeof(std::uint64_t);
   s.memory_bytes = graph_.memory_bytes() + tree_.capacity() * sizeof(std::int32_t) +
                    cells_.capacity() * sizeof(Rect) + comp_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes() + pyramid;
   return s;
