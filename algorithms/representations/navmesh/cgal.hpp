@@ -258,17 +258,22 @@ struct FreeSpaceTriangulation::Cgal {
   std::vector<std::uint32_t> hint;
   double x0 = 0, y0 = 0, inv = 1;
   int bw = 0, bh = 0;
-  // Grid maps, for update(): the bitmap the triangulation was made from, the free ids.
+  // Grid maps, for update(): the map's size.
   bool grid = false;
   int W = 0, H = 0;
-  // Per grid corner (x, y): bit 0 cell (x, y) is free (as triangulated); the others are update()
-  // scratch, zero between updates (see FreeSpaceTriangulation::update). Made by the first update:
-  // a map that never changes keeps none.
-  std::vector<std::uint8_t> state;
-  std::vector<std::uint32_t> free_points;
-  std::vector<std::int32_t> free_ids;
-  std::uint32_t epoch = 1;  // face stamps of an update: epoch (recorded), +1 (checked), +2 (written)
-  bool corners_in = false;  // the map's corners are vertices
+  // What only update() keeps (triangulation_update.cpp): the bitmap the triangulation was made
+  // from, the free ids.
+  struct UpdateState {
+    // Per grid corner (x, y): bit 0 cell (x, y) is free (as triangulated); the others are update()
+    // scratch, zero between updates (see FreeSpaceTriangulation::update). Made by the first update:
+    // a map that never changes keeps none.
+    std::vector<std::uint8_t> state;
+    std::vector<std::uint32_t> free_points;
+    std::vector<std::int32_t> free_ids;
+    std::uint32_t epoch = 1;  // face stamps of an update: epoch (recorded), +1 (checked), +2 (written)
+    bool corners_in = false;  // the map's corners are vertices
+  };
+  UpdateState upd;
 
   // The domain face a point on vertex v joins. Where free space pinches at v (several fans of domain
   // faces, separated by obstacles), the fan that owns the point, by FreeSpace's rule (docs/maps.md

@@ -94,6 +94,7 @@ class FreeSpaceTriangulation {
 
  private:
   struct Cgal;
+  struct Update;  // update()'s steps (triangulation_update.cpp)
   std::unique_ptr<Cgal> cgal_;
   std::vector<Point> points_;
   std::vector<std::array<std::uint32_t, 3>> corners_;

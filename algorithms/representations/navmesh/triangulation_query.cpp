@@ -66,8 +66,8 @@ int FreeSpaceTriangulation::orientation(Point a, Point b, Point c) {
 std::size_t FreeSpaceTriangulation::memory_bytes() const {
   const auto& tds = cgal_->cdt.tds();
   return tds.faces().capacity() * sizeof(Tds::Face) + tds.vertices().capacity() * sizeof(Tds::Vertex) +
-         cgal_->hint.capacity() * 4 + cgal_->vh.capacity() * sizeof(Cdt::Vertex_handle) + cgal_->state.capacity() +
-         (cgal_->free_points.capacity() + cgal_->free_ids.capacity()) * 4 + points_.capacity() * sizeof(Point) +
+         cgal_->hint.capacity() * 4 + cgal_->vh.capacity() * sizeof(Cdt::Vertex_handle) + cgal_->upd.state.capacity() +
+         (cgal_->upd.free_points.capacity() + cgal_->upd.free_ids.capacity()) * 4 + points_.capacity() * sizeof(Point) +
          corners_.capacity() * sizeof(corners_[0]) + neighbors_.capacity() * sizeof(neighbors_[0]) +
          component_.capacity() * sizeof(std::int32_t);
 }

@@ -72,50 +72,113 @@ struct RecorderScope {
 
 }  // namespace
 
+// One update()'s steps and what they share: the map, the changed cells, the runs that go and come,
+// the last vertex found (locates start there), the faces to mark and to write.
+struct FreeSpaceTriangulation::Update {
+  FreeSpaceTriangulation& tri;
+  Cgal& c;
+  Cdt& cdt;
+  const GridMap& g;
+  const std::vector<CellChange>& changed;
+  const int W, H;
+  const std::size_t S;  // row stride of the per-corner state
+  std::uint8_t* state = nullptr;
+  std::vector<Run> gone, come;
+  Cdt::Vertex_handle near;  // the last vertex found or made: the next locate starts there if near
+  std::vector<std::uint32_t> made;  // ids of the vertices inserted
+  Recorder rec;
+  std::size_t removed_vertices = 0;
+  std::vector<Face_handle> seeds, stack, flipped;
+  std::size_t recorded = 0;  // seeds[0, recorded): the faces CGAL recorded
+  // (ids that die in this update join c.upd.free_ids only at its end: reused from the next one on)
+  std::vector<std::int32_t> died, born;
+
+  Update(FreeSpaceTriangulation& t, const GridMap& map, const std::vector<CellChange>& ch)
+      : tri(t), c(*t.cgal_), cdt(c.cdt), g(map), changed(ch), W(c.W), H(c.H), S(std::size_t(W) + 1) {}
+
+  std::uint8_t& at(int x, int y) { return state[std::size_t(y) * S + std::size_t(x)]; }
+  void first_bitmap();
+  void trace_runs();
+  Face_handle start(double x, double y);
+  Cdt::Vertex_handle vertex_at(int x, int y);
+  void new_point_id(Cdt::Vertex_handle v);
+  Cdt::Vertex_handle insert_point(int x, int y);
+  void remove_runs();
+  void insert_runs();
+  void refresh_hints();
+  void seed_regions();
+  bool truth(Face_handle f) const { return !cdt.is_infinite(f) && grid_face_free(f, g, 0, 0, W, H); }
+  void fix(Face_handle f);
+  void mark_faces();
+  void write_rows();
+};
+
 bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChange>& changed) {
   Cgal& c = *cgal_;
-  Cdt& cdt = c.cdt;
   if (!c.grid || g.width != c.W || g.height != c.H) return false;
-  const int W = c.W, H = c.H;
   for (const CellChange& ch : changed)
-    if (ch.x < 0 || ch.y < 0 || ch.x >= W || ch.y >= H) return false;
+    if (ch.x < 0 || ch.y < 0 || ch.x >= c.W || ch.y >= c.H) return false;
   delta_.removed.clear();
   delta_.removed_corners.clear();
   delta_.added.clear();
   if (changed.empty()) return true;
 
-  const std::size_t S = std::size_t(W) + 1;
-  if (c.state.empty()) {
-    // The first update: the bitmap as triangulated is the new one but for the changed cells, whose
-    // old value the triangulation holds: the face under a cell's centre is a domain face iff the
-    // cell was free (no face crosses a cell's boundary; a centre lies on no grid line, so on no
-    // constrained edge, and on no vertex).
-    c.state.assign(S * std::size_t(H + 1), 0);
-    for (int y = 0; y < H; ++y)
-      for (int x = 0; x < W; ++x) c.state[std::size_t(y) * S + std::size_t(x)] = g.passable(x, y) ? kFree : 0;
-    Face_handle hint;
-    for (const CellChange& ch : changed) {
-      bool was_free = false;
-      if (cdt.dimension() == 2) {
-        Cdt::Locate_type lt;
-        int li = 0;
-        const double x = ch.x + 0.5, y = ch.y + 0.5;
-        const Face_handle f = cdt.locate(P2(x, y), lt, li, hint != Face_handle() ? hint : c.hint_for(x, y));
-        if (lt == Cdt::FACE || lt == Cdt::EDGE) {
-          was_free = f->info().id >= 0 || (lt == Cdt::EDGE && f->neighbor(li)->info().id >= 0);
-          hint = f;
-        } else if (lt == Cdt::VERTEX) {
-          throw std::logic_error("navmesh update: a cell centre is a vertex");
-        }
-      }
-      c.state[std::size_t(ch.y) * S + std::size_t(ch.x)] = was_free ? kFree : 0;
-    }
+  Update u(*this, g, changed);
+  if (c.upd.state.empty()) u.first_bitmap();
+  u.trace_runs();
+  u.rec.epoch = c.upd.epoch;
+  c.upd.epoch += 3;
+  {
+    RecorderScope scope(&u.rec);
+    // The map's corners stay vertices from the first update on: the convex hull stays the map's
+    // rectangle, so removing vertices never lowers the dimension. (A corner that is no vertex lies
+    // in blocked cells only, where no domain face sees it: the free space's triangles are unchanged.)
+    if (!c.upd.corners_in)
+      for (const auto& [x, y] : {std::pair{0, 0}, {c.W, 0}, {c.W, c.H}, {0, c.H}}) u.insert_point(x, y);
+    c.upd.corners_in = true;
+    u.remove_runs();
+    u.insert_runs();
   }
+  u.refresh_hints();
+  u.seed_regions();
+  u.mark_faces();
+  u.write_rows();
+  flood_components();
+  return true;
+}
 
-  // 1. The runs through a corner of a changed cell, before and after; only the differing ones change.
-  std::uint8_t* state = c.state.data();
-  std::vector<Run> before, after, gone, come;
-  for (const CellChange& ch : changed) state[std::size_t(ch.y) * S + std::size_t(ch.x)] |= kChanged;
+// The first update: the bitmap as triangulated is the new one but for the changed cells, whose
+// old value the triangulation holds: the face under a cell's centre is a domain face iff the
+// cell was free (no face crosses a cell's boundary; a centre lies on no grid line, so on no
+// constrained edge, and on no vertex).
+void FreeSpaceTriangulation::Update::first_bitmap() {
+  c.upd.state.assign(S * std::size_t(H + 1), 0);
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) c.upd.state[std::size_t(y) * S + std::size_t(x)] = g.passable(x, y) ? kFree : 0;
+  Face_handle hint;
+  for (const CellChange& ch : changed) {
+    bool was_free = false;
+    if (cdt.dimension() == 2) {
+      Cdt::Locate_type lt;
+      int li = 0;
+      const double x = ch.x + 0.5, y = ch.y + 0.5;
+      const Face_handle f = cdt.locate(P2(x, y), lt, li, hint != Face_handle() ? hint : c.hint_for(x, y));
+      if (lt == Cdt::FACE || lt == Cdt::EDGE) {
+        was_free = f->info().id >= 0 || (lt == Cdt::EDGE && f->neighbor(li)->info().id >= 0);
+        hint = f;
+      } else if (lt == Cdt::VERTEX) {
+        throw std::logic_error("navmesh update: a cell centre is a vertex");
+      }
+    }
+    c.upd.state[std::size_t(ch.y) * S + std::size_t(ch.x)] = was_free ? kFree : 0;
+  }
+}
+
+// 1. The runs through a corner of a changed cell, before and after; only the differing ones change.
+void FreeSpaceTriangulation::Update::trace_runs() {
+  state = c.upd.state.data();
+  std::vector<Run> before, after;
+  for (const CellChange& ch : changed) at(ch.x, ch.y) |= kChanged;
   runs_through(changed, W, H, [&](int x, int y) {
     return x >= 0 && y >= 0 && x < W && y < H && (state[std::size_t(y) * S + std::size_t(x)] & kFree);
   }, state, 16, 32, before);
@@ -124,7 +187,7 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
   std::set_difference(before.begin(), before.end(), after.begin(), after.end(), std::back_inserter(gone));
   std::set_difference(after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(come));
   for (const CellChange& ch : changed) {
-    std::uint8_t& st = state[std::size_t(ch.y) * S + std::size_t(ch.x)];
+    std::uint8_t& st = at(ch.x, ch.y);
     st = std::uint8_t((st & ~kFree) | (g.passable(ch.x, ch.y) ? kFree : 0));  // the map's value: a cell may be listed twice
   }
   // Spatially near runs one after another: each locate starts at the previous vertex.
@@ -133,95 +196,90 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
   };
   std::sort(gone.begin(), gone.end(), spatial);
   std::sort(come.begin(), come.end(), spatial);
+}
 
-  Cdt::Vertex_handle near;  // the last vertex found or made: the next locate starts there if near
-  auto start = [&](double x, double y) {
-    if (near != Cdt::Vertex_handle() && std::abs(near->point().x() - x) + std::abs(near->point().y() - y) < 16) return near->face();
-    return c.hint_for(x, y);
-  };
-  auto vertex_at = [&](int x, int y) {
-    Cdt::Locate_type lt;
-    int li = 0;
-    const Face_handle f = cdt.locate(P2(x, y), lt, li, start(x, y));
-    if (lt != Cdt::VERTEX) throw std::logic_error("navmesh update: a constraint end is not a vertex");
-    return near = f->vertex(li);
-  };
-  auto new_point_id = [&](Cdt::Vertex_handle v) {
-    std::uint32_t id;
-    if (!c.free_points.empty()) {
-      id = c.free_points.back();
-      c.free_points.pop_back();
-    } else {
-      id = std::uint32_t(points_.size());
-      points_.emplace_back();
-      c.vh.emplace_back();
-    }
-    v->info() = id;
-    c.vh[id] = v;
-    points_[id] = {v->point().x(), v->point().y()};
-  };
-  std::vector<std::uint32_t> made;  // ids of the vertices inserted
-  auto insert_point = [&](int x, int y) {
-    const std::size_t n = cdt.number_of_vertices();
-    near = cdt.insert(P2(x, y), start(x, y));
-    if (cdt.number_of_vertices() != n) new_point_id(near), made.push_back(near->info());
-    return near;
-  };
+Face_handle FreeSpaceTriangulation::Update::start(double x, double y) {
+  if (near != Cdt::Vertex_handle() && std::abs(near->point().x() - x) + std::abs(near->point().y() - y) < 16) return near->face();
+  return c.hint_for(x, y);
+}
 
-  Recorder rec;
-  rec.epoch = c.epoch;
-  std::size_t removed_vertices = 0;
-  c.epoch += 3;
-  {
-    RecorderScope scope(&rec);
-    // The map's corners stay vertices from the first update on: the convex hull stays the map's
-    // rectangle, so removing vertices never lowers the dimension. (A corner that is no vertex lies
-    // in blocked cells only, where no domain face sees it: the free space's triangles are unchanged.)
-    if (!c.corners_in)
-      for (const auto& [x, y] : {std::pair{0, 0}, {W, 0}, {W, H}, {0, H}}) insert_point(x, y);
-    c.corners_in = true;
-    // 2. Remove the old constraints, then the vertices no constraint needs any more.
-    std::vector<Cdt::Vertex_handle> ends;
-    for (const Run& r : gone) {
-      const auto a = vertex_at(r.x0, r.y0), b = vertex_at(r.x1, r.y1);
-      Face_handle f;
-      int i = 0;
-      if (!cdt.is_edge(a, b, f, i) || !f->is_constrained(i))
-        throw std::logic_error("navmesh update: a constraint run is not one constrained edge");
-      cdt.remove_constrained_edge(f, i);
-      ends.push_back(a), ends.push_back(b);
-    }
-    std::vector<std::uint64_t> keep;  // ends of the new runs
-    for (const Run& r : come)
-      keep.push_back(std::uint64_t(r.y0) << 32 | std::uint32_t(r.x0)), keep.push_back(std::uint64_t(r.y1) << 32 | std::uint32_t(r.x1));
-    std::sort(keep.begin(), keep.end());
-    std::sort(ends.begin(), ends.end());
-    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-    for (const auto v : ends) {
-      const int x = int(v->point().x()), y = int(v->point().y());
-      if ((x == 0 || x == W) && (y == 0 || y == H)) continue;
-      if (std::binary_search(keep.begin(), keep.end(), std::uint64_t(y) << 32 | std::uint32_t(x))) continue;
-      if (cdt.are_there_incident_constraints(v)) continue;
-      const std::uint32_t id = v->info();
-      if (near == v) near = Cdt::Vertex_handle();
-      cdt.remove(v);
-      c.vh[id] = Cdt::Vertex_handle();
-      c.free_points.push_back(id);
-      ++removed_vertices;
-    }
-    // 3. Insert the new constraints.
-    for (const Run& r : come) {
-      const auto a = insert_point(r.x0, r.y0), b = insert_point(r.x1, r.y1);
-      const std::size_t n = cdt.number_of_vertices();
-      cdt.insert_constraint(a, b);
-      if (cdt.number_of_vertices() != n) throw std::logic_error("navmesh update: a new constraint crosses another");
-    }
+Cdt::Vertex_handle FreeSpaceTriangulation::Update::vertex_at(int x, int y) {
+  Cdt::Locate_type lt;
+  int li = 0;
+  const Face_handle f = cdt.locate(P2(x, y), lt, li, start(x, y));
+  if (lt != Cdt::VERTEX) throw std::logic_error("navmesh update: a constraint end is not a vertex");
+  return near = f->vertex(li);
+}
+
+void FreeSpaceTriangulation::Update::new_point_id(Cdt::Vertex_handle v) {
+  std::uint32_t id;
+  if (!c.upd.free_points.empty()) {
+    id = c.upd.free_points.back();
+    c.upd.free_points.pop_back();
+  } else {
+    id = std::uint32_t(tri.points_.size());
+    tri.points_.emplace_back();
+    c.vh.emplace_back();
   }
+  v->info() = id;
+  c.vh[id] = v;
+  tri.points_[id] = {v->point().x(), v->point().y()};
+}
 
-  // Hints: new vertices take their buckets; buckets whose vertex went take the previous bucket's.
+Cdt::Vertex_handle FreeSpaceTriangulation::Update::insert_point(int x, int y) {
+  const std::size_t n = cdt.number_of_vertices();
+  near = cdt.insert(P2(x, y), start(x, y));
+  if (cdt.number_of_vertices() != n) new_point_id(near), made.push_back(near->info());
+  return near;
+}
+
+// 2. Remove the old constraints, then the vertices no constraint needs any more.
+void FreeSpaceTriangulation::Update::remove_runs() {
+  std::vector<Cdt::Vertex_handle> ends;
+  for (const Run& r : gone) {
+    const auto a = vertex_at(r.x0, r.y0), b = vertex_at(r.x1, r.y1);
+    Face_handle f;
+    int i = 0;
+    if (!cdt.is_edge(a, b, f, i) || !f->is_constrained(i))
+      throw std::logic_error("navmesh update: a constraint run is not one constrained edge");
+    cdt.remove_constrained_edge(f, i);
+    ends.push_back(a), ends.push_back(b);
+  }
+  std::vector<std::uint64_t> keep;  // ends of the new runs
+  for (const Run& r : come)
+    keep.push_back(std::uint64_t(r.y0) << 32 | std::uint32_t(r.x0)), keep.push_back(std::uint64_t(r.y1) << 32 | std::uint32_t(r.x1));
+  std::sort(keep.begin(), keep.end());
+  std::sort(ends.begin(), ends.end());
+  ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+  for (const auto v : ends) {
+    const int x = int(v->point().x()), y = int(v->point().y());
+    if ((x == 0 || x == W) && (y == 0 || y == H)) continue;
+    if (std::binary_search(keep.begin(), keep.end(), std::uint64_t(y) << 32 | std::uint32_t(x))) continue;
+    if (cdt.are_there_incident_constraints(v)) continue;
+    const std::uint32_t id = v->info();
+    if (near == v) near = Cdt::Vertex_handle();
+    cdt.remove(v);
+    c.vh[id] = Cdt::Vertex_handle();
+    c.upd.free_points.push_back(id);
+    ++removed_vertices;
+  }
+}
+
+// 3. Insert the new constraints.
+void FreeSpaceTriangulation::Update::insert_runs() {
+  for (const Run& r : come) {
+    const auto a = insert_point(r.x0, r.y0), b = insert_point(r.x1, r.y1);
+    const std::size_t n = cdt.number_of_vertices();
+    cdt.insert_constraint(a, b);
+    if (cdt.number_of_vertices() != n) throw std::logic_error("navmesh update: a new constraint crosses another");
+  }
+}
+
+// Hints: new vertices take their buckets; buckets whose vertex went take the previous bucket's.
+void FreeSpaceTriangulation::Update::refresh_hints() {
   if (!c.hint.empty())
     for (const std::uint32_t id : made)
-      if (c.vh[id] != Cdt::Vertex_handle()) c.hint[c.bucket(points_[id].x, points_[id].y)] = id;
+      if (c.vh[id] != Cdt::Vertex_handle()) c.hint[c.bucket(tri.points_[id].x, tri.points_[id].y)] = id;
   if (removed_vertices > 0) {
     std::uint32_t last = near != Cdt::Vertex_handle() ? near->info() : cdt.finite_vertices_begin()->info();
     for (auto& h : c.hint) {
@@ -230,22 +288,23 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
     }
   }
   if (cdt.dimension() == 2 && cdt.number_of_faces() > 8 * std::max<std::size_t>(c.hint.size(), 1)) c.make_hints();
+}
 
-  // 4. Domain marks. A face is free iff the cell under its centroid is (as mark_grid_faces). The
-  // faces to check: those CGAL recorded, and the face at the centre of every changed cell; from
-  // each whose mark was wrong, the flood over unconstrained edges goes on while marks are wrong.
-  // Why that is all: an unrecorded face kept its vertices, neighbours and constraint marks; if its
-  // mark is wrong, so is every face it reaches over an unconstrained edge, up to a recorded face
-  // (then found from there) or all round a region bounded by unchanged constraints, which is then a
-  // union of flipped cells (found from a changed cell's centre).
-  const std::uint32_t checked = rec.epoch + 1;
+// 4a. The faces whose domain marks may be wrong. A face is free iff the cell under its centroid is
+// (as mark_grid_faces). The faces to check: those CGAL recorded, and the face at the centre of
+// every changed cell; from each whose mark was wrong, the flood over unconstrained edges goes on
+// while marks are wrong (mark_faces). Why that is all: an unrecorded face kept its vertices,
+// neighbours and constraint marks; if its mark is wrong, so is every face it reaches over an
+// unconstrained edge, up to a recorded face (then found from there) or all round a region bounded
+// by unchanged constraints, which is then a union of flipped cells (found from a changed cell's
+// centre).
+void FreeSpaceTriangulation::Update::seed_regions() {
   auto& faces = cdt.tds().faces();
-  std::vector<Face_handle> seeds, stack, flipped;
   for (void* p : rec.touched) {
     const auto it = faces.iterator_to(*static_cast<Tds::Face*>(p));
     if (faces.is_used(it)) seeds.push_back(it);
   }
-  const std::size_t recorded = seeds.size();
+  recorded = seeds.size();
   // A region with no recorded face is bounded by unchanged constraints and holds only changed cells
   // whose four neighbours changed too (a changed cell beside an unchanged one or the map's edge has
   // a boundary edge that appeared or went, whose faces were recorded); one cell centre per
@@ -257,46 +316,52 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
   };
   std::vector<std::pair<int, int>> group;
   for (const CellChange& ch : changed) {
-    if ((state[std::size_t(ch.y) * S + std::size_t(ch.x)] & kSeen) || !interior(ch.x, ch.y)) continue;
+    if ((at(ch.x, ch.y) & kSeen) || !interior(ch.x, ch.y)) continue;
     const double x = ch.x + 0.5, y = ch.y + 0.5;
     Cdt::Locate_type lt;
     int li = 0;
     seeds.push_back(cdt.locate(P2(x, y), lt, li, start(x, y)));
     near = seeds.back()->vertex(0);
     const bool v = g.passable(ch.x, ch.y);
-    state[std::size_t(ch.y) * S + std::size_t(ch.x)] |= kSeen;
+    at(ch.x, ch.y) |= kSeen;
     group.assign(1, {ch.x, ch.y});
     while (!group.empty()) {
       const auto [gx, gy] = group.back();
       group.pop_back();
       for (const auto& [nx, ny] : {std::pair{gx - 1, gy}, {gx + 1, gy}, {gx, gy - 1}, {gx, gy + 1}}) {
-        std::uint8_t& st = state[std::size_t(ny) * S + std::size_t(nx)];
+        std::uint8_t& st = at(nx, ny);
         if ((st & kSeen) || !(st & kChanged) || g.passable(nx, ny) != v || !interior(nx, ny)) continue;
         st |= kSeen;
         group.push_back({nx, ny});
       }
     }
   }
-  for (const CellChange& ch : changed) state[std::size_t(ch.y) * S + std::size_t(ch.x)] &= kFree;
-  auto truth = [&](Face_handle f) { return !cdt.is_infinite(f) && grid_face_free(f, g, 0, 0, W, H); };
-  // (ids that die in this update join c.free_ids only at its end: reused from the next one on)
-  std::vector<std::int32_t> died = std::move(rec.freed), born;
-  auto fix = [&](Face_handle f) {
-    if (f->info().id >= 0) {
-      died.push_back(f->info().id);
-      f->info().id = -1;
-    } else if (!c.free_ids.empty()) {
-      f->info().id = c.free_ids.back();
-      c.free_ids.pop_back();
-      born.push_back(f->info().id);
-    } else {
-      f->info().id = std::int32_t(corners_.size());
-      corners_.push_back({kDead, kDead, kDead});
-      neighbors_.push_back({-1, -1, -1});
-      born.push_back(f->info().id);
-    }
-    flipped.push_back(f);
-  };
+  for (const CellChange& ch : changed) at(ch.x, ch.y) &= kFree;
+}
+
+// A face whose mark was wrong: a domain face leaves the domain (its id dies), another joins it
+// (a free id, or a new one).
+void FreeSpaceTriangulation::Update::fix(Face_handle f) {
+  if (f->info().id >= 0) {
+    died.push_back(f->info().id);
+    f->info().id = -1;
+  } else if (!c.upd.free_ids.empty()) {
+    f->info().id = c.upd.free_ids.back();
+    c.upd.free_ids.pop_back();
+    born.push_back(f->info().id);
+  } else {
+    f->info().id = std::int32_t(tri.corners_.size());
+    tri.corners_.push_back({kDead, kDead, kDead});
+    tri.neighbors_.push_back({-1, -1, -1});
+    born.push_back(f->info().id);
+  }
+  flipped.push_back(f);
+}
+
+// 4b. From each seed whose mark is wrong, the flood over unconstrained edges while marks are wrong.
+void FreeSpaceTriangulation::Update::mark_faces() {
+  const std::uint32_t checked = rec.epoch + 1;
+  died = std::move(rec.freed);
   for (const Face_handle s0 : seeds) {
     if (s0->info().stamp == checked) continue;
     s0->info().stamp = checked;
@@ -316,8 +381,13 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
       }
     }
   }
+}
 
-  // 5. The rows to write: recorded and flipped faces, and the neighbours of flipped ones.
+// 5. The rows to write: recorded and flipped faces, and the neighbours of flipped ones.
+void FreeSpaceTriangulation::Update::write_rows() {
+  auto& corners_ = tri.corners_;
+  auto& neighbors_ = tri.neighbors_;
+  Delta& delta_ = tri.delta_;
   std::vector<Face_handle> rows(seeds.begin(), seeds.begin() + std::ptrdiff_t(recorded));
   for (const Face_handle f : flipped) {
     rows.push_back(f);
@@ -350,9 +420,7 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
     corners_[std::size_t(t)] = cs;
     neighbors_[std::size_t(t)] = ns;
   }
-  c.free_ids.insert(c.free_ids.end(), died.begin(), died.end());
-  flood_components();
-  return true;
+  c.upd.free_ids.insert(c.upd.free_ids.end(), died.begin(), died.end());
 }
 
 }  // namespace navbench
