@@ -195,11 +195,11 @@ void SubgoalGraph::label_components() {
 // edge that u's own scan reported is diagonal-first (shape 0): the scan walked that very path
 // (diag_ok steps, then free ray cells); only the others are walked. Calls come grouped by u.
 int SubgoalGraph::EdgeShape::operator()(Vertex u, Vertex v) {
-  if (!g.tracked_) return g.free_shape(g.cell_of_[u], g.cell_of_[v]);
+  if (!g.upd_.tracked) return g.free_shape(g.cell_of_[u], g.cell_of_[v]);
   if (mark.empty()) mark.assign(g.cell_of_.size(), kNone);
   if (u != current) {
     current = u;
-    for (std::uint32_t i = g.scan_off_[u]; i < g.scan_off_[u + 1]; ++i) mark[std::size_t(g.vertex_[g.scan_to_[i]])] = u;
+    for (std::uint32_t i = g.upd_.scan_off[u]; i < g.upd_.scan_off[u + 1]; ++i) mark[std::size_t(g.vertex_[g.upd_.scan_to[i]])] = u;
   }
   return mark[v] == u ? 0 : g.free_shape(g.cell_of_[u], g.cell_of_[v]);
 }

@@ -338,8 +338,8 @@ BuildStats SubgoalGraph::stats() const {
                    vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
                    rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + reach_at_.capacity() * 4 +
-                   reach_data_.capacity() * 2 + scan_off_.capacity() * 4 + scan_to_.capacity() * 4 +
-                   (sg_ext_.capacity() + cell_ext_.capacity()) * sizeof(Extent) + landmarks_.memory_bytes() +
+                   reach_data_.capacity() * 2 + upd_.scan_off.capacity() * 4 + upd_.scan_to.capacity() * 4 +
+                   (upd_.sg_ext.capacity() + upd_.cell_ext.capacity()) * sizeof(Extent) + landmarks_.memory_bytes() +
                    table_.memory_bytes();
   return s;
 }
