@@ -149,6 +149,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  private:
   // Weighted maps (weighted.cpp): the build, and a query point's links to every vertex it sees.
   void build_weighted(const Map& map, Params& params);
+  void weighted_edges(std::size_t n);  // build_weighted's edges and CSR graph
   std::optional<Attachment> attach_weighted(Point p) const;
   // Weighted maps: a vertex lies strictly inside the segment a-b (a, b on the half-integer grid).
   bool vertex_between(Point a, Point b) const;
