@@ -8,6 +8,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "representations/union_find.hpp"
+
 namespace navbench {
 
 TangentRepresentation::TangentRepresentation(const Map& map, double R) : R_(R) {
@@ -73,34 +75,18 @@ Landmarks TangentRepresentation::build_landmarks() const {
   // and then chooses only among the vertices it reaches. Vertices elsewhere keep +inf rows, which
   // the shared A* skips (h falls back to the Euclidean bound there); a vertex of the main component
   // with d'(L, T) = +inf cannot reach T (the closure holds every arc), so h = +inf is exact there.
-  std::vector<std::uint32_t> comp(n, ~0u);
+  std::vector<std::uint32_t> comp(n, 0);  // 1: in the main component
   {
-    std::vector<std::vector<Vertex>> adj(n);  // the closure, for the component labels
+    UnionFind sets(n);  // the closure's components
     for (std::size_t u = 0; u < n; ++u)
-      for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it) {
-        const Vertex v = Vertex(target(*it, graph_));
-        adj[u].push_back(v);
-        adj[v].push_back(Vertex(u));
-      }
-    std::uint32_t label = 0, main = 0;
-    std::size_t main_size = 0;
-    std::vector<Vertex> stack;
-    for (std::size_t r = 0; r < n; ++r) {
-      if (comp[r] != ~0u) continue;
-      std::size_t size = 0;
-      comp[r] = label;
-      stack.assign(1, Vertex(r));
-      while (!stack.empty()) {
-        const Vertex u = stack.back();
-        stack.pop_back();
-        ++size;
-        for (Vertex v : adj[u])
-          if (comp[v] == ~0u) comp[v] = label, stack.push_back(v);
-      }
-      if (size > main_size) main_size = size, main = label;
-      ++label;
-    }
-    for (auto& c : comp) c = c == main ? 1u : 0u;  // 1: in the main component
+      for (auto [it, end] = out_edges(Vertex(u), graph_); it != end; ++it)
+        sets.unite(std::int32_t(u), std::int32_t(target(*it, graph_)));
+    std::vector<std::size_t> size(n, 0);
+    for (std::size_t v = 0; v < n; ++v) ++size[std::size_t(sets.find(std::int32_t(v)))];
+    std::int32_t main = -1;  // the largest component; on a tie the one holding the least vertex
+    for (std::size_t v = 0; v < n; ++v)
+      if (const std::int32_t r = sets.find(std::int32_t(v)); main < 0 || size[std::size_t(r)] > size[std::size_t(main)]) main = r;
+    for (std::size_t v = 0; v < n; ++v) comp[v] = sets.find(std::int32_t(v)) == main ? 1u : 0u;
   }
   std::vector<std::uint32_t> begin(n + 1, 0);
   for (std::size_t u = 0; u < n; ++u)
