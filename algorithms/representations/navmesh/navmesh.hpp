@@ -292,6 +292,7 @@ class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, pub
   std::vector<Vertex> vertex_of_point_;  // triangulation point -> its graph vertex (or null)
   std::vector<std::uint32_t> point_of_vertex_;
   std::vector<std::uint8_t> in_p_;  // update scratch, per point, all zero between updates
+  void refan_point(std::uint32_t a, std::vector<std::int32_t>& around, std::vector<Vertex>& lost);  // update()
 };
 
 }  // namespace navbench

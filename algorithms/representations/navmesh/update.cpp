@@ -12,6 +12,14 @@ namespace navbench {
 
 using navmesh_detail::dist;
 
+namespace {
+// Which corner (0, 1, 2) of triangle t point `corner` is.
+int corner_slot(const FreeSpaceTriangulation& tri, std::uint32_t t, std::uint32_t corner) {
+  const auto& c = tri.corners(t);
+  return c[0] == corner ? 0 : c[1] == corner ? 1 : 2;
+}
+}  // namespace
+
 // ---------------------------------------------------------------------------------------------
 // NavMesh
 
@@ -104,6 +112,46 @@ bool NavMesh::update(const Map& map, const std::vector<CellChange>& changed) {
 // ---------------------------------------------------------------------------------------------
 // NavMeshVertices
 
+// Point a's fans and owner (as the constructor: the fan locate() picks), its vertex (made, or
+// listed in `lost` when no triangle is left around it), and its corner slots in the triangles
+// around it. around: scratch.
+void NavMeshVertices::refan_point(std::uint32_t a, std::vector<std::int32_t>& around, std::vector<Vertex>& lost) {
+  const auto& pts = tri_.points();
+  const Vertex none = CsrGraph::null_vertex();
+  auto slot = [&](std::uint32_t t, std::uint32_t corner) { return corner_slot(tri_, t, corner); };
+  tri_.triangles_around(a, around);
+  const auto gap = std::find(around.begin(), around.end(), -1);
+  const bool any = std::any_of(around.begin(), around.end(), [](std::int32_t t) { return t >= 0; });
+  Vertex& v = vertex_of_point_[a];
+  if (!any) {
+    if (v != none) lost.push_back(v), v = none;
+    return;
+  }
+  if (v == none) {
+    v = graph_.add_vertex();
+    if (v >= pos_.size()) pos_.resize(v + 1), point_of_vertex_.resize(v + 1);
+    point_of_vertex_[v] = a;
+  }
+  pos_[v] = pts[a];
+  // Fans: maximal runs of triangles between non-domain faces; more than one = a pinch point.
+  std::rotate(around.begin(), gap, around.end());
+  std::size_t fans = 0;
+  for (std::size_t i = 0; i < around.size(); ++i)
+    fans += around[i] >= 0 && (i == 0 || around[i - 1] < 0);
+  std::int32_t owner = -1;
+  if (fans > 1) owner = tri_.locate(pts[a]);
+  bool in_owner = false;
+  for (std::size_t i = 0; i < around.size(); ++i) {
+    const std::int32_t t = around[i];
+    if (t < 0) continue;
+    if (i == 0 || around[i - 1] < 0) {  // a fan starts: is the owner in it?
+      in_owner = fans <= 1;
+      for (std::size_t j = i; j < around.size() && around[j] >= 0 && !in_owner; ++j) in_owner = around[j] == owner;
+    }
+    corner_vertex_[std::size_t(t)][slot(std::uint32_t(t), a)] = in_owner ? v : none;
+  }
+}
+
 // The corners of the triangles the triangulation update removed or made are the points whose fans
 // may have changed: each gets its fans, pinch owner (as the constructor: the fan locate() picks)
 // and graph row again; the rows of their unchanged neighbours gain or lose just the edges to them.
@@ -139,43 +187,8 @@ bool NavMeshVertices::update(const Map& map, const std::vector<CellChange>& chan
   // Fans and owner of every affected point; its corner slots in the triangles around it.
   std::vector<std::int32_t> around;
   std::vector<Vertex> lost;  // graph vertices of points that have no triangle any more
-  auto slot = [&](std::uint32_t t, std::uint32_t corner) {
-    const auto& c = tri_.corners(t);
-    return c[0] == corner ? 0 : c[1] == corner ? 1 : 2;
-  };
-  for (const std::uint32_t a : P) {
-    tri_.triangles_around(a, around);
-    const auto gap = std::find(around.begin(), around.end(), -1);
-    const bool any = std::any_of(around.begin(), around.end(), [](std::int32_t t) { return t >= 0; });
-    Vertex& v = vertex_of_point_[a];
-    if (!any) {
-      if (v != none) lost.push_back(v), v = none;
-      continue;
-    }
-    if (v == none) {
-      v = graph_.add_vertex();
-      if (v >= pos_.size()) pos_.resize(v + 1), point_of_vertex_.resize(v + 1);
-      point_of_vertex_[v] = a;
-    }
-    pos_[v] = pts[a];
-    // Fans: maximal runs of triangles between non-domain faces; more than one = a pinch point.
-    std::rotate(around.begin(), gap, around.end());
-    std::size_t fans = 0;
-    for (std::size_t i = 0; i < around.size(); ++i)
-      fans += around[i] >= 0 && (i == 0 || around[i - 1] < 0);
-    std::int32_t owner = -1;
-    if (fans > 1) owner = tri_.locate(pts[a]);
-    bool in_owner = false;
-    for (std::size_t i = 0; i < around.size(); ++i) {
-      const std::int32_t t = around[i];
-      if (t < 0) continue;
-      if (i == 0 || around[i - 1] < 0) {  // a fan starts: is the owner in it?
-        in_owner = fans <= 1;
-        for (std::size_t j = i; j < around.size() && around[j] >= 0 && !in_owner; ++j) in_owner = around[j] == owner;
-      }
-      corner_vertex_[std::size_t(t)][slot(std::uint32_t(t), a)] = in_owner ? v : none;
-    }
-  }
+  auto slot = [&](std::uint32_t t, std::uint32_t corner) { return corner_slot(tri_, t, corner); };
+  for (const std::uint32_t a : P) refan_point(a, around, lost);
   // New rows: the triangle edges at a's vertex whose other end has a vertex in that triangle.
   std::vector<Vertex> nt;
   std::vector<double> nw;

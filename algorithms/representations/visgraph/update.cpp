@@ -10,6 +10,32 @@
 
 namespace navbench {
 
+// Changed cells grown by one cell, freed ones and blocked ones apart (a cell listed but now free
+// counts as freed); per row, prefix counts over the rows that hold one. Scratch kept between
+// updates: only the rows with a change are written, and update() clears row_hit_ again.
+void VisGraph::count_changed_rows(const GridMap& g, const std::vector<CellChange>& changed) {
+  const int W = g.width, H = g.height;
+  grown_.resize(std::size_t(W) * std::size_t(H), 0);
+  row_hit_.resize(std::size_t(H), 0);
+  freed_.resize(std::size_t(W + 1) * std::size_t(H));
+  blocked_.resize(freed_.size());
+  hit_rows_.clear();
+  for (const CellChange& ch : changed) {
+    const std::uint8_t bit = g.passable(ch.x, ch.y) ? 1 : 2;
+    for (int y = std::max(ch.y - 1, 0); y <= std::min(ch.y + 1, H - 1); ++y) {
+      if (!row_hit_[std::size_t(y)]) row_hit_[std::size_t(y)] = 1, hit_rows_.push_back(y);
+      for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, W - 1); ++x) grown_[std::size_t(y) * W + x] |= bit;
+    }
+  }
+  for (const int y : hit_rows_) {
+    std::uint32_t* pf = freed_.data() + std::size_t(y) * (W + 1);
+    std::uint32_t* pb = blocked_.data() + std::size_t(y) * (W + 1);
+    std::uint8_t* gr = grown_.data() + std::size_t(y) * W;
+    pf[0] = pb[0] = 0;
+    for (int x = 0; x < W; ++x) pf[x + 1] = pf[x] + (gr[x] & 1), pb[x + 1] = pb[x] + (gr[x] >> 1), gr[x] = 0;
+  }
+}
+
 // Incremental update. The result of a node's tangent sweep depends only on the cells
 // of its spans (the region it may see, padded by a cell) and of its walk along its grid line, and
 // on the cells next to them (GridFov::scan_tangent). So a node none of whose span cells lies
@@ -38,28 +64,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   std::vector<std::int32_t> to_new(old.size(), -1), from_new(n, -1);
   std::vector<std::uint8_t> rescan(n, 1), shrunk(n, 0);
   if (tracked_) {
-    // Changed cells grown by one cell, freed ones and blocked ones apart (a cell listed but now
-    // free counts as freed); per row, prefix counts over the rows that hold one. Scratch kept
-    // between updates: only the rows with a change are written, and cleared again below.
-    grown_.resize(std::size_t(W) * std::size_t(H), 0);
-    row_hit_.resize(std::size_t(H), 0);
-    freed_.resize(std::size_t(W + 1) * std::size_t(H));
-    blocked_.resize(freed_.size());
-    hit_rows_.clear();
-    for (const CellChange& ch : changed) {
-      const std::uint8_t bit = m.grid.passable(ch.x, ch.y) ? 1 : 2;
-      for (int y = std::max(ch.y - 1, 0); y <= std::min(ch.y + 1, H - 1); ++y) {
-        if (!row_hit_[std::size_t(y)]) row_hit_[std::size_t(y)] = 1, hit_rows_.push_back(y);
-        for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, W - 1); ++x) grown_[std::size_t(y) * W + x] |= bit;
-      }
-    }
-    for (const int y : hit_rows_) {
-      std::uint32_t* pf = freed_.data() + std::size_t(y) * (W + 1);
-      std::uint32_t* pb = blocked_.data() + std::size_t(y) * (W + 1);
-      std::uint8_t* gr = grown_.data() + std::size_t(y) * W;
-      pf[0] = pb[0] = 0;
-      for (int x = 0; x < W; ++x) pf[x + 1] = pf[x] + (gr[x] & 1), pb[x + 1] = pb[x] + (gr[x] >> 1), gr[x] = 0;
-    }
+    count_changed_rows(m.grid, changed);
     const auto& row_hit = row_hit_;
     const auto& freed = freed_;
     const auto& blocked = blocked_;

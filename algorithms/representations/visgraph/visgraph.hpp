@@ -159,6 +159,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<Attachment> attach_role(Point p, int role) const;
   // The grid tables for the current corners (sweep, segment test, tangency signs).
   void grid_tables(const GridMap& grid);
+  void count_changed_rows(const GridMap& g, const std::vector<CellChange>& changed);  // update()'s first step
   struct ScanScratch {
     std::vector<std::uint32_t> sure, maybe;
     std::vector<GridFov::Span> spans;
