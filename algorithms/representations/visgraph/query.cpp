@@ -242,8 +242,8 @@ BuildStats VisGraph::stats() const {
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
                    blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
-                   (adj_off_.capacity() + adj_.capacity() + env_off_.capacity() + env_row0_.capacity() + env_.capacity()) * 4 +
-                   grown_.capacity() + row_hit_.capacity() + (hit_rows_.capacity() + freed_.capacity() + blocked_.capacity()) * 4 +
+                   (upd_.adj_off.capacity() + upd_.adj.capacity() + upd_.env_off.capacity() + upd_.env_row0.capacity() + upd_.env.capacity()) * 4 +
+                   upd_.grown.capacity() + upd_.row_hit.capacity() + (upd_.hit_rows.capacity() + upd_.freed.capacity() + upd_.blocked.capacity()) * 4 +
                    (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double);
   return s;
 }

@@ -12,25 +12,25 @@ namespace navbench {
 
 // Changed cells grown by one cell, freed ones and blocked ones apart (a cell listed but now free
 // counts as freed); per row, prefix counts over the rows that hold one. Scratch kept between
-// updates: only the rows with a change are written, and update() clears row_hit_ again.
+// updates: only the rows with a change are written, and update() clears upd_.row_hit again.
 void VisGraph::count_changed_rows(const GridMap& g, const std::vector<CellChange>& changed) {
   const int W = g.width, H = g.height;
-  grown_.resize(std::size_t(W) * std::size_t(H), 0);
-  row_hit_.resize(std::size_t(H), 0);
-  freed_.resize(std::size_t(W + 1) * std::size_t(H));
-  blocked_.resize(freed_.size());
-  hit_rows_.clear();
+  upd_.grown.resize(std::size_t(W) * std::size_t(H), 0);
+  upd_.row_hit.resize(std::size_t(H), 0);
+  upd_.freed.resize(std::size_t(W + 1) * std::size_t(H));
+  upd_.blocked.resize(upd_.freed.size());
+  upd_.hit_rows.clear();
   for (const CellChange& ch : changed) {
     const std::uint8_t bit = g.passable(ch.x, ch.y) ? 1 : 2;
     for (int y = std::max(ch.y - 1, 0); y <= std::min(ch.y + 1, H - 1); ++y) {
-      if (!row_hit_[std::size_t(y)]) row_hit_[std::size_t(y)] = 1, hit_rows_.push_back(y);
-      for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, W - 1); ++x) grown_[std::size_t(y) * W + x] |= bit;
+      if (!upd_.row_hit[std::size_t(y)]) upd_.row_hit[std::size_t(y)] = 1, upd_.hit_rows.push_back(y);
+      for (int x = std::max(ch.x - 1, 0); x <= std::min(ch.x + 1, W - 1); ++x) upd_.grown[std::size_t(y) * W + x] |= bit;
     }
   }
-  for (const int y : hit_rows_) {
-    std::uint32_t* pf = freed_.data() + std::size_t(y) * (W + 1);
-    std::uint32_t* pb = blocked_.data() + std::size_t(y) * (W + 1);
-    std::uint8_t* gr = grown_.data() + std::size_t(y) * W;
+  for (const int y : upd_.hit_rows) {
+    std::uint32_t* pf = upd_.freed.data() + std::size_t(y) * (W + 1);
+    std::uint32_t* pb = upd_.blocked.data() + std::size_t(y) * (W + 1);
+    std::uint8_t* gr = upd_.grown.data() + std::size_t(y) * W;
     pf[0] = pb[0] = 0;
     for (int x = 0; x < W; ++x) pf[x + 1] = pf[x] + (gr[x] & 1), pb[x + 1] = pb[x] + (gr[x] >> 1), gr[x] = 0;
   }
@@ -63,19 +63,19 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   // Old node -> new node: the same grid corner with the same corner shape.
   std::vector<std::int32_t> to_new(old.size(), -1), from_new(n, -1);
   std::vector<std::uint8_t> rescan(n, 1), shrunk(n, 0);
-  if (tracked_) {
+  if (upd_.tracked) {
     count_changed_rows(m.grid, changed);
-    const auto& row_hit = row_hit_;
-    const auto& freed = freed_;
-    const auto& blocked = blocked_;
+    const auto& row_hit = upd_.row_hit;
+    const auto& freed = upd_.freed;
+    const auto& blocked = upd_.blocked;
     for (std::size_t i = 0; i < old.size(); ++i) {
       const std::int32_t k = fov_.node_at(int(old[i].at.x), int(old[i].at.y));
       if (k < 0 || !(c[std::size_t(k)].before == old[i].before) || !(c[std::size_t(k)].after == old[i].after)) continue;
       to_new[i] = k;
       bool hit_freed = false, hit_blocked = false;
-      for (std::uint32_t e = env_off_[i]; e < env_off_[i + 1] && !hit_freed; ++e) {
-        const int y = env_row0_[i] + int(e - env_off_[i]);
-        const auto [x0, x1] = env_[e];
+      for (std::uint32_t e = upd_.env_off[i]; e < upd_.env_off[i + 1] && !hit_freed; ++e) {
+        const int y = upd_.env_row0[i] + int(e - upd_.env_off[i]);
+        const auto [x0, x1] = upd_.env[e];
         if (x0 > x1 || !row_hit[std::size_t(y)]) continue;
         const std::size_t r = std::size_t(y) * (W + 1);
         hit_freed = freed[r + x1 + 1] != freed[r + x0];
@@ -88,7 +88,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
       rescan[std::size_t(k)] = 0, from_new[std::size_t(k)] = std::int32_t(i);
       shrunk[std::size_t(k)] = hit_blocked;
     }
-    for (const int y : hit_rows_) row_hit_[std::size_t(y)] = 0;
+    for (const int y : upd_.hit_rows) upd_.row_hit[std::size_t(y)] = 0;
   }
 
   std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
@@ -117,8 +117,8 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
       if (block_ > 0) spans[k] = std::move(t.spans);
     } else {
       const std::size_t i = std::size_t(from_new[k]);
-      for (std::uint32_t e = adj_off_[i]; e < adj_off_[i + 1]; ++e) {
-        const std::int32_t j = to_new[adj_[e]];
+      for (std::uint32_t e = upd_.adj_off[i]; e < upd_.adj_off[i + 1]; ++e) {
+        const std::int32_t j = to_new[upd_.adj[e]];
         // An unchanged view's partners are kept places (their corners lie in it); with blocked
         // cells near the view a partner may be gone, or its segment blocked now. The segment
         // lies in both views: it changed only if neither view is unchanged.
@@ -127,8 +127,8 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
         if (shrunk[k] && shrunk[std::size_t(j)] && !fs_.segment_valid(c[k].at, c[std::size_t(j)].at)) continue;
         joined.push_back({k, std::uint32_t(j)});
       }
-      env_row0[k] = env_row0_[i];
-      env.insert(env.end(), env_.begin() + env_off_[i], env_.begin() + env_off_[i + 1]);
+      env_row0[k] = upd_.env_row0[i];
+      env.insert(env.end(), upd_.env.begin() + upd_.env_off[i], upd_.env.begin() + upd_.env_off[i + 1]);
     }
     env_off[k + 1] = std::uint32_t(env.size());
   }
@@ -138,11 +138,11 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   for (std::size_t i = 0; i < n; ++i) adj_off[i + 1] += adj_off[i];
   std::vector<std::uint32_t> fill(adj_off.begin(), adj_off.end() - 1);
   for (auto [i, j] : joined) adj[fill[i]++] = j, adj[fill[j]++] = i;
-  adj_off_ = std::move(adj_off), adj_ = std::move(adj);
-  env_off_ = std::move(env_off), env_row0_ = std::move(env_row0), env_ = std::move(env);
+  upd_.adj_off = std::move(adj_off), upd_.adj = std::move(adj);
+  upd_.env_off = std::move(env_off), upd_.env_row0 = std::move(env_row0), upd_.env = std::move(env);
   if (block_ > 0) blocks_ = BlockCandidates(blocks_, m.grid, c, spans, to_new, rescan, changed);
-  tracked_ = true;
-  swept_ = swept;
+  upd_.tracked = true;
+  upd_.swept = swept;
   finish(params, table, joined);
   return true;
 }

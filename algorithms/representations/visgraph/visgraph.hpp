@@ -118,7 +118,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // The per-block candidate lists (empty with block=0).
   const BlockCandidates& block_candidates() const { return blocks_; }
   // Nodes the last update swept again (all of them on the first update).
-  std::size_t swept_nodes() const { return swept_; }
+  std::size_t swept_nodes() const { return upd_.swept; }
 
   const FreeSpace& free_space() const { return fs_; }
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
@@ -244,19 +244,22 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // pos_ (inherited), per vertex: read by the heuristic in the search loop, kept inline.
   Params params_;           // as given; update() takes the defaults of the new map from them
   int block_ = 0, table_mb_ = 1024;
-  // Kept from the first update on (update()): per node its partners, and the rows its sweep read
-  // (from env_row0_, one [x0, x1] per row, x0 > x1 for none).
-  bool tracked_ = false;
-  std::size_t swept_ = 0;
-  std::vector<std::uint32_t> adj_off_, adj_;
-  std::vector<std::uint32_t> env_off_;
-  std::vector<std::int32_t> env_row0_;
-  std::vector<std::pair<std::uint16_t, std::uint16_t>> env_;
-  // update()'s scratch: changed cells grown by one (bit 1 freed, 2 blocked, zero between updates),
-  // rows holding one, per such row prefix counts of either kind.
-  std::vector<std::uint8_t> grown_, row_hit_;
-  std::vector<int> hit_rows_;
-  std::vector<std::uint32_t> freed_, blocked_;
+  // What only update() keeps (update.cpp), from the first update on: per node its partners, and
+  // the rows its sweep read (from env_row0, one [x0, x1] per row, x0 > x1 for none); and its
+  // scratch: changed cells grown by one (bit 1 freed, 2 blocked, zero between updates), rows
+  // holding one, per such row prefix counts of either kind.
+  struct UpdateState {
+    bool tracked = false;
+    std::size_t swept = 0;
+    std::vector<std::uint32_t> adj_off, adj;
+    std::vector<std::uint32_t> env_off;
+    std::vector<std::int32_t> env_row0;
+    std::vector<std::pair<std::uint16_t, std::uint16_t>> env;
+    std::vector<std::uint8_t> grown, row_hit;
+    std::vector<int> hit_rows;
+    std::vector<std::uint32_t> freed, blocked;
+  };
+  UpdateState upd_;
 };
 
 }  // namespace navbench
