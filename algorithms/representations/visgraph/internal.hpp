@@ -1,4 +1,4 @@
-// What visgraph.cpp (build), query.cpp and update.cpp of the visibility graph share.
+// What build.cpp, query.cpp and update.cpp of the visibility graph share.
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -22,7 +22,7 @@ inline bool tangent_at(const ConvexCorner& c, Point other) {
 
 }  // namespace visgraph_detail
 
-// The build's settings of the all-pairs table and of the block lists (visgraph.cpp); an update
+// The build's settings of the all-pairs table and of the block lists (build.cpp); an update
 // keeps the graph only while they stay as built.
 bool table_setting(Params& params, std::size_t corners);
 int block_setting(Params& params, const Map& map, std::size_t corners);

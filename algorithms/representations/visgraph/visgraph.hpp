@@ -106,13 +106,13 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
   // table=1 on an unweighted map (the table with predecessors, no skip graph): the query answered
-  // from the table alone, without A* (visgraph.cpp): fills q.path and returns the cost (+inf: no
+  // from the table alone, without A* (query.cpp): fills q.path and returns the cost (+inf: no
   // path); steps counts the corners walked. nullopt when it does not apply (the caller runs A*).
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
   // nodes whose swept cells lie within a cell of a changed cell, keeps the other nodes' pairs, and
-  // derives the rest anew (visgraph.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
+  // derives the rest anew (update.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
   bool update(const Map& m, const std::vector<CellChange>& changed);
   // The per-block candidate lists (empty with block=0).

@@ -1,3 +1,4 @@
+// visgraph's build (visgraph.hpp): the convex corners, the sweep from each node, the graph and what is derived from it.
 #include "representations/visgraph/visgraph.hpp"
 
 #include <algorithm>
