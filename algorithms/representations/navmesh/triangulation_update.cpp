@@ -249,7 +249,11 @@ void FreeSpaceTriangulation::Update::remove_runs() {
   for (const Run& r : come)
     keep.push_back(std::uint64_t(r.y0) << 32 | std::uint32_t(r.x0)), keep.push_back(std::uint64_t(r.y1) << 32 | std::uint32_t(r.x1));
   std::sort(keep.begin(), keep.end());
-  std::sort(ends.begin(), ends.end());
+  // By position, not by handle: a handle is an address, and the order of the removals (with it the
+  // triangles left where points are cocircular) would follow the allocator's state.
+  std::sort(ends.begin(), ends.end(), [](Cdt::Vertex_handle a, Cdt::Vertex_handle b) {
+    return std::pair(a->point().y(), a->point().x()) < std::pair(b->point().y(), b->point().x());
+  });
   ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
   for (const auto v : ends) {
     const int x = int(v->point().x()), y = int(v->point().y());
