@@ -22,7 +22,7 @@ namespace navbench {
 // fills `path` (start, the parents' points, goal) and q.path (the base vertices of the chain) and
 // returns the path's length; +inf when the goal is unreachable. stats.los_checks counts the tests.
 template <Representation R>
-double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchWorkspace& ws,
+double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchWorkspace& ws,
                   SearchStats& stats, Polyline& path) {
   const std::size_t n = num_vertices(r.graph());
   const Vertex S = Vertex(n), T = Vertex(n + 1);
@@ -88,7 +88,7 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
     // the vertex goes in through its cheapest edge from an expanded vertex. The graphs Theta* runs
     // on are symmetric (segment edges), so u's expanded neighbours are its out-neighbours, plus the
     // start through its links and, for the goal, the vertices of its links.
-    if (mode == AnyAngle::lazy_theta && u != S && !start_link(u, ru) && !sees(ru.pred, u)) {
+    if (mode == SearchMode::lazy_theta && u != S && !start_link(u, ru) && !sees(ru.pred, u)) {
       double best = SearchWorkspace::kInf;
       Vertex from = u;
       auto consider = [&](Vertex m, double w) {
@@ -121,7 +121,7 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
       if (rv.color == kBlack) continue;
       if (rv.color == SearchWorkspace::kWhite) ++stats.generated;
       const double w = it->w;
-      if (mode == AnyAngle::lazy_theta) {
+      if (mode == SearchMode::lazy_theta) {
         if (u != S) relax(v, ws.record(p).dist + cost(point(p), point(v)), p);
         if (u == S || weighted) relax(v, ru.dist + w, u);
       } else if (u != S) {

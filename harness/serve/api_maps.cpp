@@ -85,7 +85,7 @@ json api_map(MapCache& maps, MapEntry& e) {
     out["terrain"] = m.grid.weighted() ? json(m.terrain) : json(nullptr);
     out["weights"] = m.grid.weighted() ? json(m.grid.weights) : json(nullptr);
   }
-  else out["rings"] = free_space_rings(*maps.free_space(e));
+  else out["rings"] = free_space_rings(maps.point_space(e)->free());
   return out;
 }
 

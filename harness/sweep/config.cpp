@@ -153,7 +153,7 @@ std::vector<MapEntry> map_entries(const json& j, const QuerySelection& global) {
       if (v.contains("queries")) {
         e.select = parse_queries(v["queries"], global);
       }
-      e.select.weights.terrain = v.value("terrain", "");
+      e.select.weights.set_terrain(v.value("terrain", ""));  // the table parsed once, here
       e.select.weights.costs = v.value("costs", "");
     } else {
       throw std::invalid_argument("sweep config: 'maps' must be a list of paths or {\"path\": ...} objects");
