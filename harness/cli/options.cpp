@@ -157,7 +157,7 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
       ->check(positive_integer(1000000))->type_name("N");
   app.add_option("--threads", c.unit.threads, "answer each map's queries on N threads over one shared build (default 1)")
       ->check(integer_in(1, 1024, "a positive integer up to 1024"))->type_name("N");
-  app.add_option_function<std::string>("--radius", [&](const std::string& v) { c.radii = parse_radius_list(v); },
+  app.add_option_function<std::string>("--radius", [&](const std::string& v) { c.agents = agents_of(parse_radius_list(v)); },
                                        "agent radius R >= 0 in map units (docs/radius.md), or a list R,R,...: a build per radius")
       ->type_name("R");
   app.add_flag("--paths", c.unit.paths, "also write PREFIX.paths.csv (every path's points)");

@@ -36,10 +36,14 @@ const Map& AgentSpace::build_map(Erode erode) const {
 }
 
 std::vector<Agent> agents_of(const std::vector<double>& radii) {
-  if (radii.empty()) return {Agent{}};
   std::vector<Agent> out;
   for (double R : radii) out.push_back(Agent::with_radius(R));
   return out;
+}
+
+std::vector<Agent> agent_passes(const std::vector<Agent>& agents) {
+  if (agents.empty()) return {Agent{}};
+  return agents;
 }
 
 }  // namespace navbench

@@ -77,8 +77,10 @@ class AgentSpace {
   std::unique_ptr<Map> eroded_, eroded_cell_;      // disc only: erode=centre, erode=cell
 };
 
-// The agents of a run over its radii: one per radius, or the point agent without the column
-// `radius` when none was given.
+// The agents of radii given as numbers (--radius R,R, a sweep's "radii"): one disc each.
 std::vector<Agent> agents_of(const std::vector<double>& radii);
+// The passes of a run over its agents: each of them, or the point agent without the column
+// `radius` when none was given.
+std::vector<Agent> agent_passes(const std::vector<Agent>& agents);
 
 }  // namespace navbench

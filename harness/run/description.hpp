@@ -1,6 +1,6 @@
 // One typed description of a run (docs/command-line.md): what `navbench run` fills from its
 // command line (cli/options.cpp) and a sweep from its config (sweep/config.cpp), checked in one
-// place (check_run) before any work. A radius stays a number from the option to the build.
+// place (check_run) before any work. A radius is an Agent (harness/run/agent.hpp) from the option to the row.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -11,6 +11,7 @@
 
 #include "datasets/movingai.hpp"
 #include "harness/registry/registry.hpp"
+#include "harness/run/agent.hpp"
 #include "search/any_representation.hpp"
 #include "search/heuristic.hpp"
 
@@ -62,7 +63,7 @@ struct RunDescription {
   std::vector<RepresentationSpec> reps;
   QuerySelection select;
   UnitOptions unit;
-  std::vector<double> radii;         // agent radii (docs/radius.md); empty: the point agent, no column
+  std::vector<Agent> agents;         // --radius / "radii": one agent per radius (docs/radius.md); empty: the point agent, no column
   std::vector<std::string> dynamic;  // changing-map scenarios (docs/changing-maps.md), instead of maps
   bool rebuild_baseline = false;     // dynamic: also time a full rebuild of every map state
 };

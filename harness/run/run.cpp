@@ -168,10 +168,10 @@ int run(const RunConfig& cfg) {
   for (const auto& f : files) maps.push_back(prepare_map(f, cfg.select));
 
   write_run_metadata(cfg);
-  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.radii.empty(), .terrain = cfg.select.weights.any()});
+  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.agents.empty(), .terrain = cfg.select.weights.any()});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
   for (const auto& pm : maps)
-    for (const Agent& agent : agents_of(cfg.radii)) {
+    for (const Agent& agent : agent_passes(cfg.agents)) {
       const AgentMap am(pm, agent, {.optimum = cfg.optimum, .threads = cfg.unit.threads});
       if (!cfg.quiet) note_agent_map(am);
       for (const auto& spec : cfg.reps) {

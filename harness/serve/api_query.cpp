@@ -175,7 +175,7 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
   auto rows_without_path = [&](const char* status, const std::string& message, bool building = false) {
     for (const auto& s : job.q.smoothings) {
       json r = {{"representation", spec.text}, {"smoothing", s}, {"search", to_string(job.q.search)}, {"heuristic", job.q.heuristic.text},
-                {"status", status}, {"message", message}, {"radius", job.q.radius ? json(*job.q.radius) : json(nullptr)},
+                {"status", status}, {"message", message}, {"radius", opt(job.q.agent.column())},
                 {"path", json::array()}, {"arcs", json::array()}};
       if (building) r["building"] = true;
       out.push_back(std::move(r));
@@ -207,8 +207,8 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
                      job.in);
   }
   for (auto& r : rows) {
-    // The column `radius` is the request's: its point agent (R <= 1e-9) shares the map's point space.
-    r.radius = job.q.radius;
+    // The column `radius` is the request's agent's: at R <= 1e-9 it shares the map's point space.
+    r.radius = job.q.agent.column();
     if (!job.q.paths) {
       r.path.clear();
       r.items.clear();
@@ -261,7 +261,7 @@ json api_query(MapCache& maps, const json& body) {
     // docs/terrain.md: weighted runs use the `center` convention (weights belong to cells), and no
     // radius: a point is the centre of the cell holding it (the right or lower one on a border), the
     // scenario's numbers are that cell, as `navbench run --terrain T` with a scenario of those cells.
-    if (q.radius && *q.radius > kRadiusTolerance)
+    if (q.agent.disc())
       throw HttpError(400, "'radius' > 0 on a weighted map: agents with a radius on terrain costs are not covered (docs/terrain.md)");
     auto cell = [&](double v, int n) { return double(std::clamp(int(std::floor(v)), 0, n - 1)); };
     in.sx = cell(q.start.x, m.grid.width), in.sy = cell(q.start.y, m.grid.height);
@@ -276,7 +276,7 @@ json api_query(MapCache& maps, const json& body) {
   // column `radius`); beyond, the builds at R (503 while they take longer than the wait).
   const auto deadline = maps.deadline(t0);
   std::shared_ptr<RadiusBuilds> rb;
-  if (q.radius && *q.radius > kRadiusTolerance) rb = maps.radius_builds(e, *q.radius, deadline);
+  if (q.agent.disc()) rb = maps.radius_builds(e, q.agent.R(), deadline);
   auto point = maps.point_space(e);
   const AgentSpace& space = rb ? *rb->space : *point;  // the same cells; the validity test of R is rb's
   const FreeSpace& free = point->free();
@@ -298,7 +298,7 @@ json api_query(MapCache& maps, const json& body) {
               {"optimal", opt(in.optimal)},
               {"optimum_us", optimum_us},
               {"server_us", us_since(t0)},
-              {"radius", q.radius ? json(*q.radius) : json(nullptr)},
+              {"radius", opt(q.agent.column())},
               {"terrain", weighted ? json(m.terrain) : json(nullptr)},
               {"octile_optimal_cost", opt(in.octile_optimal_cost)},
               {"optimal_cost", opt(in.optimal_cost)},

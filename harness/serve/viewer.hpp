@@ -232,9 +232,9 @@ Point read_point(const json& body, const char* key, const Map& m);
 // The grid of an editable map; a polygon map has no cells to toggle.
 const GridMap& editable_grid(const MapEntry& e);
 
-// "radius": the agent's radius, a number from 0 to the map's larger side (docs/radius.md); nullopt
-// when the request has none (the rows then have no `radius` column).
-std::optional<double> read_radius(const json& body, const Map& m);
+// "radius": the agent (docs/radius.md), a radius from 0 to the map's larger side; the point agent
+// without the column `radius` when the request has none.
+Agent read_radius(const json& body, const Map& m);
 
 // What POST /api/query asks, every field checked (in this order: reps, smoothing, heuristic, search, paths,
 // radius, start, goal), with the defaults of a field left out.
@@ -244,7 +244,7 @@ struct QueryRequest {
   SearchMode search = SearchMode::astar;  // docs/path-quality.md
   Heuristic heuristic;
   bool paths = true;
-  std::optional<double> radius;  // docs/radius.md; nullopt: the point agent, rows without `radius`
+  Agent agent;  // "radius" (docs/radius.md); without it the point agent, rows without `radius`
   Point start, goal;
 };
 QueryRequest read_query(const json& body, const Map& m);

@@ -35,7 +35,7 @@ void config_unit_ids(const json& config, std::vector<std::string>& static_ids, s
     for (const char* ext : {".map", ".wkt"})
       if (name.size() > 4 && name.ends_with(ext)) name.resize(name.size() - 4);
     for (const auto& conv : conventions)
-      for (const Agent& agent : agents_of(radii))
+      for (const Agent& agent : agent_passes(agents_of(radii)))
         for (const auto& r : reps)
           static_ids.push_back(static_unit_id(p.parent_path().filename().string(), name, conv, r.text, agent.column(), tags.at(i)));
   }

@@ -64,7 +64,7 @@ UnitPlan plan_units(const SweepConfig& cfg, const std::vector<PreparedMap>& maps
   UnitPlan p;
   for (std::size_t mi = 0; mi < maps.size(); ++mi)
     for (const auto& conv : cfg.conventions)
-      for (const Agent& agent : agents_of(cfg.radii))
+      for (const Agent& agent : agent_passes(cfg.agents))
         for (const auto& r : cfg.reps)
           p.units.push_back({mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, agent.column(),
                                                       weights_tag(maps[mi].selection.weights)),
