@@ -18,7 +18,7 @@
 #include "geometry/steiner_reference.hpp"
 #include "geometry/tangent_graph.hpp"
 #include "harness/registry/registry.hpp"
-#include "harness/run/agent.hpp"
+#include "harness/run/agent_space.hpp"
 #include "harness/run/cost_model.hpp"
 
 namespace navbench {

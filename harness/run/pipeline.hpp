@@ -10,7 +10,7 @@
 
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
-#include "harness/run/agent.hpp"
+#include "harness/run/agent_space.hpp"
 #include "harness/run/cost_model.hpp"
 #include "harness/run/description.hpp"
 

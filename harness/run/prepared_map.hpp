@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "datasets/movingai.hpp"
-#include "harness/run/agent.hpp"
+#include "harness/run/agent_space.hpp"
 #include "harness/run/cost_model.hpp"
 #include "harness/run/description.hpp"
 #include "harness/run/oracles.hpp"

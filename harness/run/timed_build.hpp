@@ -8,7 +8,7 @@
 
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
-#include "harness/run/agent.hpp"
+#include "harness/run/agent_space.hpp"
 
 namespace navbench {
 
