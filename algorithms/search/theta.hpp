@@ -56,7 +56,7 @@ void lazy_set_vertex(Vertex u, Vertex S, Vertex T, const Graph& g, const Query& 
 // fills `path` (start, the parents' points, goal) and q.path (the base vertices of the chain) and
 // returns the path's length; +inf when the goal is unreachable. stats.los_checks counts the tests.
 template <Representation R>
-double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchWorkspace& ws,
+double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchWorkspace& ws,
                   SearchStats& stats, Polyline& path) {
   const std::size_t n = num_vertices(r.graph());
   const Vertex S = Vertex(n), T = Vertex(n + 1);
@@ -120,7 +120,7 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
     ++stats.expansions;
     // Lazy Theta*'s SetVertex: the assumed shortcut from the parent is tested now; without sight
     // the vertex goes in through its cheapest edge from an expanded vertex (detail::lazy_set_vertex).
-    if (mode == AnyAngle::lazy_theta && u != S && !start_link(u, ru) && !sees(ru.pred, u))
+    if (mode == SearchMode::lazy_theta && u != S && !start_link(u, ru) && !sees(ru.pred, u))
       detail::lazy_set_vertex(u, S, T, g, q, ws, ru, cost);
     if (u == T) {
       found = true;
@@ -133,7 +133,7 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
       if (rv.color == kBlack) continue;
       if (rv.color == SearchWorkspace::kWhite) ++stats.generated;
       const double w = it->w;
-      if (mode == AnyAngle::lazy_theta) {
+      if (mode == SearchMode::lazy_theta) {
         if (u != S) relax(v, ws.record(p).dist + cost(point(p), point(v)), p);
         if (u == S || weighted) relax(v, ru.dist + w, u);
       } else if (u != S) {

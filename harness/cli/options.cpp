@@ -127,7 +127,7 @@ void add_selection_options(CLI::App& app, RunConfig& c) {
       ->check(positive_integer())->type_name("N");
   app.add_option("--seed", c.select.seed, "seed of the random queries (default 1)")->check(non_negative_integer())->type_name("S");
   app.add_option("--save-queries", c.select.save_queries, "write the drawn random queries as a scenario file")->type_name("FILE");
-  app.add_option("--terrain", c.select.weights.terrain,
+  app.add_option_function<std::string>("--terrain", [&c](const std::string& v) { c.select.weights.set_terrain(v); },
                  "weighted map (docs/terrain.md): terrain characters and their weights, e.g. S=2,W=5")
       ->type_name("CHAR=W,...");
   app.add_option("--costs", c.select.weights.costs, "weighted map (docs/terrain.md): a cost layer file of the map's size")
@@ -157,7 +157,7 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
       ->check(positive_integer(1000000))->type_name("N");
   app.add_option("--threads", c.unit.threads, "answer each map's queries on N threads over one shared build (default 1)")
       ->check(integer_in(1, 1024, "a positive integer up to 1024"))->type_name("N");
-  app.add_option_function<std::string>("--radius", [&](const std::string& v) { c.radii = parse_radius_list(v); },
+  app.add_option_function<std::string>("--radius", [&](const std::string& v) { c.agents = agents_of(parse_radius_list(v)); },
                                        "agent radius R >= 0 in map units (docs/radius.md), or a list R,R,...: a build per radius")
       ->type_name("R");
   app.add_flag("--paths", c.unit.paths, "also write PREFIX.paths.csv (every path's points)");
