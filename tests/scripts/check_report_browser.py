@@ -48,7 +48,10 @@ def recompute(csvs):
     b = pd.concat(builds, ignore_index=True) if builds else None
     legacy = (r["status"] == "error") & r["message"].fillna("").str.contains("not applicable", case=False)
     r.loc[legacy, "status"] = "not_applicable"
-    varying = [c for c in ("heuristic", "convention", "radius") if c in r.columns and r[c].nunique() > 1]
+    if "terrain" in r.columns:  # docs/terrain.md: weighted maps are a facet of their own
+        r["terrain_raw"] = r["terrain"].fillna("").astype(str)
+        r["terrain"] = r["terrain_raw"].map(lambda t: f"terrain {t}" if t else "plain map")
+    varying = [c for c in ("heuristic", "convention", "radius", "terrain") if c in r.columns and r[c].nunique() > 1]
     if "radius" in varying:
         r["radius"] = "r=" + r["radius"].astype(str)
     smoothing = r["smoothing"].astype(str)
@@ -75,6 +78,8 @@ def recompute(csvs):
             bsel = b[(b["representation"] == rep) & b["map"].isin(set(g["map"]))]
             if "radius" in varying and "radius" in bsel.columns:  # each radius's own builds
                 bsel = bsel[[f"r={float(v):.12g}" == g["radius"].iloc[0] for v in bsel["radius"]]]
+            if "terrain" in varying and "terrain" in bsel.columns:  # the builds of its own maps, plain or weighted
+                bsel = bsel[bsel["terrain"].fillna("").astype(str) == g["terrain_raw"].iloc[0]]
             bb = bsel.groupby("map")[["build_ms", "memory_bytes"]].mean()
             v["build_ms"] = bb["build_ms"].mean() if len(bb) else math.nan
             v["memory"] = bb["memory_bytes"].mean() if len(bb) else math.nan

@@ -43,7 +43,8 @@ def scope_section(sc, a, first: bool) -> Section:
     facets = facet_answers(sc, a, first) if (t["layer"] > 0).any() else []
     verdict = f"<p class='verdict'>{verdict_text(facets) if facets else NO_ANSWER}</p>"
     tables = "".join(facet_table(f) for f in facets) + notes_html(sc, a, first)
-    chart = front_chart(f"front_{sc.slug}", f"The Pareto front — {sc.name}", [chart_facet(f) for f in facets]) if first else None
+    chart = (front_chart(f"front_{sc.slug}", f"The Pareto front — {sc.name}", [chart_facet(f) for f in facets])
+             if first else None)
     if chart is not None:
         sec.blocks.append(Block(chart, pre=verdict + "<div class='first'><div class='tables'>" + tables +
                                 "</div><div class='side'>", post="</div></div>"))
@@ -86,7 +87,7 @@ def facet_answers(sc, a, first: bool) -> list:
                         href=lambda cfg: "#" + row_id(sc.slug, cfg), what="ranked table"))
     if weighted:
         rows = terrain.as_table(a.terrain)
-        out.append(dict(title=f"weighted maps ({a.terrain.maps})", cost=True, rows=rows, ref=a.terrain.ref_name,
+        out.append(dict(title="weighted maps", cost=True, rows=rows, ref=a.terrain.ref_name, maps=a.terrain.maps,
                         budgets=budget.budget_answers(rows, sc.name), href=lambda cfg: "#terrain-" + slug(cfg),
                         what="Terrain costs table"))
     return out
@@ -128,7 +129,8 @@ def facet_table(f) -> str:
     for b in f["budgets"]:
         marks.append(("budget", f"<th class='mark budget' data-kind='{esc(b['column'])}' data-budget='{b['budget']!r}' "
                                 f"title='{b['configurations']} of {b['of']} configurations fit'>{esc(b['kind'])}"
-                                f"<span class='unit'>≤ {esc(b['budget_text'])}</span></th>", set(b["front"].split(" → "))))
+                                f"<span class='unit'>≤ {esc(b['budget_text'])}</span></th>",
+                      set(b["front"].split(" → "))))
     what = f"cost above {f.get('ref', '')}" if cost else "mean gap"
     head = ("<tr><th>configuration</th><th>median query<span class='unit'>µs</span></th>"
             f"<th>{'cost above ref.' if cost else 'mean gap'}<span class='unit'>%</span></th>"
@@ -137,8 +139,10 @@ def facet_table(f) -> str:
     body = []
     for _, r in rows.iterrows():
         cfg = r["config"]
-        cells = [f"<td><a href='{esc(f['href'](cfg))}' title='its row in the {esc(f['what'])}'>{esc(name_of(r) if not cost else cfg)}</a></td>",
-                 f"<td class='num' data-metric='time_median'{interval(r, 'time_median', f_sig)}>{f_sig(r['time_median'])}</td>",
+        cells = [f"<td><a href='{esc(f['href'](cfg))}' title='its row in the {esc(f['what'])}'>"
+                 f"{esc(cfg if cost else name_of(r))}</a></td>",
+                 f"<td class='num' data-metric='time_median'{interval(r, 'time_median', f_sig)}>"
+                 f"{f_sig(r['time_median'])}</td>",
                  f"<td class='num' data-metric='gap_mean'{interval(r, 'gap_mean', lambda v: gap_text(v, cost))}>"
                  f"{gap_text(r['gap_mean'], cost)}</td>",
                  f"<td class='num' data-metric='build_ms'{interval(r, 'build_ms', f_sig)}>{f_sig(r.get('build_ms'))}</td>",
@@ -151,9 +155,13 @@ def facet_table(f) -> str:
                     + "".join(cells) + "</tr>")
     missing = [kinds[c] for c in kinds if c in f["rows"].columns and not any(b["column"] == c for b in f["budgets"])]
     none = (f" No {' or '.join(missing)} budget changes this front." if missing else "")
-    title = (f["title"][:1].upper() + f["title"][1:] + ": ") if f["title"] else ""
-    return (f"<table class='answer-table' data-facet='{esc(f['title'])}'><caption>{esc(title)}the front of query time "
-            f"and {esc(what)}<span class='note' style='font-weight:normal'>{esc(none)}</span></caption><thead>{head}"
+    title = f["title"][:1].upper() + f["title"][1:] if f["title"] else ""
+    if "maps" in f:
+        title += f" ({f['maps']} map{'s' if f['maps'] != 1 else ''})"
+    title += ": " if title else ""
+    caption = f"{title}the front of query time and {what}"
+    return (f"<table class='answer-table' data-facet='{esc(f['title'])}'><caption>{esc(caption[:1].upper() + caption[1:])}"
+            f"<span class='note' style='font-weight:normal'>{esc(none)}</span></caption><thead>{head}"
             "</thead><tbody>" + "".join(body) + "</tbody></table>")
 
 
