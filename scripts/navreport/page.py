@@ -38,12 +38,14 @@ p.verdict { font-size: 16px; margin: .5em 0 .6em; background: #f4f8fc; border-le
 .first .side figure { margin: 0; } .first figcaption { font-size: 12px; }
 table.answer-table { margin: .2em 0 .5em; } table.answer-table caption { text-align: left; font-weight: 600;
   font-size: 14px; padding: 2px 0; caption-side: top; }
-table.answer-table td, table.answer-table th { padding: 2px 5px; } table.answer-table td:first-child { white-space: nowrap; }
+table.answer-table { font-size: 12.5px; } table.answer-table td, table.answer-table th { padding: 2px 4px; }
+table.answer-table td:nth-child(2) { white-space: nowrap; }
+table.answer-table td.key { color: #666; text-align: right; font-size: 12px; }
 table.answer-table th { font-size: 12px; } table.answer-table th .unit { font-size: 11px; }
-table.answer-table th.mark, table.answer-table td.mark { text-align: center; min-width: 46px; }
+table.answer-table th.mark, table.answer-table td.mark { text-align: center; min-width: 40px; }
 table.answer-table th.mark { background: #eef3fa; } table.answer-table td.on { color: #1f5fa8; font-weight: 700; }
 table.answer-table th.budget { background: #fdf1e8; } table.answer-table td.on.budget { color: #c2410c; }
-table.answer-table tr.front td:first-child { font-weight: 600; }
+table.answer-table tr.front td:nth-child(2) { font-weight: 600; }
 table.answer-table a { color: inherit; text-decoration: none; border-bottom: 1px dotted #888; }
 p.small { font-size: 13px; color: #444; margin: .3em 0; }
 .warn { color: #b00; }

@@ -9,7 +9,7 @@ from navreport.figures.draw import SMOOTHING_MARKER, Figure, Panel, Series, run_
 from navreport.io import results as common
 
 # The compact chart: its width leaves the facet tables room beside it on a 1280 px screen.
-FRONT_WIDTH = 470
+FRONT_WIDTH = 430
 FRONT_COLOURS = {"front": "#1f5fa8", "budget": "#e6550d", "other": "#b0b0b0"}
 
 
@@ -37,11 +37,11 @@ def front_chart(stem: str, title: str, facets: list) -> Figure | None:
         panels.append(p)
     if not panels:
         return None
-    return Figure(stem=stem, title=title, panels=panels, panel_h=230 if len(panels) > 1 else 300,
-                  width=FRONT_WIDTH, margin_l=64, margin_r=16,
-                  caption="Blue: the Pareto front (nothing is both faster and better; dashed staircase); orange: "
-                          "on the front of a memory or build-time budget only; grey: every other configuration. "
-                          "Lower left is better. Hover a point for its numbers.")
+    return Figure(stem=stem, title=title, panels=panels, panel_h={1: 300, 2: 200}.get(len(panels), 150),
+                  width=FRONT_WIDTH, margin_l=60, margin_r=14,
+                  caption="Numbers: the rows of the tables. Blue: the Pareto front (nothing is both faster and "
+                          "better; dashed staircase); orange: on the front of a memory or build-time budget only; "
+                          "grey: every other configuration. Lower left is better; hover a point for its name.")
 
 
 def short_label(rec, facet_in_title: bool) -> str:

@@ -132,14 +132,15 @@ def facet_table(f) -> str:
                                 f"<span class='unit'>≤ {esc(b['budget_text'])}</span></th>",
                       set(b["front"].split(" → "))))
     what = f"cost above {f.get('ref', '')}" if cost else "mean gap"
-    head = ("<tr><th>configuration</th><th>median query<span class='unit'>µs</span></th>"
+    head = ("<tr><th title='its point in the chart'>#</th><th>configuration</th><th>median query<span class='unit'>µs</span></th>"
             f"<th>{'cost above ref.' if cost else 'mean gap'}<span class='unit'>%</span></th>"
             "<th>build<span class='unit'>ms per map</span></th><th>memory<span class='unit'>per map</span></th>"
             + "".join(h for _, h, _ in marks) + "</tr>")
     body = []
-    for _, r in rows.iterrows():
+    for k, (_, r) in enumerate(rows.iterrows()):
         cfg = r["config"]
-        cells = [f"<td><a href='{esc(f['href'](cfg))}' title='its row in the {esc(f['what'])}'>"
+        cells = [f"<td class='key'>{k + 1}</td>",
+                 f"<td><a href='{esc(f['href'](cfg))}' title='its row in the {esc(f['what'])}'>"
                  f"{esc(cfg if cost else name_of(r))}</a></td>",
                  f"<td class='num' data-metric='time_median'{interval(r, 'time_median', f_sig)}>"
                  f"{f_sig(r['time_median'])}</td>",
@@ -166,14 +167,15 @@ def facet_table(f) -> str:
 
 
 def chart_facet(f) -> dict:
-    """A facet table as a panel of the compact chart: every configuration, the table's rows named."""
-    shown = set(shown_rows(f)["config"])
+    """A facet table as a panel of the compact chart: every configuration, the table's rows numbered
+    as in the table (names would crowd a small panel; the hover names every point)."""
+    shown = {c: k + 1 for k, c in enumerate(shown_rows(f)["config"])}
     rows, cost = f["rows"], f["cost"]
     pts = []
     for _, r in rows.iterrows():
         kind = "front" if r["layer"] == 1 else ("budget" if r["config"] in shown else "other")
         label = r["config"] if cost else name_of(r)
-        pts.append((float(r["time_median"]), 100 * float(r["gap_mean"]), label, kind,
+        pts.append((float(r["time_median"]), 100 * float(r["gap_mean"]), str(shown.get(r["config"], "")), kind,
                     f"<b>{esc(label)}</b><br>median query time {f_sig(r['time_median'])} µs<br>"
                     f"{'cost above ref.' if cost else 'mean gap'} {gap_text(r['gap_mean'], cost)} %"))
     return dict(title=f["title"] or "every configuration", points=pts,
