@@ -213,6 +213,9 @@ def notes_html(sc, a, first: bool) -> str:
            + (" (weighted maps: the <a href='#terrain'>Terrain costs</a> table)" if first and a.terrain is not None else "")
            + ". Marked columns: the front of the configurations that fit a budget per map (each budget a "
              "configuration's own value)."]
+    facets = [f for f in facet_order(t.loc[t["layer"] > 0, "facet"]) if not is_terrain_facet(f)]
+    if len(facets) > MAX_FACETS:
+        out.append(f"{len(facets) - MAX_FACETS} more facet(s) ({esc(', '.join(facets[MAX_FACETS:]))}): in the ranked table.")
     bad = t[(t["invalid_paths"] > 0)] if "invalid_paths" in t.columns else t.iloc[0:0]
     if len(bad):
         out.append("<span class='warn'>Invalid paths: " + ", ".join(
