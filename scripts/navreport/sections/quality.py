@@ -1,33 +1,28 @@
-"""The report's "Path quality" section (docs/path-quality.md): how each configuration's paths would
-be walked, beside their length. Per configuration, over its ok rows: mean clearance (least
-distance to an obstacle) and mean turning (degrees), each with a 95 % bootstrap interval as in the
-ranked table, against the mean gap. Also the search folding: Theta* and Lazy Theta* appear as
-configurations of their own ("theta", "theta + los") beside A* with a smoother."""
+"""Section "Path quality" (docs/path-quality.md): how each configuration's paths would be walked,
+beside their length. Per configuration, over its ok rows: mean clearance (least distance to an
+obstacle) and mean turning (degrees), each with a 95 % bootstrap interval as in the ranked table,
+against the mean gap. Theta* and Lazy Theta* are configurations of their own ("theta", "theta +
+los": analysis/rows.py's fold_search). Only when the rows carry clearance."""
+from __future__ import annotations
+
 import numpy as np
 import pandas as pd
 
-import common
-import stats
-from plots import Figure, Panel, Series
-
-# Display order of the smoothing labels, any-angle searches after A*'s smoothers.
-SEARCH_RANK = {"theta": 3, "theta + los": 4, "theta + funnel": 5, "lazy-theta": 6, "lazy-theta + los": 7,
-               "lazy-theta + funnel": 8}
+from navreport.analysis import stats
+from navreport.analysis.fmt import esc, f_gap
+from navreport.figures.draw import Figure, Panel, Series, rep_colours
+from navreport.sections.base import Block, Section
 
 
-def fold_search(rows, combined_text) -> None:
-    """When the rows hold Theta* or Lazy Theta* rows, the search joins the smoothing label, so every
-    figure and table tells them apart from A* (raw results are not changed: this is in memory)."""
-    if "search" not in rows.columns or not len(rows):
-        return
-    searches = set(map(str, pd.unique(rows["search"])))
-    if not searches - {"astar", "", "nan"}:
-        return
-    rows["smoothing"] = combined_text(rows, ["search", "smoothing"], lambda v: common.search_label(str(v[0]), str(v[1])))
+def build(ctx) -> list:
+    blocks = []
+    quality_figures(ctx.analysis, blocks, ctx.analysis.seed)
+    return [Section(id="quality", title="Path quality", nav="Path quality", blocks=blocks, open=True)] if blocks else []
 
 
-def quality_figures(analysis, rep_colours, esc, f_gap, seed: int) -> None:
-    """Appends ("quality", Figure, table) to analysis.figures when the rows carry clearance."""
+
+def quality_figures(analysis, blocks: list, seed: int) -> None:
+    """Appends the figure and its table to blocks when the rows carry clearance."""
     rows = analysis.rows
     if "clearance" not in rows.columns or not rows["clearance"].notna().any():
         return
@@ -78,7 +73,7 @@ def quality_figures(analysis, rep_colours, esc, f_gap, seed: int) -> None:
     table = ("<table id='quality-table'><thead><tr><th>configuration</th><th>ok paths</th><th>mean gap</th>"
              "<th>mean clearance [95 % CI]</th><th>touching an obstacle</th><th>mean turning, degrees [95 % CI]</th>"
              "</tr></thead><tbody>" + body + "</tbody></table>")
-    analysis.figures.append(("quality", Figure(
+    blocks.append(Block(Figure(
         stem="quality", title="Path quality: how safe and how smooth",
         caption="docs/path-quality.md: per configuration (one line each, shortest paths first), over its ok paths, "
                 "the mean gap, the mean clearance (least distance from the path to an obstacle; 0 = it touches one) "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from common import InputError
+from navreport.io.errors import InputError
 
 def parse_path_items(text: str, where: str = "points") -> list[tuple[str, float, float]]:
     """docs/command-line.md/§6 'x y;@cx cy;x y;...' -> [('p', x, y) or ('arc', cx, cy), ...]: an arc item is the

@@ -1,5 +1,5 @@
-"""How the report writes numbers, p-values and verdicts (report.py): one place for the formats of
-every table and sentence."""
+"""How the report writes numbers, p-values and verdicts: one place for the formats of every table
+and sentence."""
 from __future__ import annotations
 
 import html
@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-import stats
+from navreport.analysis import stats
 
 def esc(x) -> str:
     return html.escape(str(x), quote=True)

@@ -1,23 +1,19 @@
-"""The report's rows (report.py): loading the result columns it uses, the integer codes that
+"""The report's rows: loading the result columns it uses, the integer codes that
 group configurations and queries, and the orders in which configurations, facets and colours
 appear."""
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import math
 
 import numpy as np
 import pandas as pd
 
-import common
-import plots
-import report_quality
+from navreport.io import results as common
 
-if TYPE_CHECKING:  # annotations only: report.py holds Analysis and imports this module
-    from report import Analysis
-
-SMOOTH_RANK = {"none": 0, "los": 1, "funnel": 2, **report_quality.SEARCH_RANK}
+# Display order of the smoothing labels, any-angle searches (docs/path-quality.md) after A*'s smoothers.
+SEARCH_RANK = {"theta": 3, "theta + los": 4, "theta + funnel": 5, "lazy-theta": 6, "lazy-theta + los": 7,
+               "lazy-theta + funnel": 8}
+SMOOTH_RANK = {"none": 0, "los": 1, "funnel": 2, **SEARCH_RANK}
 
 
 # Ranked-table columns: (key, header, unit, better: min|max, formatter kind)
@@ -178,7 +174,7 @@ def prepare(data: common.ResultData):
             rows["status"] = pd.Categorical.from_codes(codes, categories=status.cat.categories)
             data.notes.append(f"{int(legacy.sum())} row(s) with status error and message 'not applicable' "
                               "(written before docs/results.md#query-status had not_applicable) counted as not_applicable")
-    report_quality.fold_search(rows, combined_text)  # Theta* rows: configurations of their own
+    fold_search(rows)  # Theta* rows: configurations of their own
     keys = common.config_keys(rows)
     if "radius" in rows.columns and rows["radius"].nunique(dropna=False) > 1:  # agents of several sizes (docs/radius.md)
         rows["radius"] = combined_text(rows, ["radius"], lambda v: _radius_text(v[0]))
@@ -200,6 +196,17 @@ def prepare(data: common.ResultData):
     rows["query"] = group_ids(rows, [c for c in ("map", "scen_index", "convention", "terrain") if c in rows.columns])[0].astype(np.int32)
     data.rows = rows
     return rows, keys, facet_keys
+
+
+def fold_search(rows) -> None:
+    """When the rows hold Theta* or Lazy Theta* rows, the search joins the smoothing label, so every
+    figure and table tells them apart from A* (raw results are not changed: this is in memory)."""
+    if "search" not in rows.columns or not len(rows):
+        return
+    searches = set(map(str, pd.unique(rows["search"])))
+    if not searches - {"astar", "", "nan"}:
+        return
+    rows["smoothing"] = combined_text(rows, ["search", "smoothing"], lambda v: common.search_label(str(v[0]), str(v[1])))
 
 
 def terrain_label(value) -> str:
@@ -284,7 +291,7 @@ def build_per_map(build, reps, maps, by_radius: bool = False):
     return b.groupby(keys, as_index=False)[["build_ms", "memory_bytes", "vertices"]].mean()
 
 
-def primary_rows(analysis: Analysis, columns=None):
+def primary_rows(analysis, columns=None):
     """The rows of the first facet (all rows without facets), only `columns` when given."""
     rows = analysis.rows
     if not analysis.facet_keys:  # the columns themselves, not copied
@@ -294,26 +301,7 @@ def primary_rows(analysis: Analysis, columns=None):
     return common.take_rows(rows, keep, columns), pick
 
 
-def series_chunks(items: list) -> list:
-    """At most plots.MAX_SERIES per panel, the panels filled evenly (11 series: 6 + 5, not 10 + 1)."""
-    k = max(1, math.ceil(len(items) / plots.MAX_SERIES))
-    size = max(1, math.ceil(len(items) / k))
-    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
-
-
-def rep_colours(analysis: Analysis, reps) -> dict:
-    """The run's colour per representation, new ones (only in a companion file) after them."""
-    out, k = {}, len(analysis.rep_colour)
-    for r in reps:
-        if r in analysis.rep_colour:
-            out[r] = analysis.rep_colour[r]
-        else:
-            out[r] = plots.PALETTE[k % len(plots.PALETTE)]
-            k += 1
-    return out
-
-
-def companion_rows(analysis: Analysis, attr: str):
+def companion_rows(analysis, attr: str):
     """The rows of one kind of companion file (updates, threads) over the run and the extra
     inputs, concatenated; None when there are none."""
     parts = [getattr(d, attr) for d in [analysis.data] + analysis.dynamic if getattr(d, attr) is not None]

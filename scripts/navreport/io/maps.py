@@ -7,7 +7,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from common import InputError
+from navreport.io.errors import InputError
 
 @dataclass
 class GridMap:
