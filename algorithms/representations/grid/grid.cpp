@@ -1,6 +1,7 @@
 #include "representations/grid/grid.hpp"
 
 #include "geometry/path_cost.hpp"
+#include "representations/grid/corner_lattice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -71,8 +72,17 @@ std::size_t GridGraph::num_edges() const {
 
 template <bool D>
 GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_(&map.grid) {
+  corner_ = params.choice(param(kParams, "lattice")) == 1;
+  squeeze_ = params.choice(param(kParams, "pinch")) == 1;
   params.finish(D ? "grid8" : "grid4");
   if (map.kind != MapKind::grid) throw UnsupportedMap(std::string(D ? "grid8" : "grid4") + " needs a grid map");
+  if (corner_) {  // grid/corner_lattice.hpp: no cell components (squeezing joins cells at a point)
+    if (map.weighted()) throw UnsupportedMap("lattice=corner needs an unweighted map");
+    graph_ = GridGraph(map.grid.width + 1, map.grid.height + 1, corner_moves(map.grid, D, squeeze_));
+    inv_width_ = 1.0 / (map.grid.width + 1);
+    half_ = 0.0;
+    return;
+  }
   graph_ = GridGraph(map.grid, D);
   inv_width_ = 1.0 / map.grid.width;
   // Free-space components: 4-connected free cells are exactly what a valid path can join (a
@@ -119,7 +129,8 @@ GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_
 
 template <bool D>
 bool GridRepresentation<D>::update(const Map& map, const std::vector<CellChange>& changed) {
-  if (map.kind != MapKind::grid || map.grid.width != graph_.width() || map.grid.height != graph_.height()) return false;
+  if (corner_ || map.kind != MapKind::grid || map.grid.width != graph_.width() || map.grid.height != graph_.height())
+    return false;
   map_ = &map.grid;
   graph_.set_weights(map.grid);
   const int W = graph_.width(), H = graph_.height();
@@ -186,6 +197,7 @@ bool GridRepresentation<D>::update(const Map& map, const std::vector<CellChange>
 
 template <bool D>
 std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
+  if (corner_) return corner_attach(*map_, p);
   const int W = graph_.width(), H = graph_.height();
   if (!(p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H)) return std::nullopt;
   // Cells whose closed square holds p: one inside a cell, two on an edge, four at a corner.
@@ -222,6 +234,7 @@ double GridRepresentation<D>::segment_cost(Point a, Point b) const {
 
 template <bool D>
 bool GridRepresentation<D>::direct(const Query& q) const {
+  if (corner_) return false;  // the corner lattice's paths run on its moves only (the literature's A*)
   // A segment inside one closed free cell is always valid.
   for (const Link& a : q.s.links)
     for (const Link& b : q.g.links)
@@ -233,6 +246,10 @@ template <bool D>
 BuildStats GridRepresentation<D>::stats() const {
   BuildStats s;
   s.vertices = std::size_t(std::count(map_->cells.begin(), map_->cells.end(), 1));
+  if (corner_) {  // the corners with a move
+    s.vertices = 0;
+    for (Vertex v = 0; v < Vertex(num_vertices(graph_)); ++v) s.vertices += graph_.moves(v) != 0;
+  }
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + component_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes() +
                    (runs_.capacity() + spans_.capacity()) * sizeof(Run) + row_start_.capacity() * sizeof(std::size_t);
