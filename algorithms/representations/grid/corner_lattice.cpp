@@ -14,6 +14,11 @@ bool free_cell(const GridMap& m, int x, int y) { return x >= 0 && y >= 0 && x < 
 
 // The moves that stay inside one cell of corner (x, y): cell (x, y) (SE of the corner) holds E, S,
 // SE; cell (x, y - 1) (NE) holds E, N, NE.
+// Cell (cx, cy) is pinch corner (x, y)'s own cell (FreeSpace's rule).
+bool own_cell(const GridMap& m, int x, int y, int cx, int cy) {
+  return free_cell(m, x, y) ? (cx == x && cy == y) : (cx == x && cy == y - 1);
+}
+
 unsigned own_cell_moves(const GridMap& m, int x, int y) {
   return free_cell(m, x, y) ? (1u << 0 | 1u << 2 | 1u << 4) : (1u << 0 | 1u << 3 | 1u << 5);
 }
@@ -53,7 +58,7 @@ std::vector<std::uint8_t> corner_moves(const GridMap& m, bool diagonal, bool squ
   return moves;
 }
 
-std::optional<Attachment> corner_attach(const GridMap& m, Point p) {
+std::optional<Attachment> corner_attach(const GridMap& m, bool squeeze, Point p) {
   if (!(p.x >= 0 && p.y >= 0 && p.x <= m.width && p.y <= m.height)) return std::nullopt;
   const int x1 = int(std::floor(p.x)), y1 = int(std::floor(p.y));
   const bool on_x = p.x == x1, on_y = p.y == y1;
@@ -72,6 +77,9 @@ std::optional<Attachment> corner_attach(const GridMap& m, Point p) {
       for (int dy = 0; dy <= 1; ++dy)
         for (int dx = 0; dx <= 1; ++dx) {
           const Point c{double(cx + dx), double(cy + dy)};
+          // forbid: a pinch corner is reached only from inside its own cell (a link from the other
+          // cell followed by the corner's moves would cross the pinch point).
+          if (!squeeze && corner_is_pinch(m, cx + dx, cy + dy) && !own_cell(m, cx + dx, cy + dy, cx, cy)) continue;
           const Vertex v = Vertex(std::size_t(cy + dy) * W + std::size_t(cx + dx));
           if (std::none_of(a.links.begin(), a.links.end(), [&](const Link& l) { return l.vertex == v; }))
             a.links.push_back({v, distance(p, c)});

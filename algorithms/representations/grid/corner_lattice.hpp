@@ -28,7 +28,8 @@ bool corner_is_pinch(const GridMap& map, int x, int y);
 
 // How a query point joins the corner lattice: a point on a corner joins that vertex at cost 0;
 // any other point (never a pinch point) joins the corners of every unblocked cell whose closed
-// square holds it. nullopt outside the closed free space.
-std::optional<Attachment> corner_attach(const GridMap& map, Point p);
+// square holds it (under `forbid`, a pinch corner only from its own cell). nullopt outside the
+// closed free space.
+std::optional<Attachment> corner_attach(const GridMap& map, bool squeeze, Point p);
 
 }  // namespace navbench

@@ -197,7 +197,7 @@ bool GridRepresentation<D>::update(const Map& map, const std::vector<CellChange>
 
 template <bool D>
 std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
-  if (corner_) return corner_attach(*map_, p);
+  if (corner_) return corner_attach(*map_, squeeze_, p);
   const int W = graph_.width(), H = graph_.height();
   if (!(p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H)) return std::nullopt;
   // Cells whose closed square holds p: one inside a cell, two on an edge, four at a corner.
