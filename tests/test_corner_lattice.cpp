@@ -1,7 +1,7 @@
 // The corner lattice (SPEC §11, representations/grid/corner_lattice.hpp): grid4/grid8 with
 // lattice=corner against an independent Dijkstra written from the definition of the lattice and of
 // the squeeze rule, on random grids under both rules; Theta* and Lazy Theta* on it give valid paths
-// never shorter than the exact optimum.
+// never shorter than the exact optimum, under both rules.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +11,7 @@
 
 #include "datasets/generate.hpp"
 #include "geometry/free_space.hpp"
+#include "geometry/squeeze_optimum.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/pipeline.hpp"
 #include "search/heuristic.hpp"
@@ -155,37 +156,41 @@ TEST(CornerLattice, AStarEqualsIndependentDijkstraUnderBothSqueezeRules) {
   EXPECT_GT(differ_by_rule, 0u);  // the maps hold pinch points that the rule changes
 }
 
-TEST(CornerLattice, ThetaIsValidAndNeverBelowTheOptimum) {
+TEST(CornerLattice, ThetaIsValidAndNeverBelowTheOptimumUnderBothSqueezeRules) {
   const Heuristic h = parse_heuristic("euclidean");
   std::size_t rows_checked = 0;
-  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const Map m = random_map(seed, 30, 32);
-    FreeSpace fs(m);
-    const auto optimum = build_optimum_graph(m);
-    const RepresentationEntry* e = find_representation("grid8");
-    Params p = Params::parse("lattice=corner");
-    auto rep = e->build(m, p);
-    rep->prepare();
-    const MapContext ctx{m.name, m.collection, "corner"};
-    for (const auto& [s, g] : corner_queries(m, seed, 40)) {
-      QueryInput in;
-      in.start = s;
-      in.goal = g;
-      in.optimal = exact_optimum(*optimum, fs, s, g);
-      for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
-        const auto rows = run_query(ctx, in, *rep, "grid8", h, {"none", "los"}, fs, false, nullptr, nullptr, mode, e->caps);
-        for (const ResultRow& r : rows) {
-          if (!in.optimal) {
-            EXPECT_EQ(r.status, Status::no_path);
-            continue;
+  for (bool squeeze : {false, true})
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      SCOPED_TRACE(std::string(squeeze ? "allow" : "forbid") + " seed " + std::to_string(seed));
+      const Map m = random_map(seed, 30, 32);
+      const FreeSpace forbid(m), allow(m, true);
+      const FreeSpace& fs = squeeze ? allow : forbid;  // the validity test and Theta*'s line of sight
+      const auto visgraph = build_optimum_graph(m);
+      const SqueezeOptimum squeezed(allow);
+      const RepresentationEntry* e = find_representation("grid8");
+      Params p = Params::parse(squeeze ? "lattice=corner,pinch=allow" : "lattice=corner");
+      auto rep = e->build(m, p);
+      rep->prepare();
+      const MapContext ctx{m.name, m.collection, "corner"};
+      for (const auto& [s, g] : corner_queries(m, seed, 40)) {
+        QueryInput in;
+        in.start = s;
+        in.goal = g;
+        in.optimal = squeeze ? squeezed.length(s, g) : exact_optimum(*visgraph, forbid, s, g);
+        for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
+          const auto rows = run_query(ctx, in, *rep, "grid8", h, {"none", "los"}, fs, false, nullptr, nullptr, mode, e->caps);
+          for (const ResultRow& r : rows) {
+            if (!in.optimal) {
+              EXPECT_EQ(r.status, Status::no_path);
+              continue;
+            }
+            ASSERT_EQ(r.status, Status::ok) << r.message;
+            EXPECT_TRUE(*r.valid) << s.x << "," << s.y << " " << g.x << "," << g.y;
+            EXPECT_GE(*r.length, *in.optimal - 1e-9);
+            ++rows_checked;
           }
-          ASSERT_EQ(r.status, Status::ok) << r.message;
-          EXPECT_TRUE(*r.valid) << s.x << "," << s.y << " " << g.x << "," << g.y;
-          EXPECT_GE(*r.length, *in.optimal - 1e-9);
-          ++rows_checked;
         }
       }
     }
-  }
-  EXPECT_GT(rows_checked, 300u);
+  EXPECT_GT(rows_checked, 600u);
 }

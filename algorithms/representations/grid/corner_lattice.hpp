@@ -1,4 +1,4 @@
-// The corner lattice (SPEC §11; docs/maps.md#lattices): grid4/grid8 with `lattice=corner` put their
+// The corner lattice (SPEC §11; docs/maps.md#lattices-cell-centres-or-cell-corners): grid4/grid8 with `lattice=corner` put their
 // vertices at cell corners, as the any-angle literature does (Nash & Koenig, AI Magazine 2013;
 // Uras & Koenig, SoCS 2015). Corner (x, y), 0 <= x <= W, 0 <= y <= H, is vertex y * (W + 1) + x;
 // its moves use GridEdge's directions (0..3 E W S N, 4..7 SE NE SW NW). A diagonal move crosses
