@@ -9,6 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "datasets/load_map.hpp"
 #include "harness/registry/registry.hpp"
 #include "search/heuristic.hpp"
 
@@ -34,6 +35,7 @@ struct QuerySelection {
   long queries = -1;                 // random queries for maps without a scenario
   std::uint64_t seed = 1;
   std::string save_queries;          // write the drawn random queries as a scenario file
+  MapReadOptions read;               // how occupancy images read (--unknown, --wmax, thresholds)
 };
 
 // The search of a query (docs/path-quality.md#any-angle-search): the shared A*, or Theta* and Lazy
