@@ -5,9 +5,7 @@
 #include <numbers>
 #include <unordered_map>
 
-#include <boost/geometry/algorithms/convert.hpp>
 #include <boost/geometry/algorithms/correct.hpp>
-#include <boost/geometry/algorithms/difference.hpp>
 #include <boost/geometry/algorithms/intersects.hpp>
 #include <boost/geometry/algorithms/is_valid.hpp>
 #include <boost/geometry/algorithms/sym_difference.hpp>
@@ -59,23 +57,71 @@ BgRing ring_of(const std::vector<Point>& pts) {
   return r;
 }
 
-// The polygon map whose free space is `free` inside `box`: walkable = the box, obstacles = the
-// box minus `free` (Boost.Geometry difference; valid polygons, touching at points where free
-// sectors meet).
+std::vector<Point> open_points(const BgRing& r) {
+  std::vector<Point> out;
+  for (std::size_t i = 0; i + 1 < r.size(); ++i) out.push_back({r[i].x(), r[i].y()});
+  return out;
+}
+
+double ring_area(const std::vector<Point>& r) {
+  double a = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) a += r[i].x * r[(i + 1) % r.size()].y - r[(i + 1) % r.size()].x * r[i].y;
+  return std::abs(a) / 2;
+}
+
+// Even-odd point in ring (p never on the ring here: callers pass the midpoint of an edge of
+// another loop, and loops share no edge).
+bool inside(const std::vector<Point>& r, Point p) {
+  bool in = false;
+  for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++)
+    if ((r[i].y > p.y) != (r[j].y > p.y) && p.x < (r[j].x - r[i].x) * (p.y - r[i].y) / (r[j].y - r[i].y) + r[i].x) in = !in;
+  return in;
+}
+
+// The polygon map whose free space is the union of the components `free` (each an outer ring
+// with holes; components meet at most at points): every hole becomes an obstacle whose own holes
+// are the components lying directly inside it (islands, walkable again); the walkable area is the
+// one outermost component, or, when several are outermost, `box` with those as the holes of one
+// more obstacle. No Boolean operation: the rings stay exactly as traced, touching only at points.
 PolygonMap region_map(const BgMultiPolygon& free, const BgBox& box, const std::string& file) {
   if (free.empty()) throw InputError(file + ": no walkable area");
-  BgPolygon frame;
-  bg::convert(box, frame);
-  bg::correct(frame);
-  BgMultiPolygon obstacles;
-  try {
-    bg::difference(frame, free, obstacles);
-  } catch (const std::exception& e) {
-    throw InputError(file + ": cannot compute the obstacles around the walkable area (" + e.what() + ")");
+  struct Hole {
+    std::vector<Point> ring;
+    double area;
+    std::size_t owner;
+    PolygonShape shape;
+  };
+  std::vector<Hole> holes;
+  std::vector<std::vector<Point>> outers;
+  for (std::size_t c = 0; c < free.size(); ++c) {
+    outers.push_back(open_points(free[c].outer()));
+    for (const auto& h : free[c].inners()) {
+      auto ring = open_points(h);
+      const double a = ring_area(ring);
+      holes.push_back({ring, a, c, PolygonShape{{ring}}});
+    }
+  }
+  std::vector<std::size_t> top;
+  for (std::size_t c = 0; c < outers.size(); ++c) {
+    const Point mid{(outers[c][0].x + outers[c][1].x) / 2, (outers[c][0].y + outers[c][1].y) / 2};
+    Hole* parent = nullptr;
+    for (Hole& h : holes)
+      if (h.owner != c && (!parent || h.area < parent->area) && inside(h.ring, mid)) parent = &h;
+    if (parent) parent->shape.rings.push_back(outers[c]);
+    else top.push_back(c);
   }
   PolygonMap pm;
-  pm.walkable = from_bg(frame);
-  for (const BgPolygon& o : obstacles) pm.obstacles.push_back(from_bg(o));
+  if (top.size() == 1) {
+    pm.walkable.rings.push_back(outers[top[0]]);
+  } else {
+    const double x0 = box.min_corner().x() - 1, y0 = box.min_corner().y() - 1, x1 = box.max_corner().x() + 1, y1 = box.max_corner().y() + 1;
+    const std::vector<Point> frame{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    pm.walkable.rings.push_back(frame);
+    PolygonShape outside{{frame}};
+    for (std::size_t c : top) outside.rings.push_back(outers[c]);
+    pm.obstacles.push_back(std::move(outside));
+  }
+  for (Hole& h : holes) pm.obstacles.push_back(std::move(h.shape));
   return pm;
 }
 
@@ -85,6 +131,29 @@ double clockwise_angle(Point u, Point v) {
   while (a <= 0) a += 2 * std::numbers::pi;
   while (a > 2 * std::numbers::pi) a -= 2 * std::numbers::pi;
   return a;
+}
+
+// A closed walk of vertex ids that may pass a vertex more than once (free space touching itself
+// at a point, e.g. a corridor bent round until its ends meet at a corner), cut there into closed
+// walks that pass each vertex once: the simple rings OGC polygons are made of.
+std::vector<std::vector<int>> split_at_repeats(const std::vector<int>& walk) {
+  std::vector<std::vector<int>> out;
+  std::vector<int> stack;
+  std::unordered_map<int, std::size_t> at;  // vertex -> its place on the stack
+  for (int v : walk) {
+    auto it = at.find(v);
+    if (it != at.end()) {  // a loop closes at v: stack[it->second ..] is one ring
+      std::vector<int> ring(stack.begin() + long(it->second), stack.end());
+      for (std::size_t i = it->second + 1; i < stack.size(); ++i) at.erase(stack[i]);
+      stack.resize(it->second + 1);
+      if (ring.size() >= 3) out.push_back(std::move(ring));
+      continue;
+    }
+    at[v] = stack.size();
+    stack.push_back(v);
+  }
+  if (stack.size() >= 3) out.push_back(std::move(stack));
+  return out;
 }
 
 }  // namespace
@@ -150,12 +219,12 @@ PolygonMap mesh_polygon_map(const PolyanyaMesh& m, const std::string& file) {
   std::vector<std::pair<std::size_t, BgRing>> holes;
   for (std::size_t start : boundary) {
     if (used[start]) continue;
-    std::vector<Point> loop;
+    std::vector<int> walk;
     std::size_t e = start;
     do {
       used[e] = 1;
       const HalfEdge& h = edges[e];
-      loop.push_back(m.vertices[std::size_t(h.from)]);
+      walk.push_back(h.from);
       const Point b = m.vertices[std::size_t(h.to)], back = m.vertices[std::size_t(h.from)];
       std::size_t next = edges.size();
       double best = 10;
@@ -168,18 +237,23 @@ PolygonMap mesh_polygon_map(const PolyanyaMesh& m, const std::string& file) {
         throw InputError(file + ": the mesh's boundary does not close at vertex " + std::to_string(h.to) + " (not a planar mesh)");
       e = next;
     } while (e != start);
-    double twice_area = 0;
-    for (std::size_t i = 0; i < loop.size(); ++i) {
-      const Point& p = loop[i], &q = loop[(i + 1) % loop.size()];
-      twice_area += p.x * q.y - q.x * p.y;
-    }
     const std::size_t root = std::size_t(uf.find(edges[start].polygon));
-    if (twice_area > 0) {
-      if (!component[root].outer().empty())
-        throw InputError(file + ": polygons " + std::to_string(edges[start].polygon) + " and " + std::to_string(root) + " are joined but have two outer boundaries (overlapping polygons)");
-      component[root].outer() = ring_of(loop);
-    } else {
-      holes.push_back({root, ring_of(loop)});
+    for (const auto& ids : split_at_repeats(walk)) {
+      std::vector<Point> loop;
+      double twice_area = 0;
+      for (int v : ids) loop.push_back(m.vertices[std::size_t(v)]);
+      for (std::size_t i = 0; i < loop.size(); ++i) {
+        const Point& p = loop[i], &q = loop[(i + 1) % loop.size()];
+        twice_area += p.x * q.y - q.x * p.y;
+      }
+      if (twice_area > 0) {
+        if (!component[root].outer().empty())
+          throw InputError(file + ": polygons " + std::to_string(edges[start].polygon) + " and " + std::to_string(root) +
+                           " are joined but have two outer boundaries (overlapping polygons)");
+        component[root].outer() = ring_of(loop);
+      } else {
+        holes.push_back({root, ring_of(loop)});
+      }
     }
   }
   for (auto& [root, ring] : holes) component[root].inners().push_back(std::move(ring));
