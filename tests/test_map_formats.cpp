@@ -139,7 +139,7 @@ TEST(RosMap, SampleReadsWithFrameAndUnknownOption) {
   EXPECT_EQ(m.frame->unknown_cells, 18);
   EXPECT_FALSE(m.grid.passable(8, 7));  // '?' blocked by default
   // Cells as drawn: the Moving AI twin of the same drawing has the same free cells.
-  const Map twin = load_map(kFormats + "office.map");
+  const Map twin = load_map(kFormats + "office-grid.map");
   EXPECT_EQ(m.grid.cells, twin.grid.cells);
   EXPECT_EQ(load_map(kFormats + "office.png").grid.cells, twin.grid.cells);
   MapReadOptions o;
@@ -228,7 +228,7 @@ TEST(RosMap, BareImageThresholds) {
 TEST(PolyanyaMesh, SampleMeshCoversTheFreeCells) {
   const Map m = load_map(kFormats + "office-cells.mesh");
   ASSERT_EQ(m.kind, MapKind::polygon);
-  const Map grid = load_map(kFormats + "office.map");
+  const Map grid = load_map(kFormats + "office-grid.map");
   long free = 0;
   for (auto c : grid.grid.cells) free += c;
   EXPECT_DOUBLE_EQ(free_area(m.polygons), double(free));
@@ -239,7 +239,7 @@ TEST(PolyanyaMesh, SampleMeshCoversTheFreeCells) {
 TEST(PolyanyaMesh, SampleOptimumEqualsTheGridsAtCorners) {
   QuerySelection corner;
   corner.convention = "corner";
-  PreparedMap grid = prepare_map(kFormats + "office.map", corner);
+  PreparedMap grid = prepare_map(kFormats + "office-grid.map", corner);
   PreparedMap mesh = prepare_map(kFormats + "office-cells.mesh", QuerySelection{});
   grid.compute_optimum();
   mesh.compute_optimum();

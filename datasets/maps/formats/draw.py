@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the hand-drawn samples of datasets/maps/formats/ (README.md there) from the ASCII
 drawings below: the same floor plan as a ROS map_server map (office.yaml + office.pgm), a bare
-PNG (office.png), a Moving AI grid (office.map), a Polyanya mesh of its free cells
+PNG (office.png), a Moving AI grid (office-grid.map), a Polyanya mesh of its free cells
 (office-cells.mesh, one square polygon per free cell); and a Polyanya polygon map (courtyard.poly).
 Deterministic: running it again rewrites the same bytes. Usage: python3 draw.py [OUT_DIR]"""
 import os
@@ -99,7 +99,7 @@ def main():
         "office.yaml": b"image: office.pgm\nresolution: 0.05\norigin: [-0.6, -0.35, 0.0]\nnegate: 0\n"
                        b"occupied_thresh: 0.65\nfree_thresh: 0.196\n",
         "office.png": png(OFFICE),
-        "office.map": movingai(OFFICE).encode(),
+        "office-grid.map": movingai(OFFICE).encode(),
         "office-cells.mesh": mesh(OFFICE).encode(),
         "courtyard.poly": poly(COURTYARD).encode(),
     }
