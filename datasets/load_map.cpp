@@ -34,6 +34,16 @@ bool is_scanned_map_file(const std::string& path) {
   return e == ".map" || e == ".wkt" || e == ".yaml" || e == ".yml" || e == ".mesh" || e == ".poly";
 }
 
+bool carries_own_costs(const std::string& path) {
+  const std::string e = extension(path);
+  if (e != ".yaml" && e != ".yml") return false;
+  try {
+    return read_ros_yaml(path).mode == "scale";
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
 bool is_movingai_path(const std::string& path) {
   const std::string e = extension(path);
   return e != ".wkt" && e != ".yaml" && e != ".yml" && e != ".png" && e != ".pgm" && e != ".mesh" && e != ".poly";

@@ -22,6 +22,10 @@ Map load_map(const std::string& path, const MapReadOptions& opt = {});
 // bare image (a ROS map's image would be read twice) nor a scenario.
 bool is_scanned_map_file(const std::string& path);
 
+// A ROS map whose YAML says `mode: scale`: its cells between the thresholds carry weights (so a
+// sweep's rows get the terrain columns). False for anything else, and for a YAML that fails to read.
+bool carries_own_costs(const std::string& path);
+
 // True for the Moving AI reader's files (the terrain characters of --terrain exist only there).
 bool is_movingai_path(const std::string& path);
 

@@ -50,5 +50,19 @@ expect_error poly_self_intersecting "bowtie\.poly:5: polygon 1 intersects itself
 total=$((total+1))
 if "$nb" run --map "$src/datasets/maps/formats" --rep grid4,grid8,quadtree,navmesh,navmesh-vertices,visgraph --quiet --out "$tmp/ok" 2>"$tmp/err" &&
    [ "$(grep -c ',ok,' "$tmp/ok.csv")" -gt 0 ]; then echo "ok   samples run"; else echo "FAIL samples: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
+# A ROS map in scale mode carries its own costs: run and sweep rows get the terrain columns, and
+# meta.json records how the map was read.
+cp "$src/datasets/maps/formats/office.pgm" "$d/"
+printf 'image: office.pgm\nmode: scale\nresolution: 0.05\norigin: [1, 2, 0]\nnegate: 0\noccupied_thresh: 0.9\nfree_thresh: 0.1\n' > "$d/scale.yaml"
+printf '{"maps": ["%s"], "representations": ["grid8", "visgraph"], "queries": {"select": "all", "random": 4}, "output": "%s"}\n' \
+  "$d/scale.yaml" "$tmp/sweep" > "$tmp/sweep.json"
+total=$((total+1))
+if "$nb" run --map "$d/scale.yaml" --queries 4 --rep grid8 --quiet --out "$tmp/scale" 2>"$tmp/err" &&
+   head -1 "$tmp/scale.csv" | grep -q ',terrain,cost,raw_cost,octile_optimal_cost,optimal_cost,cost_gap' &&
+   grep -q '"resolution": 0.05' "$tmp/scale.meta.json" && grep -q '"between": 18' "$tmp/scale.meta.json" &&
+   "$nb" sweep "$tmp/sweep.json" --jobs 1 --quiet 2>>"$tmp/err" &&
+   head -1 "$tmp/sweep/results.csv" | grep -q ',terrain,cost,' && grep -q '"mode": "scale"' "$tmp/sweep/results.meta.json"; then
+  echo "ok   scale-mode map: terrain columns in run and sweep, frame in meta.json"
+else echo "FAIL scale-mode map: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
 echo "$((total-fails))/$total passed"
 [ "$fails" -eq 0 ]
