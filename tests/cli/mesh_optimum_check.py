@@ -31,8 +31,10 @@ def main():
             continue
         m_out, g_out = os.path.join(out, coll + "-" + name + "-mesh"), os.path.join(out, coll + "-" + base + "-grid")
         common = ["--rep", "visgraph", "--limit", limit, "--quiet", "--no-optimum"]
-        subprocess.run([nb, "run", "--map", mesh, "--scen", grid + ".scen"] + common + ["--out", m_out], check=True)
-        if not os.path.exists(g_out + ".csv"):
+        done = lambda prefix: os.path.exists(prefix + ".csv") and os.path.getsize(prefix + ".csv") > 0  # a rerun keeps them
+        if not done(m_out):
+            subprocess.run([nb, "run", "--map", mesh, "--scen", grid + ".scen"] + common + ["--out", m_out], check=True)
+        if not done(g_out):
             subprocess.run([nb, "run", "--map", grid, "--convention", "corner"] + common + ["--out", g_out], check=True)
         m, g = lengths(m_out + ".csv"), lengths(g_out + ".csv")
         worst, bad, n, statuses = 0.0, 0, 0, set()
