@@ -209,6 +209,42 @@ TEST(RosMap, BadImagesAreOneLine) {
   EXPECT_EQ(with_image("ok.pgm", pgm(2, 2, {0, 255, 254, 0})), "");
 }
 
+// stb_image decodes what map_server's ImageMagick decodes: 16-bit grey at full depth, RGB and
+// grey + alpha with their channels (read_pixel then averages them as map_server does).
+TEST(RosMap, SixteenBitColourAndAlphaPngsDecode) {
+  TempDir t;
+  const std::string g16(
+      "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x02\x00\x00\x00\x01\x10\x00\x00\x00\x00\x81"
+      "\xd9\xfc\x15\x00\x00\x00\x0d\x49\x44\x41\x54\x78\x9c\x63\xf8\xff\x9f\xf9\x05\x00\x07\xec\x02\xea\x50\x7a\x2e\xec\x00\x00"
+      "\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82", 70);  // 2 x 1, 16-bit grey: 65535, 1000
+  const std::string rgb(
+      "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x02\x00\x00\x00\x01\x08\x02\x00\x00\x00\x7b"
+      "\x40\xe8\xdd\x00\x00\x00\x0f\x49\x44\x41\x54\x78\x9c\x63\xf8\xff\x9f\x81\x81\x41\x0e\x00\x0b\x1a\x02\x1d\x42\x65\x2e\x9d"
+      "\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82", 72);  // 2 x 1 RGB: (255, 255, 0), (0, 0, 30)
+  const std::string ga(
+      "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x02\x00\x00\x00\x01\x08\x04\x00\x00\x00\x5e"
+      "\x2b\xb7\x01\x00\x00\x00\x0d\x49\x44\x41\x54\x78\x9c\x63\xf8\xcf\xf0\xff\x3f\x00\x06\xfe\x02\xfe\x0c\x75\x89\xde\x00\x00"
+      "\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82", 70);  // 2 x 1 grey + alpha: (255, 0), (255, 255)
+  PixelImage a = read_image(t.write("g16.png", g16));
+  EXPECT_EQ(a.max, 65535);
+  EXPECT_EQ(a.channels, 1);
+  EXPECT_EQ(a.at(1, 0, 0), 1000);
+  Map m = load_map(t.dir.string() + "/g16.png");
+  EXPECT_TRUE(m.grid.passable(0, 0));
+  EXPECT_FALSE(m.grid.passable(1, 0));  // p = 1 - 1000/65535 = 0.985
+  PixelImage b = read_image(t.write("rgb.png", rgb));
+  EXPECT_EQ(b.channels, 3);
+  EXPECT_EQ(b.at(1, 0, 2), 30);
+  m = load_map(t.dir.string() + "/rgb.png");
+  EXPECT_EQ(m.frame->unknown_cells, 1);  // mean 170: p 0.333
+  EXPECT_EQ(m.frame->occupied_cells, 1);  // mean 10
+  PixelImage c = read_image(t.write("ga.png", ga));
+  EXPECT_EQ(c.channels, 2);
+  m = load_map(t.dir.string() + "/ga.png");
+  EXPECT_EQ(m.frame->unknown_cells, 1);  // transparent white: (3 * 255 + 0) / 4 -> p 0.25
+  EXPECT_EQ(m.frame->free_cells, 1);
+}
+
 TEST(RosMap, BareImageThresholds) {
   TempDir t;
   const std::string p = t.write("grey.pgm", pgm(3, 1, {100, 160, 230}));  // p = 0.608, 0.373, 0.098

@@ -278,6 +278,9 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   // Every map, scenario and dynamic scenario is read and checked before any unit runs.
   std::vector<PreparedMap> maps;
   for (std::size_t i = 0; i < cfg.maps.size(); ++i) maps.push_back(prepare_map(cfg.maps[i], cfg.map_select[i]));
+  for (const auto& pm : maps)  // a ROS map in scale mode is weighted: no radius (docs/terrain.md)
+    if (pm.map.weighted() && std::any_of(cfg.radii.begin(), cfg.radii.end(), [](double r) { return r > kRadiusTolerance; }))
+      throw std::invalid_argument(pm.map.path + ": a weighted map takes no radius > 0 (docs/terrain.md)");
   for (const auto& d : cfg.dynamic) (void)load_dynamic_scenario(d);
   const UnitPlan plan = plan_units(cfg, maps);
   // --shard K/N: units K-1, K-1+N, ... — deterministic, so N machines cover the sweep exactly once.

@@ -64,5 +64,10 @@ if "$nb" run --map "$d/scale.yaml" --queries 4 --rep grid8 --quiet --out "$tmp/s
    head -1 "$tmp/sweep/results.csv" | grep -q ',terrain,cost,' && grep -q '"mode": "scale"' "$tmp/sweep/results.meta.json"; then
   echo "ok   scale-mode map: terrain columns in run and sweep, frame in meta.json"
 else echo "FAIL scale-mode map: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
+total=$((total+1))
+"$nb" run --map "$d/scale.yaml" --queries 4 --rep grid8 --radius 0.5 --out "$tmp/rad" >/dev/null 2>"$tmp/err"; rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'scale.yaml: a weighted map takes no --radius' "$tmp/err" && ! ls "$tmp"/rad.* >/dev/null 2>&1; then
+  echo "ok   scale_radius: $(cat "$tmp/err")"
+else echo "FAIL scale_radius: rc=$rc $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
 echo "$((total-fails))/$total passed"
 [ "$fails" -eq 0 ]
