@@ -95,7 +95,7 @@ void write_run_metadata(const RunConfig& cfg, const nlohmann::json* maps) {
   std::ofstream meta(cfg.out + ".meta.json", std::ios::trunc);
   if (!meta) throw std::runtime_error(cfg.out + ".meta.json: cannot write");
   nlohmann::json j = run_metadata(cfg.argv, cfg.select.seed, config_json(cfg));
-  if (maps && !maps->empty()) j["maps"] = *maps;
+  if (maps && !maps->empty()) j["map_frames"] = *maps;
   meta << j.dump(2) << '\n';
 }
 

@@ -18,7 +18,7 @@ nlohmann::json map_frames_json(const std::vector<const Map*>& maps);
 
 struct RunConfig;
 // PREFIX.meta.json of a `navbench run` (its folder made when missing); `maps` (map_frames_json),
-// when not empty, goes in as "maps".
+// when not empty, goes in as "map_frames".
 void write_run_metadata(const RunConfig& cfg, const nlohmann::json* maps = nullptr);
 
 }  // namespace navbench

@@ -296,7 +296,7 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   meta["jobs"] = opt->jobs;
   std::vector<const Map*> read;  // maps from occupancy images: resolution, origin, how read (docs/maps.md)
   for (const auto& pm : maps) read.push_back(&pm.map);
-  if (const json frames = map_frames_json(read); !frames.empty()) meta["maps"] = frames;
+  if (const json frames = map_frames_json(read); !frames.empty()) meta["map_frames"] = frames;
   write_atomic(out / "results.meta.json", meta.dump(2) + "\n");
 
   run_units(cfg, todo, maps, out, *opt, argv);

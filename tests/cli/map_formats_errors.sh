@@ -61,7 +61,7 @@ if "$nb" run --map "$d/scale.yaml" --queries 4 --rep grid8 --quiet --out "$tmp/s
    head -1 "$tmp/scale.csv" | grep -q ',terrain,cost,raw_cost,octile_optimal_cost,optimal_cost,cost_gap' &&
    grep -q '"resolution": 0.05' "$tmp/scale.meta.json" && grep -q '"between": 18' "$tmp/scale.meta.json" &&
    "$nb" sweep "$tmp/sweep.json" --jobs 1 --quiet 2>>"$tmp/err" &&
-   head -1 "$tmp/sweep/results.csv" | grep -q ',terrain,cost,' && grep -q '"mode": "scale"' "$tmp/sweep/results.meta.json"; then
+   head -1 "$tmp/sweep/results.csv" | grep -q ',terrain,cost,' && grep -q "\"map_frames\"" "$tmp/sweep/results.meta.json" && grep -q "\"mode\": \"scale\"" "$tmp/sweep/results.meta.json"; then
   echo "ok   scale-mode map: terrain columns in run and sweep, frame in meta.json"
 else echo "FAIL scale-mode map: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
 total=$((total+1))

@@ -87,7 +87,7 @@ def check(nb, out, yaml_path):
     subprocess.run([nb, "run", "--map", yaml_path, "--scen", scen, "--rep", "grid8", "--no-optimum", "--quiet",
                     "--out", prefix], check=True)
     meta = json.load(open(prefix + ".meta.json"))
-    got = next(v for k, v in meta["maps"].items() if k.endswith("/" + name))["cells"]
+    got = next(v for k, v in meta["map_frames"].items() if k.endswith("/" + name))["cells"]
     bad = []
     if got != counts:
         bad.append("counts: navbench %s, map_server's rule %s" % (got, counts))
