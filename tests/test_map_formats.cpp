@@ -13,7 +13,6 @@
 #include "datasets/load_map.hpp"
 #include "datasets/polyanya.hpp"
 #include "geometry/polygons.hpp"
-#include "harness/run/prepared_map.hpp"
 
 using namespace navbench;
 namespace fs = std::filesystem;
@@ -268,24 +267,6 @@ TEST(PolyanyaMesh, SampleMeshCoversTheFreeCells) {
   long free = 0;
   for (auto c : grid.grid.cells) free += c;
   EXPECT_DOUBLE_EQ(free_area(m.polygons), double(free));
-}
-
-// The mesh of the grid's free cells has the grid's free space: the exact optimum (visibility
-// graph) on the mesh's own query points equals the grid's in the corner convention.
-TEST(PolyanyaMesh, SampleOptimumEqualsTheGridsAtCorners) {
-  QuerySelection corner;
-  corner.convention = "corner";
-  PreparedMap grid = prepare_map(kFormats + "office-grid.map", corner);
-  PreparedMap mesh = prepare_map(kFormats + "office-cells.mesh", QuerySelection{});
-  grid.compute_optimum();
-  mesh.compute_optimum();
-  ASSERT_EQ(grid.queries.size(), 20u);
-  ASSERT_EQ(mesh.queries.size(), grid.queries.size());
-  for (std::size_t i = 0; i < grid.queries.size(); ++i) {
-    ASSERT_TRUE(grid.queries[i].optimal && mesh.queries[i].optimal) << i;
-    EXPECT_NEAR(*mesh.queries[i].optimal, *grid.queries[i].optimal, 1e-9) << i;
-    EXPECT_GE(*grid.queries[i].octile_optimal, *mesh.queries[i].optimal - 1e-9) << i;
-  }
 }
 
 TEST(PolyanyaMesh, SpecExampleReads) {

@@ -50,6 +50,22 @@ expect_error poly_self_intersecting "bowtie\.poly:5: polygon 1 intersects itself
 total=$((total+1))
 if "$nb" run --map "$src/datasets/maps/formats" --rep grid4,grid8,quadtree,navmesh,navmesh-vertices,visgraph --quiet --out "$tmp/ok" 2>"$tmp/err" &&
    [ "$(grep -c ',ok,' "$tmp/ok.csv")" -gt 0 ]; then echo "ok   samples run"; else echo "FAIL samples: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
+# The mesh of the sample grid's free cells has the grid's free space: visgraph's length on the
+# mesh (query points = the scenario's (x, y)) equals the grid's with --convention corner, query by query.
+total=$((total+1))
+f=$src/datasets/maps/formats
+if "$nb" run --map "$f/office-grid.map" --convention corner --rep visgraph --quiet --out "$tmp/og" 2>"$tmp/err" &&
+   "$nb" run --map "$f/office-cells.mesh" --rep visgraph --quiet --out "$tmp/om" 2>>"$tmp/err" &&
+   python3 - "$tmp/og.csv" "$tmp/om.csv" <<'PY'
+import csv, sys
+g, m = (list(csv.DictReader(open(p))) for p in sys.argv[1:3])
+assert len(g) == len(m) == 20, (len(g), len(m))
+for a, b in zip(g, m):
+    assert a["status"] == b["status"] == "ok" and b["valid"] == "1", (a["status"], b["status"])
+    assert abs(float(a["length"]) - float(b["length"])) <= 1e-9 * float(a["length"]), (a["length"], b["length"])
+PY
+then echo "ok   mesh of the sample = its grid (corner): 20 equal visgraph lengths"
+else echo "FAIL mesh of the sample: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
 # A ROS map in scale mode carries its own costs: run and sweep rows get the terrain columns, and
 # meta.json records how the map was read.
 cp "$src/datasets/maps/formats/office.pgm" "$d/"
