@@ -1,6 +1,7 @@
 // The map types every layer agrees on (docs/maps.md): an occupancy grid (Moving AI) or a polygon map (WKT).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,21 @@ struct CellChange {
 
 enum class MapKind { grid, polygon };
 
+// How a map read from an occupancy image (a ROS map_server map or a bare PNG/PGM; docs/maps.md)
+// was read, and where its cells are in the world: cell (x, y) of an H-row map has its lower-left
+// corner at metres (x * resolution + origin_x, (H - 1 - y) * resolution + origin_y).
+struct MapFrame {
+  double resolution = 0;  // metres per cell; 0 for a bare image (no scale known)
+  double origin_x = 0, origin_y = 0, yaw = 0;  // yaw is read and reported, not applied
+  std::string image;      // the image file read
+  std::string mode = "trinary";  // trinary | scale | raw
+  bool negate = false;
+  double occupied_thresh = 0.65, free_thresh = 0.196;
+  bool unknown_free = false;  // unknown cells read as free (default: blocked)
+  double wmax = 5;            // scale mode: the weight of a cell at occupied_thresh
+  long free_cells = 0, occupied_cells = 0, unknown_cells = 0, between_cells = 0;  // as the rule read them
+};
+
 struct Map {
   std::string name;        // file name without extension (.map / .wkt)
   std::string collection;  // name of the folder holding it
@@ -52,6 +68,8 @@ struct Map {
   // Where the weights of a weighted grid came from (docs/terrain.md): the --terrain text or the
   // cost layer's file name, the column `terrain`; "" on an unweighted map.
   std::string terrain;
+  // Maps read from an occupancy image (ROS map_server, PNG/PGM): how, and their place in the world.
+  std::optional<MapFrame> frame;
 
   // A grid map with cell weights (docs/terrain.md).
   bool weighted() const { return kind == MapKind::grid && grid.weighted(); }

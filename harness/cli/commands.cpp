@@ -1,5 +1,6 @@
 // navbench: the command line of docs/command-line.md (main.cpp calls navbench::command_line).
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -9,6 +10,7 @@
 #include "datasets/generate.hpp"
 #include "datasets/terrain.hpp"
 #include "datasets/generate_dynamic.hpp"
+#include "datasets/load_map.hpp"
 #include "datasets/movingai.hpp"
 #include "harness/cli/arguments.hpp"
 #include "harness/cli/commands.hpp"
@@ -37,6 +39,20 @@ int generate_command(const std::vector<std::string>& args, const std::vector<std
     f.close();
     if (!f) throw std::runtime_error(file + ": cannot write");
     std::cerr << "navbench: wrote " << file << " (" << o->costs.kind << ", " << g.width << "x" << g.height << ")\n";
+    return 0;
+  }
+  if (o->kind == "queries") {  // a scenario of an existing grid map, e.g. a ROS map (docs/maps.md)
+    const navbench::Map base = navbench::load_map(o->map);
+    if (base.kind != navbench::MapKind::grid)
+      throw navbench::InputError(o->map + ": generate queries needs a grid map (.map, ROS .yaml, .png/.pgm)");
+    const std::string map_name = std::filesystem::path(o->map).filename().string();
+    const navbench::Scenario s = navbench::make_scenario(base.grid, map_name, o->queries, o->gen.seed);
+    const std::string file = o->dir + "/" + o->name + (o->name.ends_with(".scen") ? "" : ".scen");
+    std::ofstream f(file);
+    navbench::write_scenario(f, s);
+    f.close();
+    if (!f) throw std::runtime_error(file + ": cannot write");
+    std::cerr << "navbench: wrote " << file << " (" << s.lines.size() << " queries of " << map_name << ")\n";
     return 0;
   }
   if (o->kind == "changes") {  // a change scenario (docs/changing-maps.md) of an existing grid map

@@ -112,8 +112,22 @@ std::vector<double> parse_radius_list(const std::string& value) {
   return out;
 }
 
+// How occupancy images read (ROS map_server maps and bare PNG/PGM; docs/maps.md).
+void add_occupancy_options(CLI::App& app, OccupancyOptions& o) {
+  app.add_option_function<std::string>("--unknown", [&o](const std::string& v) {
+        if (v != "blocked" && v != "free") throw std::invalid_argument("--unknown needs blocked or free, got '" + v + "'");
+        o.unknown_free = v == "free";
+      }, "occupancy images: unknown cells blocked (default) or free")->type_name("blocked|free");
+  app.add_option("--wmax", o.wmax, "ROS scale mode: weight of a cell at occupied_thresh (default 5)")
+      ->check(CLI::Range(1.0, 1e9))->type_name("W");
+  app.add_option("--occupied-thresh", o.occupied_thresh, "bare PNG/PGM maps: occupancy above it is blocked (default 0.65)")
+      ->check(CLI::Range(0.0, 1.0))->type_name("T");
+  app.add_option("--free-thresh", o.free_thresh, "bare PNG/PGM maps: occupancy below it is free (default 0.196)")
+      ->check(CLI::Range(0.0, 1.0))->type_name("T");
+}
+
 void add_selection_options(CLI::App& app, RunConfig& c) {
-  app.add_option("--map", c.maps, "map files (.map, .wkt) or directories searched for them; one or more")
+  app.add_option("--map", c.maps, "map files (.map, .wkt, ROS .yaml, .png/.pgm, .mesh, .poly) or directories searched for them; one or more")
       ->expected(1, -1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("PATH");
   app.add_option("--scen", c.select.scen, "scenario file (single map; default: MAP.scen next to each map)")->type_name("FILE");
   app.add_option("--dynamic", c.dynamic, "changing-map scenarios (version 2 .scen + patch file) instead of --map")
@@ -132,6 +146,7 @@ void add_selection_options(CLI::App& app, RunConfig& c) {
       ->type_name("CHAR=W,...");
   app.add_option("--costs", c.select.weights.costs, "weighted map (docs/terrain.md): a cost layer file of the map's size")
       ->type_name("FILE");
+  add_occupancy_options(app, c.select.read.occupancy);
 }
 
 }  // namespace
@@ -244,8 +259,8 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
                "seeded change scenario of an existing map (docs/changing-maps.md: NAME.scen + NAME.patch).",
                "navbench generate"};
   configure(app);
-  app.add_option("KIND", o.kind, "random, rooms, maze, polygons, cave; or changes, costs (with --map)")->type_name("KIND");
-  app.add_option("--map", o.map, "changes, costs: the grid map (.map) the scenario or cost layer is for")->type_name("FILE");
+  app.add_option("KIND", o.kind, "random, rooms, maze, polygons, cave; or changes, costs, queries (with --map)")->type_name("KIND");
+  app.add_option("--map", o.map, "changes, costs: the grid map (.map) the scenario or cost layer is for; queries: any grid map (.map, ROS .yaml, .png/.pgm)")->type_name("FILE");
   app.add_option("--kind", cost_kind, "costs: inflation (a robot costmap, cost rising near obstacles) or regions "
                  "(seeded discs of cheaper and dearer terrain); default inflation")->type_name("KIND");
   app.add_option("--wmax", wmax, "costs inflation: the weight next to an obstacle (default 5)")->type_name("W");
@@ -290,6 +305,15 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
   }
   for (const char* opt : {"--kind", "--wmax", "--lambda", "--regions"})
     if (app.count(opt)) throw std::invalid_argument(std::string(opt) + " is an option of 'generate costs'");
+  if (o.kind == "queries") {  // a scenario of an existing grid map: Moving AI, ROS or image (docs/maps.md)
+    if (o.map.empty()) throw std::invalid_argument("generate queries needs --map FILE");
+    for (const char* opt : {"--epochs", "--block", "--changes", "--width", "--height", "--density", "--room", "--corridor", "--obstacles"})
+      if (app.count(opt)) throw std::invalid_argument(std::string(opt) + " is not an option of 'generate queries'");
+    if (app.count("--queries")) o.queries = queries;
+    if (app.count("--seed")) o.gen.seed = seed;
+    if (o.queries < 1 || o.queries > 1000000) throw std::invalid_argument("generate queries: --queries must be in 1..1000000");
+    return o;
+  }
   if (o.kind == "changes") {  // a change scenario (docs/changing-maps.md) of an existing grid map
     if (o.map.empty()) throw std::invalid_argument("generate changes needs --map FILE.map");
     ChangeOptions& c = o.change;

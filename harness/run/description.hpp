@@ -10,6 +10,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "datasets/movingai.hpp"
+#include "datasets/load_map.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/agent.hpp"
 #include "search/any_representation.hpp"
@@ -42,6 +43,7 @@ struct QuerySelection {
   long queries = -1;                 // random queries for maps without a scenario
   std::uint64_t seed = 1;
   std::string save_queries;          // write the drawn random queries as a scenario file
+  MapReadOptions read;               // how occupancy images read (--unknown, --wmax, thresholds)
 };
 
 // The search of a query: SearchMode (search/any_representation.hpp).

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "geometry/map.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/description.hpp"
 
@@ -69,11 +70,33 @@ nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t 
   return j;
 }
 
-void write_run_metadata(const RunConfig& cfg) {
+nlohmann::json map_frames_json(const std::vector<const Map*>& maps) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Map* m : maps) {
+    if (!m->frame) continue;
+    const MapFrame& f = *m->frame;
+    nlohmann::json j = {{"path", m->path}, {"image", f.image}, {"width", m->grid.width}, {"height", m->grid.height},
+                        {"mode", f.mode}, {"negate", f.negate}, {"occupied_thresh", f.occupied_thresh},
+                        {"free_thresh", f.free_thresh}, {"unknown", f.unknown_free ? "free" : "blocked"},
+                        {"cells", {{"free", f.free_cells}, {"occupied", f.occupied_cells}, {"unknown", f.unknown_cells},
+                                   {"between", f.between_cells}}}};
+    if (f.resolution > 0) {  // a ROS map: cell (x, y) at metres (x r + ox, (H - 1 - y) r + oy)
+      j["resolution"] = f.resolution;
+      j["origin"] = {f.origin_x, f.origin_y, f.yaw};
+    }
+    if (f.mode == "scale") j["wmax"] = f.wmax;
+    out[m->collection + "/" + m->name] = j;
+  }
+  return out;
+}
+
+void write_run_metadata(const RunConfig& cfg, const nlohmann::json* maps) {
   if (auto dir = std::filesystem::path(cfg.out).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
   std::ofstream meta(cfg.out + ".meta.json", std::ios::trunc);
   if (!meta) throw std::runtime_error(cfg.out + ".meta.json: cannot write");
-  meta << run_metadata(cfg.argv, cfg.select.seed, config_json(cfg)).dump(2) << '\n';
+  nlohmann::json j = run_metadata(cfg.argv, cfg.select.seed, config_json(cfg));
+  if (maps && !maps->empty()) j["map_frames"] = *maps;
+  meta << j.dump(2) << '\n';
 }
 
 }  // namespace navbench

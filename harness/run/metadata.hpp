@@ -11,8 +11,14 @@ namespace navbench {
 
 nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t seed, const nlohmann::json& config);
 
+struct Map;
+// The maps of a run read from occupancy images (ROS map_server, PNG/PGM; docs/maps.md), by name:
+// resolution, origin, yaw, mode, thresholds and cell counts as read. Empty when there are none.
+nlohmann::json map_frames_json(const std::vector<const Map*>& maps);
+
 struct RunConfig;
-// PREFIX.meta.json of a `navbench run` (its folder made when missing).
-void write_run_metadata(const RunConfig& cfg);
+// PREFIX.meta.json of a `navbench run` (its folder made when missing); `maps` (map_frames_json),
+// when not empty, goes in as "map_frames".
+void write_run_metadata(const RunConfig& cfg, const nlohmann::json* maps = nullptr);
 
 }  // namespace navbench

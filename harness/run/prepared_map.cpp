@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 
+#include "datasets/load_map.hpp"
 #include "datasets/splitmix.hpp"
 #include "datasets/terrain.hpp"
 #include "datasets/wkt.hpp"
@@ -63,9 +64,9 @@ std::vector<std::string> expand_map_paths(const std::vector<std::string>& maps) 
       for (auto it = fs::recursive_directory_iterator(m, ec); !ec && it != fs::recursive_directory_iterator();
            it.increment(ec)) {
         const auto& p = it->path();
-        if (it->is_regular_file() && (p.extension() == ".map" || p.extension() == ".wkt")) found.push_back(p.string());
+        if (it->is_regular_file() && is_scanned_map_file(p.string())) found.push_back(p.string());
       }
-      if (found.empty()) throw InputError(m + ": directory holds no .map or .wkt files");
+      if (found.empty()) throw InputError(m + ": directory holds no map files (.map, .wkt, .yaml, .mesh, .poly)");
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());
     } else if (fs::is_regular_file(m, ec)) {
@@ -79,10 +80,14 @@ std::vector<std::string> expand_map_paths(const std::vector<std::string>& maps) 
 
 PreparedMap prepare_map(const std::string& path, const QuerySelection& sel) {
   PreparedMap pm;
-  const bool wkt = path.ends_with(".wkt");
-  pm.map = wkt ? load_wkt_map(path) : load_movingai_map(path);
+  pm.map = load_map(path, sel.read);  // by file type (datasets/load_map.hpp)
+  const bool wkt = pm.map.kind == MapKind::polygon;
+  if (pm.map.weighted() && (sel.weights.any() || sel.convention != "center"))  // docs/terrain.md
+    throw InputError(path + ": the map carries its own costs (scale mode): no --terrain/--costs, and the center convention only");
   if (sel.weights.any()) {  // docs/terrain.md: the weighted map replaces the plain one
     if (wkt) throw InputError(path + ": terrain costs need a grid map (.map), not a polygon map");
+    if (sel.weights.terrain && !is_movingai_path(path))
+      throw InputError(path + ": --terrain names Moving AI map characters; this map has none (use --costs)");
     Map plain = std::move(pm.map);
     if (sel.weights.terrain) {
       pm.map = load_terrain_map(path, *sel.weights.terrain);  // the table as parsed where it was given

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/results/results.hpp"
 #include "harness/run/dynamic.hpp"
 #include "harness/run/checkopt.hpp"
@@ -167,8 +169,17 @@ int run(const RunConfig& cfg) {
   std::vector<PreparedMap> maps;
   for (const auto& f : files) maps.push_back(prepare_map(f, cfg.select));
 
-  write_run_metadata(cfg);
-  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.agents.empty(), .terrain = cfg.select.weights.any()});
+  std::vector<const Map*> read;
+  bool weighted = cfg.select.weights.any();
+  for (const auto& pm : maps) {
+    read.push_back(&pm.map);
+    weighted |= pm.map.weighted();  // a ROS map in scale mode carries its own costs (docs/maps.md)
+    if (pm.map.weighted() && std::any_of(cfg.agents.begin(), cfg.agents.end(), [](const Agent& a) { return a.disc(); }))
+      throw std::invalid_argument(pm.map.path + ": a weighted map takes no --radius > 0 (docs/terrain.md)");
+  }
+  const nlohmann::json frames = map_frames_json(read);
+  write_run_metadata(cfg, &frames);
+  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.agents.empty(), .terrain = weighted});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
   for (const auto& pm : maps)
     for (const Agent& agent : agent_passes(cfg.agents)) {

@@ -119,7 +119,7 @@ QuerySelection parse_queries(const json& q, QuerySelection sel) {
 }
 
 // One entry of "maps": a path (file, directory or glob) or {"path": P, "optional": true|false,
-// "queries": {...}}. An optional entry that matches nothing is skipped with a note (e.g. the
+// "queries": {...}, "unknown": "blocked"|"free", "wmax": W}. An optional entry that matches nothing is skipped with a note (e.g. the
 // Moving AI maps in ../shared when they are not there); its "queries" replace the global ones for
 // its maps.
 struct MapEntry {
@@ -139,9 +139,9 @@ std::vector<MapEntry> map_entries(const json& j, const QuerySelection& global) {
     } else if (v.is_object()) {
       for (auto it = v.begin(); it != v.end(); ++it)
         if (it.key() != "path" && it.key() != "optional" && it.key() != "queries" && it.key() != "comment" &&
-            it.key() != "terrain" && it.key() != "costs")
+            it.key() != "terrain" && it.key() != "costs" && it.key() != "unknown" && it.key() != "wmax")
           throw std::invalid_argument("sweep config: unknown key '" + it.key() +
-                                      "' in a map entry (path, optional, queries, terrain, costs)");
+                                      "' in a map entry (path, optional, queries, terrain, costs, unknown, wmax)");
       if (!v.contains("path") || !v["path"].is_string()) throw std::invalid_argument("sweep config: a map entry needs \"path\": a string");
       e.path = v["path"].get<std::string>();
       if (v.contains("optional") && !v["optional"].is_boolean())
@@ -155,6 +155,17 @@ std::vector<MapEntry> map_entries(const json& j, const QuerySelection& global) {
       }
       e.select.weights.set_terrain(v.value("terrain", ""));  // the table parsed once, here
       e.select.weights.costs = v.value("costs", "");
+      // Occupancy images (docs/maps.md): unknown cells blocked or free, the scale mode's wmax.
+      if (v.contains("unknown")) {
+        if (!v["unknown"].is_string() || (v["unknown"] != "blocked" && v["unknown"] != "free"))
+          throw std::invalid_argument("sweep config: a map entry's 'unknown' must be \"blocked\" or \"free\"");
+        e.select.read.occupancy.unknown_free = v["unknown"] == "free";
+      }
+      if (v.contains("wmax")) {
+        if (!v["wmax"].is_number() || !(v["wmax"].get<double>() >= 1 && v["wmax"].get<double>() <= 1e9))
+          throw std::invalid_argument("sweep config: a map entry's 'wmax' must be a number >= 1");
+        e.select.read.occupancy.wmax = v["wmax"].get<double>();
+      }
     } else {
       throw std::invalid_argument("sweep config: 'maps' must be a list of paths or {\"path\": ...} objects");
     }

@@ -31,9 +31,12 @@ void config_unit_ids(const json& config, std::vector<std::string>& static_ids, s
                                                    : std::vector<std::string>(maps.size());
   for (std::size_t i = 0; i < maps.size(); ++i) {
     const fs::path p(maps[i]);
+    // The map's name as its reader gives it (datasets/load_map.hpp): .map and .wkt stripped, and
+    // the extension of the other formats (.yaml, .mesh, .poly, images).
     std::string name = p.filename().string();
     for (const char* ext : {".map", ".wkt"})
       if (name.size() > 4 && name.ends_with(ext)) name.resize(name.size() - 4);
+    if (name == p.filename().string() && !is_movingai_path(p.string())) name = p.stem().string();
     for (const auto& conv : conventions)
       for (const Agent& agent : agent_passes(agents_of(radii)))
         for (const auto& r : reps)

@@ -278,6 +278,9 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   // Every map, scenario and dynamic scenario is read and checked before any unit runs.
   std::vector<PreparedMap> maps;
   for (std::size_t i = 0; i < cfg.maps.size(); ++i) maps.push_back(prepare_map(cfg.maps[i], cfg.map_select[i]));
+  for (const auto& pm : maps)  // a ROS map in scale mode is weighted: no radius (docs/terrain.md)
+    if (pm.map.weighted() && std::any_of(cfg.agents.begin(), cfg.agents.end(), [](const Agent& a) { return a.disc(); }))
+      throw std::invalid_argument(pm.map.path + ": a weighted map takes no radius > 0 (docs/terrain.md)");
   for (const auto& d : cfg.dynamic) (void)load_dynamic_scenario(d);
   const UnitPlan plan = plan_units(cfg, maps);
   // --shard K/N: units K-1, K-1+N, ... — deterministic, so N machines cover the sweep exactly once.
@@ -291,6 +294,9 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   meta["config_hash"] = hash;
   meta["shard"] = std::to_string(opt->shard_k) + "/" + std::to_string(opt->shard_n);
   meta["jobs"] = opt->jobs;
+  std::vector<const Map*> read;  // maps from occupancy images: resolution, origin, how read (docs/maps.md)
+  for (const auto& pm : maps) read.push_back(&pm.map);
+  if (const json frames = map_frames_json(read); !frames.empty()) meta["map_frames"] = frames;
   write_atomic(out / "results.meta.json", meta.dump(2) + "\n");
 
   run_units(cfg, todo, maps, out, *opt, argv);
