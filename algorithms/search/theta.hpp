@@ -21,9 +21,10 @@ namespace navbench {
 // Runs Theta* or Lazy Theta* from q.start to q.goal over r's graph with q's attachments. On success
 // fills `path` (start, the parents' points, goal) and q.path (the base vertices of the chain) and
 // returns the path's length; +inf when the goal is unreachable. stats.los_checks counts the tests.
-template <Representation R>
+// `obs`: the query's observer (search/observer.hpp), NoObserver when none is attached.
+template <Representation R, class Obs = NoObserver>
 double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchWorkspace& ws,
-                  SearchStats& stats, Polyline& path) {
+                  SearchStats& stats, Polyline& path, Obs obs = {}) {
   const std::size_t n = num_vertices(r.graph());
   const Vertex S = Vertex(n), T = Vertex(n + 1);
   const auto g = query_overlay(r, q, ws);
@@ -58,9 +59,11 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
   auto relax = [&](Vertex v, double gv, Vertex p) {
     SearchWorkspace::Record& rec = ws.touch(v);
     if (!(gv < rec.dist)) return;
+    const bool reached = rec.dist < SearchWorkspace::kInf;  // generated before: an update
     rec.dist = gv;
     rec.pred = p;
     rec.cost = gv + heur(v);
+    if constexpr (Obs::enabled) (reached ? obs.update(v, p, gv, rec.cost) : obs.generate(v, p, gv, rec.cost));
     if (rec.color == kGray) {
       open.update(v);
     } else {
@@ -76,6 +79,8 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
     rs.color = kGray;
     open.push(S);
     ++stats.generated;
+    obs.source(S, n, rs.cost);
+    obs.generate(S, S, 0.0, rs.cost);
   }
   bool found = false;
   while (!open.empty()) {
@@ -109,9 +114,12 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
       }
       ru.dist = best;
       ru.pred = from;
+      if constexpr (Obs::enabled) ru.cost = best + heur(u);
     }
+    if constexpr (Obs::enabled) obs.expand(u, ru.pred, ru.dist, ru.cost);
     if (u == T) {
       found = true;
+      obs.close(u, ru.pred, ru.dist, ru.cost);
       break;
     }
     const Vertex p = ru.pred;
@@ -135,7 +143,9 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
         relax(v, ru.dist + w, u);
       }
     }
+    if constexpr (Obs::enabled) obs.close(u, ru.pred, ru.dist, ru.cost);
   }
+  obs.end(found ? ws.record(T).dist : SearchWorkspace::kInf);
   q.path.clear();
   path.clear();
   if (!found) return SearchWorkspace::kInf;

@@ -85,7 +85,8 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
                                  const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws,
-                                 const RadiusContext* radius, SearchMode search, const Capabilities& caps) {
+                                 const RadiusContext* radius, SearchMode search, const Capabilities& caps,
+                                 TraceWriter* trace) {
   const bool disc = radius && radius->disc();
   // A weighted map (docs/terrain.md): rows gain the path's cost beside its length.
   const GridMap* weighted = fs.map().weighted() ? &fs.map().grid : nullptr;
@@ -138,11 +139,11 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   std::optional<Corridor> corridor;
   double cost;
   if (search == SearchMode::astar) {
-    cost = ws ? std::as_const(rep).search(q, scaled, stats, *ws) : rep.search(q, scaled, stats);
+    cost = ws ? std::as_const(rep).search(q, scaled, stats, *ws, trace) : rep.search(q, scaled, stats, trace);
   } else {
     const AnyAngle mode = search == SearchMode::theta ? AnyAngle::theta : AnyAngle::lazy_theta;
-    cost = ws ? std::as_const(rep).search_any_angle(q, scaled, mode, sees, stats, raw, *ws)
-              : rep.search_any_angle(q, scaled, mode, sees, stats, raw);
+    cost = ws ? std::as_const(rep).search_any_angle(q, scaled, mode, sees, stats, raw, *ws, trace)
+              : rep.search_any_angle(q, scaled, mode, sees, stats, raw, trace);
   }
   const bool found = std::isfinite(cost);
   if (found && search == SearchMode::astar) {
@@ -153,6 +154,12 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     }
   }
   row.search_us = us_since(t);
+  if (trace && found) {  // the search's path; a path with arcs by its points (the arcs' centres left out)
+    Polyline drawn = raw;
+    for (const PathItem& it : arcs)
+      if (!it.arc_centre) drawn.push_back(it.p);
+    trace->path(drawn);
+  }
   row.expansions = stats.expansions;
   row.generated = stats.generated;
   row.los_checks = stats.los_checks;

@@ -10,6 +10,7 @@
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/description.hpp"
+#include "harness/run/traces.hpp"
 
 namespace navbench {
 
@@ -63,12 +64,13 @@ std::string no_terrain_message(const std::string& rep_text);
 // grid has weights) a representation without the capability weights answers not_applicable.
 // With `ws`, the search uses that workspace and `rep` is only read (one workspace per thread).
 // `radius`: the run's agent (nullptr: a run without --radius, rows without the column).
+// `trace`: the query's search trace (harness/run/traces.hpp), nullptr for none; the caller finishes it.
 std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
                                  const std::string& rep_text,
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws = nullptr,
                                  const RadiusContext* radius = nullptr, SearchMode search = SearchMode::astar,
-                                 const Capabilities& caps = {});
+                                 const Capabilities& caps = {}, TraceWriter* trace = nullptr);
 
 // The exact Euclidean shortest path length (docs/validity.md) from the visibility graph `vis`;
 // nullopt when a point is not free or the goal is unreachable.

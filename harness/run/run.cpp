@@ -88,9 +88,19 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   const RadiusContext radius_ctx = pm.radius_context();
   const RadiusContext* rad = pm.radius ? &radius_ctx : nullptr;
   const MapContext ctx = map_context(pm.map, pm.selection.convention);
+  // --trace N (harness/run/traces.hpp): the queries traced, by their position in pm.queries.
+  UnitTraces traces(opt, pm.queries.size());
   // One query's rows; with reps > 1 each stage's time is the median of the repetitions.
   auto answer = [&](const QueryInput& qi, SearchMode sm, const Heuristic& h, SearchWorkspace* ws) {
-    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws, rad, sm, spec.caps());
+    std::unique_ptr<TraceWriter> trace;
+    std::filesystem::path trace_file;
+    TraceInfo info{pm.map.name, spec.text, h.text, to_string(sm), qi.scen_index, qi.start, qi.goal, pm.radius};
+    if (traces.traced(std::size_t(&qi - pm.queries.data()))) {
+      trace_file = traces.dir / trace_file_name(info);
+      trace = std::make_unique<TraceWriter>(trace_file, *rep, info, traces.cap);
+    }
+    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws, rad, sm, spec.caps(), trace.get());
+    if (trace) traces.finish(*trace, info, trace_file, rows.front());
     if (reps > 1) {
       std::vector<std::vector<std::array<double, 3>>> times(rows.size());
       for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({rows[k].locate_us, rows[k].search_us, rows[k].smooth_us});
@@ -155,6 +165,9 @@ int run(const RunConfig& cfg) {
   write_run_metadata(cfg);
   ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.radii.empty(), .terrain = cfg.select.weights.any()});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
+  UnitOptions unit = cfg.unit;  // traces go under traces/ beside PREFIX.csv (a fresh index each run)
+  unit.trace_prefix = cfg.out;
+  if (unit.trace) std::filesystem::remove(trace_index(cfg.out));
   for (auto& pm : maps)
   for (const auto& radius : radius_passes(cfg.radii)) {
     pm.release();
@@ -184,7 +197,7 @@ int run(const RunConfig& cfg) {
         writer.write(r);
       };
       const auto t0 = std::chrono::steady_clock::now();
-      if (auto b = run_unit(pm, spec, cfg.unit, sink)) {
+      if (auto b = run_unit(pm, spec, unit, sink)) {
         writer.write(*b);
         // Throughput of the query phase (build excluded, row writing included), e.g. for --threads.
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - b->build_ms / 1e3;

@@ -112,6 +112,11 @@ class GridRepresentation : public BuiltGraph<GridGraph> {
     else if ((y + 1) * W <= v) ++y;
     return {double(v - y * W) + 0.5, double(y) + 0.5};
   }
+  // The cell's square, counter-clockwise (search traces, search/observer.hpp).
+  void vertex_outline(Vertex v, std::vector<Point>& out) const {
+    const Point c = position(v);
+    out.insert(out.end(), {{c.x - 0.5, c.y - 0.5}, {c.x + 0.5, c.y - 0.5}, {c.x + 0.5, c.y + 0.5}, {c.x - 0.5, c.y + 0.5}});
+  }
   std::optional<Attachment> attach(Point p) const;
   bool direct(const Query& q) const;
   double direct_cost(const Query& q) const { return segment_cost(q.start, q.goal); }
