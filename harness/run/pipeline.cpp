@@ -86,7 +86,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws,
                                  const RadiusContext* radius, SearchMode search, const Capabilities& caps,
-                                 TraceWriter* trace) {
+                                 QueryTrace* trace) {
   const bool disc = radius && radius->disc();
   // A weighted map (docs/terrain.md): rows gain the path's cost beside its length.
   const GridMap* weighted = fs.map().weighted() ? &fs.map().grid : nullptr;

@@ -70,7 +70,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
                                  const Heuristic& h, const std::vector<std::string>& smoothings,
                                  const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws = nullptr,
                                  const RadiusContext* radius = nullptr, SearchMode search = SearchMode::astar,
-                                 const Capabilities& caps = {}, TraceWriter* trace = nullptr);
+                                 const Capabilities& caps = {}, QueryTrace* trace = nullptr);
 
 // The exact Euclidean shortest path length (docs/validity.md) from the visibility graph `vis`;
 // nullopt when a point is not free or the goal is unreachable.

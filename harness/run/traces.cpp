@@ -262,3 +262,37 @@ void UnitTraces::finish(TraceWriter& t, const TraceInfo& info, const std::filesy
 }
 
 }  // namespace navbench
+
+namespace navbench {
+
+TraceRecorder::TraceRecorder(const AnyRepresentation& rep, Point start, Point goal, std::size_t max_expanded)
+    : rep_(rep), start_(start), goal_(goal), max_(max_expanded), n_(rep.graph_vertices()) {}
+
+Point TraceRecorder::point(Vertex v) const {
+  if (v == Vertex(n_)) return start_;
+  if (v == Vertex(n_ + 1)) return goal_;
+  return rep_.vertex_point(v);
+}
+
+void TraceRecorder::expand(Vertex v, Vertex p, double, double f) {
+  ++expansions_;
+  state_[v] = kExpanded;
+  if (expansions_ > max_) return;
+  const Point a = point(v), b = point(p);
+  expanded_.insert(expanded_.end(), {float(a.x), float(a.y), float(b.x), float(b.y)});
+  f_.push_back(float(f));
+}
+
+nlohmann::json TraceRecorder::to_json() const {
+  std::vector<float> frontier;
+  for (const auto& [v, s] : state_)
+    if (s == kOpen) {
+      const Point a = point(v);
+      frontier.insert(frontier.end(), {float(a.x), float(a.y)});
+    }
+  return {{"answered", answered_}, {"expanded", expanded_}, {"f", f_}, {"frontier", frontier},
+          {"expansions", expansions_}, {"generated", generated_}, {"table_steps", table_steps_},
+          {"truncated", expansions_ > max_}};
+}
+
+}  // namespace navbench

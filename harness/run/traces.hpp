@@ -9,7 +9,10 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "geometry/point.hpp"
 #include "harness/results/results.hpp"
@@ -30,9 +33,17 @@ struct TraceInfo {
   std::optional<double> radius;
 };
 
+// An observer of one query that also takes the path the pipeline makes of the search's answer
+// (harness/run/pipeline.cpp): the trace file's writer and the viewer's recorder.
+class QueryTrace : public SearchObserver {
+ public:
+  // The search's polyline (the row's path before smoothing), when one was found.
+  virtual void path(const Polyline&) {}
+};
+
 // The observer that writes one trace file. Events go to the file as they come; the file is
 // complete after finish().
-class TraceWriter final : public SearchObserver {
+class TraceWriter final : public QueryTrace {
  public:
   // Opens `file` (throws std::runtime_error when it cannot) and writes the header: version, views
   // (posthoc's 2D renderer: a vertex as a disc or its cell's outline, the end event's path), pivot.
@@ -50,8 +61,7 @@ class TraceWriter final : public SearchObserver {
   void end(double cost) override { cost_ = cost; searched_ = true; }
   void table_answer(double cost, std::size_t steps) override;
 
-  // The search's polyline (the row's path before smoothing), when one was found.
-  void path(const Polyline& p) { path_ = p; }
+  void path(const Polyline& p) override { path_ = p; }
   // Ends the file: a note when it was cut, the end event (status, cost, path), the "navbench"
   // object (query, counts of every event type, whether cut), and closes it. `status`: the row's.
   void finish(const std::string& status, const std::string& message);
@@ -75,6 +85,34 @@ class TraceWriter final : public SearchObserver {
   Polyline path_;
   std::vector<Point> outline_;
   std::string buf_;
+};
+
+// The viewer's record of one search (docs/traces.md#in-the-viewer): the expanded vertices in
+// order, each with its parent's point (Theta*'s parent changes are its shortcuts), and the
+// frontier at the end; up to `max_expanded` expansions (the rest counted, not kept).
+class TraceRecorder final : public QueryTrace {
+ public:
+  TraceRecorder(const AnyRepresentation& rep, Point start, Point goal, std::size_t max_expanded = 200000);
+  void source(Vertex, std::size_t n, double) override { n_ = n; answered_ = "search"; }
+  void generate(Vertex v, Vertex, double, double) override { state_[v] = kOpen; ++generated_; }
+  void update(Vertex v, Vertex, double, double) override { state_[v] = kOpen; }
+  void expand(Vertex v, Vertex p, double g, double f) override;
+  void close(Vertex, Vertex, double, double) override {}
+  void end(double) override {}
+  void table_answer(double, std::size_t steps) override { answered_ = "table"; table_steps_ = steps; }
+  // {"answered": "search" | "table" | "none", "expanded": [x, y, parent x, parent y, ...] in
+  //  expansion order, "f": [f, ...], "frontier": [x, y, ...], "expansions", "generated", "truncated"}
+  nlohmann::json to_json() const;
+
+ private:
+  static constexpr std::uint8_t kOpen = 1, kExpanded = 2;
+  Point point(Vertex v) const;
+  const AnyRepresentation& rep_;
+  Point start_, goal_;
+  std::size_t max_, n_ = 0, expansions_ = 0, generated_ = 0, table_steps_ = 0;
+  std::string answered_ = "none";
+  std::vector<float> expanded_, f_;
+  std::unordered_map<Vertex, std::uint8_t> state_;
 };
 
 // Where a run's traces go: traces/ beside PREFIX.csv, and the index of them,

@@ -223,10 +223,12 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
     return rows_without_path("not_applicable", spec.text + " does not support this map" + (job.rb ? " at radius " + number_text(job.rb->R) : "") +
                                                    ": " + b->unsupported);
   std::vector<ResultRow> rows;
+  std::optional<TraceRecorder> trace;  // "trace": true (docs/traces.md#in-the-viewer)
   {
     std::lock_guard lock(b->m);
+    if (job.q.trace) trace.emplace(*b->rep, job.in.start, job.in.goal);
     rows = run_query(job.ctx, job.in, *b->rep, spec.text, job.q.heuristic, job.q.smoothings, job.free, true, nullptr,
-                     job.radius, job.q.search, spec.caps());
+                     job.radius, job.q.search, spec.caps(), trace ? &*trace : nullptr);
   }
   for (auto& r : rows) {
     if (!job.q.paths) {
@@ -235,6 +237,7 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
     }
     out.push_back(row_json(r, b->build, job.weighted));
   }
+  if (trace && !out.empty()) out[0]["trace"] = trace->to_json();  // once per representation: its first row
   return out;
 }
 
@@ -264,7 +267,7 @@ json answer_all(const QueryJob& job) {
 
 json api_query(MapCache& maps, const json& body) {
   const auto t0 = Clock::now();
-  only_fields(body, {"map", "reps", "start", "goal", "smoothing", "search", "heuristic", "paths", "radius"});
+  only_fields(body, {"map", "reps", "start", "goal", "smoothing", "search", "heuristic", "paths", "radius", "trace"});
   MapEntry& e = map_of(maps, body);
   std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
   const Map& m = e.pm.map;
