@@ -8,7 +8,7 @@ hand below: no PyPI), its expand events must equal the row's `expansions`, its g
 row's `generated`, its end event's path the row's path (paths.csv, smoothing none, same points),
 every parent must be generated before its child, a table answer must say so and hold no expansions,
 an unreachable goal's trace must end with no path, and a trace cut at --trace-cap must stay valid,
-under the cap, with a note.
+under the cap, with a note, and a sweep's shards merged must carry every unit's traces.
 --large: grid8 A* on Aurora's longest scenario query (../shared/datasets/movingai/sc1/Aurora.map):
 the trace is written in bounded memory (peak RSS with the trace within 16 MiB of the run without,
 while the file is far larger) and its size is printed."""
@@ -187,6 +187,25 @@ def default_checks(nb, root, tmp):
         check(doc["navbench"]["truncated"] and doc["navbench"]["dropped_events"] > 0, "a cut trace does not say what was left out")
 
 
+def sweep_checks(nb, root, tmp):
+    """The sweep key `trace`: two shards merged carry every unit's traces and their index."""
+    gen = os.path.join(root, "datasets/maps/generated")
+    cfg = os.path.join(tmp, "sweep.json")
+    with open(cfg, "w") as f:
+        json.dump({"maps": [os.path.join(gen, "rooms-16-128.map"), os.path.join(gen, "maze-4-128.map")],
+                   "representations": ["grid8", "navmesh"], "queries": {"select": "spread", "n": 4}, "trace": 2,
+                   "paths": True}, f)
+    for k in (1, 2):
+        p = subprocess.run([nb, "sweep", cfg, "--out", os.path.join(tmp, f"s{k}"), "--shard", f"{k}/2", "--jobs", "1", "--quiet"],
+                           capture_output=True, text=True)
+        check(p.returncode == 0, f"sweep shard {k}: {p.stderr.strip()}")
+    p = subprocess.run([nb, "merge", os.path.join(tmp, "s1"), os.path.join(tmp, "s2"), "--out", os.path.join(tmp, "m")],
+                       capture_output=True, text=True)
+    if check(p.returncode == 0, f"merge: {p.stderr.strip()}"):
+        index = check_run(os.path.join(tmp, "m", "results"))
+        check(len(index) == 2 * 2 * 2, f"the merged set lists {len(index)} traces, expected 8")
+
+
 def large_check(nb, root, tmp):
     aurora = os.path.join(root, "../shared/datasets/movingai/sc1/Aurora.map")
     if not os.path.exists(aurora):
@@ -217,6 +236,7 @@ def main():
             large_check(nb, root, tmp)
         else:
             default_checks(nb, root, tmp)
+            sweep_checks(nb, root, tmp)
     for f in FAILURES[:40]:
         print("FAIL:", f)
     print(f"test_traces: {len(FAILURES)} failures")
