@@ -7,8 +7,8 @@ real drag of the goal: each answer carries its search, whose expansions equal it
 shows the expanded vertices (pixels of the viridis ramp with one representation shown); the slider
 steps back (fewer such pixels) and Play moves it forward; Theta* draws its parent links; a trace
 written by `navbench run --trace` opens from the file input with as many expansions as its index
-says. Screenshots go to OUTDIR (search-all.png, search-grid8-step.png, search-theta.png,
-search-file.png)."""
+says. Screenshots go to OUTDIR (search-all.png, search-REP.png for each, search-grid8-step.png,
+search-theta.png, search-file.png)."""
 import csv
 import os
 import subprocess
@@ -47,10 +47,11 @@ def main():
         print("test_search_view: no selenium; skipped")
         return 77
     os.makedirs(out, exist_ok=True)
-    # A trace file to open: grid8 A* on den520d's query 600.
+    # Trace files to open: den520d's queries 0 and 444 on grid8, quadtree, navmesh, visgraph:table=0
+    # and visgraph (a table answer).
     prefix = os.path.join(out, "run", "den")
-    subprocess.run([nb, "run", "--map", den, "--rep", "grid8", "--limit", "2", "--trace", "2", "--quiet", "--no-optimum",
-                    "--out", prefix], check=True)
+    subprocess.run([nb, "run", "--map", den, "--rep", "visgraph,quadtree,navmesh", "--rep", "visgraph:table=0", "--rep", "grid8",
+                    "--limit", "2", "--trace", "2", "--quiet", "--no-optimum", "--out", prefix], check=True)
     index = list(csv.DictReader(open(os.path.join(out, "run", "traces", "den.traces.csv"))))
     reps = ["grid8", "quadtree", "navmesh", "visgraph:table=0"]
     srv = tv.Server(nb, [den])
@@ -80,6 +81,12 @@ def main():
                 check(exp > 0 and front > 0, f"{rep}: no expansions or no frontier")
             check(sorted(r[0] for r in res) == sorted(reps), f"answers of {[r[0] for r in res]}")
             d.save_screenshot(os.path.join(out, "search-all.png"))
+            d.execute_script("document.querySelector('#searchsec').scrollIntoView()")
+            for rep in reps:  # each search alone, on the viridis ramp
+                d.execute_script("const s = document.querySelector('#searchonly'); s.value = arguments[0]; s.dispatchEvent(new Event('change'))", rep)
+                time.sleep(0.3)
+                check(d.execute_script(COUNT_RAMP) > 0, f"{rep}'s search alone draws nothing")
+                d.save_screenshot(os.path.join(out, f"search-{rep.replace(':', '_')}.png"))
             # one representation, stepped back to a third of its expansions, then played
             d.execute_script("const s = document.querySelector('#searchonly'); s.value = 'grid8'; s.dispatchEvent(new Event('change'))")
             time.sleep(0.3)
@@ -105,10 +112,13 @@ def main():
             # a trace file
             d.execute_script("const s = document.querySelector('#search'); s.value = 'astar'; s.dispatchEvent(new Event('change'))")
             d.find_element("id", "searchon").click()  # off: only the file's search
-            d.find_element("id", "tracefile").send_keys(os.path.abspath(os.path.join(out, "run", "traces", index[-1]["file"])))
-            tv.wait_for(d, "return navbenchViewer.search.file", "the trace file")
-            got = d.execute_script("return navbenchViewer.search.file.trace.expanded.length / 4")
-            check(got == int(index[-1]["expand"]), f"the opened file shows {got} expansions, its index {index[-1]['expand']}")
+            for t in index:  # every file opens, with its expansions (the last: grid8's long query)
+                d.execute_script("navbenchViewer.search.file = null; document.querySelector('#tracefile').value = ''")
+                d.find_element("id", "tracefile").send_keys(os.path.abspath(os.path.join(out, "run", "traces", t["file"])))
+                tv.wait_for(d, "return navbenchViewer.search.file", "the trace file " + t["file"])
+                got = d.execute_script("return [navbenchViewer.search.file.trace.expanded.length / 4, navbenchViewer.search.file.trace.answered]")
+                check(got[0] == int(t["expand"]), f"{t['file']} shows {got[0]} expansions, its index {t['expand']}")
+                check((got[1] == "table") == (t["representation"] == "visgraph"), f"{t['file']}: answered {got[1]}")
             d.execute_script("const f = navbenchViewer.search.file; navbenchViewer.setPoints([f.start.x, f.start.y], [f.goal.x, f.goal.y])")
             tv.wait_for(d, "const f = navbenchViewer.search.file, q = navbenchViewer.state.shownQuery; return q && q[2] == f.goal.x", "the file's query")
             time.sleep(0.5)

@@ -42,7 +42,7 @@ function drawSearch() {
   syncSearchControls(layers);
   if (!layers.length) return;
   const { s } = state.view;
-  const size = Math.max(2, 0.7 * s);
+  const size = Math.max(3, 0.7 * s);
   const single = layers.length === 1;
   for (const l of layers) {
     const e = l.trace.expanded, n = e.length / 4, k = Math.min(n, search.step);
@@ -180,7 +180,7 @@ function setupSearch() {
   });
   $('searchstep').addEventListener('input', (ev) => { stopSearch(); search.step = +ev.target.value; render(); });
   $('searchplay').addEventListener('click', playSearch);
-  $('searchonly').addEventListener('change', (ev) => { search.only = ev.target.value; render(); });
+  $('searchonly').addEventListener('change', (ev) => { search.only = ev.target.value; search.step = Number.MAX_SAFE_INTEGER; render(); });
   $('tracefile').addEventListener('change', async (ev) => {
     const f = ev.target.files[0];
     if (!f) return;
