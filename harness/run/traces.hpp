@@ -87,7 +87,7 @@ class TraceWriter final : public QueryTrace {
   std::string buf_;
 };
 
-// The viewer's record of one search (docs/traces.md#in-the-viewer): the expanded vertices in
+// The viewer's record of one search (docs/traces.md#in-navbenchs-viewer): the expanded vertices in
 // order, each with its parent's point (Theta*'s parent changes are its shortcuts), and the
 // frontier at the end; up to `max_expanded` expansions (the rest counted, not kept).
 class TraceRecorder final : public QueryTrace {

@@ -223,7 +223,7 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
     return rows_without_path("not_applicable", spec.text + " does not support this map" + (job.rb ? " at radius " + number_text(job.rb->R) : "") +
                                                    ": " + b->unsupported);
   std::vector<ResultRow> rows;
-  std::optional<TraceRecorder> trace;  // "trace": true (docs/traces.md#in-the-viewer)
+  std::optional<TraceRecorder> trace;  // "trace": true (docs/traces.md#in-navbenchs-viewer)
   {
     std::lock_guard lock(b->m);
     if (job.q.trace) trace.emplace(*b->rep, job.in.start, job.in.goal);

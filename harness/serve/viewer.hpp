@@ -241,7 +241,7 @@ struct QueryRequest {
   SearchMode search = SearchMode::astar;  // docs/path-quality.md
   Heuristic heuristic;
   bool paths = true;
-  bool trace = false;            // docs/traces.md#in-the-viewer: each answer's search, step by step
+  bool trace = false;            // docs/traces.md#in-navbenchs-viewer: each answer's search, step by step
   std::optional<double> radius;  // docs/radius.md; nullopt: the point agent, rows without `radius`
   Point start, goal;
 };

@@ -1,4 +1,4 @@
-"""The viewer's search view (docs/traces.md#in-the-viewer) in headless Chromium at 1280 px.
+"""The viewer's search view (docs/traces.md#in-navbenchs-viewer) in headless Chromium at 1280 px.
 Usage: test_search_view.py NAVBENCH ROOT OUTDIR. Exit 0 = pass, 1 = fail, 77 = skipped (no
 chromium, chromedriver or selenium, or no den520d map).
 

@@ -1,4 +1,4 @@
-// The search, step by step (docs/traces.md#in-the-viewer). With "show the search" ticked, every
+// The search, step by step (docs/traces.md#in-navbenchs-viewer). With "show the search" ticked, every
 // query asks /api/query with "trace": true and each representation's answer carries its search:
 // the expanded vertices in order, each with its parent's point, and the frontier at the end
 // (harness/run/traces.hpp, TraceRecorder). The slider steps through the expansions (one step: the
