@@ -49,11 +49,11 @@ class Adapter final : public AnyRepresentation {
                 SearchObserver* obs) const override {
     return run_astar(q, h, stats, ws, obs);
   }
-  double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+  double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
                           Polyline& path, SearchObserver* obs) override {
     return any_angle(q, h, mode, visible, stats, path, ws_, obs);
   }
-  double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+  double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
                           Polyline& path, SearchWorkspace& ws, SearchObserver* obs) const override {
     return any_angle(q, h, mode, visible, stats, path, ws, obs);
   }
@@ -118,7 +118,7 @@ class Adapter final : public AnyRepresentation {
   }
   // Theta* on a type whose edges are segments; the harness never asks the others (their entry has
   // no segment_edges), and not compiling it for them keeps the registry's build short.
-  double any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn& visible, SearchStats& stats,
+  double any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn& visible, SearchStats& stats,
                    Polyline& path, SearchWorkspace& ws, SearchObserver* obs) const {
     if constexpr (HasSegmentEdges<R>) {
       if (obs) return theta_star(rep_, q, h, mode, visible, ws, stats, path, Observed{obs});

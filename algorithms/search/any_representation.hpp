@@ -13,8 +13,10 @@
 
 namespace navbench {
 
-// The any-angle searches of search/theta.hpp: Theta* and Lazy Theta*.
-enum class AnyAngle { theta, lazy_theta };
+// The search of a query (docs/path-quality.md#any-angle-search): the shared A*, or Theta* and Lazy
+// Theta* (search/theta.hpp), the same A* with the parent shortcut, on representations whose edges
+// are segments. The column `search` (harness/run/description.hpp: to_string, parse_search_list).
+enum class SearchMode { astar, theta, lazy_theta };
 
 struct Heuristic;        // search/heuristic.hpp
 class VisibleFn;         // smoothing/smoothing.hpp: the segment test of the run's agent
@@ -37,13 +39,13 @@ class AnyRepresentation {
   // each holding their own workspace may search it at once (`--threads N`).
   virtual double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws,
                         SearchObserver* observer = nullptr) const = 0;
-  // Theta* or Lazy Theta* (search/theta.hpp) with `visible` as the segment test: fills `path` (a
+  // Theta* or Lazy Theta* (search/theta.hpp; mode theta or lazy_theta) with `visible` as the segment test: fills `path` (a
   // polyline through the chain of parents) and returns its length, +inf when unreachable. Meant for
   // representations whose edges are the segments between their vertices' points (their registry
   // entry declares segment_edges); on others the polyline need not follow the graph's edges.
-  virtual double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+  virtual double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
                                   Polyline& path, SearchObserver* observer = nullptr) = 0;
-  virtual double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+  virtual double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
                                   Polyline& path, SearchWorkspace& ws, SearchObserver* observer = nullptr) const = 0;
   // For observers (search traces): the built graph's vertex count n (the overlay's start is n, its
   // goal n + 1), a vertex's point, and the outline of the cell a vertex stands for (grid cells:

@@ -29,7 +29,8 @@
 //   those of its symmetric closure, a lower bound that stays consistent (build_landmarks).
 //
 // Not in the registry under its own name: visgraph's entry declares it as its exact disc structure
-// (with_disc in harness/registry/), built when R > 0 (the visibility graph is the tangent graph with R = 0).
+// (make_entry<VisGraph, TangentRepresentation> in harness/registry/), built when R > 0 (the
+// visibility graph is the tangent graph with R = 0).
 #pragma once
 #include <memory>
 
