@@ -13,6 +13,7 @@
 #include "representations/representation.hpp"
 #include "search/any_representation.hpp"
 #include "search/astar.hpp"
+#include "search/observer.hpp"
 #include "search/theta.hpp"
 
 namespace navbench {
@@ -41,19 +42,28 @@ class Adapter final : public AnyRepresentation {
     q.direct = rep_.direct(q);
     return true;
   }
-  double search(Query& q, const Heuristic& h, SearchStats& stats) override {
-    return astar(rep_, q, h, ws_, stats);
+  double search(Query& q, const Heuristic& h, SearchStats& stats, SearchObserver* obs) override {
+    return run_astar(q, h, stats, ws_, obs);
   }
-  double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws) const override {
-    return astar(rep_, q, h, ws, stats);
-  }
-  double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
-                          Polyline& path) override {
-    return any_angle(q, h, mode, visible, stats, path, ws_);
+  double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws,
+                SearchObserver* obs) const override {
+    return run_astar(q, h, stats, ws, obs);
   }
   double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
-                          Polyline& path, SearchWorkspace& ws) const override {
-    return any_angle(q, h, mode, visible, stats, path, ws);
+                          Polyline& path, SearchObserver* obs) override {
+    return any_angle(q, h, mode, visible, stats, path, ws_, obs);
+  }
+  double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
+                          Polyline& path, SearchWorkspace& ws, SearchObserver* obs) const override {
+    return any_angle(q, h, mode, visible, stats, path, ws, obs);
+  }
+  std::size_t graph_vertices() const override { return num_vertices(rep_.graph()); }
+  Point vertex_point(Vertex v) const override { return Point(rep_.position(v)); }
+  bool vertex_outline(Vertex v, std::vector<Point>& out) const override {
+    out.clear();
+    if constexpr (HasVertexOutline<R>) rep_.vertex_outline(v, out);
+    else (void)v;
+    return !out.empty();
   }
   std::unique_ptr<SearchWorkspace> new_workspace() const override {
     auto ws = std::make_unique<SearchWorkspace>();
@@ -101,14 +111,20 @@ class Adapter final : public AnyRepresentation {
   const R& representation() const { return rep_; }
 
  private:
+  // The A* without an observer (the code of every timed query), or observed (search/observer.hpp).
+  double run_astar(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws, SearchObserver* obs) const {
+    if (obs) return astar(rep_, q, h, ws, stats, Observed{obs});
+    return astar(rep_, q, h, ws, stats);
+  }
   // Theta* on a type whose edges are segments; the harness never asks the others (their entry has
   // no segment_edges), and not compiling it for them keeps the registry's build short.
   double any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn& visible, SearchStats& stats,
-                   Polyline& path, SearchWorkspace& ws) const {
+                   Polyline& path, SearchWorkspace& ws, SearchObserver* obs) const {
     if constexpr (HasSegmentEdges<R>) {
+      if (obs) return theta_star(rep_, q, h, mode, visible, ws, stats, path, Observed{obs});
       return theta_star(rep_, q, h, mode, visible, ws, stats, path);
     } else {
-      (void)q, (void)h, (void)mode, (void)visible, (void)stats, (void)path, (void)ws;
+      (void)q, (void)h, (void)mode, (void)visible, (void)stats, (void)path, (void)ws, (void)obs;
       throw std::logic_error("any-angle search asked of a representation without segment edges");
     }
   }

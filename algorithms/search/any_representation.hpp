@@ -22,6 +22,7 @@ struct Heuristic;        // search/heuristic.hpp
 class VisibleFn;         // smoothing/smoothing.hpp: the segment test of the run's agent
 struct SearchStats;      // search/workspace.hpp
 class SearchWorkspace;   // search/workspace.hpp
+class SearchObserver;    // search/observer.hpp
 
 // A built representation behind one small virtual interface: a handful of virtual calls per query,
 // while the A* inside search() is compiled for the concrete graph.
@@ -30,19 +31,28 @@ class AnyRepresentation {
   virtual ~AnyRepresentation() = default;
   // Joins start and goal to the graph; false when a point is not in the representation's free space.
   virtual bool locate(Query& q) const = 0;
-  // The shared A*; returns the path cost (+inf when unreachable) and fills q.path.
-  virtual double search(Query& q, const Heuristic& h, SearchStats& stats) = 0;
+  // The shared A*; returns the path cost (+inf when unreachable) and fills q.path. `observer`: the
+  // query's observer (search/observer.hpp; SPEC §12), nullptr for none: the search then runs the
+  // code compiled without one.
+  virtual double search(Query& q, const Heuristic& h, SearchStats& stats, SearchObserver* observer = nullptr) = 0;
   // The same with the caller's search memory: the built representation is only read, so threads
   // each holding their own workspace may search it at once (`--threads N`).
-  virtual double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws) const = 0;
+  virtual double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws,
+                        SearchObserver* observer = nullptr) const = 0;
   // Theta* or Lazy Theta* (search/theta.hpp; mode theta or lazy_theta) with `visible` as the segment test: fills `path` (a
   // polyline through the chain of parents) and returns its length, +inf when unreachable. Meant for
   // representations whose edges are the segments between their vertices' points (their registry
   // entry declares segment_edges); on others the polyline need not follow the graph's edges.
   virtual double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
-                                  Polyline& path) = 0;
+                                  Polyline& path, SearchObserver* observer = nullptr) = 0;
   virtual double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
-                                  Polyline& path, SearchWorkspace& ws) const = 0;
+                                  Polyline& path, SearchWorkspace& ws, SearchObserver* observer = nullptr) const = 0;
+  // For observers (search traces): the built graph's vertex count n (the overlay's start is n, its
+  // goal n + 1), a vertex's point, and the outline of the cell a vertex stands for (grid cells:
+  // their square), false when it stands for none (portals, corners).
+  virtual std::size_t graph_vertices() const = 0;
+  virtual Point vertex_point(Vertex v) const = 0;
+  virtual bool vertex_outline(Vertex v, std::vector<Point>& out) const = 0;
   // A workspace sized for this representation (what the built-in one is, for one more thread).
   virtual std::unique_ptr<SearchWorkspace> new_workspace() const = 0;
   virtual Polyline polyline(const Query& q) const = 0;

@@ -18,6 +18,7 @@
 #include "representations/landmarks.hpp"
 #include "representations/representation.hpp"
 #include "search/heuristic.hpp"
+#include "search/observer.hpp"
 #include "search/query_graph.hpp"
 #include "search/workspace.hpp"
 
@@ -133,21 +134,44 @@ class OpenList {
 
 // Stops the search when the goal is taken off the open list by emptying the list: the goal has no
 // out-edges, so breadth_first_visit finishes it and returns (no exception: a throw and catch per
-// query costs microseconds, more than a whole subgoal-graph search's heap work).
-template <class QG>
+// query costs microseconds, more than a whole subgoal-graph search's heap work). Reports to the
+// query's observer (search/observer.hpp); with NoObserver the reports compile to nothing.
+template <class QG, class Obs = NoObserver>
 struct Visitor : boost::default_astar_visitor {
   Vertex goal;
   SearchStats* stats;
   OpenList* open;
   bool* found;
+  [[no_unique_address]] Obs obs{};
+  const SearchWorkspace* ws = nullptr;  // read by the observer's reports only
   void examine_vertex(Vertex u, const QG&) const {
     ++stats->expansions;
+    if constexpr (Obs::enabled) report(&Obs::expand, u);
     if (u == goal) {
       *found = true;
       open->clear();
     }
   }
-  void discover_vertex(Vertex, const QG&) const { ++stats->generated; }
+  void discover_vertex(Vertex v, const QG&) const {
+    ++stats->generated;
+    if constexpr (Obs::enabled) report(&Obs::generate, v);
+  }
+  // g lowered: a vertex reached before (its colour not white yet) is an update; a first reach is
+  // reported by discover_vertex, which Boost calls right after.
+  template <class E>
+  void edge_relaxed(const E& e, const QG& g) const {
+    if constexpr (Obs::enabled) {
+      const Vertex v = Vertex(target(e, g));
+      if (ws->record(v).color != SearchWorkspace::kWhite) report(&Obs::update, v);
+    }
+  }
+  void finish_vertex(Vertex u, const QG&) const {
+    if constexpr (Obs::enabled) report(&Obs::close, u);
+  }
+  void report(void (Obs::*event)(Vertex, Vertex, double, double) const, Vertex v) const {
+    const SearchWorkspace::Record& r = ws->record(v);
+    (obs.*event)(v, r.pred, r.dist, r.cost);
+  }
 };
 
 // breadth_first_visit with every call inside inlined (Boost's relax, the overlay's edge iterator,
@@ -394,14 +418,16 @@ inline void goal_places(const DistanceTable& table, const Query& q, SearchWorksp
 // Runs the shared A* from q.start to q.goal over r's graph with q's attachments.
 // On success fills q.path (base vertices, start side first) and returns the path cost;
 // returns +inf when the goal is unreachable.
-template <Representation R>
-double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, SearchStats& stats) {
+// `obs`: the query's observer (search/observer.hpp), NoObserver when none is attached.
+template <Representation R, class Obs = NoObserver>
+double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, SearchStats& stats, Obs obs = {}) {
   // The exact answer from the representation's own tables, when the A* would be exact too.
   if constexpr (HasTableSearch<R>) {
     if (admissible_for<R>(h, q)) {
       std::size_t steps = 0;
       if (const std::optional<double> c = r.table_search(q, steps)) {
         stats.expansions += steps;
+        obs.table_answer(*c, steps);
         return *c;
       }
     }
@@ -413,7 +439,9 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
 
   bool found = false;
   detail::OpenList open(ws);
-  detail::Visitor<QG> vis;
+  detail::Visitor<QG, Obs> vis;
+  vis.obs = obs;
+  vis.ws = &ws;
   vis.goal = T;
   vis.stats = &stats;
   vis.open = &open;
@@ -440,13 +468,20 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   // d_ary_heap_indirect whose vector and position map astar_search_no_init allocates per call.
   auto run = [&](const auto& heur) {
     put(cost, S, heur(S));
-    boost::detail::astar_bfs_visitor<std::decay_t<decltype(heur)>, detail::Visitor<QG>, detail::OpenList, detail::PredMap,
+    obs.source(S, n, get(cost, S));
+    boost::detail::astar_bfs_visitor<std::decay_t<decltype(heur)>, detail::Visitor<QG, Obs>, detail::OpenList, detail::PredMap,
                                      detail::CostMap, detail::DistMap, OverlayWeightMap, detail::ColorMap,
                                      std::plus<double>, std::less<double>>
         bfs(heur, vis, open, pred, cost, dist, OverlayWeightMap{}, color, std::plus<double>(), std::less<double>(), 0.0);
     detail::run_breadth_first_visit(g, S, open, bfs, color);
   };
-  detail::with_search_metric(h.metric, [&](auto m) {
+  // An observed search takes the metric switched at run time (the same values, one instantiation
+  // instead of three: the traced queries are few and not timed).
+  auto with_metric_of = [&](auto f) {
+    if constexpr (Obs::enabled) f(std::integral_constant<Metric, detail::kRuntimeMetric>{});
+    else detail::with_search_metric(h.metric, f);
+  };
+  with_metric_of([&](auto m) {
     detail::PositionHeuristic<R, decltype(m)::value> heur;
     heur.rt = h.metric;
     heur.rep = &r;
@@ -465,6 +500,7 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
     }
     run(heur);
   });
+  obs.end(found ? get(dist, T) : SearchWorkspace::kInf);
   if (!found) return SearchWorkspace::kInf;
   for (Vertex v = get(pred, T); v != S; v = get(pred, v)) q.path.push_back(v);
   std::reverse(q.path.begin(), q.path.end());

@@ -55,9 +55,10 @@ void lazy_set_vertex(Vertex u, Vertex S, Vertex T, const Graph& g, const Query& 
 // Runs Theta* or Lazy Theta* from q.start to q.goal over r's graph with q's attachments. On success
 // fills `path` (start, the parents' points, goal) and q.path (the base vertices of the chain) and
 // returns the path's length; +inf when the goal is unreachable. stats.los_checks counts the tests.
-template <Representation R>
+// `obs`: the query's observer (search/observer.hpp), NoObserver when none is attached.
+template <Representation R, class Obs = NoObserver>
 double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchWorkspace& ws,
-                  SearchStats& stats, Polyline& path) {
+                  SearchStats& stats, Polyline& path, Obs obs = {}) {
   const std::size_t n = num_vertices(r.graph());
   const Vertex S = Vertex(n), T = Vertex(n + 1);
   const auto g = query_overlay(r, q, ws);
@@ -92,9 +93,11 @@ double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, Vis
   auto relax = [&](Vertex v, double gv, Vertex p) {
     SearchWorkspace::Record& rec = ws.touch(v);
     if (!(gv < rec.dist)) return;
+    const bool reached = rec.dist < SearchWorkspace::kInf;  // generated before: an update
     rec.dist = gv;
     rec.pred = p;
     rec.cost = gv + heur(v);
+    if constexpr (Obs::enabled) (reached ? obs.update(v, p, gv, rec.cost) : obs.generate(v, p, gv, rec.cost));
     if (rec.color == kGray) {
       open.update(v);
     } else {
@@ -110,6 +113,8 @@ double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, Vis
     rs.color = kGray;
     open.push(S);
     ++stats.generated;
+    obs.source(S, n, rs.cost);
+    obs.generate(S, S, 0.0, rs.cost);
   }
   bool found = false;
   while (!open.empty()) {
@@ -120,10 +125,14 @@ double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, Vis
     ++stats.expansions;
     // Lazy Theta*'s SetVertex: the assumed shortcut from the parent is tested now; without sight
     // the vertex goes in through its cheapest edge from an expanded vertex (detail::lazy_set_vertex).
-    if (mode == SearchMode::lazy_theta && u != S && !start_link(u, ru) && !sees(ru.pred, u))
+    if (mode == SearchMode::lazy_theta && u != S && !start_link(u, ru) && !sees(ru.pred, u)) {
       detail::lazy_set_vertex(u, S, T, g, q, ws, ru, cost);
+      if constexpr (Obs::enabled) ru.cost = ru.dist + heur(u);  // f as the observer reports it
+    }
+    if constexpr (Obs::enabled) obs.expand(u, ru.pred, ru.dist, ru.cost);
     if (u == T) {
       found = true;
+      obs.close(u, ru.pred, ru.dist, ru.cost);
       break;
     }
     const Vertex p = ru.pred;
@@ -147,7 +156,9 @@ double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, Vis
         relax(v, ru.dist + w, u);
       }
     }
+    if constexpr (Obs::enabled) obs.close(u, ru.pred, ru.dist, ru.cost);
   }
+  obs.end(found ? ws.record(T).dist : SearchWorkspace::kInf);
   q.path.clear();
   path.clear();
   if (!found) return SearchWorkspace::kInf;

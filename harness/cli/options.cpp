@@ -176,6 +176,11 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
                                        "agent radius R >= 0 in map units (docs/radius.md), or a list R,R,...: a build per radius")
       ->type_name("R");
   app.add_flag("--paths", c.unit.paths, "also write PREFIX.paths.csv (every path's points)");
+  app.add_option("--trace", c.unit.trace, "write search traces of N queries per map and configuration (docs/traces.md)")
+      ->check(positive_integer())->type_name("N");
+  double trace_cap_mb = 0;
+  app.add_option("--trace-cap", trace_cap_mb, "cut a trace file at MB megabytes, with a note (default 64)")
+      ->check(CLI::PositiveNumber)->type_name("MB");
   app.add_flag("--checkopt", c.checkopt, "grid8-optimal representations must equal the scenario's optimum (exit 3 otherwise)");
   bool no_optimum = false;
   app.add_flag("--no-optimum", no_optimum, "skip the exact optimum (no optimal/gap columns)");
@@ -184,6 +189,7 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   if (parse(app, args)) return std::nullopt;
 
   c.optimum = !no_optimum;
+  if (trace_cap_mb > 0) c.unit.trace_cap = std::size_t(trace_cap_mb * 1024 * 1024);
   for (const auto& r : reps)
     for (auto& s : parse_rep_option(r)) c.reps.push_back(s);
   for (const auto& h : heuristics)

@@ -59,6 +59,12 @@ struct UnitOptions {
   int repetitions = 1;  // > 1: every query runs this often; its times are the medians
   bool paths = false;
   int threads = 1;      // > 1: the queries of a unit run in parallel (rows still in query order)
+  // Search traces (SPEC §12, docs/traces.md): `trace` queries per map and configuration, spread as
+  // --limit spreads them, each written to a file under traces/ beside trace_prefix.csv, cut at
+  // trace_cap bytes (0: the default, harness/run/traces.hpp).
+  std::size_t trace = 0;
+  std::size_t trace_cap = 0;
+  std::string trace_prefix;
 };
 
 // What a run asks for, wherever it was given.

@@ -85,10 +85,10 @@ Found search(const QueryContext& c, Query& q, ResultRow& row) {
   const auto t = Clock::now();
   double cost;
   if (c.search == SearchMode::astar) {
-    cost = c.ws ? std::as_const(*c.rep).search(q, h, stats, *c.ws) : c.rep->search(q, h, stats);
+    cost = c.ws ? std::as_const(*c.rep).search(q, h, stats, *c.ws, c.trace) : c.rep->search(q, h, stats, c.trace);
   } else {
-    cost = c.ws ? std::as_const(*c.rep).search_any_angle(q, h, c.search, sees, stats, f.raw, *c.ws)
-                : c.rep->search_any_angle(q, h, c.search, sees, stats, f.raw);
+    cost = c.ws ? std::as_const(*c.rep).search_any_angle(q, h, c.search, sees, stats, f.raw, *c.ws, c.trace)
+                : c.rep->search_any_angle(q, h, c.search, sees, stats, f.raw, c.trace);
   }
   f.found = std::isfinite(cost);
   if (f.found && c.search == SearchMode::astar) {
@@ -99,6 +99,12 @@ Found search(const QueryContext& c, Query& q, ResultRow& row) {
     }
   }
   row.search_us = us_since(t);
+  if (c.trace && f.found) {  // the search's path; a path with arcs by its points (the arcs' centres left out)
+    Polyline drawn = f.raw;
+    for (const PathItem& it : f.arcs)
+      if (!it.arc_centre) drawn.push_back(it.p);
+    c.trace->path(drawn);
+  }
   row.expansions = stats.expansions;
   row.generated = stats.generated;
   row.los_checks = stats.los_checks;

@@ -13,6 +13,7 @@
 #include "harness/run/agent_space.hpp"
 #include "harness/run/cost_model.hpp"
 #include "harness/run/description.hpp"
+#include "harness/run/traces.hpp"
 
 namespace navbench {
 
@@ -57,6 +58,9 @@ struct QueryContext {
   Capabilities caps = {};
   bool keep_paths = false;
   SearchWorkspace* ws = nullptr;
+  // The query's search trace (harness/run/traces.hpp; docs/traces.md), nullptr for none: a traced
+  // query runs on a copy of its pass's context with this set; the caller finishes the trace.
+  QueryTrace* trace = nullptr;
 };
 
 // The columns a query's rows share whatever happens to it (map, query, configuration).

@@ -84,11 +84,24 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
   AnyRepresentation& rep = *built.rep;
   const int reps = std::max(1, opt.repetitions);
   const MapContext mc = map_context(am.map(), am.prepared().selection.convention);
+  // --trace N (harness/run/traces.hpp): the queries traced, by their position in am.queries().
+  UnitTraces traces(opt, am.queries().size());
   // One query's rows; with reps > 1 each stage's time is the median of the repetitions.
   auto answer = [&](const QueryInput& qi, SearchMode sm, const Heuristic& h, SearchWorkspace* ws) {
     QueryContext ctx{.map = mc, .space = am.space(), .cost = am.cost(), .rep_text = spec.text, .heuristic = h,
                      .smoothings = opt.smoothings, .rep = &rep, .search = sm, .caps = spec.caps(), .keep_paths = opt.paths, .ws = ws};
+    std::unique_ptr<TraceWriter> trace;
+    std::filesystem::path trace_file;
+    const TraceInfo info{am.map().name, spec.text, h.text, to_string(sm), qi.scen_index, qi.start, qi.goal,
+                         am.agent().column()};
+    if (traces.traced(std::size_t(&qi - am.queries().data()))) {
+      trace_file = traces.dir / trace_file_name(info);
+      trace = std::make_unique<TraceWriter>(trace_file, rep, info, traces.cap);
+    }
+    ctx.trace = trace.get();
     auto rows = run_query(ctx, qi);
+    ctx.trace = nullptr;  // the repetitions below are not traced
+    if (trace) traces.finish(*trace, info, trace_file, rows.front());
     if (reps > 1) {
       ctx.keep_paths = false;
       std::vector<std::vector<ResultRow>> again;
@@ -181,6 +194,9 @@ int run(const RunConfig& cfg) {
   write_run_metadata(cfg, &frames);
   ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.agents.empty(), .terrain = weighted});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
+  UnitOptions unit = cfg.unit;  // traces go under traces/ beside PREFIX.csv (a fresh index each run)
+  unit.trace_prefix = cfg.out;
+  if (unit.trace) std::filesystem::remove(trace_index(cfg.out));
   for (const auto& pm : maps)
     for (const Agent& agent : agent_passes(cfg.agents)) {
       const AgentMap am(pm, agent, {.optimum = cfg.optimum, .threads = cfg.unit.threads});
@@ -196,7 +212,7 @@ int run(const RunConfig& cfg) {
           writer.write(r);
         };
         const auto t0 = Clock::now();
-        if (auto b = run_unit(am, spec, cfg.unit, sink)) {
+        if (auto b = run_unit(am, spec, unit, sink)) {
           writer.write(*b);
           note_throughput(cfg, am, spec, *b, t0);
         }

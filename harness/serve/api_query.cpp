@@ -199,11 +199,13 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
     return rows_without_path("not_applicable", spec.text + " does not support this map" + (job.rb ? " at radius " + number_text(job.rb->R) : "") +
                                                    ": " + b->unsupported);
   std::vector<ResultRow> rows;
+  std::optional<TraceRecorder> trace;  // "trace": true (docs/traces.md#in-navbenchs-viewer)
   {
     std::lock_guard lock(b->m);
+    if (job.q.trace) trace.emplace(*b->rep, job.in.start, job.in.goal);
     rows = run_query({.map = job.ctx, .space = job.space, .cost = job.cost, .rep_text = spec.text, .heuristic = job.q.heuristic,
                       .smoothings = job.q.smoothings, .rep = b->rep.get(), .search = job.q.search, .caps = spec.caps(),
-                      .keep_paths = true},
+                      .keep_paths = true, .trace = trace ? &*trace : nullptr},
                      job.in);
   }
   for (auto& r : rows) {
@@ -215,6 +217,7 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
     }
     out.push_back(row_json(r, b->build, job.weighted));
   }
+  if (trace && !out.empty()) out[0]["trace"] = trace->to_json();  // once per representation: its first row
   return out;
 }
 
@@ -244,7 +247,7 @@ json answer_all(const QueryJob& job) {
 
 json api_query(MapCache& maps, const json& body) {
   const auto t0 = Clock::now();
-  only_fields(body, {"map", "reps", "start", "goal", "smoothing", "search", "heuristic", "paths", "radius"});
+  only_fields(body, {"map", "reps", "start", "goal", "smoothing", "search", "heuristic", "paths", "radius", "trace"});
   MapEntry& e = map_of(maps, body);
   std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
   const Map& m = e.pm.map;

@@ -119,6 +119,9 @@ QueryRequest read_query(const json& body, const Map& m) {
   q.heuristic = read_heuristic(body);
   q.search = read_search(body);
   q.paths = read_paths(body);
+  // "trace": true adds each representation's search, step by step (docs/traces.md#in-navbenchs-viewer).
+  if (body.contains("trace") && !body["trace"].is_boolean()) throw HttpError(400, "'trace' must be true or false");
+  q.trace = body.value("trace", false);
   q.agent = read_radius(body, m);
   q.start = read_point(body, "start", m);
   q.goal = read_point(body, "goal", m);

@@ -244,6 +244,7 @@ struct QueryRequest {
   SearchMode search = SearchMode::astar;  // docs/path-quality.md
   Heuristic heuristic;
   bool paths = true;
+  bool trace = false;  // docs/traces.md#in-navbenchs-viewer: each answer's search, step by step
   Agent agent;  // "radius" (docs/radius.md); without it the point agent, rows without `radius`
   Point start, goal;
 };

@@ -282,7 +282,7 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   if (!j.is_object()) throw InputError(path + ": a sweep config is a JSON object");
   static const std::vector<std::string> keys = {"maps", "collections", "representations", "smoothing", "heuristics",
                                                 "conventions", "queries", "repetitions", "seed", "output", "paths", "comment",
-                                                "dynamic", "rebuild_baseline", "radii", "searches"};
+                                                "dynamic", "rebuild_baseline", "radii", "searches", "trace", "trace_cap_mb"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       throw InputError(path + ": unknown key '" + it.key() + "'");
@@ -323,6 +323,9 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
     }
     if (j.contains("paths") && !j["paths"].is_boolean()) throw std::invalid_argument("sweep config: 'paths' must be true or false");
     c.unit.paths = j.value("paths", false);
+    // Search traces (docs/traces.md): N queries per map and configuration, cut at trace_cap_mb.
+    c.unit.trace = std::size_t(integer(j, "trace", 0, 0, 1000000));
+    if (j.contains("trace_cap_mb")) c.unit.trace_cap = std::size_t(integer(j, "trace_cap_mb", 64, 1, 1 << 20)) << 20;
     if (j.contains("output") && !j["output"].is_string()) throw std::invalid_argument("sweep config: 'output' must be a string");
     c.output = j.value("output", c.output);
     check_run(c, kSweepConfigNames);  // the rules every run description follows, as for `navbench run`

@@ -1,6 +1,7 @@
 // `navbench sweep CONFIG`: every (map, convention, radius, representation) of a config as a unit,
 // units run in parallel and written atomically, finished units skipped on a re-run.
 #include "harness/sweep/sweep.hpp"
+#include "harness/run/traces.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -184,7 +185,10 @@ std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, const AgentMa
   const ColumnGroups groups = sweep_groups(cfg);
   std::string csv = result_header(groups) + "\n", paths = paths_header(groups) + "\n";
   std::size_t nrows = 0;
-  auto b = run_unit(am, u.rep, cfg.unit, [&](const ResultRow& r) {
+  UnitOptions unit = cfg.unit;  // its traces (docs/traces.md) under units/traces/, a fresh index per run of the unit
+  unit.trace_prefix = (out / "units" / u.id).string();
+  if (unit.trace) fs::remove(trace_index(unit.trace_prefix));
+  auto b = run_unit(am, u.rep, unit, [&](const ResultRow& r) {
     csv += format_row(r, groups) + "\n";
     if (cfg.unit.paths)
       if (auto p = format_path_row(r, groups); !p.empty()) paths += p + "\n";

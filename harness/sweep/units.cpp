@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <stdexcept>
 
 #include "harness/results/results.hpp"
+#include "harness/run/traces.hpp"
 
 namespace fs = std::filesystem;
 
@@ -164,6 +166,36 @@ void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, c
   std::optional<MergedFile> pth, upd;
   if (paths) pth.emplace(out / "results.paths.csv", paths_header({.radius = groups.radius, .terrain = groups.terrain}));
   if (dynamic) upd.emplace(out / "results.updates.csv", updates_header());
+  // Search traces (docs/traces.md): each unit's index into traces/results.traces.csv, its files
+  // linked (or copied) into traces/.
+  std::optional<MergedFile> trc;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const fs::path index = trace_index((dirs[i] / ids[i]).string());
+    if (!fs::exists(index)) continue;
+    if (!trc) {
+      fs::create_directories(trace_dir((out / "results").string()));
+      trc.emplace(trace_index((out / "results").string()), trace_index_header());
+    }
+    trc->append_body_of(index);
+  }
+  if (trc) {
+    const fs::path to = trace_dir((out / "results").string());
+    std::vector<fs::path> seen;
+    for (const auto& d : dirs) {
+      const fs::path from = trace_dir((d / "x").string());
+      if (!fs::exists(from) || fs::equivalent(from, to) || std::find(seen.begin(), seen.end(), from) != seen.end()) continue;
+      seen.push_back(from);
+      for (const auto& e : fs::directory_iterator(from)) {
+        const std::string name = e.path().filename().string();
+        if (!name.ends_with(".trace.json")) continue;
+        fs::remove(to / name);
+        std::error_code ec;
+        fs::create_hard_link(e.path(), to / name, ec);
+        if (ec) fs::copy_file(e.path(), to / name);
+      }
+    }
+    trc->commit();
+  }
   for (std::size_t i = 0; i < ids.size(); ++i) {
     const fs::path unit = dirs[i] / ids[i];
     csv.append_body_of(unit.string() + ".csv");

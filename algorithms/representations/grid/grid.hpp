@@ -134,6 +134,13 @@ class GridRepresentation : public BuiltGraph<GridGraph> {
     else if ((y + 1) * W <= v) ++y;
     return {double(v - y * W) + half_, double(y) + half_};
   }
+  // The cell's square, counter-clockwise (search traces, search/observer.hpp); none on the corner
+  // lattice, whose vertices are corners.
+  void vertex_outline(Vertex v, std::vector<Point>& out) const {
+    if (corner_) return;
+    const Point c = position(v);
+    out.insert(out.end(), {{c.x - 0.5, c.y - 0.5}, {c.x + 0.5, c.y - 0.5}, {c.x + 0.5, c.y + 0.5}, {c.x - 0.5, c.y + 0.5}});
+  }
   std::optional<Attachment> attach(Point p) const;
   bool direct(const Query& q) const;
   double direct_cost(const Query& q) const { return segment_cost(q.start, q.goal); }

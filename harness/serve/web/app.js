@@ -8,7 +8,7 @@
 // layer loaded (POST /api/terrain) makes a grid map weighted; the brush (B) paints weights
 // (POST /api/paint); cells are shaded by weight under the paths, and each row shows the path's cost.
 // Four classic scripts share one global scope, loaded in order: app.js (state, helpers, view,
-// drawing), panels.js, edit.js, main.js (listeners and the start).
+// drawing), panels.js, edit.js, search.js (the search step by step), main.js (listeners and the start).
 'use strict';
 
 // Okabe & Ito's colour-blind-safe palette, then a few more distinct hues. The representations
@@ -173,6 +173,7 @@ function render() {
     ctx.drawImage(layerCanvas, dpr * (ox - layerView.ox * k), dpr * (oy - layerView.oy * k), layerCanvas.width * k, layerCanvas.height * k);
     ctx.restore();
   }
+  drawSearch();  // search.js: the expansions, under the paths
   // the paths, widest first and each narrower one on top, so paths that coincide show as stripes
   // instead of hiding each other; a light halo under each; the highlighted one last and widest
   if (state.results) {

@@ -270,6 +270,7 @@ async function main() {
   });
   $('csvfilter').addEventListener('input', renderCSV);
   renderReps();
+  setupSearch();
   resize();
   const want = Number(new URL(location.href).searchParams.get('map'));
   const id = state.info.maps.some((m) => m.id === want) ? want : 0;
@@ -286,6 +287,8 @@ window.navbenchViewer = {
   setBrush,
   setPoints(start, goal) { state.start = start; state.goal = goal; state.recorded = null; state.highlight = null; updatePoints(); render(); query(); },
   setRadius(v) { setRadius(v, true); },
+  search,
+  readTraceFile,
 };
 
 main();

@@ -219,6 +219,7 @@ async function sendQuery() {
   const body = { map: state.map.id, reps, start: state.start, goal: state.goal,
                  smoothing, search: $('search').value, heuristic: heuristicText() };
   if (R > 0 && !state.map.weights) body.radius = R;
+  if (search.on) body.trace = true;  // search.js: each answer's search, step by step
   const t0 = performance.now();
   const slow = setTimeout(() => setStatus(R > 0 ? `building for radius ${R}…` : 'building representations…'), 300);
   // Builds at a radius answer "still building" after a few seconds (docs/viewer.md): ask again.
@@ -232,6 +233,7 @@ async function sendQuery() {
       if (res.version > state.map.version && !edit.sending && !edit.queue.length) refreshMap();
       else if (res.version < state.map.version) pending = true;
       state.results = res;
+      search.step = Number.MAX_SAFE_INTEGER;  // search.js: a new search shows whole
       state.shownQuery = [...body.start, ...body.goal];
       state.roundTrip = performance.now() - t0;
       $('queryerror').textContent = '';
