@@ -1,5 +1,6 @@
 #include "representations/params.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -63,6 +64,19 @@ int Params::get_int(const std::string& key, int fallback, int lo, int hi) {
     throw std::invalid_argument("parameter " + key + "=" + std::to_string(v) + " is outside [" +
                                 std::to_string(lo) + ", " + std::to_string(hi) + "]");
   used_[key] = std::to_string(v);
+  return v;
+}
+
+std::string Params::get_choice(const std::string& key, const std::string& fallback,
+                               const std::vector<std::string>& choices) {
+  std::string v = fallback;
+  if (auto it = values_.find(key); it != values_.end()) v = it->second;
+  if (std::find(choices.begin(), choices.end(), v) == choices.end()) {
+    std::string known;
+    for (const auto& c : choices) known += (known.empty() ? "" : ", ") + c;
+    throw std::invalid_argument("parameter " + key + "=" + v + " is not one of " + known);
+  }
+  used_[key] = v;
   return v;
 }
 

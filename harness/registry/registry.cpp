@@ -8,6 +8,7 @@
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
+#include "representations/recast/recast.hpp"
 #include "representations/subgoal/subgoal.hpp"
 #include "representations/tangent/tangent.hpp"
 #include "representations/visgraph/visgraph.hpp"
@@ -38,6 +39,7 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)", kMesh),
       make_entry<NavMeshTiles>("navmesh-tiles", "navmesh per square tile (CGAL per tile, Recast-style): updates triangulate only the changed tiles (tile)", kTiles),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes", kPoints),
+      make_entry<RecastMesh>("recast", "Recast/Detour navigation mesh (librecast): voxelised walkable area, watershed regions, simplified contours, convex polygons (cs, partition, max_error, max_edge, nvp, tile, min_region, merge_region, pool); searched between portal midpoints like navmesh"),
       make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (up to 1,024 subgoals the simple graph's all-pairs table, table=1; else levels=16: N-level, 15 local layers; 1 simple, 2 two-level)", kSubgoal),
       // The optimum's reference is the plain variant (no block lists, skip edges or landmarks):
       // exact like every variant and the cheapest to build, as it is built once per map for few queries.
