@@ -404,13 +404,11 @@ TEST_P(Conformance, WeightedMaps) {
 
 TEST_P(Conformance, Radius) {
   const RepresentationEntry& e = GetParam();
-  // The battery's own erosion variants ("navmesh:erode=none", ...) name the harness's key.
-  std::string erode = "centre";
+  // The battery's own erosion variants ("navmesh:erode=none", ...) name the harness's declared key:
+  // parsed as `--rep` parses it.
   RepresentationSpec spec{e.name, &e};
-  if (const auto colon = e.name.find(":erode="); colon != std::string::npos) {
-    erode = e.name.substr(colon + 7);
-    spec.erode = erode == "none" ? Erode::none : erode == "cell" ? Erode::cell : Erode::centre;
-  }
+  if (e.name.find(":erode=") != std::string::npos) spec.erode = parse_rep_option(e.name).at(0).erode;
+  const std::string erode = to_string(spec.erosion());
   const Heuristic h = parse_heuristic("euclidean");
   const std::vector<std::string> modes = {"none", "los", "funnel"};
   int invalid_seen = 0;  // the representations built on the map itself must show the price

@@ -19,6 +19,7 @@
 #include "harness/run/pipeline.hpp"
 #include "harness/registry/registry.hpp"
 #include "representations/navmesh/navmesh.hpp"
+#include "test_data.hpp"
 #include "test_maps.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
@@ -307,7 +308,7 @@ TEST(NavMeshUpdate, DeclinesWhatItCannotUpdate) {
   Map m = testmaps::random_grid(20, 20, 0.3, rng);
   Params p;
   NavMesh nm(m, p);
-  EXPECT_TRUE(NavMesh::kUpdateIsApproximate);
+  EXPECT_TRUE(NavMesh::kCapabilities.update_approximate);
   // A quarter of the map or more: rebuild.
   std::vector<CellChange> many;
   for (int i = 0; i < 101; ++i) many.push_back({i % 20, i / 20, m.grid.cells[std::size_t(i)]});
@@ -373,9 +374,9 @@ TEST(NavMeshUpdate, QueriesAnswerLikeAFreshBuild) {
 }
 
 // The real scenario: dao_arena2's updates, the triangulation checked after each (first 60).
-TEST(NavMeshUpdate, Arena2Scenario) {
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/gppc-dynamic/dao_arena2.scen";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "needs ../shared/datasets/gppc-dynamic";
+TEST(NavMeshUpdateData, Arena2Scenario) {
+  const std::string path = testdata::path("gppc-dynamic/dao_arena2.scen");
+  NAVBENCH_REQUIRE_DATA(path);
   const DynamicScenario d = load_dynamic_scenario(path);
   GridMap g{d.width, d.height, std::vector<std::uint8_t>(std::size_t(d.width) * std::size_t(d.height), 1)};
   Map m = make_grid_map(g, d.name);

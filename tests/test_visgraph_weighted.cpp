@@ -24,6 +24,7 @@
 #include "search/any_representation.hpp"
 #include "search/astar.hpp"
 #include "search/heuristic.hpp"
+#include "test_data.hpp"
 #include "test_maps.hpp"
 
 using namespace navbench;
@@ -240,9 +241,9 @@ TEST(VisgraphWeighted, EdgesAreValidPricedAndUnpruned) {
 
 // The same on a window of a real map with terrain (wc3/icecrown, swamp 2 and water 5): long
 // borders, open ground, the candidates of the build's region sweeps against every pair.
-TEST(VisgraphWeighted, EdgesOnRealTerrain) {
-  const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/wc3/icecrown.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+TEST(VisgraphWeightedData, EdgesOnRealTerrain) {
+  const std::string path = testdata::path("movingai/wc3/icecrown.map");
+  NAVBENCH_REQUIRE_DATA(path);
   std::ifstream in(path);
   const TerrainTable t = parse_terrain("S=2,W=5");
   const GridMap full = read_movingai_map(in, path, &t);

@@ -78,7 +78,11 @@ void SteinerReference::refine(SteinerPath& p, int max_sweeps, int max_rounds) co
         const Point x = at(t);
         return leg_cost(la, a, x) + leg_cost(lb, b, x);
       };
-      const double now = leg_cost(la, a, q) + leg_cost(lb, b, q);
+      // The legs' cost now, exactly: at an end of the side (a grid corner) a leg may run along a
+      // piece's side, where it weighs the cheaper cell beside it (docs/terrain.md), not the piece's
+      // weight that leg_cost gives; pricing it so made moves that looked cheaper raise C. Inside the
+      // side (eps..1-eps, where the candidates lie) leg_cost is exact: a chord through one piece.
+      const double now = segment_cost(g_, a, q) + segment_cost(g_, q, b);
       // Never at an end of the side (it may be a pinch corner of another piece).
       constexpr double eps = 1e-9;
       double t;

@@ -260,10 +260,10 @@ std::vector<TangentGraph::Join> TangentGraph::join_start(Point s, const std::vec
     const Node& n = nodes_[std::size_t(*it)];
     // No sampled bound (surely_blocked) before the exact tests: joins are asked for the circles
     // of the corners a point sees (TangentRepresentation), whose tangents mostly keep clearance R
-    // (90 % on den520d at R = 0.5), so the bound would only add its samples.
+    // (docs/measurements.md), so the bound would only add its samples.
     // No point_clear(t) first: segment_clear(s, t) tests t itself with the same point-to-square
     // distances (and the map's border at its ends), so it fails whenever point_clear(t) does; the
-    // separate test cost as much as a fifth of a join (den520d, R = 0.5: 42 tangents per point).
+    // separate test was a sizeable share of a join (docs/measurements.md).
     if (!rv_->segment_clear(s, t.t, R_)) return;
     // The arc t -> n lies within the arc from the node before t to n: when the graph holds that
     // one (it was found clear), this one is clear too; else the exact test.

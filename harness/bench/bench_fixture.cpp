@@ -23,8 +23,8 @@ namespace {
 // A warm heap for every benchmark of this binary. glibc serves blocks above its mmap threshold
 // (128 KiB at first, raised as such blocks are freed) from fresh pages and hands a large free heap
 // top back to the kernel, so a build's big arrays may fault in their pages anew on every build, and
-// how often depends on what ran before in the process: on this VM (15-20 us a fault) the quadtree's
-// arena2 rebuild took 2.5-2.9 ms in a process of its own and 1.0 ms after the Aurora benchmarks.
+// how often depends on what ran before in the process (docs/measurements.md: the quadtree's arena2
+// rebuild alone in a process and after other benchmarks).
 // With the thresholds fixed high, memory freed by one build serves the next, as in a long-running
 // program, and a benchmark's figures no longer depend on its neighbours. NAVBENCH_BENCH_COLD_HEAP=1
 // keeps glibc's defaults.
@@ -51,7 +51,7 @@ struct Timed {
   std::size_t expansions = 0;
 };
 
-// One query exactly as harness/pipeline.cpp times it (without the row and smoothing stages).
+// One query exactly as harness/run/pipeline.cpp times it (without the row and smoothing stages).
 Timed run_one(AnyRepresentation& rep, const FreeSpace& fs, Point s, Point g, const Heuristic& h) {
   Timed t;
   Query q;

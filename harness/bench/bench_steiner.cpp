@@ -168,7 +168,8 @@ const bool registered = [] {
   for (const char* name : {"icecrown", "golemsinthemist", "rooms-inflation", "rooms-regions"})
     benchmark::RegisterBenchmark((std::string("steiner/") + name).c_str(), steiner, name)
         ->ArgNames({"m", "uniform", "side", "refine", "landmarks"})
-        ->Args({2, 4, 8, 1, 4})   // the defaults
+        ->Args({2, 6, 8, 1, 4})   // the defaults
+        ->Args({2, 4, 8, 1, 4})   // 4 steps on sides of one weight
         ->Args({2, 2, 8, 1, 4})   // ends and midpoints alone on sides of one weight
         ->Args({4, 4, 8, 1, 4})   // m = 4 against 8
         ->Args({2, 2, 8, 0, 4})   // the graph alone, without the refinement

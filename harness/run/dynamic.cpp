@@ -73,14 +73,13 @@ void update_all(const RunConfig& cfg, const Map& map, const std::vector<CellChan
     }
     update_us += us_since(t0);
     l.rep->prepare();  // search memory, untimed: the update's and the rebuild's times leave it out alike
-    std::string rebuild;
+    std::optional<double> rebuild;
     if (cfg.rebuild_baseline) {
       t0 = Clock::now();
       auto fresh = l.spec.entry->build(map, l.params);
-      rebuild = text::fixed(us_since(t0), 3);
+      rebuild = us_since(t0);
     }
-    updates << csv_field(map.name) << ',' << csv_field(l.spec.text) << ',' << epoch << ',' << patches << ',' << changed.size()
-            << ',' << text::fixed(update_us, 3) << ',' << rebuild << '\n';
+    updates << format_update_row({map.name, l.spec.text, epoch, patches, changed.size(), update_us, rebuild}) << '\n';
   }
   updates.flush();
 }

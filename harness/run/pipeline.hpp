@@ -76,7 +76,7 @@ std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs,
 
 // The graph `exact_optimum` searches: the registry's exact entry (caps.exact) in its reference
 // variant, the cheapest exact one to build (the visibility graph without block lists, skip edges
-// or landmarks: random512-10-0 in 7 s instead of 36 s), which matters as the optimum is computed
+// or landmarks: docs/measurements.md), which matters as the optimum is computed
 // once per map and the query count per map is small. nullptr when no exact entry is registered.
 std::unique_ptr<AnyRepresentation> build_optimum_graph(const Map& map);
 

@@ -74,9 +74,7 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   }
   const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   rep->prepare();  // search memory, untimed (search/any_representation.hpp)
-  std::string canonical = params.canonical();
-  if (pm.disc() && !exact_disc) canonical = std::string("erode=") + to_string(spec.erosion()) + (canonical.empty() ? "" : "," + canonical);
-  BuildRow b = make_build_row(pm.map.name, spec, canonical, *rep, build_ms);
+  BuildRow b = make_build_row(pm.map.name, spec, spec.build_params(params, pm.disc()), *rep, build_ms);
   b.radius = pm.radius;
   if (pm.map.weighted()) {
     b.terrain = pm.map.terrain;

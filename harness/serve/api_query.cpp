@@ -72,7 +72,7 @@ json row_json(const ResultRow& r, const BuildRow& b, bool weighted) {
           {"arcs", arcs},
           // the CSV row as `navbench run` writes it (docs/results.md#result-rows; on a weighted map with
           // the group terrain, as `navbench run --terrain/--costs` does)
-          {"row", format_row(r, {.terrain = weighted})}};
+          {"row", format_row(r, {.radius = r.radius.has_value(), .terrain = weighted})}};
 }
 
 // One query on one map state: what every representation's answer needs.

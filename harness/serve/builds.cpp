@@ -47,7 +47,6 @@ std::shared_ptr<BuiltRep> build_disc_rep(PreparedMap& pm, const RepresentationSp
   auto b = std::make_shared<BuiltRep>();
   b->spec = spec;
   Params params = Params::parse(spec.params);
-  const bool exact_disc = spec.caps().radius == RadiusSupport::tangent_graph;
   const auto t0 = Clock::now();
   try {
     b->rep = build_for_agent(pm, spec, params);  // as `navbench run --radius R` (run_unit)
@@ -59,9 +58,7 @@ std::shared_ptr<BuiltRep> build_disc_rep(PreparedMap& pm, const RepresentationSp
   b->rep->prepare();
   b->build.map = pm.map.name;
   b->build.representation = spec.text;
-  b->build.params = params.canonical();
-  if (!exact_disc)
-    b->build.params = std::string("erode=") + to_string(spec.erosion()) + (b->build.params.empty() ? "" : "," + b->build.params);
+  b->build.params = spec.build_params(params, true);
   b->build.radius = pm.R();
   record_stats(*b);
   return b;

@@ -80,7 +80,7 @@ UnitPlan plan_units(const SweepConfig& cfg, const std::vector<PreparedMap>& maps
 
 // Execution order (the unit ids and shards stay as they are): the units of `jobs` maps at a time,
 // interleaved, so each worker prepares a different map's queries and exact optimum instead of
-// waiting on the lock of the one map being prepared (random512-10-0's optimum takes 5 s); about
+// waiting on the lock of the one map being prepared (an exact optimum can take seconds); about
 // 2 x jobs maps are held at once. Dynamic units run last, in order.
 std::vector<const Unit*> execution_order(const std::vector<const Unit*>& todo, std::size_t jobs) {
   std::vector<std::vector<const Unit*>> groups;

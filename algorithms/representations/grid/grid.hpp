@@ -101,7 +101,11 @@ template <bool Diagonal>
 class GridRepresentation : public BuiltGraph<GridGraph> {
  public:
   GridRepresentation(const Map& map, Params& params);
-  static constexpr bool kSegmentEdges = true;  // a step is the segment between cell centres
+  // The declaration: a step is the segment between cell centres (segment edges); grid8's raw paths
+  // are the scenario's optimal 8-connected paths; weight changes update in place. No parameters.
+  static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = Diagonal, .point_vertices = true,
+                                              .weights = true, .weights_in_place = true, .update_in_place = true,
+                                              .segment_edges = true};
 
   Point position(Vertex v) const {
     // y = v / W by a floating multiply (exact after the one-step correction): the heuristic calls

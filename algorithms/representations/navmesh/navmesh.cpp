@@ -18,8 +18,7 @@ namespace {
 inline double dist(Point a, Point b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)); }
 }  // namespace
 
-static_assert(Representation<NavMesh> && HasCorridor<NavMesh> && HasApproximateUpdate<NavMesh>);
-static_assert(Representation<NavMeshVertices> && HasApproximateUpdate<NavMeshVertices>);
+static_assert(Representation<NavMesh> && Representation<NavMeshVertices>);  // declared features: make_entry checks them
 
 // ---------------------------------------------------------------------------------------------
 // CsrGraph
@@ -29,7 +28,7 @@ static_assert(Representation<NavMeshVertices> && HasApproximateUpdate<NavMeshVer
 // NavMesh
 
 NavMesh::NavMesh(const Map& map, Params& params)
-    : merge_(params.get_bool("merge", false)), tri_((params.finish("navmesh"), map)) {
+    : merge_(params.flag(param(kParams, "merge"))), tri_((params.finish("navmesh"), map)) {
   // (params.finish runs before the triangulation is built: a bad key costs nothing)
   price_on(map);  // docs/terrain.md: on a weighted map edges and links cost their integral
   derive_cells();

@@ -180,6 +180,11 @@ class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public Conv
  public:
   // Parameters: merge=0|1 (Hertel-Mehlhorn merge of triangles into convex polygons; default 0).
   NavMesh(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and its parameters.
+  static constexpr Capabilities kCapabilities{
+      .weights = true, .corridor = true, .update_in_place = true, .update_approximate = true};
+  static constexpr std::array kParams{
+      ParamDecl{"merge", ParamType::flag, 0, 0, 1, "merge triangles into convex cells (Hertel-Mehlhorn)"}};
 
   // cell = the cell id (the triangle id without merging); component = its component.
   std::optional<Attachment> attach(Point p) const;
@@ -197,7 +202,6 @@ class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public Conv
   // reachability): approximate. False (rebuild) on polygon maps, on a map of another size, and when
   // a quarter of the map or more changed.
   bool update(const Map& map, const std::vector<CellChange>& changed);
-  static constexpr bool kUpdateIsApproximate = true;
   // The cells' outlines (triangles, or merged convex polygons), for path pictures.
   std::vector<Segment> structure() const {
     std::vector<Segment> out;
@@ -269,7 +273,9 @@ class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, pub
                         public SegmentPricing {
  public:
   NavMeshVertices(const Map& map, Params& params);
-  static constexpr bool kSegmentEdges = true;  // an edge is a triangle side between two corners
+  // The declaration: an edge is a triangle side between two corners (segment edges); no parameters.
+  static constexpr Capabilities kCapabilities{.point_vertices = true, .weights = true, .update_in_place = true,
+                                              .update_approximate = true, .segment_edges = true};
 
   std::optional<Attachment> attach(Point p) const;  // cell = triangle id
   BuildStats stats() const;
@@ -278,7 +284,6 @@ class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, pub
   // again, the rest of the graph is edited in place. Approximate as NavMesh::update. False
   // (rebuild) on polygon maps, on a map of another size, and when a quarter of the map or more changed.
   bool update(const Map& map, const std::vector<CellChange>& changed);
-  static constexpr bool kUpdateIsApproximate = true;
 
   const FreeSpaceTriangulation& triangulation() const { return tri_; }
   // The graph vertex of corner i of triangle t; CsrGraph::null_vertex() on the non-owning side of a

@@ -25,10 +25,10 @@ bool holds_toward(const Corners& c, Point p, Point q) {
 }
 }  // namespace
 
-static_assert(Representation<NavMeshTiles> && HasCorridor<NavMeshTiles> && HasUpdate<NavMeshTiles>);
+static_assert(Representation<NavMeshTiles>);  // its declared features: make_entry checks them
 
 NavMeshTiles::NavMeshTiles(const Map& map, Params& params)
-    : T_(params.get_int("tile", 16, 1, 4096)), merge_(params.get_bool("merge", false)) {
+    : T_(params.integer(param(kParams, "tile"))), merge_(params.flag(param(kParams, "merge"))) {
   params.finish("navmesh-tiles");
   if (map.kind != MapKind::grid) throw UnsupportedMap("navmesh-tiles needs a grid map");
   price_on(map);  // docs/terrain.md: weight borders are constraints in every tile, segments cost their integral

@@ -15,7 +15,7 @@ namespace navbench {
 BOOST_CONCEPT_ASSERT((boost::IncidenceGraphConcept<QuadTreeGraph>));
 BOOST_CONCEPT_ASSERT((boost::VertexListGraphConcept<QuadTreeGraph>));
 BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<QuadTreeWeightMap, QuadTreeGraph::Edge>));
-static_assert(Representation<QuadTree> && HasCorridor<QuadTree> && HasApproximateUpdate<QuadTree>);
+static_assert(Representation<QuadTree>);  // its declared features: make_entry checks them
 
 namespace {
 
@@ -44,9 +44,9 @@ void radix_sort(std::vector<Keyed>& v, std::vector<Keyed>& tmp, int bits) {
 }  // namespace
 
 QuadTree::QuadTree(const Map& map, Params& params) {
-  const double min_size = params.get_double("min", 1.0, 1e-9, 1e9);
-  const bool merge = params.get_bool("merge", true);
-  const double aspect = params.get_double("aspect", 2.0, 1.0, 1e9);
+  const double min_size = params.real(param(kParams, "min"));
+  const bool merge = params.flag(param(kParams, "merge"));
+  const double aspect = params.real(param(kParams, "aspect"));
   params.finish("quadtree");
   merge_ = merge, aspect_ = aspect, min_size_ = min_size;
   if (map.weighted()) weighted_ = &map.grid;

@@ -171,6 +171,13 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   };
 
   QuadTree(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and its parameters.
+  static constexpr Capabilities kCapabilities{
+      .weights = true, .corridor = true, .update_in_place = true, .update_approximate = true};
+  static constexpr std::array kParams{
+      ParamDecl{"min", ParamType::real, 1.0, 1e-9, 1e9, "smallest cell side (map units)"},
+      ParamDecl{"merge", ParamType::flag, 1, 0, 1, "merge free cells into larger rectangles"},
+      ParamDecl{"aspect", ParamType::real, 2.0, 1.0, 1e9, "largest side ratio of a merged cell"}};
 
   // --- the Representation contract ---
   Point position(Vertex v) const { return graph_.mid[v]; }
@@ -187,7 +194,6 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   // labels, a split keeps one label (different labels still prove there is no path).
   // False (rebuild) on polygon maps and when a quarter of the map or more changed.
   bool update(const Map& map, const std::vector<CellChange>& changed);
-  static constexpr bool kUpdateIsApproximate = true;  // merged cells may differ (see above)
   // The cells' outlines, for path pictures.
   std::vector<Segment> structure() const {
     std::vector<Segment> out;

@@ -10,19 +10,17 @@
 namespace navbench {
 
 RecastConfig recast_config(Params& params) {
+  const auto& d = RecastMesh::kParams;
   RecastConfig c;
-  c.cs = params.get_double("cs", 1.0, 1e-3, 1e3);
-  const std::string part = params.get_choice("partition", "watershed", {"watershed", "monotone", "layers"});
-  c.partition = part == "monotone" ? RecastConfig::Partition::monotone
-                : part == "layers" ? RecastConfig::Partition::layers
-                                   : RecastConfig::Partition::watershed;
-  c.max_error = params.get_double("max_error", 1.3, 0, 100);
-  c.max_edge = params.get_double("max_edge", 12, 0, 1e6);
-  c.nvp = params.get_int("nvp", 6, 3, 6);
-  c.tile = params.get_int("tile", 64, 0, 4096);
-  c.min_region = params.get_int("min_region", 8, 0, 1000);
-  c.merge_region = params.get_int("merge_region", 20, 0, 1000);
-  c.pool = params.get_int("pool", 4096, 16, 65535);
+  c.cs = params.real(param(d, "cs"));
+  c.partition = RecastConfig::Partition(params.choice(param(d, "partition")));
+  c.max_error = params.real(param(d, "max_error"));
+  c.max_edge = params.real(param(d, "max_edge"));
+  c.nvp = params.integer(param(d, "nvp"));
+  c.tile = params.integer(param(d, "tile"));
+  c.min_region = params.integer(param(d, "min_region"));
+  c.merge_region = params.integer(param(d, "merge_region"));
+  c.pool = params.integer(param(d, "pool"));
   return c;
 }
 

@@ -6,11 +6,13 @@
 // move the walkable border, so paths may clip obstacles: the validity test reports it, nothing
 // here corrects it.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "representations/built_graph.hpp"
+#include "representations/capabilities.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/recast/detour_mesh.hpp"
 #include "representations/representation.hpp"
@@ -23,6 +25,19 @@ RecastConfig recast_config(Params& params);
 class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<RecastMesh> {
  public:
   RecastMesh(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and Recast's parameters with
+  // RecastDemo's defaults (docs/recast.md).
+  static constexpr Capabilities kCapabilities{.corridor = true};
+  static constexpr std::array kParams{
+      ParamDecl{"cs", ParamType::real, 1, 1e-3, 1e3, "cell size: map units per voxel (rcConfig::cs)"},
+      ParamDecl{"partition", ParamType::choice, 0, 0, 2, "Recast's region partition", nullptr, "watershed,monotone,layers"},
+      ParamDecl{"max_error", ParamType::real, 1.3, 0, 100, "contour simplification error in voxels (maxSimplificationError)"},
+      ParamDecl{"max_edge", ParamType::real, 12, 0, 1e6, "longest contour edge in map units (0: no limit)"},
+      ParamDecl{"nvp", ParamType::integer, 6, 3, 6, "vertices per polygon (maxVertsPerPoly)"},
+      ParamDecl{"tile", ParamType::integer, 64, 0, 4096, "tile side in voxels (0: one tile)"},
+      ParamDecl{"min_region", ParamType::integer, 8, 0, 1000, "regions under min_region^2 voxels are dropped"},
+      ParamDecl{"merge_region", ParamType::integer, 20, 0, 1000, "regions under merge_region^2 voxels merge into a neighbour"},
+      ParamDecl{"pool", ParamType::integer, 4096, 16, 65535, "Detour's node pool (dtNavMeshQuery maxNodes)"}};
 
   // cell = the polygon holding p (closed, so a point on a shared edge gets one of them); a point
   // no polygon holds does not attach (the mesh does not reach it: it is never moved onto the mesh).

@@ -68,36 +68,35 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   // table=1: every subgoal-to-subgoal distance of the simple subgoal graph, with predecessors
   // (representations/distance_table.hpp, subgoals^2 * 6 bytes), and the query answered from it
   // without a search (table_search()): the least start link + table distance + goal link. Default
-  // on up to 1,024 subgoals (6 MiB; den520d, 888 subgoals: median query 1.5 us against 9.4 us for
-  // levels=16, where JPS+ takes 5.9 us; its jump table is 16 bytes per cell, 4.3 MB there) unless
+  // on up to 1,024 subgoals (6 MiB; faster queries than levels=16 there: docs/measurements.md) unless
   // levels, alt or active is named (they ask for the search the table replaces). The table is over
   // the simple subgoal graph, so table=1 takes levels=1; a search still runs for heuristics the
   // table does not stand for (inadmissible ones: weight > 1, manhattan, and octile or Chebyshev towards
   // a goal off the half-integer lattice: search/astar.hpp, admissible_for).
-  const bool search_named = params.given("levels") || params.given("alt") || params.given("active");
-  const bool table = params.get_bool("table", cell_of_.size() <= 1024 && !search_named);
-  // Default levels=16 (N-level): the fastest exact search on den520d, brc202d and Aurora (median
-  // query 12.2 / 27.9 / 225 us against 18.8 / 103 / 436 for levels=1 and 16.3 / 74 / 377 for
-  // levels=2, harness/bench_subgoal.cpp); levels=1 gives the simple subgoal graph.
-  levels_ = params.get_int("levels", table ? 1 : 16, 1, 16);
+  // Default levels=16 (N-level): the fastest exact search on den520d, brc202d and Aurora (against
+  // levels=1 and 2: docs/measurements.md, harness/bench/bench_subgoal.cpp); levels=1 gives the simple
+  // subgoal graph.
+  const bool search_named =
+      params.given(param(kParams, "levels")) || params.given(param(kParams, "alt")) || params.given(param(kParams, "active"));
+  const bool table = params.flag(param(kParams, "table"), cell_of_.size() <= 1024 && !search_named);
+  levels_ = params.integer(param(kParams, "levels"), table ? 1 : 16);
   if (table && levels_ > 1) throw std::invalid_argument("subgoal: table=1 is over the simple subgoal graph; it takes levels=1");
   // reach=1: every free cell keeps the list of its direct-h-reachable subgoals, so a query point
   // joins the graph by a table read instead of the clearance scan (precomputed per cell, as JPS+
   // precomputes its jump distances per cell; Harabor & Grastien 2014), packed (put_reach). Default
-  // on maps of up to 2^20 cells (Aurora, 786k cells: 45 MB packed instead of 137 MB as plain
-  // 32-bit lists; its median query ~6 % faster than with the scan); off above.
+  // on maps of up to 2^20 cells (packed: about a third of plain 32-bit lists, and queries a little
+  // faster than with the scan: docs/measurements.md); off above.
   const bool small = std::int64_t(map.grid.width) * map.grid.height <= (1 << 20);
-  const bool reach_table = params.get_bool("reach", small);
+  const bool reach_table = params.flag(param(kParams, "reach"), small);
   // alt=K: K landmarks (ALT, Goldberg & Harrelson 2005) on the simple subgoal graph, both bounds
-  // (its distances are symmetric): default 16 (0 with the table). Median query on Aurora 79 us
-  // against 197 us with the octile heuristic alone (241 against 1,104 expansions), brc202d 11
-  // against 24 us, den520d 9.9 against 10.4 us, for K x 8 bytes per subgoal (Aurora 2.2 MB); alt=8
-  // and alt=32 were slower on Aurora (88, 90 us).
-  alt_ = params.get_int("alt", table ? 0 : 16, 0, 64);
+  // (its distances are symmetric): default 16 (0 with the table): fewer expansions and faster
+  // queries than the octile heuristic alone, for K x 8 bytes per subgoal; alt=8 and alt=32 were
+  // slower (docs/measurements.md).
+  alt_ = params.integer(param(kParams, "alt"), table ? 0 : 16);
   // active=M: each query evaluates only the M landmarks of largest bound at its start (Landmarks::
-  // active()); default 4: median query den520d 9.8 / brc202d 10.6 / Aurora 80 us against 10.6 /
-  // 11.9 / 89 with all 16 (more expansions, 293 against 240 on Aurora, each cheaper); 0: all.
-  active_ = params.get_int("active", 4, 0, 64);
+  // active()); default 4: faster queries than with all 16 (more expansions, each cheaper:
+  // docs/measurements.md); 0: all.
+  active_ = params.integer(param(kParams, "active"));
   params.finish("subgoal");
   table_on_ = table;
 

@@ -49,6 +49,18 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // (default 16 without the table; 0: the octile heuristic alone), active=M of them per query
   // (default 4; 0: all).
   SubgoalGraph(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
+  // automatic defaults as said above).
+  static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = true, .point_vertices = true,
+                                              .update_in_place = true, .table_search = true};
+  static constexpr std::array kParams{
+      ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt or active is named"},
+      ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table"},
+      ParamDecl{"reach", ParamType::flag, 0, 0, 1, "per-cell lists of direct-h-reachable subgoals for locate", "1 up to 2^20 cells"},
+      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table"},
+      ParamDecl{"active", ParamType::integer, 4, 0, 64, "landmarks evaluated per query (0: all)"}};
+  static constexpr std::array kClashes{
+      ParamClash{"table", 1, "levels", 2, 16, "subgoal: table=1 is over the simple subgoal graph; it takes levels=1"}};
   // Every path is a grid8 path: octile and Chebyshev heuristics are admissible (search/astar.hpp).
   static constexpr bool grid_path_costs = true;
   // table=1: the query answered from the all-pairs table without a search (subgoal.cpp); nullopt

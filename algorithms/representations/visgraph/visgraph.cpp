@@ -9,7 +9,7 @@
 
 namespace navbench {
 
-static_assert(Representation<VisGraph> && HasUpdate<VisGraph>);
+static_assert(Representation<VisGraph>);  // its declared features: make_entry checks them
 
 using exact::orient2d;
 
@@ -48,24 +48,23 @@ int VisGraph::side(const ConvexCorner& c, Point a, Point b) {
   return o >= 0 ? 1 : -1;
 }
 
-// The all-pairs table: default on up to 1,024 convex corners (4 MiB; den520d, 912 corners: build
-// 0.36 s instead of 0.13 s, 9.7 MB instead of 6.8, query median 12.3 us instead of 14.8, search by
-// the goal places an optimal path can end at, search/astar.hpp), off above: it grows with
-// corners^2 (brc202d, 2,138 corners: 1.3 s, 34 MB; Aurora: 1.2 GB), and off when alt or skip is
+// The all-pairs table: default on up to 1,024 convex corners (4 MiB), where it answers faster than
+// the search by the goal places an optimal path can end at (search/astar.hpp) for a larger and
+// slower build (docs/measurements.md), off above: it grows with corners^2, and off when alt or skip is
 // named (they ask for landmarks or the skip graph, which the table would replace).
 static bool table_setting(Params& params, std::size_t corners) {
-  return params.get_bool("table", corners <= 1024 && !params.given("alt") && !params.given("skip"));
+  constexpr const auto& P = VisGraph::kParams;
+  return params.flag(param(P, "table"), corners <= 1024 && !params.given(param(P, "alt")) && !params.given(param(P, "skip")));
 }
 
 // Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
-// Default: 2 on grid maps of up to 2^18 cells and 4,096 convex corners (den520d 912 corners: attach
-// 3-4x cheaper than the sweep, and block=2 5 % faster per query than block=4 for 3.6 MB; brc202d
-// 2,138: equal), 0 above: the lists grow with the corners each block sees (Aurora: 300 MB at
-// block=2; random512-10-0, 76k corners: 36 s and 980 MB at block=4 instead of 19 s and 630 MB).
+// Default: 2 on grid maps of up to 2^18 cells and 4,096 convex corners, where attaching from the
+// lists is cheaper than the sweep and block=2 no slower than block=4 (docs/measurements.md), 0
+// above: the lists grow with the corners each block sees.
 static int block_setting(Params& params, const Map& map, std::size_t corners) {
   const bool small_grid = map.kind == MapKind::grid && std::int64_t(map.grid.width) * map.grid.height <= (1 << 18) &&
                           corners <= 4096;
-  return params.get_int("block", small_grid ? 2 : 0, 0, 1024);
+  return params.integer(param(VisGraph::kParams, "block"), small_grid ? 2 : 0);
 }
 
 VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
@@ -76,18 +75,18 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
   }
   // The weighted build's own keys are accepted (and ignored) here, so one --rep text serves a sweep
   // over weighted and plain maps; read only when given, so plain build rows keep their params.
-  if (params.given("regions")) params.get_bool("regions", true);
-  if (params.given("max_nodes")) params.get_int("max_nodes", 8192, 1, 1 << 24);
-  if (params.given("steiner")) params.get_int("steiner", 0, 0, 1 << 15);
-  const bool taut = params.get_bool("taut", true);
+  if (params.given(param(kParams, "regions"))) params.flag(param(kParams, "regions"), true);
+  if (params.given(param(kParams, "max_nodes"))) params.integer(param(kParams, "max_nodes"));
+  if (params.given(param(kParams, "steiner"))) params.integer(param(kParams, "steiner"));
+  const bool taut = params.flag(param(kParams, "taut"), true);
   const auto& c = corners();
   const bool table = table_setting(params, c.size());
-  table_mb_ = params.get_int("table_mb", 1024, 1, 1 << 20);
+  table_mb_ = params.integer(param(kParams, "table_mb"));
   block_ = block_setting(params, map, c.size());
   // skip and alt: their defaults depend on the graph's size (finish()), so here they are only read
   // (every key is checked before the build) and a contradiction the user named fails at once.
-  const bool skip_named = params.get_bool("skip", false);
-  params.get_int("alt", 0, 0, 64);
+  const bool skip_named = params.flag(param(kParams, "skip"), false);
+  params.integer(param(kParams, "alt"), 0);
   params.finish("visgraph");
   if (skip_named && !taut) throw std::invalid_argument("visgraph: skip=1 needs taut=1 (levels are over taut states)");
   if (skip_named && table) throw std::invalid_argument("visgraph: skip=1 does not combine with table=1");
@@ -156,16 +155,15 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   const auto& c = corners();
   const std::uint32_t n = std::uint32_t(c.size());
   pairs_ = joined.size();
-  // Above 1M tangent pairs (open maps with many small obstacles: random512-10-0 has 2.9M, Aurora
-  // 0.36M) the skip graph and the landmarks cost more than they buy: on random512-10-0, build 12.1 s
-  // and median query 1.95 ms with both, 4.8 s and 0.96 ms without (200 scenario queries).
+  // Above 1M tangent pairs (open maps with many small obstacles) the skip graph and the landmarks
+  // cost more than they buy (docs/measurements.md).
   const bool dense = pairs_ > 1'000'000;
   // ENLSVG's edge levels and skip edges (skip_graph.hpp): search the skip graph only. Default on
   // wherever it applies (taut states, no distance table) up to 1M pairs: exact and 2.7-5x fewer
   // expansions. Landmarks (ALT): default 16 where neither a table (the better heuristic) nor a dense
   // graph. Read again for their defaults: the same value when named.
-  const bool skip = params.get_bool("skip", shift_ == 1 && !table && !dense);
-  const int alt = params.get_int("alt", table || dense ? 0 : 16, 0, 64);
+  const bool skip = params.flag(param(kParams, "skip"), shift_ == 1 && !table && !dense);
+  const int alt = params.integer(param(kParams, "alt"), table || dense ? 0 : 16);
   std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs;
   arcs.reserve(2 * joined.size());
   for (auto [i, j] : joined) {

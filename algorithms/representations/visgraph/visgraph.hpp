@@ -82,6 +82,23 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  public:
   // Keeps a reference to map: it must outlive the representation.
   VisGraph(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
+  // automatic defaults as the comment above says; on weighted maps taut, skip and block are 0).
+  static constexpr Capabilities kCapabilities{.radius = RadiusSupport::tangent_graph, .exact = true, .point_vertices = true,
+                                              .weights = true, .update_in_place = true, .table_search = true};
+  static constexpr std::array kParams{
+      ParamDecl{"taut", ParamType::flag, 0, 0, 1, "taut states only (corner entered and left on one side)", "1; 0 on weighted maps"},
+      ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distance table: a query needs no search", "1 up to 1,024 corners unless alt or skip is named"},
+      ParamDecl{"table_mb", ParamType::integer, 1024, 1, 1 << 20, "largest table (MiB of distances); refused above"},
+      ParamDecl{"block", ParamType::integer, 0, 0, 1024, "attach by candidate lists per block of cells (0: angular sweep)", "2 on grids up to 2^18 cells and 4,096 corners, else 0"},
+      ParamDecl{"skip", ParamType::flag, 0, 0, 1, "ENLSVG skip graph: search the skip arcs only", "1 with taut, no table and up to 1M tangent pairs"},
+      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks (0: none)", "16 without a table and up to 1M tangent pairs, else 0"},
+      ParamDecl{"regions", ParamType::flag, 0, 0, 1, "weighted maps: weight-region corners as vertices", "1 while all vertices fit max_nodes"},
+      ParamDecl{"max_nodes", ParamType::integer, 8192, 1, 1 << 24, "weighted maps: most vertices; refused above"},
+      ParamDecl{"steiner", ParamType::integer, 0, 0, 1 << 15, "weighted maps: points per weight-region border side"}};
+  static constexpr std::array kClashes{
+      ParamClash{"skip", 1, "taut", 0, 0, "visgraph: skip=1 needs taut=1 (levels are over taut states)"},
+      ParamClash{"skip", 1, "table", 1, 1, "visgraph: skip=1 does not combine with table=1"}};
 
   // Links to every node the point sees (tangent at the node), both taut states of a node: right
   // for a start and for a goal alike. nullopt when p is not free.
