@@ -16,6 +16,7 @@
 #include "datasets/dynamic.hpp"
 #include "datasets/generate.hpp"
 #include "geometry/free_space.hpp"
+#include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 #include "harness/registry/registry.hpp"
 #include "representations/navmesh/navmesh.hpp"
@@ -351,7 +352,9 @@ TEST(NavMeshUpdate, QueriesAnswerLikeAFreshBuild) {
       ASSERT_TRUE(rep->update(m, ch)) << "step " << step;
       Params p2 = Params::parse(specs[0].params);
       auto fresh = e->build(m, p2);
-      FreeSpace fs(m);
+      const AgentSpace space(m, Agent{});
+      const FreeSpace& fs = space.free();
+      const CostModel cost(m);
       const auto optimum = build_optimum_graph(m);
       for (int q = 0; q < 25; ++q) {
         QueryInput in;
@@ -359,8 +362,12 @@ TEST(NavMeshUpdate, QueriesAnswerLikeAFreshBuild) {
         in.goal = {double(rng() % 40) + 0.5, double(rng() % 30) + 0.5};
         in.optimal = exact_optimum(*optimum, fs, in.start, in.goal);
         const MapContext ctx{"upd", "test", "center"};
-        const auto a = run_query(ctx, in, *rep, name, h, {"none", "funnel"}, fs, false);
-        const auto b = run_query(ctx, in, *fresh, name, h, {"none", "funnel"}, fs, false);
+        const auto a = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
+                                  .heuristic = h, .smoothings = {"none", "funnel"},
+                                  .rep = rep.get()}, in);
+        const auto b = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
+                                  .heuristic = h, .smoothings = {"none", "funnel"},
+                                  .rep = fresh.get()}, in);
         ASSERT_EQ(a[0].status, b[0].status) << "step " << step << " query " << q << ": " << a[0].message;
         for (const ResultRow& r : a) {
           if (r.status != Status::ok) continue;

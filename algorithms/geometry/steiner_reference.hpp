@@ -132,6 +132,7 @@ class SteinerReference {
   std::size_t memory_bytes() const;
 
  private:
+  struct Refiner;  // refine()'s point moves (steiner_refine.cpp)
   struct Piece {
     std::int32_t x0, y0, x1, y1;  // cells [x0, x1) x [y0, y1)
     double w;
@@ -153,6 +154,12 @@ class SteinerReference {
   void for_each_edge(std::int32_t p, F&& f) const;
   // Graph distances from point `source` to every point (+inf where unreachable).
   std::vector<double> distances_from(std::int32_t source) const;
+  // The constructor's steps (steiner_reference.cpp), in order.
+  void make_pieces();
+  void label_components();
+  void make_boundaries();
+  void index_members();
+  void make_landmarks();
 
   // The cell whose piece a query point joins (its own cell at a pinch corner); -1 when p is not free.
   std::int64_t locate(Point p) const;

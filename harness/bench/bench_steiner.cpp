@@ -40,15 +40,15 @@ struct WeightedCase {
 };
 
 // Queries floor(i M / n), i < n, of a scenario, centre convention, with their octile optimum: the
-// default job's pick and reference, by the pipeline's own PreparedMap (registry grid8).
+// default job's pick and reference, by the pipeline's own AgentMap (the oracle service's grid8).
 void add_queries(WeightedCase& c, const Scenario& sc, long n) {
   PreparedMap pm;
   pm.map = c.map;
   pm.scen = sc;
   pm.has_scen = true;
   pm.selection.limit = n;
-  pm.build_queries();
-  for (const QueryInput& q : pm.queries)
+  const AgentMap am(pm, Agent{}, {.optimum = false});  // the octile costs only
+  for (const QueryInput& q : am.queries())
     if (q.octile_optimal_cost) {  // (a goal the weights cut off: the pipeline answers no_path)
       c.queries.push_back({q.start, q.goal});
       c.octile.push_back(*q.octile_optimal_cost);

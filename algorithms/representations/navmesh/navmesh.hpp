@@ -6,7 +6,7 @@
 // "Fast triangulation of simple polygons", FCT 1983), `navmesh-vertices` along triangle edges
 // between the triangle corners.
 //
-// CGAL is confined to triangulation.cpp: this header exposes plain arrays only (pimpl), so code
+// CGAL is confined to triangulation*.cpp: this header exposes plain arrays only (pimpl), so code
 // that includes it never compiles CGAL.
 #pragma once
 #include <array>
@@ -94,6 +94,7 @@ class FreeSpaceTriangulation {
 
  private:
   struct Cgal;
+  struct Update;  // update()'s steps (triangulation_update.cpp)
   std::unique_ptr<Cgal> cgal_;
   std::vector<Point> points_;
   std::vector<std::array<std::uint32_t, 3>> corners_;
@@ -296,6 +297,7 @@ class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, pub
   std::vector<Vertex> vertex_of_point_;  // triangulation point -> its graph vertex (or null)
   std::vector<std::uint32_t> point_of_vertex_;
   std::vector<std::uint8_t> in_p_;  // update scratch, per point, all zero between updates
+  void refan_point(std::uint32_t a, std::vector<std::int32_t>& around, std::vector<Vertex>& lost);  // update()
 };
 
 }  // namespace navbench

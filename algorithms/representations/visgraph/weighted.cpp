@@ -197,8 +197,26 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
     for (int x = 0; x < W; ++x)
       if (grid.passable(x, y)) wpad_[std::size_t(y + 1) * std::size_t(W + 2) + std::size_t(x + 1)] = grid.weight(x, y);
 
-  // Edges: every valid pair in one component without a vertex strictly between them.
-  los_ = GridLos(grid);
+  weighted_edges(n);
+
+  skip_ = TautSkipGraph();
+  landmarks_ = Landmarks();
+  if (alt > 0) landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt));
+  table_ = DistanceTable();
+  if (table) {
+    std::vector<std::uint32_t> place(n);
+    std::iota(place.begin(), place.end(), 0u);
+    try {
+      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
+    } catch (const std::length_error& e) {
+      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
+    }
+  }
+}
+
+// Edges: every valid pair in one component without a vertex strictly between them (n vertices).
+void VisGraph::weighted_edges(std::size_t n) {
+  los_ = GridLos(*weighted_);
   struct Pair {
     std::uint32_t i, j;
     double w;
@@ -232,20 +250,6 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   pairs.clear();
   pairs.shrink_to_fit();
   graph_ = CsrGraph(std::move(degree), std::move(targets), std::move(weights));
-
-  skip_ = TautSkipGraph();
-  landmarks_ = Landmarks();
-  if (alt > 0) landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt));
-  table_ = DistanceTable();
-  if (table) {
-    std::vector<std::uint32_t> place(n);
-    std::iota(place.begin(), place.end(), 0u);
-    try {
-      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
-    } catch (const std::length_error& e) {
-      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
-    }
-  }
 }
 
 void VisGraph::region_vertices(Point p, std::vector<std::uint32_t>& out) const {
