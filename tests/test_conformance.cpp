@@ -60,11 +60,13 @@ std::vector<RepresentationEntry> entries() {
   out.push_back(make_entry<example::Tiles>("tiles", "docs example: 4-connected CSR tile graph"));
   // Registered representations with parameters that change their structure run the battery too.
   // ("subgoal" itself is the all-pairs table on these small maps, levels=16 on large ones.)
-  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "subgoal:levels=16", "navmesh-tiles:tile=3", "navmesh-tiles:tile=5,merge=1"}) {
+  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "subgoal:levels=16", "navmesh-tiles:tile=3", "navmesh-tiles:tile=5,merge=1",
+                           "grid8:lattice=corner", "grid4:lattice=corner"}) {
     const std::string text = spec, name = text.substr(0, text.find(':')), params = text.substr(text.find(':') + 1);
     if (const RepresentationEntry* e = find_representation(name)) {
       RepresentationEntry v = *e;
       v.name = text;
+      if (text.find("lattice=corner") != std::string::npos) v.caps.grid8_optimal = false;  // corner moves pass beside blocked cells
       v.build = [e, params](const Map& m, Params&) {
         Params p = Params::parse(params);
         return e->build(m, p);

@@ -37,9 +37,10 @@ std::vector<Map> maps() {
   return out;
 }
 
-// A value inside the declared range: the default, or for an automatic one its lower bound.
+// A value inside the declared range: the default, or for an automatic one its lower bound; a
+// choice's first item.
 std::string some_value(const ParamDecl& d) {
-  if (d.type == ParamType::choice) return "0";
+  if (d.type == ParamType::choice) return split_list(d.choices).front();
   const double v = d.automatic ? d.lo : d.fallback;
   return d.type == ParamType::real ? std::to_string(v) : std::to_string(int(v));
 }

@@ -12,6 +12,7 @@
 #include "datasets/movingai.hpp"
 #include "harness/cli/arguments.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/reproduce.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/run.hpp"
@@ -116,6 +117,8 @@ const Command kCommands[] = {
     {"generate", "write a seeded map and scenario (random, rooms, maze, polygons, cave), or a change scenario", generate_command},
     {"structure", "write representations' structure as segments for pathviz.py", structure_command},
     {"list", "list representations and smoothers", list_command},
+    {"reproduce", "run navbench's counterparts of a published table side by side with it (docs/reproduce.md)",
+     navbench::reproduce_command},
     {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
      [](const std::vector<std::string>& a, const std::vector<std::string>&) { return navbench::serve_command(a); }},
 };

@@ -4,7 +4,7 @@
 
 namespace navbench {
 
-AgentSpace::AgentSpace(const Map& m, const Agent& agent) : agent_(agent), free_(m) {
+AgentSpace::AgentSpace(const Map& m, const Agent& agent, bool squeeze) : agent_(agent), free_(m, squeeze) {
   if (!agent_.disc()) return;
   const double R = agent_.R();
   rv_ = std::make_unique<RadiusValidity>(free_);

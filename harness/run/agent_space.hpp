@@ -18,7 +18,9 @@ class AgentSpace {
  public:
   // Builds the free space of m and, for a disc, the exact validity test (clearance) and the maps
   // shrunk by R. Keeps a reference to m: m must outlive this.
-  AgentSpace(const Map& m, const Agent& agent);
+  // `squeeze`: the squeeze rule `allow` (SPEC §11, --pinch allow): the validity test, the segment
+  // test and the exact optimum let a path pass through a pinch point (grid maps).
+  AgentSpace(const Map& m, const Agent& agent, bool squeeze = false);
   ~AgentSpace();
   AgentSpace(const AgentSpace&) = delete;
   AgentSpace& operator=(const AgentSpace&) = delete;

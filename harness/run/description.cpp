@@ -1,5 +1,6 @@
 #include "harness/run/description.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -48,6 +49,13 @@ void check_run(RunDescription& d, const OptionNames& n) {
   if (d.reps.empty()) throw std::invalid_argument(std::string(n.who) + " needs " + n.reps);
   if (d.select.convention != "center" && d.select.convention != "corner")
     fail(std::string(n.convention) + " must be center or corner, got '" + d.select.convention + "'");
+  for (const RepresentationSpec& r : d.reps) {  // SPEC 11: the corner lattice's query points are corners
+    const auto kv = split_list(r.params);
+    const bool corner = std::find(kv.begin(), kv.end(), "lattice=corner") != kv.end();
+    if (corner && d.select.convention != "corner") fail(r.text + " needs the corner convention (" + n.convention + " corner)");
+    if (!corner && std::find(kv.begin(), kv.end(), "pinch=allow") != kv.end())
+      fail(r.text + ": pinch=allow needs lattice=corner (centre moves never pass a pinch point)");
+  }
   if (d.unit.smoothings.empty()) fail(std::string(n.smoothing) + " needs at least one name");
   if (d.unit.searches.empty()) fail(std::string(n.searches) + " needs at least one name");
   if (d.unit.heuristics.empty()) d.unit.heuristics.push_back(parse_heuristic("euclidean"));

@@ -35,6 +35,7 @@ struct QuerySelection {
   MapWeights weights;
   std::string scen;                  // explicit scenario (single map only)
   std::string convention = "center"; // center | corner (grid maps)
+  bool squeeze = false;              // --pinch allow (SPEC §11): a path may pass through a pinch point (grid maps)
   long limit = -1;                   // N queries per scenario spread evenly (floor(i*M/N)); -1 = all
   bool first = false;                // with limit: the first N instead of spread
   long every = 1;                    // every k-th query (k > 1)

@@ -82,6 +82,7 @@ void Oracles::build_tangent() {
 
 void Oracles::prepare() {
   if (space_.disc()) build_tangent();
+  else if (space_.free().squeeze()) squeeze_ = squeeze_ ? std::move(squeeze_) : std::make_unique<SqueezeOptimum>(space_.free());
   else build_graph();
 }
 
@@ -98,6 +99,10 @@ std::optional<double> Oracles::optimum(Point s, Point g) {
   if (space_.disc()) {
     build_tangent();
     return disc_optimum(*tangent_, space_.free(), s, g);
+  }
+  if (space_.free().squeeze()) {  // SPEC §11: the optimum a path through pinch points may reach
+    if (!squeeze_) squeeze_ = std::make_unique<SqueezeOptimum>(space_.free());
+    return squeeze_->length(s, g);
   }
   build_graph();
   if (!graph_) return std::nullopt;

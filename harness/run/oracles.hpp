@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "geometry/squeeze_optimum.hpp"
 #include "geometry/steiner_reference.hpp"
 #include "geometry/tangent_graph.hpp"
 #include "harness/registry/registry.hpp"
@@ -80,6 +81,7 @@ class Oracles {
   double tangent_ms_ = 0;
   std::unique_ptr<Map> plain_;                   // weighted maps: the map without its weights
   std::unique_ptr<AnyRepresentation> graph_;     // the point agent's exact graph
+  std::unique_ptr<SqueezeOptimum> squeeze_;      // the point agent's exact optimum under --pinch allow
   void build_tangent();
   void build_graph();
 };

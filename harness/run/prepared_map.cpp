@@ -115,7 +115,7 @@ PreparedMap prepare_map(const std::string& path, const QuerySelection& sel) {
 }
 
 AgentMap::AgentMap(const PreparedMap& pm, const Agent& agent, const OracleOptions& o)
-    : pm_(pm), space_(pm.map, agent), cost_(pm.map), oracles_(space_) {
+    : pm_(pm), space_(pm.map, agent, pm.selection.squeeze), cost_(pm.map), oracles_(space_) {
   select_queries();
   if (o.optimum && o.saved && o.saved(queries_)) {
     oracles_.fill(queries_, false, o.threads);  // the octile costs (weighted maps); the rest was saved

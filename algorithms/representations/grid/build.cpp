@@ -2,6 +2,7 @@
 #include "representations/grid/grid.hpp"
 
 #include "geometry/path_cost.hpp"
+#include "representations/grid/corner_lattice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -72,8 +73,17 @@ std::size_t GridGraph::num_edges() const {
 
 template <bool D>
 GridRepresentation<D>::GridRepresentation(const Map& map, Params& params) : map_(&map.grid) {
+  corner_ = params.choice(param(kParams, "lattice")) == 1;
+  squeeze_ = params.choice(param(kParams, "pinch")) == 1;
   params.finish(D ? "grid8" : "grid4");
   if (map.kind != MapKind::grid) throw UnsupportedMap(std::string(D ? "grid8" : "grid4") + " needs a grid map");
+  if (corner_) {  // grid/corner_lattice.hpp: no cell components (squeezing joins cells at a point)
+    if (map.weighted()) throw UnsupportedMap("lattice=corner needs an unweighted map");
+    graph_ = GridGraph(map.grid.width + 1, map.grid.height + 1, corner_moves(map.grid, D, squeeze_));
+    inv_width_ = 1.0 / (map.grid.width + 1);
+    half_ = 0.0;
+    return;
+  }
   graph_ = GridGraph(map.grid, D);
   inv_width_ = 1.0 / map.grid.width;
   // Free-space components: 4-connected free cells are exactly what a valid path can join (a

@@ -2,6 +2,7 @@
 #include "representations/grid/grid.hpp"
 
 #include "geometry/path_cost.hpp"
+#include "representations/grid/corner_lattice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,7 @@ namespace navbench {
 
 template <bool D>
 std::optional<Attachment> GridRepresentation<D>::attach(Point p) const {
+  if (corner_) return corner_attach(*map_, squeeze_, p);
   const int W = graph_.width(), H = graph_.height();
   if (!(p.x >= 0 && p.y >= 0 && p.x <= W && p.y <= H)) return std::nullopt;
   // Cells whose closed square holds p: one inside a cell, two on an edge, four at a corner.
@@ -46,6 +48,7 @@ double GridRepresentation<D>::segment_cost(Point a, Point b) const {
 
 template <bool D>
 bool GridRepresentation<D>::direct(const Query& q) const {
+  if (corner_) return false;  // the corner lattice's paths run on its moves only (the literature's A*)
   // A segment inside one closed free cell is always valid.
   for (const Link& a : q.s.links)
     for (const Link& b : q.g.links)
@@ -57,6 +60,10 @@ template <bool D>
 BuildStats GridRepresentation<D>::stats() const {
   BuildStats s;
   s.vertices = std::size_t(std::count(map_->cells.begin(), map_->cells.end(), 1));
+  if (corner_) {  // the corners with a move
+    s.vertices = 0;
+    for (Vertex v = 0; v < Vertex(num_vertices(graph_)); ++v) s.vertices += graph_.moves(v) != 0;
+  }
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + component_.capacity() * sizeof(std::int32_t) + labels_.memory_bytes() +
                    (runs_.capacity() + spans_.capacity()) * sizeof(Run) + row_start_.capacity() * sizeof(std::size_t);

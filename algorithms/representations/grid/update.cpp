@@ -8,7 +8,8 @@ namespace navbench {
 
 template <bool D>
 bool GridRepresentation<D>::update(const Map& map, const std::vector<CellChange>& changed) {
-  if (map.kind != MapKind::grid || map.grid.width != graph_.width() || map.grid.height != graph_.height()) return false;
+  if (corner_ || map.kind != MapKind::grid || map.grid.width != graph_.width() || map.grid.height != graph_.height())
+    return false;
   map_ = &map.grid;
   graph_.set_weights(map.grid);
   const int W = graph_.width(), H = graph_.height();
