@@ -14,7 +14,8 @@ constexpr int kMaxPolys = 8192;  // longest corridor findPath may return
 
 void DetourQuery::Deleter::operator()(dtNavMeshQuery* q) const { dtFreeNavMeshQuery(q); }
 
-DetourQuery::DetourQuery(const DetourMesh& mesh) : mesh_(mesh) {}
+DetourQuery::DetourQuery(const DetourMesh& mesh)
+    : nav_(&mesh.navmesh()), floor_y_(mesh.floor_y()), cs_(mesh.config().cs), nodes_(mesh.config().pool) {}
 DetourQuery::~DetourQuery() = default;
 
 DetourQuery::QueryPtr DetourQuery::acquire() const {
@@ -27,7 +28,7 @@ DetourQuery::QueryPtr DetourQuery::acquire() const {
     }
   }
   QueryPtr q(dtAllocNavMeshQuery());
-  if (!q || dtStatusFailed(q->init(&mesh_.navmesh(), mesh_.config().pool))) return nullptr;
+  if (!q || dtStatusFailed(q->init(nav_, nodes_))) return nullptr;
   return q;
 }
 
@@ -44,7 +45,7 @@ DetourAnswer DetourQuery::find(Point start, Point goal) const {
     return out;
   }
   const dtQueryFilter filter;  // Detour's defaults: every area cost 1, every flag included
-  const float y = mesh_.floor_y();
+  const float y = floor_y_;
   const float ext[3] = {float(snap()), 2.0f, float(snap())};
   const float s[3] = {float(start.x), y, float(start.y)}, g[3] = {float(goal.x), y, float(goal.y)};
   dtPolyRef sref = 0, gref = 0;

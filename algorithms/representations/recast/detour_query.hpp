@@ -11,6 +11,7 @@
 #include "representations/recast/detour_mesh.hpp"
 
 class dtNavMeshQuery;
+class dtNavMesh;
 
 namespace navbench {
 
@@ -29,7 +30,7 @@ class DetourQuery {
   ~DetourQuery();
   // How far (map units, horizontally) findNearestPoly looks for the mesh around a query point:
   // RecastDemo's 2 voxels.
-  double snap() const { return 2 * mesh_.config().cs; }
+  double snap() const { return 2 * cs_; }
   DetourAnswer find(Point start, Point goal) const;
 
  private:
@@ -39,7 +40,11 @@ class DetourQuery {
   using QueryPtr = std::unique_ptr<dtNavMeshQuery, Deleter>;
   QueryPtr acquire() const;
   void release(QueryPtr q) const;
-  const DetourMesh& mesh_;
+  // What it reads of the mesh (the dtNavMesh stays where the DetourMesh put it when that moves).
+  const dtNavMesh* nav_;
+  float floor_y_;
+  double cs_;
+  int nodes_;
   mutable std::mutex mutex_;
   mutable std::vector<QueryPtr> pool_;
 };

@@ -29,6 +29,7 @@ RecastMesh::RecastMesh(const Map& map, Params& params) : mesh_(map, [&] {
   params.finish("recast");
   return c;
 }()) {
+  detour_ = std::make_unique<DetourQuery>(mesh_);
   const auto& polys = mesh_.polygons();
   const auto& portals = mesh_.portals();
   cell_portals_.resize(polys.size());
@@ -94,6 +95,18 @@ std::int32_t RecastMesh::locate(Point p) const {
     if (inside) return std::int32_t(bucket_polys_[k]);
   }
   return -1;
+}
+
+OwnAnswer RecastMesh::own_search(Point start, Point goal) const {
+  DetourAnswer a = detour_->find(start, goal);
+  OwnAnswer out;
+  out.status = a.status == DetourAnswer::Status::found     ? OwnAnswer::Status::found
+               : a.status == DetourAnswer::Status::no_path ? OwnAnswer::Status::no_path
+                                                           : OwnAnswer::Status::error;
+  out.path = std::move(a.path);
+  out.reason = std::move(a.reason);
+  out.nodes = a.nodes;
+  return out;
 }
 
 std::optional<Attachment> RecastMesh::attach(Point p) const {

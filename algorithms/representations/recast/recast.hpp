@@ -8,6 +8,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "representations/capabilities.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/recast/detour_mesh.hpp"
+#include "representations/recast/detour_query.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -27,7 +29,7 @@ class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public C
   RecastMesh(const Map& map, Params& params);
   // The declaration (docs/adding-a-representation.md): what it does, and Recast's parameters with
   // RecastDemo's defaults (docs/recast.md).
-  static constexpr Capabilities kCapabilities{.corridor = true};
+  static constexpr Capabilities kCapabilities{.corridor = true, .approximate_space = true, .own_search = true};
   static constexpr std::array kParams{
       ParamDecl{"cs", ParamType::real, 1, 1e-3, 1e3, "cell size: map units per voxel (rcConfig::cs)"},
       ParamDecl{"partition", ParamType::choice, 0, 0, 2, "Recast's region partition", nullptr, "watershed,monotone,layers"},
@@ -46,12 +48,16 @@ class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public C
   BuildStats stats() const;
   std::vector<Segment> structure() const;
 
+  // Detour's own query (detour_query.hpp): `--search detour`.
+  OwnAnswer own_search(Point start, Point goal) const;
+
   const DetourMesh& mesh() const { return mesh_; }
   // The polygon whose closed area holds p, or -1.
   std::int32_t locate(Point p) const;
 
  private:
   DetourMesh mesh_;
+  std::unique_ptr<DetourQuery> detour_;  // its pool of dtNavMeshQuery objects (one per thread at a time)
   std::vector<std::vector<Vertex>> cell_portals_;  // per polygon, its portals
   std::vector<std::int32_t> component_;            // per polygon
   // Point location: polygons listed per square bucket of side bucket_ their bounding box touches.
