@@ -170,6 +170,12 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
                             .rep = fresh.get()}, in);
         ASSERT_EQ(a[0].status, b[0].status) << e.name << " step " << step << " query " << q;
         if (a[0].status != Status::ok) continue;
+        // An approximate space (recast's Recast mesh, rebuilt here) may give invalid paths; its
+        // update must answer as a fresh build does.
+        if (e.caps.approximate_space) {
+          EXPECT_EQ(a[0].valid, b[0].valid) << e.name;
+          continue;
+        }
         EXPECT_EQ(a[0].valid, std::optional<bool>(true)) << e.name;
         // The corridor after an update (representations with one): the funnel path is valid too.
         if (a[1].status == Status::ok) {

@@ -100,6 +100,13 @@ concept HasDiscItems = requires(const R& r, const Query& q) {
   { r.disc_items(q) } -> std::same_as<std::vector<PathItem>>;
 };
 
+// Optional: a search of the representation's own (recast: Detour's findPath and findStraightPath),
+// run for `--search detour` instead of the shared A*; declared as the feature own_search.
+template <class R>
+concept HasOwnSearch = requires(const R& r, Point p) {
+  { r.own_search(p, p) } -> std::same_as<OwnAnswer>;
+};
+
 // Optional: role-specific attachments (visgraph: start links only to the states a path from it
 // arrives in, goal links only from the states that leave towards it); used instead of attach().
 template <class R>

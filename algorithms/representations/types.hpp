@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "geometry/point.hpp"
@@ -45,6 +46,15 @@ using Corridor = std::vector<Portal>;
 // polygon map): the harness skips that (map, representation) pair with a note instead of failing.
 struct UnsupportedMap : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
+};
+
+// The answer of a representation's own search (Detour's query for recast; docs/recast.md): a path
+// from the query's start to its goal, or why there is none.
+struct OwnAnswer {
+  enum class Status { found, no_path, error } status = Status::error;
+  Polyline path;
+  std::string reason;
+  long nodes = 0;  // the states its search generated
 };
 
 struct BuildStats {

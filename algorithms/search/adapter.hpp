@@ -103,6 +103,10 @@ class Adapter final : public AnyRepresentation {
       return out;
     }
   }
+  OwnAnswer own_search(Point start, Point goal) const override {
+    if constexpr (HasOwnSearch<R>) return rep_.own_search(start, goal);
+    else return {OwnAnswer::Status::error, {}, "no search of its own", 0};
+  }
   std::vector<PathItem> disc_items(const Query& q) const override {
     if constexpr (HasDiscItems<R>) return rep_.disc_items(q);
     else return {};

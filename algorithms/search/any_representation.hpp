@@ -16,7 +16,7 @@ namespace navbench {
 // The search of a query (docs/path-quality.md#any-angle-search): the shared A*, or Theta* and Lazy
 // Theta* (search/theta.hpp), the same A* with the parent shortcut, on representations whose edges
 // are segments. The column `search` (harness/run/description.hpp: to_string, parse_search_list).
-enum class SearchMode { astar, theta, lazy_theta };
+enum class SearchMode { astar, theta, lazy_theta, detour };
 
 struct Heuristic;        // search/heuristic.hpp
 class VisibleFn;         // smoothing/smoothing.hpp: the segment test of the run's agent
@@ -75,6 +75,9 @@ class AnyRepresentation {
   // A path with arcs (docs/radius.md) for the found path, when the representation has one (the tangent
   // graph of a disc agent); empty otherwise: its path is polyline().
   virtual std::vector<PathItem> disc_items(const Query& q) const = 0;
+  // The representation's own search (`--search detour`; its capability own_search); others never
+  // receive this call (their rows are not_applicable).
+  virtual OwnAnswer own_search(Point start, Point goal) const = 0;
 };
 
 }  // namespace navbench

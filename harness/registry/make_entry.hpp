@@ -45,6 +45,8 @@ constexpr bool declaration_holds() {
                 "declared update_in_place and update(const Map&, const std::vector<CellChange>&) -> bool differ");
   static_assert(c.table_search == HasTableSearch<R>,
                 "declared table_search and table_search(Query&, std::size_t&) -> std::optional<double> differ");
+  static_assert(c.own_search == HasOwnSearch<R>,
+                "declared own_search and own_search(Point, Point) -> OwnAnswer differ");
   static_assert(!c.update_approximate || c.update_in_place, "declared update_approximate without update_in_place");
   static_assert(!c.weights_in_place || (c.weights && c.update_in_place),
                 "declared weights_in_place without weights and update_in_place");

@@ -9,6 +9,7 @@
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
+#include "representations/recast/recast.hpp"
 #include "representations/subgoal/subgoal.hpp"
 #include "representations/tangent/tangent.hpp"
 #include "representations/visgraph/visgraph.hpp"
@@ -30,6 +31,7 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)"),
       make_entry<NavMeshTiles>("navmesh-tiles", "navmesh per square tile (CGAL per tile, Recast-style): updates triangulate only the changed tiles (tile)"),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes"),
+      make_entry<RecastMesh>("recast", "Recast/Detour navigation mesh (librecast, docs/recast.md): voxelised walkable area, regions, simplified contours, convex polygons; searched between portal midpoints like navmesh"),
       make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (up to 1,024 subgoals the simple graph's all-pairs table, table=1; else levels=16: N-level, 15 local layers; 1 simple, 2 two-level)"),
       // The optimum's reference is the plain variant (no block lists, skip edges or landmarks):
       // exact like every variant and the cheapest to build, as it is built once per map for few queries.

@@ -23,6 +23,7 @@ const char* to_string(SearchMode m) {
   switch (m) {
     case SearchMode::theta: return "theta";
     case SearchMode::lazy_theta: return "lazy-theta";
+    case SearchMode::detour: return "detour";
     case SearchMode::astar: break;
   }
   return "astar";
@@ -34,7 +35,8 @@ std::vector<SearchMode> parse_search_list(const std::string& value) {
     if (s == "astar") out.push_back(SearchMode::astar);
     else if (s == "theta") out.push_back(SearchMode::theta);
     else if (s == "lazy-theta") out.push_back(SearchMode::lazy_theta);
-    else throw std::invalid_argument("unknown search '" + s + "' (astar, theta, lazy-theta)");
+    else if (s == "detour") out.push_back(SearchMode::detour);
+    else throw std::invalid_argument("unknown search '" + s + "' (astar, theta, lazy-theta, detour)");
   }
   return out;
 }

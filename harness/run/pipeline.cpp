@@ -54,9 +54,13 @@ std::optional<std::vector<ResultRow>> locate(const QueryContext& c, Query& q, Re
   auto rows_for_all = [&](Status st, const std::string& msg) { return rows_for_every_smoothing(row, c.smoothings, st, msg); };
   const auto t = Clock::now();
   const bool valid = c.space.point_ok(q.start) && c.space.point_ok(q.goal);
-  const bool located = valid && c.rep->locate(q);
+  // A search of the representation's own (Detour's) places the points itself.
+  const bool located = valid && (c.search == SearchMode::detour || c.rep->locate(q));
   row.locate_us = us_since(t);
   if (!valid) return rows_for_all(Status::invalid_query, c.space.invalid_query_message(q.start, q.goal));
+  // A representation that approximates the free space (Recast's mesh) may not reach a free point:
+  // a missed path, never a point moved onto it (docs/recast.md).
+  if (!located && c.caps.approximate_space) return rows_for_all(Status::no_path, "a free point the mesh does not reach");
   if (!located)
     return rows_for_all(Status::error, c.space.disc() ? "point clear for R but outside the representation's eroded free space"
                                                       : "free point not covered by the representation");
@@ -72,11 +76,28 @@ struct Found {
   Polyline raw;
   std::vector<PathItem> arcs;
   std::optional<Corridor> corridor;
+  std::string error;  // the representation's own search failed (Detour's node pool ran out): the rows' message
 };
+
+// 2'. the representation's own search (--search detour): its path from start to goal, no corridor
+// (Detour's findStraightPath already pulled it taut through its corridor).
+Found own_search(const QueryContext& c, const Query& q, ResultRow& row) {
+  Found f;
+  const auto t = Clock::now();
+  OwnAnswer a = c.rep->own_search(q.start, q.goal);
+  row.search_us = us_since(t);
+  row.generated = a.nodes;
+  f.found = a.status == OwnAnswer::Status::found;
+  if (f.found) f.raw = std::move(a.path);
+  if (a.status == OwnAnswer::Status::error) f.error = a.reason.empty() ? "the search failed" : a.reason;
+  else if (a.status == OwnAnswer::Status::no_path) row.message = a.reason;
+  return f;
+}
 
 // 2. search: the context's search (the shared A*, or Theta* with the agent's segment test) under
 // the cost model's heuristic, then the representation's path and corridor.
 Found search(const QueryContext& c, Query& q, ResultRow& row) {
+  if (c.search == SearchMode::detour) return own_search(c, q, row);
   const Heuristic h = c.cost.scale(c.heuristic);
   const AgentSpace& space = c.space;
   const auto sees = [&space](Point a, Point b) { return space.sees(a, b); };
@@ -191,6 +212,10 @@ std::vector<ResultRow> rows_for_every_smoothing(const ResultRow& row, const std:
 
 std::optional<std::string> not_applicable(const QueryContext& c) {
   // Theta* needs edges that are segments: elsewhere the combination cannot run, whatever the query.
+  if (c.search == SearchMode::detour) {
+    if (c.caps.own_search) return std::nullopt;
+    return std::string("detour not applicable: ") + c.rep_text + " has no search of its own (recast has Detour's)";
+  }
   if (c.search != SearchMode::astar && !c.caps.segment_edges)
     return std::string(to_string(c.search)) + " not applicable: " + c.rep_text + "'s edges are not segments";
   return c.cost.not_applicable(c.caps, c.rep_text);
@@ -204,7 +229,8 @@ std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
   q.goal = in.goal;
   if (auto rows = locate(c, q, row)) return std::move(*rows);
   const Found f = search(c, q, row);
-  if (!f.found) return rows_for_every_smoothing(row, c.smoothings, Status::no_path, "");
+  if (!f.error.empty()) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.error);
+  if (!f.found) return rows_for_every_smoothing(row, c.smoothings, Status::no_path, row.message);
   if (!f.arcs.empty()) return arc_rows(c, row, f.arcs);
   row.raw_length = polyline_length(f.raw);
   row.raw_valid = c.space.path_valid(f.raw);

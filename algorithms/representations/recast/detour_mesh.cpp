@@ -1,0 +1,316 @@
+#include "representations/recast/detour_mesh.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <unordered_map>
+
+#include <recastnavigation/DetourAlloc.h>
+#include <recastnavigation/DetourNavMesh.h>
+#include <recastnavigation/DetourNavMeshBuilder.h>
+#include <recastnavigation/Recast.h>
+
+#include "geometry/free_space.hpp"
+
+namespace navbench {
+
+std::string RecastConfig::partition_name() const {
+  switch (partition) {
+    case Partition::monotone: return "monotone";
+    case Partition::layers: return "layers";
+    case Partition::watershed: break;
+  }
+  return "watershed";
+}
+
+void DetourMesh::Deleter::operator()(dtNavMesh* m) const { dtFreeNavMesh(m); }
+
+namespace {
+
+// Recast's log, counted: a warning such as "Multiple outlines for region" says the contour builder
+// dropped part of a region's outline (docs/recast.md); errors end the build with their text.
+class CountingContext : public rcContext {
+ public:
+  CountingContext() : rcContext(true) {}
+  int warnings = 0;
+  std::string last_error;
+
+ protected:
+  void doLog(const rcLogCategory category, const char* msg, const int len) override {
+    if (category == RC_LOG_WARNING) ++warnings;
+    if (category == RC_LOG_ERROR) last_error.assign(msg, std::size_t(std::max(0, len)));
+  }
+};
+
+template <class T, void (*Free)(T*)>
+struct RcPtr {
+  T* p;
+  explicit RcPtr(T* q) : p(q) {
+    if (!p) throw std::invalid_argument("recast: out of memory");
+  }
+  ~RcPtr() { Free(p); }
+  RcPtr(const RcPtr&) = delete;
+  RcPtr& operator=(const RcPtr&) = delete;
+  T& operator*() const { return *p; }
+};
+using Heightfield = RcPtr<rcHeightfield, rcFreeHeightField>;
+using Compact = RcPtr<rcCompactHeightfield, rcFreeCompactHeightfield>;
+using Contours = RcPtr<rcContourSet, rcFreeContourSet>;
+using PolyMesh = RcPtr<rcPolyMesh, rcFreePolyMesh>;
+using PolyMeshDetail = RcPtr<rcPolyMeshDetail, rcFreePolyMeshDetail>;
+
+// Whether the walkable area holds a point: the map's cells, or its polygon free space.
+using FreeAt = std::function<bool(double, double)>;
+
+int ilog2(unsigned v) {
+  int r = 0;
+  while (v > 1) v >>= 1, ++r;
+  return r;
+}
+unsigned next_pow2(unsigned v) {
+  unsigned p = 1;
+  while (p < v) p <<= 1;
+  return p;
+}
+
+void check(CountingContext& ctx, bool ok, const char* step) {
+  if (!ok) throw std::invalid_argument(std::string("recast: ") + step + " failed" +
+                                       (ctx.last_error.empty() ? "" : ": " + ctx.last_error));
+}
+
+// One tile: the voxels [x0 - border, x0 + size + border) x [z0 - border, ...) rasterised as spans of
+// one voxel's height wherever the voxel's centre is walkable, then Recast's pipeline down to the
+// Detour tile data (nullptr, size 0 when the tile holds no polygon).
+struct TileData {
+  unsigned char* data = nullptr;
+  int size = 0;
+};
+TileData build_tile(CountingContext& ctx, const RecastConfig& c, const FreeAt& free_at, const float orig[3], int tx,
+                    int tz, int size_x, int size_z) {
+  const float cs = float(c.cs), ch = 1.0f;
+  // RecastDemo's tile border: the agent radius plus 3 voxels, so regions and erosion see past the tile's edge.
+  const int border = c.tile > 0 ? c.radius_voxels + 3 : 0;
+  rcConfig cfg{};
+  cfg.cs = cs;
+  cfg.ch = ch;
+  cfg.width = size_x + 2 * border;
+  cfg.height = size_z + 2 * border;
+  cfg.tileSize = c.tile;
+  cfg.borderSize = border;
+  cfg.walkableSlopeAngle = 45;
+  cfg.walkableHeight = 2;
+  cfg.walkableClimb = 0;
+  cfg.walkableRadius = c.radius_voxels;
+  cfg.maxEdgeLen = c.max_edge > 0 ? int(c.max_edge / c.cs) : 0;
+  cfg.maxSimplificationError = float(c.max_error);
+  cfg.minRegionArea = c.min_region * c.min_region;
+  cfg.mergeRegionArea = c.merge_region * c.merge_region;
+  cfg.maxVertsPerPoly = c.nvp;
+  cfg.detailSampleDist = 6 * cs;
+  cfg.detailSampleMaxError = ch;
+  const int x0 = tx * c.tile, z0 = tz * c.tile;  // voxel index of the tile's corner (0 for one tile)
+  cfg.bmin[0] = orig[0] + float(x0 - border) * cs;
+  cfg.bmin[1] = orig[1];
+  cfg.bmin[2] = orig[2] + float(z0 - border) * cs;
+  cfg.bmax[0] = cfg.bmin[0] + float(cfg.width) * cs;
+  cfg.bmax[1] = orig[1] + 4 * ch;
+  cfg.bmax[2] = cfg.bmin[2] + float(cfg.height) * cs;
+
+  Heightfield hf(rcAllocHeightfield());
+  check(ctx, rcCreateHeightfield(&ctx, *hf, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cs, ch), "rcCreateHeightfield");
+  bool any = false;
+  for (int j = 0; j < cfg.height; ++j)
+    for (int i = 0; i < cfg.width; ++i) {
+      const double x = c.cs * (x0 - border + i + 0.5), z = c.cs * (z0 - border + j + 0.5);
+      if (!free_at(double(orig[0]) + x, double(orig[2]) + z)) continue;
+      check(ctx, rcAddSpan(&ctx, *hf, i, j, 0, 1, RC_WALKABLE_AREA, 1), "rcAddSpan");
+      any = true;
+    }
+  if (!any) return {};
+  Compact chf(rcAllocCompactHeightfield());
+  check(ctx, rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *hf, *chf), "rcBuildCompactHeightfield");
+  if (cfg.walkableRadius > 0) check(ctx, rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf), "rcErodeWalkableArea");
+  switch (c.partition) {
+    case RecastConfig::Partition::watershed:
+      check(ctx, rcBuildDistanceField(&ctx, *chf), "rcBuildDistanceField");
+      check(ctx, rcBuildRegions(&ctx, *chf, border, cfg.minRegionArea, cfg.mergeRegionArea), "rcBuildRegions");
+      break;
+    case RecastConfig::Partition::monotone:
+      check(ctx, rcBuildRegionsMonotone(&ctx, *chf, border, cfg.minRegionArea, cfg.mergeRegionArea), "rcBuildRegionsMonotone");
+      break;
+    case RecastConfig::Partition::layers:
+      check(ctx, rcBuildLayerRegions(&ctx, *chf, border, cfg.minRegionArea), "rcBuildLayerRegions");
+      break;
+  }
+  Contours cset(rcAllocContourSet());
+  check(ctx, rcBuildContours(&ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset), "rcBuildContours");
+  if ((*cset).nconts == 0) return {};
+  PolyMesh pmesh(rcAllocPolyMesh());
+  check(ctx, rcBuildPolyMesh(&ctx, *cset, cfg.maxVertsPerPoly, *pmesh), "rcBuildPolyMesh");
+  PolyMeshDetail dmesh(rcAllocPolyMeshDetail());
+  check(ctx, rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, cfg.detailSampleDist, cfg.detailSampleMaxError, *dmesh),
+        "rcBuildPolyMeshDetail");
+  rcPolyMesh& pm = *pmesh;
+  if (pm.npolys == 0) return {};
+  if (pm.nverts >= 0xffff) throw std::invalid_argument("recast: a tile has too many vertices (use a smaller tile)");
+  for (int i = 0; i < pm.npolys; ++i) pm.flags[i] = 1;  // Detour's default filter includes flag 1
+  dtNavMeshCreateParams p{};
+  p.verts = pm.verts;
+  p.vertCount = pm.nverts;
+  p.polys = pm.polys;
+  p.polyAreas = pm.areas;
+  p.polyFlags = pm.flags;
+  p.polyCount = pm.npolys;
+  p.nvp = pm.nvp;
+  p.detailMeshes = (*dmesh).meshes;
+  p.detailVerts = (*dmesh).verts;
+  p.detailVertsCount = (*dmesh).nverts;
+  p.detailTris = (*dmesh).tris;
+  p.detailTriCount = (*dmesh).ntris;
+  p.walkableHeight = float(cfg.walkableHeight) * ch;
+  p.walkableRadius = float(cfg.walkableRadius) * cs;
+  p.walkableClimb = 0;
+  p.tileX = tx;
+  p.tileY = tz;
+  p.tileLayer = 0;
+  rcVcopy(p.bmin, pm.bmin);
+  rcVcopy(p.bmax, pm.bmax);
+  p.cs = cs;
+  p.ch = ch;
+  p.buildBvTree = true;
+  TileData out;
+  if (!dtCreateNavMeshData(&p, &out.data, &out.size))
+    throw std::invalid_argument("recast: dtCreateNavMeshData failed (too many polygons or vertices in a tile)");
+  return out;
+}
+
+double signed_area(const std::vector<Point>& c) {
+  double a = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const Point& p = c[i];
+    const Point& q = c[(i + 1) % c.size()];
+    a += p.x * q.y - q.x * p.y;
+  }
+  return a / 2;
+}
+
+}  // namespace
+
+DetourMesh::DetourMesh(const Map& map, const RecastConfig& cfg) : cfg_(cfg) {
+  if (!(cfg.cs > 0) || !std::isfinite(cfg.cs)) throw std::invalid_argument("recast: cell size must be > 0");
+  std::unique_ptr<FreeSpace> fs;
+  FreeAt free_at;
+  if (map.kind == MapKind::grid) {
+    const GridMap& g = map.grid;
+    free_at = [&g](double x, double y) { return x >= 0 && y >= 0 && g.passable(int(x), int(y)); };
+  } else {
+    fs = std::make_unique<FreeSpace>(map);
+    free_at = [&fs](double x, double y) { return fs->point_free({x, y}); };
+  }
+  // Map (x, y) is Recast's (x, z); the mesh lies flat at y = one voxel.
+  const float orig[3] = {float(map.min.x), 0.0f, float(map.min.y)};
+  const int vx = std::max(1, int(std::ceil((map.max.x - map.min.x) / cfg.cs)));
+  const int vz = std::max(1, int(std::ceil((map.max.y - map.min.y) / cfg.cs)));
+  const int ntx = cfg.tile > 0 ? (vx + cfg.tile - 1) / cfg.tile : 1;
+  const int ntz = cfg.tile > 0 ? (vz + cfg.tile - 1) / cfg.tile : 1;
+  CountingContext ctx;
+  dtNavMesh* nav = dtAllocNavMesh();
+  if (!nav) throw std::invalid_argument("recast: out of memory");
+  nav_.reset(nav);
+  floor_y_ = 1.0f;
+  // One tile (tile=0) is a tiled mesh of one tile: the same code reads either back.
+  const int tile_bits = ilog2(next_pow2(unsigned(ntx * ntz)));
+  if (tile_bits > 14) throw std::invalid_argument("recast: too many tiles for Detour's 32-bit polygon ids (use a larger tile)");
+  dtNavMeshParams np{};
+  np.orig[0] = orig[0], np.orig[1] = orig[1], np.orig[2] = orig[2];
+  np.tileWidth = float((cfg.tile > 0 ? cfg.tile : vx) * cfg.cs);
+  np.tileHeight = float((cfg.tile > 0 ? cfg.tile : vz) * cfg.cs);
+  np.maxTiles = 1 << tile_bits;
+  np.maxPolys = 1 << (22 - tile_bits);
+  if (dtStatusFailed(nav->init(&np))) throw std::invalid_argument("recast: dtNavMesh::init failed");
+  for (int tz = 0; tz < ntz; ++tz)
+    for (int tx = 0; tx < ntx; ++tx) {
+      TileData t = build_tile(ctx, cfg, free_at, orig, tx, tz, cfg.tile > 0 ? cfg.tile : vx, cfg.tile > 0 ? cfg.tile : vz);
+      if (!t.data) continue;  // nothing walkable Recast keeps here (regions under min_region are dropped)
+      if (dtStatusFailed(nav->addTile(t.data, t.size, DT_TILE_FREE_DATA, 0, nullptr))) {
+        dtFree(t.data);
+        throw std::invalid_argument("recast: dtNavMesh::addTile failed (too many polygons in a tile: use a smaller tile)");
+      }
+      data_bytes_ += std::size_t(t.size);
+      ++tiles_;
+    }
+  warnings_ = ctx.warnings;
+  extract();
+}
+
+DetourMesh::~DetourMesh() = default;
+DetourMesh::DetourMesh(DetourMesh&&) noexcept = default;
+DetourMesh& DetourMesh::operator=(DetourMesh&&) noexcept = default;
+
+std::int32_t DetourMesh::polygon_of(std::uint32_t ref) const {
+  unsigned int salt = 0, it = 0, ip = 0;
+  nav_->decodePolyId(ref, salt, it, ip);
+  if (it >= tile_base_.size() || tile_base_[it] == ~0u) return -1;
+  const std::uint32_t idx = tile_base_[it] + ip;
+  return idx < polys_.size() && polys_[idx].ref == ref ? std::int32_t(idx) : -1;
+}
+
+// The polygons and their portals in map coordinates, read back from the dtNavMesh's tiles and links
+// (so a portal across a tile border is the shared part of the two edges, as Detour's
+// getPortalPoints gives it).
+void DetourMesh::extract() {
+  const dtNavMesh& nav = *nav_;
+  tile_base_.assign(std::size_t(nav.getMaxTiles()), ~0u);
+  std::vector<bool> flipped;
+  for (int t = 0; t < nav.getMaxTiles(); ++t) {
+    const dtMeshTile* tile = nav.getTile(t);
+    if (!tile || !tile->header) continue;
+    tile_base_[std::size_t(t)] = std::uint32_t(polys_.size());
+    const dtPolyRef base = nav.getPolyRefBase(tile);
+    for (int i = 0; i < tile->header->polyCount; ++i) {
+      const dtPoly& p = tile->polys[i];
+      DetourPolygon out;
+      out.ref = base | dtPolyRef(i);
+      for (int k = 0; k < p.vertCount; ++k) {
+        const float* v = &tile->verts[p.verts[k] * 3];
+        out.corners.push_back({double(v[0]), double(v[2])});
+      }
+      // Detour's polygons wind one way in (x, z); navbench's cells are counter-clockwise in (x, y).
+      const bool flip = signed_area(out.corners) < 0;
+      if (flip) std::reverse(out.corners.begin(), out.corners.end());
+      flipped.push_back(flip);
+      polys_.push_back(std::move(out));
+    }
+  }
+  for (int t = 0; t < nav.getMaxTiles(); ++t) {
+    const dtMeshTile* tile = nav.getTile(t);
+    if (!tile || !tile->header) continue;
+    for (int i = 0; i < tile->header->polyCount; ++i) {
+      const dtPoly& p = tile->polys[i];
+      const std::uint32_t from = tile_base_[std::size_t(t)] + std::uint32_t(i);
+      for (unsigned int k = p.firstLink; k != DT_NULL_LINK; k = tile->links[k].next) {
+        const dtLink& link = tile->links[k];
+        const std::int32_t to = polygon_of(link.ref);
+        if (to < 0 || std::uint32_t(to) <= from) continue;  // each portal once, from its lower polygon
+        const float* a = &tile->verts[p.verts[link.edge] * 3];
+        const float* b = &tile->verts[p.verts[(link.edge + 1) % p.vertCount] * 3];
+        Point pa{double(a[0]), double(a[2])}, pb{double(b[0]), double(b[2])};
+        if (link.side != 0xff && (link.bmin != 0 || link.bmax != 255)) {  // part of a tile border edge
+          const double s = 1.0 / 255.0, t0 = link.bmin * s, t1 = link.bmax * s;
+          const Point qa{pa.x + (pb.x - pa.x) * t0, pa.y + (pb.y - pa.y) * t0};
+          const Point qb{pa.x + (pb.x - pa.x) * t1, pa.y + (pb.y - pa.y) * t1};
+          pa = qa, pb = qb;
+        }
+        // Edge a -> b runs along the polygon's (x, z) winding; counter-clockwise in (x, y) the
+        // edge's start is on the right of someone leaving the polygon through it.
+        DetourPortal portal{from, std::uint32_t(to), pa, pb};
+        if (flipped[from]) std::swap(portal.right, portal.left);
+        portals_.push_back(portal);
+      }
+    }
+  }
+}
+
+}  // namespace navbench

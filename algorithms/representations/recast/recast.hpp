@@ -1,0 +1,70 @@
+// recast: the navigation mesh games ship (Recast/Detour, Mononen; under Unity's, Unreal's and
+// Godot's navigation), built with the real library from any map navbench reads (detour_mesh.hpp)
+// and searched like navmesh: its convex polygons are the cells, the edges they share the portals,
+// graph vertices the portals' midpoints, linked when they border one polygon — Detour's own
+// findPath searches the same polygons (docs/recast.md). Voxelisation and contour simplification
+// move the walkable border, so paths may clip obstacles: the validity test reports it, nothing
+// here corrects it.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "representations/built_graph.hpp"
+#include "representations/capabilities.hpp"
+#include "representations/csr_graph.hpp"
+#include "representations/recast/detour_mesh.hpp"
+#include "representations/recast/detour_query.hpp"
+#include "representations/representation.hpp"
+
+namespace navbench {
+
+// Recast's parameters of `--rep recast:...` (docs/recast.md), checked; throws std::invalid_argument.
+RecastConfig recast_config(Params& params);
+
+class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<RecastMesh> {
+ public:
+  RecastMesh(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and Recast's parameters with
+  // RecastDemo's defaults (docs/recast.md).
+  static constexpr Capabilities kCapabilities{.corridor = true, .approximate_space = true, .own_search = true};
+  static constexpr std::array kParams{
+      ParamDecl{"cs", ParamType::real, 1, 1e-3, 1e3, "cell size: map units per voxel (rcConfig::cs)"},
+      ParamDecl{"partition", ParamType::choice, 0, 0, 2, "Recast's region partition", nullptr, "watershed,monotone,layers"},
+      ParamDecl{"max_error", ParamType::real, 1.3, 0, 100, "contour simplification error in voxels (maxSimplificationError)"},
+      ParamDecl{"max_edge", ParamType::real, 12, 0, 1e6, "longest contour edge in map units (0: no limit)"},
+      ParamDecl{"nvp", ParamType::integer, 6, 3, 6, "vertices per polygon (maxVertsPerPoly)"},
+      ParamDecl{"tile", ParamType::integer, 64, 0, 4096, "tile side in voxels (0: one tile)"},
+      ParamDecl{"min_region", ParamType::integer, 8, 0, 1000, "regions under min_region^2 voxels are dropped"},
+      ParamDecl{"merge_region", ParamType::integer, 20, 0, 1000, "regions under merge_region^2 voxels merge into a neighbour"},
+      ParamDecl{"pool", ParamType::integer, 4096, 16, 65535, "Detour's node pool (dtNavMeshQuery maxNodes)"}};
+
+  // cell = the polygon holding p (closed, so a point on a shared edge gets one of them); a point
+  // no polygon holds does not attach (the mesh does not reach it: it is never moved onto the mesh).
+  std::optional<Attachment> attach(Point p) const;
+  std::optional<Corridor> corridor(const Query& q) const;
+  BuildStats stats() const;
+  std::vector<Segment> structure() const;
+
+  // Detour's own query (detour_query.hpp): `--search detour`.
+  OwnAnswer own_search(Point start, Point goal) const;
+
+  const DetourMesh& mesh() const { return mesh_; }
+  // The polygon whose closed area holds p, or -1.
+  std::int32_t locate(Point p) const;
+
+ private:
+  DetourMesh mesh_;
+  std::unique_ptr<DetourQuery> detour_;  // its pool of dtNavMeshQuery objects (one per thread at a time)
+  std::vector<std::vector<Vertex>> cell_portals_;  // per polygon, its portals
+  std::vector<std::int32_t> component_;            // per polygon
+  // Point location: polygons listed per square bucket of side bucket_ their bounding box touches.
+  double bucket_ = 1;
+  int bw_ = 0, bh_ = 0;
+  Point origin_{0, 0};
+  std::vector<std::uint32_t> bucket_begin_, bucket_polys_;
+};
+
+}  // namespace navbench

@@ -1,0 +1,204 @@
+// recast (docs/recast.md): the mesh Recast builds, read back from Detour, and Detour's own query.
+// With contour simplification off (max_error=0) the mesh is the free space of a grid map at cell
+// size 1: its polygons tile exactly the free cells and no polygon edge crosses an obstacle, so every
+// path is valid; with RecastDemo's 1.3 voxels the mesh cuts corners and the validity test sees it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "geometry/free_space.hpp"
+#include "representations/recast/detour_query.hpp"
+#include "representations/recast/recast.hpp"
+
+namespace navbench {
+namespace {
+
+Map grid(const std::vector<std::string>& rows) {
+  GridMap g;
+  g.height = int(rows.size());
+  g.width = int(rows[0].size());
+  for (const auto& r : rows)
+    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
+  return make_grid_map(std::move(g), "test");
+}
+
+// A 40 x 40 map of separated axis-aligned rectangles.
+Map rectangles() {
+  std::vector<std::string> rows(40, std::string(40, '.'));
+  const int rects[][4] = {{3, 3, 6, 4}, {15, 5, 5, 9}, {28, 3, 7, 6}, {5, 18, 10, 5}, {22, 20, 4, 12}, {32, 25, 5, 5}, {8, 30, 9, 6}};
+  for (const auto& r : rects)
+    for (int y = r[1]; y < r[1] + r[3]; ++y)
+      for (int x = r[0]; x < r[0] + r[2]; ++x) rows[std::size_t(y)][std::size_t(x)] = '@';
+  return grid(rows);
+}
+
+double signed_area(const std::vector<Point>& c) {
+  double a = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) a += c[i].x * c[(i + 1) % c.size()].y - c[(i + 1) % c.size()].x * c[i].y;
+  return a / 2;
+}
+
+RecastMesh build(const Map& m, const std::string& params) {
+  Params p = Params::parse(params);
+  return RecastMesh(m, p);
+}
+
+// Sum of polygon areas, and how many polygon edges the exact segment test rejects.
+struct MeshFacts {
+  double area = 0;
+  int bad_edges = 0;
+  bool convex_ccw = true;
+};
+MeshFacts facts(const RecastMesh& r, const FreeSpace& fs) {
+  MeshFacts f;
+  for (const auto& poly : r.mesh().polygons()) {
+    const auto& c = poly.corners;
+    f.area += signed_area(c);
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const Point a = c[i], b = c[(i + 1) % c.size()], d = c[(i + 2) % c.size()];
+      if (!fs.segment_valid(a, b)) ++f.bad_edges;
+      if ((b.x - a.x) * (d.y - b.y) - (b.y - a.y) * (d.x - b.x) < 0) f.convex_ccw = false;
+    }
+  }
+  return f;
+}
+
+long free_cells(const Map& m) {
+  long n = 0;
+  for (auto v : m.grid.cells) n += v;
+  return n;
+}
+
+TEST(Recast, WithoutSimplificationTheMeshIsTheFreeSpace) {
+  for (const char* params : {"max_error=0", "max_error=0,tile=0", "max_error=0,tile=16", "max_error=0,partition=monotone",
+                             "max_error=0,partition=layers", "max_error=0,cs=0.5"}) {
+    const Map m = rectangles();
+    const FreeSpace fs(m);
+    const RecastMesh r = build(m, params);
+    const MeshFacts f = facts(r, fs);
+    EXPECT_DOUBLE_EQ(f.area, double(free_cells(m))) << params;
+    EXPECT_EQ(f.bad_edges, 0) << params;
+    EXPECT_TRUE(f.convex_ccw) << params;
+    EXPECT_GT(r.mesh().portals().size(), 0u) << params;
+  }
+}
+
+TEST(Recast, SimplificationCutsCornersAndTheTestSeesIt) {
+  const Map m = rectangles();
+  const FreeSpace fs(m);
+  const MeshFacts f = facts(build(m, ""), fs);  // RecastDemo's max_error 1.3
+  EXPECT_GT(f.bad_edges, 0) << "the default simplification no longer cuts a corner: the test lost its case";
+  EXPECT_GT(f.area, double(free_cells(m)));
+}
+
+TEST(Recast, EveryFreePointOfTheExactMeshLocatesAndPortalsJoinTwoPolygons) {
+  const Map m = rectangles();
+  const RecastMesh r = build(m, "max_error=0,tile=16");
+  for (int y = 0; y < 40; ++y)
+    for (int x = 0; x < 40; ++x) {
+      const Point p{x + 0.5, y + 0.5};
+      EXPECT_EQ(r.locate(p) >= 0, m.grid.passable(x, y)) << x << "," << y;
+    }
+  for (const DetourPortal& p : r.mesh().portals()) {
+    EXPECT_NE(p.from, p.to);
+    EXPECT_GT(distance(p.left, p.right), 0);
+  }
+}
+
+// Detour's own query on the exact mesh: every path starts and ends at the query points, is valid,
+// and is no shorter than the straight line.
+TEST(Recast, DetourPathsOnTheExactMeshAreValid) {
+  const Map m = rectangles();
+  const FreeSpace fs(m);
+  for (const char* params : {"max_error=0", "max_error=0,tile=16"}) {
+    const RecastMesh r = build(m, params);
+    const DetourQuery q(r.mesh());
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> c(0, 39);
+    int found = 0;
+    for (int i = 0; i < 200; ++i) {
+      const Point s{c(rng) + 0.5, c(rng) + 0.5}, g{c(rng) + 0.5, c(rng) + 0.5};
+      if (!fs.point_free(s) || !fs.point_free(g)) continue;
+      const DetourAnswer a = q.find(s, g);
+      ASSERT_EQ(a.status, DetourAnswer::Status::found) << a.reason;
+      ++found;
+      ASSERT_GE(a.path.size(), 2u);
+      EXPECT_EQ(a.path.front(), s);
+      EXPECT_EQ(a.path.back(), g);
+      EXPECT_TRUE(fs.path_valid(a.path)) << params << " query " << i;
+      EXPECT_GE(polyline_length(a.path), distance(s, g) - 1e-9);
+      for (std::size_t k = 1; k < a.path.size(); ++k) EXPECT_GT(distance(a.path[k - 1], a.path[k]), 0) << "repeated point";
+    }
+    EXPECT_GT(found, 100);
+  }
+}
+
+TEST(Recast, APointTheMeshDoesNotReachIsNoPathNeverMoved) {
+  // Two 3 x 3 islands: with min_region 8 (64 voxels) Recast drops both, so no polygon is left.
+  const Map m = grid({"...@@@...", "...@@@...", "...@@@..."});
+  const RecastMesh r = build(m, "");
+  EXPECT_EQ(r.mesh().polygons().size(), 0u);
+  EXPECT_FALSE(r.attach({1.5, 1.5}).has_value());
+  const DetourAnswer a = DetourQuery(r.mesh()).find({1.5, 1.5}, {7.5, 1.5});
+  EXPECT_EQ(a.status, DetourAnswer::Status::no_path);
+  EXPECT_NE(a.reason.find("does not reach"), std::string::npos);
+  // Kept with min_region=0; the islands are not connected.
+  const RecastMesh kept = build(m, "min_region=0,max_error=0");
+  EXPECT_GE(kept.locate({1.5, 1.5}), 0);
+  EXPECT_EQ(DetourQuery(kept.mesh()).find({1.5, 1.5}, {7.5, 1.5}).status, DetourAnswer::Status::no_path);
+}
+
+TEST(Recast, TheNodePoolRunningOutIsAnError) {
+  // A serpentine of 1-wide corridors: many polygons in one path, a pool of 16 nodes.
+  std::vector<std::string> rows;
+  for (int i = 0; i < 15; ++i) {
+    rows.push_back(std::string(31, '.'));
+    std::string wall(31, '@');
+    wall[i % 2 ? 0 : 30] = '.';
+    rows.push_back(wall);
+  }
+  rows.push_back(std::string(31, '.'));
+  const Map m = grid(rows);
+  // Monotone partitioning: watershed keeps no region narrower than 3 voxels (next test).
+  const RecastMesh r = build(m, "max_error=0,min_region=0,pool=16,max_edge=4,partition=monotone");
+  const DetourAnswer a = DetourQuery(r.mesh()).find({0.5, 0.5}, {0.5, 30.5});
+  EXPECT_EQ(a.status, DetourAnswer::Status::error);
+  EXPECT_NE(a.reason.find("node pool"), std::string::npos) << a.reason;
+}
+
+// Recast's watershed partition floods from the voxels farthest from the border (its distance
+// field) downwards, and not at all when no voxel is 2 or more from the border: a tile whose walkable
+// area is strips 1 or 2 voxels wide (a maze at radius 0) gets no region and no polygon. The monotone
+// and layer partitions keep it (docs/recast.md).
+TEST(Recast, WatershedKeepsNothingWhereEveryVoxelTouchesTheBorder) {
+  const Map m = grid({"@@@@@@@@@@@@", "............", "@@@@@@@@@@@@", "............", "............"});
+  const FreeSpace fs(m);
+  const RecastMesh watershed = build(m, "max_error=0,min_region=0");
+  EXPECT_EQ(watershed.mesh().polygons().size(), 0u);
+  for (const char* p : {"max_error=0,min_region=0,partition=monotone", "max_error=0,min_region=0,partition=layers"}) {
+    const RecastMesh r = build(m, p);
+    EXPECT_DOUBLE_EQ(facts(r, fs).area, double(free_cells(m))) << p;
+  }
+  // One voxel 2 from the border is enough: then every strip gets its region.
+  const Map wider = grid({"@@@@@@@@@@@@", "............", "@@@@@@@@@@@@", "............", "............", "@@@@@@@@@@@@",
+                          "............", "............", "............"});
+  EXPECT_DOUBLE_EQ(facts(build(wider, "max_error=0,min_region=0"), FreeSpace(wider)).area, double(free_cells(wider)));
+}
+
+TEST(Recast, BadParametersAreOneLineErrors) {
+  const Map m = rectangles();
+  for (const char* bad : {"cs=0", "cs=-1", "partition=voronoi", "max_error=-1", "nvp=7", "nvp=2", "tile=-4", "pool=0", "colour=1"}) {
+    try {
+      build(m, bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace navbench
