@@ -17,6 +17,9 @@
 #include "geometry/free_space.hpp"
 #include "harness/gppc/client.hpp"
 #include "harness/gppc/judge.hpp"
+#include "harness/registry/registry.hpp"
+#include "harness/run/description.hpp"
+#include "search/heuristic.hpp"
 #include "harness/run/pipeline.hpp"
 #include "test_maps.hpp"
 
@@ -211,9 +214,52 @@ TEST(Gppc, DeclaredTrackIsChecked) {
   try {
     EntryProcess e(s, Limits{}, g);
     FAIL() << "a classic declaration of an any-angle entry";
-  } catch (const std::runtime_error& err) {
+  } catch (const std::invalid_argument& err) {
     EXPECT_NE(std::string(err.what()).find("built for the anyangle track"), std::string::npos) << err.what();
   }
   s.path = t.dir / "missing";
-  EXPECT_THROW(EntryProcess(s, Limits{}, g), std::runtime_error);
+  EXPECT_THROW(EntryProcess(s, Limits{}, g), std::invalid_argument);
+}
+
+TEST(Gppc, RegistryRowsThroughThePipeline) {
+  TempDir t;
+  const Map m = testmaps::grid_from(std::vector<std::string>(12, std::string(12, '.')));
+  const FreeSpace fs(m);
+  const auto specs = parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,query_ms=500,log=" +
+                                      (t.dir / "entry.log").string());
+  ASSERT_EQ(specs.size(), 1u);
+  EXPECT_EQ(specs[0].text, "gppc:gppc-misbehaving");  // the name, never the path
+  Params p = Params::parse(specs[0].params);
+  auto rep = specs[0].entry->build(m, p);
+  const Heuristic h = parse_heuristic("euclidean");
+  const MapContext ctx{m.name, m.collection, "corner"};
+  auto row = [&](Point s, Point g, SearchMode mode = SearchMode::astar) {
+    QueryInput in;
+    in.start = s;
+    in.goal = g;
+    auto rows = run_query(ctx, in, *rep, specs[0].text, h, {"none", "funnel"}, fs, true, nullptr, nullptr, mode, specs[0].caps());
+    EXPECT_EQ(rows.size(), 2u);
+    if (rows[0].status == Status::ok) EXPECT_EQ(rows[1].status, Status::not_applicable);  // no corridor
+    return rows[0];
+  };
+  ResultRow r = row({1, 3}, {1, 8});  // a crash
+  EXPECT_EQ(r.status, Status::error);
+  EXPECT_NE(r.message.find("entry"), std::string::npos) << r.message;
+  r = row({0, 3}, {5, 8});  // a good straight path from a new child
+  ASSERT_EQ(r.status, Status::ok);
+  EXPECT_TRUE(*r.valid);
+  EXPECT_NEAR(*r.length, std::hypot(5.0, 5.0), 1e-12);
+  EXPECT_EQ(r.locate_us >= 0, true);
+  r = row({7, 3}, {7, 8});  // a point outside the map
+  ASSERT_EQ(r.status, Status::ok);
+  EXPECT_FALSE(*r.valid);
+  EXPECT_FALSE(*r.raw_valid);
+  EXPECT_NE(r.message.find("outside the map"), std::string::npos) << r.message;
+  r = row({0.5, 3.5}, {5.5, 8.5});  // not at the corner convention
+  EXPECT_EQ(r.status, Status::error);
+  EXPECT_NE(r.message.find("--convention corner"), std::string::npos) << r.message;
+  r = row({0, 3}, {5, 8}, SearchMode::theta);  // navbench's own searches do not apply
+  EXPECT_EQ(r.status, Status::not_applicable);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=classic"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving")), std::invalid_argument);
 }

@@ -78,6 +78,13 @@ bool Params::get_bool(const std::string& key, bool fallback) {
   return v;
 }
 
+std::string Params::get_string(const std::string& key, const std::string& fallback) {
+  const auto it = values_.find(key);
+  const std::string v = it != values_.end() ? it->second : fallback;
+  used_[key] = v;
+  return v;
+}
+
 void Params::finish(const std::string& representation) const {
   std::string unknown;
   for (const auto& [k, v] : values_)

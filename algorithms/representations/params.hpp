@@ -23,6 +23,8 @@ class Params {
   double get_double(const std::string& key, double fallback, double lo, double hi);
   int get_int(const std::string& key, int fallback, int lo, int hi);
   bool get_bool(const std::string& key, bool fallback);
+  // A text value as given (a competition entry's path or name, harness/gppc); `fallback` when not given.
+  std::string get_string(const std::string& key, const std::string& fallback);
   // Throws std::invalid_argument naming every key no get_*() asked for.
   void finish(const std::string& representation) const;
   // The canonical "k=v,k=v" form (sorted) of every key read, defaults included: what the build CSV records.

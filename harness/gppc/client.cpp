@@ -64,7 +64,7 @@ EntryProcess::EntryProcess(EntrySpec spec, Limits limits, const GridMap& map)
     : spec_(std::move(spec)), limits_(limits), map_(&map) {
   if (limits_.max_points == 0)
     limits_.max_points = 4 * std::uint64_t(map.width + 1) * std::uint64_t(map.height + 1) + 16;
-  if (::access(spec_.path.c_str(), X_OK) != 0) throw std::runtime_error("gppc entry '" + spec_.path + "' is not an executable file");
+  if (::access(spec_.path.c_str(), X_OK) != 0) throw std::invalid_argument("gppc entry '" + spec_.path + "' is not an executable file");
   double us = 0;
   std::int64_t rss = 0;
   Child pre = start(Mode::preprocess, us, rss);  // throws when PreprocessMap fails
@@ -126,7 +126,7 @@ EntryProcess::Child EntryProcess::start(Mode mode, double& us, std::int64_t& rss
     throw std::runtime_error(std::string("gppc entry failed in ") + what + ": " + end(c, why));
   if (r.track != spec_.track) {
     end(c, "");
-    throw std::runtime_error("gppc entry '" + spec_.path + "' was built for the " + to_string(r.track) +
+    throw std::invalid_argument("gppc entry '" + spec_.path + "' was built for the " + to_string(r.track) +
                              " track, declared track=" + to_string(spec_.track));
   }
   std::string name(std::min<std::uint32_t>(r.name_len, 4096), '\0');

@@ -57,7 +57,8 @@ struct EntryAnswer {
 class EntryProcess {
  public:
   // Runs PreprocessMap in one child, then starts the search child (PrepareForSearch), as the
-  // competition does. Throws std::runtime_error with a one-line reason when either fails.
+  // competition does. Throws std::runtime_error with a one-line reason when either fails, and
+  // std::invalid_argument when the program is missing or was built for the other track.
   EntryProcess(EntrySpec spec, Limits limits, const GridMap& map);
   ~EntryProcess();
   EntryProcess(const EntryProcess&) = delete;

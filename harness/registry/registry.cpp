@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "harness/gppc/representation.hpp"
 #include "representations/grid/grid.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
@@ -53,6 +54,10 @@ const std::vector<RepresentationEntry>& representations() {
 const RepresentationEntry* find_representation(const std::string& name) {
   for (const auto& e : representations())
     if (e.name == name) return &e;
+  // A competition entry (harness/gppc): only by name with its parameters, never in the batteries
+  // that build every entry (it needs path= and track=).
+  static const RepresentationEntry gppc_entry = gppc::registry_entry();
+  if (name == gppc_entry.name) return &gppc_entry;
   return nullptr;
 }
 
@@ -109,6 +114,7 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
     s.text = value;
     s.entry = &known(value.substr(0, colon));
     s.params = value.substr(colon + 1);
+    if (s.entry->name == "gppc") s.text = gppc::row_name(s.params);  // the entry's name, not its path
     s.erode = take_erode(s.params);
     // Keys and values are checked now, by building on a one-cell map, so a bad option fails the
     // command before any work (and not after the first map's results).

@@ -156,6 +156,12 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   row.expansions = stats.expansions;
   row.generated = stats.generated;
   row.los_checks = stats.los_checks;
+  // A planner from outside (harness/gppc): its own GetPath time, its errors and its verdict.
+  const std::optional<OutsideAnswer> outside = rep.outside_answer();
+  if (outside) {
+    row.search_us = outside->search_us;
+    if (outside->error) return rows_for_all(Status::error, outside->reason);
+  }
   if (!found) return rows_for_all(Status::no_path, "");
   if (!arcs.empty()) {
     // A taut path with arcs: the smoothers work on polylines and have nothing to shorten here.
@@ -174,7 +180,8 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   // The one validity test of the run's agent: docs/maps.md for a point, docs/radius.md for a disc.
   auto valid = [&](const Polyline& p) { return disc ? radius->rv->path_valid_radius(items_of(p), radius->R) : fs.path_valid(p); };
   row.raw_length = polyline_length(raw);
-  row.raw_valid = valid(raw);
+  row.raw_valid = valid(raw) && (!outside || outside->valid);
+  if (outside && !outside->valid) row.message = outside->reason;
   if (weighted) row.raw_cost = path_cost(*weighted, raw);
 
   // 3. smooth, 4. validate, 5. one row per smoothing mode.
@@ -208,7 +215,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
     }
     r.status = Status::ok;
     r.length = polyline_length(sm.path);
-    r.valid = valid(sm.path);
+    r.valid = valid(sm.path) && (!outside || outside->valid);
     r.path_points = sm.path.size();
     r.clearance = fs.path_clearance().clearance(sm.path);
     r.turn = path_turn(sm.path);

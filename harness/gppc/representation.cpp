@@ -1,0 +1,158 @@
+#include "harness/gppc/representation.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include "geometry/free_space.hpp"
+#include "harness/gppc/client.hpp"
+#include "harness/gppc/judge.hpp"
+#include "geometry/radius_validity.hpp"
+#include "search/workspace.hpp"
+#include "smoothing/smoothing.hpp"
+
+namespace navbench::gppc {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The calling thread's last answer (AnyRepresentation::outside_answer), with the path polyline() returns.
+struct Last {
+  const void* owner = nullptr;
+  OutsideAnswer answer;
+  Polyline path;
+};
+thread_local Last last;
+
+std::string default_name(const std::string& path) { return fs::path(path).filename().string(); }
+
+class GppcRepresentation final : public AnyRepresentation {
+ public:
+  GppcRepresentation(const Map& m, Params& p) {
+    if (m.kind != MapKind::grid) throw UnsupportedMap("gppc needs a grid map");
+    const std::string path = p.get_string("path", "");
+    const std::string track = p.get_string("track", "");
+    const std::string name = p.get_string("name", default_name(path));
+    Limits lim;
+    lim.query_ms = p.get_double("query_ms", lim.query_ms, 1, 1e8);
+    lim.prepare_ms = p.get_double("prepare_ms", lim.prepare_ms, 1, 1e9);
+    lim.memory_mb = std::uint64_t(p.get_int("memory_mb", int(lim.memory_mb), 16, 1 << 24));
+    lim.max_calls = std::uint32_t(p.get_int("max_calls", int(lim.max_calls), 1, 100000000));
+    const std::string log = p.get_string("log", (fs::temp_directory_path() / ("navbench-gppc-" + name + ".log")).string());
+    p.finish("gppc");
+    if (path.empty()) throw std::invalid_argument("gppc needs path=PROGRAM (an entry built with navbench's host)");
+    if (track != "classic" && track != "anyangle") throw std::invalid_argument("gppc needs track=classic or track=anyangle");
+    track_ = track == "classic" ? Track::classic : Track::anyangle;
+    static std::atomic<int> counter{0};
+    dir_ = fs::temp_directory_path() / ("navbench-gppc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::create_directories(dir_);
+    fs_ = std::make_unique<FreeSpace>(m);
+    try {
+      proc_ = std::make_unique<EntryProcess>(EntrySpec{path, track_, log, (dir_ / (m.name.empty() ? "map" : m.name)).string()},
+                                             lim, m.grid);
+    } catch (const std::runtime_error& e) {
+      std::error_code ec;
+      fs::remove_all(dir_, ec);
+      throw UnsupportedMap(e.what());  // the run goes on without this entry on this map, with a note
+    }
+  }
+  ~GppcRepresentation() override {
+    proc_.reset();  // the child ends before its files go
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  bool locate(Query& q) const override {
+    q.s = {};
+    q.g = {};
+    return true;
+  }
+  double search(Query& q, const Heuristic&, SearchStats&) override { return run(q); }
+  double search(Query& q, const Heuristic&, SearchStats&, SearchWorkspace&) const override { return run(q); }
+  double search_any_angle(Query&, const Heuristic&, AnyAngle, VisibleFn, SearchStats&, Polyline&) override {
+    throw std::logic_error("gppc: no any-angle search of navbench's (its edges are not segments)");
+  }
+  double search_any_angle(Query&, const Heuristic&, AnyAngle, VisibleFn, SearchStats&, Polyline&, SearchWorkspace&) const override {
+    throw std::logic_error("gppc: no any-angle search of navbench's (its edges are not segments)");
+  }
+  std::unique_ptr<SearchWorkspace> new_workspace() const override { return std::make_unique<SearchWorkspace>(); }
+  Polyline polyline(const Query&) const override { return last.owner == this ? last.path : Polyline{}; }
+  std::optional<Corridor> corridor(const Query&) const override { return std::nullopt; }
+  BuildStats stats() const override { return {0, 0, std::size_t(proc_->build().peak_rss_kb) * 1024}; }
+  std::size_t workspace_bytes() const override { return 0; }
+  void prepare() override {}
+  bool update(const Map&, const std::vector<CellChange>&) override { return false; }  // preprocessed again
+  bool update_is_approximate() const override { return false; }
+  std::vector<Segment> structure() const override { return {}; }
+  std::vector<PathItem> disc_items(const Query&) const override { return {}; }
+  std::optional<OutsideAnswer> outside_answer() const override {
+    if (last.owner != this) return std::nullopt;
+    return last.answer;
+  }
+
+ private:
+  // One query through the entry. Classic: the row's points are cell centres (the center
+  // convention); any-angle: cell corners (the corner convention). Returns the length, +inf for no
+  // path, 0 for an error (outside_answer says which).
+  double run(const Query& q) const {
+    last = {this, {}, {}};
+    const double off = track_ == Track::classic ? 0.5 : 0.0;
+    const Point s{q.start.x - off, q.start.y - off}, g{q.goal.x - off, q.goal.y - off};
+    auto whole = [](Point p) { return p.x == std::floor(p.x) && p.y == std::floor(p.y); };
+    if (!whole(s) || !whole(g)) {
+      last.answer = {true, std::string("the ") + to_string(track_) + " track runs at --convention " +
+                               (track_ == Track::classic ? "center" : "corner") + " (cell queries)", false, 0};
+      return 0;
+    }
+    std::vector<EntryAnswer> a;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);  // one child per build: threads take turns
+      a = proc_->answer({{s.x, s.y, g.x, g.y}});
+    }
+    Verdict v = judge(a.front(), track_, *fs_, s, g);
+    last.answer.search_us = a.front().search_us;
+    if (v.kind == Verdict::Kind::error) {
+      last.answer.error = true;
+      last.answer.reason = v.reason;
+      return 0;
+    }
+    if (v.kind == Verdict::Kind::no_path) return std::numeric_limits<double>::infinity();
+    last.answer.valid = v.valid;
+    last.answer.reason = v.reason;
+    last.path = std::move(v.path);
+    return v.length;
+  }
+
+  Track track_ = Track::classic;
+  fs::path dir_;
+  std::unique_ptr<FreeSpace> fs_;
+  std::unique_ptr<EntryProcess> proc_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace
+
+RepresentationEntry registry_entry() {
+  Capabilities caps;
+  caps.grid_only = true;
+  return RepresentationEntry{
+      "gppc",
+      "a competition entry in a child process (path=PROGRAM, track=classic|anyangle, name=N; docs/outside-planners.md)",
+      [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<GppcRepresentation>(m, p); },
+      nullptr, caps, ""};
+}
+
+std::string row_name(const std::string& params) {
+  Params p = Params::parse(params);
+  const std::string path = p.get_string("path", "");
+  return "gppc:" + p.get_string("name", default_name(path));
+}
+
+}  // namespace navbench::gppc
