@@ -159,6 +159,7 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   // A planner from outside (harness/gppc): its own GetPath time, its errors and its verdict.
   const std::optional<OutsideAnswer> outside = rep.outside_answer();
   if (outside) {
+    row.locate_us = 0;  // SPEC §10: the entry locates inside GetPath
     row.search_us = outside->search_us;
     if (outside->error) return rows_for_all(Status::error, outside->reason);
   }
