@@ -2,6 +2,7 @@
 // boundary tracing, components.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 
 #include <boost/geometry/algorithms/area.hpp>
@@ -13,6 +14,7 @@
 #include "geometry/free_space.hpp"
 #include "geometry/grid_rings.hpp"
 #include "geometry/polygons.hpp"
+#include "datasets/movingai.hpp"
 
 #include "test_maps.hpp"
 
@@ -202,6 +204,18 @@ TEST(FreeSpaceGrid, PinchVertexRule) {
   EXPECT_FALSE(fs2.path_valid({{2, 0.5}, {2, 2}, {2, 3.5}}));
   EXPECT_FALSE(fs2.path_valid({{2, 2}, {1.5, 1.5}}));
   EXPECT_TRUE(fs2.path_valid({{2, 2}, {2.5, 2.5}}));
+}
+
+// The case on den520d: (127,58) is a pinch point; the path touches it from the free cell
+// that is not its owner and turns back into that cell. Valid since the rule for inner vertices.
+TEST(FreeSpaceGrid, Den520dPinchTouchedFromTheOtherCell) {
+  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/dao/den520d.map";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not present";
+  const Map m = load_movingai_map(path);
+  const FreeSpace fs(m);
+  EXPECT_TRUE(fs.path_valid({{127, 61}, {127, 58}, {124, 59}}));
+  EXPECT_TRUE(fs.path_valid({{124, 59}, {127, 58}, {127, 61}}));
+  EXPECT_FALSE(fs.segment_valid({127, 58}, {124, 59}));  // as a path's start: not the owner cell
 }
 
 TEST(FreeSpaceGrid, LongSegmentsExactAtCorners) {

@@ -159,6 +159,8 @@ std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, An
   // A planner from outside (harness/gppc): its own GetPath time, its errors and its verdict.
   const std::optional<OutsideAnswer> outside = rep.outside_answer();
   if (outside) {
+    // SPEC §10: an entry plans for a point agent; a radius is not applicable.
+    if (disc) return rows_for_all(Status::not_applicable, rep_text + " plans for a point agent (no radius)");
     row.locate_us = 0;  // SPEC §10: the entry locates inside GetPath
     row.search_us = outside->search_us;
     if (outside->error) return rows_for_all(Status::error, outside->reason);
