@@ -20,12 +20,10 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import common  # noqa: E402
+from navreport.io.errors import require_plotting, run_main
 
-common.require_plotting("pathviz.py")
+require_plotting("pathviz.py")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
@@ -33,8 +31,9 @@ from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.patches import Circle, PathPatch  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
 
-import mapfiles  # noqa: E402
-import path_items  # noqa: E402
+from navreport.io import maps as mapfiles  # noqa: E402
+from navreport.io import path_items  # noqa: E402
+from navreport.io import results as common  # noqa: E402
 
 SMOOTHING_STYLE = {
     "none": {"color": "#4c72b0", "linestyle": "--", "marker": "o", "markersize": 2.5, "linewidth": 1.4},
@@ -450,4 +449,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    common.run_main("pathviz.py", main)
+    run_main("pathviz.py", main)

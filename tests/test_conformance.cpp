@@ -20,6 +20,7 @@
 #include "datasets/generate.hpp"
 #include "datasets/generate_dynamic.hpp"
 #include "harness/run/pipeline.hpp"
+#include "harness/run/timed_build.hpp"
 #include "harness/registry/make_entry.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
@@ -59,11 +60,13 @@ std::vector<RepresentationEntry> entries() {
   out.push_back(make_entry<example::Tiles>("tiles", "docs example: 4-connected CSR tile graph"));
   // Registered representations with parameters that change their structure run the battery too.
   // ("subgoal" itself is the all-pairs table on these small maps, levels=16 on large ones.)
-  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "subgoal:levels=16", "navmesh-tiles:tile=3", "navmesh-tiles:tile=5,merge=1"}) {
+  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "subgoal:levels=16", "navmesh-tiles:tile=3", "navmesh-tiles:tile=5,merge=1",
+                           "grid8:lattice=corner", "grid4:lattice=corner"}) {
     const std::string text = spec, name = text.substr(0, text.find(':')), params = text.substr(text.find(':') + 1);
     if (const RepresentationEntry* e = find_representation(name)) {
       RepresentationEntry v = *e;
       v.name = text;
+      if (text.find("lattice=corner") != std::string::npos) v.caps.grid8_optimal = false;  // corner moves pass beside blocked cells
       v.build = [e, params](const Map& m, Params&) {
         Params p = Params::parse(params);
         return e->build(m, p);
@@ -96,7 +99,9 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
     } catch (const UnsupportedMap&) {
       GTEST_SKIP() << e.name << " does not support this map kind";
     }
-    FreeSpace fs(m);
+    const AgentSpace space(m, Agent{});
+    const FreeSpace& fs = space.free();
+    const CostModel cost(m);
     const Heuristic h = parse_heuristic("euclidean");
     const std::vector<std::string> modes = {"none", "los", "funnel"};
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -111,8 +116,12 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
       probe.goal = c.g;
       const bool components_known = fs.point_free(c.s) && fs.point_free(c.g) && rep->locate(probe) &&
                                     probe.s.component >= 0 && probe.g.component >= 0;
-      auto rows = run_query(ctx, in, *rep, e.name, h, modes, fs, true);
-      auto again = run_query(ctx, in, *rep, e.name, h, modes, fs, true);
+      auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
+                             .heuristic = h, .smoothings = modes,
+                             .rep = rep.get(), .keep_paths = true}, in);
+      auto again = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
+                              .heuristic = h, .smoothings = modes,
+                              .rep = rep.get(), .keep_paths = true}, in);
       ASSERT_EQ(rows.size(), modes.size());
       for (std::size_t k = 0; k < rows.size(); ++k) {
         const ResultRow& r = rows[k];
@@ -143,8 +152,9 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
       // representation's edges are segments, not_applicable elsewhere.
       for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
         SCOPED_TRACE(to_string(mode));
-        for (const ResultRow& r : run_query(ctx, in, *rep, e.name, h, {"none", "los"}, fs, true, nullptr, nullptr, mode,
-                                            e.caps)) {
+        for (const ResultRow& r : run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
+                                             .heuristic = h, .smoothings = {"none", "los"},
+                                             .rep = rep.get(), .search = mode, .caps = e.caps, .keep_paths = true}, in)) {
           if (!e.caps.segment_edges) {
             EXPECT_EQ(r.status, Status::not_applicable);
             continue;
@@ -323,15 +333,18 @@ Scenario radius_queries(const Map& m) {
 const std::vector<double> kRadii = {0, 0.3, 0.5, 1.5};
 
 // A map and its queries for one radius, as the harness prepares them (its optimum included).
-PreparedMap prepared(const Map& m, double R) {
+struct Prepared {
   PreparedMap pm;
-  pm.map = m;
-  pm.scen = radius_queries(m);
-  pm.has_scen = true;
-  pm.selection.convention = "center";
-  pm.radius = R;
-  pm.compute_optimum();
-  return pm;
+  std::unique_ptr<AgentMap> am;  // reads pm
+};
+std::unique_ptr<Prepared> prepared(const Map& m, double R) {
+  auto p = std::make_unique<Prepared>();
+  p->pm.map = m;
+  p->pm.scen = radius_queries(m);
+  p->pm.has_scen = true;
+  p->pm.selection.convention = "center";
+  p->am = std::make_unique<AgentMap>(p->pm, Agent::with_radius(R), OracleOptions{});
+  return p;
 }
 
 // Every representation at R in {0, 0.3, 0.5, 1.5}: statuses, `valid` against the slow test, the
@@ -366,7 +379,9 @@ TEST_P(Conformance, WeightedMaps) {
     } catch (const UnsupportedMap&) {
       GTEST_SKIP() << e.name << " does not support this map kind";
     }
-    const FreeSpace fs(m);
+    const AgentSpace space(m, Agent{});
+    const FreeSpace& fs = space.free();
+    const CostModel cost(m);
     const SteinerReference reference(m.grid);
     const MapContext ctx = map_context(m, "center");
     std::vector<Point> free_cells;
@@ -381,7 +396,9 @@ TEST_P(Conformance, WeightedMaps) {
       in.optimal_cost = ref ? std::optional<double>(ref->cost) : std::nullopt;
       SCOPED_TRACE("query " + std::to_string(q));
       for (SearchMode mode : {SearchMode::astar, SearchMode::theta}) {
-        for (const ResultRow& r : run_query(ctx, in, *rep, e.name, h, {"none", "los"}, fs, true, nullptr, nullptr, mode, e.caps)) {
+        for (const ResultRow& r : run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
+                                             .heuristic = h, .smoothings = {"none", "los"},
+                                             .rep = rep.get(), .search = mode, .caps = e.caps, .keep_paths = true}, in)) {
           SCOPED_TRACE(std::string(to_string(mode)) + " " + r.smoothing);
           if (!e.caps.weights || (mode != SearchMode::astar && !e.caps.segment_edges)) {
             EXPECT_EQ(r.status, Status::not_applicable) << r.message;
@@ -404,36 +421,32 @@ TEST_P(Conformance, WeightedMaps) {
 
 TEST_P(Conformance, Radius) {
   const RepresentationEntry& e = GetParam();
-  // The battery's own erosion variants ("navmesh:erode=none", ...) name the harness's key.
-  std::string erode = "centre";
+  // The battery's own erosion variants ("navmesh:erode=none", ...) name the harness's declared key:
+  // parsed as `--rep` parses it.
   RepresentationSpec spec{e.name, &e};
-  if (const auto colon = e.name.find(":erode="); colon != std::string::npos) {
-    erode = e.name.substr(colon + 7);
-    spec.erode = erode == "none" ? Erode::none : erode == "cell" ? Erode::cell : Erode::centre;
-  }
+  if (e.name.find(":erode=") != std::string::npos) spec.erode = parse_rep_option(e.name).at(0).erode;
+  const std::string erode = to_string(spec.erosion());
   const Heuristic h = parse_heuristic("euclidean");
   const std::vector<std::string> modes = {"none", "los", "funnel"};
   int invalid_seen = 0;  // the representations built on the map itself must show the price
   for (const Map& m : radius_maps())
     for (double R : kRadii) {
       SCOPED_TRACE(m.name + " R=" + std::to_string(R));
-      PreparedMap pm = prepared(m, R);
-      Params p;
-      std::unique_ptr<AnyRepresentation> rep;
-      try {
-        rep = build_for_agent(pm, spec, p);
-      } catch (const UnsupportedMap&) {
-        GTEST_SKIP() << e.name << " does not support this map kind";
-      }
+      const auto prep = prepared(m, R);
+      const AgentMap& am = *prep->am;
+      const TimedBuild built = build_timed(am.space(), spec);
+      if (!built.rep) GTEST_SKIP() << e.name << " does not support this map kind";
+      const std::unique_ptr<AnyRepresentation>& rep = built.rep;
       const SlowClearance slow{m.grid};
-      const RadiusContext rc = pm.radius_context();
       const MapContext ctx{m.name, m.collection, "center"};
       const bool by_construction = e.name == "grid4" || e.name == "grid8" || e.name.rfind("subgoal", 0) == 0;
-      for (const QueryInput& qi : pm.queries) {
+      for (const QueryInput& qi : am.queries()) {
         SCOPED_TRACE("query " + std::to_string(qi.scen_index));
-        const bool clear = R == 0 ? pm.free->point_free(qi.start) && pm.free->point_free(qi.goal)
+        const bool clear = R == 0 ? am.space().free().point_free(qi.start) && am.space().free().point_free(qi.goal)
                                   : slow.point(qi.start) >= R - 1e-9 && slow.point(qi.goal) >= R - 1e-9;
-        auto rows = run_query(ctx, qi, *rep, e.name, h, modes, *pm.free, true, nullptr, &rc);
+        auto rows = run_query({.map = ctx, .space = am.space(), .cost = am.cost(), .rep_text = e.name,
+                               .heuristic = h, .smoothings = modes,
+                               .rep = rep.get(), .keep_paths = true}, qi);
         ASSERT_EQ(rows.size(), modes.size());
         for (const ResultRow& r : rows) {
           SCOPED_TRACE(r.smoothing);
@@ -454,7 +467,7 @@ TEST_P(Conformance, Radius) {
           ASSERT_FALSE(items.empty());
           EXPECT_EQ(items.front().p, qi.start);
           EXPECT_EQ(items.back().p, qi.goal);
-          const bool slow_valid = R == 0 ? pm.free->path_valid(r.path) : slow.valid(items, R);
+          const bool slow_valid = R == 0 ? am.space().free().path_valid(r.path) : slow.valid(items, R);
           ASSERT_TRUE(r.valid.has_value());
           EXPECT_EQ(*r.valid, slow_valid) << "the validity column disagrees with the slow test";
           invalid_seen += !*r.valid;
@@ -477,8 +490,9 @@ TEST_P(Conformance, Radius) {
         // construction, and the validity column always equal to the slow test.
         for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
           SCOPED_TRACE(to_string(mode));
-          for (const ResultRow& r : run_query(ctx, qi, *rep, e.name, h, {"none", "los"}, *pm.free, true, nullptr, &rc, mode,
-                                              e.caps)) {
+          for (const ResultRow& r : run_query({.map = ctx, .space = am.space(), .cost = am.cost(), .rep_text = e.name,
+                                               .heuristic = h, .smoothings = {"none", "los"},
+                                               .rep = rep.get(), .search = mode, .caps = e.caps, .keep_paths = true}, qi)) {
             if (!e.caps.segment_edges) {
               EXPECT_EQ(r.status, Status::not_applicable);
               continue;
@@ -486,7 +500,7 @@ TEST_P(Conformance, Radius) {
             EXPECT_EQ(r.status, rows[0].status) << r.message;
             if (r.status != Status::ok) continue;
             const std::vector<PathItem> items = items_of(r.path);
-            EXPECT_EQ(*r.valid, R == 0 ? pm.free->path_valid(r.path) : slow.valid(items, R));
+            EXPECT_EQ(*r.valid, R == 0 ? am.space().free().path_valid(r.path) : slow.valid(items, R));
             if (by_construction) { EXPECT_TRUE(*r.valid) << "Theta*'s shortcuts keep the disc clear"; }
             if (*r.valid && qi.optimal) { EXPECT_GE(*r.length, *qi.optimal - 1e-9 * (1 + *qi.optimal)); }
             if (*r.valid && R > 0) { EXPECT_GE(*r.clearance, R - 1e-9); }
@@ -509,19 +523,18 @@ TEST(RadiusPolygon, MeshesOnTheShrunkAreaGiveValidPaths) {
     pm.selection.queries = 30;
     pm.selection.seed = 5;
     pm.selection.convention = "corner";
-    pm.radius = R;
-    pm.compute_optimum();
-    ASSERT_EQ(pm.queries.size(), 30u);
-    const RadiusContext rc = pm.radius_context();
+    const AgentMap am(pm, Agent::with_radius(R), {});
+    ASSERT_EQ(am.queries().size(), 30u);
     const MapContext ctx{poly.name, poly.collection, "corner"};
     for (const char* name : {"navmesh", "navmesh-vertices", "quadtree"}) {
       SCOPED_TRACE(std::string(name) + " R=" + std::to_string(R));
-      Params p;
       const RepresentationSpec spec{name, find_representation(name), "", Erode::cell};
-      auto rep = build_for_agent(pm, spec, p);
+      const auto rep = build_timed(am.space(), spec).rep;
       int ok = 0;
-      for (const QueryInput& qi : pm.queries)
-        for (const ResultRow& r : run_query(ctx, qi, *rep, name, h, {"none", "los"}, *pm.free, true, nullptr, &rc)) {
+      for (const QueryInput& qi : am.queries())
+        for (const ResultRow& r : run_query({.map = ctx, .space = am.space(), .cost = am.cost(), .rep_text = name,
+                                             .heuristic = h, .smoothings = {"none", "los"},
+                                             .rep = rep.get(), .keep_paths = true}, qi)) {
           // The quadtree drops the cells its leaves only partly cover: a clear point there is reported.
           if (std::string(name) == "quadtree" && r.status == Status::error &&
               r.message.find("eroded free space") != std::string::npos)
@@ -582,7 +595,9 @@ TEST_P(Conformance, ChangeScenario) {
       }
       Params p3;
       const auto fresh = e.build(m, p3);
-      FreeSpace fs(m);
+      const AgentSpace space(m, Agent{});
+      const FreeSpace& fs = space.free();
+      const CostModel cost(m);
       const auto optimum = build_optimum_graph(m);
       for (; i < d.commands.size() && d.commands[i].kind == DynamicCommand::query; ++i) {
         const auto& c = d.commands[i];
@@ -593,8 +608,12 @@ TEST_P(Conformance, ChangeScenario) {
         in.goal = {c.gx + 0.5, c.gy + 0.5};
         in.optimal = exact_optimum(*optimum, fs, in.start, in.goal);
         const MapContext ctx{"conf", "conformance", "center"};
-        const auto rows = run_query(ctx, in, *rep, e.name, h, {"none", "funnel"}, fs, false);
-        const auto want = run_query(ctx, in, *fresh, e.name, h, {"none", "funnel"}, fs, false);
+        const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
+                                     .heuristic = h, .smoothings = {"none", "funnel"},
+                                     .rep = rep.get()}, in);
+        const auto want = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
+                                     .heuristic = h, .smoothings = {"none", "funnel"},
+                                     .rep = fresh.get()}, in);
         ASSERT_EQ(rows[0].status, want[0].status) << rows[0].message;
         ASSERT_EQ(rows[0].status, c.costs[0] >= 0 ? Status::ok : Status::no_path);
         for (const ResultRow& r : rows) {
@@ -628,7 +647,9 @@ namespace {
 // failure); with a corridor it runs. The other modes of the same query are unaffected.
 TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
   Map m = grid({"....", ".@..", "...."}, "funnel");
-  FreeSpace fs(m);
+  const AgentSpace space(m, Agent{});
+  const FreeSpace& fs = space.free();
+  const CostModel cost(m);
   const Heuristic h = parse_heuristic("euclidean");
   QueryInput in;
   in.start = {0.5, 0.5};
@@ -638,7 +659,9 @@ TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
     SCOPED_TRACE(name);
     Params p;
     auto rep = find_representation(name)->build(m, p);
-    auto rows = run_query(ctx, in, *rep, name, h, {"none", "funnel"}, fs, false);
+    auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
+                           .heuristic = h, .smoothings = {"none", "funnel"},
+                           .rep = rep.get()}, in);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].status, Status::ok);
     const bool has_corridor = std::string(name) == "navmesh";
@@ -663,20 +686,20 @@ TEST(RadiusOptimum, MonotoneInRAndMeetsThePointOptimum) {
     // (Not below ~1e-5: tangent points c + R w carry the rounding of c, relative to R, and docs/radius.md asks
     // an arc's ends to agree on the radius within 1e-9 x r.)
     const std::vector<double> radii = {0, 1e-5, 1e-3, 0.3, 0.5, 0.75, 1.0, 1.5};
-    std::vector<PreparedMap> pms;
+    std::vector<std::unique_ptr<Prepared>> pms;
     for (double R : radii) pms.push_back(prepared(m, R));
-    for (std::size_t q = 0; q < pms[0].queries.size(); ++q) {
+    for (std::size_t q = 0; q < pms[0]->am->queries().size(); ++q) {
       SCOPED_TRACE("query " + std::to_string(q));
-      const auto& point = pms[0].queries[q].optimal;
-      const auto& tiny = pms[1].queries[q].optimal;
+      const auto& point = pms[0]->am->queries()[q].optimal;
+      const auto& tiny = pms[1]->am->queries()[q].optimal;
       ASSERT_EQ(point.has_value(), tiny.has_value());
       if (point) {
         EXPECT_GE(*tiny, *point - 1e-9);
         EXPECT_LE(*tiny, *point + 1e-3) << "R -> 0 must meet the point optimum";
       }
       for (std::size_t k = 2; k < radii.size(); ++k) {
-        const auto& lo = pms[k - 1].queries[q].optimal;
-        const auto& hi = pms[k].queries[q].optimal;
+        const auto& lo = pms[k - 1]->am->queries()[q].optimal;
+        const auto& hi = pms[k]->am->queries()[q].optimal;
         if (!lo) { EXPECT_FALSE(hi.has_value()) << "R " << radii[k] << " has a path where " << radii[k - 1] << " has none"; }
         if (lo && hi) { EXPECT_GE(*hi, *lo - 1e-9 * (1 + *lo)) << "optimum decreased from R " << radii[k - 1] << " to " << radii[k]; }
       }

@@ -15,6 +15,7 @@
 #include "datasets/generate.hpp"
 #include "datasets/generate_dynamic.hpp"
 #include "geometry/free_space.hpp"
+#include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 #include "harness/registry/registry.hpp"
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
@@ -150,7 +151,8 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
       updated += in_place;
       Params p2;
       auto fresh = e.build(m, p2);
-      FreeSpace fs(m);
+      const AgentSpace space(m, Agent{});
+      const CostModel cost(m);
       for (int q = 0; q < 20; ++q) {
         Point s{double(r2() % unsigned(m.grid.width)) + 0.5, double(r2() % unsigned(m.grid.height)) + 0.5};
         Point t{double(r2() % unsigned(m.grid.width)) + 0.5, double(r2() % unsigned(m.grid.height)) + 0.5};
@@ -159,8 +161,13 @@ TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
         in.goal = t;
         const MapContext ctx{"dyn", "test", "center"};
         const Heuristic h = parse_heuristic("euclidean");
-        auto a = run_query(ctx, in, *rep, e.name, h, {"none", "funnel"}, fs, false);
-        auto b = run_query(ctx, in, *fresh, e.name, h, {"none", "funnel"}, fs, false);
+        const std::vector<std::string> modes = {"none", "funnel"};
+        auto a = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
+                            .heuristic = h, .smoothings = modes,
+                            .rep = rep.get()}, in);
+        auto b = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
+                            .heuristic = h, .smoothings = modes,
+                            .rep = fresh.get()}, in);
         ASSERT_EQ(a[0].status, b[0].status) << e.name << " step " << step << " query " << q;
         if (a[0].status != Status::ok) continue;
         EXPECT_EQ(a[0].valid, std::optional<bool>(true)) << e.name;
@@ -393,13 +400,19 @@ TEST(DynamicGenerate, EveryKindReplaysWithGrid8EqualToTheCosts) {
       first = false;
       Params p;
       if (!rep || !rep->update(m, ch)) rep = grid8->build(m, p);
-      FreeSpace fs(m);
+      const AgentSpace space(m, Agent{});
+      const CostModel cost(m);
+      const MapContext ctx{"gen", "test", "center"};
+      const Heuristic octile = parse_heuristic("octile");
+      const std::vector<std::string> none = {"none"};
       for (; i < d.commands.size() && d.commands[i].kind == DynamicCommand::query; ++i) {
         const auto& c = d.commands[i];
         QueryInput in;
         in.start = {c.sx + 0.5, c.sy + 0.5};
         in.goal = {c.gx + 0.5, c.gy + 0.5};
-        auto rows = run_query({"gen", "test", "center"}, in, *rep, "grid8", parse_heuristic("octile"), {"none"}, fs, false);
+        auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = "grid8",
+                               .heuristic = octile, .smoothings = none,
+                               .rep = rep.get()}, in);
         ASSERT_EQ(rows[0].status, Status::ok) << kind << " line " << c.line;
         EXPECT_NEAR(*rows[0].raw_length, c.costs[0], printed_tolerance(c.cost_text[0], c.costs[0])) << kind;
         ++queries;

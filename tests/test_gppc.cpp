@@ -19,6 +19,7 @@
 #include "harness/gppc/judge.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/description.hpp"
+#include "harness/run/oracles.hpp"
 #include "search/heuristic.hpp"
 #include "harness/run/pipeline.hpp"
 #include "test_maps.hpp"
@@ -224,7 +225,6 @@ TEST(Gppc, DeclaredTrackIsChecked) {
 TEST(Gppc, RegistryRowsThroughThePipeline) {
   TempDir t;
   const Map m = testmaps::grid_from(std::vector<std::string>(12, std::string(12, '.')));
-  const FreeSpace fs(m);
   const auto specs = parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,query_ms=500,log=" +
                                       (t.dir / "entry.log").string());
   ASSERT_EQ(specs.size(), 1u);
@@ -233,11 +233,16 @@ TEST(Gppc, RegistryRowsThroughThePipeline) {
   auto rep = specs[0].entry->build(m, p);
   const Heuristic h = parse_heuristic("euclidean");
   const MapContext ctx{m.name, m.collection, "corner"};
+  const AgentSpace space(m, Agent{});
+  const CostModel cost(m);
+  const std::vector<std::string> modes = {"none", "funnel"};
   auto row = [&](Point s, Point g, SearchMode mode = SearchMode::astar) {
     QueryInput in;
     in.start = s;
     in.goal = g;
-    auto rows = run_query(ctx, in, *rep, specs[0].text, h, {"none", "funnel"}, fs, true, nullptr, nullptr, mode, specs[0].caps());
+    auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = specs[0].text, .heuristic = h,
+                           .smoothings = modes, .rep = rep.get(), .search = mode, .caps = specs[0].caps(),
+                           .keep_paths = true}, in);
     EXPECT_EQ(rows.size(), 2u);
     if (rows[0].status == Status::ok) EXPECT_EQ(rows[1].status, Status::not_applicable);  // no corridor
     return rows[0];
@@ -263,4 +268,11 @@ TEST(Gppc, RegistryRowsThroughThePipeline) {
   EXPECT_EQ(r.status, Status::not_applicable);
   EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=classic"), std::invalid_argument);
   EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving")), std::invalid_argument);
+  // Checked against the declaration (harness/gppc/representation.cpp) before any work.
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=grid"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,query_ms=0"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,radius=1"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:track=classic"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + (t.dir / "missing").string() + ",track=classic"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc"), std::invalid_argument);
 }

@@ -10,6 +10,7 @@
 #include "harness/registry/registry.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
+#include "test_data.hpp"
 
 using namespace navbench;
 
@@ -152,9 +153,9 @@ TEST(MovingAiScenario, WriteReadRoundTrip) {
 
 // One real map end to end: every query of den312d's scenario, grid8 equal to the printed optimum,
 // grid4 never shorter.
-TEST(MovingAiScenario, RealMapRoundTrip) {
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/dao/den312d.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "needs ../shared/datasets";
+TEST(MovingAiScenarioData, RealMapRoundTrip) {
+  const std::string path = testdata::path("movingai/dao/den312d.map");
+  NAVBENCH_REQUIRE_DATA(path);
   Map m = load_movingai_map(path);
   EXPECT_EQ(m.name, "den312d");
   EXPECT_EQ(m.collection, "dao");

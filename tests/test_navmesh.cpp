@@ -22,6 +22,7 @@
 #include "search/astar.hpp"
 #include "smoothing/smoothing.hpp"
 
+#include "test_data.hpp"
 #include "test_maps.hpp"
 
 using namespace navbench;
@@ -286,7 +287,7 @@ void expect_corridor_consistent(const NavMesh& nm, const Query& q, const Validit
   }
 }
 
-std::string dataset(const std::string& rel) { return std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/" + rel; }
+std::string dataset(const std::string& rel) { return testdata::path("movingai/" + rel); }
 
 }  // namespace
 
@@ -306,9 +307,9 @@ TEST(NavMeshTriangulation, TilesFreeSpaceOnRandomMaps) {
   for (unsigned seed = 1; seed <= 6; ++seed) expect_tiles_free_space(random_grid(37, 23, 15 * int(seed % 4), seed));
 }
 
-TEST(NavMeshTriangulation, TilesFreeSpaceOnDen520d) {
+TEST(NavMeshTriangulationData, TilesFreeSpaceOnDen520d) {
   const std::string path = dataset("dao/den520d.map");
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+  NAVBENCH_REQUIRE_DATA(path);
   expect_tiles_free_space(load_movingai_map(path));
 }
 
@@ -318,9 +319,9 @@ TEST(NavMeshTriangulation, LocateMatchesBruteForce) {
   expect_locate_matches_scan(grid_from({".....", ".@...", "..@..", "....."}), 600, 8);
 }
 
-TEST(NavMeshTriangulation, LocateMatchesBruteForceOnRealMap) {
+TEST(NavMeshTriangulationData, LocateMatchesBruteForceOnRealMap) {
   const std::string path = dataset("dao/den520d.map");
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+  NAVBENCH_REQUIRE_DATA(path);
   expect_locate_matches_scan(load_movingai_map(path), 400, 3);
 }
 
@@ -683,11 +684,11 @@ TEST(NavMeshPolygon, BadRingsAreRejected) {
 // Real maps: ~30 scenario queries per map (cell centres), every query grid8 solves is solved, with
 // a valid path whose cost is its length; no-path answers agree with grid8 too.
 
-class NavMeshRealMaps : public ::testing::TestWithParam<const char*> {};
+class NavMeshRealMapsData : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(NavMeshRealMaps, SolvesWhatGrid8Solves) {
+TEST_P(NavMeshRealMapsData, SolvesWhatGrid8Solves) {
   const std::string path = dataset(GetParam());
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path;
+  NAVBENCH_REQUIRE_DATA(path);
   const Map m = load_movingai_map(path);
   const Scenario sc = load_scenario(path + ".scen");
   const Validity check(m);
@@ -727,7 +728,7 @@ TEST_P(NavMeshRealMaps, SolvesWhatGrid8Solves) {
   EXPECT_GT(solved, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Maps, NavMeshRealMaps,
+INSTANTIATE_TEST_SUITE_P(Maps, NavMeshRealMapsData,
                          ::testing::Values("dao/den520d.map", "dao/brc202d.map", "dao/arena.map", "room/8room_000.map",
                                            "maze/maze512-32-0.map", "bg/AR0011SR.map"),
                          [](const auto& info) {

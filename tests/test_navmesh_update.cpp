@@ -16,9 +16,11 @@
 #include "datasets/dynamic.hpp"
 #include "datasets/generate.hpp"
 #include "geometry/free_space.hpp"
+#include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 #include "harness/registry/registry.hpp"
 #include "representations/navmesh/navmesh.hpp"
+#include "test_data.hpp"
 #include "test_maps.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
@@ -307,7 +309,7 @@ TEST(NavMeshUpdate, DeclinesWhatItCannotUpdate) {
   Map m = testmaps::random_grid(20, 20, 0.3, rng);
   Params p;
   NavMesh nm(m, p);
-  EXPECT_TRUE(NavMesh::kUpdateIsApproximate);
+  EXPECT_TRUE(NavMesh::kCapabilities.update_approximate);
   // A quarter of the map or more: rebuild.
   std::vector<CellChange> many;
   for (int i = 0; i < 101; ++i) many.push_back({i % 20, i / 20, m.grid.cells[std::size_t(i)]});
@@ -350,7 +352,9 @@ TEST(NavMeshUpdate, QueriesAnswerLikeAFreshBuild) {
       ASSERT_TRUE(rep->update(m, ch)) << "step " << step;
       Params p2 = Params::parse(specs[0].params);
       auto fresh = e->build(m, p2);
-      FreeSpace fs(m);
+      const AgentSpace space(m, Agent{});
+      const FreeSpace& fs = space.free();
+      const CostModel cost(m);
       const auto optimum = build_optimum_graph(m);
       for (int q = 0; q < 25; ++q) {
         QueryInput in;
@@ -358,8 +362,12 @@ TEST(NavMeshUpdate, QueriesAnswerLikeAFreshBuild) {
         in.goal = {double(rng() % 40) + 0.5, double(rng() % 30) + 0.5};
         in.optimal = exact_optimum(*optimum, fs, in.start, in.goal);
         const MapContext ctx{"upd", "test", "center"};
-        const auto a = run_query(ctx, in, *rep, name, h, {"none", "funnel"}, fs, false);
-        const auto b = run_query(ctx, in, *fresh, name, h, {"none", "funnel"}, fs, false);
+        const auto a = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
+                                  .heuristic = h, .smoothings = {"none", "funnel"},
+                                  .rep = rep.get()}, in);
+        const auto b = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
+                                  .heuristic = h, .smoothings = {"none", "funnel"},
+                                  .rep = fresh.get()}, in);
         ASSERT_EQ(a[0].status, b[0].status) << "step " << step << " query " << q << ": " << a[0].message;
         for (const ResultRow& r : a) {
           if (r.status != Status::ok) continue;
@@ -373,9 +381,9 @@ TEST(NavMeshUpdate, QueriesAnswerLikeAFreshBuild) {
 }
 
 // The real scenario: dao_arena2's updates, the triangulation checked after each (first 60).
-TEST(NavMeshUpdate, Arena2Scenario) {
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/gppc-dynamic/dao_arena2.scen";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "needs ../shared/datasets/gppc-dynamic";
+TEST(NavMeshUpdateData, Arena2Scenario) {
+  const std::string path = testdata::path("gppc-dynamic/dao_arena2.scen");
+  NAVBENCH_REQUIRE_DATA(path);
   const DynamicScenario d = load_dynamic_scenario(path);
   GridMap g{d.width, d.height, std::vector<std::uint8_t>(std::size_t(d.width) * std::size_t(d.height), 1)};
   Map m = make_grid_map(g, d.name);

@@ -58,7 +58,9 @@ TEST(PathPoints, NoRepeatedPointOnAnyRepresentationSearchOrSmoothing) {
   std::mt19937_64 rng(3);
   long paths = 0;
   for (const Map& m : maps()) {
-    const FreeSpace fs(m);
+    const AgentSpace space(m, Agent{});
+    const CostModel cost(m);
+    const FreeSpace& fs = space.free();
     const auto qs = queries(fs, rng, 40);
     for (const RepresentationEntry& e : representations()) {
       SCOPED_TRACE(m.name + " " + e.name);
@@ -71,7 +73,10 @@ TEST(PathPoints, NoRepeatedPointOnAnyRepresentationSearchOrSmoothing) {
           in.start = qs[i].first;
           in.goal = qs[i].second;
           const MapContext ctx{m.name, m.collection, "corner"};
-          for (const ResultRow& r : run_query(ctx, in, *rep, e.name, h, modes, fs, true, nullptr, nullptr, search, e.caps)) {
+          const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name, .heuristic = h,
+                                       .smoothings = modes, .rep = rep.get(), .search = search, .caps = e.caps,
+                                       .keep_paths = true}, in);
+          for (const ResultRow& r : rows) {
             if (r.status != Status::ok) continue;
             ++paths;
             ASSERT_FALSE(r.path.empty());

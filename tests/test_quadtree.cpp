@@ -24,6 +24,7 @@
 #include "search/astar.hpp"
 #include "smoothing/smoothing.hpp"
 
+#include "test_data.hpp"
 #include "test_maps.hpp"
 
 using namespace navbench;
@@ -578,9 +579,9 @@ TEST(QuadTree, PolygonMap) {
 
 // ---- the Moving AI maps --------------------------------------------------------------------------
 
-TEST(QuadTree, MovingAiMapsValidAndComplete) {
-  const std::filesystem::path root = std::filesystem::path(NAVBENCH_SHARED_DATASETS) / "movingai";
-  if (!std::filesystem::exists(root)) GTEST_SKIP() << "no " << root;
+TEST(QuadTreeData, MovingAiMapsValidAndComplete) {
+  const std::filesystem::path root = testdata::path("movingai");
+  NAVBENCH_REQUIRE_DATA(root.string());
   std::vector<std::filesystem::path> maps;
   for (const auto& e : std::filesystem::recursive_directory_iterator(root))
     if (e.path().extension() == ".map" && std::filesystem::exists(e.path().string() + ".scen")) maps.push_back(e.path());

@@ -8,6 +8,7 @@
 #include "harness/run/pipeline.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
+#include "harness/run/timed_build.hpp"
 #include "test_maps.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
@@ -16,7 +17,7 @@ using namespace navbench;
 
 namespace {
 
-PreparedMap l_corridor(double R) {
+PreparedMap l_corridor() {
   PreparedMap pm;
   pm.map = testmaps::grid_from({"........", "........", "@@@@@@..", "@@@@@@..", "@@@@@@..", "@@@@@@..",
                                 "@@@@@@..", "@@@@@@.."});
@@ -27,18 +28,16 @@ PreparedMap l_corridor(double R) {
   pm.scen.lines.push_back(l);
   pm.has_scen = true;
   pm.selection.convention = "corner";
-  pm.radius = R;
-  pm.compute_optimum();
   return pm;
 }
 
-ResultRow funnel_row(PreparedMap& pm) {
-  Params p;
+ResultRow funnel_row(const AgentMap& am) {
   const RepresentationSpec spec{"navmesh", find_representation("navmesh"), "", Erode::none};
-  auto rep = build_for_agent(pm, spec, p);
-  const RadiusContext rc = pm.radius_context();
-  auto rows = run_query({"l", "hand", "corner"}, pm.queries[0], *rep, "navmesh", parse_heuristic("euclidean"), {"funnel"},
-                        *pm.free, true, nullptr, &rc);
+  const TimedBuild b = build_timed(am.space(), spec);
+  const MapContext ctx{"l", "hand", "corner"};
+  auto rows = run_query({.map = ctx, .space = am.space(), .cost = am.cost(), .rep_text = spec.text,
+                         .heuristic = parse_heuristic("euclidean"), .smoothings = {"funnel"}, .rep = b.rep.get(), .keep_paths = true},
+                        am.queries()[0]);
   EXPECT_EQ(rows.size(), 1u);
   return rows[0];
 }
@@ -46,18 +45,19 @@ ResultRow funnel_row(PreparedMap& pm) {
 TEST(RadiusFunnel, WrapsTheCornerOptimally) {
   for (double R : {0.25, 0.5, 0.9}) {
     SCOPED_TRACE("R=" + std::to_string(R));
-    PreparedMap pm = l_corridor(R);
-    ASSERT_TRUE(pm.queries[0].optimal.has_value());
-    const ResultRow r = funnel_row(pm);
+    const PreparedMap pm = l_corridor();
+    const AgentMap am(pm, Agent::with_radius(R), {});
+    ASSERT_TRUE(am.queries()[0].optimal.has_value());
+    const ResultRow r = funnel_row(am);
     ASSERT_EQ(r.status, Status::ok) << r.message;
     ASSERT_TRUE(r.valid.has_value());
     EXPECT_TRUE(*r.valid);
-    EXPECT_NEAR(*r.length, *pm.queries[0].optimal, 1e-9) << "one corner: the funnel with radius is exact";
+    EXPECT_NEAR(*r.length, *am.queries()[0].optimal, 1e-9) << "one corner: the funnel with radius is exact";
     int arcs = 0;
     for (const PathItem& it : r.items) arcs += it.arc_centre;
     EXPECT_EQ(arcs, 1) << "one arc round the corner (6, 2)";
     EXPECT_NEAR(path_items_length(r.items), *r.length, 1e-12);
-    EXPECT_TRUE(pm.rv->path_valid_radius(r.items, R));
+    EXPECT_TRUE(am.space().validity()->path_valid_radius(r.items, R));
   }
 }
 
@@ -75,10 +75,9 @@ TEST(RadiusFunnel, TooWideADiscGivesAnInvalidPath) {
   pm.scen.lines.push_back(l);
   pm.has_scen = true;
   pm.selection.convention = "corner";
-  pm.radius = 1.2;
-  pm.compute_optimum();
-  EXPECT_FALSE(pm.queries[0].optimal.has_value()) << "the disc cannot pass";
-  const ResultRow r = funnel_row(pm);
+  const AgentMap am(pm, Agent::with_radius(1.2), {});
+  EXPECT_FALSE(am.queries()[0].optimal.has_value()) << "the disc cannot pass";
+  const ResultRow r = funnel_row(am);
   ASSERT_EQ(r.status, Status::ok) << r.message;
   ASSERT_TRUE(r.valid.has_value());
   EXPECT_FALSE(*r.valid);

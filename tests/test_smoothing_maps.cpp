@@ -14,14 +14,15 @@
 #include "smoothing/smoothing.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
+#include "test_data.hpp"
 
 using namespace navbench;
 
 namespace {
 
-TEST(SmoothingMaps, Den520dEveryRepresentation) {
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/dao/den520d.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "needs " << path;
+TEST(SmoothingMapsData, Den520dEveryRepresentation) {
+  const std::string path = testdata::path("movingai/dao/den520d.map");
+  NAVBENCH_REQUIRE_DATA(path);
   const Map m = load_movingai_map(path);
   const Scenario sc = load_scenario(path + ".scen");
   const FreeSpace fs(m);

@@ -19,6 +19,7 @@
 #include "geometry/steiner_reference.hpp"
 #include "representations/visgraph/visgraph.hpp"
 #include "search/astar.hpp"
+#include "test_data.hpp"
 #include "test_maps.hpp"
 
 using namespace navbench;
@@ -247,7 +248,7 @@ double worst_excess_at_weight_one(const Map& m, const SteinerOptions& o, int que
   return worst;
 }
 
-TEST(SteinerReference, WeightOneIsWithinATenthOfAPercentOfEuclidean) {
+TEST(SteinerReferenceData, WeightOneIsWithinATenthOfAPercentOfEuclidean) {
   std::mt19937_64 rng(7);
   // Open maps with a few blocks (big pieces, artificial sides between them).
   for (int trial = 0; trial < 3; ++trial) {
@@ -274,8 +275,8 @@ TEST(SteinerReference, WeightOneIsWithinATenthOfAPercentOfEuclidean) {
               << " (8 steps on uniform sides: " << fine << ")\n";
   }
   // A real map at weight 1 (the plain wc3/icecrown: big open areas and blocky obstacles).
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/wc3/icecrown.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+  const std::string path = testdata::path("movingai/wc3/icecrown.map");
+  NAVBENCH_REQUIRE_DATA(path);
   const Map real = load_movingai_map(path);
   const double worst = worst_excess_at_weight_one(real, SteinerOptions{}, 12, 1e-3, rng);
   std::cout << "[ steiner ] weight 1, wc3/icecrown: worst excess over the Euclidean optimum " << worst << "\n";
@@ -376,12 +377,12 @@ TEST(SteinerReference, ConcurrentQueriesAnswerAsSerialOnes) {
   for (int k = 0; k < 4; ++k) EXPECT_EQ(got[std::size_t(k)], serial) << "thread " << k;
 }
 
-TEST(SteinerReference, RealWeightedMapSoundAndAtMostOctile) {
+TEST(SteinerReferenceData, RealWeightedMapSoundAndAtMostOctile) {
   // wc3/icecrown with swamp 2 and water 5 (a default-job weighted map): 8 scenario queries spread
   // over the file, each valid, priced exactly, no dearer than grid8's optimum, and the graph's
   // optimum unchanged by the octile bound.
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/wc3/icecrown.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+  const std::string path = testdata::path("movingai/wc3/icecrown.map");
+  NAVBENCH_REQUIRE_DATA(path);
   const Map m = load_terrain_map(path, parse_terrain("S=2,W=5"));
   const Scenario sc = load_scenario(path + ".scen");
   const FreeSpace fs(m);

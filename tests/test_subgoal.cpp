@@ -16,6 +16,7 @@
 #include "harness/registry/registry.hpp"
 #include "representations/subgoal/subgoal.hpp"
 
+#include "test_data.hpp"
 #include "test_maps.hpp"
 #include "search/adapter.hpp"
 #include "search/heuristic.hpp"
@@ -279,9 +280,9 @@ TEST(Subgoal, LevelsMakeLocalSubgoals) {
 }
 
 // A real map: scenario optima (grid8, no corner cutting) for a spread of its queries.
-TEST(Subgoal, ScenarioOptimaOnDen520d) {
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/dao/den520d.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "needs ../shared/datasets";
+TEST(SubgoalData, ScenarioOptimaOnDen520d) {
+  const std::string path = testdata::path("movingai/dao/den520d.map");
+  NAVBENCH_REQUIRE_DATA(path);
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
   for (const char* params : {"levels=1", "levels=2", "levels=16", "table=1"}) {

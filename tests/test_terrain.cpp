@@ -181,9 +181,10 @@ TEST(Terrain, GridsAreExactOnWeightedMaps) {
   std::mt19937_64 rng(11);
   for (int m = 0; m < 8; ++m) {
     Map map = weighted_grid(30, 22, 0.25, rng);
-    const FreeSpace fs(map);
+    const AgentSpace space(map, Agent{});
+    const CostModel cost(map);
     const MapContext ctx = map_context(map, "center");
-    EXPECT_EQ(ctx.terrain, "test");
+    EXPECT_EQ(cost.terrain(), "test");
     auto cells = free_cells(map.grid);
     for (const char* name : {"grid8", "grid4"}) {
       const RepresentationEntry* e = find_representation(name);
@@ -199,8 +200,9 @@ TEST(Terrain, GridsAreExactOnWeightedMaps) {
         in.goal = {gx + 0.5, gy + 0.5};
         const double want8 = dijkstra8(map.grid, sx, sy, gx, gy);
         if (std::isfinite(want8)) in.octile_optimal_cost = want8;
-        const auto rows = run_query(ctx, in, *rep, name, parse_heuristic("euclidean"), {"none", "los"}, fs, false,
-                                    nullptr, nullptr, SearchMode::astar, e->caps);
+        const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
+                                     .heuristic = parse_heuristic("euclidean"), .smoothings = {"none", "los"},
+                                     .rep = rep.get(), .caps = e->caps}, in);
         ASSERT_EQ(rows.size(), 2u);
         if (!std::isfinite(want8)) {
           EXPECT_EQ(rows[0].status, Status::no_path);
@@ -230,7 +232,8 @@ TEST(Terrain, WeightOneIsTheUnweightedMap) {
     Map ones = plain;
     ones.grid.weights.assign(ones.grid.cells.size(), 1.0);
     ones.terrain = "S=1";
-    const FreeSpace fsp(plain), fso(ones);
+    const AgentSpace space_plain(plain, Agent{}), space_ones(ones, Agent{});
+    const CostModel cost_plain(plain), cost_ones(ones);
     auto cells = free_cells(plain.grid);
     for (const char* name : {"grid8", "grid4"}) {
       const RepresentationEntry* e = find_representation(name);
@@ -245,10 +248,13 @@ TEST(Terrain, WeightOneIsTheUnweightedMap) {
         in.start = {sx + 0.5, sy + 0.5};
         in.goal = {gx + 0.5, gy + 0.5};
         const auto h = parse_heuristic("euclidean");
-        const auto ra = run_query(map_context(plain, "center"), in, *a, name, h, {"none", "los"}, fsp, true, nullptr, nullptr,
-                                  SearchMode::astar, e->caps);
-        const auto rb = run_query(map_context(ones, "center"), in, *b, name, h, {"none", "los"}, fso, true, nullptr, nullptr,
-                                  SearchMode::astar, e->caps);
+        const auto ra = run_query({.map = map_context(plain, "center"), .space = space_plain, .cost = cost_plain, .rep_text = name,
+                                   .heuristic = h, .smoothings = {"none", "los"},
+                                   .rep = a.get(),
+                                   .caps = e->caps, .keep_paths = true}, in);
+        const auto rb = run_query({.map = map_context(ones, "center"), .space = space_ones, .cost = cost_ones, .rep_text = name,
+                                   .heuristic = h, .smoothings = {"none", "los"},
+                                   .rep = b.get(), .caps = e->caps, .keep_paths = true}, in);
         ASSERT_EQ(ra.size(), rb.size());
         for (std::size_t i = 0; i < ra.size(); ++i) {
           EXPECT_EQ(ra[i].status, rb[i].status);
@@ -266,7 +272,8 @@ TEST(Terrain, WeightOneIsTheUnweightedMap) {
 TEST(Terrain, OtherRepresentationsAnswerNotApplicable) {
   std::mt19937_64 rng(3);
   Map map = weighted_grid(20, 20, 0.1, rng);
-  const FreeSpace fs(map);
+  const AgentSpace space(map, Agent{});
+  const CostModel cost(map);
   auto cells = free_cells(map.grid);
   QueryInput in;
   in.start = {cells.front().first + 0.5, cells.front().second + 0.5};
@@ -281,8 +288,9 @@ TEST(Terrain, OtherRepresentationsAnswerNotApplicable) {
       continue;
     }
     rep->prepare();
-    for (const ResultRow& r : run_query(map_context(map, "center"), in, *rep, e.name, parse_heuristic("euclidean"), {"none"},
-                                        fs, false, nullptr, nullptr, SearchMode::astar, e.caps)) {
+    for (const ResultRow& r : run_query({.map = map_context(map, "center"), .space = space, .cost = cost, .rep_text = e.name,
+                                         .heuristic = parse_heuristic("euclidean"), .smoothings = {"none"},
+                                         .rep = rep.get(), .caps = e.caps}, in)) {
       EXPECT_EQ(r.status, Status::not_applicable) << e.name;
       EXPECT_NE(r.message.find("terrain"), std::string::npos) << r.message;
     }
@@ -312,9 +320,9 @@ TEST(Terrain, PreparedMapComputesTheOctileReference) {
   PreparedMap pm = prepare_map((dir / "m.map").string(), sel);
   EXPECT_EQ(pm.map.terrain, "m.costs");
   EXPECT_TRUE(pm.map.grid.weighted());
-  pm.build_queries();
+  const AgentMap am(pm, Agent{}, {.optimum = false});  // the octile costs come without the optimum too
   int checked = 0;
-  for (const QueryInput& q : pm.queries) {
+  for (const QueryInput& q : am.queries()) {
     const double want = dijkstra8(pm.map.grid, int(q.start.x), int(q.start.y), int(q.goal.x), int(q.goal.y));
     if (!std::isfinite(want)) {
       EXPECT_FALSE(q.octile_optimal_cost);
@@ -368,7 +376,9 @@ TEST(Terrain, AnyAngleSearchPricesShortcutsByCost) {
   int cheaper = 0, total = 0;
   for (int m = 0; m < 6; ++m) {
     Map map = weighted_grid(30, 24, 0.2, rng);
-    const FreeSpace fs(map);
+    const AgentSpace space(map, Agent{});
+    const FreeSpace& fs = space.free();
+    const CostModel cost(map);
     const MapContext ctx = map_context(map, "center");
     auto cells = free_cells(map.grid);
     const RepresentationEntry* e = find_representation("grid8");
@@ -384,8 +394,9 @@ TEST(Terrain, AnyAngleSearchPricesShortcutsByCost) {
       const double octile = dijkstra8(map.grid, sx, sy, gx, gy);
       if (!std::isfinite(octile)) continue;
       for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta}) {
-        const auto rows = run_query(ctx, in, *rep, "grid8", parse_heuristic("euclidean"), {"none", "los"}, fs, true,
-                                    nullptr, nullptr, mode, e->caps);
+        const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = "grid8",
+                                     .heuristic = parse_heuristic("euclidean"), .smoothings = {"none", "los"},
+                                     .rep = rep.get(), .search = mode, .caps = e->caps, .keep_paths = true}, in);
         ASSERT_EQ(rows[0].status, Status::ok) << rows[0].message;
         EXPECT_EQ(rows[0].valid, true);
         // Every edge is relaxed beside the shortcuts: never dearer than the octile optimum.
@@ -399,9 +410,9 @@ TEST(Terrain, AnyAngleSearchPricesShortcutsByCost) {
         SearchStats st;
         Polyline path;
         Heuristic h = parse_heuristic("euclidean");
-        h.weight = ctx.least_weight;
+        h.weight = cost.least_weight();
         const auto sees = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
-        const double c = rep->search_any_angle(q, h, mode == SearchMode::theta ? AnyAngle::theta : AnyAngle::lazy_theta,
+        const double c = rep->search_any_angle(q, h, mode,
                                                sees, st, path);
         EXPECT_NEAR(c, path_cost(map.grid, path), 1e-9 * c);
         cheaper += *rows[0].cost < octile * (1 - 1e-9);
@@ -418,7 +429,9 @@ TEST(Terrain, MeshesCostTheirPathsIntegral) {
   std::mt19937_64 rng(17);
   for (int m = 0; m < 6; ++m) {
     Map map = weighted_grid(33, 27, 0.15, rng);
-    const FreeSpace fs(map);
+    const AgentSpace space(map, Agent{});
+    const FreeSpace& fs = space.free();
+    const CostModel cost(map);
     const MapContext ctx = map_context(map, "center");
     auto cells = free_cells(map.grid);
     for (const auto& [name, params] : std::vector<std::pair<const char*, const char*>>{
@@ -436,8 +449,9 @@ TEST(Terrain, MeshesCostTheirPathsIntegral) {
         in.start = {sx + 0.5, sy + 0.5};
         in.goal = {gx + 0.5, gy + 0.5};
         const double octile = dijkstra8(map.grid, sx, sy, gx, gy);
-        const auto rows = run_query(ctx, in, *rep, name, parse_heuristic("euclidean"), {"none", "los", "funnel"}, fs,
-                                    true, nullptr, nullptr, SearchMode::astar, e->caps);
+        const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
+                                     .heuristic = parse_heuristic("euclidean"), .smoothings = {"none", "los", "funnel"},
+                                     .rep = rep.get(), .caps = e->caps, .keep_paths = true}, in);
         if (!std::isfinite(octile)) {
           EXPECT_EQ(rows[0].status, Status::no_path);
           continue;
@@ -453,7 +467,7 @@ TEST(Terrain, MeshesCostTheirPathsIntegral) {
         ASSERT_TRUE(rep->locate(q));
         SearchStats st;
         Heuristic h = parse_heuristic("euclidean");
-        h.weight = ctx.least_weight;
+        h.weight = cost.least_weight();
         const double c = rep->search(q, h, st);
         EXPECT_NEAR(c, path_cost(map.grid, rep->polyline(q)), 1e-9 * c) << name << " " << params;
       }

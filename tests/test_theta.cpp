@@ -11,6 +11,7 @@
 #include "geometry/free_space.hpp"
 #include "geometry/radius_validity.hpp"
 #include "harness/registry/registry.hpp"
+#include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 #include "search/heuristic.hpp"
 
@@ -51,7 +52,9 @@ struct Totals {
 
 TEST(Theta, EveryRepresentationAnswersOrIsNotApplicable) {
   const Map m = random_map(7, 25);
-  FreeSpace fs(m);
+  const AgentSpace space(m, Agent{});
+  const CostModel cost(m);
+  const FreeSpace& fs = space.free();
   const auto optimum = build_optimum_graph(m);
   const Heuristic h = parse_heuristic("euclidean");
   const MapContext ctx{m.name, m.collection, "center"};
@@ -67,8 +70,11 @@ TEST(Theta, EveryRepresentationAnswersOrIsNotApplicable) {
         in.start = s;
         in.goal = g;
         in.optimal = exact_optimum(*optimum, fs, s, g);
-        const auto rows = run_query(ctx, in, *rep, e.name, h, {"none", "los"}, fs, true, nullptr, nullptr, mode,
-                                    e.caps);
+        const std::vector<std::string> modes = {"none", "los"};
+        const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
+                                     .heuristic = h, .smoothings = modes,
+                                     .rep = rep.get(), .search = mode, .caps = e.caps, .keep_paths = true},
+                                    in);
         for (const ResultRow& r : rows) {
           EXPECT_EQ(r.search, to_string(mode));
           if (!e.caps.segment_edges) {
@@ -100,7 +106,9 @@ TEST(Theta, BeatsPostSmoothingAndLazyTestsLess) {
     Totals astar_los, theta, lazy;
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       const Map m = random_map(seed, 20);
-      FreeSpace fs(m);
+      const AgentSpace space(m, Agent{});
+      const CostModel cost(m);
+      const FreeSpace& fs = space.free();
       const auto optimum = build_optimum_graph(m);
       const RepresentationEntry* e = find_representation(name);
       ASSERT_NE(e, nullptr);
@@ -115,7 +123,11 @@ TEST(Theta, BeatsPostSmoothingAndLazyTestsLess) {
         in.optimal = exact_optimum(*optimum, fs, s, g);
         if (!in.optimal || *in.optimal <= 0) continue;
         auto add = [&](Totals& t, SearchMode mode, const char* smoothing) {
-          const auto rows = run_query(ctx, in, *rep, name, h, {smoothing}, fs, false, nullptr, nullptr, mode, e->caps);
+          const std::vector<std::string> modes = {smoothing};
+          const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
+                                       .heuristic = h, .smoothings = modes,
+                                       .rep = rep.get(), .search = mode, .caps = e->caps},
+                                      in);
           ASSERT_EQ(rows[0].status, Status::ok);
           t.gap += *rows[0].gap;
           t.los_checks += rows[0].los_checks;
@@ -140,13 +152,14 @@ TEST(Theta, BeatsPostSmoothingAndLazyTestsLess) {
 // With an agent radius the shortcut is the swept-disc test: every path stays valid for R.
 TEST(Theta, DiscAgentPathsValid) {
   const Map m = random_map(11, 15);
-  FreeSpace fs(m);
+  const FreeSpace fs(m);
   const RadiusValidity rv(fs);
+  const CostModel cost(m);
   const Heuristic h = parse_heuristic("euclidean");
   const MapContext ctx{m.name, m.collection, "center"};
   for (double R : {0.3, 0.5, 1.5}) {
     SCOPED_TRACE(R);
-    const RadiusContext rc{R, &rv};
+    const AgentSpace space(m, Agent::with_radius(R));
     // grid8 built on the cells whose centre keeps clearance R (docs/radius.md, erode=centre).
     GridMap eroded = m.grid;
     for (int y = 0; y < eroded.height; ++y)
@@ -162,8 +175,10 @@ TEST(Theta, DiscAgentPathsValid) {
       in.start = s;
       in.goal = g;
       for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta})
-        for (const ResultRow& r : run_query(ctx, in, *rep, "grid8", h, {"none", "los"}, fs, false, nullptr, &rc, mode,
-                                            find_representation("grid8")->caps)) {
+        for (const ResultRow& r : run_query({.map = ctx, .space = space, .cost = cost, .rep_text = "grid8", .heuristic = h,
+                                             .smoothings = {"none", "los"}, .rep = rep.get(), .search = mode,
+                                             .caps = find_representation("grid8")->caps},
+                                            in)) {
           if (r.status != Status::ok) continue;
           ++ok;
           EXPECT_TRUE(*r.valid);

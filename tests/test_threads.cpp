@@ -32,7 +32,7 @@ PreparedMap prepared(const std::string& kind, int queries) {
   return pm;
 }
 
-std::vector<ResultRow> rows_of(PreparedMap& pm, const std::string& rep, int threads) {
+std::vector<ResultRow> rows_of(const AgentMap& am, const std::string& rep, int threads) {
   UnitOptions opt;
   opt.heuristics = {parse_heuristic("euclidean"), parse_heuristic("octile*1.5")};
   opt.smoothings = {"none", "los", "funnel"};
@@ -40,7 +40,7 @@ std::vector<ResultRow> rows_of(PreparedMap& pm, const std::string& rep, int thre
   opt.threads = threads;
   std::vector<ResultRow> rows;
   const RepresentationSpec spec = parse_rep_option(rep).at(0);
-  run_unit(pm, spec, opt, [&](const ResultRow& r) { rows.push_back(r); });
+  run_unit(am, spec, opt, [&](const ResultRow& r) { rows.push_back(r); });
   return rows;
 }
 
@@ -49,15 +49,15 @@ class Threads : public ::testing::TestWithParam<std::string> {};
 TEST_P(Threads, SameRowsInSameOrderAsOneThread) {
   for (const char* kind : {"random", "rooms"}) {
     SCOPED_TRACE(kind);
-    PreparedMap pm = prepared(kind, 60);
-    pm.compute_optimum();
-    const auto one = rows_of(pm, GetParam(), 1);
+    const PreparedMap pm = prepared(kind, 60);
+    const AgentMap am(pm, Agent{}, {});
+    const auto one = rows_of(am, GetParam(), 1);
     ASSERT_EQ(one.size(), 60u * 2 * 3);
     std::size_t solved = 0;
     for (const auto& r : one) solved += r.status == Status::ok;
     EXPECT_GT(solved, 0u) << "a test that solves nothing compares nothing";
     for (int t : {2, 4}) {
-      const auto many = rows_of(pm, GetParam(), t);
+      const auto many = rows_of(am, GetParam(), t);
       ASSERT_EQ(many.size(), one.size()) << t << " threads";
       for (std::size_t i = 0; i < one.size(); ++i) {
         const ResultRow& a = one[i];
@@ -107,9 +107,8 @@ TEST(Threads, ReferenceCostsEqualOneThread) {
     co.kind = "regions";
     co.regions = 6;
     pm.map.grid.weights = generate_cost_layer(pm.map.grid, co);
-    pm.threads = k + 1;
-    pm.compute_optimum();
-    for (const auto& q : pm.queries) costs[k].push_back(q.optimal_cost);
+    const AgentMap am(pm, Agent{}, {.threads = k + 1});
+    for (const auto& q : am.queries()) costs[k].push_back(q.optimal_cost);
   }
   ASSERT_EQ(costs[0].size(), 12u);
   EXPECT_GE(std::count_if(costs[0].begin(), costs[0].end(), [](const auto& c) { return c.has_value(); }), 6);

@@ -14,6 +14,7 @@
 #include "representations/visgraph/visgraph.hpp"
 #include "search/astar.hpp"
 
+#include "test_data.hpp"
 #include "test_maps.hpp"
 
 using namespace navbench;
@@ -275,9 +276,9 @@ TEST(VisGraph, ComponentsAndBadPoints) {
   EXPECT_THROW(VisGraph(m, bad), std::invalid_argument);
 }
 
-TEST(VisGraph, RealMapsValidAndAtMostOctile) {
-  const std::string root = NAVBENCH_SHARED_DATASETS "/movingai";
-  if (!std::filesystem::exists(root + "/dao/den520d.map")) GTEST_SKIP() << "no shared datasets";
+TEST(VisGraphData, RealMapsValidAndAtMostOctile) {
+  const std::string root = testdata::path("movingai");
+  for (const char* name : {"dao/den520d", "dao/arena", "wc3/gardenofwar"}) NAVBENCH_REQUIRE_DATA(root + "/" + name + ".map.scen");
   for (const char* name : {"dao/den520d", "dao/arena", "wc3/gardenofwar"}) {
     Map m = load_movingai_map(root + "/" + name + ".map");
     Scenario sc = load_scenario(root + "/" + name + ".map.scen");
@@ -308,9 +309,9 @@ TEST(VisGraph, RealMapsValidAndAtMostOctile) {
 }
 
 // The heuristic variants on a real map: the same optimum as the plain graph, fewer expansions.
-TEST(VisGraph, HeuristicVariantsMatchOnRealMap) {
-  const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/dao/den520d.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+TEST(VisGraphData, HeuristicVariantsMatchOnRealMap) {
+  const std::string path = testdata::path("movingai/dao/den520d.map");
+  NAVBENCH_REQUIRE_DATA(path);
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
   Params p0 = Params::parse("alt=0"), pa = Params::parse("alt=8"), pt = Params::parse("table=1,alt=0");
@@ -344,9 +345,9 @@ TEST(VisGraph, HeuristicVariantsMatchOnRealMap) {
 
 // table=1 answers from the table alone (table_search, no A*): it applies to every query of a real
 // map, and gives the plain graph's optimum with a valid path of that length.
-TEST(VisGraph, TableSearchAnswersEveryQuery) {
-  const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/dao/den520d.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+TEST(VisGraphData, TableSearchAnswersEveryQuery) {
+  const std::string path = testdata::path("movingai/dao/den520d.map");
+  NAVBENCH_REQUIRE_DATA(path);
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
   Params pp = Params::parse("alt=0,block=0,skip=0,table=0"), pt;
@@ -546,9 +547,9 @@ TEST(VisGraph, SkipVariantMatchesBruteForce) {
 }
 
 // skip=1 on a real map: the plain graph's optimum on every query, a much smaller searched graph.
-TEST(VisGraph, SkipVariantMatchesDefaultOnRealMap) {
-  const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/dao/den520d.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+TEST(VisGraphData, SkipVariantMatchesDefaultOnRealMap) {
+  const std::string path = testdata::path("movingai/dao/den520d.map");
+  NAVBENCH_REQUIRE_DATA(path);
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
   Params pd = Params::parse("skip=0,block=0"), ps = Params::parse("skip=1,block=0"), pb = Params::parse("skip=1,block=4,alt=0");
@@ -595,8 +596,8 @@ TEST(VisGraph, SkipAngularRangesMatchEveryArcTest) {
   std::vector<Map> maps;
   for (int t = 0; t < 30; ++t)
     maps.push_back(random_grid(8 + int(rng() % 20), 8 + int(rng() % 16), t % 3 == 0 ? 0.35 : t % 3 == 1 ? 0.2 : 0.1, rng));
-  const std::string den = NAVBENCH_SHARED_DATASETS "/movingai/dao/den520d.map";
-  if (std::filesystem::exists(den)) maps.push_back(load_movingai_map(den));
+  const std::string den = testdata::path("movingai/dao/den520d.map");
+  if (testdata::optional(den)) maps.push_back(load_movingai_map(den));
   std::size_t compared = 0, links = 0;
   for (const Map& m : maps) {
     Params p = Params::parse("skip=1,alt=0");

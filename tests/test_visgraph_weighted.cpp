@@ -24,6 +24,7 @@
 #include "search/any_representation.hpp"
 #include "search/astar.hpp"
 #include "search/heuristic.hpp"
+#include "test_data.hpp"
 #include "test_maps.hpp"
 
 using namespace navbench;
@@ -240,9 +241,9 @@ TEST(VisgraphWeighted, EdgesAreValidPricedAndUnpruned) {
 
 // The same on a window of a real map with terrain (wc3/icecrown, swamp 2 and water 5): long
 // borders, open ground, the candidates of the build's region sweeps against every pair.
-TEST(VisgraphWeighted, EdgesOnRealTerrain) {
-  const std::string path = NAVBENCH_SHARED_DATASETS "/movingai/wc3/icecrown.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no shared datasets";
+TEST(VisgraphWeightedData, EdgesOnRealTerrain) {
+  const std::string path = testdata::path("movingai/wc3/icecrown.map");
+  NAVBENCH_REQUIRE_DATA(path);
   std::ifstream in(path);
   const TerrainTable t = parse_terrain("S=2,W=5");
   const GridMap full = read_movingai_map(in, path, &t);
@@ -437,7 +438,9 @@ TEST(VisgraphWeighted, PipelineRows) {
   ASSERT_TRUE(e && e->caps.weights);
   for (int k = 0; k < 4; ++k) {
     Map m = weighted_grid(33, 27, 0.15, rng);
-    const FreeSpace fs(m);
+    const AgentSpace space(m, Agent{});
+    const FreeSpace& fs = space.free();
+    const CostModel cost(m);
     const MapContext ctx = map_context(m, "center");
     Params p;
     auto rep = e->build(m, p);
@@ -446,8 +449,9 @@ TEST(VisgraphWeighted, PipelineRows) {
       QueryInput in;
       in.start = random_free_point(fs, m, rng, 0);
       in.goal = random_free_point(fs, m, rng, 0);
-      const auto rows = run_query(ctx, in, *rep, "visgraph", parse_heuristic("euclidean"), {"none", "los"}, fs, true, nullptr,
-                                  nullptr, SearchMode::astar, e->caps);
+      const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = "visgraph",
+                                   .heuristic = parse_heuristic("euclidean"), .smoothings = {"none", "los"},
+                                   .rep = rep.get(), .caps = e->caps, .keep_paths = true}, in);
       ASSERT_EQ(rows.size(), 2u);
       if (fs.component(in.start) != fs.component(in.goal)) {
         EXPECT_EQ(rows[0].status, Status::no_path);
@@ -464,7 +468,7 @@ TEST(VisgraphWeighted, PipelineRows) {
       ASSERT_TRUE(rep->locate(qq));
       SearchStats st;
       Heuristic h = parse_heuristic("euclidean");
-      h.weight = ctx.least_weight;
+      h.weight = cost.least_weight();
       const double c = rep->search(qq, h, st);
       EXPECT_NEAR(c, *rows[0].raw_cost, 1e-9 * c);
     }

@@ -72,6 +72,7 @@ struct FreeSpace::Impl {
   std::vector<std::vector<Point>> rings;
   std::vector<ConvexCorner> corners;
   std::int32_t ncomp = 0;
+  bool squeeze = false;  // SPEC §11 `allow`: no grid corner counts as a pinch point
 
   // ---- grid maps ----
   int W = 0, H = 0, PW = 0;           // PW = W + 2: the padded row length
@@ -80,6 +81,7 @@ struct FreeSpace::Impl {
   bool cell_free(int x, int y) const { return free[std::size_t(y + 1) * PW + std::size_t(x + 1)] != 0; }
   // Pinch corner: exactly two diagonally opposite cells blocked.
   bool pinch(int x, int y) const {
+    if (squeeze) return false;
     const bool a = cell_free(x - 1, y - 1), b = cell_free(x, y - 1), c = cell_free(x - 1, y), d = cell_free(x, y);
     return (a && d && !b && !c) || (b && c && !a && !d);
   }
@@ -136,9 +138,10 @@ void FreeSpace::Impl::build_grid() {
       const int c = stack.back();
       stack.pop_back();
       const int x = c % W, y = c / W;
-      const int nx[4] = {x + 1, x - 1, x, x}, ny[4] = {y, y, y + 1, y - 1};
-      for (int k = 0; k < 4; ++k) {
-        if (!cell_free(nx[k], ny[k])) continue;
+      // Under `allow` also the diagonal neighbour across a pinch point (both cells beside it blocked).
+      const int nx[8] = {x + 1, x - 1, x, x, x + 1, x + 1, x - 1, x - 1}, ny[8] = {y, y, y + 1, y - 1, y + 1, y - 1, y + 1, y - 1};
+      for (int k = 0; k < (squeeze ? 8 : 4); ++k) {
+        if (!cell_free(nx[k], ny[k]) || (k >= 4 && (cell_free(nx[k], y) || cell_free(x, ny[k])))) continue;
         const int n = ny[k] * W + nx[k];
         if (comp[std::size_t(n)] < 0) {
           comp[std::size_t(n)] = ncomp;
@@ -508,8 +511,9 @@ std::int32_t FreeSpace::Impl::poly_component(Point p) const {
 
 // ------------------------------------------------------------------------------------------------
 
-FreeSpace::FreeSpace(const Map& m) : impl_(std::make_unique<Impl>()) {
+FreeSpace::FreeSpace(const Map& m, bool squeeze) : impl_(std::make_unique<Impl>()) {
   impl_->map = &m;
+  impl_->squeeze = squeeze && m.kind == MapKind::grid;
   if (m.kind == MapKind::grid) {
     if (m.grid.width < 0 || m.grid.height < 0 ||
         m.grid.cells.size() != std::size_t(m.grid.width) * std::size_t(m.grid.height))
@@ -524,6 +528,7 @@ FreeSpace::FreeSpace(FreeSpace&&) noexcept = default;
 FreeSpace& FreeSpace::operator=(FreeSpace&&) noexcept = default;
 
 const Map& FreeSpace::map() const { return *impl_->map; }
+bool FreeSpace::squeeze() const { return impl_->squeeze; }
 
 const PathClearance& FreeSpace::path_clearance() const {
   std::call_once(impl_->clearance_once, [this] { impl_->clearance = std::make_unique<PathClearance>(*this); });

@@ -22,12 +22,15 @@ class PathClearance;  // geometry/path_quality.hpp
 
 class FreeSpace {
  public:
-  explicit FreeSpace(const Map& m);  // keeps a reference to m: m must outlive it
+  // keeps a reference to m: m must outlive it. `squeeze`: the squeeze rule `allow` (SPEC §11, grid
+  // maps): a segment may pass through a pinch point, so the cells meeting there are one component.
+  explicit FreeSpace(const Map& m, bool squeeze = false);
   ~FreeSpace();
   FreeSpace(FreeSpace&&) noexcept;
   FreeSpace& operator=(FreeSpace&&) noexcept;
 
   const Map& map() const;
+  bool squeeze() const;  // built with the squeeze rule `allow`
   // p lies in the closed free space: inside the map and not in the interior of an obstacle.
   bool point_free(Point p) const;
   // The segment a-b never enters an obstacle's interior and never passes through a pinch point

@@ -110,10 +110,24 @@ SteinerReference::SteinerReference(const GridMap& g, const SteinerOptions& o)
   if (o.m < 1 || o.max_side < 1 || o.uniform_steps < 2 || o.uniform_steps % 2 || o.landmarks < 0 ||
       o.landmarks > kMaxLandmarks)
     throw std::invalid_argument("SteinerReference: m and max_side must be >= 1, uniform_steps even and >= 2, landmarks 0..16");
-  const int m = o.m, max_side = o.max_side;
+
+  make_pieces();
+  label_components();
+  make_boundaries();
+  index_members();
+  if (o.landmarks > 0 && !px_.empty()) make_landmarks();
+
+  if (o.refine) {
+    map_ = std::make_unique<Map>(make_grid_map(g));
+    fs_ = std::make_unique<FreeSpace>(*map_);
+  }
+}
+
+void SteinerReference::make_pieces() {
+  const GridMap& g = g_;
   const int W = g.width, H = g.height;
   const auto cell = [W](int x, int y) { return std::size_t(y) * std::size_t(W) + std::size_t(x); };
-
+  const int max_side = o_.max_side;
   // Pieces: greedy maximal rectangles of one weight, a row run grown downward, sides <= max_side.
   piece_of_.assign(std::size_t(W) * H, -1);
   for (int y = 0; y < H; ++y)
@@ -134,31 +148,41 @@ SteinerReference::SteinerReference(const GridMap& g, const SteinerOptions& o)
       for (int cy = y; cy < y1; ++cy)
         for (int cx = x; cx < x1; ++cx) piece_of_[cell(cx, cy)] = id;
     }
+}
 
+void SteinerReference::label_components() {
+  const GridMap& g = g_;
+  const int W = g.width, H = g.height;
+  const auto cell = [W](int x, int y) { return std::size_t(y) * std::size_t(W) + std::size_t(x); };
   // Components: 4-connected free cells, as FreeSpace counts them (a pinch does not connect).
   component_.assign(std::size_t(W) * H, -1);
-  {
-    std::int32_t next = 0;
-    std::vector<std::pair<int, int>> stack;
-    for (int y = 0; y < H; ++y)
-      for (int x = 0; x < W; ++x) {
-        if (!g.passable(x, y) || component_[cell(x, y)] >= 0) continue;
-        component_[cell(x, y)] = next;
-        stack.push_back({x, y});
-        while (!stack.empty()) {
-          auto [cx, cy] = stack.back();
-          stack.pop_back();
-          const int nx[4] = {cx + 1, cx - 1, cx, cx}, ny[4] = {cy, cy, cy + 1, cy - 1};
-          for (int k = 0; k < 4; ++k)
-            if (g.passable(nx[k], ny[k]) && component_[cell(nx[k], ny[k])] < 0) {
-              component_[cell(nx[k], ny[k])] = next;
-              stack.push_back({nx[k], ny[k]});
-            }
-        }
-        ++next;
+  std::int32_t next = 0;
+  std::vector<std::pair<int, int>> stack;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      if (!g.passable(x, y) || component_[cell(x, y)] >= 0) continue;
+      component_[cell(x, y)] = next;
+      stack.push_back({x, y});
+      while (!stack.empty()) {
+        auto [cx, cy] = stack.back();
+        stack.pop_back();
+        const int nx[4] = {cx + 1, cx - 1, cx, cx}, ny[4] = {cy, cy, cy + 1, cy - 1};
+        for (int k = 0; k < 4; ++k)
+          if (g.passable(nx[k], ny[k]) && component_[cell(nx[k], ny[k])] < 0) {
+            component_[cell(nx[k], ny[k])] = next;
+            stack.push_back({nx[k], ny[k]});
+          }
       }
-  }
+      ++next;
+    }
+}
 
+void SteinerReference::make_boundaries() {
+  const GridMap& g = g_;
+  const int W = g.width, H = g.height;
+  const auto cell = [W](int x, int y) { return std::size_t(y) * std::size_t(W) + std::size_t(x); };
+  const SteinerOptions& o = o_;
+  const int m = o.m;
   // Steps per unit side: 0 between two blocked cells, uniform_steps (2: ends and midpoint) between
   // free cells of one weight, else an even n >= m (points at most 1/m apart, the midpoint among them).
   const int dense = m % 2 == 0 ? m : m + 1;
@@ -241,7 +265,9 @@ SteinerReference::SteinerReference(const GridMap& g, const SteinerOptions& o)
       if (a.side & b.side) a.next_cost = segment_cost(g, {a.x, a.y}, {b.x, b.y});
     }
   }
+}
 
+void SteinerReference::index_members() {
   // Point -> (piece, index in its boundary), grouped by point.
   member_begin_.assign(px_.size() + 1, 0);
   for (const Entry& e : entries_) ++member_begin_[std::size_t(e.point) + 1];
@@ -251,40 +277,36 @@ SteinerReference::SteinerReference(const GridMap& g, const SteinerOptions& o)
   for (std::size_t pi = 0; pi < pieces_.size(); ++pi)
     for (std::uint32_t k = pieces_[pi].begin; k < pieces_[pi].end; ++k)
       members_[fill[std::size_t(entries_[k].point)]++] = {std::int32_t(pi), k - pieces_[pi].begin};
+}
 
-  // Landmarks, farthest first in the largest component: the first is a point of its first cell
-  // (row-major), each next the point whose least distance to those chosen is largest.
-  if (o.landmarks > 0 && !px_.empty()) {
-    const std::size_t N = px_.size(), L = std::size_t(o.landmarks);
-    landmarks_ = L;
-    land_.assign(N * L, std::numeric_limits<float>::infinity());
-    std::vector<double> nearest(N, kInf);
-    std::vector<std::size_t> size;
-    for (std::int32_t c : component_)
-      if (c >= 0) size.resize(std::max(size.size(), std::size_t(c) + 1)), ++size[std::size_t(c)];
-    const auto largest_component = std::int32_t(std::max_element(size.begin(), size.end()) - size.begin());
-    const auto first_cell = std::size_t(std::find(component_.begin(), component_.end(), largest_component) - component_.begin());
-    std::int32_t source = entries_[pieces_[std::size_t(piece_of_[first_cell])].begin].point;
-    double largest = 0;
-    for (std::size_t l = 0; l < L; ++l) {
-      const std::vector<double> d = distances_from(source);
-      for (std::size_t q = 0; q < N; ++q) {
-        land_[q * L + l] = float(d[q]);
-        if (std::isfinite(d[q])) largest = std::max(largest, d[q]);
-        nearest[q] = std::min(nearest[q], d[q]);
-      }
-      double far = -1;
-      for (std::size_t q = 0; q < N; ++q)
-        if (std::isfinite(nearest[q]) && nearest[q] > far) far = nearest[q], source = std::int32_t(q);
+// Landmarks, farthest first in the largest component: the first is a point of its first cell
+// (row-major), each next the point whose least distance to those chosen is largest.
+void SteinerReference::make_landmarks() {
+  const SteinerOptions& o = o_;
+  const std::size_t N = px_.size(), L = std::size_t(o.landmarks);
+  landmarks_ = L;
+  land_.assign(N * L, std::numeric_limits<float>::infinity());
+  std::vector<double> nearest(N, kInf);
+  std::vector<std::size_t> size;
+  for (std::int32_t c : component_)
+    if (c >= 0) size.resize(std::max(size.size(), std::size_t(c) + 1)), ++size[std::size_t(c)];
+  const auto largest_component = std::int32_t(std::max_element(size.begin(), size.end()) - size.begin());
+  const auto first_cell = std::size_t(std::find(component_.begin(), component_.end(), largest_component) - component_.begin());
+  std::int32_t source = entries_[pieces_[std::size_t(piece_of_[first_cell])].begin].point;
+  double largest = 0;
+  for (std::size_t l = 0; l < L; ++l) {
+    const std::vector<double> d = distances_from(source);
+    for (std::size_t q = 0; q < N; ++q) {
+      land_[q * L + l] = float(d[q]);
+      if (std::isfinite(d[q])) largest = std::max(largest, d[q]);
+      nearest[q] = std::min(nearest[q], d[q]);
     }
-    // float keeps 24 bits: each stored distance is within 2^-24 of it relative.
-    land_margin_ = 2 * largest * std::ldexp(1.0, -23);
+    double far = -1;
+    for (std::size_t q = 0; q < N; ++q)
+      if (std::isfinite(nearest[q]) && nearest[q] > far) far = nearest[q], source = std::int32_t(q);
   }
-
-  if (o.refine) {
-    map_ = std::make_unique<Map>(make_grid_map(g));
-    fs_ = std::make_unique<FreeSpace>(*map_);
-  }
+  // float keeps 24 bits: each stored distance is within 2^-24 of it relative.
+  land_margin_ = 2 * largest * std::ldexp(1.0, -23);
 }
 
 std::size_t SteinerReference::memory_bytes() const {

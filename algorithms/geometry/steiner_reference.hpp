@@ -52,22 +52,21 @@
 namespace navbench {
 
 // The default point density, m = 2: every side's ends and midpoint where the weight changes (sides
-// of one weight get 4 steps, below). With the refinement, doubling it changes the mean reference
-// cost by -0.00003 % (icecrown S=2,W=5), 0 (golemsinthemist), -0.029 % (rooms-32-512 with an
-// inflation layer) and -0.017 % (with a regions layer), within the 0.1 % that rule allows
-// (harness/bench/bench_steiner.cpp; the graph alone needs m >= 8 there: -0.37 % from 2 to 4 and
-// -0.11 % from 4 to 8 on the inflation layer).
+// of one weight get 6 steps, below). With the refinement, doubling it moves the mean reference cost
+// of the default job's weighted maps by less than the 0.1 % that rule allows (docs/terrain.md;
+// harness/bench/bench_steiner.cpp); the graph alone would need m >= 8.
 inline constexpr int kDefaultSteinerM = 2;
 
 struct SteinerOptions {
   int m = kDefaultSteinerM;  // points at most 1/m apart on sides where the weight changes
   // Steps on a side between two free cells of one weight (even, >= 2): 2 is its ends and midpoint,
   // as the rule asks at least; more points there let straight paths through areas of one weight, which cross
-  // many small pieces, snap less. 4 by default: with 2 the graph can pick another way round small
-  // obstacles, which the refinement cannot undo (0.40 % above the exact optimum on a weight-1 map
-  // with 20 % random obstacles, and visgraph 0.28 % below the reference on a weighted one in the
-  // conformance battery; both within 0.1 % with 4).
-  int uniform_steps = 4;
+  // many small pieces, snap less. The refinement keeps the graph's way round each obstacle, so where
+  // two ways round a small obstacle differ by less than the graph's snapping error the graph may pick
+  // the dearer one, and the reference ends above a valid path found otherwise. 6 by default: with 2,
+  // and still with 4 on maps with blocked cells inside weighted regions, that went past the 0.1 %
+  // SPEC §8 allows; with 6 it did not (docs/terrain.md, tests/test_weighted_reference.cpp).
+  int uniform_steps = 6;
   // The longest side of a piece, in cells: a piece's points are all joined to each other, so a
   // settled point relaxes about its pieces' perimeters x 2m edges; the cap bounds that, at the
   // price of artificial sides a straight path must snap to.
@@ -75,8 +74,8 @@ struct SteinerOptions {
   bool refine = true;  // Snell refinement of the graph's path (below)
   // ALT landmarks (Goldberg & Harrelson, SODA 2005): graph distances from this many points, chosen
   // farthest-first, make the heuristic max(Euclidean x least weight, |d_l(p) - d_l(goal)|); each
-  // costs one full Dijkstra at build and 4 bytes per point. 0..16; 4 cut the queries 2x
-  // (icecrown) to 4x (rooms-32-512 with an inflation layer) for 0.35-2.1 s more build.
+  // costs one full Dijkstra at build and 4 bytes per point. 0..16; 4 cut the queries several
+  // times over for a longer build (docs/measurements.md).
   int landmarks = 4;
 };
 
@@ -133,6 +132,7 @@ class SteinerReference {
   std::size_t memory_bytes() const;
 
  private:
+  struct Refiner;  // refine()'s point moves (steiner_refine.cpp)
   struct Piece {
     std::int32_t x0, y0, x1, y1;  // cells [x0, x1) x [y0, y1)
     double w;
@@ -154,6 +154,12 @@ class SteinerReference {
   void for_each_edge(std::int32_t p, F&& f) const;
   // Graph distances from point `source` to every point (+inf where unreachable).
   std::vector<double> distances_from(std::int32_t source) const;
+  // The constructor's steps (steiner_reference.cpp), in order.
+  void make_pieces();
+  void label_components();
+  void make_boundaries();
+  void index_members();
+  void make_landmarks();
 
   // The cell whose piece a query point joins (its own cell at a pinch corner); -1 when p is not free.
   std::int64_t locate(Point p) const;

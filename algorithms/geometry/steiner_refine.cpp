@@ -9,27 +9,29 @@
 
 namespace navbench {
 
-// Coordinate descent on the positions of the path's inner points along their sides.
-void SteinerReference::refine(SteinerPath& p, int max_sweeps, int max_rounds) const {
-  Polyline& path = p.path;
-  const int W = g_.width;
-  const auto piece_at = [&](int x, int y) { return g_.passable(x, y) ? piece_of_[std::size_t(y) * W + x] : -1; };
+// What refine() reads to move one point: the piece of a cell, the unit sides through a point and
+// the pieces beside them, the cost of the legs to its neighbours, and its least-cost place.
+struct SteinerReference::Refiner {
+  const SteinerReference& ref;
+  const GridMap& g_;
+  const int W;
+  // A unit cell side from `from` (t = 0) to from + dir (t = 1), the pieces on either side of it.
+  struct Side {
+    Point from, dir;
+    std::int32_t piece[2];
+  };
+  std::int32_t piece_at(int x, int y) const { return g_.passable(x, y) ? ref.piece_of_[std::size_t(y) * W + x] : -1; }
   // q lies in piece pi's closed rectangle (a pinch corner only in its own cell's piece).
-  const auto holds = [&](std::int32_t pi, Point q) {
-    const Piece& P = pieces_[std::size_t(pi)];
+  bool holds(std::int32_t pi, Point q) const {
+    const Piece& P = ref.pieces_[std::size_t(pi)];
     if (q.x < P.x0 || q.x > P.x1 || q.y < P.y0 || q.y > P.y1) return false;
     if (q.x == std::floor(q.x) && q.y == std::floor(q.y) && pinch(g_, int(q.x), int(q.y))) {
       const int x = int(q.x), y = int(q.y);
       return piece_at(x, g_.passable(x, y) ? y : y - 1) == pi;
     }
     return true;
-  };
-  // A unit cell side from `from` (t = 0) to from + dir (t = 1), the pieces on either side of it.
-  struct Side {
-    Point from, dir;
-    std::int32_t piece[2];
-  };
-  const auto sides_at = [&](Point q, Side* out) {
+  }
+  int sides_at(Point q, Side* out) const {
     int n = 0;
     const bool ix = q.x == std::floor(q.x), iy = q.y == std::floor(q.y);
     const int fx = int(std::floor(q.x)), fy = int(std::floor(q.y));
@@ -48,88 +50,102 @@ void SteinerReference::refine(SteinerPath& p, int max_sweeps, int max_rounds) co
       if (iy) vertical(fx, fy - 1);
     }
     return n;
-  };
+  }
   // The way from a to x on side S: w |a x| through the piece of S that holds a (w > 0), along S's
   // line (w = 0), or, when no piece of S holds a, anywhere (w < 0: C by segment_cost, and the
   // segment must pass FreeSpace's test).
-  const auto leg = [&](const Side& S, Point a) -> double {
+  double leg(const Side& S, Point a) const {
     const bool on_line = S.dir.x != 0 ? a.y == S.from.y : a.x == S.from.x;
     for (std::int32_t pi : S.piece)
-      if (pi >= 0 && holds(pi, a)) return on_line ? 0.0 : pieces_[std::size_t(pi)].w;
+      if (pi >= 0 && holds(pi, a)) return on_line ? 0.0 : ref.pieces_[std::size_t(pi)].w;
     return -1;
-  };
-  const auto leg_cost = [&](double w, Point a, Point x) {
+  }
+  double leg_cost(double w, Point a, Point x) const {
     return w > 0 ? w * std::sqrt((a.x - x.x) * (a.x - x.x) + (a.y - x.y) * (a.y - x.y)) : segment_cost(g_, a, x);
-  };
+  }
 
-  // The least-cost place of inner point i on the sides through it, given its neighbours: the gain
-  // (0 when none) and the place.
+  double best_place(const Polyline& path, std::size_t i, Point& best) const;
+};
+
+// The least-cost place of inner point i on the sides through it, given its neighbours: the gain
+// (0 when none) and the place.
+double SteinerReference::Refiner::best_place(const Polyline& path, std::size_t i, Point& best) const {
   Side sides[4];
-  const auto best_place = [&](const Polyline& path, std::size_t i, Point& best) {
-    const Point a = path[i - 1], b = path[i + 1], q = path[i];
-    const int n = sides_at(q, sides);
-    best = q;
-    double best_gain = 0;
-    for (int k = 0; k < n; ++k) {
-      const Side& S = sides[k];
-      const double la = leg(S, a), lb = leg(S, b);
-      const auto at = [&](double t) { return Point{S.from.x + t * S.dir.x, S.from.y + t * S.dir.y}; };
-      const auto f = [&](double t) {
-        const Point x = at(t);
-        return leg_cost(la, a, x) + leg_cost(lb, b, x);
-      };
-      const double now = leg_cost(la, a, q) + leg_cost(lb, b, q);
-      // Never at an end of the side (it may be a pinch corner of another piece).
-      constexpr double eps = 1e-9;
-      double t;
-      if (la > 0 && lb > 0) {
-        // Two chords: f is convex and smooth away from a and b; safeguarded Newton on f' = 0.
-        const auto d1 = [&](double u, double& d2) {
-          const Point x = at(u);
-          const double ux = x.x - a.x, uy = x.y - a.y, vx = x.x - b.x, vy = x.y - b.y;
-          const double nu = std::sqrt(ux * ux + uy * uy), nv = std::sqrt(vx * vx + vy * vy);
-          const double pu = ux * S.dir.x + uy * S.dir.y, pv = vx * S.dir.x + vy * S.dir.y;
-          double g = 0;
-          d2 = 0;
-          if (nu > 0) g += la * pu / nu, d2 += la * (nu * nu - pu * pu) / (nu * nu * nu);
-          if (nv > 0) g += lb * pv / nv, d2 += lb * (nv * nv - pv * pv) / (nv * nv * nv);
-          return g;
-        };
-        double lo = eps, hi = 1 - eps, d2;
-        if (d1(lo, d2) >= 0) t = lo;
-        else if (d1(hi, d2) <= 0) t = hi;
-        else {
-          t = std::clamp((q.x - S.from.x) * S.dir.x + (q.y - S.from.y) * S.dir.y, lo, hi);
-          for (int it = 0; it < 60; ++it) {
-            const double g = d1(t, d2);
-            (g > 0 ? hi : lo) = t;
-            double next = d2 > 0 ? t - g / d2 : -1;
-            if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-            if (std::abs(next - t) < 1e-13 || hi - lo < 1e-13) break;
-            t = next;
-          }
-        }
-      } else {
-        // A way along the side's line or out of the pieces: golden-section search (convex along a
-        // unit side; out of the pieces a local search, its segments checked below, to 1e-6 only:
-        // each step there walks the grid along the segments).
-        constexpr double r = 0.6180339887498949;
-        const double tol = la < 0 || lb < 0 ? 1e-6 : 1e-10;
-        double lo = eps, hi = 1 - eps, m1 = hi - r * (hi - lo), m2 = lo + r * (hi - lo), f1 = f(m1), f2 = f(m2);
-        while (hi - lo > tol) {
-          if (f1 < f2) hi = m2, m2 = m1, f2 = f1, m1 = hi - r * (hi - lo), f1 = f(m1);
-          else lo = m1, m1 = m2, f1 = f2, m2 = lo + r * (hi - lo), f2 = f(m2);
-        }
-        t = 0.5 * (lo + hi);
-      }
-      const double ft = f(t);
-      if (!(now - ft > best_gain + 1e-13 * (1 + now))) continue;
+  const Point a = path[i - 1], b = path[i + 1], q = path[i];
+  const int n = sides_at(q, sides);
+  best = q;
+  double best_gain = 0;
+  for (int k = 0; k < n; ++k) {
+    const Side& S = sides[k];
+    const double la = leg(S, a), lb = leg(S, b);
+    const auto at = [&](double t) { return Point{S.from.x + t * S.dir.x, S.from.y + t * S.dir.y}; };
+    const auto f = [&](double t) {
       const Point x = at(t);
-      if ((la < 0 && !fs_->segment_valid(a, x)) || (lb < 0 && !fs_->segment_valid(x, b))) continue;
-      best_gain = now - ft, best = x;
+      return leg_cost(la, a, x) + leg_cost(lb, b, x);
+    };
+    // The legs' cost now, exactly: at an end of the side (a grid corner) a leg may run along a
+    // piece's side, where it weighs the cheaper cell beside it (docs/terrain.md), not the piece's
+    // weight that leg_cost gives; pricing it so made moves that looked cheaper raise C. Inside the
+    // side (eps..1-eps, where the candidates lie) leg_cost is exact: a chord through one piece.
+    const double now = segment_cost(g_, a, q) + segment_cost(g_, q, b);
+    // Never at an end of the side (it may be a pinch corner of another piece).
+    constexpr double eps = 1e-9;
+    double t;
+    if (la > 0 && lb > 0) {
+      // Two chords: f is convex and smooth away from a and b; safeguarded Newton on f' = 0.
+      const auto d1 = [&](double u, double& d2) {
+        const Point x = at(u);
+        const double ux = x.x - a.x, uy = x.y - a.y, vx = x.x - b.x, vy = x.y - b.y;
+        const double nu = std::sqrt(ux * ux + uy * uy), nv = std::sqrt(vx * vx + vy * vy);
+        const double pu = ux * S.dir.x + uy * S.dir.y, pv = vx * S.dir.x + vy * S.dir.y;
+        double g = 0;
+        d2 = 0;
+        if (nu > 0) g += la * pu / nu, d2 += la * (nu * nu - pu * pu) / (nu * nu * nu);
+        if (nv > 0) g += lb * pv / nv, d2 += lb * (nv * nv - pv * pv) / (nv * nv * nv);
+        return g;
+      };
+      double lo = eps, hi = 1 - eps, d2;
+      if (d1(lo, d2) >= 0) t = lo;
+      else if (d1(hi, d2) <= 0) t = hi;
+      else {
+        t = std::clamp((q.x - S.from.x) * S.dir.x + (q.y - S.from.y) * S.dir.y, lo, hi);
+        for (int it = 0; it < 60; ++it) {
+          const double g = d1(t, d2);
+          (g > 0 ? hi : lo) = t;
+          double next = d2 > 0 ? t - g / d2 : -1;
+          if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+          if (std::abs(next - t) < 1e-13 || hi - lo < 1e-13) break;
+          t = next;
+        }
+      }
+    } else {
+      // A way along the side's line or out of the pieces: golden-section search (convex along a
+      // unit side; out of the pieces a local search, its segments checked below, to 1e-6 only:
+      // each step there walks the grid along the segments).
+      constexpr double r = 0.6180339887498949;
+      const double tol = la < 0 || lb < 0 ? 1e-6 : 1e-10;
+      double lo = eps, hi = 1 - eps, m1 = hi - r * (hi - lo), m2 = lo + r * (hi - lo), f1 = f(m1), f2 = f(m2);
+      while (hi - lo > tol) {
+        if (f1 < f2) hi = m2, m2 = m1, f2 = f1, m1 = hi - r * (hi - lo), f1 = f(m1);
+        else lo = m1, m1 = m2, f1 = f2, m2 = lo + r * (hi - lo), f2 = f(m2);
+      }
+      t = 0.5 * (lo + hi);
     }
-    return best_gain;
-  };
+    const double ft = f(t);
+    if (!(now - ft > best_gain + 1e-13 * (1 + now))) continue;
+    const Point x = at(t);
+    if ((la < 0 && !ref.fs_->segment_valid(a, x)) || (lb < 0 && !ref.fs_->segment_valid(x, b))) continue;
+    best_gain = now - ft, best = x;
+  }
+  return best_gain;
+}
+
+// Coordinate descent on the positions of the path's inner points along their sides.
+void SteinerReference::refine(SteinerPath& p, int max_sweeps, int max_rounds) const {
+  Polyline& path = p.path;
+  const int W = g_.width;
+  const Refiner rf{*this, g_, W};
+  const auto best_place = [&](const Polyline& path, std::size_t i, Point& best) { return rf.best_place(path, i, best); };
 
   // Rounds: coordinate descent over a worklist (a point that moves puts its neighbours back on it),
   // then a dropping pass; the next round starts from the neighbours of the dropped points.

@@ -260,10 +260,10 @@ std::vector<TangentGraph::Join> TangentGraph::join_start(Point s, const std::vec
     const Node& n = nodes_[std::size_t(*it)];
     // No sampled bound (surely_blocked) before the exact tests: joins are asked for the circles
     // of the corners a point sees (TangentRepresentation), whose tangents mostly keep clearance R
-    // (90 % on den520d at R = 0.5), so the bound would only add its samples.
+    // (docs/measurements.md), so the bound would only add its samples.
     // No point_clear(t) first: segment_clear(s, t) tests t itself with the same point-to-square
     // distances (and the map's border at its ends), so it fails whenever point_clear(t) does; the
-    // separate test cost as much as a fifth of a join (den520d, R = 0.5: 42 tangents per point).
+    // separate test was a sizeable share of a join (docs/measurements.md).
     if (!rv_->segment_clear(s, t.t, R_)) return;
     // The arc t -> n lies within the arc from the node before t to n: when the graph holds that
     // one (it was found clear), this one is clear too; else the exact test.
@@ -349,36 +349,30 @@ std::size_t TangentGraph::edge_count() const {
   return segment_count_ + arcs;
 }
 
-std::optional<DiscPath> TangentGraph::shortest_path(Point s, Point g, DiscQueryStatus* status, std::string* why) const {
-  auto fail = [&](DiscQueryStatus st, const std::string& msg) -> std::optional<DiscPath> {
-    if (status) *status = st;
-    if (why) *why = msg;
-    return std::nullopt;
-  };
-  auto where = [](Point p) {
-    std::ostringstream o;
-    o.precision(17);
-    o << "(" << p.x << ", " << p.y << ")";
-    return o.str();
-  };
-  if (!rv_->point_clear(s, R_))
-    return fail(DiscQueryStatus::invalid_query, "invalid_query: the disc at the start " + where(s) + " is not free");
-  if (!rv_->point_clear(g, R_))
-    return fail(DiscQueryStatus::invalid_query, "invalid_query: the disc at the goal " + where(g) + " is not free");
-  const std::int32_t comp = fs_->component(s);
-  if (comp != fs_->component(g)) return fail(DiscQueryStatus::no_path, "no_path: start and goal lie in different components");
-  if (status) *status = DiscQueryStatus::ok;
-  // The straight segment is the shortest of all curves: done when it keeps clearance R.
-  if (s == g) return DiscPath{0, {{s, false}}};
-  if (rv_->segment_clear(s, g, R_)) return DiscPath{distance(s, g), {{s, false}, {g, false}}};
-
-  // Query nodes: tangent points from s (arriving) and to g (leaving), ids after the static ones.
-  const std::int32_t N = std::int32_t(nodes_.size());
+// The nodes a query adds (ids from N on) and the arcs it re-links: tangent points from the start
+// (arriving, with their segments from s) and to the goal (leaving, seg_to -2), per circle that has
+// some; static nodes whose arc now ends at a query node (or nowhere).
+struct TangentGraph::QueryNodes {
+  std::int32_t N = 0;
   std::vector<Node> qn;
   std::vector<std::pair<std::int32_t, double>> from_s;  // s -> query node
   std::vector<std::int32_t> touched;                    // circles with query nodes
   std::vector<std::vector<std::int32_t>> on_circle_q;   // per touched circle: its query nodes
   std::unordered_map<std::int32_t, std::size_t> touched_index;
+  std::unordered_map<std::int32_t, std::pair<std::int32_t, double>> arc_override;  // static node -> new arc
+  const Node& node(const std::vector<Node>& nodes, std::int32_t id) const {
+    return id < N ? nodes[std::size_t(id)] : qn[std::size_t(id - N)];
+  }
+};
+
+// The tangent points from s and to g on the circles of component comp that keep clearance R.
+void TangentGraph::make_query_nodes(Point s, Point g, std::int32_t comp, QueryNodes& qs) const {
+  const std::int32_t N = qs.N;
+  std::vector<Node>& qn = qs.qn;
+  std::vector<std::pair<std::int32_t, double>>& from_s = qs.from_s;
+  std::vector<std::int32_t>& touched = qs.touched;
+  std::vector<std::vector<std::int32_t>>& on_circle_q = qs.on_circle_q;
+  std::unordered_map<std::int32_t, std::size_t>& touched_index = qs.touched_index;
   auto touch = [&](std::int32_t ci, std::int32_t id) {
     auto [it, fresh] = touched_index.try_emplace(ci, touched.size());
     if (fresh) {
@@ -407,9 +401,16 @@ std::optional<DiscPath> TangentGraph::shortest_path(Point s, Point g, DiscQueryS
       touch(ci, id);
     }
   }
-  auto node = [&](std::int32_t id) -> const Node& { return id < N ? nodes_[std::size_t(id)] : qn[std::size_t(id - N)]; };
-  // Re-link the arcs of touched circles through the query nodes.
-  std::unordered_map<std::int32_t, std::pair<std::int32_t, double>> arc_override;  // static node -> new arc
+}
+
+// Re-link the arcs of touched circles through the query nodes.
+void TangentGraph::relink_arcs(QueryNodes& qs) const {
+  const std::int32_t N = qs.N;
+  std::vector<Node>& qn = qs.qn;
+  const std::vector<std::int32_t>& touched = qs.touched;
+  const std::vector<std::vector<std::int32_t>>& on_circle_q = qs.on_circle_q;
+  auto& arc_override = qs.arc_override;
+  auto node = [&](std::int32_t id) -> const Node& { return qs.node(nodes_, id); };
   for (std::size_t ti = 0; ti < touched.size(); ++ti) {
     const Circle& C = circles_[std::size_t(touched[ti])];
     for (int s2 = 0; s2 < 2; ++s2) {
@@ -439,6 +440,41 @@ std::optional<DiscPath> TangentGraph::shortest_path(Point s, Point g, DiscQueryS
       }
     }
   }
+}
+
+std::optional<DiscPath> TangentGraph::shortest_path(Point s, Point g, DiscQueryStatus* status, std::string* why) const {
+  auto fail = [&](DiscQueryStatus st, const std::string& msg) -> std::optional<DiscPath> {
+    if (status) *status = st;
+    if (why) *why = msg;
+    return std::nullopt;
+  };
+  auto where = [](Point p) {
+    std::ostringstream o;
+    o.precision(17);
+    o << "(" << p.x << ", " << p.y << ")";
+    return o.str();
+  };
+  if (!rv_->point_clear(s, R_))
+    return fail(DiscQueryStatus::invalid_query, "invalid_query: the disc at the start " + where(s) + " is not free");
+  if (!rv_->point_clear(g, R_))
+    return fail(DiscQueryStatus::invalid_query, "invalid_query: the disc at the goal " + where(g) + " is not free");
+  const std::int32_t comp = fs_->component(s);
+  if (comp != fs_->component(g)) return fail(DiscQueryStatus::no_path, "no_path: start and goal lie in different components");
+  if (status) *status = DiscQueryStatus::ok;
+  // The straight segment is the shortest of all curves: done when it keeps clearance R.
+  if (s == g) return DiscPath{0, {{s, false}}};
+  if (rv_->segment_clear(s, g, R_)) return DiscPath{distance(s, g), {{s, false}, {g, false}}};
+
+  // Query nodes: tangent points from s (arriving) and to g (leaving), ids after the static ones.
+  QueryNodes qs;
+  qs.N = std::int32_t(nodes_.size());
+  make_query_nodes(s, g, comp, qs);
+  relink_arcs(qs);
+  const std::int32_t N = qs.N;
+  std::vector<Node>& qn = qs.qn;
+  const std::vector<std::pair<std::int32_t, double>>& from_s = qs.from_s;
+  const auto& arc_override = qs.arc_override;
+  auto node = [&](std::int32_t id) -> const Node& { return id < N ? nodes_[std::size_t(id)] : qn[std::size_t(id - N)]; };
 
   // A* with the Euclidean heuristic (admissible: no curve is shorter than the straight segment).
   const std::int32_t S = N + std::int32_t(qn.size()), G = S + 1, total = G + 1;

@@ -125,6 +125,10 @@ class TangentGraph {
   // The arc of circle ci from a to b (points on it) keeps clearance R.
   bool arc_ok(const Circle& ci, Point a, Point b) const;
   std::int32_t add_node(std::vector<Node>& nodes, std::int32_t circle, Point p, int sign, double key) const;
+  // shortest_path's query nodes and re-linked arcs (tangent_graph.cpp).
+  struct QueryNodes;
+  void make_query_nodes(Point s, Point g, std::int32_t comp, QueryNodes& qs) const;
+  void relink_arcs(QueryNodes& qs) const;
   // Tangents from a free point to circle ci: each (tangent point, key, sign when arriving from q).
   struct PointTangent {
     Point t;

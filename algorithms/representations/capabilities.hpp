@@ -1,5 +1,9 @@
-// What a registered representation can do, declared next to its factory (harness/registry/):
-// the harness asks these questions, never which representation it holds.
+// What a representation can do, declared once on its type (`static constexpr Capabilities
+// kCapabilities`, docs/adding-a-representation.md): the harness asks these questions, never which
+// representation it holds. make_entry (harness/registry/make_entry.hpp) holds every registered
+// type's declaration against what the type provides at compile time, as Boost.Graph's concept
+// checks hold each graph model (test/grid_graph_cc.cpp): a declared feature the type lacks (a typo
+// in update()'s signature) or a provided one it does not declare is a compile error.
 #pragma once
 #include <string>
 
@@ -19,11 +23,12 @@ struct Capabilities {
   bool point_vertices = false;   // every vertex is a point of the plane a path passes through
   bool weights = false;          // answers on weighted (terrain) maps
   bool weights_in_place = false; // its update() also follows new cell weights (the viewer's brush); else a weight change rebuilds it
-  // Read off the type by make_entry (the optional concepts of representation.hpp):
-  bool corridor = false;          // has a corridor of convex cells (the funnel smoother)
-  bool update_in_place = false;   // updates itself after map changes; otherwise the harness rebuilds it
-  bool update_approximate = false;  // an update may leave another structure than a fresh build's
-  bool segment_edges = false;       // every edge is the straight segment between its vertices' points: Theta* applies
+  // Checked against the type's members (the optional concepts of representation.hpp):
+  bool corridor = false;          // has a corridor of convex cells (the funnel smoother): corridor()
+  bool update_in_place = false;   // updates itself after map changes (update()); otherwise the harness rebuilds it
+  bool update_approximate = false;  // an update may leave another structure than a fresh build's (needs update_in_place)
+  bool segment_edges = false;       // every edge is the straight segment between its vertices' points: Theta* applies (needs point_vertices)
+  bool table_search = false;        // may answer a query from an all-pairs table without a search: table_search()
 };
 
 // "corridor,update,..." for `navbench list`.
@@ -42,6 +47,7 @@ inline std::string describe(const Capabilities& c) {
   add(c.weights, c.weights_in_place ? "weights=update" : "weights");
   add(c.corridor, "corridor");
   add(c.update_in_place, c.update_approximate ? "update=approximate" : "update=exact");
+  add(c.table_search, "table-search");
   return s;
 }
 

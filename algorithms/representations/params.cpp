@@ -17,6 +17,17 @@ std::vector<std::string> split_list(const std::string& s) {
   }
 }
 
+const char* to_string(ParamType t) {
+  switch (t) {
+    case ParamType::flag: return "flag";
+    case ParamType::integer: return "integer";
+    case ParamType::choice: return "choice";
+    case ParamType::text: return "text";
+    case ParamType::real: break;
+  }
+  return "real";
+}
+
 Params Params::parse(const std::string& text) {
   Params p;
   if (text.empty()) return p;
@@ -31,57 +42,131 @@ Params Params::parse(const std::string& text) {
   return p;
 }
 
-static std::string fmt(double v) {
+namespace {
+
+std::string fmt(double v) {
   std::ostringstream os;
   os << v;
   return os.str();
 }
 
-double Params::get_double(const std::string& key, double fallback, double lo, double hi) {
-  double v = fallback;
-  if (auto it = values_.find(key); it != values_.end()) {
-    const std::string& s = it->second;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
-      throw std::invalid_argument("parameter " + key + "=" + s + " is not a number");
+std::vector<std::string> choices_of(const ParamDecl& d) { return split_list(d.choices ? d.choices : ""); }
+
+// The value of `s` as its declared type says (a flag 0/1, a choice its item's index), range checked.
+double parse_value(const ParamDecl& d, const std::string& s) {
+  const std::string what = "parameter " + std::string(d.name) + "=" + s;
+  double v = 0;
+  switch (d.type) {
+    case ParamType::flag:
+      if (s == "1" || s == "true" || s == "on") return 1;
+      if (s == "0" || s == "false" || s == "off") return 0;
+      throw std::invalid_argument(what + " is not 0/1");
+    case ParamType::choice: {
+      const auto items = choices_of(d);
+      for (std::size_t i = 0; i < items.size(); ++i)
+        if (s == items[i]) return double(i);
+      std::string list;
+      for (const auto& c : items) list += (list.empty() ? "" : ", ") + c;
+      throw std::invalid_argument(what + " is not one of " + list);
+    }
+    case ParamType::integer: {
+      int i = 0;
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
+      if (ec != std::errc() || end != s.data() + s.size()) throw std::invalid_argument(what + " is not an integer");
+      v = i;
+      break;
+    }
+    case ParamType::text: return 0;  // any value as given (Params::parse refuses an empty one)
+    case ParamType::real: {
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
+        throw std::invalid_argument(what + " is not a number");
+      break;
+    }
   }
-  if (v < lo || v > hi)
-    throw std::invalid_argument("parameter " + key + "=" + fmt(v) + " is outside [" + fmt(lo) + ", " + fmt(hi) + "]");
-  used_[key] = fmt(v);
   return v;
 }
 
-int Params::get_int(const std::string& key, int fallback, int lo, int hi) {
-  int v = fallback;
-  if (auto it = values_.find(key); it != values_.end()) {
-    const std::string& s = it->second;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size())
-      throw std::invalid_argument("parameter " + key + "=" + s + " is not an integer");
+// The value as the canonical text writes it: a flag 1/0, an integer in decimal, a real as `<<` does.
+std::string value_text(const ParamDecl& d, double v) {
+  switch (d.type) {
+    case ParamType::flag: return v != 0 ? "1" : "0";
+    case ParamType::integer: return std::to_string(int(v));
+    case ParamType::choice: return choices_of(d).at(std::size_t(v));
+    case ParamType::text: return "";  // a text's value is not a number: Params::text records it
+    case ParamType::real: break;
   }
-  if (v < lo || v > hi)
-    throw std::invalid_argument("parameter " + key + "=" + std::to_string(v) + " is outside [" +
-                                std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  used_[key] = std::to_string(v);
+  return fmt(v);
+}
+
+void check_range(const ParamDecl& d, double v) {
+  if (d.type != ParamType::integer && d.type != ParamType::real) return;
+  if (v >= d.lo && v <= d.hi) return;
+  const auto bound = [&](double b) { return d.type == ParamType::integer ? std::to_string(int(b)) : fmt(b); };
+  throw std::invalid_argument("parameter " + std::string(d.name) + "=" + value_text(d, v) + " is outside [" + bound(d.lo) +
+                              ", " + bound(d.hi) + "]");
+}
+
+}  // namespace
+
+std::string range_text(const ParamDecl& d) {
+  switch (d.type) {
+    case ParamType::flag: return "0|1";
+    case ParamType::choice: {
+      std::string s;
+      for (const auto& c : choices_of(d)) s += (s.empty() ? "" : "|") + c;
+      return s;
+    }
+    case ParamType::integer: return "[" + std::to_string(int(d.lo)) + "," + std::to_string(int(d.hi)) + "]";
+    case ParamType::text: return "text";
+    case ParamType::real: break;
+  }
+  return "[" + fmt(d.lo) + "," + fmt(d.hi) + "]";
+}
+
+std::string default_text(const ParamDecl& d) { return d.automatic ? "auto" : value_text(d, d.fallback); }
+
+void Params::check_read(const ParamDecl& d, ParamType want, bool automatic) const {
+  if (d.type != want) throw std::logic_error(std::string("parameter ") + d.name + " is declared " + to_string(d.type) + ", read as " + to_string(want));
+  if (automatic != !!d.automatic)
+    throw std::logic_error(std::string("parameter ") + d.name + (d.automatic ? " is declared automatic, read without its default" : " has a declared default, read with another"));
+}
+
+double Params::value(const ParamDecl& d, ParamType want, const double* automatic_default) {
+  check_read(d, want, automatic_default != nullptr);
+  double v = automatic_default ? *automatic_default : d.fallback;
+  if (auto it = values_.find(d.name); it != values_.end()) v = parse_value(d, it->second);
+  check_range(d, v);
+  used_[d.name] = {value_text(d, v), &d};
   return v;
 }
 
-bool Params::get_bool(const std::string& key, bool fallback) {
-  bool v = fallback;
-  if (auto it = values_.find(key); it != values_.end()) {
-    const std::string& s = it->second;
-    if (s == "1" || s == "true" || s == "on") v = true;
-    else if (s == "0" || s == "false" || s == "off") v = false;
-    else throw std::invalid_argument("parameter " + key + "=" + s + " is not 0/1");
-  }
-  used_[key] = v ? "1" : "0";
+bool Params::flag(const ParamDecl& d) { return value(d, ParamType::flag, nullptr) != 0; }
+bool Params::flag(const ParamDecl& d, bool automatic_default) {
+  const double v = automatic_default ? 1 : 0;
+  return value(d, ParamType::flag, &v) != 0;
+}
+int Params::integer(const ParamDecl& d) { return int(value(d, ParamType::integer, nullptr)); }
+int Params::integer(const ParamDecl& d, int automatic_default) {
+  const double v = automatic_default;
+  return int(value(d, ParamType::integer, &v));
+}
+double Params::real(const ParamDecl& d) { return value(d, ParamType::real, nullptr); }
+int Params::choice(const ParamDecl& d) { return int(value(d, ParamType::choice, nullptr)); }
+
+std::string Params::text(const ParamDecl& d) {
+  check_read(d, ParamType::text, false);
+  const auto it = values_.find(d.name);
+  const std::string v = it != values_.end() ? it->second : "";
+  used_[d.name] = {v, &d};
   return v;
 }
 
-std::string Params::get_string(const std::string& key, const std::string& fallback) {
-  const auto it = values_.find(key);
-  const std::string v = it != values_.end() ? it->second : fallback;
-  used_[key] = v;
+std::string Params::text(const ParamDecl& d, const std::string& automatic_default) {
+  check_read(d, ParamType::text, true);
+  const auto it = values_.find(d.name);
+  const std::string v = it != values_.end() ? it->second : automatic_default;
+  used_[d.name] = {v, &d};
   return v;
 }
 
@@ -93,9 +178,39 @@ void Params::finish(const std::string& representation) const {
     throw std::invalid_argument("representation " + representation + " has no parameter " + unknown);
 }
 
+void Params::check(std::span<const ParamDecl> declared, std::span<const ParamClash> clashes,
+                   const std::string& representation) const {
+  std::string unknown;
+  std::map<std::string, double> given;
+  for (const auto& [k, text] : values_) {
+    const ParamDecl* d = nullptr;
+    for (const ParamDecl& c : declared)
+      if (k == c.name) d = &c;
+    if (!d) {
+      unknown += (unknown.empty() ? "" : ", ") + k;
+      continue;
+    }
+    given[k] = parse_value(*d, text);
+    check_range(*d, given[k]);
+  }
+  if (!unknown.empty())
+    throw std::invalid_argument("representation " + representation + " has no parameter " + unknown);
+  for (const ParamClash& c : clashes) {
+    const auto a = given.find(c.a), b = given.find(c.b);
+    if (a != given.end() && b != given.end() && a->second == c.a_value && b->second >= c.b_lo && b->second <= c.b_hi)
+      throw std::invalid_argument(c.message);
+  }
+}
+
 std::string Params::canonical() const {
   std::string out;
-  for (const auto& [k, v] : used_) out += (out.empty() ? "" : ",") + k + "=" + v;
+  for (const auto& [k, u] : used_) out += (out.empty() ? "" : ",") + k + "=" + u.text;
+  return out;
+}
+
+std::vector<const ParamDecl*> Params::read() const {
+  std::vector<const ParamDecl*> out;
+  for (const auto& [k, u] : used_) out.push_back(u.decl);
   return out;
 }
 

@@ -10,6 +10,8 @@
 //   - polyline(query): the vertex path back to a geometric polyline, start first, goal last;
 //   - corridor(query), optionally: the portals of the convex cells the path crosses (for the funnel);
 //   - stats(): numbers for the build CSV.
+// and declares what it does (`static constexpr Capabilities kCapabilities`, capabilities.hpp) and
+// its parameters (`static constexpr std::array kParams` of ParamDecl, params.hpp), once, on its type.
 #pragma once
 #include <concepts>
 #include <optional>
@@ -20,6 +22,7 @@
 
 #include "geometry/map.hpp"
 #include "geometry/point.hpp"
+#include "representations/capabilities.hpp"
 #include "representations/params.hpp"
 #include "representations/types.hpp"
 
@@ -63,17 +66,17 @@ concept HasUpdate = requires(R& r, const Map& m, const std::vector<CellChange>& 
 
 // Optional: an update() whose result answers like a fresh build (same reachability, valid paths)
 // but may be a different structure (quadtree: cells merged again locally, so other cells than a
-// fresh build's greedy merge) declares `static constexpr bool kUpdateIsApproximate = true;`. The
+// fresh build's greedy merge) declares `.update_approximate = true` in its kCapabilities. The
 // viewer, which promises the answers of `navbench run` on the edited map, rebuilds such a
 // representation instead; `navbench run --dynamic` uses the update.
 template <class R>
-concept HasApproximateUpdate = HasUpdate<R> && requires { requires R::kUpdateIsApproximate; };
+concept HasApproximateUpdate = HasUpdate<R> && requires { requires R::kCapabilities.update_approximate; };
 
 // Optional: every edge is the straight segment between its vertices' points, both ways, so Theta*
-// (search/theta.hpp) may replace a parent chain by a segment: declare
-// `static constexpr bool kSegmentEdges = true;`. Theta* is compiled only for such types.
+// (search/theta.hpp) may replace a parent chain by a segment: declare `.segment_edges = true` in
+// its kCapabilities. Theta* is compiled only for such types.
 template <class R>
-concept HasSegmentEdges = requires { requires R::kSegmentEdges; };
+concept HasSegmentEdges = requires { requires R::kCapabilities.segment_edges; };
 
 // Optional (docs/terrain.md): a representation built on a weighted map prices a straight segment by
 // the map's path-cost integral: `bool weighted() const` and `double segment_cost(Point, Point) const`

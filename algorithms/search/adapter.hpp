@@ -47,11 +47,11 @@ class Adapter final : public AnyRepresentation {
   double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws) const override {
     return astar(rep_, q, h, ws, stats);
   }
-  double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+  double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
                           Polyline& path) override {
     return any_angle(q, h, mode, visible, stats, path, ws_);
   }
-  double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+  double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
                           Polyline& path, SearchWorkspace& ws) const override {
     return any_angle(q, h, mode, visible, stats, path, ws);
   }
@@ -109,7 +109,7 @@ class Adapter final : public AnyRepresentation {
  private:
   // Theta* on a type whose edges are segments; the harness never asks the others (their entry has
   // no segment_edges), and not compiling it for them keeps the registry's build short.
-  double any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn& visible, SearchStats& stats,
+  double any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn& visible, SearchStats& stats,
                    Polyline& path, SearchWorkspace& ws) const {
     if constexpr (HasSegmentEdges<R>) {
       const double cost = theta_star(rep_, q, h, mode, visible, ws, stats, path);

@@ -14,8 +14,10 @@
 
 namespace navbench {
 
-// The any-angle searches of search/theta.hpp: Theta* and Lazy Theta*.
-enum class AnyAngle { theta, lazy_theta };
+// The search of a query (docs/path-quality.md#any-angle-search): the shared A*, or Theta* and Lazy
+// Theta* (search/theta.hpp), the same A* with the parent shortcut, on representations whose edges
+// are segments. The column `search` (harness/run/description.hpp: to_string, parse_search_list).
+enum class SearchMode { astar, theta, lazy_theta };
 
 struct Heuristic;        // search/heuristic.hpp
 class VisibleFn;         // smoothing/smoothing.hpp: the segment test of the run's agent
@@ -43,13 +45,13 @@ class AnyRepresentation {
   // The same with the caller's search memory: the built representation is only read, so threads
   // each holding their own workspace may search it at once (`--threads N`).
   virtual double search(Query& q, const Heuristic& h, SearchStats& stats, SearchWorkspace& ws) const = 0;
-  // Theta* or Lazy Theta* (search/theta.hpp) with `visible` as the segment test: fills `path` (a
+  // Theta* or Lazy Theta* (search/theta.hpp; mode theta or lazy_theta) with `visible` as the segment test: fills `path` (a
   // polyline through the chain of parents) and returns its length, +inf when unreachable. Meant for
   // representations whose edges are the segments between their vertices' points (their registry
   // entry declares segment_edges); on others the polyline need not follow the graph's edges.
-  virtual double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+  virtual double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
                                   Polyline& path) = 0;
-  virtual double search_any_angle(Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchStats& stats,
+  virtual double search_any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchStats& stats,
                                   Polyline& path, SearchWorkspace& ws) const = 0;
   // A workspace sized for this representation (what the built-in one is, for one more thread).
   virtual std::unique_ptr<SearchWorkspace> new_workspace() const = 0;

@@ -289,6 +289,108 @@ bool admissible_for(const Heuristic& h, const Query& q) {
          on_half_lattice(q.goal);
 }
 
+namespace detail {
+
+// The landmark bounds of the goal for the ALT heuristic (n graph vertices): ws.landmark_goal and
+// ws.landmark_back per landmark, and the active landmarks (ws.landmark_active) when there are few.
+inline void fold_landmarks(const Landmarks& lm, const Query& q, SearchWorkspace& ws, std::size_t n) {
+  const std::size_t k = lm.k();
+  const std::size_t m = k <= 64 ? lm.active() : 0;
+  const bool sym = lm.symmetric();
+  // gb's start: -inf for the max a symmetric table folds; +inf otherwise (no bound from behind).
+  const double back0 = sym ? -SearchWorkspace::kInf : SearchWorkspace::kInf;
+  ws.landmark_goal.assign(k, SearchWorkspace::kInf);
+  ws.landmark_back.assign(k, back0);
+  double* gd = ws.landmark_goal.data();
+  double* gb = ws.landmark_back.data();
+  // gd[i] = min over links of d(L_i, g) + c, gb[i] = max of d(L_i, g) - c (symmetric tables),
+  // for the landmarks `idx` (nullptr: 0..cnt-1) over the first nl goal links. A link unreachable
+  // from L_i (+inf) leaves gb[i] = +inf: no bound from behind via L_i.
+  auto fold = [&](std::size_t nl, const std::uint32_t* idx, std::size_t cnt) {
+    for (std::size_t j = 0; j < nl; ++j) {
+      const Link& l = q.g.links[j];
+      const double* row = lm.row(l.vertex);
+      for (std::size_t a = 0; a < cnt; ++a) {
+        const std::size_t i = idx ? idx[a] : a;
+        gd[i] = row[i] + l.cost < gd[i] ? row[i] + l.cost : gd[i];
+        if (sym) gb[i] = row[i] - l.cost > gb[i] ? row[i] - l.cost : gb[i];
+      }
+    }
+  };
+  ws.landmark_active.clear();
+  if (m == 0) {
+    fold(q.g.links.size(), nullptr, k);
+  } else {
+    // Active landmarks: the m of largest bound at the start (least over its links of link cost +
+    // the landmark's bound at the link's vertex), judged on the goal's first 16 links (a goal may
+    // hold hundreds: subgoal graphs' upward closure, listed after the cell's own links); then
+    // the exact values of those m over every link.
+    fold(std::min<std::size_t>(q.g.links.size(), 16), nullptr, k);
+    std::pair<double, std::uint32_t> score[64];
+    for (std::size_t i = 0; i < k; ++i) {
+      double best = SearchWorkspace::kInf;
+      for (const Link& l : ws.start_links) {
+        if (l.vertex >= n) continue;
+        const double r = lm.row(l.vertex)[i];
+        double b = r < Landmarks::kInf ? gd[i] - r : 0.0;
+        if (sym && r < Landmarks::kInf) b = std::max(b, r - gb[i]);
+        best = std::min(best, std::max(b, 0.0) + l.cost);
+      }
+      score[i] = {best < SearchWorkspace::kInf ? -best : 0.0, std::uint32_t(i)};  // ties: lowest index first
+    }
+    std::partial_sort(score, score + m, score + k);
+    for (std::size_t j = 0; j < m; ++j) {
+      const std::uint32_t i = score[j].second;
+      ws.landmark_active.push_back(i);
+      gd[i] = SearchWorkspace::kInf, gb[i] = back0;
+    }
+    fold(q.g.links.size(), ws.landmark_active.data(), m);
+  }
+}
+
+// The goal's places for the table heuristic, each once with its cheapest link (ws.goal_places),
+// kept to those an optimal path can end at (n graph vertices).
+inline void goal_places(const DistanceTable& table, const Query& q, SearchWorkspace& ws, std::size_t n) {
+  ws.goal_places.clear();
+  for (const Link& l : q.g.links) {
+    const std::uint32_t p = table.place(l.vertex);
+    auto it = std::find_if(ws.goal_places.begin(), ws.goal_places.end(), [p](const auto& x) { return x.first == p; });
+    if (it == ws.goal_places.end()) ws.goal_places.push_back({p, l.cost});
+    else it->second = std::min(it->second, l.cost);
+  }
+  // Keep only the goal places an optimal path can end at. Through goal place p the best cost
+  // is V(p) = min over start links (s, c_s) of c_s + D(place(s), p) + c_p, and min_p V(p) is
+  // the optimum up to the table's float rounding (a lower bound, D rounds towards zero; exact
+  // when the graph holds every shortest path, as the visibility graphs do). With only the places
+  // whose V is within 1e-6 of the least one, h is still <= the true cost-to-go on the vertices
+  // of an optimal path (A* stays exact; off that path h may overestimate, which only delays
+  // those vertices), costs one table read per generated vertex instead of one per goal place,
+  // and is exact along the path, so A* expands little more than the path itself.
+  // Kept whole when the start sees the goal (the direct link) or the table reaches no goal place.
+  if (!q.direct && ws.goal_places.size() > 1) {
+    double best = SearchWorkspace::kInf;
+    ws.goal_value.assign(ws.goal_places.size(), SearchWorkspace::kInf);
+    for (const Link& s : ws.start_links) {
+      if (s.vertex >= n) continue;
+      const float* row = table.row(table.place(s.vertex));
+      for (std::size_t i = 0; i < ws.goal_places.size(); ++i) {
+        const double v = s.cost + double(row[ws.goal_places[i].first]) + ws.goal_places[i].second;
+        if (v < ws.goal_value[i]) ws.goal_value[i] = v;
+      }
+    }
+    for (double v : ws.goal_value) best = std::min(best, v);
+    if (best < SearchWorkspace::kInf) {
+      const double keep = DistanceTable::keep_bound(best);
+      std::size_t k = 0;
+      for (std::size_t i = 0; i < ws.goal_places.size(); ++i)
+        if (ws.goal_value[i] <= keep) ws.goal_places[k++] = ws.goal_places[i];
+      ws.goal_places.resize(k);
+    }
+  }
+}
+
+}  // namespace detail
+
 // Runs the shared A* from q.start to q.goal over r's graph with q's attachments.
 // On success fills q.path (base vertices, start side first) and returns the path cost;
 // returns +inf when the goal is unreachable.
@@ -327,101 +429,11 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   const Landmarks* lm = nullptr;
   if constexpr (HasLandmarks<R>) lm = h.metric == Metric::zero ? nullptr : r.landmarks();
   if (lm && (lm->k() == 0 || lm->size() != n)) lm = nullptr;
-  if (lm) {
-    const std::size_t k = lm->k();
-    const std::size_t m = k <= 64 ? lm->active() : 0;
-    const bool sym = lm->symmetric();
-    // gb's start: -inf for the max a symmetric table folds; +inf otherwise (no bound from behind).
-    const double back0 = sym ? -SearchWorkspace::kInf : SearchWorkspace::kInf;
-    ws.landmark_goal.assign(k, SearchWorkspace::kInf);
-    ws.landmark_back.assign(k, back0);
-    double* gd = ws.landmark_goal.data();
-    double* gb = ws.landmark_back.data();
-    // gd[i] = min over links of d(L_i, g) + c, gb[i] = max of d(L_i, g) - c (symmetric tables),
-    // for the landmarks `idx` (nullptr: 0..cnt-1) over the first nl goal links. A link unreachable
-    // from L_i (+inf) leaves gb[i] = +inf: no bound from behind via L_i.
-    auto fold = [&](std::size_t nl, const std::uint32_t* idx, std::size_t cnt) {
-      for (std::size_t j = 0; j < nl; ++j) {
-        const Link& l = q.g.links[j];
-        const double* row = lm->row(l.vertex);
-        for (std::size_t a = 0; a < cnt; ++a) {
-          const std::size_t i = idx ? idx[a] : a;
-          gd[i] = row[i] + l.cost < gd[i] ? row[i] + l.cost : gd[i];
-          if (sym) gb[i] = row[i] - l.cost > gb[i] ? row[i] - l.cost : gb[i];
-        }
-      }
-    };
-    ws.landmark_active.clear();
-    if (m == 0) {
-      fold(q.g.links.size(), nullptr, k);
-    } else {
-      // Active landmarks: the m of largest bound at the start (least over its links of link cost +
-      // the landmark's bound at the link's vertex), judged on the goal's first 16 links (a goal may
-      // hold hundreds: subgoal graphs' upward closure, listed after the cell's own links); then
-      // the exact values of those m over every link.
-      fold(std::min<std::size_t>(q.g.links.size(), 16), nullptr, k);
-      std::pair<double, std::uint32_t> score[64];
-      for (std::size_t i = 0; i < k; ++i) {
-        double best = SearchWorkspace::kInf;
-        for (const Link& l : ws.start_links) {
-          if (l.vertex >= n) continue;
-          const double r = lm->row(l.vertex)[i];
-          double b = r < Landmarks::kInf ? gd[i] - r : 0.0;
-          if (sym && r < Landmarks::kInf) b = std::max(b, r - gb[i]);
-          best = std::min(best, std::max(b, 0.0) + l.cost);
-        }
-        score[i] = {best < SearchWorkspace::kInf ? -best : 0.0, std::uint32_t(i)};  // ties: lowest index first
-      }
-      std::partial_sort(score, score + m, score + k);
-      for (std::size_t j = 0; j < m; ++j) {
-        const std::uint32_t i = score[j].second;
-        ws.landmark_active.push_back(i);
-        gd[i] = SearchWorkspace::kInf, gb[i] = back0;
-      }
-      fold(q.g.links.size(), ws.landmark_active.data(), m);
-    }
-  }
+  if (lm) detail::fold_landmarks(*lm, q, ws, n);
   const DistanceTable* table = nullptr;
   if constexpr (HasDistanceTable<R>) table = h.metric == Metric::zero ? nullptr : r.distance_table();
   if (table && (table->empty() || table->vertices() != n)) table = nullptr;
-  if (table) {  // the goal's places, each once with its cheapest link
-    ws.goal_places.clear();
-    for (const Link& l : q.g.links) {
-      const std::uint32_t p = table->place(l.vertex);
-      auto it = std::find_if(ws.goal_places.begin(), ws.goal_places.end(), [p](const auto& x) { return x.first == p; });
-      if (it == ws.goal_places.end()) ws.goal_places.push_back({p, l.cost});
-      else it->second = std::min(it->second, l.cost);
-    }
-    // Keep only the goal places an optimal path can end at. Through goal place p the best cost
-    // is V(p) = min over start links (s, c_s) of c_s + D(place(s), p) + c_p, and min_p V(p) is
-    // the optimum up to the table's float rounding (a lower bound, D rounds towards zero; exact
-    // when the graph holds every shortest path, as the visibility graphs do). With only the places
-    // whose V is within 1e-6 of the least one, h is still <= the true cost-to-go on the vertices
-    // of an optimal path (A* stays exact; off that path h may overestimate, which only delays
-    // those vertices), costs one table read per generated vertex instead of one per goal place,
-    // and is exact along the path, so A* expands little more than the path itself.
-    // Kept whole when the start sees the goal (the direct link) or the table reaches no goal place.
-    if (!q.direct && ws.goal_places.size() > 1) {
-      double best = SearchWorkspace::kInf;
-      ws.goal_value.assign(ws.goal_places.size(), SearchWorkspace::kInf);
-      for (const Link& s : ws.start_links) {
-        if (s.vertex >= n) continue;
-        const float* row = table->row(table->place(s.vertex));
-        for (std::size_t i = 0; i < ws.goal_places.size(); ++i) {
-          const double v = s.cost + double(row[ws.goal_places[i].first]) + ws.goal_places[i].second;
-          if (v < ws.goal_value[i]) ws.goal_value[i] = v;
-        }
-      }
-      for (double v : ws.goal_value) best = std::min(best, v);
-      if (best < SearchWorkspace::kInf) {
-        const double keep = DistanceTable::keep_bound(best);
-        std::size_t k = 0;
-        for (std::size_t i = 0; i < ws.goal_places.size(); ++i)
-          if (ws.goal_value[i] <= keep) ws.goal_places[k++] = ws.goal_places[i];
-        ws.goal_places.resize(k);
-      }
-    }
-  }
+  if (table) detail::goal_places(*table, q, ws, n);  // the goal's places, each once with its cheapest link
   // This is the body of boost::astar_search_no_init (Boost 1.74), Boost's A* visitor over
   // breadth_first_visit, with one change: the open list is detail::OpenList (Boost's 4-ary heap
   // with the keys inline and its storage and positions in the workspace) instead of a

@@ -18,11 +18,45 @@
 
 namespace navbench {
 
+namespace detail {
+
+// Lazy Theta*'s SetVertex for u, whose assumed shortcut from its parent failed the test: u goes in
+// through its cheapest edge from an expanded vertex. The graphs Theta* runs on are symmetric
+// (segment edges), so u's expanded neighbours are its out-neighbours, plus the start S through its
+// links and, for the goal T, the vertices of its links.
+template <class Graph, class Cost>
+void lazy_set_vertex(Vertex u, Vertex S, Vertex T, const Graph& g, const Query& q, SearchWorkspace& ws,
+                     SearchWorkspace::Record& ru, Cost&& cost) {
+  constexpr std::uint8_t kBlack = std::uint8_t(boost::black_color);
+  double best = SearchWorkspace::kInf;
+  Vertex from = u;
+  auto consider = [&](Vertex m, double w) {
+    const SearchWorkspace::Record& rm = ws.record(m);
+    if (rm.color == kBlack && rm.dist + w < best) {
+      best = rm.dist + w;
+      from = m;
+    }
+  };
+  if (u == T) {
+    for (const Link& l : q.g.links) consider(l.vertex, l.cost);
+    if (q.direct) consider(S, cost(q.start, q.goal));
+  } else {
+    for (auto [it, end] = out_edges(u, g); it != end; ++it)
+      if (Vertex m = Vertex(target(*it, g)); m < S) consider(m, it->w);
+    for (const Link& l : ws.start_links)
+      if (l.vertex == u) consider(S, l.cost);
+  }
+  ru.dist = best;
+  ru.pred = from;
+}
+
+}  // namespace detail
+
 // Runs Theta* or Lazy Theta* from q.start to q.goal over r's graph with q's attachments. On success
 // fills `path` (start, the parents' points, goal) and q.path (the base vertices of the chain) and
 // returns the path's length; +inf when the goal is unreachable. stats.los_checks counts the tests.
 template <Representation R>
-double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, VisibleFn visible, SearchWorkspace& ws,
+double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, VisibleFn visible, SearchWorkspace& ws,
                   SearchStats& stats, Polyline& path) {
   const std::size_t n = num_vertices(r.graph());
   const Vertex S = Vertex(n), T = Vertex(n + 1);
@@ -85,31 +119,9 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
     ru.color = kBlack;
     ++stats.expansions;
     // Lazy Theta*'s SetVertex: the assumed shortcut from the parent is tested now; without sight
-    // the vertex goes in through its cheapest edge from an expanded vertex. The graphs Theta* runs
-    // on are symmetric (segment edges), so u's expanded neighbours are its out-neighbours, plus the
-    // start through its links and, for the goal, the vertices of its links.
-    if (mode == AnyAngle::lazy_theta && u != S && !start_link(u, ru) && !sees(ru.pred, u)) {
-      double best = SearchWorkspace::kInf;
-      Vertex from = u;
-      auto consider = [&](Vertex m, double w) {
-        const SearchWorkspace::Record& rm = ws.record(m);
-        if (rm.color == kBlack && rm.dist + w < best) {
-          best = rm.dist + w;
-          from = m;
-        }
-      };
-      if (u == T) {
-        for (const Link& l : q.g.links) consider(l.vertex, l.cost);
-        if (q.direct) consider(S, cost(q.start, q.goal));
-      } else {
-        for (auto [it, end] = out_edges(u, g); it != end; ++it)
-          if (Vertex m = Vertex(target(*it, g)); m < S) consider(m, it->w);
-        for (const Link& l : ws.start_links)
-          if (l.vertex == u) consider(S, l.cost);
-      }
-      ru.dist = best;
-      ru.pred = from;
-    }
+    // the vertex goes in through its cheapest edge from an expanded vertex (detail::lazy_set_vertex).
+    if (mode == SearchMode::lazy_theta && u != S && !start_link(u, ru) && !sees(ru.pred, u))
+      detail::lazy_set_vertex(u, S, T, g, q, ws, ru, cost);
     if (u == T) {
       found = true;
       break;
@@ -121,7 +133,7 @@ double theta_star(const R& r, Query& q, const Heuristic& h, AnyAngle mode, Visib
       if (rv.color == kBlack) continue;
       if (rv.color == SearchWorkspace::kWhite) ++stats.generated;
       const double w = it->w;
-      if (mode == AnyAngle::lazy_theta) {
+      if (mode == SearchMode::lazy_theta) {
         if (u != S) relax(v, ws.record(p).dist + cost(point(p), point(v)), p);
         if (u == S || weighted) relax(v, ru.dist + w, u);
       } else if (u != S) {

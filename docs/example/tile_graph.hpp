@@ -4,6 +4,7 @@
 // It is built and run through the conformance battery in CI (tests/test_conformance.cpp), so the
 // walk-through cannot rot.
 #pragma once
+#include <array>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -53,9 +54,15 @@ inline std::size_t num_vertices(const TileGraph& g) { return g.offsets.size() - 
 class Tiles {
  public:
   using Graph = TileGraph;
+  // 2a. The declaration: what it does (capabilities.hpp; make_entry checks it against the members
+  // below: no corridor(), no update(), no table_search()) and its parameters (params.hpp).
+  static constexpr Capabilities kCapabilities{.grid_only = true, .point_vertices = true, .segment_edges = true};
+  static constexpr std::array kParams{
+      ParamDecl{"links", ParamType::integer, 1, 1, 4, "how many of the free tiles holding a query point it joins"}};
 
   Tiles(const Map& m, Params& params) : map_(&m.grid) {
-    params.finish("tiles");  // no parameters: any key given is an error
+    links_ = std::size_t(params.integer(param(kParams, "links")));  // read through the declaration
+    params.finish("tiles");  // a key given but not read is an error
     if (m.kind != MapKind::grid) throw UnsupportedMap("tiles needs a grid map");
     const int W = m.grid.width, H = m.grid.height;
     g_.offsets.push_back(0);
@@ -75,15 +82,16 @@ class Tiles {
   auto weights() const { return boost::make_iterator_property_map(g_.costs.data(), boost::identity_property_map()); }
   Point position(Vertex v) const { return {v % map_->width + 0.5, double(v / map_->width) + 0.5}; }
 
-  // A query point joins the free tile(s) whose closed square holds it; nullopt if there is none.
+  // A query point joins up to `links` free tiles whose closed square holds it (one is enough for a
+  // 4-connected graph; more shorten paths from a tile corner); nullopt if there is none.
   std::optional<Attachment> attach(Point p) const {
     Attachment a;
     for (int y = int(std::ceil(p.y)) - 1; y <= int(std::floor(p.y)); ++y)
       for (int x = int(std::ceil(p.x)) - 1; x <= int(std::floor(p.x)); ++x)
-        if (map_->passable(x, y) && a.links.empty()) {  // one tile is enough for a 4-connected graph
+        if (map_->passable(x, y) && a.links.size() < links_) {
           const Vertex v = Vertex(y * map_->width + x);
           a.links.push_back({v, distance(p, position(v))});
-          a.cell = v;
+          if (a.links.size() == 1) a.cell = v;
         }
     if (a.links.empty()) return std::nullopt;
     return a;
@@ -97,6 +105,7 @@ class Tiles {
 
  private:
   const GridMap* map_;
+  std::size_t links_ = 1;
   TileGraph g_;
 };
 

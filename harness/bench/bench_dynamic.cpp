@@ -16,11 +16,11 @@
 
 #include "datasets/dynamic.hpp"
 #include "harness/bench/bench_fixture.hpp"
+#include "harness/util/timing.hpp"
 
 namespace {
 
 using namespace navbench;
-using Clock = std::chrono::steady_clock;
 
 // The scenario replayed once: the map at the start (all free, docs/changing-maps.md) and per update the map state
 // after it and the cells it changed.
@@ -71,8 +71,6 @@ double p95(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[std::min(v.size() - 1, std::size_t(0.95 * double(v.size() - 1) + 0.5))];
 }
-
-double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
 
 void update_vs_rebuild(benchmark::State& state, const char* scenario, const char* rep_text) {
   const Replay* r = replay(scenario);

@@ -14,6 +14,8 @@
 
 #include "geometry/free_space.hpp"
 #include "harness/registry/registry.hpp"
+#include "harness/run/timed_build.hpp"
+#include "harness/util/timing.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
@@ -23,8 +25,8 @@ namespace {
 // A warm heap for every benchmark of this binary. glibc serves blocks above its mmap threshold
 // (128 KiB at first, raised as such blocks are freed) from fresh pages and hands a large free heap
 // top back to the kernel, so a build's big arrays may fault in their pages anew on every build, and
-// how often depends on what ran before in the process: on this VM (15-20 us a fault) the quadtree's
-// arena2 rebuild took 2.5-2.9 ms in a process of its own and 1.0 ms after the Aurora benchmarks.
+// how often depends on what ran before in the process (docs/measurements.md: the quadtree's arena2
+// rebuild alone in a process and after other benchmarks).
 // With the thresholds fixed high, memory freed by one build serves the next, as in a long-running
 // program, and a benchmark's figures no longer depend on its neighbours. NAVBENCH_BENCH_COLD_HEAP=1
 // keeps glibc's defaults.
@@ -35,8 +37,6 @@ const bool warm_heap = [] {
   return true;
 }();
 
-using Clock = std::chrono::steady_clock;
-double us(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::micro>(b - a).count(); }
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -51,7 +51,7 @@ struct Timed {
   std::size_t expansions = 0;
 };
 
-// One query exactly as harness/pipeline.cpp times it (without the row and smoothing stages).
+// One query exactly as harness/run/pipeline.cpp times it (without the row and smoothing stages).
 Timed run_one(AnyRepresentation& rep, const FreeSpace& fs, Point s, Point g, const Heuristic& h) {
   Timed t;
   Query q;
@@ -60,7 +60,7 @@ Timed run_one(AnyRepresentation& rep, const FreeSpace& fs, Point s, Point g, con
   const auto t0 = Clock::now();
   const bool ok = fs.point_free(s) && fs.point_free(g) && rep.locate(q);
   const auto t1 = Clock::now();
-  t.locate_us = us(t0, t1);
+  t.locate_us = us_between(t0, t1);
   if (!ok || (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)) return t;
   SearchStats st;
   const double cost = rep.search(q, h, st);
@@ -68,7 +68,7 @@ Timed run_one(AnyRepresentation& rep, const FreeSpace& fs, Point s, Point g, con
     benchmark::DoNotOptimize(rep.polyline(q));
     benchmark::DoNotOptimize(rep.corridor(q));
   }
-  t.search_us = us(t1, Clock::now());
+  t.search_us = us_between(t1, Clock::now());
   t.expansions = st.expansions;
   return t;
 }
@@ -95,15 +95,16 @@ void build_bench(benchmark::State& state, std::string rep, std::string rel) {
 void query_bench(benchmark::State& state, QueryCase c) {
   const MapData* d = map_data(c.map);
   if (!d) return state.SkipWithError("map not found (needs ../shared/datasets)");
-  const auto b0 = Clock::now();
-  std::unique_ptr<AnyRepresentation> rep;
+  // The timed build of `navbench run` (harness/run/timed_build.hpp): its build_ms, prepared.
+  TimedBuild built;
   try {
-    rep = build_rep(c.rep, d->map);
+    built = build_timed(d->map, parse_rep_option(c.rep).at(0));
   } catch (const std::exception& e) {
     return state.SkipWithError(e.what());
   }
-  const double build_ms = us(b0, Clock::now()) / 1000.0;
-  rep->prepare();
+  if (!built.rep) return state.SkipWithError(built.unsupported.c_str());
+  AnyRepresentation* rep = built.rep.get();
+  const double build_ms = built.row.build_ms;
   const FreeSpace fs(d->map);
   const Heuristic h = parse_heuristic(c.heuristic);
   const auto queries = scenario_queries(*d, c.convention, c.limit);

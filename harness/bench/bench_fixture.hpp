@@ -1,8 +1,8 @@
 // The one Google Benchmark fixture for every representation and variant: maps
 // and scenarios are loaded once and cached, a representation is built through the registry from
 // its `--rep` text ("visgraph:alt=8"), and queries are timed as the pipeline times them
-// (harness/pipeline.cpp: locate = both points checked free + attach; search = shared A* +
-// polyline + corridor). Adding a representation's benchmark is one line in bench_registry.cpp.
+// (harness/run/pipeline.cpp: locate = both points checked free + attach; search = shared A* +
+// polyline + corridor). Adding a representation's benchmark is one line in harness/registry/benchmarks.cpp.
 #pragma once
 #include <cstddef>
 #include <memory>

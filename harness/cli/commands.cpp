@@ -12,6 +12,7 @@
 #include "datasets/movingai.hpp"
 #include "harness/cli/arguments.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/reproduce.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/run.hpp"
@@ -82,11 +83,23 @@ int structure_command(const std::vector<std::string>& args, const std::vector<st
   return 0;
 }
 
+// SPEC §5: one line per representation, its capabilities, and one line per declared parameter:
+// `parameter NAME KEY TYPE DEFAULT RANGE HELP` (DEFAULT "auto": chosen from the map, as HELP ends).
+void list_parameter(const std::string& rep, const navbench::ParamDecl& d) {
+  std::cout << "parameter " << rep << ' ' << d.name << ' ' << navbench::to_string(d.type) << ' ' << navbench::default_text(d)
+            << ' ' << navbench::range_text(d) << ' ' << d.help << (d.automatic ? std::string(" (auto: ") + d.automatic + ")" : "")
+            << '\n';
+}
+
 int list_command(const std::vector<std::string>& args, const std::vector<std::string>&) {
   if (!navbench::parse_list_args(args)) return 0;  // --help
   for (const auto& e : navbench::representations()) std::cout << "representation " << e.name << ' ' << e.description << '\n';
   for (const auto& e : navbench::representations())
     std::cout << "capabilities " << e.name << ' ' << navbench::describe(e.caps) << '\n';
+  for (const auto& e : navbench::representations()) {
+    for (const auto& d : e.params) list_parameter(e.name, d);
+    if (e.caps.radius == navbench::RadiusSupport::shrunk_map) list_parameter(e.name, navbench::kErodeParam);
+  }
   for (const auto& s : navbench::smoothers()) std::cout << "smoothing " << s.name << ' ' << s.description << '\n';
   return 0;
 }
@@ -104,6 +117,8 @@ const Command kCommands[] = {
     {"generate", "write a seeded map and scenario (random, rooms, maze, polygons, cave), or a change scenario", generate_command},
     {"structure", "write representations' structure as segments for pathviz.py", structure_command},
     {"list", "list representations and smoothers", list_command},
+    {"reproduce", "run navbench's counterparts of a published table side by side with it (docs/reproduce.md)",
+     navbench::reproduce_command},
     {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
      [](const std::vector<std::string>& a, const std::vector<std::string>&) { return navbench::serve_command(a); }},
 };

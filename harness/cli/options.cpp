@@ -127,7 +127,7 @@ void add_selection_options(CLI::App& app, RunConfig& c) {
       ->check(positive_integer())->type_name("N");
   app.add_option("--seed", c.select.seed, "seed of the random queries (default 1)")->check(non_negative_integer())->type_name("S");
   app.add_option("--save-queries", c.select.save_queries, "write the drawn random queries as a scenario file")->type_name("FILE");
-  app.add_option("--terrain", c.select.weights.terrain,
+  app.add_option_function<std::string>("--terrain", [&c](const std::string& v) { c.select.weights.set_terrain(v); },
                  "weighted map (docs/terrain.md): terrain characters and their weights, e.g. S=2,W=5")
       ->type_name("CHAR=W,...");
   app.add_option("--costs", c.select.weights.costs, "weighted map (docs/terrain.md): a cost layer file of the map's size")
@@ -157,7 +157,7 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
       ->check(positive_integer(1000000))->type_name("N");
   app.add_option("--threads", c.unit.threads, "answer each map's queries on N threads over one shared build (default 1)")
       ->check(integer_in(1, 1024, "a positive integer up to 1024"))->type_name("N");
-  app.add_option_function<std::string>("--radius", [&](const std::string& v) { c.radii = parse_radius_list(v); },
+  app.add_option_function<std::string>("--radius", [&](const std::string& v) { c.agents = agents_of(parse_radius_list(v)); },
                                        "agent radius R >= 0 in map units (docs/radius.md), or a list R,R,...: a build per radius")
       ->type_name("R");
   app.add_flag("--paths", c.unit.paths, "also write PREFIX.paths.csv (every path's points)");
@@ -271,16 +271,18 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
   const auto slash = out.find_last_of('/');
   o.dir = slash == std::string::npos ? "." : out.substr(0, slash);
   o.name = slash == std::string::npos ? out : out.substr(slash + 1);
+  // An option given on the command line replaces its field's default.
+  const auto given = [&](const char* opt, auto& field, const auto& value) {
+    if (app.count(opt)) field = value;
+  };
   if (o.kind == "costs") {  // a cost layer (docs/terrain.md) of an existing grid map
     if (o.map.empty()) throw std::invalid_argument("generate costs needs --map FILE.map");
     CostLayerOptions& c = o.costs;
-    if (app.count("--kind")) c.kind = cost_kind;
+    given("--kind", c.kind, cost_kind);
     if (c.kind != "inflation" && c.kind != "regions")
       throw std::invalid_argument("generate costs: --kind must be inflation or regions, got '" + c.kind + "'");
-    if (app.count("--wmax")) c.wmax = wmax;
-    if (app.count("--lambda")) c.lambda = lambda;
-    if (app.count("--regions")) c.regions = regions;
-    if (app.count("--seed")) c.seed = seed;
+    given("--wmax", c.wmax, wmax), given("--lambda", c.lambda, lambda);
+    given("--regions", c.regions, regions), given("--seed", c.seed, seed);
     if (!(c.wmax >= 1 && c.wmax <= 1e6)) throw std::invalid_argument("generate costs: --wmax must be in 1..1e6");
     if (!(c.lambda > 0 && c.lambda <= 1e6)) throw std::invalid_argument("generate costs: --lambda must be in (0, 1e6]");
     if (c.regions < 0 || c.regions > 100000) throw std::invalid_argument("generate costs: --regions must be in 0..100000");
@@ -292,11 +294,8 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
     if (o.map.empty()) throw std::invalid_argument("generate changes needs --map FILE.map");
     ChangeOptions& c = o.change;
     c.kind = change;
-    if (app.count("--epochs")) c.epochs = epochs;
-    if (app.count("--queries")) c.queries = queries;
-    if (app.count("--block")) c.block = block;
-    if (app.count("--changes")) c.changes = changes;
-    if (app.count("--seed")) c.seed = seed;
+    given("--epochs", c.epochs, epochs), given("--queries", c.queries, queries), given("--block", c.block, block);
+    given("--changes", c.changes, changes), given("--seed", c.seed, seed);
     validate(c);
     return o;
   }
@@ -304,14 +303,9 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
     if (app.count(opt)) throw std::invalid_argument(std::string(opt) + " is an option of 'generate changes'");
   GenerateOptions& g = o.gen;
   g.kind = o.kind;
-  if (app.count("--queries")) o.queries = queries;
-  if (app.count("--width")) g.width = width;
-  if (app.count("--height")) g.height = height;
-  if (app.count("--density")) g.density = density;
-  if (app.count("--room")) g.room = room;
-  if (app.count("--corridor")) g.corridor = corridor;
-  if (app.count("--obstacles")) g.obstacles = obstacles;
-  if (app.count("--seed")) g.seed = seed;
+  given("--queries", o.queries, queries), given("--width", g.width, width), given("--height", g.height, height);
+  given("--density", g.density, density), given("--room", g.room, room), given("--corridor", g.corridor, corridor);
+  given("--obstacles", g.obstacles, obstacles), given("--seed", g.seed, seed);
   validate(g);
   return o;
 }

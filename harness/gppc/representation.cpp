@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <filesystem>
@@ -33,23 +34,41 @@ thread_local Last last;
 
 std::string default_name(const std::string& path) { return fs::path(path).filename().string(); }
 
+// The entry's parameters (docs/outside-planners.md); the limits' defaults are client.hpp's Limits.
+constexpr std::array kParams{
+    ParamDecl{"path", ParamType::text, 0, 0, 0, "the entry's program, built with navbench's host (required)"},
+    ParamDecl{"track", ParamType::choice, 0, 0, 1, "the competition track the entry was written for (required)", nullptr,
+              "classic,anyangle"},
+    ParamDecl{"name", ParamType::text, 0, 0, 0, "the rows' name, gppc:NAME", "the program's file name"},
+    ParamDecl{"query_ms", ParamType::real, double(Limits{}.query_ms), 1, 1e8, "time limit of one query (all GetPath calls of its path)"},
+    ParamDecl{"prepare_ms", ParamType::real, double(Limits{}.prepare_ms), 1, 1e9, "time limit of PreprocessMap, and of PrepareForSearch"},
+    ParamDecl{"memory_mb", ParamType::integer, double(Limits{}.memory_mb), 16, 1 << 24, "the entry process's resident memory limit"},
+    ParamDecl{"max_calls", ParamType::integer, double(Limits{}.max_calls), 1, 100000000, "GetPath calls for one incremental path"},
+    ParamDecl{"log", ParamType::text, 0, 0, 0, "where the entry's stdout and stderr go", "navbench-gppc-NAME.log in the temp folder"},
+};
+
+// path= and track= have no default: an entry is named by both.
+void check_required(const Params& p) {
+  if (!p.given(param(kParams, "path"))) throw std::invalid_argument("gppc needs path=PROGRAM (an entry built with navbench's host)");
+  if (!p.given(param(kParams, "track"))) throw std::invalid_argument("gppc needs track=classic or track=anyangle");
+}
+
 class GppcRepresentation final : public AnyRepresentation {
  public:
   GppcRepresentation(const Map& m, Params& p) {
     if (m.kind != MapKind::grid) throw UnsupportedMap("gppc needs a grid map");
-    const std::string path = p.get_string("path", "");
-    const std::string track = p.get_string("track", "");
-    const std::string name = p.get_string("name", default_name(path));
+    const std::string path = p.text(param(kParams, "path"));
+    const int track = p.choice(param(kParams, "track"));
+    const std::string name = p.text(param(kParams, "name"), default_name(path));
     Limits lim;
-    lim.query_ms = p.get_double("query_ms", lim.query_ms, 1, 1e8);
-    lim.prepare_ms = p.get_double("prepare_ms", lim.prepare_ms, 1, 1e9);
-    lim.memory_mb = std::uint64_t(p.get_int("memory_mb", int(lim.memory_mb), 16, 1 << 24));
-    lim.max_calls = std::uint32_t(p.get_int("max_calls", int(lim.max_calls), 1, 100000000));
-    const std::string log = p.get_string("log", (fs::temp_directory_path() / ("navbench-gppc-" + name + ".log")).string());
+    lim.query_ms = p.real(param(kParams, "query_ms"));
+    lim.prepare_ms = p.real(param(kParams, "prepare_ms"));
+    lim.memory_mb = std::uint64_t(p.integer(param(kParams, "memory_mb")));
+    lim.max_calls = std::uint32_t(p.integer(param(kParams, "max_calls")));
+    const std::string log = p.text(param(kParams, "log"), (fs::temp_directory_path() / ("navbench-gppc-" + name + ".log")).string());
     p.finish("gppc");
-    if (path.empty()) throw std::invalid_argument("gppc needs path=PROGRAM (an entry built with navbench's host)");
-    if (track != "classic" && track != "anyangle") throw std::invalid_argument("gppc needs track=classic or track=anyangle");
-    track_ = track == "classic" ? Track::classic : Track::anyangle;
+    check_required(p);
+    track_ = track == 0 ? Track::classic : Track::anyangle;
     static std::atomic<int> counter{0};
     dir_ = fs::temp_directory_path() / ("navbench-gppc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     fs::create_directories(dir_);
@@ -76,10 +95,10 @@ class GppcRepresentation final : public AnyRepresentation {
   }
   double search(Query& q, const Heuristic&, SearchStats&) override { return run(q); }
   double search(Query& q, const Heuristic&, SearchStats&, SearchWorkspace&) const override { return run(q); }
-  double search_any_angle(Query&, const Heuristic&, AnyAngle, VisibleFn, SearchStats&, Polyline&) override {
+  double search_any_angle(Query&, const Heuristic&, SearchMode, VisibleFn, SearchStats&, Polyline&) override {
     throw std::logic_error("gppc: no any-angle search of navbench's (its edges are not segments)");
   }
-  double search_any_angle(Query&, const Heuristic&, AnyAngle, VisibleFn, SearchStats&, Polyline&, SearchWorkspace&) const override {
+  double search_any_angle(Query&, const Heuristic&, SearchMode, VisibleFn, SearchStats&, Polyline&, SearchWorkspace&) const override {
     throw std::logic_error("gppc: no any-angle search of navbench's (its edges are not segments)");
   }
   std::unique_ptr<SearchWorkspace> new_workspace() const override { return std::make_unique<SearchWorkspace>(); }
@@ -146,13 +165,28 @@ RepresentationEntry registry_entry() {
       "gppc",
       "a competition entry in a child process (path=PROGRAM, track=classic|anyangle, name=N; docs/outside-planners.md)",
       [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<GppcRepresentation>(m, p); },
-      nullptr, caps, ""};
+      nullptr, caps, kParams, {}, ""};
+}
+
+void check_spec(const std::string& params) {
+  Params p = Params::parse(params);
+  p.check(kParams, {}, "gppc");
+  check_required(p);
+  // The program itself (there, built for the declared track) is asked on a one-cell map: a wrong
+  // track or a missing program fails the command now, not after the first map's results.
+  GridMap g;
+  g.width = g.height = 1;
+  g.cells = {1};
+  try {
+    GppcRepresentation probe(make_grid_map(g, "probe"), p);
+  } catch (const UnsupportedMap&) {  // the entry could not preprocess a one-cell map: not an option error
+  }
 }
 
 std::string row_name(const std::string& params) {
   Params p = Params::parse(params);
-  const std::string path = p.get_string("path", "");
-  return "gppc:" + p.get_string("name", default_name(path));
+  const std::string path = p.text(param(kParams, "path"));
+  return "gppc:" + p.text(param(kParams, "name"), default_name(path));
 }
 
 }  // namespace navbench::gppc

@@ -11,6 +11,9 @@ namespace navbench::gppc {
 
 // The registry line (harness/registry/registry.cpp).
 RepresentationEntry registry_entry();
+// The `--rep gppc:...` check before any work: declared keys and values, path= and track= given,
+// the program there. Throws std::invalid_argument with one line.
+void check_spec(const std::string& params);
 // The `representation` column of a `gppc:...` value: "gppc:NAME", NAME the name= parameter or the
 // entry program's file name; the row never records the path, so shards built elsewhere merge.
 std::string row_name(const std::string& params);

@@ -3,7 +3,9 @@
 // the search for every representation type.
 #pragma once
 #include <memory>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "harness/registry/registry.hpp"
@@ -11,27 +13,61 @@
 
 namespace navbench {
 
-// The registry line of one representation: what the type shows (corridor, update) is read off it,
-// what it promises (grid-only, optimal, radius support) is declared by the caller.
-template <Representation R>
-  requires std::constructible_from<R, const Map&, Params&>
-RepresentationEntry make_entry(std::string name, std::string description, Capabilities caps = {}) {
-  caps.corridor = HasCorridor<R>;
-  caps.update_in_place = HasUpdate<R>;
-  caps.update_approximate = HasApproximateUpdate<R>;
-  caps.segment_edges = HasSegmentEdges<R>;
-  RepresentationEntry e{std::move(name), std::move(description),
-                        [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<R>>(m, p); },
-                        nullptr, caps, ""};
-  return e;
+// A representation declares what it does once, on its type (static constexpr Capabilities
+// kCapabilities); parameters (kParams) and clashes (kClashes) when it has any.
+template <class R>
+concept DeclaresCapabilities = requires {
+  { R::kCapabilities } -> std::convertible_to<Capabilities>;
+};
+
+template <class R>
+constexpr std::span<const ParamDecl> declared_params() {
+  if constexpr (requires { R::kParams; }) return R::kParams;
+  else return {};
+}
+template <class R>
+constexpr std::span<const ParamClash> declared_clashes() {
+  if constexpr (requires { R::kClashes; }) return R::kClashes;
+  else return {};
 }
 
-// The same entry meeting a radius with the exact structure D, built as D(map, R).
-template <Representation D>
-  requires std::constructible_from<D, const Map&, double>
-RepresentationEntry with_disc(RepresentationEntry e) {
-  e.caps.radius = RadiusSupport::tangent_graph;
-  e.build_disc = [](const Map& m, double R) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<D>>(m, R); };
+// The per-model check (Boost.Graph's concept checks are the model: grid_graph.hpp declares its
+// models, test/grid_graph_cc.cpp asserts each): what R declares is what R provides. A feature the
+// harness finds by a member's signature must be declared exactly when the member is there, so a
+// typo in update()'s signature is a compile error here, not a silent rebuild; the promises that no
+// signature shows are held to each other. Disc is the exact disc structure (void: none).
+template <class R, class Disc>
+constexpr bool declaration_holds() {
+  constexpr Capabilities c = R::kCapabilities;
+  static_assert(c.corridor == HasCorridor<R>,
+                "declared corridor and corridor(const Query&) -> std::optional<Corridor> differ");
+  static_assert(c.update_in_place == HasUpdate<R>,
+                "declared update_in_place and update(const Map&, const std::vector<CellChange>&) -> bool differ");
+  static_assert(c.table_search == HasTableSearch<R>,
+                "declared table_search and table_search(Query&, std::size_t&) -> std::optional<double> differ");
+  static_assert(!c.update_approximate || c.update_in_place, "declared update_approximate without update_in_place");
+  static_assert(!c.weights_in_place || (c.weights && c.update_in_place),
+                "declared weights_in_place without weights and update_in_place");
+  static_assert(!c.segment_edges || c.point_vertices, "declared segment_edges without point_vertices");
+  static_assert(!c.grid8_optimal || c.grid_only, "declared grid8_optimal without grid_only");
+  static_assert((c.radius == RadiusSupport::tangent_graph) == !std::is_void_v<Disc>,
+                "declared radius = tangent_graph and a disc structure given to make_entry differ");
+  return true;
+}
+
+// The registry line of one representation: its declaration, checked, and its factories. Disc, when
+// given, meets a radius with the exact structure Disc(map, R) (declared radius = tangent_graph).
+template <Representation R, class Disc = void>
+  requires std::constructible_from<R, const Map&, Params&> && DeclaresCapabilities<R>
+RepresentationEntry make_entry(std::string name, std::string description) {
+  static_assert(declaration_holds<R, Disc>());
+  RepresentationEntry e{std::move(name), std::move(description),
+                        [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<R>>(m, p); },
+                        nullptr, R::kCapabilities, declared_params<R>(), declared_clashes<R>(), ""};
+  if constexpr (!std::is_void_v<Disc>) {
+    static_assert(Representation<Disc> && std::constructible_from<Disc, const Map&, double>);
+    e.build_disc = [](const Map& m, double r) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<Disc>>(m, r); };
+  }
   return e;
 }
 

@@ -1,10 +1,13 @@
-// The registry of representations: name, description, factory. A new representation is one folder
-// under algorithms/representations/ plus one line in registry.cpp; `navbench list` prints the
-// registry and the conformance battery (tests/test_conformance.cpp) runs on every entry.
+// The registry of representations: name, description, factory, and the type's declaration (what it
+// does, its parameters). A new representation is one folder under algorithms/representations/ plus
+// one line in registry.cpp; `navbench list` prints the registry, the conformance battery
+// (tests/test_conformance.cpp) runs on every entry and tests/test_registry.cpp holds each entry's
+// parameter reads against its declaration.
 #pragma once
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,7 +26,9 @@ struct RepresentationEntry {
   std::function<std::unique_ptr<AnyRepresentation>(const Map&, Params&)> build;
   // Capabilities::radius == tangent_graph: builds the exact structure for a disc of radius R > 1e-9.
   std::function<std::unique_ptr<AnyRepresentation>(const Map&, double)> build_disc;
-  Capabilities caps;
+  Capabilities caps;                      // declared on the type (R::kCapabilities), checked by make_entry
+  std::span<const ParamDecl> params;      // declared on the type (R::kParams): --rep keys, `navbench list`
+  std::span<const ParamClash> clashes;    // given values that do not combine (R::kClashes)
   // Parameters of the variant that serves as the optimum's reference (caps.exact): the cheapest exact one.
   std::string reference_params;
 };
@@ -40,19 +45,28 @@ const RepresentationEntry* reference_representation();
 // (the search ignores R; only the smoother and the validity test know it, TRA*-style).
 enum class Erode { centre, cell, none };
 const char* to_string(Erode e);
+// The harness's own parameter of every shrunk-map entry (caps.radius == shrunk_map), declared as
+// the representations declare theirs; a choice whose index is the Erode value.
+inline constexpr ParamDecl kErodeParam{"erode", ParamType::choice, 0, 0, 2,
+                                       "at R > 0: build on the cells whose centre keeps R, the cells clear as a whole, or the map itself",
+                                       nullptr, "centre,cell,none"};
 
 // One `--rep` value, parsed and checked once: "name" or "name:k=v,...".
 struct RepresentationSpec {
   std::string text;                              // as given: the `representation` column
   const RepresentationEntry* entry = nullptr;    // never null once parsed
   std::string params;                            // the representation's own "k=v,..." (erode taken out) or ""
-  std::optional<Erode> erode;                    // erode=... when given
+  std::optional<Erode> erode;                    // erode=... when given: a typed field, not text
   const std::string& name() const { return entry->name; }
   const Capabilities& caps() const { return entry->caps; }
   Erode erosion() const { return erode.value_or(Erode::centre); }
+  // The build CSV's `params` (docs/results.md): the keys the build read, sorted, defaults included;
+  // for a shrunk-map build at R > 0 (shrunk) led by erode=..., the way the build met the radius.
+  std::string build_params(const Params& read, bool shrunk) const;
 };
-// `--rep` values (docs/command-line.md): "a,b,c" or "name:k=v,k=v". Unknown names, keys and
-// values throw std::invalid_argument (checked by building on a one-cell map).
+// `--rep` values (docs/command-line.md): "a,b,c" or "name:k=v,k=v". Unknown names, keys, values
+// outside the declared type or range and declared clashes throw std::invalid_argument, checked
+// against the entry's declaration (no build).
 std::vector<RepresentationSpec> parse_rep_option(const std::string& value);
 
 }  // namespace navbench

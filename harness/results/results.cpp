@@ -19,57 +19,176 @@ const char* to_string(Status s) {
   return "error";
 }
 
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
+std::string format_number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return buf;
+}
+
 namespace {
 
-// The one column schema: every column of every results file, in file order, with its type and
-// group. "core" columns are always written; an optional group's columns appear only in runs that
-// have it (radius: runs given radii; epoch: changing maps; terrain: runs over weighted maps). Headers and meta.json's "schema" are
-// both made from these tables, and the Python scripts read the schema from meta.json.
+// The one column table: every column of every results file, in file order, with its type, its
+// group and how it is written from a row. Headers, meta.json's "schema" and the rows are all made
+// from these tables (the Python scripts read the schema from meta.json). "core" columns are always
+// written; each optional capability contributes its group, whose columns appear only in files that
+// have it (radius: runs given radii; epoch: changing maps; terrain: runs over weighted maps).
+template <class Row>
 struct Column {
   const char* name;
   const char* type;   // text | int | float | bool (1/0/empty)
   const char* group;  // core | radius | epoch | terrain
+  void (*write)(std::string& out, const Row& r);
 };
-constexpr Column kResultColumns[] = {
-    {"map", "text", "core"}, {"collection", "text", "core"}, {"scen_index", "int", "core"}, {"bucket", "int", "core"},
-    {"representation", "text", "core"}, {"heuristic", "text", "core"}, {"smoothing", "text", "core"},
-    {"convention", "text", "core"}, {"sx", "float", "core"}, {"sy", "float", "core"}, {"gx", "float", "core"},
-    {"gy", "float", "core"}, {"status", "text", "core"}, {"length", "float", "core"}, {"optimal", "float", "core"},
-    {"octile_optimal", "float", "core"}, {"gap", "float", "core"}, {"valid", "bool", "core"},
-    {"expansions", "int", "core"}, {"path_points", "int", "core"}, {"locate_us", "float", "core"},
-    {"search_us", "float", "core"}, {"smooth_us", "float", "core"}, {"raw_length", "float", "core"},
-    {"raw_valid", "bool", "core"}, {"generated", "int", "core"}, {"message", "text", "core"},
-    {"search", "text", "core"}, {"los_checks", "int", "core"}, {"clearance", "float", "core"}, {"turn", "float", "core"},
-    {"radius", "float", "radius"}, {"epoch", "int", "epoch"},
-    {"terrain", "text", "terrain"}, {"cost", "float", "terrain"}, {"raw_cost", "float", "terrain"},
-    {"octile_optimal_cost", "float", "terrain"}, {"optimal_cost", "float", "terrain"}, {"cost_gap", "float", "terrain"}};
-constexpr Column kBuildColumns[] = {
-    {"map", "text", "core"}, {"representation", "text", "core"}, {"params", "text", "core"}, {"build_ms", "float", "core"},
-    {"vertices", "int", "core"}, {"edges", "int", "core"}, {"memory_bytes", "int", "core"}, {"radius", "float", "radius"},
-    {"terrain", "text", "terrain"}};
-constexpr Column kPathsColumns[] = {
-    {"map", "text", "core"}, {"scen_index", "int", "core"}, {"representation", "text", "core"},
-    {"heuristic", "text", "core"}, {"smoothing", "text", "core"}, {"convention", "text", "core"},
-    {"search", "text", "core"}, {"radius", "float", "radius"}, {"terrain", "text", "terrain"}, {"points", "text", "core"}};
-constexpr Column kUpdateColumns[] = {
-    {"map", "text", "core"}, {"representation", "text", "core"}, {"epoch", "int", "core"}, {"patches", "int", "core"},
-    {"cells_changed", "int", "core"}, {"update_us", "float", "core"}, {"rebuild_us", "float", "core"}};
 
-template <std::size_t N>
-std::string header_of(const Column (&cols)[N], const ColumnGroups& g) {
+// How a field is written: text quoted when it must be, numbers with 12 significant digits, times
+// with 3 decimals, an absent optional value as the empty field.
+void quoted(std::string& s, const std::string& v) { s += csv_field(v); }
+void number(std::string& s, double v) { s += format_number(v); }
+void count(std::string& s, long long v) { s += std::to_string(v); }
+void micros(std::string& s, double v) { s += text::fixed(v, 3); }
+void number(std::string& s, const std::optional<double>& v) {
+  if (v) number(s, *v);
+}
+void flag(std::string& s, const std::optional<bool>& v) {
+  if (v) s += *v ? '1' : '0';
+}
+
+using R = ResultRow;
+constexpr Column<R> kResultColumns[] = {
+    {"map", "text", "core", [](std::string& s, const R& r) { quoted(s, r.map); }},
+    {"collection", "text", "core", [](std::string& s, const R& r) { quoted(s, r.collection); }},
+    {"scen_index", "int", "core", [](std::string& s, const R& r) { count(s, r.scen_index); }},
+    {"bucket", "int", "core", [](std::string& s, const R& r) { count(s, r.bucket); }},
+    {"representation", "text", "core", [](std::string& s, const R& r) { quoted(s, r.representation); }},
+    {"heuristic", "text", "core", [](std::string& s, const R& r) { quoted(s, r.heuristic); }},
+    {"smoothing", "text", "core", [](std::string& s, const R& r) { quoted(s, r.smoothing); }},
+    {"convention", "text", "core", [](std::string& s, const R& r) { s += r.convention; }},
+    {"sx", "float", "core", [](std::string& s, const R& r) { number(s, r.sx); }},
+    {"sy", "float", "core", [](std::string& s, const R& r) { number(s, r.sy); }},
+    {"gx", "float", "core", [](std::string& s, const R& r) { number(s, r.gx); }},
+    {"gy", "float", "core", [](std::string& s, const R& r) { number(s, r.gy); }},
+    {"status", "text", "core", [](std::string& s, const R& r) { s += to_string(r.status); }},
+    {"length", "float", "core", [](std::string& s, const R& r) { number(s, r.length); }},
+    {"optimal", "float", "core", [](std::string& s, const R& r) { number(s, r.optimal); }},
+    {"octile_optimal", "float", "core", [](std::string& s, const R& r) { number(s, r.octile_optimal); }},
+    {"gap", "float", "core", [](std::string& s, const R& r) { number(s, r.gap); }},
+    {"valid", "bool", "core", [](std::string& s, const R& r) { flag(s, r.valid); }},
+    {"expansions", "int", "core", [](std::string& s, const R& r) { count(s, (long long)r.expansions); }},
+    {"path_points", "int", "core", [](std::string& s, const R& r) { count(s, (long long)r.path_points); }},
+    {"locate_us", "float", "core", [](std::string& s, const R& r) { micros(s, r.locate_us); }},
+    {"search_us", "float", "core", [](std::string& s, const R& r) { micros(s, r.search_us); }},
+    {"smooth_us", "float", "core", [](std::string& s, const R& r) { micros(s, r.smooth_us); }},
+    {"raw_length", "float", "core", [](std::string& s, const R& r) { number(s, r.raw_length); }},
+    {"raw_valid", "bool", "core", [](std::string& s, const R& r) { flag(s, r.raw_valid); }},
+    {"generated", "int", "core", [](std::string& s, const R& r) { count(s, (long long)r.generated); }},
+    {"message", "text", "core", [](std::string& s, const R& r) { quoted(s, r.message); }},
+    {"search", "text", "core", [](std::string& s, const R& r) { s += r.search; }},
+    {"los_checks", "int", "core", [](std::string& s, const R& r) { count(s, (long long)r.los_checks); }},
+    {"clearance", "float", "core", [](std::string& s, const R& r) { number(s, r.clearance); }},
+    {"turn", "float", "core", [](std::string& s, const R& r) { number(s, r.turn); }},
+    // radius (docs/radius.md)
+    {"radius", "float", "radius", [](std::string& s, const R& r) { number(s, r.radius); }},
+    // epoch (docs/changing-maps.md)
+    {"epoch", "int", "epoch", [](std::string& s, const R& r) { if (r.epoch) count(s, *r.epoch); }},
+    // terrain (docs/terrain.md)
+    {"terrain", "text", "terrain", [](std::string& s, const R& r) { quoted(s, r.terrain); }},
+    {"cost", "float", "terrain", [](std::string& s, const R& r) { number(s, r.cost); }},
+    {"raw_cost", "float", "terrain", [](std::string& s, const R& r) { number(s, r.raw_cost); }},
+    {"octile_optimal_cost", "float", "terrain", [](std::string& s, const R& r) { number(s, r.octile_optimal_cost); }},
+    {"optimal_cost", "float", "terrain", [](std::string& s, const R& r) { number(s, r.optimal_cost); }},
+    {"cost_gap", "float", "terrain", [](std::string& s, const R& r) { number(s, r.cost_gap); }}};
+
+using B = BuildRow;
+constexpr Column<B> kBuildColumns[] = {
+    {"map", "text", "core", [](std::string& s, const B& b) { quoted(s, b.map); }},
+    {"representation", "text", "core", [](std::string& s, const B& b) { quoted(s, b.representation); }},
+    {"params", "text", "core", [](std::string& s, const B& b) { quoted(s, b.params); }},
+    {"build_ms", "float", "core", [](std::string& s, const B& b) { micros(s, b.build_ms); }},
+    {"vertices", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.vertices); }},
+    {"edges", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.edges); }},
+    {"memory_bytes", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.memory_bytes); }},
+    {"radius", "float", "radius", [](std::string& s, const B& b) { number(s, b.radius); }},
+    {"terrain", "text", "terrain", [](std::string& s, const B& b) { quoted(s, b.terrain); }}};
+
+// The polyline as "x y;x y;..." at full precision; a path with arcs (docs/radius.md) as its items,
+// "@cx cy" for an arc's centre.
+void points(std::string& s, const ResultRow& r) {
+  char buf[80];
+  bool first = true;
+  auto put = [&](const char* mark, Point p) {
+    std::snprintf(buf, sizeof buf, "%s%s%.17g %.17g", first ? "" : ";", mark, p.x, p.y);
+    s += buf;
+    first = false;
+  };
+  if (!r.items.empty())
+    for (const PathItem& it : r.items) put(it.arc_centre ? "@" : "", it.p);
+  else
+    for (const Point& p : r.path) put("", p);
+}
+
+constexpr Column<R> kPathsColumns[] = {
+    {"map", "text", "core", [](std::string& s, const R& r) { quoted(s, r.map); }},
+    {"scen_index", "int", "core", [](std::string& s, const R& r) { count(s, r.scen_index); }},
+    {"representation", "text", "core", [](std::string& s, const R& r) { quoted(s, r.representation); }},
+    {"heuristic", "text", "core", [](std::string& s, const R& r) { quoted(s, r.heuristic); }},
+    {"smoothing", "text", "core", [](std::string& s, const R& r) { quoted(s, r.smoothing); }},
+    {"convention", "text", "core", [](std::string& s, const R& r) { s += r.convention; }},
+    {"search", "text", "core", [](std::string& s, const R& r) { s += r.search; }},
+    {"radius", "float", "radius", [](std::string& s, const R& r) { number(s, r.radius); }},
+    {"terrain", "text", "terrain", [](std::string& s, const R& r) { quoted(s, r.terrain); }},
+    {"points", "text", "core", points}};
+
+using U = UpdateRow;
+constexpr Column<U> kUpdateColumns[] = {
+    {"map", "text", "core", [](std::string& s, const U& u) { quoted(s, u.map); }},
+    {"representation", "text", "core", [](std::string& s, const U& u) { quoted(s, u.representation); }},
+    {"epoch", "int", "core", [](std::string& s, const U& u) { count(s, u.epoch); }},
+    {"patches", "int", "core", [](std::string& s, const U& u) { count(s, u.patches); }},
+    {"cells_changed", "int", "core", [](std::string& s, const U& u) { count(s, (long long)u.cells_changed); }},
+    {"update_us", "float", "core", [](std::string& s, const U& u) { micros(s, u.update_us); }},
+    {"rebuild_us", "float", "core", [](std::string& s, const U& u) { if (u.rebuild_us) micros(s, *u.rebuild_us); }}};
+
+bool has(const ColumnGroups& g, const char* group) {
+  const std::string_view n = group;
+  return n == "core" || (n == "radius" && g.radius) || (n == "epoch" && g.epoch) || (n == "terrain" && g.terrain);
+}
+
+template <class Row, std::size_t N>
+std::string header_of(const Column<Row> (&cols)[N], const ColumnGroups& g) {
   std::string h;
-  for (const Column& c : cols) {
-    const std::string group = c.group;
-    if ((group == "radius" && !g.radius) || (group == "epoch" && !g.epoch) || (group == "terrain" && !g.terrain)) continue;
-    h += (h.empty() ? "" : ",") + std::string(c.name);
-  }
+  for (const Column<Row>& c : cols)
+    if (has(g, c.group)) h += (h.empty() ? "" : ",") + std::string(c.name);
   return h;
 }
 
-template <std::size_t N>
-nlohmann::json schema_of(const Column (&cols)[N]) {
+template <class Row, std::size_t N>
+std::string row_of(const Column<Row> (&cols)[N], const Row& r, const ColumnGroups& g) {
+  std::string s;
+  s.reserve(256);
+  bool first = true;
+  for (const Column<Row>& c : cols) {
+    if (!has(g, c.group)) continue;
+    if (!first) s += ',';
+    first = false;
+    c.write(s, r);
+  }
+  return s;
+}
+
+template <class Row, std::size_t N>
+nlohmann::json schema_of(const Column<Row> (&cols)[N]) {
   nlohmann::json out = nlohmann::json::array();
-  for (const Column& c : cols) out.push_back({{"name", c.name}, {"type", c.type}, {"group", c.group}});
+  for (const Column<Row>& c : cols) out.push_back({{"name", c.name}, {"type", c.type}, {"group", c.group}});
   return out;
 }
 
@@ -87,101 +206,13 @@ nlohmann::json column_schema() {
           {"updates", schema_of(kUpdateColumns)}};
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + '"';
-}
-
-std::string format_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.12g", v);
-  return buf;
-}
-
-static std::string opt(const std::optional<double>& v) { return v ? format_number(*v) : ""; }
-static std::string opt(const std::optional<bool>& v) { return v ? (*v ? "1" : "0") : ""; }
-
-std::string format_row(const ResultRow& r, const ColumnGroups& g) {
-  std::string s;
-  s.reserve(256);
-  auto add = [&](const std::string& f) {
-    if (!s.empty()) s += ',';
-    s += f;
-  };
-  add(csv_field(r.map));
-  add(csv_field(r.collection));
-  add(std::to_string(r.scen_index));
-  add(std::to_string(r.bucket));
-  add(csv_field(r.representation));
-  add(csv_field(r.heuristic));
-  add(csv_field(r.smoothing));
-  add(r.convention);
-  add(format_number(r.sx));
-  add(format_number(r.sy));
-  add(format_number(r.gx));
-  add(format_number(r.gy));
-  add(to_string(r.status));
-  add(opt(r.length));
-  add(opt(r.optimal));
-  add(opt(r.octile_optimal));
-  add(opt(r.gap));
-  add(opt(r.valid));
-  add(std::to_string(r.expansions));
-  add(std::to_string(r.path_points));
-  add(text::fixed(r.locate_us, 3));
-  add(text::fixed(r.search_us, 3));
-  add(text::fixed(r.smooth_us, 3));
-  add(opt(r.raw_length));
-  add(opt(r.raw_valid));
-  add(std::to_string(r.generated));
-  add(csv_field(r.message));
-  add(r.search);
-  add(std::to_string(r.los_checks));
-  add(opt(r.clearance));
-  add(opt(r.turn));
-  if (r.radius) add(format_number(*r.radius));
-  if (g.epoch) add(r.epoch ? std::to_string(*r.epoch) : std::string());
-  if (g.terrain) {
-    add(csv_field(r.terrain));
-    add(opt(r.cost));
-    add(opt(r.raw_cost));
-    add(opt(r.octile_optimal_cost));
-    add(opt(r.optimal_cost));
-    add(opt(r.cost_gap));
-  }
-  return s;
-}
-
-std::string format_build_row(const BuildRow& b, const ColumnGroups& g) {
-  return csv_field(b.map) + ',' + csv_field(b.representation) + ',' + csv_field(b.params) + ',' + text::fixed(b.build_ms, 3) +
-         ',' + std::to_string(b.vertices) + ',' + std::to_string(b.edges) + ',' + std::to_string(b.memory_bytes) +
-         (b.radius ? "," + format_number(*b.radius) : "") + (g.terrain ? "," + csv_field(b.terrain) : "");
-}
-
+std::string format_row(const ResultRow& r, const ColumnGroups& g) { return row_of(kResultColumns, r, g); }
+std::string format_build_row(const BuildRow& b, const ColumnGroups& g) { return row_of(kBuildColumns, b, g); }
 std::string format_path_row(const ResultRow& r, const ColumnGroups& g) {
   if (r.path.empty() && r.items.empty()) return "";
-  std::string pts;
-  char buf[80];
-  if (!r.items.empty()) {
-    for (const PathItem& it : r.items) {  // docs/radius.md: "@cx cy" is an arc's centre
-      std::snprintf(buf, sizeof buf, "%s%s%.17g %.17g", pts.empty() ? "" : ";", it.arc_centre ? "@" : "", it.p.x, it.p.y);
-      pts += buf;
-    }
-  } else {
-    for (const Point& p : r.path) {
-      std::snprintf(buf, sizeof buf, "%s%.17g %.17g", pts.empty() ? "" : ";", p.x, p.y);
-      pts += buf;
-    }
-  }
-  return csv_field(r.map) + ',' + std::to_string(r.scen_index) + ',' + csv_field(r.representation) + ',' +
-         csv_field(r.heuristic) + ',' + csv_field(r.smoothing) + ',' + r.convention + ',' + r.search + ',' +
-         (r.radius ? format_number(*r.radius) + ',' : std::string()) + (g.terrain ? csv_field(r.terrain) + ',' : std::string()) + pts;
+  return row_of(kPathsColumns, r, g);
 }
+std::string format_update_row(const UpdateRow& u) { return row_of(kUpdateColumns, u, {}); }
 
 ResultWriter::ResultWriter(const std::string& prefix, bool paths, const ColumnGroups& groups)
     : groups_(groups), with_paths_(paths) {

@@ -60,6 +60,16 @@ struct BuildRow {
   std::string terrain;           // runs over weighted maps: the map's weights (docs/terrain.md), "" when plain
 };
 
+// One row of PREFIX.updates.csv (docs/changing-maps.md): what bringing one representation up to
+// date after one map change cost; rebuild_us only with --rebuild-baseline.
+struct UpdateRow {
+  std::string map, representation;
+  long epoch = 0, patches = 0;
+  std::size_t cells_changed = 0;
+  double update_us = 0;
+  std::optional<double> rebuild_us;
+};
+
 std::string csv_field(const std::string& s);  // quotes when the field holds , " or newline
 std::string format_number(double v);           // 12 significant digits
 // The optional column groups a file has (docs/results.md): `radius` in runs given radii, `epoch`
@@ -69,18 +79,19 @@ struct ColumnGroups {
   bool epoch = false;
   bool terrain = false;  // runs over weighted maps (docs/terrain.md)
 };
-// Header lines made from the one column schema (results.cpp): `radius` last in the results and
-// build rows (then `epoch`), before `points` in the paths rows.
+// Header lines made from the one column table (results.cpp: name, type, group, how a row writes
+// it): `radius` last in the results and build rows (then `epoch`), before `points` in the paths rows.
 std::string result_header(const ColumnGroups& g);
 std::string build_header(const ColumnGroups& g);
 std::string paths_header(const ColumnGroups& g);
 std::string updates_header();
 // The schema itself, as meta.json's "schema": {"results": [{"name", "type", "group"}, ...], "build", "paths", "updates"}.
 nlohmann::json column_schema();
-// The row's fields in header order: `radius` when the row has one, the groups' columns as `g` says.
+// The row's fields in header order, from the same table: the core columns and those of the groups `g` has.
 std::string format_row(const ResultRow& r, const ColumnGroups& g = {});
 std::string format_build_row(const BuildRow& b, const ColumnGroups& g);
 std::string format_path_row(const ResultRow& r, const ColumnGroups& g);  // "" when the row has no path
+std::string format_update_row(const UpdateRow& u);
 
 // Writes the result files of one run. Rows are flushed as they come, so an interrupted run keeps
 // every row it finished (the sweep adds atomic per-unit files on top).

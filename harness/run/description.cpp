@@ -1,5 +1,6 @@
 #include "harness/run/description.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -40,14 +41,21 @@ std::vector<SearchMode> parse_search_list(const std::string& value) {
 
 void check_run(RunDescription& d, const OptionNames& n) {
   auto fail = [&](const std::string& what) { throw std::invalid_argument(n.prefix + what); };
-  for (double r : d.radii)
-    if (!std::isfinite(r) || r < 0) fail(std::string(n.radii) + " needs numbers >= 0");
-  if (!d.radii.empty() && !d.dynamic.empty()) fail(std::string(n.radii) + " is not supported with " + n.dynamic);
+  for (const Agent& a : d.agents)
+    if (!std::isfinite(a.R()) || a.R() < 0) fail(std::string(n.radii) + " needs numbers >= 0");
+  if (!d.agents.empty() && !d.dynamic.empty()) fail(std::string(n.radii) + " is not supported with " + n.dynamic);
   if (d.rebuild_baseline && d.dynamic.empty()) fail(std::string(n.rebuild_baseline) + " needs " + n.dynamic);
   if (!d.dynamic.empty() && d.unit.threads > 1) fail(std::string(n.threads) + " is not supported with " + n.dynamic + " yet");
   if (d.reps.empty()) throw std::invalid_argument(std::string(n.who) + " needs " + n.reps);
   if (d.select.convention != "center" && d.select.convention != "corner")
     fail(std::string(n.convention) + " must be center or corner, got '" + d.select.convention + "'");
+  for (const RepresentationSpec& r : d.reps) {  // SPEC 11: the corner lattice's query points are corners
+    const auto kv = split_list(r.params);
+    const bool corner = std::find(kv.begin(), kv.end(), "lattice=corner") != kv.end();
+    if (corner && d.select.convention != "corner") fail(r.text + " needs the corner convention (" + n.convention + " corner)");
+    if (!corner && std::find(kv.begin(), kv.end(), "pinch=allow") != kv.end())
+      fail(r.text + ": pinch=allow needs lattice=corner (centre moves never pass a pinch point)");
+  }
   if (d.unit.smoothings.empty()) fail(std::string(n.smoothing) + " needs at least one name");
   if (d.unit.searches.empty()) fail(std::string(n.searches) + " needs at least one name");
   if (d.unit.heuristics.empty()) d.unit.heuristics.push_back(parse_heuristic("euclidean"));
@@ -58,18 +66,17 @@ void check_weights(const QuerySelection& sel, const RunDescription& d, const Opt
   const MapWeights& w = sel.weights;
   if (!w.any()) return;
   auto fail = [&](const std::string& what) { throw std::invalid_argument(n.prefix + what); };
-  const std::string which = w.terrain.empty() ? n.costs : n.terrain;
-  if (!w.terrain.empty() && !w.costs.empty()) fail(std::string(n.terrain) + " and " + n.costs + " exclude each other");
-  if (!w.terrain.empty()) parse_terrain(w.terrain);  // one-line error for a bad table, before any work
+  const std::string which = w.terrain ? n.terrain : n.costs;
+  if (w.terrain && !w.costs.empty()) fail(std::string(n.terrain) + " and " + n.costs + " exclude each other");
   if (sel.convention != "center") fail(which + " needs the center convention (weights belong to cells)");
-  for (double r : d.radii)
-    if (r > kRadiusTolerance) fail(which + " with " + n.radii + " > 0 is not supported (agents with a radius on weighted maps)");
+  for (const Agent& a : d.agents)
+    if (a.disc()) fail(which + " with " + n.radii + " > 0 is not supported (agents with a radius on weighted maps)");
   if (on_dynamic && !d.dynamic.empty()) fail(which + " is not supported with " + n.dynamic);
 }
 
-std::vector<std::optional<double>> radius_passes(const std::vector<double>& radii) {
-  if (radii.empty()) return {std::nullopt};
-  return {radii.begin(), radii.end()};
+void MapWeights::set_terrain(const std::string& text) {
+  if (text.empty()) terrain.reset();
+  else terrain = parse_terrain(text);
 }
 
 std::vector<std::string> parse_smoothing_list(const std::string& value) {
@@ -107,8 +114,12 @@ nlohmann::json config_json(const RunConfig& c) {
   j["limit"] = c.select.limit;
   j["queries"] = c.select.queries;
   j["seed"] = c.select.seed;
-  if (!c.radii.empty()) j["radii"] = c.radii;
-  if (!c.select.weights.terrain.empty()) j["terrain"] = c.select.weights.terrain;
+  if (!c.agents.empty()) {
+    std::vector<double> radii;
+    for (const Agent& a : c.agents) radii.push_back(a.R());
+    j["radii"] = radii;
+  }
+  if (c.select.weights.terrain) j["terrain"] = c.select.weights.terrain->text;
   if (!c.select.weights.costs.empty()) j["costs"] = c.select.weights.costs;
   return j;
 }

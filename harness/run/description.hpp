@@ -1,6 +1,6 @@
 // One typed description of a run (docs/command-line.md): what `navbench run` fills from its
 // command line (cli/options.cpp) and a sweep from its config (sweep/config.cpp), checked in one
-// place (check_run) before any work. A radius stays a number from the option to the build.
+// place (check_run) before any work. A radius is an Agent (harness/run/agent.hpp) from the option to the row.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -9,7 +9,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "datasets/movingai.hpp"
 #include "harness/registry/registry.hpp"
+#include "harness/run/agent.hpp"
+#include "search/any_representation.hpp"
 #include "search/heuristic.hpp"
 
 namespace navbench {
@@ -17,9 +20,13 @@ namespace navbench {
 // The weights of a grid map's cells (docs/terrain.md): a terrain table over its characters or a
 // cost layer, at most one; neither: the unweighted map.
 struct MapWeights {
-  std::string terrain;  // --terrain / "terrain": CHAR=W,... (datasets/terrain.hpp)
-  std::string costs;    // --costs / "costs": a cost layer file
-  bool any() const { return !terrain.empty() || !costs.empty(); }
+  std::optional<TerrainTable> terrain;  // --terrain / "terrain": CHAR=W,..., parsed once where given (set_terrain)
+  std::string costs;                    // --costs / "costs": a cost layer file
+  bool any() const { return terrain || !costs.empty(); }
+  // Parses a terrain table (datasets/terrain.hpp; std::invalid_argument with one line); "" is none.
+  void set_terrain(const std::string& text);
+  // The table's text ("" without one): the column `terrain`, meta.json, a sweep unit's id.
+  std::string terrain_text() const { return terrain ? terrain->text : std::string(); }
 };
 
 // Which queries of a map run, and where their points are (and the map's weights: per map entry
@@ -28,6 +35,7 @@ struct QuerySelection {
   MapWeights weights;
   std::string scen;                  // explicit scenario (single map only)
   std::string convention = "center"; // center | corner (grid maps)
+  bool squeeze = false;              // --pinch allow (SPEC §11): a path may pass through a pinch point (grid maps)
   long limit = -1;                   // N queries per scenario spread evenly (floor(i*M/N)); -1 = all
   bool first = false;                // with limit: the first N instead of spread
   long every = 1;                    // every k-th query (k > 1)
@@ -36,9 +44,7 @@ struct QuerySelection {
   std::string save_queries;          // write the drawn random queries as a scenario file
 };
 
-// The search of a query (docs/path-quality.md#any-angle-search): the shared A*, or Theta* and Lazy
-// Theta*, the same A* with the parent shortcut, on representations whose vertices are points.
-enum class SearchMode { astar, theta, lazy_theta };
+// The search of a query: SearchMode (search/any_representation.hpp).
 const char* to_string(SearchMode m);  // astar, theta, lazy-theta: the column `search`
 // "astar,theta" -> modes. Throws std::invalid_argument("unknown search 'x' (astar, theta, lazy-theta)").
 std::vector<SearchMode> parse_search_list(const std::string& value);
@@ -58,7 +64,7 @@ struct RunDescription {
   std::vector<RepresentationSpec> reps;
   QuerySelection select;
   UnitOptions unit;
-  std::vector<double> radii;         // agent radii (docs/radius.md); empty: the point agent, no column
+  std::vector<Agent> agents;         // --radius / "radii": one agent per radius (docs/radius.md); empty: the point agent, no column
   std::vector<std::string> dynamic;  // changing-map scenarios (docs/changing-maps.md), instead of maps
   bool rebuild_baseline = false;     // dynamic: also time a full rebuild of every map state
 };
@@ -91,10 +97,6 @@ void check_run(RunDescription& d, const OptionNames& names);
 // selection (whose weights would apply to its --dynamic scenario) and by the sweep config for each
 // map entry's (a sweep's dynamic scenarios are entries of their own, without weights: on_dynamic false).
 void check_weights(const QuerySelection& sel, const RunDescription& d, const OptionNames& names, bool on_dynamic = true);
-
-// The passes of a run over its radii: one per radius, or one without a radius (rows without the
-// column `radius`) when none was given.
-std::vector<std::optional<double>> radius_passes(const std::vector<double>& radii);
 
 // "none,los" -> names, each checked against the registered smoothers.
 std::vector<std::string> parse_smoothing_list(const std::string& value);

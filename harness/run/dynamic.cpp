@@ -13,7 +13,10 @@
 #include "harness/results/results.hpp"
 #include "harness/run/checkopt.hpp"
 #include "harness/run/metadata.hpp"
+#include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
+#include "harness/run/timed_build.hpp"
+#include "harness/util/timing.hpp"
 #include "datasets/text_lines.hpp"
 
 namespace fs = std::filesystem;
@@ -21,13 +24,9 @@ namespace fs = std::filesystem;
 namespace navbench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
-
 // One representation kept up to date through the scenario.
 struct Live {
   RepresentationSpec spec;
-  Params params;
   std::unique_ptr<AnyRepresentation> rep;
 };
 
@@ -42,20 +41,24 @@ struct DynamicOutput {
 std::vector<Live> build_all(const RunConfig& cfg, const Map& map, ResultWriter& writer) {
   std::vector<Live> live;
   for (const auto& spec : cfg.reps) {
-    Live l{spec, Params::parse(spec.params), nullptr};
-    const auto t0 = Clock::now();
-    try {
-      l.rep = spec.entry->build(map, l.params);
-    } catch (const UnsupportedMap& u) {
-      std::cerr << "navbench: skipping " << spec.text << " on " << map.name << ": " << u.what() << '\n';
+    TimedBuild b = build_timed(map, spec);
+    if (!b.rep) {
+      std::cerr << "navbench: skipping " << spec.text << " on " << map.name << ": " << b.unsupported << '\n';
       continue;
     }
-    const double ms = us_since(t0) / 1000.0;
-    l.rep->prepare();  // search memory, untimed (search/any_representation.hpp)
-    writer.write(make_build_row(map.name, spec, l.params.canonical(), *l.rep, ms));
-    live.push_back(std::move(l));
+    writer.write(b.row);
+    live.push_back({spec, std::move(b.rep)});
   }
   return live;
+}
+
+// A fresh build of l on the changed map (the timed build; a map the representation cannot take
+// now fails the run with one line). Returns its build row.
+BuildRow rebuild(const Map& map, Live& l) {
+  TimedBuild b = build_timed(map, l.spec);
+  if (!b.rep) throw std::runtime_error(l.spec.text + " cannot be rebuilt on " + map.name + ": " + b.unsupported);
+  l.rep = std::move(b.rep);
+  return b.row;
 }
 
 // Brings every representation up to date after `changed` (in place, else by a rebuild, which is
@@ -65,32 +68,28 @@ void update_all(const RunConfig& cfg, const Map& map, const std::vector<CellChan
   for (Live& l : live) {
     auto t0 = Clock::now();
     double update_us = 0;
-    if (!l.rep->update(map, changed)) {
+    if (l.rep->update(map, changed)) {
+      update_us = us_since(t0);
+      l.rep->prepare();  // search memory, untimed: the update's and the rebuild's times leave it out alike
+    } else {
       update_us = us_since(t0);  // the attempt, then a build as the baseline's
       l.rep.reset();  // free the old build first: peak memory stays one build (untimed, as the baseline's free)
-      t0 = Clock::now();
-      l.rep = l.spec.entry->build(map, l.params);
+      update_us += rebuild(map, l).build_ms * 1000.0;
     }
-    update_us += us_since(t0);
-    l.rep->prepare();  // search memory, untimed: the update's and the rebuild's times leave it out alike
-    std::string rebuild;
-    if (cfg.rebuild_baseline) {
-      t0 = Clock::now();
-      auto fresh = l.spec.entry->build(map, l.params);
-      rebuild = text::fixed(us_since(t0), 3);
-    }
-    updates << csv_field(map.name) << ',' << csv_field(l.spec.text) << ',' << epoch << ',' << patches << ',' << changed.size()
-            << ',' << text::fixed(update_us, 3) << ',' << rebuild << '\n';
+    std::optional<double> rebuild_us;
+    if (cfg.rebuild_baseline) rebuild_us = build_timed(map, l.spec).row.build_ms * 1000.0;
+    updates << format_update_row({map.name, l.spec.text, epoch, patches, changed.size(), update_us, rebuild_us}) << '\n';
   }
   updates.flush();
 }
 
 // The queries of one map state: every representation answers each, judged on this state's free space.
 void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map, const std::vector<const DynamicCommand*>& lines,
-                  long& qindex, std::vector<Live>& live, AnyRepresentation* optimum, DynamicOutput& out) {
+                  long& qindex, std::vector<Live>& live, ChangingOptimum* optimum, DynamicOutput& out) {
   const double off = cfg.select.convention == "center" ? 0.5 : 0.0;
-  const MapContext ctx = map_context(map, cfg.select.convention);
-  FreeSpace free(map);  // the free space of this epoch: validity and the optimum
+  const MapContext mc = map_context(map, cfg.select.convention);
+  const AgentSpace space(map, Agent{});  // the point agent on this epoch's free space: validity and the optimum
+  const CostModel cost(map);
   std::vector<QueryInput> queries;
   for (const DynamicCommand* c : lines) {
     QueryInput qi;
@@ -100,16 +99,18 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
     qi.sx = c->sx, qi.sy = c->sy, qi.gx = c->gx, qi.gy = c->gy;
     // A negative cost is the competition's "no path" (-1): the column stays empty.
     if (c->costs[std::size_t(d.octile)] >= 0) qi.octile_optimal = c->costs[std::size_t(d.octile)];
-    if (optimum) qi.optimal = exact_optimum(*optimum, free, qi.start, qi.goal);
+    if (optimum) qi.optimal = (*optimum)(space.free(), qi.start, qi.goal);
     queries.push_back(qi);
   }
   for (Live& l : live)
     for (SearchMode sm : cfg.unit.searches)
-      for (const auto& h : cfg.unit.heuristics)
+      for (const auto& h : cfg.unit.heuristics) {
+        const QueryContext ctx{.map = mc, .space = space, .cost = cost, .rep_text = l.spec.text, .heuristic = h,
+                               .smoothings = cfg.unit.smoothings, .rep = l.rep.get(), .search = sm, .caps = l.spec.caps(),
+                               .keep_paths = cfg.unit.paths};
         for (std::size_t k = 0; k < queries.size(); ++k) {
           const DynamicCommand& c = *lines[k];
-          for (auto& r : run_query(ctx, queries[k], *l.rep, l.spec.text, h, cfg.unit.smoothings, free, cfg.unit.paths, nullptr, nullptr, sm,
-                                   l.spec.caps())) {
+          for (auto& r : run_query(ctx, queries[k])) {
             r.epoch = c.epoch;
             if (out.check.applies(l.spec, r)) {
               const double want = c.costs[std::size_t(d.octile)];
@@ -123,6 +124,7 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
             out.writer.write(r);
           }
         }
+      }
   out.writer.flush();
 }
 
@@ -138,8 +140,8 @@ void run_scenario(const RunConfig& cfg, const DynamicScenario& d, DynamicOutput&
   std::vector<Live> live = build_all(cfg, map, out.writer);
   if (!cfg.quiet) std::cerr << "navbench: " << map.name << " (" << map.collection << "): dynamic, " << d.commands.size() << " commands\n";
   // The exact optimum's graph (run/pipeline.cpp), kept up to date like the representations.
-  std::unique_ptr<AnyRepresentation> optimum;
-  if (cfg.optimum) optimum = build_optimum_graph(map);
+  std::optional<ChangingOptimum> optimum;
+  if (cfg.optimum) optimum.emplace(map);
   long qindex = 0;
   std::size_t i = 0;
   const std::size_t n = d.commands.size();
@@ -155,11 +157,11 @@ void run_scenario(const RunConfig& cfg, const DynamicScenario& d, DynamicOutput&
     if (patches > 0) {
       update_all(cfg, map, changed, epoch, patches, live, out.updates);
       if (!out.updates) throw std::runtime_error(cfg.out + ".updates.csv: write failed");
-      if (optimum && !optimum->update(map, changed)) optimum = build_optimum_graph(map);
+      if (optimum) optimum->update(map, changed);
     }
     std::vector<const DynamicCommand*> lines;
     for (; i < n && d.commands[i].kind == DynamicCommand::query; ++i) lines.push_back(&d.commands[i]);
-    if (!lines.empty()) answer_epoch(cfg, d, map, lines, qindex, live, optimum.get(), out);
+    if (!lines.empty()) answer_epoch(cfg, d, map, lines, qindex, live, optimum ? &*optimum : nullptr, out);
   }
 }
 

@@ -1,11 +1,10 @@
 #include "harness/run/pipeline.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <utility>
 
-#include "geometry/path_cost.hpp"
 #include "geometry/path_quality.hpp"
+#include "harness/util/timing.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 #include "smoothing/smoothing.hpp"
@@ -23,44 +22,160 @@ void mark_not_applicable(ResultRow& r, std::string message) {
 
 // An ok row for a disc path with arcs (docs/radius.md) of the given length and validity; points counted
 // without the `@` arc centres.
-void finish_arc_row(ResultRow& r, std::vector<PathItem> items, double length, bool valid, bool keep_paths,
-                    const FreeSpace& fs) {
+void finish_arc_row(ResultRow& r, std::vector<PathItem> items, double length, bool valid, const QueryContext& c) {
   r.status = Status::ok;
-  r.clearance = fs.path_clearance().clearance(items);
+  r.clearance = c.space.free().path_clearance().clearance(items);
   r.turn = path_turn(items);
   r.length = length;
   r.valid = valid;
   r.path_points = 0;
   for (const PathItem& it : items) r.path_points += !it.arc_centre;
   if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
-  if (keep_paths) r.items = std::move(items);
+  if (c.keep_paths) r.items = std::move(items);
 }
 
-using Clock = std::chrono::steady_clock;
-double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
+// An ok row for a polyline: its length, validity for the agent, quality and cost.
+void finish_row(ResultRow& r, Polyline path, const QueryContext& c) {
+  r.status = Status::ok;
+  r.length = polyline_length(path);
+  r.valid = c.space.path_valid(path);
+  r.path_points = path.size();
+  r.clearance = c.space.free().path_clearance().clearance(path);
+  r.turn = path_turn(path);
+  if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
+  c.cost.fill_path(r, path);
+  if (c.keep_paths) r.path = std::move(path);
+}
+
+// 1. locate: inputs are checked once, here (docs/results.md#query-status). The agent says whether a
+// point is valid (free; for a disc also clear by R), the representation whether it covers it.
+// Returns the rows when the query ends here.
+std::optional<std::vector<ResultRow>> locate(const QueryContext& c, Query& q, ResultRow& row) {
+  auto rows_for_all = [&](Status st, const std::string& msg) { return rows_for_every_smoothing(row, c.smoothings, st, msg); };
+  const auto t = Clock::now();
+  const bool valid = c.space.point_ok(q.start) && c.space.point_ok(q.goal);
+  const bool located = valid && c.rep->locate(q);
+  row.locate_us = us_since(t);
+  if (!valid) return rows_for_all(Status::invalid_query, c.space.invalid_query_message(q.start, q.goal));
+  if (!located)
+    return rows_for_all(Status::error, c.space.disc() ? "point clear for R but outside the representation's eroded free space"
+                                                      : "free point not covered by the representation");
+  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)
+    return rows_for_all(Status::no_path, "");  // different free-space components: no search needed
+  return std::nullopt;
+}
+
+// What the search found: a polyline (and the representation's corridor), or for a disc on the
+// tangent graph a taut path with arcs.
+struct Found {
+  bool found = false;
+  Polyline raw;
+  std::vector<PathItem> arcs;
+  std::optional<Corridor> corridor;
+  // A planner from outside (harness/gppc, SPEC §10): its own GetPath time, its error or verdict.
+  std::optional<OutsideAnswer> outside;
+};
+
+// 2. search: the context's search (the shared A*, or Theta* with the agent's segment test) under
+// the cost model's heuristic, then the representation's path and corridor.
+Found search(const QueryContext& c, Query& q, ResultRow& row) {
+  const Heuristic h = c.cost.scale(c.heuristic);
+  const AgentSpace& space = c.space;
+  const auto sees = [&space](Point a, Point b) { return space.sees(a, b); };
+  SearchStats stats;
+  Found f;
+  const auto t = Clock::now();
+  double cost;
+  if (c.search == SearchMode::astar) {
+    cost = c.ws ? std::as_const(*c.rep).search(q, h, stats, *c.ws) : c.rep->search(q, h, stats);
+  } else {
+    cost = c.ws ? std::as_const(*c.rep).search_any_angle(q, h, c.search, sees, stats, f.raw, *c.ws)
+                : c.rep->search_any_angle(q, h, c.search, sees, stats, f.raw);
+  }
+  f.found = std::isfinite(cost);
+  if (f.found && c.search == SearchMode::astar) {
+    if (space.disc()) f.arcs = c.rep->disc_items(q);
+    if (f.arcs.empty()) {
+      f.raw = c.rep->polyline(q);
+      f.corridor = c.rep->corridor(q);
+    }
+  }
+  row.search_us = us_since(t);
+  row.expansions = stats.expansions;
+  row.generated = stats.generated;
+  row.los_checks = stats.los_checks;
+  f.outside = c.rep->outside_answer();
+  if (f.outside) {
+    row.locate_us = 0;  // SPEC §10: the entry locates inside GetPath
+    row.search_us = f.outside->search_us;  // timed next to GetPath inside the entry's process
+    if (f.outside->error) f.found = false;
+  }
+  return f;
+}
+
+// A taut path with arcs (visgraph at R > 0: the tangent graph): the smoothers work on polylines and
+// have nothing to shorten here.
+std::vector<ResultRow> arc_rows(const QueryContext& c, ResultRow& row, const std::vector<PathItem>& arcs) {
+  row.raw_length = path_items_length(arcs);
+  row.raw_valid = c.space.path_valid(arcs);
+  std::vector<ResultRow> out;
+  for (const auto& mode : c.smoothings) {
+    ResultRow r = row;
+    r.smoothing = mode;
+    if (mode != "none") mark_not_applicable(r, mode + " not applicable: " + c.rep_text + " at R > 0 gives taut paths with arcs");
+    else finish_arc_row(r, arcs, *row.raw_length, *row.raw_valid, c);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// 3. smooth and 4. the row of one smoothing mode. The funnel for a disc gives a path with arcs; los
+// for a disc takes the shortcuts the swept disc allows, on a weighted map those no dearer than the
+// piece of path they replace.
+ResultRow smooth_row(const QueryContext& c, const ResultRow& row, const std::string& mode, const Found& f) {
+  ResultRow r = row;
+  r.smoothing = mode;
+  const AgentSpace& space = c.space;
+  const auto t = Clock::now();
+  SmoothingResult sm;
+  std::vector<PathItem> disc_funnel;
+  if (space.disc() && mode == "funnel") {
+    if (f.corridor) disc_funnel = funnel_path_radius(f.raw.front(), f.raw.back(), *f.corridor, space.R());
+    else sm.status = SmoothingStatus::not_applicable;
+  } else {
+    sm = smooth(mode, f.raw, f.corridor, [&space](Point a, Point b) { return space.sees(a, b); }, c.cost.weights());
+  }
+  r.smooth_us = us_since(t);
+  if (sm.status == SmoothingStatus::not_applicable) {
+    mark_not_applicable(r, mode + " not applicable: " + c.rep_text + " has no corridor");
+  } else if (!disc_funnel.empty()) {
+    const double length = path_items_length(disc_funnel);
+    const bool ok = space.path_valid(disc_funnel);
+    finish_arc_row(r, std::move(disc_funnel), length, ok, c);
+  } else {
+    finish_row(r, std::move(sm.path), c);
+    if (f.outside && !f.outside->valid) r.valid = false;  // the entry's own verdict beside the exact test
+  }
+  return r;
+}
 
 }  // namespace
 
-ResultRow identity_row(const MapContext& ctx, const QueryInput& in, const std::string& rep_text, const Heuristic& h,
-                       SearchMode search, const RadiusContext* radius) {
+ResultRow identity_row(const QueryContext& c, const QueryInput& in) {
   ResultRow row;
-  row.map = ctx.map;
-  row.collection = ctx.collection;
-  row.convention = ctx.convention;
+  row.map = c.map.map;
+  row.collection = c.map.collection;
+  row.convention = c.map.convention;
   row.scen_index = in.scen_index;
   row.bucket = in.bucket;
   row.sx = in.sx, row.sy = in.sy, row.gx = in.gx, row.gy = in.gy;
   row.octile_optimal = in.octile_optimal;
-  row.representation = rep_text;
-  row.heuristic = h.text;
+  row.representation = c.rep_text;
+  row.heuristic = c.heuristic.text;
   row.optimal = in.optimal;
-  if (radius) row.radius = radius->R;
-  row.search = to_string(search);
-  if (ctx.weighted) {
-    row.terrain = ctx.terrain;
-    row.octile_optimal_cost = in.octile_optimal_cost;
-    row.optimal_cost = in.optimal_cost;
-  }
+  row.radius = c.space.agent().column();
+  row.search = to_string(c.search);
+  c.cost.fill_identity(row, in);
   return row;
 }
 
@@ -77,190 +192,36 @@ std::vector<ResultRow> rows_for_every_smoothing(const ResultRow& row, const std:
   return out;
 }
 
-std::string no_terrain_message(const std::string& rep_text) {
-  return rep_text + " does not take terrain costs (it assumes one cost everywhere)";
+std::optional<std::string> not_applicable(const QueryContext& c) {
+  // Theta* needs edges that are segments: elsewhere the combination cannot run, whatever the query.
+  if (c.search != SearchMode::astar && !c.caps.segment_edges)
+    return std::string(to_string(c.search)) + " not applicable: " + c.rep_text + "'s edges are not segments";
+  return c.cost.not_applicable(c.caps, c.rep_text);
 }
 
-std::vector<ResultRow> run_query(const MapContext& ctx, const QueryInput& in, AnyRepresentation& rep,
-                                 const std::string& rep_text,
-                                 const Heuristic& h, const std::vector<std::string>& smoothings,
-                                 const FreeSpace& fs, bool keep_paths, SearchWorkspace* ws,
-                                 const RadiusContext* radius, SearchMode search, const Capabilities& caps) {
-  const bool disc = radius && radius->disc();
-  // A weighted map (docs/terrain.md): rows gain the path's cost beside its length.
-  const GridMap* weighted = fs.map().weighted() ? &fs.map().grid : nullptr;
-  ResultRow row = identity_row(ctx, in, rep_text, h, search, radius);
-  auto rows_for_all = [&](Status st, const std::string& msg) { return rows_for_every_smoothing(row, smoothings, st, msg); };
-
-  // Theta* needs edges that are segments: elsewhere the combination cannot run, whatever the query.
-  if (search != SearchMode::astar && !caps.segment_edges)
-    return rows_for_all(Status::not_applicable, row.search + " not applicable: " + rep_text + "'s edges are not segments");
-  if (weighted && !caps.weights) return rows_for_all(Status::not_applicable, no_terrain_message(rep_text));
-  // On a weighted map the metric heuristic is scaled by the least weight: still a lower bound.
-  Heuristic scaled = h;
-  if (weighted) scaled.weight *= ctx.least_weight;
-
-  // 1. locate: inputs are checked once, here (docs/results.md#query-status: invalid_query when a point is not free).
+std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
+  ResultRow row = identity_row(c, in);
+  if (auto why = not_applicable(c)) return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, *why);
   Query q;
   q.start = in.start;
   q.goal = in.goal;
-  // With a radius (docs/radius.md): a point closer than R - 1e-9 to an obstacle is invalid too.
-  auto point_ok = [&](Point p) { return fs.point_free(p) && (!disc || radius->rv->point_clear(p, radius->R)); };
-  auto t = Clock::now();
-  const bool free = point_ok(q.start) && point_ok(q.goal);
-  const bool located = free && rep.locate(q);
-  row.locate_us = us_since(t);
-  if (!free) {
-    const Map& m = fs.map();
-    auto outside = [&](Point p) { return !(p.x >= m.min.x && p.y >= m.min.y && p.x <= m.max.x && p.y <= m.max.y); };
-    if (outside(q.start)) return rows_for_all(Status::invalid_query, "start outside the map");
-    if (outside(q.goal)) return rows_for_all(Status::invalid_query, "goal outside the map");
-    if (!disc) return rows_for_all(Status::invalid_query, fs.point_free(q.start) ? "goal not free" : "start not free");
-    return rows_for_all(Status::invalid_query, point_ok(q.start) ? "goal lacks clearance R" : "start lacks clearance R");
-  }
-  if (!located)
-    return rows_for_all(Status::error, disc ? "point clear for R but outside the representation's eroded free space"
-                                            : "free point not covered by the representation");
-  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)
-    return rows_for_all(Status::no_path, "");  // different free-space components: no search needed
-
-  // The one segment test of the run's agent: docs/validity.md for a point; for a disc (docs/radius.md)
-  // the swept disc keeps clearance R. Theta*'s shortcuts and the los smoother use it.
-  const auto point_sees = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
-  const auto disc_sees = [&](Point a, Point b) { return fs.point_free(a) && radius->rv->segment_clear(a, b, radius->R); };
-  const VisibleFn sees = disc ? VisibleFn(disc_sees) : VisibleFn(point_sees);
-
-  // 2. search: the shared A* (or Theta*), then the representation's polyline and corridor.
-  SearchStats stats;
-  t = Clock::now();
-  Polyline raw;
-  std::vector<PathItem> arcs;  // a path with arcs (visgraph at R > 0: the tangent graph)
-  std::optional<Corridor> corridor;
-  double cost;
-  if (search == SearchMode::astar) {
-    cost = ws ? std::as_const(rep).search(q, scaled, stats, *ws) : rep.search(q, scaled, stats);
-  } else {
-    const AnyAngle mode = search == SearchMode::theta ? AnyAngle::theta : AnyAngle::lazy_theta;
-    cost = ws ? std::as_const(rep).search_any_angle(q, scaled, mode, sees, stats, raw, *ws)
-              : rep.search_any_angle(q, scaled, mode, sees, stats, raw);
-  }
-  const bool found = std::isfinite(cost);
-  if (found && search == SearchMode::astar) {
-    if (disc) arcs = rep.disc_items(q);
-    if (arcs.empty()) {
-      raw = rep.polyline(q);
-      corridor = rep.corridor(q);
-    }
-  }
-  row.search_us = us_since(t);
-  row.expansions = stats.expansions;
-  row.generated = stats.generated;
-  row.los_checks = stats.los_checks;
-  // A planner from outside (harness/gppc): its own GetPath time, its errors and its verdict.
-  const std::optional<OutsideAnswer> outside = rep.outside_answer();
-  if (outside) {
-    // SPEC §10: an entry plans for a point agent; a radius is not applicable.
-    if (disc) return rows_for_all(Status::not_applicable, rep_text + " plans for a point agent (no radius)");
-    row.locate_us = 0;  // SPEC §10: the entry locates inside GetPath
-    row.search_us = outside->search_us;
-    if (outside->error) return rows_for_all(Status::error, outside->reason);
-  }
-  if (!found) return rows_for_all(Status::no_path, "");
-  if (!arcs.empty()) {
-    // A taut path with arcs: the smoothers work on polylines and have nothing to shorten here.
-    row.raw_length = path_items_length(arcs);
-    row.raw_valid = radius->rv->path_valid_radius(arcs, radius->R);
-    std::vector<ResultRow> out;
-    for (const auto& mode : smoothings) {
-      ResultRow r = row;
-      r.smoothing = mode;
-      if (mode != "none") mark_not_applicable(r, mode + " not applicable: " + rep_text + " at R > 0 gives taut paths with arcs");
-      else finish_arc_row(r, arcs, *row.raw_length, *row.raw_valid, keep_paths, fs);
-      out.push_back(std::move(r));
-    }
-    return out;
-  }
-  // The one validity test of the run's agent: docs/maps.md for a point, docs/radius.md for a disc.
-  auto valid = [&](const Polyline& p) { return disc ? radius->rv->path_valid_radius(items_of(p), radius->R) : fs.path_valid(p); };
-  row.raw_length = polyline_length(raw);
-  row.raw_valid = valid(raw) && (!outside || outside->valid);
-  if (outside && !outside->valid) row.message = outside->reason;
-  if (weighted) row.raw_cost = path_cost(*weighted, raw);
-
-  // 3. smooth, 4. validate, 5. one row per smoothing mode.
+  if (auto rows = locate(c, q, row)) return std::move(*rows);
+  const Found f = search(c, q, row);
+  // SPEC §10: an entry plans for a point agent; a radius is not applicable.
+  if (f.outside && c.space.disc())
+    return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, c.rep_text + " plans for a point agent (no radius)");
+  if (f.outside && f.outside->error) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.outside->reason);
+  if (!f.found) return rows_for_every_smoothing(row, c.smoothings, Status::no_path, "");
+  if (!f.arcs.empty()) return arc_rows(c, row, f.arcs);
+  row.raw_length = polyline_length(f.raw);
+  row.raw_valid = c.space.path_valid(f.raw) && (!f.outside || f.outside->valid);
+  if (f.outside && !f.outside->valid) row.message = f.outside->reason;
+  c.cost.fill_raw(row, f.raw);
   std::vector<ResultRow> out;
-  for (const auto& mode : smoothings) {
-    ResultRow r = row;
-    r.smoothing = mode;
-    t = Clock::now();
-    SmoothingResult sm;
-    std::vector<PathItem> disc_funnel;  // funnel for a disc: a path with arcs
-    if (disc && mode == "funnel") {
-      if (corridor) disc_funnel = funnel_path_radius(raw.front(), raw.back(), *corridor, radius->R);
-      else sm.status = SmoothingStatus::not_applicable;
-    } else {
-      // los for a disc: shortcuts the swept disc allows; on a weighted map: shortcuts no dearer
-      // than the piece of path they replace.
-      sm = smooth(mode, raw, corridor, sees, weighted);
-    }
-    r.smooth_us = us_since(t);
-    if (sm.status == SmoothingStatus::not_applicable) {
-      mark_not_applicable(r, mode + " not applicable: " + rep_text + " has no corridor");
-      out.push_back(std::move(r));
-      continue;
-    }
-    if (!disc_funnel.empty()) {
-      const double length = path_items_length(disc_funnel);
-      const bool ok = radius->rv->path_valid_radius(disc_funnel, radius->R);
-      finish_arc_row(r, std::move(disc_funnel), length, ok, keep_paths, fs);
-      out.push_back(std::move(r));
-      continue;
-    }
-    r.status = Status::ok;
-    r.length = polyline_length(sm.path);
-    r.valid = valid(sm.path) && (!outside || outside->valid);
-    r.path_points = sm.path.size();
-    r.clearance = fs.path_clearance().clearance(sm.path);
-    r.turn = path_turn(sm.path);
-    if (r.optimal && *r.optimal > 0) r.gap = *r.length / *r.optimal - 1.0;
-    if (weighted) {
-      r.cost = path_cost(*weighted, sm.path);
-      if (r.optimal_cost && *r.optimal_cost > 0) r.cost_gap = *r.cost / *r.optimal_cost - 1.0;
-    }
-    if (keep_paths) r.path = std::move(sm.path);
-    out.push_back(std::move(r));
-  }
+  for (const auto& mode : c.smoothings) out.push_back(smooth_row(c, row, mode, f));
   return out;
 }
 
-MapContext map_context(const Map& m, const std::string& convention) {
-  MapContext c{m.name, m.collection, convention};
-  if (m.weighted()) {
-    c.weighted = true;
-    c.terrain = m.terrain;
-    c.least_weight = least_weight(m.grid);
-  }
-  return c;
-}
-
-std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs, Point s, Point g) {
-  if (!fs.point_free(s) || !fs.point_free(g)) return std::nullopt;
-  Query q;
-  q.start = s;
-  q.goal = g;
-  if (!vis.locate(q)) return std::nullopt;
-  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return std::nullopt;
-  SearchStats st;
-  const double c = vis.search(q, parse_heuristic("euclidean"), st);
-  if (!std::isfinite(c)) return std::nullopt;
-  return polyline_length(vis.polyline(q));
-}
-
-std::unique_ptr<AnyRepresentation> build_optimum_graph(const Map& map) {
-  const RepresentationEntry* e = reference_representation();
-  if (!e) return nullptr;
-  Params p = Params::parse(e->reference_params);
-  return e->build(map, p);
-}
+MapContext map_context(const Map& m, const std::string& convention) { return {m.name, m.collection, convention}; }
 
 }  // namespace navbench

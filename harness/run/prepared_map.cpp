@@ -1,22 +1,14 @@
 #include "harness/run/prepared_map.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <limits>
 
 #include "datasets/splitmix.hpp"
 #include "datasets/terrain.hpp"
 #include "datasets/wkt.hpp"
-#include "geometry/erosion.hpp"
-#include "geometry/path_cost.hpp"
-#include "geometry/steiner_reference.hpp"
-#include "harness/run/parallel.hpp"
-#include "search/heuristic.hpp"
-#include "search/workspace.hpp"
 
 namespace fs = std::filesystem;
 
@@ -92,8 +84,8 @@ PreparedMap prepare_map(const std::string& path, const QuerySelection& sel) {
   if (sel.weights.any()) {  // docs/terrain.md: the weighted map replaces the plain one
     if (wkt) throw InputError(path + ": terrain costs need a grid map (.map), not a polygon map");
     Map plain = std::move(pm.map);
-    if (!sel.weights.terrain.empty()) {
-      pm.map = load_terrain_map(path, parse_terrain(sel.weights.terrain));
+    if (sel.weights.terrain) {
+      pm.map = load_terrain_map(path, *sel.weights.terrain);  // the table as parsed where it was given
     } else {
       pm.map = plain;
       apply_cost_layer(pm.map, sel.weights.costs);
@@ -122,32 +114,35 @@ PreparedMap prepare_map(const std::string& path, const QuerySelection& sel) {
   return pm;
 }
 
-void PreparedMap::build_queries() {
-  if (free) return;
-  free = std::make_unique<FreeSpace>(map);
-  const double off = (map.kind == MapKind::grid && selection.convention == "center") ? 0.5 : 0.0;
-  std::function<bool(Point)> clear;
-  if (disc()) {
-    rv = std::make_unique<RadiusValidity>(*free);
-    clear = [this](Point p) { return rv->point_clear(p, R()); };
-    if (map.kind == MapKind::grid) {  // built here, once: sweep units share this map across threads
-      eroded = std::make_unique<Map>(map);
-      eroded->grid = erode_grid(map.grid, *rv->clearance(), R(), Erosion::centre);
-      eroded_cell = std::make_unique<Map>(map);
-      eroded_cell->grid = erode_grid(map.grid, *rv->clearance(), R(), Erosion::cell);
-    } else {  // polygon maps: the free space shrunk by R (centre: holds every clear point; cell: inside)
-      eroded = std::make_unique<Map>(erode_polygon_map(map, R(), Erosion::centre));
-      eroded_cell = std::make_unique<Map>(erode_polygon_map(map, R(), Erosion::cell));
-    }
+AgentMap::AgentMap(const PreparedMap& pm, const Agent& agent, const OracleOptions& o)
+    : pm_(pm), space_(pm.map, agent, pm.selection.squeeze), cost_(pm.map), oracles_(space_) {
+  select_queries();
+  if (o.optimum && o.saved && o.saved(queries_)) {
+    oracles_.fill(queries_, false, o.threads);  // the octile costs (weighted maps); the rest was saved
+    has_optimum_ = true;
+  } else {
+    oracles_.fill(queries_, o.optimum, o.threads);
+    has_optimum_ = o.optimum;
   }
-  if (!has_scen) {
-    scen = draw_queries(map, *free, selection.queries, selection.seed, clear, off);
+}
+
+void AgentMap::select_queries() {
+  const Map& map = pm_.map;
+  const QuerySelection& selection = pm_.selection;
+  const double off = (map.kind == MapKind::grid && selection.convention == "center") ? 0.5 : 0.0;
+  if (!pm_.has_scen) {
+    // With a radius (docs/radius.md) only points the disc may stand on are drawn.
+    std::function<bool(Point)> clear;
+    if (space_.disc()) clear = [this](Point p) { return space_.validity()->point_clear(p, space_.R()); };
+    drawn_ = draw_queries(map, space_.free(), selection.queries, selection.seed, clear, off);
+    has_drawn_ = true;
     if (!selection.save_queries.empty()) {
       std::ofstream out(selection.save_queries);
-      write_scenario(out, scen);
+      write_scenario(out, drawn_);
       if (!out) throw std::runtime_error(selection.save_queries + ": cannot write");
     }
   }
+  const Scenario& scen = scenario();
   const long M = long(scen.lines.size());
   std::vector<long> indices;
   if (selection.every > 1) {  // every k-th query
@@ -166,87 +161,10 @@ void PreparedMap::build_queries() {
     qi.scen_index = idx;
     qi.bucket = l.bucket;
     qi.sx = l.sx, qi.sy = l.sy, qi.gx = l.gx, qi.gy = l.gy;
-    if (has_scen && map.kind == MapKind::grid && !disc() && same_free_cells)
+    if (pm_.has_scen && map.kind == MapKind::grid && !space_.disc() && pm_.same_free_cells)
       qi.octile_optimal = l.optimal;  // docs/radius.md: empty for R > 0
-    queries.push_back(qi);
+    queries_.push_back(qi);
   }
-  if (map.weighted()) compute_octile_costs();
-}
-
-void PreparedMap::compute_octile_costs() {
-  // docs/terrain.md: the least cost of an 8-connected centre-to-centre path without corner cutting,
-  // by the registry's grid8-optimal entry that takes weights (its A* is exact: the octile distance
-  // times the least weight never overestimates a weighted step and is consistent).
-  const RepresentationEntry* grid8 = nullptr;
-  for (const auto& e : representations())
-    if (e.caps.grid8_optimal && e.caps.weights) grid8 = &e;
-  if (!grid8) return;
-  Params p;
-  auto rep = grid8->build(map, p);
-  rep->prepare();
-  Heuristic h = parse_heuristic("octile");
-  h.weight = least_weight(map.grid);
-  for (auto& qi : queries) {
-    if (!free->point_free(qi.start) || !free->point_free(qi.goal)) continue;  // invalid_query rows
-    Query q;
-    q.start = qi.start;
-    q.goal = qi.goal;
-    if (!rep->locate(q)) continue;
-    SearchStats st;
-    const double c = rep->search(q, h, st);
-    if (std::isfinite(c)) qi.octile_optimal_cost = c;
-  }
-}
-
-void PreparedMap::compute_optimum() {
-  build_queries();
-  if (optimum_done) return;
-  if (disc()) {
-    // docs/radius.md: the exact optimum of the disc, from the tangent graph (Chew 1985), once per (map, R).
-    const auto t0 = std::chrono::steady_clock::now();
-    tangent = std::make_unique<TangentGraph>(*free, *rv, R());
-    tangent_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    for (auto& qi : queries) {
-      if (!free->point_free(qi.start) || !free->point_free(qi.goal)) continue;  // invalid_query rows
-      auto p = tangent->shortest_path(qi.start, qi.goal);
-      if (p) qi.optimal = p->length;
-    }
-    optimum_done = true;
-    return;
-  }
-  // docs/terrain.md: `optimal` keeps its Euclidean meaning on a weighted map, so the exact graph is
-  // built on the same free space without the weights.
-  const bool weighted = map.weighted();
-  const Map unweighted = weighted ? without_weights(map) : Map{};
-  auto vis = build_optimum_graph(weighted ? unweighted : map);
-  if (!vis) return;
-  for (auto& qi : queries) qi.optimal = exact_optimum(*vis, *free, qi.start, qi.goal);
-  if (weighted) compute_reference_costs();
-  optimum_done = true;
-}
-
-double reference_bound(const std::optional<double>& octile_optimal_cost) {
-  return octile_optimal_cost ? *octile_optimal_cost * (1 + 1e-9) + 1e-9 : std::numeric_limits<double>::infinity();
-}
-
-void PreparedMap::compute_reference_costs() {
-  // docs/terrain.md: the least cost over the Steiner-point graph, refined by Snell's law: an upper
-  // bound on the true optimum within the convergence the docs state. The octile reference bounds
-  // the search (the graph always holds a path no dearer than the best grid8 path).
-  // Its queries run on `threads` threads (shortest() is const, with a workspace per thread): at
-  // 11-170 ms a query this is most of a weighted map's optimum.
-  const SteinerReference ref(map.grid);
-  parallel_for(0, queries.size(), std::size_t(std::max(1, threads)), [&](std::size_t i, std::size_t) {
-    QueryInput& qi = queries[i];
-    if (!free->point_free(qi.start) || !free->point_free(qi.goal)) return;  // invalid_query rows
-    if (auto p = ref.shortest(qi.start, qi.goal, reference_bound(qi.octile_optimal_cost))) qi.optimal_cost = p->cost;
-  });
-}
-
-const Map& PreparedMap::build_map(Erode erode) {
-  build_queries();
-  if (!eroded || erode == Erode::none) return map;
-  return erode == Erode::cell ? *eroded_cell : *eroded;
 }
 
 }  // namespace navbench

@@ -1,68 +1,75 @@
-// A map read and checked, with its selected queries and, per agent radius, what every
-// representation of it shares (free space, clearance, the shrunk maps, the exact optimum).
+// A map read and checked (PreparedMap), and the map as one agent runs on it (AgentMap): the agent's
+// space, the cost model, the selected queries with the oracles' answers, shared by every
+// representation of that (map, agent) and read-only once made.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "datasets/movingai.hpp"
-#include "geometry/free_space.hpp"
-#include "geometry/radius_validity.hpp"
-#include "geometry/tangent_graph.hpp"
+#include "harness/run/agent_space.hpp"
+#include "harness/run/cost_model.hpp"
 #include "harness/run/description.hpp"
+#include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 
 namespace navbench {
 
-// A map read and checked, with its queries (built on first use).
+// A map read and checked, with its scenario (if any) and which of its queries run; nothing heavy yet.
 struct PreparedMap {
   Map map;
   Scenario scen;
   bool has_scen = false;
   QuerySelection selection;
-  std::unique_ptr<FreeSpace> free;
-  std::vector<QueryInput> queries;
-  bool optimum_done = false;
   bool same_free_cells = true;  // a weighted map's free cells are the plain map's (docs/terrain.md)
-  int threads = 1;              // --threads: the reference optimum_cost's queries in parallel too
-  // The agent (docs/radius.md): set before build_queries; everything below is per (map, radius).
-  std::optional<double> radius;            // a run with --radius / "radii" (rows get `radius`)
-  std::unique_ptr<RadiusValidity> rv;      // R > 1e-9: the exact validity test
-  std::unique_ptr<TangentGraph> tangent;   // R > 1e-9: the exact optimum, built once, for every representation
-  double tangent_build_ms = 0;
-  std::unique_ptr<Map> eroded, eroded_cell;  // R > 1e-9: the map shrunk by R (grids: erode=centre, erode=cell; polygons: the shrunk free space, centre holding every clear point, cell inside)
-
-  double R() const { return radius.value_or(0.0); }
-  bool disc() const { return R() > kRadiusTolerance; }
-  RadiusContext radius_context() const { return {R(), rv.get()}; }
-  void build_queries();    // free space + selected queries (random ones drawn here)
-  // Fills QueryInput::optimal from the visibility graph (tangent graph for R > 0), once; on a
-  // weighted map also QueryInput::optimal_cost from the Steiner-point reference (compute_reference_costs).
-  void compute_optimum();
-  void compute_reference_costs();  // weighted maps: QueryInput::optimal_cost (docs/terrain.md)
-  void compute_octile_costs();  // weighted maps: fills QueryInput::octile_optimal_cost (build_queries calls it)
-  // The map a representation builds on: the eroded map for R > 0 ("centre" or "cell" on grid maps,
-  // the shrunk free space on polygon maps; geometry/erosion.hpp), else the map.
-  const Map& build_map(Erode erode);
-  void release() {
-    queries.clear();
-    queries.shrink_to_fit();
-    tangent.reset();
-    rv.reset();
-    eroded.reset();
-    eroded_cell.reset();
-    free.reset();
-    optimum_done = false;
-  }
 };
 
-// Reads and checks a map and its scenario (InputError on bad files); nothing heavy yet.
+// Reads and checks a map and its scenario (InputError on bad files).
 PreparedMap prepare_map(const std::string& path, const QuerySelection& sel);
 
-// The bound the reference optimum's search takes (docs/terrain.md): the octile reference, which its
-// graph always matches or beats, plus rounding; +inf without one.
-double reference_bound(const std::optional<double>& octile_optimal_cost);
+// How an AgentMap fills its queries' oracle columns (harness/run/oracles.hpp).
+struct OracleOptions {
+  bool optimum = true;  // `optimal` (and on weighted maps optimal_cost); octile costs always
+  int threads = 1;      // --threads: the reference optimal_cost's queries in parallel too
+  // A previous run's saved optimum (the sweep's resume): fills the queries and returns true, or
+  // returns false and the oracles compute it.
+  std::function<bool(std::vector<QueryInput>&)> saved;
+};
+
+// The map as one agent runs on it. pm must outlive it; immutable once made (threads share it).
+class AgentMap {
+ public:
+  // Builds the agent's space, draws (maps without a scenario) and selects the queries and fills
+  // their oracle columns.
+  AgentMap(const PreparedMap& pm, const Agent& agent, const OracleOptions& o);
+
+  const PreparedMap& prepared() const { return pm_; }
+  const Map& map() const { return pm_.map; }
+  const Agent& agent() const { return space_.agent(); }
+  const AgentSpace& space() const { return space_; }
+  const CostModel& cost() const { return cost_; }
+  const std::vector<QueryInput>& queries() const { return queries_; }
+  // The scenario the queries' indices refer to (the drawn one for a map without a scenario file).
+  const Scenario& scenario() const { return has_drawn_ ? drawn_ : pm_.scen; }
+  // `optimal` was filled (computed or read back): the build rows name the reference (reference_m).
+  bool has_optimum() const { return has_optimum_; }
+  // A disc's tangent graph (its size and build time for the run's note); nullptr otherwise.
+  const TangentGraph* tangent() const { return oracles_.tangent(); }
+  double tangent_build_ms() const { return oracles_.tangent_build_ms(); }
+
+ private:
+  const PreparedMap& pm_;
+  AgentSpace space_;
+  CostModel cost_;
+  Scenario drawn_;
+  bool has_drawn_ = false;
+  std::vector<QueryInput> queries_;
+  Oracles oracles_;
+  bool has_optimum_ = false;
+  void select_queries();
+};
 
 // Files the --map arguments name: each file itself, each directory searched (recursively, sorted)
 // for *.map and *.wkt. Throws InputError for a path that does not exist or a directory with no maps.

@@ -16,7 +16,8 @@
 #include "harness/run/checkopt.hpp"
 #include "harness/run/metadata.hpp"
 #include "harness/run/parallel.hpp"
-#include "geometry/steiner_reference.hpp"
+#include "harness/run/timed_build.hpp"
+#include "harness/util/timing.hpp"
 #include "search/workspace.hpp"
 
 namespace fs = std::filesystem;
@@ -33,80 +34,64 @@ static std::size_t peak_rss_bytes() {
   return 0;
 }
 
-std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const RepresentationSpec& spec, Params& params) {
-  pm.build_queries();
-  const RepresentationEntry& e = *spec.entry;
-  if (!pm.disc()) return e.build(pm.map, params);
-  // A build per (map, representation, R): the exact disc structure where the entry has one, else
-  // a build on the map shrunk by R (geometry/erosion.hpp) or, with erode=none, on the map itself.
-  if (e.caps.radius == RadiusSupport::tangent_graph) return e.build_disc(pm.map, pm.R());
-  if (spec.erosion() == Erode::none) return e.build(pm.map, params);
-  return e.build(pm.build_map(spec.erosion()), params);
+namespace {
+
+// With repetitions > 1 (docs/command-line.md --repetitions): each stage's time of `rows` becomes the
+// median over them and `again`, the other repetitions' rows of the same query.
+void median_times(std::vector<ResultRow>& rows, const std::vector<std::vector<ResultRow>>& again) {
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    double ResultRow::*fields[3] = {&ResultRow::locate_us, &ResultRow::search_us, &ResultRow::smooth_us};
+    for (auto f : fields) {
+      std::vector<double> v{rows[k].*f};
+      for (const auto& a : again) v.push_back(a[k].*f);
+      std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+      rows[k].*f = v[v.size() / 2];
+    }
+  }
 }
 
-std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
+// The rows of a representation that was not built: not_applicable (`why`), every query of every pass.
+void rows_not_built(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt, const std::string& why,
+                    const std::function<void(const ResultRow&)>& sink) {
+  const MapContext mc = map_context(am.map(), am.prepared().selection.convention);
+  for (SearchMode sm : opt.searches)
+    for (const auto& h : opt.heuristics) {
+      const QueryContext ctx{.map = mc, .space = am.space(), .cost = am.cost(), .rep_text = spec.text, .heuristic = h,
+                             .smoothings = opt.smoothings, .search = sm};
+      for (const auto& qi : am.queries())
+        for (auto& r : rows_for_every_smoothing(identity_row(ctx, qi), opt.smoothings, Status::not_applicable, why)) sink(r);
+    }
+}
+
+}  // namespace
+
+std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt,
                                  const std::function<void(const ResultRow&)>& sink) {
-  pm.build_queries();
-  if (pm.map.weighted() && !spec.caps().weights) {
+  if (auto why = am.cost().not_applicable(spec.caps(), spec.text)) {
     // docs/terrain.md: a representation that assumes one cost everywhere answers not_applicable on
     // a weighted map, every query of every pass, and is not built (no build row).
-    const MapContext ctx = map_context(pm.map, pm.selection.convention);
-    const RadiusContext rc = pm.radius_context();
-    for (SearchMode sm : opt.searches)
-      for (const auto& h : opt.heuristics)
-        for (const auto& qi : pm.queries)
-          for (auto& r : rows_for_every_smoothing(identity_row(ctx, qi, spec.text, h, sm, pm.radius ? &rc : nullptr), opt.smoothings,
-                                                  Status::not_applicable, no_terrain_message(spec.text)))
-            sink(r);
+    rows_not_built(am, spec, opt, *why, sink);
     return std::nullopt;
   }
-  const bool exact_disc = pm.disc() && spec.caps().radius == RadiusSupport::tangent_graph;
-  Params params = Params::parse(spec.params);
-  std::unique_ptr<AnyRepresentation> rep;
-  const auto t0 = std::chrono::steady_clock::now();
-  try {
-    if (exact_disc && (!params.empty() || spec.erode))
-      throw std::invalid_argument(spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
-    rep = build_for_agent(pm, spec, params);
-  } catch (const UnsupportedMap& u) {
-    std::cerr << "navbench: skipping " << spec.text << " on " << pm.map.name << ": " << u.what() << '\n';
+  TimedBuild built = build_timed(am.space(), spec);
+  if (!built.rep) {
+    std::cerr << "navbench: skipping " << spec.text << " on " << am.map().name << ": " << built.unsupported << '\n';
     return std::nullopt;
   }
-  const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  rep->prepare();  // search memory, untimed (search/any_representation.hpp)
-  std::string canonical = params.canonical();
-  if (pm.disc() && !exact_disc) canonical = std::string("erode=") + to_string(spec.erosion()) + (canonical.empty() ? "" : "," + canonical);
-  BuildRow b = make_build_row(pm.map.name, spec, canonical, *rep, build_ms);
-  b.radius = pm.radius;
-  if (pm.map.weighted()) {
-    b.terrain = pm.map.terrain;
-    // docs/terrain.md: the rows' optimal_cost comes from the Steiner-point reference of density m
-    // (not a parameter of the representation: it comes last, after the sorted ones).
-    if (pm.optimum_done) b.params += (b.params.empty() ? "" : ",") + std::string("reference_m=") + std::to_string(kDefaultSteinerM);
-  }
+  am.cost().fill_build(built.row, am.has_optimum());
+  AnyRepresentation& rep = *built.rep;
   const int reps = std::max(1, opt.repetitions);
-  const RadiusContext radius_ctx = pm.radius_context();
-  const RadiusContext* rad = pm.radius ? &radius_ctx : nullptr;
-  const MapContext ctx = map_context(pm.map, pm.selection.convention);
+  const MapContext mc = map_context(am.map(), am.prepared().selection.convention);
   // One query's rows; with reps > 1 each stage's time is the median of the repetitions.
   auto answer = [&](const QueryInput& qi, SearchMode sm, const Heuristic& h, SearchWorkspace* ws) {
-    auto rows = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, opt.paths, ws, rad, sm, spec.caps());
+    QueryContext ctx{.map = mc, .space = am.space(), .cost = am.cost(), .rep_text = spec.text, .heuristic = h,
+                     .smoothings = opt.smoothings, .rep = &rep, .search = sm, .caps = spec.caps(), .keep_paths = opt.paths, .ws = ws};
+    auto rows = run_query(ctx, qi);
     if (reps > 1) {
-      std::vector<std::vector<std::array<double, 3>>> times(rows.size());
-      for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({rows[k].locate_us, rows[k].search_us, rows[k].smooth_us});
-      for (int r = 1; r < reps; ++r) {
-        auto again = run_query(ctx, qi, *rep, spec.text, h, opt.smoothings, *pm.free, false, ws, rad, sm, spec.caps());
-        for (std::size_t k = 0; k < rows.size(); ++k) times[k].push_back({again[k].locate_us, again[k].search_us, again[k].smooth_us});
-      }
-      for (std::size_t k = 0; k < rows.size(); ++k) {
-        double* fields[3] = {&rows[k].locate_us, &rows[k].search_us, &rows[k].smooth_us};
-        for (int f = 0; f < 3; ++f) {
-          std::vector<double> v;
-          for (auto& t : times[k]) v.push_back(t[std::size_t(f)]);
-          std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
-          *fields[f] = v[v.size() / 2];
-        }
-      }
+      ctx.keep_paths = false;
+      std::vector<std::vector<ResultRow>> again;
+      for (int r = 1; r < reps; ++r) again.push_back(run_query(ctx, qi));
+      median_times(rows, again);
     }
     return rows;
   };
@@ -114,34 +99,64 @@ std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec
   std::vector<std::pair<SearchMode, const Heuristic*>> passes;
   for (SearchMode sm : opt.searches)
     for (const auto& h : opt.heuristics) passes.emplace_back(sm, &h);
+  const auto& queries = am.queries();
   const std::size_t threads = std::size_t(std::max(1, opt.threads));
   if (threads == 1) {
     for (const auto& [sm, h] : passes)
-      for (const auto& qi : pm.queries)
+      for (const auto& qi : queries)
         for (auto& r : answer(qi, sm, *h, nullptr)) sink(r);
-    return b;
+    return built.row;
   }
   // --threads N: the queries of this (map, representation) in parallel over the one read-only
   // build, each thread with its own search workspace. Blocks of queries are answered in parallel,
   // then their rows go to the sink in query order, so the output equals a single-threaded run's
   // (timing columns aside) and memory stays bounded by one block.
   std::vector<std::unique_ptr<SearchWorkspace>> ws;
-  for (std::size_t t = 0; t < threads; ++t) ws.push_back(rep->new_workspace());
+  for (std::size_t t = 0; t < threads; ++t) ws.push_back(rep.new_workspace());
   const std::size_t block = 256 * threads;
   std::vector<std::vector<ResultRow>> out;
   for (const auto& pass : passes)  // (no structured binding: the worker lambda captures them)
-    for (std::size_t begin = 0; begin < pm.queries.size(); begin += block) {
+    for (std::size_t begin = 0; begin < queries.size(); begin += block) {
       const SearchMode sm = pass.first;
       const Heuristic* h = pass.second;
-      const std::size_t end = std::min(pm.queries.size(), begin + block);
+      const std::size_t end = std::min(queries.size(), begin + block);
       out.assign(end - begin, {});
       parallel_for(begin, end, threads,
-                   [&](std::size_t i, std::size_t t) { out[i - begin] = answer(pm.queries[i], sm, *h, ws[t].get()); });
+                   [&](std::size_t i, std::size_t t) { out[i - begin] = answer(queries[i], sm, *h, ws[t].get()); });
       for (auto& rows : out)
         for (auto& r : rows) sink(r);
     }
-  return b;
+  return built.row;
 }
+
+namespace {
+
+// The run's note on one (map, agent): its query count, radius and tangent graph.
+void note_agent_map(const AgentMap& am) {
+  std::cerr << "navbench: " << am.map().name << " (" << am.map().collection << "): " << am.queries().size() << " queries";
+  if (am.agent().column()) std::cerr << ", radius " << format_number(am.agent().R());
+  if (const TangentGraph* t = am.tangent()) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, " (tangent graph: %zu circles, %zu vertices, %zu edges, built in %.1f ms)", t->circle_count(),
+                  t->vertex_count(), t->edge_count(), am.tangent_build_ms());
+    std::cerr << buf;
+  }
+  std::cerr << '\n';
+}
+
+// Throughput of a unit's query phase (build excluded, row writing included), e.g. for --threads.
+void note_throughput(const RunConfig& cfg, const AgentMap& am, const RepresentationSpec& spec, const BuildRow& b, Clock::time_point t0) {
+  const double s = us_since(t0) / 1e6 - b.build_ms / 1e3;
+  const std::size_t n = am.queries().size() * cfg.unit.heuristics.size();
+  if (cfg.quiet || s <= 0) return;
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "navbench: %s %s: %zu queries in %.6f s (%.0f queries/s, %d thread%s, peak RSS %.1f MiB)\n",
+                am.map().name.c_str(), spec.text.c_str(), n, s, double(n) / s, cfg.unit.threads, cfg.unit.threads == 1 ? "" : "s",
+                double(peak_rss_bytes()) / (1 << 20));
+  std::cerr << buf;
+}
+
+}  // namespace
 
 int run(const RunConfig& cfg) {
   if (!cfg.dynamic.empty()) return run_dynamic(cfg);
@@ -153,58 +168,33 @@ int run(const RunConfig& cfg) {
   for (const auto& f : files) maps.push_back(prepare_map(f, cfg.select));
 
   write_run_metadata(cfg);
-  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.radii.empty(), .terrain = cfg.select.weights.any()});
+  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.agents.empty(), .terrain = cfg.select.weights.any()});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
-  for (auto& pm : maps)
-  for (const auto& radius : radius_passes(cfg.radii)) {
-    pm.release();
-    pm.radius = radius;
-    pm.threads = cfg.unit.threads;
-    if (cfg.optimum) pm.compute_optimum();
-    pm.build_queries();  // (with --no-optimum too: the count below is the real one)
-    if (!cfg.quiet) {
-      std::cerr << "navbench: " << pm.map.name << " (" << pm.map.collection << "): " << pm.queries.size() << " queries";
-      if (pm.radius) std::cerr << ", radius " << format_number(*pm.radius);
-      if (pm.tangent) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, " (tangent graph: %zu circles, %zu vertices, %zu edges, built in %.1f ms)",
-                      pm.tangent->circle_count(), pm.tangent->vertex_count(), pm.tangent->edge_count(), pm.tangent_build_ms);
-        std::cerr << buf;
-      }
-      std::cerr << '\n';
-    }
-    for (const auto& spec : cfg.reps) {
-      auto sink = [&](const ResultRow& r) {
-        if (check.applies(spec, r) && r.octile_optimal && r.raw_length) {
-          const ScenarioLine& l = pm.scen.lines[std::size_t(r.scen_index)];
-          check.record(std::abs(*r.raw_length - *r.octile_optimal) <= printed_tolerance(l),
-                       pm.map.name + " query " + std::to_string(r.scen_index) + ": " + spec.text, format_number(*r.raw_length),
-                       format_number(l.optimal));
+  for (const auto& pm : maps)
+    for (const Agent& agent : agent_passes(cfg.agents)) {
+      const AgentMap am(pm, agent, {.optimum = cfg.optimum, .threads = cfg.unit.threads});
+      if (!cfg.quiet) note_agent_map(am);
+      for (const auto& spec : cfg.reps) {
+        auto sink = [&](const ResultRow& r) {
+          if (check.applies(spec, r) && r.octile_optimal && r.raw_length) {
+            const ScenarioLine& l = am.scenario().lines[std::size_t(r.scen_index)];
+            check.record(std::abs(*r.raw_length - *r.octile_optimal) <= printed_tolerance(l),
+                         pm.map.name + " query " + std::to_string(r.scen_index) + ": " + spec.text, format_number(*r.raw_length),
+                         format_number(l.optimal));
+          }
+          writer.write(r);
+        };
+        const auto t0 = Clock::now();
+        if (auto b = run_unit(am, spec, cfg.unit, sink)) {
+          writer.write(*b);
+          note_throughput(cfg, am, spec, *b, t0);
         }
-        writer.write(r);
-      };
-      const auto t0 = std::chrono::steady_clock::now();
-      if (auto b = run_unit(pm, spec, cfg.unit, sink)) {
-        writer.write(*b);
-        // Throughput of the query phase (build excluded, row writing included), e.g. for --threads.
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - b->build_ms / 1e3;
-        const std::size_t n = pm.queries.size() * cfg.unit.heuristics.size();
-        if (!cfg.quiet && s > 0) {
-          char buf[200];
-          std::snprintf(buf, sizeof buf, "navbench: %s %s: %zu queries in %.6f s (%.0f queries/s, %d thread%s, peak RSS %.1f MiB)\n",
-                        pm.map.name.c_str(), spec.text.c_str(), n, s, double(n) / s, cfg.unit.threads,
-                        cfg.unit.threads == 1 ? "" : "s", double(peak_rss_bytes()) / (1 << 20));
-          std::cerr << buf;
-        }
+        writer.flush();
       }
-      writer.flush();
     }
-    pm.release();
-  }
   writer.flush();
   return check.finish();
 }
-
 
 }  // namespace navbench
 

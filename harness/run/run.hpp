@@ -15,15 +15,10 @@
 
 namespace navbench {
 
-// Builds `spec` for pm's agent (docs/radius.md): without a disc, on the map; with R > 0, the
-// entry's exact disc structure when it has one (caps.radius), else on the map shrunk by R as
-// spec.erosion() says (erode=none: the map itself). Throws UnsupportedMap where that cannot be.
-std::unique_ptr<AnyRepresentation> build_for_agent(PreparedMap& pm, const RepresentationSpec& spec, Params& params);
-
-// Builds `spec` on the map and runs every query: rows go to sink; returns the build row, or
+// Builds `spec` for am's agent (harness/run/timed_build.hpp) and runs every query of am: rows go to sink; returns the build row, or
 // nullopt when nothing was built: the representation does not support this kind of map (a note
 // goes to stderr), or it takes no weights and the map is weighted (its rows are not_applicable).
-std::optional<BuildRow> run_unit(PreparedMap& pm, const RepresentationSpec& spec, const UnitOptions& opt,
+std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt,
                                  const std::function<void(const ResultRow&)>& sink);
 
 // Parses the arguments after `run` (CLI11, typed options). nullopt: --help was given and printed.

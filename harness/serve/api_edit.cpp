@@ -32,8 +32,8 @@ using LiveBuilds = std::vector<std::pair<std::string, std::shared_ptr<BuiltRep>>
 // unsupported ones are dropped (tried again on next use). Returns whether e had a free space.
 bool take_live_builds(MapEntry& e, LiveBuilds& live, bool cells_changed) {
   std::lock_guard g(e.m);
-  const bool had_free = e.free != nullptr;
-  if (cells_changed) e.free.reset();  // the free space does not depend on weights
+  const bool had_free = e.space != nullptr;
+  if (cells_changed) e.space.reset();  // the free space does not depend on weights
   // The builds at agent radii are made from a copy of the old cells: dropped, and made again from the
   // new cells on next use (as `navbench run --radius R` on the edited map; docs/viewer.md).
   e.radii.clear();
@@ -101,10 +101,10 @@ json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want
     // follow changed cells only.
     if (take_live_builds(e, live, !changed.empty()) && !changed.empty()) {
       const auto t0 = Clock::now();
-      auto fresh = std::make_shared<const FreeSpace>(e.pm.map);
+      auto fresh = std::make_shared<const AgentSpace>(e.pm.map, Agent{});
       free_us = us_since(t0);
       std::lock_guard g2(e.m);
-      e.free = std::move(fresh);
+      e.space = std::move(fresh);
     }
     for (auto& [text, b] : live) {
       if (changed.empty() && (!weights_changed || !b->spec.caps().weights)) continue;

@@ -85,7 +85,7 @@ json api_map(MapCache& maps, MapEntry& e) {
     out["terrain"] = m.grid.weighted() ? json(m.terrain) : json(nullptr);
     out["weights"] = m.grid.weighted() ? json(m.grid.weights) : json(nullptr);
   }
-  else out["rings"] = free_space_rings(*maps.free_space(e));
+  else out["rings"] = free_space_rings(maps.point_space(e)->free());
   return out;
 }
 
@@ -98,7 +98,7 @@ Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text
   if (specs.size() != 1) throw HttpError(400, "'rep' names one representation");
   const RepresentationSpec& spec = specs[0];
   std::shared_lock map_lock(e.state);
-  std::optional<double> R;
+  Agent agent;
   if (!radius_text.empty()) {
     json r;
     try {
@@ -106,18 +106,18 @@ Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text
     } catch (const json::exception&) {
       r = radius_text;
     }
-    R = read_radius(json{{"radius", r}}, e.pm.map);
-    if (*R > kRadiusTolerance && e.pm.map.weighted())
+    agent = read_radius(json{{"radius", r}}, e.pm.map);
+    if (agent.disc() && e.pm.map.weighted())
       throw HttpError(400, "'radius' > 0 on a weighted map: agents with a radius on terrain costs are not covered (docs/terrain.md)");
   }
   Structure out;
   out.version = e.version;
   std::shared_ptr<BuiltRep> b;
-  if (R && *R > kRadiusTolerance && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erode::none)) {
+  if (agent.disc() && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erode::none)) {
     if (spec.caps().radius == RadiusSupport::tangent_graph && (!spec.params.empty() || spec.erode))
       throw HttpError(422, spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
     const auto deadline = maps.deadline(t0);
-    b = maps.built_at(maps.radius_builds(e, *R, deadline), spec, deadline);
+    b = maps.built_at(maps.radius_builds(e, agent.R(), deadline), spec, deadline);
     if (!b) throw HttpError(503, "still building " + spec.text + " at this radius; ask again");
   } else {
     b = maps.built(e, spec);

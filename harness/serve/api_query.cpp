@@ -1,6 +1,7 @@
 // POST /api/query {"map": ID, "reps": [SPEC...], "start": [x, y], "goal": [x, y],
 //                  "smoothing": "los" | [...], "heuristic": "euclidean*1.5", "paths": true, "radius": 0.5}
-// Every query goes through the pipeline of `navbench run` (run_query, exact_optimum), so each
+// Every query goes through the pipeline of `navbench run` (run_query) and the one oracle service
+// (harness/run/oracles.hpp), so each
 // answer's row equals `navbench run --convention corner` on the same points (docs/viewer.md#the-api);
 // with "radius", `navbench run --radius R --convention corner` (docs/viewer.md#agents-with-a-radius).
 #include <algorithm>
@@ -72,7 +73,7 @@ json row_json(const ResultRow& r, const BuildRow& b, bool weighted) {
           {"arcs", arcs},
           // the CSV row as `navbench run` writes it (docs/results.md#result-rows; on a weighted map with
           // the group terrain, as `navbench run --terrain/--costs` does)
-          {"row", format_row(r, {.terrain = weighted})}};
+          {"row", format_row(r, {.radius = r.radius.has_value(), .terrain = weighted})}};
 }
 
 // One query on one map state: what every representation's answer needs.
@@ -82,8 +83,8 @@ struct QueryJob {
   const QueryRequest& q;
   const MapContext& ctx;
   const QueryInput& in;
-  const FreeSpace& free;
-  const RadiusContext* radius;             // the request's "radius" (nullptr: none, rows without the column)
+  const AgentSpace& space;                 // the agent's: the point's, or at R > 1e-9 rb's
+  const CostModel& cost;
   std::shared_ptr<RadiusBuilds> rb;        // R > 1e-9: the builds at R
   Clock::time_point deadline;              // when builds at R answer "still building"
   bool weighted = false;                   // docs/terrain.md: the map has weights (rows with the group terrain)
@@ -95,22 +96,12 @@ std::string number_text(double v) {
   return s.str();
 }
 
-// The exact optimum of a disc, as `navbench run --radius R` computes it (PreparedMap::compute_optimum):
-// the tangent graph's shortest path between free points.
-std::optional<double> disc_optimum(const RadiusBuilds& rb, Point s, Point g) {
-  if (!rb.pm.tangent || !rb.pm.free->point_free(s) || !rb.pm.free->point_free(g)) return std::nullopt;
-  auto p = rb.pm.tangent->shortest_path(s, g);
-  if (!p) return std::nullopt;
-  return p->length;
-}
-
-// The exact optimum for `optimal` and `gap`, as `navbench run` computes it (PreparedMap's
-// optimum): the registry's reference representation, built as the user would name it, so its
-// build is shared with their queries.
+// `optimal` and `gap` from the oracle service's exact_optimum, over the registry's reference
+// representation built as the user would name it, so its build is shared with their queries.
 std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSpace& free, Point s, Point g) {
   if (e.pm.map.weighted()) {
     // docs/terrain.md: on a weighted map `optimal` stays Euclidean: the exact graph of the same free
-    // space without the weights (as PreparedMap::compute_optimum), made again when the cells change.
+    // space without the weights (build_optimum_graph of the copy), made again when the cells change.
     // Built outside e.m (the caller holds e.state shared: the map does not change meanwhile), so
     // other requests on the map do not wait for it; two first queries may both build it.
     std::shared_ptr<PlainOptimum> po;
@@ -141,35 +132,22 @@ std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSp
   return exact_optimum(*vis->rep, free, s, g);
 }
 
-// docs/terrain.md: the least cost of an 8-connected centre-to-centre path, as `navbench run`
-// computes it (PreparedMap::compute_octile_costs): the registry's grid8-optimal entry that takes
-// weights, with the octile distance times the least weight; its build is shared with the user's.
-std::optional<double> octile_cost_of(MapCache& maps, MapEntry& e, const FreeSpace& free, Point s, Point g) {
-  const RepresentationEntry* grid8 = nullptr;
-  for (const auto& r : representations())
-    if (r.caps.grid8_optimal && r.caps.weights) grid8 = &r;
+// docs/terrain.md: octile_optimal_cost from the oracle service, over the registry's grid8-optimal
+// entry that takes weights; its build is shared with the user's.
+std::optional<double> octile_cost_of(MapCache& maps, MapEntry& e, const FreeSpace& free, const CostModel& cost, Point s, Point g) {
+  const RepresentationEntry* grid8 = octile_entry();
   if (!grid8 || !free.point_free(s) || !free.point_free(g)) return std::nullopt;
   RepresentationSpec spec;
   spec.text = grid8->name;
   spec.entry = grid8;
   auto b = maps.built(e, spec);
   if (!b->rep) return std::nullopt;
-  Heuristic h = parse_heuristic("octile");
-  h.weight = least_weight(e.pm.map.grid);
   std::lock_guard lock(b->m);
-  Query q;
-  q.start = s;
-  q.goal = g;
-  if (!b->rep->locate(q)) return std::nullopt;
-  SearchStats st;
-  const double c = b->rep->search(q, h, st);
-  if (!std::isfinite(c)) return std::nullopt;
-  return c;
+  return octile_cost(*b->rep, free, cost, s, g);
 }
 
-// docs/terrain.md: the reference optimum of a weighted map, as `navbench run` computes it
-// (PreparedMap::compute_reference_costs), bounded by the octile reference; made once per state of
-// the map's cells and weights (the reference is const and thread-safe).
+// docs/terrain.md: optimal_cost from the oracle service's reference_cost, over a reference made once
+// per state of the map's cells and weights (the reference is const and thread-safe).
 std::optional<double> reference_cost_of(MapEntry& e, const FreeSpace& free, Point s, Point g, std::optional<double> octile) {
   if (!free.point_free(s) || !free.point_free(g)) return std::nullopt;
   // Built outside e.m, as the plain optimum above; every edit, paint and load bumps e.version.
@@ -186,20 +164,18 @@ std::optional<double> reference_cost_of(MapEntry& e, const FreeSpace& free, Poin
     std::lock_guard lock(e.m);
     e.cost_reference = cr = c;
   }
-  if (auto p = cr->ref->shortest(s, g, reference_bound(octile))) return p->cost;
-  return std::nullopt;
+  return reference_cost(*cr->ref, free, s, g, octile);
 }
 
 // The answers of one representation: a row per smoothing (not_applicable rows when it does not
-// support the map or the radius). Builds it on first use: at R > 0 as `navbench run --radius R`
-// does (build_for_agent), where only a representation on the map itself (erode=none) shares the
-// point agent's build.
+// support the map or the radius). Builds it on first use by the timed build (at R > 0 in the disc's
+// space), where only a representation on the map itself (erode=none) shares the point agent's build.
 json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
   json out = json::array();
   auto rows_without_path = [&](const char* status, const std::string& message, bool building = false) {
     for (const auto& s : job.q.smoothings) {
       json r = {{"representation", spec.text}, {"smoothing", s}, {"search", to_string(job.q.search)}, {"heuristic", job.q.heuristic.text},
-                {"status", status}, {"message", message}, {"radius", job.radius ? json(job.radius->R) : json(nullptr)},
+                {"status", status}, {"message", message}, {"radius", opt(job.q.agent.column())},
                 {"path", json::array()}, {"arcs", json::array()}};
       if (building) r["building"] = true;
       out.push_back(std::move(r));
@@ -208,7 +184,7 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
   };
   std::shared_ptr<BuiltRep> b;
   if (job.rb && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erode::none)) {
-    // As run_unit: the tangent graph takes no parameters.
+    // As the timed build says: the tangent graph takes no parameters.
     if (spec.caps().radius == RadiusSupport::tangent_graph && (!spec.params.empty() || spec.erode))
       return rows_without_path("not_applicable", spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
     Clock::time_point since;
@@ -225,10 +201,14 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
   std::vector<ResultRow> rows;
   {
     std::lock_guard lock(b->m);
-    rows = run_query(job.ctx, job.in, *b->rep, spec.text, job.q.heuristic, job.q.smoothings, job.free, true, nullptr,
-                     job.radius, job.q.search, spec.caps());
+    rows = run_query({.map = job.ctx, .space = job.space, .cost = job.cost, .rep_text = spec.text, .heuristic = job.q.heuristic,
+                      .smoothings = job.q.smoothings, .rep = b->rep.get(), .search = job.q.search, .caps = spec.caps(),
+                      .keep_paths = true},
+                     job.in);
   }
   for (auto& r : rows) {
+    // The column `radius` is the request's agent's: at R <= 1e-9 it shares the map's point space.
+    r.radius = job.q.agent.column();
     if (!job.q.paths) {
       r.path.clear();
       r.items.clear();
@@ -281,7 +261,7 @@ json api_query(MapCache& maps, const json& body) {
     // docs/terrain.md: weighted runs use the `center` convention (weights belong to cells), and no
     // radius: a point is the centre of the cell holding it (the right or lower one on a border), the
     // scenario's numbers are that cell, as `navbench run --terrain T` with a scenario of those cells.
-    if (q.radius && *q.radius > kRadiusTolerance)
+    if (q.agent.disc())
       throw HttpError(400, "'radius' > 0 on a weighted map: agents with a radius on terrain costs are not covered (docs/terrain.md)");
     auto cell = [&](double v, int n) { return double(std::clamp(int(std::floor(v)), 0, n - 1)); };
     in.sx = cell(q.start.x, m.grid.width), in.sy = cell(q.start.y, m.grid.height);
@@ -289,26 +269,26 @@ json api_query(MapCache& maps, const json& body) {
     in.start = {in.sx + 0.5, in.sy + 0.5};
     in.goal = {in.gx + 0.5, in.gy + 0.5};
   }
-  const MapContext ctx = map_context(m, weighted ? "center" : "corner");  // terrain and least weight of a weighted map
+  const MapContext ctx = map_context(m, weighted ? "center" : "corner");
+  const CostModel cost(m);  // terrain and least weight of a weighted map
 
   // An agent with a radius (docs/radius.md): R <= 1e-9 is the point agent (its rows only gain the
   // column `radius`); beyond, the builds at R (503 while they take longer than the wait).
   const auto deadline = maps.deadline(t0);
   std::shared_ptr<RadiusBuilds> rb;
-  if (q.radius && *q.radius > kRadiusTolerance) rb = maps.radius_builds(e, *q.radius, deadline);
-  const RadiusContext radius{q.radius.value_or(0.0), rb ? rb->pm.rv.get() : nullptr};
-
-  auto free = maps.free_space(e);
-  const FreeSpace& fs = rb ? *rb->pm.free : *free;  // the same cells; the validity test of R is built on rb's
+  if (q.agent.disc()) rb = maps.radius_builds(e, q.agent.R(), deadline);
+  auto point = maps.point_space(e);
+  const AgentSpace& space = rb ? *rb->space : *point;  // the same cells; the validity test of R is rb's
+  const FreeSpace& free = point->free();
   const auto t_opt = Clock::now();
-  in.optimal = rb ? disc_optimum(*rb, in.start, in.goal) : exact_optimum_of(maps, e, *free, in.start, in.goal);
+  in.optimal = rb ? rb->oracles->optimum(in.start, in.goal) : exact_optimum_of(maps, e, free, in.start, in.goal);
   if (weighted) {
-    in.octile_optimal_cost = octile_cost_of(maps, e, *free, in.start, in.goal);
-    in.optimal_cost = reference_cost_of(e, *free, in.start, in.goal, in.octile_optimal_cost);
+    in.octile_optimal_cost = octile_cost_of(maps, e, free, cost, in.start, in.goal);
+    in.optimal_cost = reference_cost_of(e, free, in.start, in.goal, in.octile_optimal_cost);
   }
   const double optimum_us = us_since(t_opt);
 
-  const json results = answer_all(QueryJob{maps, e, q, ctx, in, fs, q.radius ? &radius : nullptr, rb, deadline, weighted});
+  const json results = answer_all(QueryJob{maps, e, q, ctx, in, space, cost, rb, deadline, weighted});
   json out = {{"map", maps.index_of(e)},
               {"version", e.version},
               {"start", {in.start.x, in.start.y}},
@@ -318,17 +298,16 @@ json api_query(MapCache& maps, const json& body) {
               {"optimal", opt(in.optimal)},
               {"optimum_us", optimum_us},
               {"server_us", us_since(t0)},
-              {"radius", q.radius ? json(*q.radius) : json(nullptr)},
+              {"radius", opt(q.agent.column())},
               {"terrain", weighted ? json(m.terrain) : json(nullptr)},
               {"octile_optimal_cost", opt(in.octile_optimal_cost)},
               {"optimal_cost", opt(in.optimal_cost)},
               {"results", results}};
   if (rb) {  // what R > 0 shares, built once per (map, R) (docs/radius.md)
     out["radius_build_ms"] = rb->build_ms;
-    out["tangent"] = {{"circles", rb->pm.tangent->circle_count()},
-                      {"vertices", rb->pm.tangent->vertex_count()},
-                      {"edges", rb->pm.tangent->edge_count()},
-                      {"build_ms", rb->pm.tangent_build_ms}};
+    const TangentGraph& t = *rb->oracles->tangent();
+    out["tangent"] = {{"circles", t.circle_count()}, {"vertices", t.vertex_count()}, {"edges", t.edge_count()},
+                      {"build_ms", rb->oracles->tangent_build_ms()}};
   }
   return out;
 }

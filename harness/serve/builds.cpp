@@ -4,73 +4,37 @@
 #include <bit>
 #include <cstring>
 
+#include "harness/run/timed_build.hpp"
 #include "harness/serve/viewer.hpp"
 
 namespace navbench::viewer {
 
-double us_since(Clock::time_point t0) { return std::chrono::duration<double, std::micro>(Clock::now() - t0).count(); }
-
 namespace {
 
 // The build row's size columns, read again after every change of the structure.
-void record_stats(BuiltRep& b) {
-  const BuildStats st = b.rep->stats();
-  b.build.vertices = st.vertices;
-  b.build.edges = st.edges;
-  b.build.memory_bytes = st.memory_bytes;
+void record_stats(BuiltRep& b) { record_sizes(b.build, *b.rep); }
+
+// A BuiltRep holding a timed build (harness/run/timed_build.hpp).
+std::shared_ptr<BuiltRep> built_rep(const RepresentationSpec& spec, TimedBuild t) {
+  auto b = std::make_shared<BuiltRep>();
+  b->spec = spec;
+  b->rep = std::move(t.rep);
+  b->unsupported = std::move(t.unsupported);
+  b->build = std::move(t.row);
+  return b;
 }
 
 }  // namespace
 
-std::shared_ptr<BuiltRep> build_rep(const Map& m, const RepresentationSpec& spec) {
-  auto b = std::make_shared<BuiltRep>();
-  b->spec = spec;
-  Params params = Params::parse(spec.params);
-  const auto t0 = Clock::now();
-  try {
-    b->rep = spec.entry->build(m, params);
-  } catch (const UnsupportedMap& u) {
-    b->unsupported = u.what();
-    return b;
-  }
-  // The build row as `navbench run` writes it (run_unit).
-  b->build.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  b->rep->prepare();  // the search's memory, untimed (search/any_representation.hpp)
-  b->build.map = m.name;
-  b->build.representation = spec.text;
-  b->build.params = params.canonical();
-  record_stats(*b);
-  return b;
-}
+std::shared_ptr<BuiltRep> build_rep(const Map& m, const RepresentationSpec& spec) { return built_rep(spec, build_timed(m, spec)); }
 
-std::shared_ptr<BuiltRep> build_disc_rep(PreparedMap& pm, const RepresentationSpec& spec) {
-  auto b = std::make_shared<BuiltRep>();
-  b->spec = spec;
-  Params params = Params::parse(spec.params);
-  const bool exact_disc = spec.caps().radius == RadiusSupport::tangent_graph;
-  const auto t0 = Clock::now();
-  try {
-    b->rep = build_for_agent(pm, spec, params);  // as `navbench run --radius R` (run_unit)
-  } catch (const UnsupportedMap& u) {
-    b->unsupported = u.what();
-    return b;
-  }
-  b->build.build_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  b->rep->prepare();
-  b->build.map = pm.map.name;
-  b->build.representation = spec.text;
-  b->build.params = params.canonical();
-  if (!exact_disc)
-    b->build.params = std::string("erode=") + to_string(spec.erosion()) + (b->build.params.empty() ? "" : "," + b->build.params);
-  b->build.radius = pm.R();
-  record_stats(*b);
-  return b;
+std::shared_ptr<BuiltRep> build_disc_rep(const AgentSpace& space, const RepresentationSpec& spec) {
+  return built_rep(spec, build_timed(space, spec));
 }
-
 
 UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange>& changed, bool weights_changed) {
   UpdateOutcome out;
-  auto t0 = Clock::now();
+  const auto t0 = Clock::now();
   // As harness/run/dynamic.cpp: update in place, or free the old build (untimed) and build afresh.
   // An update that may leave another structure than a fresh build's is not used here: every
   // answer equals `navbench run` on the edited map. New weights: only representations declaring
@@ -78,19 +42,20 @@ UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange
   // others' updates know cells only.
   out.in_place = !b.rep->update_is_approximate() && (!weights_changed || b.spec.caps().weights_in_place) &&
                  b.rep->update(m, changed);
-  if (!out.in_place) {
-    out.update_us = us_since(t0);
+  out.update_us = us_since(t0);  // the update, or the failed attempt
+  if (out.in_place) {
+    b.rep->prepare();  // the search's memory, untimed
+  } else {
     b.rep.reset();
-    t0 = Clock::now();
     try {
-      Params params = Params::parse(b.spec.params);
-      b.rep = b.spec.entry->build(m, params);
+      TimedBuild fresh = build_timed(m, b.spec);  // timed without its prepare, as every build
+      b.rep = std::move(fresh.rep);
+      out.error = fresh.unsupported;
+      out.update_us += fresh.row.build_ms * 1000.0;
     } catch (const std::exception& x) {
       out.error = x.what();
     }
   }
-  out.update_us += us_since(t0);
-  if (b.rep) b.rep->prepare();
   b.structure.reset();
   if (b.rep) {
     if (!out.in_place) b.build.build_ms = out.update_us / 1000.0;  // the row's build time: this build's

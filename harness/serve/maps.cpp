@@ -107,11 +107,11 @@ std::size_t MapCache::index_of(const MapEntry& e) const {
   return 0;
 }
 
-std::shared_ptr<const FreeSpace> MapCache::free_space(MapEntry& e) {
+std::shared_ptr<const AgentSpace> MapCache::point_space(MapEntry& e) {
   touch(e);
   std::lock_guard g(e.m);
-  if (!e.free) e.free = std::make_shared<const FreeSpace>(e.pm.map);
-  return e.free;
+  if (!e.space) e.space = std::make_shared<const AgentSpace>(e.pm.map, Agent{});
+  return e.space;
 }
 
 std::shared_ptr<BuiltRep> MapCache::built(MapEntry& e, const RepresentationSpec& spec) {
@@ -165,10 +165,7 @@ std::shared_ptr<RadiusBuilds> MapCache::radius_builds(MapEntry& e, double R, Clo
       auto rb = std::make_shared<RadiusBuilds>();
       rb->R = R;
       rb->version = e.version;
-      rb->pm.map = e.pm.map;
-      rb->pm.selection = e.pm.selection;
-      rb->pm.has_scen = true;  // no queries of its own: they come from the page
-      rb->pm.radius = R;
+      rb->map = e.pm.map;
       auto promise = std::make_shared<std::promise<std::shared_ptr<RadiusBuilds>>>();
       fut = promise->get_future().share();
       since = Clock::now();
@@ -178,8 +175,9 @@ std::shared_ptr<RadiusBuilds> MapCache::radius_builds(MapEntry& e, double R, Clo
         background_.start([rb, promise, &e, R, id] {
           try {
             const auto t0 = Clock::now();
-            rb->pm.build_queries();    // free space, clearance (the validity test), the shrunk maps
-            rb->pm.compute_optimum();  // the tangent graph
+            rb->space = std::make_unique<AgentSpace>(rb->map, Agent::with_radius(R));  // free space, clearance, shrunk maps
+            rb->oracles = std::make_unique<Oracles>(*rb->space);
+            rb->oracles->prepare();  // the tangent graph
             rb->build_ms = us_since(t0) / 1000.0;
             promise->set_value(rb);
           } catch (...) {
@@ -222,7 +220,7 @@ std::shared_ptr<BuiltRep> MapCache::built_at(const std::shared_ptr<RadiusBuilds>
       try {
         background_.start([rb, spec, promise, id] {
           try {
-            promise->set_value(build_disc_rep(rb->pm, spec));
+            promise->set_value(build_disc_rep(*rb->space, spec));
           } catch (...) {
             erase_slot(rb->m, rb->reps, spec.text, id);
             promise->set_exception(std::current_exception());
@@ -247,13 +245,13 @@ void MapCache::touch(MapEntry& e) {
   for (auto& p : maps_) {
     if (p.get() == &e) continue;
     std::lock_guard ge(p->m);
-    if (!p->free && p->reps.empty() && p->radii.empty()) continue;
+    if (!p->space && p->reps.empty() && p->radii.empty()) continue;
     ++holding;
     if (!lru || p->used < lru->used) lru = p.get();
   }
   if (lru && holding + 1 > cache_maps_) {
     std::lock_guard ge(lru->m);
-    lru->free.reset();
+    lru->space.reset();
     lru->reps.clear();
     lru->radii.clear();
   }

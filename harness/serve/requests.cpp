@@ -100,8 +100,8 @@ bool read_paths(const json& body) {
 
 }  // namespace
 
-std::optional<double> read_radius(const json& body, const Map& m) {
-  if (!body.contains("radius")) return std::nullopt;
+Agent read_radius(const json& body, const Map& m) {
+  if (!body.contains("radius")) return Agent{};
   const json& r = body["radius"];
   const double most = std::max(m.max.x - m.min.x, m.max.y - m.min.y);
   if (!r.is_number() || !std::isfinite(r.get<double>()) || r.get<double>() < 0 || r.get<double>() > most) {
@@ -109,7 +109,7 @@ std::optional<double> read_radius(const json& body, const Map& m) {
     s << "'radius' must be a number from 0 to " << most << " (the agent's radius in map units)";
     throw HttpError(400, s.str());
   }
-  return r.get<double>();
+  return Agent::with_radius(r.get<double>());
 }
 
 QueryRequest read_query(const json& body, const Map& m) {
@@ -119,7 +119,7 @@ QueryRequest read_query(const json& body, const Map& m) {
   q.heuristic = read_heuristic(body);
   q.search = read_search(body);
   q.paths = read_paths(body);
-  q.radius = read_radius(body, m);
+  q.agent = read_radius(body, m);
   q.start = read_point(body, "start", m);
   q.goal = read_point(body, "goal", m);
   return q;

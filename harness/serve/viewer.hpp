@@ -29,7 +29,9 @@
 #include <nlohmann/json.hpp>
 
 #include "geometry/steiner_reference.hpp"
+#include "harness/run/oracles.hpp"
 #include "harness/run/run.hpp"
+#include "harness/util/timing.hpp"
 
 namespace httplib {
 class Server;
@@ -38,7 +40,6 @@ class Server;
 namespace navbench::viewer {
 
 using json = nlohmann::json;
-using Clock = std::chrono::steady_clock;
 
 // Limits of one request: anything larger is refused with a 4xx, never processed.
 constexpr std::size_t kMaxBody = 64 * 1024;       // bytes of a request body (413 beyond)
@@ -61,8 +62,6 @@ struct HttpError : std::runtime_error {
   HttpError(int s, const std::string& m) : std::runtime_error(m), status(s) {}
 };
 
-double us_since(Clock::time_point t0);
-
 // ---------- builds.cpp: one built representation of one map ----------
 
 struct BuiltRep {
@@ -74,8 +73,9 @@ struct BuiltRep {
   RepresentationSpec spec;                 // what was built: an edit of the map rebuilds it from this
 };
 
-// Builds `spec` on m, with the build row `navbench run` writes (run_unit). A map the representation
-// does not support gives a BuiltRep without `rep` (and the reason); other failures throw.
+// Builds `spec` on m by the timed build of `navbench run` (harness/run/timed_build.hpp), with its
+// build row. A map the representation does not support gives a BuiltRep without `rep` (and the
+// reason); other failures throw.
 std::shared_ptr<BuiltRep> build_rep(const Map& m, const RepresentationSpec& spec);
 
 // How one build followed an edit of its map.
@@ -92,10 +92,10 @@ UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange
 // The structure of a representation (`navbench structure`) as little-endian float32 x1 y1 x2 y2.
 std::string structure_bytes(AnyRepresentation& rep);
 
-// A disc agent's build of `spec` at pm's radius, as `navbench run --radius R` builds it
-// (build_for_agent: the tangent graph, or the map shrunk by R); UnsupportedMap gives a BuiltRep
-// without `rep`. Never updated after an edit: dropped with its RadiusBuilds.
-std::shared_ptr<BuiltRep> build_disc_rep(PreparedMap& pm, const RepresentationSpec& spec);
+// A disc agent's build of `spec` in its space, by the same timed build (the tangent graph, or the
+// map shrunk by R); UnsupportedMap gives a BuiltRep without `rep`. Never updated after an edit:
+// dropped with its RadiusBuilds.
+std::shared_ptr<BuiltRep> build_disc_rep(const AgentSpace& space, const RepresentationSpec& spec);
 
 // ---------- maps.cpp: the served maps and their caches ----------
 
@@ -110,14 +110,16 @@ struct Slot {
   std::uint64_t id = 0;  // which build: a failed one removes its own slot only
 };
 
-// What one agent radius R > 1e-9 needs on one map state, made as `navbench run --radius R` makes
-// it (PreparedMap::build_queries and compute_optimum): a copy of the map with its free space, the
-// exact validity test (clearance), the maps shrunk by R and the tangent graph (the optimum); and
-// the builds at R of the representations that depend on R (shrunk-map and tangent-graph ones).
+// What one agent radius R > 1e-9 needs on one map state: a copy of the map, the disc's AgentSpace
+// (free space, exact validity test, the maps shrunk by R) and its oracles (the tangent graph: the
+// optimum), the same types `navbench run --radius R` makes per (map, R); and the builds at R of
+// the representations that depend on R (shrunk-map and tangent-graph ones).
 struct RadiusBuilds {
   double R = 0;
   std::uint64_t version = 0;  // of the map it was made from (an edit drops it)
-  PreparedMap pm;             // never moves: its FreeSpace keeps a reference to pm.map
+  Map map;                    // never moves: the space keeps a reference to it
+  std::unique_ptr<AgentSpace> space;
+  std::unique_ptr<Oracles> oracles;  // made with the tangent graph built: queries only read it
   double build_ms = 0;        // free space, clearance, erosion and tangent graph
   std::mutex m;               // guards the fields below
   std::map<std::string, Slot<BuiltRep>> reps;  // by representation spec as given
@@ -149,7 +151,7 @@ struct PlainOptimum {
 };
 
 // A weighted map's reference optimum (docs/terrain.md): the Steiner-point reference over a copy of
-// the grid as it was when made (cells and weights), as PreparedMap::compute_reference_costs.
+// the grid as it was when made (cells and weights), asked through the oracle service (reference_cost).
 struct CostReference {
   std::uint64_t version = 0;  // the map's version it was made on
   GridMap grid;  // the copy (the reference keeps a reference to it)
@@ -166,7 +168,7 @@ struct MapEntry {
   // The map's weights (docs/terrain.md) are pm.map.grid.weights and pm.map.terrain (where they came
   // from: the column `terrain`); a map is served unweighted until POST /api/terrain or /api/paint.
   std::mutex m;  // guards the fields below
-  std::shared_ptr<const FreeSpace> free;
+  std::shared_ptr<const AgentSpace> space;  // the point agent's (free space, validity); made again when the cells change
   std::map<std::string, Slot<BuiltRep>> reps;  // by representation spec as given (name, or name:k=v,...)
   std::map<double, Slot<RadiusBuilds>> radii;  // agent radii R > 1e-9 (dropped by an edit)
   std::shared_ptr<PlainOptimum> plain_optimum;  // weighted maps: `optimal`'s graph (made again when the cells change)
@@ -188,7 +190,8 @@ class MapCache {
   MapEntry& find(const std::string& id_text);
   std::size_t index_of(const MapEntry& e) const;
 
-  std::shared_ptr<const FreeSpace> free_space(MapEntry& e);
+  // The point agent's space of e's current map, made on first use.
+  std::shared_ptr<const AgentSpace> point_space(MapEntry& e);
   // The built representation, building it on first use. Concurrent requests for the same
   // unbuilt one wait for a single build. A failed build is not cached (the next request retries).
   std::shared_ptr<BuiltRep> built(MapEntry& e, const RepresentationSpec& spec);
@@ -229,9 +232,9 @@ Point read_point(const json& body, const char* key, const Map& m);
 // The grid of an editable map; a polygon map has no cells to toggle.
 const GridMap& editable_grid(const MapEntry& e);
 
-// "radius": the agent's radius, a number from 0 to the map's larger side (docs/radius.md); nullopt
-// when the request has none (the rows then have no `radius` column).
-std::optional<double> read_radius(const json& body, const Map& m);
+// "radius": the agent (docs/radius.md), a radius from 0 to the map's larger side; the point agent
+// without the column `radius` when the request has none.
+Agent read_radius(const json& body, const Map& m);
 
 // What POST /api/query asks, every field checked (in this order: reps, smoothing, heuristic, search, paths,
 // radius, start, goal), with the defaults of a field left out.
@@ -241,7 +244,7 @@ struct QueryRequest {
   SearchMode search = SearchMode::astar;  // docs/path-quality.md
   Heuristic heuristic;
   bool paths = true;
-  std::optional<double> radius;  // docs/radius.md; nullopt: the point agent, rows without `radius`
+  Agent agent;  // "radius" (docs/radius.md); without it the point agent, rows without `radius`
   Point start, goal;
 };
 QueryRequest read_query(const json& body, const Map& m);

@@ -153,7 +153,7 @@ std::vector<MapEntry> map_entries(const json& j, const QuerySelection& global) {
       if (v.contains("queries")) {
         e.select = parse_queries(v["queries"], global);
       }
-      e.select.weights.terrain = v.value("terrain", "");
+      e.select.weights.set_terrain(v.value("terrain", ""));  // the table parsed once, here
       e.select.weights.costs = v.value("costs", "");
     } else {
       throw std::invalid_argument("sweep config: 'maps' must be a list of paths or {\"path\": ...} objects");
@@ -307,7 +307,7 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
       if (!j["radii"].is_array() || j["radii"].empty()) throw std::invalid_argument("sweep config: 'radii' must be a non-empty array of numbers >= 0");
       for (const auto& v : j["radii"]) {
         if (!v.is_number()) throw std::invalid_argument("sweep config: 'radii' must be a non-empty array of numbers >= 0");
-        c.radii.push_back(v.get<double>());
+        c.agents.push_back(Agent::with_radius(v.get<double>()));
       }
     }
     if (j.contains("paths") && !j["paths"].is_boolean()) throw std::invalid_argument("sweep config: 'paths' must be true or false");

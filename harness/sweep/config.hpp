@@ -25,7 +25,7 @@ struct SweepConfig : RunDescription {
 // The optional columns of a sweep's static rows: `radius` when it has radii, `terrain` when a map
 // entry has weights (docs/terrain.md).
 inline ColumnGroups sweep_groups(const SweepConfig& c) {
-  ColumnGroups g{.radius = !c.radii.empty()};
+  ColumnGroups g{.radius = !c.agents.empty()};
   for (const QuerySelection& s : c.map_select) g.terrain |= s.weights.any();
   return g;
 }

@@ -35,8 +35,9 @@ void config_unit_ids(const json& config, std::vector<std::string>& static_ids, s
     for (const char* ext : {".map", ".wkt"})
       if (name.size() > 4 && name.ends_with(ext)) name.resize(name.size() - 4);
     for (const auto& conv : conventions)
-      for (const auto& radius : radius_passes(radii))
-        for (const auto& r : reps) static_ids.push_back(static_unit_id(p.parent_path().filename().string(), name, conv, r.text, radius, tags.at(i)));
+      for (const Agent& agent : agent_passes(agents_of(radii)))
+        for (const auto& r : reps)
+          static_ids.push_back(static_unit_id(p.parent_path().filename().string(), name, conv, r.text, agent.column(), tags.at(i)));
   }
   dyn_ids = dynamic_unit_ids(config.contains("dynamic") ? config["dynamic"].get<std::vector<std::string>>() : std::vector<std::string>{},
                              conventions, reps);

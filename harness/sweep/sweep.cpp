@@ -64,23 +64,23 @@ UnitPlan plan_units(const SweepConfig& cfg, const std::vector<PreparedMap>& maps
   UnitPlan p;
   for (std::size_t mi = 0; mi < maps.size(); ++mi)
     for (const auto& conv : cfg.conventions)
-      for (const auto& radius : radius_passes(cfg.radii))
+      for (const Agent& agent : agent_passes(cfg.agents))
         for (const auto& r : cfg.reps)
-          p.units.push_back({mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, radius,
+          p.units.push_back({mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, agent.column(),
                                                       weights_tag(maps[mi].selection.weights)),
-                                       -1, radius});
+                                       -1, agent});
   for (const auto& u : p.units) p.static_ids.push_back(u.id);
   p.dyn_ids = dynamic_unit_ids(cfg.dynamic, cfg.conventions, cfg.reps);
   std::size_t k = 0;
   for (std::size_t d = 0; d < cfg.dynamic.size(); ++d)
     for (const auto& conv : cfg.conventions)
-      for (const auto& r : cfg.reps) p.units.push_back({0, conv, r, p.dyn_ids[k++], long(d), std::nullopt});
+      for (const auto& r : cfg.reps) p.units.push_back({0, conv, r, p.dyn_ids[k++], long(d), Agent{}});
   return p;
 }
 
 // Execution order (the unit ids and shards stay as they are): the units of `jobs` maps at a time,
 // interleaved, so each worker prepares a different map's queries and exact optimum instead of
-// waiting on the lock of the one map being prepared (random512-10-0's optimum takes 5 s); about
+// waiting on the lock of the one map being prepared (an exact optimum can take seconds); about
 // 2 x jobs maps are held at once. Dynamic units run last, in order.
 std::vector<const Unit*> execution_order(const std::vector<const Unit*>& todo, std::size_t jobs) {
   std::vector<std::vector<const Unit*>> groups;
@@ -91,7 +91,7 @@ std::vector<const Unit*> execution_order(const std::vector<const Unit*>& todo, s
       dyn.push_back(u);
       continue;
     }
-    auto [it, fresh] = group_of.try_emplace({u->map, u->convention, u->radius}, groups.size());
+    auto [it, fresh] = group_of.try_emplace({u->map, u->convention, u->agent.column()}, groups.size());
     if (fresh) groups.emplace_back();
     groups[it->second].push_back(u);
   }
@@ -132,59 +132,59 @@ std::size_t run_dynamic_unit(const SweepConfig& cfg, const Unit& u, const fs::pa
   return lines ? lines - 1 : 0;
 }
 
-// Per (map, convention, radius): queries and the exact optimum, prepared once under a lock, shared
-// by that map's units (FreeSpace is read-only and safe to share), and saved so a resume reuses it.
+// Per (map, convention, agent): the map and its AgentMap (queries and the exact optimum), prepared
+// once under a lock, shared by that map's units (read-only, safe to share), and the optimum saved
+// so a resume reuses it.
 struct SharedMap {
   std::mutex m;
   std::unique_ptr<PreparedMap> pm;
+  std::unique_ptr<AgentMap> am;
   std::size_t pending = 0;
 };
 
-std::unique_ptr<PreparedMap> prepare_shared(const PreparedMap& read, const Unit& u, const fs::path& out, int threads) {
-  // The map and scenario were read and checked once, before any unit: copy, don't re-read.
-  auto p = std::make_unique<PreparedMap>();
-  p->map = read.map;
-  p->scen = read.scen;
-  p->has_scen = read.has_scen;
-  p->same_free_cells = read.same_free_cells;
-  p->selection = read.selection;
-  p->selection.convention = u.convention;
-  p->radius = u.radius;
-  p->threads = threads;  // the weighted maps' reference optimum: as many threads as a unit's queries
-  p->build_queries();
-  const fs::path opt = out / "optimum" / (optimum_id(p->map.collection, p->map.name, u.convention, u.radius, weights_tag(p->selection.weights)) + ".csv");
-  if (fs::exists(opt)) {  // reuse the optimum a previous (interrupted) run saved
-    std::istringstream in(read_file(opt));
-    std::string line;
-    std::getline(in, line);
-    std::size_t qi = 0;
-    while (std::getline(in, line) && qi < p->queries.size()) {
-      // scen_index,optimal[,optimal_cost]: the weighted maps' reference cost too (docs/terrain.md)
-      const std::size_t a = line.find(','), b = line.find(',', a + 1);
-      const std::string v = line.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
-      if (!v.empty()) p->queries[qi].optimal = std::stod(v);
-      if (b != std::string::npos && b + 1 < line.size()) p->queries[qi].optimal_cost = std::stod(line.substr(b + 1));
-      ++qi;
-    }
-    p->optimum_done = true;
-  } else {
-    p->compute_optimum();
-    const bool costs = p->map.weighted();
-    std::string text = costs ? "scen_index,optimal,optimal_cost\n" : "scen_index,optimal\n";
-    for (const auto& q : p->queries)
-      text += std::to_string(q.scen_index) + "," + (q.optimal ? exact_text(*q.optimal) : "") +
-              (costs ? "," + (q.optimal_cost ? exact_text(*q.optimal_cost) : std::string()) : std::string()) + "\n";
-    write_atomic(opt, text);
+// A previous (interrupted) run's saved optimum into `queries`; false when there is none.
+bool read_saved_optimum(const fs::path& opt, std::vector<QueryInput>& queries) {
+  if (!fs::exists(opt)) return false;
+  std::istringstream in(read_file(opt));
+  std::string line;
+  std::getline(in, line);
+  std::size_t qi = 0;
+  while (std::getline(in, line) && qi < queries.size()) {
+    // scen_index,optimal[,optimal_cost]: the weighted maps' reference cost too (docs/terrain.md)
+    const std::size_t a = line.find(','), b = line.find(',', a + 1);
+    const std::string v = line.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+    if (!v.empty()) queries[qi].optimal = std::stod(v);
+    if (b != std::string::npos && b + 1 < line.size()) queries[qi].optimal_cost = std::stod(line.substr(b + 1));
+    ++qi;
   }
-  return p;
+  return true;
+}
+
+void prepare_shared(SharedMap& sh, const PreparedMap& read, const Unit& u, const fs::path& out, int threads) {
+  // The map and scenario were read and checked once, before any unit: copy, don't re-read.
+  sh.pm = std::make_unique<PreparedMap>(read);
+  sh.pm->selection.convention = u.convention;
+  const fs::path opt = out / "optimum" / (optimum_id(read.map.collection, read.map.name, u.convention, u.agent.column(),
+                                                     weights_tag(read.selection.weights)) + ".csv");
+  bool saved = false;
+  // The weighted maps' reference optimum: as many threads as a unit's queries.
+  sh.am = std::make_unique<AgentMap>(*sh.pm, u.agent, OracleOptions{.optimum = true, .threads = threads,
+                                     .saved = [&](std::vector<QueryInput>& q) { return saved = read_saved_optimum(opt, q); }});
+  if (saved) return;
+  const bool costs = sh.pm->map.weighted();
+  std::string text = costs ? "scen_index,optimal,optimal_cost\n" : "scen_index,optimal\n";
+  for (const auto& q : sh.am->queries())
+    text += std::to_string(q.scen_index) + "," + (q.optimal ? exact_text(*q.optimal) : "") +
+            (costs ? "," + (q.optimal_cost ? exact_text(*q.optimal_cost) : std::string()) : std::string()) + "\n";
+  write_atomic(opt, text);
 }
 
 // One static unit on its shared map: rows into units/ID.*, ID.csv last. Returns the number of rows.
-std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, PreparedMap& pm, const fs::path& out) {
+std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, const AgentMap& am, const fs::path& out) {
   const ColumnGroups groups = sweep_groups(cfg);
   std::string csv = result_header(groups) + "\n", paths = paths_header(groups) + "\n";
   std::size_t nrows = 0;
-  auto b = run_unit(pm, u.rep, cfg.unit, [&](const ResultRow& r) {
+  auto b = run_unit(am, u.rep, cfg.unit, [&](const ResultRow& r) {
     csv += format_row(r, groups) + "\n";
     if (cfg.unit.paths)
       if (auto p = format_path_row(r, groups); !p.empty()) paths += p + "\n";
@@ -202,7 +202,7 @@ void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, con
                const fs::path& out, const SweepArgs& o, const std::vector<std::string>& argv) {
   std::map<std::tuple<std::size_t, std::string, std::optional<double>>, SharedMap> shared;
   for (const Unit* u : todo)
-    if (u->dyn < 0) ++shared[{u->map, u->convention, u->radius}].pending;
+    if (u->dyn < 0) ++shared[{u->map, u->convention, u->agent.column()}].pending;
   Progress progress;
   progress.total = todo.size();
   progress.quiet = o.quiet;
@@ -222,16 +222,16 @@ void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, con
         if (u.dyn >= 0) {
           nrows = run_dynamic_unit(cfg, u, out, argv);
         } else {
-          SharedMap& sh = shared.at({u.map, u.convention, u.radius});
-          PreparedMap* pm = nullptr;
+          SharedMap& sh = shared.at({u.map, u.convention, u.agent.column()});
+          const AgentMap* am = nullptr;
           {
             std::lock_guard<std::mutex> lock(sh.m);
-            if (!sh.pm) sh.pm = prepare_shared(maps[u.map], u, out, cfg.unit.threads);
-            pm = sh.pm.get();
+            if (!sh.am) prepare_shared(sh, maps[u.map], u, out, cfg.unit.threads);
+            am = sh.am.get();
           }
-          nrows = run_static_unit(cfg, u, *pm, out);
+          nrows = run_static_unit(cfg, u, *am, out);
           std::lock_guard<std::mutex> lock(sh.m);
-          if (--sh.pending == 0) sh.pm.reset();  // free the map once its last unit is done
+          if (--sh.pending == 0) sh.am.reset(), sh.pm.reset();  // free the map once its last unit is done
         }
         progress.unit_done(u.id, nrows, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       } catch (const std::exception& e) {

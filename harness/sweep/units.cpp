@@ -34,7 +34,7 @@ std::string body(const std::string& text) {
 }  // namespace
 
 std::string weights_tag(const MapWeights& w) {
-  if (!w.terrain.empty()) return "__t" + w.terrain;
+  if (w.terrain) return "__t" + w.terrain->text;
   if (!w.costs.empty()) return "__c" + fs::path(w.costs).stem().string();
   return "";
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/registry/registry.hpp"
+#include "harness/run/agent.hpp"
 
 #include "harness/results/results.hpp"
 #include "harness/run/description.hpp"
@@ -25,7 +26,7 @@ struct Unit {
   RepresentationSpec rep;
   std::string id;   // file stem
   long dyn = -1;    // index into the sweep's dynamic scenarios for a dynamic unit, else -1
-  std::optional<double> radius;  // the agent's radius; none in a sweep without radii
+  Agent agent;      // the point agent without the column `radius` in a sweep without radii
 };
 
 // What tells a weighted map entry apart from the same map plain (docs/terrain.md): "" without

@@ -71,6 +71,11 @@ expect_error text_radius "--radius needs numbers >= 0, got 'abc'" run --map "$m"
 expect_error nan_radius "--radius needs numbers >= 0, got 'nan'" run --map "$m" --rep grid8 --radius nan --out "$tmp/r"
 expect_error empty_radius_item "--radius needs numbers >= 0, got ''" run --map "$m" --rep grid8 --radius 0.5, --out "$tmp/r"
 expect_error bad_convention '--convention must be center or corner' run --map "$m" --rep grid8 --convention edge --out "$tmp/r"
+expect_error corner_lattice_center 'grid8:lattice=corner needs the corner convention' run --map "$m" --rep grid8:lattice=corner --out "$tmp/r"
+expect_error pinch_needs_corner 'pinch=allow needs lattice=corner' run --map "$m" --rep grid8:pinch=allow --convention corner --out "$tmp/r"
+expect_error reproduce_unknown "unknown reproduction 'bogus'" reproduce bogus
+expect_error reproduce_no_name 'reproduce: needs NAME' reproduce
+expect_error reproduce_bad_data 'arena2\.map' reproduce uras-koenig-arena2 --data "$tmp/nowhere" --out "$tmp/rep"
 expect_error no_out 'run needs --out' run --map "$m" --rep grid8
 expect_error unknown_option "unknown option '--frobnicate'" run --map "$m" --rep grid8 --frobnicate --out "$tmp/r"
 expect_error unknown_command "unknown command 'fly'" fly

@@ -7,7 +7,10 @@ checks what a reader sees at a 1280 px wide window:
   - the overall ranked table equals a recomputation from the result CSVs done here, with plain
     pandas and without the report's code (solved %, valid %, median / p95 query time,
     mean / p95 / max gap, build ms and memory per map);
-and saves a screenshot of the first screen (and a full-page one).
+  - the first screen as the page opens: the verdict, a facet table whose rows name build time and
+    memory, the budget answers and the Pareto chart within the 900 px window; the links to the
+    ranked table, and each link of the sticky index, unfold and bring up their target;
+and saves a screenshot of the first screen (and a full-page one, every section unfolded).
 
     check_report_browser.py REPORT_DIR RESULTS_CSV[,RESULTS_CSV...] SCREENSHOT.png [--full FULL.png]
 
@@ -20,7 +23,7 @@ import os
 import shutil
 import sys
 
-WIDTH, HEIGHT = 1280, 1000
+WIDTH, HEIGHT = 1280, 900
 
 
 def find(names):
@@ -45,7 +48,10 @@ def recompute(csvs):
     b = pd.concat(builds, ignore_index=True) if builds else None
     legacy = (r["status"] == "error") & r["message"].fillna("").str.contains("not applicable", case=False)
     r.loc[legacy, "status"] = "not_applicable"
-    varying = [c for c in ("heuristic", "convention", "radius") if c in r.columns and r[c].nunique() > 1]
+    if "terrain" in r.columns:  # docs/terrain.md: weighted maps are a facet of their own
+        r["terrain_raw"] = r["terrain"].fillna("").astype(str)
+        r["terrain"] = r["terrain_raw"].map(lambda t: f"terrain {t}" if t else "plain map")
+    varying = [c for c in ("heuristic", "convention", "radius", "terrain") if c in r.columns and r[c].nunique() > 1]
     if "radius" in varying:
         r["radius"] = "r=" + r["radius"].astype(str)
     smoothing = r["smoothing"].astype(str)
@@ -72,6 +78,8 @@ def recompute(csvs):
             bsel = b[(b["representation"] == rep) & b["map"].isin(set(g["map"]))]
             if "radius" in varying and "radius" in bsel.columns:  # each radius's own builds
                 bsel = bsel[[f"r={float(v):.12g}" == g["radius"].iloc[0] for v in bsel["radius"]]]
+            if "terrain" in varying and "terrain" in bsel.columns:  # the builds of its own maps, plain or weighted
+                bsel = bsel[bsel["terrain"].fillna("").astype(str) == g["terrain_raw"].iloc[0]]
             bb = bsel.groupby("map")[["build_ms", "memory_bytes"]].mean()
             v["build_ms"] = bb["build_ms"].mean() if len(bb) else math.nan
             v["memory"] = bb["memory_bytes"].mean() if len(bb) else math.nan
@@ -119,6 +127,10 @@ def main():
     drv = webdriver.Chrome(service=Service(driver_bin), options=opts)
     try:
         drv.set_window_size(WIDTH, HEIGHT)
+        # The window's own bars take some of its height: grow it until the page sees HEIGHT px.
+        extra = HEIGHT - drv.execute_script("return window.innerHeight")
+        if extra > 0:
+            drv.set_window_size(WIDTH, HEIGHT + extra)
         drv.set_page_load_timeout(120)
         drv.get("file://" + os.path.abspath(os.path.join(args.report_dir, "report.html")))
         drv.execute_script("return document.readyState")
@@ -130,26 +142,36 @@ def main():
             if done:
                 break
             time.sleep(0.2)
-        inner = drv.execute_script("return window.innerWidth")
-        check(inner == WIDTH, f"window is {WIDTH} px wide (innerWidth {inner})")
+        inner = drv.execute_script("return [window.innerWidth, window.innerHeight]")
+        check(inner[0] == WIDTH, f"window is {WIDTH} px wide (innerWidth {inner[0]}, innerHeight {inner[1]})")
+        # The first screen as a reader opens the page: the verdict, the facet tables (the front's
+        # points with build time and memory per map, the budget answers as marked columns) and the
+        # compact Pareto chart beside them, all within the window; a link leads to the ranked table.
         first = drv.execute_script("""
-            const a = document.querySelector('ul.answer'), c = document.querySelector('.plotly-graph-div');
-            return [a ? a.getBoundingClientRect().top : 1e9, c ? c.getBoundingClientRect().top : 1e9]""")
-        check(first[0] < HEIGHT / 2 and first[1] < HEIGHT * 0.8,
-              f"the answer and the Pareto chart start on the first screen (at {first[0]:.0f} and {first[1]:.0f} px)")
-        # The answer weighs build time and memory: every front point names both, the budget answers
-        # are on the first screen, and a link under the answer leads to the ranked table.
+            const v = document.querySelector('p.verdict'), t = document.querySelector('table.answer-table'),
+                  c = document.querySelector('.first .plotly-graph-div') || document.querySelector('.plotly-graph-div');
+            const box = e => e ? [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom] : [1e9, 1e9];
+            return [box(v), box(t), box(c)]""")
+        check(first[0][1] < HEIGHT / 3 and first[1][0] < HEIGHT / 2 and first[1][1] <= HEIGHT and first[2][0] < HEIGHT / 2,
+              f"the verdict, the first facet table and the Pareto chart are on the first screen "
+              f"(verdict ends at {first[0][1]:.0f}, table {first[1][0]:.0f}-{first[1][1]:.0f}, chart from {first[2][0]:.0f} px)")
         ans = drv.execute_script("""
-            const a = document.querySelector('ul.answer'); if (!a) return null;
-            const li = a.querySelector('li'), fronts = li ? Array.from(li.querySelectorAll('.front-point')) : [];
-            return [fronts.length, fronts.filter(f => / build .*, .* per map\)$/.test(f.textContent)).length,
-                    a.querySelectorAll('span.budget').length,
-                    Array.from(a.querySelectorAll('span.budget')).map(s => s.getBoundingClientRect().top)]""")
-        check(ans is not None and ans[0] > 0 and ans[0] == ans[1],
-              f"each front point of the answer names its build time and memory ({ans and ans[1]} of {ans and ans[0]})")
-        check(ans is not None and ans[2] > 0 and max(ans[3]) < HEIGHT,
-              f"budget answers on the first screen ({ans and ans[2]})")
-        link = drv.find_elements("css selector", "ul.answer a.to-ranked")
+            const first = document.getElementById('answer-all') || document;
+            const rows = Array.from(first.querySelectorAll('table.answer-table tbody tr'));
+            const named = rows.filter(r => ['build_ms', 'memory'].every(m => {
+                const c = r.querySelector("td[data-metric='" + m + "']"); return c && c.textContent.trim() !== ''; }));
+            const marks = Array.from(first.querySelectorAll('table.answer-table th.mark.budget'));
+            const none = Array.from(first.querySelectorAll('table.answer-table caption')).filter(c => / budget changes this front/.test(c.textContent));
+            return [rows.length, named.length, first.querySelectorAll('table.answer-table tr.front').length,
+                    marks.length, marks.map(m => m.getBoundingClientRect().bottom).concat(none.map(c => c.getBoundingClientRect().bottom)),
+                    none.length]""")
+        check(ans[0] > 0 and ans[0] == ans[1] and ans[2] > 0,
+              f"every row of the facet tables names its build time and memory ({ans[1]} of {ans[0]}; {ans[2]} on the front)")
+        check(ans[3] + ans[5] > 0 and max(ans[4]) <= HEIGHT,
+              f"the budget answers are on the first screen ({ans[3]} budget columns, {ans[5]} 'no budget' notes)")
+        drv.save_screenshot(args.screenshot)
+        print(f"screenshot: {args.screenshot}")
+        link = drv.find_elements("css selector", "a.to-ranked")
         if link:
             link[0].click()
             time.sleep(0.3)
@@ -160,6 +182,29 @@ def main():
             drv.execute_script("window.scrollTo(0, 0)")
         else:
             check(False, "a link from the answer to the ranked table")
+        # A configuration's name in a facet table unfolds and shows its row of the ranked table.
+        row = drv.execute_script("""
+            const a = document.querySelector("table.answer-table a[href^='#rank-']"); if (!a) return null;
+            a.click(); const t = document.querySelector(a.getAttribute('href'));
+            return t ? [t.getBoundingClientRect().top, t.getBoundingClientRect().height] : [1e9, 0]""")
+        if row is not None:
+            time.sleep(0.3)
+            check(row[1] > 0 and 0 <= row[0] < HEIGHT, f"a name in a facet table leads to its ranked-table row (at {row[0]:.0f} px)")
+            drv.execute_script("window.scrollTo(0, 0)")
+        # Every section is reachable from the sticky index: a click unfolds it and brings it up.
+        ids = drv.execute_script("return Array.from(document.querySelectorAll('nav a')).map(a => a.getAttribute('href'))")
+        lost = []
+        for href in ids:
+            drv.execute_script("document.querySelector(\"nav a[href='\" + arguments[0] + \"']\").click()", href)
+            time.sleep(0.05)
+            top = drv.execute_script("""const s = document.querySelector(arguments[0]); const d = s && s.querySelector('details');
+                return s && (!d || d.open) ? s.getBoundingClientRect().top : 1e9""", href)
+            if not -5 < top < HEIGHT - 40:
+                lost.append(f"{href} at {top:.0f}")
+        check(ids and not lost, f"each of the {len(ids)} index links unfolds its section and brings it up" +
+              (f" (not: {lost[:3]})" if lost else ""))
+        drv.execute_script("window.scrollTo(0, 0)")
+        drv.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
         dyn = drv.execute_script("""
             const s = document.getElementById('dynamic'); if (!s) return null;
             const a = s.querySelector('#dynamic-answer'), c = s.querySelector('.plotly-graph-div');
@@ -212,8 +257,7 @@ def main():
             });
             return out;""")
         check(not shared, "no two legend entries of a chart share a colour" + (f" ({len(shared)} charts, e.g. {shared[:4]})" if shared else ""))
-        # Open every <details> so hidden tables and charts are measured too.
-        drv.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+        # Every <details> is open from here on, so hidden tables and charts are measured too.
         wide = drv.execute_script(f"""
             return Array.from(document.querySelectorAll('figure, img, .plotly-graph-div, table, svg.main-svg'))
               .map(e => [e.tagName + '#' + (e.id || e.className || ''), e.getBoundingClientRect().right])
@@ -226,7 +270,6 @@ def main():
               .filter(e => e.textContent.trim() && e.getBoundingClientRect().width > 0)
               .map(e => parseFloat(getComputedStyle(e).fontSize)).filter(s => s < 10).length""")
         check(small == 0, f"no visible text below 10 px ({small} elements)")
-        drv.execute_script("document.querySelectorAll('details').forEach(d => d.open = false)")
         # The ranked table against the recomputation.
         cells = drv.execute_script("""
             const ts = document.querySelectorAll("table.ranked[data-scope='all']"); if (!ts.length) return null;
@@ -250,10 +293,8 @@ def main():
         shown = {c for c, _ in cells or []}
         check(shown == applicable, f"table lists the {len(applicable)} applicable configurations")
         check(not mism, "ranked table equals the recomputation from results.csv" + (f": {mism[:4]}" if mism else ""))
-        drv.execute_script("window.scrollTo(0, 0)")
-        drv.save_screenshot(args.screenshot)
-        print(f"screenshot: {args.screenshot}")
         if args.full:
+            drv.execute_script("window.scrollTo(0, 0)")
             h = drv.execute_script("return document.documentElement.scrollHeight")
             drv.set_window_size(WIDTH, min(h, 16000))
             drv.save_screenshot(args.full)

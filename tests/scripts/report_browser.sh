@@ -4,7 +4,7 @@
 # pictures of one map, report.py (with --compare against a second run of the same queries), then
 # check_report_browser.py in headless Chromium: no console errors, images and charts loaded,
 # everything within 1280 px, the ranked table equal to a recomputation from results.csv.
-# Also renders the committed fixture (tests/scripts/data/tiny) the same way.
+# Also renders the committed fixture (tests/scripts/data/tiny.*) the same way.
 # Usage: report_browser.sh NAVBENCH SOURCE_DIR BUILD_DIR
 # Keeps BUILD_DIR/report-screenshot.png (first screen) and BUILD_DIR/report-test/ (the report).
 # Exit 0 pass, 1 fail, 77 skipped (no Python with the packages, no chromium/chromedriver/selenium).

@@ -1,12 +1,13 @@
-"""The report's budget answers (report_budget.py), recomputed from results.csv and results.build.csv
+"""The report's budget answers (scripts/navreport/analysis/budget.py), recomputed from results.csv and results.build.csv
 with plain Python (not the report's code): per configuration the median query time and mean gap over
 its ok rows, build time and memory as the mean over maps of each map's mean; the time/gap Pareto
 front; then, walking down from the whole front, each budget is the largest value of a configuration
 below the dearest front point left, and the front of the configurations within it. The report's
-budgets.csv and the sentences of its first screen must say the same, and every front point of the
-answer must name its build time and memory.
+budgets.csv and the table of its first screen (a column per budget, its front marked) must say the same,
+and every row of that table must name its build time and memory.
 Usage: test_budget.py NAVBENCH ROOT. Exit 0 = pass, 1 = fail."""
 import csv
+import html
 import math
 import os
 import re
@@ -104,14 +105,31 @@ def main() -> int:
     with open(os.path.join(tmp, "report/report.html"), encoding="utf-8") as f:
         page = f.read()
     answer = page[page.index("id='answer-all'"):]
-    items = re.findall(r"<li>(.*?)</li>", answer[:answer.index("</ul>")], flags=re.S)
-    first = items[0] if items else ""
-    if first.count("class='front-point'") != len(whole) or first.count(" per map)</span>") != len(whole):
-        fails.append(f"the front's {len(whole)} points should each name build and memory: {first}")
+    answer = answer[:answer.index("</section>")]
+    # The first screen's table: the front's points and each budget's front as a marked column.
+    table = answer[answer.index("<table class='answer-table'"):]
+    table = html.unescape(table[:table.index("</table>")])
+    heads = re.findall(r"<th class='mark[^']*'([^>]*)>", table)
+    rows = re.findall(r"<tr class='(front|budget-front)' data-config='([^']*)'>(.*?)</tr>", table, flags=re.S)
+    marked = [[c for _, c, body in rows if re.findall(r"<td class='(mark[^']*)'>", body)[k].startswith("mark on")]
+              for k in range(len(heads))] if rows else [[] for _ in heads]
+    on_front = [c for kind, c, _ in rows if kind == "front"]
+    if sorted(on_front) != sorted(whole) or (marked and sorted(marked[0]) != sorted(whole)):
+        fails.append(f"the table's front {on_front} (marked {marked[:1]}), recomputed {whole}")
+    for kind, c, body in rows:
+        cells = dict(re.findall(r"<td class='num' data-metric='(\w+)'[^>]*>([^<]*)</td>", body))
+        if not (cells.get("build_ms", "–") != "–" and cells.get("memory", "–") != "–"):
+            fails.append(f"{c}: its row should name build time and memory: {cells}")
     for g in got:
-        sentence = f"budget of {g['budget_text']} per map</span> ({g['configurations']} of {g['of']} configurations fit)"
-        if not any(sentence in i for i in items):
-            fails.append(f"no first-screen sentence '{sentence}'")
+        k = next((i for i, h in enumerate(heads) if f"data-kind='{g['column']}'" in h
+                  and math.isclose(float(re.search(r"data-budget='([^']*)'", h).group(1)), float(g["budget"]), rel_tol=1e-12)), None)
+        if k is None:
+            fails.append(f"no first-screen column for the {g['kind']} budget {g['budget_text']}")
+            continue
+        if f"title='{g['configurations']} of {g['of']} configurations fit'" not in heads[k]:
+            fails.append(f"{g['kind']} <= {g['budget_text']}: the column does not say {g['configurations']} of {g['of']} fit")
+        if sorted(marked[k]) != sorted(g["front"].split(" → ")):
+            fails.append(f"{g['kind']} <= {g['budget_text']}: marked {marked[k]}, budgets.csv's front {g['front']}")
     if "href='#table-all'" not in answer or "id='table-all'" not in page:
         fails.append("no link from the answer to the ranked table")
     for m in fails:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How the scripts read result sets (scripts/common.py): column types from the schema in
+"""How the scripts read result sets (scripts/navreport/io/results.py): column types from the schema in
 meta.json, and from the values when a result set has none; chunked reading equal to reading at
 once; which files a folder stands for (a sweep's results, never its optimum/ caches; a folder of
 sweep shards through its merged results, or a one-line error saying to merge); and the report
@@ -21,7 +21,7 @@ sys.path.insert(0, here)
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-import common  # noqa: E402
+from navreport.io import results as common  # noqa: E402
 import schema_fixture  # noqa: E402
 
 data = os.path.join(here, "data")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The report's statistics (scripts/stats.py) on cases with known answers:
+"""The report's statistics (scripts/navreport/analysis/stats.py) on cases with known answers:
 identical samples give no difference, shifted samples are detected, the false-positive rate of
 the paired test stays near 5 %, 95 % bootstrap intervals cover the true value about 95 % of the
 time, Holm's correction matches a hand computation, log-log slopes and Pareto layers are exact.
@@ -12,7 +12,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "scripts"))
 import numpy as np  # noqa: E402
 
-import stats  # noqa: E402
+from navreport.analysis import stats  # noqa: E402
 
 failures = []
 
@@ -189,23 +189,23 @@ check(len(b) == 5 and all(q25 <= m <= q75 for _, q25, m, q75, _ in b) and sum(n 
       "binned quartiles cover every point once")
 
 # The report's verdict sentences follow the test and the interval together.
-import report  # noqa: E402
+from navreport.analysis.fmt import verdict_text  # noqa: E402
 base = {"a": "A", "b": "B", "what": "time", "n": 100, "nonzero": 100}
-v = report.verdict_text({**base, "ratio": 0.7, "lo": 0.65, "hi": 0.75, "p_holm": 1e-5})
+v = verdict_text({**base, "ratio": 0.7, "lo": 0.65, "hi": 0.75, "p_holm": 1e-5})
 check(v.startswith("A is 30% faster than B [25%, 35%], p = 1.0e-05"), f"faster verdict: {v}")
-v = report.verdict_text({**base, "ratio": 0.7, "lo": 0.65, "hi": 0.75, "p_holm": 0.2})
+v = verdict_text({**base, "ratio": 0.7, "lo": 0.65, "hi": 0.75, "p_holm": 0.2})
 check("no difference in query time detected" in v, f"not significant: {v}")
-v = report.verdict_text({**base, "ratio": 0.9, "lo": 0.8, "hi": 1.05, "p_holm": 0.001})
+v = verdict_text({**base, "ratio": 0.9, "lo": 0.8, "hi": 1.05, "p_holm": 0.001})
 check("no difference in query time detected" in v, f"test and interval disagree: {v}")
-v = report.verdict_text({**base, "what": "gap", "diff": 0.02, "lo": 0.01, "hi": 0.03, "p_holm": 0.001})
+v = verdict_text({**base, "what": "gap", "diff": 0.02, "lo": 0.01, "hi": 0.03, "p_holm": 0.001})
 check(v.startswith("A gives 2.000 pp longer paths than B"), f"gap verdict: {v}")
-v = report.verdict_text({**base, "what": "gap", "diff": 0.0, "lo": 0.0, "hi": 0.0, "p_holm": float("nan"), "nonzero": 3})
+v = verdict_text({**base, "what": "gap", "diff": 0.0, "lo": 0.0, "hi": 0.0, "p_holm": float("nan"), "nonzero": 3})
 check("only 3 of 100" in v and "no difference detected" in v, f"too few differing pairs: {v}")
 # Identical configurations on the same queries: "no difference detected" end to end.
 t = rng.lognormal(3, 0.5, 200)
 r = {**stats.paired_time(t, t.copy(), seed=1), "a": "A", "b": "B", "what": "time"}
 r["p_holm"] = stats.holm([r["p"]])[0]
-check("no difference in query time detected" in report.verdict_text(r), "identical samples: 'no difference detected'")
+check("no difference in query time detected" in verdict_text(r), "identical samples: 'no difference detected'")
 
 if failures:
     print(f"{len(failures)} check(s) failed", file=sys.stderr)

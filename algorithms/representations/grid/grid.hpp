@@ -27,6 +27,8 @@ struct GridEdge {
 };
 
 class GridGraph : public BglGraph<GridGraph, GridEdge> {
+  static constexpr int kStepX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, kStepY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+
  public:
   using Edge = GridEdge;
 
@@ -46,6 +48,11 @@ class GridGraph : public BglGraph<GridGraph, GridEdge> {
 
   GridGraph() = default;
   GridGraph(const GridMap& map, bool diagonal);
+  // The corner lattice (grid/corner_lattice.hpp): a width x height lattice of corners with the
+  // given moves; no weights, no refresh.
+  GridGraph(int width, int height, std::vector<std::uint8_t> moves) : width_(width), height_(height), moves_(std::move(moves)) {
+    for (int d = 0; d < 8; ++d) offset_[d] = std::int64_t(kStepY[d]) * width_ + kStepX[d];
+  }
 
   int width() const { return width_; }
   int height() const { return height_; }
@@ -101,7 +108,22 @@ template <bool Diagonal>
 class GridRepresentation : public BuiltGraph<GridGraph> {
  public:
   GridRepresentation(const Map& map, Params& params);
-  static constexpr bool kSegmentEdges = true;  // a step is the segment between cell centres
+  // The declaration: a step is the segment between two vertices (segment edges); grid8's raw paths
+  // (centre lattice) are the scenario's optimal 8-connected paths; weight changes update in place.
+  // `lattice=corner` puts the vertices at cell corners (SPEC §11, grid/corner_lattice.hpp; unweighted
+  // maps, rebuilt on a change); `pinch` is its squeeze rule (SPEC §11), which the centre lattice
+  // cannot use (its moves never pass a pinch point).
+  static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = Diagonal, .point_vertices = true,
+                                              .weights = true, .weights_in_place = true, .update_in_place = true,
+                                              .segment_edges = true};
+  static constexpr std::array kParams{
+      ParamDecl{"lattice", ParamType::choice, 0, 0, 1, "vertices at cell centres or at cell corners (SPEC 11)", nullptr,
+                "center,corner"},
+      ParamDecl{"pinch", ParamType::choice, 0, 0, 1, "corner lattice: moves through a pinch point forbidden or allowed",
+                nullptr, "forbid,allow"}};
+  static constexpr std::array kClashes{
+      ParamClash{"pinch", 1, "lattice", 0, 0, "pinch=allow needs lattice=corner (centre moves never pass a pinch point)"}};
+  bool corner_lattice() const { return corner_; }
 
   Point position(Vertex v) const {
     // y = v / W by a floating multiply (exact after the one-step correction): the heuristic calls
@@ -110,7 +132,7 @@ class GridRepresentation : public BuiltGraph<GridGraph> {
     unsigned y = unsigned(double(v) * inv_width_);
     if (y * W > v) --y;
     else if ((y + 1) * W <= v) ++y;
-    return {double(v - y * W) + 0.5, double(y) + 0.5};
+    return {double(v - y * W) + half_, double(y) + half_};
   }
   std::optional<Attachment> attach(Point p) const;
   bool direct(const Query& q) const;
@@ -134,6 +156,9 @@ class GridRepresentation : public BuiltGraph<GridGraph> {
  private:
   const GridMap* map_;
   double inv_width_ = 1.0;
+  double half_ = 0.5;    // a vertex's offset from its cell's corner: 0.5 on the centre lattice, 0 on corners
+  bool corner_ = false;  // lattice=corner
+  bool squeeze_ = false; // pinch=allow
   std::vector<std::int32_t> component_;  // 4-connected free-cell component label per cell (-1 blocked)
   struct Run {
     int y, x0, x1;       // cells x0 .. x1-1 of row y

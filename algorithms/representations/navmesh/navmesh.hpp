@@ -6,7 +6,7 @@
 // "Fast triangulation of simple polygons", FCT 1983), `navmesh-vertices` along triangle edges
 // between the triangle corners.
 //
-// CGAL is confined to triangulation.cpp: this header exposes plain arrays only (pimpl), so code
+// CGAL is confined to triangulation*.cpp: this header exposes plain arrays only (pimpl), so code
 // that includes it never compiles CGAL.
 #pragma once
 #include <array>
@@ -94,6 +94,7 @@ class FreeSpaceTriangulation {
 
  private:
   struct Cgal;
+  struct Update;  // update()'s steps (triangulation_update.cpp)
   std::unique_ptr<Cgal> cgal_;
   std::vector<Point> points_;
   std::vector<std::array<std::uint32_t, 3>> corners_;
@@ -180,6 +181,11 @@ class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public Conv
  public:
   // Parameters: merge=0|1 (Hertel-Mehlhorn merge of triangles into convex polygons; default 0).
   NavMesh(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and its parameters.
+  static constexpr Capabilities kCapabilities{
+      .weights = true, .corridor = true, .update_in_place = true, .update_approximate = true};
+  static constexpr std::array kParams{
+      ParamDecl{"merge", ParamType::flag, 0, 0, 1, "merge triangles into convex cells (Hertel-Mehlhorn)"}};
 
   // cell = the cell id (the triangle id without merging); component = its component.
   std::optional<Attachment> attach(Point p) const;
@@ -197,7 +203,6 @@ class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public Conv
   // reachability): approximate. False (rebuild) on polygon maps, on a map of another size, and when
   // a quarter of the map or more changed.
   bool update(const Map& map, const std::vector<CellChange>& changed);
-  static constexpr bool kUpdateIsApproximate = true;
   // The cells' outlines (triangles, or merged convex polygons), for path pictures.
   std::vector<Segment> structure() const {
     std::vector<Segment> out;
@@ -269,7 +274,9 @@ class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, pub
                         public SegmentPricing {
  public:
   NavMeshVertices(const Map& map, Params& params);
-  static constexpr bool kSegmentEdges = true;  // an edge is a triangle side between two corners
+  // The declaration: an edge is a triangle side between two corners (segment edges); no parameters.
+  static constexpr Capabilities kCapabilities{.point_vertices = true, .weights = true, .update_in_place = true,
+                                              .update_approximate = true, .segment_edges = true};
 
   std::optional<Attachment> attach(Point p) const;  // cell = triangle id
   BuildStats stats() const;
@@ -278,7 +285,6 @@ class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, pub
   // again, the rest of the graph is edited in place. Approximate as NavMesh::update. False
   // (rebuild) on polygon maps, on a map of another size, and when a quarter of the map or more changed.
   bool update(const Map& map, const std::vector<CellChange>& changed);
-  static constexpr bool kUpdateIsApproximate = true;
 
   const FreeSpaceTriangulation& triangulation() const { return tri_; }
   // The graph vertex of corner i of triangle t; CsrGraph::null_vertex() on the non-owning side of a
@@ -291,6 +297,7 @@ class NavMeshVertices : public BuiltGraph<CsrGraph>, public StoredPositions, pub
   std::vector<Vertex> vertex_of_point_;  // triangulation point -> its graph vertex (or null)
   std::vector<std::uint32_t> point_of_vertex_;
   std::vector<std::uint8_t> in_p_;  // update scratch, per point, all zero between updates
+  void refan_point(std::uint32_t a, std::vector<std::int32_t>& around, std::vector<Vertex>& lost);  // update()
 };
 
 }  // namespace navbench

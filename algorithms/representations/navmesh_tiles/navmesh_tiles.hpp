@@ -28,6 +28,12 @@ class NavMeshTiles : public BuiltGraph<CsrGraph>, public ConvexCellQueries<NavMe
   // Parameters: tile=T (cells per tile side, default 16); merge=0|1 (Hertel-Mehlhorn merge of each
   // tile's triangles into convex cells, as navmesh's merge; default 0). Grid maps only.
   NavMeshTiles(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and its parameters.
+  static constexpr Capabilities kCapabilities{
+      .grid_only = true, .weights = true, .corridor = true, .update_in_place = true};
+  static constexpr std::array kParams{
+      ParamDecl{"tile", ParamType::integer, 16, 1, 4096, "tile side in cells"},
+      ParamDecl{"merge", ParamType::flag, 0, 0, 1, "merge each tile's triangles into convex cells"}};
 
   Point position(Vertex v) const { return portals_[v].mid; }
   // cell = the cell id (a triangle without merging).

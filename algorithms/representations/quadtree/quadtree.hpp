@@ -171,6 +171,13 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   };
 
   QuadTree(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and its parameters.
+  static constexpr Capabilities kCapabilities{
+      .weights = true, .corridor = true, .update_in_place = true, .update_approximate = true};
+  static constexpr std::array kParams{
+      ParamDecl{"min", ParamType::real, 1.0, 1e-9, 1e9, "smallest cell side (map units)"},
+      ParamDecl{"merge", ParamType::flag, 1, 0, 1, "merge free cells into larger rectangles"},
+      ParamDecl{"aspect", ParamType::real, 2.0, 1.0, 1e9, "largest side ratio of a merged cell"}};
 
   // --- the Representation contract ---
   Point position(Vertex v) const { return graph_.mid[v]; }
@@ -187,7 +194,6 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   // labels, a split keeps one label (different labels still prove there is no path).
   // False (rebuild) on polygon maps and when a quarter of the map or more changed.
   bool update(const Map& map, const std::vector<CellChange>& changed);
-  static constexpr bool kUpdateIsApproximate = true;  // merged cells may differ (see above)
   // The cells' outlines, for path pictures.
   std::vector<Segment> structure() const {
     std::vector<Segment> out;
@@ -256,16 +262,24 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   std::int32_t alloc_group();
   // Subdivides node (x, y, s) from scratch into slot i (grid maps); free leaves go to pending_.
   void make_node(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s);
-  // Update helpers.
+  // Update helpers (update.cpp): update()'s steps in order, then what they call.
+  std::size_t update_pyramid(const GridMap& g, const std::vector<CellChange>& changed);
+  void begin_update();
+  std::size_t walk_dirty();
+  void take_apart_removed(std::size_t new_leaves);
+  void drop_removed_cells();
+  void make_new_cells();
+  void link_new_cells();
+  void label_new_cells();
   void walk(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s);
   void release(std::int32_t v, std::int64_t s);
-  // dirty_: the nodes holding a changed cell, a bit per node per level (level k: nodes of side
+  // upd_.dirty: the nodes holding a changed cell, a bit per node per level (level k: nodes of side
   // 2^k), set by update() as it sums the pyramid. A dirty node's parent is dirty; the walk clears
   // every bit set. take_dirty clears node (x, y, s)'s bit and says whether it was set.
   bool take_dirty(std::int32_t x, std::int32_t y, std::int32_t s) {
     const int k = std::countr_zero(unsigned(s));
     const std::size_t i = std::size_t(y >> k) * std::size_t(side_ >> k) + std::size_t(x >> k);
-    std::uint64_t& w = dirty_[std::size_t(k)][i >> 6];
+    std::uint64_t& w = upd_.dirty[std::size_t(k)][i >> 6];
     const std::uint64_t b = std::uint64_t(1) << (i & 63);
     const bool was = w & b;
     w &= ~b;
@@ -276,7 +290,7 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   template <class F>
   void visit_leaves(std::int64_t i, std::int32_t x, std::int32_t y, std::int32_t s, const Rect& r, F&& f) const;
   Vertex add_portal(const PortalRec& p);
-  void paint(const Rect& r, std::int32_t id);  // owner_ of the grid cells on r's border ring
+  void paint(const Rect& r, std::int32_t id);  // upd_.owner of the grid cells on r's border ring
   void label_components();
 
   bool merge_ = true;
@@ -285,21 +299,25 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   bool uniform(std::int32_t x, std::int32_t y, std::int32_t s) const;  // node (x, y, s) has one weight
   std::vector<std::uint8_t> free_;                // grid maps: our copy of the cells (1 free)
   std::vector<std::vector<std::uint32_t>> pyr_;    // grid maps: level k = free count of 2^k nodes
-  // Grid maps, from the first update: the cell of each grid cell on a cell's border ring (the
-  // only grid cells an update reads: those next to another cell). Elsewhere, and where a removed
-  // cell was, an id may be stale: a reader checks that the id's box holds the grid cell.
-  std::vector<std::int32_t> owner_;
   std::vector<std::int32_t> free_groups_;          // released groups of 4 tree slots
   std::vector<PendingLeaf> pending_;
   std::vector<std::uint32_t> free_cells_;          // ids of removed cells
-  std::vector<std::uint32_t> removed_;             // update scratch: cells that lost a leaf
-  std::vector<std::uint8_t> cell_mark_;            // update scratch, per cell id
-  std::size_t released_leaves_ = 0;                // update scratch
-  std::vector<std::uint64_t> gone_area_;           // update scratch, per removed cell: area of its released leaves
-  std::vector<std::vector<std::uint64_t>> dirty_;  // update scratch, all clear between updates
-  // Update scratch kept between updates (no allocation per update).
-  std::vector<std::uint32_t> leaf_cell_, fresh_;
-  std::vector<Rect> rects_;
+  // What only update() keeps (update.cpp), empty until the first update: a map that never
+  // changes pays nothing. Scratch is kept between updates (no allocation per update).
+  struct UpdateState {
+    // The cell of each grid cell on a cell's border ring (the only grid cells an update reads:
+    // those next to another cell). Elsewhere, and where a removed cell was, an id may be stale: a
+    // reader checks that the id's box holds the grid cell.
+    std::vector<std::int32_t> owner;
+    std::vector<std::uint32_t> removed;             // cells that lost a leaf
+    std::vector<std::uint8_t> cell_mark;            // per cell id: 1 removed, 3 new
+    std::size_t released_leaves = 0;
+    std::vector<std::uint64_t> gone_area;           // per removed cell: area of its released leaves
+    std::vector<std::vector<std::uint64_t>> dirty;  // see take_dirty; all clear between updates
+    std::vector<std::uint32_t> leaf_cell, fresh;    // per pending leaf: its merged rectangle; per rectangle: its cell
+    std::vector<Rect> rects;                        // the pending leaves merged
+  };
+  UpdateState upd_;
 
   Point origin_{0, 0};
   double unit_ = 1;

@@ -1,4 +1,4 @@
-// What subgoal.cpp (build, query), update.cpp (changing maps) and contraction.cpp (levels >= 2)
+// What build.cpp, query.cpp, update.cpp (changing maps) and contraction.cpp (levels >= 2)
 // share: the directions and tolerance, the packed reach lists' coding, and the clearance scan
 // (member templates of SubgoalGraph, so every file that calls them sees their definitions).
 #pragma once

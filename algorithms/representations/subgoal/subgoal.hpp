@@ -49,9 +49,21 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // (default 16 without the table; 0: the octile heuristic alone), active=M of them per query
   // (default 4; 0: all).
   SubgoalGraph(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
+  // automatic defaults as said above).
+  static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = true, .point_vertices = true,
+                                              .update_in_place = true, .table_search = true};
+  static constexpr std::array kParams{
+      ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt or active is named"},
+      ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table"},
+      ParamDecl{"reach", ParamType::flag, 0, 0, 1, "per-cell lists of direct-h-reachable subgoals for locate", "1 up to 2^20 cells"},
+      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table"},
+      ParamDecl{"active", ParamType::integer, 4, 0, 64, "landmarks evaluated per query (0: all)"}};
+  static constexpr std::array kClashes{
+      ParamClash{"table", 1, "levels", 2, 16, "subgoal: table=1 is over the simple subgoal graph; it takes levels=1"}};
   // Every path is a grid8 path: octile and Chebyshev heuristics are admissible (search/astar.hpp).
   static constexpr bool grid_path_costs = true;
-  // table=1: the query answered from the all-pairs table without a search (subgoal.cpp); nullopt
+  // table=1: the query answered from the all-pairs table without a search (query.cpp); nullopt
   // without the table (the shared A* searches).
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
 
@@ -81,7 +93,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   int levels() const { return levels_; }
   bool table() const { return table_on_; }
   // Clearance scans the last update ran: subgoals and (reach=1) cells (all of them on the first).
-  std::size_t last_rescanned() const { return rescanned_; }
+  std::size_t last_rescanned() const { return upd_.rescanned; }
   // Per graph entry: 0 = its octile path runs diagonal-first from the source, 1 = straight-first
   // (a shortcut's: 0, refined through its local).
   std::uint8_t edge_shape(std::uint32_t entry) const { return shape_[entry]; }
@@ -186,14 +198,24 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::vector<std::uint8_t> local_;           // vertex -> local (levels=2)
   std::vector<std::uint32_t> rank_;           // vertex -> contraction order (locals), kNone for globals
   std::vector<Vertex> by_rank_;               // contraction order -> local (levels >= 2)
-  // Kept from the first update on (update()): per subgoal the cells its scan reported, in scan
-  // order (CSR), and per subgoal / per cell (reach=1) the extent of the cells its scan read.
-  bool tracked_ = false;
-  std::vector<std::uint32_t> scan_off_;
-  std::vector<Cell> scan_to_;
-  std::vector<Extent> sg_ext_;                // vertex -> extent
-  std::vector<Extent> cell_ext_;              // reach=1: padded cell -> extent (free non-subgoal cells)
-  std::size_t rescanned_ = 0;
+  // What only update() keeps (update.cpp), from the first update on: per subgoal the cells its
+  // scan reported, in scan order (CSR), and per subgoal / per cell (reach=1) the extent of the
+  // cells its scan read.
+  struct UpdateState {
+    bool tracked = false;
+    std::vector<std::uint32_t> scan_off;
+    std::vector<Cell> scan_to;
+    std::vector<Extent> sg_ext;               // vertex -> extent
+    std::vector<Extent> cell_ext;             // reach=1: padded cell -> extent (free non-subgoal cells)
+    std::size_t rescanned = 0;
+  };
+  UpdateState upd_;
+  // update()'s steps (update.cpp): D, the changed cells grown by one, and whether a scan read it.
+  struct ChangeRegion;
+  void renumber_subgoals(const ChangeRegion& d, std::vector<std::int32_t>& old_of_new, std::vector<std::int32_t>& new_of_old);
+  void update_clearances(const ChangeRegion& d);
+  std::size_t rescan_subgoals(const ChangeRegion& d, const std::vector<std::int32_t>& old_of_new);
+  std::size_t rescan_reach(const ChangeRegion& d, const std::vector<std::int32_t>& new_of_old);
   // graph_ (inherited), the searched graph: the globals' edges, the locals' upward edges (levels >= 2).
   std::vector<std::uint8_t> shape_;           // per graph_ entry: octile path shape from the source
   std::vector<std::uint32_t> via_;            // per graph_ entry: the local a shortcut bypasses, or kNone

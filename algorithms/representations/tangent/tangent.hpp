@@ -19,7 +19,7 @@
 //   these circles only: the joins are the same as over every circle.
 // - The corners a point sees come from a per-block list built once (block_candidates.hpp over
 //   each corner's GridFov::region, visibility being symmetric): it holds every corner the point
-//   sees (tests/test_tangent_graph.cpp), which is all the argument above needs, so the joins stay the same; a query then costs no sweep (den520d: ~10 us per point), only the exact
+//   sees (tests/test_tangent_graph.cpp), which is all the argument above needs, so the joins stay the same; a query then costs no sweep, only the exact
 //   integer line-of-sight test (grid_los.hpp) on the entries not proven visible at build time,
 //   which drops the corners the point does not see before their costlier clearance tests.
 // - ALT landmarks over the tangent graph's vertices (Goldberg & Harrelson, "Computing the
@@ -29,7 +29,8 @@
 //   those of its symmetric closure, a lower bound that stays consistent (build_landmarks).
 //
 // Not in the registry under its own name: visgraph's entry declares it as its exact disc structure
-// (with_disc in harness/registry/), built when R > 0 (the visibility graph is the tangent graph with R = 0).
+// (make_entry<VisGraph, TangentRepresentation> in harness/registry/), built when R > 0 (the
+// visibility graph is the tangent graph with R = 0).
 #pragma once
 #include <memory>
 

@@ -86,6 +86,91 @@ BlockCandidates::BlockCandidates(const BlockCandidates& old, const GridMap& grid
   build(&old, grid, nodes, node_spans, old_to_new, swept, changed);
 }
 
+// What build() reads for every node: the prefix counts of the hull test, and per node its blocks
+// and its entries.
+struct BlockCandidates::Builder {
+  const int W, H, B, nbx;
+  const GridMap& grid;
+  const std::vector<ConvexCorner>& nodes;
+  const std::vector<std::vector<GridFov::Span>>& node_spans;
+  const std::vector<std::uint16_t>& free_mask;
+  const std::size_t nblocks;
+  const bool with_masks;
+  std::vector<std::uint32_t> blocked, pinch;  // prefix counts: blocked cells per row, pinch points per grid line
+  std::vector<std::uint32_t> stamp;           // per block: the last node (+1) whose blocks listed it
+  std::vector<std::uint16_t> maybe, mask;     // per block: the node's cell marks being gathered
+
+  Builder(BlockCandidates& bc, const GridMap& g, const std::vector<ConvexCorner>& n,
+          const std::vector<std::vector<GridFov::Span>>& spans)
+      : W(bc.W), H(bc.H), B(bc.B), nbx(bc.nbx_), grid(g), nodes(n), node_spans(spans), free_mask(bc.free_mask_),
+        nblocks(std::size_t(bc.nbx_) * std::size_t(bc.nby_)), with_masks(B <= 4) {
+    // Prefix counts for the hull test: blocked cells per row, pinch points per grid line.
+    blocked.assign(std::size_t(H) * std::size_t(W + 1), 0), pinch.assign(std::size_t(H + 1) * std::size_t(W + 2), 0);
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x) blocked[std::size_t(y) * (W + 1) + x + 1] = blocked[std::size_t(y) * (W + 1) + x] + !free_cell(x, y);
+    for (int y = 0; y <= H; ++y)
+      for (int x = 0; x <= W; ++x) {
+        const bool a = free_cell(x - 1, y - 1), b = free_cell(x, y - 1), c = free_cell(x - 1, y), d = free_cell(x, y);
+        const bool p = (a && d && !b && !c) || (b && c && !a && !d);
+        pinch[std::size_t(y) * (W + 2) + x + 1] = pinch[std::size_t(y) * (W + 2) + x] + p;
+      }
+    bc.free_mask_.assign(with_masks ? nblocks : 0, 0);
+    if (with_masks)
+      for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x)
+          if (free_cell(x, y)) bc.free_mask_[std::size_t(y / B) * std::size_t(nbx) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
+    stamp.assign(nblocks, 0);
+    maybe.assign(with_masks ? nblocks : 0, 0), mask.assign(with_masks ? nblocks : 0, 0);
+  }
+  bool free_cell(int x, int y) const { return x >= 0 && y >= 0 && x < W && y < H && grid.passable(x, y); }
+  bool hull(std::uint32_t i, std::size_t b) const {
+    const int bx = int(b % std::size_t(nbx)), by = int(b / std::size_t(nbx));
+    const int x0 = bx * B, y0 = by * B, x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
+    return hull_free(int(nodes[i].at.x), int(nodes[i].at.y), x0, y0, x1, y1, W, blocked, pinch);
+  }
+  // A node's blocks: those its spans touch, each once (by a stamp), ascending.
+  void blocks_of(std::uint32_t i, std::vector<std::uint32_t>& out) {
+    out.clear();
+    // A half's first row also covers the rows beside it: a point on the grid line where the sweep
+    // starts lies in that row but is looked up in the row on the line's other side.
+    for (const GridFov::Span& s : node_spans[i]) {
+      if (s.walk || s.sure) continue;  // walk: cells the scan read, not a region
+      const int d = s.first ? 1 : 0;
+      for (int by = std::max(s.row - d, 0) / B; by <= std::min(s.row + d, H - 1) / B; ++by)
+        for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) {
+          const std::size_t b = std::size_t(by) * std::size_t(nbx) + std::size_t(bx);
+          if (stamp[b] != i + 1) stamp[b] = i + 1, out.push_back(std::uint32_t(b));
+        }
+    }
+    std::sort(out.begin(), out.end());
+  }
+  // A node's entries for its blocks: f(block, id | kSure, cell mask, maybe mask).
+  template <class F>
+  void entries_of(std::uint32_t i, const std::vector<std::uint32_t>& blocks, F&& f) {
+    if (with_masks)
+      for (const GridFov::Span& s : node_spans[i]) {
+        if (s.walk) continue;
+        const int d = s.sure || !s.first ? 0 : 1;
+        for (int y = std::max(s.row - d, 0); y <= std::min(s.row + d, H - 1); ++y)
+          for (int x = s.x0; x <= s.x1; ++x) {
+            const std::size_t b = std::size_t(y / B) * std::size_t(nbx) + std::size_t(x / B);
+            (s.sure ? mask : maybe)[b] |= std::uint16_t(1u << ((y % B) * B + x % B));
+          }
+      }
+    for (std::uint32_t b : blocks) {
+      // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
+      const bool covered = with_masks && (mask[b] & free_mask[b]) == free_mask[b];
+      const bool sure = !covered && hull(i, b);
+      f(b, i | (sure ? kSure : 0), with_masks ? mask[b] : std::uint16_t(0), with_masks ? std::uint16_t(maybe[b] | mask[b]) : std::uint16_t(0));
+      if (with_masks) mask[b] = maybe[b] = 0;
+    }
+    if (with_masks)  // a sure cell is always in a touched block; clear every mark anyway
+      for (const GridFov::Span& s : node_spans[i])
+        if (s.sure)
+          for (int x = s.x0; x <= s.x1; ++x) mask[std::size_t(s.row / B) * std::size_t(nbx) + std::size_t(x / B)] = 0;
+  }
+};
+
 // The lists, from every node's spans (old == nullptr), or after a change: the entries of the nodes
 // not swept again carried over from `old` (their regions did not change, nor did the convex hulls
 // of a node and a block unless a changed cell lies within a cell of the hull's bounding box: then
@@ -98,91 +183,40 @@ void BlockCandidates::build(const BlockCandidates* old, const GridMap& grid, con
   if (W <= 0 || H <= 0) return;
   nbx_ = (W + B - 1) / B;
   nby_ = (H + B - 1) / B;
-  const std::size_t nblocks = std::size_t(nbx_) * std::size_t(nby_);
-  const bool with_masks = B <= 4;
-  // Prefix counts for the hull test: blocked cells per row, pinch points per grid line.
-  std::vector<std::uint32_t> blocked(std::size_t(H) * std::size_t(W + 1), 0), pinch(std::size_t(H + 1) * std::size_t(W + 2), 0);
-  auto free_cell = [&](int x, int y) { return x >= 0 && y >= 0 && x < W && y < H && grid.passable(x, y); };
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x) blocked[std::size_t(y) * (W + 1) + x + 1] = blocked[std::size_t(y) * (W + 1) + x] + !free_cell(x, y);
-  for (int y = 0; y <= H; ++y)
-    for (int x = 0; x <= W; ++x) {
-      const bool a = free_cell(x - 1, y - 1), b = free_cell(x, y - 1), c = free_cell(x - 1, y), d = free_cell(x, y);
-      const bool p = (a && d && !b && !c) || (b && c && !a && !d);
-      pinch[std::size_t(y) * (W + 2) + x + 1] = pinch[std::size_t(y) * (W + 2) + x] + p;
-    }
-  free_mask_.assign(with_masks ? nblocks : 0, 0);
-  if (with_masks)
-    for (int y = 0; y < H; ++y)
-      for (int x = 0; x < W; ++x)
-        if (free_cell(x, y)) free_mask_[std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
-  auto hull = [&](std::uint32_t i, std::size_t b) {
-    const int bx = int(b % std::size_t(nbx_)), by = int(b / std::size_t(nbx_));
-    const int x0 = bx * B, y0 = by * B, x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
-    return hull_free(int(nodes[i].at.x), int(nodes[i].at.y), x0, y0, x1, y1, W, blocked, pinch);
-  };
-  // A node's blocks: those its spans touch, each once (by a stamp), ascending.
-  std::vector<std::uint32_t> stamp(nblocks, 0);
-  auto blocks_of = [&](std::uint32_t i, std::vector<std::uint32_t>& out) {
-    out.clear();
-    // A half's first row also covers the rows beside it: a point on the grid line where the sweep
-    // starts lies in that row but is looked up in the row on the line's other side.
-    for (const GridFov::Span& s : node_spans[i]) {
-      if (s.walk || s.sure) continue;  // walk: cells the scan read, not a region
-      const int d = s.first ? 1 : 0;
-      for (int by = std::max(s.row - d, 0) / B; by <= std::min(s.row + d, H - 1) / B; ++by)
-        for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) {
-          const std::size_t b = std::size_t(by) * std::size_t(nbx_) + std::size_t(bx);
-          if (stamp[b] != i + 1) stamp[b] = i + 1, out.push_back(std::uint32_t(b));
-        }
-    }
-    std::sort(out.begin(), out.end());
-  };
-  // A node's entries for its blocks: f(block, id | kSure, cell mask, maybe mask).
-  std::vector<std::uint16_t> maybe(with_masks ? nblocks : 0, 0), mask(with_masks ? nblocks : 0, 0);
-  auto entries_of = [&](std::uint32_t i, const std::vector<std::uint32_t>& blocks, auto&& f) {
-    if (with_masks)
-      for (const GridFov::Span& s : node_spans[i]) {
-        if (s.walk) continue;
-        const int d = s.sure || !s.first ? 0 : 1;
-        for (int y = std::max(s.row - d, 0); y <= std::min(s.row + d, H - 1); ++y)
-          for (int x = s.x0; x <= s.x1; ++x) {
-            const std::size_t b = std::size_t(y / B) * std::size_t(nbx_) + std::size_t(x / B);
-            (s.sure ? mask : maybe)[b] |= std::uint16_t(1u << ((y % B) * B + x % B));
-          }
-      }
-    for (std::uint32_t b : blocks) {
-      // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
-      const bool covered = with_masks && (mask[b] & free_mask_[b]) == free_mask_[b];
-      const bool sure = !covered && hull(i, b);
-      f(b, i | (sure ? kSure : 0), with_masks ? mask[b] : std::uint16_t(0), with_masks ? std::uint16_t(maybe[b] | mask[b]) : std::uint16_t(0));
-      if (with_masks) mask[b] = maybe[b] = 0;
-    }
-    if (with_masks)  // a sure cell is always in a touched block; clear every mark anyway
-      for (const GridFov::Span& s : node_spans[i])
-        if (s.sure)
-          for (int x = s.x0; x <= s.x1; ++x) mask[std::size_t(s.row / B) * std::size_t(nbx_) + std::size_t(x / B)] = 0;
-  };
-  if (!old) {
-    // Every node: count each block's entries, then fill them in node order, in place.
-    std::vector<std::vector<std::uint32_t>> blocks(nodes.size());
-    offsets_.assign(nblocks + 1, 0);
-    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
-      blocks_of(i, blocks[i]);
-      for (std::uint32_t b : blocks[i]) ++offsets_[b + 1];
-    }
-    for (std::size_t b = 0; b < nblocks; ++b) offsets_[b + 1] += offsets_[b];
-    ids_.resize(offsets_.back());
-    if (with_masks) masks_.resize(ids_.size()), maybe_.resize(ids_.size());
-    std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
-    for (std::uint32_t i = 0; i < nodes.size(); ++i)
-      entries_of(i, blocks[i], [&](std::uint32_t b, std::uint32_t id, std::uint16_t m, std::uint16_t mb) {
-        const std::uint32_t k = fill[b]++;
-        ids_[k] = id;
-        if (with_masks) masks_[k] = m, maybe_[k] = mb;
-      });
-    return;
+  Builder bd(*this, grid, nodes, node_spans);
+  if (!old) fill_all(bd);
+  else merge_changed(bd, *old, old_to_new, swept, changed);
+}
+
+// Every node: count each block's entries, then fill them in node order, in place.
+void BlockCandidates::fill_all(Builder& bd) {
+  const std::vector<ConvexCorner>& nodes = bd.nodes;
+  const std::size_t nblocks = bd.nblocks;
+  const bool with_masks = bd.with_masks;
+  std::vector<std::vector<std::uint32_t>> blocks(nodes.size());
+  offsets_.assign(nblocks + 1, 0);
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    bd.blocks_of(i, blocks[i]);
+    for (std::uint32_t b : blocks[i]) ++offsets_[b + 1];
   }
+  for (std::size_t b = 0; b < nblocks; ++b) offsets_[b + 1] += offsets_[b];
+  ids_.resize(offsets_.back());
+  if (with_masks) masks_.resize(ids_.size()), maybe_.resize(ids_.size());
+  std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
+  for (std::uint32_t i = 0; i < nodes.size(); ++i)
+    bd.entries_of(i, blocks[i], [&](std::uint32_t b, std::uint32_t id, std::uint16_t m, std::uint16_t mb) {
+      const std::uint32_t k = fill[b]++;
+      ids_[k] = id;
+      if (with_masks) masks_[k] = m, maybe_[k] = mb;
+    });
+}
+
+void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, const std::vector<std::int32_t>& old_to_new,
+                                    const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed) {
+  const BlockCandidates* old = &prev;
+  const std::vector<ConvexCorner>& nodes = bd.nodes;
+  const std::size_t nblocks = bd.nblocks;
+  const bool with_masks = bd.with_masks;
   // After a change: the swept nodes' entries, by block in node order (a stable counting sort).
   struct Raw {
     std::uint32_t block, id;
@@ -192,8 +226,8 @@ void BlockCandidates::build(const BlockCandidates* old, const GridMap& grid, con
   std::vector<std::uint32_t> blocks;
   for (std::uint32_t i = 0; i < nodes.size(); ++i)
     if (swept[i]) {
-      blocks_of(i, blocks);
-      entries_of(i, blocks, [&](std::uint32_t b, std::uint32_t id, std::uint16_t m, std::uint16_t mb) { raw.push_back({b, id, m, mb}); });
+      bd.blocks_of(i, blocks);
+      bd.entries_of(i, blocks, [&](std::uint32_t b, std::uint32_t id, std::uint16_t m, std::uint16_t mb) { raw.push_back({b, id, m, mb}); });
     }
   std::vector<std::uint32_t> first(nblocks + 1, 0);
   for (const Raw& r : raw) ++first[r.block + 1];
@@ -248,7 +282,7 @@ void BlockCandidates::build(const BlockCandidates* old, const GridMap& grid, con
       const bool covered_old = with_masks && (m & old->free_mask_[b]) == old->free_mask_[b];
       const bool covered = with_masks && (m & free_mask_[b]) == free_mask_[b];
       if (covered) sure = false;
-      else if (covered_old || changed_near(std::uint32_t(i), b)) sure = hull(std::uint32_t(i), b);
+      else if (covered_old || changed_near(std::uint32_t(i), b)) sure = bd.hull(std::uint32_t(i), b);
       ids.push_back(std::uint32_t(i) | (sure ? kSure : 0));
       if (with_masks) masks.push_back(m), maybes.push_back(old->maybe_[e]);
     }

@@ -87,6 +87,11 @@ class BlockCandidates {
   void build(const BlockCandidates* old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
              const std::vector<std::vector<GridFov::Span>>& node_spans, const std::vector<std::int32_t>& old_to_new,
              const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed);
+  // build()'s two ways (block_candidates.cpp): every node's entries, or the old lists after a change.
+  struct Builder;
+  void fill_all(Builder& bd);
+  void merge_changed(Builder& bd, const BlockCandidates& prev, const std::vector<std::int32_t>& old_to_new,
+                     const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed);
   std::size_t block_of(Point p) const {
     const int cx = std::clamp(int(std::floor(p.x)), 0, W - 1), cy = std::clamp(int(std::floor(p.y)), 0, H - 1);
     return std::size_t(cy / B) * std::size_t(nbx_) + std::size_t(cx / B);

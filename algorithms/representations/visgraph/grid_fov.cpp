@@ -92,18 +92,14 @@ void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& 
       if (row >= 0 && row < H) spans->push_back({row, std::max(lo, 0), std::min(hi, W - 1), false, false, true});
 }
 
-// One half-plane: rows below s in the frame (x, f*y), i.e. f = +1 scans increasing y, f = -1
-// decreasing y (mirrored, which the exact predicates do not mind: negation is exact).
-void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
-                        std::vector<std::uint32_t>& maybe, std::vector<Span>* spans, bool with_sure) const {
-  const Point S{s.x, f * s.y};
-  const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
-  // A ray through a corner; its slope (a division) is filled in only when it bounds a piece.
-  auto lattice = [&](double x, double y) { return Ray{x, y, 0, 0}; };
-  auto bound = [&](Ray r) {
-    if (r.h == 0) r.k = (r.x - S.x) / (r.y - S.y);
-    return r;
-  };
+// One half-plane's frame (scan_half): s in the frame (x, f*y), and the tests on rays from it.
+struct GridFov::Frame {
+  const GridFov& fov;
+  const Point S;
+  const bool all_maybe;
+  std::vector<std::uint32_t>& sure;
+  std::vector<std::uint32_t>& maybe;
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
   // The orientation of b, c about S. When S lies on the half-integer lattice (the harness's
   // query points, the nodes themselves) every ray's corner does too (integers, or S's own column
   // for `down`), and with coordinates below 2^20 the cross product is exact in doubles (each
@@ -112,50 +108,90 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
   // (frequent on a grid) always reach.
   const bool on_lattice = 2 * S.x == std::floor(2 * S.x) && 2 * S.y == std::floor(2 * S.y) &&
                           std::abs(S.x) < (1 << 20) && std::abs(S.y) < (1 << 20);
-  auto orient = [&](Point b, Point c) -> int {
+
+  // A ray through a corner; its slope (a division) is filled in only when it bounds a piece.
+  static Ray lattice(double x, double y) { return Ray{x, y, 0, 0}; }
+  Ray bound(Ray r) const {
+    if (r.h == 0) r.k = (r.x - S.x) / (r.y - S.y);
+    return r;
+  }
+  int orient(Point b, Point c) const {
     if (!on_lattice) return orient2d(S, b, c);
     const double d = (b.x - S.x) * (c.y - S.y) - (b.y - S.y) * (c.x - S.x);
     return (d > 0) - (d < 0);
-  };
+  }
   // Angular order of rays in the closed lower half-plane: +x (0) ... +y (90 deg) ... -x (180).
-  auto cmp = [&](const Ray& a, const Ray& b) -> int {
+  int cmp(const Ray& a, const Ray& b) const {
     if ((a.h | b.h) != 0) {
       const int ka = a.h > 0 ? 0 : a.h < 0 ? 2 : 1, kb = b.h > 0 ? 0 : b.h < 0 ? 2 : 1;
       if (ka != kb) return ka < kb ? -1 : 1;
       if (ka != 1) return 0;
     }
     return -orient(Point{a.x, a.y}, Point{b.x, b.y});
-  };
+  }
   // 2: strictly inside, 1: on the boundary, 0: outside.
-  auto classify = [&](const Ray& r, const Ray& lo, const Ray& hi) {
+  int classify(const Ray& r, const Ray& lo, const Ray& hi) const {
     const int c1 = cmp(lo, r);
     if (c1 > 0) return 0;
     const int c2 = cmp(r, hi);
     if (c2 > 0) return 0;
     return (c1 < 0 && c2 < 0) ? 2 : 1;
-  };
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  auto xat = [&](const Ray& r, double y) {
+  }
+  double xat(const Ray& r, double y) const {
     if (r.h != 0) return r.h > 0 ? kInf : -kInf;
     return S.x + r.k * (y - S.y);
-  };
-  auto column = [&](double v) {  // a cell column index, clamped to the padded grid
+  }
+  int column(double v) const {  // a cell column index, clamped to the padded grid
     if (!(v > -2)) return -1;
-    if (!(v < W + 2)) return W;
-    return std::clamp(int(std::floor(v)), -1, W);
-  };
-  auto node = [&](int x, int y) -> std::int32_t {
+    if (!(v < fov.W + 2)) return fov.W;
+    return std::clamp(int(std::floor(v)), -1, fov.W);
+  }
+  std::int32_t node(int x, int y) const {
+    const int W = fov.W, H = fov.H;
     if (x < 0 || y < 0 || x > W || y > H) return -1;
     const std::size_t k = std::size_t(y) * (W + 1) + std::size_t(x);
-    const std::uint64_t word = is_node_[k >> 6];
+    const std::uint64_t word = fov.is_node_[k >> 6];
     if (!((word >> (k & 63)) & 1)) return -1;
-    if (ranked_) return std::int32_t(rank_[k >> 6] + std::uint32_t(__builtin_popcountll(word & ((std::uint64_t(1) << (k & 63)) - 1))));
-    return node_at_[k];
-  };
-  auto emit = [&](std::int32_t id, int cls) {
+    if (fov.ranked_) return std::int32_t(fov.rank_[k >> 6] + std::uint32_t(__builtin_popcountll(word & ((std::uint64_t(1) << (k & 63)) - 1))));
+    return fov.node_at_[k];
+  }
+  void emit(std::int32_t id, int cls) const {
     if (cls == 2 && !all_maybe) sure.push_back(std::uint32_t(id));
     else if (cls >= 1) maybe.push_back(std::uint32_t(id));
-  };
+  }
+  void sure_spans(const Piece& pc, int row, double yn, double yf, const std::uint16_t* nr, std::vector<Span>& spans) const;
+};
+
+// The `sure` spans of piece pc in band row `row` (lines yn, yf; nr: the row's jump table).
+void GridFov::Frame::sure_spans(const Piece& pc, int row, double yn, double yf, const std::uint16_t* nr,
+                                std::vector<Span>& spans) const {
+  const int W = fov.W;
+  auto nb = [nr](int x) { return int(nr[2 * (x + 1)]) - 1; };  // next blocked cell at or after x >= -1
+  const double L = std::max(xat(pc.hi, yn), xat(pc.hi, yf)), R = std::min(xat(pc.lo, yn), xat(pc.lo, yf));
+  const int a = int(std::max(std::ceil(L + 1e-7), 0.0)), b = int(std::min(std::floor(R - 1e-7) - 1, W - 1.0));
+  const double t = (yn - S.y) / (yf - S.y);  // a ray through (x, yf) enters the band at S.x + (x - S.x) t
+  int run0 = -1, run1 = -2;
+  for (int x = a; x <= b; ++x) {
+    const double e0 = S.x + (x - S.x) * t, e1 = S.x + (x + 1 - S.x) * t;
+    const int lo = std::max(int(std::floor(std::min(double(x), e0) - 1e-7)), -1);
+    const int hi = int(std::ceil(std::max(x + 1.0, e1) + 1e-7)) - 1;
+    if (nb(lo) <= hi) continue;
+    if (x == run1 + 1) run1 = x;
+    else {
+      if (run1 >= run0) spans.push_back({row, run0, run1, true});
+      run0 = run1 = x;
+    }
+  }
+  if (run1 >= run0) spans.push_back({row, run0, run1, true});
+}
+
+// One half-plane: rows below s in the frame (x, f*y), i.e. f = +1 scans increasing y, f = -1
+// decreasing y (mirrored, which the exact predicates do not mind: negation is exact).
+void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
+                        std::vector<std::uint32_t>& maybe, std::vector<Span>* spans, bool with_sure) const {
+  const Frame fr{*this, Point{s.x, f * s.y}, all_maybe, sure, maybe};
+  const Point S = fr.S;
+  const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
 
   struct Shadow {
     Ray a, b;  // open interval
@@ -173,7 +209,7 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
   };
   thread_local Scratch scratch;
   auto& [pieces, next, local, tmp, shadows, far] = scratch;
-  const Ray down = bound(lattice(S.x, S.y + 1));  // straight down the frame
+  const Ray down = fr.bound(fr.lattice(S.x, S.y + 1));  // straight down the frame
   pieces.assign(1, side > 0 ? Piece{kRight, down} : side < 0 ? Piece{down, kLeft} : Piece{kRight, kLeft});
 
   for (int Y = int(std::floor(S.y)); !pieces.empty(); ++Y) {
@@ -192,8 +228,8 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
       if (const int r = row + (k + 2) * f; r >= -1 && r <= H) ahead[k] = next_.data() + 2 * std::size_t(r + 1) * PW;
     next.clear();
     for (const Piece& pc : pieces) {
-      const double xl = std::min(xat(pc.hi, yn), xat(pc.hi, yf)), xr = std::max(xat(pc.lo, yn), xat(pc.lo, yf));
-      const int x0 = column(xl - 1), x1 = column(xr + 1);
+      const double xl = std::min(fr.xat(pc.hi, yn), fr.xat(pc.hi, yf)), xr = std::max(fr.xat(pc.lo, yn), fr.xat(pc.lo, yf));
+      const int x0 = fr.column(xl - 1), x1 = fr.column(xr + 1);
       for (const std::uint16_t* a : ahead)
         if (a) __builtin_prefetch(a + 2 * (x0 + 1)), __builtin_prefetch(a + 2 * (x1 + 1));
       // Every ray of pc crosses this band's cells within [x0, x1]: a superset of what is seen here.
@@ -204,26 +240,26 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
         const int xe = nf(x) - 1;  // the run of blocked cells [x, xe] (cut at x0 on the left)
         const double xa = x, xb = xe + 1.0;
         for (int cx : {x, xe + 1}) {
-          if (const std::int32_t id = node(cx, near_real); id >= 0) {
-            if (below) emit(id, classify(lattice(cx, Y), pc.lo, pc.hi));
+          if (const std::int32_t id = fr.node(cx, near_real); id >= 0) {
+            if (below) fr.emit(id, fr.classify(fr.lattice(cx, Y), pc.lo, pc.hi));
             else if (Y == S.y) maybe.push_back(std::uint32_t(id));  // a horizontal ray
           }
-          if (const std::int32_t id = node(cx, far_real); id >= 0)
-            far.push_back({id, std::uint32_t(shadows.size()), lattice(cx, Y + 1.0)});
+          if (const std::int32_t id = fr.node(cx, far_real); id >= 0)
+            far.push_back({id, std::uint32_t(shadows.size()), fr.lattice(cx, Y + 1.0)});
         }
         // The run's shadow: the open interval between its extreme corners as seen from S. Right
         // of S: top-right to bottom-left; left of S: bottom-right to top-left; straddling S:
         // top-right to top-left. Corners at or above S's level stand for the horizontal ray.
         Ray lo, hi;
         if (xa >= S.x) {
-          lo = below ? lattice(xb, Y) : kRight;
-          hi = lattice(xa, Y + 1.0);
+          lo = below ? fr.lattice(xb, Y) : kRight;
+          hi = fr.lattice(xa, Y + 1.0);
         } else if (xb <= S.x) {
-          lo = lattice(xb, Y + 1.0);
-          hi = below ? lattice(xa, Y) : kLeft;
+          lo = fr.lattice(xb, Y + 1.0);
+          hi = below ? fr.lattice(xa, Y) : kLeft;
         } else {
-          lo = below ? lattice(xb, Y) : kRight;
-          hi = below ? lattice(xa, Y) : kLeft;
+          lo = below ? fr.lattice(xb, Y) : kRight;
+          hi = below ? fr.lattice(xa, Y) : kLeft;
         }
         shadows.push_back({lo, hi});
         x = xe + 1 <= x1 ? nb(xe + 1) : x1 + 1;
@@ -232,12 +268,12 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
       for (const Shadow& sh : shadows) {
         tmp.clear();
         for (const Piece& p : local) {
-          if (cmp(sh.b, p.lo) <= 0 || cmp(sh.a, p.hi) >= 0) {
+          if (fr.cmp(sh.b, p.lo) <= 0 || fr.cmp(sh.a, p.hi) >= 0) {
             tmp.push_back(p);
             continue;
           }
-          if (cmp(p.lo, sh.a) <= 0) tmp.push_back({p.lo, bound(sh.a)});
-          if (cmp(sh.b, p.hi) <= 0) tmp.push_back({bound(sh.b), p.hi});
+          if (fr.cmp(p.lo, sh.a) <= 0) tmp.push_back({p.lo, fr.bound(sh.a)});
+          if (fr.cmp(sh.b, p.hi) <= 0) tmp.push_back({fr.bound(sh.b), p.hi});
         }
         local.swap(tmp);
       }
@@ -245,36 +281,19 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
       // before this band, through no pinch point) and the row's cells between where those rays
       // enter the band and the cell are free (the only obstacles met inside the band). Margins
       // of 1e-7 absorb the rounding of xat (~1e-12 here); S's own band never qualifies.
-      if (spans && with_sure && below && row >= 0 && row < H) {
-        const double L = std::max(xat(pc.hi, yn), xat(pc.hi, yf)), R = std::min(xat(pc.lo, yn), xat(pc.lo, yf));
-        const int a = int(std::max(std::ceil(L + 1e-7), 0.0)), b = int(std::min(std::floor(R - 1e-7) - 1, W - 1.0));
-        const double t = (yn - S.y) / (yf - S.y);  // a ray through (x, yf) enters the band at S.x + (x - S.x) t
-        int run0 = -1, run1 = -2;
-        for (int x = a; x <= b; ++x) {
-          const double e0 = S.x + (x - S.x) * t, e1 = S.x + (x + 1 - S.x) * t;
-          const int lo = std::max(int(std::floor(std::min(double(x), e0) - 1e-7)), -1);
-          const int hi = int(std::ceil(std::max(x + 1.0, e1) + 1e-7)) - 1;
-          if (nb(lo) <= hi) continue;
-          if (x == run1 + 1) run1 = x;
-          else {
-            if (run1 >= run0) spans->push_back({row, run0, run1, true});
-            run0 = run1 = x;
-          }
-        }
-        if (run1 >= run0) spans->push_back({row, run0, run1, true});
-      }
+      if (spans && with_sure && below && row >= 0 && row < H) fr.sure_spans(pc, row, yn, yf, nr, *spans);
       // A lone horizontal ray never leaves this row.
       std::erase_if(local, [](const Piece& p) { return p.lo.h != 0 && p.lo.h == p.hi.h; });
       // A corner on the band's far line: its ray must be free of the earlier bands (inside pc)
       // and of this band's other runs; its own run it only touches when the corner is extreme.
       for (const Far& c : far) {
-        int cls = classify(c.r, pc.lo, pc.hi);
+        int cls = fr.classify(c.r, pc.lo, pc.hi);
         for (std::uint32_t k = 0; k < shadows.size() && cls > 0; ++k) {
-          const int c1 = cmp(shadows[k].a, c.r), c2 = cmp(c.r, shadows[k].b);
+          const int c1 = fr.cmp(shadows[k].a, c.r), c2 = fr.cmp(c.r, shadows[k].b);
           if (c1 < 0 && c2 < 0) cls = 0;                            // through a run's interior
           else if (k != c.run && (c1 == 0 || c2 == 0)) cls = std::min(cls, 1);  // grazing another run
         }
-        emit(c.id, cls);
+        fr.emit(c.id, cls);
       }
       next.insert(next.end(), local.begin(), local.end());
     }

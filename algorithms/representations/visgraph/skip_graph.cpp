@@ -63,6 +63,48 @@ bool TautSkipGraph::taut(Point a, const ConvexCorner& q, Point b) {
   return true;
 }
 
+// The arcs of the input graph as the constructor's steps read them: each arc's source and its
+// reverse, and the taut continuations of an arc.
+struct TautSkipGraph::Arcs {
+  const TautSkipGraph& g;
+  const CsrGraph& full;
+  const std::vector<ConvexCorner>& c;
+  std::size_t n, m;
+  std::vector<Vertex> src;          // per arc: its source state
+  std::vector<std::uint32_t> opp;   // per arc: its reverse
+
+  Arcs(const TautSkipGraph& graph, const CsrGraph& full_graph, const std::vector<ConvexCorner>& corners)
+      : g(graph), full(full_graph), c(corners), n(full.num_vertices()), m(full.num_edges()), src(m), opp(m) {
+    for (Vertex u = 0; u < n; ++u) {
+      auto [b, e] = arc_range(full, u);
+      for (std::uint32_t i = b; i < e; ++i) src[i] = u;
+    }
+    // The reverse of arc state(i,a) -> state(j,b) is state(j,-b) -> state(i,-a): the other state is v ^ 1.
+    for (std::uint32_t i = 0; i < m; ++i) {
+      const Vertex from = head_of(full, i) ^ 1, to = src[i] ^ 1;
+      auto [lo, hi] = arc_range(full, from);
+      while (lo < hi) {  // arcs of a vertex are sorted by target
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        if (head_of(full, mid) < to) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo == arc_range(full, from).second || head_of(full, lo) != to)
+        throw std::logic_error("visgraph skip: an arc without its reverse");
+      opp[i] = lo;
+    }
+  }
+  // Taut continuations of arc e (never straight back to e's source corner).
+  template <class F>
+  void for_succ(std::uint32_t e, F&& f) const {
+    const Vertex s = src[e], v = head_of(full, e);
+    auto [b, en] = arc_range(full, v);
+    for (std::uint32_t i = b; i < en; ++i) {
+      const Vertex x = head_of(full, i);
+      if ((x >> 1) != (s >> 1) && g.taut_corners(s >> 1, v >> 1, x >> 1, c)) f(i);
+    }
+  }
+};
+
 TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c) {
   static std::atomic<std::uint64_t> builds{0};
   id_ = ++builds;
@@ -78,41 +120,22 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
     cq_.push_back({k.at.x, k.at.y, bx + ax, by + ay});
   }
   if (!grid_) cq_.clear();
-  const std::size_t n = full.num_vertices(), m = full.num_edges();
-  std::vector<Vertex> src(m);
-  for (Vertex u = 0; u < n; ++u) {
-    auto [b, e] = arc_range(full, u);
-    for (std::uint32_t i = b; i < e; ++i) src[i] = u;
-  }
-  // The reverse of arc state(i,a) -> state(j,b) is state(j,-b) -> state(i,-a): the other state is v ^ 1.
-  std::vector<std::uint32_t> opp(m);
-  for (std::uint32_t i = 0; i < m; ++i) {
-    const Vertex from = head_of(full, i) ^ 1, to = src[i] ^ 1;
-    auto [lo, hi] = arc_range(full, from);
-    while (lo < hi) {  // arcs of a vertex are sorted by target
-      const std::uint32_t mid = lo + (hi - lo) / 2;
-      if (head_of(full, mid) < to) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo == arc_range(full, from).second || head_of(full, lo) != to)
-      throw std::logic_error("visgraph skip: an arc without its reverse");
-    opp[i] = lo;
-  }
-  // Taut continuations of arc e (never straight back to e's source corner).
-  auto for_succ = [&](std::uint32_t e, auto&& f) {
-    const Vertex s = src[e], v = head_of(full, e);
-    auto [b, en] = arc_range(full, v);
-    for (std::uint32_t i = b; i < en; ++i) {
-      const Vertex x = head_of(full, i);
-      if ((x >> 1) != (s >> 1) && taut_corners(s >> 1, v >> 1, x >> 1, c)) f(i);
-    }
-  };
+  const Arcs arcs(*this, full, c);
+  peel_levels(arcs);
+  mark_skip_vertices(arcs);
+  make_skip_arcs(arcs);
+  keep_full_graph(full);
+  if (grid_) make_successors();
+}
 
+void TautSkipGraph::peel_levels(const Arcs& a) {
+  const std::size_t m = a.m;
+  const std::vector<std::uint32_t>& opp = a.opp;
   // Edge levels by peeling (ENLSVG docs/results.md): cnt[e] = continuations of e still at level W.
   std::vector<std::uint32_t> cnt(m, 0), cur, next;
   level_.assign(m, kTop);
   for (std::uint32_t e = 0; e < m; ++e) {
-    for_succ(e, [&](std::uint32_t) { ++cnt[e]; });
+    a.for_succ(e, [&](std::uint32_t) { ++cnt[e]; });
     if (cnt[e] == 0) cur.push_back(e);
   }
   std::uint32_t k = 0;
@@ -124,7 +147,7 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
       // The arcs continuing into e or into its reverse lose one continuation: those are the
       // reverses of the continuations of the other direction (the relation is symmetric).
       for (std::uint32_t side : {e, opp[e]})
-        for_succ(side, [&](std::uint32_t g) {
+        a.for_succ(side, [&](std::uint32_t g) {
           const std::uint32_t x = opp[g];
           if (level_[x] == kTop && --cnt[x] == 0) next.push_back(x);
         });
@@ -133,7 +156,12 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
     next.clear();
   }
   levels_ = k;
+}
 
+void TautSkipGraph::mark_skip_vertices(const Arcs& a) {
+  const std::vector<ConvexCorner>& c = a.c;
+  const std::size_t m = a.m;
+  const std::vector<Vertex>& src = a.src;
   // Skip vertices: corners with three or more level-W edges (each edge counted from its arc leaving the corner).
   std::vector<std::uint32_t> deg(c.size(), 0);
   for (std::uint32_t e = 0; e < m; ++e)
@@ -143,7 +171,12 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
     is_skip_[i] = deg[i] >= 3;
     skip_corners_ += is_skip_[i];
   }
+}
 
+void TautSkipGraph::make_skip_arcs(const Arcs& a) {
+  const CsrGraph& full = a.full;
+  const std::size_t n = a.n, m = a.m;
+  const std::vector<Vertex>& src = a.src;
   // Skip arcs: from each skip vertex's level-W arcs, along the only level-W continuation at each
   // non-skip corner, to the next skip vertex.
   struct SkipArc {
@@ -161,7 +194,7 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
     for (std::size_t steps = 0; !is_skip_[head_of(full, at) >> 1]; ++steps) {
       chains.push_back(head_of(full, at));
       std::uint32_t nx = kNone;
-      for_succ(at, [&](std::uint32_t g) {
+      a.for_succ(at, [&](std::uint32_t g) {
         if (nx == kNone && level_[g] == kTop) nx = g;
       });
       // A level-W arc always has a level-W continuation (else it would have been peeled).
@@ -195,7 +228,10 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   for (std::size_t u = 0; u < n; ++u) begin[u + 1] += begin[u];
   skip_graph_ = CsrGraph(std::move(begin), std::move(targets), std::move(weights));
   chain_.shrink_to_fit();
+}
 
+void TautSkipGraph::keep_full_graph(const CsrGraph& full) {
+  const std::size_t n = full.num_vertices(), m = full.num_edges();
   // The kept full graph. Grid maps: each vertex's arcs by angle (see taut_range: the taut
   // continuations of any arriving direction are then one contiguous range, found by binary search,
   // the "angular range" of a corner's taut edges; Oh & Leong 2017 docs/results.md#query-status mark taut edges one by one).
@@ -229,25 +265,27 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   }
   full_ = CsrGraph(std::move(fb), std::move(ft), std::move(fw));
   level_ = std::move(fl);
-  if (grid_) {
-    // Per arc e = s -> v, the arcs the marking continues with (run()): v's taut range for e's
-    // direction, filtered by level (higher than e's, or level W through a non-skip corner). Fixed
-    // per arc, so stored once (CSR) instead of filtered at every query.
-    succ_begin_.assign(m + 1, 0);
-    for (Vertex u = 0; u < n; ++u) {
-      auto [b, e] = arc_range(full_, u);
-      for (std::uint32_t i = b; i < e; ++i) {
-        const Vertex v = head_of(full_, i);
-        const auto [lo, hi] = taut_range(v, cq_[v >> 1].x - cq_[u >> 1].x, cq_[v >> 1].y - cq_[u >> 1].y);
-        const bool through = !is_skip_[v >> 1];
-        for (std::uint32_t j = lo; j < hi; ++j)
-          if ((level_[j] > level_[i] || (level_[j] == kTop && through)) && (head_of(full_, j) >> 1) != (u >> 1))
-            succ_.push_back(j);
-        succ_begin_[i + 1] = std::uint32_t(succ_.size());
-      }
+}
+
+void TautSkipGraph::make_successors() {
+  const std::size_t n = full_.num_vertices(), m = full_.num_edges();
+  // Per arc e = s -> v, the arcs the marking continues with (run()): v's taut range for e's
+  // direction, filtered by level (higher than e's, or level W through a non-skip corner). Fixed
+  // per arc, so stored once (CSR) instead of filtered at every query.
+  succ_begin_.assign(m + 1, 0);
+  for (Vertex u = 0; u < n; ++u) {
+    auto [b, e] = arc_range(full_, u);
+    for (std::uint32_t i = b; i < e; ++i) {
+      const Vertex v = head_of(full_, i);
+      const auto [lo, hi] = taut_range(v, cq_[v >> 1].x - cq_[u >> 1].x, cq_[v >> 1].y - cq_[u >> 1].y);
+      const bool through = !is_skip_[v >> 1];
+      for (std::uint32_t j = lo; j < hi; ++j)
+        if ((level_[j] > level_[i] || (level_[j] == kTop && through)) && (head_of(full_, j) >> 1) != (u >> 1))
+          succ_.push_back(j);
+      succ_begin_[i + 1] = std::uint32_t(succ_.size());
     }
-    succ_.shrink_to_fit();
   }
+  succ_.shrink_to_fit();
 }
 
 // Per-thread memory of local(): stamps reset in O(1) by a generation counter.
@@ -265,10 +303,81 @@ struct TautSkipGraph::Scratch {
     in_fifo[v] = 1;
     fifo.push_back(v);
   }
+  // State v's first visit in generation gen: no arcs, no predecessor, no distance yet.
+  void touch(Vertex v, std::uint32_t gen) {
+    if (v_stamp[v] != gen) {
+      v_stamp[v] = gen;
+      head[v] = kNone;
+      pred[v] = kNone;
+      dist[v] = std::numeric_limits<double>::infinity();
+    }
+  }
+  // Sized for n states and m arcs, the next generation (the stamps reset when it wraps), queues empty.
+  void prepare(std::size_t n, std::size_t m) {
+    if (arc_stamp.size() < m) {
+      arc_stamp.resize(m, 0);
+      arc_next.resize(m);
+      arc_src.resize(m);
+    }
+    if (v_stamp.size() < n) {
+      v_stamp.resize(n, 0);
+      settled.resize(n, 0);
+      head.resize(n);
+      pred.resize(n);
+      dist.resize(n);
+      in_fifo.resize(n, 0);
+      seed_stamp.resize(n, 0);
+    }
+    if (++gen == 0) {
+      std::fill(arc_stamp.begin(), arc_stamp.end(), 0);
+      std::fill(v_stamp.begin(), v_stamp.end(), 0);
+      std::fill(seed_stamp.begin(), seed_stamp.end(), 0);
+      std::fill(settled.begin(), settled.end(), 0);
+      gen = 1;
+    }
+    queue.clear();
+    reached.clear();
+    fifo.clear();
+  }
+  void distances(const CsrGraph& full, const std::vector<Link>& seeds, std::uint32_t gen);
   std::uint32_t gen = 0;
   std::uint64_t owner = 0, used = 0;  // the build (id_) and point whose search this holds; last use
   Point p;
 };
+
+// Shortest distances over the marked arcs from the seeds. A seed's distance is the straight
+// segment from p, already the shortest possible (triangle inequality), so seeds are final at
+// once; the rest by label correcting in FIFO order (Bellman-Ford with a queue): on these small
+// graphs, nearly acyclic (levels rise strictly along marked arcs), it relaxes each arc about once
+// and costs far less than a binary heap's unpredictable branches. Exact with non-negative
+// weights: it ends with every distance shortest and pred a shortest-path tree.
+void TautSkipGraph::Scratch::distances(const CsrGraph& full, const std::vector<Link>& seeds, std::uint32_t gen) {
+  for (const Link& l : seeds)
+    if (settled[l.vertex] != gen) {
+      settled[l.vertex] = gen;  // settled: reached (its distance may still fall until the FIFO ends)
+      reached.push_back(l.vertex);
+      queued_push(l.vertex);
+    }
+  for (std::size_t h = 0; h < fifo.size(); ++h) {
+    const Vertex v = fifo[h];
+    in_fifo[v] = 0;
+    const double d = dist[v];
+    for (std::uint32_t e = head[v]; e != kNone; e = arc_next[e]) {
+      const Vertex x = head_of(full, e);
+      touch(x, gen);
+      const double nd = d + full.weight(e);
+      if (nd < dist[x]) {
+        dist[x] = nd;
+        pred[x] = v;
+        if (settled[x] != gen) {
+          settled[x] = gen;
+          reached.push_back(x);
+        }
+        if (!in_fifo[x]) queued_push(x);
+      }
+    }
+  }
+}
 
 // Two kept searches per thread (a query's start and goal), the least recently used replaced.
 TautSkipGraph::Scratch* TautSkipGraph::kept_slots() {
@@ -300,39 +409,9 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
   t.used = ++kept_clock();
   const CsrGraph& full = full_;
   const std::size_t n = full.num_vertices(), m = full.num_edges();
-  if (t.arc_stamp.size() < m) {
-    t.arc_stamp.resize(m, 0);
-    t.arc_next.resize(m);
-    t.arc_src.resize(m);
-  }
-  if (t.v_stamp.size() < n) {
-    t.v_stamp.resize(n, 0);
-    t.settled.resize(n, 0);
-    t.head.resize(n);
-    t.pred.resize(n);
-    t.dist.resize(n);
-    t.in_fifo.resize(n, 0);
-    t.seed_stamp.resize(n, 0);
-  }
-  if (++t.gen == 0) {
-    std::fill(t.arc_stamp.begin(), t.arc_stamp.end(), 0);
-    std::fill(t.v_stamp.begin(), t.v_stamp.end(), 0);
-    std::fill(t.seed_stamp.begin(), t.seed_stamp.end(), 0);
-    std::fill(t.settled.begin(), t.settled.end(), 0);
-    t.gen = 1;
-  }
+  t.prepare(n, m);
   const std::uint32_t gen = t.gen;
-  t.queue.clear();
-  t.reached.clear();
-  t.fifo.clear();
-  auto touch = [&](Vertex v) {
-    if (t.v_stamp[v] != gen) {
-      t.v_stamp[v] = gen;
-      t.head[v] = kNone;
-      t.pred[v] = kNone;
-      t.dist[v] = std::numeric_limits<double>::infinity();
-    }
-  };
+  auto touch = [&](Vertex v) { t.touch(v, gen); };
   auto mark = [&](std::uint32_t e, Vertex s) {
     t.arc_stamp[e] = gen;
     t.arc_src[e] = s;
@@ -396,37 +475,7 @@ const TautSkipGraph::Scratch& TautSkipGraph::run(const std::vector<ConvexCorner>
       mark(i, v);
     }
   }
-  // Shortest distances over the marked arcs from the seeds. A seed's distance is the straight
-  // segment from p, already the shortest possible (triangle inequality), so seeds are final at
-  // once; the rest by label correcting in FIFO order (Bellman-Ford with a queue): on these small
-  // graphs, nearly acyclic (levels rise strictly along marked arcs), it relaxes each arc about once
-  // and costs far less than a binary heap's unpredictable branches. Exact with non-negative
-  // weights: it ends with every distance shortest and pred a shortest-path tree.
-  for (const Link& l : seeds)
-    if (t.settled[l.vertex] != gen) {
-      t.settled[l.vertex] = gen;  // settled: reached (its distance may still fall until the FIFO ends)
-      t.reached.push_back(l.vertex);
-      t.queued_push(l.vertex);
-    }
-  for (std::size_t h = 0; h < t.fifo.size(); ++h) {
-    const Vertex v = t.fifo[h];
-    t.in_fifo[v] = 0;
-    const double d = t.dist[v];
-    for (std::uint32_t e = t.head[v]; e != kNone; e = t.arc_next[e]) {
-      const Vertex x = head_of(full, e);
-      touch(x);
-      const double nd = d + full.weight(e);
-      if (nd < t.dist[x]) {
-        t.dist[x] = nd;
-        t.pred[x] = v;
-        if (t.settled[x] != gen) {
-          t.settled[x] = gen;
-          t.reached.push_back(x);
-        }
-        if (!t.in_fifo[x]) t.queued_push(x);
-      }
-    }
-  }
+  t.distances(full, seeds, gen);
   return t;
 }
 

@@ -82,6 +82,23 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  public:
   // Keeps a reference to map: it must outlive the representation.
   VisGraph(const Map& map, Params& params);
+  // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
+  // automatic defaults as the comment above says; on weighted maps taut, skip and block are 0).
+  static constexpr Capabilities kCapabilities{.radius = RadiusSupport::tangent_graph, .exact = true, .point_vertices = true,
+                                              .weights = true, .update_in_place = true, .table_search = true};
+  static constexpr std::array kParams{
+      ParamDecl{"taut", ParamType::flag, 0, 0, 1, "taut states only (corner entered and left on one side)", "1; 0 on weighted maps"},
+      ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distance table: a query needs no search", "1 up to 1,024 corners unless alt or skip is named"},
+      ParamDecl{"table_mb", ParamType::integer, 1024, 1, 1 << 20, "largest table (MiB of distances); refused above"},
+      ParamDecl{"block", ParamType::integer, 0, 0, 1024, "attach by candidate lists per block of cells (0: angular sweep)", "2 on grids up to 2^18 cells and 4,096 corners, else 0"},
+      ParamDecl{"skip", ParamType::flag, 0, 0, 1, "ENLSVG skip graph: search the skip arcs only", "1 with taut, no table and up to 1M tangent pairs"},
+      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks (0: none)", "16 without a table and up to 1M tangent pairs, else 0"},
+      ParamDecl{"regions", ParamType::flag, 0, 0, 1, "weighted maps: weight-region corners as vertices", "1 while all vertices fit max_nodes"},
+      ParamDecl{"max_nodes", ParamType::integer, 8192, 1, 1 << 24, "weighted maps: most vertices; refused above"},
+      ParamDecl{"steiner", ParamType::integer, 0, 0, 1 << 15, "weighted maps: points per weight-region border side"}};
+  static constexpr std::array kClashes{
+      ParamClash{"skip", 1, "taut", 0, 0, "visgraph: skip=1 needs taut=1 (levels are over taut states)"},
+      ParamClash{"skip", 1, "table", 1, 1, "visgraph: skip=1 does not combine with table=1"}};
 
   // Links to every node the point sees (tangent at the node), both taut states of a node: right
   // for a start and for a goal alike. nullopt when p is not free.
@@ -106,19 +123,19 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
   // table=1 on an unweighted map (the table with predecessors, no skip graph): the query answered
-  // from the table alone, without A* (visgraph.cpp): fills q.path and returns the cost (+inf: no
+  // from the table alone, without A* (query.cpp): fills q.path and returns the cost (+inf: no
   // path); steps counts the corners walked. nullopt when it does not apply (the caller runs A*).
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
   // nodes whose swept cells lie within a cell of a changed cell, keeps the other nodes' pairs, and
-  // derives the rest anew (visgraph.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
+  // derives the rest anew (update.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
   bool update(const Map& m, const std::vector<CellChange>& changed);
   // The per-block candidate lists (empty with block=0).
   const BlockCandidates& block_candidates() const { return blocks_; }
   // Nodes the last update swept again (all of them on the first update).
-  std::size_t swept_nodes() const { return swept_; }
+  std::size_t swept_nodes() const { return upd_.swept; }
 
   const FreeSpace& free_space() const { return fs_; }
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
@@ -149,6 +166,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  private:
   // Weighted maps (weighted.cpp): the build, and a query point's links to every vertex it sees.
   void build_weighted(const Map& map, Params& params);
+  void weighted_edges(std::size_t n);  // build_weighted's edges and CSR graph
   std::optional<Attachment> attach_weighted(Point p) const;
   // Weighted maps: a vertex lies strictly inside the segment a-b (a, b on the half-integer grid).
   bool vertex_between(Point a, Point b) const;
@@ -158,6 +176,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<Attachment> attach_role(Point p, int role) const;
   // The grid tables for the current corners (sweep, segment test, tangency signs).
   void grid_tables(const GridMap& grid);
+  void count_changed_rows(const GridMap& g, const std::vector<CellChange>& changed);  // update()'s first step
   struct ScanScratch {
     std::vector<std::uint32_t> sure, maybe;
     std::vector<GridFov::Span> spans;
@@ -242,19 +261,22 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // pos_ (inherited), per vertex: read by the heuristic in the search loop, kept inline.
   Params params_;           // as given; update() takes the defaults of the new map from them
   int block_ = 0, table_mb_ = 1024;
-  // Kept from the first update on (update()): per node its partners, and the rows its sweep read
-  // (from env_row0_, one [x0, x1] per row, x0 > x1 for none).
-  bool tracked_ = false;
-  std::size_t swept_ = 0;
-  std::vector<std::uint32_t> adj_off_, adj_;
-  std::vector<std::uint32_t> env_off_;
-  std::vector<std::int32_t> env_row0_;
-  std::vector<std::pair<std::uint16_t, std::uint16_t>> env_;
-  // update()'s scratch: changed cells grown by one (bit 1 freed, 2 blocked, zero between updates),
-  // rows holding one, per such row prefix counts of either kind.
-  std::vector<std::uint8_t> grown_, row_hit_;
-  std::vector<int> hit_rows_;
-  std::vector<std::uint32_t> freed_, blocked_;
+  // What only update() keeps (update.cpp), from the first update on: per node its partners, and
+  // the rows its sweep read (from env_row0, one [x0, x1] per row, x0 > x1 for none); and its
+  // scratch: changed cells grown by one (bit 1 freed, 2 blocked, zero between updates), rows
+  // holding one, per such row prefix counts of either kind.
+  struct UpdateState {
+    bool tracked = false;
+    std::size_t swept = 0;
+    std::vector<std::uint32_t> adj_off, adj;
+    std::vector<std::uint32_t> env_off;
+    std::vector<std::int32_t> env_row0;
+    std::vector<std::pair<std::uint16_t, std::uint16_t>> env;
+    std::vector<std::uint8_t> grown, row_hit;
+    std::vector<int> hit_rows;
+    std::vector<std::uint32_t> freed, blocked;
+  };
+  UpdateState upd_;
 };
 
 }  // namespace navbench

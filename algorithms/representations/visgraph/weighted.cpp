@@ -130,11 +130,11 @@ double VisGraph::integral(Point a, Point b) const {
 void VisGraph::build_weighted(const Map& map, Params& params) {
   const GridMap& grid = map.grid;
   weighted_ = &grid;
-  const bool taut = params.get_bool("taut", false);
-  const bool skip = params.get_bool("skip", false);
-  block_ = params.get_int("block", 0, 0, 1024);
-  const int steiner = params.get_int("steiner", 0, 0, 1 << 15);
-  const int max_nodes = params.get_int("max_nodes", 8192, 1, 1 << 24);
+  const bool taut = params.flag(param(kParams, "taut"), false);
+  const bool skip = params.flag(param(kParams, "skip"), false);
+  block_ = params.integer(param(kParams, "block"), 0);
+  const int steiner = params.integer(param(kParams, "steiner"));
+  const int max_nodes = params.integer(param(kParams, "max_nodes"));
   const bool unit_floor = least_weight(grid) == 1.0;
   if (taut || skip || block_ > 0)
     throw UnsupportedMap("visgraph on a weighted map: taut=1, skip=1 and block>0 rest on Euclidean tautness (docs/terrain.md)");
@@ -158,7 +158,7 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   // cell has a region corner at nearly every grid point) the region corners are left out by default
   // (regions=0 in the build's params: the convex corners' graph, priced the same way); named, or
   // with too many convex corners alone, the build is refused.
-  const bool regions = params.get_bool("regions", c.size() + found.size() <= std::size_t(max_nodes));
+  const bool regions = params.flag(param(kParams, "regions"), c.size() + found.size() <= std::size_t(max_nodes));
   if (regions)
     for (const Point& q : found) {
       vat_[std::size_t(q.y) * std::size_t(W + 1) + std::size_t(q.x)] = std::int32_t(pos_.size());
@@ -175,12 +175,10 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   // The heuristics: exact for any non-negative symmetric costs, but scaled by the least weight in
   // the A* (see above), so only where that is 1. Default 16 landmarks, the table only when named:
   // with links to every visible vertex (hundreds per point) the table's goal-place step (start
-  // links x goal places) outweighs what it saves. wc3/golemsinthemist S=2,W=5 (1,404 vertices, 50
-  // queries): median search 21 us with alt=16, 39 us with table=1 (build 53 ms against 658 ms);
-  // wc3/icecrown (3,546): 290 us against 725 us (build 0.8 s against 20.9 s, 70 MB).
-  const bool table = params.get_bool("table", false);
-  table_mb_ = params.get_int("table_mb", 1024, 1, 1 << 20);
-  const int alt = params.get_int("alt", unit_floor && !table ? 16 : 0, 0, 64);
+  // links x goal places) outweighs what it saves (docs/measurements.md, the defaults' table).
+  const bool table = params.flag(param(kParams, "table"), false);
+  table_mb_ = params.integer(param(kParams, "table_mb"));
+  const int alt = params.integer(param(kParams, "alt"), unit_floor && !table ? 16 : 0);
   params.finish("visgraph");
   if (!unit_floor && (table || alt > 0))
     throw UnsupportedMap("visgraph on a weighted map whose least weight is not 1: alt and table bounds would be scaled above the cost");
@@ -199,8 +197,26 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
     for (int x = 0; x < W; ++x)
       if (grid.passable(x, y)) wpad_[std::size_t(y + 1) * std::size_t(W + 2) + std::size_t(x + 1)] = grid.weight(x, y);
 
-  // Edges: every valid pair in one component without a vertex strictly between them.
-  los_ = GridLos(grid);
+  weighted_edges(n);
+
+  skip_ = TautSkipGraph();
+  landmarks_ = Landmarks();
+  if (alt > 0) landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt));
+  table_ = DistanceTable();
+  if (table) {
+    std::vector<std::uint32_t> place(n);
+    std::iota(place.begin(), place.end(), 0u);
+    try {
+      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
+    } catch (const std::length_error& e) {
+      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
+    }
+  }
+}
+
+// Edges: every valid pair in one component without a vertex strictly between them (n vertices).
+void VisGraph::weighted_edges(std::size_t n) {
+  los_ = GridLos(*weighted_);
   struct Pair {
     std::uint32_t i, j;
     double w;
@@ -234,20 +250,6 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   pairs.clear();
   pairs.shrink_to_fit();
   graph_ = CsrGraph(std::move(degree), std::move(targets), std::move(weights));
-
-  skip_ = TautSkipGraph();
-  landmarks_ = Landmarks();
-  if (alt > 0) landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt));
-  table_ = DistanceTable();
-  if (table) {
-    std::vector<std::uint32_t> place(n);
-    std::iota(place.begin(), place.end(), 0u);
-    try {
-      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
-    } catch (const std::length_error& e) {
-      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
-    }
-  }
 }
 
 void VisGraph::region_vertices(Point p, std::vector<std::uint32_t>& out) const {

@@ -1,0 +1,347 @@
+// The subgoal graph's queries (subgoal.hpp): the per-thread scratch, the table's answer, attaching
+// start and goal, the direct path, the polyline of a path, statistics.
+#include "representations/subgoal/subgoal.hpp"
+#include "representations/subgoal/internal.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <numeric>
+#include <span>
+#include <string>
+#include <utility>
+
+namespace navbench {
+
+static_assert(Representation<SubgoalGraph>);
+
+using namespace subgoal_detail;
+
+SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
+  static thread_local Scratch s;
+  if (s.owner != id_) {
+    s.owner = id_;
+    s.slot.assign(pos_.size(), -1);
+    s.pending.assign((by_rank_.size() + 63) / 64, 0);
+    s.summary.assign((s.pending.size() + 63) / 64, 0);
+    s.reached[0] = s.reached[1] = Reached{};
+    s.next = 0;
+  }
+  return s;
+}
+
+// The query from the table (DistanceTable::answer gives the argument): a shortest grid path that
+// is not the direct start-goal link leaves the start's cell for a direct-h-reachable subgoal,
+// follows a shortest path of the simple subgoal graph and reaches the goal's cell from a subgoal
+// it is direct-h-reachable from (Uras et al. 2013, Theorem 1's decomposition). The direct link,
+// when there is one, competes with it (a query point off a cell centre may do better through a
+// subgoal). The shared A* asks here only for heuristics it is exact with (admissible_for).
+std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) const {
+  if (table_.empty()) return std::nullopt;
+  const std::optional<double> t = table_.answer(
+      q, steps, [&](Vertex v) { return distance(pos_[v], q.goal); },
+      [&](std::uint32_t a, std::uint32_t b) { return octile(cell_of_[a], cell_of_[b]); },
+      [](std::uint32_t p) { return Vertex(p); });
+  if (t && q.direct) {
+    const double d = direct_cost(q);
+    if (d <= *t) return q.path.clear(), d;
+  }
+  return t;
+}
+
+bool SubgoalGraph::reaches(Cell s, Cell t) const {
+  if (s == t) return true;
+  const int a = cx(t) - cx(s), b = cy(t) - cy(s);
+  const int step[4] = {1, -1, pw_, -pw_};
+  if (b == 0) return clear_[a > 0 ? kE : kW][s] >= std::abs(a);
+  if (a == 0) return clear_[b > 0 ? kS : kN][s] >= std::abs(b);
+  const int dx = a > 0 ? 1 : -1, dy = b > 0 ? 1 : -1;
+  const int i = std::min(std::abs(a), std::abs(b)), j = std::max(std::abs(a), std::abs(b)) - i;
+  const int c = std::abs(a) > std::abs(b) ? (dx > 0 ? kE : kW) : (dy > 0 ? kS : kN);
+  // The same bounded rays as direct_h_reachable, in the one octant that holds t.
+  int m = clear_[c][s];
+  if (j > 0 && m > 0 && vertex_[Cell(std::int64_t(s) + std::int64_t(m) * step[c])] >= 0) --m;
+  Cell cur = s;
+  for (int k = 1; k <= i; ++k) {
+    if (!diag_ok(cur, dx, dy)) return false;
+    cur = Cell(std::int64_t(cur) + dx + dy * pw_);
+    if (k == i) break;
+    if (vertex_[cur] >= 0) return false;  // every such path passes this subgoal
+    if (j > 0) {
+      int jj = clear_[c][cur];
+      if (jj <= m) {
+        if (jj > 0 && vertex_[Cell(std::int64_t(cur) + std::int64_t(jj) * step[c])] >= 0) --jj;
+        m = jj;
+      }
+    }
+  }
+  if (j == 0) return true;
+  if (vertex_[cur] >= 0) return false;
+  return clear_[c][cur] >= j && j <= m;
+}
+
+int SubgoalGraph::free_shape(Cell a, Cell b) const {
+  const int ax = cx(a), ay = cy(a), bx = cx(b), by = cy(b);
+  const int dx = bx > ax ? 1 : (bx < ax ? -1 : 0), dy = by > ay ? 1 : (by < ay ? -1 : 0);
+  const int i = std::min(std::abs(bx - ax), std::abs(by - ay));
+  const int sx = std::abs(bx - ax) > std::abs(by - ay) ? dx : 0, sy = sx ? 0 : dy;
+  const int j = std::max(std::abs(bx - ax), std::abs(by - ay)) - i;
+  auto walk = [&](bool diagonal_first) {
+    Cell c = a;
+    for (int part = 0; part < 2; ++part) {
+      if ((part == 0) == diagonal_first) {
+        for (int k = 0; k < i; ++k) {
+          if (!diag_ok(c, dx, dy)) return false;
+          c = Cell(std::int64_t(c) + dx + dy * pw_);
+        }
+      } else {
+        for (int k = 0; k < j; ++k) {
+          c = Cell(std::int64_t(c) + sx + sy * pw_);
+          if (!free(c)) return false;
+        }
+      }
+    }
+    return true;
+  };
+  if (!free(a)) return -1;
+  if (walk(true)) return 0;
+  if (walk(false)) return 1;
+  return -1;
+}
+
+void SubgoalGraph::append_octile(Polyline& out, Cell a, Cell b, int shape) const {
+  const int ax = cx(a), ay = cy(a), bx = cx(b), by = cy(b);
+  const int dx = bx > ax ? 1 : (bx < ax ? -1 : 0), dy = by > ay ? 1 : (by < ay ? -1 : 0);
+  const int i = std::min(std::abs(bx - ax), std::abs(by - ay));
+  const int j = std::max(std::abs(bx - ax), std::abs(by - ay)) - i;
+  if (i > 0 && j > 0) {
+    // The turn: after the diagonal part (shape 0) or after the straight part (shape 1).
+    const bool horizontal = std::abs(bx - ax) > std::abs(by - ay);
+    int tx, ty;
+    if (shape == 0) tx = ax + i * dx, ty = ay + i * dy;
+    else tx = ax + (horizontal ? j * dx : 0), ty = ay + (horizontal ? 0 : j * dy);
+    out.push_back({tx + 0.5, ty + 0.5});
+  }
+  out.push_back(centre(b));
+}
+
+std::optional<SubgoalGraph::EdgeRef> SubgoalGraph::find_edge(Vertex a, Vertex b) const {
+  // A local's upward edge is stored once, from the local: look both ways.
+  for (auto [it, end] = out_edges(a, graph_); it != end; ++it)
+    if (target(*it, graph_) == b) return EdgeRef{it->index, false};
+  for (auto [it, end] = out_edges(b, graph_); it != end; ++it)
+    if (target(*it, graph_) == a) return EdgeRef{it->index, true};
+  return std::nullopt;
+}
+
+void SubgoalGraph::append_edge(Polyline& out, Vertex a, Vertex b) const {
+  const auto e = find_edge(a, b);
+  if (!e) throw std::logic_error("subgoal: consecutive path vertices without an edge");
+  if (!via_.empty() && via_[e->index] != kNone) {  // a shortcut of the two-level graph: refine through its local
+    append_edge(out, a, via_[e->index]);
+    append_edge(out, via_[e->index], b);
+    return;
+  }
+  // The entry's shape is seen from its source; walked backwards a diagonal-first path is straight-first.
+  append_octile(out, cell_of_[a], cell_of_[b], e->reversed ? 1 - shape_[e->index] : shape_[e->index]);
+}
+
+int SubgoalGraph::cells_of(Point p, Cell out[4]) const {
+  if (!(p.x >= 0 && p.y >= 0 && p.x <= w_ && p.y <= h_)) return 0;
+  const int x1 = int(std::floor(p.x)), y1 = int(std::floor(p.y));
+  const int x0 = (p.x == x1) ? x1 - 1 : x1, y0 = (p.y == y1) ? y1 - 1 : y1;
+  int n = 0;
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x)
+      if (x >= 0 && y >= 0 && x < w_ && y < h_ && free(cell(x, y))) out[n++] = cell(x, y);
+  // A pinch point (two diagonally opposite free cells) joins the cell it names only (docs/maps.md).
+  if (n == 2 && x0 != x1 && y0 != y1 && cx(out[0]) != cx(out[1]) && cy(out[0]) != cy(out[1])) {
+    const bool own_free = x1 < w_ && y1 < h_ && free(cell(x1, y1));
+    out[0] = own_free ? cell(x1, y1) : out[0];
+    n = 1;
+  }
+  return n;
+}
+
+void SubgoalGraph::reach(Point p, bool closure, std::vector<Reach>& out) const {
+  out.clear();
+  Cell cells[4];
+  const int n = cells_of(p, cells);
+  Scratch& sc = scratch();
+  std::vector<std::int32_t>& slot_ = sc.slot;
+  // Returns true when v is new.
+  auto add = [&](Vertex v, double cost, std::int32_t pred, int cell) {
+    std::int32_t& s = slot_[v];
+    if (s < 0) {
+      s = std::int32_t(out.size());
+      out.push_back({v, cost, pred, std::int8_t(cell)});
+      return true;
+    }
+    if (cost < out[std::size_t(s)].cost) out[std::size_t(s)] = {v, cost, pred, std::int8_t(cell)};
+    return false;
+  };
+  for (int k = 0; k < n; ++k) {
+    const Cell c = cells[k];
+    const double base = distance(p, centre(c));
+    if (vertex_[c] >= 0) add(Vertex(vertex_[c]), base, -1, k);
+    else if (!reach_at_.empty())
+      for_reach(c, [&](Vertex v) { add(v, base + octile(c, cell_of_[v]), -1, k); });
+    else direct_h_reachable(c, [&](Cell t) { add(Vertex(vertex_[t]), base + octile(c, t), -1, k); });
+  }
+  if (closure && levels_ >= 2) {
+    // Upward closure in contraction order: every edge into a local comes from a lower-ranked one,
+    // so a local's cost is final when it is taken (a Dijkstra on a DAG, ordered by rank). Ranks
+    // taken only grow (each push is above the rank being taken), so the queue is a monotone one: a
+    // bitset over ranks with a summary bit per 64-rank word, scanned by a cursor that never moves
+    // back (push O(1), pop O(1) amortised over the summary words between the lowest and highest
+    // rank reached: 64 x 64 ranks per word, so large maps skip their empty stretches), in place of a
+    // binary heap's O(log n) sifts. Same order as a heap on rank, so the same closure.
+    std::uint64_t* pending = sc.pending.data();
+    std::uint64_t* summary = sc.summary.data();
+    std::size_t queued = 0, sw = sc.summary.size();
+    auto push = [&](std::uint32_t rank) {
+      pending[rank >> 6] |= std::uint64_t(1) << (rank & 63);
+      summary[rank >> 12] |= std::uint64_t(1) << ((rank >> 6) & 63);
+      sw = std::min<std::size_t>(sw, rank >> 12);
+      ++queued;
+    };
+    for (const Reach& r : out)
+      if (local_[r.v]) push(rank_[r.v]);
+    while (queued > 0) {
+      while (summary[sw] == 0) ++sw;
+      const std::size_t word = sw * 64 + std::size_t(std::countr_zero(summary[sw]));
+      const std::uint32_t rank = std::uint32_t(word * 64 + std::size_t(std::countr_zero(pending[word])));
+      pending[word] &= pending[word] - 1;
+      if (pending[word] == 0) summary[sw] &= ~(std::uint64_t(1) << (word & 63));
+      --queued;
+      const Vertex x = by_rank_[rank];
+      const std::int32_t i = slot_[x];
+      const double cx = out[std::size_t(i)].cost;
+      for (auto [it, end] = out_edges(x, graph_); it != end; ++it) {  // a local's edges are its upward ones
+        const Vertex y = target(*it, graph_);
+        if (add(y, cx + graph_.weight(it->index), i, -1) && local_[y]) push(rank_[y]);
+      }
+    }
+  }
+  for (const Reach& r : out) slot_[r.v] = -1;
+}
+
+std::optional<Attachment> SubgoalGraph::attach_as(Point p, bool closure) const {
+  Cell cells[4];
+  if (cells_of(p, cells) == 0) return std::nullopt;
+  Scratch& sc = scratch();
+  Reached& slot = sc.reached[sc.next];
+  sc.next ^= 1;
+  slot.p = p;
+  slot.closure = closure;
+  reach(p, closure, slot.r);
+  const std::vector<Reach>& r = slot.r;
+  Attachment a;
+  a.links.reserve(r.size());
+  for (const Reach& x : r) a.links.push_back({x.v, x.cost});
+  a.cell = std::int64_t(cells[0]);
+  a.component = component_[cells[0]];
+  return a;
+}
+
+SubgoalGraph::DirectPlan SubgoalGraph::plan_direct(const Query& q, bool need_free_shape) const {
+  DirectPlan best{std::numeric_limits<double>::infinity(), 0, 0, false};
+  Cell sc[4], gc[4];
+  const int ns = cells_of(q.start, sc), ng = cells_of(q.goal, gc);
+  for (int i = 0; i < ns; ++i)
+    for (int k = 0; k < ng; ++k) {
+      if (sc[i] == gc[k]) {  // one closed free cell holds both: the straight segment
+        const double c = distance(q.start, q.goal);
+        if (c < best.cost) best = {c, sc[i], gc[k], true};
+        continue;
+      }
+      if (component_[sc[i]] != component_[gc[k]]) continue;
+      const bool ok = need_free_shape ? free_shape(sc[i], gc[k]) >= 0 : reaches(sc[i], gc[k]);
+      if (!ok) continue;
+      const double c = distance(q.start, centre(sc[i])) + octile(sc[i], gc[k]) + distance(centre(gc[k]), q.goal);
+      if (c < best.cost) best = {c, sc[i], gc[k], false};
+    }
+  return best;
+}
+
+bool SubgoalGraph::direct(const Query& q) const { return std::isfinite(plan_direct(q, false).cost); }
+double SubgoalGraph::direct_cost(const Query& q) const { return plan_direct(q, false).cost; }
+
+Polyline SubgoalGraph::polyline(const Query& q) const {
+  Polyline out{q.start};
+  if (q.path.empty()) {
+    const DirectPlan d = plan_direct(q, true);
+    if (!std::isfinite(d.cost)) throw std::logic_error("subgoal: direct path without a free octile path");
+    if (!d.same_cell) {
+      out.push_back(centre(d.s));
+      append_octile(out, d.s, d.g, free_shape(d.s, d.g));
+    }
+  } else {
+    // The cells from a query point to the path's end vertex v, as reach() found them: the point's
+    // cell, the octile path to a direct-h-reachable subgoal, then (levels >= 2, goal side) upward
+    // edges to v. attach() kept the last two reach() results; one of this point that holds v is
+    // used, else reach() runs again with the closure (which holds every vertex either role links).
+    auto side = [&](Point p, Vertex v) {
+      auto index_of = [v](const std::vector<Reach>& r) {
+        for (std::size_t k = 0; k < r.size(); ++k)
+          if (r[k].v == v) return std::int32_t(k);
+        return std::int32_t(-1);
+      };
+      std::vector<Reach> fresh;
+      const std::vector<Reach>* found = nullptr;
+      std::int32_t i = -1;
+      for (const Reached& c : scratch().reached)
+        if (c.p.x == p.x && c.p.y == p.y && (i = index_of(c.r)) >= 0) {
+          found = &c.r;
+          break;
+        }
+      if (!found) reach(p, true, fresh), found = &fresh, i = index_of(fresh);
+      const std::vector<Reach>& r = *found;
+      if (i < 0) throw std::logic_error("subgoal: a query point does not reach its path vertex");
+      std::vector<Vertex> chain;
+      for (; r[std::size_t(i)].pred >= 0; i = r[std::size_t(i)].pred) chain.push_back(r[std::size_t(i)].v);
+      chain.push_back(r[std::size_t(i)].v);
+      std::reverse(chain.begin(), chain.end());
+      Cell cells[4];
+      cells_of(p, cells);
+      const Cell c = cells[r[std::size_t(i)].cell];
+      Polyline part{p, centre(c)};
+      if (c != cell_of_[chain.front()]) append_octile(part, c, cell_of_[chain.front()], free_shape(c, cell_of_[chain.front()]));
+      for (std::size_t k = 0; k + 1 < chain.size(); ++k) append_edge(part, chain[k], chain[k + 1]);
+      return part;
+    };
+    Polyline head = side(q.start, q.path.front());
+    out.insert(out.end(), head.begin() + 1, head.end());
+    for (std::size_t i = 0; i + 1 < q.path.size(); ++i) append_edge(out, q.path[i], q.path[i + 1]);
+    Polyline tail = side(q.goal, q.path.back());
+    out.insert(out.end(), tail.rbegin() + 1, tail.rend());
+  }
+  out.push_back(q.goal);
+  out.erase(std::unique(out.begin(), out.end(), [](Point a, Point b) { return a.x == b.x && a.y == b.y; }), out.end());
+  if (out.size() == 1) out.push_back(q.goal);  // start == goal: a path of two equal points
+  return out;
+}
+
+std::size_t SubgoalGraph::num_global() const {
+  if (local_.empty()) return pos_.size();
+  return std::size_t(std::count(local_.begin(), local_.end(), 0));
+}
+
+BuildStats SubgoalGraph::stats() const {
+  BuildStats s;
+  s.vertices = pos_.size();
+  s.edges = graph_.num_edges();  // globals' edges (both ways) + locals' upward edges
+  s.memory_bytes = graph_.memory_bytes() + free_.capacity() + 4 * clear_[0].capacity() * 2 +
+                   vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
+                   pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
+                   rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + reach_at_.capacity() * 4 +
+                   reach_data_.capacity() * 2 + upd_.scan_off.capacity() * 4 + upd_.scan_to.capacity() * 4 +
+                   (upd_.sg_ext.capacity() + upd_.cell_ext.capacity()) * sizeof(Extent) + landmarks_.memory_bytes() +
+                   table_.memory_bytes();
+  return s;
+}
+
+}  // namespace navbench

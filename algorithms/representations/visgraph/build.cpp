@@ -1,0 +1,172 @@
+// visgraph's build (visgraph.hpp): the convex corners, the sweep from each node, the graph and what is derived from it.
+#include "representations/visgraph/visgraph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "geometry/exact.hpp"
+#include "representations/visgraph/internal.hpp"
+
+namespace navbench {
+
+static_assert(Representation<VisGraph>);  // its declared features: make_entry checks them
+
+using exact::orient2d;
+using visgraph_detail::tangent_at;
+
+// CSR arrays from directed arcs (u, v, w) over n vertices, each vertex's arcs sorted by target
+// (deterministic order): placed by source (a counting sort), then each row sorted alone.
+static CsrGraph csr_from_arcs(std::size_t n, const std::vector<std::pair<std::pair<Vertex, Vertex>, double>>& arcs) {
+  std::vector<std::uint32_t> offsets(n + 1, 0);
+  for (const auto& a : arcs) ++offsets[a.first.first + 1];
+  for (std::size_t i = 0; i < n; ++i) offsets[i + 1] += offsets[i];
+  std::vector<std::pair<Vertex, double>> row(arcs.size());
+  std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
+  for (const auto& a : arcs) row[fill[a.first.first]++] = {a.first.second, a.second};
+  std::vector<Vertex> targets(arcs.size());
+  std::vector<double> weights(arcs.size());
+  for (std::size_t v = 0; v < n; ++v) {
+    std::sort(row.begin() + offsets[v], row.begin() + offsets[v + 1]);
+    for (std::uint32_t k = offsets[v]; k < offsets[v + 1]; ++k) targets[k] = row[k].first, weights[k] = row[k].second;
+  }
+  return CsrGraph(std::move(offsets), std::move(targets), std::move(weights));
+}
+
+int VisGraph::side(const ConvexCorner& c, Point a, Point b) {
+  int o = orient2d(a, b, c.before);
+  if (o == 0) o = orient2d(a, b, c.after);
+  return o >= 0 ? 1 : -1;
+}
+
+// The all-pairs table: default on up to 1,024 convex corners (4 MiB), where it answers faster than
+// the search by the goal places an optimal path can end at (search/astar.hpp) for a larger and
+// slower build (docs/measurements.md), off above: it grows with corners^2, and off when alt or skip is
+// named (they ask for landmarks or the skip graph, which the table would replace).
+bool table_setting(Params& params, std::size_t corners) {
+  constexpr const auto& P = VisGraph::kParams;
+  return params.flag(param(P, "table"), corners <= 1024 && !params.given(param(P, "alt")) && !params.given(param(P, "skip")));
+}
+
+// Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
+// Default: 2 on grid maps of up to 2^18 cells and 4,096 convex corners, where attaching from the
+// lists is cheaper than the sweep and block=2 no slower than block=4 (docs/measurements.md), 0
+// above: the lists grow with the corners each block sees.
+int block_setting(Params& params, const Map& map, std::size_t corners) {
+  const bool small_grid = map.kind == MapKind::grid && std::int64_t(map.grid.width) * map.grid.height <= (1 << 18) &&
+                          corners <= 4096;
+  return params.integer(param(VisGraph::kParams, "block"), small_grid ? 2 : 0);
+}
+
+VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
+  if (map.weighted()) {
+    build_weighted(map, params);  // weighted.cpp
+    params_ = params;
+    return;
+  }
+  // The weighted build's own keys are accepted (and ignored) here, so one --rep text serves a sweep
+  // over weighted and plain maps; read only when given, so plain build rows keep their params.
+  if (params.given(param(kParams, "regions"))) params.flag(param(kParams, "regions"), true);
+  if (params.given(param(kParams, "max_nodes"))) params.integer(param(kParams, "max_nodes"));
+  if (params.given(param(kParams, "steiner"))) params.integer(param(kParams, "steiner"));
+  const bool taut = params.flag(param(kParams, "taut"), true);
+  const auto& c = corners();
+  const bool table = table_setting(params, c.size());
+  table_mb_ = params.integer(param(kParams, "table_mb"));
+  block_ = block_setting(params, map, c.size());
+  // skip and alt: their defaults depend on the graph's size (finish()), so here they are only read
+  // (every key is checked before the build) and a contradiction the user named fails at once.
+  const bool skip_named = params.flag(param(kParams, "skip"), false);
+  params.integer(param(kParams, "alt"), 0);
+  params.finish("visgraph");
+  if (skip_named && !taut) throw std::invalid_argument("visgraph: skip=1 needs taut=1 (levels are over taut states)");
+  if (skip_named && table) throw std::invalid_argument("visgraph: skip=1 does not combine with table=1");
+  shift_ = taut ? 1 : 0;
+  const std::uint32_t n = std::uint32_t(c.size());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
+  if (map.kind == MapKind::grid) {
+    grid_tables(map.grid);
+    // One tangent sweep per node: its pairs with the nodes after it, and with block > 0 the
+    // region it sees (for the candidate lists).
+    std::vector<std::vector<GridFov::Span>> spans(block_ > 0 ? n : 0);
+    ScanScratch t;
+    t.want_spans = block_ > 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      scan_node(i, t, block_ > 0, [i](std::uint32_t j) { return j > i; }, joined);
+      if (block_ > 0) spans[i] = std::move(t.spans);  // scan_node clears it before the next sweep
+    }
+    if (block_ > 0) blocks_ = BlockCandidates(map.grid, c, block_, spans);
+  } else {
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t j = i + 1; j < n; ++j)
+        if (c[i].component == c[j].component && tangent_at(c[i], c[j].at) && tangent_at(c[j], c[i].at) &&
+            fs_.segment_valid(c[i].at, c[j].at))
+          joined.push_back({i, j});
+  }
+  finish(params, table, joined);
+  params_ = params;
+}
+
+void VisGraph::grid_tables(const GridMap& grid) {
+  const auto& c = corners();
+  fov_ = GridFov(grid, c);
+  los_ = GridLos(grid);
+  quad_.clear();
+  {  // the attach's tangency test, by block lists and by the sweep alike
+    quad_.reserve(c.size());
+    for (const ConvexCorner& k : c)
+      quad_.push_back({k.at.x, k.at.y, (k.before.x - k.at.x + k.after.x - k.at.x) * (k.before.y - k.at.y + k.after.y - k.at.y) > 0 ? 1 : -1});
+  }
+}
+
+void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) {
+  const auto& c = corners();
+  const std::uint32_t n = std::uint32_t(c.size());
+  pairs_ = joined.size();
+  // Above 1M tangent pairs (open maps with many small obstacles) the skip graph and the landmarks
+  // cost more than they buy (docs/measurements.md).
+  const bool dense = pairs_ > 1'000'000;
+  // ENLSVG's edge levels and skip edges (skip_graph.hpp): search the skip graph only. Default on
+  // wherever it applies (taut states, no distance table) up to 1M pairs: exact and 2.7-5x fewer
+  // expansions. Landmarks (ALT): default 16 where neither a table (the better heuristic) nor a dense
+  // graph. Read again for their defaults: the same value when named.
+  const bool skip = params.flag(param(kParams, "skip"), shift_ == 1 && !table && !dense);
+  const int alt = params.integer(param(kParams, "alt"), table || dense ? 0 : 16);
+  std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs;
+  arcs.reserve(2 * joined.size());
+  for (auto [i, j] : joined) {
+    const Point P = c[i].at, Q = c[j].at;
+    const double w = distance(P, Q);
+    const int a = side(c[i], P, Q), b = side(c[j], P, Q);
+    // Along P->Q: leave P with its obstacle on side a, arrive at Q with its obstacle on side b;
+    // the reverse arc sees both on the other side.
+    arcs.push_back({{state(i, a), state(j, b)}, w});
+    arcs.push_back({{state(j, -b), state(i, -a)}, w});
+  }
+  graph_ = csr_from_arcs(std::size_t(n) << shift_, arcs);
+  skip_ = TautSkipGraph();
+  if (skip) {
+    skip_ = TautSkipGraph(std::move(graph_), c);
+    graph_ = skip_.graph();
+  }
+  pos_.resize(std::size_t(n) << shift_);
+  for (std::size_t v = 0; v < pos_.size(); ++v) pos_[v] = c[v >> shift_].at;
+  // Landmarks spread over corners (both taut states of a corner are one place).
+  landmarks_ = Landmarks();
+  if (alt > 0)
+    landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt), [s = shift_](Vertex v) { return Vertex(v >> s); });
+  // All corner-to-corner distances, one place per corner (both taut states).
+  table_ = DistanceTable();
+  if (table) {
+    std::vector<std::uint32_t> place(pos_.size());
+    for (std::size_t v = 0; v < place.size(); ++v) place[v] = std::uint32_t(v >> shift_);
+    try {
+      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
+    } catch (const std::length_error& e) {
+      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
+    }
+  }
+}
+
+}  // namespace navbench

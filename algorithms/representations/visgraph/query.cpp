@@ -1,0 +1,251 @@
+// visgraph's queries (visgraph.hpp): the corners a point sees, attaching it, the direct segment,
+// the table's answer without a search, the path's polyline, statistics.
+#include "representations/visgraph/visgraph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "geometry/exact.hpp"
+#include "representations/visgraph/internal.hpp"
+
+namespace navbench {
+
+using exact::orient2d;
+using visgraph_detail::tangent_at;
+
+std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
+  std::vector<std::uint32_t> out;
+  visible_tangent_nodes(p, out);
+  return out;
+}
+
+void VisGraph::visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) const {
+  const auto& c = corners();
+  out.clear();
+  if (map_->kind == MapKind::grid && !blocks_.empty()) {
+    // The block's candidates: tangency by signs first (cheap), then the exact segment test.
+    blocks_.for_each(p, los_.is_pinch(p), [&](std::uint32_t j, bool seen) {
+      if (tangent_quad(p, j) && (seen || visible(p, j))) out.push_back(j);
+    });
+  } else if (map_->kind == MapKind::grid) {
+    // Per-thread scratch; a node is taken once (the sweep may report it twice), stamps reset by a
+    // generation counter that only grows within a thread.
+    struct Scratch {
+      std::vector<std::uint32_t> sure, maybe, stamp;
+      std::uint32_t gen = 0;
+    };
+    thread_local Scratch t;
+    t.sure.clear();
+    t.maybe.clear();
+    fov_.scan(p, t.sure, t.maybe);
+    if (t.stamp.size() < c.size()) t.stamp.resize(c.size(), 0);
+    if (++t.gen == 0) {
+      std::fill(t.stamp.begin(), t.stamp.end(), 0);
+      t.gen = 1;
+    }
+    // The sign test where the grid tables are built (not on weighted maps' builds).
+    const bool quads = quad_.size() == c.size();
+    auto tangent = [&](std::uint32_t j) { return quads ? tangent_quad(p, j) : tangent_at(c[j], p); };
+    for (std::uint32_t j : t.sure)
+      if (t.stamp[j] != t.gen) {
+        t.stamp[j] = t.gen;
+        if (tangent(j)) out.push_back(j);
+      }
+    for (std::uint32_t j : t.maybe)
+      if (t.stamp[j] != t.gen) {
+        t.stamp[j] = t.gen;
+        if (tangent(j) && visible(p, j)) out.push_back(j);
+      }
+  } else {
+    const std::int32_t comp = fs_.component(p);
+    for (std::uint32_t j = 0; j < c.size(); ++j)
+      if (c[j].component == comp && tangent_at(c[j], p) && fs_.segment_valid(p, c[j].at)) out.push_back(j);
+  }
+}
+
+// Grid maps and a half-integral p: the obstacle's side of p->Q is the sign of the cross product
+// with the diagonal into Q's blocked cell (the line is tangent at Q, so both neighbours lie on
+// one side, or one on the line), exact in doubles; otherwise the exact predicates (side()).
+bool VisGraph::half_grid(Point p) const {
+  return map_->kind == MapKind::grid && p.x * 2 == std::floor(p.x * 2) && p.y * 2 == std::floor(p.y * 2) &&
+         std::abs(p.x) <= (1 << 20) && std::abs(p.y) <= (1 << 20);
+}
+int VisGraph::arrival_side(const ConvexCorner& k, Point p, bool half_grid) {
+  if (!half_grid) return side(k, p, k.at);
+  const double dx = k.at.x - p.x, dy = k.at.y - p.y;
+  const double qx = k.before.x + k.after.x - 2 * k.at.x, qy = k.before.y + k.after.y - 2 * k.at.y;
+  return dx * qy - dy * qx >= 0 ? 1 : -1;
+}
+
+std::vector<Link> VisGraph::seeds(Point p) const {
+  const auto& c = corners();
+  std::vector<Link> out;
+  const bool grid = half_grid(p);
+  const std::vector<std::uint32_t> nodes = visible_tangent_nodes(p);
+  out.reserve(nodes.size() + 1);
+  for (std::uint32_t j : nodes) {
+    const ConvexCorner& k = c[j];
+    const Point Q = k.at;
+    const double dx = Q.x - p.x, dy = Q.y - p.y;
+    const double d = std::sqrt(dx * dx + dy * dy);
+    if (p == Q) {
+      out.push_back({state(j, +1), d});
+      out.push_back({state(j, -1), d});
+    } else {
+      out.push_back({state(j, arrival_side(k, p, grid)), d});
+    }
+  }
+  return out;
+}
+
+std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
+  if (weighted_) return attach_weighted(p);  // one vertex per corner: the same links for either role
+  if (!fs_.point_free(p)) return std::nullopt;
+  Attachment a;
+  a.component = fs_.component(p);
+  const auto& c = corners();
+  if (!skip_.empty()) {
+    // The states reached from p over the marked arcs. A goal's search runs from the goal too: a
+    // path reaching state v from the goal, read backwards, leaves state v ^ 1 towards the goal.
+    // Without a role both readings are given (each a real path, so the optimum stays exact).
+    // Only skip vertices' states link: any other state has no arc in the searched graph, so it
+    // serves only as a state both ends reach, which direct_cost() covers (meet()).
+    thread_local std::vector<Link> reach;  // per-thread scratch: no allocation per query
+    skip_.local(c, p, seeds(p), reach);
+    a.links.reserve(reach.size() * (role == 0 ? 2 : 1));
+    for (const Link& l : reach) {
+      if (!skip_.skip_state(l.vertex)) continue;
+      if (role >= 0) a.links.push_back(l);
+      if (role <= 0) a.links.push_back({l.vertex ^ 1, l.cost});
+    }
+    return a;
+  }
+  thread_local std::vector<std::uint32_t> nodes;  // per-thread scratch: no allocation per query
+  visible_tangent_nodes(p, nodes);
+  a.links.reserve(nodes.size() * (shift_ && role == 0 ? 2 : 1) + 1);
+  const bool grid = half_grid(p);
+  for (std::uint32_t j : nodes) {
+    const Point Q = c[j].at;
+    const double d = std::sqrt((p.x - Q.x) * (p.x - Q.x) + (p.y - Q.y) * (p.y - Q.y));  // hypot is slow
+    if (!shift_) {
+      a.links.push_back({Vertex(j), d});
+    } else if (role == 0 || p == Q) {
+      a.links.push_back({state(j, +1), d});
+      a.links.push_back({state(j, -1), d});
+    } else if (role > 0) {
+      a.links.push_back({state(j, arrival_side(c[j], p, grid)), d});  // the state a path from p arrives in
+    } else {
+      // The state that leaves towards p: side(c, Q, p), the arrival side reversed (a corner's two
+      // neighbours never both lie on the line, so reversing the line flips the side).
+      a.links.push_back({state(j, -arrival_side(c[j], p, grid)), d});
+    }
+  }
+  return a;
+}
+
+std::optional<Attachment> VisGraph::attach(Point p) const { return attach_role(p, 0); }
+
+bool VisGraph::direct(const Query& q) const {
+  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return false;
+  if (segment_clear(q.start, q.goal)) return true;
+  return !skip_.empty() && std::isfinite(meet(q).first);
+}
+
+double VisGraph::direct_cost(const Query& q) const {
+  if (weighted_) return integral(q.start, q.goal);  // direct(): the segment is valid
+  // A clear segment is the shortest of all paths; else (skip=1) the best meeting state.
+  if (skip_.empty() || segment_clear(q.start, q.goal)) return distance(q.start, q.goal);
+  return meet(q).first;
+}
+
+std::pair<double, Vertex> VisGraph::meet(const Query& q) const {
+  const auto& c = corners();
+  const std::vector<Link> ss = skip_.kept(q.start) ? std::vector<Link>{} : seeds(q.start);
+  const std::vector<Link> sg = skip_.kept(q.goal) ? std::vector<Link>{} : seeds(q.goal);
+  return skip_.meet(c, q.start, ss, q.goal, sg);
+}
+
+std::vector<Vertex> VisGraph::end_path(Point p, const std::vector<Link>& links, Vertex v, bool goal_side) const {
+  double cost = std::numeric_limits<double>::infinity();
+  for (const Link& l : links)
+    if (l.vertex == v) cost = std::min(cost, l.cost);
+  const std::vector<Link> from = skip_.kept(p) ? std::vector<Link>{} : seeds(p);  // kept: no new search
+  // The search from p reached v itself (start) or v ^ 1 (goal); without a role, either one.
+  for (const Vertex target : {goal_side ? v ^ 1 : v, goal_side ? v : v ^ 1}) {
+    double d = 0;
+    std::vector<Vertex> path = skip_.local_path(corners(), p, from, target, d);
+    if (!path.empty() && d <= cost) return path;
+  }
+  return {};
+}
+
+Polyline VisGraph::polyline(const Query& q) const {
+  Polyline out{q.start};
+  auto add = [&](Vertex v) {
+    if (!(position(v) == out.back())) out.push_back(position(v));
+  };
+  if (!skip_.empty() && q.path.empty() && !(q.start == q.goal) && !segment_clear(q.start, q.goal)) {
+    // The direct link through a meeting state v: the start's local path to v, the goal's to v ^ 1
+    // read backwards.
+    const auto [cost, v] = meet(q);
+    if (std::isfinite(cost)) {
+      double d = 0;
+      for (Vertex x : skip_.local_path(corners(), q.start, {}, v, d)) add(x);
+      const std::vector<Vertex> back = skip_.local_path(corners(), q.goal, {}, v ^ 1, d);
+      for (auto it = back.rbegin(); it != back.rend(); ++it) add(*it);
+    }
+  }
+  if (!skip_.empty() && !q.path.empty()) {
+    // start's local path, the skip arcs' chains, the goal's local path read backwards.
+    for (Vertex v : end_path(q.start, q.s.links, q.path.front(), false)) add(v);
+    std::vector<Vertex> inner;
+    for (std::size_t i = 0; i + 1 < q.path.size(); ++i) {
+      inner.clear();
+      skip_.chain(q.path[i], q.path[i + 1], inner);
+      for (Vertex v : inner) add(v);
+      add(q.path[i + 1]);
+    }
+    const std::vector<Vertex> back = end_path(q.goal, q.g.links, q.path.back(), true);
+    for (auto it = back.rbegin(); it != back.rend(); ++it) add(*it);
+    if (out.size() > 1 && out.back() == q.goal) out.pop_back();
+    out.push_back(q.goal);
+    return out;
+  }
+  for (Vertex v : q.path)
+    if (!(position(v) == out.back())) out.push_back(position(v));
+  if (out.size() > 1 && out.back() == q.goal) out.pop_back();
+  out.push_back(q.goal);
+  return out;
+}
+
+// The query from the all-pairs table without a search (DistanceTable::answer, which gives the
+// argument): a shortest path that is not the straight segment leaves the start for a corner it sees
+// (tangent there), follows a shortest corner-to-corner path and reaches the goal from a corner the
+// goal sees. Costs at most |S| x |G| table reads and the chains' lengths instead of the A*'s heap
+// operations and one table read per generated vertex.
+std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const {
+  if (weighted_ || table_.empty() || !skip_.empty()) return std::nullopt;
+  if (q.direct) return q.path.clear(), distance(q.start, q.goal);  // a clear segment is the shortest path
+  const auto& c = corners();
+  return table_.answer(
+      q, steps, [&](Vertex v) { return distance(position(v), q.goal); },
+      [&](std::uint32_t a, std::uint32_t b) { return distance(c[a].at, c[b].at); },
+      [&](std::uint32_t p) { return Vertex(p << shift_); });
+}
+
+BuildStats VisGraph::stats() const {
+  BuildStats s;
+  s.vertices = num_vertices(graph_);
+  s.edges = graph_.num_edges();
+  s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
+                   pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
+                   blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
+                   (upd_.adj_off.capacity() + upd_.adj.capacity() + upd_.env_off.capacity() + upd_.env_row0.capacity() + upd_.env.capacity()) * 4 +
+                   upd_.grown.capacity() + upd_.row_hit.capacity() + (upd_.hit_rows.capacity() + upd_.freed.capacity() + upd_.blocked.capacity()) * 4 +
+                   (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double);
+  return s;
+}
+
+}  // namespace navbench

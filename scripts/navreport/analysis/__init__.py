@@ -1,0 +1,1 @@
+"""The numbers of the report: statistics (stats.py), the rows and their codes (rows.py), ranked tables, verdicts and scopes (analyse.py), budgets, weighted maps, changing maps, two runs compared, and the formats of numbers (fmt.py). Nothing here draws or writes HTML."""

@@ -1,0 +1,454 @@
+"""How the report draws: one description per figure (Figure, Panel, Series), drawn twice — as an
+interactive plotly chart for the HTML report and as a matplotlib figure written as SVG and PDF
+(and PNG) for papers. Both drawings share one pixel layout (1180 px wide unless a figure says
+otherwise, legend right of the data, text >= 11 px), so what the report shows is what the paper
+gets. Also the colours and the split of many series over panels that every chart shares.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+WIDTH = 1180          # px: fits a 1280 px window with the page's margins
+MARGIN = {"l": 84, "r": 250, "t": 40, "b": 62}   # px around the panels; the legend lives in "r"
+GAP_X, GAP_Y = 90, 96  # px between panels (room for tick labels and panel titles)
+FONT = 13             # px, base text; ticks 12, point labels 11: all >= 10 px at 100 % zoom
+LABEL_FONT = 11
+MAX_SERIES = 10       # per panel; more are split over facets
+# Tableau 10, then the darker tones of matplotlib's tab20b/tab20c: a run of up to 20 configurations
+# gets 20 distinct colours (the default job has 11 representations, and companion files add more).
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+           "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+           "#e6550d", "#31a354", "#756bb1", "#636363"]
+MARKERS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"]
+MPL_MARKERS = {"circle": "o", "square": "s", "diamond": "D", "triangle-up": "^", "x": "X", "cross": "P",
+               "star": "*", "triangle-down": "v"}
+SMOOTHING_MARKER = {"none": "circle", "los": "square", "funnel": "diamond"}
+
+
+# --------------------------------------------------------------------------------------------
+# Figure description
+
+@dataclass
+class Series:
+    name: str
+    x: object
+    y: object
+    kind: str = "markers"            # markers | lines | step
+    color: str = "#1f77b4"
+    marker: str = "circle"
+    size: float = 8
+    xerr: tuple | None = None        # (lo, hi) arrays: absolute interval ends
+    yerr: tuple | None = None
+    band: tuple | None = None        # (lo, hi) arrays: a shaded band under a line
+    hover: list | None = None        # one text per point
+    labels: list | None = None       # one label per point, placed without overlaps
+    legend: bool = True
+    dash: str | None = None          # None | dash | dot
+    opacity: float = 1.0
+    width: float = 2.0
+
+
+@dataclass
+class Panel:
+    title: str
+    xlabel: str
+    ylabel: str
+    series: list = field(default_factory=list)
+    xlog: bool = False
+    ylog: bool = False
+    yticks: tuple | None = None      # (positions, labels): a categorical y axis
+    xticks: tuple | None = None      # (positions, labels): e.g. whole thread counts
+    xrange: tuple | None = None      # (lo, hi) in data units: cut the x axis (e.g. a long tail)
+    note: str = ""                   # a line under the panel title
+
+
+@dataclass
+class Figure:
+    stem: str
+    title: str
+    caption: str
+    panels: list
+    ncols: int = 1
+    panel_h: int = 420
+    legend_title: str = ""
+    margin_l: int = MARGIN["l"]      # px left of the panels (wider for long category labels)
+    width: int = WIDTH               # px: a chart beside a table is narrower
+    margin_r: int = MARGIN["r"]      # px right of the panels: the legend's room
+
+    def geometry(self):
+        """Pixel boxes (x0, y0, w, h; y from the top) of the panels, and the figure height."""
+        nrows = math.ceil(len(self.panels) / self.ncols)
+        pw = (self.width - self.margin_l - self.margin_r - GAP_X * (self.ncols - 1)) / self.ncols
+        height = MARGIN["t"] + MARGIN["b"] + nrows * self.panel_h + (nrows - 1) * GAP_Y
+        boxes = []
+        for i in range(len(self.panels)):
+            r, c = divmod(i, self.ncols)
+            boxes.append((self.margin_l + c * (pw + GAP_X), MARGIN["t"] + r * (self.panel_h + GAP_Y), pw, self.panel_h))
+        return boxes, height
+
+
+def log_wanted(values) -> bool:
+    """Log axis when the positive values span more than two decades."""
+    v = np.asarray(values, dtype=float).ravel()  # None -> NaN
+    v = v[np.isfinite(v) & (v > 0)]
+    return len(v) > 1 and v.max() / v.min() > 100
+
+
+def _range(values, log: bool, pad=0.06):
+    v = np.asarray([x for x in values if x is not None and np.isfinite(x) and (x > 0 or not log)], dtype=float)
+    if len(v) == 0:
+        return (0, 1) if not log else (0, 1)
+    if log:
+        lo, hi = math.log10(v.min()), math.log10(v.max())
+    else:
+        lo, hi = float(v.min()), float(v.max())
+    span = hi - lo or (abs(hi) * 0.2 if hi else 1.0)
+    return lo - pad * span, hi + pad * span
+
+
+def panel_ranges(p: Panel):
+    """Axis ranges (in axis units: log10 for log axes) that hold every point, interval and band."""
+    xs, ys = [], []
+    for s in p.series:
+        xs.extend(np.ravel(s.x).tolist())
+        ys.extend(np.ravel(s.y).tolist())
+        for e, acc in ((s.xerr, xs), (s.yerr, ys), (s.band, ys)):
+            if e is not None:
+                acc.extend(np.ravel(e[0]).tolist())
+                acc.extend(np.ravel(e[1]).tolist())
+    xs = [x for x in xs if x is not None]
+    ys = [y for y in ys if y is not None]
+    xr = _range(xs, p.xlog)
+    if p.xrange is not None:
+        xr = tuple(math.log10(v) for v in p.xrange) if p.xlog else tuple(p.xrange)
+    return xr, _range(ys, p.ylog, pad=0.08)
+
+
+# --------------------------------------------------------------------------------------------
+# Labels without overlaps
+
+def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
+    """Greedy placement of point labels in pixel space (y down): for each point, the first of a
+    ring of candidate offsets, growing outwards, whose text box overlaps no marker, no label
+    placed before and stays inside the panel. Returns (dx, dy) per label: the offset of the
+    label's centre from its point. Long labels and crowded points are placed first."""
+    n = len(labels)
+    char_w = font * 0.6  # a little wider than the font's mean advance, and 2 px of room each side:
+    sizes = [(char_w * len(t) + 10, font * 1.25 + 6) for t in labels]  # the browser's boxes are a bit larger
+    boxes = []  # placed label boxes (x0, y0, x1, y1)
+    markers = [(px[i] - marker_r, py[i] - marker_r, px[i] + marker_r, py[i] + marker_r) for i in range(n)]
+
+    def overlap(a, b):
+        return not (a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1])
+
+    def cost(box):
+        c = 0.0
+        for m in markers:
+            if overlap(box, m):
+                c += 1
+        for b in boxes:
+            if overlap(box, b):
+                c += 3
+        if box[0] < 0 or box[1] < 0 or box[2] > box_w or box[3] > box_h:
+            c += 2
+        return c
+
+    out = [(0.0, 0.0)] * n
+    order = sorted(range(n), key=lambda i: -sum(1 for j in range(n) if abs(px[j] - px[i]) + abs(py[j] - py[i]) < 60))
+    for i in order:
+        if not labels[i]:  # an unnamed point: only a marker the labels avoid
+            continue
+        w, h = sizes[i]
+        best, best_c = None, float("inf")
+        for radius in (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 17, 20):
+            dists = [radius * 12 + 4]
+            for d in dists:
+                for k in range(24):
+                    ang = 2 * math.pi * k / 24
+                    # Label sits beside the point: its near edge d px away along the direction.
+                    cx = px[i] + math.cos(ang) * (d + w / 2)
+                    cy = py[i] - math.sin(ang) * (d + h / 2)
+                    box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+                    c = cost(box) + 0.001 * d
+                    if c < best_c:
+                        best, best_c = (cx - px[i], cy - py[i], box), c
+            if best_c < 1:
+                break
+        boxes.append(best[2])
+        out[i] = (best[0], best[1])
+    return out
+
+
+def label_offsets(fig: Figure):
+    """{(panel index, series index): [(dx, dy) px]} for every series that has labels."""
+    boxes, _ = fig.geometry()
+    res = {}
+    for pi, p in enumerate(fig.panels):
+        (x0, x1), (y0, y1) = panel_ranges(p)
+        _, _, w, h = boxes[pi]
+        pts, owners = [], []
+        for si, s in enumerate(p.series):
+            if not s.labels and not any(q.labels for q in p.series):
+                continue
+            if s.kind != "markers":
+                continue
+            # The markers of unnamed series count too: labels keep off them (their label is "").
+            for k, (x, y) in enumerate(zip(s.x, s.y)):
+                if (p.xlog and x <= 0) or (p.ylog and y <= 0) or not (math.isfinite(x) and math.isfinite(y)):
+                    continue
+                xv = math.log10(x) if p.xlog else x
+                yv = math.log10(y) if p.ylog else y
+                pts.append(((xv - x0) / (x1 - x0) * w, h - (yv - y0) / (y1 - y0) * h, s.labels[k] if s.labels else ""))
+                owners.append((si, k))
+        if not pts:
+            continue
+        offs = place_labels([q[0] for q in pts], [q[1] for q in pts], [q[2] for q in pts], w, h)
+        for (si, k), o in zip(owners, offs):
+            res.setdefault((pi, si), {})[k] = o
+    return res
+
+
+# --------------------------------------------------------------------------------------------
+# plotly
+
+def _rgba(hex_colour: str, alpha: float) -> str:
+    h = hex_colour.lstrip("#")
+    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
+
+
+def to_plotly(fig: Figure):
+    import plotly.graph_objects as go
+    boxes, height = fig.geometry()
+    W = fig.width
+    traces, layout_axes, annotations = [], {}, []
+    offsets = label_offsets(fig)
+    seen_legend = set()
+    for pi, p in enumerate(fig.panels):
+        ax = "" if pi == 0 else str(pi + 1)
+        x0, y0, w, h = boxes[pi]
+        (xr0, xr1), (yr0, yr1) = panel_ranges(p)
+        layout_axes[f"xaxis{ax}"] = dict(
+            domain=[x0 / W, (x0 + w) / W], anchor=f"y{ax}", type="log" if p.xlog else "linear",
+            range=[xr0, xr1], title=dict(text=p.xlabel, font=dict(size=FONT)), tickfont=dict(size=14 if p.xlog else 12),
+            showline=True, linecolor="#444", mirror=True, gridcolor="#e5e5e5", zeroline=False)
+        yax = dict(domain=[1 - (y0 + h) / height, 1 - y0 / height], anchor=f"x{ax}",
+                   type="log" if p.ylog else "linear", range=[yr0, yr1],
+                   title=dict(text=p.ylabel, font=dict(size=FONT)), tickfont=dict(size=14 if p.ylog else 12),
+                   showline=True, linecolor="#444", mirror=True, gridcolor="#e5e5e5", zeroline=False)
+        if p.yticks is not None:
+            yax.update(tickmode="array", tickvals=list(p.yticks[0]), ticktext=list(p.yticks[1]))
+        if p.xticks is not None:
+            layout_axes[f"xaxis{ax}"].update(tickmode="array", tickvals=list(p.xticks[0]), ticktext=list(p.xticks[1]))
+        layout_axes[f"yaxis{ax}"] = yax
+        title = f"<b>{_html(p.title)}</b>" + (f"<br><span style='font-size:12px'>{_html(p.note)}</span>"
+                                                 if p.note else "")
+        annotations.append(dict(text=title, x=(x0 + w / 2) / W, y=1 - (y0 - 8) / height, xref="paper",
+                                yref="paper", showarrow=False, xanchor="center", yanchor="bottom",
+                                font=dict(size=FONT + 1)))
+        for si, s in enumerate(p.series):
+            x = list(np.ravel(s.x))
+            y = list(np.ravel(s.y))
+            if not x:  # a legend-only entry: plotly leaves empty traces out of the legend
+                x, y = [None], [None]
+            show = s.legend and s.name not in seen_legend
+            if show:
+                seen_legend.add(s.name)
+            common_kw = dict(xaxis=f"x{ax}", yaxis=f"y{ax}", legendgroup=s.name, name=s.name)
+            if s.band is not None:
+                lo, hi = list(np.ravel(s.band[0])), list(np.ravel(s.band[1]))
+                traces.append(go.Scatter(x=x, y=lo, mode="lines", line=dict(width=0, shape="linear"),
+                                         showlegend=False, hoverinfo="skip", **common_kw))
+                traces.append(go.Scatter(x=x, y=hi, mode="lines", line=dict(width=0), fill="tonexty",
+                                         fillcolor=_rgba(s.color, 0.18), showlegend=False, hoverinfo="skip",
+                                         **common_kw))
+            kw = dict(common_kw, showlegend=show, x=x, y=y, opacity=s.opacity)
+            if s.hover is not None:
+                kw.update(hovertext=list(s.hover), hoverinfo="text")
+            if s.kind == "markers":
+                kw.update(mode="markers", marker=dict(color=s.color, symbol=s.marker if isinstance(s.marker, str)
+                                                      else list(s.marker), size=s.size if np.isscalar(s.size)
+                                                      else list(s.size),
+                                                      line=dict(width=0.5, color="#333")))
+            else:
+                kw.update(mode="lines", line=dict(color=s.color, width=s.width, dash=s.dash or "solid",
+                                                  shape="hv" if s.kind == "step" else "linear"))
+            for key, err in (("error_x", s.xerr), ("error_y", s.yerr)):
+                if err is not None:
+                    vals = x if key == "error_x" else y
+                    kw[key] = dict(type="data", symmetric=False, color=s.color, thickness=1.2, width=3,
+                                   array=[max(0.0, b - v) for b, v in zip(np.ravel(err[1]), vals)],
+                                   arrayminus=[max(0.0, v - a) for a, v in zip(np.ravel(err[0]), vals)])
+            traces.append(go.Scatter(**kw))
+            if s.labels:
+                for k, (xv, yv) in enumerate(zip(x, y)):
+                    dx, dy = offsets.get((pi, si), {}).get(k, (0, 0))
+                    annotations.append(dict(
+                        x=math.log10(xv) if p.xlog else xv, y=math.log10(yv) if p.ylog else yv,
+                        xref=f"x{ax}", yref=f"y{ax}", text=_html(s.labels[k]), showarrow=True, ax=dx, ay=dy,
+                        arrowhead=0, arrowwidth=0.8, arrowcolor="#888", standoff=5,
+                        font=dict(size=LABEL_FONT, color="#222"), bgcolor="rgba(255,255,255,0.75)"))
+    layout = go.Layout(
+        width=W, height=height, autosize=False, margin=dict(l=0, r=0, t=0, b=0), font=dict(size=FONT),
+        plot_bgcolor="white", annotations=annotations, hovermode="closest",
+        legend=dict(x=(W - fig.margin_r + 24) / W, y=1 - MARGIN["t"] / height, xanchor="left", yanchor="top",
+                    font=dict(size=12), title=dict(text=fig.legend_title), tracegroupgap=2),
+        **layout_axes)
+    return go.Figure(data=traces, layout=layout)
+
+
+def _html(text: str) -> str:
+    import html
+    return html.escape(str(text))
+
+
+def plotly_div(fig: Figure) -> str:
+    """The chart as an HTML <div> that needs plotly.min.js loaded once by the page."""
+    pf = to_plotly(fig)
+    return pf.to_html(full_html=False, include_plotlyjs=False,
+                      config={"displaylogo": False, "responsive": False,
+                              "toImageButtonOptions": {"format": "svg", "filename": fig.stem}})
+
+
+# --------------------------------------------------------------------------------------------
+# matplotlib
+
+def to_matplotlib(fig: Figure):
+    import matplotlib.pyplot as plt
+    boxes, height = fig.geometry()
+    W = fig.width
+    dpi = 100
+    mfig = plt.figure(figsize=(W / dpi, height / dpi), dpi=dpi)
+    pt = 72 / dpi  # px -> points
+    offsets = label_offsets(fig)
+    handles, names = [], []
+    for pi, p in enumerate(fig.panels):
+        x0, y0, w, h = boxes[pi]
+        ax = mfig.add_axes([x0 / W, 1 - (y0 + h) / height, w / W, h / height])
+        (xr0, xr1), (yr0, yr1) = panel_ranges(p)
+        if p.xlog:
+            ax.set_xscale("log")
+            ax.set_xlim(10 ** xr0, 10 ** xr1)
+        else:
+            ax.set_xlim(xr0, xr1)
+        if p.ylog:
+            ax.set_yscale("log")
+            ax.set_ylim(10 ** yr0, 10 ** yr1)
+        else:
+            ax.set_ylim(yr0, yr1)
+        if p.yticks is not None:
+            ax.set_yticks(list(p.yticks[0]))
+            ax.set_yticklabels(list(p.yticks[1]))
+        if p.xticks is not None:
+            ax.set_xticks(list(p.xticks[0]))
+            ax.set_xticklabels(list(p.xticks[1]))
+        ax.set_xlabel(p.xlabel, fontsize=FONT * pt)
+        ax.set_ylabel(p.ylabel, fontsize=FONT * pt)
+        ax.tick_params(labelsize=12 * pt)
+        ax.grid(True, which="major", color="#e5e5e5", linewidth=0.6)
+        ax.set_axisbelow(True)
+        ax.set_title(p.title + (f"\n{p.note}" if p.note else ""), fontsize=(FONT + 1) * pt)
+        for si, s in enumerate(p.series):
+            x = np.asarray(np.ravel(s.x), dtype=float)
+            y = np.asarray(np.ravel(s.y), dtype=float)
+            if s.band is not None:
+                ax.fill_between(x, np.ravel(s.band[0]), np.ravel(s.band[1]), color=s.color, alpha=0.18,
+                                linewidth=0)
+            if s.kind == "markers":
+                mk = [s.marker] * len(x) if isinstance(s.marker, str) else list(s.marker)
+                sz = [s.size] * len(x) if np.isscalar(s.size) else list(s.size)
+                art = ax.scatter([], [], s=(8 * pt * 1.3) ** 2, color=s.color, edgecolors="#333", linewidths=0.4,
+                                 marker=MPL_MARKERS.get(mk[0] if mk else s.marker, "o"))
+                for m_ in sorted(set(mk)):  # matplotlib takes one marker shape per call
+                    k_ = [i for i in range(len(x)) if mk[i] == m_]
+                    ax.scatter(x[k_], y[k_], s=[(sz[i] * pt * 1.3) ** 2 for i in k_], color=s.color,
+                               marker=MPL_MARKERS.get(m_, "o"), edgecolors="#333", linewidths=0.4, zorder=3,
+                               alpha=s.opacity, rasterized=len(x) > 3000)
+            else:
+                (art,) = ax.plot(x, y, color=s.color, linewidth=s.width * pt * 1.2, alpha=s.opacity,
+                                 linestyle={"dash": "--", "dot": ":"}.get(s.dash, "-"),
+                                 drawstyle="steps-post" if s.kind == "step" else "default")
+            if s.xerr is not None or s.yerr is not None:
+                xe = None if s.xerr is None else np.vstack([np.maximum(0, x - np.ravel(s.xerr[0])),
+                                                             np.maximum(0, np.ravel(s.xerr[1]) - x)])
+                ye = None if s.yerr is None else np.vstack([np.maximum(0, y - np.ravel(s.yerr[0])),
+                                                             np.maximum(0, np.ravel(s.yerr[1]) - y)])
+                ax.errorbar(x, y, xerr=xe, yerr=ye, fmt="none", ecolor=s.color, elinewidth=0.9, capsize=2, zorder=2)
+            if s.labels:
+                for k in range(len(x)):
+                    dx, dy = offsets.get((pi, si), {}).get(k, (0, 0))
+                    ax.annotate(s.labels[k], (x[k], y[k]), xytext=(dx * pt, -dy * pt), textcoords="offset points",
+                                ha="center", va="center", fontsize=LABEL_FONT * pt,
+                                bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.75),
+                                arrowprops=dict(arrowstyle="-", color="#888", linewidth=0.6, shrinkA=0, shrinkB=4))
+            if s.legend and s.name not in names:
+                names.append(s.name)
+                handles.append(art)
+    if handles:
+        mfig.legend(handles, names, loc="upper left", fontsize=12 * pt, frameon=False,
+                    title=fig.legend_title or None, title_fontsize=12 * pt,
+                    bbox_to_anchor=((W - fig.margin_r + 20) / W, 1 - MARGIN["t"] / height))
+    return mfig
+
+
+def save_static(fig: Figure, out_dir: str, formats=("svg", "pdf")) -> list:
+    """Writes the matplotlib drawing as out_dir/<stem>.<fmt>; returns the file names."""
+    import matplotlib.pyplot as plt
+    mfig = to_matplotlib(fig)
+    names = []
+    for fmt in formats:
+        name = f"{fig.stem}.{fmt}"
+        kw = {"metadata": {"Creator": None, "Date": None}} if fmt == "svg" else {}
+        mfig.savefig(os.path.join(out_dir, name), format=fmt, **kw)
+        names.append(name)
+    plt.close(mfig)
+    return names
+
+
+def _save_static_task(task):
+    fig, out_dir, formats = task
+    return fig.stem, save_static(fig, out_dir, formats)
+
+
+def save_static_all(figs, out_dir: str, formats=("svg", "pdf"), jobs: int | None = None) -> dict:
+    """save_static for many figures, spread over processes (one per core: matplotlib draws on one
+    core, and the SVG and PDF of a report's ~20 figures are half its time). Returns stem -> names."""
+    import multiprocessing as mp
+    figs = list(figs)
+    jobs = max(1, min(jobs or (os.cpu_count() or 1), len(figs)))
+    tasks = [(f, out_dir, tuple(formats)) for f in figs]
+    if jobs == 1 or "fork" not in mp.get_all_start_methods():
+        return dict(map(_save_static_task, tasks))
+    with mp.get_context("fork").Pool(jobs) as pool:  # fork: the workers inherit the loaded modules
+        return dict(pool.map(_save_static_task, tasks, chunksize=1))
+
+
+# --------------------------------------------------------------------------------------------
+# Colours and panels shared by every chart
+
+def series_chunks(items: list) -> list:
+    """At most MAX_SERIES per panel, the panels filled evenly (11 series: 6 + 5, not 10 + 1)."""
+    k = max(1, math.ceil(len(items) / MAX_SERIES))
+    size = max(1, math.ceil(len(items) / k))
+    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
+
+
+def run_colours(analysis) -> dict:
+    """The run's colour per representation, in the order the run listed them."""
+    return {r: PALETTE[i % len(PALETTE)] for i, r in enumerate(analysis.reps)}
+
+
+def rep_colours(analysis, reps) -> dict:
+    """The run's colour per representation, new ones (only in a companion file) after them."""
+    run = run_colours(analysis)
+    out, k = {}, len(run)
+    for r in reps:
+        if r in run:
+            out[r] = run[r]
+        else:
+            out[r] = PALETTE[k % len(PALETTE)]
+            k += 1
+    return out

@@ -1,0 +1,1 @@
+"""Results I/O: finding and reading result sets and their schema (results.py, frames.py), map files (maps.py), a path's items (path_items.py), and how the scripts fail (errors.py). Imports nothing else of navreport."""

@@ -1,0 +1,199 @@
+"""Readers for the map formats of docs/maps.md, for the scripts that draw maps (pathviz.py, the
+report's build figure): Moving AI .map grids (with terrain weights, docs/terrain.md) and WKT
+polygon maps. They read only the files; nothing calls the C++ code."""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from navreport.io.errors import InputError
+
+@dataclass
+class GridMap:
+    name: str
+    width: int
+    height: int
+    blocked: object  # numpy bool array [height, width]; True = blocked cell
+    cells: object = None    # the map's characters (numpy uint8 [height, width])
+    weights: object = None  # a weighted map's cell weights (weigh_map), None when plain
+
+
+PASSABLE = set(".GS")
+
+
+def read_movingai_map(path: str) -> GridMap:
+    """Moving AI .map: 'type octile', 'height H', 'width W', 'map', then H rows of W characters.
+    '.', 'G', 'S' are passable, everything else blocked. Accepts CRLF and trailing blank lines;
+    anything else that does not follow the header is an InputError naming file:line."""
+    import numpy as np
+    try:
+        with open(path, encoding="latin-1", newline="") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}")
+    header = {}
+    i = 0
+    for expected in ("type", "height", "width"):
+        if i >= len(lines):
+            raise InputError(f"{path}:{i + 1}: file ends inside the header")
+        parts = lines[i].split()
+        if len(parts) != 2 or parts[0] != expected:
+            raise InputError(f"{path}:{i + 1}: expected '{expected} <value>', got '{lines[i].strip()}'")
+        header[expected] = parts[1]
+        i += 1
+    if i >= len(lines) or lines[i].strip() != "map":
+        raise InputError(f"{path}:{i + 1}: expected 'map'")
+    i += 1
+    try:
+        h, w = int(header["height"]), int(header["width"])
+    except ValueError:
+        raise InputError(f"{path}:2: height/width are not integers")
+    if h <= 0 or w <= 0:
+        raise InputError(f"{path}:2: height and width must be positive")
+    rows = lines[i:i + h]
+    while len(lines) > i + h and not lines[-1].strip():
+        lines.pop()
+    if len(rows) < h:
+        raise InputError(f"{path}:{i + len(rows) + 1}: map has {len(rows)} rows, header says {h}")
+    if len(lines) > i + h:
+        raise InputError(f"{path}:{i + h + 1}: extra line after the {h} map rows")
+    for y, row in enumerate(rows):
+        if len(row) != w:
+            raise InputError(f"{path}:{i + y + 1}: row has {len(row)} characters, header says {w}")
+    cells = np.frombuffer("".join(rows).encode("latin-1"), dtype=np.uint8).reshape(h, w)
+    blocked = ~np.isin(cells, np.frombuffer("".join(sorted(PASSABLE)).encode("latin-1"), dtype=np.uint8))
+    g = GridMap(os.path.splitext(os.path.basename(path))[0], w, h, blocked)
+    g.cells = cells
+    return g
+
+
+def weigh_map(m: "GridMap", terrain: str = "", costs: str = ""):
+    """The map's cell weights (docs/terrain.md) as numpy floats [height, width], NaN where blocked:
+    from a terrain table ("S=2,W=5": named characters weigh W and become passable) or a cost layer
+    file (type costs, height, width, costs, then the numbers; inf = blocked). Updates m.blocked."""
+    import numpy as np
+    w = np.where(m.blocked, np.nan, 1.0)
+    if terrain:
+        for item in terrain.split(","):
+            ch, _, value = item.partition("=")
+            if len(ch) != 1 or not value:
+                raise InputError(f"--terrain item '{item}' is not CHAR=WEIGHT")
+            hit = m.cells == ord(ch)
+            w[hit] = float(value)
+            m.blocked = m.blocked & ~hit
+    elif costs:
+        try:
+            with open(costs, encoding="utf-8") as f:
+                lines = [ln.split() for ln in f.read().splitlines()]
+        except OSError as e:
+            raise InputError(f"{costs}: cannot read: {e.strerror}")
+        start = next((i + 1 for i, ln in enumerate(lines) if ln == ["costs"]), None)
+        body = [ln for ln in lines[start:] if ln] if start is not None else []
+        if len(body) != m.height or any(len(ln) != m.width for ln in body):
+            raise InputError(f"{costs}: not a {m.width}x{m.height} cost layer")
+        layer = np.array([[float(v) for v in ln] for ln in body])
+        m.blocked = m.blocked | ~np.isfinite(layer)
+        w = np.where(m.blocked, np.nan, layer)
+    return w
+
+
+@dataclass
+class PolygonMap:
+    name: str
+    walkable: list      # polygons of the first line: each a list of rings (outer first, then holes)
+    obstacles: list     # polygons of the further lines, same shape
+    bounds: tuple       # (xmin, ymin, xmax, ymax) of the walkable area
+
+
+_WKT_HEAD = re.compile(r"^\s*(MULTIPOLYGON|POLYGON)\s*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _parse_nested(text: str, where: str):
+    """Parses '((x y, x y), (...))' into nested lists; leaves are (x, y) tuples."""
+    pos = 0
+    n = len(text)
+
+    def skip():
+        nonlocal pos
+        while pos < n and text[pos].isspace():
+            pos += 1
+
+    def parse_group():
+        nonlocal pos
+        skip()
+        if pos >= n or text[pos] != "(":
+            raise InputError(f"{where}: expected '(' at character {pos + 1}")
+        pos += 1
+        items = []
+        while True:
+            skip()
+            if pos < n and text[pos] == "(":
+                items.append(parse_group())
+            else:
+                start = pos
+                while pos < n and text[pos] not in ",()":
+                    pos += 1
+                coords = text[start:pos].split()
+                if len(coords) < 2:
+                    raise InputError(f"{where}: bad coordinate '{text[start:pos].strip()}'")
+                try:
+                    items.append((float(coords[0]), float(coords[1])))
+                except ValueError:
+                    raise InputError(f"{where}: bad coordinate '{text[start:pos].strip()}'")
+            skip()
+            if pos < n and text[pos] == ",":
+                pos += 1
+                continue
+            if pos < n and text[pos] == ")":
+                pos += 1
+                return items
+            raise InputError(f"{where}: expected ',' or ')' at character {pos + 1}")
+
+    result = parse_group()
+    skip()
+    if pos != n:
+        raise InputError(f"{where}: unexpected text after the geometry")
+    return result
+
+
+def parse_wkt_polygons(line: str, where: str) -> list:
+    """One WKT POLYGON or MULTIPOLYGON -> list of polygons, each a list of rings of (x, y)."""
+    m = _WKT_HEAD.match(line)
+    if not m:
+        raise InputError(f"{where}: expected POLYGON(...) or MULTIPOLYGON(...)")
+    nested = _parse_nested(m.group(2).strip(), where)
+    polys = [nested] if m.group(1).upper() == "POLYGON" else nested
+    for poly in polys:
+        if not isinstance(poly, list) or not poly or not all(isinstance(r, list) for r in poly):
+            raise InputError(f"{where}: malformed polygon nesting")
+        for ring in poly:
+            if len(ring) < 3 or not all(isinstance(p, tuple) for p in ring):
+                raise InputError(f"{where}: a ring needs at least 3 points")
+    return polys
+
+
+def read_wkt_map(path: str) -> PolygonMap:
+    """WKT polygon map: first non-empty line the walkable area, every further line an obstacle."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = [(k + 1, ln.strip()) for k, ln in enumerate(f.read().splitlines())]
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}")
+    lines = [(k, ln) for k, ln in lines if ln]
+    if not lines:
+        raise InputError(f"{path}: no polygon in the file")
+    walkable = parse_wkt_polygons(lines[0][1], f"{path}:{lines[0][0]}")
+    obstacles = []
+    for k, ln in lines[1:]:
+        obstacles.extend(parse_wkt_polygons(ln, f"{path}:{k}"))
+    xs = [p[0] for poly in walkable for p in poly[0]]
+    ys = [p[1] for poly in walkable for p in poly[0]]
+    return PolygonMap(os.path.splitext(os.path.basename(path))[0], walkable, obstacles,
+                      (min(xs), min(ys), max(xs), max(ys)))
+
+
+def read_map(path: str):
+    if path.lower().endswith(".wkt"):
+        return read_wkt_map(path)
+    return read_movingai_map(path)

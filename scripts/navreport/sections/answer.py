@@ -1,0 +1,293 @@
+"""Section "The answer" (all maps; then one per collection, folded): the verdict in one sentence, one
+compact table per facet whose rows are the Pareto front's points (plain maps: median query time
+and mean gap; weighted maps: cost above the reference, analysis/terrain.py) with their build time
+and memory per map, the budget answers (analysis/budget.py) as marked columns, and beside them the
+compact Pareto chart. Under them the chart of every configuration with its intervals, what the
+configurations cost besides their queries, the ranked table (every estimate with its 95 % interval
+and n) and the paired verdicts."""
+from __future__ import annotations
+
+import pandas as pd
+
+from navreport.analysis import budget, terrain
+from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_pct, f_sig, finite, slug, verdict_significant
+from navreport.analysis.rows import METRICS, facet_order, is_terrain_facet
+from navreport.figures.budget import cost_figure
+from navreport.figures.pareto import front_chart, pareto_figure
+from navreport.sections.base import Block, Section
+
+MAX_FACETS = 3  # facet tables on the first screen; the ranked table has every facet
+NO_ANSWER = "No configuration solved a query with a known optimum here."
+
+
+def build(ctx) -> list:
+    a = ctx.analysis
+    if not a.scopes:
+        return [Section(id="answer-all", title="The answer", nav="Answer", open=True,
+                        blocks=[Block(html="<p class='verdict'>No result rows.</p>")])]
+    return [scope_section(sc, a, k == 0) for k, sc in enumerate(a.scopes)]
+
+
+def row_id(scope_slug: str, config: str) -> str:
+    """The id of a configuration's row in a scope's ranked table (the facet tables link to it)."""
+    return f"rank-{scope_slug}-{slug(config)}"
+
+
+def scope_section(sc, a, first: bool) -> Section:
+    sec = Section(id=f"answer-{sc.slug}", title="The answer: all maps" if first else f"Collection {sc.name}",
+                  nav="Answer" if first else sc.name, open=first)
+    t = sc.table
+    if not len(t):
+        sec.blocks.append(Block(html="<p class='verdict'>No applicable configuration.</p>"))
+        return sec
+    facets = facet_answers(sc, a, first) if (t["layer"] > 0).any() else []
+    verdict = f"<p class='verdict'>{verdict_text(facets) if facets else NO_ANSWER}</p>"
+    tables = "".join(facet_table(f) for f in facets) + notes_html(sc, a, first)
+    chart = (front_chart(f"front_{sc.slug}", f"The Pareto front — {sc.name}", [chart_facet(f) for f in facets])
+             if first else None)
+    if chart is not None:
+        sec.blocks.append(Block(chart, pre=verdict + "<div class='first'><div class='tables'>" + tables +
+                                "</div><div class='side'>", post="</div></div>"))
+    else:
+        sec.blocks.append(Block(html=verdict + tables))
+    pareto = pareto_figure(sc, a)
+    if pareto is not None:
+        fold = ("<details class='more'><summary>Every configuration: speed against path quality, with intervals</summary>",
+                "</details>") if first else ("", "")
+        sec.blocks.append(Block(pareto, pre=fold[0], post=fold[1]))
+    costs = cost_figure(sc, a) if first else None
+    if costs is not None:
+        sec.blocks.append(Block(costs, pre="<details class='more'><summary>What each configuration costs besides its "
+                                           "queries: memory and build time per map</summary>", post="</details>"))
+    sec.blocks.append(Block(html=ranked_html(sc)))
+    return sec
+
+
+# --------------------------------------------------------------------------------------------
+# The facet tables
+
+def facet_title(facet: str, weighted: bool) -> str:
+    if facet in ("", "plain map"):
+        return "plain maps" if weighted or facet else ""
+    return facet.replace(" / plain map", "").replace("plain map / ", "")
+
+
+def facet_answers(sc, a, first: bool) -> list:
+    """Per facet: title, what its y is, its rows (the ranked table's columns), its budget answers and
+    where a configuration's intervals are. The plain-map facets, then (all maps) the weighted maps."""
+    t = sc.table
+    ranked = t[t["layer"] > 0]
+    # Weighted maps are answered on cost, not length (docs/terrain.md): their facets stay off the length tables.
+    on_length = [f for f in facet_order(ranked["facet"]) if not is_terrain_facet(f)] or facet_order(ranked["facet"])
+    weighted = first and a.terrain is not None
+    out = []
+    for facet in on_length[:MAX_FACETS]:
+        out.append(dict(title=facet_title(facet, weighted or len(on_length) > 1), cost=False,
+                        rows=ranked[ranked["facet"] == facet], budgets=[b for b in sc.budgets if b["facet"] == facet],
+                        href=lambda cfg: "#" + row_id(sc.slug, cfg), what="ranked table"))
+    if weighted:
+        rows = terrain.as_table(a.terrain)
+        out.append(dict(title="weighted maps", cost=True, rows=rows, ref=a.terrain.ref_name, maps=a.terrain.maps,
+                        budgets=budget.budget_answers(rows, sc.name), href=lambda cfg: "#terrain-" + slug(cfg),
+                        what="Terrain costs table"))
+    return out
+
+
+def shown_rows(f) -> pd.DataFrame:
+    """The rows a facet table shows: the front's points and the points of every budget's front, fastest first."""
+    rows = f["rows"]
+    keep = set(rows.loc[rows["layer"] == 1, "config"])
+    for b in f["budgets"]:
+        keep.update(b["front"].split(" → "))
+    return rows[rows["config"].isin(keep)].sort_values(["time_median", "gap_mean"], kind="stable")
+
+
+def name_of(r) -> str:
+    return f"{r['representation']} · {r['smoothing']}"
+
+
+def gap_text(v, cost: bool) -> str:
+    return (f"{100 * v:+.2f}" if finite(v) else "–") if cost else f_gap(v)
+
+
+def interval(r, key: str, fmt) -> str:
+    """A cell's tooltip: the value's 95 % interval and n (the ranked table has them all)."""
+    lo, hi, n = r.get(key + "_lo"), r.get(key + "_hi"), r.get(key + "_n")
+    parts = []
+    if finite(lo) and finite(hi):
+        parts.append(f"95 % interval [{fmt(lo)}, {fmt(hi)}]")
+    if finite(n):
+        parts.append(f"n = {int(n)}")
+    return f" title='{esc(', '.join(parts))}'" if parts else ""
+
+
+def facet_table(f) -> str:
+    rows, cost = shown_rows(f), f["cost"]
+    kinds = {c: name for c, name, _ in budget.BUDGETS}
+    marks = [("front", "<th class='mark' data-front='1' title='the Pareto front of every configuration'>front"
+                       "<span class='unit'>no budget</span></th>", None)]
+    for b in f["budgets"]:
+        marks.append(("budget", f"<th class='mark budget' data-kind='{esc(b['column'])}' data-budget='{b['budget']!r}' "
+                                f"title='{b['configurations']} of {b['of']} configurations fit'>{esc(b['kind'])}"
+                                f"<span class='unit'>≤ {esc(b['budget_text'])}</span></th>",
+                      set(b["front"].split(" → "))))
+    what = f"cost above {f.get('ref', '')}" if cost else "mean gap"
+    head = ("<tr><th title='its point in the chart'>#</th><th>configuration</th><th>median query<span class='unit'>µs</span></th>"
+            f"<th>{'cost above ref.' if cost else 'mean gap'}<span class='unit'>%</span></th>"
+            "<th>build<span class='unit'>ms per map</span></th><th>memory<span class='unit'>per map</span></th>"
+            + "".join(h for _, h, _ in marks) + "</tr>")
+    body = []
+    for k, (_, r) in enumerate(rows.iterrows()):
+        cfg = r["config"]
+        cells = [f"<td class='key'>{k + 1}</td>",
+                 f"<td><a href='{esc(f['href'](cfg))}' title='its row in the {esc(f['what'])}'>"
+                 f"{esc(cfg if cost else name_of(r))}</a></td>",
+                 f"<td class='num' data-metric='time_median'{interval(r, 'time_median', f_sig)}>"
+                 f"{f_sig(r['time_median'])}</td>",
+                 f"<td class='num' data-metric='gap_mean'{interval(r, 'gap_mean', lambda v: gap_text(v, cost))}>"
+                 f"{gap_text(r['gap_mean'], cost)}</td>",
+                 f"<td class='num' data-metric='build_ms'{interval(r, 'build_ms', f_sig)}>{f_sig(r.get('build_ms'))}</td>",
+                 f"<td class='num' data-metric='memory'{interval(r, 'memory', f_bytes)}>{f_bytes(r.get('memory'))}</td>"]
+        for kind, _, members in marks:
+            on = (r["layer"] == 1) if members is None else (cfg in members)
+            cls = "mark" + (" on" if on else "") + (" budget" if kind == "budget" else "")
+            cells.append(f"<td class='{cls}'>{'●' if on else ''}</td>")
+        body.append(f"<tr class='{'front' if r['layer'] == 1 else 'budget-front'}' data-config='{esc(cfg)}'>"
+                    + "".join(cells) + "</tr>")
+    missing = [kinds[c] for c in kinds if c in f["rows"].columns and not any(b["column"] == c for b in f["budgets"])]
+    none = (f" No {' or '.join(missing)} budget changes this front." if missing else "")
+    title = f["title"][:1].upper() + f["title"][1:] if f["title"] else ""
+    if "maps" in f:
+        title += f" ({f['maps']} map{'s' if f['maps'] != 1 else ''})"
+    title += ": " if title else ""
+    caption = f"{title}the front of query time and {what}"
+    return (f"<table class='answer-table' data-facet='{esc(f['title'])}'><caption>{esc(caption[:1].upper() + caption[1:])}"
+            f"<span class='note' style='font-weight:normal'>{esc(none)}</span></caption><thead>{head}"
+            "</thead><tbody>" + "".join(body) + "</tbody></table>")
+
+
+def chart_facet(f) -> dict:
+    """A facet table as a panel of the compact chart: every configuration, the table's rows numbered
+    as in the table (names would crowd a small panel; the hover names every point)."""
+    shown = {c: k + 1 for k, c in enumerate(shown_rows(f)["config"])}
+    rows, cost = f["rows"], f["cost"]
+    pts = []
+    for _, r in rows.iterrows():
+        kind = "front" if r["layer"] == 1 else ("budget" if r["config"] in shown else "other")
+        label = r["config"] if cost else name_of(r)
+        pts.append((float(r["time_median"]), 100 * float(r["gap_mean"]), str(shown.get(r["config"], "")), kind,
+                    f"<b>{esc(label)}</b><br>median query time {f_sig(r['time_median'])} µs<br>"
+                    f"{'cost above ref.' if cost else 'mean gap'} {gap_text(r['gap_mean'], cost)} %"))
+    return dict(title=f["title"] or "every configuration", points=pts,
+                ylabel="cost above ref. (%)" if cost else "mean gap (%)")
+
+
+def verdict_text(facets: list) -> str:
+    """The answer in one sentence: per facet, the front from its fastest to its best point."""
+    parts = []
+    for f in facets:
+        front = f["rows"][f["rows"]["layer"] == 1].sort_values("time_median")
+        if not len(front):
+            continue
+        cost = f["cost"]
+        best, unit = ("cheapest", "% cost above ref.") if cost else ("shortest", "% gap")
+        pre = f"<b>{esc(f['title'][:1].upper() + f['title'][1:])}</b>: " if f["title"] else ""
+        first, last = front.iloc[0], front.iloc[-1]
+        name = lambda r: f"<b>{esc(r['config'] if cost else name_of(r))}</b>"  # noqa: E731
+        if len(front) == 1:
+            parts.append(f"{pre}{name(first)} is both the fastest and the {best} ({f_sig(first['time_median'])} µs, "
+                         f"{gap_text(first['gap_mean'], cost)} {unit}; {f_sig(first.get('build_ms'))} ms and "
+                         f"{f_bytes(first.get('memory'))} per map to build)")
+        else:
+            parts.append(f"{pre}from {name(first)}, the fastest ({f_sig(first['time_median'])} µs, "
+                         f"{gap_text(first['gap_mean'], cost)} {unit}), to {name(last)}, the {best} "
+                         f"({f_sig(last['time_median'])} µs, {gap_text(last['gap_mean'], cost)} {unit}): "
+                         f"{len(front)} configurations on the front")
+    return "; ".join(parts) + "." if parts else NO_ANSWER
+
+
+def notes_html(sc, a, first: bool) -> str:
+    t = sc.table
+    out = [f"{sc.queries:,} queries on {sc.maps} map(s). Medians and means; hover a number for its 95 % interval "
+           f"and n; a name leads to its row in <a class='to-ranked' href='#table-{sc.slug}'>the ranked table</a>"
+           + (" (weighted maps: the <a href='#terrain'>Terrain costs</a> table)" if first and a.terrain is not None else "")
+           + ". Marked columns: the front of the configurations that fit a budget per map (each budget a "
+             "configuration's own value)."]
+    facets = [f for f in facet_order(t.loc[t["layer"] > 0, "facet"]) if not is_terrain_facet(f)]
+    if len(facets) > MAX_FACETS:
+        out.append(f"{len(facets) - MAX_FACETS} more facet(s) ({esc(', '.join(facets[MAX_FACETS:]))}): in the ranked table.")
+    bad = t[(t["invalid_paths"] > 0)] if "invalid_paths" in t.columns else t.iloc[0:0]
+    if len(bad):
+        out.append("<span class='warn'>Invalid paths: " + ", ".join(
+            f"{esc(r['config'])} ({int(r['invalid_paths'])})" for _, r in bad.iterrows()) + ".</span>")
+    unsolved = t[(t["solved_pct"] < 1)] if "solved_pct" in t.columns else t.iloc[0:0]
+    if len(unsolved):
+        worst = unsolved.sort_values("solved_pct").iloc[0]
+        out.append(f"{len(unsolved)} configuration(s) left applicable queries unsolved (lowest: "
+                   f"{esc(worst['config'])}, {f_pct(worst['solved_pct'])} % solved); see "
+                   "<a href='#missing'>Missing data</a>.")
+    return "<p class='small'>" + " ".join(out) + "</p>"
+
+
+# --------------------------------------------------------------------------------------------
+# The ranked table and the paired verdicts
+
+def ranked_html(sc) -> str:
+    table = ranked_table_html(sc.table, sc.slug)
+    cap = ("<p>Ranked by Pareto layer (1 = on the front), then by median query time; one table per "
+           "heuristic/convention when several ran. Values over applicable "
+           "queries; times and gaps over solved ones; build and memory: mean over maps. ★ best per column. "
+           "Small print: 95 % interval and n.</p>")
+    if sc.unapplicable:
+        cap += f"<p class='note'>Not applicable here: {esc(', '.join(sc.unapplicable))}.</p>"
+    ver = ("<ul class='verdicts'>" + "".join(
+        f"<li class='{'' if verdict_significant(v) else 'nodiff'}'>{esc(v['text'])}</li>"
+        for v in sc.verdicts) + "</ul>") if sc.verdicts else "<p class='note'>No pairs to compare.</p>"
+    ver_head = ("<h3>Paired verdicts</h3><p>Neighbours on the Pareto front and the two fastest configurations, on "
+                "the queries both solved: Wilcoxon signed-rank test, p-values Holm-corrected over this list; "
+                "a difference is claimed only when the test rejects at 5 % and the effect's 95 % interval "
+                "agrees. Time effects are typical per-query ratios (median of log ratios).</p>")
+    return f"<h3 id='table-{sc.slug}'>Ranked table</h3>" + cap + table + ver_head + ver
+
+
+def ranked_table_html(t, scope_slug: str) -> str:
+    """One table per facet (heuristic / convention), best value per column marked within it."""
+    out = []
+    for facet in facet_order(t["facet"]):
+        sub = t[t["facet"] == facet]
+        tid = f"ranked-{scope_slug}" + (f"-{slug(facet)}" if facet else "")
+        if facet:
+            out.append(f"<h4>{esc(facet)}</h4>")
+        out.append(one_ranked_table(sub, tid, scope_slug))
+    return "\n".join(out)
+
+
+def one_ranked_table(t, table_id: str, scope_slug: str) -> str:
+    head = ["<th>#</th><th>configuration</th>"] + [
+        f"<th>{esc(h)}<span class='unit'>{esc(u)}</span></th>" for _, h, u, _, _ in METRICS]
+    best = {}
+    for k, _, _, better, _ in METRICS:
+        v = t[k].dropna() if k in t.columns else pd.Series(dtype=float)
+        if len(v) > 1:  # a lone value is not "best"
+            best[k] = v.max() if better == "max" else v.min()
+    body = []
+    for _, r in t.iterrows():
+        cls = " class='front'" if r["layer"] == 1 else ""
+        badge = "<span class='badge' title='on the Pareto front'>front</span>" if r["layer"] == 1 else ""
+        cells = [f"<td class='num'>{int(r['rank'])}</td>",
+                 f"<td data-config='{esc(r['config'])}'>{esc(r['representation'])} · {esc(r['smoothing'])}{badge}</td>"]
+        for k, _, _, _, kind in METRICS:
+            v = r.get(k)
+            fmt = FORMAT[kind]
+            n = int(r.get(k + "_n", 0) or 0) if finite(r.get(k + "_n", 0)) else 0
+            if not finite(v):
+                cells.append(f"<td class='num' data-metric='{k}' data-value=''>–<span class='ci'>n = {n}</span></td>")
+                continue
+            is_best = k in best and v == best[k]
+            star = "<span class='star' title='best in this column'>★</span>" if is_best else ""
+            cells.append(f"<td class='num{' best' if is_best else ''}' data-metric='{k}' data-value='{float(v)!r}' "
+                         f"data-n='{n}'>{star}{fmt(v)}<span class='ci'>[{fmt(r[k + '_lo'])}, {fmt(r[k + '_hi'])}]</span>"
+                         f"<span class='ci'>n = {n}</span></td>")
+        body.append(f"<tr{cls} id='{row_id(scope_slug, r['config'])}'>" + "".join(cells) + "</tr>")
+    return (f"<table class='ranked' id='{table_id}' data-scope='{esc(scope_slug)}'><thead><tr>{''.join(head)}</tr></thead><tbody>"
+            + "".join(body) + "</tbody></table>")

@@ -1,0 +1,201 @@
+"""Section "Cost as the work grows": query time and A* expansions against the optimal length
+(binned medians with interquartile bands), and build time and memory against the map size in free
+cells (log-log, with the fitted exponent and its 95 % interval per representation)."""
+from __future__ import annotations
+
+import glob
+import os
+
+import numpy as np
+
+from navreport.analysis import stats
+from navreport.analysis.fmt import esc, f_bytes, f_sig
+from navreport.analysis.rows import SMOOTH_RANK, build_per_map, primary_rows, uniques
+from navreport.io import maps as mapfiles
+from navreport.io import results as common
+from navreport.figures.draw import Figure, Panel, Series, run_colours, series_chunks
+from navreport.sections.base import Block, Section, nothing_to_draw
+
+# The repository (scripts/navreport/sections/ is three folders down): a run's meta.json names its maps from there.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+def build(ctx) -> list:
+    a, blocks = ctx.analysis, []
+    if len(a.rows):
+        cost_figures(a, blocks)
+        build_figure(a, find_map_files(a.data, list(ctx.map_dirs)), blocks)
+    return [nothing_to_draw(Section(id="cost", title="Cost as the work grows", nav="Cost vs work", blocks=blocks))]
+
+
+def cost_figures(analysis, blocks: list):
+    rows, facet = primary_rows(analysis, ["representation", "smoothing", "status", "length_ref", "query_us", "expansions"])
+    ok = common.take_rows(rows, ((rows["status"] == "ok") & (rows["length_ref"] > 0)).to_numpy(bool))
+    note = f"heuristic/convention {facet}; " if facet else ""
+    reps = common.ordered_unique(ok["representation"])
+    if ok.empty:
+        analysis.skipped.append(("cost_vs_length", "no solved query with a known optimal length"))
+        return
+    # Query time vs optimal length, one panel per smoothing mode (and per 10 representations).
+    panels = []
+    groups = ok.groupby(["smoothing", "representation"], observed=True).indices
+    none = np.empty(0, dtype=np.int64)
+    for sm in sorted(uniques(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s)):
+        for chunk in series_chunks(reps):
+            p = Panel(title=f"smoothing {sm}", xlabel="optimal path length (map units, log)",
+                      ylabel="query time (µs, log)", xlog=True, ylog=True)
+            for rep in chunk:
+                g = common.take_rows(ok, groups.get((sm, rep), none))
+                p.series.append(binned_series(rep, g["length_ref"], g["query_us"], analysis, "µs", sm))
+            p.series = [s for s in p.series if s is not None]
+            if p.series:
+                panels.append(p)
+    if panels:
+        blocks.append(Block(Figure(
+            stem="cost_time_vs_length", title="Query time as the path gets longer",
+            caption=f"{note}binned medians (lines) and interquartile ranges (bands) of the query time "
+                    "(locate + search + smooth) over solved queries, bins log-spaced in the optimal length "
+                    "(exact optimum, else the scenario's octile length); bins with fewer than 5 queries (2 in very small runs) left out.",
+            panels=panels, ncols=1 if len(panels) == 1 else 2, panel_h=340, legend_title="representation"), ""))
+    # Expansions: the search does not depend on the smoothing, so one mode per representation.
+    sm = sorted(uniques(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))[0]
+    e = common.take_rows(ok, ((ok["smoothing"] == sm) & (ok["expansions"] > 0)).to_numpy(bool))
+    groups = e.groupby("representation", observed=True).indices
+    panels = []
+    for chunk in series_chunks(reps):
+        p = Panel(title="A* expansions", xlabel="optimal path length (map units, log)",
+                  ylabel="expansions (nodes, log)", xlog=True, ylog=True)
+        for rep in chunk:
+            g = common.take_rows(e, groups.get(rep, none))
+            s = binned_series(rep, g["length_ref"], g["expansions"], analysis, "expansions", sm)
+            if s is not None:
+                p.series.append(s)
+        if p.series:
+            panels.append(p)
+    if panels:
+        blocks.append(Block(Figure(
+            stem="cost_expansions_vs_length", title="Search effort as the path gets longer",
+            caption=f"{note}binned medians and interquartile bands of A* node expansions (smoothing {sm} rows; "
+                    "the search is the same for every smoothing mode).",
+            panels=panels, ncols=1 if len(panels) == 1 else 2, panel_h=380, legend_title="representation"), ""))
+
+
+def binned_series(rep, x, y, analysis, unit, smoothing):
+    b = stats.binned_quartiles(x.to_numpy(float), y.to_numpy(float))
+    if not b:
+        return None
+    c, q25, q50, q75, n = (np.array(v) for v in zip(*b))
+    hover = [f"<b>{esc(rep)}</b> · {esc(smoothing)}<br>optimal length ≈ {ci:.1f}<br>median {f_sig(m)} {unit}"
+             f"<br>IQR [{f_sig(a)}, {f_sig(bq)}]<br>{k} queries" for ci, a, m, bq, k in zip(c, q25, q50, q75, n)]
+    return Series(name=rep, x=c, y=q50, kind="lines", color=run_colours(analysis).get(rep, "#333"),
+                  band=(q25, q75), hover=hover)
+
+
+def find_map_files(data: common.ResultData, extra: list) -> dict:
+    """map name -> map file, from --maps and the maps named in the runs' meta.json."""
+    cands = list(extra)
+    for prefix, meta in data.meta.items():
+        cfg = meta.get("config", {}) if isinstance(meta, dict) else {}
+        for m in (cfg.get("maps", []) if isinstance(cfg, dict) else []) + (meta.get("maps", []) if isinstance(meta, dict) else []):
+            if isinstance(m, str):
+                for base in ("", os.getcwd(), ROOT, os.path.dirname(prefix)):
+                    p = os.path.join(base, m) if base else m
+                    if os.path.exists(p):
+                        cands.append(p)
+                        break
+    found = {}
+    for c in dict.fromkeys(cands):
+        files = ([c] if os.path.isfile(c) else
+                 glob.glob(os.path.join(c, "**", "*.map"), recursive=True) + glob.glob(os.path.join(c, "**", "*.wkt"), recursive=True))
+        for f in files:
+            found.setdefault(os.path.splitext(os.path.basename(f))[0], f)
+    return found
+
+
+def free_cells(analysis, map_files: dict, maps: list) -> dict:
+    """map -> free cells (grid maps: passable cells; polygon maps: walkable area in unit cells).
+    From the map file when found, else from a grid representation's vertex count (one per free
+    cell); maps with neither are left out."""
+    out = {}
+    b = analysis.data.build
+    grid_cells = {}  # map -> vertices of its first grid8/grid4 build row
+    if b is not None and len(b):
+        g = b[b["representation"].isin(["grid8", "grid4"]) & b["vertices"].notna()]
+        grid_cells = g.groupby("map", sort=False)["vertices"].first().to_dict()
+    for m in maps:
+        f = map_files.get(m)
+        try:
+            if f is not None:
+                gm = mapfiles.read_map(f)
+                if isinstance(gm, mapfiles.GridMap):
+                    out[m] = int((~gm.blocked).sum())
+                else:
+                    out[m] = polygon_area(gm)
+                continue
+        except common.InputError as e:
+            analysis.data.notes.append(f"map size of {m}: {e}")
+        if m in grid_cells:
+            out[m] = float(grid_cells[m])
+    return out
+
+
+def polygon_area(pm) -> float:
+    def ring_area(r):
+        return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(r, r[1:] + r[:1]))) / 2
+    area = sum(ring_area(p[0]) - sum(ring_area(h) for h in p[1:]) for p in pm.walkable)
+    return area - sum(ring_area(p[0]) for p in pm.obstacles)
+
+
+def build_figure(analysis, map_files: dict, blocks: list):
+    b = build_per_map(analysis.data.build, uniques(analysis.rows["representation"]), uniques(analysis.rows["map"]))
+    if b.empty:
+        analysis.skipped.append(("build_vs_size", "no build rows (PREFIX.build.csv missing or empty)"))
+        return
+    fc = free_cells(analysis, map_files, sorted(set(b["map"])))
+    analysis.free_cells = fc
+    b = b.assign(cells=b["map"].map(fc)).dropna(subset=["cells"])
+    if b.empty:
+        analysis.skipped.append(("build_vs_size", "map sizes unknown (map files not found; use --maps)"))
+        return
+    reps = [r for r in common.ordered_unique(analysis.rows["representation"]) if r in set(b["representation"])]
+    panels, fits = [], []
+    for col, label in (("build_ms", "build time (ms, log)"), ("memory_bytes", "memory (bytes, log)")):
+        for chunk in series_chunks(reps):
+            p = Panel(title=label.split(" (")[0], xlabel="map size (free cells, log)", ylabel=label,
+                      xlog=True, ylog=True)
+            for rep in chunk:
+                g = b[(b["representation"] == rep) & (b[col] > 0)]
+                if g.empty:
+                    continue
+                colour = run_colours(analysis).get(rep, "#333")
+                p.series.append(Series(name=rep, x=g["cells"].to_numpy(float), y=g[col].to_numpy(float), color=colour,
+                                       size=8, hover=[f"<b>{esc(rep)}</b><br>map {esc(m)}<br>{c:,.0f} free cells<br>"
+                                                      f"{label.split(' (')[0]} {f_sig(v) if col == 'build_ms' else f_bytes(v)}"
+                                                      for m, c, v in zip(g["map"], g["cells"], g[col])]))
+                fit = stats.loglog_fit(g["cells"], g[col])
+                if fit is not None:
+                    xs = np.geomspace(g["cells"].min(), g["cells"].max(), 20)
+                    p.series.append(Series(name=rep, x=xs, y=10 ** fit["intercept"] * xs ** fit["slope"], kind="lines",
+                                           color=colour, dash="dash", width=1.5, legend=False,
+                                           hover=[f"{esc(rep)}: slope {fit['slope']:.2f}"] * len(xs)))
+                    fits.append((rep, col, fit))
+            if p.series:
+                panels.append(p)
+    if not panels:
+        analysis.skipped.append(("build_vs_size", "no positive build time or memory"))
+        return
+    rows_html = []
+    for rep in reps:
+        cells = []
+        for col in ("build_ms", "memory_bytes"):
+            f = next((x for r, c, x in fits if r == rep and c == col), None)
+            cells.append(f"<td class='num'>{f['slope']:.2f} [{f['lo']:.2f}, {f['hi']:.2f}] (n = {f['n']})</td>"
+                         if f else "<td class='num'>–</td>")
+        rows_html.append(f"<tr><td>{esc(rep)}</td>{''.join(cells)}</tr>")
+    extra = ("<table class='slopes'><thead><tr><th>representation</th><th>build time ∝ cells^slope [95 % CI]</th>"
+             "<th>memory ∝ cells^slope [95 % CI]</th></tr></thead><tbody>" + "".join(rows_html) + "</tbody></table>")
+    blocks.append(Block(Figure(
+        stem="build_vs_size", title="Build time and memory as maps grow",
+        caption="One point per map × representation (mean over the runs that built it); dashed: least-squares "
+                "line in log-log space, its slope is the exponent of the growth (1 = linear in the free cells).",
+        panels=panels, ncols=2, panel_h=380, legend_title="representation"), extra))

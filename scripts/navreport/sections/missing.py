@@ -1,0 +1,71 @@
+"""Section "Missing data": status counts per configuration (not applicable, no_path, invalid_query,
+error, invalid paths, solved rows without a gap or time), error messages, invalid paths, notes on
+the input files and the figures not drawn (the sections before it say why)."""
+from __future__ import annotations
+
+import numpy as np
+
+from navreport.analysis.fmt import esc, f_sig, finite
+from navreport.analysis.rows import config_order, plain
+from navreport.io import results as common
+from navreport.sections.base import Block, Section
+
+
+def build(ctx) -> list:
+    a = ctx.analysis
+    body = missing_html(a) if len(a.rows) else "<p>No rows.</p>"
+    return [Section(id="missing", title="Missing data", nav="Missing data", blocks=[Block(html=body)])]
+
+
+def missing_html(a) -> str:
+    rows = a.rows
+    cfg_code = rows["config"].cat.codes.to_numpy().astype(np.int64)
+    n_cfg = len(rows["config"].cat.categories)
+
+    def per_config(mask):
+        return np.bincount(cfg_code[mask], minlength=n_cfg)
+
+    status = {s: (rows["status"] == s).to_numpy(bool) for s in common.STATUSES}
+    ok = status["ok"]
+    bad_mask = ok & (rows["valid"] == 0).to_numpy(bool)
+    counts = {s: per_config(m) for s, m in status.items()}
+    counts["_rows"] = per_config(np.ones(len(rows), dtype=bool))
+    counts["_invalid"] = per_config(bad_mask)
+    counts["_gap"] = per_config(ok & rows["gap"].isna().to_numpy(bool))
+    counts["_time"] = per_config(ok & rows["query_us"].isna().to_numpy(bool))
+    code_of = {c: k for k, c in enumerate(rows["config"].cat.categories)}
+    body = []
+    for cfg in config_order(rows):
+        k = code_of[cfg]
+        cells = [int(counts[x][k]) for x in ("_rows", "ok", "no_path", "invalid_query", "error", "not_applicable",
+                                              "_invalid", "_gap", "_time")]
+        tds = "".join(f"<td class='num{' warnc' if (i in (4, 6) and v) else ''}'>{v}</td>" for i, v in enumerate(cells))
+        body.append(f"<tr><td>{esc(cfg)}</td>{tds}</tr>")
+    tot = {s: int(m.sum()) for s, m in status.items()}
+    head = ("<tr><th>configuration</th><th>rows</th><th>ok</th><th>no_path</th><th>invalid_query</th><th>error</th>"
+            "<th>not applicable</th><th>invalid path</th><th>solved, gap unknown</th><th>solved, time missing</th></tr>")
+    out = [f"<p>{len(rows)} rows: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in tot.items()) +
+           ". Not applicable rows (a combination that cannot run by construction, docs/results.md#query-status) are left out of "
+           "every denominator; no_path, invalid_query and error count as unsolved.</p>",
+           f"<details><summary>Per configuration</summary><table>{head}{''.join(body)}</table></details>"]
+    if status["error"].any():
+        errs = plain(common.take_rows(rows, status["error"], ["config", "message"]))
+        msgs = errs.groupby(["config", "message"]).size().reset_index(name="n")
+        out.append("<details open><summary>Error messages</summary><table><tr><th>configuration</th><th>message</th>"
+                   "<th>rows</th></tr>" + "".join(f"<tr><td>{esc(r['config'])}</td><td>{esc(r['message'])}</td>"
+                                                   f"<td class='num'>{r['n']}</td></tr>" for _, r in msgs.iterrows())
+                   + "</table></details>")
+    if bad_mask.any():
+        bad = common.take_rows(rows, np.flatnonzero(bad_mask)[:100])
+        out.append(f"<details open><summary class='warn'>Invalid paths ({int(bad_mask.sum())})</summary><table><tr><th>map</th>"
+                   "<th>query</th><th>configuration</th><th>length</th><th>optimal</th></tr>" + "".join(
+                       f"<tr><td>{esc(r['map'])}</td><td class='num'>{int(r['scen_index']) if finite(r['scen_index']) else '?'}</td>"
+                       f"<td>{esc(r['config'])}</td><td class='num'>{f_sig(r['length'], 6)}</td>"
+                       f"<td class='num'>{f_sig(r['optimal'], 6)}</td></tr>" for _, r in bad.iterrows())
+                   + "</table></details>")
+    if a.data.notes:
+        out.append("<details><summary>Notes on the input files</summary><ul>" +
+                   "".join(f"<li>{esc(n)}</li>" for n in a.data.notes[:200]) + "</ul></details>")
+    if a.skipped:
+        out.append("<p class='note'>Figures not drawn: " + "; ".join(f"{esc(s)} ({esc(r)})" for s, r in a.skipped) + ".</p>")
+    return "\n".join(out)
