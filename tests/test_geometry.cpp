@@ -2,6 +2,7 @@
 // boundary tracing, components.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 
 #include <boost/geometry/algorithms/area.hpp>
@@ -13,6 +14,7 @@
 #include "geometry/free_space.hpp"
 #include "geometry/grid_rings.hpp"
 #include "geometry/polygons.hpp"
+#include "datasets/movingai.hpp"
 
 #include "test_maps.hpp"
 
@@ -158,6 +160,62 @@ TEST(FreeSpaceGrid, ComponentsArePinchAware) {
   EXPECT_EQ(fs2.component({2, 2}), fs2.component({3.5, 0.5}));  // own cell (2,1)
   EXPECT_TRUE(fs2.segment_valid({2, 2}, {3, 1}));
   EXPECT_FALSE(fs2.segment_valid({2, 2}, {1, 3}));
+}
+
+// A vertex on a pinch point (SPEC §1, docs/validity.md): an inner vertex may be reached from either
+// free cell if the path leaves into the cell it came from; a path's start and goal there follow the
+// owner rule. The same answers on the map's polygon form (its sectors meeting at the point).
+TEST(FreeSpaceGrid, PinchVertexRule) {
+  // (1,1) and (2,2) blocked: the pinch (2,2) joins free cells (2,1) (its owner) and (1,2).
+  Map m = grid_from({"....", ".@..", "..@.", "...."});
+  Map pm = grid_to_polygon_map(m);
+  const FreeSpace grid_fs(m), poly_fs(pm);
+  for (const FreeSpace* fs : {&grid_fs, &poly_fs}) {
+    SCOPED_TRACE(fs == &grid_fs ? "grid" : "polygon");
+    // Inner vertex, touching from the other cell (1,2) and turning back into it: valid.
+    EXPECT_TRUE(fs->path_valid({{1.5, 2.5}, {2, 2}, {1.2, 2.8}}));
+    EXPECT_TRUE(fs->path_valid({{0, 2}, {2, 2}, {2, 3.5}}));       // along both walls of (1,2), as den520d's
+    EXPECT_TRUE(fs->path_valid({{2, 3.5}, {2, 2}, {0.5, 2.5}}));   // (127,61) -> (127,58) -> (124,59)
+    EXPECT_TRUE(fs->path_valid({{2.5, 1.5}, {2, 2}, {3, 1.2}}));   // the same in the owner cell
+    EXPECT_TRUE(fs->path_valid({{1.5, 2.5}, {2, 2}, {2, 2}, {1.2, 2.8}}));  // a repeated vertex is one vertex
+    // Crossing from one free cell to the other through the vertex: invalid, in both directions
+    // and along the walls.
+    EXPECT_FALSE(fs->path_valid({{1.5, 2.5}, {2, 2}, {2.5, 1.5}}));
+    EXPECT_FALSE(fs->path_valid({{2.5, 1.5}, {2, 2}, {1.5, 2.5}}));
+    EXPECT_FALSE(fs->path_valid({{0, 2}, {2, 2}, {4, 2}}));
+    EXPECT_FALSE(fs->path_valid({{2, 0}, {2, 2}, {2, 4}}));
+    EXPECT_FALSE(fs->path_valid({{1.5, 2.5}, {2, 2}, {2, 2}, {2.5, 1.5}}));
+    // Start or goal on the pinch: only through the owner cell (2,1).
+    EXPECT_TRUE(fs->path_valid({{2, 2}, {2.5, 1.5}, {3.5, 2.5}}));
+    EXPECT_FALSE(fs->path_valid({{2, 2}, {1.5, 2.5}, {0.5, 3.5}}));
+    EXPECT_TRUE(fs->path_valid({{3.5, 0.5}, {2, 2}}));
+    EXPECT_FALSE(fs->path_valid({{0.5, 3.5}, {1.5, 2.5}, {2, 2}}));
+    EXPECT_FALSE(fs->path_valid({{2, 2}, {2, 2}, {1.5, 2.5}}));
+    // A segment on its own is a path from one end to the other: the owner rule at both.
+    EXPECT_FALSE(fs->segment_valid({1.5, 2.5}, {2, 2}));
+    EXPECT_TRUE(fs->segment_valid({2.5, 1.5}, {2, 2}));
+  }
+  // The other orientation: (2,1) and (1,2) blocked, the pinch (2,2) joins (2,2) (owner) and (1,1).
+  Map m2 = grid_from({"....", "..@.", ".@..", "...."});
+  const FreeSpace fs2(m2);
+  EXPECT_TRUE(fs2.path_valid({{1.5, 1.5}, {2, 2}, {2, 0.5}}));    // in (1,1) and back along its wall
+  EXPECT_TRUE(fs2.path_valid({{2, 0.5}, {2, 2}, {0.5, 2}}));      // along both walls of (1,1)
+  EXPECT_FALSE(fs2.path_valid({{1.5, 1.5}, {2, 2}, {2.5, 2.5}}));
+  EXPECT_FALSE(fs2.path_valid({{2, 0.5}, {2, 2}, {2, 3.5}}));
+  EXPECT_FALSE(fs2.path_valid({{2, 2}, {1.5, 1.5}}));
+  EXPECT_TRUE(fs2.path_valid({{2, 2}, {2.5, 2.5}}));
+}
+
+// The case on den520d: (127,58) is a pinch point; the path touches it from the free cell
+// that is not its owner and turns back into that cell. Valid since the rule for inner vertices.
+TEST(FreeSpaceGrid, Den520dPinchTouchedFromTheOtherCell) {
+  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/dao/den520d.map";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not present";
+  const Map m = load_movingai_map(path);
+  const FreeSpace fs(m);
+  EXPECT_TRUE(fs.path_valid({{127, 61}, {127, 58}, {124, 59}}));
+  EXPECT_TRUE(fs.path_valid({{124, 59}, {127, 58}, {127, 61}}));
+  EXPECT_FALSE(fs.segment_valid({127, 58}, {124, 59}));  // as a path's start: not the owner cell
 }
 
 TEST(FreeSpaceGrid, LongSegmentsExactAtCorners) {

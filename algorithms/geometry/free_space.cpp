@@ -105,13 +105,15 @@ struct FreeSpace::Impl {
   void build_grid();
   void build_polygon();
   bool grid_point_free(Point p) const;
-  bool grid_segment_valid(Point a, Point b) const;
+  bool grid_segment_valid(Point a, Point b, bool own_a = true, bool own_b = true) const;
   bool grid_endpoint_ok(Point p, Point q) const;
+  bool grid_turn_ok(Point a, Point p, Point b) const;
   std::int32_t grid_component(Point p) const;
   bool poly_point_free(Point p) const;
-  bool poly_segment_valid(Point a, Point b) const;
+  bool poly_segment_valid(Point a, Point b, bool own_a = true, bool own_b = true) const;
   std::int32_t poly_component(Point p) const;
-  bool poly_vertex_ok(const Edge& e, Point a, Point b) const;
+  bool poly_vertex_ok(const Edge& e, Point a, Point b, bool own_a, bool own_b) const;
+  bool poly_turn_ok(Point a, Point p, Point b) const;
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -192,10 +194,25 @@ bool FreeSpace::Impl::grid_endpoint_ok(Point p, Point q) const {
   return q.x >= p.x && (oy > 0 ? q.y >= p.y : q.y <= p.y);
 }
 
-bool FreeSpace::Impl::grid_segment_valid(Point a, Point b) const {
+// An inner vertex p of a path on a pinch corner: the path arrives from a and leaves towards b through
+// the same free cell (SPEC §1). Both segments are valid already, so each lies in the closed quadrant
+// of one of the two free cells; a segment along an axis runs on the edge of exactly one of them.
+bool FreeSpace::Impl::grid_turn_ok(Point a, Point p, Point b) const {
+  if (!is_int(p.x) || !is_int(p.y)) return true;
+  const int x = int(p.x), y = int(p.y);
+  if (!pinch(x, y)) return true;
+  const bool up = cell_free(x, y);  // the free cells are (x, y) and (x-1, y-1), else (x, y-1) and (x-1, y)
+  // True for the free cell on the +x side of p.
+  auto right = [&](Point q) { return q.x != p.x ? q.x > p.x : (up ? q.y > p.y : q.y < p.y); };
+  return right(a) == right(b);
+}
+
+// own_a, own_b: the owner rule applies at that end (a path's start or goal, or a segment tested on
+// its own); at an inner vertex of a path grid_turn_ok decides instead.
+bool FreeSpace::Impl::grid_segment_valid(Point a, Point b, bool own_a, bool own_b) const {
   if (!grid_point_free(a) || !grid_point_free(b)) return false;
   if (a == b) return true;
-  if (!grid_endpoint_ok(a, b) || !grid_endpoint_ok(b, a)) return false;
+  if ((own_a && !grid_endpoint_ok(a, b)) || (own_b && !grid_endpoint_ok(b, a))) return false;
   const int sx = sgn(b.x - a.x), sy = sgn(b.y - a.y);  // exact: the sign of a difference is exact
   if (sy == 0 || sx == 0) {
     // Axis-parallel: along a grid line (edges need one free side, inner corners no pinch) or
@@ -399,22 +416,39 @@ bool FreeSpace::Impl::poly_point_free(Point p) const {
 }
 
 // The segment a-b passes the ring vertex e.p (which lies on it): its directions there must stay in
-// one closed free sector; at an end, the other end must lie in the (own) sector.
-bool FreeSpace::Impl::poly_vertex_ok(const Edge& e, Point a, Point b) const {
+// one closed free sector; at an end, the other end must lie in the own sector (own_a, own_b: a
+// path's start or goal, or a segment on its own) or in any sector (an inner vertex of a path, where
+// poly_turn_ok decides).
+bool FreeSpace::Impl::poly_vertex_ok(const Edge& e, Point a, Point b, bool own_a, bool own_b) const {
   const Point P = e.p;
   if (!e.multi) {
     const Sector s{e.q, e.prev, e.component};
     return (P == a || point_in_sector(P, s, a)) && (P == b || point_in_sector(P, s, b));
   }
   const VertexSectors& vs = multi.at(P);
-  if (P == a) return point_in_sector(P, vs.sectors[vs.own], b);
-  if (P == b) return point_in_sector(P, vs.sectors[vs.own], a);
+  auto in_any = [&](Point q) {
+    for (const Sector& s : vs.sectors)
+      if (point_in_sector(P, s, q)) return true;
+    return false;
+  };
+  if (P == a) return own_a ? point_in_sector(P, vs.sectors[vs.own], b) : in_any(b);
+  if (P == b) return own_b ? point_in_sector(P, vs.sectors[vs.own], a) : in_any(a);
   for (const Sector& s : vs.sectors)
     if (point_in_sector(P, s, a) && point_in_sector(P, s, b)) return true;
   return false;
 }
 
-bool FreeSpace::Impl::poly_segment_valid(Point a, Point b) const {
+// An inner vertex p of a path where free sectors meet: arriving from a and leaving towards b stay
+// in one sector (the polygon map's form of grid_turn_ok).
+bool FreeSpace::Impl::poly_turn_ok(Point a, Point p, Point b) const {
+  const auto it = multi.find(p);
+  if (it == multi.end()) return true;
+  for (const Sector& s : it->second.sectors)
+    if (point_in_sector(p, s, a) && point_in_sector(p, s, b)) return true;
+  return false;
+}
+
+bool FreeSpace::Impl::poly_segment_valid(Point a, Point b, bool own_a, bool own_b) const {
   if (!poly_point_free(a) || !poly_point_free(b)) return false;
   if (a == b) return true;
   const double x0 = std::min(a.x, b.x), x1 = std::max(a.x, b.x), y0 = std::min(a.y, b.y), y1 = std::max(a.y, b.y);
@@ -432,7 +466,7 @@ bool FreeSpace::Impl::poly_segment_valid(Point a, Point b) const {
         if (seen) continue;
         if (ndone < 8) done[ndone++] = e.p;
       }
-      if (!poly_vertex_ok(e, a, b)) return false;
+      if (!poly_vertex_ok(e, a, b, own_a, own_b)) return false;
       continue;
     }
     if (op * oq < 0) {
@@ -509,11 +543,29 @@ bool FreeSpace::segment_valid(Point a, Point b) const {
   return impl_->map->kind == MapKind::grid ? impl_->grid_segment_valid(a, b) : impl_->poly_segment_valid(a, b);
 }
 
-bool FreeSpace::path_valid(const Polyline& path) const {
-  if (path.empty()) return false;
+// The owner rule of a pinch point holds at the path's start and goal; an inner vertex on one only
+// keeps the path in one free cell (SPEC §1, docs/validity.md). A repeated point is no vertex of
+// its own: the turn is judged between the distinct points before and after it.
+bool FreeSpace::path_valid(const Polyline& input) const {
+  if (input.empty()) return false;
+  Polyline merged;
+  const bool repeats = std::adjacent_find(input.begin(), input.end()) != input.end();
+  if (repeats) {
+    merged = input;
+    merge_repeated_points(merged);
+  }
+  const Polyline& path = repeats ? merged : input;
   if (path.size() == 1) return point_free(path[0]);
-  for (std::size_t i = 1; i < path.size(); ++i)
-    if (!segment_valid(path[i - 1], path[i])) return false;
+  const bool grid = impl_->map->kind == MapKind::grid;
+  const std::size_t last = path.size() - 1;
+  for (std::size_t i = 1; i <= last; ++i) {
+    const Point a = path[i - 1], b = path[i];
+    const bool ok = grid ? impl_->grid_segment_valid(a, b, i == 1, i == last)
+                         : impl_->poly_segment_valid(a, b, i == 1, i == last);
+    if (!ok) return false;
+    if (i < last && !(grid ? impl_->grid_turn_ok(a, b, path[i + 1]) : impl_->poly_turn_ok(a, b, path[i + 1])))
+      return false;
+  }
   return true;
 }
 

@@ -34,9 +34,11 @@ class FreeSpace {
   // p lies in the closed free space: inside the map and not in the interior of an obstacle.
   bool point_free(Point p) const;
   // The segment a-b never enters an obstacle's interior and never passes through a pinch point
-  // (a grid corner where exactly two diagonally opposite cells are blocked). Exact: no epsilon.
+  // (a grid corner where exactly two diagonally opposite cells are blocked); an end on a pinch
+  // point follows the owner rule below (a segment on its own is a path from a to b). Exact: no epsilon.
   bool segment_valid(Point a, Point b) const;
-  // At least one point, every point free, every segment valid.
+  // At least one point, every point free, every segment valid; at the start and goal the owner
+  // rule, at an inner vertex on a pinch point the path arrives and leaves through one free cell.
   bool path_valid(const Polyline& path) const;
   // Free-space connected component of a free point (-1 when not free). Two free points are
   // connected by a valid path iff their ids are equal.
@@ -56,8 +58,9 @@ class FreeSpace {
   const PathClearance& path_clearance() const;
 
   // Semantics at a pinch point (two free sectors meeting at one point): the point itself belongs
-  // to one sector, its "own" one. A segment may end at a pinch point only from inside that sector,
-  // so no valid path ever moves from one sector to the other through it. Grid maps: the sector of
+  // to one sector, its "own" one. A path may start or end at a pinch point only from inside that
+  // sector; an inner vertex there may be reached from either sector if the path leaves into the
+  // same one (SPEC §1), so no valid path ever moves from one sector to the other through it. Grid maps: the sector of
   // free cell (x, y) for the corner (x, y), else that of cell (x, y - 1) (the cell grid4/grid8
   // attach such a point to). Polygon maps: the sector wider than 180 degrees if there is one, else
   // the first sector holding the direction (1,1), (1,-1), (-1,-1), (-1,1).

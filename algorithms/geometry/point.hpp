@@ -1,5 +1,6 @@
 // Plain 2D points and polylines in map units (a grid cell is 1 x 1), shared by every layer.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -19,5 +20,9 @@ inline double polyline_length(const Polyline& p) {
   for (std::size_t i = 1; i < p.size(); ++i) len += distance(p[i - 1], p[i]);
   return len;
 }
+
+// Merges every run of equal consecutive points into one (SPEC §1: a path holds no repeated point, no
+// zero-length segment). The length is unchanged; a path from a point to itself becomes that point.
+inline void merge_repeated_points(Polyline& p) { p.erase(std::unique(p.begin(), p.end()), p.end()); }
 
 }  // namespace navbench

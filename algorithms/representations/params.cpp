@@ -22,6 +22,7 @@ const char* to_string(ParamType t) {
     case ParamType::flag: return "flag";
     case ParamType::integer: return "integer";
     case ParamType::choice: return "choice";
+    case ParamType::text: return "text";
     case ParamType::real: break;
   }
   return "real";
@@ -75,6 +76,7 @@ double parse_value(const ParamDecl& d, const std::string& s) {
       v = i;
       break;
     }
+    case ParamType::text: return 0;  // any value as given (Params::parse refuses an empty one)
     case ParamType::real: {
       auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
       if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v))
@@ -91,6 +93,7 @@ std::string value_text(const ParamDecl& d, double v) {
     case ParamType::flag: return v != 0 ? "1" : "0";
     case ParamType::integer: return std::to_string(int(v));
     case ParamType::choice: return choices_of(d).at(std::size_t(v));
+    case ParamType::text: return "";  // a text's value is not a number: Params::text records it
     case ParamType::real: break;
   }
   return fmt(v);
@@ -115,6 +118,7 @@ std::string range_text(const ParamDecl& d) {
       return s;
     }
     case ParamType::integer: return "[" + std::to_string(int(d.lo)) + "," + std::to_string(int(d.hi)) + "]";
+    case ParamType::text: return "text";
     case ParamType::real: break;
   }
   return "[" + fmt(d.lo) + "," + fmt(d.hi) + "]";
@@ -122,10 +126,14 @@ std::string range_text(const ParamDecl& d) {
 
 std::string default_text(const ParamDecl& d) { return d.automatic ? "auto" : value_text(d, d.fallback); }
 
-double Params::value(const ParamDecl& d, ParamType want, const double* automatic_default) {
+void Params::check_read(const ParamDecl& d, ParamType want, bool automatic) const {
   if (d.type != want) throw std::logic_error(std::string("parameter ") + d.name + " is declared " + to_string(d.type) + ", read as " + to_string(want));
-  if (!automatic_default != !d.automatic)
+  if (automatic != !!d.automatic)
     throw std::logic_error(std::string("parameter ") + d.name + (d.automatic ? " is declared automatic, read without its default" : " has a declared default, read with another"));
+}
+
+double Params::value(const ParamDecl& d, ParamType want, const double* automatic_default) {
+  check_read(d, want, automatic_default != nullptr);
   double v = automatic_default ? *automatic_default : d.fallback;
   if (auto it = values_.find(d.name); it != values_.end()) v = parse_value(d, it->second);
   check_range(d, v);
@@ -145,6 +153,22 @@ int Params::integer(const ParamDecl& d, int automatic_default) {
 }
 double Params::real(const ParamDecl& d) { return value(d, ParamType::real, nullptr); }
 int Params::choice(const ParamDecl& d) { return int(value(d, ParamType::choice, nullptr)); }
+
+std::string Params::text(const ParamDecl& d) {
+  check_read(d, ParamType::text, false);
+  const auto it = values_.find(d.name);
+  const std::string v = it != values_.end() ? it->second : "";
+  used_[d.name] = {v, &d};
+  return v;
+}
+
+std::string Params::text(const ParamDecl& d, const std::string& automatic_default) {
+  check_read(d, ParamType::text, true);
+  const auto it = values_.find(d.name);
+  const std::string v = it != values_.end() ? it->second : automatic_default;
+  used_[d.name] = {v, &d};
+  return v;
+}
 
 void Params::finish(const std::string& representation) const {
   std::string unknown;

@@ -21,11 +21,12 @@ namespace navbench {
 // option value, so each reader refuses an empty item with its own message.
 std::vector<std::string> split_list(const std::string& s);
 
-enum class ParamType { flag, integer, real, choice };
+enum class ParamType { flag, integer, real, choice, text };
 const char* to_string(ParamType t);
 
 // One declared parameter. A flag's range is 0..1; a choice's value is the index of its item in
-// `choices` ("centre,cell,none"). `automatic`, when set, says how the build chooses the default
+// `choices` ("centre,cell,none"); a text is any non-empty value as given (a competition entry's
+// path or name, harness/gppc), its default "" unless `automatic`. `automatic`, when set, says how the build chooses the default
 // from the map (`fallback` is then unused and the reader passes the chosen default).
 struct ParamDecl {
   const char* name;
@@ -76,6 +77,8 @@ class Params {
   int integer(const ParamDecl& d, int automatic_default);
   double real(const ParamDecl& d);
   int choice(const ParamDecl& d);  // the index of the given (or default) item in d.choices
+  std::string text(const ParamDecl& d);
+  std::string text(const ParamDecl& d, const std::string& automatic_default);
   // Throws std::invalid_argument naming every key no read asked for.
   void finish(const std::string& representation) const;
   // Checks every given key against the declared list (unknown key, value outside its type or
@@ -92,6 +95,7 @@ class Params {
 
  private:
   double value(const ParamDecl& d, ParamType want, const double* automatic_default);
+  void check_read(const ParamDecl& d, ParamType want, bool automatic) const;
   std::map<std::string, std::string> values_;
   struct Used {
     std::string text;  // the value in effect (given or default), formatted by its type

@@ -70,7 +70,13 @@ class Adapter final : public AnyRepresentation {
     ws->reserve(num_vertices(rep_.graph()) + 2);
     return ws;
   }
-  Polyline polyline(const Query& q) const override { return rep_.polyline(q); }
+  // Every representation's raw path passes here (and through any_angle below): where its start or
+  // goal coincides with its first or last portal point or vertex, the repeated point is merged.
+  Polyline polyline(const Query& q) const override {
+    Polyline p = rep_.polyline(q);
+    merge_repeated_points(p);
+    return p;
+  }
   std::optional<Corridor> corridor(const Query& q) const override {
     if constexpr (HasCorridor<R>) return rep_.corridor(q);
     else return std::nullopt;
@@ -125,8 +131,10 @@ class Adapter final : public AnyRepresentation {
   double any_angle(Query& q, const Heuristic& h, SearchMode mode, VisibleFn& visible, SearchStats& stats,
                    Polyline& path, SearchWorkspace& ws, SearchObserver* obs) const {
     if constexpr (HasSegmentEdges<R>) {
-      if (obs) return theta_star(rep_, q, h, mode, visible, ws, stats, path, Observed{obs});
-      return theta_star(rep_, q, h, mode, visible, ws, stats, path);
+      const double cost = obs ? theta_star(rep_, q, h, mode, visible, ws, stats, path, Observed{obs})
+                              : theta_star(rep_, q, h, mode, visible, ws, stats, path);
+      merge_repeated_points(path);
+      return cost;
     } else {
       (void)q, (void)h, (void)mode, (void)visible, (void)stats, (void)path, (void)ws, (void)obs;
       throw std::logic_error("any-angle search asked of a representation without segment edges");

@@ -5,6 +5,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "geometry/map.hpp"
@@ -23,6 +24,15 @@ class VisibleFn;         // smoothing/smoothing.hpp: the segment test of the run
 struct SearchStats;      // search/workspace.hpp
 class SearchWorkspace;   // search/workspace.hpp
 class SearchObserver;    // search/observer.hpp
+
+// What a planner from outside (harness/gppc, SPEC §10) said about the calling thread's last search:
+// its own GetPath time, and an error, or its verdict on the path it returned.
+struct OutsideAnswer {
+  bool error = false;
+  std::string reason;  // error: why; else why the path is invalid ("" when valid)
+  bool valid = true;
+  double search_us = 0;
+};
 
 // A built representation behind one small virtual interface: a handful of virtual calls per query,
 // while the A* inside search() is compiled for the concrete graph.
@@ -78,6 +88,8 @@ class AnyRepresentation {
   // The representation's own search (`--search detour`; its capability own_search); others never
   // receive this call (their rows are not_applicable).
   virtual OwnAnswer own_search(Point start, Point goal) const = 0;
+  // A planner from outside: its answer to this thread's last search; nullopt for navbench's own.
+  virtual std::optional<OutsideAnswer> outside_answer() const { return std::nullopt; }
 };
 
 }  // namespace navbench

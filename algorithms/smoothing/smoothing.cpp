@@ -154,8 +154,9 @@ Smoothing parse_smoothing(const std::string& name) {
   throw std::invalid_argument("unknown smoothing '" + name + "' (none, los, funnel)");
 }
 
-SmoothingResult smooth(Smoothing mode, const Polyline& raw, const std::optional<Corridor>& corridor,
-                       VisibleFn visible, const GridMap* weighted) {
+namespace {
+SmoothingResult smooth_path(Smoothing mode, const Polyline& raw, const std::optional<Corridor>& corridor,
+                            VisibleFn visible, const GridMap* weighted) {
   switch (mode) {
     case Smoothing::none:
       return {SmoothingStatus::ok, raw};
@@ -168,6 +169,16 @@ SmoothingResult smooth(Smoothing mode, const Polyline& raw, const std::optional<
       return {SmoothingStatus::ok, funnel_path(raw.front(), raw.back(), *corridor)};
   }
   throw std::invalid_argument("unknown smoothing mode");
+}
+}  // namespace
+
+// Every smoother's path passes here: a funnel corner on the start or goal, or a shortcut of los
+// between two visits of one point, would repeat a point (SPEC §1), so runs of equal points are merged.
+SmoothingResult smooth(Smoothing mode, const Polyline& raw, const std::optional<Corridor>& corridor,
+                       VisibleFn visible, const GridMap* weighted) {
+  SmoothingResult r = smooth_path(mode, raw, corridor, visible, weighted);
+  merge_repeated_points(r.path);
+  return r;
 }
 
 SmoothingResult smooth(const std::string& name, const Polyline& raw, const std::optional<Corridor>& corridor,

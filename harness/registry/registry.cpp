@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "harness/gppc/representation.hpp"
 #include "representations/grid/grid.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
@@ -46,6 +47,10 @@ const std::vector<RepresentationEntry>& representations() {
 const RepresentationEntry* find_representation(const std::string& name) {
   for (const auto& e : representations())
     if (e.name == name) return &e;
+  // A competition entry (harness/gppc): only by name with its parameters, never in the batteries
+  // that build every entry (it needs path= and track=).
+  static const RepresentationEntry gppc_entry = gppc::registry_entry();
+  if (name == gppc_entry.name) return &gppc_entry;
   return nullptr;
 }
 
@@ -81,6 +86,12 @@ RepresentationSpec parse_spec(const std::string& value, std::size_t colon) {
   s.text = value;
   s.entry = &known(value.substr(0, colon));
   const std::string given = value.substr(colon + 1);
+  if (s.entry->name == "gppc") {  // a competition entry: its own check, rows named by name=, never the path
+    gppc::check_spec(given);
+    s.text = gppc::row_name(given);
+    s.params = given;
+    return s;
+  }
   std::vector<ParamDecl> declared(s.entry->params.begin(), s.entry->params.end());
   if (s.entry->caps.radius == RadiusSupport::shrunk_map) declared.push_back(kErodeParam);
   Params::parse(given).check(declared, s.entry->clashes, s.entry->name);
@@ -116,6 +127,7 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
     RepresentationSpec s;
     s.text = n;
     s.entry = &known(n);
+    if (n == "gppc") gppc::check_spec("");  // an entry needs path= and track=: says so now
     out.push_back(s);
   }
   return out;

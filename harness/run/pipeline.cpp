@@ -77,6 +77,8 @@ struct Found {
   std::vector<PathItem> arcs;
   std::optional<Corridor> corridor;
   std::string error;  // the representation's own search failed (Detour's node pool ran out): the rows' message
+  // A planner from outside (harness/gppc, SPEC §10): its own GetPath time, its error or verdict.
+  std::optional<OutsideAnswer> outside;
 };
 
 // 2'. the representation's own search (--search detour): its path from start to goal, no corridor
@@ -129,6 +131,12 @@ Found search(const QueryContext& c, Query& q, ResultRow& row) {
   row.expansions = stats.expansions;
   row.generated = stats.generated;
   row.los_checks = stats.los_checks;
+  f.outside = c.rep->outside_answer();
+  if (f.outside) {
+    row.locate_us = 0;  // SPEC §10: the entry locates inside GetPath
+    row.search_us = f.outside->search_us;  // timed next to GetPath inside the entry's process
+    if (f.outside->error) f.found = false;
+  }
   return f;
 }
 
@@ -173,6 +181,7 @@ ResultRow smooth_row(const QueryContext& c, const ResultRow& row, const std::str
     finish_arc_row(r, std::move(disc_funnel), length, ok, c);
   } else {
     finish_row(r, std::move(sm.path), c);
+    if (f.outside && !f.outside->valid) r.valid = false;  // the entry's own verdict beside the exact test
   }
   return r;
 }
@@ -229,11 +238,16 @@ std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
   q.goal = in.goal;
   if (auto rows = locate(c, q, row)) return std::move(*rows);
   const Found f = search(c, q, row);
+  // SPEC §10: an entry plans for a point agent; a radius is not applicable.
+  if (f.outside && c.space.disc())
+    return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, c.rep_text + " plans for a point agent (no radius)");
+  if (f.outside && f.outside->error) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.outside->reason);
   if (!f.error.empty()) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.error);
   if (!f.found) return rows_for_every_smoothing(row, c.smoothings, Status::no_path, row.message);
   if (!f.arcs.empty()) return arc_rows(c, row, f.arcs);
   row.raw_length = polyline_length(f.raw);
-  row.raw_valid = c.space.path_valid(f.raw);
+  row.raw_valid = c.space.path_valid(f.raw) && (!f.outside || f.outside->valid);
+  if (f.outside && !f.outside->valid) row.message = f.outside->reason;
   c.cost.fill_raw(row, f.raw);
   std::vector<ResultRow> out;
   for (const auto& mode : c.smoothings) out.push_back(smooth_row(c, row, mode, f));

@@ -1,0 +1,87 @@
+// navbench's deliberately misbehaving entry (any-angle track) for the isolation tests
+// (tests/test_gppc.cpp, docs/outside-planners.md#isolation). What it does with a query depends on
+// the start's x coordinate; on every other query, and with x = 0, it returns the straight segment
+// from start to goal, whatever lies between (so it crosses obstacles and pinch points where asked).
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "Entry.h"
+
+namespace {
+enum Behaviour {
+  straight = 0,
+  crash = 1,          // a write through a null pointer
+  abort_now = 2,      // std::abort
+  throw_error = 3,    // an exception out of GetPath
+  hang = 4,           // never returns
+  eat_memory = 5,     // touches memory without end (up to 2 GB, then hangs)
+  nan_point = 6,      // a NaN in the path
+  outside = 7,        // a point outside the map
+  wrong_start = 8,    // the path starts one unit right of the start
+  too_long = 9,       // a million points
+  unfinished = 10,    // GetPath returns false every time
+};
+int calls = 0;
+}  // namespace
+
+void PreprocessMap(const std::vector<bool>&, int, int, const std::string&) {}
+
+void* PrepareForSearch(const std::vector<bool>&, int, int, const std::string&) {
+  std::cout << "misbehaving entry: ready\n";
+  return &calls;
+}
+
+bool GetPath(void*, xyLoc s, xyLoc g, std::vector<xyLoc>& path) {
+  ++calls;
+  std::cout << "misbehaving entry: query from x = " << s.x << std::endl;  // the log, never the data
+  switch (int(s.x)) {
+    case crash: {
+      volatile int* volatile p = nullptr;
+      *p = 1;
+      break;
+    }
+    case abort_now:
+      std::abort();
+    case throw_error:
+      throw std::runtime_error("the entry gave up");
+    case hang:
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    case eat_memory: {
+      std::vector<char*> blocks;
+      for (int i = 0; i < 32; ++i) {
+        char* b = static_cast<char*>(std::malloc(64 << 20));
+        if (b) std::memset(b, 1, 64 << 20);
+        blocks.push_back(b);
+      }
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    case nan_point:
+      path = {s, {std::numeric_limits<double>::quiet_NaN(), s.y}, g};
+      return true;
+    case outside:
+      path = {s, {-5, s.y}, g};
+      return true;
+    case wrong_start:
+      path = {{s.x + 1, s.y}, g};
+      return true;
+    case too_long:
+      for (int i = 0; i < 1000000; ++i) path.push_back(i % 2 ? g : s);
+      return true;
+    case unfinished:
+      return false;
+    default:
+      break;
+  }
+  path = {s, g};
+  return true;
+}
+
+std::string GetName() { return "misbehaving"; }

@@ -1,0 +1,94 @@
+// navbench's side of a competition entry (SPEC §10, docs/outside-planners.md): the entry's host
+// program runs as a child process; navbench sends it the map and queries and reads back paths and
+// the entry's own GetPath times. A crash, an abort, an exception, a hang (the per-query time
+// limit), runaway memory (the resident-memory watch) or a garbled reply costs that query an answer
+// with an error and ends the child; the next query gets a new child. Whatever the entry prints goes
+// to the log file, never into the data.
+#pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "geometry/map.hpp"
+#include "geometry/point.hpp"
+#include "harness/gppc/protocol.hpp"
+
+namespace navbench::gppc {
+
+// The limits of one entry (docs/outside-planners.md#limits); every one is an option of --rep gppc:.
+struct Limits {
+  double query_ms = 10000;          // one query: all GetPath calls of its path (query_ms=)
+  double prepare_ms = 600000;       // PreprocessMap, and PrepareForSearch (prepare_ms=)
+  std::uint64_t memory_mb = 4096;   // the child's resident memory (memory_mb=)
+  std::uint32_t max_calls = 1000;   // GetPath calls for one incremental path (max_calls=)
+  std::uint64_t max_points = 0;     // points of one path; 0: 4 (W+1)(H+1) + 16 (max_points=)
+};
+
+struct EntrySpec {
+  std::string path;                 // the entry's host program (built from the entry and host_main.cpp)
+  Track track = Track::classic;
+  std::string log;                  // the entry's stdout and stderr are appended here
+  std::string prefix;               // PreprocessMap's and PrepareForSearch's filename prefix
+};
+
+// What the build row holds (SPEC §10).
+struct BuildInfo {
+  std::string entry_name;           // GetName()
+  double preprocess_ms = 0, prepare_ms = 0;
+  std::uint64_t storage_bytes = 0;  // bytes of every file whose name starts with the prefix
+  std::int64_t peak_rss_kb = 0;     // the search process's peak resident memory after PrepareForSearch
+};
+
+// One query as the entry receives it: cells for the classic track, corner points for any-angle.
+struct EntryQuery {
+  double sx = 0, sy = 0, gx = 0, gy = 0;
+};
+
+struct EntryAnswer {
+  bool ok = false;                  // the entry answered; false: `error` says why
+  std::string error;
+  std::vector<Point> points;        // as the entry returned them (cells or corner points)
+  double search_us = 0;             // GetPath's time alone, measured in the child
+  std::uint32_t calls = 0;
+};
+
+class EntryProcess {
+ public:
+  // Runs PreprocessMap in one child, then starts the search child (PrepareForSearch), as the
+  // competition does. Throws std::runtime_error with a one-line reason when either fails, and
+  // std::invalid_argument when the program is missing or was built for the other track.
+  EntryProcess(EntrySpec spec, Limits limits, const GridMap& map);
+  ~EntryProcess();
+  EntryProcess(const EntryProcess&) = delete;
+  EntryProcess& operator=(const EntryProcess&) = delete;
+
+  // Answers a batch of queries, in order: the queries are sent together and each answer is read as
+  // it comes. Where the child dies, that query's answer is the error, and a new child (its
+  // PrepareForSearch again) takes the rest.
+  std::vector<EntryAnswer> answer(const std::vector<EntryQuery>& batch);
+  const BuildInfo& build() const { return build_; }
+  const EntrySpec& spec() const { return spec_; }
+  const Limits& limits() const { return limits_; }
+  int restarts() const { return restarts_; }
+
+ private:
+  struct Child {
+    pid_t pid = -1;
+    int fd = -1;
+  };
+  Child start(Mode mode, double& us, std::int64_t& rss_kb);
+  bool receive(Child& c, void* data, std::size_t n, double limit_ms, std::string& why);
+  std::string end(Child& c, const std::string& why);  // kills and reaps; the reason of the death
+  void quit(Child& c);
+
+  EntrySpec spec_;
+  Limits limits_;
+  const GridMap* map_;
+  BuildInfo build_;
+  Child search_;
+  int restarts_ = 0;
+};
+
+}  // namespace navbench::gppc

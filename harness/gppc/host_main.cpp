@@ -1,0 +1,130 @@
+// navbench's host for a competition entry (SPEC §10, docs/outside-planners.md): the main() an
+// entry's objects are linked with in place of the competition's driver. It is compiled once per
+// track (include/classic or include/anyangle gives xyLoc). navbench starts it as a child process:
+// requests arrive on fd 3, replies leave on fd 4 (harness/gppc/protocol.hpp); whatever the entry
+// prints goes to the child's stdout and stderr, which navbench sends to a log.
+//
+// Mode preprocess: PreprocessMap, one Ready, exit. Mode search: PrepareForSearch, one Ready, then
+// one Answer per query. The time of GetPath is taken here, next to the calls (all calls of an
+// incremental path summed), so that the pipe's traffic never enters search_us.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "Entry.h"
+#include "harness/gppc/protocol.hpp"
+
+using namespace navbench::gppc;
+
+namespace {
+
+#ifdef NAVBENCH_GPPC_ANYANGLE
+constexpr Track kTrack = Track::anyangle;
+xyLoc loc(double x, double y) { return xyLoc{x, y}; }
+#else
+constexpr Track kTrack = Track::classic;
+xyLoc loc(double x, double y) { return xyLoc{static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)}; }
+#endif
+
+// Leaves without running the entry's static destructors or a leak check of its never-freed data
+// (the sanitizer builds' LeakSanitizer would turn that into an exit status): the log is flushed.
+[[noreturn]] void leave(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
+
+double us_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::int64_t max_rss_kb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+void send_ready(double us) {
+  const std::string name = GetName();
+  Ready r;
+  r.track = kTrack;
+  r.us = us;
+  r.max_rss_kb = max_rss_kb();
+  r.name_len = std::uint32_t(name.size());
+  if (!write_all(kReplyFd, &r, sizeof r) || !write_all(kReplyFd, name.data(), name.size())) leave(3);
+}
+
+// One query: GetPath until it returns true, at most max_calls times, the path at most max_points.
+void answer(void* data, const QueryMsg& q, const Hello& h) {
+  std::vector<xyLoc> path;
+  Answer a;
+  std::string message;
+  const xyLoc s = loc(q.sx, q.sy), g = loc(q.gx, q.gy);
+  try {
+    for (;;) {
+      ++a.calls;
+      const auto t = std::chrono::steady_clock::now();
+      const bool finished = GetPath(data, s, g, path);
+      a.search_us += us_since(t);
+      if (path.size() > h.max_points) {
+        a.status = AnswerStatus::too_long;
+        break;
+      }
+      if (finished) break;
+      if (a.calls >= h.max_calls) {
+        a.status = AnswerStatus::unfinished;
+        break;
+      }
+    }
+  } catch (const std::exception& e) {
+    a.status = AnswerStatus::threw;
+    message = e.what();
+  } catch (...) {
+    a.status = AnswerStatus::threw;
+    message = "an exception that is not a std::exception";
+  }
+  std::vector<double> xy;
+  if (a.status == AnswerStatus::done) {
+    xy.reserve(2 * path.size());
+    for (const xyLoc& p : path) xy.insert(xy.end(), {double(p.x), double(p.y)});
+    a.points = path.size();
+  }
+  a.message_len = std::uint32_t(message.size());
+  if (!write_all(kReplyFd, &a, sizeof a) || !write_all(kReplyFd, xy.data(), xy.size() * sizeof(double)) ||
+      !write_all(kReplyFd, message.data(), message.size()))
+    leave(3);
+  if (a.status == AnswerStatus::threw) leave(4);  // the entry's state is unknown: navbench starts a new one
+}
+
+}  // namespace
+
+int main() {
+  Hello h;
+  if (!read_all(kRequestFd, &h, sizeof h) || h.magic != kMagic || h.width <= 0 || h.height <= 0) {
+    std::cerr << "navbench gppc host: this program is started by navbench (--rep gppc:path=...), not by hand\n";
+    return 2;
+  }
+  std::string prefix(h.prefix_len, '\0');
+  std::vector<char> cells(std::size_t(h.width) * std::size_t(h.height));
+  if (!read_all(kRequestFd, prefix.data(), prefix.size()) || !read_all(kRequestFd, cells.data(), cells.size())) leave(3);
+  const std::vector<bool> bits(cells.begin(), cells.end());
+  if (h.mode == Mode::preprocess) {
+    const auto t = std::chrono::steady_clock::now();
+    PreprocessMap(bits, h.width, h.height, prefix);
+    send_ready(us_since(t));
+    leave(0);
+  }
+  const auto t = std::chrono::steady_clock::now();
+  void* data = PrepareForSearch(bits, h.width, h.height, prefix);
+  send_ready(us_since(t));
+  QueryMsg q;
+  while (read_all(kRequestFd, &q, sizeof q) && q.kind == 1) answer(data, q, h);
+  leave(0);
+}

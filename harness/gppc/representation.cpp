@@ -1,0 +1,198 @@
+#include "harness/gppc/representation.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+#include "geometry/free_space.hpp"
+#include "harness/gppc/client.hpp"
+#include "harness/gppc/judge.hpp"
+#include "geometry/radius_validity.hpp"
+#include "search/workspace.hpp"
+#include "smoothing/smoothing.hpp"
+
+namespace navbench::gppc {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The calling thread's last answer (AnyRepresentation::outside_answer), with the path polyline() returns.
+struct Last {
+  const void* owner = nullptr;
+  OutsideAnswer answer;
+  Polyline path;
+};
+thread_local Last last;
+
+std::string default_name(const std::string& path) { return fs::path(path).filename().string(); }
+
+// The entry's parameters (docs/outside-planners.md); the limits' defaults are client.hpp's Limits.
+constexpr std::array kParams{
+    ParamDecl{"path", ParamType::text, 0, 0, 0, "the entry's program, built with navbench's host (required)"},
+    ParamDecl{"track", ParamType::choice, 0, 0, 1, "the competition track the entry was written for (required)", nullptr,
+              "classic,anyangle"},
+    ParamDecl{"name", ParamType::text, 0, 0, 0, "the rows' name, gppc:NAME", "the program's file name"},
+    ParamDecl{"query_ms", ParamType::real, double(Limits{}.query_ms), 1, 1e8, "time limit of one query (all GetPath calls of its path)"},
+    ParamDecl{"prepare_ms", ParamType::real, double(Limits{}.prepare_ms), 1, 1e9, "time limit of PreprocessMap, and of PrepareForSearch"},
+    ParamDecl{"memory_mb", ParamType::integer, double(Limits{}.memory_mb), 16, 1 << 24, "the entry process's resident memory limit"},
+    ParamDecl{"max_calls", ParamType::integer, double(Limits{}.max_calls), 1, 100000000, "GetPath calls for one incremental path"},
+    ParamDecl{"log", ParamType::text, 0, 0, 0, "where the entry's stdout and stderr go", "navbench-gppc-NAME.log in the temp folder"},
+};
+
+// path= and track= have no default: an entry is named by both.
+void check_required(const Params& p) {
+  if (!p.given(param(kParams, "path"))) throw std::invalid_argument("gppc needs path=PROGRAM (an entry built with navbench's host)");
+  if (!p.given(param(kParams, "track"))) throw std::invalid_argument("gppc needs track=classic or track=anyangle");
+}
+
+class GppcRepresentation final : public AnyRepresentation {
+ public:
+  GppcRepresentation(const Map& m, Params& p) {
+    if (m.kind != MapKind::grid) throw UnsupportedMap("gppc needs a grid map");
+    const std::string path = p.text(param(kParams, "path"));
+    const int track = p.choice(param(kParams, "track"));
+    const std::string name = p.text(param(kParams, "name"), default_name(path));
+    Limits lim;
+    lim.query_ms = p.real(param(kParams, "query_ms"));
+    lim.prepare_ms = p.real(param(kParams, "prepare_ms"));
+    lim.memory_mb = std::uint64_t(p.integer(param(kParams, "memory_mb")));
+    lim.max_calls = std::uint32_t(p.integer(param(kParams, "max_calls")));
+    const std::string log = p.text(param(kParams, "log"), (fs::temp_directory_path() / ("navbench-gppc-" + name + ".log")).string());
+    p.finish("gppc");
+    check_required(p);
+    track_ = track == 0 ? Track::classic : Track::anyangle;
+    static std::atomic<int> counter{0};
+    dir_ = fs::temp_directory_path() / ("navbench-gppc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::create_directories(dir_);
+    fs_ = std::make_unique<FreeSpace>(m);
+    try {
+      proc_ = std::make_unique<EntryProcess>(EntrySpec{path, track_, log, (dir_ / (m.name.empty() ? "map" : m.name)).string()},
+                                             lim, m.grid);
+    } catch (const std::runtime_error& e) {
+      std::error_code ec;
+      fs::remove_all(dir_, ec);
+      throw UnsupportedMap(e.what());  // the run goes on without this entry on this map, with a note
+    }
+  }
+  ~GppcRepresentation() override {
+    proc_.reset();  // the child ends before its files go
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  bool locate(Query& q) const override {
+    q.s = {};
+    q.g = {};
+    return true;
+  }
+  // The entry's GetPath in its child process; navbench's observers see nothing of it (no trace).
+  double search(Query& q, const Heuristic&, SearchStats&, SearchObserver*) override { return run(q); }
+  double search(Query& q, const Heuristic&, SearchStats&, SearchWorkspace&, SearchObserver*) const override { return run(q); }
+  double search_any_angle(Query&, const Heuristic&, SearchMode, VisibleFn, SearchStats&, Polyline&, SearchObserver*) override {
+    throw std::logic_error("gppc: no any-angle search of navbench's (its edges are not segments)");
+  }
+  double search_any_angle(Query&, const Heuristic&, SearchMode, VisibleFn, SearchStats&, Polyline&, SearchWorkspace&,
+                          SearchObserver*) const override {
+    throw std::logic_error("gppc: no any-angle search of navbench's (its edges are not segments)");
+  }
+  std::size_t graph_vertices() const override { return 0; }
+  Point vertex_point(Vertex) const override { return {0, 0}; }
+  bool vertex_outline(Vertex, std::vector<Point>&) const override { return false; }
+  OwnAnswer own_search(Point, Point) const override { return {OwnAnswer::Status::error, {}, "no search of its own", 0}; }
+  std::unique_ptr<SearchWorkspace> new_workspace() const override { return std::make_unique<SearchWorkspace>(); }
+  Polyline polyline(const Query&) const override { return last.owner == this ? last.path : Polyline{}; }
+  std::optional<Corridor> corridor(const Query&) const override { return std::nullopt; }
+  BuildStats stats() const override { return {0, 0, std::size_t(proc_->build().peak_rss_kb) * 1024}; }
+  std::size_t workspace_bytes() const override { return 0; }
+  void prepare() override {}
+  bool update(const Map&, const std::vector<CellChange>&) override { return false; }  // preprocessed again
+  bool update_is_approximate() const override { return false; }
+  std::vector<Segment> structure() const override { return {}; }
+  std::vector<PathItem> disc_items(const Query&) const override { return {}; }
+  std::optional<OutsideAnswer> outside_answer() const override {
+    if (last.owner != this) return std::nullopt;
+    return last.answer;
+  }
+
+ private:
+  // One query through the entry. Classic: the row's points are cell centres (the center
+  // convention); any-angle: cell corners (the corner convention). Returns the length, +inf for no
+  // path, 0 for an error (outside_answer says which).
+  double run(const Query& q) const {
+    last = {this, {}, {}};
+    const double off = track_ == Track::classic ? 0.5 : 0.0;
+    const Point s{q.start.x - off, q.start.y - off}, g{q.goal.x - off, q.goal.y - off};
+    auto whole = [](Point p) { return p.x == std::floor(p.x) && p.y == std::floor(p.y); };
+    if (!whole(s) || !whole(g)) {
+      last.answer = {true, std::string("the ") + to_string(track_) + " track runs at --convention " +
+                               (track_ == Track::classic ? "center" : "corner") + " (cell queries)", false, 0};
+      return 0;
+    }
+    std::vector<EntryAnswer> a;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);  // one child per build: threads take turns
+      a = proc_->answer({{s.x, s.y, g.x, g.y}});
+    }
+    Verdict v = judge(a.front(), track_, *fs_, s, g);
+    last.answer.search_us = a.front().search_us;
+    if (v.kind == Verdict::Kind::error) {
+      last.answer.error = true;
+      last.answer.reason = v.reason;
+      return 0;
+    }
+    if (v.kind == Verdict::Kind::no_path) return std::numeric_limits<double>::infinity();
+    last.answer.valid = v.valid;
+    last.answer.reason = v.reason;
+    last.path = std::move(v.path);
+    return v.length;
+  }
+
+  Track track_ = Track::classic;
+  fs::path dir_;
+  std::unique_ptr<FreeSpace> fs_;
+  std::unique_ptr<EntryProcess> proc_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace
+
+RepresentationEntry registry_entry() {
+  Capabilities caps;
+  caps.grid_only = true;
+  return RepresentationEntry{
+      "gppc",
+      "a competition entry in a child process (path=PROGRAM, track=classic|anyangle, name=N; docs/outside-planners.md)",
+      [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<GppcRepresentation>(m, p); },
+      nullptr, caps, kParams, {}, ""};
+}
+
+void check_spec(const std::string& params) {
+  Params p = Params::parse(params);
+  p.check(kParams, {}, "gppc");
+  check_required(p);
+  // The program itself (there, built for the declared track) is asked on a one-cell map: a wrong
+  // track or a missing program fails the command now, not after the first map's results.
+  GridMap g;
+  g.width = g.height = 1;
+  g.cells = {1};
+  try {
+    GppcRepresentation probe(make_grid_map(g, "probe"), p);
+  } catch (const UnsupportedMap&) {  // the entry could not preprocess a one-cell map: not an option error
+  }
+}
+
+std::string row_name(const std::string& params) {
+  Params p = Params::parse(params);
+  const std::string path = p.text(param(kParams, "path"));
+  return "gppc:" + p.text(param(kParams, "name"), default_name(path));
+}
+
+}  // namespace navbench::gppc

@@ -1,0 +1,278 @@
+// Competition entries in child processes (SPEC §10, docs/outside-planners.md): the repository's
+// example entries answer every query (classic: the scenario's lengths; any-angle: valid at the
+// corner convention and equal to the exact optimum), the verdict's rules (corner cutting, pinch
+// points, wrong ends), and the misbehaving entry's crash, abort, exception, hang, runaway memory
+// and garbage each cost one query while the queries after it are answered by a new child.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "datasets/generate.hpp"
+#include "geometry/free_space.hpp"
+#include "harness/gppc/client.hpp"
+#include "harness/gppc/judge.hpp"
+#include "harness/registry/registry.hpp"
+#include "harness/run/description.hpp"
+#include "harness/run/oracles.hpp"
+#include "search/heuristic.hpp"
+#include "harness/run/pipeline.hpp"
+#include "test_maps.hpp"
+
+using namespace navbench;
+using namespace navbench::gppc;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The example entries' host programs: build/entries/, next to this test's folder build/tests/.
+std::string entry(const std::string& name) {
+  return (fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "entries" / ("gppc-" + name)).string();
+}
+
+struct TempDir {
+  fs::path dir = fs::temp_directory_path() / ("navbench_gppc_" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(dir); }
+  ~TempDir() { fs::remove_all(dir); }
+  EntrySpec spec(const std::string& name, Track track) const {
+    return {entry(name), track, (dir / (name + ".log")).string(), (dir / name).string()};
+  }
+};
+
+GridMap rooms() {
+  GenerateOptions o;
+  o.kind = "rooms";
+  o.width = o.height = 32;
+  o.room = 8;
+  o.seed = 3;
+  return generate_map(o);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST(Gppc, ClassicExampleGivesTheScenarioLengths) {
+  TempDir t;
+  const GridMap g = rooms();
+  const Map m = make_grid_map(g, "rooms");
+  const FreeSpace fs(m);
+  const Scenario sc = make_scenario(g, "rooms.map", 40, 5);
+  auto e = std::make_unique<EntryProcess>(t.spec("classic-astar", Track::classic), Limits{}, g);
+  EXPECT_EQ(e->build().entry_name, "example-classic-astar");
+  std::vector<EntryQuery> qs;
+  for (const auto& l : sc.lines) qs.push_back({l.sx, l.sy, l.gx, l.gy});
+  const auto answers = e->answer(qs);
+  ASSERT_EQ(answers.size(), qs.size());
+  for (std::size_t i = 0; i < qs.size(); ++i) {
+    SCOPED_TRACE(i);
+    const Verdict v = judge(answers[i], Track::classic, fs, {qs[i].sx, qs[i].sy}, {qs[i].gx, qs[i].gy});
+    ASSERT_EQ(v.kind, Verdict::Kind::ok) << v.reason;
+    EXPECT_TRUE(v.valid) << v.reason;
+    EXPECT_NEAR(v.length, sc.lines[i].optimal, 5e-9 + 2e-8 * v.length);  // printed with 8 decimals (SPEC §1)
+    EXPECT_EQ(v.path.front(), (Point{qs[i].sx + 0.5, qs[i].sy + 0.5}));  // the center convention
+    EXPECT_GE(answers[i].calls, 1u);
+    EXPECT_GE(answers[i].search_us, 0.0);
+  }
+  EXPECT_EQ(e->restarts(), 0);
+  e.reset();  // the entry's buffered output reaches the log when it ends
+  EXPECT_NE(slurp(t.spec("classic-astar", Track::classic).log).find("classic example: 32 x 32 map"), std::string::npos);
+}
+
+TEST(Gppc, AnyAngleExampleIsValidAtTheCornerConventionAndOptimal) {
+  TempDir t;
+  const GridMap g = rooms();
+  const Map m = make_grid_map(g, "rooms");
+  const FreeSpace fs(m);
+  auto vis = build_optimum_graph(m);
+  const Scenario sc = make_scenario(g, "rooms.map", 40, 6);
+  EntryProcess e(t.spec("anyangle-visibility", Track::anyangle), Limits{}, g);
+  EXPECT_GT(e.build().storage_bytes, 0u);  // FILENAME.corners, written in the preprocessing child
+  EXPECT_GT(e.build().peak_rss_kb, 0);
+  std::vector<EntryQuery> qs;
+  for (const auto& l : sc.lines) qs.push_back({l.sx, l.sy, l.gx, l.gy});
+  qs.push_back(qs[0]);
+  qs.back().gx = qs[0].sx, qs.back().gy = qs[0].sy;  // start == goal
+  const auto answers = e.answer(qs);
+  ASSERT_EQ(answers.size(), qs.size());
+  for (std::size_t i = 0; i < qs.size(); ++i) {
+    SCOPED_TRACE(i);
+    const Point s{qs[i].sx, qs[i].sy}, goal{qs[i].gx, qs[i].gy};
+    const Verdict v = judge(answers[i], Track::anyangle, fs, s, goal);
+    ASSERT_EQ(v.kind, Verdict::Kind::ok) << v.reason;
+    EXPECT_TRUE(v.valid) << v.reason;
+    const auto opt = exact_optimum(*vis, fs, s, goal);
+    ASSERT_TRUE(opt.has_value());
+    EXPECT_NEAR(v.length, *opt, 1e-9 * (1 + v.length));
+  }
+}
+
+TEST(Gppc, VerdictRules) {
+  // (1,1) and (2,2) blocked: a pinch point at (2,2) and convex corners around.
+  const Map m = testmaps::grid_from({"....", ".@..", "..@.", "...."});
+  const FreeSpace fs(m);
+  auto answer = [](std::vector<Point> p) { return EntryAnswer{true, "", std::move(p), 1.0, 1}; };
+  // Classic: cells; a diagonal step past a blocked cell cuts its corner.
+  Verdict v = judge(answer({{0, 0}, {1, 0}, {2, 1}}), Track::classic, fs, {0, 0}, {2, 1});
+  EXPECT_FALSE(v.valid);
+  EXPECT_NE(v.reason.find("cuts a corner"), std::string::npos) << v.reason;
+  v = judge(answer({{0, 0}, {3, 0}, {3, 3}}), Track::classic, fs, {0, 0}, {3, 3});
+  EXPECT_TRUE(v.valid) << v.reason;
+  EXPECT_DOUBLE_EQ(v.length, 6.0);
+  v = judge(answer({{0, 0}, {3, 1}}), Track::classic, fs, {0, 0}, {3, 1});
+  EXPECT_NE(v.reason.find("neither cardinal nor diagonal"), std::string::npos) << v.reason;
+  v = judge(answer({{0, 0}, {0, 0}, {0, 3}}), Track::classic, fs, {0, 0}, {0, 3});  // a repeated cell is merged
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(v.path.size(), 2u);
+  // Any-angle: through the pinch point is invalid, touching it and turning back is not.
+  v = judge(answer({{1, 3}, {3, 1}}), Track::anyangle, fs, {1, 3}, {3, 1});
+  EXPECT_FALSE(v.valid);
+  v = judge(answer({{1, 3}, {2, 2}, {1, 2.5}}), Track::anyangle, fs, {1, 3}, {1, 2.5});
+  EXPECT_TRUE(v.valid) << v.reason;
+  v = judge(answer({{0, 0}, {4, 4}}), Track::anyangle, fs, {0, 0}, {4, 4});
+  EXPECT_FALSE(v.valid);  // through the blocked cells
+  v = judge(answer({{0, 1}, {4, 1}}), Track::anyangle, fs, {0, 0}, {4, 1});
+  EXPECT_NE(v.reason.find("starts at"), std::string::npos);
+  v = judge(answer({}), Track::anyangle, fs, {0, 0}, {4, 1});
+  EXPECT_EQ(v.kind, Verdict::Kind::no_path);
+  v = judge(answer({}), Track::anyangle, fs, {0, 0}, {0, 0});
+  EXPECT_EQ(v.kind, Verdict::Kind::ok);
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(v.length, 0.0);
+}
+
+TEST(Gppc, MisbehavingEntryCostsOneQueryEach) {
+  TempDir t;
+  // Open below row 3; the pinch point (2,2) between free cells (1,1) and (2,2).
+  GridMap g = testmaps::grid_from({"............", "............", ".@..........", "..@.........", "............",
+                                   "............", "............", "............", "............", "............",
+                                   "............", "............"}).grid;
+  std::swap(g.cells[std::size_t(2) * 12 + 1], g.cells[std::size_t(1) * 12 + 2]);  // blocked: (2,1) and (1,2)
+  std::swap(g.cells[std::size_t(3) * 12 + 2], g.cells[std::size_t(2) * 12 + 2]);
+  const Map m = make_grid_map(g, "pinch");
+  const FreeSpace fs(m);
+  Limits lim;
+  lim.query_ms = 1500;
+  lim.memory_mb = 400;
+  EntryProcess e(t.spec("misbehaving", Track::anyangle), lim, g);
+  // Behaviour k (entries/misbehaving/Entry.cpp) on the query from (k, 6); a good query after each.
+  std::vector<EntryQuery> qs = {{0, 0, 4, 4}};  // straight through the pinch point
+  for (int k = 1; k <= 10; ++k) {
+    qs.push_back({double(k), 6, double(k), 9});
+    qs.push_back({0, 6, 0, 9});
+  }
+  const auto answers = e.answer(qs);
+  ASSERT_EQ(answers.size(), qs.size());
+  std::vector<Verdict> v;
+  for (std::size_t i = 0; i < qs.size(); ++i) v.push_back(judge(answers[i], Track::anyangle, fs, {qs[i].sx, qs[i].sy}, {qs[i].gx, qs[i].gy}));
+  EXPECT_EQ(v[0].kind, Verdict::Kind::ok);
+  EXPECT_FALSE(v[0].valid) << "a straight segment through a pinch point";
+  for (int k = 1; k <= 10; ++k) {
+    SCOPED_TRACE(k);
+    const Verdict& good = v[std::size_t(2 * k)];
+    EXPECT_TRUE(good.kind == Verdict::Kind::ok && good.valid) << "the query after the misbehaviour: " << good.reason;
+  }
+  auto error_with = [&](int k, const std::string& text) {
+    const Verdict& x = v[std::size_t(2 * k - 1)];
+    EXPECT_EQ(x.kind, Verdict::Kind::error) << k;
+    EXPECT_NE(x.reason.find(text), std::string::npos) << k << ": " << x.reason;
+  };
+  auto invalid_with = [&](int k, const std::string& text) {
+    const Verdict& x = v[std::size_t(2 * k - 1)];
+    EXPECT_EQ(x.kind, Verdict::Kind::ok) << k;
+    EXPECT_FALSE(x.valid) << k;
+    EXPECT_NE(x.reason.find(text), std::string::npos) << k << ": " << x.reason;
+  };
+  error_with(1, "entry");  // killed by SIGSEGV, or the sanitizer's exit status
+  error_with(2, "entry");
+  error_with(3, "GetPath threw: the entry gave up");
+  error_with(4, "time limit of 1500 ms exceeded");
+  error_with(5, "memory limit of 400 MB exceeded");
+  error_with(6, "not a finite number");
+  invalid_with(7, "outside the map");
+  invalid_with(8, "not at the start");
+  error_with(9, "more than");
+  error_with(10, "never finished");
+  EXPECT_EQ(e.restarts(), 5);  // crash, abort, exception, hang, memory
+  const std::string log = slurp(t.spec("misbehaving", Track::anyangle).log);
+  EXPECT_NE(log.find("misbehaving entry: query from x = 10"), std::string::npos);
+}
+
+TEST(Gppc, DeclaredTrackIsChecked) {
+  TempDir t;
+  const GridMap g = rooms();
+  EntrySpec s = t.spec("anyangle-visibility", Track::classic);
+  try {
+    EntryProcess e(s, Limits{}, g);
+    FAIL() << "a classic declaration of an any-angle entry";
+  } catch (const std::invalid_argument& err) {
+    EXPECT_NE(std::string(err.what()).find("built for the anyangle track"), std::string::npos) << err.what();
+  }
+  s.path = t.dir / "missing";
+  EXPECT_THROW(EntryProcess(s, Limits{}, g), std::invalid_argument);
+}
+
+TEST(Gppc, RegistryRowsThroughThePipeline) {
+  TempDir t;
+  const Map m = testmaps::grid_from(std::vector<std::string>(12, std::string(12, '.')));
+  const auto specs = parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,query_ms=500,log=" +
+                                      (t.dir / "entry.log").string());
+  ASSERT_EQ(specs.size(), 1u);
+  EXPECT_EQ(specs[0].text, "gppc:gppc-misbehaving");  // the name, never the path
+  Params p = Params::parse(specs[0].params);
+  auto rep = specs[0].entry->build(m, p);
+  const Heuristic h = parse_heuristic("euclidean");
+  const MapContext ctx{m.name, m.collection, "corner"};
+  const AgentSpace space(m, Agent{});
+  const CostModel cost(m);
+  const std::vector<std::string> modes = {"none", "funnel"};
+  auto row = [&](Point s, Point g, SearchMode mode = SearchMode::astar) {
+    QueryInput in;
+    in.start = s;
+    in.goal = g;
+    auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = specs[0].text, .heuristic = h,
+                           .smoothings = modes, .rep = rep.get(), .search = mode, .caps = specs[0].caps(),
+                           .keep_paths = true}, in);
+    EXPECT_EQ(rows.size(), 2u);
+    if (rows[0].status == Status::ok) EXPECT_EQ(rows[1].status, Status::not_applicable);  // no corridor
+    return rows[0];
+  };
+  ResultRow r = row({1, 3}, {1, 8});  // a crash
+  EXPECT_EQ(r.status, Status::error);
+  EXPECT_NE(r.message.find("entry"), std::string::npos) << r.message;
+  r = row({0, 3}, {5, 8});  // a good straight path from a new child
+  ASSERT_EQ(r.status, Status::ok);
+  EXPECT_TRUE(*r.valid);
+  EXPECT_NEAR(*r.length, std::hypot(5.0, 5.0), 1e-12);
+  EXPECT_EQ(r.locate_us, 0.0);
+  EXPECT_GT(r.search_us, 0.0);  // GetPath's time, taken in the child
+  r = row({7, 3}, {7, 8});  // a point outside the map
+  ASSERT_EQ(r.status, Status::ok);
+  EXPECT_FALSE(*r.valid);
+  EXPECT_FALSE(*r.raw_valid);
+  EXPECT_NE(r.message.find("outside the map"), std::string::npos) << r.message;
+  r = row({0.5, 3.5}, {5.5, 8.5});  // not at the corner convention
+  EXPECT_EQ(r.status, Status::error);
+  EXPECT_NE(r.message.find("--convention corner"), std::string::npos) << r.message;
+  r = row({0, 3}, {5, 8}, SearchMode::theta);  // navbench's own searches do not apply
+  EXPECT_EQ(r.status, Status::not_applicable);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=classic"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving")), std::invalid_argument);
+  // Checked against the declaration (harness/gppc/representation.cpp) before any work.
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=grid"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,query_ms=0"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,radius=1"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:track=classic"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc:path=" + (t.dir / "missing").string() + ",track=classic"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("gppc"), std::invalid_argument);
+}
