@@ -60,6 +60,8 @@ def draw_expanded(ax, rep, lay) -> str:
         ax.plot(pts[:, 0], pts[:, 1], linestyle="none", marker="s", markersize=2.0 if len(pts) < 5000 else 1.2,
                 markeredgewidth=0, color=EXPANDED, alpha=0.35, zorder=1.5, gid=f"expanded-{rep}",
                 rasterized=len(pts) > 20000, scalex=False, scaley=False)
+    if lay["answered"] == "table":  # visgraph's and subgoal's all-pairs table: no search to draw
+        return "answered from its table"
     note = f"{lay['count']:,} expanded" + ("" if lay["search"] == "astar" else f" ({lay['search']})")
     if lay["truncated"]:
         note += f", first {len(pts):,} drawn"

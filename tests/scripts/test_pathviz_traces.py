@@ -2,9 +2,9 @@
 Usage: test_pathviz_traces.py NAVBENCH ROOT. Exit 0 = pass, 1 = fail, 77 = no matplotlib.
 
 A tiny `navbench run --trace 2 --paths` (maze-4-128, grid8, quadtree and navmesh with A*, grid8 with
-Theta*); then for every traced query pathviz's layer (tracefiles.layer, no rendering) must hold
+Theta*, visgraph answering from its table); then for every traced query pathviz's layer (tracefiles.layer, no rendering) must hold
 exactly the trace's expand events, as many as the index's `expand` and the row's `expansions`, the
-subplot's title must give that count, and the SVG pathviz writes must have a group
+subplot's title must give that count (visgraph's: its table answer), and the SVG pathviz writes must have a group
 expanded-REP with one marker per expanded vertex; with --traces none it must have none."""
 import csv
 import os
@@ -49,7 +49,7 @@ def main():
     mp = os.path.join(root, "datasets/maps/generated/maze-4-128.map")
     tmp = tempfile.mkdtemp(prefix="pathviz_traces_")
     prefix = os.path.join(tmp, "res")
-    subprocess.run([navbench, "run", "--map", mp, "--rep", "grid8", "--rep", "quadtree", "--rep", "navmesh",
+    subprocess.run([navbench, "run", "--map", mp, "--rep", "grid8", "--rep", "quadtree", "--rep", "navmesh", "--rep", "visgraph",
                     "--search", "astar,theta", "--heuristic", "euclidean", "--limit", "6", "--trace", "2", "--paths",
                     "--out", prefix], check=True, capture_output=True)
     index = tracefiles.index_path(prefix + ".paths.csv")
@@ -74,7 +74,13 @@ def main():
             check(len(lay["points"]) == lay["count"] == want and want > 0,
                   f"query {idx} {rep}: {len(lay['points'])} points, index {lay['count']}, row {want}")
         check([s for s, _ in layers["grid8"]["others"]] == ["theta"], f"query {idx}: grid8's Theta* trace not noted")
-        fig = pathviz.draw_query(m, idx, reps, paths, {}, None, None, 1000, "", 0.0, layers)
+        table = tracefiles.layer(rows, index, "maze-4-128", idx, "visgraph", "euclidean")
+        check(table is not None and table["answered"] == "table" and not table["points"],
+              f"query {idx}: visgraph's table answer not seen as one ({table and table['answered']})")
+        fig = pathviz.draw_query(m, idx, reps + ["visgraph"], paths, {}, None, None, 1000, "", 0.0,
+                                 dict(layers, visgraph=table))
+        check(fig.axes[3].get_title() == "visgraph — answered from its table",
+              f"query {idx}: visgraph's title '{fig.axes[3].get_title()}'")
         import matplotlib.pyplot as plt
         for ax, rep in zip(fig.axes, reps):
             check(f"{layers[rep]['count']:,} expanded" in ax.get_title(), f"query {idx} {rep}: title '{ax.get_title()}'")

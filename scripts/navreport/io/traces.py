@@ -47,8 +47,9 @@ def pick(rows: list[dict], map_name: str, idx: int, rep: str, heuristic: str, ra
     return sorted(out, key=lambda r: SEARCH_ORDER.index(r["search"]) if r["search"] in SEARCH_ORDER else 99)
 
 
-def expanded_points(trace_file: str) -> list[tuple[float, float]]:
-    """x, y of every `expand` event written in the trace (a cut trace: those before the cap)."""
+def expanded_points(trace_file: str):
+    """x, y of every `expand` event written in the trace (a cut trace: those before the cap), and how
+    the query was answered (the end event's `answered`: search, table or none; docs/traces.md)."""
     try:
         with open(trace_file) as f:
             doc = json.load(f)
@@ -57,19 +58,22 @@ def expanded_points(trace_file: str) -> list[tuple[float, float]]:
     events = doc.get("events") if isinstance(doc, dict) else None
     if not isinstance(events, list):
         raise InputError(f"{trace_file}: no events list (not a posthoc search trace)")
-    return [(float(e["x"]), float(e["y"])) for e in events
-            if isinstance(e, dict) and e.get("type") == "expand" and "x" in e and "y" in e]
+    pts = [(float(e["x"]), float(e["y"])) for e in events
+           if isinstance(e, dict) and e.get("type") == "expand" and "x" in e and "y" in e]
+    ends = [e for e in events if isinstance(e, dict) and e.get("type") == "end"]
+    return pts, str(ends[-1].get("answered", "search")) if ends else "search"
 
 
 def layer(rows: list[dict], index_file: str, map_name: str, idx: int, rep: str, heuristic: str, radius=None):
     """The expanded-vertex layer of one subplot, or None when the query was not traced:
-    {'points', 'count' (the search's expansions, whole even for a cut trace), 'search', 'truncated',
+    {'points', 'count' (the search's expansions, whole even for a cut trace), 'search', 'answered',
+    'truncated',
     'others' [(search, count) of the representation's other traced searches]}."""
     mine = pick(rows, map_name, idx, rep, heuristic, radius)
     if not mine:
         return None
     first = mine[0]
-    pts = expanded_points(os.path.join(os.path.dirname(index_file), first["file"]))
-    return {"points": pts, "count": int(first["expand"] or 0), "search": first["search"],
+    pts, answered = expanded_points(os.path.join(os.path.dirname(index_file), first["file"]))
+    return {"points": pts, "count": int(first["expand"] or 0), "search": first["search"], "answered": answered,
             "truncated": first["truncated"].strip() == "1",
             "others": [(r["search"], int(r["expand"] or 0)) for r in mine[1:]]}
