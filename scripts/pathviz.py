@@ -4,7 +4,7 @@ smoothed paths (los, funnel) for chosen queries, one subplot per representation.
 
     scripts/navpy.sh scripts/pathviz.py --map FILE.map|FILE.wkt --paths PREFIX[.paths.csv]
         [--scen-index 0,5,7|auto|median] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
-        [--zoom MARGIN] [--out DIR] [--formats png,svg]
+        [--zoom MARGIN] [--out DIR] [--formats png,svg] [--traces INDEX|none]
 
 Writes DIR/paths_<map>_<scen_index>.<fmt> per query (paths_<map>-weighted_<scen_index> for a weighted map:
 --terrain TABLE or --costs FILE picks its rows and shades the cells by weight, docs/terrain.md). Paths of a disc agent (docs/radius.md, paths.csv
@@ -14,6 +14,9 @@ disc at the start, the goal and a few points between; with several radii, --radi
 --structure names one; columns representation,kind,x1,y1,x2,y2) its 'segment' rows — edges,
 cell borders — are drawn faintly beneath the paths. When PREFIX.csv exists, legend entries show
 each path's length, gap and validity, and representations without a path show their status.
+When the run traced the pictured queries (`navbench run --trace N`, docs/traces.md; the index
+traces/NAME.traces.csv beside PREFIX.csv, or --traces INDEX), each traced subplot also shows its
+search's expanded vertices as a faint layer under the paths, their count in its title.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from matplotlib.path import Path  # noqa: E402
 from navreport.io import maps as mapfiles  # noqa: E402
 from navreport.io import path_items  # noqa: E402
 from navreport.io import results as common  # noqa: E402
+from navreport.io import traces as tracefiles  # noqa: E402
 
 SMOOTHING_STYLE = {
     "none": {"color": "#4c72b0", "linestyle": "--", "marker": "o", "markersize": 2.5, "linewidth": 1.4},
@@ -45,6 +49,23 @@ BLOCKED = "#4d4d4d"
 # Cell weights (docs/terrain.md): white at 1, sand to brown for dearer ground.
 WEIGHTS = ListedColormap(plt.get_cmap("YlOrBr")(np.linspace(0.0, 0.75, 256)))
 STRUCTURE = "#6f8fbf"
+EXPANDED = "#e07b00"  # the viewer's and posthoc's expand colour (docs/traces.md)
+
+
+def draw_expanded(ax, rep, lay) -> str:
+    """The traced search's expanded vertices as small faint squares beneath the paths (one artist,
+    SVG group id expanded-REP); returns the title's note, e.g. '1,234 expanded'."""
+    pts = np.array(lay["points"], dtype=float).reshape(-1, 2)
+    if len(pts):
+        ax.plot(pts[:, 0], pts[:, 1], linestyle="none", marker="s", markersize=2.0 if len(pts) < 5000 else 1.2,
+                markeredgewidth=0, color=EXPANDED, alpha=0.35, zorder=1.5, gid=f"expanded-{rep}",
+                rasterized=len(pts) > 20000, scalex=False, scaley=False)
+    if lay["answered"] == "table":  # visgraph's and subgoal's all-pairs table: no search to draw
+        return "answered from its table"
+    note = f"{lay['count']:,} expanded" + ("" if lay["search"] == "astar" else f" ({lay['search']})")
+    if lay["truncated"]:
+        note += f", first {len(pts):,} drawn"
+    return note + "".join(f"; {s} {c:,}" for s, c in lay["others"])
 
 
 def _ring_path(rings):
@@ -162,8 +183,9 @@ def _fmt_gap(g) -> str:
     return "" if g is None or not np.isfinite(g) else f", gap {100 * g:.2f}%"
 
 
-def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role="", radius=0.0):
-    """One figure: a subplot per representation with its paths of query idx."""
+def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role="", radius=0.0, layers=None):
+    """One figure: a subplot per representation with its paths of query idx (layers: rep -> the
+    expanded-vertex layer of its traced search, tracefiles.layer)."""
     n = len(reps)
     ncols = min(n, 3)
     nrows = math.ceil(n / ncols)
@@ -192,6 +214,9 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
                 alpha = max(0.05, min(0.45, 0.45 * math.sqrt(4000 / len(seg))))
                 ax.plot(xy[:, 0], xy[:, 1], color=STRUCTURE, linewidth=0.5 if len(seg) < 20000 else 0.3, alpha=alpha,
                         zorder=1, rasterized=len(seg) > 5000, scalex=False, scaley=False)
+        title = rep
+        if layers and layers.get(rep) is not None:
+            title += " — " + draw_expanded(ax, rep, layers[rep])
         mine = paths[(paths["representation"] == rep) & (paths["scen_index"] == idx)]
         handles = []
         extra = 0
@@ -245,7 +270,7 @@ def draw_query(m, idx, reps, paths, results, structure, zoom, max_segments, role
             ax.text(0.5, 0.5, "no path" + (f" ({', '.join(statuses)})" if statuses else ""),
                     transform=ax.transAxes, ha="center", va="center", fontsize=10,
                     bbox={"facecolor": "white", "alpha": 0.8})
-        ax.set_title(rep, fontsize=9)
+        ax.set_title(title, fontsize=9)
         ax.tick_params(labelsize=7)
         if handles:
             # Below the map, not over it: the paths stay visible.
@@ -335,6 +360,19 @@ def pd_numeric(col):
     return pd.to_numeric(col, errors="coerce")
 
 
+def trace_index(option, paths_file: str, terrain: str):
+    """The traces index to draw from (--traces INDEX, 'none', or the one beside the paths file when
+    present) and its rows; no rows for a weighted map (the index has no terrain column: its traces may
+    be the plain map's)."""
+    tindex = option if option != "none" else None
+    if option is None:
+        candidate = tracefiles.index_path(paths_file)
+        tindex = candidate if os.path.isfile(candidate) else None
+    elif tindex is not None and not os.path.isfile(tindex):
+        raise common.InputError(f"--traces {tindex}: no such traces index")
+    return tindex, (tracefiles.read_index(tindex) if tindex and not terrain else [])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--map", required=True, help="Moving AI .map or WKT .wkt file")
@@ -351,6 +389,8 @@ def main() -> int:
                     "(e.g. S=2,W=5; docs/terrain.md), the weights as shades; default: the plain map's rows")
     ap.add_argument("--costs", default="", help="draw the rows of the map weighted by this cost layer file, "
                     "the weights as shades")
+    ap.add_argument("--traces", help="traces index (docs/traces.md) whose expanded vertices to draw; default: "
+                    "traces/NAME.traces.csv beside the paths file when present; 'none': no layer")
     ap.add_argument("--max-segments", type=int, default=200000, help="structure segments drawn per subplot")
     ap.add_argument("--out", default=".", help="output directory (default .)")
     ap.add_argument("--formats", default="png,svg")
@@ -435,11 +475,15 @@ def main() -> int:
             raise common.InputError(f"{spath}: no such structure file")
         structure = read_structure(spath)
 
+    tindex, trows = trace_index(args.traces, paths_file, terrain)
+
     os.makedirs(args.out, exist_ok=True)
     written = 0
     for idx in indices:
+        layers = {rep: tracefiles.layer(trows, tindex, m.name, idx, rep, heuristic, radius) for rep in reps} \
+            if trows else None
         fig = draw_query(m, idx, reps, paths, results, structure, args.zoom, args.max_segments, roles.get(idx, ""),
-                         radius or 0.0)
+                         radius or 0.0, layers)
         for fmt in formats:
             fig.savefig(os.path.join(args.out, f"paths_{m.name}{'-weighted' if terrain else ''}_{idx}.{fmt}"), dpi=args.dpi)
             written += 1
