@@ -30,7 +30,9 @@ json capabilities(const Capabilities& c) {
           {"weights", c.weights},
           {"corridor", c.corridor},
           {"update_in_place", c.update_in_place},
-          {"update_approximate", c.update_approximate}};
+          {"update_approximate", c.update_approximate},
+          {"approximate_space", c.approximate_space},
+          {"own_search", c.own_search}};
 }
 
 // Grid cells as rows of '.' (free) and '@' (blocked).

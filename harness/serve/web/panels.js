@@ -119,7 +119,10 @@ function addRep(spec, description = '', builtin = false, selected = true, colour
 // paths, the corridor meshes that take any map, and the exact one (the optimum's).
 function startsSelected(reps) {
   const grid = reps.find((r) => r.caps.grid8_optimal);
-  return new Set(reps.filter((r) => r === grid || (r.caps.corridor && !r.caps.grid_only) || r.caps.exact).map((r) => r.name));
+  // The page starts with a grid, the exact graph and the meshes that cover the free space exactly
+  // (recast's approximates it: one click away).
+  return new Set(reps.filter((r) => r === grid || (r.caps.corridor && !r.caps.grid_only && !r.caps.approximate_space) ||
+                                    r.caps.exact).map((r) => r.name));
 }
 
 // Every registered representation, in the registry's order (see PALETTE for the colours).
