@@ -6,6 +6,7 @@
 
 #include "datasets/polyanya_region.hpp"
 #include "datasets/text_lines.hpp"
+#include "datasets/wkt.hpp"
 #include "geometry/exact.hpp"
 
 namespace navbench {
@@ -129,38 +130,17 @@ std::vector<std::vector<Point>> read_polyanya_poly(std::istream& in, const std::
   return out;
 }
 
-namespace {
-
-Map polygon_map_file(const std::string& path, PolygonMap pm) {
-  Map m;
-  m.polygons = std::move(pm);
-  const std::filesystem::path p(path);
-  m.name = p.stem().string();
-  m.collection = p.parent_path().filename().string();
-  m.path = path;
-  m.kind = MapKind::polygon;
-  const double inf = std::numeric_limits<double>::infinity();
-  m.min = {inf, inf};
-  m.max = {-inf, -inf};
-  for (const Point& q : m.polygons.walkable.rings[0]) {
-    m.min = {std::min(m.min.x, q.x), std::min(m.min.y, q.y)};
-    m.max = {std::max(m.max.x, q.x), std::max(m.max.y, q.y)};
-  }
-  return m;
-}
-
-}  // namespace
 
 Map load_polyanya_mesh(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open mesh file");
-  return polygon_map_file(path, mesh_polygon_map(read_polyanya_mesh(in, path), path));
+  return polygon_map_of_file(path, mesh_polygon_map(read_polyanya_mesh(in, path), path));
 }
 
 Map load_polyanya_poly(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path + ": cannot open polygon map file");
-  return polygon_map_file(path, poly_polygon_map(read_polyanya_poly(in, path), path));
+  return polygon_map_of_file(path, poly_polygon_map(read_polyanya_poly(in, path), path));
 }
 
 }  // namespace navbench

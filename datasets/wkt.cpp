@@ -95,11 +95,9 @@ PolygonMap read_wkt_map(std::istream& in, const std::string& file) {
   return m;
 }
 
-Map load_wkt_map(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ":0: cannot open file");
+Map polygon_map_of_file(const std::string& path, PolygonMap pm) {
   Map m;
-  m.polygons = read_wkt_map(in, path);
+  m.polygons = std::move(pm);
   const std::filesystem::path p(path);
   m.name = p.stem().string();
   m.collection = p.parent_path().filename().string();
@@ -113,6 +111,12 @@ Map load_wkt_map(const std::string& path) {
     m.max = {std::max(m.max.x, q.x), std::max(m.max.y, q.y)};
   }
   return m;
+}
+
+Map load_wkt_map(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ":0: cannot open file");
+  return polygon_map_of_file(path, read_wkt_map(in, path));
 }
 
 void write_wkt_map(std::ostream& out, const PolygonMap& m) {

@@ -16,6 +16,9 @@ PolygonMap read_wkt_map(std::istream& in, const std::string& name_for_errors);
 // name = file name without .wkt, collection = folder name, kind = polygon, min/max = bounding box
 // of the walkable area.
 Map load_wkt_map(const std::string& path);
+// The Map of a polygon map read from `path` (a .wkt, a Polyanya .mesh or .poly): its name,
+// collection, path and the bounding box of its walkable area.
+Map polygon_map_of_file(const std::string& path, PolygonMap pm);
 // Writes the map back in the same form (full double precision), readable by read_wkt_map.
 void write_wkt_map(std::ostream& out, const PolygonMap& m);
 

@@ -165,7 +165,7 @@ TEST(Gppc, MisbehavingEntryCostsOneQueryEach) {
   lim.query_ms = 1500;
   lim.memory_mb = 400;
   EntryProcess e(t.spec("misbehaving", Track::anyangle), lim, g);
-  // Behaviour k (entries/misbehaving/Entry.cpp) on the query from (k, 6); a good query after each.
+  // Behaviour k (entries/misbehaving/misbehaving.cpp) on the query from (k, 6); a good query after each.
   std::vector<EntryQuery> qs = {{0, 0, 4, 4}};  // straight through the pinch point
   for (int k = 1; k <= 10; ++k) {
     qs.push_back({double(k), 6, double(k), 9});
@@ -244,7 +244,7 @@ TEST(Gppc, RegistryRowsThroughThePipeline) {
                            .smoothings = modes, .rep = rep.get(), .search = mode, .caps = specs[0].caps(),
                            .keep_paths = true}, in);
     EXPECT_EQ(rows.size(), 2u);
-    if (rows[0].status == Status::ok) EXPECT_EQ(rows[1].status, Status::not_applicable);  // no corridor
+    if (rows[0].status == Status::ok) { EXPECT_EQ(rows[1].status, Status::not_applicable); }  // no corridor
     return rows[0];
   };
   ResultRow r = row({1, 3}, {1, 8});  // a crash

@@ -199,7 +199,7 @@ int run(const RunConfig& cfg) {
   if (unit.trace) std::filesystem::remove(trace_index(cfg.out));
   for (const auto& pm : maps)
     for (const Agent& agent : agent_passes(cfg.agents)) {
-      const AgentMap am(pm, agent, {.optimum = cfg.optimum, .threads = cfg.unit.threads});
+      const AgentMap am(pm, agent, {.optimum = cfg.optimum, .threads = cfg.unit.threads, .saved = {}});
       if (!cfg.quiet) note_agent_map(am);
       for (const auto& spec : cfg.reps) {
         auto sink = [&](const ResultRow& r) {
