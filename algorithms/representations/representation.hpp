@@ -88,11 +88,10 @@ concept HasSegmentCost = requires(const R& r, Point a) {
 };
 
 // Optional: the representation's structure as line segments (grid cell borders, quadtree cells,
-// triangle edges, graph edges), for the path pictures of scripts/pathviz.py.
+// triangle edges, graph edges), for the path pictures of scripts/pathviz.py, the viewer and a
+// trace's structure layer: each segment handed to `emit` in turn.
 template <class R>
-concept HasStructure = requires(const R& r) {
-  { r.structure() } -> std::same_as<std::vector<Segment>>;
-};
+concept HasStructure = requires(const R& r, const SegmentSink& emit) { r.structure(emit); };
 
 // Optional: a path with arcs (the tangent graph of a disc agent, docs/radius.md) for the found path.
 template <class R>

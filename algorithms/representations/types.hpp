@@ -3,6 +3,7 @@
 // segments. representation.hpp states the contract over them; the harness's headers need only these.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -65,5 +66,9 @@ struct BuildStats {
 struct Segment {
   Point a, b;
 };
+// Receives a drawing one segment at a time: a drawing can be large (Aurora's grid8 moves are
+// millions of segments), and its writers (the viewer's structure layer, `navbench structure`, a
+// trace's structure layer) stream it instead of holding it whole.
+using SegmentSink = std::function<void(const Segment&)>;
 
 }  // namespace navbench

@@ -97,16 +97,14 @@ class Adapter final : public AnyRepresentation {
   }
   bool update_is_approximate() const override { return HasApproximateUpdate<R>; }
   // The representation's own drawing, or else its graph: every edge between vertex positions.
-  std::vector<Segment> structure() const override {
+  void visit_structure(const SegmentSink& emit) const override {
     if constexpr (HasStructure<R>) {
-      return rep_.structure();
+      rep_.structure(emit);
     } else {
-      std::vector<Segment> out;
       const auto& g = rep_.graph();
       for (Vertex v = 0; v < Vertex(num_vertices(g)); ++v)
         for (auto [it, end] = out_edges(v, g); it != end; ++it)
-          if (Vertex u = Vertex(target(*it, g)); u > v) out.push_back({rep_.position(v), rep_.position(u)});
-      return out;
+          if (Vertex u = Vertex(target(*it, g)); u > v) emit({rep_.position(v), rep_.position(u)});
     }
   }
   OwnAnswer own_search(Point start, Point goal) const override {

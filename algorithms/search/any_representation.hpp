@@ -80,8 +80,14 @@ class AnyRepresentation {
   virtual bool update(const Map& m, const std::vector<CellChange>& changed) = 0;
   // True when update() may leave a structure other than a fresh build's (HasApproximateUpdate).
   virtual bool update_is_approximate() const = 0;
-  // Line segments that draw the structure (empty when the representation offers none).
-  virtual std::vector<Segment> structure() const = 0;
+  // The line segments that draw the structure, each handed to `emit` in turn (none when the
+  // representation offers no drawing); structure() collects them.
+  virtual void visit_structure(const SegmentSink& emit) const = 0;
+  std::vector<Segment> structure() const {
+    std::vector<Segment> out;
+    visit_structure([&out](const Segment& s) { out.push_back(s); });
+    return out;
+  }
   // A path with arcs (docs/radius.md) for the found path, when the representation has one (the tangent
   // graph of a disc agent); empty otherwise: its path is polyline().
   virtual std::vector<PathItem> disc_items(const Query& q) const = 0;

@@ -90,10 +90,11 @@ int structure_command(const std::vector<std::string>& args, const std::vector<st
       std::cerr << "navbench: skipping " << spec.text << ": " << u.what() << '\n';
       continue;
     }
-    for (const auto& s : rep->structure())
-      f << navbench::csv_field(spec.text) << ",segment," << navbench::format_number(s.a.x) << ','
-        << navbench::format_number(s.a.y) << ',' << navbench::format_number(s.b.x) << ','
-        << navbench::format_number(s.b.y) << '\n';
+    const std::string name = navbench::csv_field(spec.text);
+    rep->visit_structure([&](const navbench::Segment& s) {
+      f << name << ",segment," << navbench::format_number(s.a.x) << ',' << navbench::format_number(s.a.y) << ','
+        << navbench::format_number(s.b.x) << ',' << navbench::format_number(s.b.y) << '\n';
+    });
   }
   if (!f.flush()) throw std::runtime_error(o->out + ": write failed");
   return 0;

@@ -115,7 +115,7 @@ class GppcRepresentation final : public AnyRepresentation {
   void prepare() override {}
   bool update(const Map&, const std::vector<CellChange>&) override { return false; }  // preprocessed again
   bool update_is_approximate() const override { return false; }
-  std::vector<Segment> structure() const override { return {}; }
+  void visit_structure(const SegmentSink&) const override {}
   std::vector<PathItem> disc_items(const Query&) const override { return {}; }
   std::optional<OutsideAnswer> outside_answer() const override {
     if (last.owner != this) return std::nullopt;

@@ -39,9 +39,13 @@ std::string json_str(const std::string& t) {
 
 // posthoc 1.4.0 views (its 2D renderer's primitives rect, circle, path, polygon; ${{ }} holds a
 // JavaScript expression over the event `$` and the theme's colours): a vertex with a cell outline
-// is that polygon, any other a small disc; the end event draws the path.
+// is that polygon, any other a small disc; the end event draws the path; the structure event draws
+// each of its segments (segments[4i..4i+3]: x1, y1, x2, y2) as a thin line ($for over them).
 constexpr const char* kViews =
     R"({"main":[)"
+    R"({"$":"path","$if":"${{ $.type == 'structure' }}","$for":{"$let":"i","$to":"${{ $.segments.length / 4 }}"},)"
+    R"("points":"${{ [{x: $.segments[4 * $.i], y: $.segments[4 * $.i + 1]}, {x: $.segments[4 * $.i + 2], y: $.segments[4 * $.i + 3]}] }}",)"
+    R"("line-width":0.06,"fill":"${{ theme.foreground }}","alpha":0.3,"clear":false},)"
     R"({"$":"polygon","points":"${{ $.points }}","fill":"${{ $.type == 'expand' ? color.orange : ($.type == 'close' ? color.red : ($.type == 'source' ? color.green : color.blue)) }}","alpha":0.5,"$if":"${{ !!$.points }}"},)"
     R"({"$":"circle","x":"${{ $.x }}","y":"${{ $.y }}","radius":0.3,"fill":"${{ $.type == 'expand' ? color.orange : ($.type == 'close' ? color.red : ($.type == 'source' ? color.green : color.blue)) }}","$if":"${{ !$.points && $.type != 'end' && $.type != 'note' }}"},)"
     R"({"$":"path","points":"${{ $.path }}","line-width":0.4,"fill":"${{ color.purple }}","$if":"${{ $.type == 'end' && !!$.path }}","clear":false})"
@@ -67,6 +71,45 @@ TraceWriter::TraceWriter(const std::filesystem::path& file, const AnyRepresentat
   h += R"(,"pivot":{"x":"${{ $.x }}","y":"${{ $.y }}","scale":1},"events":[)";
   h += '\n';
   write(h);
+  write_structure();
+}
+
+void TraceWriter::write_structure() {
+  const std::size_t budget = cap_ / 2;
+  write(R"({"type":"structure","id":"structure","segments":[)");
+  buf_.clear();
+  std::string one;
+  rep_.visit_structure([&](const Segment& s) {
+    ++structure_total_;
+    if (structure_cut_) return;  // counted, not written
+    one.assign(structure_drawn_ ? "," : "");
+    num(one, s.a.x);
+    one += ',';
+    num(one, s.a.y);
+    one += ',';
+    num(one, s.b.x);
+    one += ',';
+    num(one, s.b.y);
+    if (bytes_ + buf_.size() + one.size() > budget) {
+      structure_cut_ = true;
+      return;
+    }
+    buf_ += one;
+    ++structure_drawn_;
+    if (buf_.size() >= (std::size_t(1) << 16)) {
+      write(buf_);
+      buf_.clear();
+    }
+  });
+  buf_ += "],\"drawn\":" + std::to_string(structure_drawn_) + ",\"total\":" + std::to_string(structure_total_) + "}";
+  if (structure_cut_)
+    buf_ += ",\n{\"type\":\"note\",\"text\":" +
+            json_str("structure layer cut at " + std::to_string(budget) + " bytes (half the trace's cap): " +
+                     std::to_string(structure_drawn_) + " of " + std::to_string(structure_total_) + " segments drawn") +
+            "}";
+  write(buf_);
+  buf_.clear();
+  first_ = false;
 }
 
 TraceWriter::~TraceWriter() {
@@ -193,7 +236,9 @@ void TraceWriter::finish(const std::string& status, const std::string& message) 
   for (std::size_t i = 0; i < 5; ++i) s += std::string(i ? "," : "") + "\"" + kTypes[i] + "\":" + std::to_string(counts_[i]);
   s += "},\"truncated\":";
   s += truncated_ ? "true" : "false";
-  s += ",\"cap_bytes\":" + std::to_string(cap_) + ",\"dropped_events\":" + std::to_string(counts_[5]) + "}}\n";
+  s += ",\"cap_bytes\":" + std::to_string(cap_) + ",\"dropped_events\":" + std::to_string(counts_[5]);
+  s += ",\"structure\":{\"segments\":" + std::to_string(structure_total_) + ",\"drawn\":" + std::to_string(structure_drawn_) +
+       ",\"truncated\":" + (structure_cut_ ? "true" : "false") + "}}}\n";
   write(s);
   std::fclose(out_);
   out_ = nullptr;

@@ -46,7 +46,8 @@ class QueryTrace : public SearchObserver {
 class TraceWriter final : public QueryTrace {
  public:
   // Opens `file` (throws std::runtime_error when it cannot) and writes the header: version, views
-  // (posthoc's 2D renderer: a vertex as a disc or its cell's outline, the end event's path), pivot.
+  // (posthoc's 2D renderer: a vertex as a disc or its cell's outline, the end event's path, the
+  // structure's segments), pivot; then the structure layer (write_structure).
   TraceWriter(const std::filesystem::path& file, const AnyRepresentation& rep, TraceInfo info,
               std::size_t cap_bytes = kDefaultTraceCapBytes);
   ~TraceWriter() override;
@@ -68,8 +69,15 @@ class TraceWriter final : public QueryTrace {
   std::size_t bytes() const { return bytes_; }
   bool truncated() const { return truncated_; }
   std::size_t count(const std::string& type) const;
+  // The structure layer's segments: the representation's, and those written (fewer when cut).
+  std::size_t structure_segments() const { return structure_total_; }
+  std::size_t structure_drawn() const { return structure_drawn_; }
 
  private:
+  // The first event, "structure": the representation's drawing (AnyRepresentation::visit_structure)
+  // as a flat list of segment ends, streamed; it takes at most half the cap (the search's events
+  // keep the rest) and, cut there, is followed by a note saying how much it left out.
+  void write_structure();
   void event(const char* type, Vertex v, Vertex p, double g, double f);
   Point point(Vertex v) const;
   void write(const std::string& s);  // counted against the cap by the caller
@@ -79,6 +87,8 @@ class TraceWriter final : public QueryTrace {
   TraceInfo info_;
   std::size_t cap_, bytes_ = 0, n_ = 0;
   bool truncated_ = false, first_ = true, searched_ = false, table_ = false, finished_ = false;
+  bool structure_cut_ = false;
+  std::size_t structure_total_ = 0, structure_drawn_ = 0;
   double cost_ = 0;
   std::size_t table_steps_ = 0;
   std::size_t counts_[6] = {};  // source, generate, update, expand, close, dropped

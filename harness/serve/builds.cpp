@@ -66,14 +66,11 @@ UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange
 
 std::string structure_bytes(AnyRepresentation& rep) {
   static_assert(std::endian::native == std::endian::little, "the page reads little-endian float32");
-  const auto segs = rep.structure();
-  std::string bytes(segs.size() * 4 * sizeof(float), '\0');
-  char* out = bytes.data();
-  for (const auto& s : segs) {
+  std::string bytes;
+  rep.visit_structure([&bytes](const Segment& s) {
     const float v[4] = {float(s.a.x), float(s.a.y), float(s.b.x), float(s.b.y)};
-    std::memcpy(out, v, sizeof v);
-    out += sizeof v;
-  }
+    bytes.append(reinterpret_cast<const char*>(v), sizeof v);
+  });
   return bytes;
 }
 

@@ -1,5 +1,5 @@
 """Search traces (SPEC §12, docs/traces.md) against the rows they trace.
-Usage: test_traces.py NAVBENCH ROOT [--large]. Exit 0 = pass, 1 = fail.
+Usage: test_traces.py NAVBENCH ROOT [--large | --aurora-structure]. Exit 0 = pass, 1 = fail, 77 = skipped.
 
 Default: `navbench run --trace` on bundled maps over grid8, quadtree, navmesh, visgraph (table
 answers) and visgraph:table=0 with A*, and grid8 with Theta* and Lazy Theta*. Every trace must be
@@ -8,10 +8,15 @@ hand below: no PyPI), its expand events must equal the row's `expansions`, its g
 row's `generated`, its end event's path the row's path (paths.csv, smoothing none, same points),
 every parent must be generated before its child, a table answer must say so and hold no expansions,
 an unreachable goal's trace must end with no path, and a trace cut at --trace-cap must stay valid,
-under the cap, with a note, and a sweep's shards merged must carry every unit's traces.
+under the cap, with a note, and a sweep's shards merged must carry every unit's traces. Every trace
+opens with its structure layer (the event `structure`), whose segments must be those `navbench
+structure` writes for the representation, within half the cap (cut there with a note).
 --large: grid8 A* on Aurora's longest scenario query (../shared/datasets/movingai/sc1/Aurora.map):
 the trace is written in bounded memory (peak RSS with the trace within 16 MiB of the run without,
-while the file is far larger) and its size is printed."""
+while the file is far larger) and its size is printed.
+--aurora-structure: grid8 on Aurora (millions of moves) traced with --trace-cap 8: the structure
+layer is cut at half the cap with a note, the file stays under the cap, the search's events follow,
+and the peak RSS stays within 16 MiB of the untraced run's (the layer is streamed, never held)."""
 import csv
 import json
 import os
@@ -67,6 +72,57 @@ def schema_errors(doc):
     return errs
 
 
+def structure_errors(name, path, doc):
+    """The structure layer (docs/traces.md#the-structure-layer): the first event, type structure,
+    segments a flat list x1, y1, x2, y2, ... of `drawn` segments out of `total`, as navbench.structure
+    states; whole unless cut, and cut only at half the cap, then followed by a note. The header and
+    the layer (the file's first two lines) stay within half the cap but for the layer's closing
+    fields."""
+    ev = doc["events"]
+    first = ev[0] if ev else {}
+    if first.get("type") != "structure":
+        return [f"{name}: the first event is not the structure layer"]
+    errs = []
+    seg = first.get("segments")
+    st = doc["navbench"].get("structure", {})
+    if not (isinstance(seg, list) and len(seg) % 4 == 0 and all(isinstance(v, (int, float)) for v in seg)):
+        return [f"{name}: the structure's segments are not a flat list of numbers, four a segment"]
+    if not (len(seg) // 4 == first.get("drawn") == st.get("drawn") and first.get("total") == st.get("segments")):
+        errs.append(f"{name}: structure drawn {len(seg) // 4} / {first.get('drawn')} / {st.get('drawn')}, "
+                    f"total {first.get('total')} / {st.get('segments')}")
+    with open(path, "rb") as f:
+        head = len(f.readline()) + len(f.readline())
+    cap = doc["navbench"]["cap_bytes"]
+    if head > cap // 2 + 64:
+        errs.append(f"{name}: the structure layer ends at byte {head}, over half the cap ({cap // 2})")
+    note = ev[1] if len(ev) > 1 else {}
+    if st.get("truncated"):
+        if not (first["drawn"] < first["total"] and note.get("type") == "note"
+                and note.get("text", "").startswith("structure layer cut at")):
+            errs.append(f"{name}: a cut structure layer without a note, or holding every segment")
+        if head < cap // 2 - 256:
+            errs.append(f"{name}: the structure layer was cut at byte {head}, well before half the cap ({cap // 2})")
+    elif first["drawn"] != first["total"]:
+        errs.append(f"{name}: the structure layer holds {first['drawn']} of {first['total']} segments, not cut")
+    return errs
+
+
+def structure_matches(nb, tmp, map_file, rep, trace_file):
+    """The trace's structure layer against `navbench structure --map M --rep R` (the viewer's and the
+    path pictures' source of segments): the same segments, each within 1e-6; grids, quadtrees and
+    meshes always draw some (a visibility graph's skip graph may have no edge: visgraph:table=0 on
+    maze-4-128)."""
+    out = os.path.join(tmp, "structure.csv")
+    p = subprocess.run([nb, "structure", "--map", map_file, "--rep", rep, "--out", out], capture_output=True, text=True)
+    if not check(p.returncode == 0, f"navbench structure {rep}: {p.stderr.strip()}"):
+        return
+    want = sorted(tuple(round(float(r[k]), 6) for k in ("x1", "y1", "x2", "y2")) for r in csv.DictReader(open(out)))
+    seg = json.load(open(trace_file))["events"][0].get("segments", [])
+    got = sorted(tuple(round(float(v), 6) for v in seg[i:i + 4]) for i in range(0, len(seg), 4))
+    check((len(want) > 0 or rep.startswith("visgraph")) and got == want, f"{os.path.basename(trace_file)}: its structure layer ({len(got)} segments) "
+                                         f"is not navbench structure's ({len(want)})")
+
+
 def run(nb, args, out):
     p = subprocess.run([nb, "run", *args, "--out", out], capture_output=True, text=True)
     if p.returncode != 0:
@@ -96,6 +152,7 @@ def check_run(prefix):
         doc = json.load(open(os.path.join(tdir, name)))
         for e in schema_errors(doc):
             FAILURES.append(f"{name}: {e}")
+        FAILURES.extend(structure_errors(name, os.path.join(tdir, name), doc))
         ev = doc["events"]
         counts = {}
         for e in ev:
@@ -154,6 +211,13 @@ def default_checks(nb, root, tmp):
     check(len(index) == 2 * 5 * 3, f"{len(index)} traces, expected 30 (2 maps x 5 representations x 3 queries)")
     check(any(t["representation"] == "visgraph" and json.load(open(os.path.join(tmp, "a/traces", t["file"])))["events"][-1]
               .get("answered") == "table" for t in index), "no visgraph table answer traced")
+    # The structure layer is the representation's drawing: each representation's on each map.
+    for m in maps:
+        name = os.path.splitext(os.path.basename(m))[0]
+        for rep in ("grid8", "quadtree", "navmesh", "visgraph", "visgraph:table=0"):
+            t = next((t for t in index if t["map"] == name and t["representation"] == rep), None)
+            if check(t is not None, f"no trace of {rep} on {name}"):
+                structure_matches(nb, tmp, m, rep, os.path.join(tmp, "a/traces", t["file"]))
     prefix = os.path.join(tmp, "b", "run")
     run(nb, ["--map", maps[0], "--rep", "grid8", "--search", "theta,lazy-theta", "--limit", "4", "--trace", "4",
              "--paths", "--quiet"], prefix)
@@ -191,6 +255,9 @@ def default_checks(nb, root, tmp):
         check(int(cut[0]["bytes"]) < 20972 + 4096 + 64 * len(doc["events"][-1].get("path", [])),
               f"a cut trace is {cut[0]['bytes']} bytes, over its cap")
         check(doc["navbench"]["truncated"] and doc["navbench"]["dropped_events"] > 0, "a cut trace does not say what was left out")
+        # maze-4-128's grid8 moves (over 100 kB) cut at half the cap; the search's events after it
+        check(doc["navbench"]["structure"]["truncated"], "maze-4-128's grid8 structure layer was not cut at 10 kB")
+        check(any(e["type"] == "expand" for e in doc["events"]), "a cut structure layer left no room for the search")
 
 
 def sweep_checks(nb, root, tmp):
@@ -235,11 +302,40 @@ def large_check(nb, root, tmp):
     check(rss["traced"] - rss["plain"] < 16, f"tracing raised peak RSS by {rss['traced'] - rss['plain']:.1f} MiB")
 
 
+def aurora_structure_check(nb, root, tmp):
+    aurora = os.path.join(root, "../shared/datasets/movingai/sc1/Aurora.map")
+    if not os.path.exists(aurora):
+        print("test_traces: no Aurora map; skipped")
+        sys.exit(77)
+    rss, cap = {}, 8
+    for mode in ("plain", "traced"):
+        extra = ["--trace", "1", "--trace-cap", str(cap)] if mode == "traced" else []
+        err = run(nb, ["--map", aurora, "--rep", "grid8", "--limit", "1", "--no-optimum", "--paths", *extra],
+                  os.path.join(tmp, mode, "run"))
+        rss[mode] = float(re.search(r"peak RSS ([0-9.]+) MiB", err).group(1))
+    index = check_run(os.path.join(tmp, "traced", "run"))
+    if not check(len(index) == 1, f"{len(index)} Aurora traces, expected 1"):
+        return
+    path = os.path.join(tmp, "traced", "traces", index[0]["file"])
+    doc = json.load(open(path))
+    st = doc["navbench"]["structure"]
+    size = os.path.getsize(path)
+    print(f"test_traces: Aurora grid8 structure layer {st['drawn']:,} of {st['segments']:,} segments at a cap of {cap} MiB; "
+          f"file {size / 2**20:.2f} MiB; peak RSS {rss['traced']:.1f} MiB traced vs {rss['plain']:.1f} MiB plain")
+    check(st["truncated"] and st["segments"] > 1_000_000 and 0 < st["drawn"] < st["segments"],
+          f"Aurora's grid8 structure layer not cut at {cap} MiB: {st}")
+    check(size <= cap * 2**20 + 4096 + 64 * len(doc["events"][-1].get("path", [])), f"the trace is {size} bytes, over its cap")
+    check(any(e["type"] == "expand" for e in doc["events"]), "no search events after the structure layer")
+    check(rss["traced"] - rss["plain"] < 16, f"tracing raised peak RSS by {rss['traced'] - rss['plain']:.1f} MiB")
+
+
 def main():
     nb, root = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
         if "--large" in sys.argv:
             large_check(nb, root, tmp)
+        elif "--aurora-structure" in sys.argv:
+            aurora_structure_check(nb, root, tmp)
         else:
             default_checks(nb, root, tmp)
             sweep_checks(nb, root, tmp)

@@ -150,7 +150,7 @@ class GridRepresentation : public BuiltGraph<GridGraph> {
   Polyline polyline(const Query& q) const { return polyline_through_positions(*this, q); }
   BuildStats stats() const;
   // The moves as segments between cell centres (each undirected move once).
-  std::vector<Segment> structure() const;
+  void structure(const SegmentSink& emit) const;
   // docs/changing-maps.md: changed cells update the moves of their 3x3 neighbourhoods, O(changed). A freed cell
   // joins (unites) its neighbours' components; a blocked cell leaves its component's label as it
   // is, so labels may over-approximate connectivity after a split: equal labels then no longer

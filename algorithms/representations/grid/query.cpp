@@ -71,14 +71,12 @@ BuildStats GridRepresentation<D>::stats() const {
 }
 
 template <bool D>
-std::vector<Segment> GridRepresentation<D>::structure() const {
-  std::vector<Segment> out;
+void GridRepresentation<D>::structure(const SegmentSink& emit) const {
   for (Vertex v = 0; v < Vertex(num_vertices(graph_)); ++v)
     for (auto [it, end] = out_edges(v, graph_); it != end; ++it) {
       const Vertex u = target(*it, graph_);
-      if (u > v) out.push_back({position(v), position(u)});
+      if (u > v) emit({position(v), position(u)});
     }
-  return out;
 }
 
 template std::optional<Attachment> GridRepresentation<false>::attach(Point) const;
@@ -89,7 +87,7 @@ template bool GridRepresentation<false>::direct(const Query&) const;
 template bool GridRepresentation<true>::direct(const Query&) const;
 template BuildStats GridRepresentation<false>::stats() const;
 template BuildStats GridRepresentation<true>::stats() const;
-template std::vector<Segment> GridRepresentation<false>::structure() const;
-template std::vector<Segment> GridRepresentation<true>::structure() const;
+template void GridRepresentation<false>::structure(const SegmentSink&) const;
+template void GridRepresentation<true>::structure(const SegmentSink&) const;
 
 }  // namespace navbench

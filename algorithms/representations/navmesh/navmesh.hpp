@@ -204,17 +204,15 @@ class NavMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public Conv
   // a quarter of the map or more changed.
   bool update(const Map& map, const std::vector<CellChange>& changed);
   // The cells' outlines (triangles, or merged convex polygons), for path pictures.
-  std::vector<Segment> structure() const {
-    std::vector<Segment> out;
+  void structure(const SegmentSink& emit) const {
     const auto& pts = tri_.points();
     for (std::uint32_t c = 0; c + 1 < cell_begin_.size(); ++c) {
       if (!cell_alive(c)) continue;
       for (std::uint32_t i = cell_begin_[c]; i < cell_begin_[c + 1]; ++i) {
         const std::uint32_t j = i + 1 < cell_begin_[c + 1] ? i + 1 : cell_begin_[c];
-        out.push_back({pts[cell_verts_[i]], pts[cell_verts_[j]]});
+        emit({pts[cell_verts_[i]], pts[cell_verts_[j]]});
       }
     }
-    return out;
   }
 
   // Inspection (tests, plots).

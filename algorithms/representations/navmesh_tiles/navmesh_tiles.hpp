@@ -40,7 +40,7 @@ class NavMeshTiles : public BuiltGraph<CsrGraph>, public ConvexCellQueries<NavMe
   std::optional<Attachment> attach(Point p) const;
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
-  std::vector<Segment> structure() const;
+  void structure(const SegmentSink& emit) const;
   // docs/changing-maps.md: the tiles holding changed cells are triangulated again; their old triangles and
   // portals go, the new ones are linked to the unchanged neighbour tiles. The result is the same
   // structure a fresh build of the new map has (same cells and portals; ids may differ).

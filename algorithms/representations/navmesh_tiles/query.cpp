@@ -84,14 +84,12 @@ BuildStats NavMeshTiles::stats() const {
   return s;
 }
 
-std::vector<Segment> NavMeshTiles::structure() const {
-  std::vector<Segment> out;
+void NavMeshTiles::structure(const SegmentSink& emit) const {
   for (std::size_t id = 0; id < cells_.size(); ++id) {
     if (cells_[id].tile < 0) continue;
     const auto& c = corners_[id].c;
-    for (std::size_t i = 0; i < c.size(); ++i) out.push_back({c[i], c[(i + 1) % c.size()]});
+    for (std::size_t i = 0; i < c.size(); ++i) emit({c[i], c[(i + 1) % c.size()]});
   }
-  return out;
 }
 
 std::vector<std::vector<Point>> NavMeshTiles::cells() const {

@@ -195,15 +195,13 @@ class QuadTree : public BuiltGraph<QuadTreeGraph>, public ConvexCellQueries<Quad
   // False (rebuild) on polygon maps and when a quarter of the map or more changed.
   bool update(const Map& map, const std::vector<CellChange>& changed);
   // The cells' outlines, for path pictures.
-  std::vector<Segment> structure() const {
-    std::vector<Segment> out;
+  void structure(const SegmentSink& emit) const {
     for (std::uint32_t c = 0; c < cells_.size(); ++c) {
       if (dead(c)) continue;
       const Box b = cell_box(c);
       const Point p[4] = {b.min, {b.max.x, b.min.y}, b.max, {b.min.x, b.max.y}};
-      for (int i = 0; i < 4; ++i) out.push_back({p[i], p[(i + 1) % 4]});
+      for (int i = 0; i < 4; ++i) emit({p[i], p[(i + 1) % 4]});
     }
-    return out;
   }
 
   // --- inspection (tests, benchmarks, reports) ---

@@ -137,11 +137,9 @@ BuildStats RecastMesh::stats() const {
   return s;
 }
 
-std::vector<Segment> RecastMesh::structure() const {
-  std::vector<Segment> out;
+void RecastMesh::structure(const SegmentSink& emit) const {
   for (const auto& p : mesh_.polygons())
-    for (std::size_t i = 0; i < p.corners.size(); ++i) out.push_back({p.corners[i], p.corners[(i + 1) % p.corners.size()]});
-  return out;
+    for (std::size_t i = 0; i < p.corners.size(); ++i) emit({p.corners[i], p.corners[(i + 1) % p.corners.size()]});
 }
 
 }  // namespace navbench

@@ -46,7 +46,7 @@ class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public C
   std::optional<Attachment> attach(Point p) const;
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
-  std::vector<Segment> structure() const;
+  void structure(const SegmentSink& emit) const;
 
   // Detour's own query (detour_query.hpp): `--search detour`.
   OwnAnswer own_search(Point start, Point goal) const;

@@ -45,6 +45,20 @@ function drawSearch() {
   const size = Math.max(3, 0.7 * s);
   const single = layers.length === 1;
   for (const l of layers) {
+    if (l.structure && l.structure.length) {  // an opened file's structure layer, faint, beneath its search
+      ctx.beginPath();
+      const g = l.structure;
+      for (let i = 0; i + 3 < g.length; i += 4) {
+        const [ax, ay] = toScreen(g[i], g[i + 1]), [bx, by] = toScreen(g[i + 2], g[i + 3]);
+        ctx.moveTo(ax, ay);
+        ctx.lineTo(bx, by);
+      }
+      ctx.strokeStyle = l.colour;
+      ctx.globalAlpha = 0.35;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    }
     const e = l.trace.expanded, n = e.length / 4, k = Math.min(n, search.step);
     if (l.theta || l.parents) {  // parent links: Theta*'s shortcuts
       ctx.beginPath();
@@ -142,15 +156,16 @@ function stopSearch() {
   $('searchplay').textContent = 'Play';
 }
 
-// A posthoc trace written by `navbench run --trace` (docs/traces.md#the-format): its expand
-// events in order (parent points by id), the vertices generated and never expanded (the frontier),
-// the end event's path.
+// A posthoc trace written by `navbench run --trace` (docs/traces.md#the-format): its structure
+// layer (the structure event's segments), its expand events in order (parent points by id), the
+// vertices generated and never expanded (the frontier), the end event's path.
 function readTraceFile(text, name) {
   const doc = JSON.parse(text);
   if (!doc || !Array.isArray(doc.events)) throw new Error(`${name}: not a search trace (no events list)`);
   const pos = new Map(), open = new Set(), expanded = [];
-  let path = null, answered = 'search', expansions = 0, generated = 0;
+  let path = null, answered = 'search', expansions = 0, generated = 0, structure = null;
   for (const ev of doc.events) {
+    if (ev.type === 'structure') { if (Array.isArray(ev.segments)) structure = ev.segments; continue; }
     if (ev.id !== undefined && ev.x !== undefined) pos.set(ev.id, [ev.x, ev.y]);
     if (ev.type === 'generate') { open.add(ev.id); ++generated; }
     else if (ev.type === 'update') open.add(ev.id);
@@ -168,7 +183,7 @@ function readTraceFile(text, name) {
   for (const id of open) frontier.push(...pos.get(id));
   const nb = doc.navbench || {};
   const label = `${name}${nb.map ? ` (${nb.map} ${nb.representation} ${nb.search})` : ''}`;
-  return { label, colour: '#7c3aed', path, parents: nb.search && nb.search !== 'astar', map: nb.map, start: nb.start, goal: nb.goal,
+  return { label, colour: '#7c3aed', path, structure, parents: nb.search && nb.search !== 'astar', map: nb.map, start: nb.start, goal: nb.goal,
            trace: { answered, expanded, frontier, expansions, generated, truncated: !!nb.truncated, table_steps: 0 } };
 }
 
