@@ -47,7 +47,7 @@ constexpr const char* kViews =
     R"("points":"${{ [{x: $.segments[4 * $.i], y: $.segments[4 * $.i + 1]}, {x: $.segments[4 * $.i + 2], y: $.segments[4 * $.i + 3]}] }}",)"
     R"("line-width":0.06,"fill":"${{ theme.foreground }}","alpha":0.3,"clear":false},)"
     R"({"$":"polygon","points":"${{ $.points }}","fill":"${{ $.type == 'expand' ? color.orange : ($.type == 'close' ? color.red : ($.type == 'source' ? color.green : color.blue)) }}","alpha":0.5,"$if":"${{ !!$.points }}"},)"
-    R"({"$":"circle","x":"${{ $.x }}","y":"${{ $.y }}","radius":0.3,"fill":"${{ $.type == 'expand' ? color.orange : ($.type == 'close' ? color.red : ($.type == 'source' ? color.green : color.blue)) }}","$if":"${{ !$.points && $.type != 'end' && $.type != 'note' }}"},)"
+    R"({"$":"circle","x":"${{ $.x }}","y":"${{ $.y }}","radius":0.3,"fill":"${{ $.type == 'expand' ? color.orange : ($.type == 'close' ? color.red : ($.type == 'source' ? color.green : color.blue)) }}","$if":"${{ !$.points && $.type != 'end' && $.type != 'note' && $.type != 'structure' }}"},)"
     R"({"$":"path","points":"${{ $.path }}","line-width":0.4,"fill":"${{ color.purple }}","$if":"${{ $.type == 'end' && !!$.path }}","clear":false})"
     R"(]})";
 
@@ -321,21 +321,25 @@ Point TraceRecorder::point(Vertex v) const {
 
 void TraceRecorder::expand(Vertex v, Vertex p, double, double f) {
   ++expansions_;
-  state_[v] = kExpanded;
+  Reached& r = state_[v];
+  const bool shortcut = r.state == kOpen && p != v && p == r.parent && p != r.via;
+  r.state = kExpanded;
+  current_ = v;
   if (expansions_ > max_) return;
   const Point a = point(v), b = point(p);
   expanded_.insert(expanded_.end(), {float(a.x), float(a.y), float(b.x), float(b.y)});
   f_.push_back(float(f));
+  shortcut_.push_back(shortcut ? 1 : 0);
 }
 
 nlohmann::json TraceRecorder::to_json() const {
   std::vector<float> frontier;
   for (const auto& [v, s] : state_)
-    if (s == kOpen) {
+    if (s.state == kOpen) {
       const Point a = point(v);
       frontier.insert(frontier.end(), {float(a.x), float(a.y)});
     }
-  return {{"answered", answered_}, {"expanded", expanded_}, {"f", f_}, {"frontier", frontier},
+  return {{"answered", answered_}, {"expanded", expanded_}, {"f", f_}, {"shortcut", shortcut_}, {"frontier", frontier},
           {"expansions", expansions_}, {"generated", generated_}, {"table_steps", table_steps_},
           {"truncated", expansions_ > max_}};
 }

@@ -98,31 +98,49 @@ class TraceWriter final : public QueryTrace {
 };
 
 // The viewer's record of one search (docs/traces.md#in-navbenchs-viewer): the expanded vertices in
-// order, each with its parent's point (Theta*'s parent changes are its shortcuts), and the
-// frontier at the end; up to `max_expanded` expansions (the rest counted, not kept).
+// order, each with its parent's point and whether that parent is a shortcut, and the frontier at
+// the end; up to `max_expanded` expansions (the rest counted, not kept). A shortcut is Theta*'s
+// parent change: the vertex was reached (generated or updated) while `u` was being expanded, but
+// its parent is not `u` (Theta*: u's parent, seen along a straight segment; Lazy Theta*: the parent
+// it assumed then and kept when expanded). A*'s parents are never shortcuts.
 class TraceRecorder final : public QueryTrace {
  public:
   TraceRecorder(const AnyRepresentation& rep, Point start, Point goal, std::size_t max_expanded = 200000);
-  void source(Vertex, std::size_t n, double) override { n_ = n; answered_ = "search"; }
-  void generate(Vertex v, Vertex, double, double) override { state_[v] = kOpen; ++generated_; }
-  void update(Vertex v, Vertex, double, double) override { state_[v] = kOpen; }
+  void source(Vertex v, std::size_t n, double) override {
+    n_ = n;
+    current_ = v;
+    answered_ = "search";
+  }
+  void generate(Vertex v, Vertex p, double, double) override {
+    reached(v, p);
+    ++generated_;
+  }
+  void update(Vertex v, Vertex p, double, double) override { reached(v, p); }
   void expand(Vertex v, Vertex p, double g, double f) override;
   void close(Vertex, Vertex, double, double) override {}
   void end(double) override {}
   void table_answer(double, std::size_t steps) override { answered_ = "table"; table_steps_ = steps; }
   // {"answered": "search" | "table" | "none", "expanded": [x, y, parent x, parent y, ...] in
-  //  expansion order, "f": [f, ...], "frontier": [x, y, ...], "expansions", "generated", "truncated"}
+  //  expansion order, "f": [f, ...], "shortcut": [0 | 1, ...], "frontier": [x, y, ...],
+  //  "expansions", "generated", "truncated"}
   nlohmann::json to_json() const;
 
  private:
   static constexpr std::uint8_t kOpen = 1, kExpanded = 2;
+  struct Reached {
+    std::uint8_t state = 0;
+    Vertex via = 0, parent = 0;  // the vertex being expanded when v was last reached, and v's parent then
+  };
+  void reached(Vertex v, Vertex p) { state_[v] = {kOpen, current_, p}; }
   Point point(Vertex v) const;
   const AnyRepresentation& rep_;
   Point start_, goal_;
   std::size_t max_, n_ = 0, expansions_ = 0, generated_ = 0, table_steps_ = 0;
   std::string answered_ = "none";
+  Vertex current_ = 0;  // the vertex being expanded
   std::vector<float> expanded_, f_;
-  std::unordered_map<Vertex, std::uint8_t> state_;
+  std::vector<std::uint8_t> shortcut_;
+  std::unordered_map<Vertex, Reached> state_;
 };
 
 // Where a run's traces go: traces/ beside PREFIX.csv, and the index of them,

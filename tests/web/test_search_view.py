@@ -5,11 +5,13 @@ chromium, chromedriver or selenium, or no den520d map).
 On den520d, grid8, quadtree, navmesh and visgraph:table=0 with "show the search" ticked, after a
 real drag of the goal: each answer carries its search, whose expansions equal its row's; the canvas
 shows the expanded vertices (pixels of the viridis ramp with one representation shown); the slider
-steps back (fewer such pixels) and Play moves it forward; Theta* draws its parent links; a trace
+steps back (fewer such pixels) and Play moves it forward; A* has no shortcut and Theta* has
+shortcuts (parents other than the vertex reached from, some farther than one move); a trace
 written by `navbench run --trace` opens from the file input with as many expansions as its index
-says. Screenshots go to OUTDIR (search-all.png, search-REP.png for each, search-grid8-step.png,
+says and its structure layer's segments. Screenshots go to OUTDIR (search-all.png, search-REP.png for each, search-grid8-step.png,
 search-theta.png, search-file.png)."""
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -75,9 +77,10 @@ def main():
             time.sleep(0.5)
             res = d.execute_script("return navbenchViewer.state.results.results.filter(r => r.trace)"
                                    ".map(r => [r.representation, r.expansions, r.generated, r.trace.expansions, r.trace.generated,"
-                                   " r.trace.expanded.length / 4, r.trace.frontier.length / 2])")
-            for rep, exp, gen, texp, tgen, kept, front in res:
+                                   " r.trace.expanded.length / 4, r.trace.frontier.length / 2, r.trace.shortcut.reduce((a, b) => a + b, 0)])")
+            for rep, exp, gen, texp, tgen, kept, front, short in res:
                 check(exp == texp == kept and gen == tgen, f"{rep}: trace {texp}/{tgen} (kept {kept}) vs row {exp}/{gen}")
+                check(short == 0, f"{rep}: A* has {short} shortcuts")
                 check(exp > 0 and front > 0, f"{rep}: no expansions or no frontier")
             check(sorted(r[0] for r in res) == sorted(reps), f"answers of {[r[0] for r in res]}")
             d.save_screenshot(os.path.join(out, "search-all.png"))
@@ -108,6 +111,11 @@ def main():
             d.execute_script("const s = document.querySelector('#search'); s.value = 'theta'; s.dispatchEvent(new Event('change'))")
             tv.wait_for(d, "const r = navbenchViewer.state.results; return r && r.results.some(x => x.search == 'theta' && x.trace)", "Theta*'s search")
             time.sleep(0.5)
+            # its parent changes: shortcuts, some of them longer than one move, drawn as dark links
+            sc = d.execute_script("const t = navbenchViewer.state.results.results.find(x => x.search == 'theta' && x.trace).trace, e = t.expanded;"
+                                  "let n = 0, far = 0; t.shortcut.forEach((s, i) => { if (!s) return; ++n;"
+                                  " if (Math.hypot(e[4*i] - e[4*i+2], e[4*i+1] - e[4*i+3]) > 1.5) ++far; }); return [n, far, t.shortcut.length]")
+            check(sc[0] > 0 and sc[1] > 0 and sc[2] > 0, f"Theta*'s trace: {sc[0]} shortcuts, {sc[1]} longer than a move, of {sc[2]} expansions")
             d.save_screenshot(os.path.join(out, "search-theta.png"))
             # a trace file
             d.execute_script("const s = document.querySelector('#search'); s.value = 'astar'; s.dispatchEvent(new Event('change'))")
@@ -116,8 +124,11 @@ def main():
                 d.execute_script("navbenchViewer.search.file = null; document.querySelector('#tracefile').value = ''")
                 d.find_element("id", "tracefile").send_keys(os.path.abspath(os.path.join(out, "run", "traces", t["file"])))
                 tv.wait_for(d, "return navbenchViewer.search.file", "the trace file " + t["file"])
-                got = d.execute_script("return [navbenchViewer.search.file.trace.expanded.length / 4, navbenchViewer.search.file.trace.answered]")
+                got = d.execute_script("const f = navbenchViewer.search.file; "
+                                       "return [f.trace.expanded.length / 4, f.trace.answered, f.structure ? f.structure.length / 4 : 0]")
                 check(got[0] == int(t["expand"]), f"{t['file']} shows {got[0]} expansions, its index {t['expand']}")
+                drawn = json.load(open(os.path.join(out, "run", "traces", t["file"])))["events"][0].get("drawn", -1)
+                check(got[2] == drawn > 0, f"{t['file']}: the viewer holds {got[2]} structure segments, the file {drawn}")
                 check((got[1] == "table") == (t["representation"] == "visgraph"), f"{t['file']}: answered {got[1]}")
             d.execute_script("const f = navbenchViewer.search.file; navbenchViewer.setPoints([f.start.x, f.start.y], [f.goal.x, f.goal.y])")
             tv.wait_for(d, "const f = navbenchViewer.search.file, q = navbenchViewer.state.shownQuery; return q && q[2] == f.goal.x", "the file's query")

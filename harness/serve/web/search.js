@@ -5,7 +5,8 @@
 // k-th expansion of every shown search), Play runs them; a vertex is coloured by its expansion
 // order (early light, late dark: one representation on the viridis ramp, several in their own
 // colours); the frontier is drawn, hollow, once its search has run to the end; Theta*'s and Lazy
-// Theta*'s parent links are drawn, so their shortcuts show. A trace file written by
+// Theta*'s shortcuts (an expanded vertex whose parent is not the vertex it was reached from, the
+// recorder's "shortcut") are drawn over them as links to those parents. A trace file written by
 // `navbench run --trace` (the posthoc format) opens as one more search over the current map.
 'use strict';
 
@@ -18,16 +19,15 @@ function viridis(t) {
   return `rgb(${VIRIDIS[i].map((c, k) => Math.round(c + f * (VIRIDIS[i + 1][k] - c))).join(',')})`;
 }
 
-// The searches to draw: {label, colour, trace, theta, path} for each shown row with a trace, and
+// The searches to draw: {label, colour, trace, path, structure} for each shown row with a trace, and
 // the opened trace file.
 function searchLayers() {
   const out = [];
   if (search.on && state.results) {
-    const theta = state.results.results.some((r) => r.search && r.search !== 'astar');
     for (const r of state.results.results) {
       if (!r.trace || !isShown(r.representation)) continue;
       if (search.only && search.only !== r.representation) continue;
-      out.push({ label: r.representation, colour: colourOf(r.representation), trace: r.trace, theta });
+      out.push({ label: r.representation, colour: colourOf(r.representation), trace: r.trace });
     }
   }
   if (search.file && (!search.only || search.only === search.file.label)) out.push(search.file);
@@ -53,26 +53,13 @@ function drawSearch() {
         ctx.moveTo(ax, ay);
         ctx.lineTo(bx, by);
       }
-      ctx.strokeStyle = l.colour;
-      ctx.globalAlpha = 0.35;
-      ctx.lineWidth = 1;
+      ctx.strokeStyle = '#6b7280';
+      ctx.globalAlpha = 0.3;
+      ctx.lineWidth = 0.75;
       ctx.stroke();
       ctx.globalAlpha = 1;
     }
     const e = l.trace.expanded, n = e.length / 4, k = Math.min(n, search.step);
-    if (l.theta || l.parents) {  // parent links: Theta*'s shortcuts
-      ctx.beginPath();
-      for (let i = 0; i < k; ++i) {
-        const [ax, ay] = toScreen(e[4 * i], e[4 * i + 1]), [bx, by] = toScreen(e[4 * i + 2], e[4 * i + 3]);
-        ctx.moveTo(ax, ay);
-        ctx.lineTo(bx, by);
-      }
-      ctx.strokeStyle = single ? 'rgba(30,30,30,0.45)' : l.colour;
-      ctx.globalAlpha = single ? 1 : 0.45;
-      ctx.lineWidth = 1;
-      ctx.stroke();
-      ctx.globalAlpha = 1;
-    }
     for (let i = 0; i < k; ++i) {
       const [x, y] = toScreen(e[4 * i], e[4 * i + 1]);
       const t = n > 1 ? i / (n - 1) : 1;
@@ -81,6 +68,21 @@ function drawSearch() {
       ctx.fillRect(x - size / 2, y - size / 2, size, size);
     }
     ctx.globalAlpha = 1;
+    const sc = l.trace.shortcut;
+    if (sc && sc.length) {  // Theta*'s parent changes: each shortcut expanded so far, over the vertices
+      ctx.beginPath();
+      for (let i = 0; i < k; ++i) {
+        if (!sc[i]) continue;
+        const [ax, ay] = toScreen(e[4 * i], e[4 * i + 1]), [bx, by] = toScreen(e[4 * i + 2], e[4 * i + 3]);
+        ctx.moveTo(ax, ay);
+        ctx.lineTo(bx, by);
+      }
+      ctx.strokeStyle = single ? 'rgba(20,20,20,0.16)' : l.colour;
+      ctx.globalAlpha = single ? 1 : 0.2;
+      ctx.lineWidth = 0.75;
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    }
     if (k > 0) {  // the vertex expanded at this step
       const [x, y] = toScreen(e[4 * k - 4], e[4 * k - 3]);
       ctx.beginPath();
@@ -157,23 +159,30 @@ function stopSearch() {
 }
 
 // A posthoc trace written by `navbench run --trace` (docs/traces.md#the-format): its structure
-// layer (the structure event's segments), its expand events in order (parent points by id), the
-// vertices generated and never expanded (the frontier), the end event's path.
+// layer (the structure event's segments), its expand events in order (parent points by id, and
+// whether the parent is a shortcut, as TraceRecorder decides it), the vertices generated and never
+// expanded (the frontier), the end event's path.
 function readTraceFile(text, name) {
   const doc = JSON.parse(text);
   if (!doc || !Array.isArray(doc.events)) throw new Error(`${name}: not a search trace (no events list)`);
-  const pos = new Map(), open = new Set(), expanded = [];
-  let path = null, answered = 'search', expansions = 0, generated = 0, structure = null;
+  const pos = new Map(), open = new Set(), reached = new Map(), expanded = [], shortcut = [];
+  let path = null, answered = 'search', expansions = 0, generated = 0, structure = null, current = null;
   for (const ev of doc.events) {
     if (ev.type === 'structure') { if (Array.isArray(ev.segments)) structure = ev.segments; continue; }
     if (ev.id !== undefined && ev.x !== undefined) pos.set(ev.id, [ev.x, ev.y]);
-    if (ev.type === 'generate') { open.add(ev.id); ++generated; }
-    else if (ev.type === 'update') open.add(ev.id);
-    else if (ev.type === 'expand') {
+    const hasParent = ev.pId !== null && ev.pId !== undefined;
+    if (ev.type === 'source') current = ev.id;
+    else if (ev.type === 'generate' || ev.type === 'update') {
+      open.add(ev.id);
+      reached.set(ev.id, [current, hasParent ? ev.pId : ev.id]);
+      if (ev.type === 'generate') ++generated;
+    } else if (ev.type === 'expand') {
       open.delete(ev.id);
       ++expansions;
-      const p = ev.pId !== null && ev.pId !== undefined && pos.has(ev.pId) ? pos.get(ev.pId) : [ev.x, ev.y];
+      const p = hasParent && pos.has(ev.pId) ? pos.get(ev.pId) : [ev.x, ev.y], r = reached.get(ev.id);
       expanded.push(ev.x, ev.y, p[0], p[1]);
+      shortcut.push(hasParent && r && ev.pId === r[1] && ev.pId !== r[0] ? 1 : 0);
+      current = ev.id;
     } else if (ev.type === 'end') {
       if (ev.path) path = ev.path.map((q) => [q.x, q.y]);
       if (ev.answered) answered = ev.answered;
@@ -183,8 +192,8 @@ function readTraceFile(text, name) {
   for (const id of open) frontier.push(...pos.get(id));
   const nb = doc.navbench || {};
   const label = `${name}${nb.map ? ` (${nb.map} ${nb.representation} ${nb.search})` : ''}`;
-  return { label, colour: '#7c3aed', path, structure, parents: nb.search && nb.search !== 'astar', map: nb.map, start: nb.start, goal: nb.goal,
-           trace: { answered, expanded, frontier, expansions, generated, truncated: !!nb.truncated, table_steps: 0 } };
+  return { label, colour: '#7c3aed', path, structure, map: nb.map, start: nb.start, goal: nb.goal,
+           trace: { answered, expanded, shortcut, frontier, expansions, generated, truncated: !!nb.truncated, table_steps: 0 } };
 }
 
 function setupSearch() {
