@@ -98,7 +98,7 @@ TEST(Gppc, AnyAngleExampleIsValidAtTheCornerConventionAndOptimal) {
   const Scenario sc = make_scenario(g, "rooms.map", 40, 6);
   EntryProcess e(t.spec("anyangle-visibility", Track::anyangle), Limits{}, g);
   EXPECT_GT(e.build().storage_bytes, 0u);  // FILENAME.corners, written in the preprocessing child
-  EXPECT_GT(e.build().peak_rss_kb, 0);
+  EXPECT_GT(e.peak_rss_bytes(), 0u);
   std::vector<EntryQuery> qs;
   for (const auto& l : sc.lines) qs.push_back({l.sx, l.sy, l.gx, l.gy});
   qs.push_back(qs[0]);
