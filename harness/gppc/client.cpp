@@ -230,17 +230,24 @@ std::vector<EntryAnswer> EntryProcess::answer(const std::vector<EntryQuery>& bat
     }
     // Every query left goes out at once (batches of 256 queries fit the socket's buffer, so the
     // child's replies never wait for these writes).
-    const std::size_t first = out.size(), last = std::min(batch.size(), first + 256);
-    bool sent = true;
-    for (std::size_t i = first; i < last && sent; ++i) {
-      const QueryMsg q{1, batch[i].sx, batch[i].sy, batch[i].gx, batch[i].gy};
-      sent = send_all(search_.fd, &q, sizeof q);
+    // A child that dies on an early query of the batch refuses the later ones (EPIPE): the answers
+    // it wrote before are read all the same, the query it died on gets the error, and the queries
+    // it never received go to the next child.
+    const std::size_t first = out.size();
+    std::size_t last = first;
+    for (const std::size_t stop = std::min(batch.size(), first + 256); last < stop; ++last) {
+      const QueryMsg q{1, batch[last].sx, batch[last].sy, batch[last].gx, batch[last].gy};
+      if (!send_all(search_.fd, &q, sizeof q)) break;
+    }
+    if (last == first) {  // not one query taken: the child is gone (this query is charged, so a
+      out.push_back({false, end(search_, "") + " before taking the query", {}, 0, 0});  // dying child cannot loop)
+      continue;
     }
     for (std::size_t i = first; i < last; ++i) {
       EntryAnswer a;
       Answer head;
       std::string why;
-      if (!sent || !receive(search_, &head, sizeof head, limits_.query_ms, why)) {
+      if (!receive(search_, &head, sizeof head, limits_.query_ms, why)) {
         out.push_back({false, end(search_, why), {}, 0, 0});
         break;
       }
