@@ -167,7 +167,7 @@ TEST(Gppc, MisbehavingEntryCostsOneQueryEach) {
   EntryProcess e(t.spec("misbehaving", Track::anyangle), lim, g);
   // Behaviour k (entries/misbehaving/misbehaving.cpp) on the query from (k, 6); a good query after each.
   std::vector<EntryQuery> qs = {{0, 0, 4, 4}};  // straight through the pinch point
-  for (int k = 1; k <= 10; ++k) {
+  for (int k = 1; k <= 11; ++k) {
     qs.push_back({double(k), 6, double(k), 9});
     qs.push_back({0, 6, 0, 9});
   }
@@ -177,7 +177,7 @@ TEST(Gppc, MisbehavingEntryCostsOneQueryEach) {
   for (std::size_t i = 0; i < qs.size(); ++i) v.push_back(judge(answers[i], Track::anyangle, fs, {qs[i].sx, qs[i].sy}, {qs[i].gx, qs[i].gy}));
   EXPECT_EQ(v[0].kind, Verdict::Kind::ok);
   EXPECT_FALSE(v[0].valid) << "a straight segment through a pinch point";
-  for (int k = 1; k <= 10; ++k) {
+  for (int k = 1; k <= 11; ++k) {
     SCOPED_TRACE(k);
     const Verdict& good = v[std::size_t(2 * k)];
     EXPECT_TRUE(good.kind == Verdict::Kind::ok && good.valid) << "the query after the misbehaviour: " << good.reason;
@@ -203,6 +203,7 @@ TEST(Gppc, MisbehavingEntryCostsOneQueryEach) {
   invalid_with(8, "not at the start");
   error_with(9, "more than");
   error_with(10, "never finished");
+  invalid_with(11, "not at the goal");
   EXPECT_EQ(e.restarts(), 5);  // crash, abort, exception, hang, memory
   const std::string log = slurp(t.spec("misbehaving", Track::anyangle).log);
   EXPECT_NE(log.find("misbehaving entry: query from x = 10"), std::string::npos);

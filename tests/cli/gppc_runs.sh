@@ -2,9 +2,12 @@
 # A competition entry (docs/outside-planners.md) in `navbench run`: the build row's `entry` columns
 # (filled for the entry only), --threads 2 with an entry process per thread and rows equal to one
 # thread's, and a changing map on which the entry is preprocessed again for every map state.
-# Usage: gppc_runs.sh NAVBENCH_BINARY SOURCE_DIR ANYANGLE_ENTRY_PROGRAM
+# The misbehaving entry in a run beside grid8: each misbehaviour costs its query a row with status
+# error or valid = 0, the run exits 0, grid8's rows are intact, and a map on which PreprocessMap or
+# PrepareForSearch dies skips the entry there with a note.
+# Usage: gppc_runs.sh NAVBENCH_BINARY SOURCE_DIR ANYANGLE_ENTRY_PROGRAM MISBEHAVING_ENTRY_PROGRAM
 set -uo pipefail
-nb=$1; src=$2; entry=$3
+nb=$1; src=$2; entry=$3; bad=$4
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails+1)); fi; }
@@ -42,4 +45,27 @@ builds=$(grep -c "corners" "$tmp/dyn.log")
 # The probe, the first build, and one PreprocessMap + PrepareForSearch per update (one per epoch).
 check preprocessed_per_epoch "[ $epochs -ge 3 ] && [ $builds -eq \$((1 + 1 + $epochs)) ]"
 check corner_counts_change '[ "$(grep corners "$tmp/dyn.log" | sort -u | wc -l)" -ge 3 ]'
+
+# A free 12 x 12 map; query k starts at (k, 6): entries/misbehaving/misbehaving.cpp's behaviour k.
+mkdir -p "$tmp/maps"
+{ printf 'type octile\nheight 12\nwidth 12\nmap\n'; for _ in $(seq 12); do echo '............'; done; } > "$tmp/maps/free.map"
+{ echo 'version 1'; for k in $(seq 0 11); do printf '0\tfree.map\t12\t12\t%d\t6\t%d\t9\t3\n' "$k" "$k"; done; } > "$tmp/maps/free.map.scen"
+for w in 3 5; do  # PreprocessMap crashes (3 wide), PrepareForSearch throws (5 wide)
+  { printf 'type octile\nheight 3\nwidth %d\nmap\n' "$w"; for _ in 1 2 3; do printf '%*s\n' "$w" '' | tr ' ' .; done; } > "$tmp/maps/w$w.map"
+  printf 'version 1\n0\tw%d.map\t%d\t3\t0\t0\t2\t2\t2.8284271247\n' "$w" "$w" > "$tmp/maps/w$w.map.scen"
+done
+"$nb" run --map "$tmp/maps" --rep "gppc:path=$bad,track=anyangle,name=bad,query_ms=1000,memory_mb=128,log=$tmp/bad.log" --rep grid8 \
+  --convention corner --out "$tmp/bad" --quiet 2> "$tmp/bad.err"
+rc=$?
+check misbehaving_run_exit_0 '[ $rc -eq 0 ]'
+r=$tmp/bad.csv
+status_of() { awk -F, -v k="$1" -v s="$(col "$r" status)" -v v="$(col "$r" valid)" -v i="$(col "$r" scen_index)" \
+  -v rep="$(col "$r" representation)" '$rep == "gppc:bad" && $i == k {print $s $v}' "$r"; }
+got=$(for k in $(seq 0 11); do printf '%s ' "$(status_of $k)"; done)
+# straight, crash, abort, exception, hang, memory, NaN, outside, wrong start, too long, unfinished, wrong goal
+check misbehaving_rows '[ "$got" = "ok1 error error error error error error ok0 ok0 error error ok0 " ]'
+check grid8_rows_intact '[ "$(grep -c ",grid8,.*,ok," "$r")" -eq 14 ]'
+check entry_skipped_where_it_dies 'grep -q "skipping gppc:bad on w3: gppc entry failed in PreprocessMap" "$tmp/bad.err" &&
+  grep -q "skipping gppc:bad on w5: gppc entry failed in PrepareForSearch" "$tmp/bad.err" && ! grep -q "^w[35],.*gppc:bad" "$r"'
+check entry_output_in_log_only 'grep -q "misbehaving entry: query from x = 11" "$tmp/bad.log" && ! grep -q "misbehaving entry" "$r" "$tmp/bad.err"'
 [ "$fails" -eq 0 ]
