@@ -3,6 +3,7 @@
 // search/adapter.hpp; the harness holds only this interface, so its headers need neither Boost.Graph
 // nor the search (a caller that searches includes search/workspace.hpp and search/heuristic.hpp).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,15 @@ struct OutsideAnswer {
   std::string reason;  // error: why; else why the path is invalid ("" when valid)
   bool valid = true;
   double search_us = 0;
+};
+
+// What a planner from outside's build row adds (harness/gppc, SPEC §10; the build columns of the
+// group `entry`, docs/results.md): PreprocessMap's and PrepareForSearch's times taken in the
+// entry's process, the bytes it wrote under its preprocessing prefix, and the largest peak resident
+// memory (VmHWM) of its processes on this map so far.
+struct OutsideBuild {
+  double preprocess_ms = 0, prepare_ms = 0;
+  std::uint64_t stored_bytes = 0, peak_rss_bytes = 0;
 };
 
 // A built representation behind one small virtual interface: a handful of virtual calls per query,
@@ -96,6 +106,9 @@ class AnyRepresentation {
   virtual OwnAnswer own_search(Point start, Point goal) const = 0;
   // A planner from outside: its answer to this thread's last search; nullopt for navbench's own.
   virtual std::optional<OutsideAnswer> outside_answer() const { return std::nullopt; }
+  // A planner from outside: its build's own figures (read again after the queries: the peak memory
+  // grows while it answers); nullopt for navbench's own.
+  virtual std::optional<OutsideBuild> outside_build() const { return std::nullopt; }
 };
 
 }  // namespace navbench

@@ -28,13 +28,22 @@ enum Behaviour {
   wrong_start = 8,    // the path starts one unit right of the start
   too_long = 9,       // a million points
   unfinished = 10,    // GetPath returns false every time
+  wrong_goal = 11,    // the path ends one unit right of the goal
 };
 int calls = 0;
 }  // namespace
 
-void PreprocessMap(const std::vector<bool>&, int, int, const std::string&) {}
+// On a map 3 cells wide PreprocessMap crashes, on one 5 cells wide PrepareForSearch throws: the
+// entry is then skipped on that map with a note, and the run goes on.
+void PreprocessMap(const std::vector<bool>&, int width, int, const std::string&) {
+  if (width == 3) {
+    volatile int* volatile p = nullptr;
+    *p = 1;
+  }
+}
 
-void* PrepareForSearch(const std::vector<bool>&, int, int, const std::string&) {
+void* PrepareForSearch(const std::vector<bool>&, int width, int, const std::string&) {
+  if (width == 5) throw std::runtime_error("no search on this map");
   std::cout << "misbehaving entry: ready\n";
   return &calls;
 }
@@ -77,6 +86,9 @@ bool GetPath(void*, xyLoc s, xyLoc g, std::vector<xyLoc>& path) {
       return true;
     case unfinished:
       return false;
+    case wrong_goal:
+      path = {s, {g.x + 1, g.y}};
+      return true;
     default:
       break;
   }

@@ -39,6 +39,7 @@ struct ServeArgs {
   int port = 8080;
   std::string host = "127.0.0.1";
   std::size_t cache_maps = 4;
+  std::vector<std::string> reps;  // planners from outside offered on the page (gppc:..., docs/outside-planners.md)
 };
 std::optional<ServeArgs> parse_serve_args(const std::vector<std::string>& args);
 

@@ -248,6 +248,8 @@ std::optional<ServeArgs> parse_serve_args(const std::vector<std::string>& args) 
   app.add_option("--host", o.host, "address to listen on (default 127.0.0.1: this machine only)")->type_name("HOST");
   app.add_option("--cache-maps", o.cache_maps, "maps that keep their built representations (least recently used dropped)")
       ->check(integer_in(1, 1000, "1..1000"))->type_name("N");
+  app.add_option("--rep", o.reps, "planners from outside offered on the page: gppc:path=PROGRAM,track=classic|anyangle,name=N; may be repeated")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->type_name("SPEC");
   if (parse(app, args)) return std::nullopt;  // --help
   return o;
 }

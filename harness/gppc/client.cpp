@@ -45,36 +45,52 @@ std::uint64_t resident_bytes(pid_t pid) {
   return resident * std::uint64_t(::sysconf(_SC_PAGESIZE));
 }
 
-// Bytes of every regular file whose path starts with the prefix (SPEC §10: storage counts them all).
+// Peak resident memory of a running process in kB (VmHWM of /proc/PID/status); 0 when gone.
+std::uint64_t vm_hwm_kb(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10);
+  return 0;
+}
+
+// Bytes of every regular file in the prefix's folder and below it (SPEC §10: storage counts all
+// the entry wrote; the folder is this entry's on this map alone, representation.cpp).
 std::uint64_t bytes_under(const std::string& prefix) {
   namespace fs = std::filesystem;
   const fs::path p(prefix);
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  const std::string stem = p.filename().string();
   std::uint64_t total = 0;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.is_regular_file(ec) && e.path().filename().string().rfind(stem, 0) == 0) total += e.file_size(ec);
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file(ec)) total += it->file_size(ec);
   return total;
 }
 
 }  // namespace
 
-EntryProcess::EntryProcess(EntrySpec spec, Limits limits, const GridMap& map)
+EntryProcess::EntryProcess(EntrySpec spec, Limits limits, const GridMap& map, bool preprocess)
     : spec_(std::move(spec)), limits_(limits), map_(&map) {
   if (limits_.max_points == 0)
     limits_.max_points = 4 * std::uint64_t(map.width + 1) * std::uint64_t(map.height + 1) + 16;
   if (::access(spec_.path.c_str(), X_OK) != 0) throw std::invalid_argument("gppc entry '" + spec_.path + "' is not an executable file");
   double us = 0;
   std::int64_t rss = 0;
-  Child pre = start(Mode::preprocess, us, rss);  // throws when PreprocessMap fails
-  quit(pre);
-  build_.preprocess_ms = us / 1000;
-  build_.storage_bytes = bytes_under(spec_.prefix);
+  if (preprocess) {
+    Child pre = start(Mode::preprocess, us, rss);  // throws when PreprocessMap fails
+    quit(pre);
+    build_.preprocess_ms = us / 1000;
+    build_.storage_bytes = bytes_under(spec_.prefix);
+  }
   search_ = start(Mode::search, us, rss);
   build_.prepare_ms = us / 1000;
-  build_.peak_rss_kb = rss;
 }
+
+void EntryProcess::note_peak(const Child& c) {
+  if (c.pid > 0) peak_kb_ = std::max(peak_kb_, vm_hwm_kb(c.pid));
+}
+
+std::uint64_t EntryProcess::peak_rss_bytes() const { return std::max(peak_kb_, search_.pid > 0 ? vm_hwm_kb(search_.pid) : 0) * 1024; }
 
 EntryProcess::~EntryProcess() { quit(search_); }
 
@@ -135,6 +151,7 @@ EntryProcess::Child EntryProcess::start(Mode mode, double& us, std::int64_t& rss
   build_.entry_name = name;
   us = r.us;
   rss_kb = r.max_rss_kb;
+  peak_kb_ = std::max(peak_kb_, std::uint64_t(std::max<std::int64_t>(r.max_rss_kb, 0)));
   return c;
 }
 
@@ -170,6 +187,7 @@ bool EntryProcess::receive(Child& c, void* data, std::size_t n, double limit_ms,
 // Kills the child (if it still runs) and reaps it; returns the reason: `why` when set, else how it ended.
 std::string EntryProcess::end(Child& c, const std::string& why) {
   if (c.pid < 0) return why;
+  note_peak(c);  // while it runs (a dead child's status has no VmHWM left)
   if (!why.empty()) ::kill(c.pid, SIGKILL);
   int status = 0;
   pid_t r;
@@ -189,6 +207,7 @@ std::string EntryProcess::end(Child& c, const std::string& why) {
 
 void EntryProcess::quit(Child& c) {
   if (c.pid < 0) return;
+  note_peak(c);
   const QueryMsg q{0, 0, 0, 0, 0};
   send_all(c.fd, &q, sizeof q);
   end(c, "");
@@ -211,17 +230,24 @@ std::vector<EntryAnswer> EntryProcess::answer(const std::vector<EntryQuery>& bat
     }
     // Every query left goes out at once (batches of 256 queries fit the socket's buffer, so the
     // child's replies never wait for these writes).
-    const std::size_t first = out.size(), last = std::min(batch.size(), first + 256);
-    bool sent = true;
-    for (std::size_t i = first; i < last && sent; ++i) {
-      const QueryMsg q{1, batch[i].sx, batch[i].sy, batch[i].gx, batch[i].gy};
-      sent = send_all(search_.fd, &q, sizeof q);
+    // A child that dies on an early query of the batch refuses the later ones (EPIPE): the answers
+    // it wrote before are read all the same, the query it died on gets the error, and the queries
+    // it never received go to the next child.
+    const std::size_t first = out.size();
+    std::size_t last = first;
+    for (const std::size_t stop = std::min(batch.size(), first + 256); last < stop; ++last) {
+      const QueryMsg q{1, batch[last].sx, batch[last].sy, batch[last].gx, batch[last].gy};
+      if (!send_all(search_.fd, &q, sizeof q)) break;
+    }
+    if (last == first) {  // not one query taken: the child is gone (this query is charged, so a
+      out.push_back({false, end(search_, "") + " before taking the query", {}, 0, 0});  // dying child cannot loop)
+      continue;
     }
     for (std::size_t i = first; i < last; ++i) {
       EntryAnswer a;
       Answer head;
       std::string why;
-      if (!sent || !receive(search_, &head, sizeof head, limits_.query_ms, why)) {
+      if (!receive(search_, &head, sizeof head, limits_.query_ms, why)) {
         out.push_back({false, end(search_, why), {}, 0, 0});
         break;
       }

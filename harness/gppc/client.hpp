@@ -36,9 +36,8 @@ struct EntrySpec {
 // What the build row holds (SPEC §10).
 struct BuildInfo {
   std::string entry_name;           // GetName()
-  double preprocess_ms = 0, prepare_ms = 0;
-  std::uint64_t storage_bytes = 0;  // bytes of every file whose name starts with the prefix
-  std::int64_t peak_rss_kb = 0;     // the search process's peak resident memory after PrepareForSearch
+  double preprocess_ms = 0, prepare_ms = 0;  // taken in the entry's process, next to the call
+  std::uint64_t storage_bytes = 0;  // bytes of every file under the prefix's folder after PreprocessMap
 };
 
 // One query as the entry receives it: cells for the classic track, corner points for any-angle.
@@ -56,10 +55,11 @@ struct EntryAnswer {
 
 class EntryProcess {
  public:
-  // Runs PreprocessMap in one child, then starts the search child (PrepareForSearch), as the
-  // competition does. Throws std::runtime_error with a one-line reason when either fails, and
-  // std::invalid_argument when the program is missing or was built for the other track.
-  EntryProcess(EntrySpec spec, Limits limits, const GridMap& map);
+  // Runs PreprocessMap in one child (when `preprocess`; else the prefix holds its files already),
+  // then starts the search child (PrepareForSearch), as the competition does. Throws
+  // std::runtime_error with a one-line reason when either fails, and std::invalid_argument when
+  // the program is missing or was built for the other track.
+  EntryProcess(EntrySpec spec, Limits limits, const GridMap& map, bool preprocess = true);
   ~EntryProcess();
   EntryProcess(const EntryProcess&) = delete;
   EntryProcess& operator=(const EntryProcess&) = delete;
@@ -72,6 +72,10 @@ class EntryProcess {
   const EntrySpec& spec() const { return spec_; }
   const Limits& limits() const { return limits_; }
   int restarts() const { return restarts_; }
+  // The largest peak resident memory (Linux VmHWM) of this object's children: PreprocessMap's, and
+  // every search child's, the running one's read now. getrusage's ru_maxrss would not do: exec
+  // keeps the forking parent's peak in it, so a child of a large navbench would report navbench's.
+  std::uint64_t peak_rss_bytes() const;
 
  private:
   struct Child {
@@ -82,6 +86,7 @@ class EntryProcess {
   bool receive(Child& c, void* data, std::size_t n, double limit_ms, std::string& why);
   std::string end(Child& c, const std::string& why);  // kills and reaps; the reason of the death
   void quit(Child& c);
+  void note_peak(const Child& c);  // folds the (live) child's VmHWM into peak_kb_
 
   EntrySpec spec_;
   Limits limits_;
@@ -89,6 +94,7 @@ class EntryProcess {
   BuildInfo build_;
   Child search_;
   int restarts_ = 0;
+  std::uint64_t peak_kb_ = 0;
 };
 
 }  // namespace navbench::gppc

@@ -7,12 +7,11 @@
 // Mode preprocess: PreprocessMap, one Ready, exit. Mode search: PrepareForSearch, one Ready, then
 // one Answer per query. The time of GetPath is taken here, next to the calls (all calls of an
 // incremental path summed), so that the pipe's traffic never enters search_us.
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -45,10 +44,14 @@ double us_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count();
 }
 
+// This process's peak resident memory in kB: Linux's VmHWM, which exec resets (getrusage's
+// ru_maxrss keeps the forking navbench's peak); 0 where /proc is not there.
 std::int64_t max_rss_kb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_maxrss;
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtoll(line.c_str() + 6, nullptr, 10);
+  return 0;
 }
 
 void send_ready(double us) {

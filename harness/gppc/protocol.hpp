@@ -37,7 +37,7 @@ struct Ready {
   std::uint32_t magic = kMagic;
   Track track = Track::classic;     // the xyLoc the host was compiled with
   double us = 0;                    // PreprocessMap's or PrepareForSearch's time
-  std::int64_t max_rss_kb = 0;      // the process's peak resident memory so far
+  std::int64_t max_rss_kb = 0;      // the process's peak resident memory so far (Linux VmHWM)
   std::uint32_t name_len = 0;
 };
 

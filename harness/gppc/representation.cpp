@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -73,9 +74,13 @@ class GppcRepresentation final : public AnyRepresentation {
     dir_ = fs::temp_directory_path() / ("navbench-gppc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     fs::create_directories(dir_);
     fs_ = std::make_unique<FreeSpace>(m);
+    spec_ = EntrySpec{path, track_, log, (dir_ / (m.name.empty() ? "map" : m.name)).string()};
+    limits_ = lim;
+    grid_ = &m.grid;
     try {
-      proc_ = std::make_unique<EntryProcess>(EntrySpec{path, track_, log, (dir_ / (m.name.empty() ? "map" : m.name)).string()},
-                                             lim, m.grid);
+      slots_.push_back(std::make_unique<Slot>());
+      slots_.front()->proc = std::make_unique<EntryProcess>(spec_, limits_, m.grid);
+      by_key_[nullptr] = slots_.front().get();
     } catch (const std::runtime_error& e) {
       std::error_code ec;
       fs::remove_all(dir_, ec);
@@ -83,7 +88,7 @@ class GppcRepresentation final : public AnyRepresentation {
     }
   }
   ~GppcRepresentation() override {
-    proc_.reset();  // the child ends before its files go
+    slots_.clear();  // the children end before their files go
     std::error_code ec;
     fs::remove_all(dir_, ec);
   }
@@ -94,8 +99,11 @@ class GppcRepresentation final : public AnyRepresentation {
     return true;
   }
   // The entry's GetPath in its child process; navbench's observers see nothing of it (no trace).
-  double search(Query& q, const Heuristic&, SearchStats&, SearchObserver*) override { return run(q); }
-  double search(Query& q, const Heuristic&, SearchStats&, SearchWorkspace&, SearchObserver*) const override { return run(q); }
+  double search(Query& q, const Heuristic&, SearchStats&, SearchObserver*) override { return run(q, nullptr); }
+  // --threads N: each thread's workspace has an entry process of its own (slot()).
+  double search(Query& q, const Heuristic&, SearchStats&, SearchWorkspace& ws, SearchObserver*) const override {
+    return run(q, &ws);
+  }
   double search_any_angle(Query&, const Heuristic&, SearchMode, VisibleFn, SearchStats&, Polyline&, SearchObserver*) override {
     throw std::logic_error("gppc: no any-angle search of navbench's (its edges are not segments)");
   }
@@ -110,7 +118,7 @@ class GppcRepresentation final : public AnyRepresentation {
   std::unique_ptr<SearchWorkspace> new_workspace() const override { return std::make_unique<SearchWorkspace>(); }
   Polyline polyline(const Query&) const override { return last.owner == this ? last.path : Polyline{}; }
   std::optional<Corridor> corridor(const Query&) const override { return std::nullopt; }
-  BuildStats stats() const override { return {0, 0, std::size_t(proc_->build().peak_rss_kb) * 1024}; }
+  BuildStats stats() const override { return {0, 0, std::size_t(outside().peak_rss_bytes)}; }
   std::size_t workspace_bytes() const override { return 0; }
   void prepare() override {}
   bool update(const Map&, const std::vector<CellChange>&) override { return false; }  // preprocessed again
@@ -121,12 +129,13 @@ class GppcRepresentation final : public AnyRepresentation {
     if (last.owner != this) return std::nullopt;
     return last.answer;
   }
+  std::optional<OutsideBuild> outside_build() const override { return outside(); }
 
  private:
   // One query through the entry. Classic: the row's points are cell centres (the center
   // convention); any-angle: cell corners (the corner convention). Returns the length, +inf for no
   // path, 0 for an error (outside_answer says which).
-  double run(const Query& q) const {
+  double run(const Query& q, const SearchWorkspace* ws) const {
     last = {this, {}, {}};
     const double off = track_ == Track::classic ? 0.5 : 0.0;
     const Point s{q.start.x - off, q.start.y - off}, g{q.goal.x - off, q.goal.y - off};
@@ -137,9 +146,13 @@ class GppcRepresentation final : public AnyRepresentation {
       return 0;
     }
     std::vector<EntryAnswer> a;
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);  // one child per build: threads take turns
-      a = proc_->answer({{s.x, s.y, g.x, g.y}});
+    try {
+      Slot& slot = this->slot(ws);
+      const std::lock_guard<std::mutex> lock(slot.mutex);  // uncontended: one thread per slot
+      a = slot.proc->answer({{s.x, s.y, g.x, g.y}});
+    } catch (const std::runtime_error& e) {  // this thread's entry process could not start
+      last.answer = {true, e.what(), false, 0};
+      return 0;
     }
     Verdict v = judge(a.front(), track_, *fs_, s, g);
     last.answer.search_us = a.front().search_us;
@@ -155,11 +168,50 @@ class GppcRepresentation final : public AnyRepresentation {
     return v.length;
   }
 
+  // One entry process and the lock of its pipe.
+  struct Slot {
+    std::unique_ptr<EntryProcess> proc;
+    std::mutex mutex;
+  };
+
+  // The entry process of the caller's workspace (nullptr: the build's own). The first workspace
+  // takes the build's process; each further one starts a process of its own (PrepareForSearch on
+  // the files PreprocessMap wrote), so --threads N runs N entry processes side by side.
+  Slot& slot(const SearchWorkspace* ws) const {
+    const std::lock_guard<std::mutex> lock(slots_mutex_);
+    if (auto it = by_key_.find(ws); it != by_key_.end()) return *it->second;
+    if (!built_taken_) {
+      built_taken_ = true;
+      return *(by_key_[ws] = slots_.front().get());
+    }
+    auto fresh = std::make_unique<Slot>();
+    fresh->proc = std::make_unique<EntryProcess>(spec_, limits_, *grid_, /*preprocess=*/false);
+    slots_.push_back(std::move(fresh));
+    return *(by_key_[ws] = slots_.back().get());
+  }
+
+  // The build row's `entry` columns: the build's own figures, and the peak memory of every process.
+  OutsideBuild outside() const {
+    const std::lock_guard<std::mutex> lock(slots_mutex_);
+    const BuildInfo& b = slots_.front()->proc->build();
+    OutsideBuild o{b.preprocess_ms, b.prepare_ms, b.storage_bytes, 0};
+    for (const auto& slot : slots_) {
+      const std::lock_guard<std::mutex> in_use(slot->mutex);
+      o.peak_rss_bytes = std::max(o.peak_rss_bytes, slot->proc->peak_rss_bytes());
+    }
+    return o;
+  }
+
   Track track_ = Track::classic;
   fs::path dir_;
   std::unique_ptr<FreeSpace> fs_;
-  std::unique_ptr<EntryProcess> proc_;
-  mutable std::mutex mutex_;
+  EntrySpec spec_;
+  Limits limits_;
+  const GridMap* grid_ = nullptr;
+  mutable std::mutex slots_mutex_;
+  mutable std::vector<std::unique_ptr<Slot>> slots_;  // the build's first
+  mutable std::map<const void*, Slot*> by_key_;       // a workspace's slot; nullptr: the build's
+  mutable bool built_taken_ = false;
 };
 
 }  // namespace

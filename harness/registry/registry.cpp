@@ -133,4 +133,10 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
   return out;
 }
 
+bool any_outside_planner(const std::vector<RepresentationSpec>& reps) {
+  for (const RepresentationSpec& r : reps)
+    if (r.name() == "gppc") return true;
+  return false;
+}
+
 }  // namespace navbench

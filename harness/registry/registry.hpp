@@ -68,5 +68,8 @@ struct RepresentationSpec {
 // outside the declared type or range and declared clashes throw std::invalid_argument, checked
 // against the entry's declaration (no build).
 std::vector<RepresentationSpec> parse_rep_option(const std::string& value);
+// True when a planner from outside (gppc:..., docs/outside-planners.md) is among them: the build
+// rows then carry the column group `entry`.
+bool any_outside_planner(const std::vector<RepresentationSpec>& reps);
 
 }  // namespace navbench

@@ -41,12 +41,13 @@ namespace {
 // group and how it is written from a row. Headers, meta.json's "schema" and the rows are all made
 // from these tables (the Python scripts read the schema from meta.json). "core" columns are always
 // written; each optional capability contributes its group, whose columns appear only in files that
-// have it (radius: runs given radii; epoch: changing maps; terrain: runs over weighted maps).
+// have it (radius: runs given radii; epoch: changing maps; terrain: runs over weighted maps;
+// entry: the build rows of runs with a planner from outside).
 template <class Row>
 struct Column {
   const char* name;
   const char* type;   // text | int | float | bool (1/0/empty)
-  const char* group;  // core | radius | epoch | terrain
+  const char* group;  // core | radius | epoch | terrain | entry
   void (*write)(std::string& out, const Row& r);
 };
 
@@ -118,7 +119,12 @@ constexpr Column<B> kBuildColumns[] = {
     {"edges", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.edges); }},
     {"memory_bytes", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.memory_bytes); }},
     {"radius", "float", "radius", [](std::string& s, const B& b) { number(s, b.radius); }},
-    {"terrain", "text", "terrain", [](std::string& s, const B& b) { quoted(s, b.terrain); }}};
+    {"terrain", "text", "terrain", [](std::string& s, const B& b) { quoted(s, b.terrain); }},
+    // entry (docs/outside-planners.md#4-what-is-measured-and-how): only a planner from outside fills them
+    {"preprocess_ms", "float", "entry", [](std::string& s, const B& b) { if (b.preprocess_ms) micros(s, *b.preprocess_ms); }},
+    {"prepare_ms", "float", "entry", [](std::string& s, const B& b) { if (b.prepare_ms) micros(s, *b.prepare_ms); }},
+    {"stored_bytes", "int", "entry", [](std::string& s, const B& b) { if (b.stored_bytes) count(s, (long long)*b.stored_bytes); }},
+    {"peak_rss_bytes", "int", "entry", [](std::string& s, const B& b) { if (b.peak_rss_bytes) count(s, (long long)*b.peak_rss_bytes); }}};
 
 // The polyline as "x y;x y;..." at full precision; a path with arcs (docs/radius.md) as its items,
 // "@cx cy" for an arc's centre.
@@ -160,7 +166,8 @@ constexpr Column<U> kUpdateColumns[] = {
 
 bool has(const ColumnGroups& g, const char* group) {
   const std::string_view n = group;
-  return n == "core" || (n == "radius" && g.radius) || (n == "epoch" && g.epoch) || (n == "terrain" && g.terrain);
+  return n == "core" || (n == "radius" && g.radius) || (n == "epoch" && g.epoch) || (n == "terrain" && g.terrain) ||
+         (n == "entry" && g.entry);
 }
 
 template <class Row, std::size_t N>
@@ -222,7 +229,7 @@ ResultWriter::ResultWriter(const std::string& prefix, bool paths, const ColumnGr
     f << header << '\n';
   };
   open(csv_, prefix + ".csv", result_header(groups));
-  open(build_, prefix + ".build.csv", build_header({.radius = groups.radius, .terrain = groups.terrain}));
+  open(build_, prefix + ".build.csv", build_header({.radius = groups.radius, .terrain = groups.terrain, .entry = groups.entry}));
   if (paths) open(paths_, prefix + ".paths.csv", paths_header({.radius = groups.radius, .terrain = groups.terrain}));
 }
 

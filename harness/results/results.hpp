@@ -58,6 +58,11 @@ struct BuildRow {
   std::size_t vertices = 0, edges = 0, memory_bytes = 0;
   std::optional<double> radius;  // runs with a radius: the build's column `radius` (docs/radius.md)
   std::string terrain;           // runs over weighted maps: the map's weights (docs/terrain.md), "" when plain
+  // A planner from outside (docs/outside-planners.md#4-what-is-measured-and-how; the group `entry`):
+  // PreprocessMap's and PrepareForSearch's times, taken in the entry's process, the bytes it wrote
+  // under its preprocessing prefix, and its processes' peak resident memory. Empty for navbench's own.
+  std::optional<double> preprocess_ms, prepare_ms;
+  std::optional<std::uint64_t> stored_bytes, peak_rss_bytes;
 };
 
 // One row of PREFIX.updates.csv (docs/changing-maps.md): what bringing one representation up to
@@ -78,9 +83,11 @@ struct ColumnGroups {
   bool radius = false;
   bool epoch = false;
   bool terrain = false;  // runs over weighted maps (docs/terrain.md)
+  bool entry = false;    // build rows of runs with a planner from outside (docs/outside-planners.md)
 };
 // Header lines made from the one column table (results.cpp: name, type, group, how a row writes
-// it): `radius` last in the results and build rows (then `epoch`), before `points` in the paths rows.
+// it): `radius` last in the results and build rows (then `epoch`), before `points` in the paths rows;
+// the build rows' `entry` group after all others.
 std::string result_header(const ColumnGroups& g);
 std::string build_header(const ColumnGroups& g);
 std::string paths_header(const ColumnGroups& g);

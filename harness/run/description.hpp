@@ -85,6 +85,9 @@ struct RunConfig : RunDescription {
   bool optimum = true;            // compute the exact optimum for optimal/gap
   bool quiet = false;
   std::vector<std::string> argv;  // the command line, for meta.json
+  // The build rows carry the group `entry` even when no planner from outside is among `reps` (a
+  // sweep's unit of its own representation, whose files merge with its entries' units).
+  bool entry_columns = false;
 };
 
 // How the options are spelled where a description came from, for its error messages.

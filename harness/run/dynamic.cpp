@@ -172,7 +172,7 @@ int run_dynamic(const RunConfig& cfg) {
   std::vector<DynamicScenario> scens;
   for (const auto& p : cfg.dynamic) scens.push_back(load_dynamic_scenario(p));
   write_run_metadata(cfg);
-  ResultWriter writer(cfg.out, cfg.unit.paths, {.epoch = true});
+  ResultWriter writer(cfg.out, cfg.unit.paths, {.epoch = true, .entry = cfg.entry_columns || any_outside_planner(cfg.reps)});
   std::ofstream updates(cfg.out + ".updates.csv", std::ios::binary | std::ios::trunc);
   if (!updates) throw std::runtime_error(cfg.out + ".updates.csv: cannot write");
   updates << updates_header() << '\n';

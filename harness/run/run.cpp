@@ -120,6 +120,7 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
     for (const auto& [sm, h] : passes)
       for (const auto& qi : queries)
         for (auto& r : answer(qi, sm, *h, nullptr)) sink(r);
+    record_outside(built.row, rep);  // the entry's peak memory after its queries
     return built.row;
   }
   // --threads N: the queries of this (map, representation) in parallel over the one read-only
@@ -141,6 +142,7 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
       for (auto& rows : out)
         for (auto& r : rows) sink(r);
     }
+  record_outside(built.row, rep);  // every thread's entry process still runs: their peak memory
   return built.row;
 }
 
@@ -192,7 +194,8 @@ int run(const RunConfig& cfg) {
   }
   const nlohmann::json frames = map_frames_json(read);
   write_run_metadata(cfg, &frames);
-  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.agents.empty(), .terrain = weighted});
+  ResultWriter writer(cfg.out, cfg.unit.paths,
+                      {.radius = !cfg.agents.empty(), .terrain = weighted, .entry = cfg.entry_columns || any_outside_planner(cfg.reps)});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
   UnitOptions unit = cfg.unit;  // traces go under traces/ beside PREFIX.csv (a fresh index each run)
   unit.trace_prefix = cfg.out;

@@ -34,6 +34,16 @@ void record_sizes(BuildRow& b, const AnyRepresentation& rep) {
   b.vertices = st.vertices;
   b.edges = st.edges;
   b.memory_bytes = st.memory_bytes;
+  record_outside(b, rep);
+}
+
+void record_outside(BuildRow& b, const AnyRepresentation& rep) {
+  if (const auto o = rep.outside_build()) {
+    b.preprocess_ms = o->preprocess_ms;
+    b.prepare_ms = o->prepare_ms;
+    b.stored_bytes = o->stored_bytes;
+    b.peak_rss_bytes = o->peak_rss_bytes;
+  }
 }
 
 TimedBuild build_timed(const Map& m, const RepresentationSpec& spec) {

@@ -28,5 +28,8 @@ TimedBuild build_timed(const Map& m, const RepresentationSpec& spec);
 
 // The build row's size columns (vertices, edges, memory_bytes), read from the structure.
 void record_sizes(BuildRow& b, const AnyRepresentation& rep);
+// A planner from outside's columns (the group `entry`), read from it; nothing for navbench's own.
+// run_unit reads them again after the queries, as the entry's peak memory grows while it answers.
+void record_outside(BuildRow& b, const AnyRepresentation& rep);
 
 }  // namespace navbench

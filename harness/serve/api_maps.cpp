@@ -66,6 +66,14 @@ json api_info(const MapCache& maps) {
   json reps = json::array(), sm = json::array();
   for (const auto& e : representations())
     reps.push_back({{"name", e.name}, {"description", e.description}, {"caps", capabilities(e.caps)}});
+  for (const auto& s : outside_planners()) {  // named on the command line (docs/outside-planners.md#8-in-the-viewer)
+    const bool anyangle = ("," + s.params + ",").find(",track=anyangle,") != std::string::npos;
+    reps.push_back({{"name", s.text},
+                    {"description", std::string("a planner from outside (") + (anyangle ? "any-angle" : "classic") +
+                                        " track): start and goal snap to cell " + (anyangle ? "corners" : "centres")},
+                    {"caps", capabilities(s.caps())},
+                    {"outside_track", anyangle ? "anyangle" : "classic"}});
+  }
   for (const auto& s : smoothers()) sm.push_back({{"name", s.name}, {"description", s.description}});
   return {{"maps", ms},
           {"representations", reps},
@@ -96,7 +104,7 @@ json api_map(MapCache& maps, MapEntry& e) {
 Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text, const std::string& radius_text) {
   const auto t0 = Clock::now();
   if (rep_text.empty() || rep_text.size() > kMaxSpecChars) throw HttpError(400, "missing or too long 'rep'");
-  const auto specs = parse_rep_option(rep_text);
+  const auto specs = request_reps(rep_text);
   if (specs.size() != 1) throw HttpError(400, "'rep' names one representation");
   const RepresentationSpec& spec = specs[0];
   std::shared_lock map_lock(e.state);

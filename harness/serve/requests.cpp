@@ -58,7 +58,7 @@ std::vector<RepresentationSpec> read_reps(const json& body) {
   for (const auto& r : body["reps"]) {
     if (!r.is_string() || r.get<std::string>().empty() || r.get<std::string>().size() > kMaxSpecChars)
       throw HttpError(400, "each of 'reps' must be a representation name (at most " + std::to_string(kMaxSpecChars) + " characters)");
-    for (auto& s : parse_rep_option(r.get<std::string>())) specs.push_back(s);  // invalid_argument -> 400
+    for (auto& s : request_reps(r.get<std::string>())) specs.push_back(s);  // invalid_argument -> 400
   }
   if (specs.size() > kMaxReps) throw HttpError(400, "at most " + std::to_string(kMaxReps) + " representations per query");
   return specs;
@@ -98,7 +98,25 @@ bool read_paths(const json& body) {
   return body["paths"].get<bool>();
 }
 
+std::vector<RepresentationSpec>& outside_list() {
+  static std::vector<RepresentationSpec> specs;
+  return specs;
+}
+
 }  // namespace
+
+void set_outside_planners(std::vector<RepresentationSpec> specs) { outside_list() = std::move(specs); }
+const std::vector<RepresentationSpec>& outside_planners() { return outside_list(); }
+
+std::vector<RepresentationSpec> request_reps(const std::string& text) {
+  if (text.find("gppc") == std::string::npos) return parse_rep_option(text);
+  for (const RepresentationSpec& s : outside_list())
+    if (s.text == text) return {s};
+  std::string names;
+  for (const RepresentationSpec& s : outside_list()) names += (names.empty() ? "" : ", ") + s.text;
+  throw HttpError(400, "'" + text + "': a planner from outside is named on navbench serve's command line (--rep gppc:path=...)" +
+                           (names.empty() ? std::string(" and this server has none") : "; this server has " + names));
+}
 
 Agent read_radius(const json& body, const Map& m) {
   if (!body.contains("radius")) return Agent{};

@@ -83,6 +83,24 @@ bool serve_until_stopped(httplib::Server& svr, const sigset_t& stop_signals) {
   return ok;
 }
 
+// --rep: the planners from outside the page offers (checked now: the program runs, for its track).
+bool offer_outside_planners(const ServeArgs& o) {
+  std::vector<RepresentationSpec> specs;
+  try {
+    for (const std::string& text : o.reps)
+      for (RepresentationSpec& s : parse_rep_option(text)) {
+        if (s.name() != "gppc")
+          throw std::invalid_argument("--rep takes planners from outside (gppc:...): navbench's own '" + s.text + "' is on the page already");
+        specs.push_back(std::move(s));
+      }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "navbench serve: " << e.what() << '\n';
+    return false;
+  }
+  viewer::set_outside_planners(std::move(specs));
+  return true;
+}
+
 }  // namespace
 
 int serve_command(const std::vector<std::string>& args) {
@@ -90,6 +108,7 @@ int serve_command(const std::vector<std::string>& args) {
   if (!o) return 0;  // --help
   std::unique_ptr<viewer::MapCache> maps = load_maps(*o);
   if (!maps) return 2;
+  if (!offer_outside_planners(*o)) return 2;
 
   sigset_t stop_signals;
   sigemptyset(&stop_signals);

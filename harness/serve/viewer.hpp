@@ -250,6 +250,16 @@ struct QueryRequest {
 };
 QueryRequest read_query(const json& body, const Map& m);
 
+// Planners from outside (docs/outside-planners.md#8-in-the-viewer): only those named on `navbench
+// serve`'s command line (--rep gppc:path=...,track=...,name=N), set once before the server starts;
+// a request names one by its rows' name, gppc:N. A request never names a program itself: the
+// server would run it.
+void set_outside_planners(std::vector<RepresentationSpec> specs);
+const std::vector<RepresentationSpec>& outside_planners();
+// One spec of a request, as `--rep` takes it; a planner from outside only by the name of one set
+// above (HttpError 400 otherwise, before anything is parsed or run).
+std::vector<RepresentationSpec> request_reps(const std::string& text);
+
 // ---------- api_*.cpp: the answers ----------
 
 json api_info(const MapCache& maps);

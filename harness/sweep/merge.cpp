@@ -87,12 +87,12 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
   fs::create_directories(out);
   const bool paths = config.contains("paths") && config["paths"].get<bool>();
   // The optional columns, as the sweep wrote them: radii given, a map entry with weights.
-  ColumnGroups groups{.radius = config.contains("radii")};
+  ColumnGroups groups{.radius = config.contains("radii"), .entry = any_outside_planner(expand_reps(config["representations"]))};
   if (config.contains("map_entries") && config["map_entries"].is_array())  // the entries as written (config.cpp)
     for (const auto& e : config["map_entries"])
       groups.terrain |= e.is_object() && (e.contains("terrain") || e.contains("costs"));
   if (!ids.empty()) write_merged(out, unit_dirs, ids, paths, groups);
-  if (!dyn_ids.empty()) write_merged(fs::path(out) / "dynamic", unit_dirs, dyn_ids, paths, {.epoch = true});
+  if (!dyn_ids.empty()) write_merged(fs::path(out) / "dynamic", unit_dirs, dyn_ids, paths, {.epoch = true, .entry = groups.entry});
   json meta = run_metadata(argv, config.value("seed", std::uint64_t(1)), config);
   meta["config_hash"] = hash;
   meta["merged_from"] = [&] {

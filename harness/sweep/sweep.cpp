@@ -120,6 +120,7 @@ std::size_t run_dynamic_unit(const SweepConfig& cfg, const Unit& u, const fs::pa
   rc.select.convention = u.convention;
   rc.unit.threads = 1;  // a dynamic scenario's queries depend on the updates before them
   rc.quiet = true;
+  rc.entry_columns = sweep_groups(cfg).entry;  // every unit's build file as the merged one's
   rc.argv = argv;
   const fs::path dir = out / "units";
   rc.out = (dir / (u.id + ".part")).string();
@@ -257,7 +258,8 @@ void finish(const SweepConfig& cfg, const UnitPlan& plan, const fs::path& out, c
   for (const auto& u : plan.units) missing += !fs::exists(out / "units" / (u.id + ".csv"));
   if (missing == 0) {
     if (!plan.static_ids.empty()) write_merged(out, {out / "units"}, plan.static_ids, cfg.unit.paths, sweep_groups(cfg));
-    if (!plan.dyn_ids.empty()) write_merged(out / "dynamic", {out / "units"}, plan.dyn_ids, cfg.unit.paths, {.epoch = true});
+    if (!plan.dyn_ids.empty())
+      write_merged(out / "dynamic", {out / "units"}, plan.dyn_ids, cfg.unit.paths, {.epoch = true, .entry = sweep_groups(cfg).entry});
     if (!o.quiet)
       std::cerr << "navbench: sweep complete: " << (plan.static_ids.empty() ? "" : (out / "results.csv").string())
                 << (plan.static_ids.empty() || plan.dyn_ids.empty() ? "" : ", ")

@@ -19,6 +19,9 @@ units() { ls "$tmp/killed/units/" 2>/dev/null | grep -v -e '\.build\.csv$' -e '\
 "$nb" sweep "$tmp/sweep.json" --out "$tmp/full" --jobs 1 --quiet
 check full_run '[ -s "$tmp/full/results.csv" ]'
 n_entry=$(grep -c ",gppc:example," "$tmp/full/results.csv")
+# The merged build rows carry the entry's columns (the group `entry`), empty for grid8.
+check build_entry_columns '[ "$(head -1 "$tmp/full/results.build.csv" | cut -d, -f8-)" = "preprocess_ms,prepare_ms,stored_bytes,peak_rss_bytes" ] &&
+  grep ",gppc:example," "$tmp/full/results.build.csv" | grep -qv ",,,\$" && grep ",grid8," "$tmp/full/results.build.csv" | grep -q ",,,\$"'
 check entry_rows_ok '[ "$n_entry" -ge 150 ] && [ "$(grep ",gppc:example," "$tmp/full/results.csv" | grep -c ",ok,")" -eq "$n_entry" ]'
 
 "$nb" sweep "$tmp/sweep.json" --out "$tmp/killed" --jobs 1 --quiet & pid=$!
@@ -31,4 +34,5 @@ done_units=$(units)
 check killed_midway "[ $done_units -ge 2 ] && [ $done_units -lt 10 ] && [ ! -e $tmp/killed/results.csv ]"
 "$nb" sweep "$tmp/sweep.json" --out "$tmp/killed" --jobs 2 --quiet
 check resumed_equals_full 'diff <(strip "$tmp/full/results.csv") <(strip "$tmp/killed/results.csv") >/dev/null'
+check resumed_build_header 'cmp <(head -1 "$tmp/full/results.build.csv") <(head -1 "$tmp/killed/results.build.csv")'
 [ "$fails" -eq 0 ]

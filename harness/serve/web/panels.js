@@ -93,10 +93,21 @@ function freeForQuery(q) {
   return ok;
 }
 
+// The track of the selected planners from outside (docs/outside-planners.md#8-in-the-viewer): a
+// classic-track entry answers queries between cell centres, an any-angle one between cell corners.
+function outsideTrack() {
+  const tracks = state.reps.filter((r) => r.selected && r.track).map((r) => r.track);
+  return tracks.includes('classic') ? 'classic' : tracks.includes('anyangle') ? 'anyangle' : '';
+}
+
 function snap(p) {
   const m = state.map;
   let [x, y] = [Math.min(Math.max(p[0], m.min[0]), m.max[0]), Math.min(Math.max(p[1], m.min[1]), m.max[1])];
-  if (m.kind === 'grid' && ($('snap').checked || m.weights)) {  // a weighted map's queries are its cells' centres
+  const track = m.kind === 'grid' ? outsideTrack() : '';
+  if (track === 'anyangle' && !m.weights) {  // the any-angle track's points are cell corners, whatever the box says
+    x = Math.round(x);
+    y = Math.round(y);
+  } else if (m.kind === 'grid' && ($('snap').checked || m.weights || track === 'classic')) {  // a weighted map's queries are its cells' centres
     x = Math.min(Math.floor(x), m.width - 1) + 0.5;
     y = Math.min(Math.floor(y), m.height - 1) + 0.5;
   }
@@ -121,8 +132,9 @@ function startsSelected(reps) {
   const grid = reps.find((r) => r.caps.grid8_optimal);
   // The page starts with a grid, the exact graph and the meshes that cover the free space exactly
   // (recast's approximates it: one click away).
+  // A planner from outside named on the command line starts selected too.
   return new Set(reps.filter((r) => r === grid || (r.caps.corridor && !r.caps.grid_only && !r.caps.approximate_space) ||
-                                    r.caps.exact).map((r) => r.name));
+                                    r.caps.exact || r.outside_track).map((r) => r.name));
 }
 
 // Every registered representation, in the registry's order (see PALETTE for the colours).
@@ -130,7 +142,7 @@ function addRegistered(reps) {
   const selected = startsSelected(reps);
   const order = [...reps.filter((r) => selected.has(r.name)), ...reps.filter((r) => !selected.has(r.name))];
   const colour = new Map(order.map((r, i) => [r.name, PALETTE[i] || '#333']));
-  for (const r of reps) addRep(r.name, r.description, true, selected.has(r.name), colour.get(r.name));
+  for (const r of reps) addRep(r.name, r.description, true, selected.has(r.name), colour.get(r.name)).track = r.outside_track || '';
 }
 
 function renderReps() {
@@ -139,7 +151,11 @@ function renderReps() {
   for (const r of state.reps) {
     const box = el('input', { type: 'checkbox' });
     box.checked = r.selected;
-    box.addEventListener('change', () => { r.selected = box.checked; renderLegend(); renderResults(); render(); query(); });
+    box.addEventListener('change', () => {
+      r.selected = box.checked;
+      if (r.track && state.start) { state.start = snap(state.start); state.goal = snap(state.goal); updatePoints(); }  // its track's points
+      renderLegend(); renderResults(); render(); query();
+    });
     const layer = el('button', {
       class: 'layer' + (r.layer ? ' on' : '') + (r.loading ? ' busy' : ''), type: 'button',
       title: r.segments ? `structure: ${r.segments.length / 4} segments` : 'draw the structure',

@@ -187,10 +187,11 @@ def prepare(data: common.ResultData):
     facet_keys = [k for k in keys if k not in ("representation", "smoothing")]
     if facet_keys:
         rows["facet"] = combined_text(rows, facet_keys, lambda v: " / ".join(map(str, v)))
-        rows["config"] = combined_text(rows, ["representation", "smoothing", "facet"], lambda v: " · ".join(v))
+        rows["config"] = combined_text(rows, ["representation", "smoothing", "facet"],
+                                       lambda v: common.rep_label(" · ".join(v)))
     else:
         rows["facet"] = pd.Categorical.from_codes(np.zeros(len(rows), dtype=np.int8), categories=[""])
-        rows["config"] = combined_text(rows, ["representation", "smoothing"], lambda v: " · ".join(v))
+        rows["config"] = combined_text(rows, ["representation", "smoothing"], lambda v: common.rep_label(" · ".join(v)))
     rows["qid"] = query_ids(rows)
     # The queries a scope counts (map, query, convention), numbered.
     rows["query"] = group_ids(rows, [c for c in ("map", "scen_index", "convention", "terrain") if c in rows.columns])[0].astype(np.int32)

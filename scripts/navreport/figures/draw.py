@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from navreport.io.results import rep_label
+
 WIDTH = 1180          # px: fits a 1280 px window with the page's margins
 MARGIN = {"l": 84, "r": 250, "t": 40, "b": 62}   # px around the panels; the legend lives in "r"
 GAP_X, GAP_Y = 90, 96  # px between panels (room for tick labels and panel titles)
@@ -50,6 +52,11 @@ class Series:
     dash: str | None = None          # None | dash | dot
     opacity: float = 1.0
     width: float = 2.0
+
+    def __post_init__(self):
+        self.name = rep_label(self.name)  # a planner from outside is marked in every legend and label
+        if self.labels is not None:
+            self.labels = [rep_label(x) for x in self.labels]
 
 
 @dataclass

@@ -522,6 +522,27 @@ def config_keys(rows) -> list[str]:
     return keys
 
 
+OUTSIDE_PREFIX = "gppc:"
+OUTSIDE_MARK = " (outside)"
+OUTSIDE_NOTE = ("(outside): a planner from outside, a competition entry run in its own process through navbench's "
+                "pipeline and judged by navbench's exact test (docs/outside-planners.md)")
+
+
+def rep_label(text) -> str:
+    """A representation, or a label led by one ('gppc:x · none'), as the report shows it: a planner
+    from outside (gppc:NAME, docs/outside-planners.md) marked ' (outside)' after its name, once."""
+    text = str(text)
+    if not text.startswith(OUTSIDE_PREFIX):
+        return text
+    rep, sep, rest = text.partition(" · ")
+    return text if rep.endswith(OUTSIDE_MARK) else rep + OUTSIDE_MARK + sep + rest
+
+
+def has_outside(series) -> bool:
+    """True when a representation column holds a planner from outside."""
+    return any(str(v).startswith(OUTSIDE_PREFIX) for v in ordered_unique(series))
+
+
 def search_label(search: str, smoothing: str) -> str:
     """The configuration label of a (search, smoothing) pair (docs/path-quality.md): A*'s rows keep
     their smoothing, the any-angle searches name themselves ('theta', 'theta + los')."""

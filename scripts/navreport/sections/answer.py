@@ -12,6 +12,7 @@ import pandas as pd
 from navreport.analysis import budget, terrain
 from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_pct, f_sig, finite, slug, verdict_significant
 from navreport.analysis.rows import METRICS, facet_order, is_terrain_facet
+from navreport.io.results import OUTSIDE_NOTE, has_outside, rep_label
 from navreport.figures.budget import cost_figure
 from navreport.figures.pareto import front_chart, pareto_figure
 from navreport.sections.base import Block, Section
@@ -42,6 +43,8 @@ def scope_section(sc, a, first: bool) -> Section:
         return sec
     facets = facet_answers(sc, a, first) if (t["layer"] > 0).any() else []
     verdict = f"<p class='verdict'>{verdict_text(facets) if facets else NO_ANSWER}</p>"
+    if has_outside(t["representation"]):  # competition entries beside navbench's own (docs/outside-planners.md)
+        verdict += f"<p class='note outside-note'>{esc(OUTSIDE_NOTE)}.</p>"
     tables = "".join(facet_table(f) for f in facets) + notes_html(sc, a, first)
     chart = (front_chart(f"front_{sc.slug}", f"The Pareto front — {sc.name}", [chart_facet(f) for f in facets])
              if first else None)
@@ -103,7 +106,7 @@ def shown_rows(f) -> pd.DataFrame:
 
 
 def name_of(r) -> str:
-    return f"{r['representation']} · {r['smoothing']}"
+    return rep_label(f"{r['representation']} · {r['smoothing']}")
 
 
 def gap_text(v, cost: bool) -> str:
@@ -275,7 +278,7 @@ def one_ranked_table(t, table_id: str, scope_slug: str) -> str:
         cls = " class='front'" if r["layer"] == 1 else ""
         badge = "<span class='badge' title='on the Pareto front'>front</span>" if r["layer"] == 1 else ""
         cells = [f"<td class='num'>{int(r['rank'])}</td>",
-                 f"<td data-config='{esc(r['config'])}'>{esc(r['representation'])} · {esc(r['smoothing'])}{badge}</td>"]
+                 f"<td data-config='{esc(r['config'])}'>{esc(rep_label(r['representation']))} · {esc(r['smoothing'])}{badge}</td>"]
         for k, _, _, _, kind in METRICS:
             v = r.get(k)
             fmt = FORMAT[kind]

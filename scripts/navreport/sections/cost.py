@@ -191,7 +191,7 @@ def build_figure(analysis, map_files: dict, blocks: list):
             f = next((x for r, c, x in fits if r == rep and c == col), None)
             cells.append(f"<td class='num'>{f['slope']:.2f} [{f['lo']:.2f}, {f['hi']:.2f}] (n = {f['n']})</td>"
                          if f else "<td class='num'>–</td>")
-        rows_html.append(f"<tr><td>{esc(rep)}</td>{''.join(cells)}</tr>")
+        rows_html.append(f"<tr><td>{esc(common.rep_label(rep))}</td>{''.join(cells)}</tr>")
     extra = ("<table class='slopes'><thead><tr><th>representation</th><th>build time ∝ cells^slope [95 % CI]</th>"
              "<th>memory ∝ cells^slope [95 % CI]</th></tr></thead><tbody>" + "".join(rows_html) + "</tbody></table>")
     blocks.append(Block(Figure(

@@ -59,7 +59,7 @@ def update_figures(analysis, blocks: list):
     body = []
     for _, x in summary.iterrows():
         tot_u, tot_q, nq = x["updates_total_s"], x["queries_total_s"], int(x["queries"])
-        body.append(f"<tr><td>{esc(x['map'])}</td><td>{esc(x['representation'])}</td><td class='num'>{int(x['updates'])}</td>"
+        body.append(f"<tr><td>{esc(x['map'])}</td><td>{esc(common.rep_label(x['representation']))}</td><td class='num'>{int(x['updates'])}</td>"
                     f"<td class='num'>{f_sig(x['cells_changed_median'])}</td>"
                     + "".join(ci_cell(*(x[k + part] for part in ("", "_lo", "_hi", "_n")))
                               for k in ("update_median", "update_p95", "rebuild_median")) +

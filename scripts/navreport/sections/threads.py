@@ -53,7 +53,7 @@ def thread_figures(analysis, blocks: list):
     if not panels:
         return
     maps = ", ".join(sorted(set(t["map"])))
-    body = "".join(f"<tr><td>{esc(r['map'])}</td><td>{esc(r['representation'])}</td><td class='num'>{int(r['threads'])}</td>"
+    body = "".join(f"<tr><td>{esc(r['map'])}</td><td>{esc(common.rep_label(r['representation']))}</td><td class='num'>{int(r['threads'])}</td>"
                    f"<td class='num'>{int(r['queries']) if finite(r['queries']) else '–'}</td>"
                    f"<td class='num'>{r['queries_per_s']:,.0f}</td>"
                    f"<td class='num'>{f_bytes(r['peak_rss_bytes']) if finite(r['peak_rss_bytes']) else '–'}</td></tr>"

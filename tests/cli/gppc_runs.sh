@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A competition entry (docs/outside-planners.md) in `navbench run`: the build row's `entry` columns
+# (filled for the entry only), --threads 2 with an entry process per thread and rows equal to one
+# thread's, and a changing map on which the entry is preprocessed again for every map state.
+# The misbehaving entry in a run beside grid8: each misbehaviour costs its query a row with status
+# error or valid = 0, the run exits 0, grid8's rows are intact, and a map on which PreprocessMap or
+# PrepareForSearch dies skips the entry there with a note.
+# Usage: gppc_runs.sh NAVBENCH_BINARY SOURCE_DIR ANYANGLE_ENTRY_PROGRAM MISBEHAVING_ENTRY_PROGRAM
+set -uo pipefail
+nb=$1; src=$2; entry=$3; bad=$4
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails+1)); fi; }
+map=$src/datasets/maps/generated/rooms-16-128.map
+rep() { echo "gppc:path=$entry,track=anyangle,name=vis,log=$tmp/$1.log"; }
+col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }  # a column's number by its name
+
+for t in 1 2; do
+  "$nb" run --map "$map" --rep "$(rep t$t)" --rep grid8 --convention corner --limit 30 --threads "$t" --out "$tmp/t$t" --quiet ||
+    echo "FAIL run --threads $t"
+done
+b=$tmp/t1.build.csv
+check build_header '[ "$(head -1 "$b" | cut -d, -f8-)" = "preprocess_ms,prepare_ms,stored_bytes,peak_rss_bytes" ]'
+entry_row=$(grep '^rooms-16-128,gppc:vis,' "$b"); grid_row=$(grep '^rooms-16-128,grid8,' "$b")
+# The example writes FILENAME.corners (16 bytes a corner) in PreprocessMap: stored_bytes > 0; its peak memory is a few MB.
+check entry_columns_filled "echo '$entry_row' | awk -F, '{exit !(\$(NF-3) > 0 && \$(NF-2) > 0 && \$(NF-1) > 0 && \$NF > 1000000 && \$NF < 1000000000)}'"
+check own_columns_empty '[ "$(echo "$grid_row" | rev | cut -d, -f1-4 | rev)" = ",,," ]'
+check no_entry_columns_without_entry '"$nb" run --map "$map" --rep grid8 --limit 2 --out "$tmp/own" --quiet && ! grep -q preprocess_ms "$tmp/own.build.csv"'
+strip() { cut -d, --complement -f"$(col "$1" locate_us),$(col "$1" search_us),$(col "$1" smooth_us)" "$1"; }
+check threads_rows_equal 'diff <(strip "$tmp/t1.csv") <(strip "$tmp/t2.csv") >/dev/null'
+check threads_all_ok '[ "$(grep -c ",gppc:vis,.*,ok," "$tmp/t2.csv")" -eq 30 ]'
+# PrepareForSearch prints its corner count: once (after the option check's probe on a 1 x 1 map)
+# with one thread, in two processes with two.
+check one_process_per_thread '[ "$(grep -c "411 corners" "$tmp/t1.log")" -eq 1 ] && [ "$(grep -c "411 corners" "$tmp/t2.log")" -eq 2 ]'
+
+"$nb" generate changes --map "$map" --epochs 3 --seed 5 --out "$tmp/dyn" >/dev/null 2>&1
+"$nb" run --dynamic "$tmp/dyn.scen" --rep "$(rep dyn)" --convention corner --out "$tmp/d" --quiet || echo "FAIL dynamic run"
+d=$tmp/d.csv
+rows=$(grep -c ',gppc:vis,' "$d")
+# Every map state's answers valid and optimal (gap 0): the entry saw each state's map, not the first.
+check dynamic_valid_optimal "[ $rows -ge 30 ] && awk -F, -v s=$(col "$d" status) -v v=$(col "$d" valid) -v g=$(col "$d" gap) \
+  'NR > 1 && !(\$s == \"ok\" && \$v == 1 && \$g < 1e-9 && \$g > -1e-9) {bad++} END {exit bad > 0}' '$d'"
+epochs=$(tail -n +2 "$d" | awk -F, -v e="$(col "$d" epoch)" '{print $e}' | sort -u | wc -l)
+builds=$(grep -c "corners" "$tmp/dyn.log")
+# The probe, the first build, and one PreprocessMap + PrepareForSearch per update (one per epoch).
+check preprocessed_per_epoch "[ $epochs -ge 3 ] && [ $builds -eq \$((1 + 1 + $epochs)) ]"
+check corner_counts_change '[ "$(grep corners "$tmp/dyn.log" | sort -u | wc -l)" -ge 3 ]'
+
+# A free 12 x 12 map; query k starts at (k, 6): entries/misbehaving/misbehaving.cpp's behaviour k.
+mkdir -p "$tmp/maps"
+{ printf 'type octile\nheight 12\nwidth 12\nmap\n'; for _ in $(seq 12); do echo '............'; done; } > "$tmp/maps/free.map"
+{ echo 'version 1'; for k in $(seq 0 11); do printf '0\tfree.map\t12\t12\t%d\t6\t%d\t9\t3\n' "$k" "$k"; done; } > "$tmp/maps/free.map.scen"
+for w in 3 5; do  # PreprocessMap crashes (3 wide), PrepareForSearch throws (5 wide)
+  { printf 'type octile\nheight 3\nwidth %d\nmap\n' "$w"; for _ in 1 2 3; do printf '%*s\n' "$w" '' | tr ' ' .; done; } > "$tmp/maps/w$w.map"
+  printf 'version 1\n0\tw%d.map\t%d\t3\t0\t0\t2\t2\t2.8284271247\n' "$w" "$w" > "$tmp/maps/w$w.map.scen"
+done
+"$nb" run --map "$tmp/maps" --rep "gppc:path=$bad,track=anyangle,name=bad,query_ms=1000,memory_mb=128,log=$tmp/bad.log" --rep grid8 \
+  --convention corner --out "$tmp/bad" --quiet 2> "$tmp/bad.err"
+rc=$?
+check misbehaving_run_exit_0 '[ $rc -eq 0 ]'
+r=$tmp/bad.csv
+status_of() { awk -F, -v k="$1" -v s="$(col "$r" status)" -v v="$(col "$r" valid)" -v i="$(col "$r" scen_index)" \
+  -v rep="$(col "$r" representation)" '$rep == "gppc:bad" && $i == k {print $s $v}' "$r"; }
+got=$(for k in $(seq 0 11); do printf '%s ' "$(status_of $k)"; done)
+# straight, crash, abort, exception, hang, memory, NaN, outside, wrong start, too long, unfinished, wrong goal
+check misbehaving_rows '[ "$got" = "ok1 error error error error error error ok0 ok0 error error ok0 " ]'
+check grid8_rows_intact '[ "$(grep -c ",grid8,.*,ok," "$r")" -eq 14 ]'
+check entry_skipped_where_it_dies 'grep -q "skipping gppc:bad on w3: gppc entry failed in PreprocessMap" "$tmp/bad.err" &&
+  grep -q "skipping gppc:bad on w5: gppc entry failed in PrepareForSearch" "$tmp/bad.err" && ! grep -q "^w[35],.*gppc:bad" "$r"'
+check entry_output_in_log_only 'grep -q "misbehaving entry: query from x = 11" "$tmp/bad.log" && ! grep -q "misbehaving entry" "$r" "$tmp/bad.err"'
+[ "$fails" -eq 0 ]
