@@ -42,6 +42,9 @@ struct ResultRow {
   std::optional<double> clearance, turn;
   std::optional<long> epoch;  // dynamic scenarios only (docs/changing-maps.md): the column `epoch`
   std::optional<double> radius;  // runs given --radius / "radii" only (docs/radius.md): the column `radius`
+  // Runs under --pinch allow only (SPEC §11): the rule the validity test and the optimum followed
+  // (allow on grid maps, forbid where a map has no grid pinch points): the column `pinch`.
+  std::string pinch;
   // Weighted maps (docs/terrain.md): where the weights came from, the reported path's cost, the raw
   // path's, and the least cost of an 8-connected path (the group `terrain`).
   std::string terrain;
@@ -58,6 +61,9 @@ struct BuildRow {
   std::size_t vertices = 0, edges = 0, memory_bytes = 0;
   std::optional<double> radius;  // runs with a radius: the build's column `radius` (docs/radius.md)
   std::string terrain;           // runs over weighted maps: the map's weights (docs/terrain.md), "" when plain
+  // Runs under --pinch allow: the representation's own rule, allow when it built with pinch=allow,
+  // forbid when it runs as it is (its paths never pass a pinch point): the column `pinch`.
+  std::string pinch;
 };
 
 // One row of PREFIX.updates.csv (docs/changing-maps.md): what bringing one representation up to
@@ -78,6 +84,7 @@ struct ColumnGroups {
   bool radius = false;
   bool epoch = false;
   bool terrain = false;  // runs over weighted maps (docs/terrain.md)
+  bool pinch = false;    // runs under --pinch allow (SPEC §11)
 };
 // Header lines made from the one column table (results.cpp: name, type, group, how a row writes
 // it): `radius` last in the results and build rows (then `epoch`), before `points` in the paths rows.

@@ -192,7 +192,7 @@ int run(const RunConfig& cfg) {
   }
   const nlohmann::json frames = map_frames_json(read);
   write_run_metadata(cfg, &frames);
-  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.agents.empty(), .terrain = weighted});
+  ResultWriter writer(cfg.out, cfg.unit.paths, {.radius = !cfg.agents.empty(), .terrain = weighted, .pinch = cfg.select.squeeze});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
   UnitOptions unit = cfg.unit;  // traces go under traces/ beside PREFIX.csv (a fresh index each run)
   unit.trace_prefix = cfg.out;

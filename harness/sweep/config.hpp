@@ -25,7 +25,7 @@ struct SweepConfig : RunDescription {
 // The optional columns of a sweep's static rows: `radius` when it has radii, `terrain` when a map
 // entry has weights (docs/terrain.md) or carries its own (a ROS map in scale mode).
 inline ColumnGroups sweep_groups(const SweepConfig& c) {
-  ColumnGroups g{.radius = !c.agents.empty()};
+  ColumnGroups g{.radius = !c.agents.empty(), .pinch = c.select.squeeze};
   for (const QuerySelection& s : c.map_select) g.terrain |= s.weights.any();
   for (const std::string& m : c.maps) g.terrain |= carries_own_costs(m);  // ROS scale maps (docs/maps.md)
   return g;
