@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# navbench run --pinch allow (SPEC §11; docs/validity.md#the-squeeze-rule) on a seeded random grid:
+# navbench run --pinch allow (SPEC §11; docs/maps.md, the squeeze rule) on a seeded random grid:
 # the column pinch only under allow; the build rows say which representation follows the rule
 # (grid8:lattice=corner and visgraph take pinch=allow, grid8 on the centre lattice runs as it is);
 # per query the optimum with squeezing is at most the one without, shorter on some; visgraph under

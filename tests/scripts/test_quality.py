@@ -67,7 +67,7 @@ def main() -> int:
             s[2] += float(r["turn"])
     with open(os.path.join(tmp, "report/summary.csv")) as f:
         configs = {r["config"] for r in csv.DictReader(f)}
-    for want in ("grid8 · theta", "grid8 · lazy-theta + los", "grid8 · los", "visgraph · none"):
+    for want in ("grid8 (centre lattice) · theta", "grid8 (centre lattice) · lazy-theta + los", "grid8 (centre lattice) · los", "visgraph · none"):
         if want not in configs:
             fails.append(f"summary.csv lacks the configuration '{want}' (has {sorted(configs)})")
     if any("visgraph · theta" in c for c in configs):

@@ -67,7 +67,7 @@ def main() -> int:
             fails.append(f"{cfg}: mean {value}, recomputed {total / k}")
     if len(rows) != len(sums) or not rows:
         fails.append(f"{len(rows)} terrain-table rows for {len(sums)} configurations with costs")
-    if "grid8 · theta" not in sums:
+    if "grid8 (centre lattice) · theta" not in sums:
         fails.append("no Theta* rows on the weighted map")
     for msg in fails:
         print("FAIL:", msg)
