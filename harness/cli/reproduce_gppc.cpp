@@ -191,13 +191,17 @@ std::vector<Stats> read_published(const std::string& file, const std::string& tr
 
 // The measured statistics per representation from a run's PREFIX.csv and PREFIX.build.csv. Solved:
 // an ok row whose path is valid; optimally solved: its length equals the reference (the scenario's
-// octile optimum in the classic track, the exact Euclidean optimum in the any-angle track) within
-// 1e-4. Build columns by name: preprocess_ms / stored_bytes / peak_rss_bytes where the host writes
+// octile optimum in the classic track, within its printed precision; the exact Euclidean optimum in
+// the any-angle track, within 1e-4). Build columns by name: preprocess_ms / stored_bytes / peak_rss_bytes where the host writes
 // them, else build_ms / (none) / memory_bytes.
 std::map<std::string, Stats> measure(const std::string& prefix, bool classic) {
   const Table r = read_table(prefix + ".csv"), b = read_table(prefix + ".build.csv");
   const int rep = r.column("representation"), st = r.column("status"), va = r.column("valid"), len = r.column("length"),
             ref = r.column(classic ? "octile_optimal" : "optimal"), lo = r.column("locate_us"), se = r.column("search_us");
+  // Moving AI scenarios print the octile optimum with 3 decimals (%g, den520d) up to 8, the %g ones
+  // up to 1 % of a unit past half a unit (datasets/movingai.cpp printed_tolerance): one unit of the
+  // third decimal, far below the 2 - sqrt(2) by which a longer 8-connected path differs.
+  const double tol = classic ? 1e-3 : 1e-4;
   std::map<std::string, Stats> out;
   std::map<std::string, double> subopt_sum;
   for (std::size_t i = 0; i < r.rows.size(); ++i) {
@@ -211,7 +215,7 @@ std::map<std::string, Stats> measure(const std::string& prefix, bool classic) {
     const double L = num(r.at(i, len)), R = num(r.at(i, ref));
     s.mean_length = (std::isnan(s.mean_length) ? 0 : s.mean_length) + L;
     if (!std::isnan(R) && R > 0) {
-      s.optimal += std::abs(L - R) <= 1e-4;
+      s.optimal += std::abs(L - R) <= tol;
       subopt_sum[s.entry] += L / R;
     }
   }
