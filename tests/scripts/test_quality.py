@@ -61,7 +61,8 @@ def main() -> int:
         for r in csv.DictReader(f):
             if r["status"] != "ok":
                 continue
-            s = sums[f"{r['representation']} · {label(r['search'], r['smoothing'])}"]
+            rep = r["representation"] + (" (centre lattice)" if r["representation"] in ("grid4", "grid8") else "")  # the report names the lattice
+            s = sums[f"{rep} · {label(r['search'], r['smoothing'])}"]
             s[0] += 1
             s[1] += float(r["clearance"])
             s[2] += float(r["turn"])
