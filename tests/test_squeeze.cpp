@@ -1,6 +1,7 @@
 // The squeeze rule (SPEC §11): FreeSpace built with squeeze = true lets a segment pass a pinch
 // point; the exact optimum with squeezing (geometry/squeeze_optimum.hpp) equals a brute-force
-// visibility graph over every grid corner on random grids and is never above the optimum without.
+// visibility graph over every grid corner on random grids and is never above the optimum without;
+// so does visgraph built with pinch=allow (with and without landmarks), searched by the shared A*.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,9 +11,12 @@
 
 #include "datasets/generate.hpp"
 #include "geometry/free_space.hpp"
+#include "geometry/polygons.hpp"
 #include "geometry/squeeze_optimum.hpp"
 #include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
+#include "harness/run/timed_build.hpp"
+#include "representations/visgraph/visgraph.hpp"
 
 using namespace navbench;
 
@@ -73,6 +77,11 @@ TEST(Squeeze, OptimumEqualsBruteForceAndIsAtMostTheOptimumWithout) {
     const FreeSpace forbid(m), allow(m, true);
     const SqueezeOptimum opt(allow);
     const auto vis = build_optimum_graph(m);
+    // visgraph under the squeeze rule, with its default landmarks and without.
+    const TimedBuild visq = build_timed(m, parse_rep_option("visgraph:pinch=allow").front());
+    const TimedBuild visq0 = build_timed(m, parse_rep_option("visgraph:pinch=allow,alt=0").front());
+    ASSERT_TRUE(visq.rep && visq0.rep);
+    EXPECT_NE(visq.row.params.find("pinch=allow"), std::string::npos);
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<int> c(0, 2 * m.grid.width);
     for (int q = 0; q < 30;) {
@@ -82,12 +91,18 @@ TEST(Squeeze, OptimumEqualsBruteForceAndIsAtMostTheOptimumWithout) {
       ++q;
       const double want = brute_force(allow, s, g);
       const auto got = opt.length(s, g);
+      const auto from_vis = exact_optimum(*visq.rep, allow, s, g), from_vis0 = exact_optimum(*visq0.rep, allow, s, g);
       if (std::isinf(want)) {
         EXPECT_FALSE(got.has_value());
+        EXPECT_FALSE(from_vis.has_value());
+        EXPECT_FALSE(from_vis0.has_value());
         continue;
       }
       ASSERT_TRUE(got.has_value()) << s.x << "," << s.y << " " << g.x << "," << g.y;
       EXPECT_NEAR(*got, want, 1e-9) << s.x << "," << s.y << " " << g.x << "," << g.y;
+      ASSERT_TRUE(from_vis.has_value() && from_vis0.has_value()) << s.x << "," << s.y << " " << g.x << "," << g.y;
+      EXPECT_NEAR(*from_vis, want, 1e-9) << "visgraph:pinch=allow " << s.x << "," << s.y << " " << g.x << "," << g.y;
+      EXPECT_NEAR(*from_vis0, want, 1e-9) << "visgraph:pinch=allow,alt=0 " << s.x << "," << s.y << " " << g.x << "," << g.y;
       ++compared;
       if (const auto without = exact_optimum(*vis, forbid, s, g)) {
         EXPECT_LE(*got, *without + 1e-9);
@@ -97,4 +112,15 @@ TEST(Squeeze, OptimumEqualsBruteForceAndIsAtMostTheOptimumWithout) {
   }
   EXPECT_GT(compared, 150u);
   EXPECT_GT(shorter, 0u);  // squeezing shortens some paths on these maps
+}
+
+TEST(Squeeze, VisgraphPinchAllowRefusesWhatItCannotHold) {
+  EXPECT_THROW(parse_rep_option("visgraph:pinch=allow,skip=1"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("visgraph:pinch=allow,taut=1"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("visgraph:pinch=allow,table=1"), std::invalid_argument);
+  EXPECT_THROW(parse_rep_option("visgraph:pinch=allow,block=2"), std::invalid_argument);
+  const Map poly = grid_to_polygon_map(random_map(1, 30, 8));  // pinch points are grid corners (SPEC 11)
+  const TimedBuild b = build_timed(poly, parse_rep_option("visgraph:pinch=allow").front());
+  EXPECT_FALSE(b.rep);
+  EXPECT_NE(b.unsupported.find("grid map"), std::string::npos);
 }

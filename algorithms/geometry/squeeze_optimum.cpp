@@ -40,6 +40,12 @@ bool SqueezeOptimum::taut(std::size_t node, Point other) const {
   return exact::orient2d(other, c.at, c.before) * exact::orient2d(other, c.at, c.after) >= 0;
 }
 
+std::size_t SqueezeOptimum::memory_bytes() const {
+  std::size_t b = at_.capacity() * sizeof(Point) + corner_.capacity() * sizeof(std::size_t) + adj_.capacity() * sizeof(adj_[0]);
+  for (const auto& a : adj_) b += a.capacity() * sizeof(a[0]);
+  return b;
+}
+
 std::optional<double> SqueezeOptimum::length(Point s, Point g) const {
   const std::int32_t cs = fs_->component(s), cg = fs_->component(g);
   if (cs < 0 || cs != cg) return std::nullopt;

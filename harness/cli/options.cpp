@@ -135,6 +135,11 @@ void add_selection_options(CLI::App& app, RunConfig& c) {
   app.add_flag("--rebuild-baseline", c.rebuild_baseline, "dynamic: also time a full rebuild of every map state");
   app.add_option("--convention", c.select.convention, "query point of a scenario cell: its center (default) or corner")
       ->type_name("center|corner");
+  app.add_option_function<std::string>("--pinch", [&c](const std::string& v) {
+        if (v != "forbid" && v != "allow") throw std::invalid_argument("--pinch needs forbid or allow, got '" + v + "'");
+        c.select.squeeze = v == "allow";
+      }, "the squeeze rule (SPEC 11): a path through a pinch point forbidden (default) or allowed (grid maps)")
+      ->type_name("forbid|allow");
   app.add_option("--limit", c.select.limit, "N queries of each scenario, spread evenly over it")
       ->check(positive_integer())->type_name("N");
   app.add_option("--queries", c.select.queries, "N random queries for maps without a scenario")

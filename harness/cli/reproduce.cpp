@@ -6,6 +6,7 @@
 // rule `allow` for the validity test, Theta*'s line of sight and the exact optimum
 // (geometry/squeeze_optimum.hpp). The published files are read, never copied.
 #include "harness/cli/reproduce.hpp"
+#include "harness/cli/reproduce_gppc.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -172,17 +173,7 @@ int uras_koenig_arena2(const std::string& data, const std::string& out, const st
        << l.our_ratio << " | " << l.diff << " | " << l.pub_exp << " | " << l.our_exp << " | " << l.agree << " |\n";
   std::cout << md.str();
   std::ofstream(out + "/table.md") << md.str();
-  std::ofstream html(out + "/index.html");
-  html << "<!doctype html><meta charset=utf-8><title>navbench reproduce uras-koenig-arena2</title>\n"
-       << "<style>body{font-family:sans-serif}td,th{padding:2px 8px;border-bottom:1px solid #ccc;text-align:right}"
-          "td:nth-child(-n+2){text-align:left}</style>\n<h1>Uras &amp; Koenig 2015, DAO arena2</h1>\n<p>"
-       << n << " queries; navbench " << text << ", convention corner, pinch allow. Ratios: mean length / mean exact optimum.</p>\n"
-       << "<table><tr><th>config<th>search<th>published mean<th>published ratio<th>ours mean<th>our ratio<th>ours - published"
-          "<th>published expansions<th>our expansions<th>per-query agreement\n";
-  for (const Line& l : lines)
-    html << "<tr><td>" << l.name << "<td>" << l.what << "<td>" << l.pub_mean << "<td>" << l.pub_ratio << "<td>" << l.our_mean
-         << "<td>" << l.our_ratio << "<td>" << l.diff << "<td>" << l.pub_exp << "<td>" << l.our_exp << "<td>" << l.agree << "\n";
-  html << "</table>\n";
+  write_reproduce_html(out + "/index.html", "navbench reproduce uras-koenig-arena2", md.str());
   nlohmann::json config = {{"reproduce", "uras-koenig-arena2"}, {"data", data}, {"representation", text}, {"convention", "corner"},
                            {"pinch", "allow"}, {"queries", n}, {"configs", configs}};
   std::ofstream(out + "/meta.json") << run_metadata(argv, 0, config).dump(2) << '\n';
@@ -193,28 +184,69 @@ int uras_koenig_arena2(const std::string& data, const std::string& out, const st
 }  // namespace
 
 int reproduce_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
-  std::string name, out, data = "../shared/datasets/published/uras-koenig-2015-arena2";
+  std::string name, out, data, config, maps_root = "../shared/datasets/movingai";
+  long limit = -1;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--list") {
-      std::cout << "uras-koenig-arena2 Uras & Koenig's any-angle library (SoCS 2015) on DAO arena2: exact optimum, A*, Theta*, "
-                   "Lazy Theta*, post-smoothing\n";
+      std::cout << "uras-koenig-arena2  Uras & Koenig's any-angle library (SoCS 2015) on DAO arena2: exact optimum, A*, Theta*, "
+                   "Lazy Theta*, post-smoothing\n"
+                   "gppc2023-classic    GPPC 2023 classic track: the config's entries and navbench's subgoal and grid8 beside the "
+                   "published statistics\n"
+                   "gppc2023-anyangle   GPPC 2023 any-angle track: the config's entries and navbench's visgraph beside the published "
+                   "statistics\n";
       return 0;
     }
     if (a == "-h" || a == "--help") {
-      std::cout << "usage: navbench reproduce NAME [--out DIR] [--data DIR] | --list   (docs/reproduce.md)\n";
+      std::cout << "usage: navbench reproduce NAME [--out DIR] [--data DIR] [--config FILE] [--maps DIR] [--limit N] | --list\n"
+                   "  --data DIR    the published files (default ../shared/datasets/published/FOLDER)\n"
+                   "  --config FILE gppc2023-*: the entries (gppc:path=P,track=T,name=N), optionally 'map PATH' and 'limit N' lines\n"
+                   "  --maps DIR    gppc2023-*: the Moving AI folder of the default maps den520d, brc202d, Aurora\n"
+                   "  --limit N     gppc2023-*: N queries per map, spread over its scenario\n"
+                   "(docs/reproduce.md)\n";
       return 0;
     }
-    if ((a == "--out" || a == "--data") && i + 1 < args.size()) (a == "--out" ? out : data) = args[++i];
-    else if (a.starts_with("-")) throw std::invalid_argument("unknown option '" + a + "' (--out DIR, --data DIR, --list)");
-    else if (name.empty()) name = a;
-    else throw std::invalid_argument("one NAME only, got '" + name + "' and '" + a + "'");
+    if ((a == "--out" || a == "--data" || a == "--config" || a == "--maps" || a == "--limit") && i + 1 < args.size()) {
+      const std::string& v = args[++i];
+      if (a == "--out") out = v;
+      else if (a == "--data") data = v;
+      else if (a == "--config") config = v;
+      else if (a == "--maps") maps_root = v;
+      else {
+        std::size_t used = 0;
+        try {
+          limit = std::stol(v, &used);
+        } catch (...) {
+          used = 0;
+        }
+        if (used != v.size() || limit < 1) throw std::invalid_argument("--limit needs a positive integer, got '" + v + "'");
+      }
+    } else if (a.starts_with("-")) {
+      throw std::invalid_argument("unknown option '" + a + "' (--out DIR, --data DIR, --config FILE, --maps DIR, --limit N, --list)");
+    } else if (name.empty()) {
+      name = a;
+    } else {
+      throw std::invalid_argument("one NAME only, got '" + name + "' and '" + a + "'");
+    }
   }
   if (name.empty()) throw std::invalid_argument("needs NAME (navbench reproduce --list names them)");
-  if (name != "uras-koenig-arena2") throw std::invalid_argument("unknown reproduction '" + name + "' (known: uras-koenig-arena2)");
+  const bool gppc = name == "gppc2023-classic" || name == "gppc2023-anyangle";
+  if (name != "uras-koenig-arena2" && !gppc)
+    throw std::invalid_argument("unknown reproduction '" + name + "' (known: uras-koenig-arena2, gppc2023-classic, gppc2023-anyangle)");
   if (out.empty()) out = "results/reproduce-" + name;
+  if (!gppc) {
+    std::filesystem::create_directories(out);
+    return uras_koenig_arena2(data.empty() ? "../shared/datasets/published/uras-koenig-2015-arena2" : data, out, argv);
+  }
+  if (config.empty()) throw std::invalid_argument(name + " needs --config FILE naming the entries (docs/reproduce.md)");
+  GppcOptions o;
+  o.config = config;
+  o.published = data.empty() ? "../shared/datasets/published/gppc2023" : data;
+  o.default_maps = {maps_root + "/dao/den520d.map", maps_root + "/dao/brc202d.map", maps_root + "/sc1/Aurora.map"};
+  o.limit = limit;
+  o.out = out;
   std::filesystem::create_directories(out);
-  return uras_koenig_arena2(data, out, argv);
+  return reproduce_gppc(name.substr(std::string("gppc2023-").size()), o, argv);
 }
 
 }  // namespace navbench

@@ -41,8 +41,8 @@ namespace {
 // group and how it is written from a row. Headers, meta.json's "schema" and the rows are all made
 // from these tables (the Python scripts read the schema from meta.json). "core" columns are always
 // written; each optional capability contributes its group, whose columns appear only in files that
-// have it (radius: runs given radii; epoch: changing maps; terrain: runs over weighted maps;
-// entry: the build rows of runs with a planner from outside).
+// have it (radius: runs given radii; epoch: changing maps; terrain: runs over weighted maps; pinch:
+// runs under --pinch allow, SPEC §11; entry: the build rows of runs with a planner from outside).
 template <class Row>
 struct Column {
   const char* name;
@@ -101,6 +101,8 @@ constexpr Column<R> kResultColumns[] = {
     {"radius", "float", "radius", [](std::string& s, const R& r) { number(s, r.radius); }},
     // epoch (docs/changing-maps.md)
     {"epoch", "int", "epoch", [](std::string& s, const R& r) { if (r.epoch) count(s, *r.epoch); }},
+    // pinch (SPEC §11: runs under --pinch allow)
+    {"pinch", "text", "pinch", [](std::string& s, const R& r) { s += r.pinch; }},
     // terrain (docs/terrain.md)
     {"terrain", "text", "terrain", [](std::string& s, const R& r) { quoted(s, r.terrain); }},
     {"cost", "float", "terrain", [](std::string& s, const R& r) { number(s, r.cost); }},
@@ -119,6 +121,7 @@ constexpr Column<B> kBuildColumns[] = {
     {"edges", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.edges); }},
     {"memory_bytes", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.memory_bytes); }},
     {"radius", "float", "radius", [](std::string& s, const B& b) { number(s, b.radius); }},
+    {"pinch", "text", "pinch", [](std::string& s, const B& b) { s += b.pinch; }},
     {"terrain", "text", "terrain", [](std::string& s, const B& b) { quoted(s, b.terrain); }},
     // entry (docs/outside-planners.md#4-what-is-measured-and-how): only a planner from outside fills them
     {"preprocess_ms", "float", "entry", [](std::string& s, const B& b) { if (b.preprocess_ms) micros(s, *b.preprocess_ms); }},
@@ -167,7 +170,7 @@ constexpr Column<U> kUpdateColumns[] = {
 bool has(const ColumnGroups& g, const char* group) {
   const std::string_view n = group;
   return n == "core" || (n == "radius" && g.radius) || (n == "epoch" && g.epoch) || (n == "terrain" && g.terrain) ||
-         (n == "entry" && g.entry);
+         (n == "pinch" && g.pinch) || (n == "entry" && g.entry);
 }
 
 template <class Row, std::size_t N>
@@ -229,7 +232,8 @@ ResultWriter::ResultWriter(const std::string& prefix, bool paths, const ColumnGr
     f << header << '\n';
   };
   open(csv_, prefix + ".csv", result_header(groups));
-  open(build_, prefix + ".build.csv", build_header({.radius = groups.radius, .terrain = groups.terrain, .entry = groups.entry}));
+  open(build_, prefix + ".build.csv",
+       build_header({.radius = groups.radius, .terrain = groups.terrain, .pinch = groups.pinch, .entry = groups.entry}));
   if (paths) open(paths_, prefix + ".paths.csv", paths_header({.radius = groups.radius, .terrain = groups.terrain}));
 }
 

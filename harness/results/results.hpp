@@ -42,6 +42,9 @@ struct ResultRow {
   std::optional<double> clearance, turn;
   std::optional<long> epoch;  // dynamic scenarios only (docs/changing-maps.md): the column `epoch`
   std::optional<double> radius;  // runs given --radius / "radii" only (docs/radius.md): the column `radius`
+  // Runs under --pinch allow only (SPEC §11): the rule the validity test and the optimum followed
+  // (allow on grid maps, forbid where a map has no grid pinch points): the column `pinch`.
+  std::string pinch;
   // Weighted maps (docs/terrain.md): where the weights came from, the reported path's cost, the raw
   // path's, and the least cost of an 8-connected path (the group `terrain`).
   std::string terrain;
@@ -63,6 +66,9 @@ struct BuildRow {
   // under its preprocessing prefix, and its processes' peak resident memory. Empty for navbench's own.
   std::optional<double> preprocess_ms, prepare_ms;
   std::optional<std::uint64_t> stored_bytes, peak_rss_bytes;
+  // Runs under --pinch allow: the representation's own rule, allow when it built with pinch=allow,
+  // forbid when it runs as it is (its paths never pass a pinch point): the column `pinch`.
+  std::string pinch;
 };
 
 // One row of PREFIX.updates.csv (docs/changing-maps.md): what bringing one representation up to
@@ -83,6 +89,7 @@ struct ColumnGroups {
   bool radius = false;
   bool epoch = false;
   bool terrain = false;  // runs over weighted maps (docs/terrain.md)
+  bool pinch = false;    // runs under --pinch allow (SPEC §11)
   bool entry = false;    // build rows of runs with a planner from outside (docs/outside-planners.md)
 };
 // Header lines made from the one column table (results.cpp: name, type, group, how a row writes

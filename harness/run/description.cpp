@@ -41,6 +41,42 @@ std::vector<SearchMode> parse_search_list(const std::string& value) {
   return out;
 }
 
+// --pinch allow (SPEC §11): every representation that declares the rule (a `pinch` parameter:
+// grid4/grid8 on the corner lattice, visgraph) and does not name it builds with pinch=allow, when
+// its declaration allows that combination (the centre lattice's moves never pass a pinch point: it
+// runs as it is). The others run as they are: a path valid without squeezing is valid with it.
+void follow_squeeze(std::vector<RepresentationSpec>& reps) {
+  for (RepresentationSpec& r : reps) {
+    const auto& decl = r.entry->params;
+    if (std::none_of(decl.begin(), decl.end(), [](const ParamDecl& p) { return std::string_view(p.name) == "pinch"; })) continue;
+    const auto kv = split_list(r.params);
+    if (std::any_of(kv.begin(), kv.end(), [](const std::string& s) { return s.starts_with("pinch="); })) continue;
+    // A declared clash of pinch=allow with another key's default (grid's lattice=center) keeps the
+    // representation as it is; one with a given value is caught by parse_rep_option below.
+    auto given = [&](const char* key) {
+      return std::any_of(kv.begin(), kv.end(), [&](const std::string& s) { return s.starts_with(std::string(key) + "="); });
+    };
+    auto fallback = [&](const char* key) {
+      for (const ParamDecl& p : decl)
+        if (std::string_view(p.name) == key) return p.fallback;
+      return -1.0;
+    };
+    bool clashes = false;
+    for (const ParamClash& c : r.entry->clashes) {
+      if (std::string_view(c.a) == "pinch" && c.a_value == 1 && !given(c.b))
+        clashes |= fallback(c.b) >= c.b_lo && fallback(c.b) <= c.b_hi;
+      if (std::string_view(c.b) == "pinch" && c.b_lo <= 1 && 1 <= c.b_hi && !given(c.a)) clashes |= fallback(c.a) == c.a_value;
+    }
+    if (clashes) continue;
+    const std::string params = r.params.empty() ? "pinch=allow" : r.params + ",pinch=allow";
+    try {
+      const auto allowed = parse_rep_option(r.name() + ":" + params);  // the declared clashes
+      if (allowed.size() == 1) r.params = allowed.front().params;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+}
+
 void check_run(RunDescription& d, const OptionNames& n) {
   auto fail = [&](const std::string& what) { throw std::invalid_argument(n.prefix + what); };
   for (const Agent& a : d.agents)
@@ -58,6 +94,8 @@ void check_run(RunDescription& d, const OptionNames& n) {
     if (!corner && std::find(kv.begin(), kv.end(), "pinch=allow") != kv.end())
       fail(r.text + ": pinch=allow needs lattice=corner (centre moves never pass a pinch point)");
   }
+  if (d.select.squeeze && !d.dynamic.empty()) fail("the squeeze rule allow is not supported with " + std::string(n.dynamic));
+  if (d.select.squeeze) follow_squeeze(d.reps);
   if (d.unit.smoothings.empty()) fail(std::string(n.smoothing) + " needs at least one name");
   if (d.unit.searches.empty()) fail(std::string(n.searches) + " needs at least one name");
   if (d.unit.heuristics.empty()) d.unit.heuristics.push_back(parse_heuristic("euclidean"));
@@ -113,6 +151,7 @@ nlohmann::json config_json(const RunConfig& c) {
   j["repetitions"] = c.unit.repetitions;
   j["threads"] = c.unit.threads;
   j["convention"] = c.select.convention;
+  j["pinch"] = c.select.squeeze ? "allow" : "forbid";
   j["limit"] = c.select.limit;
   j["queries"] = c.select.queries;
   j["seed"] = c.select.seed;

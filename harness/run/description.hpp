@@ -46,6 +46,10 @@ struct QuerySelection {
   MapReadOptions read;               // how occupancy images read (--unknown, --wmax, thresholds)
 };
 
+// --pinch allow (SPEC §11): the representations that declare the squeeze rule (a `pinch`
+// parameter) and do not name it take pinch=allow where their declaration allows it (check_run).
+void follow_squeeze(std::vector<RepresentationSpec>& reps);
+
 // The search of a query: SearchMode (search/any_representation.hpp).
 const char* to_string(SearchMode m);  // astar, theta, lazy-theta: the column `search`
 // "astar,theta" -> modes. Throws std::invalid_argument("unknown search 'x' (astar, theta, lazy-theta)").

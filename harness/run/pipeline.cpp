@@ -193,6 +193,7 @@ ResultRow identity_row(const QueryContext& c, const QueryInput& in) {
   row.map = c.map.map;
   row.collection = c.map.collection;
   row.convention = c.map.convention;
+  row.pinch = c.space.free().squeeze() ? "allow" : "forbid";  // written only under --pinch allow
   row.scen_index = in.scen_index;
   row.bucket = in.bucket;
   row.sx = in.sx, row.sy = in.sy, row.gx = in.gx, row.gy = in.gy;

@@ -195,7 +195,8 @@ int run(const RunConfig& cfg) {
   const nlohmann::json frames = map_frames_json(read);
   write_run_metadata(cfg, &frames);
   ResultWriter writer(cfg.out, cfg.unit.paths,
-                      {.radius = !cfg.agents.empty(), .terrain = weighted, .entry = cfg.entry_columns || any_outside_planner(cfg.reps)});
+                      {.radius = !cfg.agents.empty(), .terrain = weighted, .pinch = cfg.select.squeeze,
+                       .entry = cfg.entry_columns || any_outside_planner(cfg.reps)});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
   UnitOptions unit = cfg.unit;  // traces go under traces/ beside PREFIX.csv (a fresh index each run)
   unit.trace_prefix = cfg.out;

@@ -24,6 +24,8 @@ TimedBuild timed(const Map& m, const RepresentationSpec& spec, Params& params, b
   b.row.representation = spec.text;
   b.row.params = spec.build_params(params, shrunk);  // erode=... first on a shrunk map's build
   record_sizes(b.row, *b.rep);
+  // The representation's own squeeze rule (SPEC §11; written only under --pinch allow).
+  b.row.pinch = b.row.params.find("pinch=allow") != std::string::npos ? "allow" : "forbid";
   return b;
 }
 

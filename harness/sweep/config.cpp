@@ -282,7 +282,7 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   if (!j.is_object()) throw InputError(path + ": a sweep config is a JSON object");
   static const std::vector<std::string> keys = {"maps", "collections", "representations", "smoothing", "heuristics",
                                                 "conventions", "queries", "repetitions", "seed", "output", "paths", "comment",
-                                                "dynamic", "rebuild_baseline", "radii", "searches", "trace", "trace_cap_mb"};
+                                                "dynamic", "rebuild_baseline", "radii", "searches", "trace", "trace_cap_mb", "pinch"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       throw InputError(path + ": unknown key '" + it.key() + "'");
@@ -295,7 +295,12 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
     if (j.contains("rebuild_baseline") && !j["rebuild_baseline"].is_boolean())
       throw std::invalid_argument("sweep config: 'rebuild_baseline' must be true or false");
     c.rebuild_baseline = j.value("rebuild_baseline", false);
+    // The squeeze rule (SPEC §11), one for the whole sweep: "forbid" (default) or "allow".
+    if (j.contains("pinch") && !(j["pinch"] == "forbid" || j["pinch"] == "allow"))
+      throw std::invalid_argument("sweep config: 'pinch' must be \"forbid\" or \"allow\"");
+    c.select.squeeze = j.value("pinch", "forbid") == "allow";
     resolve_maps(j, expand_maps, c);
+    for (QuerySelection& s : c.map_select) s.squeeze = c.select.squeeze;
     if (j.contains("representations")) c.reps = expand_reps(j["representations"]);
     if (j.contains("smoothing")) {
       std::string list;

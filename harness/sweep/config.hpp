@@ -26,7 +26,7 @@ struct SweepConfig : RunDescription {
 // entry has weights (docs/terrain.md) or carries its own (a ROS map in scale mode); the build
 // rows' `entry` when a planner from outside is among its representations.
 inline ColumnGroups sweep_groups(const SweepConfig& c) {
-  ColumnGroups g{.radius = !c.agents.empty(), .entry = any_outside_planner(c.reps)};
+  ColumnGroups g{.radius = !c.agents.empty(), .pinch = c.select.squeeze, .entry = any_outside_planner(c.reps)};
   for (const QuerySelection& s : c.map_select) g.terrain |= s.weights.any();
   for (const std::string& m : c.maps) g.terrain |= carries_own_costs(m);  // ROS scale maps (docs/maps.md)
   return g;

@@ -167,7 +167,8 @@ void prepare_shared(SharedMap& sh, const PreparedMap& read, const Unit& u, const
   sh.pm = std::make_unique<PreparedMap>(read);
   sh.pm->selection.convention = u.convention;
   const fs::path opt = out / "optimum" / (optimum_id(read.map.collection, read.map.name, u.convention, u.agent.column(),
-                                                     weights_tag(read.selection.weights)) + ".csv");
+                                                     weights_tag(read.selection.weights)) +
+                             (read.selection.squeeze ? "__pinch-allow" : "") + ".csv");
   bool saved = false;
   // The weighted maps' reference optimum: as many threads as a unit's queries.
   sh.am = std::make_unique<AgentMap>(*sh.pm, u.agent, OracleOptions{.optimum = true, .threads = threads,

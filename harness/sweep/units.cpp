@@ -162,7 +162,8 @@ void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, c
   }
   // results.csv is renamed into place last: its presence marks the merged set complete.
   MergedFile csv(out / "results.csv", result_header(groups));
-  MergedFile build(out / "results.build.csv", build_header({.radius = groups.radius, .terrain = groups.terrain, .entry = groups.entry}));
+  MergedFile build(out / "results.build.csv",
+                   build_header({.radius = groups.radius, .terrain = groups.terrain, .pinch = groups.pinch, .entry = groups.entry}));
   std::optional<MergedFile> pth, upd;
   if (paths) pth.emplace(out / "results.paths.csv", paths_header({.radius = groups.radius, .terrain = groups.terrain}));
   if (dynamic) upd.emplace(out / "results.updates.csv", updates_header());

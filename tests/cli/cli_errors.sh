@@ -73,6 +73,9 @@ expect_error empty_radius_item "--radius needs numbers >= 0, got ''" run --map "
 expect_error bad_convention '--convention must be center or corner' run --map "$m" --rep grid8 --convention edge --out "$tmp/r"
 expect_error corner_lattice_center 'grid8:lattice=corner needs the corner convention' run --map "$m" --rep grid8:lattice=corner --out "$tmp/r"
 expect_error pinch_needs_corner 'pinch=allow needs lattice=corner' run --map "$m" --rep grid8:pinch=allow --convention corner --out "$tmp/r"
+expect_error pinch_value '--pinch needs forbid or allow' run --map "$m" --rep grid8 --pinch maybe --out "$tmp/r"
+expect_error corner_lattice_center_pinch 'grid8:lattice=corner needs the corner convention' run --map "$m" --rep grid8:lattice=corner --pinch allow --out "$tmp/r"
+expect_error visgraph_pinch_skip 'pinch=allow does not combine with skip=1' run --map "$m" --rep visgraph:pinch=allow,skip=1 --convention corner --out "$tmp/r"
 expect_error reproduce_unknown "unknown reproduction 'bogus'" reproduce bogus
 expect_error reproduce_no_name 'reproduce: needs NAME' reproduce
 expect_error reproduce_bad_data 'arena2\.map' reproduce uras-koenig-arena2 --data "$tmp/nowhere" --out "$tmp/rep"

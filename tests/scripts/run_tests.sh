@@ -68,12 +68,12 @@ run summary_values "$navpy" - "$tmp/report/summary.csv" <<'PYEOF'
 import sys, pandas as pd
 s = pd.read_csv(sys.argv[1])
 s = s[s["scope"] == "all maps"].set_index("config")
-assert abs(s.loc["grid8 · none", "solved_pct"] - 5 / 7) < 1e-12 and s.loc["grid8 · none", "solved_pct_n"] == 7, s
+assert abs(s.loc["grid8 (centre lattice) · none", "solved_pct"] - 5 / 7) < 1e-12 and s.loc["grid8 (centre lattice) · none", "solved_pct_n"] == 7, s
 assert s.loc["quadtree:min=1,merge=1 · los", "invalid_paths"] == 1
-assert "grid4 · funnel" not in s.index
+assert "grid4 (centre lattice) · funnel" not in s.index
 assert abs(s.loc["visgraph · none", "gap_mean"]) < 1e-12
-assert abs(s.loc["grid4 · none", "gap_mean"] - 0.3506290303736) < 1e-9
-assert s.loc["grid4 · none", "gap_mean_lo"] <= s.loc["grid4 · none", "gap_mean"] <= s.loc["grid4 · none", "gap_mean_hi"]
+assert abs(s.loc["grid4 (centre lattice) · none", "gap_mean"] - 0.3506290303736) < 1e-9
+assert s.loc["grid4 (centre lattice) · none", "gap_mean_lo"] <= s.loc["grid4 (centre lattice) · none", "gap_mean"] <= s.loc["grid4 (centre lattice) · none", "gap_mean_hi"]
 PYEOF
 
 # --- pathviz.py: a picture per query, on the grid map and on the same map as WKT polygons ---

@@ -61,13 +61,14 @@ def main() -> int:
         for r in csv.DictReader(f):
             if r["status"] != "ok":
                 continue
-            s = sums[f"{r['representation']} · {label(r['search'], r['smoothing'])}"]
+            rep = r["representation"] + (" (centre lattice)" if r["representation"] in ("grid4", "grid8") else "")  # the report names the lattice
+            s = sums[f"{rep} · {label(r['search'], r['smoothing'])}"]
             s[0] += 1
             s[1] += float(r["clearance"])
             s[2] += float(r["turn"])
     with open(os.path.join(tmp, "report/summary.csv")) as f:
         configs = {r["config"] for r in csv.DictReader(f)}
-    for want in ("grid8 · theta", "grid8 · lazy-theta + los", "grid8 · los", "visgraph · none"):
+    for want in ("grid8 (centre lattice) · theta", "grid8 (centre lattice) · lazy-theta + los", "grid8 (centre lattice) · los", "visgraph · none"):
         if want not in configs:
             fails.append(f"summary.csv lacks the configuration '{want}' (has {sorted(configs)})")
     if any("visgraph · theta" in c for c in configs):

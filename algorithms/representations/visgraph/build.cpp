@@ -59,7 +59,20 @@ int block_setting(Params& params, const Map& map, std::size_t corners) {
   return params.integer(param(VisGraph::kParams, "block"), small_grid ? 2 : 0);
 }
 
-VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map) {
+// pinch=allow on an unweighted grid map: the free space is built with squeezing (SPEC §11).
+bool VisGraph::pinch_allowed(const Map& map, Params& params) {
+  const bool allow = params.choice(param(kParams, "pinch")) == 1;
+  if (allow && (map.kind != MapKind::grid || map.weighted()))
+    throw UnsupportedMap("visgraph: pinch=allow needs an unweighted grid map (pinch points are grid corners, SPEC 11)");
+  return allow;
+}
+
+VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_allowed(map, params)) {
+  if (fs_.squeeze()) {
+    build_squeeze(params);
+    params_ = params;
+    return;
+  }
   if (map.weighted()) {
     build_weighted(map, params);  // weighted.cpp
     params_ = params;
@@ -167,6 +180,30 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
       throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }
   }
+}
+
+// pinch=allow (visgraph.hpp): SqueezeOptimum's nodes and edges as the searched graph, one vertex
+// per node; the rule-forbid machinery (taut states, skip graph, table, block lists) is not built,
+// so it must not be named (kClashes; the defaults are read as off so the build row says so).
+void VisGraph::build_squeeze(Params& params) {
+  params.flag(param(kParams, "taut"), false);
+  params.flag(param(kParams, "table"), false);
+  params.integer(param(kParams, "table_mb"));
+  params.integer(param(kParams, "block"), 0);
+  params.flag(param(kParams, "skip"), false);
+  const int alt = params.integer(param(kParams, "alt"), 16);
+  params.finish("visgraph");
+  shift_ = 0;
+  sq_ = std::make_unique<SqueezeOptimum>(fs_);
+  const auto& at = sq_->points();
+  std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs;
+  for (std::size_t i = 0; i < at.size(); ++i)
+    for (const auto& [j, w] : sq_->adjacency()[i]) arcs.push_back({{Vertex(i), Vertex(j)}, w});
+  pairs_ = arcs.size() / 2;
+  graph_ = csr_from_arcs(at.size(), arcs);
+  pos_ = at;
+  landmarks_ = Landmarks();
+  if (alt > 0) landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt), [](Vertex v) { return v; });
 }
 
 }  // namespace navbench

@@ -24,7 +24,10 @@ std::vector<std::uint32_t> VisGraph::visible_tangent_nodes(Point p) const {
 void VisGraph::visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) const {
   const auto& c = corners();
   out.clear();
-  if (map_->kind == MapKind::grid && !blocks_.empty()) {
+  if (sq_) {  // pinch=allow: no sweep tables; the convex corners by the exact test with squeezing
+    for (std::uint32_t j = 0; j < c.size(); ++j)
+      if (tangent_at(c[j], p) && fs_.segment_valid(p, c[j].at)) out.push_back(j);
+  } else if (map_->kind == MapKind::grid && !blocks_.empty()) {
     // The block's candidates: tangency by signs first (cheap), then the exact segment test.
     blocks_.for_each(p, los_.is_pinch(p), [&](std::uint32_t j, bool seen) {
       if (tangent_quad(p, j) && (seen || visible(p, j))) out.push_back(j);
@@ -100,7 +103,20 @@ std::vector<Link> VisGraph::seeds(Point p) const {
   return out;
 }
 
+// pinch=allow: every node p sees, the line tangent at a convex corner (any line at a pinch point),
+// by the exact segment test with squeezing.
+std::optional<Attachment> VisGraph::attach_squeeze(Point p) const {
+  if (!fs_.point_free(p)) return std::nullopt;
+  Attachment a;
+  a.component = fs_.component(p);
+  const auto& at = sq_->points();
+  for (std::size_t j = 0; j < at.size(); ++j)
+    if (sq_->taut(j, p) && fs_.segment_valid(p, at[j])) a.links.push_back({Vertex(j), distance(p, at[j])});
+  return a;
+}
+
 std::optional<Attachment> VisGraph::attach_role(Point p, int role) const {
+  if (sq_) return attach_squeeze(p);  // one vertex per node: the same links for either role
   if (weighted_) return attach_weighted(p);  // one vertex per corner: the same links for either role
   if (!fs_.point_free(p)) return std::nullopt;
   Attachment a;
@@ -244,7 +260,8 @@ BuildStats VisGraph::stats() const {
                    blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
                    (upd_.adj_off.capacity() + upd_.adj.capacity() + upd_.env_off.capacity() + upd_.env_row0.capacity() + upd_.env.capacity()) * 4 +
                    upd_.grown.capacity() + upd_.row_hit.capacity() + (upd_.hit_rows.capacity() + upd_.freed.capacity() + upd_.blocked.capacity()) * 4 +
-                   (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double);
+                   (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double) +
+                   (sq_ ? sq_->memory_bytes() : 0);
   return s;
 }
 

@@ -48,7 +48,7 @@ void VisGraph::count_changed_rows(const GridMap& g, const std::vector<CellChange
 // graph (the skip graph, landmarks, the distance table) is computed again. The first update
 // sweeps every node (the build keeps no regions: a static map pays nothing).
 bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
-  if (m.kind != MapKind::grid || &m != map_ || weighted_) return false;
+  if (m.kind != MapKind::grid || &m != map_ || weighted_ || sq_) return false;  // pinch=allow: rebuilt
   const std::vector<ConvexCorner> old = corners();
   FreeSpace fs(m);
   const std::size_t n = fs.convex_corners().size();

@@ -44,6 +44,15 @@
 // it with brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their
 // chains, and on grid maps each arc's marking continuations (skip_graph.hpp).
 //
+// pinch=allow (grid maps; SPEC §11, the squeeze rule of Uras & Koenig's library and Central64): a
+// path may pass through a pinch point. The nodes are then the convex corners plus the pinch points
+// and the edges those of geometry/squeeze_optimum.hpp (every node pair tested by the exact validity
+// test with squeezing, FreeSpace built with squeeze = true, kept where tangent at a convex corner;
+// any line at a pinch point); one vertex per node (taut, skip, table and block are this build's
+// rule-forbid machinery: not taken), landmarks as above; a query point links to every node it sees
+// (tangent there), tested one by one. Exact under that rule: tests/test_squeeze.cpp compares it
+// with brute force. The build is quadratic in the nodes (small and medium maps).
+//
 // Weighted maps (docs/terrain.md; weighted.cpp): the vertices are the convex obstacle corners plus
 // the weight-region corners (steiner=S: and every S-th point of straight borders), every valid pair
 // is an edge priced by its exact path-cost integral (pairs with a vertex strictly between them
@@ -53,6 +62,7 @@
 // cheapest path of the map.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -63,6 +73,7 @@
 #include <boost/property_map/property_map.hpp>
 
 #include "geometry/free_space.hpp"
+#include "geometry/squeeze_optimum.hpp"
 #include "geometry/path_cost.hpp"
 #include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
@@ -95,10 +106,16 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks (0: none)", "16 without a table and up to 1M tangent pairs, else 0"},
       ParamDecl{"regions", ParamType::flag, 0, 0, 1, "weighted maps: weight-region corners as vertices", "1 while all vertices fit max_nodes"},
       ParamDecl{"max_nodes", ParamType::integer, 8192, 1, 1 << 24, "weighted maps: most vertices; refused above"},
-      ParamDecl{"steiner", ParamType::integer, 0, 0, 1 << 15, "weighted maps: points per weight-region border side"}};
+      ParamDecl{"steiner", ParamType::integer, 0, 0, 1 << 15, "weighted maps: points per weight-region border side"},
+      ParamDecl{"pinch", ParamType::choice, 0, 0, 1, "grid maps: a path through a pinch point forbidden or allowed (SPEC 11)",
+                nullptr, "forbid,allow"}};
   static constexpr std::array kClashes{
       ParamClash{"skip", 1, "taut", 0, 0, "visgraph: skip=1 needs taut=1 (levels are over taut states)"},
-      ParamClash{"skip", 1, "table", 1, 1, "visgraph: skip=1 does not combine with table=1"}};
+      ParamClash{"skip", 1, "table", 1, 1, "visgraph: skip=1 does not combine with table=1"},
+      ParamClash{"pinch", 1, "taut", 1, 1, "visgraph: pinch=allow takes taut=0 (one vertex per node)"},
+      ParamClash{"pinch", 1, "skip", 1, 1, "visgraph: pinch=allow does not combine with skip=1"},
+      ParamClash{"pinch", 1, "table", 1, 1, "visgraph: pinch=allow does not combine with table=1"},
+      ParamClash{"pinch", 1, "block", 1, 1024, "visgraph: pinch=allow does not combine with block > 0"}};
 
   // Links to every node the point sees (tangent at the node), both taut states of a node: right
   // for a start and for a goal alike. nullopt when p is not free.
@@ -140,6 +157,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   const FreeSpace& free_space() const { return fs_; }
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
   bool taut() const { return shift_ == 1; }
+  // Built with pinch=allow (a grid map's free space with squeezing).
+  bool squeeze() const { return sq_ != nullptr; }
   // ALT landmark distances (parameter alt=K, K landmarks, default 16; nullptr with alt=0).
   const Landmarks* landmarks() const { return landmarks_.k() ? &landmarks_ : nullptr; }
   // Corner-to-corner distances (parameter table=1; nullptr without).
@@ -174,6 +193,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // p holds (a superset of those p sees, GridFov::region), each once, into out (cleared first).
   void region_vertices(Point p, std::vector<std::uint32_t>& out) const;
   std::optional<Attachment> attach_role(Point p, int role) const;
+  // pinch=allow: the build over SqueezeOptimum's graph, and a point's links to every node it sees.
+  static bool pinch_allowed(const Map& map, Params& params);
+  void build_squeeze(Params& params);
+  std::optional<Attachment> attach_squeeze(Point p) const;
   // The grid tables for the current corners (sweep, segment test, tangency signs).
   void grid_tables(const GridMap& grid);
   void count_changed_rows(const GridMap& g, const std::vector<CellChange>& changed);  // update()'s first step
@@ -227,7 +250,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // convention's queries), which costs a walk over the cells the segment crosses instead of the
   // R-tree's boundary edges near the segment's bounding box.
   bool segment_clear(Point a, Point b) const {
-    if (map_->kind == MapKind::grid) {
+    if (map_->kind == MapKind::grid && !sq_) {  // the cell walk holds the rule forbid
       GridLos::Result r = los_.test_to_corner(a, b);
       if (r == GridLos::unknown) r = los_.test_to_corner(b, a);
       if (r != GridLos::unknown) return r == GridLos::visible;
@@ -246,6 +269,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     int qxy;
   };
   std::vector<NodeQuad> quad_;  // grid maps
+  std::unique_ptr<SqueezeOptimum> sq_;  // pinch=allow: the nodes, edges and tautness rule (after fs_)
   // tangent_at(node, p) on a grid map, by signs (exact: the sign of a difference of doubles is).
   bool tangent_quad(Point p, std::uint32_t node) const {
     const NodeQuad& k = quad_[node];

@@ -467,6 +467,40 @@ def _companions(csvs: list[str], inputs: list[str], suffix: str, plain: str, rea
     return concat_frames(frames) if frames else None
 
 
+def lattice_label(rep: str, squeeze_run: bool = False, follows: bool = False) -> str:
+    """The report's name of a configuration's representation where its results depend on the
+    lattice or the squeeze rule (SPEC §11, docs/maps.md): grid4/grid8 name their lattice, "grid8
+    (centre lattice)", "grid8 (corner lattice)" (the literature's any-angle results are on the corner
+    lattice); in a run under --pinch allow (squeeze_run) a representation that builds with the rule
+    (follows) says "squeezing", another "no squeezing" (it runs as it is: its paths never pass a
+    pinch point, valid under either rule)."""
+    name, _, params = rep.partition(":")
+    notes = []
+    kept = [kv for kv in params.split(",") if kv and not kv.startswith(("lattice=", "pinch="))] if name in ("grid4", "grid8") else []
+    if name in ("grid4", "grid8"):
+        notes.append(("corner" if "lattice=corner" in params.split(",") else "centre") + " lattice")
+        rep = name + (":" + ",".join(kept) if kept else "")
+    if squeeze_run:
+        notes.append("squeezing" if follows else "no squeezing")
+    return f"{rep} ({', '.join(notes)})" if notes else rep
+
+
+def label_representations(rows, build) -> None:
+    """The rows' and build rows' representation relabelled by lattice_label, in place."""
+    import pandas as pd
+    squeeze_run = "pinch" in rows.columns and (rows["pinch"].astype(str) == "allow").any()
+    follows = set()
+    if build is not None and len(build) and "pinch" in build.columns:
+        follows = set(build.loc[build["pinch"].astype(str) == "allow", "representation"].astype(str))
+    for df in (rows, build):
+        if df is None or "representation" not in df.columns or not len(df):
+            continue
+        old = df["representation"].astype(str)
+        mapping = {v: lattice_label(v, squeeze_run, v in follows) for v in old.unique()}
+        if any(k != v for k, v in mapping.items()):
+            df["representation"] = pd.Categorical(old.map(mapping))
+
+
 def load(inputs: list[str], columns=None, derive=None) -> ResultData:
     """The result sets named by inputs (see find_result_csvs) with their build rows, meta.json and
     companion files. columns: the result columns to read (None: all; the required ones always);
@@ -504,6 +538,7 @@ def load(inputs: list[str], columns=None, derive=None) -> ResultData:
                            **{c: np.empty(0) for c in ("build_ms", "vertices", "edges", "memory_bytes")}}))
     updates = _companions(csvs, inputs, ".updates.csv", "updates.csv", read_updates_csv)
     threads = _companions(csvs, inputs, ".threads.csv", "threads.csv", read_threads_csv)
+    label_representations(rows, build)  # updates: the changing maps' own table keeps the run's names
     return ResultData(rows=rows, build=build, meta=meta, prefixes=prefixes, notes=notes,
                       updates=updates, threads=threads, row_counts=counts)
 

@@ -120,7 +120,8 @@ def free_cells(analysis, map_files: dict, maps: list) -> dict:
     b = analysis.data.build
     grid_cells = {}  # map -> vertices of its first grid8/grid4 build row
     if b is not None and len(b):
-        g = b[b["representation"].isin(["grid8", "grid4"]) & b["vertices"].notna()]
+        centre = [common.lattice_label(r) for r in ("grid8", "grid4")]  # one vertex per free cell
+        g = b[b["representation"].isin(centre) & b["vertices"].notna()]
         grid_cells = g.groupby("map", sort=False)["vertices"].first().to_dict()
     for m in maps:
         f = map_files.get(m)
