@@ -2,7 +2,7 @@
 """Path pictures: the map, and for each representation its raw path (smoothing none) and its
 smoothed paths (los, funnel) for chosen queries, one subplot per representation.
 
-    scripts/navpy.sh scripts/pathviz.py --map FILE.map|FILE.wkt --paths PREFIX[.paths.csv]
+    scripts/navpy.sh scripts/pathviz.py --map FILE.map|FILE.wkt|FILE.yaml|FILE.png|FILE.mesh --paths PREFIX[.paths.csv]
         [--scen-index 0,5,7|auto|median] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
         [--zoom MARGIN] [--out DIR] [--formats png,svg] [--traces INDEX|none]
 
@@ -375,7 +375,7 @@ def trace_index(option, paths_file: str, terrain: str):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--map", required=True, help="Moving AI .map or WKT .wkt file")
+    ap.add_argument("--map", required=True, help="Moving AI .map, WKT .wkt, ROS map .yaml, bare .png/.pgm or Polyanya .mesh file")
     ap.add_argument("--paths", required=True, help="PREFIX.paths.csv (or PREFIX)")
     ap.add_argument("--scen-index", help="comma-separated indices or ranges (a-b), or 'auto': the shortest, median "
                     "and longest query and the one with the worst gap, or 'median': the median one alone; "

@@ -5,7 +5,12 @@
 
 #include <cmath>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <limits>
 #include <map>
 #include <random>
@@ -17,6 +22,7 @@
 #include "geometry/steiner_reference.hpp"
 #include "geometry/tangent_graph.hpp"
 #include "datasets/dynamic.hpp"
+#include "datasets/polyanya.hpp"
 #include "datasets/generate.hpp"
 #include "datasets/generate_dynamic.hpp"
 #include "harness/run/pipeline.hpp"
@@ -89,6 +95,18 @@ std::vector<RepresentationEntry> entries() {
   return out;
 }
 
+// The grid m as a Polyanya mesh of its free cells (testmaps::cells_mesh_text), written to a file
+// and read back as navbench reads a .mesh; nullopt when no cell is free.
+std::optional<Map> cells_mesh_map(const Map& m) {
+  const std::string text = testmaps::cells_mesh_text(m.grid);
+  if (text.empty()) return std::nullopt;
+  const auto dir = std::filesystem::temp_directory_path() / ("navbench-conformance-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / (m.name + ".mesh")).string();
+  std::ofstream(path) << text;
+  return load_polyanya_mesh(path);
+}
+
 class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
  protected:
   // An ok row's path: from the query's start to its goal, valid, and no shorter than the optimum.
@@ -117,6 +135,20 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
     try {
       rep = e.build(m, p);
     } catch (const UnsupportedMap&) {
+      // A representation of maps read from a mesh file (navmesh-file) meets the grid as the mesh
+      // of its free cells: the same free space, so the same cases hold.
+      if (m.kind == MapKind::grid) {
+        if (const std::optional<Map> mesh = cells_mesh_map(m)) {
+          Params p2;
+          try {
+            e.build(*mesh, p2);
+          } catch (const UnsupportedMap&) {
+            GTEST_SKIP() << e.name << " does not support this map kind";
+          }
+          check(*mesh, cases);
+          return;
+        }
+      }
       GTEST_SKIP() << e.name << " does not support this map kind";
     }
     const AgentSpace space(m, Agent{});

@@ -1,8 +1,11 @@
 // Small grid maps the test files share: a hand-drawn grid from rows ('.' free, anything else
 // blocked), a seeded random grid with a given share of blocked cells, and a random patch (docs/changing-maps.md).
 #pragma once
+#include <map>
 #include <random>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "datasets/dynamic.hpp"
@@ -35,6 +38,49 @@ inline std::vector<navbench::CellChange> random_patch(navbench::GridMap& g, std:
   std::vector<navbench::CellChange> ch;
   navbench::apply_patch(g, patch, int(rng() % unsigned(g.width - k + 1)), int(rng() % unsigned(g.height - k + 1)), ch);
   return ch;
+}
+
+// A Polyanya mesh (version 2) of a grid's free cells, one counter-clockwise square per free cell
+// (x, y) -> (x + 1, y + 1), as datasets/maps/formats/draw.py makes office-cells.mesh: the same free
+// space as the grid. Empty when no cell is free.
+inline std::string cells_mesh_text(const navbench::GridMap& g) {
+  std::map<std::pair<int, int>, int> cell, corner;  // (x, y) -> polygon id / vertex id
+  std::vector<std::pair<int, int>> cells;            // polygon id -> its cell
+  auto free = [&](int x, int y) { return g.passable(x, y); };
+  for (int y = 0; y < g.height; ++y)
+    for (int x = 0; x < g.width; ++x)
+      if (free(x, y)) {
+        cell.emplace(std::pair{x, y}, int(cells.size()));
+        cells.push_back({x, y});
+      }
+  if (cell.empty()) return {};
+  std::vector<std::pair<int, int>> corners;
+  for (int y = 0; y <= g.height; ++y)
+    for (int x = 0; x <= g.width; ++x)
+      if (free(x, y) || free(x - 1, y) || free(x - 1, y - 1) || free(x, y - 1)) {
+        corner.emplace(std::pair{x, y}, int(corners.size()));
+        corners.push_back({x, y});
+      }
+  auto id = [&](int x, int y) { return free(x, y) ? cell.at({x, y}) : -1; };
+  std::ostringstream out;
+  out << "mesh\n2\n" << corners.size() << ' ' << cell.size() << '\n';
+  for (auto [x, y] : corners) {
+    // The cells around the corner, counter-clockwise in (x, y); runs of -1 collapse to one.
+    const int around[4] = {id(x, y), id(x - 1, y), id(x - 1, y - 1), id(x, y - 1)};
+    std::vector<int> ps;
+    for (int i = 0; i < 4; ++i)
+      if (around[i] >= 0 || around[(i + 3) % 4] >= 0) ps.push_back(around[i]);
+    if (ps.size() > 1 && ps.front() == -1 && ps.back() == -1) ps.pop_back();
+    out << x << ' ' << y << ' ' << ps.size();
+    for (int p : ps) out << ' ' << p;
+    out << '\n';
+  }
+  for (auto [x, y] : cells) {
+    // Version 2: neighbour k lies across the edge from vertex k - 1 to vertex k.
+    out << "4 " << corner.at({x, y}) << ' ' << corner.at({x + 1, y}) << ' ' << corner.at({x + 1, y + 1}) << ' '
+        << corner.at({x, y + 1}) << ' ' << id(x - 1, y) << ' ' << id(x, y - 1) << ' ' << id(x + 1, y) << ' ' << id(x, y + 1) << '\n';
+  }
+  return out.str();
 }
 
 }  // namespace testmaps

@@ -18,6 +18,7 @@ enum class RadiusSupport {
 struct Capabilities {
   RadiusSupport radius = RadiusSupport::shrunk_map;
   bool grid_only = false;        // needs a grid map (a polygon map is skipped with a note)
+  bool mesh_only = false;        // needs a map read from a navigation mesh file (.mesh): others are skipped with a note
   bool grid8_optimal = false;    // raw paths are shortest 8-connected grid paths: --checkopt compares them with the scenario
   bool exact = false;            // raw paths are the exact Euclidean shortest paths: it can serve as the optimum's reference
   bool point_vertices = false;   // every vertex is a point of the plane a path passes through
@@ -44,6 +45,7 @@ inline std::string describe(const Capabilities& c) {
   add(c.radius == RadiusSupport::tangent_graph, "radius=tangent-graph");
   add(c.radius == RadiusSupport::shrunk_map, "radius=shrunk-map");
   add(c.grid_only, "grid-only");
+  add(c.mesh_only, "mesh-only");
   add(c.grid8_optimal, "grid8-optimal");
   add(c.exact, "exact");
   add(c.point_vertices, "point-vertices");

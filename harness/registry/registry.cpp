@@ -7,6 +7,7 @@
 
 #include "harness/gppc/representation.hpp"
 #include "representations/grid/grid.hpp"
+#include "representations/meshfile/meshfile.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
@@ -31,6 +32,7 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<QuadTree>("quadtree", "quadtree navigation mesh: merged free cells, portal midpoints (min, merge, aspect)"),
       make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)"),
       make_entry<NavMeshTiles>("navmesh-tiles", "navmesh per square tile (CGAL per tile, Recast-style): updates triangulate only the changed tiles (tile)"),
+      make_entry<MeshFile>("navmesh-file", "navmesh on the convex polygons of the navigation mesh the map was read from (Polyanya's .mesh), portal midpoints; other maps: not supported"),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes"),
       make_entry<RecastMesh>("recast", "Recast/Detour navigation mesh (librecast, docs/recast.md): voxelised walkable area, regions, simplified contours, convex polygons; searched between portal midpoints like navmesh"),
       make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (up to 1,024 subgoals the simple graph's all-pairs table, table=1; else levels=16: N-level, 15 local layers; 1 simple, 2 two-level)"),

@@ -15,7 +15,12 @@ json map_summary(const Map& m, std::size_t id) {
           {"min", {m.min.x, m.min.y}},
           {"max", {m.max.x, m.max.y}},
           {"width", m.kind == MapKind::grid ? m.grid.width : 0},
-          {"height", m.kind == MapKind::grid ? m.grid.height : 0}};
+          {"height", m.kind == MapKind::grid ? m.grid.height : 0},
+          // A ROS map's place in the world (docs/maps.md): the page shows the cursor and the path
+          // lengths in metres too. Null where no scale is known (a bare image, every other format).
+          {"frame", m.frame && m.frame->resolution > 0
+                        ? json{{"resolution", m.frame->resolution}, {"origin", {m.frame->origin_x, m.frame->origin_y}}, {"yaw", m.frame->yaw}}
+                        : json(nullptr)}};
 }
 
 // What a registry entry declares it can do (representations/capabilities.hpp), for the page to
@@ -23,6 +28,7 @@ json map_summary(const Map& m, std::size_t id) {
 json capabilities(const Capabilities& c) {
   return {{"radius", c.radius == RadiusSupport::tangent_graph ? "tangent_graph" : "shrunk_map"},
           {"grid_only", c.grid_only},
+          {"mesh_only", c.mesh_only},
           {"grid8_optimal", c.grid8_optimal},
           {"exact", c.exact},
           {"point_vertices", c.point_vertices},

@@ -13,8 +13,9 @@ import subprocess
 import sys
 
 
-def lengths(path):
-    return {r["scen_index"]: r for r in csv.DictReader(open(path)) if r["representation"] == "visgraph"}
+def lengths(path, rep="visgraph", smoothing="none"):
+    return {r["scen_index"]: r for r in csv.DictReader(open(path))
+            if r["representation"] == rep and r["smoothing"] == smoothing}
 
 
 def main():
@@ -30,12 +31,13 @@ def main():
             print("skip %s: no grid map" % mesh)
             continue
         m_out, g_out = os.path.join(out, coll + "-" + name + "-mesh"), os.path.join(out, coll + "-" + base + "-grid")
-        common = ["--rep", "visgraph", "--limit", limit, "--quiet", "--no-optimum"]
+        common = ["--limit", limit, "--quiet", "--no-optimum"]
         done = lambda prefix: os.path.exists(prefix + ".csv") and os.path.getsize(prefix + ".csv") > 0  # a rerun keeps them
         if not done(m_out):
-            subprocess.run([nb, "run", "--map", mesh, "--scen", grid + ".scen"] + common + ["--out", m_out], check=True)
+            subprocess.run([nb, "run", "--map", mesh, "--scen", grid + ".scen", "--rep", "visgraph,navmesh-file",
+                            "--smoothing", "none,funnel"] + common + ["--out", m_out], check=True)
         if not done(g_out):
-            subprocess.run([nb, "run", "--map", grid, "--convention", "corner"] + common + ["--out", g_out], check=True)
+            subprocess.run([nb, "run", "--map", grid, "--convention", "corner", "--rep", "visgraph"] + common + ["--out", g_out], check=True)
         m, g = lengths(m_out + ".csv"), lengths(g_out + ".csv")
         worst, bad, n, statuses = 0.0, 0, 0, set()
         for i, r in g.items():
@@ -53,8 +55,21 @@ def main():
                 bad += 1
             if b["valid"] != "1":
                 bad += 1
-        print("%s %s/%s: %d queries, %d ok on both, max relative difference %.3g, statuses %s" %
-              ("ok  " if bad == 0 else "FAIL", coll, name, len(g), n, worst, sorted(statuses)), flush=True)
+        # navmesh-file with the funnel on the mesh's own polygons, against visgraph's optimum.
+        f, gaps, fbad = lengths(m_out + ".csv", "navmesh-file", "funnel"), [], 0
+        for i, r in m.items():
+            if r["status"] != "ok":
+                continue
+            a = f.get(i)
+            if a is None or a["status"] != "ok" or a["valid"] != "1" or float(a["length"]) < float(r["length"]) * (1 - 1e-9):
+                fbad += 1
+                continue
+            gaps.append(float(a["length"]) / max(1e-300, float(r["length"])) - 1 if float(r["length"]) > 0 else 0.0)
+        bad += fbad
+        gap_text = ("navmesh-file+funnel: %d/%d valid, gap mean %.4f %% max %.4f %%" %
+                    (len(gaps), len(gaps) + fbad, 100 * sum(gaps) / len(gaps), 100 * max(gaps))) if gaps else "navmesh-file: no path"
+        print("%s %s/%s: %d queries, %d ok on both, max relative difference %.3g, statuses %s; %s" %
+              ("ok  " if bad == 0 else "FAIL", coll, name, len(g), n, worst, sorted(statuses), gap_text), flush=True)
         ok &= bad == 0
     sys.exit(0 if ok else 1)
 

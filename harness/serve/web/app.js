@@ -50,6 +50,24 @@ function fmt(v, digits = 4) {
   return Number(v.toPrecision(digits + 2)).toString();
 }
 function fmtPoint(p) { return p ? `(${+p[0].toFixed(3)}, ${+p[1].toFixed(3)})` : '–'; }
+// A ROS map's world frame (docs/maps.md, SPEC §13: cell (x, y) of an H-row map has its lower-left
+// corner at metres (x r + ox, (H - 1 - y) r + oy), so map point (x, y) is at (x r + ox, (H - y) r + oy)):
+// null where the map has no known scale.
+function metresOf(p) {
+  const m = state.map, f = m && m.frame;
+  return f && m.kind === 'grid' ? [p[0] * f.resolution + f.origin[0], (m.height - p[1]) * f.resolution + f.origin[1]] : null;
+}
+function metresLength(v) {
+  const f = state.map && state.map.frame;
+  return f && v !== null && v !== undefined ? v * f.resolution : null;
+}
+function fmtMetres(v) { return v === null ? '' : `${v < 100 ? v.toFixed(2) : v.toFixed(1)} m`; }
+// The status line of the open map: its size and, for a ROS map, its scale and origin.
+function mapStatus(m) {
+  const size = m.kind === 'grid' ? `${m.width}×${m.height} cells` : 'polygon map';
+  const f = m.frame ? ` · ${fmt(m.frame.resolution, 4)} m/cell, origin (${fmt(m.frame.origin[0], 4)}, ${fmt(m.frame.origin[1], 4)}) m` : '';
+  return `${m.collection}/${m.name} · ${size}${f}`;
+}
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

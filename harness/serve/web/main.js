@@ -42,7 +42,8 @@ canvas.addEventListener('pointermove', (ev) => {
   if (!state.map) return;
   const [px, py] = localXY(ev);
   const [mx, my] = toMap(px, py);
-  $('coords').textContent = `x ${mx.toFixed(2)}  y ${my.toFixed(2)}`;
+  const w = metresOf([mx, my]);
+  $('coords').textContent = `x ${mx.toFixed(2)}  y ${my.toFixed(2)}` + (w ? ` · ${w[0].toFixed(2)} m, ${w[1].toFixed(2)} m` : '');
   if (!drag) { canvas.classList.toggle('over-marker', !edit.on && !brush.on && !!markerAt(px, py)); return; }
   if (drag.kind === 'edit' || drag.kind === 'paint') {  // every cell along the move, not only the ones the events land in
     const n = Math.ceil(2 * Math.hypot(px - drag.x, py - drag.y) / state.view.s) + 1;

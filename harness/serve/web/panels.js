@@ -38,7 +38,7 @@ async function loadMap(id) {
   const [w, h] = [m.max[0] - m.min[0], m.max[1] - m.min[1]];
   state.start = nearestFree([m.min[0] + 0.15 * w, m.min[1] + 0.2 * h]);
   state.goal = nearestFree([m.min[0] + 0.85 * w, m.min[1] + 0.8 * h]);
-  setStatus(`${m.collection}/${m.name} · ${m.kind === 'grid' ? `${m.width}×${m.height} cells` : 'polygon map'}`);
+  setStatus(mapStatus(m));
   updatePoints();
   query();
 }
@@ -131,9 +131,9 @@ function addRep(spec, description = '', builtin = false, selected = true, colour
 function startsSelected(reps) {
   const grid = reps.find((r) => r.caps.grid8_optimal);
   // The page starts with a grid, the exact graph and the meshes that cover the free space exactly
-  // (recast's approximates it: one click away).
+  // (recast's approximates it, navmesh-file answers only on maps read from a .mesh: one click away).
   // A planner from outside named on the command line starts selected too.
-  return new Set(reps.filter((r) => r === grid || (r.caps.corridor && !r.caps.grid_only && !r.caps.approximate_space) ||
+  return new Set(reps.filter((r) => r === grid || (r.caps.corridor && !r.caps.grid_only && !r.caps.mesh_only && !r.caps.approximate_space) ||
                                     r.caps.exact || r.outside_track).map((r) => r.name));
 }
 
@@ -262,7 +262,7 @@ async function sendQuery() {
     if (e.status === 503) retry();
   } finally {
     clearTimeout(slow);
-    setStatus(`${state.map.collection}/${state.map.name} · ${state.map.kind === 'grid' ? `${state.map.width}×${state.map.height} cells` : 'polygon map'}`);
+    setStatus(mapStatus(state.map));
     inflight = false;
     renderResults();
     render();
@@ -274,7 +274,7 @@ function renderResults() {
   const tb = $('results').tBodies[0];
   tb.replaceChildren();
   const res = state.results;
-  $('optimal').textContent = res && res.optimal !== null ? fmt(res.optimal, 6) : '–';
+  $('optimal').textContent = res && res.optimal !== null ? fmt(res.optimal, 6) + (state.map.frame ? ` (${fmtMetres(metresLength(res.optimal))})` : '') : '–';
   const disc = res && res.radius > 0;
   $('disc').textContent = disc ? `for a disc of radius ${fmt(res.radius, 4)}` : '';
   $('disc').title = disc && res.tangent ? `tangent graph: ${res.tangent.circles} circles, ${res.tangent.vertices} vertices, ${res.tangent.edges} edges, ` +
@@ -299,7 +299,8 @@ function renderResults() {
     const gap = r.gap === null || r.gap === undefined ? '–' : r.gap < 5e-10 ? '0' : `+${(100 * r.gap).toFixed(2)} %`;
     const lengthCell = ok
       ? el('td', { class: 'num' + (r.valid === false ? ' invalid' : ''), title: r.valid === false ? 'INVALID path (crosses an obstacle or a pinch point)' : `raw ${fmt(r.raw_length, 8)} · ${r.path_points} points · ${r.expansions} expanded${r.los_checks ? ` · ${r.los_checks} segment tests` : ''}` },
-        fmt(r.length, weighted ? 4 : 5) + (r.valid === false ? ' ✗' : ''))
+        fmt(r.length, weighted ? 4 : 5) + (r.valid === false ? ' ✗' : ''),
+        state.map.frame ? el('span', { class: 'metres' }, fmtMetres(metresLength(r.length))) : null)
       : el('td', { class: 'num', colspan: weighted ? 5 : 4, title: r.message || '' },
         r.building ? el('span', { class: 'st building' }, 'building…')
           : el('span', { class: 'st' + (r.status === 'no_path' || r.status === 'not_applicable' ? ' np' : '') }, r.status.replace('_', ' ')));

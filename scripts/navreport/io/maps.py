@@ -193,7 +193,102 @@ def read_wkt_map(path: str) -> PolygonMap:
                       (min(xs), min(ys), max(xs), max(ys)))
 
 
+def occupancy_grid(image_path: str, name: str, mode="trinary", negate=False, occupied=0.65, free=0.196,
+                   wmax=5.0) -> GridMap:
+    """An occupancy image read by map_server's rule as navbench reads it (datasets/ros_map.cpp, SPEC
+    §13), for drawing: p from the mean of the colour channels (a grey pixel counts three times; in
+    trinary mode the alpha channel is one more), p = 1 - shade (shade when negated); trinary:
+    p > occupied blocked, p < free free, else unknown (blocked, navbench's default); scale: the
+    cells between the thresholds free with weight 1 + (wmax - 1) (p - free) / (occupied - free), a
+    pixel not fully opaque unknown; raw: the value in percent, above 100 unknown."""
+    import numpy as np
+    from PIL import Image
+    try:
+        img = Image.open(image_path)
+        img.load()
+    except OSError as e:
+        raise InputError(f"{image_path}: cannot read image: {e}")
+    a = np.asarray(img)
+    top = 65535.0 if a.dtype == np.uint16 or img.mode.startswith("I;16") else 255.0
+    a = a.astype(np.float64)
+    if a.ndim == 2:
+        a = a[:, :, None]
+    ch = a.shape[2]
+    colours, alpha = (1 if ch <= 2 else 3), ch in (2, 4)
+    total = a[:, :, :colours].sum(axis=2) * (3 if colours == 1 else 1)
+    n = 3
+    if alpha and mode == "trinary":
+        total, n = total + a[:, :, ch - 1], 4
+    shade = total / n / top
+    weights = None
+    if mode == "raw":
+        v = np.round((a[:, :, 0] if colours == 1 else total / n) * 255.0 / top)
+        p = v / 100
+        blocked = (v > 100) | ~(p < free)
+    else:
+        p = shade if negate else 1.0 - shade
+        unknown = (alpha & (a[:, :, ch - 1] != top)) if (mode == "scale" and alpha) else np.zeros(p.shape, bool)
+        occ, fr = (occupied < p) & ~unknown, (p < free) & ~unknown
+        between = ~unknown & ~occ & ~fr
+        if mode == "scale":
+            blocked = occ | unknown
+            if between.any():
+                weights = np.where(blocked, np.nan, np.where(between, 1 + (wmax - 1) * (p - free) / (occupied - free), 1.0))
+        else:
+            blocked = ~fr
+    g = GridMap(name, a.shape[1], a.shape[0], blocked)
+    g.weights = weights
+    return g
+
+
+def read_ros_map(path: str) -> GridMap:
+    """A ROS map_server map: its YAML (image, mode, negate, thresholds) and the image beside it."""
+    import yaml
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as e:
+        raise InputError(f"{path}: cannot read YAML: {e}")
+    if not isinstance(doc, dict) or "image" not in doc:
+        raise InputError(f"{path}: no 'image' key")
+    image = os.path.join(os.path.dirname(path), str(doc["image"]))
+    return occupancy_grid(image, os.path.splitext(os.path.basename(path))[0], str(doc.get("mode", "trinary")),
+                          bool(int(doc.get("negate", 0))), float(doc.get("occupied_thresh", 0.65)),
+                          float(doc.get("free_thresh", 0.196)))
+
+
+def read_mesh_map(path: str) -> PolygonMap:
+    """A Polyanya .mesh (version 2) for drawing: its polygons are the walkable area (navbench's
+    reader, datasets/polyanya.cpp, checks the file; this one only reads it)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            words = f.read().split()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror}")
+    if words[:2] != ["mesh", "2"]:
+        raise InputError(f"{path}:1: not a version 2 mesh")
+    V, P = int(words[2]), int(words[3])
+    pos, verts = 4, []
+    for _ in range(V):
+        verts.append((float(words[pos]), float(words[pos + 1])))
+        pos += 3 + int(words[pos + 2])
+    polys = []
+    for _ in range(P):
+        n = int(words[pos])
+        polys.append([[verts[int(i)] for i in words[pos + 1:pos + 1 + n]]])
+        pos += 1 + 2 * n
+    xs, ys = [v[0] for v in verts], [v[1] for v in verts]
+    return PolygonMap(os.path.splitext(os.path.basename(path))[0], polys, [], (min(xs), min(ys), max(xs), max(ys)))
+
+
 def read_map(path: str):
-    if path.lower().endswith(".wkt"):
+    low = path.lower()
+    if low.endswith(".wkt"):
         return read_wkt_map(path)
+    if low.endswith((".yaml", ".yml")):
+        return read_ros_map(path)
+    if low.endswith((".png", ".pgm")):
+        return occupancy_grid(path, os.path.splitext(os.path.basename(path))[0])
+    if low.endswith(".mesh"):
+        return read_mesh_map(path)
     return read_movingai_map(path)
