@@ -13,8 +13,7 @@ from navreport.analysis import stats
 from navreport.analysis.fmt import esc
 from navreport.figures import draw
 from navreport.sections import (answer, compare, cost, dist, dynamic, meta, metres, missing, paths, published, quality,
-                                radius,
-                                terrain, threads)
+                                radius, terrain, threads)
 
 # Page order. A section module has build(ctx) -> [Section]; an empty list leaves it out (a run
 # without changing maps has no "Changing maps").
