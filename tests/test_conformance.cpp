@@ -5,11 +5,7 @@
 
 #include <cmath>
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <limits>
 #include <map>
@@ -22,7 +18,6 @@
 #include "geometry/steiner_reference.hpp"
 #include "geometry/tangent_graph.hpp"
 #include "datasets/dynamic.hpp"
-#include "datasets/polyanya.hpp"
 #include "datasets/generate.hpp"
 #include "datasets/generate_dynamic.hpp"
 #include "harness/run/pipeline.hpp"
@@ -95,18 +90,6 @@ std::vector<RepresentationEntry> entries() {
   return out;
 }
 
-// The grid m as a Polyanya mesh of its free cells (testmaps::cells_mesh_text), written to a file
-// and read back as navbench reads a .mesh; nullopt when no cell is free.
-std::optional<Map> cells_mesh_map(const Map& m) {
-  const std::string text = testmaps::cells_mesh_text(m.grid);
-  if (text.empty()) return std::nullopt;
-  const auto dir = std::filesystem::temp_directory_path() / ("navbench-conformance-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / (m.name + ".mesh")).string();
-  std::ofstream(path) << text;
-  return load_polyanya_mesh(path);
-}
-
 class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
  protected:
   // An ok row's path: from the query's start to its goal, valid, and no shorter than the optimum.
@@ -138,7 +121,7 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
       // A representation of maps read from a mesh file (navmesh-file) meets the grid as the mesh
       // of its free cells: the same free space, so the same cases hold.
       if (m.kind == MapKind::grid) {
-        if (const std::optional<Map> mesh = cells_mesh_map(m)) {
+        if (const std::optional<Map> mesh = testmaps::cells_mesh_map(m)) {
           Params p2;
           try {
             e.build(*mesh, p2);

@@ -1,7 +1,12 @@
 // Small grid maps the test files share: a hand-drawn grid from rows ('.' free, anything else
 // blocked), a seeded random grid with a given share of blocked cells, and a random patch (docs/changing-maps.md).
 #pragma once
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -9,6 +14,7 @@
 #include <vector>
 
 #include "datasets/dynamic.hpp"
+#include "datasets/polyanya.hpp"
 #include "geometry/map.hpp"
 
 namespace testmaps {
@@ -81,6 +87,18 @@ inline std::string cells_mesh_text(const navbench::GridMap& g) {
         << corner.at({x, y + 1}) << ' ' << id(x - 1, y) << ' ' << id(x, y - 1) << ' ' << id(x + 1, y) << ' ' << id(x, y + 1) << '\n';
   }
   return out.str();
+}
+
+// The grid m as that mesh, written to a file and read back as navbench reads a .mesh (the maps
+// a mesh_only representation such as navmesh-file builds on); nullopt when no cell is free.
+inline std::optional<navbench::Map> cells_mesh_map(const navbench::Map& m) {
+  const std::string text = cells_mesh_text(m.grid);
+  if (text.empty()) return std::nullopt;
+  const auto dir = std::filesystem::temp_directory_path() / ("navbench-cells-mesh-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / ((m.name.empty() ? std::string("map") : m.name) + ".mesh")).string();
+  std::ofstream(path) << text;
+  return navbench::load_polyanya_mesh(path);
 }
 
 }  // namespace testmaps

@@ -119,9 +119,10 @@ TEST(Registry, CanonicalTextComesFromTheDeclaration) {
 
 TEST(Registry, DeclaredUpdateKindIsWhatTheAdapterReports) {
   const Map m = maps()[0];
+  const Map mesh = *testmaps::cells_mesh_map(m);  // for the mesh_only entries (navmesh-file)
   for (const RepresentationEntry& e : entries()) {
     Params p;
-    const auto rep = e.build(m, p);
+    const auto rep = e.build(e.caps.mesh_only ? mesh : m, p);
     EXPECT_EQ(rep->update_is_approximate(), e.caps.update_approximate) << e.name;
   }
 }

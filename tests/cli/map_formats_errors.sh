@@ -66,6 +66,28 @@ for a, b in zip(g, m):
 PY
 then echo "ok   mesh of the sample = its grid (corner): 20 equal visgraph lengths"
 else echo "FAIL mesh of the sample: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
+# navmesh-file searches the sample mesh on its own polygons: every funnel path ok, valid and no
+# shorter than visgraph's; on a grid map, and on the mesh at a radius (the map shrunk: no longer
+# the polygons' union), it is skipped with a one-line note and no rows.
+total=$((total+1))
+if "$nb" run --map "$f/office-cells.mesh" --rep navmesh-file,visgraph --smoothing none,funnel --quiet --out "$tmp/nf" 2>"$tmp/err" &&
+   python3 - "$tmp/nf.csv" <<'PY' &&
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+opt = {r["scen_index"]: float(r["length"]) for r in rows if r["representation"] == "visgraph" and r["smoothing"] == "none"}
+fun = [r for r in rows if r["representation"] == "navmesh-file" and r["smoothing"] == "funnel"]
+assert len(fun) == len(opt) == 20, (len(fun), len(opt))
+for r in fun:
+    assert r["status"] == "ok" and r["valid"] == "1", r
+    assert float(r["length"]) >= opt[r["scen_index"]] * (1 - 1e-9), (r["length"], opt[r["scen_index"]])
+PY
+   "$nb" run --map "$f/office-grid.map" --rep navmesh-file,grid8 --quiet --out "$tmp/ng" 2>"$tmp/err2" &&
+   [ "$(grep -c 'skipping navmesh-file on office-grid: navmesh-file needs a map read from a navigation mesh' "$tmp/err2")" -eq 1 ] &&
+   ! grep -q ',navmesh-file,' "$tmp/ng.csv" &&
+   "$nb" run --map "$f/office-cells.mesh" --rep navmesh-file:erode=centre --rep visgraph --radius 0.2 --quiet --out "$tmp/nr" 2>"$tmp/err3" &&
+   grep -q "skipping navmesh-file.*not its mesh's" "$tmp/err3"; then
+  echo "ok   navmesh-file: 20 valid funnel paths on the sample mesh, skipped on a grid and at a radius"
+else echo "FAIL navmesh-file: $(head -3 "$tmp/err" "$tmp/err2" "$tmp/err3" 2>/dev/null)"; fails=$((fails+1)); fi
 # A ROS map in scale mode carries its own costs: run and sweep rows get the terrain columns, and
 # meta.json records how the map was read.
 cp "$src/datasets/maps/formats/office.pgm" "$d/"
