@@ -54,7 +54,7 @@ for w in 3 5; do  # PreprocessMap crashes (3 wide), PrepareForSearch throws (5 w
   { printf 'type octile\nheight 3\nwidth %d\nmap\n' "$w"; for _ in 1 2 3; do printf '%*s\n' "$w" '' | tr ' ' .; done; } > "$tmp/maps/w$w.map"
   printf 'version 1\n0\tw%d.map\t%d\t3\t0\t0\t2\t2\t2.8284271247\n' "$w" "$w" > "$tmp/maps/w$w.map.scen"
 done
-"$nb" run --map "$tmp/maps" --rep "gppc:path=$bad,track=anyangle,name=bad,query_ms=1000,memory_mb=128,log=$tmp/bad.log" --rep grid8 \
+"$nb" run --map "$tmp/maps" --rep "gppc:path=$bad,track=anyangle,name=bad,query_ms=1500,memory_mb=48,log=$tmp/bad.log" --rep grid8 \
   --convention corner --out "$tmp/bad" --quiet 2> "$tmp/bad.err"
 rc=$?
 check misbehaving_run_exit_0 '[ $rc -eq 0 ]'
