@@ -262,10 +262,12 @@ TEST(Recast, TerrainCostsAreAreaTypesPricedByTheFilter) {
   double rightmost = 0;
   for (const Point& p : a.path) rightmost = std::max(rightmost, p.x);
   EXPECT_GE(rightmost, 26) << "Detour crossed the dear band";
-  // Unweighted, it goes straight.
+  // Unweighted, every area costs 1 (Detour's own default: a cost of 0 would make findPath a greedy
+  // search on its heuristic alone), and it goes straight.
   Map plain = m;
   plain.grid.weights.clear();
   const RecastMesh rp = build(plain, "max_error=0,min_region=0");
+  for (float c : rp.mesh().areas().costs()) EXPECT_EQ(c, 1.0f);
   const DetourAnswer b = DetourQuery(rp.mesh()).find({3.5, 1.5}, {3.5, 10.5});
   ASSERT_EQ(b.status, DetourAnswer::Status::found);
   EXPECT_NEAR(polyline_length(b.path), 9, 1e-4);

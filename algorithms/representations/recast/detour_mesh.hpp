@@ -44,7 +44,7 @@ struct RecastConfig {
 class AreaTable {
  public:
   static constexpr int kAreas = 63;
-  AreaTable() = default;  // unweighted: every free cell is area 1, costing 1
+  AreaTable() { cost_.fill(1.0f); }  // unweighted: every free cell is area 1, costing 1
   explicit AreaTable(const GridMap& g);
   unsigned char area(double weight) const;
   // Per area id 0 .. 63 the cost Detour's dtQueryFilter gets (unused ids 1).

@@ -9,6 +9,19 @@
 
 namespace navbench {
 
+namespace {
+// An edge or link inside `polygon` (docs/recast.md#terrain-costs-area-types-and-detours-query-filter):
+// the exact path-cost integral on a weighted map (docs/terrain.md), the length unweighted; where the
+// segment crosses a blocked cell the simplified polygon covers (an infinite integral), its length
+// times the polygon's area cost, what the mesh claims: the search sees the mesh's edge and the
+// validity test judges the path.
+double price(const RecastMesh& r, Point a, Point b, std::uint32_t polygon) {
+  const double exact = r.segment_cost(a, b);
+  if (std::isfinite(exact)) return exact;
+  return distance(a, b) * double(r.mesh().areas().costs()[r.mesh().area(polygon)]);
+}
+}  // namespace
+
 RecastConfig recast_config(Params& params) {
   const auto& d = RecastMesh::kParams;
   RecastConfig c;
@@ -60,9 +73,11 @@ void RecastMesh::layout() {
   for (std::size_t c = 0; c < polys.size(); ++c) component_[c] = std::int32_t(uf.find(c));
   // Two portals of one convex polygon see each other.
   std::vector<CsrGraph::WeightedEdge> edges;
-  for (const auto& ps : cell_portals_)
+  for (std::uint32_t c = 0; c < cell_portals_.size(); ++c) {
+    const auto& ps = cell_portals_[c];
     for (std::size_t i = 0; i < ps.size(); ++i)
-      for (std::size_t j = i + 1; j < ps.size(); ++j) edges.push_back({ps[i], ps[j], segment_cost(pos_[ps[i]], pos_[ps[j]])});
+      for (std::size_t j = i + 1; j < ps.size(); ++j) edges.push_back({ps[i], ps[j], price(*this, pos_[ps[i]], pos_[ps[j]], c)});
+  }
   graph_ = CsrGraph(portals.size(), std::move(edges));
 
   // Buckets about four polygons wide on average.
@@ -130,7 +145,7 @@ std::optional<Attachment> RecastMesh::attach(Point p) const {
   Attachment a;
   a.cell = c;
   a.component = component_[std::size_t(c)];
-  for (Vertex v : cell_portals_[std::size_t(c)]) a.links.push_back({v, segment_cost(p, pos_[v])});
+  for (Vertex v : cell_portals_[std::size_t(c)]) a.links.push_back({v, price(*this, p, pos_[v], std::uint32_t(c))});
   return a;
 }
 
