@@ -451,9 +451,17 @@ TEST_P(Conformance, WeightedMaps) {
             EXPECT_EQ(r.status, Status::not_applicable) << r.message;
             continue;
           }
+          // An approximate space (recast) may miss a free point (no_path) and give invalid paths:
+          // its validity column is then the exact test's, and only its valid paths are held to the optimum.
+          if (e.caps.approximate_space && ref && r.status == Status::no_path) continue;
           ASSERT_EQ(r.status, ref ? Status::ok : Status::no_path) << r.message;
           if (r.status != Status::ok) continue;
-          EXPECT_TRUE(*r.valid && *r.raw_valid) << "invalid path";
+          if (e.caps.approximate_space) {
+            EXPECT_EQ(*r.valid, fs.path_valid(r.path));
+            if (!*r.valid) continue;  // (a valid smoothed path may come from an invalid raw one)
+          } else {
+            EXPECT_TRUE(*r.valid && *r.raw_valid) << "invalid path";
+          }
           EXPECT_EQ(r.path.front(), in.start);
           EXPECT_EQ(r.path.back(), in.goal);
           ASSERT_TRUE(r.cost && r.raw_cost && r.cost_gap);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "geometry/free_space.hpp"
@@ -190,7 +191,8 @@ TEST(Recast, WatershedKeepsNothingWhereEveryVoxelTouchesTheBorder) {
 
 TEST(Recast, BadParametersAreOneLineErrors) {
   const Map m = rectangles();
-  for (const char* bad : {"cs=0", "cs=-1", "partition=voronoi", "max_error=-1", "nvp=7", "nvp=2", "tile=-4", "pool=0", "colour=1"}) {
+  for (const char* bad : {"cs=0", "cs=-1", "partition=voronoi", "max_error=-1", "nvp=7", "nvp=2", "tile=-4", "pool=0", "colour=1",
+                          "radius=-0.5", "radius=inf"}) {
     try {
       build(m, bad);
       ADD_FAILURE() << bad << " was accepted";
@@ -198,6 +200,160 @@ TEST(Recast, BadParametersAreOneLineErrors) {
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
     }
   }
+}
+
+// An agent radius through Recast's erosion: walkableRadius = ceil(R / cs) voxels, so the mesh
+// shrinks by whole voxels. With max_error=0 at cs=1 the cells next to an obstacle (side by side)
+// leave the mesh at any R > 0, and cells 2 or more from every obstacle stay at R <= 1.
+TEST(Recast, RadiusErodesWholeVoxelsRoundedUp) {
+  RecastConfig c;
+  for (const auto& [r, cs, voxels] : std::vector<std::tuple<double, double, int>>{
+           {0, 1, 0}, {0.2, 1, 1}, {1, 1, 1}, {1.01, 1, 2}, {0.6, 0.2, 3}, {0.3, 0.1, 3}, {0.61, 0.2, 4}}) {
+    c.radius = r, c.cs = cs;
+    EXPECT_EQ(c.radius_voxels(), voxels) << r << " / " << cs;
+  }
+  const Map m = rectangles();
+  const FreeSpace fs(m);
+  for (const char* params : {"max_error=0,radius=0.4", "max_error=0,radius=1", "max_error=0,radius=1,tile=16", "max_error=0,radius=0.75,cs=0.5"}) {
+    const RecastMesh r = build(m, params);
+    EXPECT_LT(facts(r, fs).area, double(free_cells(m))) << params;
+    for (int y = 0; y < 40; ++y)
+      for (int x = 0; x < 40; ++x) {
+        if (!m.grid.passable(x, y)) continue;
+        bool beside = false, near = false;
+        for (int dy = -2; dy <= 2; ++dy)
+          for (int dx = -2; dx <= 2; ++dx) {
+            const bool blocked = !m.grid.passable(x + dx, y + dy);
+            if (blocked && std::abs(dx) + std::abs(dy) == 1) beside = true;
+            if (blocked) near = true;
+          }
+        if (beside) EXPECT_LT(r.locate({x + 0.5, y + 0.5}), 0) << params << " " << x << "," << y;
+        if (!near) EXPECT_GE(r.locate({x + 0.5, y + 0.5}), 0) << params << " " << x << "," << y;
+      }
+  }
+}
+
+// Terrain costs through Recast's area types: each polygon lies in one terrain (max_error=0, cs=1),
+// Detour's filter prices it by its area's cost, and a path avoids dear terrain as the weights say.
+TEST(Recast, TerrainCostsAreAreaTypesPricedByTheFilter) {
+  // A 30 x 12 room; the middle rows 4..7 weigh 50 except a cheap gap at the right end.
+  std::vector<std::string> rows(12, std::string(30, '.'));
+  Map m = grid(rows);
+  m.grid.weights.assign(m.grid.cells.size(), 1.0);
+  for (int y = 4; y < 8; ++y)
+    for (int x = 0; x < 26; ++x) m.grid.weights[std::size_t(y) * 30 + std::size_t(x)] = 50;
+  m.terrain = "band";
+  const RecastMesh r = build(m, "max_error=0,min_region=0");
+  const AreaTable& t = r.mesh().areas();
+  EXPECT_TRUE(t.exact());
+  EXPECT_EQ(t.used(), 2);
+  EXPECT_EQ(t.costs()[1], 1.0f);
+  EXPECT_EQ(t.costs()[2], 50.0f);
+  const auto& polys = r.mesh().polygons();
+  for (std::size_t i = 0; i < polys.size(); ++i) {
+    Point c{0, 0};
+    for (const Point& p : polys[i].corners) c.x += p.x / double(polys[i].corners.size()), c.y += p.y / double(polys[i].corners.size());
+    EXPECT_EQ(r.mesh().area(i), t.area(m.grid.weight(int(c.x), int(c.y)))) << "polygon " << i;
+  }
+  // From below the band to above it: the straight crossing costs 4 x 50 in the band (over 200), the
+  // way round through the cheap gap (about 55) is longer but cheaper, and Detour takes it.
+  const DetourAnswer a = DetourQuery(r.mesh()).find({3.5, 1.5}, {3.5, 10.5});
+  ASSERT_EQ(a.status, DetourAnswer::Status::found) << a.reason;
+  double rightmost = 0;
+  for (const Point& p : a.path) rightmost = std::max(rightmost, p.x);
+  EXPECT_GE(rightmost, 26) << "Detour crossed the dear band";
+  // Unweighted, every area costs 1 (Detour's own default: a cost of 0 would make findPath a greedy
+  // search on its heuristic alone), and it goes straight.
+  Map plain = m;
+  plain.grid.weights.clear();
+  const RecastMesh rp = build(plain, "max_error=0,min_region=0");
+  for (float c : rp.mesh().areas().costs()) EXPECT_EQ(c, 1.0f);
+  const DetourAnswer b = DetourQuery(rp.mesh()).find({3.5, 1.5}, {3.5, 10.5});
+  ASSERT_EQ(b.status, DetourAnswer::Status::found);
+  EXPECT_NEAR(polyline_length(b.path), 9, 1e-4);
+}
+
+// More distinct weights than the 63 areas: 63 bins of equal ratio, each costing its geometric middle.
+TEST(Recast, ManyWeightsAreBinnedIntoSixtyThreeAreas) {
+  GridMap g;
+  g.width = 100, g.height = 1;
+  g.cells.assign(100, 1);
+  for (int x = 0; x < 100; ++x) g.weights.push_back(1 + 0.04 * x);  // 1 .. 4.96, 100 distinct
+  const AreaTable t(g);
+  EXPECT_FALSE(t.exact());
+  EXPECT_EQ(t.used(), 63);
+  const double ratio = std::pow(4.96, 1.0 / 63);
+  for (double w : g.weights) {
+    const int a = t.area(w);
+    ASSERT_GE(a, 1);
+    ASSERT_LE(a, 63);
+    EXPECT_LE(std::abs(std::log(t.costs()[std::size_t(a)] / w)), std::log(ratio) / 2 + 1e-6) << w;
+  }
+  EXPECT_EQ(t.area(1), 1);
+  EXPECT_EQ(t.area(4.96), 63);
+}
+
+// Changing maps: the tiles a change touches are rebuilt in place, and the mesh equals a fresh
+// build of the same map: the same polygons with the same Detour ids and areas, the same portals,
+// and the same answers from the shared A*'s graph and from Detour.
+TEST(Recast, AnUpdateEqualsAFreshBuild) {
+  std::mt19937 rng(3);
+  std::vector<std::string> rows(70, std::string(90, '.'));
+  for (auto& row : rows)
+    for (char& c : row) c = rng() % 100 < 8 ? '@' : '.';
+  for (const char* params : {"tile=16", "max_error=0,min_region=0,tile=16", "max_error=0,tile=16,radius=1,partition=monotone"}) {
+    Map m = grid(rows);
+    RecastMesh r = build(m, params);
+    const int tiles = 6 * 5;
+    for (int step = 0; step < 6; ++step) {
+      std::vector<CellChange> ch;
+      const int x0 = int(rng() % 86), y0 = int(rng() % 66), v = int(rng() % 2);
+      for (int y = y0; y < y0 + 4; ++y)
+        for (int x = x0; x < x0 + 4; ++x)
+          if (m.grid.passable(x, y) != bool(v)) {
+            m.grid.cells[std::size_t(y) * 90 + std::size_t(x)] = std::uint8_t(v);
+            ch.push_back({x, y, std::uint8_t(v)});
+          }
+      const DetourMesh fresh(m, r.mesh().config());  // a fresh build of the new map
+      ASSERT_TRUE(r.update(m, ch));
+      const int rebuilt = r.mesh().rebuilt();
+      EXPECT_GE(rebuilt, ch.empty() ? 0 : 1);
+      EXPECT_LE(rebuilt, 9) << "a 4 x 4 block touches at most 3 x 3 tiles of 16";
+      EXPECT_LT(rebuilt, tiles);
+      const DetourMesh& a = r.mesh();
+      const DetourMesh& b = fresh;
+      ASSERT_EQ(a.polygons().size(), b.polygons().size()) << params << " step " << step;
+      for (std::size_t i = 0; i < a.polygons().size(); ++i) {
+        EXPECT_EQ(a.polygons()[i].ref, b.polygons()[i].ref);
+        EXPECT_EQ(a.polygons()[i].corners, b.polygons()[i].corners);
+        EXPECT_EQ(a.area(i), b.area(i));
+      }
+      ASSERT_EQ(a.portals().size(), b.portals().size());
+      for (std::size_t i = 0; i < a.portals().size(); ++i) {
+        EXPECT_EQ(a.portals()[i].from, b.portals()[i].from);
+        EXPECT_EQ(a.portals()[i].to, b.portals()[i].to);
+        EXPECT_EQ(a.portals()[i].left, b.portals()[i].left);
+        EXPECT_EQ(a.portals()[i].right, b.portals()[i].right);
+      }
+      EXPECT_EQ(a.data_bytes(), b.data_bytes());
+      EXPECT_EQ(a.warnings(), b.warnings());
+      EXPECT_EQ(a.tiles(), b.tiles());
+      const DetourQuery qa(a), qb(b);
+      for (int q = 0; q < 30; ++q) {
+        const Point s{rng() % 90 + 0.5, rng() % 70 + 0.5}, g{rng() % 90 + 0.5, rng() % 70 + 0.5};
+        const DetourAnswer da = qa.find(s, g), db = qb.find(s, g);
+        EXPECT_EQ(da.status, db.status);
+        EXPECT_EQ(da.path, db.path) << params << " step " << step << " query " << q;
+      }
+    }
+  }
+}
+
+TEST(Recast, UpdatesDeclineOtherMaps) {
+  Map m = rectangles();
+  RecastMesh r = build(m, "");
+  Map other = grid({"....", "...."});
+  EXPECT_FALSE(r.update(other, {{0, 0, 0}}));
 }
 
 }  // namespace

@@ -12,7 +12,8 @@ namespace navbench {
 // How a representation meets an agent of radius R > 0 (docs/radius.md).
 enum class RadiusSupport {
   shrunk_map,    // builds on the map shrunk by R (erode=centre|cell), or on the map itself (erode=none: R only in the smoother)
-  tangent_graph  // the exact disc: builds the tangent graph of the obstacles grown by R
+  tangent_graph, // the exact disc: builds the tangent graph of the obstacles grown by R
+  own_erosion    // erodes the map itself (recast: Recast's walkableRadius): built on the map with its parameter radius=R
 };
 
 struct Capabilities {
@@ -44,6 +45,7 @@ inline std::string describe(const Capabilities& c) {
   };
   add(c.radius == RadiusSupport::tangent_graph, "radius=tangent-graph");
   add(c.radius == RadiusSupport::shrunk_map, "radius=shrunk-map");
+  add(c.radius == RadiusSupport::own_erosion, "radius=own-erosion");
   add(c.grid_only, "grid-only");
   add(c.mesh_only, "mesh-only");
   add(c.grid8_optimal, "grid8-optimal");

@@ -50,6 +50,8 @@ void register_build(const std::string& rep, const std::string& map);
 void register_query(const QueryCase& c);
 // update/<rep>/<scenario>: a changing-map scenario's updates against rebuilds (bench_dynamic.cpp).
 void register_update(const std::string& rep, const std::string& scenario);
+// recast_vs/<map>/<rep>/<astar_funnel|detour>: recast beside navmesh:merge=1 (bench_recast.cpp).
+void register_recast_vs(const std::string& rel, const std::string& rep, bool detour);
 // subgoal_vs/<label>: every scenario query of one map, the subgoal graphs against grid8 (bench_subgoal.cpp).
 void register_subgoal_vs(const std::string& label, const std::string& rel, const std::string& rep);
 

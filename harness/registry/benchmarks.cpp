@@ -6,6 +6,8 @@
 //                                           memory_kb, search_expansions_per_us
 //   update/<rep>/<scenario>                 median update against median rebuild (changing maps)
 //   subgoal_vs/<map>_<variant>              subgoal graphs against grid8, every scenario query
+//   recast_vs/<map>/<rep>/<search>          recast beside navmesh:merge=1: A* + funnel or Detour's query,
+//                                           median_us, build_ms, memory_kb, dtnavmesh_kb (bench_recast.cpp)
 //   steiner/<map>/m:../landmarks:..         the weighted maps' reference optimum (bench_steiner.cpp, which
 //                                           registers its own variants): build, memory, query ms, cost at m and 2m
 // A representation's benchmark is one line below with its `--rep` text ("name" or "name:k=v,...").
@@ -20,6 +22,7 @@ namespace {
 using navbench::bench::QueryCase;
 using navbench::bench::register_build;
 using navbench::bench::register_query;
+using navbench::bench::register_recast_vs;
 using navbench::bench::register_subgoal_vs;
 using navbench::bench::register_update;
 
@@ -85,6 +88,14 @@ const bool registered = [] {
                                       std::pair{"subgoal16_scan", "subgoal:levels=16,reach=0"},
                                       std::pair{"subgoal16_noalt", "subgoal:levels=16,alt=0"}})
       register_subgoal_vs(std::string(id) + "_" + suffix, rel, rep);
+
+  // Recast/Detour beside navmesh:merge=1 (docs/recast.md): build, memory (the dtNavMesh data), and
+  // per query the shared A* + funnel and Detour's own query, 500 scenario queries each.
+  for (const char* m : {"dao/den520d", "dao/brc202d", "sc1/Aurora"})
+    for (const char* rep : {"recast", "recast:max_error=0", "recast:cs=0.5", "navmesh:merge=1"}) {
+      register_recast_vs(m, rep, false);
+      if (std::string(rep).rfind("recast", 0) == 0) register_recast_vs(m, rep, true);
+    }
   return true;
 }();
 

@@ -1,5 +1,6 @@
 #include "harness/run/timed_build.hpp"
 
+#include <sstream>
 #include <stdexcept>
 
 #include "harness/util/timing.hpp"
@@ -66,6 +67,18 @@ TimedBuild build_timed(const AgentSpace& space, const RepresentationSpec& spec) 
   const bool exact_disc = e.caps.radius == RadiusSupport::tangent_graph;
   if (exact_disc && (!params.empty() || spec.erode))
     throw std::invalid_argument(spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
+  if (e.caps.radius == RadiusSupport::own_erosion) {
+    // Its own erosion (recast: Recast's walkableRadius) on the map itself, told R by its parameter.
+    constexpr ParamDecl radius{"radius", ParamType::real, 0, 0, 1e6, "the agent radius"};
+    if (params.given(radius)) throw std::invalid_argument(spec.text + ": radius= and --radius both given; --radius sets it");
+    std::ostringstream r;
+    r.precision(17);
+    r << space.R();
+    params = Params::parse(spec.params + (spec.params.empty() ? "" : ",") + "radius=" + r.str());
+    TimedBuild b = timed(space.map(), spec, params, false, [&] { return e.build(space.map(), params); });
+    b.row.radius = space.agent().column();
+    return b;
+  }
   TimedBuild b = timed(space.map(), spec, params, !exact_disc, [&] {
     return exact_disc ? e.build_disc(space.map(), space.R()) : e.build(space.build_map(spec.erosion()), params);
   });

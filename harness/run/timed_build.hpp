@@ -20,7 +20,8 @@ struct TimedBuild {
 
 // `spec` built for the space's agent (docs/radius.md): for the point agent on the map; for a disc
 // the entry's exact disc structure when it has one (caps.radius; it takes no parameters:
-// std::invalid_argument otherwise), else on the map shrunk by R as spec.erosion() says (erode=none:
+// std::invalid_argument otherwise), one that erodes by itself (caps.radius own_erosion: recast) on
+// the map with its parameter radius=R, else on the map shrunk by R as spec.erosion() says (erode=none:
 // the map itself), the build row's params then led by erode=. The row's `radius` is the agent's column.
 TimedBuild build_timed(const AgentSpace& space, const RepresentationSpec& spec);
 // `spec` built on m as it is (changing maps, the viewer's point agent): no `radius`.

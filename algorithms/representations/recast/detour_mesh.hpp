@@ -7,6 +7,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,9 +29,35 @@ struct RecastConfig {
   int tile = 64;                // tile side in voxels (rcConfig::tileSize); 0: one tile for the whole map
   int min_region = 8;           // regions smaller than min_region^2 voxels are dropped (rcConfig::minRegionArea)
   int merge_region = 20;        // regions smaller than merge_region^2 voxels merge into a neighbour
-  int radius_voxels = 0;        // rcConfig::walkableRadius: an agent's radius, rounded up to whole voxels
+  double radius = 0;            // agent radius in map units; Recast erodes by walkableRadius = ceil(radius / cs) voxels
   int pool = 4096;              // Detour's node pool (dtNavMeshQuery::init maxNodes)
   std::string partition_name() const;
+  // rcConfig::walkableRadius: the radius rounded up to whole voxels (docs/recast.md).
+  int radius_voxels() const;
+};
+
+// Terrain costs as Recast area types (docs/recast.md#terrain-costs): Detour's polygons carry an
+// area id of 6 bits; 0 is Recast's unwalkable area, so a map's weights go to the areas 1 .. 63.
+// Rule: with at most 63 distinct weights each weight is an area of its own, costing that weight;
+// with more, [least, greatest] is cut into 63 bins of equal ratio, and a bin's area costs the
+// geometric middle of the bin (so a cell's price is off by at most the square root of the ratio).
+class AreaTable {
+ public:
+  static constexpr int kAreas = 63;
+  AreaTable() { cost_.fill(1.0f); }  // unweighted: every free cell is area 1, costing 1
+  explicit AreaTable(const GridMap& g);
+  unsigned char area(double weight) const;
+  // Per area id 0 .. 63 the cost Detour's dtQueryFilter gets (unused ids 1).
+  const std::array<float, 64>& costs() const { return cost_; }
+  bool exact() const { return exact_; }  // every weight its own area
+  int used() const { return used_; }
+
+ private:
+  std::vector<double> distinct_;  // exact: the sorted weights, area = 1 + index
+  double least_ = 1, ratio_ = 1;  // binned: area = 1 + floor(log(w / least) / log(ratio))
+  bool exact_ = true;
+  int used_ = 1;
+  std::array<float, 64> cost_{};
 };
 
 // One polygon of the built mesh in map coordinates, corners counter-clockwise in (x, y).
@@ -51,6 +78,11 @@ class DetourMesh {
   // Throws std::invalid_argument (one line) when Recast or Detour fails or the map is too large for
   // the tile size; the map must be a grid or polygon map with a finite extent.
   DetourMesh(const Map& map, const RecastConfig& cfg);
+  // docs/changing-maps.md, grid maps: rebuilds in place (dtNavMesh::removeTile / addTile) the tiles
+  // whose voxels (or their border) lie in a changed cell; `map` holds the new cells. Every tile
+  // sits in the slot and with the ids a fresh build gives it, so the mesh equals a fresh build's.
+  // Returns the number of tiles rebuilt; -1 (cannot: rebuild) on a polygon map or another size.
+  int update(const Map& map, const std::vector<CellChange>& changed);
   ~DetourMesh();
   DetourMesh(DetourMesh&&) noexcept;
   DetourMesh& operator=(DetourMesh&&) noexcept;
@@ -59,30 +91,42 @@ class DetourMesh {
   const RecastConfig& config() const { return cfg_; }
   const std::vector<DetourPolygon>& polygons() const { return polys_; }
   const std::vector<DetourPortal>& portals() const { return portals_; }
+  const AreaTable& areas() const { return areas_; }
+  // Polygon i's Recast area id (1 .. 63; AreaTable).
+  unsigned char area(std::size_t i) const { return poly_area_[i]; }
   // The polygon index of a dtPolyRef of this mesh, or -1.
   std::int32_t polygon_of(std::uint32_t ref) const;
   // The height (Recast's y) of the flat mesh: where query points are placed for Detour.
   float floor_y() const { return floor_y_; }
   // Bytes of the dtNavMesh tiles' data (what a game keeps).
-  std::size_t data_bytes() const { return data_bytes_; }
+  std::size_t data_bytes() const;
   // Warnings Recast logged during the build (e.g. "Multiple outlines for region", which means a
   // hole inside a region was dropped from its contour: docs/recast.md).
-  int warnings() const { return warnings_; }
-  int tiles() const { return tiles_; }
+  int warnings() const;
+  int tiles() const;
+  int rebuilt() const { return rebuilt_; }  // tiles the last update() rebuilt
 
  private:
   struct Deleter {
     void operator()(dtNavMesh* m) const;
   };
   void extract();
+  // Builds tile (tx, tz) from the map's areas (Recast area of a point, 0: not walkable) and puts it
+  // in its slot (tz * ntx + tx), replacing what is there.
+  void place_tile(const std::function<unsigned char(double, double)>& area_at, int tx, int tz);
   RecastConfig cfg_;
+  AreaTable areas_;
+  float orig_[3] = {0, 0, 0};
+  int vx_ = 0, vz_ = 0, ntx_ = 1, ntz_ = 1;
+  int map_w_ = 0, map_h_ = 0;  // a grid map's size (update() needs the same)
+  std::vector<int> tile_bytes_, tile_warnings_;  // per slot: the tile's data size, Recast's warnings
+  std::vector<unsigned char> poly_area_;
   std::unique_ptr<dtNavMesh, Deleter> nav_;
   std::vector<DetourPolygon> polys_;
   std::vector<DetourPortal> portals_;
   std::vector<std::uint32_t> tile_base_;  // per Detour tile index: index of its first polygon
   float floor_y_ = 0;
-  std::size_t data_bytes_ = 0;
-  int warnings_ = 0, tiles_ = 0;
+  int rebuilt_ = 0;
 };
 
 }  // namespace navbench

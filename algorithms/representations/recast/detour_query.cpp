@@ -15,7 +15,8 @@ constexpr int kMaxPolys = 8192;  // longest corridor findPath may return
 void DetourQuery::Deleter::operator()(dtNavMeshQuery* q) const { dtFreeNavMeshQuery(q); }
 
 DetourQuery::DetourQuery(const DetourMesh& mesh)
-    : nav_(&mesh.navmesh()), floor_y_(mesh.floor_y()), cs_(mesh.config().cs), nodes_(mesh.config().pool) {}
+    : nav_(&mesh.navmesh()), floor_y_(mesh.floor_y()), cs_(mesh.config().cs), nodes_(mesh.config().pool),
+      area_cost_(mesh.areas().costs()) {}
 DetourQuery::~DetourQuery() = default;
 
 DetourQuery::QueryPtr DetourQuery::acquire() const {
@@ -44,7 +45,8 @@ DetourAnswer DetourQuery::find(Point start, Point goal) const {
     out.reason = "Detour's query could not be made (node pool too large?)";
     return out;
   }
-  const dtQueryFilter filter;  // Detour's defaults: every area cost 1, every flag included
+  dtQueryFilter filter;  // every flag included; each area costs its terrain's weight (AreaTable)
+  for (int a = 0; a < DT_MAX_AREAS; ++a) filter.setAreaCost(a, area_cost_[std::size_t(a)]);
   const float y = floor_y_;
   const float ext[3] = {float(snap()), 2.0f, float(snap())};
   const float s[3] = {float(start.x), y, float(start.y)}, g[3] = {float(goal.x), y, float(goal.y)};

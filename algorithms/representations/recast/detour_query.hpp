@@ -1,7 +1,9 @@
 // Detour's own query on a DetourMesh: what a game runs (findNearestPoly, findPath,
-// findStraightPath with dtQueryFilter's defaults), as a search only `recast` has (docs/recast.md).
+// findStraightPath; dtQueryFilter with every flag and the mesh's area costs: 1 unweighted, the
+// AreaTable's on terrain), as a search only `recast` has (docs/recast.md).
 // Thread-safe: each call takes a dtNavMeshQuery of its own from a pool (one per thread at a time).
 #pragma once
+#include <array>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -45,6 +47,7 @@ class DetourQuery {
   float floor_y_;
   double cs_;
   int nodes_;
+  std::array<float, 64> area_cost_;  // the mesh's AreaTable: dtQueryFilter's area costs
   mutable std::mutex mutex_;
   mutable std::vector<QueryPtr> pool_;
 };

@@ -9,6 +9,19 @@
 
 namespace navbench {
 
+namespace {
+// An edge or link inside `polygon` (docs/recast.md#terrain-costs-area-types-and-detours-query-filter):
+// the exact path-cost integral on a weighted map (docs/terrain.md), the length unweighted; where the
+// segment crosses a blocked cell the simplified polygon covers (an infinite integral), its length
+// times the polygon's area cost, what the mesh claims: the search sees the mesh's edge and the
+// validity test judges the path.
+double price(const RecastMesh& r, Point a, Point b, std::uint32_t polygon) {
+  const double exact = r.segment_cost(a, b);
+  if (std::isfinite(exact)) return exact;
+  return distance(a, b) * double(r.mesh().areas().costs()[r.mesh().area(polygon)]);
+}
+}  // namespace
+
 RecastConfig recast_config(Params& params) {
   const auto& d = RecastMesh::kParams;
   RecastConfig c;
@@ -21,6 +34,7 @@ RecastConfig recast_config(Params& params) {
   c.min_region = params.integer(param(d, "min_region"));
   c.merge_region = params.integer(param(d, "merge_region"));
   c.pool = params.integer(param(d, "pool"));
+  c.radius = params.real(param(d, "radius"));
   return c;
 }
 
@@ -29,10 +43,23 @@ RecastMesh::RecastMesh(const Map& map, Params& params) : mesh_(map, [&] {
   params.finish("recast");
   return c;
 }()) {
+  price_on(map);  // docs/terrain.md: on a weighted map edges and links cost their integral
   detour_ = std::make_unique<DetourQuery>(mesh_);
+  layout();
+}
+
+bool RecastMesh::update(const Map& map, const std::vector<CellChange>& changed) {
+  if (mesh_.update(map, changed) < 0) return false;
+  price_on(map);
+  layout();
+  return true;
+}
+
+void RecastMesh::layout() {
   const auto& polys = mesh_.polygons();
   const auto& portals = mesh_.portals();
-  cell_portals_.resize(polys.size());
+  cell_portals_.assign(polys.size(), {});
+  pos_.clear();
   pos_.reserve(portals.size());
   UnionFind uf(polys.size());
   for (Vertex v = 0; v < portals.size(); ++v) {
@@ -46,9 +73,11 @@ RecastMesh::RecastMesh(const Map& map, Params& params) : mesh_(map, [&] {
   for (std::size_t c = 0; c < polys.size(); ++c) component_[c] = std::int32_t(uf.find(c));
   // Two portals of one convex polygon see each other.
   std::vector<CsrGraph::WeightedEdge> edges;
-  for (const auto& ps : cell_portals_)
+  for (std::uint32_t c = 0; c < cell_portals_.size(); ++c) {
+    const auto& ps = cell_portals_[c];
     for (std::size_t i = 0; i < ps.size(); ++i)
-      for (std::size_t j = i + 1; j < ps.size(); ++j) edges.push_back({ps[i], ps[j], distance(pos_[ps[i]], pos_[ps[j]])});
+      for (std::size_t j = i + 1; j < ps.size(); ++j) edges.push_back({ps[i], ps[j], price(*this, pos_[ps[i]], pos_[ps[j]], c)});
+  }
   graph_ = CsrGraph(portals.size(), std::move(edges));
 
   // Buckets about four polygons wide on average.
@@ -70,7 +99,8 @@ RecastMesh::RecastMesh(const Map& map, Params& params) : mesh_(map, [&] {
     for (int by = by0; by <= by1; ++by)
       for (int bx = bx0; bx <= bx1; ++bx) lists[std::size_t(by) * std::size_t(bw_) + std::size_t(bx)].push_back(i);
   }
-  bucket_begin_.push_back(0);
+  bucket_begin_.assign(1, 0);
+  bucket_polys_.clear();
   for (const auto& l : lists) {
     bucket_polys_.insert(bucket_polys_.end(), l.begin(), l.end());
     bucket_begin_.push_back(std::uint32_t(bucket_polys_.size()));
@@ -115,7 +145,7 @@ std::optional<Attachment> RecastMesh::attach(Point p) const {
   Attachment a;
   a.cell = c;
   a.component = component_[std::size_t(c)];
-  for (Vertex v : cell_portals_[std::size_t(c)]) a.links.push_back({v, distance(p, pos_[v])});
+  for (Vertex v : cell_portals_[std::size_t(c)]) a.links.push_back({v, price(*this, p, pos_[v], std::uint32_t(c))});
   return a;
 }
 

@@ -24,12 +24,17 @@ namespace navbench {
 // Recast's parameters of `--rep recast:...` (docs/recast.md), checked; throws std::invalid_argument.
 RecastConfig recast_config(Params& params);
 
-class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<RecastMesh> {
+class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<RecastMesh>,
+                   public SegmentPricing {
  public:
   RecastMesh(const Map& map, Params& params);
   // The declaration (docs/adding-a-representation.md): what it does, and Recast's parameters with
   // RecastDemo's defaults (docs/recast.md).
-  static constexpr Capabilities kCapabilities{.corridor = true, .approximate_space = true, .own_search = true};
+  // An agent radius through Recast's erosion (radius = own_erosion: built on the map itself with
+  // radius=R), terrain through area types and dtQueryFilter's area costs (AreaTable), changing maps
+  // by rebuilding the touched tiles in place (equal to a fresh build).
+  static constexpr Capabilities kCapabilities{.radius = RadiusSupport::own_erosion, .weights = true, .corridor = true,
+                                              .update_in_place = true, .approximate_space = true, .own_search = true};
   static constexpr std::array kParams{
       ParamDecl{"cs", ParamType::real, 1, 1e-3, 1e3, "cell size: map units per voxel (rcConfig::cs)"},
       ParamDecl{"partition", ParamType::choice, 0, 0, 2, "Recast's region partition", nullptr, "watershed,monotone,layers"},
@@ -39,7 +44,8 @@ class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public C
       ParamDecl{"tile", ParamType::integer, 64, 0, 4096, "tile side in voxels (0: one tile)"},
       ParamDecl{"min_region", ParamType::integer, 8, 0, 1000, "regions under min_region^2 voxels are dropped"},
       ParamDecl{"merge_region", ParamType::integer, 20, 0, 1000, "regions under merge_region^2 voxels merge into a neighbour"},
-      ParamDecl{"pool", ParamType::integer, 4096, 16, 65535, "Detour's node pool (dtNavMeshQuery maxNodes)"}};
+      ParamDecl{"pool", ParamType::integer, 4096, 16, 65535, "Detour's node pool (dtNavMeshQuery maxNodes)"},
+      ParamDecl{"radius", ParamType::real, 0, 0, 1e6, "agent radius in map units: Recast erodes ceil(radius / cs) voxels (walkableRadius); --radius sets it"}};
 
   // cell = the polygon holding p (closed, so a point on a shared edge gets one of them); a point
   // no polygon holds does not attach (the mesh does not reach it: it is never moved onto the mesh).
@@ -47,6 +53,10 @@ class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public C
   std::optional<Corridor> corridor(const Query& q) const;
   BuildStats stats() const;
   void structure(const SegmentSink& emit) const;
+  // docs/changing-maps.md, grid maps: Recast rebuilds the touched tiles in place (DetourMesh::update),
+  // then navbench's graph over the mesh is laid out again. False (rebuild) on polygon maps or
+  // another size.
+  bool update(const Map& map, const std::vector<CellChange>& changed);
 
   // Detour's own query (detour_query.hpp): `--search detour`.
   OwnAnswer own_search(Point start, Point goal) const;
@@ -56,6 +66,7 @@ class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public C
   std::int32_t locate(Point p) const;
 
  private:
+  void layout();  // the graph, components and point location over mesh_
   DetourMesh mesh_;
   std::unique_ptr<DetourQuery> detour_;  // its pool of dtNavMeshQuery objects (one per thread at a time)
   std::vector<std::vector<Vertex>> cell_portals_;  // per polygon, its portals

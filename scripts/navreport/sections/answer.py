@@ -223,6 +223,8 @@ def notes_html(sc, a, first: bool) -> str:
     if len(bad):
         out.append("<span class='warn'>Invalid paths: " + ", ".join(
             f"{esc(r['config'])} ({int(r['invalid_paths'])})" for _, r in bad.iterrows()) + ".</span>")
+    if first:
+        out.append(recast_standing(t))
     unsolved = t[(t["solved_pct"] < 1)] if "solved_pct" in t.columns else t.iloc[0:0]
     if len(unsolved):
         worst = unsolved.sort_values("solved_pct").iloc[0]
@@ -230,6 +232,26 @@ def notes_html(sc, a, first: bool) -> str:
                    f"{esc(worst['config'])}, {f_pct(worst['solved_pct'])} % solved); see "
                    "<a href='#missing'>Missing data</a>.")
     return "<p class='small'>" + " ".join(out) + "</p>"
+
+
+def recast_standing(t) -> str:
+    """Where Recast/Detour stands (docs/recast.md): each recast configuration's valid share, median
+    query time, mean gap and Pareto layer, on the first screen: its invalid paths are counted, never hidden."""
+    if "config" not in t.columns:
+        return ""
+    cfg = t["config"].astype(str)
+    # The shared A* + funnel (the mesh judged as ours are) and Detour's own query (what a game runs).
+    rc = t[cfg.str.startswith("recast") & (cfg.str.endswith("· funnel") | cfg.str.endswith("· detour"))]
+    if not len(rc):
+        return ""
+    def one(r) -> str:
+        layer = int(r["layer"]) if finite(r.get("layer")) and r["layer"] > 0 else None
+        return (f"{esc(r['config'])}: {f_pct(r.get('valid_pct'))} % valid, {f_sig(r.get('time_median'))} µs, "
+                f"gap {f_gap(r.get('gap_mean'))} %" + (f", layer {layer}" if layer else ""))
+    rc = rc.sort_values("config")
+    return ("<span class='recast'><b>Recast/Detour</b> (<a href='https://github.com/recastnavigation/recastnavigation'>"
+            "the navmesh games ship</a>; voxelised and simplified, so some paths clip obstacles — counted, not hidden): "
+            + "; ".join(one(r) for _, r in rc.iterrows()) + ".</span>")
 
 
 # --------------------------------------------------------------------------------------------
