@@ -16,19 +16,11 @@
 #include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 #include "search/heuristic.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 
 namespace {
-
-Map random_map(std::uint64_t seed, double density, int size) {
-  GenerateOptions o;
-  o.kind = "random";
-  o.width = o.height = size;
-  o.density = density;
-  o.seed = seed;
-  return make_grid_map(generate_map(o), "random-" + std::to_string(seed), "generated");
-}
 
 bool free_cell(const Map& m, int x, int y) { return m.grid.passable(x, y); }
 
@@ -123,7 +115,7 @@ TEST(CornerLattice, AStarEqualsIndependentDijkstraUnderBothSqueezeRules) {
     for (bool squeeze : {false, true})
       for (std::uint64_t seed = 1; seed <= 6; ++seed) {
         SCOPED_TRACE(std::string(name) + (squeeze ? " allow" : " forbid") + " seed " + std::to_string(seed));
-        const Map m = random_map(seed, 25 + 3 * double(seed), 28);
+        const Map m = testmaps::generated_random(seed, 25 + 3 * double(seed), 28);
         const AgentSpace space(m, Agent{}, squeeze);
         const CostModel cost;
         const RepresentationEntry* e = find_representation(name);
@@ -167,7 +159,7 @@ TEST(CornerLattice, ThetaIsValidAndNeverBelowTheOptimumUnderBothSqueezeRules) {
   for (bool squeeze : {false, true})
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       SCOPED_TRACE(std::string(squeeze ? "allow" : "forbid") + " seed " + std::to_string(seed));
-      const Map m = random_map(seed, 30, 32);
+      const Map m = testmaps::generated_random(seed, 30, 32);
       // The agent's space under the rule: the validity test and Theta*'s line of sight.
       const AgentSpace space(m, Agent{}, squeeze);
       const CostModel cost;

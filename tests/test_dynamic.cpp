@@ -1,5 +1,6 @@
-// Dynamic scenarios (docs/changing-maps.md): the reader's errors, patches, and every representation's update
-// against a fresh build of the same map state.
+// Dynamic scenarios (docs/changing-maps.md): the reader's errors, patches, generated change scenarios,
+// and the internals of quadtree's, navmesh-tiles' and visgraph's updates against a fresh build of the
+// same map state (what every update must answer is the update battery's, test_battery_update.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,7 +22,7 @@
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/visgraph/visgraph.hpp"
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
@@ -112,86 +113,6 @@ TEST(DynamicReader, ApplyPatchCountsChangedCells) {
   EXPECT_FALSE(m.passable(3, 1));
   EXPECT_EQ(apply_patch(m, p, 1, 1, ch), 0u);  // the same patch again changes nothing
   EXPECT_EQ(ch.size(), 2u);
-}
-
-// After random patch sequences, every representation with an update() answers like a fresh build
-// of the same map: same status and the same length for the exact representations (grid4/grid8
-// A* optimum; subgoal grid8-optimal; visgraph exact); the others stay valid.
-TEST(DynamicUpdate, UpdatedEqualsFreshBuild) {
-  std::mt19937_64 rng(7);
-  GridMap g;
-  g.width = 40;
-  g.height = 30;
-  g.cells.assign(std::size_t(g.width * g.height), 1);
-  for (auto& c : g.cells) c = (rng() % 100) < 22 ? 0 : 1;
-  Map map = make_grid_map(g, "dyn", "test");
-  for (const auto& e : representations()) {
-    Map m = map;
-    Params p;
-    std::unique_ptr<AnyRepresentation> rep;
-    try {
-      rep = e.build(m, p);
-    } catch (const UnsupportedMap&) {
-      continue;
-    }
-    // Only quadtree's and the whole-map navmeshes' updates may leave another structure than a fresh
-    // build's (merged cells; cocircular triangles): the viewer then rebuilds.
-    EXPECT_EQ(rep->update_is_approximate(), e.name == "quadtree" || e.name == "navmesh" || e.name == "navmesh-vertices")
-        << e.name;
-    std::mt19937_64 r2(11);
-    int updated = 0;
-    for (int step = 0; step < 25; ++step) {
-      // A k x k block appears or vanishes.
-      const int k = 1 + int(r2() % 4);
-      Patch patch{k, k, std::vector<std::uint8_t>(std::size_t(k * k), std::uint8_t(r2() % 2))};
-      std::vector<CellChange> ch;
-      apply_patch(m.grid, patch, int(r2() % unsigned(m.grid.width - k)), int(r2() % unsigned(m.grid.height - k)), ch);
-      const bool in_place = rep->update(m, ch);
-      if (!in_place) rep = e.build(m, p);
-      updated += in_place;
-      Params p2;
-      auto fresh = e.build(m, p2);
-      const AgentSpace space(m, Agent{});
-      const CostModel cost(m);
-      for (int q = 0; q < 20; ++q) {
-        Point s{double(r2() % unsigned(m.grid.width)) + 0.5, double(r2() % unsigned(m.grid.height)) + 0.5};
-        Point t{double(r2() % unsigned(m.grid.width)) + 0.5, double(r2() % unsigned(m.grid.height)) + 0.5};
-        QueryInput in;
-        in.start = s;
-        in.goal = t;
-        const MapContext ctx{"dyn", "test", "center"};
-        const Heuristic h = parse_heuristic("euclidean");
-        const std::vector<std::string> modes = {"none", "funnel"};
-        auto a = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
-                            .heuristic = h, .smoothings = modes,
-                            .rep = rep.get()}, in);
-        auto b = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
-                            .heuristic = h, .smoothings = modes,
-                            .rep = fresh.get()}, in);
-        ASSERT_EQ(a[0].status, b[0].status) << e.name << " step " << step << " query " << q;
-        if (a[0].status != Status::ok) continue;
-        // An approximate space (recast's Recast mesh, its touched tiles rebuilt in place) may give
-        // invalid paths; its update must answer as a fresh build does.
-        if (e.caps.approximate_space) {
-          EXPECT_EQ(a[0].valid, b[0].valid) << e.name;
-          EXPECT_NEAR(*a[0].length, *b[0].length, 1e-9 * std::max(1.0, *b[0].length)) << e.name << " step " << step;
-          continue;
-        }
-        EXPECT_EQ(a[0].valid, std::optional<bool>(true)) << e.name;
-        // The corridor after an update (representations with one): the funnel path is valid too.
-        if (a[1].status == Status::ok) {
-          EXPECT_EQ(a[1].valid, std::optional<bool>(true)) << e.name << " funnel";
-        }
-        if (e.name == "grid4" || e.name == "grid8" || e.name == "visgraph" || e.name == "subgoal") {
-          EXPECT_NEAR(*a[0].length, *b[0].length, 1e-9 * std::max(1.0, *b[0].length)) << e.name << " step " << step;
-        }
-      }
-    }
-    if (e.name == "grid4" || e.name == "grid8" || e.name == "quadtree" || e.name == "navmesh" || e.name == "navmesh-tiles" ||
-        e.name == "navmesh-vertices" || e.name == "visgraph" || e.name == "subgoal" || e.name == "recast") {
-      EXPECT_EQ(updated, 25) << e.name << " updates in place";
-    }
-  }
 }
 
 using testmaps::random_patch;

@@ -16,7 +16,7 @@
 #include "geometry/polygons.hpp"
 #include "datasets/movingai.hpp"
 
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 using testmaps::grid_from;

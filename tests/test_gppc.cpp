@@ -22,7 +22,7 @@
 #include "harness/run/oracles.hpp"
 #include "search/heuristic.hpp"
 #include "harness/run/pipeline.hpp"
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 using namespace navbench::gppc;

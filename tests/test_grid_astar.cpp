@@ -7,17 +7,9 @@
 #include "representations/grid/grid.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
-
-static Map grid_from(const std::vector<std::string>& rows) {
-  GridMap g;
-  g.height = int(rows.size());
-  g.width = int(rows[0].size());
-  for (auto& r : rows)
-    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
-  return make_grid_map(g, "hand");
-}
 
 static double solve(AnyRepresentation& rep, Point s, Point g, Query* out = nullptr, std::size_t* exp = nullptr) {
   Query q;
@@ -32,7 +24,7 @@ static double solve(AnyRepresentation& rep, Point s, Point g, Query* out = nullp
 }
 
 TEST(GridAStar, OpenRoomDiagonal) {
-  Map m = grid_from({".....", ".....", "....."});
+  Map m = testmaps::grid_from({".....", ".....", "....."});
   Params p;
   auto rep = find_representation("grid8")->build(m, p);
   Query q;
@@ -43,14 +35,14 @@ TEST(GridAStar, OpenRoomDiagonal) {
 
 TEST(GridAStar, NoCornerCutting) {
   // The diagonal step (0,1)->(1,0) would cut the blocked corner cell (0,0).
-  Map m = grid_from({"@.", ".."});
+  Map m = testmaps::grid_from({"@.", ".."});
   Params p;
   auto rep = find_representation("grid8")->build(m, p);
   EXPECT_NEAR(solve(*rep, {0.5, 1.5}, {1.5, 0.5}), 2.0, 1e-12);
 }
 
 TEST(GridAStar, Unreachable) {
-  Map m = grid_from({".@.", ".@.", ".@."});
+  Map m = testmaps::grid_from({".@.", ".@.", ".@."});
   Params p;
   auto rep = find_representation("grid8")->build(m, p);
   EXPECT_TRUE(std::isinf(solve(*rep, {0.5, 0.5}, {2.5, 2.5})));

@@ -10,7 +10,7 @@
 #include "harness/registry/registry.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
-#include "test_data.hpp"
+#include "support/data.hpp"
 
 using namespace navbench;
 

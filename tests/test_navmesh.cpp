@@ -22,23 +22,14 @@
 #include "search/astar.hpp"
 #include "smoothing/smoothing.hpp"
 
-#include "test_data.hpp"
-#include "test_maps.hpp"
+#include "support/data.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 using testmaps::grid_from;
 
 namespace {
 
-
-Map random_grid(int w, int h, int blocked_percent, unsigned seed) {
-  std::mt19937 rng(seed);
-  GridMap g;
-  g.width = w;
-  g.height = h;
-  for (int i = 0; i < w * h; ++i) g.cells.push_back(int(rng() % 100) < blocked_percent ? 0 : 1);
-  return make_grid_map(g, "random");
-}
 
 double cross(Point o, Point a, Point b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
 
@@ -304,7 +295,7 @@ TEST(NavMeshTriangulation, TilesFreeSpaceOnHandMaps) {
 }
 
 TEST(NavMeshTriangulation, TilesFreeSpaceOnRandomMaps) {
-  for (unsigned seed = 1; seed <= 6; ++seed) expect_tiles_free_space(random_grid(37, 23, 15 * int(seed % 4), seed));
+  for (unsigned seed = 1; seed <= 6; ++seed) expect_tiles_free_space(testmaps::random_grid_percent(37, 23, 15 * int(seed % 4), seed));
 }
 
 TEST(NavMeshTriangulationData, TilesFreeSpaceOnDen520d) {
@@ -314,7 +305,7 @@ TEST(NavMeshTriangulationData, TilesFreeSpaceOnDen520d) {
 }
 
 TEST(NavMeshTriangulation, LocateMatchesBruteForce) {
-  for (unsigned seed = 1; seed <= 4; ++seed) expect_locate_matches_scan(random_grid(40, 30, 30, seed), 3000, seed);
+  for (unsigned seed = 1; seed <= 4; ++seed) expect_locate_matches_scan(testmaps::random_grid_percent(40, 30, 30, seed), 3000, seed);
   expect_locate_matches_scan(grid_from({".@", "@."}), 300, 7);
   expect_locate_matches_scan(grid_from({".....", ".@...", "..@..", "....."}), 600, 8);
 }
@@ -443,7 +434,7 @@ TEST(NavMesh, ParametersAreChecked) {
 
 TEST(NavMesh, MergedCellsAreConvexAndCoverTheTriangles) {
   for (unsigned seed = 1; seed <= 4; ++seed) {
-    const Map m = random_grid(48, 32, 10 * int(seed), seed);
+    const Map m = testmaps::random_grid_percent(48, 32, 10 * int(seed), seed);
     Params p0, p1 = Params::parse("merge=1");
     const NavMesh plain(m, p0), merged(m, p1);
     EXPECT_LE(merged.num_cells(), plain.num_cells());
@@ -502,7 +493,7 @@ TEST(NavMesh, MergedCellsAreConvexAndCoverTheTriangles) {
 
 TEST(NavMesh, PathsOnRandomMapsAreValid) {
   for (unsigned seed = 1; seed <= 4; ++seed) {
-    const Map m = random_grid(40, 30, 25, seed);
+    const Map m = testmaps::random_grid_percent(40, 30, 25, seed);
     const Validity check(m);
     Params p8;
     const Grid8 grid(m, p8);

@@ -1,8 +1,8 @@
 // navmesh / navmesh-vertices updates (docs/changing-maps.md): after every update of random patch
 // sequences, the triangulation is a valid CDT that covers exactly the free cells, with the same
 // vertices, triangle count and components as a fresh build; the portal graph (navmesh) and the corner
-// graph (navmesh-vertices) equal what their rules derive from the updated triangles; queries through
-// the registry answer as a fresh build does, with valid paths.
+// graph (navmesh-vertices) equal what their rules derive from the updated triangles. What every
+// update must answer (as a fresh build does, valid paths) is the update battery's (test_battery_update.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,8 +20,8 @@
 #include "harness/run/pipeline.hpp"
 #include "harness/registry/registry.hpp"
 #include "representations/navmesh/navmesh.hpp"
-#include "test_data.hpp"
-#include "test_maps.hpp"
+#include "support/data.hpp"
+#include "support/maps.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
@@ -206,21 +206,6 @@ void check_corner_graph(const NavMeshVertices& nv, const std::string& where) {
   EXPECT_EQ(got, want);
 }
 
-// A k x k patch anywhere, or (one time in four) a checkerboard patch or the inverse of the cells under it.
-std::vector<CellChange> patch(GridMap& g, std::mt19937_64& rng, int kmax) {
-  const int r = int(rng() % 4);
-  if (r > 0) return testmaps::random_patch(g, rng, kmax);
-  const int k = 1 + int(rng() % unsigned(kmax)), x0 = int(rng() % unsigned(g.width - k + 1)), y0 = int(rng() % unsigned(g.height - k + 1));
-  Patch p{k, k, std::vector<std::uint8_t>(std::size_t(k * k))};
-  const bool invert = rng() % 2;
-  for (int y = 0; y < k; ++y)
-    for (int x = 0; x < k; ++x)
-      p.cells[std::size_t(y * k + x)] = invert ? !g.passable(x0 + x, y0 + y) : std::uint8_t((x + y) % 2);
-  std::vector<CellChange> ch;
-  apply_patch(g, p, x0, y0, ch);
-  return ch;
-}
-
 std::vector<Map> test_maps() {
   std::vector<Map> out;
   std::mt19937_64 rng(3);
@@ -250,7 +235,7 @@ TEST(NavMeshUpdate, TriangulationMatchesFreshBuildAfterPatches) {
     for (int step = 0; step < 40; ++step) {
       std::vector<CellChange> ch;
       for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
-        auto c = patch(m.grid, rng, step % 2 ? 3 : 7);
+        auto c = testmaps::mixed_patch(m.grid, rng, step % 2 ? 3 : 7);
         ch.insert(ch.end(), c.begin(), c.end());
       }
       ASSERT_TRUE(tri.update(m.grid, ch));
@@ -291,7 +276,7 @@ TEST(NavMeshUpdate, GraphsMatchTheirTrianglesAfterPatches) {
     for (int step = 0; step < 30; ++step) {
       std::vector<CellChange> ch;
       for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
-        auto c = patch(m.grid, rng, 5);
+        auto c = testmaps::mixed_patch(m.grid, rng, 5);
         ch.insert(ch.end(), c.begin(), c.end());
       }
       ASSERT_TRUE(nm.update(m, ch));
@@ -327,57 +312,6 @@ TEST(NavMeshUpdate, DeclinesWhatItCannotUpdate) {
   pm.polygons.walkable.rings = {{{0, 0}, {10, 0}, {10, 10}, {0, 10}}};
   NavMeshVertices nv(pm, pv);
   EXPECT_FALSE(nv.update(pm, {{0, 0, 1}}));
-}
-
-// Through the registry and the query pipeline: same status as a fresh build, valid paths (raw and
-// funnel), no shorter than the optimum.
-TEST(NavMeshUpdate, QueriesAnswerLikeAFreshBuild) {
-  for (const char* name : {"navmesh", "navmesh:merge=1", "navmesh-vertices"}) {
-    SCOPED_TRACE(name);
-    const auto specs = parse_rep_option(name);
-    const RepresentationEntry* e = specs[0].entry;
-    ASSERT_NE(e, nullptr);
-    std::mt19937_64 rng(17);
-    Map m = testmaps::random_grid(40, 30, 0.3, rng);
-    Params p = Params::parse(specs[0].params);
-    auto rep = e->build(m, p);
-    EXPECT_TRUE(rep->update_is_approximate());
-    const Heuristic h = parse_heuristic("euclidean");
-    for (int step = 0; step < 20; ++step) {
-      std::vector<CellChange> ch;
-      for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
-        auto c = patch(m.grid, rng, 4);
-        ch.insert(ch.end(), c.begin(), c.end());
-      }
-      ASSERT_TRUE(rep->update(m, ch)) << "step " << step;
-      Params p2 = Params::parse(specs[0].params);
-      auto fresh = e->build(m, p2);
-      const AgentSpace space(m, Agent{});
-      const FreeSpace& fs = space.free();
-      const CostModel cost(m);
-      const auto optimum = build_optimum_graph(m);
-      for (int q = 0; q < 25; ++q) {
-        QueryInput in;
-        in.start = {double(rng() % 40) + 0.5, double(rng() % 30) + 0.5};
-        in.goal = {double(rng() % 40) + 0.5, double(rng() % 30) + 0.5};
-        in.optimal = exact_optimum(*optimum, fs, in.start, in.goal);
-        const MapContext ctx{"upd", "test", "center"};
-        const auto a = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
-                                  .heuristic = h, .smoothings = {"none", "funnel"},
-                                  .rep = rep.get()}, in);
-        const auto b = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
-                                  .heuristic = h, .smoothings = {"none", "funnel"},
-                                  .rep = fresh.get()}, in);
-        ASSERT_EQ(a[0].status, b[0].status) << "step " << step << " query " << q << ": " << a[0].message;
-        for (const ResultRow& r : a) {
-          if (r.status != Status::ok) continue;
-          EXPECT_EQ(r.valid, std::optional<bool>(true)) << r.smoothing << " step " << step;
-          ASSERT_TRUE(in.optimal.has_value());
-          EXPECT_GE(*r.length, *in.optimal - 1e-9 * (1 + *in.optimal));
-        }
-      }
-    }
-  }
 }
 
 // The real scenario: dao_arena2's updates, the triangulation checked after each (first 60).

@@ -13,7 +13,7 @@
 #include "harness/run/description.hpp"
 #include "harness/run/pipeline.hpp"
 #include "search/heuristic.hpp"
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 

@@ -12,19 +12,11 @@
 #include "geometry/distance.hpp"
 #include "geometry/free_space.hpp"
 #include "geometry/path_quality.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 
 namespace {
-
-Map grid(const std::vector<std::string>& rows) {
-  GridMap g;
-  g.height = int(rows.size());
-  g.width = int(rows[0].size());
-  for (int y = 0; y < g.height; ++y)
-    for (char c : rows[std::size_t(y)]) g.cells.push_back(c == '.' ? 1 : 0);
-  return make_grid_map(g, "t");
-}
 
 // Every ring edge, no buckets.
 double brute_clearance(const FreeSpace& fs, const Polyline& p) {
@@ -156,7 +148,7 @@ TEST(PathQuality, PathsWithArcsMatchBruteForce) {
 }
 
 TEST(PathQuality, TouchingACornerIsZeroExactly) {
-  const Map m = grid({"........", "........", "...@....", "........", "........"});
+  const Map m = testmaps::grid_from({"........", "........", "...@....", "........", "........"});
   FreeSpace fs(m);
   // Through the blocked cell's corner (4, 3) in the middle of a segment, and ending at (3, 2).
   EXPECT_EQ(fs.path_clearance().clearance(Polyline{{2.0, 1.0}, {6.0, 5.0}}), 0.0);
@@ -169,7 +161,7 @@ TEST(PathQuality, TouchingACornerIsZeroExactly) {
 TEST(PathQuality, DiscPathGrazingAtR) {
   std::vector<std::string> rows(20, std::string(20, '.'));
   rows[4][4] = '@';
-  const Map m = grid(rows);
+  const Map m = testmaps::grid_from(rows);
   FreeSpace fs(m);
   for (double R : {0.3, 0.5, 1.5}) {
     const std::vector<PathItem> path = {{{5 + R, 2}, false}, {{5 + R, 5}, false}, {{5, 5}, true}, {{5, 5 + R}, false}, {{2, 5 + R}, false}};

@@ -24,31 +24,14 @@
 #include "search/astar.hpp"
 #include "smoothing/smoothing.hpp"
 
-#include "test_data.hpp"
-#include "test_maps.hpp"
+#include "support/data.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 using testmaps::grid_from;
 
 namespace {
 
-
-Map random_grid(int w, int h, double blocked, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::bernoulli_distribution b(blocked);
-  GridMap g;
-  g.width = w;
-  g.height = h;
-  for (int i = 0; i < w * h; ++i) g.cells.push_back(b(rng) ? 0 : 1);
-  // a few solid blocks and open rooms, so that the tree has cells of many sizes
-  std::uniform_int_distribution<int> px(0, w - 1), py(0, h - 1), sz(2, std::max(3, w / 3));
-  for (int k = 0; k < 6; ++k) {
-    const int x0 = px(rng), y0 = py(rng), s = sz(rng), v = k % 2;
-    for (int y = y0; y < std::min(h, y0 + s); ++y)
-      for (int x = x0; x < std::min(w, x0 + s); ++x) g.cells[std::size_t(y) * w + x] = std::uint8_t(v);
-  }
-  return make_grid_map(g, "random");
-}
 
 QuadTree build(const Map& m, const std::string& params = "") {
   Params p = Params::parse(params);
@@ -285,7 +268,7 @@ TEST(QuadTree, MergeIntoRectangles) {
 
 TEST(QuadTree, NeighboursAndAspectOnRandomMaps) {
   for (std::uint32_t seed = 1; seed <= 12; ++seed) {
-    Map m = random_grid(13 + int(seed) * 3, 11 + int(seed) * 2, 0.08 + 0.02 * (seed % 5), seed);
+    Map m = testmaps::random_grid_with_blocks(13 + int(seed) * 3, 11 + int(seed) * 2, 0.08 + 0.02 * (seed % 5), seed);
     for (const char* params : {"merge=0", "merge=1", "aspect=1.5", "aspect=4", "min=2"}) {
       SCOPED_TRACE(std::string(params) + " seed " + std::to_string(seed));
       QuadTree qt = build(m, params);
@@ -313,7 +296,7 @@ TEST(QuadTree, NeighboursAndAspectOnRandomMaps) {
 TEST(QuadTree, EveryFreePointCoveredOnce) {
   std::mt19937 rng(7);
   for (std::uint32_t seed = 1; seed <= 6; ++seed) {
-    Map m = random_grid(37, 29, 0.15, seed);
+    Map m = testmaps::random_grid_with_blocks(37, 29, 0.15, seed);
     QuadTree qt = build(m);
     const GridChecker chk(m.grid);
     std::uniform_real_distribution<double> ux(-1, 38), uy(-1, 30);
@@ -416,7 +399,7 @@ TEST(QuadTree, PathsThroughPortalMidpoints) {
 TEST(QuadTree, RandomQueriesMatchGridConnectivity) {
   std::mt19937 rng(11);
   for (std::uint32_t seed = 1; seed <= 8; ++seed) {
-    Map m = random_grid(40, 33, 0.2, seed);
+    Map m = testmaps::random_grid_with_blocks(40, 33, 0.2, seed);
     const GridChecker chk(m.grid);
     const FreeSpace fs(m);
     for (const char* params : {"", "merge=0", "aspect=4"}) {

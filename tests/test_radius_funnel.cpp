@@ -9,7 +9,7 @@
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
 #include "harness/run/timed_build.hpp"
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 

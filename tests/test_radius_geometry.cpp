@@ -14,7 +14,7 @@
 #include "geometry/polygons.hpp"
 #include "geometry/radius_validity.hpp"
 
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 using testmaps::grid_from;

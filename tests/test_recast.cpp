@@ -13,18 +13,10 @@
 #include "geometry/free_space.hpp"
 #include "representations/recast/detour_query.hpp"
 #include "representations/recast/recast.hpp"
+#include "support/maps.hpp"
 
 namespace navbench {
 namespace {
-
-Map grid(const std::vector<std::string>& rows) {
-  GridMap g;
-  g.height = int(rows.size());
-  g.width = int(rows[0].size());
-  for (const auto& r : rows)
-    for (char c : r) g.cells.push_back(c == '.' ? 1 : 0);
-  return make_grid_map(std::move(g), "test");
-}
 
 // A 40 x 40 map of separated axis-aligned rectangles.
 Map rectangles() {
@@ -33,7 +25,7 @@ Map rectangles() {
   for (const auto& r : rects)
     for (int y = r[1]; y < r[1] + r[3]; ++y)
       for (int x = r[0]; x < r[0] + r[2]; ++x) rows[std::size_t(y)][std::size_t(x)] = '@';
-  return grid(rows);
+  return testmaps::grid_from(rows, "test");
 }
 
 double signed_area(const std::vector<Point>& c) {
@@ -139,7 +131,7 @@ TEST(Recast, DetourPathsOnTheExactMeshAreValid) {
 
 TEST(Recast, APointTheMeshDoesNotReachIsNoPathNeverMoved) {
   // Two 3 x 3 islands: with min_region 8 (64 voxels) Recast drops both, so no polygon is left.
-  const Map m = grid({"...@@@...", "...@@@...", "...@@@..."});
+  const Map m = testmaps::grid_from({"...@@@...", "...@@@...", "...@@@..."});
   const RecastMesh r = build(m, "");
   EXPECT_EQ(r.mesh().polygons().size(), 0u);
   EXPECT_FALSE(r.attach({1.5, 1.5}).has_value());
@@ -162,7 +154,7 @@ TEST(Recast, TheNodePoolRunningOutIsAnError) {
     rows.push_back(wall);
   }
   rows.push_back(std::string(31, '.'));
-  const Map m = grid(rows);
+  const Map m = testmaps::grid_from(rows, "test");
   // Monotone partitioning: watershed keeps no region narrower than 3 voxels (next test).
   const RecastMesh r = build(m, "max_error=0,min_region=0,pool=16,max_edge=4,partition=monotone");
   const DetourAnswer a = DetourQuery(r.mesh()).find({0.5, 0.5}, {0.5, 30.5});
@@ -175,7 +167,7 @@ TEST(Recast, TheNodePoolRunningOutIsAnError) {
 // area is strips 1 or 2 voxels wide (a maze at radius 0) gets no region and no polygon. The monotone
 // and layer partitions keep it (docs/recast.md).
 TEST(Recast, WatershedKeepsNothingWhereEveryVoxelTouchesTheBorder) {
-  const Map m = grid({"@@@@@@@@@@@@", "............", "@@@@@@@@@@@@", "............", "............"});
+  const Map m = testmaps::grid_from({"@@@@@@@@@@@@", "............", "@@@@@@@@@@@@", "............", "............"});
   const FreeSpace fs(m);
   const RecastMesh watershed = build(m, "max_error=0,min_region=0");
   EXPECT_EQ(watershed.mesh().polygons().size(), 0u);
@@ -184,7 +176,7 @@ TEST(Recast, WatershedKeepsNothingWhereEveryVoxelTouchesTheBorder) {
     EXPECT_DOUBLE_EQ(facts(r, fs).area, double(free_cells(m))) << p;
   }
   // One voxel 2 from the border is enough: then every strip gets its region.
-  const Map wider = grid({"@@@@@@@@@@@@", "............", "@@@@@@@@@@@@", "............", "............", "@@@@@@@@@@@@",
+  const Map wider = testmaps::grid_from({"@@@@@@@@@@@@", "............", "@@@@@@@@@@@@", "............", "............", "@@@@@@@@@@@@",
                           "............", "............", "............"});
   EXPECT_DOUBLE_EQ(facts(build(wider, "max_error=0,min_region=0"), FreeSpace(wider)).area, double(free_cells(wider)));
 }

@@ -17,7 +17,7 @@
 #include "harness/registry/registry.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/visgraph/visgraph.hpp"
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 

@@ -14,7 +14,7 @@
 #include "smoothing/smoothing.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
-#include "test_data.hpp"
+#include "support/data.hpp"
 
 using namespace navbench;
 

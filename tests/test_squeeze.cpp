@@ -17,19 +17,11 @@
 #include "harness/run/pipeline.hpp"
 #include "harness/run/timed_build.hpp"
 #include "representations/visgraph/visgraph.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 
 namespace {
-
-Map random_map(std::uint64_t seed, double density, int size) {
-  GenerateOptions o;
-  o.kind = "random";
-  o.width = o.height = size;
-  o.density = density;
-  o.seed = seed;
-  return make_grid_map(generate_map(o), "random-" + std::to_string(seed), "generated");
-}
 
 // Dijkstra over s, g and every free grid corner, every pair joined when the segment is valid.
 double brute_force(const FreeSpace& fs, Point s, Point g) {
@@ -73,7 +65,7 @@ TEST(Squeeze, OptimumEqualsBruteForceAndIsAtMostTheOptimumWithout) {
   std::size_t compared = 0, shorter = 0;
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
-    const Map m = random_map(seed, 30 + 2 * double(seed), 12);
+    const Map m = testmaps::generated_random(seed, 30 + 2 * double(seed), 12);
     const FreeSpace forbid(m), allow(m, true);
     const SqueezeOptimum opt(allow);
     const auto vis = build_optimum_graph(m);

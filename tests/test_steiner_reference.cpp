@@ -19,67 +19,17 @@
 #include "geometry/steiner_reference.hpp"
 #include "representations/visgraph/visgraph.hpp"
 #include "search/astar.hpp"
-#include "test_data.hpp"
-#include "test_maps.hpp"
+#include "support/data.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 
 namespace {
 
-// A random map with weights in {1, 1.5, 2, 3, 5} in square blobs (borders and regions both occur).
-Map weighted_grid(int w, int h, double blocked, std::mt19937_64& rng) {
-  Map m = testmaps::random_grid(w, h, blocked, rng);
-  const double levels[] = {1, 1.5, 2, 3, 5};
-  m.grid.weights.assign(m.grid.cells.size(), 1.0);
-  for (int k = 0; k < 8; ++k) {
-    const int cx = int(rng() % unsigned(w)), cy = int(rng() % unsigned(h)), r = 1 + int(rng() % 6);
-    const double v = levels[rng() % 5];
-    for (int y = std::max(0, cy - r); y <= std::min(h - 1, cy + r); ++y)
-      for (int x = std::max(0, cx - r); x <= std::min(w - 1, cx + r); ++x) m.grid.weights[std::size_t(y) * w + x] = v;
-  }
-  for (std::size_t i = 0; i < m.grid.cells.size(); ++i)
-    if (!m.grid.cells[i]) m.grid.weights[i] = 1;
-  return m;
-}
-
-// The least cost of an 8-connected centre-to-centre path without corner cutting (plain Dijkstra,
-// a step costs its length times the mean of its two cells' weights).
-double dijkstra8(const GridMap& g, int sx, int sy, int gx, int gy) {
-  const int W = g.width, H = g.height;
-  std::vector<double> d(std::size_t(W) * H, INFINITY);
-  using E = std::pair<double, int>;
-  std::priority_queue<E, std::vector<E>, std::greater<>> pq;
-  d[std::size_t(sy) * W + sx] = 0;
-  pq.push({0, sy * W + sx});
-  while (!pq.empty()) {
-    auto [c, v] = pq.top();
-    pq.pop();
-    if (c > d[std::size_t(v)]) continue;
-    const int x = v % W, y = v / W;
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        if (!dx && !dy) continue;
-        const int nx = x + dx, ny = y + dy;
-        if (!g.passable(nx, ny)) continue;
-        if (dx && dy && (!g.passable(x + dx, y) || !g.passable(x, y + dy))) continue;
-        const double step = (dx && dy ? M_SQRT2 : 1.0) * 0.5 * (g.weight(x, y) + g.weight(nx, ny));
-        const int u = ny * W + nx;
-        if (c + step < d[std::size_t(u)]) {
-          d[std::size_t(u)] = c + step;
-          pq.push({c + step, u});
-        }
-      }
-  }
-  return d[std::size_t(gy) * W + gx];
-}
-
-std::vector<std::pair<int, int>> free_cells(const GridMap& g) {
-  std::vector<std::pair<int, int>> out;
-  for (int y = 0; y < g.height; ++y)
-    for (int x = 0; x < g.width; ++x)
-      if (g.passable(x, y)) out.push_back({x, y});
-  return out;
-}
+using testmaps::dijkstra8;
+using testmaps::free_cells;
+// Eight blobs of radius up to 6.
+const testmaps::Blobs kBlobs{.count = 8, .max_radius = 6, .base = 1, .terrain = ""};
 
 // The returned path is valid, runs from s to g, and its integral is the returned cost.
 void expect_sound(const SteinerPath& r, const FreeSpace& fs, const GridMap& g, Point s, Point t) {
@@ -167,7 +117,7 @@ TEST(SteinerReference, NeverDearerThanOctileOptimumAndSound) {
   std::mt19937_64 rng(20261125);
   int compared = 0, cheaper = 0, with_landmarks = 0, fewer = 0;
   for (int trial = 0; trial < 6; ++trial) {
-    const Map m = weighted_grid(36 + trial * 4, 28, 0.05 + 0.04 * trial, rng);
+    const Map m = testmaps::weighted_grid(36 + trial * 4, 28, 0.05 + 0.04 * trial, rng, kBlobs);
     const FreeSpace fs(m);
     const auto cells = free_cells(m.grid);
     // Without refinement (the graph alone), small pieces, the default, denser uniform sides, and
@@ -349,7 +299,7 @@ TEST(SteinerReference, ConcurrentQueriesAnswerAsSerialOnes) {
   // shortest() is const and keeps its search memory per thread: threads sharing one reference
   // get exactly the serial answers.
   std::mt19937_64 rng(99);
-  const Map m = weighted_grid(48, 40, 0.15, rng);
+  const Map m = testmaps::weighted_grid(48, 40, 0.15, rng, kBlobs);
   const SteinerReference ref(m.grid);
   const auto cells = free_cells(m.grid);
   std::vector<std::pair<Point, Point>> queries;

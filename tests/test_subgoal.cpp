@@ -16,8 +16,8 @@
 #include "harness/registry/registry.hpp"
 #include "representations/subgoal/subgoal.hpp"
 
-#include "test_data.hpp"
-#include "test_maps.hpp"
+#include "support/data.hpp"
+#include "support/maps.hpp"
 #include "search/adapter.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"

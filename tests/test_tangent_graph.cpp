@@ -23,7 +23,7 @@
 #include "representations/tangent/tangent.hpp"
 #include "representations/visgraph/grid_fov.hpp"
 
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 using testmaps::grid_from;

@@ -21,29 +21,16 @@
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 #include "smoothing/smoothing.hpp"
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A random map with random weights in {1, 1.5, 2, 3, 5} in blobs (so that borders and regions both occur).
-Map weighted_grid(int w, int h, double blocked, std::mt19937_64& rng) {
-  Map m = testmaps::random_grid(w, h, blocked, rng);
-  const double levels[] = {1, 1.5, 2, 3, 5};
-  m.grid.weights.assign(m.grid.cells.size(), 1.0);
-  for (int k = 0; k < 6; ++k) {
-    const int cx = int(rng() % unsigned(w)), cy = int(rng() % unsigned(h)), r = 1 + int(rng() % 5);
-    const double v = levels[rng() % 5];
-    for (int y = std::max(0, cy - r); y <= std::min(h - 1, cy + r); ++y)
-      for (int x = std::max(0, cx - r); x <= std::min(w - 1, cx + r); ++x) m.grid.weights[std::size_t(y) * w + x] = v;
-  }
-  for (std::size_t i = 0; i < m.grid.cells.size(); ++i)
-    if (!m.grid.cells[i]) m.grid.weights[i] = 1;
-  m.terrain = "test";
-  return m;
-}
+using testmaps::dijkstra8;
+using testmaps::free_cells;
+using testmaps::weighted_grid;
 
 // C by sampling n midpoints: each sample weighs the cell it falls in (points on a grid line are
 // avoided by the irrational offset); error <= (crossings) * step * (wmax - wmin).
@@ -62,44 +49,6 @@ double sampled_cost(const GridMap& g, Point a, Point b, int n) {
     c += (len / n) * v;
   }
   return c;
-}
-
-// The least cost of an 8-connected centre-to-centre path without corner cutting, by plain Dijkstra.
-double dijkstra8(const GridMap& g, int sx, int sy, int gx, int gy) {
-  const int W = g.width, H = g.height;
-  std::vector<double> d(std::size_t(W) * H, INFINITY);
-  using E = std::pair<double, int>;
-  std::priority_queue<E, std::vector<E>, std::greater<>> pq;
-  d[std::size_t(sy) * W + sx] = 0;
-  pq.push({0, sy * W + sx});
-  while (!pq.empty()) {
-    auto [c, v] = pq.top();
-    pq.pop();
-    if (c > d[std::size_t(v)]) continue;
-    const int x = v % W, y = v / W;
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        if (!dx && !dy) continue;
-        const int nx = x + dx, ny = y + dy;
-        if (!g.passable(nx, ny)) continue;
-        if (dx && dy && (!g.passable(x + dx, y) || !g.passable(x, y + dy))) continue;
-        const double step = (dx && dy ? M_SQRT2 : 1.0) * 0.5 * (g.weight(x, y) + g.weight(nx, ny));
-        const int u = ny * W + nx;
-        if (c + step < d[std::size_t(u)]) {
-          d[std::size_t(u)] = c + step;
-          pq.push({c + step, u});
-        }
-      }
-  }
-  return d[std::size_t(gy) * W + gx];
-}
-
-std::vector<std::pair<int, int>> free_cells(const GridMap& g) {
-  std::vector<std::pair<int, int>> out;
-  for (int y = 0; y < g.height; ++y)
-    for (int x = 0; x < g.width; ++x)
-      if (g.passable(x, y)) out.push_back({x, y});
-  return out;
 }
 
 fs::path temp_dir(const std::string& name) {
@@ -215,11 +164,7 @@ TEST(Terrain, GridsAreExactOnWeightedMaps) {
         // grid8's cost is the octile optimum; grid4's is no less.
         if (std::string(name) == "grid8") EXPECT_NEAR(*rows[0].cost, want8, 1e-9 * want8);
         else EXPECT_GE(*rows[0].cost, want8 - 1e-9 * want8);
-        // The integral of the reported path equals the search's cost (each step's segment, exactly).
-        EXPECT_NEAR(*rows[0].cost, *rows[0].raw_cost, 1e-12 * want8);
-        // Cost-aware los never raises C and stays valid.
-        EXPECT_LE(*rows[1].cost, *rows[0].cost * (1 + 1e-12));
-        EXPECT_EQ(rows[1].valid, true);
+        // (That the costs are the paths' integrals and los never raises them: test_battery_weights.cpp.)
       }
     }
   }
@@ -377,7 +322,6 @@ TEST(Terrain, AnyAngleSearchPricesShortcutsByCost) {
   for (int m = 0; m < 6; ++m) {
     Map map = weighted_grid(30, 24, 0.2, rng);
     const AgentSpace space(map, Agent{});
-    const FreeSpace& fs = space.free();
     const CostModel cost(map);
     const MapContext ctx = map_context(map, "center");
     auto cells = free_cells(map.grid);
@@ -401,78 +345,13 @@ TEST(Terrain, AnyAngleSearchPricesShortcutsByCost) {
         EXPECT_EQ(rows[0].valid, true);
         // Every edge is relaxed beside the shortcuts: never dearer than the octile optimum.
         EXPECT_LE(*rows[0].cost, octile * (1 + 1e-9));
-        EXPECT_LE(*rows[1].cost, *rows[0].cost * (1 + 1e-12));
-        // The search's g of the goal is the cost of the path it returns.
-        Query q;
-        q.start = in.start;
-        q.goal = in.goal;
-        ASSERT_TRUE(rep->locate(q));
-        SearchStats st;
-        Polyline path;
-        Heuristic h = parse_heuristic("euclidean");
-        h.weight = cost.least_weight();
-        const auto sees = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
-        const double c = rep->search_any_angle(q, h, mode,
-                                               sees, st, path);
-        EXPECT_NEAR(c, path_cost(map.grid, path), 1e-9 * c);
+        // (The search's cost of the goal is its path's integral: test_battery_weights.cpp.)
         cheaper += *rows[0].cost < octile * (1 - 1e-9);
         ++total;
       }
     }
   }
   EXPECT_GT(cheaper, total / 3);  // shortcuts pay off on most queries
-}
-
-// Every representation that takes weights: valid paths, cost-aware los, and the search's cost equal
-// to the integral of the path it reports (edges and links priced exactly).
-TEST(Terrain, MeshesCostTheirPathsIntegral) {
-  std::mt19937_64 rng(17);
-  for (int m = 0; m < 6; ++m) {
-    Map map = weighted_grid(33, 27, 0.15, rng);
-    const AgentSpace space(map, Agent{});
-    const FreeSpace& fs = space.free();
-    const CostModel cost(map);
-    const MapContext ctx = map_context(map, "center");
-    auto cells = free_cells(map.grid);
-    for (const auto& [name, params] : std::vector<std::pair<const char*, const char*>>{
-             {"quadtree", ""}, {"quadtree", "merge=0"}, {"quadtree", "aspect=4"}, {"navmesh", ""}, {"navmesh", "merge=1"},
-             {"navmesh-vertices", ""}, {"navmesh-tiles", ""}, {"navmesh-tiles", "tile=5,merge=1"}}) {
-      const RepresentationEntry* e = find_representation(name);
-      ASSERT_TRUE(e->caps.weights) << name;
-      Params p = Params::parse(params);
-      auto rep = e->build(map, p);
-      rep->prepare();
-      for (int k = 0; k < 25; ++k) {
-        auto [sx, sy] = cells[rng() % cells.size()];
-        auto [gx, gy] = cells[rng() % cells.size()];
-        QueryInput in;
-        in.start = {sx + 0.5, sy + 0.5};
-        in.goal = {gx + 0.5, gy + 0.5};
-        const double octile = dijkstra8(map.grid, sx, sy, gx, gy);
-        const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
-                                     .heuristic = parse_heuristic("euclidean"), .smoothings = {"none", "los", "funnel"},
-                                     .rep = rep.get(), .caps = e->caps, .keep_paths = true}, in);
-        if (!std::isfinite(octile)) {
-          EXPECT_EQ(rows[0].status, Status::no_path);
-          continue;
-        }
-        ASSERT_EQ(rows[0].status, Status::ok) << name << " " << params << " " << rows[0].message;
-        EXPECT_EQ(rows[0].valid, true);
-        EXPECT_EQ(rows[1].valid, true);
-        EXPECT_LE(*rows[1].cost, *rows[0].cost * (1 + 1e-12));  // cost-aware los
-        // The search's cost is the integral of the path it reports.
-        Query q;
-        q.start = in.start;
-        q.goal = in.goal;
-        ASSERT_TRUE(rep->locate(q));
-        SearchStats st;
-        Heuristic h = parse_heuristic("euclidean");
-        h.weight = cost.least_weight();
-        const double c = rep->search(q, h, st);
-        EXPECT_NEAR(c, path_cost(map.grid, rep->polyline(q)), 1e-9 * c) << name << " " << params;
-      }
-    }
-  }
 }
 
 TEST(Terrain, CellsDoNotStraddleWeightBorders) {

@@ -14,8 +14,8 @@
 #include "representations/visgraph/visgraph.hpp"
 #include "search/astar.hpp"
 
-#include "test_data.hpp"
-#include "test_maps.hpp"
+#include "support/data.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 using testmaps::grid_from;

@@ -24,30 +24,12 @@
 #include "search/any_representation.hpp"
 #include "search/astar.hpp"
 #include "search/heuristic.hpp"
-#include "test_data.hpp"
-#include "test_maps.hpp"
+#include "support/data.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 
 namespace {
-
-// A random map with weights in {1, 1.5, 2, 3, 5} in square blobs (tests/test_terrain.cpp's maker);
-// base: the weight of the cells no blob covers.
-Map weighted_grid(int w, int h, double blocked, std::mt19937_64& rng, double base = 1) {
-  Map m = testmaps::random_grid(w, h, blocked, rng);
-  const double levels[] = {1, 1.5, 2, 3, 5};
-  m.grid.weights.assign(m.grid.cells.size(), base);
-  for (int k = 0; k < 6; ++k) {
-    const int cx = int(rng() % unsigned(w)), cy = int(rng() % unsigned(h)), r = 1 + int(rng() % 5);
-    const double v = std::max(base, levels[rng() % 5]);
-    for (int y = std::max(0, cy - r); y <= std::min(h - 1, cy + r); ++y)
-      for (int x = std::max(0, cx - r); x <= std::min(w - 1, cx + r); ++x) m.grid.weights[std::size_t(y) * w + x] = v;
-  }
-  for (std::size_t i = 0; i < m.grid.cells.size(); ++i)
-    if (!m.grid.cells[i]) m.grid.weights[i] = 1;
-  m.terrain = "test";
-  return m;
-}
 
 // The weight-region corners by their definition, written out independently: grid points where the
 // sides separating two passable cells of different weights are some, but not one straight line.
@@ -167,7 +149,7 @@ TEST(VisgraphWeighted, VerticesAreConvexAndRegionCorners) {
 // cell corners, over blocked cells (+inf both).
 TEST(VisgraphWeighted, IntegralIsSegmentCost) {
   std::mt19937_64 rng(41);
-  Map m = weighted_grid(24, 18, 0.15, rng);
+  Map m = testmaps::weighted_grid(24, 18, 0.15, rng);
   Params p;
   const VisGraph vg(m, p);
   std::uniform_int_distribution<int> ux(0, 2 * 24), uy(0, 2 * 18);
@@ -236,7 +218,7 @@ void check_edges(const Map& m, std::size_t& vertices, std::size_t& regions) {
 TEST(VisgraphWeighted, EdgesAreValidPricedAndUnpruned) {
   std::mt19937_64 rng(21);
   std::size_t n = 0, r = 0;
-  for (int k = 0; k < 5; ++k) check_edges(weighted_grid(26, 20, 0.2, rng), n, r);
+  for (int k = 0; k < 5; ++k) check_edges(testmaps::weighted_grid(26, 20, 0.2, rng), n, r);
 }
 
 // The same on a window of a real map with terrain (wc3/icecrown, swamp 2 and water 5): long
@@ -271,7 +253,7 @@ TEST(VisgraphWeighted, AttachLinksEveryVisibleVertex) {
   std::mt19937_64 rng(31);
   std::size_t links = 0;
   for (int k = 0; k < 5; ++k) {
-    Map m = weighted_grid(40, 32, 0.12 + 0.04 * k, rng);
+    Map m = testmaps::weighted_grid(40, 32, 0.12 + 0.04 * k, rng);
     const FreeSpace fs(m);
     Params p;
     const VisGraph vg(m, p);
@@ -318,7 +300,7 @@ TEST(VisgraphWeighted, CheapestOverItsVerticesAndCostIsThePathIntegral) {
   int direct_valid = 0, cheaper_than_corners = 0;
   for (int k = 0; k < 8; ++k) {
     const double base = k == 7 ? 1.5 : 1;  // the last map's least weight is 1.5: alt and table off
-    Map m = weighted_grid(30, 24, 0.18, rng, base);
+    Map m = testmaps::weighted_grid(30, 24, 0.18, rng, {.base = base});
     const FreeSpace fs(m);
     const double least = least_weight(m.grid);
     std::vector<Point> nodes;
@@ -381,7 +363,7 @@ TEST(VisgraphWeighted, SteinerPointsNeverDearer) {
   std::mt19937_64 rng(13);
   int cheaper = 0;
   for (int k = 0; k < 4; ++k) {
-    Map m = weighted_grid(36, 28, 0.1, rng);
+    Map m = testmaps::weighted_grid(36, 28, 0.1, rng);
     const FreeSpace fs(m);
     Params p0, p2 = Params::parse("steiner=2"), p1 = Params::parse("steiner=1");
     const VisGraph corners(m, p0), every2(m, p2), every1(m, p1);
@@ -430,54 +412,9 @@ TEST(VisgraphWeighted, WeightOneIsTheUnweightedOptimum) {
   }
 }
 
-// Through the registry and the pipeline: ok rows where the grid has a path, valid, cost-aware los
-// never dearer, and the row's cost is the path's integral of what the search found.
-TEST(VisgraphWeighted, PipelineRows) {
-  std::mt19937_64 rng(17);
-  const RepresentationEntry* e = find_representation("visgraph");
-  ASSERT_TRUE(e && e->caps.weights);
-  for (int k = 0; k < 4; ++k) {
-    Map m = weighted_grid(33, 27, 0.15, rng);
-    const AgentSpace space(m, Agent{});
-    const FreeSpace& fs = space.free();
-    const CostModel cost(m);
-    const MapContext ctx = map_context(m, "center");
-    Params p;
-    auto rep = e->build(m, p);
-    rep->prepare();
-    for (int q = 0; q < 20; ++q) {
-      QueryInput in;
-      in.start = random_free_point(fs, m, rng, 0);
-      in.goal = random_free_point(fs, m, rng, 0);
-      const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = "visgraph",
-                                   .heuristic = parse_heuristic("euclidean"), .smoothings = {"none", "los"},
-                                   .rep = rep.get(), .caps = e->caps, .keep_paths = true}, in);
-      ASSERT_EQ(rows.size(), 2u);
-      if (fs.component(in.start) != fs.component(in.goal)) {
-        EXPECT_EQ(rows[0].status, Status::no_path);
-        continue;
-      }
-      ASSERT_EQ(rows[0].status, Status::ok) << rows[0].message;
-      EXPECT_EQ(rows[0].valid, true);
-      EXPECT_EQ(rows[1].valid, true);
-      ASSERT_TRUE(rows[0].cost && rows[1].cost && rows[0].raw_cost);
-      EXPECT_LE(*rows[1].cost, *rows[0].cost * (1 + 1e-12));
-      Query qq;
-      qq.start = in.start;
-      qq.goal = in.goal;
-      ASSERT_TRUE(rep->locate(qq));
-      SearchStats st;
-      Heuristic h = parse_heuristic("euclidean");
-      h.weight = cost.least_weight();
-      const double c = rep->search(qq, h, st);
-      EXPECT_NEAR(c, *rows[0].raw_cost, 1e-9 * c);
-    }
-  }
-}
-
 TEST(VisgraphWeighted, Parameters) {
   std::mt19937_64 rng(3);
-  Map m = weighted_grid(20, 16, 0.15, rng);
+  Map m = testmaps::weighted_grid(20, 16, 0.15, rng);
   for (const char* bad : {"taut=1", "skip=1", "block=2"}) {
     Params p = Params::parse(bad);
     EXPECT_THROW({ VisGraph x(m, p); }, UnsupportedMap) << bad;
@@ -509,7 +446,7 @@ TEST(VisgraphWeighted, Parameters) {
     }
   }
   // A least weight above 1: alt and table would overestimate in the scaled A*, refused when named.
-  Map dear = weighted_grid(20, 16, 0.15, rng, 2);
+  Map dear = testmaps::weighted_grid(20, 16, 0.15, rng, {.base = 2});
   Params alt = Params::parse("alt=4"), table = Params::parse("table=1"), plain_dear;
   EXPECT_THROW({ VisGraph x(dear, alt); }, UnsupportedMap);
   EXPECT_THROW({ VisGraph x(dear, table); }, UnsupportedMap);

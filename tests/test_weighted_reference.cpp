@@ -22,11 +22,13 @@
 #include "search/astar.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
-#include "test_maps.hpp"
+#include "support/maps.hpp"
 
 using namespace navbench;
 
 namespace {
+
+using testmaps::free_cells;
 
 constexpr int kSide = 64;
 
@@ -162,14 +164,6 @@ double visgraph_cost(const VisGraph& vg, const FreeSpace& fs, const GridMap& g, 
   if (std::isinf(astar(vg, q, h, ws, st))) return INFINITY;
   const Polyline path = vg.polyline(q);
   return fs.path_valid(path) ? path_cost(g, path) : INFINITY;
-}
-
-std::vector<std::pair<int, int>> free_cells(const GridMap& g) {
-  std::vector<std::pair<int, int>> out;
-  for (int y = 0; y < g.height; ++y)
-    for (int x = 0; x < g.width; ++x)
-      if (g.passable(x, y)) out.push_back({x, y});
-  return out;
 }
 
 // Checks one map over `queries` seeded queries between cell centres of one component; returns the

@@ -206,6 +206,15 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   return c;
 }
 
+// The subcommand `run` (run/run.hpp): here with its parser, so that the pipeline's library
+// (navbench_run) needs no command line.
+int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  auto cfg = parse_run_args(args);
+  if (!cfg) return 0;  // --help
+  cfg->argv = argv;
+  return run(*cfg);
+}
+
 std::optional<SweepArgs> parse_sweep_args(const std::vector<std::string>& args) {
   SweepArgs o;
   o.jobs = std::max(1u, std::thread::hardware_concurrency());

@@ -228,14 +228,3 @@ int run(const RunConfig& cfg) {
 }
 
 }  // namespace navbench
-
-namespace navbench {
-
-int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
-  auto cfg = parse_run_args(args);
-  if (!cfg) return 0;  // --help
-  cfg->argv = argv;
-  return run(*cfg);
-}
-
-}  // namespace navbench
