@@ -58,7 +58,9 @@ def recompute(csvs):
     if "search" in r.columns:  # docs/path-quality.md: Theta* rows are configurations of their own ("theta + los")
         s = r["search"].fillna("astar").astype(str)
         smoothing = smoothing.where(s == "astar", s.where(smoothing == "none", s + " + " + smoothing))
-    r["config"] = r["representation"] + " · " + smoothing
+    rep = r["representation"].astype(str)
+    rep = rep.where(~rep.isin(["grid4", "grid8"]), rep + " (centre lattice)")  # the report names the lattice
+    r["config"] = rep + " · " + smoothing
     if varying:
         r["config"] = r["config"] + " · " + r[varying].astype(str).agg(" / ".join, axis=1)
     t = r[["locate_us", "search_us", "smooth_us"]]
