@@ -85,7 +85,8 @@ TEST_P(Threads, SameRowsInSameOrderAsOneThread) {
 
 std::vector<std::string> names() {
   std::vector<std::string> out;
-  for (const auto& e : representations()) out.push_back(e.name);
+  for (const auto& e : representations())
+    if (!e.caps.mesh_only) out.push_back(e.name);  // these maps are grids; a mesh_only entry needs a .mesh
   return out;
 }
 
