@@ -40,7 +40,7 @@ std::vector<Map> maps() {
 // A value inside the declared range: the default, or for an automatic one its lower bound; a
 // choice's first item.
 std::string some_value(const ParamDecl& d) {
-  if (d.type == ParamType::choice) return split_list(d.choices).front();
+  if (d.type == ParamType::choice) return base::split_list(d.choices).front();
   const double v = d.automatic ? d.lo : d.fallback;
   return d.type == ParamType::real ? std::to_string(v) : std::to_string(int(v));
 }

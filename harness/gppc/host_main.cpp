@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "Entry.h"
+#include "base/timing.hpp"
 #include "harness/gppc/protocol.hpp"
 
 using namespace navbench::gppc;
@@ -39,10 +40,6 @@ xyLoc loc(double x, double y) { return xyLoc{static_cast<std::int16_t>(x), stati
   std::cerr.flush();
   std::fflush(nullptr);
   std::_Exit(code);
-}
-
-double us_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count();
 }
 
 std::int64_t max_rss_kb() {
@@ -70,9 +67,9 @@ void answer(void* data, const QueryMsg& q, const Hello& h) {
   try {
     for (;;) {
       ++a.calls;
-      const auto t = std::chrono::steady_clock::now();
+      const auto t = navbench::base::Clock::now();
       const bool finished = GetPath(data, s, g, path);
-      a.search_us += us_since(t);
+      a.search_us += navbench::base::us_since(t);
       if (path.size() > h.max_points) {
         a.status = AnswerStatus::too_long;
         break;
@@ -116,14 +113,14 @@ int main() {
   if (!read_all(kRequestFd, prefix.data(), prefix.size()) || !read_all(kRequestFd, cells.data(), cells.size())) leave(3);
   const std::vector<bool> bits(cells.begin(), cells.end());
   if (h.mode == Mode::preprocess) {
-    const auto t = std::chrono::steady_clock::now();
+    const auto t = navbench::base::Clock::now();
     PreprocessMap(bits, h.width, h.height, prefix);
-    send_ready(us_since(t));
+    send_ready(navbench::base::us_since(t));
     leave(0);
   }
-  const auto t = std::chrono::steady_clock::now();
+  const auto t = navbench::base::Clock::now();
   void* data = PrepareForSearch(bits, h.width, h.height, prefix);
-  send_ready(us_since(t));
+  send_ready(navbench::base::us_since(t));
   QueryMsg q;
   while (read_all(kRequestFd, &q, sizeof q) && q.kind == 1) answer(data, q, h);
   leave(0);

@@ -95,7 +95,7 @@ RepresentationSpec parse_spec(const std::string& value, std::size_t colon) {
   std::vector<ParamDecl> declared(s.entry->params.begin(), s.entry->params.end());
   if (s.entry->caps.radius == RadiusSupport::shrunk_map) declared.push_back(kErodeParam);
   Params::parse(given).check(declared, s.entry->clashes, s.entry->name);
-  for (const std::string& kv : given.empty() ? std::vector<std::string>{} : split_list(given)) {
+  for (const std::string& kv : given.empty() ? std::vector<std::string>{} : base::split_list(given)) {
     if (kv.rfind(std::string(kErodeParam.name) + "=", 0) == 0) {
       Params e = Params::parse(kv);
       s.erode = Erode(e.choice(kErodeParam));  // the choice's index is the Erode value
@@ -122,7 +122,7 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
     out.push_back(parse_spec(value, colon));
     return out;
   }
-  for (const std::string& n : split_list(value)) {
+  for (const std::string& n : base::split_list(value)) {
     if (n.empty()) throw std::invalid_argument("empty representation name in --rep '" + value + "'");
     RepresentationSpec s;
     s.text = n;

@@ -1,5 +1,5 @@
 #include "harness/results/results.hpp"
-#include "datasets/text_lines.hpp"
+#include "base/text.hpp"
 
 #include <cstdio>
 #include <stdexcept>
@@ -29,11 +29,7 @@ std::string csv_field(const std::string& s) {
   return out + '"';
 }
 
-std::string format_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.12g", v);
-  return buf;
-}
+std::string format_number(double v) { return base::number(v, 12); }
 
 namespace {
 
@@ -55,7 +51,7 @@ struct Column {
 void quoted(std::string& s, const std::string& v) { s += csv_field(v); }
 void number(std::string& s, double v) { s += format_number(v); }
 void count(std::string& s, long long v) { s += std::to_string(v); }
-void micros(std::string& s, double v) { s += text::fixed(v, 3); }
+void micros(std::string& s, double v) { s += base::fixed(v, 3); }
 void number(std::string& s, const std::optional<double>& v) {
   if (v) number(s, *v);
 }

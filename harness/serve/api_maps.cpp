@@ -94,7 +94,7 @@ json api_map(MapCache& maps, MapEntry& e) {
 // The structure of one representation on the map, computed once per map version; with a radius
 // R > 0, that of its build at R (the shrunk map, or the tangent graph).
 Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text, const std::string& radius_text) {
-  const auto t0 = Clock::now();
+  const auto t0 = base::Clock::now();
   if (rep_text.empty() || rep_text.size() > kMaxSpecChars) throw HttpError(400, "missing or too long 'rep'");
   const auto specs = parse_rep_option(rep_text);
   if (specs.size() != 1) throw HttpError(400, "'rep' names one representation");

@@ -11,6 +11,7 @@
 #include <limits>
 #include <sstream>
 
+#include "base/text.hpp"
 #include "geometry/path_cost.hpp"
 #include "harness/serve/viewer.hpp"
 #include "search/workspace.hpp"
@@ -86,15 +87,9 @@ struct QueryJob {
   const AgentSpace& space;                 // the agent's: the point's, or at R > 1e-9 rb's
   const CostModel& cost;
   std::shared_ptr<RadiusBuilds> rb;        // R > 1e-9: the builds at R
-  Clock::time_point deadline;              // when builds at R answer "still building"
+  base::Clock::time_point deadline;              // when builds at R answer "still building"
   bool weighted = false;                   // docs/terrain.md: the map has weights (rows with the group terrain)
 };
-
-std::string number_text(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
 
 // `optimal` and `gap` from the oracle service's exact_optimum, over the registry's reference
 // representation built as the user would name it, so its build is shared with their queries.
@@ -187,16 +182,16 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
     // As the timed build says: the tangent graph takes no parameters.
     if (spec.caps().radius == RadiusSupport::tangent_graph && (!spec.params.empty() || spec.erode))
       return rows_without_path("not_applicable", spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
-    Clock::time_point since;
+    base::Clock::time_point since;
     b = job.maps.built_at(job.rb, spec, job.deadline, &since);
     if (!b)
-      return rows_without_path("error", "still building " + spec.text + " for radius " + number_text(job.rb->R) + " (" +
-                                            number_text(std::round(us_since(since) / 1e5) / 10) + " s so far); ask again", true);
+      return rows_without_path("error", "still building " + spec.text + " for radius " + base::number(job.rb->R) + " (" +
+                                            base::number(std::round(base::us_since(since) / 1e5) / 10) + " s so far); ask again", true);
   } else {
     b = job.maps.built(job.e, spec);
   }
   if (!b->rep)
-    return rows_without_path("not_applicable", spec.text + " does not support this map" + (job.rb ? " at radius " + number_text(job.rb->R) : "") +
+    return rows_without_path("not_applicable", spec.text + " does not support this map" + (job.rb ? " at radius " + base::number(job.rb->R) : "") +
                                                    ": " + b->unsupported);
   std::vector<ResultRow> rows;
   std::optional<TraceRecorder> trace;  // "trace": true (docs/traces.md#in-navbenchs-viewer)
@@ -246,7 +241,7 @@ json answer_all(const QueryJob& job) {
 }  // namespace
 
 json api_query(MapCache& maps, const json& body) {
-  const auto t0 = Clock::now();
+  const auto t0 = base::Clock::now();
   only_fields(body, {"map", "reps", "start", "goal", "smoothing", "search", "heuristic", "paths", "radius", "trace"});
   MapEntry& e = map_of(maps, body);
   std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
@@ -283,13 +278,13 @@ json api_query(MapCache& maps, const json& body) {
   auto point = maps.point_space(e);
   const AgentSpace& space = rb ? *rb->space : *point;  // the same cells; the validity test of R is rb's
   const FreeSpace& free = point->free();
-  const auto t_opt = Clock::now();
+  const auto t_opt = base::Clock::now();
   in.optimal = rb ? rb->oracles->optimum(in.start, in.goal) : exact_optimum_of(maps, e, free, in.start, in.goal);
   if (weighted) {
     in.octile_optimal_cost = octile_cost_of(maps, e, free, cost, in.start, in.goal);
     in.optimal_cost = reference_cost_of(e, free, in.start, in.goal, in.octile_optimal_cost);
   }
-  const double optimum_us = us_since(t_opt);
+  const double optimum_us = base::us_since(t_opt);
 
   const json results = answer_all(QueryJob{maps, e, q, ctx, in, space, cost, rb, deadline, weighted});
   json out = {{"map", maps.index_of(e)},
@@ -300,7 +295,7 @@ json api_query(MapCache& maps, const json& body) {
               {"smoothing", q.smoothings},
               {"optimal", opt(in.optimal)},
               {"optimum_us", optimum_us},
-              {"server_us", us_since(t0)},
+              {"server_us", base::us_since(t0)},
               {"radius", opt(q.agent.column())},
               {"terrain", weighted ? json(m.terrain) : json(nullptr)},
               {"octile_optimal_cost", opt(in.octile_optimal_cost)},
