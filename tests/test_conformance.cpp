@@ -560,7 +560,7 @@ TEST(RadiusPolygon, MeshesOnTheShrunkAreaGiveValidPaths) {
     const MapContext ctx{poly.name, poly.collection, "corner"};
     for (const char* name : {"navmesh", "navmesh-vertices", "quadtree"}) {
       SCOPED_TRACE(std::string(name) + " R=" + std::to_string(R));
-      const RepresentationSpec spec{name, find_representation(name), "", Erode::cell};
+      const RepresentationSpec spec{name, find_representation(name), "", Erosion::cell};
       const auto rep = build_timed(am.space(), spec).rep;
       int ok = 0;
       for (const QueryInput& qi : am.queries())

@@ -60,15 +60,6 @@ const RepresentationEntry* reference_representation() {
   return nullptr;
 }
 
-const char* to_string(Erode e) {
-  switch (e) {
-    case Erode::cell: return "cell";
-    case Erode::none: return "none";
-    case Erode::centre: break;
-  }
-  return "centre";
-}
-
 namespace {
 
 const RepresentationEntry& known(const std::string& n) {
@@ -98,7 +89,7 @@ RepresentationSpec parse_spec(const std::string& value, std::size_t colon) {
   for (const std::string& kv : given.empty() ? std::vector<std::string>{} : base::split_list(given)) {
     if (kv.rfind(std::string(kErodeParam.name) + "=", 0) == 0) {
       Params e = Params::parse(kv);
-      s.erode = Erode(e.choice(kErodeParam));  // the choice's index is the Erode value
+      s.erode = Erosion(e.choice(kErodeParam));  // the choice's index is the Erosion value
     } else {
       s.params += (s.params.empty() ? "" : ",") + kv;
     }

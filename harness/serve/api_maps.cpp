@@ -115,7 +115,7 @@ Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text
   Structure out;
   out.version = e.version;
   std::shared_ptr<BuiltRep> b;
-  if (agent.disc() && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erode::none)) {
+  if (agent.disc() && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erosion::none)) {
     if (spec.caps().radius == RadiusSupport::tangent_graph && (!spec.params.empty() || spec.erode))
       throw HttpError(422, spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
     const auto deadline = maps.deadline(t0);

@@ -35,46 +35,18 @@ void path_json(const ResultRow& r, json& path, json& arcs) {
   }
 }
 
+// A row as the page reads it: every column of the results rows (the column table of
+// harness/results/results.cpp, by name), the build's, the path and the CSV row itself.
 json row_json(const ResultRow& r, const BuildRow& b, bool weighted) {
-  json path, arcs;
-  path_json(r, path, arcs);
-  return {{"representation", r.representation},
-          {"smoothing", r.smoothing},
-          {"search", r.search},
-          {"heuristic", r.heuristic},
-          {"status", to_string(r.status)},
-          {"message", r.message},
-          {"length", opt(r.length)},
-          {"raw_length", opt(r.raw_length)},
-          {"optimal", opt(r.optimal)},
-          {"gap", opt(r.gap)},
-          {"valid", opt(r.valid)},
-          {"raw_valid", opt(r.raw_valid)},
-          {"expansions", r.expansions},
-          {"generated", r.generated},
-          {"path_points", r.path_points},
-          {"los_checks", r.los_checks},
-          {"clearance", opt(r.clearance)},
-          {"turn", opt(r.turn)},
-          {"locate_us", r.locate_us},
-          {"search_us", r.search_us},
-          {"smooth_us", r.smooth_us},
-          {"build_ms", b.build_ms},
-          {"vertices", b.vertices},
-          {"edges", b.edges},
-          {"memory_bytes", b.memory_bytes},
-          {"radius", opt(r.radius)},
-          {"terrain", weighted ? json(r.terrain) : json(nullptr)},  // docs/terrain.md#columns
-          {"cost", opt(r.cost)},
-          {"raw_cost", opt(r.raw_cost)},
-          {"octile_optimal_cost", opt(r.octile_optimal_cost)},
-          {"optimal_cost", opt(r.optimal_cost)},
-          {"cost_gap", opt(r.cost_gap)},
-          {"path", path},
-          {"arcs", arcs},
-          // the CSV row as `navbench run` writes it (docs/results.md#result-rows; on a weighted map with
-          // the group terrain, as `navbench run --terrain/--costs` does)
-          {"row", format_row(r, {.radius = r.radius.has_value(), .terrain = weighted})}};
+  json j = result_row_json(r);
+  const json build = build_row_json(b);
+  for (const char* k : {"build_ms", "vertices", "edges", "memory_bytes"}) j[k] = build[k];
+  if (!weighted) j["terrain"] = nullptr;  // docs/terrain.md#columns
+  path_json(r, j["path"], j["arcs"]);
+  // the CSV row as `navbench run` writes it (docs/results.md#result-rows; on a weighted map with
+  // the group terrain, as `navbench run --terrain/--costs` does)
+  j["row"] = format_row(r, {.radius = r.radius.has_value(), .terrain = weighted});
+  return j;
 }
 
 // One query on one map state: what every representation's answer needs.
@@ -90,6 +62,20 @@ struct QueryJob {
   base::Clock::time_point deadline;              // when builds at R answer "still building"
   bool weighted = false;                   // docs/terrain.md: the map has weights (rows with the group terrain)
 };
+
+// An oracle's answer over a registry entry's build as the user would name it (so the build is
+// shared with their queries), asked under the build's lock; nullopt without the entry or its build.
+template <class Ask>
+std::optional<double> ask_built(MapCache& maps, MapEntry& e, const RepresentationEntry* entry, Ask ask) {
+  if (!entry) return std::nullopt;
+  RepresentationSpec spec;
+  spec.text = entry->name;
+  spec.entry = entry;
+  auto b = maps.built(e, spec);
+  if (!b->rep) return std::nullopt;
+  std::lock_guard lock(b->m);
+  return ask(*b->rep);
+}
 
 // `optimal` and `gap` from the oracle service's exact_optimum, over the registry's reference
 // representation built as the user would name it, so its build is shared with their queries.
@@ -116,29 +102,14 @@ std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSp
     std::lock_guard lock(po->m);
     return exact_optimum(*po->rep, free, s, g);
   }
-  const RepresentationEntry* ref = reference_representation();
-  if (!ref) return std::nullopt;
-  RepresentationSpec spec;
-  spec.text = ref->name;
-  spec.entry = ref;
-  auto vis = maps.built(e, spec);
-  if (!vis->rep) return std::nullopt;
-  std::lock_guard lock(vis->m);
-  return exact_optimum(*vis->rep, free, s, g);
+  return ask_built(maps, e, reference_representation(), [&](AnyRepresentation& vis) { return exact_optimum(vis, free, s, g); });
 }
 
 // docs/terrain.md: octile_optimal_cost from the oracle service, over the registry's grid8-optimal
 // entry that takes weights; its build is shared with the user's.
 std::optional<double> octile_cost_of(MapCache& maps, MapEntry& e, const FreeSpace& free, const CostModel& cost, Point s, Point g) {
-  const RepresentationEntry* grid8 = octile_entry();
-  if (!grid8 || !free.point_free(s) || !free.point_free(g)) return std::nullopt;
-  RepresentationSpec spec;
-  spec.text = grid8->name;
-  spec.entry = grid8;
-  auto b = maps.built(e, spec);
-  if (!b->rep) return std::nullopt;
-  std::lock_guard lock(b->m);
-  return octile_cost(*b->rep, free, cost, s, g);
+  if (!free.point_free(s) || !free.point_free(g)) return std::nullopt;
+  return ask_built(maps, e, octile_entry(), [&](AnyRepresentation& grid8) { return octile_cost(grid8, free, cost, s, g); });
 }
 
 // docs/terrain.md: optimal_cost from the oracle service's reference_cost, over a reference made once
@@ -178,7 +149,7 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
     return out;
   };
   std::shared_ptr<BuiltRep> b;
-  if (job.rb && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erode::none)) {
+  if (job.rb && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erosion::none)) {
     // As the timed build says: the tangent graph takes no parameters.
     if (spec.caps().radius == RadiusSupport::tangent_graph && (!spec.params.empty() || spec.erode))
       return rows_without_path("not_applicable", spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
