@@ -6,16 +6,16 @@
 #include <iomanip>
 #include <sstream>
 
-#include "datasets/text_lines.hpp"
+#include "base/text.hpp"
 
 namespace navbench {
 namespace {
 
-using text::fail;
-using text::get_line;
-using text::keyed;
-using text::parse_number;
-using text::split_ws;
+using base::fail;
+using base::get_line;
+using base::keyed;
+using base::parse_number;
+using base::split_ws;
 
 // Reads the next non-empty line (blank lines between sections are tolerated).
 bool next_line(std::istream& in, std::string& s, long& lineno) {
@@ -162,7 +162,7 @@ DynamicScenario read_dynamic_scenario(std::istream& in, const std::string& file,
 
 DynamicScenario load_dynamic_scenario(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open dynamic scenario");
+  if (!in) throw base::InputError(path + ": cannot open dynamic scenario");
   // The patch file's name is on line 5; read the header once to find it, then parse both.
   std::string patch;
   {
@@ -186,7 +186,7 @@ DynamicScenario load_dynamic_scenario(const std::string& path) {
   }
   const std::filesystem::path pp = std::filesystem::path(path).parent_path() / patch;
   std::ifstream pin(pp, std::ios::binary);
-  if (!pin) throw InputError(path + ": cannot open patch file " + pp.string());
+  if (!pin) throw base::InputError(path + ": cannot open patch file " + pp.string());
   return read_dynamic_scenario(in, path, pin, pp.string());
 }
 

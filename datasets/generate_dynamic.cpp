@@ -8,7 +8,7 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/splitmix.hpp"
-#include "datasets/text_lines.hpp"
+#include "base/text.hpp"
 
 namespace navbench {
 namespace {
@@ -91,7 +91,7 @@ DynamicScenario make_change_scenario(const GridMap& base, const ChangeOptions& o
       c.epoch = epoch;
       c.sx = sx, c.sy = sy, c.gx = gx, c.gy = gy;
       c.costs = {*cost};
-      c.cost_text = {text::fixed(*cost, 8)};
+      c.cost_text = {base::fixed(*cost, 8)};
       d.commands.push_back(c);
       ++q;
     }

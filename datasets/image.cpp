@@ -9,10 +9,12 @@
 
 #include <stb_image.h>
 
+#include "datasets/movingai.hpp"  // kMaxMapSide
+
 namespace navbench {
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) { throw InputError(path + ": " + why); }
+[[noreturn]] void fail(const std::string& path, const std::string& why) { throw base::InputError(path + ": " + why); }
 
 std::vector<unsigned char> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/movingai.hpp"  // InputError
+#include "base/error.hpp"
 
 namespace navbench {
 

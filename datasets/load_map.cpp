@@ -39,7 +39,7 @@ bool carries_own_costs(const std::string& path) {
   if (e != ".yaml" && e != ".yml") return false;
   try {
     return read_ros_yaml(path).mode == "scale";
-  } catch (const InputError&) {
+  } catch (const base::InputError&) {
     return false;
   }
 }

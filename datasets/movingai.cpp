@@ -6,21 +6,21 @@
 #include <iomanip>
 #include <sstream>
 
-#include "datasets/text_lines.hpp"
+#include "base/text.hpp"
 
 namespace navbench {
 namespace {
 
-using text::fail;
-using text::get_line;
-using text::parse_number;
-using text::split_ws;
+using base::fail;
+using base::get_line;
+using base::parse_number;
+using base::split_ws;
 
 int header_value(std::istream& in, const std::string& file, long& lineno, const char* key) {
   std::string s;
   ++lineno;
   if (!get_line(in, s)) fail(file, lineno, std::string("missing '") + key + " N' line");
-  return int(text::keyed(split_ws(s), s, key, kMaxMapSide, file, lineno));
+  return int(base::keyed(split_ws(s), s, key, kMaxMapSide, file, lineno));
 }
 
 }  // namespace
@@ -78,7 +78,7 @@ GridMap read_movingai_map(std::istream& in, const std::string& file, const Terra
 
 Map load_movingai_map(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open map file");
+  if (!in) throw base::InputError(path + ": cannot open map file");
   Map m = make_grid_map(read_movingai_map(in, path));
   std::filesystem::path p(path);
   m.path = path;
@@ -136,7 +136,7 @@ Scenario read_scenario(std::istream& in, const std::string& file) {
 
 Scenario load_scenario(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open scenario file");
+  if (!in) throw base::InputError(path + ": cannot open scenario file");
   return read_scenario(in, path);
 }
 
@@ -145,7 +145,7 @@ void check_scenario_matches(const Scenario& s, const GridMap& m) {
   for (std::size_t i = 0; i < s.lines.size(); ++i) {
     const auto& l = s.lines[i];
     if (l.width != m.width || l.height != m.height)
-      throw InputError(s.path + ": query " + std::to_string(i) + ": map size " + std::to_string(l.width) + "x" +
+      throw base::InputError(s.path + ": query " + std::to_string(i) + ": map size " + std::to_string(l.width) + "x" +
                        std::to_string(l.height) + " does not match the map's " + std::to_string(m.width) + "x" +
                        std::to_string(m.height));
     // A grid scenario names cells: whole numbers inside the map. A fractional cell (0.5) would be
@@ -162,7 +162,7 @@ void check_scenario_matches(const Scenario& s, const GridMap& m) {
     // rest of the file runs (docs/maps.md#scenario-files), as with a query on a blocked cell.
     for (const auto& k : c)
       if (std::floor(k.v) != k.v)
-        throw InputError(where + ": " + k.name + " " + text(k.v) + " is not a whole cell index");
+        throw base::InputError(where + ": " + k.name + " " + text(k.v) + " is not a whole cell index");
   }
 }
 

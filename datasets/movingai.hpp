@@ -7,13 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/error.hpp"
 #include "geometry/map.hpp"
 
 namespace navbench {
-
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct ScenarioLine {
   int bucket = 0;

@@ -5,21 +5,21 @@
 #include <limits>
 
 #include "datasets/polyanya_region.hpp"
-#include "datasets/text_lines.hpp"
+#include "base/text.hpp"
 #include "datasets/wkt.hpp"
 #include "geometry/exact.hpp"
 
 namespace navbench {
 namespace {
 
-using text::fail;
+using base::fail;
 
 // The next line that is not blank, split into words; false at the end of the file.
 bool next_words(std::istream& in, long& line, std::vector<std::string>& words) {
   std::string s;
-  while (text::get_line(in, s)) {
+  while (base::get_line(in, s)) {
     ++line;
-    words = text::split_ws(s);
+    words = base::split_ws(s);
     if (!words.empty()) return true;
   }
   return false;
@@ -28,7 +28,7 @@ bool next_words(std::istream& in, long& line, std::vector<std::string>& words) {
 template <class T>
 T number(const std::string& w, const std::string& file, long line, const char* what) {
   T v{};
-  if (!text::parse_number(w, v)) fail(file, line, std::string("expected ") + what + ", got '" + w + "'");
+  if (!base::parse_number(w, v)) fail(file, line, std::string("expected ") + what + ", got '" + w + "'");
   if constexpr (std::is_floating_point_v<T>)
     if (!std::isfinite(v) || std::abs(v) > 1e9) fail(file, line, std::string(what) + " '" + w + "' is not a finite number of sane size");
   return v;
@@ -133,13 +133,13 @@ std::vector<std::vector<Point>> read_polyanya_poly(std::istream& in, const std::
 
 Map load_polyanya_mesh(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open mesh file");
+  if (!in) throw base::InputError(path + ": cannot open mesh file");
   return polygon_map_of_file(path, mesh_polygon_map(read_polyanya_mesh(in, path), path));
 }
 
 Map load_polyanya_poly(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open polygon map file");
+  if (!in) throw base::InputError(path + ": cannot open polygon map file");
   return polygon_map_of_file(path, poly_polygon_map(read_polyanya_poly(in, path), path));
 }
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/movingai.hpp"  // InputError
+#include "base/error.hpp"
 #include "geometry/map.hpp"
 
 namespace navbench {

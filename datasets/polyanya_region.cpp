@@ -10,7 +10,7 @@
 #include <boost/geometry/algorithms/is_valid.hpp>
 #include <boost/geometry/algorithms/sym_difference.hpp>
 
-#include "datasets/text_lines.hpp"
+#include "base/text.hpp"
 #include "geometry/polygons.hpp"
 #include "representations/union_find.hpp"
 
@@ -44,7 +44,7 @@ std::unordered_map<std::uint64_t, std::size_t> edge_index(const std::vector<Half
   for (std::size_t e = 0; e < edges.size(); ++e) {
     auto [it, fresh] = at.emplace(edge_key(edges[e].from, edges[e].to), e);
     if (!fresh)
-      throw InputError(file + ": polygons " + std::to_string(edges[it->second].polygon) + " and " + std::to_string(edges[e].polygon) +
+      throw base::InputError(file + ": polygons " + std::to_string(edges[it->second].polygon) + " and " + std::to_string(edges[e].polygon) +
                        " overlap (both run along the edge from vertex " + std::to_string(edges[e].from) + " to " + std::to_string(edges[e].to) + ")");
   }
   return at;
@@ -84,7 +84,7 @@ bool inside(const std::vector<Point>& r, Point p) {
 // one outermost component, or, when several are outermost, `box` with those as the holes of one
 // more obstacle. No Boolean operation: the rings stay exactly as traced, touching only at points.
 PolygonMap region_map(const BgMultiPolygon& free, const BgBox& box, const std::string& file) {
-  if (free.empty()) throw InputError(file + ": no walkable area");
+  if (free.empty()) throw base::InputError(file + ": no walkable area");
   struct Hole {
     std::vector<Point> ring;
     double area;
@@ -166,7 +166,7 @@ void check_mesh_topology(const PolyanyaMesh& m, const std::string& file, const s
     const int across = twin == at.end() ? -1 : edges[twin->second].polygon;
     const int listed = m.neighbours[std::size_t(e.polygon)][std::size_t(e.k)];
     if (listed != across)
-      text::fail(file, poly_line[std::size_t(e.polygon)],
+      base::fail(file, poly_line[std::size_t(e.polygon)],
                  "polygon " + std::to_string(e.polygon) + ": neighbour " + std::to_string(e.k) + " is " + std::to_string(listed) +
                      ", but across the edge from vertex " + std::to_string(e.from) + " to " + std::to_string(e.to) + " lies " +
                      (across < 0 ? std::string("no polygon (-1)") : "polygon " + std::to_string(across)) + " (version 2: edge v[i-1]-v[i])");
@@ -182,7 +182,7 @@ void check_mesh_topology(const PolyanyaMesh& m, const std::string& file, const s
     std::sort(listed.begin(), listed.end());
     std::sort(around[v].begin(), around[v].end());
     if (listed != around[v])
-      throw InputError(file + ":" + std::to_string(4 + v) + ": vertex " + std::to_string(v) + " lists " + std::to_string(listed.size()) +
+      throw base::InputError(file + ":" + std::to_string(4 + v) + ": vertex " + std::to_string(v) + " lists " + std::to_string(listed.size()) +
                        " polygons, but " + std::to_string(around[v].size()) + " polygons hold it (or the lists differ)");
   }
 }
@@ -190,10 +190,10 @@ void check_mesh_topology(const PolyanyaMesh& m, const std::string& file, const s
 void check_simple_ring(const std::vector<Point>& ring, const std::string& file, long line, int index) {
   BgPolygon p;
   p.outer() = ring_of(ring);
-  if (bg::intersects(p)) text::fail(file, line, "polygon " + std::to_string(index) + " intersects itself (the spec wants simple polygons)");
+  if (bg::intersects(p)) base::fail(file, line, "polygon " + std::to_string(index) + " intersects itself (the spec wants simple polygons)");
   bg::correct(p);
   std::string why;
-  if (!bg::is_valid(p, why)) text::fail(file, line, "polygon " + std::to_string(index) + " is not simple: " + why);
+  if (!bg::is_valid(p, why)) base::fail(file, line, "polygon " + std::to_string(index) + " is not simple: " + why);
 }
 
 PolygonMap mesh_polygon_map(const PolyanyaMesh& m, const std::string& file) {
@@ -234,7 +234,7 @@ PolygonMap mesh_polygon_map(const PolyanyaMesh& m, const std::string& file) {
         if (a < best) best = a, next = c;
       }
       if (next == edges.size() || (used[next] && next != start))
-        throw InputError(file + ": the mesh's boundary does not close at vertex " + std::to_string(h.to) + " (not a planar mesh)");
+        throw base::InputError(file + ": the mesh's boundary does not close at vertex " + std::to_string(h.to) + " (not a planar mesh)");
       e = next;
     } while (e != start);
     const std::size_t root = std::size_t(uf.find(edges[start].polygon));
@@ -248,7 +248,7 @@ PolygonMap mesh_polygon_map(const PolyanyaMesh& m, const std::string& file) {
       }
       if (twice_area > 0) {
         if (!component[root].outer().empty())
-          throw InputError(file + ": polygons " + std::to_string(edges[start].polygon) + " and " + std::to_string(root) +
+          throw base::InputError(file + ": polygons " + std::to_string(edges[start].polygon) + " and " + std::to_string(root) +
                            " are joined but have two outer boundaries (overlapping polygons)");
         component[root].outer() = ring_of(loop);
       } else {
@@ -261,7 +261,7 @@ PolygonMap mesh_polygon_map(const PolyanyaMesh& m, const std::string& file) {
   const double inf = std::numeric_limits<double>::infinity();
   BgBox box({inf, inf}, {-inf, -inf});
   for (auto& [root, poly] : component) {
-    if (poly.outer().empty()) throw InputError(file + ": a component of polygon " + std::to_string(root) + " has no outer boundary");
+    if (poly.outer().empty()) throw base::InputError(file + ": a component of polygon " + std::to_string(root) + " has no outer boundary");
     bg::correct(poly);
     free.push_back(std::move(poly));
   }
@@ -287,7 +287,7 @@ PolygonMap poly_polygon_map(const std::vector<std::vector<Point>>& polygons, con
     try {
       bg::sym_difference(free, p, next);
     } catch (const std::exception& e) {
-      throw InputError(file + ": cannot combine its polygons (" + e.what() + ")");
+      throw base::InputError(file + ": cannot combine its polygons (" + e.what() + ")");
     }
     free = std::move(next);
     for (const Point& q : ring) {

@@ -6,14 +6,16 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "base/text.hpp"
+
 namespace fs = std::filesystem;
 
 namespace navbench {
 namespace {
 
-[[noreturn]] void fail(const std::string& file, const std::string& why) { throw InputError(file + ": " + why); }
+[[noreturn]] void fail(const std::string& file, const std::string& why) { throw base::InputError(file + ": " + why); }
 [[noreturn]] void fail_at(const std::string& file, const YAML::Node& n, const std::string& why) {
-  throw InputError(file + ":" + std::to_string(n.Mark().line + 1) + ": " + why);
+  throw base::InputError(file + ":" + std::to_string(n.Mark().line + 1) + ": " + why);
 }
 
 // A scalar field as T, or a one-line error naming the field and its line.
@@ -75,19 +77,11 @@ void origin(const std::string& file, const YAML::Node& doc, MapFrame& f) {
 
 }  // namespace
 
-namespace {
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-}  // namespace
-
 void check_thresholds(double occupied, double free, const std::string& where) {
-  if (!(occupied >= 0 && occupied <= 1)) throw InputError(where + "occupied_thresh " + num(occupied) + " outside [0, 1]");
-  if (!(free >= 0 && free <= 1)) throw InputError(where + "free_thresh " + num(free) + " outside [0, 1]");
+  if (!(occupied >= 0 && occupied <= 1)) throw base::InputError(where + "occupied_thresh " + base::number(occupied) + " outside [0, 1]");
+  if (!(free >= 0 && free <= 1)) throw base::InputError(where + "free_thresh " + base::number(free) + " outside [0, 1]");
   if (!(free < occupied))
-    throw InputError(where + "free_thresh " + num(free) + " is not below occupied_thresh " + num(occupied));
+    throw base::InputError(where + "free_thresh " + base::number(free) + " is not below occupied_thresh " + base::number(occupied));
 }
 
 MapFrame read_ros_yaml(const std::string& file) {
@@ -97,7 +91,7 @@ MapFrame read_ros_yaml(const std::string& file) {
   } catch (const YAML::BadFile&) {
     fail(file, "cannot open YAML file");
   } catch (const YAML::Exception& e) {
-    throw InputError(file + ":" + std::to_string(e.mark.line + 1) + ": bad YAML: " + e.msg);
+    throw base::InputError(file + ":" + std::to_string(e.mark.line + 1) + ": bad YAML: " + e.msg);
   }
   if (!doc.IsMap()) fail(file, "not a map_server YAML file (expected fields image, resolution, origin, ...)");
   MapFrame f;
@@ -111,7 +105,7 @@ MapFrame read_ros_yaml(const std::string& file) {
   if (doc["free_thresh"]) f.free_thresh = finite_number(file, doc, "free_thresh");
   try {
     check_thresholds(f.occupied_thresh, f.free_thresh, "");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     fail_at(file, doc["free_thresh"] ? doc["free_thresh"] : doc["occupied_thresh"], e.what());
   }
   if (doc["negate"]) {

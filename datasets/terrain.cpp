@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "datasets/splitmix.hpp"
-#include "datasets/text_lines.hpp"
+#include "base/text.hpp"
 #include "representations/params.hpp"
 
 namespace navbench {
@@ -17,7 +17,7 @@ namespace navbench {
 TerrainTable parse_terrain(const std::string& text) {
   TerrainTable t;
   t.text = text;
-  for (const std::string& item : split_list(text)) {
+  for (const std::string& item : base::split_list(text)) {
     const auto eq = item.find('=');
     if (item.empty()) throw std::invalid_argument("empty item in --terrain '" + text + "'");
     if (eq != 1) throw std::invalid_argument("--terrain item '" + item + "' is not CHAR=WEIGHT (e.g. S=2)");
@@ -25,7 +25,7 @@ TerrainTable parse_terrain(const std::string& text) {
     if (c == '@' || c == 'O' || c == 'T')
       throw std::invalid_argument(std::string("--terrain cannot name '") + c + "': it stays an obstacle");
     double w = 0;
-    if (!text::parse_number(item.substr(2), w) || !std::isfinite(w) || w < 1)
+    if (!base::parse_number(item.substr(2), w) || !std::isfinite(w) || w < 1)
       throw std::invalid_argument("--terrain weight of '" + std::string(1, c) + "' must be a number >= 1, got '" +
                                   item.substr(2) + "'");
     for (const auto& [k, v] : t.weights)
@@ -38,7 +38,7 @@ TerrainTable parse_terrain(const std::string& text) {
 
 Map load_terrain_map(const std::string& path, const TerrainTable& terrain) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open map file");
+  if (!in) throw base::InputError(path + ": cannot open map file");
   Map m = make_grid_map(read_movingai_map(in, path, &terrain));
   std::filesystem::path p(path);
   m.path = path;
@@ -50,40 +50,40 @@ Map load_terrain_map(const std::string& path, const TerrainTable& terrain) {
 }
 
 std::vector<double> read_cost_layer(std::istream& in, const std::string& file, int width, int height) {
-  using text::fail;
+  using base::fail;
   long lineno = 1;
   std::string s;
-  if (!text::get_line(in, s)) fail(file, 1, "empty file (expected 'type costs')");
-  if (text::split_ws(s) != std::vector<std::string>{"type", "costs"}) fail(file, 1, "expected 'type costs', got '" + s + "'");
+  if (!base::get_line(in, s)) fail(file, 1, "empty file (expected 'type costs')");
+  if (base::split_ws(s) != std::vector<std::string>{"type", "costs"}) fail(file, 1, "expected 'type costs', got '" + s + "'");
   long h = 0, w = 0;
   ++lineno;
-  if (!text::get_line(in, s)) fail(file, lineno, "missing 'height N' line");
-  h = text::keyed(text::split_ws(s), s, "height", kMaxMapSide, file, lineno);
+  if (!base::get_line(in, s)) fail(file, lineno, "missing 'height N' line");
+  h = base::keyed(base::split_ws(s), s, "height", kMaxMapSide, file, lineno);
   ++lineno;
-  if (!text::get_line(in, s)) fail(file, lineno, "missing 'width N' line");
-  w = text::keyed(text::split_ws(s), s, "width", kMaxMapSide, file, lineno);
+  if (!base::get_line(in, s)) fail(file, lineno, "missing 'width N' line");
+  w = base::keyed(base::split_ws(s), s, "width", kMaxMapSide, file, lineno);
   if (h != height || w != width)
     fail(file, lineno, "cost layer is " + std::to_string(w) + "x" + std::to_string(h) + ", the map " +
                            std::to_string(width) + "x" + std::to_string(height));
   ++lineno;
-  if (!text::get_line(in, s) || text::split_ws(s) != std::vector<std::string>{"costs"}) fail(file, lineno, "expected 'costs'");
+  if (!base::get_line(in, s) || base::split_ws(s) != std::vector<std::string>{"costs"}) fail(file, lineno, "expected 'costs'");
   std::vector<double> out(std::size_t(width) * height);
   for (int y = 0; y < height; ++y) {
     ++lineno;
-    if (!text::get_line(in, s)) fail(file, lineno, "cost layer has " + std::to_string(y) + " rows, height is " + std::to_string(height));
-    const auto f = text::split_ws(s);
+    if (!base::get_line(in, s)) fail(file, lineno, "cost layer has " + std::to_string(y) + " rows, height is " + std::to_string(height));
+    const auto f = base::split_ws(s);
     if (long(f.size()) != width)
       fail(file, lineno, "row " + std::to_string(y) + " has " + std::to_string(f.size()) + " numbers, width is " + std::to_string(width));
     for (int x = 0; x < width; ++x) {
       double v = 0;
       const std::string& t = f[std::size_t(x)];
       if (t == "inf") v = std::numeric_limits<double>::infinity();
-      else if (!text::parse_number(t, v) || !std::isfinite(v) || v < 1)
+      else if (!base::parse_number(t, v) || !std::isfinite(v) || v < 1)
         fail(file, lineno, "cost '" + t + "' at x " + std::to_string(x) + " is not a number >= 1 or inf");
       out[std::size_t(y) * width + x] = v;
     }
   }
-  while (text::get_line(in, s)) {
+  while (base::get_line(in, s)) {
     ++lineno;
     if (s.find_first_not_of(" \t") != std::string::npos) fail(file, lineno, "extra row after " + std::to_string(height) + " rows");
   }
@@ -91,9 +91,9 @@ std::vector<double> read_cost_layer(std::istream& in, const std::string& file, i
 }
 
 void apply_cost_layer(Map& m, const std::string& path) {
-  if (m.kind != MapKind::grid) throw InputError(path + ": a cost layer needs a grid map, " + m.name + " is a polygon map");
+  if (m.kind != MapKind::grid) throw base::InputError(path + ": a cost layer needs a grid map, " + m.name + " is a polygon map");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open cost layer");
+  if (!in) throw base::InputError(path + ": cannot open cost layer");
   std::vector<double> w = read_cost_layer(in, path, m.grid.width, m.grid.height);
   for (std::size_t i = 0; i < w.size(); ++i) {
     if (!std::isfinite(w[i])) m.grid.cells[i] = 0;

@@ -10,6 +10,7 @@
 #include <boost/geometry/algorithms/is_valid.hpp>
 #include <boost/geometry/io/wkt/read.hpp>
 
+#include "base/text.hpp"
 #include "geometry/polygons.hpp"
 
 namespace navbench {
@@ -17,17 +18,6 @@ namespace navbench {
 namespace bg = boost::geometry;
 
 namespace {
-
-[[noreturn]] void fail(const std::string& file, long line, const std::string& why) {
-  throw InputError(file + ":" + std::to_string(line) + ": " + why);
-}
-
-std::string trim(const std::string& s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 bool starts_with_word(const std::string& s, const char* word) {
   const std::size_t n = std::char_traits<char>::length(word);
@@ -48,17 +38,17 @@ BgMultiPolygon parse_line(const std::string& text, const std::string& file, long
       bg::read_wkt(text, p);
       mp.push_back(std::move(p));
     } else {
-      fail(file, line, "expected POLYGON or MULTIPOLYGON, got '" + text.substr(0, 30) + "'");
+      base::fail(file, line, "expected POLYGON or MULTIPOLYGON, got '" + text.substr(0, 30) + "'");
     }
   } catch (const bg::read_wkt_exception& e) {
-    fail(file, line, std::string("bad WKT: ") + e.what());
+    base::fail(file, line, std::string("bad WKT: ") + e.what());
   }
-  if (mp.empty()) fail(file, line, "empty geometry");
+  if (mp.empty()) base::fail(file, line, "empty geometry");
   // Coordinates must be finite and of sane size (|c| <= 1e9 map units): beyond that Boost.Geometry's
   // integer rescaling overflows, and no map needs it.
   auto check = [&](const auto& p) {
-    if (!std::isfinite(p.x()) || !std::isfinite(p.y())) fail(file, line, "coordinate is not a finite number");
-    if (std::abs(p.x()) > 1e9 || std::abs(p.y()) > 1e9) fail(file, line, "coordinate beyond 1e9 map units");
+    if (!std::isfinite(p.x()) || !std::isfinite(p.y())) base::fail(file, line, "coordinate is not a finite number");
+    if (std::abs(p.x()) > 1e9 || std::abs(p.y()) > 1e9) base::fail(file, line, "coordinate beyond 1e9 map units");
   };
   for (auto& poly : mp) {
     for (const auto& p : poly.outer()) check(p);
@@ -66,7 +56,7 @@ BgMultiPolygon parse_line(const std::string& text, const std::string& file, long
       for (const auto& p : r) check(p);
     bg::correct(poly);  // orientation and closing point as Boost.Geometry expects
     std::string why;
-    if (!bg::is_valid(poly, why)) fail(file, line, "invalid polygon: " + why);
+    if (!bg::is_valid(poly, why)) base::fail(file, line, "invalid polygon: " + why);
   }
   return mp;
 }
@@ -80,18 +70,18 @@ PolygonMap read_wkt_map(std::istream& in, const std::string& file) {
   bool have_walkable = false;
   while (std::getline(in, s)) {
     ++lineno;
-    const std::string t = trim(s);
+    const std::string t = base::trim(s);
     if (t.empty() || t[0] == '#') continue;
     BgMultiPolygon mp = parse_line(t, file, lineno);
     if (!have_walkable) {
-      if (mp.size() != 1) fail(file, lineno, "the walkable area (first line) must be a single polygon");
+      if (mp.size() != 1) base::fail(file, lineno, "the walkable area (first line) must be a single polygon");
       m.walkable = from_bg(mp[0]);
       have_walkable = true;
     } else {
       for (const auto& p : mp) m.obstacles.push_back(from_bg(p));
     }
   }
-  if (!have_walkable) fail(file, lineno + 1, "no walkable area (empty file)");
+  if (!have_walkable) base::fail(file, lineno + 1, "no walkable area (empty file)");
   return m;
 }
 
@@ -115,7 +105,7 @@ Map polygon_map_of_file(const std::string& path, PolygonMap pm) {
 
 Map load_wkt_map(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError(path + ":0: cannot open file");
+  if (!in) throw base::InputError(path + ":0: cannot open file");
   return polygon_map_of_file(path, read_wkt_map(in, path));
 }
 

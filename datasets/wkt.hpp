@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "datasets/movingai.hpp"  // InputError
+#include "base/error.hpp"
 #include "geometry/map.hpp"
 
 namespace navbench {

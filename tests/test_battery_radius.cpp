@@ -130,7 +130,7 @@ TEST_P(ShrunkPolygonBattery, PathsOnTheShrunkAreaAreValid) {
     {
       const std::string name = e.name;
       SCOPED_TRACE(name + " R=" + std::to_string(R));
-      const RepresentationSpec spec{name, &e, "", Erode::cell};
+      const RepresentationSpec spec{name, &e, "", Erosion::cell};
       const auto rep = build_timed(am.space(), spec).rep;
       int ok = 0;
       for (const QueryInput& qi : am.queries())

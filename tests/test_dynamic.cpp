@@ -40,7 +40,7 @@ DynamicScenario parse(const std::string& scen, const std::string& patches = kPat
 std::string error_of(const std::string& scen, const std::string& patches = kPatches) {
   try {
     parse(scen, patches);
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     return e.what();
   }
   return "";

@@ -18,7 +18,7 @@ std::string error_of(const std::string& text) {
   std::istringstream in(text);
   try {
     read_wkt_map(in, "m.wkt");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     return e.what();
   }
   return "";
@@ -88,5 +88,5 @@ TEST(Wkt, LoadNamesAndRoundTrip) {
     for (double y0 = 0; y0 <= 4; y0 += 0.5)
       for (double x1 = 0; x1 <= 5; x1 += 1)
         for (double y1 = 0; y1 <= 4; y1 += 1) ASSERT_EQ(a.segment_valid({x0, y0}, {x1, y1}), b.segment_valid({x0, y0}, {x1, y1}));
-  EXPECT_THROW(load_wkt_map((dir / "missing.wkt").string()), InputError);
+  EXPECT_THROW(load_wkt_map((dir / "missing.wkt").string()), base::InputError);
 }

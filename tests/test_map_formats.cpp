@@ -42,7 +42,7 @@ struct TempDir {
 std::string error_of(const std::string& path, const MapReadOptions& o = {}) {
   try {
     load_map(path, o);
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     const std::string w = e.what();
     EXPECT_EQ(w.find('\n'), std::string::npos) << w;
     return w;
@@ -282,7 +282,7 @@ TEST(PolyanyaMesh, BadMeshesAreOneLine) {
     std::istringstream in(text);
     try {
       read_polyanya_mesh(in, "x.mesh");
-    } catch (const InputError& e) {
+    } catch (const base::InputError& e) {
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
       return std::string(e.what());
     }

@@ -20,7 +20,7 @@ std::string map_error(const std::string& text) {
   std::istringstream in(text);
   try {
     read_movingai_map(in, "m.map");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     return e.what();
   }
   return "";
@@ -30,7 +30,7 @@ std::string scen_error(const std::string& text) {
   std::istringstream in(text);
   try {
     read_scenario(in, "s.scen");
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     return e.what();
   }
   return "";
@@ -87,7 +87,7 @@ TEST(MovingAiScenario, PrecisionAndSizeCheck) {
   EXPECT_NO_THROW(check_scenario_matches(s, g));
   g.width = 5;
   g.cells.assign(20, 1);
-  EXPECT_THROW(check_scenario_matches(s, g), InputError);
+  EXPECT_THROW(check_scenario_matches(s, g), base::InputError);
 }
 
 // A grid scenario names whole cells inside the map: a fractional or out-of-range cell is refused
@@ -102,7 +102,7 @@ TEST(MovingAiScenario, CellsMustBeWholeAndInside) {
     Scenario s = read_scenario(in, "c.scen");
     try {
       check_scenario_matches(s, g);
-    } catch (const InputError& e) {
+    } catch (const base::InputError& e) {
       return e.what();
     }
     return "";
@@ -125,7 +125,7 @@ TEST(MovingAiScenario, CellsMustBeWholeAndInside) {
   try {
     check_scenario_matches(mem, g);
     ADD_FAILURE() << "fractional cell accepted";
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     EXPECT_STREQ(e.what(), "mem: query 0: goal x 1.5 is not a whole cell index");
   }
 }

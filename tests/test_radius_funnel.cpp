@@ -32,7 +32,7 @@ PreparedMap l_corridor() {
 }
 
 ResultRow funnel_row(const AgentMap& am) {
-  const RepresentationSpec spec{"navmesh", find_representation("navmesh"), "", Erode::none};
+  const RepresentationSpec spec{"navmesh", find_representation("navmesh"), "", Erosion::none};
   const TimedBuild b = build_timed(am.space(), spec);
   const MapContext ctx{"l", "hand", "corner"};
   auto rows = run_query({.map = ctx, .space = am.space(), .cost = am.cost(), .rep_text = spec.text,

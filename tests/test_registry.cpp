@@ -40,7 +40,7 @@ std::vector<Map> maps() {
 // A value inside the declared range: the default, or for an automatic one its lower bound; a
 // choice's first item.
 std::string some_value(const ParamDecl& d) {
-  if (d.type == ParamType::choice) return split_list(d.choices).front();
+  if (d.type == ParamType::choice) return base::split_list(d.choices).front();
   const double v = d.automatic ? d.lo : d.fallback;
   return d.type == ParamType::real ? std::to_string(v) : std::to_string(int(v));
 }
@@ -88,7 +88,7 @@ TEST(Registry, RepOptionIsCheckedAgainstTheDeclaration) {
   for (const RepresentationEntry& e : representations())
     for (const ParamDecl& d : e.params)
       EXPECT_NO_THROW(parse_rep_option(e.name + ":" + d.name + "=" + some_value(d))) << e.name << ' ' << d.name;
-  EXPECT_EQ(parse_rep_option("navmesh:erode=cell,merge=1").at(0).erode, Erode::cell);
+  EXPECT_EQ(parse_rep_option("navmesh:erode=cell,merge=1").at(0).erode, Erosion::cell);
   EXPECT_EQ(parse_rep_option("navmesh:erode=cell,merge=1").at(0).params, "merge=1");
   EXPECT_EQ(parse_rep_option("quadtree:merge=0,erode=none,min=2").at(0).params, "merge=0,min=2");
   const char* bad[] = {"quadtree:bogus=1", "quadtree:min=0", "quadtree:merge=2", "navmesh-tiles:tile=1.5",

@@ -91,7 +91,7 @@ TEST(Terrain, CostLayerReadsAndRefuses) {
                        "type costs\nheight 2\nwidth 3\ncosts\n1 2 3\n1 1 1\n1 1 1\n"};  // an extra row
   for (const char* b : bad) {
     std::istringstream in(b);
-    EXPECT_THROW(read_cost_layer(in, "c", 3, 2), InputError) << b;
+    EXPECT_THROW(read_cost_layer(in, "c", 3, 2), base::InputError) << b;
   }
 }
 

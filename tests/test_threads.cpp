@@ -9,6 +9,7 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/terrain.hpp"
+#include "harness/cli/arguments.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
 #include "search/heuristic.hpp"

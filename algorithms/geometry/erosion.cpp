@@ -19,9 +19,18 @@
 
 namespace navbench {
 
+const char* to_string(Erosion e) {
+  switch (e) {
+    case Erosion::cell: return "cell";
+    case Erosion::none: return "none";
+    case Erosion::centre: break;
+  }
+  return "centre";
+}
+
 GridMap erode_grid(const GridMap& g, const GridClearance& gc, double R, Erosion mode) {
   GridMap out = g;
-  if (!(R > kRadiusTolerance)) return out;
+  if (mode == Erosion::none || !(R > kRadiusTolerance)) return out;
   const double lim = R - kRadiusTolerance;
   for (int y = 0; y < g.height; ++y)
     for (int x = 0; x < g.width; ++x) {
@@ -36,7 +45,7 @@ GridMap erode_grid(const GridMap& g, const GridClearance& gc, double R, Erosion 
 }
 
 Map erode_polygon_map(const Map& m, double R, Erosion mode) {
-  if (!(R > kRadiusTolerance)) return m;
+  if (mode == Erosion::none || !(R > kRadiusTolerance)) return m;
   namespace bg = boost::geometry;
   namespace sb = bg::strategy::buffer;
   constexpr int kPoints = 64;  // per full circle of a round join

@@ -16,10 +16,14 @@ namespace navbench {
 //            the eroded walkable area is clear and a path inside it is valid for R. Recast's way of
 //            keeping its contours R off the walls (it rounds the radius up to whole cells, so it
 //            is at least this conservative; it then snaps query points onto the mesh, which this
-//            suite does not: a query point in a dropped cell is reported, not moved).
-enum class Erosion { centre, cell };
+//            suite does not: a query point in a dropped cell is reported, not moved);
+//   none   — no cell is dropped: the map itself (the search ignores R; only the smoother and the
+//            validity test know it, TRA*-style).
+// A shrunk-map representation's `erode=centre|cell|none` (docs/radius.md) is this value.
+enum class Erosion { centre, cell, none };
+const char* to_string(Erosion e);
 
-// The grid whose passable cells are those of `g` that survive erosion by R. R <= 1e-9: g itself.
+// The grid whose passable cells are those of `g` that survive erosion by R. R <= 1e-9 or none: g itself.
 //
 // Moves between such cells: an orthogonal move between two clear centres, and a diagonal move whose
 // four cells all have clear centres (the no-corner-cutting rule of grid8), keep clearance R along
@@ -39,7 +43,7 @@ GridMap erode_grid(const GridMap& g, const GridClearance& gc, double R, Erosion 
 // of R, below it near those corners; cell: d = R / cos(pi / n), every chord R away from its corner,
 // so every point of the area keeps clearance R (conservative by at most 0.12 % of R, as erode=cell is
 // on grids). One component: its rings are the walkable area; several (or none): the map's box is,
-// the rest of it obstacles. R <= 1e-9: m itself.
+// the rest of it obstacles. R <= 1e-9 or none: m itself.
 Map erode_polygon_map(const Map& m, double R, Erosion mode = Erosion::centre);
 
 }  // namespace navbench

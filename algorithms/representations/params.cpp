@@ -6,17 +6,6 @@
 
 namespace navbench {
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t pos = 0;
-  for (;;) {
-    const std::size_t comma = s.find(',', pos);
-    out.push_back(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-    if (comma == std::string::npos) return out;
-    pos = comma + 1;
-  }
-}
-
 const char* to_string(ParamType t) {
   switch (t) {
     case ParamType::flag: return "flag";
@@ -31,7 +20,7 @@ const char* to_string(ParamType t) {
 Params Params::parse(const std::string& text) {
   Params p;
   if (text.empty()) return p;
-  for (const std::string& item : split_list(text)) {
+  for (const std::string& item : base::split_list(text)) {
     std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
       throw std::invalid_argument("parameter '" + item + "' is not key=value");
@@ -44,13 +33,7 @@ Params Params::parse(const std::string& text) {
 
 namespace {
 
-std::string fmt(double v) {
-  std::ostringstream os;
-  os << v;
-  return os.str();
-}
-
-std::vector<std::string> choices_of(const ParamDecl& d) { return split_list(d.choices ? d.choices : ""); }
+std::vector<std::string> choices_of(const ParamDecl& d) { return base::split_list(d.choices ? d.choices : ""); }
 
 // The value of `s` as its declared type says (a flag 0/1, a choice its item's index), range checked.
 double parse_value(const ParamDecl& d, const std::string& s) {
@@ -96,13 +79,13 @@ std::string value_text(const ParamDecl& d, double v) {
     case ParamType::text: return "";  // a text's value is not a number: Params::text records it
     case ParamType::real: break;
   }
-  return fmt(v);
+  return base::number(v);
 }
 
 void check_range(const ParamDecl& d, double v) {
   if (d.type != ParamType::integer && d.type != ParamType::real) return;
   if (v >= d.lo && v <= d.hi) return;
-  const auto bound = [&](double b) { return d.type == ParamType::integer ? std::to_string(int(b)) : fmt(b); };
+  const auto bound = [&](double b) { return d.type == ParamType::integer ? std::to_string(int(b)) : base::number(b); };
   throw std::invalid_argument("parameter " + std::string(d.name) + "=" + value_text(d, v) + " is outside [" + bound(d.lo) +
                               ", " + bound(d.hi) + "]");
 }
@@ -121,7 +104,7 @@ std::string range_text(const ParamDecl& d) {
     case ParamType::text: return "text";
     case ParamType::real: break;
   }
-  return "[" + fmt(d.lo) + "," + fmt(d.hi) + "]";
+  return "[" + base::number(d.lo) + "," + base::number(d.hi) + "]";
 }
 
 std::string default_text(const ParamDecl& d) { return d.automatic ? "auto" : value_text(d, d.fallback); }

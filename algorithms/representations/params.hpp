@@ -14,12 +14,9 @@
 #include <string_view>
 #include <vector>
 
-namespace navbench {
+#include "base/text.hpp"
 
-// The items of a comma list as the command line and sweep configs write them ("a,b,c"), empty ones
-// included ("a,,b" and "a," hold an empty item; "" is one empty item): the one splitter of every
-// option value, so each reader refuses an empty item with its own message.
-std::vector<std::string> split_list(const std::string& s);
+namespace navbench {
 
 enum class ParamType { flag, integer, real, choice, text };
 const char* to_string(ParamType t);

@@ -16,7 +16,7 @@
 
 #include "datasets/dynamic.hpp"
 #include "harness/bench/bench_fixture.hpp"
-#include "harness/util/timing.hpp"
+#include "base/timing.hpp"
 
 namespace {
 
@@ -82,19 +82,19 @@ void update_vs_rebuild(benchmark::State& state, const char* scenario, const char
     auto rep = bench::build_rep(rep_text, m);
     for (std::size_t u = 0; u < r->states.size(); ++u) {
       m.grid = r->states[u];
-      const auto t0 = Clock::now();
+      const auto t0 = base::Clock::now();
       if (rep->update(m, r->changes[u])) {
         ++in_place;
       } else {
         rep.reset();
         rep = bench::build_rep(rep_text, m);
       }
-      update_us.push_back(us_since(t0));
+      update_us.push_back(base::us_since(t0));
       // The baseline on the same state right after, as run --dynamic --rebuild-baseline does, so
       // both meet the same caches and allocator.
-      const auto t1 = Clock::now();
+      const auto t1 = base::Clock::now();
       auto fresh = bench::build_rep(rep_text, m);
-      rebuild_us.push_back(us_since(t1));
+      rebuild_us.push_back(base::us_since(t1));
     }
   }
   const double um = median(update_us), rm = median(rebuild_us);

@@ -15,7 +15,7 @@
 #include "geometry/free_space.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/timed_build.hpp"
-#include "harness/util/timing.hpp"
+#include "base/timing.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
@@ -57,10 +57,10 @@ Timed run_one(AnyRepresentation& rep, const FreeSpace& fs, Point s, Point g, con
   Query q;
   q.start = s;
   q.goal = g;
-  const auto t0 = Clock::now();
+  const auto t0 = base::Clock::now();
   const bool ok = fs.point_free(s) && fs.point_free(g) && rep.locate(q);
-  const auto t1 = Clock::now();
-  t.locate_us = us_between(t0, t1);
+  const auto t1 = base::Clock::now();
+  t.locate_us = base::us_between(t0, t1);
   if (!ok || (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)) return t;
   SearchStats st;
   const double cost = rep.search(q, h, st);
@@ -68,7 +68,7 @@ Timed run_one(AnyRepresentation& rep, const FreeSpace& fs, Point s, Point g, con
     benchmark::DoNotOptimize(rep.polyline(q));
     benchmark::DoNotOptimize(rep.corridor(q));
   }
-  t.search_us = us_between(t1, Clock::now());
+  t.search_us = base::us_between(t1, base::Clock::now());
   t.expansions = st.expansions;
   return t;
 }

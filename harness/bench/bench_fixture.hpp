@@ -2,7 +2,7 @@
 // and scenarios are loaded once and cached, a representation is built through the registry from
 // its `--rep` text ("visgraph:alt=8"), and queries are timed as the pipeline times them
 // (harness/run/pipeline.cpp: locate = both points checked free + attach; search = shared A* +
-// polyline + corridor). Adding a representation's benchmark is one line in harness/registry/benchmarks.cpp.
+// polyline + corridor). Adding a representation's benchmark is one line in harness/bench/benchmarks.cpp.
 #pragma once
 #include <cstddef>
 #include <memory>

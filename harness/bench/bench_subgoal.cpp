@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "base/timing.hpp"
 #include "datasets/movingai.hpp"
 #include "harness/bench/bench_fixture.hpp"
 #include "harness/registry/registry.hpp"
@@ -22,7 +23,6 @@
 namespace {
 
 using namespace navbench;
-using Clock = std::chrono::steady_clock;
 
 void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) {
   const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/" + rel;
@@ -31,10 +31,10 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
   const Scenario sc = load_scenario(path + ".scen");
   const RepresentationSpec spec = parse_rep_option(rep_text).at(0);
   Params p = Params::parse(spec.params);
-  const auto b0 = Clock::now();
+  const auto b0 = base::Clock::now();
   auto rep = spec.entry->build(m, p);
   rep->prepare();
-  const double build_s = std::chrono::duration<double>(Clock::now() - b0).count();
+  const double build_s = base::s_since(b0);
   const Heuristic h = parse_heuristic("octile");
   std::vector<double> us, poly_us;
   std::size_t expansions = 0, queries = 0, start_links = 0, goal_links = 0;
@@ -43,15 +43,15 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
       Query q;
       q.start = {l.sx + 0.5, l.sy + 0.5};
       q.goal = {l.gx + 0.5, l.gy + 0.5};
-      const auto t0 = Clock::now();
+      const auto t0 = base::Clock::now();
       if (!rep->locate(q)) continue;
       SearchStats st;
       benchmark::DoNotOptimize(rep->search(q, h, st));
-      const auto t1 = Clock::now();
+      const auto t1 = base::Clock::now();
       benchmark::DoNotOptimize(rep->polyline(q));
-      const auto t2 = Clock::now();
-      us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-      poly_us.push_back(std::chrono::duration<double, std::micro>(t2 - t0).count());
+      const auto t2 = base::Clock::now();
+      us.push_back(base::us_between(t0, t1));
+      poly_us.push_back(base::us_between(t0, t2));
       expansions += st.expansions;
       start_links += q.s.links.size(), goal_links += q.g.links.size();
       ++queries;

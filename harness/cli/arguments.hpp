@@ -13,34 +13,24 @@
 #include "datasets/generate_dynamic.hpp"
 #include "datasets/terrain.hpp"
 #include "harness/registry/registry.hpp"
+#include "harness/run/run.hpp"
+#include "harness/serve/serve.hpp"
+#include "harness/sweep/sweep.hpp"
 
 namespace navbench {
 
+// The structs a subcommand takes are its part's (run/, sweep/, serve/): the parts below cli/ never
+// see a command line.
+// navbench run: nullopt: --help was given and printed.
+std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args);
+
 // navbench sweep CONFIG [--out DIR] [--jobs N] [--shard K/N] [--threads N] [--quiet]
-struct SweepArgs {
-  std::string config_path, out;
-  unsigned jobs = 1;  // default: the number of cores
-  long shard_k = 1, shard_n = 1;
-  int threads = 1;
-  bool quiet = false;
-};
 std::optional<SweepArgs> parse_sweep_args(const std::vector<std::string>& args);
 
 // navbench merge SHARD_DIR... --out DIR
-struct MergeArgs {
-  std::vector<std::string> dirs;
-  std::string out;
-};
 std::optional<MergeArgs> parse_merge_args(const std::vector<std::string>& args);
 
 // navbench serve [--map PATH...] [--port P] [--host H] [--cache-maps N]
-struct ServeArgs {
-  std::vector<std::string> maps;
-  int port = 8080;
-  std::string host = "127.0.0.1";
-  std::size_t cache_maps = 4;
-  std::vector<std::string> reps;  // planners from outside offered on the page (gppc:..., docs/outside-planners.md)
-};
 std::optional<ServeArgs> parse_serve_args(const std::vector<std::string>& args);
 
 // navbench generate KIND ... --out DIR/NAME: a map (gen, checked) or, KIND changes, a change

@@ -44,7 +44,7 @@ int generate_command(const std::vector<std::string>& args, const std::vector<std
   if (o->kind == "queries") {  // a scenario of an existing grid map, e.g. a ROS map (docs/maps.md)
     const navbench::Map base = navbench::load_map(o->map);
     if (base.kind != navbench::MapKind::grid)
-      throw navbench::InputError(o->map + ": generate queries needs a grid map (.map, ROS .yaml, .png/.pgm)");
+      throw navbench::base::InputError(o->map + ": generate queries needs a grid map (.map, ROS .yaml, .png/.pgm)");
     const std::string map_name = std::filesystem::path(o->map).filename().string();
     const navbench::Scenario s = navbench::make_scenario(base.grid, map_name, o->queries, o->gen.seed);
     const std::string file = o->dir + "/" + o->name + (o->name.ends_with(".scen") ? "" : ".scen");
@@ -121,6 +121,29 @@ int list_command(const std::vector<std::string>& args, const std::vector<std::st
   return 0;
 }
 
+// The subcommands of the parts below cli/: each parses here and hands its part a typed struct.
+int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  auto cfg = navbench::parse_run_args(args);
+  if (!cfg) return 0;  // --help
+  cfg->argv = argv;
+  return navbench::run(*cfg);
+}
+
+int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  const auto o = navbench::parse_sweep_args(args);
+  return o ? navbench::sweep_command(*o, argv) : 0;  // nullopt: --help
+}
+
+int merge_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+  const auto o = navbench::parse_merge_args(args);
+  return o ? navbench::merge_command(*o, argv) : 0;
+}
+
+int serve_command(const std::vector<std::string>& args, const std::vector<std::string>&) {
+  const auto o = navbench::parse_serve_args(args);
+  return o ? navbench::serve_command(*o) : 0;
+}
+
 // The subcommands: main only dispatches by name. A new subcommand is one line here.
 struct Command {
   const char* name;
@@ -128,16 +151,16 @@ struct Command {
   int (*run)(const std::vector<std::string>& args, const std::vector<std::string>& argv);
 };
 const Command kCommands[] = {
-    {"run", "run the queries of maps on representations (one CSV row per query)", navbench::run_command},
-    {"sweep", "run a sweep config: many maps x representations x options, resumable", navbench::sweep_command},
-    {"merge", "combine the shard folders of a sweep", navbench::merge_command},
+    {"run", "run the queries of maps on representations (one CSV row per query)", run_command},
+    {"sweep", "run a sweep config: many maps x representations x options, resumable", sweep_command},
+    {"merge", "combine the shard folders of a sweep", merge_command},
     {"generate", "write a seeded map and scenario (random, rooms, maze, polygons, cave), or a change scenario", generate_command},
     {"structure", "write representations' structure as segments for pathviz.py", structure_command},
     {"list", "list representations and smoothers", list_command},
     {"reproduce", "run navbench's counterparts of a published table side by side with it (docs/reproduce.md)",
      navbench::reproduce_command},
     {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
-     [](const std::vector<std::string>& a, const std::vector<std::string>&) { return navbench::serve_command(a); }},
+     serve_command},
 };
 
 void usage(std::ostream& out) {
@@ -171,7 +194,7 @@ int navbench::command_line(int argc, char** argv) {
   const std::string who = "navbench " + cmd + ": ";
   try {
     return found->run(std::vector<std::string>(args.begin() + 1, args.end()), std::vector<std::string>(argv, argv + argc));
-  } catch (const navbench::InputError& e) {
+  } catch (const navbench::base::InputError& e) {
     std::cerr << who << navbench::cli::one_line(e.what()) << '\n';
     return 2;
   } catch (const std::invalid_argument& e) {

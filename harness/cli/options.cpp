@@ -97,7 +97,7 @@ std::optional<int> parse(CLI::App& app, const std::vector<std::string>& args) {
 // --radius R[,R...]: each a number >= 0 (the empty item of "0.5," too is refused).
 std::vector<double> parse_radius_list(const std::string& value) {
   std::vector<double> out;
-  for (const std::string& v : split_list(value)) {
+  for (const std::string& v : base::split_list(value)) {
     double r = 0;
     std::size_t used = 0;
     try {
@@ -198,7 +198,7 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   for (const auto& r : reps)
     for (auto& s : parse_rep_option(r)) c.reps.push_back(s);
   for (const auto& h : heuristics)
-    for (const std::string& s : split_list(h)) c.unit.heuristics.push_back(parse_heuristic(s));
+    for (const std::string& s : base::split_list(h)) c.unit.heuristics.push_back(parse_heuristic(s));
   if (c.maps.empty() && c.dynamic.empty()) throw std::invalid_argument("run needs --map PATH... or --dynamic SCEN...");
   if (!c.maps.empty() && !c.dynamic.empty()) throw std::invalid_argument("run takes --map or --dynamic, not both");
   check_run(c, kCommandLineNames);

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/metadata.hpp"
@@ -76,14 +77,6 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0 : s / double(v.size());
 }
 
-std::string fixed(double v, int digits) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(digits);
-  o << v;
-  return o.str();
-}
-
 struct Line {  // one row of the table
   std::string name, what, pub_mean, pub_ratio, our_mean, our_ratio, diff, pub_exp, our_exp, agree;
 };
@@ -123,8 +116,8 @@ int uras_koenig_arena2(const std::string& data, const std::string& out, const st
   };
   {  // the exact optimum
     const std::size_t k = agree_count(opt, anya.length);
-    lines.push_back({"ANYA", "exact optimum (squeeze optimum)", fixed(pub_opt, 6), "1.0000", fixed(our_opt, 6), "1.0000",
-                     fixed(our_opt - pub_opt, 6), fixed(mean(anya.expansions), 1), "",
+    lines.push_back({"ANYA", "exact optimum (squeeze optimum)", base::fixed(pub_opt, 6), "1.0000", base::fixed(our_opt, 6), "1.0000",
+                     base::fixed(our_opt - pub_opt, 6), base::fixed(mean(anya.expansions), 1), "",
                      std::to_string(k) + "/" + std::to_string(n) + " within 1e-4"});
     configs.push_back({{"name", "ANYA"}, {"published_mean", pub_opt}, {"mean", our_opt}, {"agree", k}, {"queries", n}});
     for (std::size_t i = 0; i < n; ++i)
@@ -149,8 +142,8 @@ int uras_koenig_arena2(const std::string& data, const std::string& out, const st
     }
     const double pm_len = mean(pub.length), our = mean(len);
     const std::size_t k = agree_count(len, pub.length);
-    lines.push_back({c.name, c.what, fixed(pm_len, 6), fixed(pm_len / pub_opt, 4), fixed(our, 6), fixed(our / our_opt, 4),
-                     fixed(our - pm_len, 6), fixed(mean(pub.expansions), 1), fixed(mean(exp), 1),
+    lines.push_back({c.name, c.what, base::fixed(pm_len, 6), base::fixed(pm_len / pub_opt, 4), base::fixed(our, 6), base::fixed(our / our_opt, 4),
+                     base::fixed(our - pm_len, 6), base::fixed(mean(pub.expansions), 1), base::fixed(mean(exp), 1),
                      c.exact_lengths ? std::to_string(k) + "/" + std::to_string(n) + " lengths equal" : "(tie-breaking)"});
     configs.push_back({{"name", c.name}, {"search", to_string(c.search)}, {"heuristic", c.heuristic}, {"smoothing", c.smoothing},
                        {"published_mean", pm_len}, {"published_ratio", pm_len / pub_opt}, {"mean", our}, {"ratio", our / our_opt},
@@ -159,8 +152,8 @@ int uras_koenig_arena2(const std::string& data, const std::string& out, const st
   }
   for (const char* name : kNotReproduced) {
     const Published pub = read_instances(data + "/outputs/Instances-" + std::string(name) + "-arena2");
-    lines.push_back({name, name[0] == 'B' ? "Block A*" : "Field A*", fixed(mean(pub.length), 6), fixed(mean(pub.length) / pub_opt, 4),
-                     "not reproduced", "", "", fixed(mean(pub.expansions), 1), "", "navbench has no such search"});
+    lines.push_back({name, name[0] == 'B' ? "Block A*" : "Field A*", base::fixed(mean(pub.length), 6), base::fixed(mean(pub.length) / pub_opt, 4),
+                     "not reproduced", "", "", base::fixed(mean(pub.expansions), 1), "", "navbench has no such search"});
   }
   // The table: stdout, table.md, index.html.
   std::ostringstream md;

@@ -18,13 +18,11 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "base/timing.hpp"
+
 namespace navbench::gppc {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 bool send_all(int fd, const void* data, std::size_t n) {
   const char* p = static_cast<const char*>(data);
@@ -159,10 +157,10 @@ EntryProcess::Child EntryProcess::start(Mode mode, double& us, std::int64_t& rss
 // reason when the time or memory limit is broken or the child closed its end.
 bool EntryProcess::receive(Child& c, void* data, std::size_t n, double limit_ms, std::string& why) {
   char* p = static_cast<char*>(data);
-  const auto t0 = Clock::now();
+  const auto t0 = base::Clock::now();
   const std::uint64_t memory_limit = limits_.memory_mb << 20;
   while (n > 0) {
-    const double left = limit_ms - ms_since(t0);
+    const double left = limit_ms - base::ms_since(t0);
     if (left <= 0) {
       why = "time limit of " + std::to_string(long(limit_ms)) + " ms exceeded";
       return false;

@@ -62,15 +62,6 @@ const RepresentationEntry* reference_representation() {
   return nullptr;
 }
 
-const char* to_string(Erode e) {
-  switch (e) {
-    case Erode::cell: return "cell";
-    case Erode::none: return "none";
-    case Erode::centre: break;
-  }
-  return "centre";
-}
-
 namespace {
 
 const RepresentationEntry& known(const std::string& n) {
@@ -97,10 +88,10 @@ RepresentationSpec parse_spec(const std::string& value, std::size_t colon) {
   std::vector<ParamDecl> declared(s.entry->params.begin(), s.entry->params.end());
   if (s.entry->caps.radius == RadiusSupport::shrunk_map) declared.push_back(kErodeParam);
   Params::parse(given).check(declared, s.entry->clashes, s.entry->name);
-  for (const std::string& kv : given.empty() ? std::vector<std::string>{} : split_list(given)) {
+  for (const std::string& kv : given.empty() ? std::vector<std::string>{} : base::split_list(given)) {
     if (kv.rfind(std::string(kErodeParam.name) + "=", 0) == 0) {
       Params e = Params::parse(kv);
-      s.erode = Erode(e.choice(kErodeParam));  // the choice's index is the Erode value
+      s.erode = Erosion(e.choice(kErodeParam));  // the choice's index is the Erosion value
     } else {
       s.params += (s.params.empty() ? "" : ",") + kv;
     }
@@ -124,7 +115,7 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
     out.push_back(parse_spec(value, colon));
     return out;
   }
-  for (const std::string& n : split_list(value)) {
+  for (const std::string& n : base::split_list(value)) {
     if (n.empty()) throw std::invalid_argument("empty representation name in --rep '" + value + "'");
     RepresentationSpec s;
     s.text = n;

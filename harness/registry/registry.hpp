@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "representations/capabilities.hpp"
+#include "geometry/erosion.hpp"
 #include "representations/params.hpp"
 #include "search/any_representation.hpp"
 
@@ -39,14 +40,9 @@ const RepresentationEntry* find_representation(const std::string& name);
 const RepresentationEntry* reference_representation();
 
 // How a shrunk-map representation meets an agent of radius R > 1e-9 (`--rep NAME:erode=...`,
-// docs/radius.md): centre (default) builds on the cells whose centre keeps clearance R, cell on
-// the cells clear as a whole (Recast's conservative rounding, without snapping query points: a
-// query point in a dropped cell is an error row, the price of that way), none on the map itself
-// (the search ignores R; only the smoother and the validity test know it, TRA*-style).
-enum class Erode { centre, cell, none };
-const char* to_string(Erode e);
+// docs/radius.md) is an Erosion (geometry/erosion.hpp): centre (default), cell or none.
 // The harness's own parameter of every shrunk-map entry (caps.radius == shrunk_map), declared as
-// the representations declare theirs; a choice whose index is the Erode value.
+// the representations declare theirs; a choice whose index is the Erosion value.
 inline constexpr ParamDecl kErodeParam{"erode", ParamType::choice, 0, 0, 2,
                                        "at R > 0: build on the cells whose centre keeps R, the cells clear as a whole, or the map itself",
                                        nullptr, "centre,cell,none"};
@@ -56,10 +52,10 @@ struct RepresentationSpec {
   std::string text;                              // as given: the `representation` column
   const RepresentationEntry* entry = nullptr;    // never null once parsed
   std::string params;                            // the representation's own "k=v,..." (erode taken out) or ""
-  std::optional<Erode> erode;                    // erode=... when given: a typed field, not text
+  std::optional<Erosion> erode;                    // erode=... when given: a typed field, not text
   const std::string& name() const { return entry->name; }
   const Capabilities& caps() const { return entry->caps; }
-  Erode erosion() const { return erode.value_or(Erode::centre); }
+  Erosion erosion() const { return erode.value_or(Erosion::centre); }
   // The build CSV's `params` (docs/results.md): the keys the build read, sorted, defaults included;
   // for a shrunk-map build at R > 0 (shrunk) led by erode=..., the way the build met the radius.
   std::string build_params(const Params& read, bool shrunk) const;

@@ -1,8 +1,11 @@
 #include "harness/results/results.hpp"
-#include "datasets/text_lines.hpp"
+#include "base/text.hpp"
 
 #include <cstdio>
 #include <stdexcept>
+#include <string_view>
+#include <type_traits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -29,109 +32,117 @@ std::string csv_field(const std::string& s) {
   return out + '"';
 }
 
-std::string format_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.12g", v);
-  return buf;
-}
+std::string format_number(double v) { return base::number(v, 12); }
 
 namespace {
 
 // The one column table: every column of every results file, in file order, with its type, its
-// group and how it is written from a row. Headers, meta.json's "schema" and the rows are all made
-// from these tables (the Python scripts read the schema from meta.json). "core" columns are always
-// written; each optional capability contributes its group, whose columns appear only in files that
-// have it (radius: runs given radii; epoch: changing maps; terrain: runs over weighted maps; pinch:
-// runs under --pinch allow, SPEC §11; entry: the build rows of runs with a planner from outside).
+// group and how it is read from a row. Headers, meta.json's "schema", the CSV rows and the viewer's
+// JSON rows are all made from these tables (the Python scripts read the schema from meta.json).
+// "core" columns are always written; each optional capability contributes its group, whose columns
+// appear only in files that have it (radius: runs given radii; epoch: changing maps; terrain: runs
+// over weighted maps; pinch: runs under --pinch allow, SPEC §11; entry: the build rows of runs with
+// a planner from outside).
+//
+// How a value is written: text quoted when it must be, counts as integers, numbers with 12
+// significant digits, times with 3 decimals, flags as 1/0; an absent value as the empty field.
+enum class Kind { text, count, number, time, flag };
+// A column's value in one row: absent, a count, a number, a flag or a text.
+using Cell = std::variant<std::monostate, long long, double, bool, std::string>;
+const char* schema_type(Kind k) {
+  switch (k) {
+    case Kind::text: return "text";
+    case Kind::count: return "int";
+    case Kind::flag: return "bool";
+    case Kind::number:
+    case Kind::time: break;
+  }
+  return "float";
+}
+
 template <class Row>
 struct Column {
   const char* name;
-  const char* type;   // text | int | float | bool (1/0/empty)
-  const char* group;  // core | radius | epoch | terrain | entry
-  void (*write)(std::string& out, const Row& r);
+  Kind kind;
+  const char* group;  // core | radius | epoch | pinch | terrain | entry
+  Cell (*read)(const Row& r);
 };
 
-// How a field is written: text quoted when it must be, numbers with 12 significant digits, times
-// with 3 decimals, an absent optional value as the empty field.
-void quoted(std::string& s, const std::string& v) { s += csv_field(v); }
-void number(std::string& s, double v) { s += format_number(v); }
-void count(std::string& s, long long v) { s += std::to_string(v); }
-void micros(std::string& s, double v) { s += text::fixed(v, 3); }
-void number(std::string& s, const std::optional<double>& v) {
-  if (v) number(s, *v);
+template <class T>
+Cell opt(const std::optional<T>& v) {
+  return v ? Cell(*v) : Cell();
 }
-void flag(std::string& s, const std::optional<bool>& v) {
-  if (v) s += *v ? '1' : '0';
-}
+Cell count(std::size_t v) { return Cell((long long)v); }
 
 using R = ResultRow;
 constexpr Column<R> kResultColumns[] = {
-    {"map", "text", "core", [](std::string& s, const R& r) { quoted(s, r.map); }},
-    {"collection", "text", "core", [](std::string& s, const R& r) { quoted(s, r.collection); }},
-    {"scen_index", "int", "core", [](std::string& s, const R& r) { count(s, r.scen_index); }},
-    {"bucket", "int", "core", [](std::string& s, const R& r) { count(s, r.bucket); }},
-    {"representation", "text", "core", [](std::string& s, const R& r) { quoted(s, r.representation); }},
-    {"heuristic", "text", "core", [](std::string& s, const R& r) { quoted(s, r.heuristic); }},
-    {"smoothing", "text", "core", [](std::string& s, const R& r) { quoted(s, r.smoothing); }},
-    {"convention", "text", "core", [](std::string& s, const R& r) { s += r.convention; }},
-    {"sx", "float", "core", [](std::string& s, const R& r) { number(s, r.sx); }},
-    {"sy", "float", "core", [](std::string& s, const R& r) { number(s, r.sy); }},
-    {"gx", "float", "core", [](std::string& s, const R& r) { number(s, r.gx); }},
-    {"gy", "float", "core", [](std::string& s, const R& r) { number(s, r.gy); }},
-    {"status", "text", "core", [](std::string& s, const R& r) { s += to_string(r.status); }},
-    {"length", "float", "core", [](std::string& s, const R& r) { number(s, r.length); }},
-    {"optimal", "float", "core", [](std::string& s, const R& r) { number(s, r.optimal); }},
-    {"octile_optimal", "float", "core", [](std::string& s, const R& r) { number(s, r.octile_optimal); }},
-    {"gap", "float", "core", [](std::string& s, const R& r) { number(s, r.gap); }},
-    {"valid", "bool", "core", [](std::string& s, const R& r) { flag(s, r.valid); }},
-    {"expansions", "int", "core", [](std::string& s, const R& r) { count(s, (long long)r.expansions); }},
-    {"path_points", "int", "core", [](std::string& s, const R& r) { count(s, (long long)r.path_points); }},
-    {"locate_us", "float", "core", [](std::string& s, const R& r) { micros(s, r.locate_us); }},
-    {"search_us", "float", "core", [](std::string& s, const R& r) { micros(s, r.search_us); }},
-    {"smooth_us", "float", "core", [](std::string& s, const R& r) { micros(s, r.smooth_us); }},
-    {"raw_length", "float", "core", [](std::string& s, const R& r) { number(s, r.raw_length); }},
-    {"raw_valid", "bool", "core", [](std::string& s, const R& r) { flag(s, r.raw_valid); }},
-    {"generated", "int", "core", [](std::string& s, const R& r) { count(s, (long long)r.generated); }},
-    {"message", "text", "core", [](std::string& s, const R& r) { quoted(s, r.message); }},
-    {"search", "text", "core", [](std::string& s, const R& r) { s += r.search; }},
-    {"los_checks", "int", "core", [](std::string& s, const R& r) { count(s, (long long)r.los_checks); }},
-    {"clearance", "float", "core", [](std::string& s, const R& r) { number(s, r.clearance); }},
-    {"turn", "float", "core", [](std::string& s, const R& r) { number(s, r.turn); }},
+    {"map", Kind::text, "core", [](const R& r) { return Cell(r.map); }},
+    {"collection", Kind::text, "core", [](const R& r) { return Cell(r.collection); }},
+    {"scen_index", Kind::count, "core", [](const R& r) { return Cell((long long)r.scen_index); }},
+    {"bucket", Kind::count, "core", [](const R& r) { return Cell((long long)r.bucket); }},
+    {"representation", Kind::text, "core", [](const R& r) { return Cell(r.representation); }},
+    {"heuristic", Kind::text, "core", [](const R& r) { return Cell(r.heuristic); }},
+    {"smoothing", Kind::text, "core", [](const R& r) { return Cell(r.smoothing); }},
+    {"convention", Kind::text, "core", [](const R& r) { return Cell(r.convention); }},
+    {"sx", Kind::number, "core", [](const R& r) { return Cell(r.sx); }},
+    {"sy", Kind::number, "core", [](const R& r) { return Cell(r.sy); }},
+    {"gx", Kind::number, "core", [](const R& r) { return Cell(r.gx); }},
+    {"gy", Kind::number, "core", [](const R& r) { return Cell(r.gy); }},
+    {"status", Kind::text, "core", [](const R& r) { return Cell(std::string(to_string(r.status))); }},
+    {"length", Kind::number, "core", [](const R& r) { return opt(r.length); }},
+    {"optimal", Kind::number, "core", [](const R& r) { return opt(r.optimal); }},
+    {"octile_optimal", Kind::number, "core", [](const R& r) { return opt(r.octile_optimal); }},
+    {"gap", Kind::number, "core", [](const R& r) { return opt(r.gap); }},
+    {"valid", Kind::flag, "core", [](const R& r) { return opt(r.valid); }},
+    {"expansions", Kind::count, "core", [](const R& r) { return count(r.expansions); }},
+    {"path_points", Kind::count, "core", [](const R& r) { return count(r.path_points); }},
+    {"locate_us", Kind::time, "core", [](const R& r) { return Cell(r.locate_us); }},
+    {"search_us", Kind::time, "core", [](const R& r) { return Cell(r.search_us); }},
+    {"smooth_us", Kind::time, "core", [](const R& r) { return Cell(r.smooth_us); }},
+    {"raw_length", Kind::number, "core", [](const R& r) { return opt(r.raw_length); }},
+    {"raw_valid", Kind::flag, "core", [](const R& r) { return opt(r.raw_valid); }},
+    {"generated", Kind::count, "core", [](const R& r) { return count(r.generated); }},
+    {"message", Kind::text, "core", [](const R& r) { return Cell(r.message); }},
+    {"search", Kind::text, "core", [](const R& r) { return Cell(r.search); }},
+    {"los_checks", Kind::count, "core", [](const R& r) { return count(r.los_checks); }},
+    {"clearance", Kind::number, "core", [](const R& r) { return opt(r.clearance); }},
+    {"turn", Kind::number, "core", [](const R& r) { return opt(r.turn); }},
     // radius (docs/radius.md)
-    {"radius", "float", "radius", [](std::string& s, const R& r) { number(s, r.radius); }},
+    {"radius", Kind::number, "radius", [](const R& r) { return opt(r.radius); }},
     // epoch (docs/changing-maps.md)
-    {"epoch", "int", "epoch", [](std::string& s, const R& r) { if (r.epoch) count(s, *r.epoch); }},
+    {"epoch", Kind::count, "epoch", [](const R& r) { return r.epoch ? Cell((long long)*r.epoch) : Cell(); }},
     // pinch (SPEC §11: runs under --pinch allow)
-    {"pinch", "text", "pinch", [](std::string& s, const R& r) { s += r.pinch; }},
+    {"pinch", Kind::text, "pinch", [](const R& r) { return Cell(r.pinch); }},
     // terrain (docs/terrain.md)
-    {"terrain", "text", "terrain", [](std::string& s, const R& r) { quoted(s, r.terrain); }},
-    {"cost", "float", "terrain", [](std::string& s, const R& r) { number(s, r.cost); }},
-    {"raw_cost", "float", "terrain", [](std::string& s, const R& r) { number(s, r.raw_cost); }},
-    {"octile_optimal_cost", "float", "terrain", [](std::string& s, const R& r) { number(s, r.octile_optimal_cost); }},
-    {"optimal_cost", "float", "terrain", [](std::string& s, const R& r) { number(s, r.optimal_cost); }},
-    {"cost_gap", "float", "terrain", [](std::string& s, const R& r) { number(s, r.cost_gap); }}};
+    {"terrain", Kind::text, "terrain", [](const R& r) { return Cell(r.terrain); }},
+    {"cost", Kind::number, "terrain", [](const R& r) { return opt(r.cost); }},
+    {"raw_cost", Kind::number, "terrain", [](const R& r) { return opt(r.raw_cost); }},
+    {"octile_optimal_cost", Kind::number, "terrain", [](const R& r) { return opt(r.octile_optimal_cost); }},
+    {"optimal_cost", Kind::number, "terrain", [](const R& r) { return opt(r.optimal_cost); }},
+    {"cost_gap", Kind::number, "terrain", [](const R& r) { return opt(r.cost_gap); }}};
 
 using B = BuildRow;
 constexpr Column<B> kBuildColumns[] = {
-    {"map", "text", "core", [](std::string& s, const B& b) { quoted(s, b.map); }},
-    {"representation", "text", "core", [](std::string& s, const B& b) { quoted(s, b.representation); }},
-    {"params", "text", "core", [](std::string& s, const B& b) { quoted(s, b.params); }},
-    {"build_ms", "float", "core", [](std::string& s, const B& b) { micros(s, b.build_ms); }},
-    {"vertices", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.vertices); }},
-    {"edges", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.edges); }},
-    {"memory_bytes", "int", "core", [](std::string& s, const B& b) { count(s, (long long)b.memory_bytes); }},
-    {"radius", "float", "radius", [](std::string& s, const B& b) { number(s, b.radius); }},
-    {"pinch", "text", "pinch", [](std::string& s, const B& b) { s += b.pinch; }},
-    {"terrain", "text", "terrain", [](std::string& s, const B& b) { quoted(s, b.terrain); }},
+    {"map", Kind::text, "core", [](const B& b) { return Cell(b.map); }},
+    {"representation", Kind::text, "core", [](const B& b) { return Cell(b.representation); }},
+    {"params", Kind::text, "core", [](const B& b) { return Cell(b.params); }},
+    {"build_ms", Kind::time, "core", [](const B& b) { return Cell(b.build_ms); }},
+    {"vertices", Kind::count, "core", [](const B& b) { return count(b.vertices); }},
+    {"edges", Kind::count, "core", [](const B& b) { return count(b.edges); }},
+    {"memory_bytes", Kind::count, "core", [](const B& b) { return count(b.memory_bytes); }},
+    {"radius", Kind::number, "radius", [](const B& b) { return opt(b.radius); }},
+    {"pinch", Kind::text, "pinch", [](const B& b) { return Cell(b.pinch); }},
+    {"terrain", Kind::text, "terrain", [](const B& b) { return Cell(b.terrain); }},
     // entry (docs/outside-planners.md#4-what-is-measured-and-how): only a planner from outside fills them
-    {"preprocess_ms", "float", "entry", [](std::string& s, const B& b) { if (b.preprocess_ms) micros(s, *b.preprocess_ms); }},
-    {"prepare_ms", "float", "entry", [](std::string& s, const B& b) { if (b.prepare_ms) micros(s, *b.prepare_ms); }},
-    {"stored_bytes", "int", "entry", [](std::string& s, const B& b) { if (b.stored_bytes) count(s, (long long)*b.stored_bytes); }},
-    {"peak_rss_bytes", "int", "entry", [](std::string& s, const B& b) { if (b.peak_rss_bytes) count(s, (long long)*b.peak_rss_bytes); }}};
+    {"preprocess_ms", Kind::time, "entry", [](const B& b) { return opt(b.preprocess_ms); }},
+    {"prepare_ms", Kind::time, "entry", [](const B& b) { return opt(b.prepare_ms); }},
+    {"stored_bytes", Kind::count, "entry", [](const B& b) { return b.stored_bytes ? Cell((long long)*b.stored_bytes) : Cell(); }},
+    {"peak_rss_bytes", Kind::count, "entry", [](const B& b) { return b.peak_rss_bytes ? Cell((long long)*b.peak_rss_bytes) : Cell(); }}};
 
 // The polyline as "x y;x y;..." at full precision; a path with arcs (docs/radius.md) as its items,
 // "@cx cy" for an arc's centre.
-void points(std::string& s, const ResultRow& r) {
+Cell points(const ResultRow& r) {
+  std::string s;
   char buf[80];
   bool first = true;
   auto put = [&](const char* mark, Point p) {
@@ -143,29 +154,51 @@ void points(std::string& s, const ResultRow& r) {
     for (const PathItem& it : r.items) put(it.arc_centre ? "@" : "", it.p);
   else
     for (const Point& p : r.path) put("", p);
+  return s;
 }
 
-constexpr Column<R> kPathsColumns[] = {
-    {"map", "text", "core", [](std::string& s, const R& r) { quoted(s, r.map); }},
-    {"scen_index", "int", "core", [](std::string& s, const R& r) { count(s, r.scen_index); }},
-    {"representation", "text", "core", [](std::string& s, const R& r) { quoted(s, r.representation); }},
-    {"heuristic", "text", "core", [](std::string& s, const R& r) { quoted(s, r.heuristic); }},
-    {"smoothing", "text", "core", [](std::string& s, const R& r) { quoted(s, r.smoothing); }},
-    {"convention", "text", "core", [](std::string& s, const R& r) { s += r.convention; }},
-    {"search", "text", "core", [](std::string& s, const R& r) { s += r.search; }},
-    {"radius", "float", "radius", [](std::string& s, const R& r) { number(s, r.radius); }},
-    {"terrain", "text", "terrain", [](std::string& s, const R& r) { quoted(s, r.terrain); }},
-    {"points", "text", "core", points}};
+// A column of the results rows, by name (a name that is none of theirs does not compile).
+consteval Column<R> result_column(std::string_view name) {
+  for (const Column<R>& c : kResultColumns)
+    if (name == c.name) return c;
+  throw "not a column of the results rows";
+}
+
+// The paths rows: the results rows' columns that identify a query's row, and its points.
+constexpr Column<R> kPathsColumns[] = {result_column("map"),       result_column("scen_index"), result_column("representation"),
+                                       result_column("heuristic"), result_column("smoothing"),  result_column("convention"),
+                                       result_column("search"),    result_column("radius"),     result_column("terrain"),
+                                       {"points", Kind::text, "core", points}};
 
 using U = UpdateRow;
 constexpr Column<U> kUpdateColumns[] = {
-    {"map", "text", "core", [](std::string& s, const U& u) { quoted(s, u.map); }},
-    {"representation", "text", "core", [](std::string& s, const U& u) { quoted(s, u.representation); }},
-    {"epoch", "int", "core", [](std::string& s, const U& u) { count(s, u.epoch); }},
-    {"patches", "int", "core", [](std::string& s, const U& u) { count(s, u.patches); }},
-    {"cells_changed", "int", "core", [](std::string& s, const U& u) { count(s, (long long)u.cells_changed); }},
-    {"update_us", "float", "core", [](std::string& s, const U& u) { micros(s, u.update_us); }},
-    {"rebuild_us", "float", "core", [](std::string& s, const U& u) { if (u.rebuild_us) micros(s, *u.rebuild_us); }}};
+    {"map", Kind::text, "core", [](const U& u) { return Cell(u.map); }},
+    {"representation", Kind::text, "core", [](const U& u) { return Cell(u.representation); }},
+    {"epoch", Kind::count, "core", [](const U& u) { return Cell((long long)u.epoch); }},
+    {"patches", Kind::count, "core", [](const U& u) { return Cell((long long)u.patches); }},
+    {"cells_changed", Kind::count, "core", [](const U& u) { return count(u.cells_changed); }},
+    {"update_us", Kind::time, "core", [](const U& u) { return Cell(u.update_us); }},
+    {"rebuild_us", Kind::time, "core", [](const U& u) { return opt(u.rebuild_us); }}};
+
+// One value as its column's kind writes it.
+void write(std::string& s, Kind k, const Cell& c) {
+  if (std::holds_alternative<std::monostate>(c)) return;
+  switch (k) {
+    case Kind::text: s += csv_field(std::get<std::string>(c)); return;
+    case Kind::count: s += std::to_string(std::get<long long>(c)); return;
+    case Kind::number: s += format_number(std::get<double>(c)); return;
+    case Kind::time: s += base::fixed(std::get<double>(c), 3); return;
+    case Kind::flag: s += std::get<bool>(c) ? '1' : '0'; return;
+  }
+}
+
+// One value in JSON: an absent one is null.
+nlohmann::json json_of(const Cell& c) {
+  return std::visit([](const auto& v) -> nlohmann::json {
+    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::monostate>) return nullptr;
+    else return v;
+  }, c);
+}
 
 bool has(const ColumnGroups& g, const char* group) {
   const std::string_view n = group;
@@ -190,15 +223,22 @@ std::string row_of(const Column<Row> (&cols)[N], const Row& r, const ColumnGroup
     if (!has(g, c.group)) continue;
     if (!first) s += ',';
     first = false;
-    c.write(s, r);
+    write(s, c.kind, c.read(r));
   }
   return s;
 }
 
 template <class Row, std::size_t N>
+nlohmann::json json_of(const Column<Row> (&cols)[N], const Row& r) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Column<Row>& c : cols) out[c.name] = json_of(c.read(r));
+  return out;
+}
+
+template <class Row, std::size_t N>
 nlohmann::json schema_of(const Column<Row> (&cols)[N]) {
   nlohmann::json out = nlohmann::json::array();
-  for (const Column<Row>& c : cols) out.push_back({{"name", c.name}, {"type", c.type}, {"group", c.group}});
+  for (const Column<Row>& c : cols) out.push_back({{"name", c.name}, {"type", schema_type(c.kind)}, {"group", c.group}});
   return out;
 }
 
@@ -223,6 +263,9 @@ std::string format_path_row(const ResultRow& r, const ColumnGroups& g) {
   return row_of(kPathsColumns, r, g);
 }
 std::string format_update_row(const UpdateRow& u) { return row_of(kUpdateColumns, u, {}); }
+
+nlohmann::json result_row_json(const ResultRow& r) { return json_of(kResultColumns, r); }
+nlohmann::json build_row_json(const BuildRow& b) { return json_of(kBuildColumns, b); }
 
 ResultWriter::ResultWriter(const std::string& prefix, bool paths, const ColumnGroups& groups)
     : groups_(groups), with_paths_(paths) {

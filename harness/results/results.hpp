@@ -106,6 +106,9 @@ std::string format_row(const ResultRow& r, const ColumnGroups& g = {});
 std::string format_build_row(const BuildRow& b, const ColumnGroups& g);
 std::string format_path_row(const ResultRow& r, const ColumnGroups& g);  // "" when the row has no path
 std::string format_update_row(const UpdateRow& u);
+// The same rows as JSON objects (the viewer's): every column by name, an absent value null.
+nlohmann::json result_row_json(const ResultRow& r);
+nlohmann::json build_row_json(const BuildRow& b);
 
 // Writes the result files of one run. Rows are flushed as they come, so an interrupted run keeps
 // every row it finished (the sweep adds atomic per-unit files on top).

@@ -30,9 +30,9 @@ std::string AgentSpace::invalid_query_message(Point start, Point goal) const {
   return point_ok(start) ? "goal lacks clearance R" : "start lacks clearance R";
 }
 
-const Map& AgentSpace::build_map(Erode erode) const {
-  if (!eroded_ || erode == Erode::none) return map();
-  return erode == Erode::cell ? *eroded_cell_ : *eroded_;
+const Map& AgentSpace::build_map(Erosion erode) const {
+  if (!eroded_ || erode == Erosion::none) return map();
+  return erode == Erosion::cell ? *eroded_cell_ : *eroded_;
 }
 
 }  // namespace navbench

@@ -48,7 +48,7 @@ class AgentSpace {
   // The map a representation builds on: for a disc the map shrunk by R ("centre" or "cell" on grid
   // maps, the shrunk free space on polygon maps; geometry/erosion.hpp), with erode=none or for the
   // point agent the map itself.
-  const Map& build_map(Erode erode) const;
+  const Map& build_map(Erosion erode) const;
 
  private:
   Agent agent_;

@@ -31,7 +31,7 @@ const char* to_string(SearchMode m) {
 
 std::vector<SearchMode> parse_search_list(const std::string& value) {
   std::vector<SearchMode> out;
-  for (const std::string& s : split_list(value)) {
+  for (const std::string& s : base::split_list(value)) {
     if (s == "astar") out.push_back(SearchMode::astar);
     else if (s == "theta") out.push_back(SearchMode::theta);
     else if (s == "lazy-theta") out.push_back(SearchMode::lazy_theta);
@@ -88,7 +88,7 @@ void check_run(RunDescription& d, const OptionNames& n) {
   if (d.select.convention != "center" && d.select.convention != "corner")
     fail(std::string(n.convention) + " must be center or corner, got '" + d.select.convention + "'");
   for (const RepresentationSpec& r : d.reps) {  // SPEC 11: the corner lattice's query points are corners
-    const auto kv = split_list(r.params);
+    const auto kv = base::split_list(r.params);
     const bool corner = std::find(kv.begin(), kv.end(), "lattice=corner") != kv.end();
     if (corner && d.select.convention != "corner") fail(r.text + " needs the corner convention (" + n.convention + " corner)");
     if (!corner && std::find(kv.begin(), kv.end(), "pinch=allow") != kv.end())
@@ -121,7 +121,7 @@ void MapWeights::set_terrain(const std::string& text) {
 
 std::vector<std::string> parse_smoothing_list(const std::string& value) {
   std::vector<std::string> out;
-  for (const std::string& s : split_list(value)) {
+  for (const std::string& s : base::split_list(value)) {
     bool known = false;
     for (auto& sm : smoothers()) known |= sm.name == s;
     if (!known) throw std::invalid_argument("unknown smoothing '" + s + "' (none, los, funnel)");

@@ -16,8 +16,8 @@
 #include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 #include "harness/run/timed_build.hpp"
-#include "harness/util/timing.hpp"
-#include "datasets/text_lines.hpp"
+#include "base/timing.hpp"
+#include "base/text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -66,13 +66,13 @@ BuildRow rebuild(const Map& map, Live& l) {
 void update_all(const RunConfig& cfg, const Map& map, const std::vector<CellChange>& changed, long epoch, long patches,
                 std::vector<Live>& live, std::ofstream& updates) {
   for (Live& l : live) {
-    auto t0 = Clock::now();
+    auto t0 = base::Clock::now();
     double update_us = 0;
     if (l.rep->update(map, changed)) {
-      update_us = us_since(t0);
+      update_us = base::us_since(t0);
       l.rep->prepare();  // search memory, untimed: the update's and the rebuild's times leave it out alike
     } else {
-      update_us = us_since(t0);  // the attempt, then a build as the baseline's
+      update_us = base::us_since(t0);  // the attempt, then a build as the baseline's
       l.rep.reset();  // free the old build first: peak memory stays one build (untimed, as the baseline's free)
       update_us += rebuild(map, l).build_ms * 1000.0;
     }

@@ -6,7 +6,7 @@
 #include "geometry/path_quality.hpp"
 #include "harness/run/parallel.hpp"
 #include "harness/run/pipeline.hpp"
-#include "harness/util/timing.hpp"
+#include "base/timing.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
@@ -75,9 +75,9 @@ Oracles::~Oracles() = default;
 void Oracles::build_tangent() {
   if (tangent_) return;
   // docs/radius.md: the exact optimum of the disc, from the tangent graph (Chew 1985), once per (map, R).
-  const auto t0 = Clock::now();
+  const auto t0 = base::Clock::now();
   tangent_ = std::make_unique<TangentGraph>(space_.free(), *space_.validity(), space_.R());
-  tangent_ms_ = ms_since(t0);
+  tangent_ms_ = base::ms_since(t0);
 }
 
 void Oracles::prepare() {

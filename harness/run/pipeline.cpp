@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "geometry/path_quality.hpp"
-#include "harness/util/timing.hpp"
+#include "base/timing.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 #include "smoothing/smoothing.hpp"
@@ -52,11 +52,11 @@ void finish_row(ResultRow& r, Polyline path, const QueryContext& c) {
 // Returns the rows when the query ends here.
 std::optional<std::vector<ResultRow>> locate(const QueryContext& c, Query& q, ResultRow& row) {
   auto rows_for_all = [&](Status st, const std::string& msg) { return rows_for_every_smoothing(row, c.smoothings, st, msg); };
-  const auto t = Clock::now();
+  const auto t = base::Clock::now();
   const bool valid = c.space.point_ok(q.start) && c.space.point_ok(q.goal);
   // A search of the representation's own (Detour's) places the points itself.
   const bool located = valid && (c.search == SearchMode::detour || c.rep->locate(q));
-  row.locate_us = us_since(t);
+  row.locate_us = base::us_since(t);
   if (!valid) return rows_for_all(Status::invalid_query, c.space.invalid_query_message(q.start, q.goal));
   // A representation that approximates the free space (Recast's mesh) may not reach a free point:
   // a missed path, never a point moved onto it (docs/recast.md).
@@ -85,9 +85,9 @@ struct Found {
 // (Detour's findStraightPath already pulled it taut through its corridor).
 Found own_search(const QueryContext& c, const Query& q, ResultRow& row) {
   Found f;
-  const auto t = Clock::now();
+  const auto t = base::Clock::now();
   OwnAnswer a = c.rep->own_search(q.start, q.goal);
-  row.search_us = us_since(t);
+  row.search_us = base::us_since(t);
   row.generated = a.nodes;
   f.found = a.status == OwnAnswer::Status::found;
   if (f.found) f.raw = std::move(a.path);
@@ -105,7 +105,7 @@ Found search(const QueryContext& c, Query& q, ResultRow& row) {
   const auto sees = [&space](Point a, Point b) { return space.sees(a, b); };
   SearchStats stats;
   Found f;
-  const auto t = Clock::now();
+  const auto t = base::Clock::now();
   double cost;
   if (c.search == SearchMode::astar) {
     cost = c.ws ? std::as_const(*c.rep).search(q, h, stats, *c.ws, c.trace) : c.rep->search(q, h, stats, c.trace);
@@ -121,7 +121,7 @@ Found search(const QueryContext& c, Query& q, ResultRow& row) {
       f.corridor = c.rep->corridor(q);
     }
   }
-  row.search_us = us_since(t);
+  row.search_us = base::us_since(t);
   if (c.trace && f.found) {  // the search's path; a path with arcs by its points (the arcs' centres left out)
     Polyline drawn = f.raw;
     for (const PathItem& it : f.arcs)
@@ -163,7 +163,7 @@ ResultRow smooth_row(const QueryContext& c, const ResultRow& row, const std::str
   ResultRow r = row;
   r.smoothing = mode;
   const AgentSpace& space = c.space;
-  const auto t = Clock::now();
+  const auto t = base::Clock::now();
   SmoothingResult sm;
   std::vector<PathItem> disc_funnel;
   if (space.disc() && mode == "funnel") {
@@ -172,7 +172,7 @@ ResultRow smooth_row(const QueryContext& c, const ResultRow& row, const std::str
   } else {
     sm = smooth(mode, f.raw, f.corridor, [&space](Point a, Point b) { return space.sees(a, b); }, c.cost.weights());
   }
-  r.smooth_us = us_since(t);
+  r.smooth_us = base::us_since(t);
   if (sm.status == SmoothingStatus::not_applicable) {
     mark_not_applicable(r, mode + " not applicable: " + c.rep_text + " has no corridor");
   } else if (!disc_funnel.empty()) {

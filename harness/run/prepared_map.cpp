@@ -37,7 +37,7 @@ Scenario draw_queries(const Map& m, const FreeSpace& free, long n, std::uint64_t
         if (free.point_free({x, y}) && (!clear || clear({x, y}))) return;
       }
     }
-    throw InputError(m.path + (clear ? ": no point with the radius's clearance to draw queries from" : ": no free space to draw queries from"));
+    throw base::InputError(m.path + (clear ? ": no point with the radius's clearance to draw queries from" : ": no free space to draw queries from"));
   };
   for (long i = 0; i < n; ++i) {
     ScenarioLine l;
@@ -66,13 +66,13 @@ std::vector<std::string> expand_map_paths(const std::vector<std::string>& maps) 
         const auto& p = it->path();
         if (it->is_regular_file() && is_scanned_map_file(p.string())) found.push_back(p.string());
       }
-      if (found.empty()) throw InputError(m + ": directory holds no map files (.map, .wkt, .yaml, .mesh, .poly)");
+      if (found.empty()) throw base::InputError(m + ": directory holds no map files (.map, .wkt, .yaml, .mesh, .poly)");
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());
     } else if (fs::is_regular_file(m, ec)) {
       out.push_back(m);
     } else {
-      throw InputError(m + ": no such map file or directory");
+      throw base::InputError(m + ": no such map file or directory");
     }
   }
   return out;
@@ -83,11 +83,11 @@ PreparedMap prepare_map(const std::string& path, const QuerySelection& sel) {
   pm.map = load_map(path, sel.read);  // by file type (datasets/load_map.hpp)
   const bool wkt = pm.map.kind == MapKind::polygon;
   if (pm.map.weighted() && (sel.weights.any() || sel.convention != "center"))  // docs/terrain.md
-    throw InputError(path + ": the map carries its own costs (scale mode): no --terrain/--costs, and the center convention only");
+    throw base::InputError(path + ": the map carries its own costs (scale mode): no --terrain/--costs, and the center convention only");
   if (sel.weights.any()) {  // docs/terrain.md: the weighted map replaces the plain one
-    if (wkt) throw InputError(path + ": terrain costs need a grid map (.map), not a polygon map");
+    if (wkt) throw base::InputError(path + ": terrain costs need a grid map (.map), not a polygon map");
     if (sel.weights.terrain && !is_movingai_path(path))
-      throw InputError(path + ": --terrain names Moving AI map characters; this map has none (use --costs)");
+      throw base::InputError(path + ": --terrain names Moving AI map characters; this map has none (use --costs)");
     Map plain = std::move(pm.map);
     if (sel.weights.terrain) {
       pm.map = load_terrain_map(path, *sel.weights.terrain);  // the table as parsed where it was given
@@ -107,13 +107,13 @@ PreparedMap prepare_map(const std::string& path, const QuerySelection& sel) {
       const std::string want = fs::path(path).filename().string();
       for (std::size_t i = 0; i < pm.scen.lines.size(); ++i)
         if (fs::path(pm.scen.lines[i].map).filename().string() != want)
-          throw InputError(scen + ": query " + std::to_string(i) + " names map '" + pm.scen.lines[i].map +
+          throw base::InputError(scen + ": query " + std::to_string(i) + " names map '" + pm.scen.lines[i].map +
                            "', not " + want);
     }
   } else if (!sel.scen.empty()) {
-    throw InputError(sel.scen + ": cannot open scenario file");
+    throw base::InputError(sel.scen + ": cannot open scenario file");
   } else if (sel.queries <= 0) {
-    throw InputError(path + ": no scenario file " + scen + " (give --queries N to draw random queries)");
+    throw base::InputError(path + ": no scenario file " + scen + " (give --queries N to draw random queries)");
   }
   pm.selection = sel;
   return pm;

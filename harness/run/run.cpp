@@ -19,7 +19,7 @@
 #include "harness/run/metadata.hpp"
 #include "harness/run/parallel.hpp"
 #include "harness/run/timed_build.hpp"
-#include "harness/util/timing.hpp"
+#include "base/timing.hpp"
 #include "search/workspace.hpp"
 
 namespace fs = std::filesystem;
@@ -162,8 +162,8 @@ void note_agent_map(const AgentMap& am) {
 }
 
 // Throughput of a unit's query phase (build excluded, row writing included), e.g. for --threads.
-void note_throughput(const RunConfig& cfg, const AgentMap& am, const RepresentationSpec& spec, const BuildRow& b, Clock::time_point t0) {
-  const double s = us_since(t0) / 1e6 - b.build_ms / 1e3;
+void note_throughput(const RunConfig& cfg, const AgentMap& am, const RepresentationSpec& spec, const BuildRow& b, base::Clock::time_point t0) {
+  const double s = base::us_since(t0) / 1e6 - b.build_ms / 1e3;
   const std::size_t n = am.queries().size() * cfg.unit.heuristics.size();
   if (cfg.quiet || s <= 0) return;
   char buf[200];
@@ -215,7 +215,7 @@ int run(const RunConfig& cfg) {
           }
           writer.write(r);
         };
-        const auto t0 = Clock::now();
+        const auto t0 = base::Clock::now();
         if (auto b = run_unit(am, spec, unit, sink)) {
           writer.write(*b);
           note_throughput(cfg, am, spec, *b, t0);

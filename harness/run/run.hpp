@@ -21,12 +21,7 @@ namespace navbench {
 std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt,
                                  const std::function<void(const ResultRow&)>& sink);
 
-// Parses the arguments after `run` (CLI11, typed options). nullopt: --help was given and printed.
-// Throws std::invalid_argument with a one-line message.
-std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args);
-// `navbench run ARGS`: parses and runs; returns the exit status. argv goes to meta.json.
-int run_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
-// Runs; returns the process exit status (0 = completed; 3 = --checkopt found mismatches).
+// `navbench run` (cli/ parses its arguments into a RunConfig, argv for meta.json included): runs; returns the process exit status (0 = completed; 3 = --checkopt found mismatches).
 int run(const RunConfig& cfg);
 
 }  // namespace navbench

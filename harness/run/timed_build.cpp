@@ -3,7 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "harness/util/timing.hpp"
+#include "base/timing.hpp"
 
 namespace navbench {
 namespace {
@@ -12,14 +12,14 @@ namespace {
 template <class Make>
 TimedBuild timed(const Map& m, const RepresentationSpec& spec, Params& params, bool shrunk, Make&& make) {
   TimedBuild b;
-  const auto t0 = Clock::now();
+  const auto t0 = base::Clock::now();
   try {
     b.rep = make();
   } catch (const UnsupportedMap& u) {
     b.unsupported = u.what();
     return b;
   }
-  b.row.build_ms = ms_since(t0);
+  b.row.build_ms = base::ms_since(t0);
   b.rep->prepare();  // search memory, untimed (search/any_representation.hpp)
   b.row.map = m.name;
   b.row.representation = spec.text;

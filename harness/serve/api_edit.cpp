@@ -100,9 +100,9 @@ json apply_edit(MapCache& maps, MapEntry& e, const std::vector<CellChange>& want
     // the capability weights do not read them (on a weighted map they answer not_applicable) and
     // follow changed cells only.
     if (take_live_builds(e, live, !changed.empty()) && !changed.empty()) {
-      const auto t0 = Clock::now();
+      const auto t0 = base::Clock::now();
       auto fresh = std::make_shared<const AgentSpace>(e.pm.map, Agent{});
-      free_us = us_since(t0);
+      free_us = base::us_since(t0);
       std::lock_guard g2(e.m);
       e.space = std::move(fresh);
     }

@@ -108,7 +108,7 @@ json api_map(MapCache& maps, MapEntry& e) {
 // The structure of one representation on the map, computed once per map version; with a radius
 // R > 0, that of its build at R (the shrunk map, or the tangent graph).
 Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text, const std::string& radius_text) {
-  const auto t0 = Clock::now();
+  const auto t0 = base::Clock::now();
   if (rep_text.empty() || rep_text.size() > kMaxSpecChars) throw HttpError(400, "missing or too long 'rep'");
   const auto specs = request_reps(rep_text);
   if (specs.size() != 1) throw HttpError(400, "'rep' names one representation");
@@ -129,7 +129,7 @@ Structure api_structure(MapCache& maps, MapEntry& e, const std::string& rep_text
   Structure out;
   out.version = e.version;
   std::shared_ptr<BuiltRep> b;
-  if (agent.disc() && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erode::none)) {
+  if (agent.disc() && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erosion::none)) {
     if (spec.caps().radius == RadiusSupport::tangent_graph && (!spec.params.empty() || spec.erode))
       throw HttpError(422, spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
     const auto deadline = maps.deadline(t0);

@@ -11,6 +11,7 @@
 #include <limits>
 #include <sstream>
 
+#include "base/text.hpp"
 #include "geometry/path_cost.hpp"
 #include "harness/serve/viewer.hpp"
 #include "search/workspace.hpp"
@@ -34,46 +35,18 @@ void path_json(const ResultRow& r, json& path, json& arcs) {
   }
 }
 
+// A row as the page reads it: every column of the results rows (the column table of
+// harness/results/results.cpp, by name), the build's, the path and the CSV row itself.
 json row_json(const ResultRow& r, const BuildRow& b, bool weighted) {
-  json path, arcs;
-  path_json(r, path, arcs);
-  return {{"representation", r.representation},
-          {"smoothing", r.smoothing},
-          {"search", r.search},
-          {"heuristic", r.heuristic},
-          {"status", to_string(r.status)},
-          {"message", r.message},
-          {"length", opt(r.length)},
-          {"raw_length", opt(r.raw_length)},
-          {"optimal", opt(r.optimal)},
-          {"gap", opt(r.gap)},
-          {"valid", opt(r.valid)},
-          {"raw_valid", opt(r.raw_valid)},
-          {"expansions", r.expansions},
-          {"generated", r.generated},
-          {"path_points", r.path_points},
-          {"los_checks", r.los_checks},
-          {"clearance", opt(r.clearance)},
-          {"turn", opt(r.turn)},
-          {"locate_us", r.locate_us},
-          {"search_us", r.search_us},
-          {"smooth_us", r.smooth_us},
-          {"build_ms", b.build_ms},
-          {"vertices", b.vertices},
-          {"edges", b.edges},
-          {"memory_bytes", b.memory_bytes},
-          {"radius", opt(r.radius)},
-          {"terrain", weighted ? json(r.terrain) : json(nullptr)},  // docs/terrain.md#columns
-          {"cost", opt(r.cost)},
-          {"raw_cost", opt(r.raw_cost)},
-          {"octile_optimal_cost", opt(r.octile_optimal_cost)},
-          {"optimal_cost", opt(r.optimal_cost)},
-          {"cost_gap", opt(r.cost_gap)},
-          {"path", path},
-          {"arcs", arcs},
-          // the CSV row as `navbench run` writes it (docs/results.md#result-rows; on a weighted map with
-          // the group terrain, as `navbench run --terrain/--costs` does)
-          {"row", format_row(r, {.radius = r.radius.has_value(), .terrain = weighted})}};
+  json j = result_row_json(r);
+  const json build = build_row_json(b);
+  for (const char* k : {"build_ms", "vertices", "edges", "memory_bytes"}) j[k] = build[k];
+  if (!weighted) j["terrain"] = nullptr;  // docs/terrain.md#columns
+  path_json(r, j["path"], j["arcs"]);
+  // the CSV row as `navbench run` writes it (docs/results.md#result-rows; on a weighted map with
+  // the group terrain, as `navbench run --terrain/--costs` does)
+  j["row"] = format_row(r, {.radius = r.radius.has_value(), .terrain = weighted});
+  return j;
 }
 
 // One query on one map state: what every representation's answer needs.
@@ -86,14 +59,22 @@ struct QueryJob {
   const AgentSpace& space;                 // the agent's: the point's, or at R > 1e-9 rb's
   const CostModel& cost;
   std::shared_ptr<RadiusBuilds> rb;        // R > 1e-9: the builds at R
-  Clock::time_point deadline;              // when builds at R answer "still building"
+  base::Clock::time_point deadline;              // when builds at R answer "still building"
   bool weighted = false;                   // docs/terrain.md: the map has weights (rows with the group terrain)
 };
 
-std::string number_text(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
+// An oracle's answer over a registry entry's build as the user would name it (so the build is
+// shared with their queries), asked under the build's lock; nullopt without the entry or its build.
+template <class Ask>
+std::optional<double> ask_built(MapCache& maps, MapEntry& e, const RepresentationEntry* entry, Ask ask) {
+  if (!entry) return std::nullopt;
+  RepresentationSpec spec;
+  spec.text = entry->name;
+  spec.entry = entry;
+  auto b = maps.built(e, spec);
+  if (!b->rep) return std::nullopt;
+  std::lock_guard lock(b->m);
+  return ask(*b->rep);
 }
 
 // `optimal` and `gap` from the oracle service's exact_optimum, over the registry's reference
@@ -121,29 +102,14 @@ std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSp
     std::lock_guard lock(po->m);
     return exact_optimum(*po->rep, free, s, g);
   }
-  const RepresentationEntry* ref = reference_representation();
-  if (!ref) return std::nullopt;
-  RepresentationSpec spec;
-  spec.text = ref->name;
-  spec.entry = ref;
-  auto vis = maps.built(e, spec);
-  if (!vis->rep) return std::nullopt;
-  std::lock_guard lock(vis->m);
-  return exact_optimum(*vis->rep, free, s, g);
+  return ask_built(maps, e, reference_representation(), [&](AnyRepresentation& vis) { return exact_optimum(vis, free, s, g); });
 }
 
 // docs/terrain.md: octile_optimal_cost from the oracle service, over the registry's grid8-optimal
 // entry that takes weights; its build is shared with the user's.
 std::optional<double> octile_cost_of(MapCache& maps, MapEntry& e, const FreeSpace& free, const CostModel& cost, Point s, Point g) {
-  const RepresentationEntry* grid8 = octile_entry();
-  if (!grid8 || !free.point_free(s) || !free.point_free(g)) return std::nullopt;
-  RepresentationSpec spec;
-  spec.text = grid8->name;
-  spec.entry = grid8;
-  auto b = maps.built(e, spec);
-  if (!b->rep) return std::nullopt;
-  std::lock_guard lock(b->m);
-  return octile_cost(*b->rep, free, cost, s, g);
+  if (!free.point_free(s) || !free.point_free(g)) return std::nullopt;
+  return ask_built(maps, e, octile_entry(), [&](AnyRepresentation& grid8) { return octile_cost(grid8, free, cost, s, g); });
 }
 
 // docs/terrain.md: optimal_cost from the oracle service's reference_cost, over a reference made once
@@ -183,20 +149,20 @@ json answer_one(const QueryJob& job, const RepresentationSpec& spec) {
     return out;
   };
   std::shared_ptr<BuiltRep> b;
-  if (job.rb && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erode::none)) {
+  if (job.rb && !(spec.caps().radius == RadiusSupport::shrunk_map && spec.erosion() == Erosion::none)) {
     // As the timed build says: the tangent graph takes no parameters.
     if (spec.caps().radius == RadiusSupport::tangent_graph && (!spec.params.empty() || spec.erode))
       return rows_without_path("not_applicable", spec.name() + " at R > 0 (the tangent graph) takes no parameters, got '" + spec.text + "'");
-    Clock::time_point since;
+    base::Clock::time_point since;
     b = job.maps.built_at(job.rb, spec, job.deadline, &since);
     if (!b)
-      return rows_without_path("error", "still building " + spec.text + " for radius " + number_text(job.rb->R) + " (" +
-                                            number_text(std::round(us_since(since) / 1e5) / 10) + " s so far); ask again", true);
+      return rows_without_path("error", "still building " + spec.text + " for radius " + base::number(job.rb->R) + " (" +
+                                            base::number(std::round(base::us_since(since) / 1e5) / 10) + " s so far); ask again", true);
   } else {
     b = job.maps.built(job.e, spec);
   }
   if (!b->rep)
-    return rows_without_path("not_applicable", spec.text + " does not support this map" + (job.rb ? " at radius " + number_text(job.rb->R) : "") +
+    return rows_without_path("not_applicable", spec.text + " does not support this map" + (job.rb ? " at radius " + base::number(job.rb->R) : "") +
                                                    ": " + b->unsupported);
   std::vector<ResultRow> rows;
   std::optional<TraceRecorder> trace;  // "trace": true (docs/traces.md#in-navbenchs-viewer)
@@ -246,7 +212,7 @@ json answer_all(const QueryJob& job) {
 }  // namespace
 
 json api_query(MapCache& maps, const json& body) {
-  const auto t0 = Clock::now();
+  const auto t0 = base::Clock::now();
   only_fields(body, {"map", "reps", "start", "goal", "smoothing", "search", "heuristic", "paths", "radius", "trace"});
   MapEntry& e = map_of(maps, body);
   std::shared_lock map_lock(e.state);  // the map stays as it is until this answer is complete
@@ -283,13 +249,13 @@ json api_query(MapCache& maps, const json& body) {
   auto point = maps.point_space(e);
   const AgentSpace& space = rb ? *rb->space : *point;  // the same cells; the validity test of R is rb's
   const FreeSpace& free = point->free();
-  const auto t_opt = Clock::now();
+  const auto t_opt = base::Clock::now();
   in.optimal = rb ? rb->oracles->optimum(in.start, in.goal) : exact_optimum_of(maps, e, free, in.start, in.goal);
   if (weighted) {
     in.octile_optimal_cost = octile_cost_of(maps, e, free, cost, in.start, in.goal);
     in.optimal_cost = reference_cost_of(e, free, in.start, in.goal, in.octile_optimal_cost);
   }
-  const double optimum_us = us_since(t_opt);
+  const double optimum_us = base::us_since(t_opt);
 
   const json results = answer_all(QueryJob{maps, e, q, ctx, in, space, cost, rb, deadline, weighted});
   json out = {{"map", maps.index_of(e)},
@@ -300,7 +266,7 @@ json api_query(MapCache& maps, const json& body) {
               {"smoothing", q.smoothings},
               {"optimal", opt(in.optimal)},
               {"optimum_us", optimum_us},
-              {"server_us", us_since(t0)},
+              {"server_us", base::us_since(t0)},
               {"radius", opt(q.agent.column())},
               {"terrain", weighted ? json(m.terrain) : json(nullptr)},
               {"octile_optimal_cost", opt(in.octile_optimal_cost)},

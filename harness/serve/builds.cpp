@@ -34,7 +34,7 @@ std::shared_ptr<BuiltRep> build_disc_rep(const AgentSpace& space, const Represen
 
 UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange>& changed, bool weights_changed) {
   UpdateOutcome out;
-  const auto t0 = Clock::now();
+  const auto t0 = base::Clock::now();
   // As harness/run/dynamic.cpp: update in place, or free the old build (untimed) and build afresh.
   // An update that may leave another structure than a fresh build's is not used here: every
   // answer equals `navbench run` on the edited map. New weights: only representations declaring
@@ -42,7 +42,7 @@ UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange
   // others' updates know cells only.
   out.in_place = !b.rep->update_is_approximate() && (!weights_changed || b.spec.caps().weights_in_place) &&
                  b.rep->update(m, changed);
-  out.update_us = us_since(t0);  // the update, or the failed attempt
+  out.update_us = base::us_since(t0);  // the update, or the failed attempt
   if (out.in_place) {
     b.rep->prepare();  // the search's memory, untimed
   } else {

@@ -2,7 +2,7 @@
 // ({"error": "one line"} with a 4xx or 5xx, never a crash, never a hang).
 #include <httplib.h>
 
-#include "datasets/movingai.hpp"
+#include "base/error.hpp"
 #include "harness/serve/viewer.hpp"
 #include "harness/serve/web_assets.hpp"
 
@@ -28,7 +28,7 @@ void guarded(httplib::Response& res, F&& f) {
   } catch (const std::invalid_argument& e) {  // unknown representation, smoothing, heuristic, parameter
     res.status = 400;
     res.set_content(error_body(e.what()), kJson);
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     res.status = 400;
     res.set_content(error_body(e.what()), kJson);
   } catch (const std::bad_alloc&) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "base/text.hpp"
 #include "harness/serve/viewer.hpp"
 
 namespace navbench::viewer {
@@ -36,12 +37,7 @@ void erase_slot(std::mutex& m, std::map<K, Slot<T>>& slots, const K& key, std::u
   if (auto it = slots.find(key); it != slots.end() && it->second.id == id) slots.erase(it);
 }
 
-std::string seconds_text(Clock::time_point since) {
-  std::ostringstream s;
-  s.precision(1);
-  s << std::fixed << std::chrono::duration<double>(Clock::now() - since).count() << " s";
-  return s.str();
-}
+std::string seconds_text(base::Clock::time_point since) { return base::fixed(base::s_since(since), 1) + " s"; }
 
 }  // namespace
 
@@ -124,7 +120,7 @@ std::shared_ptr<BuiltRep> MapCache::built(MapEntry& e, const RepresentationSpec&
     if (it == e.reps.end()) {
       if (e.reps.size() >= kMaxRepsCachedPerMap) evict_lru(e.reps);
       fut = promise.get_future().share();
-      e.reps.emplace(spec.text, Slot<BuiltRep>{fut, ++e.tick, Clock::now(), ++next_id_});
+      e.reps.emplace(spec.text, Slot<BuiltRep>{fut, ++e.tick, base::Clock::now(), ++next_id_});
       builder = true;
     } else {
       it->second.used = ++e.tick;
@@ -146,10 +142,10 @@ std::shared_ptr<BuiltRep> MapCache::built(MapEntry& e, const RepresentationSpec&
   return fut.get();
 }
 
-std::shared_ptr<RadiusBuilds> MapCache::radius_builds(MapEntry& e, double R, Clock::time_point deadline) {
+std::shared_ptr<RadiusBuilds> MapCache::radius_builds(MapEntry& e, double R, base::Clock::time_point deadline) {
   touch(e);
   std::shared_future<std::shared_ptr<RadiusBuilds>> fut;
-  Clock::time_point since;
+  base::Clock::time_point since;
   {
     std::lock_guard g(e.m);
     if (auto it = e.radii.find(R); it != e.radii.end()) {
@@ -168,17 +164,17 @@ std::shared_ptr<RadiusBuilds> MapCache::radius_builds(MapEntry& e, double R, Clo
       rb->map = e.pm.map;
       auto promise = std::make_shared<std::promise<std::shared_ptr<RadiusBuilds>>>();
       fut = promise->get_future().share();
-      since = Clock::now();
+      since = base::Clock::now();
       const std::uint64_t id = ++next_id_;
       e.radii.emplace(R, Slot<RadiusBuilds>{fut, ++e.tick, since, id});
       try {
         background_.start([rb, promise, &e, R, id] {
           try {
-            const auto t0 = Clock::now();
+            const auto t0 = base::Clock::now();
             rb->space = std::make_unique<AgentSpace>(rb->map, Agent::with_radius(R));  // free space, clearance, shrunk maps
             rb->oracles = std::make_unique<Oracles>(*rb->space);
             rb->oracles->prepare();  // the tangent graph
-            rb->build_ms = us_since(t0) / 1000.0;
+            rb->build_ms = base::us_since(t0) / 1000.0;
             promise->set_value(rb);
           } catch (...) {
             erase_slot(e.m, e.radii, R, id);
@@ -201,9 +197,9 @@ std::shared_ptr<RadiusBuilds> MapCache::radius_builds(MapEntry& e, double R, Clo
 }
 
 std::shared_ptr<BuiltRep> MapCache::built_at(const std::shared_ptr<RadiusBuilds>& rb, const RepresentationSpec& spec,
-                                             Clock::time_point deadline, Clock::time_point* since) {
+                                             base::Clock::time_point deadline, base::Clock::time_point* since) {
   BuiltFuture fut;
-  Clock::time_point started;
+  base::Clock::time_point started;
   {
     std::lock_guard g(rb->m);
     if (auto it = rb->reps.find(spec.text); it != rb->reps.end()) {
@@ -214,7 +210,7 @@ std::shared_ptr<BuiltRep> MapCache::built_at(const std::shared_ptr<RadiusBuilds>
       if (rb->reps.size() >= kMaxRepsCachedPerMap) evict_lru(rb->reps);
       auto promise = std::make_shared<std::promise<std::shared_ptr<BuiltRep>>>();
       fut = promise->get_future().share();
-      started = Clock::now();
+      started = base::Clock::now();
       const std::uint64_t id = ++next_id_;
       rb->reps.emplace(spec.text, Slot<BuiltRep>{fut, ++rb->tick, started, id});
       try {

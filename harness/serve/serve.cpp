@@ -18,8 +18,7 @@
 
 #include <httplib.h>
 
-#include "datasets/movingai.hpp"
-#include "harness/cli/arguments.hpp"
+#include "base/error.hpp"
 #include "harness/serve/viewer.hpp"
 
 #ifndef NAVBENCH_SOURCE_DIR
@@ -39,7 +38,7 @@ std::unique_ptr<viewer::MapCache> load_maps(ServeArgs& o) {
       o.maps.push_back(bundled);
     }
     return std::make_unique<viewer::MapCache>(expand_map_paths(o.maps), o.cache_maps);
-  } catch (const InputError& e) {
+  } catch (const base::InputError& e) {
     std::cerr << "navbench serve: " << e.what() << '\n';
   } catch (const std::invalid_argument& e) {
     std::cerr << "navbench serve: " << e.what() << '\n';
@@ -103,10 +102,8 @@ bool offer_outside_planners(const ServeArgs& o) {
 
 }  // namespace
 
-int serve_command(const std::vector<std::string>& args) {
-  std::optional<ServeArgs> o = parse_serve_args(args);
-  if (!o) return 0;  // --help
-  std::unique_ptr<viewer::MapCache> maps = load_maps(*o);
+int serve_command(ServeArgs o) {
+  std::unique_ptr<viewer::MapCache> maps = load_maps(o);
   if (!maps) return 2;
   if (!offer_outside_planners(*o)) return 2;
 
@@ -120,16 +117,16 @@ int serve_command(const std::vector<std::string>& args) {
   httplib::Server svr;
   int listen_fd = -1;
   configure(svr, listen_fd);
-  viewer::install_routes(svr, *maps, o->host == "127.0.0.1" || o->host == "localhost" || o->host == "::1");
-  const int bound = o->port == 0 ? svr.bind_to_any_port(o->host) : (svr.bind_to_port(o->host, o->port) ? o->port : -1);
+  viewer::install_routes(svr, *maps, o.host == "127.0.0.1" || o.host == "localhost" || o.host == "::1");
+  const int bound = o.port == 0 ? svr.bind_to_any_port(o.host) : (svr.bind_to_port(o.host, o.port) ? o.port : -1);
   if (bound < 0) {
-    std::cerr << "navbench serve: cannot listen on " << o->host << ":" << o->port << " (in use, or not an address of this machine)\n";
+    std::cerr << "navbench serve: cannot listen on " << o.host << ":" << o.port << " (in use, or not an address of this machine)\n";
     return 1;
   }
   // cpp-httplib 0.11 listens with a backlog of 5: a burst of connections (several tabs, a test's 24
   // clients) overflowed it and clients saw resets (ListenOverflows). listen() again resizes it.
   if (listen_fd >= 0) ::listen(listen_fd, SOMAXCONN);
-  std::cout << "navbench serve: " << maps->size() << " maps at http://" << o->host << ":" << bound << "/  (Ctrl-C stops)"
+  std::cout << "navbench serve: " << maps->size() << " maps at http://" << o.host << ":" << bound << "/  (Ctrl-C stops)"
             << std::endl;
   return serve_until_stopped(svr, stop_signals) ? 0 : 1;
 }

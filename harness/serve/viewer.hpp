@@ -31,7 +31,7 @@
 #include "geometry/steiner_reference.hpp"
 #include "harness/run/oracles.hpp"
 #include "harness/run/run.hpp"
-#include "harness/util/timing.hpp"
+#include "base/timing.hpp"
 
 namespace httplib {
 class Server;
@@ -106,7 +106,7 @@ template <class T>
 struct Slot {
   std::shared_future<std::shared_ptr<T>> built;
   std::uint64_t used = 0;
-  Clock::time_point started;
+  base::Clock::time_point started;
   std::uint64_t id = 0;  // which build: a failed one removes its own slot only
 };
 
@@ -197,15 +197,15 @@ class MapCache {
   std::shared_ptr<BuiltRep> built(MapEntry& e, const RepresentationSpec& spec);
 
   // When a request that began at t0 stops waiting for builds at a radius.
-  Clock::time_point deadline(Clock::time_point t0) const { return t0 + wait_; }
+  base::Clock::time_point deadline(base::Clock::time_point t0) const { return t0 + wait_; }
   // The builds at radius R > 1e-9 on e's current map (caller holds e.state shared), made in the
   // background on first use. HttpError 503 (one line) when they are not ready by `deadline` (they go
   // on and are cached) or when kMaxRadiiCachedPerMap other radii are all still building.
-  std::shared_ptr<RadiusBuilds> radius_builds(MapEntry& e, double R, Clock::time_point deadline);
+  std::shared_ptr<RadiusBuilds> radius_builds(MapEntry& e, double R, base::Clock::time_point deadline);
   // spec built at rb's radius (build_disc_rep), in the background on first use; nullptr when not
   // ready by `deadline` (the build goes on). `since`: when that build began.
   std::shared_ptr<BuiltRep> built_at(const std::shared_ptr<RadiusBuilds>& rb, const RepresentationSpec& spec,
-                                     Clock::time_point deadline, Clock::time_point* since = nullptr);
+                                     base::Clock::time_point deadline, base::Clock::time_point* since = nullptr);
 
  private:
   // Marks e as used; when more than cache_maps_ maps hold builds, the least recently used one

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "datasets/movingai.hpp"
+#include "base/error.hpp"
 #include "harness/run/prepared_map.hpp"
 #include "harness/sweep/sweep.hpp"
 
@@ -30,7 +30,7 @@ std::vector<std::string> expand_glob(const std::string& pattern) {
   if (glob(pattern.c_str(), 0, nullptr, &g) == 0)
     for (std::size_t i = 0; i < g.gl_pathc; ++i) out.push_back(g.gl_pathv[i]);
   globfree(&g);
-  if (out.empty()) throw InputError(pattern + ": pattern matches no file");
+  if (out.empty()) throw base::InputError(pattern + ": pattern matches no file");
   return out;
 }
 
@@ -190,8 +190,8 @@ void resolve_dynamic(const json& j, bool expand_maps, SweepConfig& c) {
     if (expand_maps) try {
       files = expand_glob(e.path);
       for (const auto& f : files)
-        if (!fs::is_regular_file(f)) throw InputError(f + ": no such dynamic scenario file");
-    } catch (const InputError&) {
+        if (!fs::is_regular_file(f)) throw base::InputError(f + ": no such dynamic scenario file");
+    } catch (const base::InputError&) {
       if (!e.optional) throw;
       std::cerr << "navbench: sweep: optional dynamic scenario " << e.path << " not found, skipped\n";
       continue;
@@ -217,7 +217,7 @@ void resolve_maps(const json& j, bool expand_maps, SweepConfig& c) {
       try {
         std::vector<std::string> expanded = expand_glob(m.path);
         files = expand_map_paths(expanded);
-      } catch (const InputError& err) {
+      } catch (const base::InputError& err) {
         if (!m.optional) throw;
         std::cerr << "navbench: sweep: optional maps " << m.path << " not found, skipped\n";
         continue;
@@ -277,15 +277,15 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
   try {
     j = json::parse(text);
   } catch (const json::exception& e) {  // parse errors, and numbers too large to represent
-    throw InputError(path + ": not valid JSON: " + e.what());
+    throw base::InputError(path + ": not valid JSON: " + e.what());
   }
-  if (!j.is_object()) throw InputError(path + ": a sweep config is a JSON object");
+  if (!j.is_object()) throw base::InputError(path + ": a sweep config is a JSON object");
   static const std::vector<std::string> keys = {"maps", "collections", "representations", "smoothing", "heuristics",
                                                 "conventions", "queries", "repetitions", "seed", "output", "paths", "comment",
                                                 "dynamic", "rebuild_baseline", "radii", "searches", "trace", "trace_cap_mb", "pinch"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
-      throw InputError(path + ": unknown key '" + it.key() + "'");
+      throw base::InputError(path + ": unknown key '" + it.key() + "'");
   SweepConfig c;
   try {
     if (j.contains("queries")) c.select = parse_queries(j["queries"], c.select);
@@ -341,11 +341,11 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
         check_weights(s, c, kSweepConfigNames, false);
       }
   } catch (const json::exception& e) {
-    throw InputError(path + ": wrong type of value: " + e.what());
+    throw base::InputError(path + ": wrong type of value: " + e.what());
   } catch (const std::invalid_argument& e) {
-    throw InputError(path + ": " + e.what());
+    throw base::InputError(path + ": " + e.what());
   } catch (const std::out_of_range& e) {
-    throw InputError(path + ": " + e.what());
+    throw base::InputError(path + ": " + e.what());
   }
   json canon = j;
   canon.erase("output");
@@ -373,7 +373,7 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
 
 SweepConfig read_config(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open sweep config");
+  if (!in) throw base::InputError(path + ": cannot open sweep config");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_config(ss.str(), path, true);

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/movingai.hpp"
-#include "harness/cli/arguments.hpp"
 #include "harness/run/metadata.hpp"
 #include "harness/run/run.hpp"
 #include "harness/sweep/config.hpp"
@@ -48,22 +47,20 @@ void config_unit_ids(const json& config, std::vector<std::string>& static_ids, s
 
 }  // namespace
 
-int merge_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
-  const auto o = parse_merge_args(args);
-  if (!o) return 0;  // --help
-  const std::vector<fs::path> dirs(o->dirs.begin(), o->dirs.end());
-  const std::string& out = o->out;
+int merge_command(const MergeArgs& o, const std::vector<std::string>& argv) {
+  const std::vector<fs::path> dirs(o.dirs.begin(), o.dirs.end());
+  const std::string& out = o.out;
   std::string hash;
   json config;
   std::vector<fs::path> unit_dirs;
   for (const auto& d : dirs) {
-    if (!fs::exists(d / "sweep.json")) throw InputError(d.string() + ": not a sweep folder (no sweep.json)");
+    if (!fs::exists(d / "sweep.json")) throw base::InputError(d.string() + ": not a sweep folder (no sweep.json)");
     json j = json::parse(read_file(d / "sweep.json"));
     if (hash.empty()) {
       hash = j.value("config_hash", "");
       config = j["config"];
     } else if (j.value("config_hash", "") != hash) {
-      throw InputError(d.string() + ": its sweep config differs from " + dirs.front().string() + "; refusing to mix");
+      throw base::InputError(d.string() + ": its sweep config differs from " + dirs.front().string() + "; refusing to mix");
     }
     unit_dirs.push_back(d / "units");
   }
@@ -81,7 +78,7 @@ int merge_command(const std::vector<std::string>& args, const std::vector<std::s
     std::string names;
     for (std::size_t i = 0; i < missing.size() && i < 20; ++i) names += (i ? ", " : "") + missing[i];
     if (missing.size() > 20) names += ", ... (" + std::to_string(missing.size() - 20) + " more)";
-    throw InputError(std::to_string(missing.size()) + " of " + std::to_string(ids.size() + dyn_ids.size()) +
+    throw base::InputError(std::to_string(missing.size()) + " of " + std::to_string(ids.size() + dyn_ids.size()) +
                      " units are in none of the shards: " + names);
   }
   fs::create_directories(out);

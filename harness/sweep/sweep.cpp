@@ -18,7 +18,6 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/dynamic.hpp"
-#include "harness/cli/arguments.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/dynamic.hpp"
 #include "harness/run/metadata.hpp"
@@ -223,7 +222,7 @@ void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, con
     for (std::size_t k; (k = next++) < todo.size() && !failed();) {
       const Unit& u = *todo[k];
       try {
-        const auto t0 = std::chrono::steady_clock::now();
+        const auto t0 = base::Clock::now();
         std::size_t nrows = 0;
         if (u.dyn >= 0) {
           nrows = run_dynamic_unit(cfg, u, out, argv);
@@ -239,7 +238,7 @@ void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, con
           std::lock_guard<std::mutex> lock(sh.m);
           if (--sh.pending == 0) sh.am.reset(), sh.pm.reset();  // free the map once its last unit is done
         }
-        progress.unit_done(u.id, nrows, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        progress.unit_done(u.id, nrows, base::s_since(t0));
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(err_m);
         if (first_error.empty()) first_error = u.id + ": " + e.what();
@@ -273,12 +272,10 @@ void finish(const SweepConfig& cfg, const UnitPlan& plan, const fs::path& out, c
 
 }  // namespace
 
-int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
-  const auto opt = parse_sweep_args(args);
-  if (!opt) return 0;  // --help
-  SweepConfig cfg = read_config(opt->config_path);
-  cfg.unit.threads = opt->threads;  // not part of the config: the rows are the same for any count (dynamic units use 1)
-  const fs::path out = opt->out.empty() ? fs::path(cfg.output) : fs::path(opt->out);
+int sweep_command(const SweepArgs& o, const std::vector<std::string>& argv) {
+  SweepConfig cfg = read_config(o.config_path);
+  cfg.unit.threads = o.threads;  // not part of the config: the rows are the same for any count (dynamic units use 1)
+  const fs::path out = o.out.empty() ? fs::path(cfg.output) : fs::path(o.out);
   const std::string hash = config_hash(cfg.canonical.dump());
   claim_output_folder(out, cfg, hash);
 
@@ -293,21 +290,21 @@ int sweep_command(const std::vector<std::string>& args, const std::vector<std::s
   // --shard K/N: units K-1, K-1+N, ... — deterministic, so N machines cover the sweep exactly once.
   std::vector<const Unit*> todo;
   for (std::size_t i = 0; i < plan.units.size(); ++i)
-    if (long(i % std::size_t(opt->shard_n)) == opt->shard_k - 1 && !fs::exists(out / "units" / (plan.units[i].id + ".csv")))
+    if (long(i % std::size_t(o.shard_n)) == o.shard_k - 1 && !fs::exists(out / "units" / (plan.units[i].id + ".csv")))
       todo.push_back(&plan.units[i]);
-  todo = execution_order(todo, opt->jobs);
+  todo = execution_order(todo, o.jobs);
 
   json meta = run_metadata(argv, cfg.select.seed, cfg.canonical);
   meta["config_hash"] = hash;
-  meta["shard"] = std::to_string(opt->shard_k) + "/" + std::to_string(opt->shard_n);
-  meta["jobs"] = opt->jobs;
+  meta["shard"] = std::to_string(o.shard_k) + "/" + std::to_string(o.shard_n);
+  meta["jobs"] = o.jobs;
   std::vector<const Map*> read;  // maps from occupancy images: resolution, origin, how read (docs/maps.md)
   for (const auto& pm : maps) read.push_back(&pm.map);
   if (const json frames = map_frames_json(read); !frames.empty()) meta["map_frames"] = frames;
   write_atomic(out / "results.meta.json", meta.dump(2) + "\n");
 
-  run_units(cfg, todo, maps, out, *opt, argv);
-  finish(cfg, plan, out, *opt);
+  run_units(cfg, todo, maps, out, o, argv);
+  finish(cfg, plan, out, o);
   return 0;
 }
 

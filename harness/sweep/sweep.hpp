@@ -11,9 +11,23 @@ namespace navbench {
 // not resolved): InputError with one line on anything wrong. The fuzz target's entry point.
 void check_sweep_config_text(const std::string& text);
 
-// Arguments after `sweep`: CONFIG [--out DIR] [--jobs N] [--shard K/N] [--quiet]. Returns exit status.
-int sweep_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
-// Arguments after `merge`: SHARD_DIR... --out DIR. Returns exit status.
-int merge_command(const std::vector<std::string>& args, const std::vector<std::string>& argv);
+// `navbench sweep CONFIG [--out DIR] [--jobs N] [--shard K/N] [--threads N] [--quiet]` (cli/ fills it).
+struct SweepArgs {
+  std::string config_path, out;
+  unsigned jobs = 1;  // default: the number of cores
+  long shard_k = 1, shard_n = 1;
+  int threads = 1;
+  bool quiet = false;
+};
+// `navbench merge SHARD_DIR... --out DIR`.
+struct MergeArgs {
+  std::vector<std::string> dirs;
+  std::string out;
+};
+
+// Runs a sweep; returns the exit status. argv goes to meta.json.
+int sweep_command(const SweepArgs& o, const std::vector<std::string>& argv);
+// Merges the shard folders of one sweep; returns the exit status.
+int merge_command(const MergeArgs& o, const std::vector<std::string>& argv);
 
 }  // namespace navbench

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/text.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/traces.hpp"
 
@@ -60,11 +61,7 @@ std::string optimum_id(const std::string& collection, const std::string& map, co
   return sanitize(collection + "__" + map + weights + "__" + convention + radius_tag(radius));
 }
 
-std::string exact_text(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+std::string exact_text(double v) { return base::number(v, 17); }
 
 std::string config_hash(const std::string& canonical) {
   std::uint64_t h = 1469598103934665603ULL;
@@ -217,7 +214,7 @@ void Progress::unit_done(const std::string& id, std::size_t nrows, double second
   ++done;
   rows += nrows;
   if (quiet) return;
-  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double el = base::s_since(t0);
   const double eta = done ? el / double(done) * double(total - done) : 0;
   char buf[256];
   if (tty) {

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/timing.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/agent.hpp"
 
@@ -63,7 +64,7 @@ void write_merged(const std::filesystem::path& out, const std::vector<std::files
 struct Progress {
   std::mutex m;
   std::size_t done = 0, total = 0, rows = 0;
-  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  base::Clock::time_point t0 = base::Clock::now();
   bool tty = false;
   bool quiet = false;
   Progress();

@@ -8,7 +8,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
     navbench::check_sweep_config_text(std::string(reinterpret_cast<const char*>(data), size));
-  } catch (const navbench::InputError&) {
+  } catch (const navbench::base::InputError&) {
   }
   return 0;
 }

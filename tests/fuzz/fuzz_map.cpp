@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     navbench::GridMap m = navbench::read_movingai_map(in, "fuzz.map");
     if (m.cells.size() != std::size_t(m.width) * std::size_t(m.height)) __builtin_trap();
-  } catch (const navbench::InputError&) {
+  } catch (const navbench::base::InputError&) {
   }
   return 0;
 }

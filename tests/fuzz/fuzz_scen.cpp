@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     g.height = 3;
     g.cells.assign(9, 1);
     navbench::check_scenario_matches(s, g);
-  } catch (const navbench::InputError&) {
+  } catch (const navbench::base::InputError&) {
   }
   return 0;
 }

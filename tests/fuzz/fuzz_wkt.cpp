@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     navbench::PolygonMap m = navbench::read_wkt_map(in, "fuzz.wkt");
     if (m.walkable.rings.empty()) __builtin_trap();
-  } catch (const navbench::InputError&) {
+  } catch (const navbench::base::InputError&) {
   }
   return 0;
 }

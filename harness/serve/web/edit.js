@@ -59,40 +59,9 @@ function editCell(cell) {
   flushEdits();
 }
 
-async function flushEdits() {
-  if (edit.sending || !edit.queue.length) return;
-  edit.sending = true;
-  const blocked = edit.queue[0][2];
-  let n = 0;
-  while (n < edit.queue.length && n < 4096 && edit.queue[n][2] === blocked) ++n;
-  const cells = edit.queue.splice(0, n).map(([x, y]) => [x, y]);
-  const mapId = state.map.id;
-  try {
-    const res = await api('/api/cells', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ map: mapId, cells, blocked }) });
-    if (state.map.id === mapId) {
-      state.map.version = res.version;
-      state.updates = res;
-      edit.dirty = true;
-      renderUpdates();
-      query();
-    }
-  } catch (e) {
-    $('queryerror').textContent = `edit: ${e.message}`;
-    edit.queue = [];
-    await refreshMap();  // the server's cells, whatever this page believed
-  }
-  edit.sending = false;
-  editDone();
-}
-
+const flushEdits = () => sendStroke(edit, { url: '/api/cells', field: 'blocked', errorId: 'queryerror', what: 'edit', done: editDone });
 // After the last batch of a press: the structures changed with the map.
-function editDone() {
-  if (edit.queue.length) { flushEdits(); return; }
-  if (edit.sending || drag || !edit.dirty) return;
-  edit.dirty = false;
-  refetchLayers();
-}
+function editDone() { strokeDone(edit, flushEdits); }
 
 async function resetMap() {
   if (!state.map || state.map.kind !== 'grid') return;
@@ -213,43 +182,16 @@ function paintOne(x, y, w) {
   flushPaint();
 }
 
-async function flushPaint() {
-  if (brush.sending || !brush.queue.length) return;
-  brush.sending = true;
-  const weight = brush.queue[0][2];
-  let n = 0;
-  while (n < brush.queue.length && n < 4096 && brush.queue[n][2] === weight) ++n;
-  const cells = brush.queue.splice(0, n).map(([x, y]) => [x, y]);
-  const mapId = state.map.id;
-  try {
-    const res = await api('/api/paint', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ map: mapId, cells, weight }) });
-    if (state.map.id === mapId) {
-      state.map.version = res.version;
-      state.map.terrain = res.terrain;
-      state.updates = res;
-      brush.dirty = true;
-      $('terrainerror').textContent = '';
-      terrainState();
-      renderUpdates();
-      query();
-    }
-  } catch (e) {
-    $('terrainerror').textContent = `paint: ${e.message}`;
-    brush.queue = [];
-    await refreshMap();  // the server's weights, whatever this page believed
-  }
-  brush.sending = false;
-  paintDone();
-}
-
+const flushPaint = () => sendStroke(brush, {
+  url: '/api/paint', field: 'weight', errorId: 'terrainerror', what: 'paint', done: paintDone,
+  applied: (res) => {
+    state.map.terrain = res.terrain;
+    $('terrainerror').textContent = '';
+    terrainState();
+  },
+});
 // After the last batch of a press: the structures that take weights changed with them.
-function paintDone() {
-  if (brush.queue.length) { flushPaint(); return; }
-  if (brush.sending || drag || !brush.dirty) return;
-  brush.dirty = false;
-  refetchLayers();
-}
+function paintDone() { strokeDone(brush, flushPaint); }
 
 // A terrain table (`text`) or a cost layer's text (`costs`, its file `name`) onto the current map.
 async function loadTerrain(body) {
@@ -310,4 +252,45 @@ function setRadius(v, now = false, ask = true) {
   };
   if (now) changed();
   else radiusTimer = setTimeout(changed, 150);
+}
+
+// One press's cells go to the server in batches of one value (a cell's `blocked`, a brush's
+// `weight`), at most 4,096 cells a request and one request at a time; a failed batch drops the
+// rest of the press and reloads the map (the server's cells, whatever this page believed). Shared
+// by the cell editor (/api/cells) and the terrain brush (/api/paint).
+async function sendStroke(q, { url, field, errorId, what, done, applied = () => {} }) {
+  if (q.sending || !q.queue.length) return;
+  q.sending = true;
+  const value = q.queue[0][2];
+  let n = 0;
+  while (n < q.queue.length && n < 4096 && q.queue[n][2] === value) ++n;
+  const cells = q.queue.splice(0, n).map(([x, y]) => [x, y]);
+  const mapId = state.map.id;
+  try {
+    const res = await api(url, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ map: mapId, cells, [field]: value }) });
+    if (state.map.id === mapId) {
+      state.map.version = res.version;
+      state.updates = res;
+      q.dirty = true;
+      applied(res);
+      renderUpdates();
+      query();
+    }
+  } catch (e) {
+    $(errorId).textContent = `${what}: ${e.message}`;
+    q.queue = [];
+    await refreshMap();
+  }
+  q.sending = false;
+  done();
+}
+
+// After the last batch of a press: the structures changed with the map (once, when the press
+// has ended and nothing is left to send).
+function strokeDone(q, flush) {
+  if (q.queue.length) { flush(); return; }
+  if (q.sending || drag || !q.dirty) return;
+  q.dirty = false;
+  refetchLayers();
 }

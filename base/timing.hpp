@@ -1,10 +1,9 @@
-// The one clock of the harness's timings (docs/results.md: locate_us, search_us, smooth_us, build_ms,
-// update_us): a monotonic clock, read as elapsed microseconds or milliseconds since a start.
-// Header-only and below every part of harness/ (the lead moves it into base/ with errors and text).
+// The one clock of every timing (docs/results.md: locate_us, search_us, smooth_us, build_ms,
+// update_us; a sweep's unit times): a monotonic clock, read as the time elapsed since a start.
 #pragma once
 #include <chrono>
 
-namespace navbench {
+namespace navbench::base {
 
 using Clock = std::chrono::steady_clock;
 
@@ -14,5 +13,7 @@ inline double us_since(Clock::time_point t0) { return std::chrono::duration<doub
 inline double us_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::micro>(b - a).count(); }
 // Milliseconds from t0 to now.
 inline double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+// Seconds from t0 to now.
+inline double s_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-}  // namespace navbench
+}  // namespace navbench::base

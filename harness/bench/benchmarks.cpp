@@ -1,6 +1,6 @@
-// Every benchmark of the Google Benchmark binary, one line each, beside the registry: which
-// representation variants are measured, on which maps (the benchmarks themselves are in
-// harness/bench/: maps loaded once, the pipeline's timing boundaries, medians as counters).
+// Every benchmark of the Google Benchmark binary, one line each, beside the benchmarks themselves
+// (harness/bench/: maps loaded once, the pipeline's timing boundaries, medians as counters): which
+// representation variants are measured, on which maps.
 //   build/<rep>/<map>                       one build per iteration (vertices, edges, memory_kb)
 //   query/<rep>/<map>[/corner][/N][/h]      median_us, locate_us, search_us, expansions, build_ms,
 //                                           memory_kb, search_expansions_per_us
@@ -46,6 +46,10 @@ const bool registered = [] {
   register_build("navmesh:merge=1", "sc1/Aurora");
   register_build("navmesh-vertices", "sc1/Aurora");
   register_query({"navmesh:merge=1", "dao/den520d", "center", 500});
+
+  // The query hot path, compared before and after a change: grid8, navmesh:merge=1 and visgraph,
+  // 500 scenario queries each on den520d (above: the loop and the navmesh line) and on Aurora.
+  for (const char* rep : {"grid8", "navmesh:merge=1", "visgraph"}) register_query({rep, "sc1/Aurora", "center", 500});
 
   // quadtree (build < 10 ms; median query below grid8's on the same 300 queries).
   register_build("quadtree:merge=0", "dao/den520d");
