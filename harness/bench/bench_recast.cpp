@@ -7,7 +7,7 @@
 // build_ms (one build before timing), memory_kb (BuildStats::memory_bytes: for recast the dtNavMesh
 // tiles plus navbench's graph), dtnavmesh_kb (the dtNavMesh tiles' data alone: what a game keeps).
 // Skips cleanly when ../shared/datasets is absent. The rows are registered in
-// harness/registry/benchmarks.cpp:
+// harness/bench/benchmarks.cpp:
 //   build/navbench_bench --benchmark_filter=recast_vs
 #include <benchmark/benchmark.h>
 
