@@ -49,7 +49,7 @@ void follow_squeeze(std::vector<RepresentationSpec>& reps) {
   for (RepresentationSpec& r : reps) {
     const auto& decl = r.entry->params;
     if (std::none_of(decl.begin(), decl.end(), [](const ParamDecl& p) { return std::string_view(p.name) == "pinch"; })) continue;
-    const auto kv = split_list(r.params);
+    const auto kv = base::split_list(r.params);
     if (std::any_of(kv.begin(), kv.end(), [](const std::string& s) { return s.starts_with("pinch="); })) continue;
     // A declared clash of pinch=allow with another key's default (grid's lattice=center) keeps the
     // representation as it is; one with a given value is caught by parse_rep_option below.
