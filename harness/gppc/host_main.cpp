@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Entry.h"
@@ -23,13 +24,14 @@ using namespace navbench::gppc;
 
 namespace {
 
+// The track is the entry's own xyLoc (double: any-angle, int16_t: classic), so the host compiles
+// unchanged with the entry's build files in place of the competition's main.cpp (scripts/gppc-build).
+typedef decltype(xyLoc::x) Coordinate;
+constexpr Track kTrack = std::is_floating_point<Coordinate>::value ? Track::anyangle : Track::classic;
 #ifdef NAVBENCH_GPPC_ANYANGLE
-constexpr Track kTrack = Track::anyangle;
-xyLoc loc(double x, double y) { return xyLoc{x, y}; }
-#else
-constexpr Track kTrack = Track::classic;
-xyLoc loc(double x, double y) { return xyLoc{static_cast<std::int16_t>(x), static_cast<std::int16_t>(y)}; }
+static_assert(kTrack == Track::anyangle, "the any-angle host needs an xyLoc of double");
 #endif
+xyLoc loc(double x, double y) { return xyLoc{static_cast<Coordinate>(x), static_cast<Coordinate>(y)}; }
 
 // Leaves without running the entry's static destructors or a leak check of its never-freed data
 // (the sanitizer builds' LeakSanitizer would turn that into an exit status): the log is flushed.
@@ -116,7 +118,7 @@ int main() {
   }
   std::string prefix(h.prefix_len, '\0');
   std::vector<char> cells(std::size_t(h.width) * std::size_t(h.height));
-  if (!read_all(kRequestFd, prefix.data(), prefix.size()) || !read_all(kRequestFd, cells.data(), cells.size())) leave(3);
+  if (!read_all(kRequestFd, &prefix[0], prefix.size()) || !read_all(kRequestFd, cells.data(), cells.size())) leave(3);
   const std::vector<bool> bits(cells.begin(), cells.end());
   if (h.mode == Mode::preprocess) {
     const auto t = std::chrono::steady_clock::now();

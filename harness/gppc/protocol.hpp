@@ -2,6 +2,8 @@
 // competition entry (harness/gppc/host_main.cpp, linked with the entry's objects): fixed-size
 // little records of plain numbers, written and read whole. The child reads requests on fd 3 and
 // writes replies on fd 4; its stdout and stderr are the entry's log, never read as data (SPEC §10).
+// C++11 on purpose: the host is compiled by an entry's own build files (scripts/gppc-build), and
+// some of those ask for -std=c++11.
 #pragma once
 #include <cerrno>
 #include <cstddef>
@@ -10,11 +12,12 @@
 
 #include <unistd.h>
 
-namespace navbench::gppc {
+namespace navbench {
+namespace gppc {
 
-inline constexpr int kRequestFd = 3;  // the child reads requests here
-inline constexpr int kReplyFd = 4;    // and writes replies here
-inline constexpr std::uint32_t kMagic = 0x4e42'4750;  // "NBGP"
+constexpr int kRequestFd = 3;  // the child reads requests here
+constexpr int kReplyFd = 4;    // and writes replies here
+constexpr std::uint32_t kMagic = 0x4e424750;  // "NBGP"
 
 enum class Track : std::int32_t { classic = 0, anyangle = 1 };
 inline const char* to_string(Track t) { return t == Track::classic ? "classic" : "anyangle"; }
@@ -88,4 +91,5 @@ inline bool read_all(int fd, void* data, std::size_t n) {
   return true;
 }
 
-}  // namespace navbench::gppc
+}  // namespace gppc
+}  // namespace navbench
