@@ -149,7 +149,7 @@ Config read_config(const std::string& file, const std::string& track, const std:
       if (word.find("track=" + track) == std::string::npos) throw std::invalid_argument(where + word + " is not a track=" + track + " entry");
       Entry e{word, parse_rep_option(word).front().text, ""};  // the entry's keys checked (docs/outside-planners.md)
       std::string given = "";
-      for (const std::string& kv : split_list(word.substr(5)))
+      for (const std::string& kv : base::split_list(word.substr(5)))
         if (kv.starts_with("name=")) given = kv.substr(5);
       e.published = given.empty() ? "" : published_name(given, published);
       c.entries.push_back(e);

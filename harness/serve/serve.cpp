@@ -105,7 +105,7 @@ bool offer_outside_planners(const ServeArgs& o) {
 int serve_command(ServeArgs o) {
   std::unique_ptr<viewer::MapCache> maps = load_maps(o);
   if (!maps) return 2;
-  if (!offer_outside_planners(*o)) return 2;
+  if (!offer_outside_planners(o)) return 2;
 
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
