@@ -11,6 +11,7 @@
 #include <boost/geometry/strategies/strategies.hpp>
 
 #include "datasets/load_map.hpp"
+#include "datasets/movingai.hpp"
 #include "datasets/polyanya.hpp"
 #include "geometry/polygons.hpp"
 

@@ -230,7 +230,7 @@ TEST(Recast, RadiusErodesWholeVoxelsRoundedUp) {
 TEST(Recast, TerrainCostsAreAreaTypesPricedByTheFilter) {
   // A 30 x 12 room; the middle rows 4..7 weigh 50 except a cheap gap at the right end.
   std::vector<std::string> rows(12, std::string(30, '.'));
-  Map m = grid(rows);
+  Map m = testmaps::grid_from(rows, "test");
   m.grid.weights.assign(m.grid.cells.size(), 1.0);
   for (int y = 4; y < 8; ++y)
     for (int x = 0; x < 26; ++x) m.grid.weights[std::size_t(y) * 30 + std::size_t(x)] = 50;
@@ -294,7 +294,7 @@ TEST(Recast, AnUpdateEqualsAFreshBuild) {
   for (auto& row : rows)
     for (char& c : row) c = rng() % 100 < 8 ? '@' : '.';
   for (const char* params : {"tile=16", "max_error=0,min_region=0,tile=16", "max_error=0,tile=16,radius=1,partition=monotone"}) {
-    Map m = grid(rows);
+    Map m = testmaps::grid_from(rows, "test");
     RecastMesh r = build(m, params);
     const int tiles = 6 * 5;
     for (int step = 0; step < 6; ++step) {
@@ -344,7 +344,7 @@ TEST(Recast, AnUpdateEqualsAFreshBuild) {
 TEST(Recast, UpdatesDeclineOtherMaps) {
   Map m = rectangles();
   RecastMesh r = build(m, "");
-  Map other = grid({"....", "...."});
+  Map other = testmaps::grid_from({"....", "...."}, "test");
   EXPECT_FALSE(r.update(other, {{0, 0, 0}}));
 }
 

@@ -111,7 +111,7 @@ TEST(Squeeze, VisgraphPinchAllowRefusesWhatItCannotHold) {
   EXPECT_THROW(parse_rep_option("visgraph:pinch=allow,taut=1"), std::invalid_argument);
   EXPECT_THROW(parse_rep_option("visgraph:pinch=allow,table=1"), std::invalid_argument);
   EXPECT_THROW(parse_rep_option("visgraph:pinch=allow,block=2"), std::invalid_argument);
-  const Map poly = grid_to_polygon_map(random_map(1, 30, 8));  // pinch points are grid corners (SPEC 11)
+  const Map poly = grid_to_polygon_map(testmaps::generated_random(1, 30, 8));  // pinch points are grid corners (SPEC 11)
   const TimedBuild b = build_timed(poly, parse_rep_option("visgraph:pinch=allow").front());
   EXPECT_FALSE(b.rep);
   EXPECT_NE(b.unsupported.find("grid map"), std::string::npos);
