@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <limits>
 
 #include "datasets/polyanya_region.hpp"
@@ -134,7 +135,28 @@ std::vector<std::vector<Point>> read_polyanya_poly(std::istream& in, const std::
 Map load_polyanya_mesh(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw base::InputError(path + ": cannot open mesh file");
-  return polygon_map_of_file(path, mesh_polygon_map(read_polyanya_mesh(in, path), path));
+  const PolyanyaMesh mesh = read_polyanya_mesh(in, path);
+  Map map = polygon_map_of_file(path, mesh_polygon_map(mesh, path));
+  // The file's own polygons, for navmesh-file. Version 2's neighbours[i] lies across
+  // vertices[i - 1] - vertices[i]; MeshPolygons' edge i runs vertices[i] - vertices[i + 1], so its
+  // polygon across is version 2's entry i + 1.
+  auto polys = std::make_shared<MeshPolygons>();
+  polys->vertices = mesh.vertices;
+  for (std::size_t p = 0; p < mesh.polygons.size(); ++p) {
+    const auto& vs = mesh.polygons[p];
+    const std::size_t n = vs.size();
+    std::vector<std::uint32_t> ids(n);
+    std::vector<std::int32_t> across(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      ids[i] = std::uint32_t(vs[i]);
+      across[i] = std::int32_t(mesh.neighbours[p][(i + 1) % n]);
+    }
+    polys->polygons.push_back(std::move(ids));
+    polys->across.push_back(std::move(across));
+  }
+  polys->free_space = map.polygons;
+  map.mesh = std::move(polys);
+  return map;
 }
 
 Map load_polyanya_poly(const std::string& path) {

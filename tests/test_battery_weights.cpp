@@ -140,27 +140,34 @@ TEST_P(WeightsBattery, CostIsThePathIntegral) {
           if (r.smoothing == "los") { EXPECT_LE(*r.cost, *r.raw_cost * (1 + 1e-12)) << "los raised the cost"; }
         }
         if (!wq.reference || (!astar && !e.caps.segment_edges)) continue;
-        // The search's cost of the goal is the integral of the path it returns.
+        // The search's cost of the goal is the integral of the path it returns. An approximate
+        // space (recast) may miss a free point, and where its polygons cover a blocked cell it
+        // prices that piece by the polygon's area cost (docs/recast.md): there only valid paths hold it.
         Query q;
         q.start = in.start;
         q.goal = in.goal;
+        if (e.caps.approximate_space && !rep->locate(q)) continue;
         ASSERT_TRUE(rep->locate(q));
         SearchStats st;
+        Polyline path;
+        double c = 0;
         if (astar) {
-          const double c = rep->search(q, scaled, st);
-          EXPECT_NEAR(c, path_cost(m.grid, rep->polyline(q)), 1e-9 * c) << "A*'s cost is not its path's integral";
+          c = rep->search(q, scaled, st);
+          path = rep->polyline(q);
         } else {
-          Polyline path;
           const auto sees = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
-          const double c = rep->search_any_angle(q, scaled, mode, sees, st, path);
-          EXPECT_NEAR(c, path_cost(m.grid, path), 1e-9 * c) << to_string(mode) << "'s cost is not its path's integral";
+          c = rep->search_any_angle(q, scaled, mode, sees, st, path);
         }
+        if (e.caps.approximate_space && !fs.path_valid(path)) continue;
+        EXPECT_NEAR(c, path_cost(m.grid, path), 1e-9 * c) << to_string(mode) << "'s cost is not its path's integral";
         ++searches;
       }
     }
   }
-  EXPECT_GT(checked, 200u);
-  EXPECT_GT(searches, 100u);
+  // An approximate space (recast) answers A* only (its edges are not segments) and loses the
+  // queries its mesh misses or clips: fewer rows reach the checks, but never few.
+  EXPECT_GT(checked, e.caps.approximate_space ? 60u : 200u);
+  EXPECT_GT(searches, e.caps.approximate_space ? 20u : 100u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, WeightsBattery,

@@ -1,6 +1,7 @@
 // The map types every layer agrees on (docs/maps.md): an occupancy grid (Moving AI) or a polygon map (WKT).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,17 @@ struct MapFrame {
   long free_cells = 0, occupied_cells = 0, unknown_cells = 0, between_cells = 0;  // as the rule read them
 };
 
+// The convex polygons of the navigation mesh a polygon map was read from (Polyanya's .mesh,
+// datasets/polyanya.hpp), kept for the representations that search the file's own polygons
+// (navmesh-file): the vertices, each polygon's vertex ids counter-clockwise, and for each polygon
+// edge i (vertex i to vertex i + 1) the polygon across it (-1: none).
+struct MeshPolygons {
+  std::vector<Point> vertices;
+  std::vector<std::vector<std::uint32_t>> polygons;
+  std::vector<std::vector<std::int32_t>> across;
+  PolygonMap free_space;  // their union, as the reader made the map's `polygons`
+};
+
 struct Map {
   std::string name;        // file name without extension (.map / .wkt)
   std::string collection;  // name of the folder holding it
@@ -70,6 +82,9 @@ struct Map {
   std::string terrain;
   // Maps read from an occupancy image (ROS map_server, PNG/PGM): how, and their place in the world.
   std::optional<MapFrame> frame;
+  // Maps read from a navigation mesh file: its polygons (a map shrunk by a radius keeps the pointer,
+  // but its free space is no longer the mesh's).
+  std::shared_ptr<const MeshPolygons> mesh;
 
   // A grid map with cell weights (docs/terrain.md).
   bool weighted() const { return kind == MapKind::grid && grid.weighted(); }

@@ -2,10 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-
-#include "datasets/polyanya.hpp"
 
 #include "geometry/exact.hpp"
 #include "representations/navmesh/navmesh.hpp"  // corridor_through_portals (a template: no link)
@@ -29,28 +25,13 @@ bool same_free_space(const PolygonMap& a, const PolygonMap& b) {
 
 MeshFile::MeshFile(const Map& map, Params& params) {
   params.finish("navmesh-file");
-  if (map.kind != MapKind::polygon || std::filesystem::path(map.path).extension() != ".mesh")
+  if (map.kind != MapKind::polygon || !map.mesh)
     throw UnsupportedMap("navmesh-file needs a map read from a navigation mesh (.mesh)");
-  std::ifstream in(map.path);
-  if (!in) throw UnsupportedMap(map.path + ": cannot open the mesh file again");
-  const PolyanyaMesh mesh = read_polyanya_mesh(in, map.path);
-  if (!same_free_space(mesh_polygon_map(mesh, map.path), map.polygons))
+  if (!same_free_space(map.mesh->free_space, map.polygons))
     throw UnsupportedMap("navmesh-file: the map's free space is not its mesh's (shrunk by a radius?)");
-  // Version 2's neighbours[i] lies across vertices[i - 1] - vertices[i]; here edge i is
-  // vertices[i] - vertices[i + 1], so its neighbour is version 2's entry i + 1.
-  vertices_ = mesh.vertices;
-  for (std::size_t p = 0; p < mesh.polygons.size(); ++p) {
-    const auto& vs = mesh.polygons[p];
-    const std::size_t n = vs.size();
-    std::vector<std::uint32_t> ids(n);
-    std::vector<std::int32_t> across(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      ids[i] = std::uint32_t(vs[i]);
-      across[i] = std::int32_t(mesh.neighbours[p][(i + 1) % n]);
-    }
-    polygons_.push_back(std::move(ids));
-    neighbours_.push_back(std::move(across));
-  }
+  vertices_ = map.mesh->vertices;
+  polygons_ = map.mesh->polygons;
+  neighbours_ = map.mesh->across;
   const auto& polys = polygons_;
   const auto& verts = vertices_;
   cell_portals_.resize(polys.size());
