@@ -323,7 +323,8 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
      << "| entry | measured mean (ms) | measured ratio | measured rank | published mean (ms) | published ratio | published rank |\n"
      << "|---|---|---|---|---|---|---|\n";
   for (const auto& [n, t] : measured_t) {
-    auto p = std::find_if(published_t.begin(), published_t.end(), [&](const auto& x) { return x.first == n; });
+    const std::string& name = n;  // (clang 14 cannot capture a structured binding)
+    auto p = std::find_if(published_t.begin(), published_t.end(), [&](const auto& x) { return x.first == name; });
     md << "| " << n << " | " << fixed(t, 4) << " | " << fixed(t / mfast, 2) << " | " << mr.at(n) << " | "
        << (p == published_t.end() ? "— | — | —" : fixed(p->second, 4) + " | " + fixed(p->second / pfast, 2) + " | " + std::to_string(pr.at(n)))
        << " |\n";
