@@ -1,6 +1,6 @@
 // navbench's host for a competition entry (SPEC §10, docs/outside-planners.md): the main() an
 // entry's objects are linked with in place of the competition's driver. It is compiled once per
-// track (include/classic or include/anyangle gives xyLoc). navbench starts it as a child process:
+// track (include/Entry.h, with include/classic or include/anyangle giving xyLoc). navbench starts it as a child process:
 // requests arrive on fd 3, replies leave on fd 4 (harness/gppc/protocol.hpp); whatever the entry
 // prints goes to the child's stdout and stderr, which navbench sends to a log.
 //

@@ -17,7 +17,7 @@ build=$src/scripts/gppc-build
 entry_folder() {
   mkdir -p "$1"
   cp "$3" "$1/Entry.cpp"
-  cp "$src/harness/gppc/include/$2/Entry.h" "$src/harness/gppc/include/$2/GPPC.h" "$1/"
+  cp "$src/harness/gppc/include/Entry.h" "$src/harness/gppc/include/$2/GPPC.h" "$1/"
   printf '#error "the competition driver: gppc-build must put navbench'"'"'s host here"\n' > "$1/main.cpp"
 }
 entry_folder "$tmp/classic" classic "$src/entries/classic_astar/classic_astar.cpp"
@@ -35,7 +35,7 @@ check anyangle_built '[ -x "$tmp/bin/anyangle" ]'
 
 # The host compiles under the oldest standard an archive entry's build asks for (-std=c++11).
 for t in classic anyangle; do
-  check host_cxx11_$t 'g++ -std=c++11 -Wall -Werror -fsyntax-only -I "$src/harness/gppc/include/$t" -I "$src" "$src/harness/gppc/host_main.cpp"'
+  check host_cxx11_$t 'g++ -std=c++11 -Wall -Werror -fsyntax-only -I "$src/harness/gppc/include/$t" -I "$src/harness/gppc/include" -I "$src" "$src/harness/gppc/host_main.cpp"'
 done
 
 # The programs through navbench: every query answered, the classic lengths optimal, the any-angle

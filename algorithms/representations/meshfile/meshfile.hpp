@@ -16,11 +16,12 @@
 #include "representations/built_graph.hpp"
 #include "representations/capabilities.hpp"
 #include "representations/csr_graph.hpp"
+#include "representations/portal_mesh.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
 
-class MeshFile : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<MeshFile> {
+class MeshFile : public PortalMesh, public ConvexCellQueries<MeshFile> {
  public:
   MeshFile(const Map& map, Params& params);
   // The declaration (docs/adding-a-representation.md): only maps read from a .mesh; the file's
@@ -50,15 +51,14 @@ class MeshFile : public BuiltGraph<CsrGraph>, public StoredPositions, public Con
   std::vector<Point> vertices_;
   std::vector<std::vector<std::uint32_t>> polygons_;
   std::vector<std::vector<std::int32_t>> neighbours_;
-  std::vector<Portal> portals_;                    // graph vertex v is portal v (pos_[v] its midpoint)
-  std::vector<std::vector<Vertex>> cell_portals_;  // per polygon, its portals
-  std::vector<std::int32_t> component_;            // per polygon
-  // Point location: polygons listed per square bucket of side bucket_ their bounding box touches.
-  double bucket_ = 1;
-  int bw_ = 0, bh_ = 0;
-  Point origin_{0, 0};
-  std::vector<std::uint32_t> bucket_begin_, bucket_polys_;
-  void build_buckets();
+  std::vector<Portal> portals_;  // graph vertex v is portal v (pos_[v] its midpoint)
+  // The polygons as buckets_ reads them: corner k of polygon i.
+  auto corner_count() const {
+    return [this](std::size_t i) { return polygons_[i].size(); };
+  }
+  auto corner() const {
+    return [this](std::size_t i, std::size_t k) { return vertices_[polygons_[i][k]]; };
+  }
 };
 
 }  // namespace navbench

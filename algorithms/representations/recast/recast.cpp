@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "representations/navmesh/navmesh.hpp"
-#include "representations/union_find.hpp"
 
 namespace navbench {
 
@@ -58,73 +57,20 @@ bool RecastMesh::update(const Map& map, const std::vector<CellChange>& changed) 
 void RecastMesh::layout() {
   const auto& polys = mesh_.polygons();
   const auto& portals = mesh_.portals();
-  cell_portals_.assign(polys.size(), {});
-  pos_.clear();
-  pos_.reserve(portals.size());
-  UnionFind uf(polys.size());
-  for (Vertex v = 0; v < portals.size(); ++v) {
-    const DetourPortal& p = portals[v];
-    pos_.push_back({(p.right.x + p.left.x) / 2, (p.right.y + p.left.y) / 2});
-    cell_portals_[p.from].push_back(v);
-    cell_portals_[p.to].push_back(v);
-    uf.unite(p.from, p.to);
-  }
-  component_.resize(polys.size());
-  for (std::size_t c = 0; c < polys.size(); ++c) component_[c] = std::int32_t(uf.find(c));
-  // Two portals of one convex polygon see each other.
-  std::vector<CsrGraph::WeightedEdge> edges;
-  for (std::uint32_t c = 0; c < cell_portals_.size(); ++c) {
-    const auto& ps = cell_portals_[c];
-    for (std::size_t i = 0; i < ps.size(); ++i)
-      for (std::size_t j = i + 1; j < ps.size(); ++j) edges.push_back({ps[i], ps[j], price(*this, pos_[ps[i]], pos_[ps[j]], c)});
-  }
-  graph_ = CsrGraph(portals.size(), std::move(edges));
-
-  // Buckets about four polygons wide on average.
-  double minx = 1e300, miny = 1e300, maxx = -1e300, maxy = -1e300;
-  for (const auto& p : polys)
-    for (const Point& c : p.corners)
-      minx = std::min(minx, c.x), miny = std::min(miny, c.y), maxx = std::max(maxx, c.x), maxy = std::max(maxy, c.y);
-  origin_ = {minx, miny};
-  const double area = std::max(1e-9, (maxx - minx) * (maxy - miny));
-  bucket_ = std::max(mesh_.config().cs, std::sqrt(4 * area / double(std::max<std::size_t>(1, polys.size()))));
-  bw_ = std::max(1, int(std::ceil((maxx - minx) / bucket_)) + 1);
-  bh_ = std::max(1, int(std::ceil((maxy - miny) / bucket_)) + 1);
-  std::vector<std::vector<std::uint32_t>> lists(std::size_t(bw_) * std::size_t(bh_));
-  for (std::uint32_t i = 0; i < polys.size(); ++i) {
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-    for (const Point& c : polys[i].corners) x0 = std::min(x0, c.x), y0 = std::min(y0, c.y), x1 = std::max(x1, c.x), y1 = std::max(y1, c.y);
-    const int bx0 = int((x0 - minx) / bucket_), bx1 = int((x1 - minx) / bucket_);
-    const int by0 = int((y0 - miny) / bucket_), by1 = int((y1 - miny) / bucket_);
-    for (int by = by0; by <= by1; ++by)
-      for (int bx = bx0; bx <= bx1; ++bx) lists[std::size_t(by) * std::size_t(bw_) + std::size_t(bx)].push_back(i);
-  }
-  bucket_begin_.assign(1, 0);
-  bucket_polys_.clear();
-  for (const auto& l : lists) {
-    bucket_polys_.insert(bucket_polys_.end(), l.begin(), l.end());
-    bucket_begin_.push_back(std::uint32_t(bucket_polys_.size()));
-  }
+  link_portals(
+      polys.size(), portals.size(),
+      [&](Vertex v) {
+        const DetourPortal& p = portals[v];
+        return PortalEnds{p.from, p.to, p.right, p.left};
+      },
+      [this](Point a, Point b, std::uint32_t polygon) { return price(*this, a, b, polygon); });
+  buckets_.build(polys.size(), corner_count(), corner(), mesh_.config().cs);
 }
 
 std::int32_t RecastMesh::locate(Point p) const {
-  const double fx = (p.x - origin_.x) / bucket_, fy = (p.y - origin_.y) / bucket_;
-  if (!(fx >= 0 && fy >= 0)) return -1;
-  const int bx = int(fx), by = int(fy);
-  if (bx >= bw_ || by >= bh_) return -1;
-  const std::size_t b = std::size_t(by) * std::size_t(bw_) + std::size_t(bx);
-  const auto& polys = mesh_.polygons();
-  for (std::uint32_t k = bucket_begin_[b]; k < bucket_begin_[b + 1]; ++k) {
-    const auto& c = polys[bucket_polys_[k]].corners;
-    bool inside = true;
-    for (std::size_t i = 0; i < c.size() && inside; ++i) {
-      const Point& a = c[i];
-      const Point& e = c[(i + 1) % c.size()];
-      inside = (e.x - a.x) * (p.y - a.y) - (e.y - a.y) * (p.x - a.x) >= 0;  // on or left of every edge
-    }
-    if (inside) return std::int32_t(bucket_polys_[k]);
-  }
-  return -1;
+  return buckets_.locate(p, corner_count(), corner(), [](const Point& a, const Point& e, const Point& q) {
+    return (e.x - a.x) * (q.y - a.y) - (e.y - a.y) * (q.x - a.x);
+  });
 }
 
 OwnAnswer RecastMesh::own_search(Point start, Point goal) const {
@@ -140,13 +86,7 @@ OwnAnswer RecastMesh::own_search(Point start, Point goal) const {
 }
 
 std::optional<Attachment> RecastMesh::attach(Point p) const {
-  const std::int32_t c = locate(p);
-  if (c < 0) return std::nullopt;
-  Attachment a;
-  a.cell = c;
-  a.component = component_[std::size_t(c)];
-  for (Vertex v : cell_portals_[std::size_t(c)]) a.links.push_back({v, price(*this, p, pos_[v], std::uint32_t(c))});
-  return a;
+  return attach_in(locate(p), p, [this](Point a, Point b, std::uint32_t polygon) { return price(*this, a, b, polygon); });
 }
 
 std::optional<Corridor> RecastMesh::corridor(const Query& q) const {
@@ -163,7 +103,7 @@ BuildStats RecastMesh::stats() const {
   s.edges = graph_.num_edges();
   // What a game keeps (the dtNavMesh tiles) plus navbench's graph over it.
   s.memory_bytes = mesh_.data_bytes() + graph_.memory_bytes() + pos_.capacity() * sizeof(Point) +
-                   bucket_polys_.capacity() * 4 + bucket_begin_.capacity() * 4;
+                   buckets_.memory_bytes();
   return s;
 }
 

@@ -15,6 +15,7 @@
 #include "representations/built_graph.hpp"
 #include "representations/capabilities.hpp"
 #include "representations/csr_graph.hpp"
+#include "representations/portal_mesh.hpp"
 #include "representations/recast/detour_mesh.hpp"
 #include "representations/recast/detour_query.hpp"
 #include "representations/representation.hpp"
@@ -24,8 +25,7 @@ namespace navbench {
 // Recast's parameters of `--rep recast:...` (docs/recast.md), checked; throws std::invalid_argument.
 RecastConfig recast_config(Params& params);
 
-class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public ConvexCellQueries<RecastMesh>,
-                   public SegmentPricing {
+class RecastMesh : public PortalMesh, public ConvexCellQueries<RecastMesh>, public SegmentPricing {
  public:
   RecastMesh(const Map& map, Params& params);
   // The declaration (docs/adding-a-representation.md): what it does, and Recast's parameters with
@@ -69,13 +69,13 @@ class RecastMesh : public BuiltGraph<CsrGraph>, public StoredPositions, public C
   void layout();  // the graph, components and point location over mesh_
   DetourMesh mesh_;
   std::unique_ptr<DetourQuery> detour_;  // its pool of dtNavMeshQuery objects (one per thread at a time)
-  std::vector<std::vector<Vertex>> cell_portals_;  // per polygon, its portals
-  std::vector<std::int32_t> component_;            // per polygon
-  // Point location: polygons listed per square bucket of side bucket_ their bounding box touches.
-  double bucket_ = 1;
-  int bw_ = 0, bh_ = 0;
-  Point origin_{0, 0};
-  std::vector<std::uint32_t> bucket_begin_, bucket_polys_;
+  // The polygons as buckets_ reads them: corner k of polygon i.
+  auto corner_count() const {
+    return [this](std::size_t i) { return mesh_.polygons()[i].corners.size(); };
+  }
+  auto corner() const {
+    return [this](std::size_t i, std::size_t k) { return mesh_.polygons()[i].corners[k]; };
+  }
 };
 
 }  // namespace navbench

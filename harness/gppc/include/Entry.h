@@ -1,4 +1,6 @@
-// The four functions of a competition entry (SPEC §10), as navbench's host calls them.
+// The four functions of a competition entry (SPEC §10), as navbench's host calls them; one file for
+// both tracks: the point type xyLoc comes from the track's GPPC.h (include/classic or
+// include/anyangle), found on the include path after this folder.
 #pragma once
 #include <string>
 #include <vector>
