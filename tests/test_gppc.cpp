@@ -22,6 +22,7 @@
 #include "harness/run/oracles.hpp"
 #include "search/heuristic.hpp"
 #include "harness/run/pipeline.hpp"
+#include "harness/run/timed_build.hpp"
 #include "support/maps.hpp"
 
 using namespace navbench;
@@ -276,4 +277,29 @@ TEST(Gppc, RegistryRowsThroughThePipeline) {
   EXPECT_THROW(parse_rep_option("gppc:track=classic"), std::invalid_argument);
   EXPECT_THROW(parse_rep_option("gppc:path=" + (t.dir / "missing").string() + ",track=classic"), std::invalid_argument);
   EXPECT_THROW(parse_rep_option("gppc"), std::invalid_argument);
+}
+
+// Where the entry's preprocessing dies the build is a BuildFailed (not a map it does not support):
+// the run then gives every query of the map an error row with the reason (tests/cli/gppc_runs.sh).
+TEST(Gppc, PreprocessingThatDiesIsABuildFailure) {
+  TempDir t;
+  const std::string rep = "gppc:path=" + entry("misbehaving") + ",track=anyangle,prepare_ms=1000,log=" + (t.dir / "entry.log").string();
+  const auto specs = parse_rep_option(rep);
+  ASSERT_EQ(specs.size(), 1u);
+  // misbehaving.cpp: PreprocessMap crashes 3 wide and never returns 7 wide; PrepareForSearch throws 5 wide.
+  const std::vector<std::pair<int, std::string>> cases = {
+      {3, "gppc entry failed in PreprocessMap: entry"},
+      {7, "gppc entry failed in PreprocessMap: time limit of 1000 ms exceeded"},
+      {5, "gppc entry failed in PrepareForSearch: entry"}};
+  for (const auto& [width, reason] : cases) {
+    SCOPED_TRACE(width);
+    const Map m = testmaps::grid_from(std::vector<std::string>(3, std::string(std::size_t(width), '.')));
+    const TimedBuild b = build_timed(m, specs[0]);
+    EXPECT_FALSE(b.rep);
+    EXPECT_TRUE(b.failed);
+    EXPECT_EQ(b.unsupported.rfind(reason, 0), 0u) << b.unsupported;
+  }
+  const TimedBuild good = build_timed(testmaps::grid_from(std::vector<std::string>(3, std::string(4, '.'))), specs[0]);
+  EXPECT_TRUE(good.rep);
+  EXPECT_FALSE(good.failed);
 }

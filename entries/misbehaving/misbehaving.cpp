@@ -33,13 +33,16 @@ enum Behaviour {
 int calls = 0;
 }  // namespace
 
-// On a map 3 cells wide PreprocessMap crashes, on one 5 cells wide PrepareForSearch throws: the
-// entry is then skipped on that map with a note, and the run goes on.
+// On a map 3 cells wide PreprocessMap crashes, on one 7 cells wide it never returns (the
+// preprocessing time limit, prepare_ms), on one 5 cells wide PrepareForSearch throws: every query
+// of that map is then an error row with the reason, and the run goes on.
 void PreprocessMap(const std::vector<bool>&, int width, int, const std::string&) {
   if (width == 3) {
     volatile int* volatile p = nullptr;
     *p = 1;
   }
+  if (width == 7)
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
 void* PrepareForSearch(const std::vector<bool>&, int width, int, const std::string&) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -95,6 +96,7 @@ class EntryProcess {
   Child search_;
   int restarts_ = 0;
   std::uint64_t peak_kb_ = 0;
+  std::chrono::steady_clock::time_point watched_{};  // the last look at a child's resident memory
 };
 
 }  // namespace navbench::gppc

@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 
 #include "geometry/free_space.hpp"
+#include "search/outside_planner.hpp"
 #include "harness/gppc/client.hpp"
 #include "harness/gppc/judge.hpp"
 #include "geometry/radius_validity.hpp"
@@ -54,7 +56,7 @@ void check_required(const Params& p) {
   if (!p.given(param(kParams, "track"))) throw std::invalid_argument("gppc needs track=classic or track=anyangle");
 }
 
-class GppcRepresentation final : public AnyRepresentation {
+class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
  public:
   GppcRepresentation(const Map& m, Params& p) {
     if (m.kind != MapKind::grid) throw UnsupportedMap("gppc needs a grid map");
@@ -84,7 +86,7 @@ class GppcRepresentation final : public AnyRepresentation {
     } catch (const std::runtime_error& e) {
       std::error_code ec;
       fs::remove_all(dir_, ec);
-      throw UnsupportedMap(e.what());  // the run goes on without this entry on this map, with a note
+      throw BuildFailed(e.what());  // the run goes on: this map's queries are error rows with the reason
     }
   }
   ~GppcRepresentation() override {
@@ -130,6 +132,15 @@ class GppcRepresentation final : public AnyRepresentation {
     return last.answer;
   }
   std::optional<OutsideBuild> outside_build() const override { return outside(); }
+  void expect_queries(const std::vector<std::pair<Point, Point>>& queries) override {
+    Slot& slot = *slots_.front();
+    const std::lock_guard<std::mutex> lock(slot.mutex);
+    expected_.clear();
+    answers_.clear();
+    next_ = 0;
+    const double off = track_ == Track::classic ? 0.5 : 0.0;
+    for (const auto& [s, g] : queries) expected_.push_back({s.x - off, s.y - off, g.x - off, g.y - off});
+  }
 
  private:
   // One query through the entry. Classic: the row's points are cell centres (the center
@@ -149,7 +160,9 @@ class GppcRepresentation final : public AnyRepresentation {
     try {
       Slot& slot = this->slot(ws);
       const std::lock_guard<std::mutex> lock(slot.mutex);  // uncontended: one thread per slot
-      a = slot.proc->answer({{s.x, s.y, g.x, g.y}});
+      const EntryQuery eq{s.x, s.y, g.x, g.y};
+      std::optional<EntryAnswer> ahead = ws ? std::nullopt : take_ahead(*slot.proc, eq);
+      a = ahead ? std::vector<EntryAnswer>{std::move(*ahead)} : slot.proc->answer({eq});
     } catch (const std::runtime_error& e) {  // this thread's entry process could not start
       last.answer = {true, e.what(), false, 0};
       return 0;
@@ -166,6 +179,30 @@ class GppcRepresentation final : public AnyRepresentation {
     last.answer.reason = v.reason;
     last.path = std::move(v.path);
     return v.length;
+  }
+
+  // The answer to q among the next kAhead queries expected (expect_queries; the caller holds the
+  // build's slot): those the pipeline skipped (an invalid query, different components) are dropped
+  // with their answers, and when no answer waits the next kAhead expected go to the entry together,
+  // so that its GetPath calls run back to back while navbench only reads. nullopt: not expected.
+  std::optional<EntryAnswer> take_ahead(EntryProcess& proc, const EntryQuery& q) const {
+    constexpr std::size_t kAhead = 256;  // EntryProcess::answer's batch
+    auto same = [&q](const EntryQuery& e) { return e.sx == q.sx && e.sy == q.sy && e.gx == q.gx && e.gy == q.gy; };
+    const std::size_t end = std::min(expected_.size(), next_ + kAhead);
+    std::size_t k = next_;
+    while (k < end && !same(expected_[k])) ++k;
+    if (k == end) return std::nullopt;
+    for (; next_ < k; ++next_)
+      if (!answers_.empty()) answers_.pop_front();
+    if (answers_.empty()) {
+      const auto first = expected_.begin() + long(next_);
+      for (EntryAnswer& x : proc.answer({first, first + long(std::min(kAhead, expected_.size() - next_))}))
+        answers_.push_back(std::move(x));
+    }
+    ++next_;
+    EntryAnswer r = std::move(answers_.front());
+    answers_.pop_front();
+    return r;
   }
 
   // One entry process and the lock of its pipe.
@@ -212,6 +249,10 @@ class GppcRepresentation final : public AnyRepresentation {
   mutable std::vector<std::unique_ptr<Slot>> slots_;  // the build's first
   mutable std::map<const void*, Slot*> by_key_;       // a workspace's slot; nullptr: the build's
   mutable bool built_taken_ = false;
+  // The build's process's queries ahead (expect_queries, take_ahead), guarded by its slot's mutex.
+  mutable std::vector<EntryQuery> expected_;
+  mutable std::size_t next_ = 0;               // expected_[next_] is the next one not yet taken
+  mutable std::deque<EntryAnswer> answers_;    // the answers of expected_[next_ ...]
 };
 
 }  // namespace

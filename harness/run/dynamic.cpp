@@ -16,6 +16,7 @@
 #include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 #include "harness/run/timed_build.hpp"
+#include "search/outside_planner.hpp"
 #include "base/timing.hpp"
 #include "base/text.hpp"
 
@@ -27,7 +28,8 @@ namespace {
 // One representation kept up to date through the scenario.
 struct Live {
   RepresentationSpec spec;
-  std::unique_ptr<AnyRepresentation> rep;
+  std::unique_ptr<AnyRepresentation> rep;  // null while its build on this map state has died
+  std::string failed;                      // then why (BuildFailed): the state's queries are error rows
 };
 
 // What one scenario's run writes to and checks.
@@ -38,25 +40,33 @@ struct DynamicOutput {
 };
 
 // Builds every representation on the starting map (a build row each); skips the unsupported ones.
+// One whose build died (an entry's preprocessing) stays, without a build, to be tried again on the
+// next map state; its queries meanwhile are error rows.
 std::vector<Live> build_all(const RunConfig& cfg, const Map& map, ResultWriter& writer) {
   std::vector<Live> live;
   for (const auto& spec : cfg.reps) {
     TimedBuild b = build_timed(map, spec);
+    if (!b.rep && b.failed) {
+      std::cerr << "navbench: " << spec.text << " failed on " << map.name << ": " << b.unsupported << '\n';
+      live.push_back({spec, nullptr, b.unsupported});
+      continue;
+    }
     if (!b.rep) {
       std::cerr << "navbench: skipping " << spec.text << " on " << map.name << ": " << b.unsupported << '\n';
       continue;
     }
     writer.write(b.row);
-    live.push_back({spec, std::move(b.rep)});
+    live.push_back({spec, std::move(b.rep), {}});
   }
   return live;
 }
 
 // A fresh build of l on the changed map (the timed build; a map the representation cannot take
-// now fails the run with one line). Returns its build row.
+// now fails the run with one line, a build that dies leaves l without one). Returns its build row.
 BuildRow rebuild(const Map& map, Live& l) {
   TimedBuild b = build_timed(map, l.spec);
-  if (!b.rep) throw std::runtime_error(l.spec.text + " cannot be rebuilt on " + map.name + ": " + b.unsupported);
+  l.failed = b.failed ? b.unsupported : std::string();
+  if (!b.rep && !b.failed) throw std::runtime_error(l.spec.text + " cannot be rebuilt on " + map.name + ": " + b.unsupported);
   l.rep = std::move(b.rep);
   return b.row;
 }
@@ -68,7 +78,7 @@ void update_all(const RunConfig& cfg, const Map& map, const std::vector<CellChan
   for (Live& l : live) {
     auto t0 = base::Clock::now();
     double update_us = 0;
-    if (l.rep->update(map, changed)) {
+    if (l.rep && l.rep->update(map, changed)) {
       update_us = base::us_since(t0);
       l.rep->prepare();  // search memory, untimed: the update's and the rebuild's times leave it out alike
     } else {
@@ -102,15 +112,19 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
     if (optimum) qi.optimal = (*optimum)(space.free(), qi.start, qi.goal);
     queries.push_back(qi);
   }
+  std::vector<std::pair<Point, Point>> ends;  // a planner from outside answers them ahead, in batches
+  for (const QueryInput& qi : queries) ends.emplace_back(qi.start, qi.goal);
   for (Live& l : live)
     for (SearchMode sm : cfg.unit.searches)
       for (const auto& h : cfg.unit.heuristics) {
+        if (auto* ahead = dynamic_cast<AnswersAhead*>(l.rep.get())) ahead->expect_queries(ends);
         const QueryContext ctx{.map = mc, .space = space, .cost = cost, .rep_text = l.spec.text, .heuristic = h,
                                .smoothings = cfg.unit.smoothings, .rep = l.rep.get(), .search = sm, .caps = l.spec.caps(),
                                .keep_paths = cfg.unit.paths};
         for (std::size_t k = 0; k < queries.size(); ++k) {
           const DynamicCommand& c = *lines[k];
-          for (auto& r : run_query(ctx, queries[k])) {
+          for (auto& r : l.rep ? run_query(ctx, queries[k])
+                               : rows_for_every_smoothing(identity_row(ctx, queries[k]), ctx.smoothings, Status::error, l.failed)) {
             r.epoch = c.epoch;
             if (out.check.applies(l.spec, r)) {
               const double want = c.costs[std::size_t(d.octile)];

@@ -19,6 +19,7 @@
 #include "harness/run/metadata.hpp"
 #include "harness/run/parallel.hpp"
 #include "harness/run/timed_build.hpp"
+#include "search/outside_planner.hpp"
 #include "base/timing.hpp"
 #include "search/workspace.hpp"
 
@@ -52,16 +53,17 @@ void median_times(std::vector<ResultRow>& rows, const std::vector<std::vector<Re
   }
 }
 
-// The rows of a representation that was not built: not_applicable (`why`), every query of every pass.
-void rows_not_built(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt, const std::string& why,
-                    const std::function<void(const ResultRow&)>& sink) {
+// The rows of a representation that was not built, every query of every pass: not_applicable
+// (`why`) where it assumes what the map does not give, error where its build died (SPEC §10).
+void rows_not_built(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt, Status status,
+                    const std::string& why, const std::function<void(const ResultRow&)>& sink) {
   const MapContext mc = map_context(am.map(), am.prepared().selection.convention);
   for (SearchMode sm : opt.searches)
     for (const auto& h : opt.heuristics) {
       const QueryContext ctx{.map = mc, .space = am.space(), .cost = am.cost(), .rep_text = spec.text, .heuristic = h,
                              .smoothings = opt.smoothings, .search = sm};
       for (const auto& qi : am.queries())
-        for (auto& r : rows_for_every_smoothing(identity_row(ctx, qi), opt.smoothings, Status::not_applicable, why)) sink(r);
+        for (auto& r : rows_for_every_smoothing(identity_row(ctx, qi), opt.smoothings, status, why)) sink(r);
     }
 }
 
@@ -72,10 +74,15 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
   if (auto why = am.cost().not_applicable(spec.caps(), spec.text)) {
     // docs/terrain.md: a representation that assumes one cost everywhere answers not_applicable on
     // a weighted map, every query of every pass, and is not built (no build row).
-    rows_not_built(am, spec, opt, *why, sink);
+    rows_not_built(am, spec, opt, Status::not_applicable, *why, sink);
     return std::nullopt;
   }
   TimedBuild built = build_timed(am.space(), spec);
+  if (!built.rep && built.failed) {  // an entry's preprocessing died: every query an error row, no build row
+    std::cerr << "navbench: " << spec.text << " failed on " << am.map().name << ": " << built.unsupported << '\n';
+    rows_not_built(am, spec, opt, Status::error, built.unsupported, sink);
+    return std::nullopt;
+  }
   if (!built.rep) {
     std::cerr << "navbench: skipping " << spec.text << " on " << am.map().name << ": " << built.unsupported << '\n';
     return std::nullopt;
@@ -117,9 +124,13 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
   const auto& queries = am.queries();
   const std::size_t threads = std::size_t(std::max(1, opt.threads));
   if (threads == 1) {
-    for (const auto& [sm, h] : passes)
+    std::vector<std::pair<Point, Point>> ends;  // a planner from outside answers them ahead, in batches
+    for (const auto& qi : queries) ends.emplace_back(qi.start, qi.goal);
+    for (const auto& [sm, h] : passes) {
+      if (auto* ahead = dynamic_cast<AnswersAhead*>(&rep)) ahead->expect_queries(ends);
       for (const auto& qi : queries)
         for (auto& r : answer(qi, sm, *h, nullptr)) sink(r);
+    }
     record_outside(built.row, rep);  // the entry's peak memory after its queries
     return built.row;
   }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "base/timing.hpp"
+#include "search/outside_planner.hpp"
 
 namespace navbench {
 namespace {
@@ -17,6 +18,7 @@ TimedBuild timed(const Map& m, const RepresentationSpec& spec, Params& params, b
     b.rep = make();
   } catch (const UnsupportedMap& u) {
     b.unsupported = u.what();
+    b.failed = dynamic_cast<const BuildFailed*>(&u) != nullptr;
     return b;
   }
   b.row.build_ms = base::ms_since(t0);

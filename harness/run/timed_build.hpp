@@ -15,6 +15,7 @@ namespace navbench {
 struct TimedBuild {
   std::unique_ptr<AnyRepresentation> rep;  // null when the representation does not support the map
   std::string unsupported;                 // UnsupportedMap's message then
+  bool failed = false;                     // the build died (BuildFailed): the queries are error rows
   BuildRow row;                            // map, representation, canonical params, build_ms, sizes, radius
 };
 

@@ -3,8 +3,9 @@
 # (filled for the entry only), --threads 2 with an entry process per thread and rows equal to one
 # thread's, and a changing map on which the entry is preprocessed again for every map state.
 # The misbehaving entry in a run beside grid8: each misbehaviour costs its query a row with status
-# error or valid = 0, the run exits 0, grid8's rows are intact, and a map on which PreprocessMap or
-# PrepareForSearch dies skips the entry there with a note.
+# error or valid = 0, the run exits 0, grid8's rows are intact, and on a map where PreprocessMap or
+# PrepareForSearch dies (a crash, a hang past prepare_ms, an exception) every query of the entry is
+# an error row with the reason.
 # Usage: gppc_runs.sh NAVBENCH_BINARY SOURCE_DIR ANYANGLE_ENTRY_PROGRAM MISBEHAVING_ENTRY_PROGRAM
 set -uo pipefail
 nb=$1; src=$2; entry=$3; bad=$4
@@ -50,22 +51,31 @@ check corner_counts_change '[ "$(grep corners "$tmp/dyn.log" | sort -u | wc -l)"
 mkdir -p "$tmp/maps"
 { printf 'type octile\nheight 12\nwidth 12\nmap\n'; for _ in $(seq 12); do echo '............'; done; } > "$tmp/maps/free.map"
 { echo 'version 1'; for k in $(seq 0 11); do printf '0\tfree.map\t12\t12\t%d\t6\t%d\t9\t3\n' "$k" "$k"; done; } > "$tmp/maps/free.map.scen"
-for w in 3 5; do  # PreprocessMap crashes (3 wide), PrepareForSearch throws (5 wide)
+for w in 3 5 7; do  # PreprocessMap crashes (3 wide), PrepareForSearch throws (5 wide), PreprocessMap hangs (7 wide)
   { printf 'type octile\nheight 3\nwidth %d\nmap\n' "$w"; for _ in 1 2 3; do printf '%*s\n' "$w" '' | tr ' ' .; done; } > "$tmp/maps/w$w.map"
-  printf 'version 1\n0\tw%d.map\t%d\t3\t0\t0\t2\t2\t2.8284271247\n' "$w" "$w" > "$tmp/maps/w$w.map.scen"
+  printf 'version 1\n0\tw%d.map\t%d\t3\t0\t0\t2\t2\t2.8284271247\n0\tw%d.map\t%d\t3\t0\t2\t2\t0\t2.8284271247\n' \
+    "$w" "$w" "$w" "$w" > "$tmp/maps/w$w.map.scen"
 done
-"$nb" run --map "$tmp/maps" --rep "gppc:path=$bad,track=anyangle,name=bad,query_ms=1500,memory_mb=48,log=$tmp/bad.log" --rep grid8 \
+"$nb" run --map "$tmp/maps" --rep "gppc:path=$bad,track=anyangle,name=bad,query_ms=1500,prepare_ms=1500,memory_mb=48,log=$tmp/bad.log" --rep grid8 \
   --convention corner --out "$tmp/bad" --quiet 2> "$tmp/bad.err"
 rc=$?
 check misbehaving_run_exit_0 '[ $rc -eq 0 ]'
 r=$tmp/bad.csv
 status_of() { awk -F, -v k="$1" -v s="$(col "$r" status)" -v v="$(col "$r" valid)" -v i="$(col "$r" scen_index)" \
-  -v rep="$(col "$r" representation)" '$rep == "gppc:bad" && $i == k {print $s $v}' "$r"; }
+  -v rep="$(col "$r" representation)" '$1 == "free" && $rep == "gppc:bad" && $i == k {print $s $v}' "$r"; }
 got=$(for k in $(seq 0 11); do printf '%s ' "$(status_of $k)"; done)
 # straight, crash, abort, exception, hang, memory, NaN, outside, wrong start, too long, unfinished, wrong goal
 check misbehaving_rows '[ "$got" = "ok1 error error error error error error ok0 ok0 error error ok0 " ]'
-check grid8_rows_intact '[ "$(grep -c ",grid8,.*,ok," "$r")" -eq 14 ]'
-check entry_skipped_where_it_dies 'grep -q "skipping gppc:bad on w3: gppc entry failed in PreprocessMap" "$tmp/bad.err" &&
-  grep -q "skipping gppc:bad on w5: gppc entry failed in PrepareForSearch" "$tmp/bad.err" && ! grep -q "^w[35],.*gppc:bad" "$r"'
+check grid8_rows_intact '[ "$(grep -c ",grid8,.*,ok," "$r")" -eq 18 ]'
+# Where the entry's preprocessing dies: each of the map's 2 queries an error row with the reason, a note on stderr.
+died() {  # map, reason: the entry's rows on the map, as "status|message" lines
+  awk -F, -v s="$(col "$r" status)" -v m="$(col "$r" message)" -v rep="$(col "$r" representation)" \
+    -v map="$1" '$1 == map && $rep == "gppc:bad" {print $s "|" $m}' "$r"
+}
+died_ok() { [ "$(died "$1" | wc -l)" -eq 2 ] && [ "$(died "$1" | grep -c "^error|$2")" -eq 2 ] && grep -q "gppc:bad failed on $1: $2" "$tmp/bad.err"; }
+check preprocess_crash_rows 'died_ok w3 "gppc entry failed in PreprocessMap: entry"'
+check preprocess_hang_rows 'died_ok w7 "gppc entry failed in PreprocessMap: time limit of 1500 ms exceeded"'
+check prepare_throws_rows 'died_ok w5 "gppc entry failed in PrepareForSearch: entry"'
+check grid8_rows_where_entry_died '[ "$(grep -c "^w[357],.*,grid8,.*,ok," "$r")" -eq 6 ]'
 check entry_output_in_log_only 'grep -q "misbehaving entry: query from x = 11" "$tmp/bad.log" && ! grep -q "misbehaving entry" "$r" "$tmp/bad.err"'
 [ "$fails" -eq 0 ]
