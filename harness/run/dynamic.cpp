@@ -103,7 +103,7 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
     queries.push_back(qi);
   }
   for (Live& l : live)
-    for (SearchMode sm : cfg.unit.searches)
+    for (SearchMode sm : l.spec.searches.empty() ? cfg.unit.searches : l.spec.searches)  // a sweep entry's own searches
       for (const auto& h : cfg.unit.heuristics) {
         const QueryContext ctx{.map = mc, .space = space, .cost = cost, .rep_text = l.spec.text, .heuristic = h,
                                .smoothings = cfg.unit.smoothings, .rep = l.rep.get(), .search = sm, .caps = l.spec.caps(),

@@ -34,6 +34,16 @@ std::vector<std::string> expand_glob(const std::string& pattern) {
   return out;
 }
 
+std::vector<std::string> strings(const json& j, const char* key) {
+  if (!j.is_array()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
+  std::vector<std::string> out;
+  for (const auto& v : j) {
+    if (!v.is_string()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<RepresentationSpec> expand_reps(const json& j) {
@@ -46,9 +56,17 @@ std::vector<RepresentationSpec> expand_reps(const json& j) {
     if (!r.is_object() || !r.contains("name") || !r["name"].is_string())
       throw std::invalid_argument("sweep config: a representation is a string or {\"name\": ..., \"params\": {...}}");
     for (auto it = r.begin(); it != r.end(); ++it)
-      if (it.key() != "name" && it.key() != "params")
-        throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in a representation");
+      if (it.key() != "name" && it.key() != "params" && it.key() != "searches")
+        throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in a representation (name, params, searches)");
     const std::string name = r["name"];
+    // Its own searches, replacing the run's (e.g. recast's Detour query, which no other has).
+    std::vector<SearchMode> searches;
+    if (r.contains("searches")) {
+      std::string list;
+      for (auto& s : strings(r["searches"], "searches")) list += (list.empty() ? "" : ",") + s;
+      searches = parse_search_list(list);
+      if (searches.empty()) throw std::invalid_argument("sweep config: 'searches' of " + name + " needs at least one name");
+    }
     std::vector<std::string> combos{""};
     if (r.contains("params")) {
       if (!r["params"].is_object()) throw std::invalid_argument("sweep config: params of " + name + " must be an object");
@@ -67,7 +85,10 @@ std::vector<RepresentationSpec> expand_reps(const json& j) {
       }
     }
     for (const auto& c : combos)
-      for (auto& s : parse_rep_option(c.empty() ? name : name + ":" + c)) out.push_back(s);
+      for (auto& s : parse_rep_option(c.empty() ? name : name + ":" + c)) {
+        s.searches = searches;
+        out.push_back(s);
+      }
   }
   if (out.empty()) throw std::invalid_argument("sweep config: no representations");
   return out;
@@ -86,16 +107,6 @@ long integer(const json& j, const char* key, long fallback, long lo, long hi) {
     throw std::invalid_argument(std::string("sweep config: '") + key + "' must be in " + std::to_string(lo) + ".." +
                                 std::to_string(hi));
   return long(x);
-}
-
-std::vector<std::string> strings(const json& j, const char* key) {
-  if (!j.is_array()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
-  std::vector<std::string> out;
-  for (const auto& v : j) {
-    if (!v.is_string()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
-    out.push_back(v.get<std::string>());
-  }
-  return out;
 }
 
 // The "queries" object: {"select": all|first|spread|every, "n": N, "random": R}; fields not given

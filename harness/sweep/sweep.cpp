@@ -187,6 +187,7 @@ std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, const AgentMa
   std::string csv = result_header(groups) + "\n", paths = paths_header(groups) + "\n";
   std::size_t nrows = 0;
   UnitOptions unit = cfg.unit;  // its traces (docs/traces.md) under units/traces/, a fresh index per run of the unit
+  if (!u.rep.searches.empty()) unit.searches = u.rep.searches;  // the entry's own (docs/command-line.md#sweep-config)
   unit.trace_prefix = (out / "units" / u.id).string();
   if (unit.trace) fs::remove(trace_index(unit.trace_prefix));
   auto b = run_unit(am, u.rep, unit, [&](const ResultRow& r) {
