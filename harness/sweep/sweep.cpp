@@ -65,10 +65,13 @@ UnitPlan plan_units(const SweepConfig& cfg, const std::vector<PreparedMap>& maps
   for (std::size_t mi = 0; mi < maps.size(); ++mi)
     for (const auto& conv : cfg.conventions)
       for (const Agent& agent : agent_passes(cfg.agents))
-        for (const auto& r : cfg.reps)
+        for (std::size_t ri = 0; ri < cfg.reps.size(); ++ri) {
+          const RepresentationSpec& r = cfg.reps[ri];
+          if (!runs_on(cfg.rep_skip[ri], maps[mi].map.name)) continue;  // its entry's skip_maps
           p.units.push_back({mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, agent.column(),
                                                       weights_tag(maps[mi].selection.weights)),
                                        -1, agent});
+        }
   for (const auto& u : p.units) p.static_ids.push_back(u.id);
   p.dyn_ids = dynamic_unit_ids(cfg.dynamic, cfg.conventions, cfg.reps);
   std::size_t k = 0;
