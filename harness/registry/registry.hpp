@@ -53,6 +53,9 @@ struct RepresentationSpec {
   const RepresentationEntry* entry = nullptr;    // never null once parsed
   std::string params;                            // the representation's own "k=v,..." (erode taken out) or ""
   std::optional<Erosion> erode;                    // erode=... when given: a typed field, not text
+  // A sweep entry's own searches ({"name": N, "searches": [...]}, docs/command-line.md#sweep-config):
+  // they replace the run's for this representation; empty: the run's.
+  std::vector<SearchMode> searches;
   const std::string& name() const { return entry->name; }
   const Capabilities& caps() const { return entry->caps; }
   Erosion erosion() const { return erode.value_or(Erosion::centre); }

@@ -115,7 +115,7 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
   std::vector<std::pair<Point, Point>> ends;  // a planner from outside answers them ahead, in batches
   for (const QueryInput& qi : queries) ends.emplace_back(qi.start, qi.goal);
   for (Live& l : live)
-    for (SearchMode sm : cfg.unit.searches)
+    for (SearchMode sm : l.spec.searches.empty() ? cfg.unit.searches : l.spec.searches)  // a sweep entry's own searches
       for (const auto& h : cfg.unit.heuristics) {
         if (auto* ahead = dynamic_cast<AnswersAhead*>(l.rep.get())) ahead->expect_queries(ends);
         const QueryContext ctx{.map = mc, .space = space, .cost = cost, .rep_text = l.spec.text, .heuristic = h,

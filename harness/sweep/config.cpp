@@ -34,21 +34,46 @@ std::vector<std::string> expand_glob(const std::string& pattern) {
   return out;
 }
 
+std::vector<std::string> strings(const json& j, const char* key) {
+  if (!j.is_array()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
+  std::vector<std::string> out;
+  for (const auto& v : j) {
+    if (!v.is_string()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
 }  // namespace
 
-std::vector<RepresentationSpec> expand_reps(const json& j) {
+std::vector<RepresentationSpec> expand_reps(const json& j, std::vector<std::vector<std::string>>* skip) {
   std::vector<RepresentationSpec> out;
   for (const auto& r : j) {
     if (r.is_string()) {
-      for (auto& s : parse_rep_option(r.get<std::string>())) out.push_back(s);
+      for (auto& s : parse_rep_option(r.get<std::string>())) {
+        out.push_back(s);
+        if (skip) skip->emplace_back();
+      }
       continue;
     }
     if (!r.is_object() || !r.contains("name") || !r["name"].is_string())
       throw std::invalid_argument("sweep config: a representation is a string or {\"name\": ..., \"params\": {...}}");
     for (auto it = r.begin(); it != r.end(); ++it)
-      if (it.key() != "name" && it.key() != "params")
-        throw std::invalid_argument("sweep config: unknown key '" + it.key() + "' in a representation");
+      if (it.key() != "name" && it.key() != "params" && it.key() != "searches" && it.key() != "skip_maps")
+        throw std::invalid_argument("sweep config: unknown key '" + it.key() +
+                                    "' in a representation (name, params, searches, skip_maps)");
     const std::string name = r["name"];
+    // Its own searches, replacing the run's (e.g. recast's Detour query, which no other has).
+    std::vector<SearchMode> searches;
+    if (r.contains("searches")) {
+      std::string list;
+      for (auto& s : strings(r["searches"], "searches")) list += (list.empty() ? "" : ",") + s;
+      searches = parse_search_list(list);
+      if (searches.empty()) throw std::invalid_argument("sweep config: 'searches' of " + name + " needs at least one name");
+    }
+    // Maps it does not run on, by name (e.g. where its build alone would break a time budget).
+    const std::vector<std::string> skipped =
+        r.contains("skip_maps") ? strings(r["skip_maps"], "skip_maps") : std::vector<std::string>{};
     std::vector<std::string> combos{""};
     if (r.contains("params")) {
       if (!r["params"].is_object()) throw std::invalid_argument("sweep config: params of " + name + " must be an object");
@@ -67,7 +92,11 @@ std::vector<RepresentationSpec> expand_reps(const json& j) {
       }
     }
     for (const auto& c : combos)
-      for (auto& s : parse_rep_option(c.empty() ? name : name + ":" + c)) out.push_back(s);
+      for (auto& s : parse_rep_option(c.empty() ? name : name + ":" + c)) {
+        s.searches = searches;
+        out.push_back(s);
+        if (skip) skip->push_back(skipped);
+      }
   }
   if (out.empty()) throw std::invalid_argument("sweep config: no representations");
   return out;
@@ -86,16 +115,6 @@ long integer(const json& j, const char* key, long fallback, long lo, long hi) {
     throw std::invalid_argument(std::string("sweep config: '") + key + "' must be in " + std::to_string(lo) + ".." +
                                 std::to_string(hi));
   return long(x);
-}
-
-std::vector<std::string> strings(const json& j, const char* key) {
-  if (!j.is_array()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
-  std::vector<std::string> out;
-  for (const auto& v : j) {
-    if (!v.is_string()) throw std::invalid_argument(std::string("sweep config: '") + key + "' must be a list of strings");
-    out.push_back(v.get<std::string>());
-  }
-  return out;
 }
 
 // The "queries" object: {"select": all|first|spread|every, "n": N, "random": R}; fields not given
@@ -301,7 +320,8 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
     c.select.squeeze = j.value("pinch", "forbid") == "allow";
     resolve_maps(j, expand_maps, c);
     for (QuerySelection& s : c.map_select) s.squeeze = c.select.squeeze;
-    if (j.contains("representations")) c.reps = expand_reps(j["representations"]);
+    if (j.contains("representations")) c.reps = expand_reps(j["representations"], &c.rep_skip);
+    c.rep_skip.resize(c.reps.size());
     if (j.contains("smoothing")) {
       std::string list;
       for (auto& s : strings(j["smoothing"], "smoothing")) list += (list.empty() ? "" : ",") + s;

@@ -17,6 +17,7 @@ struct SweepConfig : RunDescription {
   std::vector<std::string> maps;         // after expanding globs and directories
   std::vector<QuerySelection> map_select;  // per map: the query selection (its entry's, else the global one)
   std::vector<std::string> collections;  // filter; empty = all
+  std::vector<std::vector<std::string>> rep_skip;  // per representation: the maps its entry skips ("skip_maps": names)
   std::vector<std::string> conventions{"center"};
   std::string output = "results/sweep";
   nlohmann::json canonical;                      // what identifies the sweep (for resume and merge)
@@ -42,7 +43,15 @@ inline ColumnGroups sweep_groups(const SweepConfig& c) {
 SweepConfig parse_config(const std::string& text, const std::string& path, bool expand_maps);
 SweepConfig read_config(const std::string& path);
 // Representation entries: "name", "name:k=v,...", or {"name": N, "params": {"k": [v1, v2], ...}}
-// (a parameter grid: every combination becomes one representation spec).
-std::vector<RepresentationSpec> expand_reps(const nlohmann::json& j);
+// (a parameter grid: every combination becomes one representation spec), with optional "searches"
+// (its own, docs/command-line.md#sweep-config) and "skip_maps" (names of maps, as in the column
+// `map`, it does not run on; per spec into `skip` when given).
+std::vector<RepresentationSpec> expand_reps(const nlohmann::json& j, std::vector<std::vector<std::string>>* skip = nullptr);
+// Whether a representation whose entry skips `skip` runs on the map named `map` (static maps only).
+inline bool runs_on(const std::vector<std::string>& skip, const std::string& map) {
+  for (const auto& m : skip)
+    if (m == map) return false;
+  return true;
+}
 
 }  // namespace navbench

@@ -21,7 +21,8 @@ namespace {
 
 // Every unit id of a sweep config as stored in sweep.json (its map list already resolved).
 void config_unit_ids(const json& config, std::vector<std::string>& static_ids, std::vector<std::string>& dyn_ids) {
-  const std::vector<RepresentationSpec> reps = expand_reps(config["representations"]);
+  std::vector<std::vector<std::string>> skip;
+  const std::vector<RepresentationSpec> reps = expand_reps(config["representations"], &skip);
   const auto conventions = config.contains("conventions") ? config["conventions"].get<std::vector<std::string>>()
                                                           : std::vector<std::string>{"center"};
   const auto radii = config.contains("radii") ? config["radii"].get<std::vector<double>>() : std::vector<double>{};
@@ -38,8 +39,9 @@ void config_unit_ids(const json& config, std::vector<std::string>& static_ids, s
     if (name == p.filename().string() && !is_movingai_path(p.string())) name = p.stem().string();
     for (const auto& conv : conventions)
       for (const Agent& agent : agent_passes(agents_of(radii)))
-        for (const auto& r : reps)
-          static_ids.push_back(static_unit_id(p.parent_path().filename().string(), name, conv, r.text, agent.column(), tags.at(i)));
+        for (std::size_t ri = 0; ri < reps.size(); ++ri)
+          if (runs_on(skip[ri], name))  // the entry's skip_maps, as the sweep planned
+            static_ids.push_back(static_unit_id(p.parent_path().filename().string(), name, conv, reps[ri].text, agent.column(), tags.at(i)));
   }
   dyn_ids = dynamic_unit_ids(config.contains("dynamic") ? config["dynamic"].get<std::vector<std::string>>() : std::vector<std::string>{},
                              conventions, reps);

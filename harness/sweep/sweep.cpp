@@ -65,10 +65,13 @@ UnitPlan plan_units(const SweepConfig& cfg, const std::vector<PreparedMap>& maps
   for (std::size_t mi = 0; mi < maps.size(); ++mi)
     for (const auto& conv : cfg.conventions)
       for (const Agent& agent : agent_passes(cfg.agents))
-        for (const auto& r : cfg.reps)
+        for (std::size_t ri = 0; ri < cfg.reps.size(); ++ri) {
+          const RepresentationSpec& r = cfg.reps[ri];
+          if (!runs_on(cfg.rep_skip[ri], maps[mi].map.name)) continue;  // its entry's skip_maps
           p.units.push_back({mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, agent.column(),
                                                       weights_tag(maps[mi].selection.weights)),
                                        -1, agent});
+        }
   for (const auto& u : p.units) p.static_ids.push_back(u.id);
   p.dyn_ids = dynamic_unit_ids(cfg.dynamic, cfg.conventions, cfg.reps);
   std::size_t k = 0;
@@ -187,6 +190,7 @@ std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, const AgentMa
   std::string csv = result_header(groups) + "\n", paths = paths_header(groups) + "\n";
   std::size_t nrows = 0;
   UnitOptions unit = cfg.unit;  // its traces (docs/traces.md) under units/traces/, a fresh index per run of the unit
+  if (!u.rep.searches.empty()) unit.searches = u.rep.searches;  // the entry's own (docs/command-line.md#sweep-config)
   unit.trace_prefix = (out / "units" / u.id).string();
   if (unit.trace) fs::remove(trace_index(unit.trace_prefix));
   auto b = run_unit(am, u.rep, unit, [&](const ResultRow& r) {

@@ -26,7 +26,7 @@ struct RecastConfig {
   double max_error = 1.3;       // contour simplification error in voxels (rcConfig::maxSimplificationError)
   double max_edge = 12;         // longest contour edge in map units (rcConfig::maxEdgeLen = max_edge / cs; 0: no limit)
   int nvp = 6;                  // vertices per polygon (rcConfig::maxVertsPerPoly, 3 .. 6)
-  int tile = 64;                // tile side in voxels (rcConfig::tileSize); 0: one tile for the whole map
+  int tile = 32;                // tile side in voxels (rcConfig::tileSize); 0: one tile for the whole map
   int min_region = 8;           // regions smaller than min_region^2 voxels are dropped (rcConfig::minRegionArea)
   int merge_region = 20;        // regions smaller than merge_region^2 voxels merge into a neighbour
   double radius = 0;            // agent radius in map units; Recast erodes by walkableRadius = ceil(radius / cs) voxels

@@ -41,7 +41,7 @@ class RecastMesh : public PortalMesh, public ConvexCellQueries<RecastMesh>, publ
       ParamDecl{"max_error", ParamType::real, 1.3, 0, 100, "contour simplification error in voxels (maxSimplificationError)"},
       ParamDecl{"max_edge", ParamType::real, 12, 0, 1e6, "longest contour edge in map units (0: no limit)"},
       ParamDecl{"nvp", ParamType::integer, 6, 3, 6, "vertices per polygon (maxVertsPerPoly)"},
-      ParamDecl{"tile", ParamType::integer, 64, 0, 4096, "tile side in voxels (0: one tile)"},
+      ParamDecl{"tile", ParamType::integer, 32, 0, 4096, "tile side in voxels (0: one tile)"},
       ParamDecl{"min_region", ParamType::integer, 8, 0, 1000, "regions under min_region^2 voxels are dropped"},
       ParamDecl{"merge_region", ParamType::integer, 20, 0, 1000, "regions under merge_region^2 voxels merge into a neighbour"},
       ParamDecl{"pool", ParamType::integer, 4096, 16, 65535, "Detour's node pool (dtNavMeshQuery maxNodes)"},
