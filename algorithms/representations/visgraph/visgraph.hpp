@@ -35,6 +35,15 @@
 // (table_search(); on weighted maps the A* aims at the goal places an optimal path can end at,
 // search/astar.hpp). Both keep every path optimal (tests/test_visgraph.cpp).
 //
+// labels=1 (unweighted maps, named only): hub labels over the corners' tangent graph (one vertex
+// per corner; hub_labels.hpp: pruned landmark labelling, Akiba, Iwata & Yoshida, SIGMOD 2013; hub
+// labels for shortest paths, Abraham, Delling, Goldberg & Werneck, SEA 2011), with which a query,
+// like table=1's, needs no search: the least start link + d(a, b) + goal link, d by the labels
+// (each corner's list of hubs and distances, both ends' lists folded over the hubs), the path read
+// back from the labels' next-corner entries (table_search(), labels_search()). Memory grows with the
+// label entries (16 bytes each), not with corners^2: it serves maps above the table's 1,024 corners.
+// No skip graph and no landmarks by default (the A* does not run).
+//
 // skip=1 (default 1 where it applies: taut=1, table=0 and up to 1M tangent pairs): ENLSVG's edge levels and skip edges (Oh &
 // Leong, SoCS 2017; skip_graph.hpp). The A* then searches only the skip arcs between skip vertices
 // (corners with three or more level-W edges), with landmarks computed on that graph; start and goal
