@@ -124,9 +124,13 @@ void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Cou
   Params p1 = Params::parse("alt=0"), p0 = Params::parse("taut=0,alt=0");
   // The heuristic variants (ALT landmarks, the all-pairs table) must give the same optimum.
   Params pd, pa = Params::parse("alt=3"), pt = Params::parse("table=1,alt=0"), pat = Params::parse("taut=0,alt=2,table=1");
-  VisGraph taut(m, p1), plain(m, p0), def(m, pd), alt(m, pa), table(m, pt), plain_table(m, pat);
+  // The hub labels (labels=1) answer without a search, over either vertex kind.
+  Params pl = Params::parse("labels=1"), pl0 = Params::parse("taut=0,labels=1");
+  VisGraph taut(m, p1), plain(m, p0), def(m, pd), alt(m, pa), table(m, pt), plain_table(m, pat), labels(m, pl),
+      plain_labels(m, pl0);
   ASSERT_TRUE(alt.landmarks() || alt.graph().num_edges() == 0);
   ASSERT_TRUE(table.distance_table() || table.corners().empty());
+  ASSERT_TRUE(labels.hub_labels() || labels.corners().empty());
   const FreeSpace& fs = taut.free_space();
   Reference ref(fs);
   counts.boundary_pairs += ref.arcs;
@@ -140,7 +144,7 @@ void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Cou
     const Point s = random_free_point(fs, m, rng, kind), g = random_free_point(fs, m, rng, kind);
     if (s.x < 0 || g.x < 0) continue;
     const double want = ref.shortest(s, g);
-    for (const VisGraph* vg : {&taut, &plain, &def, &alt, &table, &plain_table})
+    for (const VisGraph* vg : {&taut, &plain, &def, &alt, &table, &plain_table, &labels, &plain_labels})
       for (bool by_role : {false, true}) {
         const Solved got = solve(*vg, s, g, by_role);
         if (std::isinf(want)) {
@@ -378,6 +382,69 @@ TEST(VisGraphData, TableSearchAnswersEveryQuery) {
       ASSERT_TRUE(table.free_space().path_valid(line)) << "query " << i;
     }
   }
+}
+
+// labels=1 answers from the hub labels alone (table_search, no A*) on every query of a map whose
+// corners are too many for the default table, with the plain graph's optimum and a valid path of
+// that length; the labels' corner distances equal Dijkstra's over the graph.
+TEST(VisGraphData, LabelsSearchAnswersEveryQuery) {
+  const std::string path = testdata::path("movingai/dao/brc202d.map");
+  NAVBENCH_REQUIRE_DATA(path);
+  Map m = load_movingai_map(path);
+  Scenario sc = load_scenario(path + ".scen");
+  Params pp = Params::parse("alt=0,block=0,skip=0,table=0"), pl = Params::parse("labels=1");
+  VisGraph plain(m, pp), labels(m, pl);
+  ASSERT_NE(labels.hub_labels(), nullptr);
+  ASSERT_EQ(labels.distance_table(), nullptr);
+  SearchWorkspace ws;
+  std::size_t answered = 0;
+  for (std::size_t i = 0; i < sc.lines.size(); i += 5) {
+    const ScenarioLine& l = sc.lines[i];
+    for (const double off : {0.0, 0.5}) {  // corner and centre conventions
+      const Point s{l.sx + off, l.sy + off}, g{l.gx + off, l.gy + off};
+      Query q, r;
+      q.start = r.start = s;
+      q.goal = r.goal = g;
+      q.s = *labels.attach_start(s);
+      q.g = *labels.attach_goal(g);
+      q.direct = labels.direct(q);
+      r.s = *plain.attach_start(s);
+      r.g = *plain.attach_goal(g);
+      r.direct = plain.direct(r);
+      std::size_t steps = 0;
+      const std::optional<double> c = labels.table_search(q, steps);
+      ASSERT_TRUE(c.has_value()) << "query " << i;
+      SearchStats st;
+      const double want = astar(plain, r, Heuristic{}, ws, st);
+      ASSERT_NEAR(*c, want, 1e-9) << "query " << i;
+      const Polyline line = labels.polyline(q);
+      ASSERT_NEAR(polyline_length(line), *c, 1e-9) << "query " << i;
+      ASSERT_TRUE(labels.free_space().path_valid(line)) << "query " << i;
+      ++answered;
+    }
+  }
+  EXPECT_GT(answered, 900u);
+  // Corner to corner: the labels' distance is Dijkstra's over the tangent graph with one vertex per
+  // corner (taut=0), the graph they are built on.
+  Params p0 = Params::parse("taut=0,alt=0,block=0,skip=0,table=0");
+  VisGraph one(m, p0);
+  const auto& c = labels.corners();
+  std::vector<double> d(num_vertices(one.graph()));
+  std::size_t finite = 0;
+  for (std::uint32_t a = 0; a < c.size(); a += 97) {
+    const Vertex src = a;
+    dijkstra(one.graph(), weight_map(one.graph()), std::span<const Vertex>(&src, 1), d);
+    for (std::uint32_t b = 0; b < c.size(); b += 13) {
+      const double got = labels.hub_labels()->distance(a, b);
+      if (std::isinf(d[b])) {
+        ASSERT_TRUE(std::isinf(got)) << a << " " << b;
+        continue;
+      }
+      ASSERT_NEAR(got, d[b], 1e-9) << a << " " << b;
+      ++finite;
+    }
+  }
+  EXPECT_GT(finite, 1000u);
 }
 
 TEST(VisGraph, TableOverBudgetIsRefused) {

@@ -22,7 +22,7 @@ std::vector<RepresentationEntry> make_entries() {
   // ("subgoal" itself is the all-pairs table on these small maps, levels=16 on large ones.)
   for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "subgoal:levels=16", "navmesh-tiles:tile=3",
                            "navmesh-tiles:tile=5,merge=1", "navmesh:merge=1", "quadtree:merge=0", "quadtree:aspect=4",
-                           "grid8:lattice=corner", "grid4:lattice=corner",
+                           "grid8:lattice=corner", "grid4:lattice=corner", "visgraph:labels=1",
                            // recast keeps no region under 64 voxels by default: on these small maps every
                            // query would be a missed path, so the batteries also run it keeping them all
                            "recast:min_region=0,max_error=0", "recast:min_region=0,partition=monotone,tile=4"}) {
@@ -38,6 +38,8 @@ std::vector<RepresentationEntry> make_entries() {
         v.caps.weights = v.caps.weights_in_place = false;
         v.caps.update_in_place = false;
       }
+      // The hub labels rest on Euclidean corner distances: refused on weighted maps.
+      if (text.find("labels=1") != std::string::npos) v.caps.weights = v.caps.weights_in_place = false;
       v.build = [e, params](const navbench::Map& m, navbench::Params&) {
         navbench::Params p = navbench::Params::parse(params);
         return e->build(m, p);

@@ -46,8 +46,13 @@ int VisGraph::side(const ConvexCorner& c, Point a, Point b) {
 // named (they ask for landmarks or the skip graph, which the table would replace).
 bool table_setting(Params& params, std::size_t corners) {
   constexpr const auto& P = VisGraph::kParams;
-  return params.flag(param(P, "table"), corners <= 1024 && !params.given(param(P, "alt")) && !params.given(param(P, "skip")));
+  const bool labels = params.given(param(P, "labels")) && params.flag(param(P, "labels"));
+  return params.flag(param(P, "table"), corners <= 1024 && !labels && !params.given(param(P, "alt")) &&
+                                            !params.given(param(P, "skip")));
 }
+
+// labels=1: the roots whose shortest-path trees order the corners for the hub labels (hub_labels.hpp).
+constexpr std::size_t kLabelSamples = 64;
 
 // Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
 // Default: 2 on grid maps of up to 2^18 cells and 4,096 convex corners, where attaching from the
@@ -91,10 +96,12 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
   // skip and alt: their defaults depend on the graph's size (finish()), so here they are only read
   // (every key is checked before the build) and a contradiction the user named fails at once.
   const bool skip_named = params.flag(param(kParams, "skip"), false);
+  const bool labels = params.flag(param(kParams, "labels"));
   params.integer(param(kParams, "alt"), 0);
   params.finish("visgraph");
   if (skip_named && !taut) throw std::invalid_argument("visgraph: skip=1 needs taut=1 (levels are over taut states)");
   if (skip_named && table) throw std::invalid_argument("visgraph: skip=1 does not combine with table=1");
+  if (labels && (skip_named || table)) throw std::invalid_argument("visgraph: labels=1 does not combine with skip=1 or table=1");
   shift_ = taut ? 1 : 0;
   const std::uint32_t n = std::uint32_t(c.size());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
@@ -144,8 +151,10 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   // wherever it applies (taut states, no distance table) up to 1M pairs: exact and 2.7-5x fewer
   // expansions. Landmarks (ALT): default 16 where neither a table (the better heuristic) nor a dense
   // graph. Read again for their defaults: the same value when named.
-  const bool skip = params.flag(param(kParams, "skip"), shift_ == 1 && !table && !dense);
-  const int alt = params.integer(param(kParams, "alt"), table || dense ? 0 : 16);
+  // Hub labels (labels=1) answer without a search, like the table: no skip graph, no landmarks by default.
+  const bool labels = params.flag(param(kParams, "labels"));
+  const bool skip = params.flag(param(kParams, "skip"), shift_ == 1 && !table && !labels && !dense);
+  const int alt = params.integer(param(kParams, "alt"), table || labels || dense ? 0 : 16);
   std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs;
   arcs.reserve(2 * joined.size());
   for (auto [i, j] : joined) {
@@ -169,6 +178,16 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   landmarks_ = Landmarks();
   if (alt > 0)
     landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt), [s = shift_](Vertex v) { return Vertex(v >> s); });
+  // Hub labels over the tangent graph with one vertex per corner (the joined pairs): every path of it
+  // is a real path, and a query's optimal path, which wraps every corner it bends at, is one of its
+  // paths from a start link's corner to a goal link's, so the least c_a + d(a, b) + c_b is the optimum.
+  labels_ = HubLabels();
+  if (labels) {
+    std::vector<CsrGraph::WeightedEdge> edges;
+    edges.reserve(joined.size());
+    for (auto [i, j] : joined) edges.push_back({i, j, distance(c[i].at, c[j].at)});
+    labels_ = HubLabels(CsrGraph(n, std::move(edges)), kLabelSamples);
+  }
   // All corner-to-corner distances, one place per corner (both taut states).
   table_ = DistanceTable();
   if (table) {
@@ -189,6 +208,7 @@ void VisGraph::build_squeeze(Params& params) {
   params.flag(param(kParams, "taut"), false);
   params.flag(param(kParams, "table"), false);
   params.integer(param(kParams, "table_mb"));
+  params.flag(param(kParams, "labels"));
   params.integer(param(kParams, "block"), 0);
   params.flag(param(kParams, "skip"), false);
   const int alt = params.integer(param(kParams, "alt"), 16);

@@ -242,6 +242,7 @@ Polyline VisGraph::polyline(const Query& q) const {
 // goal sees. Costs at most |S| x |G| table reads and the chains' lengths instead of the A*'s heap
 // operations and one table read per generated vertex.
 std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const {
+  if (!weighted_ && !labels_.empty()) return labels_search(q, steps);
   if (weighted_ || table_.empty() || !skip_.empty()) return std::nullopt;
   if (q.direct) return q.path.clear(), distance(q.start, q.goal);  // a clear segment is the shortest path
   const auto& c = corners();
@@ -251,13 +252,45 @@ std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const
       [&](std::uint32_t p) { return Vertex(p << shift_); });
 }
 
+// The query from the hub labels (hub_labels.hpp), without a search: the optimum is the straight
+// segment when clear, else min over start links a, goal links b of c_a + d(a, b) + c_b (as
+// table_search() argues), d by the labels; the corners between are read back from the labels'
+// next-corner entries and priced in doubles along the path (the order the A* adds its weights in).
+double VisGraph::labels_search(Query& q, std::size_t& steps) const {
+  q.path.clear();
+  if (q.direct) return distance(q.start, q.goal);  // a clear segment is the shortest path
+  thread_local std::vector<HubLabels::End> s, g;   // per-thread scratch: no allocation per query
+  thread_local std::vector<std::uint32_t> up, down;
+  s.clear();
+  g.clear();
+  // Each link's bound: the link, then the straight line on to the other end.
+  for (const Link& l : q.s.links) s.push_back({l.vertex >> shift_, l.cost, l.cost + distance(position(l.vertex), q.goal)});
+  for (const Link& l : q.g.links) g.push_back({l.vertex >> shift_, l.cost, l.cost + distance(q.start, position(l.vertex))});
+  const HubLabels::Meet m = labels_.best(s, g);
+  if (!(m.cost < HubLabels::kInf)) return m.cost;
+  up.clear();
+  down.clear();
+  labels_.hub_path(s[m.s].corner, m.hub, up);    // start's corner .. hub
+  labels_.hub_path(g[m.g].corner, m.hub, down);  // goal's corner .. hub
+  for (std::size_t i = down.size() - 1; i-- > 0;) up.push_back(down[i]);
+  steps += up.size();
+  const auto& c = corners();
+  double cost = q.s.links[m.s].cost;
+  q.path.push_back(q.s.links[m.s].vertex);
+  for (std::size_t i = 1; i < up.size(); ++i) {
+    cost += distance(c[up[i - 1]].at, c[up[i]].at);
+    q.path.push_back(i + 1 < up.size() ? Vertex(up[i] << shift_) : q.g.links[m.g].vertex);
+  }
+  return cost + q.g.links[m.g].cost;
+}
+
 BuildStats VisGraph::stats() const {
   BuildStats s;
   s.vertices = num_vertices(graph_);
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
-                   blocks_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
+                   blocks_.memory_bytes() + labels_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
                    (upd_.adj_off.capacity() + upd_.adj.capacity() + upd_.env_off.capacity() + upd_.env_row0.capacity() + upd_.env.capacity()) * 4 +
                    upd_.grown.capacity() + upd_.row_hit.capacity() + (upd_.hit_rows.capacity() + upd_.freed.capacity() + upd_.blocked.capacity()) * 4 +
                    (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double) +

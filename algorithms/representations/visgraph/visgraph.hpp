@@ -35,6 +35,15 @@
 // (table_search(); on weighted maps the A* aims at the goal places an optimal path can end at,
 // search/astar.hpp). Both keep every path optimal (tests/test_visgraph.cpp).
 //
+// labels=1 (unweighted maps, named only): hub labels over the corners' tangent graph (one vertex
+// per corner; hub_labels.hpp: pruned landmark labelling, Akiba, Iwata & Yoshida, SIGMOD 2013; hub
+// labels for shortest paths, Abraham, Delling, Goldberg & Werneck, SEA 2011), with which a query,
+// like table=1's, needs no search: the least start link + d(a, b) + goal link, d by the labels
+// (each corner's list of hubs and distances, both ends' lists folded over the hubs), the path read
+// back from the labels' next-corner entries (table_search(), labels_search()). Memory grows with the
+// label entries (16 bytes each), not with corners^2: it serves maps above the table's 1,024 corners.
+// No skip graph and no landmarks by default (the A* does not run).
+//
 // skip=1 (default 1 where it applies: taut=1, table=0 and up to 1M tangent pairs): ENLSVG's edge levels and skip edges (Oh &
 // Leong, SoCS 2017; skip_graph.hpp). The A* then searches only the skip arcs between skip vertices
 // (corners with three or more level-W edges), with landmarks computed on that graph; start and goal
@@ -84,6 +93,7 @@
 #include "representations/visgraph/block_candidates.hpp"
 #include "representations/visgraph/grid_fov.hpp"
 #include "representations/visgraph/grid_los.hpp"
+#include "representations/visgraph/hub_labels.hpp"
 #include "representations/visgraph/skip_graph.hpp"
 
 namespace navbench {
@@ -101,6 +111,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"taut", ParamType::flag, 0, 0, 1, "taut states only (corner entered and left on one side)", "1; 0 on weighted maps"},
       ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distance table: a query needs no search", "1 up to 1,024 corners unless alt or skip is named"},
       ParamDecl{"table_mb", ParamType::integer, 1024, 1, 1 << 20, "largest table (MiB of distances); refused above"},
+      ParamDecl{"labels", ParamType::flag, 0, 0, 1, "hub labels over the corners: a query needs no search"},
       ParamDecl{"block", ParamType::integer, 0, 0, 1024, "attach by candidate lists per block of cells (0: angular sweep)", "2 on grids up to 2^18 cells and 4,096 corners, else 0"},
       ParamDecl{"skip", ParamType::flag, 0, 0, 1, "ENLSVG skip graph: search the skip arcs only", "1 with taut, no table and up to 1M tangent pairs"},
       ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks (0: none)", "16 without a table and up to 1M tangent pairs, else 0"},
@@ -112,6 +123,9 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   static constexpr std::array kClashes{
       ParamClash{"skip", 1, "taut", 0, 0, "visgraph: skip=1 needs taut=1 (levels are over taut states)"},
       ParamClash{"skip", 1, "table", 1, 1, "visgraph: skip=1 does not combine with table=1"},
+      ParamClash{"labels", 1, "skip", 1, 1, "visgraph: labels=1 does not combine with skip=1"},
+      ParamClash{"labels", 1, "table", 1, 1, "visgraph: labels=1 does not combine with table=1"},
+      ParamClash{"labels", 1, "pinch", 1, 1, "visgraph: labels=1 does not combine with pinch=allow"},
       ParamClash{"pinch", 1, "taut", 1, 1, "visgraph: pinch=allow takes taut=0 (one vertex per node)"},
       ParamClash{"pinch", 1, "skip", 1, 1, "visgraph: pinch=allow does not combine with skip=1"},
       ParamClash{"pinch", 1, "table", 1, 1, "visgraph: pinch=allow does not combine with table=1"},
@@ -142,6 +156,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // table=1 on an unweighted map (the table with predecessors, no skip graph): the query answered
   // from the table alone, without A* (query.cpp): fills q.path and returns the cost (+inf: no
   // path); steps counts the corners walked. nullopt when it does not apply (the caller runs A*).
+  // With labels=1 (unweighted maps) the same from the hub labels (labels_search()).
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
@@ -163,6 +178,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   const Landmarks* landmarks() const { return landmarks_.k() ? &landmarks_ : nullptr; }
   // Corner-to-corner distances (parameter table=1; nullptr without).
   const DistanceTable* distance_table() const { return table_.empty() ? nullptr : &table_; }
+  // Hub labels over the corners (parameter labels=1; nullptr without).
+  const HubLabels* hub_labels() const { return labels_.empty() ? nullptr : &labels_; }
   // Undirected node pairs joined (each pair is two arcs of the graph).
   std::size_t pairs() const { return pairs_; }
   // skip=1: corners that are skip vertices, and the rounds of edge-level peeling (0 without skip).
@@ -193,6 +210,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // p holds (a superset of those p sees, GridFov::region), each once, into out (cleared first).
   void region_vertices(Point p, std::vector<std::uint32_t>& out) const;
   std::optional<Attachment> attach_role(Point p, int role) const;
+  // labels=1: the query answered from the hub labels (table_search()).
+  double labels_search(Query& q, std::size_t& steps) const;
   // pinch=allow: the build over SqueezeOptimum's graph, and a point's links to every node it sees.
   static bool pinch_allowed(const Map& map, Params& params);
   void build_squeeze(Params& params);
@@ -282,6 +301,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   TautSkipGraph skip_;
   Landmarks landmarks_;
   DistanceTable table_;
+  HubLabels labels_;
   // pos_ (inherited), per vertex: read by the heuristic in the search loop, kept inline.
   Params params_;           // as given; update() takes the defaults of the new map from them
   int block_ = 0, table_mb_ = 1024;

@@ -132,12 +132,13 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   weighted_ = &grid;
   const bool taut = params.flag(param(kParams, "taut"), false);
   const bool skip = params.flag(param(kParams, "skip"), false);
+  const bool labels = params.flag(param(kParams, "labels"));
   block_ = params.integer(param(kParams, "block"), 0);
   const int steiner = params.integer(param(kParams, "steiner"));
   const int max_nodes = params.integer(param(kParams, "max_nodes"));
   const bool unit_floor = least_weight(grid) == 1.0;
-  if (taut || skip || block_ > 0)
-    throw UnsupportedMap("visgraph on a weighted map: taut=1, skip=1 and block>0 rest on Euclidean tautness (docs/terrain.md)");
+  if (taut || skip || labels || block_ > 0)
+    throw UnsupportedMap("visgraph on a weighted map: taut=1, skip=1, labels=1 and block>0 rest on Euclidean tautness (docs/terrain.md)");
   shift_ = 0;
 
   // Vertices: the convex corners (ids 0 .. m-1, as corners()), then the weight-region corners.

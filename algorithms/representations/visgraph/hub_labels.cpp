@@ -1,0 +1,175 @@
+// Hub labels over visgraph's corners (hub_labels.hpp): the order, the pruned Dijkstras, the query.
+#include "representations/visgraph/hub_labels.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <utility>
+
+#include "representations/dijkstra.hpp"
+
+namespace navbench {
+
+// Corners by how many shortest paths pass through them, estimated over `samples` roots spread over
+// the ids: each root's shortest-path tree adds to every corner the size of its subtree (the paths
+// from the root that pass through it). Ties (and samples = 0): higher degree first, then lower id.
+std::vector<std::uint32_t> HubLabels::order(const CsrGraph& g, std::size_t samples) const {
+  const std::size_t n = num_vertices(g);
+  std::vector<double> score(n, 0), d(n);
+  std::vector<Vertex> pred(n);
+  std::vector<std::uint32_t> by_dist, size(n);
+  samples = std::min(samples, n);
+  for (std::size_t k = 0; k < samples; ++k) {
+    const Vertex root = Vertex(k * n / samples);
+    dijkstra(g, weight_map(g), std::span<const Vertex>(&root, 1), d, &pred);
+    by_dist.clear();
+    for (std::uint32_t v = 0; v < n; ++v)
+      if (d[v] < kInf) by_dist.push_back(v);
+    std::sort(by_dist.begin(), by_dist.end(), [&](std::uint32_t a, std::uint32_t b) { return d[a] < d[b]; });
+    for (std::uint32_t v : by_dist) size[v] = 1;
+    for (auto it = by_dist.rbegin(); it != by_dist.rend(); ++it) {
+      score[*it] += size[*it];
+      if (pred[*it] != *it) size[pred[*it]] += size[*it];
+    }
+  }
+  std::vector<std::uint32_t> out(n);
+  for (std::uint32_t v = 0; v < n; ++v) out[v] = v;
+  std::sort(out.begin(), out.end(), [&](std::uint32_t a, std::uint32_t b) {
+    if (score[a] != score[b]) return score[a] > score[b];
+    if (out_degree(a, g) != out_degree(b, g)) return out_degree(a, g) > out_degree(b, g);
+    return a < b;
+  });
+  return out;
+}
+
+HubLabels::HubLabels(const CsrGraph& g, std::size_t samples) {
+  const std::size_t n = num_vertices(g);
+  vertex_ = order(g, samples);
+  std::vector<std::uint32_t> rank(n);
+  for (std::uint32_t k = 0; k < n; ++k) rank[vertex_[k]] = k;
+  struct Entry {
+    std::uint32_t hub, next;
+    double d;
+  };
+  std::vector<std::vector<Entry>> label(n);
+  std::vector<double> root_d(n, kInf), dist(n, kInf);  // root_d: the root's label, by hub rank
+  std::vector<std::uint32_t> pred(n), seen;
+  using Item = std::pair<double, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+  const CsrWeightMap w = weight_map(g);
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t r = vertex_[k];
+    for (const Entry& e : label[r]) root_d[e.hub] = e.d;
+    dist[r] = 0;
+    pred[r] = r;
+    seen.push_back(r);
+    pq.push({0.0, r});
+    while (!pq.empty()) {
+      const auto [du, u] = pq.top();
+      pq.pop();
+      if (du > dist[u]) continue;
+      // Pruned: the labels made so far already give a path r-u no longer than du.
+      bool pruned = false;
+      for (const Entry& e : label[u])
+        if (root_d[e.hub] + e.d <= du) {
+          pruned = true;
+          break;
+        }
+      if (pruned) continue;
+      label[u].push_back({k, pred[u], du});
+      for (auto [it, end] = out_edges(u, g); it != end; ++it) {
+        const std::uint32_t v = target(*it, g);
+        if (rank[v] < k) continue;  // an earlier root: its labels already give d(r, v), it would be pruned
+        const double dv = du + get(w, *it);
+        if (dv < dist[v]) {
+          if (dist[v] == kInf) seen.push_back(v);
+          dist[v] = dv;
+          pred[v] = u;
+          pq.push({dv, v});
+        }
+      }
+    }
+    for (std::uint32_t v : seen) dist[v] = kInf;
+    seen.clear();
+    for (const Entry& e : label[r]) root_d[e.hub] = kInf;
+  }
+  off_.assign(n + 1, 0);
+  for (std::size_t v = 0; v < n; ++v) off_[v + 1] = off_[v] + std::uint32_t(label[v].size());
+  hub_.reserve(off_[n]);
+  next_.reserve(off_[n]);
+  dist_.reserve(off_[n]);
+  for (auto& l : label) {
+    for (const Entry& e : l) hub_.push_back(e.hub), next_.push_back(e.next), dist_.push_back(e.d);
+    std::vector<Entry>().swap(l);
+  }
+}
+
+HubLabels::Meet HubLabels::best(std::span<const End> s, std::span<const End> g) const {
+  // Per thread, per hub rank: the least start link + distance to the hub (+inf between queries).
+  thread_local std::vector<double> fold;
+  if (fold.size() < vertex_.size()) fold.assign(vertex_.size(), kInf);
+  if (s.empty() || g.empty()) return {};
+  auto least = [](std::span<const End> e) {
+    std::uint32_t k = 0;
+    for (std::uint32_t i = 1; i < e.size(); ++i)
+      if (e[i].bound < e[k].bound) k = i;
+    return k;
+  };
+  const std::uint32_t is = least(s), jg = least(g);
+  // A real path's cost, so at least the optimum; kept a hair above it so that rounding in the
+  // bounds never drops an end that ties.
+  const double upper = (s[is].cost + distance(s[is].corner, g[jg].corner) + g[jg].cost) * (1 + 1e-9);
+  // The start side folded into one array over hubs (a min without branches: the start link that
+  // gave a hub its value is found again below, for the one hub that wins).
+  double* d = fold.data();
+  for (const End& e : s) {
+    if (e.bound > upper) continue;
+    for (std::uint32_t k = off_[e.corner]; k < off_[e.corner + 1]; ++k) d[hub_[k]] = std::min(d[hub_[k]], e.cost + dist_[k]);
+  }
+  Meet m;
+  for (std::uint32_t j = 0; j < g.size(); ++j) {
+    if (g[j].bound > upper) continue;
+    const std::uint32_t v = g[j].corner;
+    for (std::uint32_t k = off_[v]; k < off_[v + 1]; ++k) {
+      const double c = d[hub_[k]] + dist_[k] + g[j].cost;
+      if (c < m.cost) m.cost = c, m.g = j, m.hub = hub_[k];
+    }
+  }
+  // The start link whose label gave the winning hub its value (the same sum, so equal), and the
+  // array back to +inf.
+  double want = kInf;
+  if (m.cost < kInf) want = d[m.hub];
+  for (std::uint32_t i = 0; i < s.size(); ++i) {
+    const End& e = s[i];
+    if (e.bound > upper) continue;
+    for (std::uint32_t k = off_[e.corner]; k < off_[e.corner + 1]; ++k) {
+      if (hub_[k] == m.hub && e.cost + dist_[k] == want) m.s = i, want = -kInf;  // first such link
+      d[hub_[k]] = kInf;
+    }
+  }
+  return m;
+}
+
+void HubLabels::hub_path(std::uint32_t v, std::uint32_t hub, std::vector<std::uint32_t>& out) const {
+  const std::uint32_t end = vertex_[hub];
+  out.push_back(v);
+  while (v != end) {
+    const auto first = hub_.begin() + off_[v], last = hub_.begin() + off_[v + 1];
+    const auto it = std::lower_bound(first, last, hub);
+    v = next_[std::size_t(it - hub_.begin())];  // the label holds the hub (hub_labels.hpp)
+    out.push_back(v);
+  }
+}
+
+double HubLabels::distance(std::uint32_t u, std::uint32_t v) const {
+  double best = kInf;
+  std::uint32_t i = off_[u], j = off_[v];
+  while (i < off_[u + 1] && j < off_[v + 1]) {
+    if (hub_[i] < hub_[j]) ++i;
+    else if (hub_[j] < hub_[i]) ++j;
+    else best = std::min(best, dist_[i++] + dist_[j++]);
+  }
+  return best;
+}
+
+}  // namespace navbench
