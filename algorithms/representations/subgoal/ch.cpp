@@ -28,7 +28,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // which only adds shortcuts (never a wrong distance).
 struct Contractor {
   // Settled subgoals per witness search: few when estimating a priority, more when contracting.
-  static constexpr int kEstimateCap = 60, kContractCap = 1000;
+  static constexpr int kEstimateCap = 200, kContractCap = 2000;
+  std::vector<std::uint8_t> is_target;  // the later neighbours of the search's source, until settled
   std::vector<std::vector<ChEdge>> adj;
   std::vector<double> dist;
   std::vector<Vertex> touched;
@@ -37,7 +38,7 @@ struct Contractor {
     double w;
   };
 
-  explicit Contractor(std::size_t n) : adj(n), dist(n, kInf) {}
+  explicit Contractor(std::size_t n) : adj(n), dist(n, kInf), is_target(n, 0) {}
 
   void shortcuts_of(Vertex s, std::vector<Shortcut>& out, int cap) {
     out.clear();
@@ -49,6 +50,8 @@ struct Contractor {
       double wmax = 0;  // the search from p decides the pairs p, q for the later neighbours q
       for (std::size_t k = i + 1; k < nb.size(); ++k) wmax = std::max(wmax, nb[k].w);
       const double limit = nb[i].w + wmax + kEps;
+      std::size_t left = 0;  // targets not settled yet: the search stops when none is left
+      for (std::size_t k = i + 1; k < nb.size(); ++k) left += is_target[nb[k].to] ? 0 : (is_target[nb[k].to] = 1);
       open.clear();
       dist[p] = 0;
       touched.push_back(p);
@@ -60,6 +63,7 @@ struct Contractor {
         if (d > dist[u]) continue;
         if (d > limit) break;
         ++settled;
+        if (is_target[u] && (is_target[u] = 0, --left == 0)) break;
         for (const ChEdge& e : adj[u]) {
           if (e.to == s) continue;
           const double nd = d + e.w;
@@ -75,6 +79,7 @@ struct Contractor {
         const double via = nb[i].w + nb[k].w;
         if (dist[nb[k].to] > via + kEps) out.push_back({p, nb[k].to, via});
       }
+      for (std::size_t k = i + 1; k < nb.size(); ++k) is_target[nb[k].to] = 0;
       for (Vertex t : touched) dist[t] = kInf;
       touched.clear();
     }
