@@ -198,6 +198,8 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
     auto s16 = build(m, "levels=16");     // small maps: with the per-cell reach lists
     auto s16s = build(m, "levels=16,reach=0");  // the clearance scan per query
     auto st = build(m, "table=1");               // the all-pairs table, no search
+    auto sch = build(m, "ch=1");                 // the contraction hierarchy's bidirectional query
+    auto schs = build(m, "ch=1,reach=0");
     std::vector<Point> free_points;
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x)
@@ -213,7 +215,14 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
       }
       SCOPED_TRACE("trial " + std::to_string(trial) + " query " + std::to_string(k));
       const auto want = solve(*g8, s, t, "euclidean");
-      for (auto* rep : {s1.get(), s2.get(), s16.get(), s16s.get(), st.get()}) {
+      // ch=1 under the Manhattan heuristic: no CH query (it is not admissible), the shared A*
+      // over the whole hierarchy; its path must still be a valid one between the two points.
+      if (const auto fallback = solve(*sch, s, t, "manhattan"); want) {
+        ASSERT_TRUE(fallback.has_value());
+        EXPECT_TRUE(fs.path_valid(fallback->path));
+        EXPECT_GE(fallback->cost, want->cost - 1e-9);
+      }
+      for (auto* rep : {s1.get(), s2.get(), s16.get(), s16s.get(), st.get(), sch.get(), schs.get()}) {
         const auto got = solve(*rep, s, t, "euclidean");
         ASSERT_EQ(got.has_value(), want.has_value());
         if (!want) continue;

@@ -13,6 +13,13 @@ namespace navbench::subgoal_detail {
 inline constexpr int kE = 0, kW = 1, kS = 2, kN = 3;
 inline constexpr double kEps = 1e-9;  // the contraction's tolerance on path lengths
 
+// An edge of the contraction's working graph (ch=1, ch.cpp).
+struct ChEdge {
+  Vertex to;
+  double w;
+  std::uint32_t via;  // the contracted subgoal a shortcut bypasses, or ~0
+};
+
 // The per-cell reach lists, packed: a list is its count, then its ids in increasing order as
 // deltas (the first from 0), each in one 16-bit unit below 2^15 or else two (high bit set in the
 // first). Ids are numbered row-major, so the subgoals a cell sees, clustered around it, are mostly

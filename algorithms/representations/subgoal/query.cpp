@@ -29,6 +29,7 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
     s.summary.assign((s.pending.size() + 63) / 64, 0);
     s.reached[0] = s.reached[1] = Reached{};
     s.next = 0;
+    for (int d = 0; d < 2; ++d) s.ch_dist[d].clear(), s.ch_pred[d].clear();
   }
   return s;
 }
@@ -40,6 +41,7 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
 // when there is one, competes with it (a query point off a cell centre may do better through a
 // subgoal). The shared A* asks here only for heuristics it is exact with (admissible_for).
 std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) const {
+  if (ch_) return ch_search(q, steps);
   if (table_.empty()) return std::nullopt;
   const std::optional<double> t = table_.answer(
       q, steps, [&](Vertex v) { return distance(pos_[v], q.goal); },
@@ -237,7 +239,7 @@ std::optional<Attachment> SubgoalGraph::attach_as(Point p, bool closure) const {
   sc.next ^= 1;
   slot.p = p;
   slot.closure = closure;
-  reach(p, closure, slot.r);
+  reach(p, closure && !ch_, slot.r);
   const std::vector<Reach>& r = slot.r;
   Attachment a;
   a.links.reserve(r.size());
@@ -337,7 +339,7 @@ BuildStats SubgoalGraph::stats() const {
   s.memory_bytes = graph_.memory_bytes() + free_.capacity() + 4 * clear_[0].capacity() * 2 +
                    vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
-                   rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + reach_at_.capacity() * 4 +
+                   rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + ch_up_end_.capacity() * 4 + reach_at_.capacity() * 4 +
                    reach_data_.capacity() * 2 + upd_.scan_off.capacity() * 4 + upd_.scan_to.capacity() * 4 +
                    (upd_.sg_ext.capacity() + upd_.cell_ext.capacity()) * sizeof(Extent) + landmarks_.memory_bytes() +
                    table_.memory_bytes();

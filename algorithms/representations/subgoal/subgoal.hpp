@@ -20,6 +20,11 @@
 // query of Uras & Koenig 2014 does; the goal links to its direct-h-reachable subgoals and to
 // everything upward of the locals among them (the descent, seen from the goal). See contraction.cpp.
 //
+// ch=1: the simple subgoal graph in a contraction hierarchy, every subgoal contracted (Uras &
+// Koenig, "Subgoal Graphs in Contraction Hierarchies", SoCS 2018, the GPPC 2019 entry SGCH), each
+// query a bidirectional upward search from the start's and the goal's direct-h-reachable subgoals
+// (table_search(): the exact answer without the shared A*). See ch.cpp.
+//
 // table=1 (the default on maps of up to 1,024 subgoals): the simple subgoal graph's all-pairs
 // distances answer a query without a search, as visgraph's corner table does (distance_table.hpp).
 //
@@ -39,6 +44,10 @@
 
 namespace navbench {
 
+namespace subgoal_detail {
+struct ChEdge;
+}
+
 class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  public:
   // Parameters: table=1 (default up to 1,024 subgoals unless levels, alt or active is named): the
@@ -54,17 +63,20 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = true, .point_vertices = true,
                                               .update_in_place = true, .table_search = true};
   static constexpr std::array kParams{
-      ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt or active is named"},
-      ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table"},
+      ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt, active or ch is named"},
+      ParamDecl{"ch", ParamType::flag, 0, 0, 1, "contraction hierarchy over the simple graph, bidirectional upward query (SGCH)"},
+      ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table or ch"},
       ParamDecl{"reach", ParamType::flag, 0, 0, 1, "per-cell lists of direct-h-reachable subgoals for locate", "1 up to 2^20 cells"},
-      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table"},
+      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table or ch"},
       ParamDecl{"active", ParamType::integer, 4, 0, 64, "landmarks evaluated per query (0: all)"}};
   static constexpr std::array kClashes{
-      ParamClash{"table", 1, "levels", 2, 16, "subgoal: table=1 is over the simple subgoal graph; it takes levels=1"}};
+      ParamClash{"table", 1, "levels", 2, 16, "subgoal: table=1 is over the simple subgoal graph; it takes levels=1"},
+      ParamClash{"ch", 1, "table", 1, 1, "subgoal: ch=1 and table=1 are two ways to answer without the shared A*; name one"},
+      ParamClash{"ch", 1, "levels", 2, 16, "subgoal: ch=1 contracts every subgoal; it takes no levels"}};
   // Every path is a grid8 path: octile and Chebyshev heuristics are admissible (search/astar.hpp).
   static constexpr bool grid_path_costs = true;
-  // table=1: the query answered from the all-pairs table without a search (query.cpp); nullopt
-  // without the table (the shared A* searches).
+  // table=1: the query answered from the all-pairs table without a search (query.cpp); ch=1: the
+  // contraction hierarchy's bidirectional query (ch.cpp); nullopt otherwise (the shared A* searches).
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
 
   // The goal's links (with the upward closure, levels >= 2); also right for a start.
@@ -92,6 +104,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   bool is_local(Vertex v) const { return !local_.empty() && local_[v]; }
   int levels() const { return levels_; }
   bool table() const { return table_on_; }
+  bool ch() const { return ch_; }
   // Clearance scans the last update ran: subgoals and (reach=1) cells (all of them on the first).
   std::size_t last_rescanned() const { return upd_.rescanned; }
   // Per graph entry: 0 = its octile path runs diagonal-first from the source, 1 = straight-first
@@ -173,9 +186,13 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   void reach(Point p, bool closure, std::vector<Reach>& out) const;
   std::optional<Attachment> attach_as(Point p, bool closure) const;
   void build_two_level();
+  // ch=1 (ch.cpp): contracts every subgoal, stores the hierarchy (store_ch), answers a query.
+  void build_ch();
+  void store_ch(const std::vector<std::vector<subgoal_detail::ChEdge>>& up);
+  std::optional<double> ch_search(Query& q, std::size_t& steps) const;
 
   int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0;
-  bool table_on_ = false;
+  bool table_on_ = false, ch_ = false;
   Landmarks landmarks_;
   DistanceTable table_;                       // table=1: over the simple subgoal graph, made by finish()
   std::vector<std::uint8_t> free_;            // padded grid, 1 = free
@@ -219,6 +236,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // graph_ (inherited), the searched graph: the globals' edges, the locals' upward edges (levels >= 2).
   std::vector<std::uint8_t> shape_;           // per graph_ entry: octile path shape from the source
   std::vector<std::uint32_t> via_;            // per graph_ entry: the local a shortcut bypasses, or kNone
+  std::vector<std::uint32_t> ch_up_end_;      // ch=1: per subgoal, the end of its upward entries in graph_
   // Query-time scratch lives per thread (`--threads N` searches one build from several threads):
   // reach()'s vertex -> entry slots (-1 = none) and the last two reach() results of attach()
   // (start and goal), so polyline() need not redo them. Keyed by id_, unique per build.
@@ -234,6 +252,12 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     std::vector<std::uint64_t> summary;  // one bit per nonzero word of pending
     Reached reached[2];
     int next = 0;
+    // ch_search(): per direction (0 from the start, 1 from the goal) the distances (+inf between
+    // queries), predecessors (-1: a link), open list (a binary heap, lazy deletion); the vertices touched.
+    std::vector<double> ch_dist[2];
+    std::vector<std::int32_t> ch_pred[2];
+    std::vector<std::pair<double, Vertex>> ch_open[2];
+    std::vector<Vertex> ch_touched;
   };
   Scratch& scratch() const;
   static std::uint64_t next_build_id();  // unique per build and per update
