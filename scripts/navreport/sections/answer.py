@@ -196,7 +196,10 @@ def verdict_text(facets: list) -> str:
         best, unit = ("cheapest", "% cost above ref.") if cost else ("shortest", "% gap")
         pre = f"<b>{esc(f['title'][:1].upper() + f['title'][1:])}</b>: " if f["title"] else ""
         first, last = front.iloc[0], front.iloc[-1]
-        name = lambda r: f"<b>{esc(r['config'] if cost else name_of(r))}</b>"  # noqa: E731
+        # A point whose paths are not all valid (an approximate mesh such as Recast's) says so here.
+        name = lambda r: f"<b>{esc(r['config'] if cost else name_of(r))}</b>" + (  # noqa: E731
+            f" (<span class='warn'>{f_pct(r['valid_pct'])} % of its paths valid</span>)"
+            if finite(r.get("valid_pct")) and r["valid_pct"] < 1 else "")
         if len(front) == 1:
             parts.append(f"{pre}{name(first)} is both the fastest and the {best} ({f_sig(first['time_median'])} µs, "
                          f"{gap_text(first['gap_mean'], cost)} {unit}; {f_sig(first.get('build_ms'))} ms and "
@@ -239,9 +242,11 @@ def recast_standing(t) -> str:
     query time, mean gap and Pareto layer, on the first screen: its invalid paths are counted, never hidden."""
     if "config" not in t.columns:
         return ""
-    cfg = t["config"].astype(str)
-    # The shared A* + funnel (the mesh judged as ours are) and Detour's own query (what a game runs).
-    rc = t[cfg.str.startswith("recast") & (cfg.str.endswith("· funnel") | cfg.str.endswith("· detour"))]
+    # The shared A* + funnel (the mesh judged as ours are) and Detour's own query (what a game runs),
+    # on plain maps: a name is "recast[:params] · funnel", with " · plain map" when weighted maps ran too.
+    parts = t["config"].astype(str).str.split(" · ")
+    plain = parts.map(lambda p: len(p) == 2 or (len(p) == 3 and p[2] == "plain map"))
+    rc = t[parts.map(lambda p: p[0].startswith("recast") and len(p) > 1 and p[1] in ("funnel", "detour")) & plain]
     if not len(rc):
         return ""
     def one(r) -> str:
