@@ -124,7 +124,8 @@ def figure_html(fig, static: list, extra: str = "") -> str:
     width = f" style='width: {fig.width}px'" if fig.width != draw.WIDTH else ""
     links = " · ".join(f"<a href='figures/{esc(n)}'>{esc(n.rsplit('.', 1)[1].upper())}</a>" for n in static)
     return (f"<figure id='fig-{esc(fig.stem)}' class='chart'{width}>{draw.plotly_div(fig)}<figcaption><b>{esc(fig.title)}.</b> "
-            f"{esc(fig.caption)} <span class='dl'>For papers: {links}</span></figcaption>{extra}</figure>")
+            f"{esc(fig.caption)}" + (f" <span class='dl'>For papers: {links}</span>" if links else "") +
+            f"</figcaption>{extra}</figure>")
 
 
 def section_html(sec, static: dict) -> str:
@@ -141,15 +142,17 @@ def section_html(sec, static: dict) -> str:
             "</summary>" + "\n".join(x for x in body if x) + "</details></section>")
 
 
-def write_report(ctx, out_dir: str, title: str) -> str:
-    """report.html and the files beside it; returns the page."""
+def write_report(ctx, out_dir: str, title: str, figures=("svg", "pdf")) -> str:
+    """report.html and the files beside it; returns the page. `figures`: the formats of each chart's
+    static copy in out_dir/figures (none: no copies, and no links to them)."""
     import plotly.offline
     a = ctx.analysis
     os.makedirs(os.path.join(out_dir, "figures"), exist_ok=True)
     with open(os.path.join(out_dir, "plotly.min.js"), "w", encoding="utf-8") as f:
         f.write(plotly.offline.get_plotlyjs())
     sections = build_sections(ctx)
-    static = draw.save_static_all([f for s in sections for f in s.figures()], os.path.join(out_dir, "figures"))
+    figs = [f for s in sections for f in s.figures()]
+    static = draw.save_static_all(figs, os.path.join(out_dir, "figures"), figures) if figures else {f.stem: [] for f in figs}
     for s in sections:
         for src, dest in s.files:
             os.makedirs(os.path.dirname(os.path.join(out_dir, dest)), exist_ok=True)

@@ -1,12 +1,13 @@
 """The navbench report: which representation, at what cost — one folder that opens from disk.
 
     scripts/navpy.sh scripts/report.py RESULTS... --out DIR [--compare RESULTS_B...]
-        [--title TEXT] [--seed N] [--maps DIR_OR_FILE ...] [--paths-dir DIR]
+        [--title TEXT] [--seed N] [--maps DIR_OR_FILE ...] [--paths-dir DIR] [--figures svg,pdf|none]
 
 RESULTS are result-set PREFIXes, PREFIX.csv files or sweep directories (docs/results.md); a folder holding
 the shard folders of a sharded sweep is read through its merged/ results (navbench merge). Writes
 DIR/report.html (interactive plotly charts; plotly.min.js copied next to it, no network),
-DIR/figures/<figure>.svg|.pdf (matplotlib, for papers), DIR/paths/*.png (the path pictures found
+DIR/figures/<figure>.svg|.pdf (matplotlib, for papers; --figures chooses the formats, each a
+redrawing of every chart, about half the report's time on the default job), DIR/paths/*.png (the path pictures found
 in the results folder's paths/ directory), DIR/summary.csv (the ranked table, all scopes).
 
 First screen: the verdict in one sentence, one table per facet (plain maps, weighted maps, ...)
@@ -53,12 +54,20 @@ def main() -> int:
     ap.add_argument("--dynamic", nargs="+", default=[], metavar="RESULTS_DYN",
                     help="result sets of dynamic runs (run --dynamic, with PREFIX.updates.csv): shown in "
                          "'Changing maps' only, not mixed into the answer")
+    ap.add_argument("--figures", default="svg,pdf",
+                    help="formats of the static copy of every chart in DIR/figures: svg, pdf, both (the "
+                         "default) or none; each is a matplotlib redrawing of every chart")
     ap.add_argument("--threads", nargs="+", default=[], metavar="DIR",
                     help="folders holding a threads.csv of scripts/thread-scaling (a results folder's own is found)")
     args = ap.parse_args()
     if args.boot < 100:
         raise common.InputError("--boot: use at least 100 resamples")
     stats.N_BOOT = args.boot
+    figures = [f.strip().lower() for f in args.figures.split(",") if f.strip()]
+    if figures == ["none"]:
+        figures = []
+    elif not figures or any(f not in ("svg", "pdf") for f in figures):
+        raise common.InputError("--figures: use svg, pdf, svg,pdf or none")
     data = rows.load(args.results)
     extra = []
     # A sweep folder's dynamic scenarios (OUT/dynamic/, docs/changing-maps.md) go to "Changing maps" by themselves.
@@ -78,7 +87,7 @@ def main() -> int:
     if args.compare:
         compare = (analyse(rows.load(args.compare), seed=args.seed), " ".join(args.results), " ".join(args.compare))
     ctx = Context(analysis=a, inputs=args.results, map_dirs=args.maps, path_dirs=args.paths_dir, compare=compare)
-    page = write_report(ctx, args.out, args.title)
+    page = write_report(ctx, args.out, args.title, figures=tuple(figures))
     print(f"report.py: wrote {os.path.join(args.out, 'report.html')} ({len(page) // 1024} KiB), figures/, summary.csv")
     return 0
 

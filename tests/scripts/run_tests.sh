@@ -62,6 +62,15 @@ contains "$tmp/report/report.html" "quadtree:min=1,merge=1"
 contains "$tmp/report/report.html" "Invalid paths (1)"
 contains "$tmp/report/report.html" "0000000000000000000000000000000000000000 (hand-written test data)"
 contains "$tmp/report/report.html" "counted as not_applicable"
+contains "$tmp/report/report.html" "figures/pareto_all.pdf"
+# --figures: the static copies' formats (the default job writes SVG only); none writes no copies and no links.
+run report_svg "$navpy" "$root/scripts/report.py" "$data/tiny.csv" --out "$tmp/report-svg" --figures svg
+nonempty "$tmp/report-svg/figures/pareto_all.svg"
+if [ -e "$tmp/report-svg/figures/pareto_all.pdf" ]; then fail "--figures svg wrote a PDF"; else pass "--figures svg writes no PDF"; fi
+run report_nofig "$navpy" "$root/scripts/report.py" "$data/tiny.csv" --out "$tmp/report-nofig" --figures none
+if [ -n "$(ls -A "$tmp/report-nofig/figures")" ] || grep -q "For papers" "$tmp/report-nofig/report.html"; then
+  fail "--figures none wrote copies or links"; else pass "--figures none: no copies, no links"; fi
+run_fails report_badfig 2 "$navpy" "$root/scripts/report.py" "$data/tiny.csv" --out "$tmp/report-bad" --figures png
 # The ranked table of the hand-written set: grid8/none solved 5 of 7 queries; quadtree/los has
 # one invalid path; visgraph's mean gap is 0; grid4/funnel is not applicable (legacy error rows).
 run summary_values "$navpy" - "$tmp/report/summary.csv" <<'PYEOF'
