@@ -10,7 +10,10 @@
 #include "geometry/free_space.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <cstring>
 #include <stdexcept>
 #include <mutex>
@@ -32,6 +35,19 @@ namespace {
 
 inline int sgn(double v) { return (v > 0) - (v < 0); }
 inline bool is_int(double v) { return v == std::floor(v); }
+
+// a and b doubled, as integers, when both lie on the half-integer lattice within 2^26 of the
+// origin (so that products of two differences of doubled coordinates stay below 2^57); else none.
+std::optional<std::array<std::int64_t, 4>> doubled(Point a, Point b) {
+  constexpr double kMax = double(1 << 26);
+  const double v[4] = {2 * a.x, 2 * a.y, 2 * b.x, 2 * b.y};  // exact: doubling a double
+  std::array<std::int64_t, 4> out{};
+  for (int i = 0; i < 4; ++i) {
+    if (!(std::abs(v[i]) <= kMax) || !is_int(v[i])) return std::nullopt;  // also NaN
+    out[std::size_t(i)] = std::int64_t(v[i]);
+  }
+  return out;
+}
 
 // A free sector at a boundary vertex P: the directions from the ray P->start counter-clockwise to
 // the ray P->end (closed). `side(r)` gives the sign of (r - P) x d for the direction d tested.
@@ -243,6 +259,28 @@ bool FreeSpace::Impl::grid_segment_valid(Point a, Point b, bool own_a, bool own_
   const int ey = sy > 0 ? int(std::ceil(b.y)) - 1 : int(std::floor(b.y));
   const int kx = sx > 0 ? 1 : 0, ky = sy > 0 ? 1 : 0;
   const int sxy = sx * sy;
+  if (const auto lattice = doubled(a, b)) {
+    // Both ends on the half-integer lattice (cell centres and corners: the grid representations'
+    // vertices and the scenarios' points): the walk below in integers. With doubled coordinates A,
+    // B and corner K = 2k, orient2d(a, b, k) has the sign of o = D x (K - A), D = B - A, which
+    // changes by a constant as k steps one cell (Bresenham's idea, exact: |o| < 2^57 by doubled()'s bound).
+    const auto [Ax, Ay, Bx, By] = *lattice;
+    const std::int64_t Dx = Bx - Ax, Dy = By - Ay;
+    std::int64_t o = Dx * (2 * std::int64_t(cy + ky) - Ay) - Dy * (2 * std::int64_t(cx + kx) - Ax);
+    const std::int64_t step_x = -2 * sx * Dy, step_y = 2 * sy * Dx;  // o's change as k moves by sx, sy
+    for (long guard = long(std::abs(ex - cx)) + std::abs(ey - cy) + 1; guard >= 0; --guard) {
+      if (!cell_free(cx, cy)) return false;
+      if (cx == ex && cy == ey) return true;
+      const int side = ((o > 0) - (o < 0)) * sxy;
+      if (side > 0) cx += sx, o += step_x;
+      else if (side < 0) cy += sy, o += step_y;
+      else {
+        if (pinch(cx + kx, cy + ky)) return false;  // through a pinch point
+        cx += sx, cy += sy, o += step_x + step_y;
+      }
+    }
+    throw std::logic_error("FreeSpace: grid walk overran its end cell");
+  }
   for (long guard = long(std::abs(ex - cx)) + std::abs(ey - cy) + 1; guard >= 0; --guard) {
     if (!cell_free(cx, cy)) return false;
     if (cx == ex && cy == ey) return true;
