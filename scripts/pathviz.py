@@ -341,7 +341,7 @@ def results_lookup(paths_file: str, map_name: str, radius=None, terrain: str = "
     csv = paths_file[:-len(".paths.csv")] + ".csv"
     if not os.path.isfile(csv):
         return {}
-    df = common.read_results_csv(csv)
+    df = common.read_results_csv(csv, maps=[map_name])
     df = pick_terrain(df[df["map"] == map_name], terrain, csv).copy()
     common.fold_search_frame(df)  # Theta* rows: their own label (docs/path-quality.md)
     if radius is not None and "radius" in df.columns:
@@ -409,12 +409,12 @@ def main() -> int:
     paths_file = args.paths if args.paths.endswith(".csv") else args.paths + ".paths.csv"
     if not os.path.isfile(paths_file):
         raise common.InputError(f"{paths_file}: no such paths file (run navbench with --paths)")
-    paths = common.read_paths_csv(paths_file)
-    maps_there = sorted(set(paths["map"]))
+    paths = common.read_paths_csv(paths_file, maps=[m.name])
     paths = paths[paths["map"] == m.name].copy()
     paths = pick_terrain(paths, terrain, paths_file)
     common.fold_search_frame(paths)  # Theta* paths: their own label (docs/path-quality.md)
     if paths.empty:
+        maps_there = sorted(set(common.read_table(paths_file, "paths", common.schema_for(paths_file), columns=["map"])["map"]))
         raise common.InputError(f"{paths_file}: no paths for map '{m.name}' (maps there: "
                                 f"{', '.join(maps_there[:8]) or 'none'})")
     heuristics = common.ordered_unique(paths["heuristic"])

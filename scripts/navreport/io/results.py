@@ -298,8 +298,29 @@ def _untyped_to_numbers(frame, types: dict):
     return frame
 
 
+def _records_of_maps(path: str, maps) -> object:
+    """The header and the records of `path` whose first field is one of `maps`, as a file object
+    for pandas: a picture of one map need not tokenise a whole sweep's rows (the default job's
+    paths file is ~76 MB). A record is kept or dropped whole, its quoted fields' line breaks
+    followed; a record whose first field is quoted is kept (the caller filters the frame anyway)."""
+    import io
+    want = {m.encode("utf-8") for m in maps}
+    out = []
+    with open(path, "rb") as f:
+        out.append(f.readline())
+        keep, inside = False, False
+        for line in f:
+            if not inside:  # a record starts here
+                keep = line.startswith(b'"') or line.split(b",", 1)[0].rstrip(b"\r\n") in want
+            if keep:
+                out.append(line)
+            if line.count(b'"') % 2:
+                inside = not inside
+    return io.BytesIO(b"".join(out))
+
+
 def read_table(path: str, kind: str, schema=None, columns=None, required=None, derive=None, clean=None,
-               into=None):
+               into=None, maps=None):
     """One CSV of a kind (results, build, paths, updates, threads) as a DataFrame: text columns
     categorical, numbers float64 (NaN where empty: missing, never 0). Types come from the schema
     (columns it does not know are text) or, without one, from the values (_infer_types). Only
@@ -307,10 +328,12 @@ def read_table(path: str, kind: str, schema=None, columns=None, required=None, d
     the schema that the file lacks is added empty. The file is parsed CHUNK_ROWS rows at a time;
     clean(chunk) -> chunk and then derive(chunk) -> chunk (both optional) are applied to each,
     so derived columns can replace wide ones before the next chunk is read. With into (a
-    TableBuilder) the chunks are added to it and nothing is returned."""
+    TableBuilder) the chunks are added to it and nothing is returned. maps: only the records whose
+    `map` (the first column) is one of these are parsed (others may remain: filter the frame)."""
     import numpy as np
     import pandas as pd
     header = _header(path)
+    source = _records_of_maps(path, maps) if maps is not None and header[:1] == ["map"] else path
     required = REQUIRED.get(kind, ()) if required is None else required
     missing = [c for c in required if c not in header]
     if missing:
@@ -342,7 +365,9 @@ def read_table(path: str, kind: str, schema=None, columns=None, required=None, d
     def parse(text_read: set) -> int:
         dtype = {c: ("category" if (types[c] in ("text", None) or c in text_read) else "float64") for c in want}
         na = {c: [""] for c in numeric if c not in text_read}
-        reader = pd.read_csv(path, usecols=want, dtype=dtype, keep_default_na=False, na_values=na,
+        if not isinstance(source, str):
+            source.seek(0)
+        reader = pd.read_csv(source, usecols=want, dtype=dtype, keep_default_na=False, na_values=na,
                              chunksize=CHUNK_ROWS)
         chunks = 0
         for ch in reader:
@@ -390,7 +415,7 @@ def read_csv_typed(path: str, columns: list[str], text_columns: set[str], requir
     return read_table(path, "table", _schema_of(columns, text_columns), required=list(required))
 
 
-def read_results_csv(path: str, columns=None, derive=None, schema=None, into=None):
+def read_results_csv(path: str, columns=None, derive=None, schema=None, into=None, maps=None):
     """A results CSV (see read_table). An interrupted run may end in a partly written line: a row
     without a status is dropped with a note; an unknown status is an InputError."""
     cut = [0]
@@ -411,7 +436,7 @@ def read_results_csv(path: str, columns=None, derive=None, schema=None, into=Non
         return chunk
 
     df = read_table(path, "results", schema if schema is not None else schema_for(path), columns=columns,
-                    derive=derive, clean=clean, into=into)
+                    derive=derive, clean=clean, into=into, maps=maps)
     if cut[0]:
         note(f"{path}: ignoring {cut[0]} incomplete row(s) without a status")
     return df
@@ -421,8 +446,8 @@ def read_build_csv(path: str, schema=None):
     return read_table(path, "build", schema if schema is not None else schema_for(path))
 
 
-def read_paths_csv(path: str, schema=None):
-    return read_table(path, "paths", schema if schema is not None else schema_for(path))
+def read_paths_csv(path: str, schema=None, maps=None):
+    return read_table(path, "paths", schema if schema is not None else schema_for(path), maps=maps)
 
 
 @dataclass
