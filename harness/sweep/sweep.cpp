@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -206,46 +208,112 @@ std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, const AgentMa
   return nrows;
 }
 
+// Which unit a worker runs next. A map's queries and exact optimum are prepared by the first
+// worker to take one of its units (an exact optimum, or a weighted map's reference, can take
+// seconds); until they are ready no other worker takes a unit of that map, but the next unit in
+// `order` that it can start (another map's, a dynamic scenario's). So no worker waits on another's
+// preparation while there is other work, and the order is kept otherwise. Waits only when every
+// unit left belongs to a map being prepared.
+class UnitQueue {
+ public:
+  using Key = std::tuple<std::size_t, std::string, std::optional<double>>;
+  static Key key(const Unit& u) { return {u.map, u.convention, u.agent.column()}; }
+
+  explicit UnitQueue(const std::vector<const Unit*>& order) : order_(order), taken_(order.size(), 0) {}
+
+  // The next unit, and whether the caller is to prepare its map; nullptr when none is left (or stop()).
+  std::pair<const Unit*, bool> next() {
+    std::unique_lock<std::mutex> lock(m_);
+    for (;;) {
+      if (stopped_) return {nullptr, false};
+      while (first_ < order_.size() && taken_[first_]) ++first_;
+      if (first_ == order_.size()) return {nullptr, false};
+      for (std::size_t i = first_; i < order_.size(); ++i) {
+        if (taken_[i]) continue;
+        const Unit& u = *order_[i];
+        if (u.dyn >= 0) return take(i, false);
+        auto [it, fresh] = state_.try_emplace(key(u), State::unprepared);
+        if (it->second == State::preparing) continue;
+        const bool prepare = it->second == State::unprepared;
+        if (prepare) it->second = State::preparing;
+        return take(i, prepare);
+      }
+      ready_.wait(lock);  // every unit left waits on a map being prepared
+    }
+  }
+  // The map of `u` is prepared (or failed: then stop() follows).
+  void prepared(const Unit& u) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      state_[key(u)] = State::ready;
+    }
+    ready_.notify_all();
+  }
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stopped_ = true;
+    }
+    ready_.notify_all();
+  }
+
+ private:
+  enum class State { unprepared, preparing, ready };
+  std::pair<const Unit*, bool> take(std::size_t i, bool prepare) {
+    taken_[i] = 1;
+    return {order_[i], prepare};
+  }
+  std::mutex m_;
+  std::condition_variable ready_;
+  const std::vector<const Unit*>& order_;
+  std::vector<char> taken_;
+  std::size_t first_ = 0;
+  std::map<Key, State> state_;
+  bool stopped_ = false;
+};
+
 // Runs `todo` on `jobs` threads; the first failure stops the others and is thrown.
 void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, const std::vector<PreparedMap>& maps,
                const fs::path& out, const SweepArgs& o, const std::vector<std::string>& argv) {
-  std::map<std::tuple<std::size_t, std::string, std::optional<double>>, SharedMap> shared;
+  std::map<UnitQueue::Key, SharedMap> shared;
   for (const Unit* u : todo)
-    if (u->dyn < 0) ++shared[{u->map, u->convention, u->agent.column()}].pending;
+    if (u->dyn < 0) ++shared[UnitQueue::key(*u)].pending;
   Progress progress;
   progress.total = todo.size();
   progress.quiet = o.quiet;
-  std::atomic<std::size_t> next{0};
+  UnitQueue queue(todo);
   std::mutex err_m;
   std::string first_error;
-  auto failed = [&] {
-    std::lock_guard<std::mutex> lock(err_m);
-    return !first_error.empty();
-  };
   auto worker = [&] {
-    for (std::size_t k; (k = next++) < todo.size() && !failed();) {
-      const Unit& u = *todo[k];
+    for (;;) {
+      const auto [unit, prepare] = queue.next();
+      if (!unit) return;
+      const Unit& u = *unit;
       try {
         const auto t0 = base::Clock::now();
         std::size_t nrows = 0;
         if (u.dyn >= 0) {
           nrows = run_dynamic_unit(cfg, u, out, argv);
         } else {
-          SharedMap& sh = shared.at({u.map, u.convention, u.agent.column()});
+          SharedMap& sh = shared.at(UnitQueue::key(u));
           const AgentMap* am = nullptr;
           {
             std::lock_guard<std::mutex> lock(sh.m);
-            if (!sh.am) prepare_shared(sh, maps[u.map], u, out, cfg.unit.threads);
+            if (prepare) prepare_shared(sh, maps[u.map], u, out, cfg.unit.threads);
             am = sh.am.get();
           }
+          if (prepare) queue.prepared(u);
           nrows = run_static_unit(cfg, u, *am, out);
           std::lock_guard<std::mutex> lock(sh.m);
           if (--sh.pending == 0) sh.am.reset(), sh.pm.reset();  // free the map once its last unit is done
         }
         progress.unit_done(u.id, nrows, base::s_since(t0));
       } catch (const std::exception& e) {
-        std::lock_guard<std::mutex> lock(err_m);
-        if (first_error.empty()) first_error = u.id + ": " + e.what();
+        {
+          std::lock_guard<std::mutex> lock(err_m);
+          if (first_error.empty()) first_error = u.id + ": " + e.what();
+        }
+        queue.stop();
         return;
       }
     }
