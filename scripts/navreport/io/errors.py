@@ -34,7 +34,7 @@ def require_plotting(script: str, extra=()) -> None:
         if not os.environ.get("NAVPY_ACTIVE") and os.access(NAVPY, os.X_OK):
             os.execv(NAVPY, [NAVPY, os.path.abspath(sys.argv[0])] + sys.argv[1:])
         sys.exit(f"{script}: this Python ({sys.executable}) cannot import {e.name}; "
-                 "install the Debian packages python3-matplotlib python3-pandas python3-scipy python3-plotly "
+                 "install the Debian packages python3-matplotlib python3-pandas python3-scipy python3-plotly python3-yaml "
                  "or set NAVBENCH_PYTHON")
     import matplotlib
     matplotlib.use("Agg")

@@ -243,7 +243,10 @@ def occupancy_grid(image_path: str, name: str, mode="trinary", negate=False, occ
 
 def read_ros_map(path: str) -> GridMap:
     """A ROS map_server map: its YAML (image, mode, negate, thresholds) and the image beside it."""
-    import yaml
+    try:
+        import yaml
+    except ImportError:
+        raise InputError(f"{path}: reading a ROS map's YAML needs PyYAML (the Debian package python3-yaml; scripts/setup python)")
     try:
         with open(path, encoding="utf-8") as f:
             doc = yaml.safe_load(f)
