@@ -321,9 +321,10 @@ TEST(VisgraphWeighted, EdgesAreValidPricedAndUnpruned) {
 
 // The build's work on a large open weighted map (the Nav2 speed masks' case: every cell weighted,
 // few obstacles, long segments between the vertices): every valid pair is still an edge at its
-// integral (check_edges), and the pairs' two walks (the segment test and the integral) take a
-// bounded number of steps per pair, not one per cell crossed: the segments average hundreds of
-// cells, which a cell-by-cell walk would visit one by one (twice).
+// integral (check_edges; pinch points and vertices on the segments included), and the pairs'
+// walks (the segment test and the integral) take a bounded number of steps per pair, not one per
+// cell crossed: the segments average hundreds of cells, which a cell-by-cell walk would visit one
+// by one (twice).
 TEST(VisgraphWeighted, BuildWorkDoesNotGrowWithSegmentLength) {
   std::mt19937_64 rng(53);
   GridMap g;
@@ -345,6 +346,11 @@ TEST(VisgraphWeighted, BuildWorkDoesNotGrowWithSegmentLength) {
   for (int k = 0; k < 3; ++k) {
     const int x0 = 50 + int(rng() % 750), y0 = 50 + int(rng() % 550);
     rect(x0, y0, x0 + 10 + int(rng() % 30), y0 + 10 + int(rng() % 30), 1, true);
+  }
+  for (int k = 0; k < 6; ++k) {  // pinch points: two blocked cells meeting at a corner
+    const int x = 20 + int(rng() % 860), y = 20 + int(rng() % 660);
+    rect(x, y, x + 1, y + 1, 1, true);
+    rect(x + 1, y + 1, x + 2, y + 2, 1, true);
   }
   Map m = make_grid_map(g, "open-weighted");
   m.terrain = "test";

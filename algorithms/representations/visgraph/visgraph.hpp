@@ -214,8 +214,16 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   void weight_tables(const GridMap& grid);  // build_weighted's wpad_, wpal_ and wcell_
   std::optional<Attachment> attach_weighted(Point p) const;
   // Weighted maps: integral() between two points of the half-integer lattice, neither coordinate
-  // the same at both ends: an exact walk in integers, across squares of one weight.
-  double lattice_integral(Point a, Point b, std::uint64_t* steps) const;
+  // the same at both ends: an exact walk in integers, across squares of one weight. kPair (two
+  // vertices, no pinch point): it also answers the segment test, +inf when the segment is not
+  // valid (through a blocked cell or a pinch point), and sets *vertex_inside (returning +inf)
+  // when it passes through another vertex.
+  template <bool kPair>
+  double lattice_walk(Point a, Point b, std::uint64_t* steps, bool* vertex_inside) const;
+  bool pair_point(std::int64_t x, std::int64_t y, bool diagonal, bool* vertex_inside) const;
+  // Weighted maps, the build: the cost of the edge between vertices i and j (one component), none
+  // when their segment is not valid or passes through another vertex.
+  std::optional<double> pair_cost(std::uint32_t i, std::uint32_t j, std::uint64_t* steps) const;
   // Weighted maps: a vertex lies strictly inside the segment a-b (a, b on the half-integer grid).
   bool vertex_between(Point a, Point b) const;
   // Weighted maps: the vertices on the corners of the cells the sweep's region from the free point
@@ -273,7 +281,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // Weighted maps: (W + 2) x (H + 2) cell weights, the border and blocked cells +inf; the
   // different weights; and for the directions (+1, -1) and (+1, +1), per cell its weight's index
   // (high 16 bits) and the side of the square of one weight ahead of it (low 16 bits;
-  // corner_squares, grid_los.hpp), which lattice_integral() crosses at once (it walks towards +x;
+  // corner_squares, grid_los.hpp), which lattice_walk() crosses at once (it walks towards +x;
   // empty above 65,536 weights). Stored by tiles of 4 x 4 cells (64 bytes, one cache line;
   // tile_index): a walk reads a few cells of each tile it meets.
   std::vector<double> wpad_, wpal_;

@@ -44,7 +44,7 @@
 // long), so a walk that visits every cell a segment crosses made the build cost pairs x length:
 // more than 12 minutes there. Both walks cross squares of cells at once instead: the segment test
 // squares of free cells (GridLos with clearance), the integral squares of one weight
-// (lattice_integral, wcell_: per cell the largest such square from it towards the walk's
+// (lattice_walk, wcell_: per cell the largest such square from it towards the walk's
 // direction, corner_squares), so a pair costs steps in proportion to the borders and obstacles
 // its segment passes near, not to its length (docs/terrain.md gives the figures). Both answer as
 // the cell walk does: the segment test its exact result, the integral the same pieces, summed per
@@ -118,7 +118,7 @@ double VisGraph::integral(Point a, Point b, std::uint64_t* steps) const {
   // neither coordinate constant: the exact walk.
   if (!wpal_.empty() && dx != 0 && dy != 0 && 2 * a.x == std::floor(2 * a.x) && 2 * a.y == std::floor(2 * a.y) &&
       2 * b.x == std::floor(2 * b.x) && 2 * b.y == std::floor(2 * b.y))
-    return lattice_integral(a, b, steps);
+    return lattice_walk<false>(a, b, steps, nullptr);
   const double len = distance(a, b);
   constexpr double kInf = std::numeric_limits<double>::infinity();
   // Amanatides & Woo's cell walk (Eurographics 1987). The crossing parameters are segment_cost's,
@@ -153,7 +153,8 @@ double VisGraph::integral(Point a, Point b, std::uint64_t* steps) const {
   return c;
 }
 
-double VisGraph::lattice_integral(Point a, Point b, std::uint64_t* steps) const {
+template <bool kPair>
+double VisGraph::lattice_walk(Point a, Point b, std::uint64_t* steps, bool* vertex_inside) const {
   // Doubled coordinates (integers): grid line k is at 2k. The parameter t along a-b is kept as
   // u = t |dx| |dy| (doubled), an integer at every crossing: line X is crossed at
   // u = (2X - ax) |dy|, line Y at |2Y - ay| |dx|. So the walk orders the crossings exactly (two at
@@ -204,6 +205,13 @@ double VisGraph::lattice_integral(Point a, Point b, std::uint64_t* steps) const 
       if (ex - cx < k && (ey - cy) * sy < k) break;
       const std::int64_t X = cx + k, Y = sy > 0 ? cy + k : cy - k + 1;
       const std::int64_t uX = u_of_x(X), uY = u_of_y(Y);
+      if constexpr (kPair) {  // the grid point where it leaves, if it leaves through one
+        std::int64_t gx = -1, gy = -1;
+        if (uX == uY) gx = X, gy = Y;
+        else if (uX < uY && uX % dx == 0 && ((ay + sy * (uX / dx)) & 1) == 0) gx = X, gy = (ay + sy * (uX / dx)) / 2;
+        else if (uY < uX && uY % ady == 0 && ((ax + uY / ady) & 1) == 0) gx = (ax + uY / ady) / 2, gy = Y;
+        if (gx >= 0 && !pair_point(gx, gy, uX == uY, vertex_inside)) return kInf;
+      }
       if (uX <= uY) cx = X, u = uX, ux = uX + step_ux;
       if (uY <= uX) cy = sy > 0 ? Y : Y - 1, u = uY, uy = uY + step_uy;
       if (uX < uY) {  // the y-lines Y' with |2Y' - ay| |dx| <= uX are crossed too: the first one not
@@ -219,6 +227,9 @@ double VisGraph::lattice_integral(Point a, Point b, std::uint64_t* steps) const 
     }
     // One cell on: across the nearer line, or through the grid point where both meet.
     const bool step_x = ux <= uy, step_y = uy <= ux;
+    if constexpr (kPair) {
+      if (step_x && step_y && !pair_point(cx + 1, sy > 0 ? cy + 1 : cy, true, vertex_inside)) return kInf;
+    }
     u = step_x ? ux : uy;
     if (step_x) ux += step_ux, cx += 1;
     if (step_y) uy += step_uy, cy += sy;
@@ -228,6 +239,34 @@ double VisGraph::lattice_integral(Point a, Point b, std::uint64_t* steps) const 
   if (pal[run] == kInf) return kInf;
   c += pal[run] * double(U - run_u);
   return c * (std::sqrt(double(dx) * double(dx) + double(dy) * double(dy)) / 2 / double(U));
+}
+
+// A grid point strictly inside a pair's segment (lattice_walk<true>): false when the segment may
+// not pass it (a pinch point, diagonal: the walk crosses both lines there), or when it is a
+// vertex (the pair is left out: *vertex_inside); on a square's side, where two free cells of the
+// square meet it, it is no pinch point.
+bool VisGraph::pair_point(std::int64_t x, std::int64_t y, bool diagonal, bool* vertex_inside) const {
+  if (diagonal && los_.is_pinch(Point{double(x), double(y)})) return false;
+  if (vat_[std::size_t(y) * std::size_t(weighted_->width + 1) + std::size_t(x)] >= 0) {
+    *vertex_inside = true;
+    return false;
+  }
+  return true;
+}
+
+std::optional<double> VisGraph::pair_cost(std::uint32_t i, std::uint32_t j, std::uint64_t* steps) const {
+  const Point a = pos_[i], b = pos_[j];
+  // Along a grid line, off the table or from a pinch point (never a vertex): the three tests.
+  if (a.x == b.x || a.y == b.y || wpal_.empty() || los_.is_pinch(a) || los_.is_pinch(b)) {
+    if (vertex_between(a, b)) return std::nullopt;
+    const GridLos::Result r = los_.test(a, b, steps);
+    if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(a, b))) return std::nullopt;
+    return integral(a, b, steps);
+  }
+  bool vertex_inside = false;
+  const double c = lattice_walk<true>(a, b, steps, &vertex_inside);
+  if (std::isinf(c)) return std::nullopt;
+  return c;
 }
 
 void VisGraph::build_weighted(const Map& map, Params& params) {
@@ -316,7 +355,7 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
 }
 
 // The cell weights padded with +inf (integral's walk), and the exact walk's table
-// (lattice_integral): per cell and direction (towards +x and -y or +y) its weight's index in
+// (lattice_walk): per cell and direction (towards +x and -y or +y) its weight's index in
 // wpal_ and the square of one weight ahead, in one word (one memory read per step: the walk's
 // cost is mostly waiting for the cells it lands on). Only with at most 65,536 different weights,
 // blocked included; else integral() walks every cell.
@@ -375,11 +414,11 @@ void VisGraph::weighted_edges(std::size_t n) {
     for (std::size_t word = (i + 1) >> 6; word < mark.size(); ++word) {
       for (std::uint64_t bits = std::exchange(mark[word], 0); bits != 0; bits &= bits - 1) {
         const std::uint32_t j = std::uint32_t(word * 64 + std::size_t(__builtin_ctzll(bits)));
-        if (vcomp_[i] != vcomp_[j] || vertex_between(pos_[i], pos_[j])) continue;
+        if (vcomp_[i] != vcomp_[j]) continue;
         ++pair_tests_;
-        const GridLos::Result r = los_.test(pos_[i], pos_[j], &pair_walk_steps_);
-        if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(pos_[i], pos_[j]))) continue;
-        pairs.push_back({i, j, integral(pos_[i], pos_[j], &pair_walk_steps_)});
+        const std::optional<double> w = pair_cost(i, j, &pair_walk_steps_);
+        if (!w) continue;
+        pairs.push_back({i, j, *w});
         ++degree[i + 1], ++degree[j + 1];
       }
     }
