@@ -68,9 +68,9 @@
 // left out, as that vertex's two edges cost the same), one vertex per corner; no taut states, skip
 // edges or block lists (they rest on Euclidean tautness); landmarks (default 16) and the table
 // (only when named) where the least weight is 1. The graph then holds the cheapest path over these vertices, no longer the
-// cheapest path of the map. The pairs' segment tests and integrals cross squares of free cells and
-// of one weight at once (grid_los.hpp, weighted.cpp), so the build's work follows the borders a
-// segment passes, not its length (Nav2's speed masks: every cell weighted, long segments).
+// cheapest path of the map. A pair's segment test, pruning and integral are one walk that crosses
+// squares of one weight at once (weighted.cpp), so the build's work follows the borders a segment
+// passes, not its length (Nav2's speed masks: every cell weighted, long segments).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -149,9 +149,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // anew (weighted.cpp). Inside the map only.
   // steps: when given, the walk's steps (cells, and squares of one weight crossed whole) are added.
   double integral(Point a, Point b, std::uint64_t* steps = nullptr) const;
-  // Weighted maps: the build's pair tests, in the steps of their two walks (the segment test's
-  // and the integral's, GridLos::test and integral()) over the pairs tested: what the build's
-  // time grows with besides the pairs (tests: it must not grow with the segments' length).
+  // Weighted maps: the vertex pairs the build tested (one component, each pair once), and the
+  // steps their walks took (cells and squares crossed: pair_cost()'s walk, or along a grid line
+  // the segment test's and the integral's): what the build's time grows with besides the pairs
+  // (tests: it must not grow with the segments' length).
   std::uint64_t pair_tests() const { return pair_tests_; }
   std::uint64_t pair_walk_steps() const { return pair_walk_steps_; }
   // Weighted maps: how many vertices are weight-region corners (vertex ids after the convex

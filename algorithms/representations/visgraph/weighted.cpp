@@ -34,23 +34,24 @@
 // Size. Each vertex's pairs are found among the vertices of the region its sweep may see
 // (GridFov::region, a superset; each candidate then gets the exact test), so the build costs a
 // sweep per vertex and, per (vertex, vertex in view), a segment test and for a valid pair its
-// integral, and the graph up to n^2 arcs. A costmap whose weights change from cell to cell (an
+// integral (one walk, below), and the graph up to n^2 arcs. A costmap whose weights change from cell to cell (an
 // inflation layer) has a region corner at nearly every grid point; above max_nodes vertices
 // (default 8,192) only the convex corners are kept (regions=0 in the build's params), and with
 // more convex corners than that the build is refused.
 //
-// The pairs' two walks. On an open map every pair sees the other (Nav2's speed masks: every cell
+// The pairs' walk. On an open map every pair sees the other (Nav2's speed masks: every cell
 // weighted, 7,903 vertices and 30 million pairs on warehouse_speed, their segments some 700 cells
-// long), so a walk that visits every cell a segment crosses made the build cost pairs x length:
-// more than 12 minutes there. Both walks cross squares of cells at once instead: the segment test
-// squares of free cells (GridLos with clearance), the integral squares of one weight
-// (lattice_walk, wcell_: per cell the largest such square from it towards the walk's
-// direction, corner_squares), so a pair costs steps in proportion to the borders and obstacles
-// its segment passes near, not to its length (docs/terrain.md gives the figures). Both answer as
-// the cell walk does: the segment test its exact result, the integral the same pieces, summed per
-// run of one weight (in integers on the half-integer lattice, where the vertices and the query
-// points lie; exact up to the rounding of one product per run). Vertices, edges and prices are
-// unchanged.
+// long), so walks that visit every cell a segment crosses (the segment test's, the integral's)
+// made the build cost pairs x length: more than 12 minutes there. A pair of vertices now takes
+// one walk (lattice_walk, in integers: both ends lie on the lattice) that crosses squares of one
+// weight at once (wcell_: per cell the largest such square from it towards the walk's direction,
+// corner_squares) and answers all three: the segment is valid unless it enters a blocked cell or
+// passes a pinch point, the pair is left out where it passes another vertex (inside a square of
+// one weight lies neither), and the integral sums the cell walk's pieces per run of one weight
+// (exact up to the rounding of one product per run). A pair costs steps in proportion to the
+// borders and obstacles its segment passes near, not to its length (docs/terrain.md gives the
+// figures). Query points take the same integral, and GridLos's squares of free cells for the
+// segment test. Vertices, edges and prices are those of the cell walks.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
