@@ -554,6 +554,54 @@ TEST(VisGraph, GridLosAgreesWithSegmentValid) {
   EXPECT_GT(answered_corner, 10000);
 }
 
+// GridLos with its free squares (clearance: the walk crosses a square of free cells at once, as
+// visgraph's weighted build uses it) answers as the cell walk does: on open maps with sparse
+// blocked cells, pinch points and walls, from corners, centres and nodes to nodes and grid corners.
+TEST(VisGraph, GridLosSquaresAnswerAsTheCellWalk) {
+  std::mt19937_64 rng(516);
+  long jumped = 0, answered = 0;
+  for (int t = 0; t < 12; ++t) {
+    Map m = random_grid(60 + int(rng() % 80), 50 + int(rng() % 60), t % 3 == 0 ? 0.0 : 0.004 * (t % 3), rng);
+    GridMap& g = m.grid;
+    // Pinch points (two diagonal blocked cells) and a wall with a gap.
+    for (int k = 0; k < 6; ++k) {
+      const int x = 1 + int(rng() % unsigned(g.width - 2)), y = 1 + int(rng() % unsigned(g.height - 2));
+      g.cells[std::size_t(y) * g.width + x] = 0;
+      g.cells[std::size_t(y + (k % 2 ? 1 : -1)) * g.width + x + 1] = 0;
+    }
+    const int wx = g.width / 3;
+    for (int y = 0; y < g.height; ++y)
+      if (y != g.height / 2) g.cells[std::size_t(y) * g.width + wx] = t % 2 ? 0 : g.cells[std::size_t(y) * g.width + wx];
+    m = make_grid_map(g, "open");
+    Params p = Params::parse("alt=0");
+    VisGraph vg(m, p);
+    const FreeSpace& fs = vg.free_space();
+    const GridLos cells(m.grid), squares(m.grid, true);
+    for (int i = 0; i < 60; ++i) {
+      const Point s = i % 4 == 0 && !vg.corners().empty() ? vg.corners()[rng() % vg.corners().size()].at
+                                                          : random_free_point(fs, m, rng, i % 3);
+      if (s.x < 0) continue;
+      std::vector<Point> ends;
+      for (const ConvexCorner& c : vg.corners()) ends.push_back(c.at);
+      for (int k = 0; k < 40; ++k) ends.push_back({double(rng() % (g.width + 1)), double(rng() % (g.height + 1))});
+      for (const Point& v : ends) {
+        std::uint64_t by_cell = 0, by_square = 0;
+        const GridLos::Result a = cells.test_to_corner(s, v), b = squares.test_to_corner(s, v);
+        const GridLos::Result a2 = cells.test(s, v, &by_cell), b2 = squares.test(s, v, &by_square);
+        ASSERT_EQ(a, b) << s.x << "," << s.y << " -> " << v.x << "," << v.y;
+        if (cells.is_pinch(v)) continue;  // test() expects a corner that is no pinch point
+        ASSERT_EQ(a2, b2) << s.x << "," << s.y << " -> " << v.x << "," << v.y;
+        if (b2 == GridLos::unknown) continue;
+        ++answered;
+        jumped += by_square < by_cell;
+        ASSERT_EQ(b2 == GridLos::visible, fs.segment_valid(s, v)) << s.x << "," << s.y << " -> " << v.x << "," << v.y;
+      }
+    }
+  }
+  EXPECT_GT(answered, 20000);
+  EXPECT_GT(jumped, answered / 4);  // the squares were crossed at once, often
+}
+
 // skip=1 (ENLSVG's edge levels and skip edges, skip_graph.hpp): the same optimum as brute force on
 // random grids, hand-drawn maps and their polygon versions, with and without landmarks, with block
 // attachments, both attach styles; every polyline valid and as long as the cost.

@@ -174,6 +174,104 @@ TEST(VisgraphWeighted, IntegralIsSegmentCost) {
   EXPECT_GT(finite, 2000);
 }
 
+// corner_squares (grid_los.hpp): per cell and direction the side of the largest square of one
+// label from that cell towards the direction, against brute force on small tables of few labels.
+TEST(VisgraphWeighted, CornerSquaresAreTheLargest) {
+  std::mt19937_64 rng(43);
+  for (int t = 0; t < 40; ++t) {
+    const int pw = 3 + int(rng() % 30), ph = 3 + int(rng() % 30);
+    std::vector<double> lab(std::size_t(pw) * ph);
+    const unsigned labels = 1 + unsigned(t % 4);
+    for (double& l : lab) l = double(rng() % labels);
+    for (int k = 0; k < 3; ++k) {  // a few blocks of one label, so that large squares occur
+      const int x0 = int(rng() % unsigned(pw)), y0 = int(rng() % unsigned(ph)), r = int(rng() % 12);
+      for (int y = y0; y < std::min(ph, y0 + r); ++y)
+        for (int x = x0; x < std::min(pw, x0 + r); ++x) lab[std::size_t(y) * pw + x] = 7;
+    }
+    const auto sq = corner_squares(lab, pw, ph);
+    for (int q = 0; q < 4; ++q) {
+      const int sx = q & 1 ? 1 : -1, sy = q & 2 ? 1 : -1;
+      for (int y = 0; y < ph; ++y)
+        for (int x = 0; x < pw; ++x) {
+          auto uniform = [&](int k) {
+            for (int j = 0; j < k; ++j)
+              for (int i = 0; i < k; ++i) {
+                const int cx = x + sx * i, cy = y + sy * j;
+                if (cx < 0 || cy < 0 || cx >= pw || cy >= ph || lab[std::size_t(cy) * pw + cx] != lab[std::size_t(y) * pw + x]) return false;
+              }
+            return true;
+          };
+          int want = 1;
+          while (uniform(want + 1)) ++want;
+          ASSERT_EQ(sq[std::size_t(q)][std::size_t(y) * pw + x], want) << "cell " << x << "," << y << " direction " << sx << "," << sy;
+        }
+    }
+  }
+}
+
+// Open ground: a large map of few weights in rectangles, sparse blocked cells and pinch points,
+// where the exact walk (lattice_integral) crosses squares of one weight at once. Between points of
+// the half-integer lattice (corners and centres; along diagonals through grid points, steep and
+// shallow, every direction) and arbitrary points, the integral is segment_cost's. And on a map
+// whose every cell has its own weight (more than 65,536: no square table) too.
+TEST(VisgraphWeighted, IntegralIsSegmentCostOnOpenGround) {
+  std::mt19937_64 rng(47);
+  auto open_map = [&](int w, int h, bool distinct) {
+    Map m = testmaps::random_grid(w, h, distinct ? 0.0 : 0.002, rng);
+    GridMap& g = m.grid;
+    g.weights.assign(g.cells.size(), 1.0);
+    if (distinct) {
+      for (std::size_t i = 0; i < g.weights.size(); ++i) g.weights[i] = 1 + double(i) * 1e-5;
+    } else {
+      const double levels[] = {1.5, 2, 3, 5};
+      for (int k = 0; k < 12; ++k) {
+        const int x0 = int(rng() % unsigned(w)), y0 = int(rng() % unsigned(h));
+        const int x1 = std::min(w, x0 + 5 + int(rng() % unsigned(w / 3))), y1 = std::min(h, y0 + 5 + int(rng() % unsigned(h / 3)));
+        for (int y = y0; y < y1; ++y)
+          for (int x = x0; x < x1; ++x) g.weights[std::size_t(y) * w + x] = levels[k % 4];
+      }
+      for (int k = 0; k < 8; ++k) {  // pinch points
+        const int x = 1 + int(rng() % unsigned(w - 2)), y = 1 + int(rng() % unsigned(h - 2));
+        g.cells[std::size_t(y) * w + x] = 0, g.cells[std::size_t(y + 1) * w + x + 1] = 0;
+      }
+      for (std::size_t i = 0; i < g.cells.size(); ++i)
+        if (!g.cells[i]) g.weights[i] = 1;
+    }
+    m = make_grid_map(g, "open");
+    m.terrain = "test";
+    return m;
+  };
+  for (int t = 0; t < 4; ++t) {
+    const bool distinct = t == 3;
+    const int w = distinct ? 300 : 150 + 40 * t, h = distinct ? 240 : 110 + 30 * t;
+    Map m = open_map(w, h, distinct);
+    Params p = Params::parse(distinct ? "" : "alt=0");
+    const VisGraph vg(m, p);
+    std::uniform_int_distribution<int> ux(0, 2 * w), uy(0, 2 * h);
+    std::uniform_real_distribution<double> rx(0, w), ry(0, h);
+    int finite = 0, long_segments = 0;
+    for (int k = 0; k < (distinct ? 2000 : 20000); ++k) {
+      Point a{ux(rng) / 2.0, uy(rng) / 2.0}, b{ux(rng) / 2.0, uy(rng) / 2.0};
+      if (k % 4 == 1) {  // along a direction of small integers: through grid points when a is one
+        const int dx = int(rng() % 7) - 3, dy = int(rng() % 7) - 3, n = 1 + int(rng() % 200);
+        a = {std::round(a.x), std::round(a.y)};
+        b = {std::clamp(a.x + dx * n, 0.0, double(w)), std::clamp(a.y + dy * n, 0.0, double(h))};
+      }
+      if (k % 4 == 3) b = {rx(rng), ry(rng)};
+      const double want = segment_cost(m.grid, a, b), got = vg.integral(a, b);
+      if (std::isinf(want)) {
+        EXPECT_TRUE(std::isinf(got)) << a.x << "," << a.y << " " << b.x << "," << b.y;
+        continue;
+      }
+      ++finite;
+      long_segments += distance(a, b) > 50;
+      ASSERT_NEAR(got, want, 1e-12 * std::max(1.0, want)) << a.x << "," << a.y << " " << b.x << "," << b.y;
+    }
+    EXPECT_GT(finite, distinct ? 1500 : 10000);
+    EXPECT_GT(long_segments, finite / 2);
+  }
+}
+
 // Every valid pair without a vertex inside is an edge, both ways, at its integral; no other. The
 // vertices: the convex corners, then the region corners that are not convex corners.
 void check_edges(const Map& m, std::size_t& vertices, std::size_t& regions) {
@@ -219,6 +317,59 @@ TEST(VisgraphWeighted, EdgesAreValidPricedAndUnpruned) {
   std::mt19937_64 rng(21);
   std::size_t n = 0, r = 0;
   for (int k = 0; k < 5; ++k) check_edges(testmaps::weighted_grid(26, 20, 0.2, rng), n, r);
+}
+
+// The build's work on a large open weighted map (the Nav2 speed masks' case: every cell weighted,
+// few obstacles, long segments between the vertices): every valid pair is still an edge at its
+// integral (check_edges; pinch points and vertices on the segments included), and the pairs'
+// walks (the segment test and the integral) take a bounded number of steps per pair, not one per
+// cell crossed: the segments average hundreds of cells, which a cell-by-cell walk would visit one
+// by one (twice).
+TEST(VisgraphWeighted, BuildWorkDoesNotGrowWithSegmentLength) {
+  std::mt19937_64 rng(53);
+  GridMap g;
+  g.width = 900, g.height = 700;
+  g.cells.assign(std::size_t(g.width) * g.height, 1);
+  g.weights.assign(g.cells.size(), 1.0);
+  auto rect = [&](int x0, int y0, int x1, int y1, double weight, bool blocked) {
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x) {
+        g.weights[std::size_t(y) * g.width + x] = blocked ? 1 : weight;
+        g.cells[std::size_t(y) * g.width + x] = blocked ? 0 : 1;
+      }
+  };
+  const double levels[] = {1.5, 2, 3, 5};
+  for (int k = 0; k < 16; ++k) {
+    const int x0 = int(rng() % 800), y0 = int(rng() % 600);
+    rect(x0, y0, x0 + 20 + int(rng() % 80), y0 + 20 + int(rng() % 80), levels[k % 4], false);
+  }
+  for (int k = 0; k < 3; ++k) {
+    const int x0 = 50 + int(rng() % 750), y0 = 50 + int(rng() % 550);
+    rect(x0, y0, x0 + 10 + int(rng() % 30), y0 + 10 + int(rng() % 30), 1, true);
+  }
+  for (int k = 0; k < 6; ++k) {  // pinch points: two blocked cells meeting at a corner
+    const int x = 20 + int(rng() % 860), y = 20 + int(rng() % 660);
+    rect(x, y, x + 1, y + 1, 1, true);
+    rect(x + 1, y + 1, x + 2, y + 2, 1, true);
+  }
+  Map m = make_grid_map(g, "open-weighted");
+  m.terrain = "test";
+  std::size_t n = 0, regions = 0;
+  check_edges(m, n, regions);
+  Params p;
+  const VisGraph vg(m, p);
+  double length = 0;  // the mean L1 length of the vertex pairs, in cells
+  for (Vertex u = 0; u < n; ++u)
+    for (Vertex v = u + 1; v < n; ++v)
+      length += std::abs(vg.position(u).x - vg.position(v).x) + std::abs(vg.position(u).y - vg.position(v).y);
+  length /= double(n) * double(n - 1) / 2;
+  const double steps = double(vg.pair_walk_steps()) / double(vg.pair_tests());
+  std::cout << "[ visgraph weighted ] " << n << " vertices (" << regions << " region corners), " << vg.pair_tests()
+            << " pairs tested, mean length " << length << " cells, " << steps << " walk steps a pair\n";
+  EXPECT_GT(regions, 30u);
+  EXPECT_GT(vg.pair_tests(), 2000u);
+  EXPECT_GT(length, 400);
+  EXPECT_LT(steps, 40);  // a cell walk: about 2 x length
 }
 
 // The same on a window of a real map with terrain (wc3/icecrown, swamp 2 and water 5): long

@@ -294,6 +294,8 @@ BuildStats VisGraph::stats() const {
                    (upd_.adj_off.capacity() + upd_.adj.capacity() + upd_.env_off.capacity() + upd_.env_row0.capacity() + upd_.env.capacity()) * 4 +
                    upd_.grown.capacity() + upd_.row_hit.capacity() + (upd_.hit_rows.capacity() + upd_.freed.capacity() + upd_.blocked.capacity()) * 4 +
                    (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double) +
+                   wpal_.capacity() * sizeof(double) +
+                   (wcell_[0].capacity() + wcell_[1].capacity()) * sizeof(std::uint32_t) +
                    (sq_ ? sq_->memory_bytes() : 0);
   return s;
 }

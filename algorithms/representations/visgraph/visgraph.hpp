@@ -68,7 +68,9 @@
 // left out, as that vertex's two edges cost the same), one vertex per corner; no taut states, skip
 // edges or block lists (they rest on Euclidean tautness); landmarks (default 16) and the table
 // (only when named) where the least weight is 1. The graph then holds the cheapest path over these vertices, no longer the
-// cheapest path of the map.
+// cheapest path of the map. A pair's segment test, pruning and integral are one walk that crosses
+// squares of one weight at once (weighted.cpp), so the build's work follows the borders a segment
+// passes, not its length (Nav2's speed masks: every cell weighted, long segments).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -145,7 +147,14 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // Weighted maps: the path-cost integral of a-b (navbench::segment_cost's semantics, the same cut
   // parameters), by a cell walk over a padded weight table instead of locating each piece's cell
   // anew (weighted.cpp). Inside the map only.
-  double integral(Point a, Point b) const;
+  // steps: when given, the walk's steps (cells, and squares of one weight crossed whole) are added.
+  double integral(Point a, Point b, std::uint64_t* steps = nullptr) const;
+  // Weighted maps: the vertex pairs the build tested (one component, each pair once), and the
+  // steps their walks took (cells and squares crossed: pair_cost()'s walk, or along a grid line
+  // the segment test's and the integral's): what the build's time grows with besides the pairs
+  // (tests: it must not grow with the segments' length).
+  std::uint64_t pair_tests() const { return pair_tests_; }
+  std::uint64_t pair_walk_steps() const { return pair_walk_steps_; }
   // Weighted maps: how many vertices are weight-region corners (vertex ids after the convex
   // corners' ids; 0 on an unweighted map).
   std::size_t region_corners() const { return region_corners_; }
@@ -203,7 +212,19 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // Weighted maps (weighted.cpp): the build, and a query point's links to every vertex it sees.
   void build_weighted(const Map& map, Params& params);
   void weighted_edges(std::size_t n);  // build_weighted's edges and CSR graph
+  void weight_tables(const GridMap& grid);  // build_weighted's wpad_, wpal_ and wcell_
   std::optional<Attachment> attach_weighted(Point p) const;
+  // Weighted maps: integral() between two points of the half-integer lattice, neither coordinate
+  // the same at both ends: an exact walk in integers, across squares of one weight. kPair (two
+  // vertices, no pinch point): it also answers the segment test, +inf when the segment is not
+  // valid (through a blocked cell or a pinch point), and sets *vertex_inside (returning +inf)
+  // when it passes through another vertex.
+  template <bool kPair>
+  double lattice_walk(Point a, Point b, std::uint64_t* steps, bool* vertex_inside) const;
+  bool pair_point(std::int64_t x, std::int64_t y, bool diagonal, bool* vertex_inside) const;
+  // Weighted maps, the build: the cost of the edge between vertices i and j (one component), none
+  // when their segment is not valid or passes through another vertex.
+  std::optional<double> pair_cost(std::uint32_t i, std::uint32_t j, std::uint64_t* steps) const;
   // Weighted maps: a vertex lies strictly inside the segment a-b (a, b on the half-integer grid).
   bool vertex_between(Point a, Point b) const;
   // Weighted maps: the vertices on the corners of the cells the sweep's region from the free point
@@ -258,8 +279,20 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // Weighted maps: the vertices per horizontal grid line y, in increasing x (line_[line_off_[y] ..
   // line_off_[y + 1] - 1]), where attach looks up the vertices of the region a point may see.
   std::vector<std::uint32_t> line_off_, line_;
-  // Weighted maps: (W + 2) x (H + 2) cell weights, the border and blocked cells +inf.
-  std::vector<double> wpad_;
+  // Weighted maps: (W + 2) x (H + 2) cell weights, the border and blocked cells +inf; the
+  // different weights; and for the directions (+1, -1) and (+1, +1), per cell its weight's index
+  // (high 16 bits) and the side of the square of one weight ahead of it (low 16 bits;
+  // corner_squares, grid_los.hpp), which lattice_walk() crosses at once (it walks towards +x;
+  // empty above 65,536 weights). Stored by tiles of 4 x 4 cells (64 bytes, one cache line;
+  // tile_index): a walk reads a few cells of each tile it meets.
+  std::vector<double> wpad_, wpal_;
+  std::array<std::vector<std::uint32_t>, 2> wcell_;
+  std::array<std::size_t, 2> wcell_off_{};  // where the table starts in wcell_[q]: a 64-byte boundary
+  std::size_t wtiles_x_ = 0;
+  static std::size_t tile_index(std::size_t tiles_x, int px, int py) {  // padded cell (px, py)
+    return ((std::size_t(py) >> 2) * tiles_x + (std::size_t(px) >> 2)) * 16 + ((std::size_t(py) & 3) << 2) + (std::size_t(px) & 3);
+  }
+  std::uint64_t pair_tests_ = 0, pair_walk_steps_ = 0;  // weighted maps: the build's (pair_tests())
   FreeSpace fs_;
   GridFov fov_;
   BlockCandidates blocks_;  // block=B > 0 on grid maps

@@ -33,16 +33,33 @@
 //
 // Size. Each vertex's pairs are found among the vertices of the region its sweep may see
 // (GridFov::region, a superset; each candidate then gets the exact test), so the build costs a
-// sweep and a segment test per (vertex, vertex in view), and the graph up to n^2 arcs. A costmap
-// whose weights change from cell to cell (an inflation layer) has a region corner at nearly every
-// grid point; above max_nodes vertices (default 8,192) only the convex corners are kept (regions=0
-// in the build's params), and with more convex corners than that the build is refused.
+// sweep per vertex and, per (vertex, vertex in view), a segment test and for a valid pair its
+// integral (one walk, below), and the graph up to n^2 arcs. A costmap whose weights change from cell to cell (an
+// inflation layer) has a region corner at nearly every grid point; above max_nodes vertices
+// (default 8,192) only the convex corners are kept (regions=0 in the build's params), and with
+// more convex corners than that the build is refused.
+//
+// The pairs' walk. On an open map every pair sees the other (Nav2's speed masks: every cell
+// weighted, 7,903 vertices and 30 million pairs on warehouse_speed, their segments some 700 cells
+// long), so walks that visit every cell a segment crosses (the segment test's, the integral's)
+// made the build cost pairs x length: more than 12 minutes there. A pair of vertices now takes
+// one walk (lattice_walk, in integers: both ends lie on the lattice) that crosses squares of one
+// weight at once (wcell_: per cell the largest such square from it towards the walk's direction,
+// corner_squares) and answers all three: the segment is valid unless it enters a blocked cell or
+// passes a pinch point, the pair is left out where it passes another vertex (inside a square of
+// one weight lies neither), and the integral sums the cell walk's pieces per run of one weight
+// (exact up to the rounding of one product per run). A pair costs steps in proportion to the
+// borders and obstacles its segment passes near, not to its length (docs/terrain.md gives the
+// figures). Query points take the same integral, and GridLos's squares of free cells for the
+// segment test. Vertices, edges and prices are those of the cell walks.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "representations/visgraph/visgraph.hpp"
 
@@ -88,14 +105,21 @@ bool VisGraph::vertex_between(Point a, Point b) const {
   return false;
 }
 
-double VisGraph::integral(Point a, Point b) const {
+double VisGraph::integral(Point a, Point b, std::uint64_t* steps) const {
   const double dx = b.x - a.x, dy = b.y - a.y;
   const int W = weighted_->width, H = weighted_->height, PW = W + 2;
   // Along a grid line each piece weighs the cheaper side, and a point outside the map has no cell:
   // the reference handles those (rare here: pairs on one grid line with no vertex between them).
   if ((dy == 0 && a.y == std::floor(a.y)) || (dx == 0 && a.x == std::floor(a.x)) || (dx == 0 && dy == 0) ||
-      !(a.x >= 0 && a.y >= 0 && b.x >= 0 && b.y >= 0 && a.x <= W && b.x <= W && a.y <= H && b.y <= H))
+      !(a.x >= 0 && a.y >= 0 && b.x >= 0 && b.y >= 0 && a.x <= W && b.x <= W && a.y <= H && b.y <= H)) {
+    if (steps) *steps += std::uint64_t(std::ceil(std::abs(dx) + std::abs(dy))) + 1;  // its pieces, about
     return navbench::segment_cost(*weighted_, a, b);
+  }
+  // Both ends on the half-integer lattice (vertices, and query points in either convention) and
+  // neither coordinate constant: the exact walk.
+  if (!wpal_.empty() && dx != 0 && dy != 0 && 2 * a.x == std::floor(2 * a.x) && 2 * a.y == std::floor(2 * a.y) &&
+      2 * b.x == std::floor(2 * b.x) && 2 * b.y == std::floor(2 * b.y))
+    return lattice_walk<false>(a, b, steps, nullptr);
   const double len = distance(a, b);
   constexpr double kInf = std::numeric_limits<double>::infinity();
   // Amanatides & Woo's cell walk (Eurographics 1987). The crossing parameters are segment_cost's,
@@ -112,7 +136,9 @@ double VisGraph::integral(Point a, Point b) const {
   const double* w = wpad_.data() + std::ptrdiff_t(cy + 1) * PW + (cx + 1);
   const std::ptrdiff_t step_y = std::ptrdiff_t(sy) * PW;
   double c = 0, t0 = 0;
+  std::uint64_t n = 0;
   while (true) {
+    ++n;
     const double t1 = std::min({tx, ty, 1.0});
     if (t1 > t0) {
       const double piece = (t1 - t0) * len;
@@ -124,6 +150,123 @@ double VisGraph::integral(Point a, Point b) const {
     if (ty == t1) ky += sy, w += step_y, ty = (ky - a.y) * iy;
     t0 = t1;
   }
+  if (steps) *steps += n;
+  return c;
+}
+
+template <bool kPair>
+double VisGraph::lattice_walk(Point a, Point b, std::uint64_t* steps, bool* vertex_inside) const {
+  // Doubled coordinates (integers): grid line k is at 2k. The parameter t along a-b is kept as
+  // u = t |dx| |dy| (doubled), an integer at every crossing: line X is crossed at
+  // u = (2X - ax) |dy|, line Y at |2Y - ay| |dx|. So the walk orders the crossings exactly (two at
+  // once: through a grid point, touching no third cell), and the integral is the sum over the runs
+  // of cells of one weight of weight x (u where the run ends - u where it starts), times
+  // length / (|dx| |dy|): one product per run. The integral is the same both ways, so the walk
+  // goes towards +x (two tables of squares, not four: half the memory the walks read).
+  if (b.x < a.x) std::swap(a, b);
+  const std::int64_t ax = std::int64_t(2 * a.x), ay = std::int64_t(2 * a.y);
+  const std::int64_t dx = std::int64_t(2 * b.x) - ax, dy = std::int64_t(2 * b.y) - ay;
+  const int sy = dy > 0 ? 1 : -1;
+  const std::int64_t ady = dy * sy, U = dx * ady;
+  auto floor_half = [](std::int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); };  // floor(v / 2)
+  auto ceil_half = [&](std::int64_t v) { return -floor_half(-v); };
+  // The cell entered right after a, the cell left right before b (as GridLos::test walks).
+  std::int64_t cx = floor_half(ax), cy = sy > 0 ? floor_half(ay) : ceil_half(ay) - 1;
+  const std::int64_t ex = ceil_half(ax + dx) - 1, ey = sy > 0 ? ceil_half(ay + dy) - 1 : floor_half(ay + dy);
+  // u where the walk crosses grid line x = X, y = Y; ux, uy: of the lines after this cell.
+  auto u_of_x = [&](std::int64_t X) { return (2 * X - ax) * ady; };
+  auto u_of_y = [&](std::int64_t Y) { return (2 * Y - ay) * sy * dx; };
+  std::int64_t ux = u_of_x(cx + 1), uy = u_of_y(sy > 0 ? cy + 1 : cy);
+  const std::int64_t step_ux = 2 * ady, step_uy = 2 * dx;
+  const std::size_t q = sy > 0 ? 1 : 0;
+  const std::uint32_t* table = wcell_[q].data() + wcell_off_[q];
+  const double* pal = wpal_.data();
+  const std::size_t tiles_x = wtiles_x_;
+  auto cell = [tiles_x](std::int64_t x, std::int64_t y) { return tile_index(tiles_x, int(x + 1), int(y + 1)); };
+  std::size_t at = cell(cx, cy);
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  std::uint32_t run = table[at] >> 16;  // the weight (index) of the current run
+  double c = 0;
+  std::int64_t run_u = 0, u = 0;  // where the current run began; where the walk entered this cell
+  std::uint64_t n = 0;
+  while (true) {
+    ++n;
+    const std::uint32_t e = table[at];
+    if ((e >> 16) != run) {
+      c += pal[run] * double(u - run_u);
+      run_u = u, run = e >> 16;
+    }
+    if (pal[run] == kInf) break;  // through a blocked cell: +inf, as segment_cost
+    if (cx == ex && cy == ey) break;
+    // Across the square of one weight ahead (k x k cells from this one towards +x and sy;
+    // corner_squares, grid_los.hpp) at once: every cell the segment meets in it weighs the same.
+    // If b's cell is in it the run goes on to b; else the walk goes on in the cell it enters where
+    // it crosses the square's far side X or Y (through the grid point (X, Y) when both at once).
+    if (const std::int64_t k = e & 0xffff; k > 1) {
+      if (ex - cx < k && (ey - cy) * sy < k) break;
+      const std::int64_t X = cx + k, Y = sy > 0 ? cy + k : cy - k + 1;
+      const std::int64_t uX = u_of_x(X), uY = u_of_y(Y);
+      if constexpr (kPair) {  // the grid point where it leaves, if it leaves through one
+        std::int64_t gx = -1, gy = -1;
+        if (uX == uY) gx = X, gy = Y;
+        else if (uX < uY && uX % dx == 0 && ((ay + sy * (uX / dx)) & 1) == 0) gx = X, gy = (ay + sy * (uX / dx)) / 2;
+        else if (uY < uX && uY % ady == 0 && ((ax + uY / ady) & 1) == 0) gx = (ax + uY / ady) / 2, gy = Y;
+        if (gx >= 0 && !pair_point(gx, gy, uX == uY, vertex_inside)) return kInf;
+      }
+      if (uX <= uY) cx = X, u = uX, ux = uX + step_ux;
+      if (uY <= uX) cy = sy > 0 ? Y : Y - 1, u = uY, uy = uY + step_uy;
+      if (uX < uY) {  // the y-lines Y' with |2Y' - ay| |dx| <= uX are crossed too: the first one not
+        const std::int64_t m = uX / dx;
+        const std::int64_t Yn = sy > 0 ? ceil_half(ay + m + 1) : floor_half(ay - m - 1);
+        cy = sy > 0 ? Yn - 1 : Yn, uy = u_of_y(Yn);
+      } else if (uY < uX) {  // the x-lines X' with (2X' - ax) |dy| <= uY
+        const std::int64_t Xn = ceil_half(ax + uY / ady + 1);
+        cx = Xn - 1, ux = u_of_x(Xn);
+      }
+      at = cell(cx, cy);
+      continue;
+    }
+    // One cell on: across the nearer line, or through the grid point where both meet.
+    const bool step_x = ux <= uy, step_y = uy <= ux;
+    if constexpr (kPair) {
+      if (step_x && step_y && !pair_point(cx + 1, sy > 0 ? cy + 1 : cy, true, vertex_inside)) return kInf;
+    }
+    u = step_x ? ux : uy;
+    if (step_x) ux += step_ux, cx += 1;
+    if (step_y) uy += step_uy, cy += sy;
+    at = cell(cx, cy);
+  }
+  if (steps) *steps += n;
+  if (pal[run] == kInf) return kInf;
+  c += pal[run] * double(U - run_u);
+  return c * (std::sqrt(double(dx) * double(dx) + double(dy) * double(dy)) / 2 / double(U));
+}
+
+// A grid point strictly inside a pair's segment (lattice_walk<true>): false when the segment may
+// not pass it (a pinch point, diagonal: the walk crosses both lines there), or when it is a
+// vertex (the pair is left out: *vertex_inside); on a square's side, where two free cells of the
+// square meet it, it is no pinch point.
+bool VisGraph::pair_point(std::int64_t x, std::int64_t y, bool diagonal, bool* vertex_inside) const {
+  if (diagonal && los_.is_pinch(Point{double(x), double(y)})) return false;
+  if (vat_[std::size_t(y) * std::size_t(weighted_->width + 1) + std::size_t(x)] >= 0) {
+    *vertex_inside = true;
+    return false;
+  }
+  return true;
+}
+
+std::optional<double> VisGraph::pair_cost(std::uint32_t i, std::uint32_t j, std::uint64_t* steps) const {
+  const Point a = pos_[i], b = pos_[j];
+  // Along a grid line, off the table or from a pinch point (never a vertex): the three tests.
+  if (a.x == b.x || a.y == b.y || wpal_.empty() || los_.is_pinch(a) || los_.is_pinch(b)) {
+    if (vertex_between(a, b)) return std::nullopt;
+    const GridLos::Result r = los_.test(a, b, steps);
+    if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(a, b))) return std::nullopt;
+    return integral(a, b, steps);
+  }
+  bool vertex_inside = false;
+  const double c = lattice_walk<true>(a, b, steps, &vertex_inside);
+  if (std::isinf(c)) return std::nullopt;
   return c;
 }
 
@@ -193,10 +336,7 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
     line_off_[std::size_t(y + 1)] = std::uint32_t(line_.size());
   }
   fov_ = GridFov(grid, c);
-  wpad_.assign(std::size_t(W + 2) * std::size_t(H + 2), std::numeric_limits<double>::infinity());
-  for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x)
-      if (grid.passable(x, y)) wpad_[std::size_t(y + 1) * std::size_t(W + 2) + std::size_t(x + 1)] = grid.weight(x, y);
+  weight_tables(grid);
 
   weighted_edges(n);
 
@@ -215,26 +355,73 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   }
 }
 
+// The cell weights padded with +inf (integral's walk), and the exact walk's table
+// (lattice_walk): per cell and direction (towards +x and -y or +y) its weight's index in
+// wpal_ and the square of one weight ahead, in one word (one memory read per step: the walk's
+// cost is mostly waiting for the cells it lands on). Only with at most 65,536 different weights,
+// blocked included; else integral() walks every cell.
+void VisGraph::weight_tables(const GridMap& grid) {
+  const int W = grid.width, H = grid.height;
+  wpad_.assign(std::size_t(W + 2) * std::size_t(H + 2), std::numeric_limits<double>::infinity());
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x)
+      if (grid.passable(x, y)) wpad_[std::size_t(y + 1) * std::size_t(W + 2) + std::size_t(x + 1)] = grid.weight(x, y);
+  wpal_.assign(wpad_.begin(), wpad_.end());
+  std::sort(wpal_.begin(), wpal_.end());
+  wpal_.erase(std::unique(wpal_.begin(), wpal_.end()), wpal_.end());
+  for (auto& t : wcell_) t.clear();
+  if (wpal_.size() <= 65536) {
+    std::vector<std::uint16_t> lab(wpad_.size());
+    for (std::size_t i = 0; i < lab.size(); ++i)
+      lab[i] = std::uint16_t(std::lower_bound(wpal_.begin(), wpal_.end(), wpad_[i]) - wpal_.begin());
+    auto sq = corner_squares(lab, W + 2, H + 2);
+    wtiles_x_ = std::size_t(W + 2 + 3) / 4;
+    for (std::size_t q = 0; q < 2; ++q) {  // towards +x and -y, towards +x and +y
+      const std::vector<std::uint16_t>& ahead = sq[1 + 2 * q];
+      // A tile is a cache line where the table starts on one (16 words more, to start there).
+      wcell_[q].assign(wtiles_x_ * std::size_t((H + 2 + 3) / 4) * 16 + 16, 0);
+      wcell_off_[q] = ((64 - (reinterpret_cast<std::uintptr_t>(wcell_[q].data()) & 63)) & 63) / sizeof(std::uint32_t);
+      std::uint32_t* t = wcell_[q].data() + wcell_off_[q];
+      for (int y = 0; y < H + 2; ++y)
+        for (int x = 0; x < W + 2; ++x) {
+          const std::size_t i = std::size_t(y) * std::size_t(W + 2) + std::size_t(x);
+          t[tile_index(wtiles_x_, x, y)] = std::uint32_t(lab[i]) << 16 | ahead[i];
+        }
+    }
+  } else {
+    wpal_.clear();
+  }
+  wpal_.shrink_to_fit();
+}
+
 // Edges: every valid pair in one component without a vertex strictly between them (n vertices).
 void VisGraph::weighted_edges(std::size_t n) {
-  los_ = GridLos(*weighted_);
+  los_ = GridLos(*weighted_, true);  // with its free squares: the pairs' segments are long
+  pair_tests_ = pair_walk_steps_ = 0;
   struct Pair {
     std::uint32_t i, j;
     double w;
   };
   std::vector<Pair> pairs;
   std::vector<std::uint32_t> degree(n + 1, 0), seen;
+  std::vector<std::uint64_t> mark((n + 63) / 64, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
-    // The candidates: the vertices in the region vertex i may see, in increasing id (the pairs
-    // then come sorted by (i, j)).
+    // The candidates after i: the vertices in the region vertex i may see, marked in a bit set and
+    // read back in increasing id (the pairs then come sorted by (i, j); an open map's region holds
+    // every vertex, which a sort would order in n log n).
     region_vertices(pos_[i], seen);
-    std::sort(seen.begin(), seen.end());
-    for (const std::uint32_t j : seen) {
-      if (j <= i || vcomp_[i] != vcomp_[j] || vertex_between(pos_[i], pos_[j])) continue;
-      const GridLos::Result r = los_.test(pos_[i], pos_[j]);
-      if (r == GridLos::blocked || (r == GridLos::unknown && !fs_.segment_valid(pos_[i], pos_[j]))) continue;
-      pairs.push_back({i, j, integral(pos_[i], pos_[j])});
-      ++degree[i + 1], ++degree[j + 1];
+    for (const std::uint32_t j : seen)
+      if (j > i) mark[j >> 6] |= std::uint64_t(1) << (j & 63);
+    for (std::size_t word = (i + 1) >> 6; word < mark.size(); ++word) {
+      for (std::uint64_t bits = std::exchange(mark[word], 0); bits != 0; bits &= bits - 1) {
+        const std::uint32_t j = std::uint32_t(word * 64 + std::size_t(__builtin_ctzll(bits)));
+        if (vcomp_[i] != vcomp_[j]) continue;
+        ++pair_tests_;
+        const std::optional<double> w = pair_cost(i, j, &pair_walk_steps_);
+        if (!w) continue;
+        pairs.push_back({i, j, *w});
+        ++degree[i + 1], ++degree[j + 1];
+      }
     }
   }
   pairs_ = pairs.size();
