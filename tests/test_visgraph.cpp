@@ -561,7 +561,8 @@ TEST(VisGraph, GridLosSquaresAnswerAsTheCellWalk) {
   std::mt19937_64 rng(516);
   long jumped = 0, answered = 0;
   for (int t = 0; t < 12; ++t) {
-    Map m = random_grid(60 + int(rng() % 80), 50 + int(rng() % 60), t % 3 == 0 ? 0.0 : 0.004 * (t % 3), rng);
+    const int w = 60 + int(rng() % 80), h = 50 + int(rng() % 60);  // drawn in this order
+    Map m = random_grid(w, h, t % 3 == 0 ? 0.0 : 0.004 * (t % 3), rng);
     GridMap& g = m.grid;
     // Pinch points (two diagonal blocked cells) and a wall with a gap.
     for (int k = 0; k < 6; ++k) {

@@ -339,13 +339,13 @@ TEST(VisgraphWeighted, BuildWorkDoesNotGrowWithSegmentLength) {
       }
   };
   const double levels[] = {1.5, 2, 3, 5};
-  for (int k = 0; k < 16; ++k) {
-    const int x0 = int(rng() % 800), y0 = int(rng() % 600);
-    rect(x0, y0, x0 + 20 + int(rng() % 80), y0 + 20 + int(rng() % 80), levels[k % 4], false);
+  for (int k = 0; k < 16; ++k) {  // (one draw per declarator: the order is fixed)
+    const int x0 = int(rng() % 800), y0 = int(rng() % 600), x1 = x0 + 20 + int(rng() % 80), y1 = y0 + 20 + int(rng() % 80);
+    rect(x0, y0, x1, y1, levels[k % 4], false);
   }
   for (int k = 0; k < 3; ++k) {
-    const int x0 = 50 + int(rng() % 750), y0 = 50 + int(rng() % 550);
-    rect(x0, y0, x0 + 10 + int(rng() % 30), y0 + 10 + int(rng() % 30), 1, true);
+    const int x0 = 50 + int(rng() % 750), y0 = 50 + int(rng() % 550), x1 = x0 + 10 + int(rng() % 30), y1 = y0 + 10 + int(rng() % 30);
+    rect(x0, y0, x1, y1, 1, true);
   }
   for (int k = 0; k < 6; ++k) {  // pinch points: two blocked cells meeting at a corner
     const int x = 20 + int(rng() % 860), y = 20 + int(rng() % 660);

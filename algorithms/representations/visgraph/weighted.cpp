@@ -42,7 +42,8 @@
 // The pairs' walk. On an open map every pair sees the other (Nav2's speed masks: every cell
 // weighted, 7,903 vertices and 30 million pairs on warehouse_speed, their segments some 700 cells
 // long), so walks that visit every cell a segment crosses (the segment test's, the integral's)
-// made the build cost pairs x length: more than 12 minutes there. A pair of vertices now takes
+// made the build cost pairs x length: 258 s there alone on a loaded machine, more than 12 minutes
+// in a sweep on one loaded far more. A pair of vertices now takes
 // one walk (lattice_walk, in integers: both ends lie on the lattice) that crosses squares of one
 // weight at once (wcell_: per cell the largest such square from it towards the walk's direction,
 // corner_squares) and answers all three: the segment is valid unless it enters a blocked cell or
@@ -403,6 +404,9 @@ void VisGraph::weighted_edges(std::size_t n) {
     double w;
   };
   std::vector<Pair> pairs;
+  // Room for every pair up to 2^26 (1 GiB of address space, backed only where written): an open
+  // map joins nearly every pair, and growing the vector would copy and fault its pages again.
+  pairs.reserve(std::min<std::size_t>(n * (n - (n > 0)) / 2, std::size_t(1) << 26));
   std::vector<std::uint32_t> degree(n + 1, 0), seen;
   std::vector<std::uint64_t> mark((n + 63) / 64, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
