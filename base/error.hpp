@@ -16,5 +16,7 @@ struct InputError : std::runtime_error {
 [[noreturn]] inline void fail(const std::string& file, long line, const std::string& why) {
   throw InputError(file + ":" + std::to_string(line) + ": " + why);
 }
+// The one-line error of a file read whole (an image, a ROS map's YAML): "file: why".
+[[noreturn]] inline void fail(const std::string& file, const std::string& why) { throw InputError(file + ": " + why); }
 
 }  // namespace navbench::base

@@ -12,9 +12,9 @@
 #include "datasets/movingai.hpp"  // kMaxMapSide
 
 namespace navbench {
-namespace {
+using base::fail;
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) { throw base::InputError(path + ": " + why); }
+namespace {
 
 std::vector<unsigned char> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -11,9 +11,10 @@
 namespace fs = std::filesystem;
 
 namespace navbench {
+using base::fail;
+
 namespace {
 
-[[noreturn]] void fail(const std::string& file, const std::string& why) { throw base::InputError(file + ": " + why); }
 [[noreturn]] void fail_at(const std::string& file, const YAML::Node& n, const std::string& why) {
   throw base::InputError(file + ":" + std::to_string(n.Mark().line + 1) + ": " + why);
 }

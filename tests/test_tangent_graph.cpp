@@ -31,10 +31,6 @@ using testmaps::random_grid;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-
-
 // Length of docs/radius.md items recomputed from the points: segments, and arcs as radius x angle.
 double items_length(const std::vector<PathItem>& items) {
   double len = 0;

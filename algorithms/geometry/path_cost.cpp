@@ -7,8 +7,6 @@
 namespace navbench {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // The weight of a passable cell, +inf for a blocked or outside one.
 double cell_weight(const GridMap& g, int x, int y) {
   if (!g.passable(x, y)) return kInf;

@@ -8,10 +8,6 @@
 
 namespace navbench {
 
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
-}
-
 PathClearance::PathClearance(const FreeSpace& fs) {
   const Map& m = fs.map();
   for (const auto& ring : fs.obstacle_rings())

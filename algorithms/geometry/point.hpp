@@ -2,9 +2,13 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace navbench {
+
+// The cost of what cannot be reached.
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct Point {
   double x = 0, y = 0;
@@ -12,6 +16,9 @@ struct Point {
 };
 
 inline double distance(Point a, Point b) { return std::hypot(a.x - b.x, a.y - b.y); }
+
+// The cross product of two vectors: > 0 when b turns counter-clockwise from a.
+inline double cross(Point a, Point b) { return a.x * b.y - a.y * b.x; }
 
 using Polyline = std::vector<Point>;
 

@@ -9,7 +9,6 @@
 namespace navbench {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 enum : std::uint8_t { kTop = 1, kRight = 2, kBottom = 4, kLeft = 8 };
 
 bool same_weight(const GridMap& g, int ax, int ay, int bx, int by) { return g.weight(ax, ay) == g.weight(bx, by); }

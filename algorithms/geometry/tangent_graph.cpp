@@ -36,7 +36,6 @@ constexpr double kConeSlack = 1e-12;  // rounding of tangent directions on a con
 constexpr int kPruneSamples = 8;      // samples on a cone arc for the circle usefulness bound
 
 double dot(Point a, Point b) { return a.x * b.x + a.y * b.y; }
-double cross(Point a, Point b) { return a.x * b.y - a.y * b.x; }
 Point unit(Point a, Point b) {
   const double d = distance(a, b);
   return {(b.x - a.x) / d, (b.y - a.y) / d};

@@ -12,8 +12,11 @@
 #include <cmath>
 
 #include "smoothing/smoothing.hpp"
+#include "smoothing/portal.hpp"
 
 namespace navbench {
+
+using smoothing_detail::side_of;
 
 namespace {
 
@@ -22,8 +25,6 @@ struct Disc {
   int sigma = 0;  // +1: the centre lies left of the travel direction (wrapped counter-clockwise), -1 right, 0 a point
   double r = 0;
 };
-
-double cross(Point a, Point b) { return a.x * b.y - a.y * b.x; }
 
 // Direction of the common tangent leaving a and arriving at b with each centre on its side:
 // d = cos(phi) u + sin(phi) L(u), sin(phi) = -(sigma_b r_b - sigma_a r_a) / |b - a| (L: +90 degrees).
@@ -40,13 +41,6 @@ Point tangent_dir(const Disc& a, const Disc& b) {
 Point touch(const Disc& a, Point d) { return {a.c.x + a.sigma * a.r * d.y, a.c.y - a.sigma * a.r * d.x}; }
 
 bool same(const Disc& a, const Disc& b) { return a.c == b.c && a.sigma == b.sigma; }
-
-int side_of(Point l, Point r, Point p, Point q) {
-  const double dx = r.x - l.x, dy = r.y - l.y;
-  const double wx = (p.x - l.x) + (q.x - l.x), wy = (p.y - l.y) + (q.y - l.y);
-  const double s = dx * wy - dy * wx;
-  return (s > 0) - (s < 0);
-}
 
 }  // namespace
 

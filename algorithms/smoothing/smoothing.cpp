@@ -1,4 +1,5 @@
 #include "smoothing/smoothing.hpp"
+#include "smoothing/portal.hpp"
 
 #include <stdexcept>
 
@@ -7,21 +8,14 @@
 
 namespace navbench {
 
+using smoothing_detail::side_of;
+
 namespace {
 
 // Twice the signed area of (a, b, c): > 0 when c is counter-clockwise of the ray a->b in the
 // numeric (x, y) frame, 0 when collinear. Exact for the small dyadic coordinates of grid maps.
 inline double orient(Point a, Point b, Point c) {
   return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
-}
-
-// Side of the portal line l->r on which the segment p-q lies: the sign of the sum of its ends'
-// orientations (twice the midpoint's, in one cross product). 0: on the line.
-inline int side_of(Point l, Point r, Point p, Point q) {
-  const double dx = r.x - l.x, dy = r.y - l.y;
-  const double wx = (p.x - l.x) + (q.x - l.x), wy = (p.y - l.y) + (q.y - l.y);
-  const double s = dx * wy - dy * wx;
-  return (s > 0) - (s < 0);
 }
 
 }  // namespace

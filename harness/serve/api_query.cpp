@@ -21,7 +21,6 @@ namespace navbench::viewer {
 namespace {
 
 json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-json opt(const std::optional<bool>& v) { return v ? json(*v) : json(nullptr); }
 
 // The path's points, and for a path with arcs (docs/radius.md) each arc as [k, cx, cy]: from
 // path[k] to path[k + 1] along the circle centred at (cx, cy), the shorter way round.

@@ -16,8 +16,6 @@ BOOST_CONCEPT_ASSERT((boost::ReadablePropertyMapConcept<GridWeightMap, GridGraph
 static_assert(Representation<Grid4> && Representation<Grid8>);
 
 namespace {
-constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 
 // The moves of cells x0 .. x1-1 of a row whose neighbours x0-1 and x1 exist (rows above and below
 // may be a row of zeros): branch-free, so the compiler vectorises it.
@@ -38,7 +36,7 @@ void row_moves(const std::uint8_t* __restrict up, const std::uint8_t* __restrict
 GridGraph::GridGraph(const GridMap& map, bool diagonal)
     : weights_(map.weighted() ? map.weights.data() : nullptr), width_(map.width), height_(map.height),
       diagonal_(diagonal), moves_(std::size_t(map.width) * map.height, 0) {
-  for (int d = 0; d < 8; ++d) offset_[d] = std::int64_t(kDy[d]) * width_ + kDx[d];
+  for (int d = 0; d < 8; ++d) offset_[d] = std::int64_t(kGridStepY[d]) * width_ + kGridStepX[d];
   for (int y = 0; y < height_; ++y) refresh(map, y, 0, width_);
 }
 

@@ -1,13 +1,13 @@
 #include "representations/grid/corner_lattice.hpp"
 
+#include "representations/grid/grid.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace navbench {
 
 namespace {
-constexpr int kDx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-constexpr int kDy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 constexpr int kReverse[8] = {1, 0, 3, 2, 7, 6, 5, 4};
 
 bool free_cell(const GridMap& m, int x, int y) { return x >= 0 && y >= 0 && x < m.width && y < m.height && m.passable(x, y); }
@@ -52,7 +52,7 @@ std::vector<std::uint8_t> corner_moves(const GridMap& m, bool diagonal, bool squ
       for (int d = 0; d < 8; ++d)
         if ((at >> d & 1u) && !(keep >> d & 1u)) {
           at = std::uint8_t(at & ~(1u << d));
-          moves[std::size_t(y + kDy[d]) * std::size_t(W) + std::size_t(x + kDx[d])] &= std::uint8_t(~(1u << kReverse[d]));
+          moves[std::size_t(y + kGridStepY[d]) * std::size_t(W) + std::size_t(x + kGridStepX[d])] &= std::uint8_t(~(1u << kReverse[d]));
         }
     }
   return moves;

@@ -25,10 +25,10 @@ struct GridEdge {
   std::uint8_t dir = 0;
   friend bool operator==(const GridEdge&, const GridEdge&) = default;
 };
+// The cell steps of the eight directions, by GridEdge::dir.
+inline constexpr int kGridStepX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, kGridStepY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 
 class GridGraph : public BglGraph<GridGraph, GridEdge> {
-  static constexpr int kStepX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, kStepY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-
  public:
   using Edge = GridEdge;
 
@@ -51,7 +51,7 @@ class GridGraph : public BglGraph<GridGraph, GridEdge> {
   // The corner lattice (grid/corner_lattice.hpp): a width x height lattice of corners with the
   // given moves; no weights, no refresh.
   GridGraph(int width, int height, std::vector<std::uint8_t> moves) : width_(width), height_(height), moves_(std::move(moves)) {
-    for (int d = 0; d < 8; ++d) offset_[d] = std::int64_t(kStepY[d]) * width_ + kStepX[d];
+    for (int d = 0; d < 8; ++d) offset_[d] = std::int64_t(kGridStepY[d]) * width_ + kGridStepX[d];
   }
 
   int width() const { return width_; }

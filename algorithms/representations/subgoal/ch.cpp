@@ -20,8 +20,6 @@ using namespace subgoal_detail;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // The contraction's working graph and the witness search (a bounded Dijkstra that avoids the
 // subgoal being contracted). A pair p, q of s's neighbours needs the shortcut p-q when no path
 // avoiding s is as short as w(p,s) + w(s,q); an unfinished witness search counts as "no witness",
@@ -38,7 +36,7 @@ struct Contractor {
     double w;
   };
 
-  explicit Contractor(std::size_t n) : adj(n), dist(n, kInf), is_target(n, 0) {}
+  explicit Contractor(std::size_t n) : is_target(n, 0), adj(n), dist(n, kInf) {}
 
   void shortcuts_of(Vertex s, std::vector<Shortcut>& out, int cap) {
     out.clear();
