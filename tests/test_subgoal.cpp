@@ -106,6 +106,12 @@ TEST(Subgoal, RejectsPolygonMapsAndBadLevels) {
   EXPECT_THROW(SubgoalGraph(m, unknown), std::invalid_argument);
   Params table_levels = Params::parse("table=1,levels=2");  // the table is over the simple graph
   EXPECT_THROW(SubgoalGraph(m, table_levels), std::invalid_argument);
+  // The hub labels are over the simple graph too, and answer without the A* as the table and the
+  // hierarchy do: one of the three.
+  for (const char* clash : {"labels=1,levels=2", "labels=1,table=1", "labels=1,ch=1"}) {
+    Params bad = Params::parse(clash);
+    EXPECT_THROW(SubgoalGraph(m, bad), std::invalid_argument) << clash;
+  }
 }
 
 // The default follows the map: the table up to 1,024 subgoals, the N-level search above, and the
@@ -200,6 +206,8 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
     auto st = build(m, "table=1");               // the all-pairs table, no search
     auto sch = build(m, "ch=1");                 // the contraction hierarchy's bidirectional query
     auto schs = build(m, "ch=1,reach=0");
+    auto sl = build(m, "labels=1");              // the hub labels, no search
+    auto sla = build(m, "labels=1,alt=4,reach=0");  // with the landmarks' bounds on the links
     std::vector<Point> free_points;
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x)
@@ -222,7 +230,7 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
         EXPECT_TRUE(fs.path_valid(fallback->path));
         EXPECT_GE(fallback->cost, want->cost - 1e-9);
       }
-      for (auto* rep : {s1.get(), s2.get(), s16.get(), s16s.get(), st.get(), sch.get(), schs.get()}) {
+      for (auto* rep : {s1.get(), s2.get(), s16.get(), s16s.get(), st.get(), sch.get(), schs.get(), sl.get(), sla.get()}) {
         const auto got = solve(*rep, s, t, "euclidean");
         ASSERT_EQ(got.has_value(), want.has_value());
         if (!want) continue;
@@ -294,7 +302,7 @@ TEST(SubgoalData, ScenarioOptimaOnDen520d) {
   NAVBENCH_REQUIRE_DATA(path);
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
-  for (const char* params : {"levels=1", "levels=2", "levels=16", "table=1"}) {
+  for (const char* params : {"levels=1", "levels=2", "levels=16", "table=1", "labels=1", "labels=1,alt=16"}) {
     auto rep = build(m, params);
     const std::size_t n = 200;
     for (std::size_t i = 0; i < n; ++i) {
@@ -346,7 +354,7 @@ TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
   std::mt19937_64 rng(20261123);
   // ~20 % blocked, and ~6 % (open stretches: long clearances and rays, large scan regions).
   for (const auto& [params, density] : {std::pair<const char*, unsigned>{"", 20}, {"levels=16", 20}, {"levels=1", 20}, {"levels=2", 20},
-                                        {"reach=0", 20}, {"levels=16", 6}, {"levels=1", 6}}) {
+                                        {"reach=0", 20}, {"labels=1,alt=4", 20}, {"levels=16", 6}, {"levels=1", 6}}) {
     SCOPED_TRACE(std::string(params) + " density " + std::to_string(density));
     GridMap g;
     g.width = 45, g.height = 38;

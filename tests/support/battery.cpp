@@ -20,7 +20,7 @@ std::vector<RepresentationEntry> make_entries() {
   out.push_back(navbench::make_entry<navbench::example::Tiles>("tiles", "docs example: 4-connected CSR tile graph"));
   // Registered representations with parameters that change their structure.
   // ("subgoal" itself is the all-pairs table on these small maps, levels=16 on large ones.)
-  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "subgoal:levels=16", "subgoal:ch=1", "navmesh-tiles:tile=3",
+  for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "subgoal:levels=16", "subgoal:ch=1", "subgoal:labels=1", "navmesh-tiles:tile=3",
                            "navmesh-tiles:tile=5,merge=1", "navmesh:merge=1", "quadtree:merge=0", "quadtree:aspect=4",
                            "grid8:lattice=corner", "grid4:lattice=corner", "visgraph:labels=1",
                            // recast keeps no region under 64 voxels by default: on these small maps every

@@ -66,13 +66,18 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   // ch=1 (ch.cpp): the contraction hierarchy and its bidirectional query instead of the table or
   // the N-level graph's A*.
   ch_ = params.flag(param(kParams, "ch"));
-  const bool table = params.flag(param(kParams, "table"), cell_of_.size() <= 1024 && !search_named && !ch_);
+  // labels=1: hub labels over the simple subgoal graph (hub_labels.hpp), each query answered from
+  // them without a search (labels_search()); named only.
+  labels_on_ = params.flag(param(kParams, "labels"));
+  const bool table = params.flag(param(kParams, "table"), cell_of_.size() <= 1024 && !search_named && !ch_ && !labels_on_);
   // Default levels=16 (N-level): the fastest exact search on den520d, brc202d and Aurora (against
   // levels=1 and 2: docs/measurements.md, harness/bench/bench_subgoal.cpp); levels=1 gives the simple
   // subgoal graph.
-  levels_ = params.integer(param(kParams, "levels"), table || ch_ ? 1 : 16);
+  levels_ = params.integer(param(kParams, "levels"), table || ch_ || labels_on_ ? 1 : 16);
   if (table && levels_ > 1) throw std::invalid_argument("subgoal: table=1 is over the simple subgoal graph; it takes levels=1");
   if (ch_ && (table || levels_ > 1)) throw std::invalid_argument("subgoal: ch=1 contracts every subgoal; it takes neither table=1 nor levels");
+  if (labels_on_ && (table || ch_ || levels_ > 1))
+    throw std::invalid_argument("subgoal: labels=1 is over the simple subgoal graph; it takes neither table=1, ch=1 nor levels");
   // reach=1: every free cell keeps the list of its direct-h-reachable subgoals, so a query point
   // joins the graph by a table read instead of the clearance scan (precomputed per cell, as JPS+
   // precomputes its jump distances per cell; Harabor & Grastien 2014), packed (put_reach). Default
@@ -84,7 +89,7 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   // (its distances are symmetric): default 16 (0 with the table): fewer expansions and faster
   // queries than the octile heuristic alone, for K x 8 bytes per subgoal; alt=8 and alt=32 were
   // slower (docs/measurements.md).
-  alt_ = params.integer(param(kParams, "alt"), table || ch_ ? 0 : 16);
+  alt_ = params.integer(param(kParams, "alt"), table || ch_ || labels_on_ ? 0 : 16);
   // active=M: each query evaluates only the M landmarks of largest bound at its start (Landmarks::
   // active()); default 4: faster queries than with all 16 (more expansions, each cheaper:
   // docs/measurements.md); 0: all.
@@ -224,6 +229,8 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   landmarks_.set_active(std::size_t(active_));
   if (ch_) build_ch();
   else if (levels_ >= 2) build_two_level();
+  labels_ = HubLabels();
+  if (labels_on_) labels_ = HubLabels(graph_, HubLabels::kSamples);
   table_ = DistanceTable();
   if (table_on_) {
     if (n >= DistanceTable::kNoPrev) throw UnsupportedMap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");

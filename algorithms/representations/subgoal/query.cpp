@@ -42,6 +42,7 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
 // subgoal). The shared A* asks here only for heuristics it is exact with (admissible_for).
 std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) const {
   if (ch_) return ch_search(q, steps);
+  if (labels_on_) return labels_search(q, steps);
   if (table_.empty()) return std::nullopt;
   const std::optional<double> t = table_.answer(
       q, steps, [&](Vertex v) { return distance(pos_[v], q.goal); },
@@ -52,6 +53,77 @@ std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) c
     if (d <= *t) return q.path.clear(), d;
   }
   return t;
+}
+
+// The query from the hub labels (hub_labels.hpp), by the table's argument above: min over start
+// links a and goal links b of c_a + d(a, b) + c_b, d by the labels, against the direct link. Each
+// link's bound for HubLabels::best: the link, then the octile distance on to the far end's nearest
+// cell and the straight piece into the far point (every path through the link goes on as a grid8
+// path to one of the far point's cells, then straight to it). The subgoals between are read back
+// from the labels' next-vertex entries, each step an edge of the simple graph, and the cost is
+// summed along the path in the A*'s order.
+double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
+  q.path.clear();
+  thread_local std::vector<HubLabels::End> s, g;  // per-thread scratch: no allocation per query
+  thread_local std::vector<std::uint32_t> up, down;
+  s.clear();
+  g.clear();
+  Cell sc[4], gc[4];
+  const int ns = cells_of(q.start, sc), ng = cells_of(q.goal, gc);
+  auto rest = [&](Vertex v, const Cell* far, int n, Point p) {
+    double b = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < n; ++k) b = std::min(b, octile(cell_of_[v], far[k]) + distance(centre(far[k]), p));
+    return b;
+  };
+  for (const Link& l : q.s.links) s.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, gc, ng, q.goal)});
+  for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sc, ns, q.start)});
+  // With landmarks (alt=K) a tighter bound: d(L, goal) = min over goal links b of d(L, b) + c_b (every
+  // path from a subgoal to the goal ends by a goal link), so by the triangle inequality a start
+  // link's subgoal a is at least d(L, goal) - d(L, a) from the goal (Goldberg & Harrelson's ALT
+  // bound, with the query point's distances taken from its links); the goal's links likewise. The
+  // other side, d(L, a) - d(L, goal), takes the path L -> goal -> a to be no shorter than d(L, a):
+  // true unless the goal is the corner of exactly three free cells, where the path through it
+  // would cut the blocked cell's corner (two of its cells diagonal, a grid8 path between them 2,
+  // through the point sqrt 2).
+  if (const std::size_t k = landmarks_.k(); k > 0) {
+    thread_local std::vector<double> far;
+    auto tighten = [&](std::vector<HubLabels::End>& ends, const std::vector<Link>& other, int far_cells) {
+      const bool both = far_cells != 3;
+      far.assign(k, HubLabels::kInf);
+      for (const Link& l : other) {
+        const double* r = landmarks_.row(l.vertex);
+        for (std::size_t i = 0; i < k; ++i) far[i] = std::min(far[i], r[i] + l.cost);
+      }
+      for (HubLabels::End& e : ends) {
+        const double* r = landmarks_.row(e.vertex);
+        double lb = 0;
+        for (std::size_t i = 0; i < k; ++i)
+          if (far[i] < HubLabels::kInf && r[i] < HubLabels::kInf) lb = std::max(lb, both ? std::abs(far[i] - r[i]) : far[i] - r[i]);
+        e.bound = std::max(e.bound, e.cost + lb);
+      }
+    };
+    tighten(s, q.g.links, ng);
+    tighten(g, q.s.links, ns);
+  }
+  const HubLabels::Meet m = labels_.best(s, g);
+  if (q.direct) {
+    const double d = direct_cost(q);
+    if (d <= m.cost) return d;
+  }
+  if (!(m.cost < HubLabels::kInf)) return m.cost;
+  up.clear();
+  down.clear();
+  labels_.hub_path(s[m.s].vertex, m.hub, up);    // the start's subgoal .. the hub
+  labels_.hub_path(g[m.g].vertex, m.hub, down);  // the goal's subgoal .. the hub
+  for (std::size_t i = down.size() - 1; i-- > 0;) up.push_back(down[i]);
+  steps += up.size();
+  double cost = q.s.links[m.s].cost;
+  q.path.push_back(Vertex(up[0]));
+  for (std::size_t i = 1; i < up.size(); ++i) {
+    cost += octile(cell_of_[up[i - 1]], cell_of_[up[i]]);
+    q.path.push_back(Vertex(up[i]));
+  }
+  return cost + q.g.links[m.g].cost;
 }
 
 bool SubgoalGraph::reaches(Cell s, Cell t) const {
@@ -340,7 +412,7 @@ BuildStats SubgoalGraph::stats() const {
                    vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
                    rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + ch_up_end_.capacity() * 4 + reach_at_.capacity() * 4 +
-                   reach_data_.capacity() * 2 + upd_.scan_off.capacity() * 4 + upd_.scan_to.capacity() * 4 +
+                   reach_data_.capacity() * 2 + labels_.memory_bytes() + upd_.scan_off.capacity() * 4 + upd_.scan_to.capacity() * 4 +
                    (upd_.sg_ext.capacity() + upd_.cell_ext.capacity()) * sizeof(Extent) + landmarks_.memory_bytes() +
                    table_.memory_bytes();
   return s;

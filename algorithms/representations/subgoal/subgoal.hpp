@@ -25,6 +25,12 @@
 // query a bidirectional upward search from the start's and the goal's direct-h-reachable subgoals
 // (table_search(): the exact answer without the shared A*). See ch.cpp.
 //
+// labels=1: hub labels over the simple subgoal graph (representations/hub_labels.hpp: pruned landmark
+// labelling, Akiba, Iwata & Yoshida, SIGMOD 2013), each query answered from them without a search
+// as from the table: the least start link + d(a, b) + goal link, d by the labels (labels_search()).
+// The grid-track counterpart of visgraph's labels=1; memory grows with the label entries (a few
+// hundred per subgoal on large maps) instead of the table's subgoals^2.
+//
 // table=1 (the default on maps of up to 1,024 subgoals): the simple subgoal graph's all-pairs
 // distances answer a query without a search, as visgraph's corner table does (distance_table.hpp).
 //
@@ -39,6 +45,7 @@
 #include "representations/built_graph.hpp"
 #include "representations/csr_graph.hpp"
 #include "representations/distance_table.hpp"
+#include "representations/hub_labels.hpp"
 #include "representations/landmarks.hpp"
 #include "representations/representation.hpp"
 
@@ -56,26 +63,31 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // default without the table); reach=1 (default up to 2^20 cells) / 0: per-cell lists of
   // direct-h-reachable subgoals for locate, or the clearance scan per query; alt=K: K ALT landmarks
   // (default 16 without the table; 0: the octile heuristic alone), active=M of them per query
-  // (default 4; 0: all).
+  // (default 4; 0: all); ch=1 and labels=1: see above.
   SubgoalGraph(const Map& map, Params& params);
   // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
   // automatic defaults as said above).
   static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = true, .point_vertices = true,
                                               .update_in_place = true, .table_search = true};
   static constexpr std::array kParams{
-      ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt, active or ch is named"},
+      ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt, active, ch or labels is named"},
       ParamDecl{"ch", ParamType::flag, 0, 0, 1, "contraction hierarchy over the simple graph, bidirectional upward query (SGCH)"},
-      ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table or ch"},
+      ParamDecl{"labels", ParamType::flag, 0, 0, 1, "hub labels over the simple graph: a query needs no search"},
+      ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table, ch or labels"},
       ParamDecl{"reach", ParamType::flag, 0, 0, 1, "per-cell lists of direct-h-reachable subgoals for locate", "1 up to 2^20 cells"},
-      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table or ch"},
+      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table, ch or labels"},
       ParamDecl{"active", ParamType::integer, 4, 0, 64, "landmarks evaluated per query (0: all)"}};
   static constexpr std::array kClashes{
       ParamClash{"table", 1, "levels", 2, 16, "subgoal: table=1 is over the simple subgoal graph; it takes levels=1"},
       ParamClash{"ch", 1, "table", 1, 1, "subgoal: ch=1 and table=1 are two ways to answer without the shared A*; name one"},
-      ParamClash{"ch", 1, "levels", 2, 16, "subgoal: ch=1 contracts every subgoal; it takes no levels"}};
+      ParamClash{"ch", 1, "levels", 2, 16, "subgoal: ch=1 contracts every subgoal; it takes no levels"},
+      ParamClash{"labels", 1, "table", 1, 1, "subgoal: labels=1 and table=1 are two ways to answer without the shared A*; name one"},
+      ParamClash{"labels", 1, "ch", 1, 1, "subgoal: labels=1 and ch=1 are two ways to answer without the shared A*; name one"},
+      ParamClash{"labels", 1, "levels", 2, 16, "subgoal: labels=1 is over the simple subgoal graph; it takes levels=1"}};
   // Every path is a grid8 path: octile and Chebyshev heuristics are admissible (search/astar.hpp).
   static constexpr bool grid_path_costs = true;
-  // table=1: the query answered from the all-pairs table without a search (query.cpp); ch=1: the
+  // table=1: the query answered from the all-pairs table without a search (query.cpp); labels=1:
+  // from the hub labels (labels_search()); ch=1: the
   // contraction hierarchy's bidirectional query (ch.cpp); nullopt otherwise (the shared A* searches).
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
 
@@ -105,6 +117,8 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   int levels() const { return levels_; }
   bool table() const { return table_on_; }
   bool ch() const { return ch_; }
+  // Hub labels over the simple subgoal graph (labels=1; nullptr without).
+  const HubLabels* hub_labels() const { return labels_.empty() ? nullptr : &labels_; }
   // Clearance scans the last update ran: subgoals and (reach=1) cells (all of them on the first).
   std::size_t last_rescanned() const { return upd_.rescanned; }
   // Per graph entry: 0 = its octile path runs diagonal-first from the source, 1 = straight-first
@@ -190,11 +204,15 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   void build_ch();
   void store_ch(const std::vector<std::vector<subgoal_detail::ChEdge>>& up);
   std::optional<double> ch_search(Query& q, std::size_t& steps) const;
+  // labels=1: the query answered from the hub labels.
+  double labels_search(Query& q, std::size_t& steps) const;
 
   int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0;
   bool table_on_ = false, ch_ = false;
   Landmarks landmarks_;
   DistanceTable table_;                       // table=1: over the simple subgoal graph, made by finish()
+  HubLabels labels_;                          // labels=1: over the simple subgoal graph, made by finish()
+  bool labels_on_ = false;
   std::vector<std::uint8_t> free_;            // padded grid, 1 = free
   std::vector<std::uint16_t> clear_[4];       // E, W, S, N: steps to the first subgoal or last free cell
   std::vector<std::int32_t> vertex_;          // padded cell -> subgoal vertex or -1

@@ -51,9 +51,6 @@ bool table_setting(Params& params, std::size_t corners) {
                                             !params.given(param(P, "skip")));
 }
 
-// labels=1: the roots whose shortest-path trees order the corners for the hub labels (hub_labels.hpp).
-constexpr std::size_t kLabelSamples = 64;
-
 // Attach by per-block candidate lists of block x block cells (0: the angular sweep per query).
 // Default: 2 on grid maps of up to 2^18 cells and 4,096 convex corners, where attaching from the
 // lists is cheaper than the sweep and block=2 no slower than block=4 (docs/measurements.md), 0
@@ -186,7 +183,7 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
     std::vector<CsrGraph::WeightedEdge> edges;
     edges.reserve(joined.size());
     for (auto [i, j] : joined) edges.push_back({i, j, distance(c[i].at, c[j].at)});
-    labels_ = HubLabels(CsrGraph(n, std::move(edges)), kLabelSamples);
+    labels_ = HubLabels(CsrGraph(n, std::move(edges)), HubLabels::kSamples);
   }
   // All corner-to-corner distances, one place per corner (both taut states).
   table_ = DistanceTable();

@@ -270,8 +270,8 @@ double VisGraph::labels_search(Query& q, std::size_t& steps) const {
   if (!(m.cost < HubLabels::kInf)) return m.cost;
   up.clear();
   down.clear();
-  labels_.hub_path(s[m.s].corner, m.hub, up);    // start's corner .. hub
-  labels_.hub_path(g[m.g].corner, m.hub, down);  // goal's corner .. hub
+  labels_.hub_path(s[m.s].vertex, m.hub, up);    // start's corner .. hub
+  labels_.hub_path(g[m.g].vertex, m.hub, down);  // goal's corner .. hub
   for (std::size_t i = down.size() - 1; i-- > 0;) up.push_back(down[i]);
   steps += up.size();
   const auto& c = corners();

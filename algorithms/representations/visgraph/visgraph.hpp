@@ -95,7 +95,7 @@
 #include "representations/visgraph/block_candidates.hpp"
 #include "representations/visgraph/grid_fov.hpp"
 #include "representations/visgraph/grid_los.hpp"
-#include "representations/visgraph/hub_labels.hpp"
+#include "representations/hub_labels.hpp"
 #include "representations/visgraph/skip_graph.hpp"
 
 namespace navbench {

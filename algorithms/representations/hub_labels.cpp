@@ -1,5 +1,5 @@
-// Hub labels over visgraph's corners (hub_labels.hpp): the order, the pruned Dijkstras, the query.
-#include "representations/visgraph/hub_labels.hpp"
+// Hub labels over a graph's vertices (hub_labels.hpp): the order, the pruned Dijkstras, the query.
+#include "representations/hub_labels.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -10,8 +10,8 @@
 
 namespace navbench {
 
-// Corners by how many shortest paths pass through them, estimated over `samples` roots spread over
-// the ids: each root's shortest-path tree adds to every corner the size of its subtree (the paths
+// Vertices by how many shortest paths pass through them, estimated over `samples` roots spread over
+// the ids: each root's shortest-path tree adds to every vertex the size of its subtree (the paths
 // from the root that pass through it). Ties (and samples = 0): higher degree first, then lower id.
 std::vector<std::uint32_t> HubLabels::order(const CsrGraph& g, std::size_t samples) const {
   const std::size_t n = num_vertices(g);
@@ -118,18 +118,18 @@ HubLabels::Meet HubLabels::best(std::span<const End> s, std::span<const End> g) 
   const std::uint32_t is = least(s), jg = least(g);
   // A real path's cost, so at least the optimum; kept a hair above it so that rounding in the
   // bounds never drops an end that ties.
-  const double upper = (s[is].cost + distance(s[is].corner, g[jg].corner) + g[jg].cost) * (1 + 1e-9);
+  const double upper = (s[is].cost + distance(s[is].vertex, g[jg].vertex) + g[jg].cost) * (1 + 1e-9);
   // The start side folded into one array over hubs (a min without branches: the start link that
   // gave a hub its value is found again below, for the one hub that wins).
   double* d = fold.data();
   for (const End& e : s) {
     if (e.bound > upper) continue;
-    for (std::uint32_t k = off_[e.corner]; k < off_[e.corner + 1]; ++k) d[hub_[k]] = std::min(d[hub_[k]], e.cost + dist_[k]);
+    for (std::uint32_t k = off_[e.vertex]; k < off_[e.vertex + 1]; ++k) d[hub_[k]] = std::min(d[hub_[k]], e.cost + dist_[k]);
   }
   Meet m;
   for (std::uint32_t j = 0; j < g.size(); ++j) {
     if (g[j].bound > upper) continue;
-    const std::uint32_t v = g[j].corner;
+    const std::uint32_t v = g[j].vertex;
     for (std::uint32_t k = off_[v]; k < off_[v + 1]; ++k) {
       const double c = d[hub_[k]] + dist_[k] + g[j].cost;
       if (c < m.cost) m.cost = c, m.g = j, m.hub = hub_[k];
@@ -142,7 +142,7 @@ HubLabels::Meet HubLabels::best(std::span<const End> s, std::span<const End> g) 
   for (std::uint32_t i = 0; i < s.size(); ++i) {
     const End& e = s[i];
     if (e.bound > upper) continue;
-    for (std::uint32_t k = off_[e.corner]; k < off_[e.corner + 1]; ++k) {
+    for (std::uint32_t k = off_[e.vertex]; k < off_[e.vertex + 1]; ++k) {
       if (hub_[k] == m.hub && e.cost + dist_[k] == want) m.s = i, want = -kInf;  // first such link
       d[hub_[k]] = kInf;
     }

@@ -1,0 +1,79 @@
+// Hub labels (a 2-hop cover) over a graph's vertices (visgraph's corners with labels=1, subgoal's
+// subgoals with labels=1): every vertex v keeps a label L(v), a list of (hub, d(v, hub), next vertex
+// towards the hub), such that for every two vertices u, v some hub on a shortest u-v path lies in
+// both labels; then d(u, v) = min over common hubs h of d(u, h) + d(h, v) (Cohen, Halperin, Kaplan &
+// Zwick, "Reachability and distance queries via 2-hop labels", SIAM J. Comput. 2003; for road
+// networks Abraham, Delling, Goldberg & Werneck, "A hub-based labeling algorithm for shortest paths
+// in road networks", SEA 2011). Built by pruned landmark labelling (Akiba, Iwata & Yoshida, "Fast
+// exact shortest-path distance queries on large networks by pruned landmark labeling", SIGMOD
+// 2013): vertices in a chosen order, a Dijkstra from each that stops at every vertex whose distance
+// the labels made so far already give. The order: vertices that many shortest paths pass through
+// first, estimated by the subtree sizes of the shortest-path trees of sampled roots (the sampling of
+// Delling, Goldberg, Pajor & Werneck, "Robust distance queries on massive networks", ESA 2014, here
+// without their re-sampling).
+//
+// A query (best()) joins a start's links (vertex, cost) and a goal's: min over start links a, goal
+// links b and common hubs h of c_a + d(a, h) + d(h, b) + c_b, the start side's labels folded into
+// one array over hubs first (cost: the links' label sizes, summed; no table of vertex pairs and no
+// search). The path is read back from the labels: each entry names the next vertex towards its hub,
+// whose own label holds that hub too (the pruned Dijkstra only expands vertices it labels), so
+// hub_path() walks from a vertex to the hub entry by entry, along the graph's edges.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "representations/csr_graph.hpp"
+
+namespace navbench {
+
+class HubLabels {
+ public:
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  // The roots whose shortest-path trees order the vertices by default: 16, 64 and 256 gave label
+  // entries within a few per cent of each other on brc202d and Aurora (docs/measurements.md).
+  static constexpr std::size_t kSamples = 64;
+  HubLabels() = default;
+  // g: an undirected graph (each edge stored both ways), weights >= 0. samples: roots whose
+  // shortest-path trees decide the order (0: by degree).
+  HubLabels(const CsrGraph& g, std::size_t samples);
+
+  // A query end: a vertex, the cost of the link from the query point to it, and a lower bound on
+  // every start-goal path through that link (e.g. the link plus the straight line to the far end).
+  struct End {
+    std::uint32_t vertex;
+    double cost, bound;
+  };
+  // The best start-hub-goal combination (cost +inf when no start link reaches a goal link).
+  struct Meet {
+    double cost = kInf;
+    std::uint32_t s = 0, g = 0;  // indices into the start's and the goal's ends
+    std::uint32_t hub = 0;       // the hub's rank
+  };
+  // Before the labels are folded, the pair of least bounds gives an upper bound U on the optimum
+  // and every end whose bound exceeds U is left out (its paths are longer than one already had).
+  Meet best(std::span<const End> s, std::span<const End> g) const;
+  // The vertices from v to the hub of rank `hub` (v first, the hub last), appended to out. v's label
+  // must hold that hub.
+  void hub_path(std::uint32_t v, std::uint32_t hub, std::vector<std::uint32_t>& out) const;
+  // d(u, v) by the labels (+inf: not connected).
+  double distance(std::uint32_t u, std::uint32_t v) const;
+
+  std::size_t label_size(std::uint32_t v) const { return off_[v + 1] - off_[v]; }
+  bool empty() const { return off_.empty(); }
+  std::size_t entries() const { return hub_.size(); }
+  std::size_t memory_bytes() const {
+    return (off_.capacity() + hub_.capacity() + next_.capacity() + vertex_.capacity()) * 4 + dist_.capacity() * sizeof(double);
+  }
+
+ private:
+  std::vector<std::uint32_t> order(const CsrGraph& g, std::size_t samples) const;
+  // Entries of vertex v: off_[v] .. off_[v + 1] - 1, in increasing hub rank.
+  std::vector<std::uint32_t> off_, hub_, next_;
+  std::vector<double> dist_;
+  std::vector<std::uint32_t> vertex_;  // rank -> vertex
+};
+
+}  // namespace navbench
