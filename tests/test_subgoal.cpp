@@ -206,7 +206,7 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
     auto st = build(m, "table=1");               // the all-pairs table, no search
     auto sch = build(m, "ch=1");                 // the contraction hierarchy's bidirectional query
     auto schs = build(m, "ch=1,reach=0");
-    auto sl = build(m, "labels=1");              // the hub labels, no search
+    auto sl = build(m, "labels=1,alt=0");        // the hub labels, no search
     auto sla = build(m, "labels=1,alt=4,reach=0");  // with the landmarks' bounds on the links
     std::vector<Point> free_points;
     for (int y = 0; y < H; ++y)
@@ -302,7 +302,7 @@ TEST(SubgoalData, ScenarioOptimaOnDen520d) {
   NAVBENCH_REQUIRE_DATA(path);
   Map m = load_movingai_map(path);
   Scenario sc = load_scenario(path + ".scen");
-  for (const char* params : {"levels=1", "levels=2", "levels=16", "table=1", "labels=1", "labels=1,alt=16"}) {
+  for (const char* params : {"levels=1", "levels=2", "levels=16", "table=1", "labels=1", "labels=1,alt=0"}) {
     auto rep = build(m, params);
     const std::size_t n = 200;
     for (std::size_t i = 0; i < n; ++i) {

@@ -96,12 +96,24 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples) {
   off_.assign(n + 1, 0);
   for (std::size_t v = 0; v < n; ++v) off_[v + 1] = off_[v] + std::uint32_t(label[v].size());
   hub_.reserve(off_[n]);
-  next_.reserve(off_[n]);
   dist_.reserve(off_[n]);
-  for (auto& l : label) {
-    for (const Entry& e : l) hub_.push_back(e.hub), next_.push_back(e.next), dist_.push_back(e.d);
-    std::vector<Entry>().swap(l);
+  for (const auto& l : label)
+    for (const Entry& e : l) hub_.push_back(e.hub), dist_.push_back(e.d);
+  // Each entry's successor towards its hub: the same hub's entry in the next vertex's label (the
+  // hub's own entry, in its own label, is its own successor).
+  next_.resize(off_[n]);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    for (std::uint32_t k = off_[v]; k < off_[v + 1]; ++k) {
+      const std::uint32_t to = label[v][k - off_[v]].next;
+      next_[k] = {find(to, hub_[k]), to};
+    }
+    std::vector<Entry>().swap(label[v]);
   }
+}
+
+std::uint32_t HubLabels::find(std::uint32_t v, std::uint32_t hub) const {
+  const auto first = hub_.begin() + off_[v], last = hub_.begin() + off_[v + 1];
+  return std::uint32_t(std::lower_bound(first, last, hub) - hub_.begin());  // the label holds the hub (hub_labels.hpp)
 }
 
 HubLabels::Meet HubLabels::best(std::span<const End> s, std::span<const End> g) const {
@@ -151,13 +163,11 @@ HubLabels::Meet HubLabels::best(std::span<const End> s, std::span<const End> g) 
 }
 
 void HubLabels::hub_path(std::uint32_t v, std::uint32_t hub, std::vector<std::uint32_t>& out) const {
-  const std::uint32_t end = vertex_[hub];
+  // Entry by entry: each step one read, no search in the next label.
   out.push_back(v);
-  while (v != end) {
-    const auto first = hub_.begin() + off_[v], last = hub_.begin() + off_[v + 1];
-    const auto it = std::lower_bound(first, last, hub);
-    v = next_[std::size_t(it - hub_.begin())];  // the label holds the hub (hub_labels.hpp)
-    out.push_back(v);
+  for (std::uint32_t k = find(v, hub); next_[k].entry != k;) {
+    out.push_back(next_[k].vertex);
+    k = next_[k].entry;
   }
 }
 

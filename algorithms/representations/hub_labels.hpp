@@ -16,8 +16,9 @@
 // links b and common hubs h of c_a + d(a, h) + d(h, b) + c_b, the start side's labels folded into
 // one array over hubs first (cost: the links' label sizes, summed; no table of vertex pairs and no
 // search). The path is read back from the labels: each entry names the next vertex towards its hub,
-// whose own label holds that hub too (the pruned Dijkstra only expands vertices it labels), so
-// hub_path() walks from a vertex to the hub entry by entry, along the graph's edges.
+// whose own label holds that hub too (the pruned Dijkstra only expands vertices it labels), by the
+// index of that entry, so hub_path() walks from a vertex to the hub entry by entry, along the
+// graph's edges.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -65,13 +66,20 @@ class HubLabels {
   bool empty() const { return off_.empty(); }
   std::size_t entries() const { return hub_.size(); }
   std::size_t memory_bytes() const {
-    return (off_.capacity() + hub_.capacity() + next_.capacity() + vertex_.capacity()) * 4 + dist_.capacity() * sizeof(double);
+    return (off_.capacity() + hub_.capacity() + vertex_.capacity()) * 4 + next_.capacity() * sizeof(Next) + dist_.capacity() * sizeof(double);
   }
 
  private:
   std::vector<std::uint32_t> order(const CsrGraph& g, std::size_t samples) const;
-  // Entries of vertex v: off_[v] .. off_[v + 1] - 1, in increasing hub rank.
-  std::vector<std::uint32_t> off_, hub_, next_;
+  // The index of the entry for `hub` in v's label (which must hold it).
+  std::uint32_t find(std::uint32_t v, std::uint32_t hub) const;
+  // Entries of vertex v: off_[v] .. off_[v + 1] - 1, in increasing hub rank; next_: per entry, the
+  // next vertex towards the hub and the index of the same hub's entry in its label.
+  std::vector<std::uint32_t> off_, hub_;
+  struct Next {
+    std::uint32_t entry, vertex;
+  };
+  std::vector<Next> next_;
   std::vector<double> dist_;
   std::vector<std::uint32_t> vertex_;  // rank -> vertex
 };

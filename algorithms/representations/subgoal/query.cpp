@@ -70,13 +70,16 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   g.clear();
   Cell sc[4], gc[4];
   const int ns = cells_of(q.start, sc), ng = cells_of(q.goal, gc);
-  auto rest = [&](Vertex v, const Cell* far, int n, Point p) {
+  double sd[4], gd[4];  // from each cell's centre to its query point
+  for (int k = 0; k < ns; ++k) sd[k] = distance(centre(sc[k]), q.start);
+  for (int k = 0; k < ng; ++k) gd[k] = distance(centre(gc[k]), q.goal);
+  auto rest = [&](Vertex v, const Cell* far, const double* into, int n) {
     double b = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < n; ++k) b = std::min(b, octile(cell_of_[v], far[k]) + distance(centre(far[k]), p));
+    for (int k = 0; k < n; ++k) b = std::min(b, octile(cell_of_[v], far[k]) + into[k]);
     return b;
   };
-  for (const Link& l : q.s.links) s.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, gc, ng, q.goal)});
-  for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sc, ns, q.start)});
+  for (const Link& l : q.s.links) s.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, gc, gd, ng)});
+  for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sc, sd, ns)});
   // With landmarks (alt=K) a tighter bound: d(L, goal) = min over goal links b of d(L, b) + c_b (every
   // path from a subgoal to the goal ends by a goal link), so by the triangle inequality a start
   // link's subgoal a is at least d(L, goal) - d(L, a) from the goal (Goldberg & Harrelson's ALT

@@ -75,7 +75,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"labels", ParamType::flag, 0, 0, 1, "hub labels over the simple graph: a query needs no search"},
       ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table, ch or labels"},
       ParamDecl{"reach", ParamType::flag, 0, 0, 1, "per-cell lists of direct-h-reachable subgoals for locate", "1 up to 2^20 cells"},
-      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table, ch or labels"},
+      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table or ch"},
       ParamDecl{"active", ParamType::integer, 4, 0, 64, "landmarks evaluated per query (0: all)"}};
   static constexpr std::array kClashes{
       ParamClash{"table", 1, "levels", 2, 16, "subgoal: table=1 is over the simple subgoal graph; it takes levels=1"},
