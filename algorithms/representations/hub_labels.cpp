@@ -162,13 +162,23 @@ HubLabels::Meet HubLabels::best(std::span<const End> s, std::span<const End> g) 
   return m;
 }
 
-void HubLabels::hub_path(std::uint32_t v, std::uint32_t hub, std::vector<std::uint32_t>& out) const {
-  // Entry by entry: each step one read, no search in the next label.
-  out.push_back(v);
-  for (std::uint32_t k = find(v, hub); next_[k].entry != k;) {
-    out.push_back(next_[k].vertex);
-    k = next_[k].entry;
+void HubLabels::path(std::uint32_t a, std::uint32_t b, std::uint32_t hub, std::vector<std::uint32_t>& out) const {
+  // Entry by entry, one read a step (no search in the next label). The two halves' reads do not
+  // depend on each other: walked in step, two are in flight at once.
+  thread_local std::vector<std::uint32_t> back;
+  back.clear();
+  out.push_back(a);
+  back.push_back(b);
+  std::uint32_t i = find(a, hub), j = find(b, hub);
+  while (next_[i].entry != i && next_[j].entry != j) {
+    out.push_back(next_[i].vertex);
+    back.push_back(next_[j].vertex);
+    i = next_[i].entry;
+    j = next_[j].entry;
   }
+  for (; next_[i].entry != i; i = next_[i].entry) out.push_back(next_[i].vertex);
+  for (; next_[j].entry != j; j = next_[j].entry) back.push_back(next_[j].vertex);
+  out.insert(out.end(), back.rbegin() + 1, back.rend());  // both halves end at the hub
 }
 
 double HubLabels::distance(std::uint32_t u, std::uint32_t v) const {

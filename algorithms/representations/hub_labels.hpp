@@ -17,7 +17,7 @@
 // one array over hubs first (cost: the links' label sizes, summed; no table of vertex pairs and no
 // search). The path is read back from the labels: each entry names the next vertex towards its hub,
 // whose own label holds that hub too (the pruned Dijkstra only expands vertices it labels), by the
-// index of that entry, so hub_path() walks from a vertex to the hub entry by entry, along the
+// index of that entry, so path() walks from a vertex to the hub entry by entry, along the
 // graph's edges.
 #pragma once
 #include <cstddef>
@@ -56,9 +56,9 @@ class HubLabels {
   // Before the labels are folded, the pair of least bounds gives an upper bound U on the optimum
   // and every end whose bound exceeds U is left out (its paths are longer than one already had).
   Meet best(std::span<const End> s, std::span<const End> g) const;
-  // The vertices from v to the hub of rank `hub` (v first, the hub last), appended to out. v's label
-  // must hold that hub.
-  void hub_path(std::uint32_t v, std::uint32_t hub, std::vector<std::uint32_t>& out) const;
+  // The vertices from a through the hub of rank `hub` to b (a first, b last), appended to out. Both
+  // labels must hold that hub (as best()'s Meet has it).
+  void path(std::uint32_t a, std::uint32_t b, std::uint32_t hub, std::vector<std::uint32_t>& out) const;
   // d(u, v) by the labels (+inf: not connected).
   double distance(std::uint32_t u, std::uint32_t v) const;
 

@@ -65,7 +65,7 @@ std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) c
 double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   q.path.clear();
   thread_local std::vector<HubLabels::End> s, g;  // per-thread scratch: no allocation per query
-  thread_local std::vector<std::uint32_t> up, down;
+  thread_local std::vector<std::uint32_t> up;
   s.clear();
   g.clear();
   Cell sc[4], gc[4];
@@ -115,10 +115,7 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   }
   if (!(m.cost < HubLabels::kInf)) return m.cost;
   up.clear();
-  down.clear();
-  labels_.hub_path(s[m.s].vertex, m.hub, up);    // the start's subgoal .. the hub
-  labels_.hub_path(g[m.g].vertex, m.hub, down);  // the goal's subgoal .. the hub
-  for (std::size_t i = down.size() - 1; i-- > 0;) up.push_back(down[i]);
+  labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, up);  // the start's subgoal .. the hub .. the goal's
   steps += up.size();
   double cost = q.s.links[m.s].cost;
   q.path.push_back(Vertex(up[0]));

@@ -260,7 +260,7 @@ double VisGraph::labels_search(Query& q, std::size_t& steps) const {
   q.path.clear();
   if (q.direct) return distance(q.start, q.goal);  // a clear segment is the shortest path
   thread_local std::vector<HubLabels::End> s, g;   // per-thread scratch: no allocation per query
-  thread_local std::vector<std::uint32_t> up, down;
+  thread_local std::vector<std::uint32_t> up;
   s.clear();
   g.clear();
   // Each link's bound: the link, then the straight line on to the other end.
@@ -269,10 +269,7 @@ double VisGraph::labels_search(Query& q, std::size_t& steps) const {
   const HubLabels::Meet m = labels_.best(s, g);
   if (!(m.cost < HubLabels::kInf)) return m.cost;
   up.clear();
-  down.clear();
-  labels_.hub_path(s[m.s].vertex, m.hub, up);    // start's corner .. hub
-  labels_.hub_path(g[m.g].vertex, m.hub, down);  // goal's corner .. hub
-  for (std::size_t i = down.size() - 1; i-- > 0;) up.push_back(down[i]);
+  labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, up);  // the start's corner .. the hub .. the goal's
   steps += up.size();
   const auto& c = corners();
   double cost = q.s.links[m.s].cost;
