@@ -82,8 +82,11 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   // joins the graph by a table read instead of the clearance scan (precomputed per cell, as JPS+
   // precomputes its jump distances per cell; Harabor & Grastien 2014), packed (put_reach). Default
   // on maps of up to 2^20 cells (packed: about a third of plain 32-bit lists, and queries a little
-  // faster than with the scan: docs/measurements.md); off above.
-  const bool small = std::int64_t(map.grid.width) * map.grid.height <= (1 << 20);
+  // faster than with the scan: docs/measurements.md); off above. With labels=1 up to 2^18 cells:
+  // on Aurora (786,432 cells, a median 46 subgoals seen per query cell) the lists take 45 MB and the
+  // queries were no faster with them (the locate step's 4 us saved went in the labels' cache misses);
+  // on brc202d and den520d they save 0.4 to 0.8 us of 5 to 6 (docs/measurements.md).
+  const bool small = std::int64_t(map.grid.width) * map.grid.height <= (labels_on_ ? (1 << 18) : (1 << 20));
   const bool reach_table = params.flag(param(kParams, "reach"), small);
   // alt=K: K landmarks (ALT, Goldberg & Harrelson 2005) on the simple subgoal graph, both bounds
   // (its distances are symmetric): default 16 (0 with the table): fewer expansions and faster

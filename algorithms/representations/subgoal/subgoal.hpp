@@ -60,7 +60,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // Parameters: table=1 (default up to 1,024 subgoals unless levels, alt or active is named): the
   // simple subgoal graph's all-pairs distances, each query answered from them (table_search());
   // levels=1 (simple subgoal graph), 2 (two-level), up to 16 (N-level: N-1 local layers; the
-  // default without the table); reach=1 (default up to 2^20 cells) / 0: per-cell lists of
+  // default without the table); reach=1 (default up to 2^20 cells, 2^18 with labels) / 0: per-cell lists of
   // direct-h-reachable subgoals for locate, or the clearance scan per query; alt=K: K ALT landmarks
   // (default 16 without the table; 0: the octile heuristic alone), active=M of them per query
   // (default 4; 0: all); ch=1 and labels=1: see above.
@@ -74,7 +74,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"ch", ParamType::flag, 0, 0, 1, "contraction hierarchy over the simple graph, bidirectional upward query (SGCH)"},
       ParamDecl{"labels", ParamType::flag, 0, 0, 1, "hub labels over the simple graph: a query needs no search"},
       ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table, ch or labels"},
-      ParamDecl{"reach", ParamType::flag, 0, 0, 1, "per-cell lists of direct-h-reachable subgoals for locate", "1 up to 2^20 cells"},
+      ParamDecl{"reach", ParamType::flag, 0, 0, 1, "per-cell lists of direct-h-reachable subgoals for locate", "1 up to 2^20 cells, 2^18 with labels"},
       ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table or ch"},
       ParamDecl{"active", ParamType::integer, 4, 0, 64, "landmarks evaluated per query (0: all)"}};
   static constexpr std::array kClashes{
