@@ -65,7 +65,6 @@ std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) c
 double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   q.path.clear();
   thread_local std::vector<HubLabels::End> s, g;  // per-thread scratch: no allocation per query
-  thread_local std::vector<std::uint32_t> up;
   s.clear();
   g.clear();
   Cell sc[4], gc[4];
@@ -80,33 +79,29 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   };
   for (const Link& l : q.s.links) s.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, gc, gd, ng)});
   for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sc, sd, ns)});
-  // With landmarks (alt=K) a tighter bound: d(L, goal) = min over goal links b of d(L, b) + c_b (every
-  // path from a subgoal to the goal ends by a goal link), so by the triangle inequality a start
-  // link's subgoal a is at least d(L, goal) - d(L, a) from the goal (Goldberg & Harrelson's ALT
-  // bound, with the query point's distances taken from its links); the goal's links likewise. The
-  // other side, d(L, a) - d(L, goal), takes the path L -> goal -> a to be no shorter than d(L, a):
-  // true unless the goal is the corner of exactly three free cells, where the path through it
-  // would cut the blocked cell's corner (two of its cells diagonal, a grid8 path between them 2,
-  // through the point sqrt 2).
+  // With landmarks (alt=K) a tighter bound, the shared A*'s own (search/astar.hpp, fold_landmarks;
+  // Goldberg & Harrelson's ALT bound): over the far end's links b, to = min d(L, b) + c_b and back
+  // = max d(L, b) - c_b; then a link's subgoal a is at least max(to - d(L, a), d(L, a) - back) from
+  // the far end, by the triangle inequality in the graph alone.
   if (const std::size_t k = landmarks_.k(); k > 0) {
-    thread_local std::vector<double> far;
-    auto tighten = [&](std::vector<HubLabels::End>& ends, const std::vector<Link>& other, int far_cells) {
-      const bool both = far_cells != 3;
-      far.assign(k, HubLabels::kInf);
+    thread_local std::vector<double> to, back;
+    auto tighten = [&](std::vector<HubLabels::End>& ends, const std::vector<Link>& other) {
+      to.assign(k, HubLabels::kInf);
+      back.assign(k, -HubLabels::kInf);
       for (const Link& l : other) {
         const double* r = landmarks_.row(l.vertex);
-        for (std::size_t i = 0; i < k; ++i) far[i] = std::min(far[i], r[i] + l.cost);
+        for (std::size_t i = 0; i < k; ++i) to[i] = std::min(to[i], r[i] + l.cost), back[i] = std::max(back[i], r[i] - l.cost);
       }
       for (HubLabels::End& e : ends) {
         const double* r = landmarks_.row(e.vertex);
         double lb = 0;
         for (std::size_t i = 0; i < k; ++i)
-          if (far[i] < HubLabels::kInf && r[i] < HubLabels::kInf) lb = std::max(lb, both ? std::abs(far[i] - r[i]) : far[i] - r[i]);
+          if (r[i] < HubLabels::kInf && to[i] < HubLabels::kInf) lb = std::max({lb, to[i] - r[i], r[i] - back[i]});
         e.bound = std::max(e.bound, e.cost + lb);
       }
     };
-    tighten(s, q.g.links, ng);
-    tighten(g, q.s.links, ns);
+    tighten(s, q.g.links);
+    tighten(g, q.s.links);
   }
   const HubLabels::Meet m = labels_.best(s, g);
   if (q.direct) {
@@ -114,15 +109,10 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
     if (d <= m.cost) return d;
   }
   if (!(m.cost < HubLabels::kInf)) return m.cost;
-  up.clear();
-  labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, up);  // the start's subgoal .. the hub .. the goal's
-  steps += up.size();
+  labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, q.path);  // the start's subgoal .. the hub .. the goal's
+  steps += q.path.size();
   double cost = q.s.links[m.s].cost;
-  q.path.push_back(Vertex(up[0]));
-  for (std::size_t i = 1; i < up.size(); ++i) {
-    cost += octile(cell_of_[up[i - 1]], cell_of_[up[i]]);
-    q.path.push_back(Vertex(up[i]));
-  }
+  for (std::size_t i = 1; i < q.path.size(); ++i) cost += octile(cell_of_[q.path[i - 1]], cell_of_[q.path[i]]);
   return cost + q.g.links[m.g].cost;
 }
 
