@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "geometry/free_space.hpp"
 #include "harness/gppc/client.hpp"
 #include "harness/gppc/judge.hpp"
+#include "search/workspace.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/description.hpp"
 #include "harness/run/oracles.hpp"
@@ -302,4 +304,78 @@ TEST(Gppc, PreprocessingThatDiesIsABuildFailure) {
   const TimedBuild good = build_timed(testmaps::grid_from(std::vector<std::string>(3, std::string(4, '.'))), specs[0]);
   EXPECT_TRUE(good.rep);
   EXPECT_FALSE(good.failed);
+}
+
+// store=DIR keeps PreprocessMap's files, as the competition's separate -pre and -run steps do: a
+// second build of the same program on the same map reuses them and reports the first run's
+// preprocessing figures; a damaged stamp or an edited map is preprocessed again.
+TEST(Gppc, StoreKeepsThePreprocessingForTheNextRun) {
+  TempDir t;
+  const fs::path store = t.dir / "store";
+  const auto specs = parse_rep_option("gppc:path=" + entry("anyangle-visibility") + ",track=anyangle,name=vis,store=" +
+                                      store.string() + ",log=" + (t.dir / "entry.log").string());
+  ASSERT_EQ(specs.size(), 1u);
+  EXPECT_TRUE(fs::is_directory(store));  // made by the --rep check, before any build
+  const GridMap g = rooms();
+  const Map m = make_grid_map(g, "rooms");
+  auto build = [&](const Map& map) {
+    Params p = Params::parse(specs[0].params);
+    return specs[0].entry->build(map, p);
+  };
+  const FreeSpace fs(m);
+  auto vis = build_optimum_graph(m);
+  const Heuristic h = parse_heuristic("euclidean");
+  const Scenario sc = make_scenario(g, "rooms.map", 10, 7);
+  auto answers_optimally = [&](AnyRepresentation& rep) {
+    for (const auto& l : sc.lines) {
+      Query q;
+      q.start = {l.sx, l.sy};
+      q.goal = {l.gx, l.gy};
+      ASSERT_TRUE(rep.locate(q));
+      SearchStats st;
+      const double len = rep.search(q, h, st, nullptr);
+      const auto opt = exact_optimum(*vis, fs, q.start, q.goal);
+      ASSERT_TRUE(opt.has_value());
+      EXPECT_NEAR(len, *opt, 1e-9 * (1 + len));
+    }
+  };
+  auto first = build(m);
+  const auto b1 = first->outside_build();
+  ASSERT_TRUE(b1);
+  EXPECT_GT(b1->stored_bytes, 0u);
+  answers_optimally(*first);
+  first.reset();  // the folder stays after the run
+  std::vector<fs::path> folders(fs::directory_iterator(store), fs::directory_iterator{});
+  ASSERT_EQ(folders.size(), 1u);
+  const fs::path folder = folders[0];
+  EXPECT_EQ(folder.filename().string().rfind("vis-rooms-", 0), 0u) << folder;
+  EXPECT_TRUE(fs::exists(folder / "rooms.corners"));
+  std::ofstream(folder / "marker") << "left by the test";
+  // Reused: the folder as it was, the first run's figures, the same answers.
+  auto second = build(m);
+  const auto b2 = second->outside_build();
+  ASSERT_TRUE(b2);
+  EXPECT_EQ(b2->preprocess_ms, b1->preprocess_ms);
+  EXPECT_EQ(b2->stored_bytes, b1->stored_bytes);
+  EXPECT_TRUE(fs::exists(folder / "marker"));
+  answers_optimally(*second);
+  second.reset();
+  // A damaged stamp: the folder is emptied and the map preprocessed again.
+  std::ofstream(folder / "navbench-preprocessed.txt") << "navbench gppc store 1\nprogram elsewhere\n";
+  auto third = build(m);
+  EXPECT_FALSE(fs::exists(folder / "marker"));
+  EXPECT_TRUE(fs::exists(folder / "rooms.corners"));
+  answers_optimally(*third);
+  third.reset();
+  // The same name with other cells: a folder of its own.
+  GridMap edited = g;
+  const auto free_cell = std::find(edited.cells.begin(), edited.cells.end(), 1);
+  ASSERT_NE(free_cell, edited.cells.end());
+  *free_cell = 0;
+  build(make_grid_map(edited, "rooms")).reset();
+  EXPECT_EQ(std::distance(fs::directory_iterator(store), fs::directory_iterator{}), 2);
+  // A store that is not a folder fails the --rep check.
+  std::ofstream(t.dir / "file") << "x";
+  EXPECT_THROW(parse_rep_option("gppc:path=" + entry("anyangle-visibility") + ",track=anyangle,store=" + (t.dir / "file").string()),
+               std::invalid_argument);
 }

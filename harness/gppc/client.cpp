@@ -79,9 +79,18 @@ EntryProcess::EntryProcess(EntrySpec spec, Limits limits, const GridMap& map, bo
     quit(pre);
     build_.preprocess_ms = us / 1000;
     build_.storage_bytes = bytes_under(spec_.prefix);
+    build_.preprocess_peak_kb = peak_kb_;  // no search child yet: the peak is PreprocessMap's
   }
   search_ = start(Mode::search, us, rss);
   build_.prepare_ms = us / 1000;
+}
+
+EntryProcess::EntryProcess(EntrySpec spec, Limits limits, const GridMap& map, const BuildInfo& preprocessed)
+    : EntryProcess(std::move(spec), limits, map, /*preprocess=*/false) {
+  build_.preprocess_ms = preprocessed.preprocess_ms;
+  build_.storage_bytes = preprocessed.storage_bytes;
+  build_.preprocess_peak_kb = preprocessed.preprocess_peak_kb;
+  peak_kb_ = std::max(peak_kb_, preprocessed.preprocess_peak_kb);
 }
 
 void EntryProcess::note_peak(const Child& c) {

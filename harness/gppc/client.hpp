@@ -39,6 +39,7 @@ struct BuildInfo {
   std::string entry_name;           // GetName()
   double preprocess_ms = 0, prepare_ms = 0;  // taken in the entry's process, next to the call
   std::uint64_t storage_bytes = 0;  // bytes of every file under the prefix's folder after PreprocessMap
+  std::uint64_t preprocess_peak_kb = 0;  // PreprocessMap's child's peak resident memory
 };
 
 // One query as the entry receives it: cells for the classic track, corner points for any-angle.
@@ -61,6 +62,9 @@ class EntryProcess {
   // std::runtime_error with a one-line reason when either fails, and std::invalid_argument when
   // the program is missing or was built for the other track.
   EntryProcess(EntrySpec spec, Limits limits, const GridMap& map, bool preprocess = true);
+  // Without `preprocess`, the build's figures of the PreprocessMap run that wrote the prefix's
+  // files (a kept store, representation.cpp): the build row reports them as that run measured them.
+  EntryProcess(EntrySpec spec, Limits limits, const GridMap& map, const BuildInfo& preprocessed);
   ~EntryProcess();
   EntryProcess(const EntryProcess&) = delete;
   EntryProcess& operator=(const EntryProcess&) = delete;

@@ -7,10 +7,14 @@
 #include <cmath>
 #include <deque>
 #include <filesystem>
+#include <fstream>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "geometry/free_space.hpp"
@@ -48,7 +52,65 @@ constexpr std::array kParams{
     ParamDecl{"memory_mb", ParamType::integer, double(Limits{}.memory_mb), 16, 1 << 24, "the entry process's resident memory limit"},
     ParamDecl{"max_calls", ParamType::integer, double(Limits{}.max_calls), 1, 100000000, "GetPath calls for one incremental path"},
     ParamDecl{"log", ParamType::text, 0, 0, 0, "where the entry's stdout and stderr go", "navbench-gppc-NAME.log in the temp folder"},
+    ParamDecl{"store", ParamType::text, 0, 0, 0,
+              "a folder where PreprocessMap's files stay: a later run of the same program on the same map reuses them "
+              "and reports that run's preprocessing figures (the competition's separate -pre and -run)",
+              "a temporary folder, removed after the run"},
 };
+
+// A kept store (store=DIR): PreprocessMap's files of one program on one map, in DIR/NAME-MAP-KEY/,
+// with a stamp written after PreprocessMap succeeded. The stamp names the program (its real path,
+// size and modification time) and holds the figures of that run; a stamp that does not match the
+// program, or is missing or damaged, means the folder is emptied and the map preprocessed again.
+constexpr const char* kStampName = "navbench-preprocessed.txt";
+constexpr const char* kStampHead = "navbench gppc store 1";
+
+// FNV-1a (Fowler, Noll, Vo) over the map's size and cells, as 16 hex digits: the store's folder
+// of this map, so that an edited map with the same name is preprocessed again.
+std::string map_key(const GridMap& g) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ (v & 0xff)) * 1099511628211ull;
+  };
+  mix(std::uint64_t(g.width));
+  mix(std::uint64_t(g.height));
+  for (const auto c : g.cells) h = (h ^ std::uint64_t(static_cast<unsigned char>(c))) * 1099511628211ull;
+  std::ostringstream o;
+  o << std::hex << std::setw(16) << std::setfill('0') << h;
+  return o.str();
+}
+
+// The program's identity in a stamp: its real path, size and modification time.
+std::string program_id(const std::string& path) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  const auto size = fs::file_size(path, ec);
+  const auto mtime = fs::last_write_time(path, ec).time_since_epoch().count();
+  return (ec ? fs::path(path) : real).string() + " " + std::to_string(ec ? 0 : size) + " " + std::to_string(ec ? 0 : mtime);
+}
+
+std::optional<BuildInfo> read_stamp(const fs::path& stamp, const std::string& program) {
+  std::ifstream in(stamp);
+  std::string head, prog;
+  BuildInfo b;
+  if (!std::getline(in, head) || head != kStampHead || !std::getline(in, prog) || prog != "program " + program) return std::nullopt;
+  std::string k1, k2, k3;
+  if (!(in >> k1 >> b.preprocess_ms >> k2 >> b.storage_bytes >> k3 >> b.preprocess_peak_kb) || k1 != "preprocess_ms" ||
+      k2 != "storage_bytes" || k3 != "preprocess_peak_kb")
+    return std::nullopt;
+  return b;
+}
+
+void write_stamp(const fs::path& stamp, const std::string& program, const BuildInfo& b) {
+  const fs::path part = stamp.string() + ".part";  // renamed into place: a stamp is whole or absent
+  {
+    std::ofstream out(part);
+    out << kStampHead << "\nprogram " << program << "\npreprocess_ms " << std::setprecision(17) << b.preprocess_ms
+        << "\nstorage_bytes " << b.storage_bytes << "\npreprocess_peak_kb " << b.preprocess_peak_kb << "\n";
+    if (!out) throw std::runtime_error("gppc: cannot write the store's stamp '" + part.string() + "'");
+  }
+  fs::rename(part, stamp);
+}
 
 // path= and track= have no default: an entry is named by both.
 void check_required(const Params& p) {
@@ -58,7 +120,8 @@ void check_required(const Params& p) {
 
 class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
  public:
-  GppcRepresentation(const Map& m, Params& p) {
+  // use_store false: store= is read but not used (check_spec's probe on a one-cell map).
+  GppcRepresentation(const Map& m, Params& p, bool use_store = true) {
     if (m.kind != MapKind::grid) throw UnsupportedMap("gppc needs a grid map");
     const std::string path = p.text(param(kParams, "path"));
     const int track = p.choice(param(kParams, "track"));
@@ -69,30 +132,49 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
     lim.memory_mb = std::uint64_t(p.integer(param(kParams, "memory_mb")));
     lim.max_calls = std::uint32_t(p.integer(param(kParams, "max_calls")));
     const std::string log = p.text(param(kParams, "log"), (fs::temp_directory_path() / ("navbench-gppc-" + name + ".log")).string());
+    std::string store = p.text(param(kParams, "store"), "");
+    if (!use_store) store.clear();
     p.finish("gppc");
     check_required(p);
     track_ = track == 0 ? Track::classic : Track::anyangle;
-    static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() / ("navbench-gppc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::create_directories(dir_);
+    const std::string map_name = m.name.empty() ? "map" : m.name;
+    std::optional<BuildInfo> kept;
+    std::string program;
+    if (store.empty()) {
+      static std::atomic<int> counter{0};
+      dir_ = fs::temp_directory_path() / ("navbench-gppc-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+      owns_dir_ = true;
+    } else {
+      dir_ = fs::path(store) / (name + "-" + map_name + "-" + map_key(m.grid));
+      program = program_id(path);
+      kept = read_stamp(dir_ / kStampName, program);
+      std::error_code ec;
+      if (!kept) fs::remove_all(dir_, ec);  // another program's, or an unfinished PreprocessMap's files
+    }
+    std::error_code made;
+    fs::create_directories(dir_, made);
+    if (made) throw BuildFailed("gppc: cannot make the folder '" + dir_.string() + "': " + made.message());
     fs_ = std::make_unique<FreeSpace>(m);
-    spec_ = EntrySpec{path, track_, log, (dir_ / (m.name.empty() ? "map" : m.name)).string()};
+    spec_ = EntrySpec{path, track_, log, (dir_ / map_name).string()};
     limits_ = lim;
     grid_ = &m.grid;
     try {
       slots_.push_back(std::make_unique<Slot>());
-      slots_.front()->proc = std::make_unique<EntryProcess>(spec_, limits_, m.grid);
+      slots_.front()->proc = kept ? std::make_unique<EntryProcess>(spec_, limits_, m.grid, *kept)
+                                  : std::make_unique<EntryProcess>(spec_, limits_, m.grid);
       by_key_[nullptr] = slots_.front().get();
+      if (!store.empty() && !kept) write_stamp(dir_ / kStampName, program, slots_.front()->proc->build());
     } catch (const std::runtime_error& e) {
+      slots_.clear();
       std::error_code ec;
-      fs::remove_all(dir_, ec);
+      if (owns_dir_ || !kept) fs::remove_all(dir_, ec);
       throw BuildFailed(e.what());  // the run goes on: this map's queries are error rows with the reason
     }
   }
   ~GppcRepresentation() override {
     slots_.clear();  // the children end before their files go
     std::error_code ec;
-    fs::remove_all(dir_, ec);
+    if (owns_dir_) fs::remove_all(dir_, ec);
   }
 
   bool locate(Query& q) const override {
@@ -241,6 +323,7 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
 
   Track track_ = Track::classic;
   fs::path dir_;
+  bool owns_dir_ = false;  // a temporary folder (no store=): removed with the representation
   std::unique_ptr<FreeSpace> fs_;
   EntrySpec spec_;
   Limits limits_;
@@ -271,13 +354,19 @@ void check_spec(const std::string& params) {
   Params p = Params::parse(params);
   p.check(kParams, {}, "gppc");
   check_required(p);
+  if (p.given(param(kParams, "store"))) {  // a store that cannot be made fails the command now
+    const std::string store = p.text(param(kParams, "store"), "");
+    std::error_code ec;
+    fs::create_directories(store, ec);
+    if (ec || !fs::is_directory(store)) throw std::invalid_argument("gppc: store=" + store + " is not a folder navbench can write");
+  }
   // The program itself (there, built for the declared track) is asked on a one-cell map: a wrong
   // track or a missing program fails the command now, not after the first map's results.
   GridMap g;
   g.width = g.height = 1;
   g.cells = {1};
   try {
-    GppcRepresentation probe(make_grid_map(g, "probe"), p);
+    GppcRepresentation probe(make_grid_map(g, "probe"), p, /*use_store=*/false);
   } catch (const UnsupportedMap&) {  // the entry could not preprocess a one-cell map: not an option error
   }
 }
