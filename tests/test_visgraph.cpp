@@ -124,10 +124,11 @@ void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Cou
   Params p1 = Params::parse("alt=0"), p0 = Params::parse("taut=0,alt=0");
   // The heuristic variants (ALT landmarks, the all-pairs table) must give the same optimum.
   Params pd, pa = Params::parse("alt=3"), pt = Params::parse("table=1,alt=0"), pat = Params::parse("taut=0,alt=2,table=1");
-  // The hub labels (labels=1) answer without a search, over either vertex kind.
-  Params pl = Params::parse("labels=1"), pl0 = Params::parse("taut=0,labels=1");
+  // The hub labels (labels=1) answer without a search, over either vertex kind, with the links
+  // bounded by the default 16 landmarks over the corners, by 3, or by none.
+  Params pl = Params::parse("labels=1"), pl0 = Params::parse("taut=0,labels=1,alt=3"), pln = Params::parse("labels=1,alt=0");
   VisGraph taut(m, p1), plain(m, p0), def(m, pd), alt(m, pa), table(m, pt), plain_table(m, pat), labels(m, pl),
-      plain_labels(m, pl0);
+      plain_labels(m, pl0), labels_no_alt(m, pln);
   ASSERT_TRUE(alt.landmarks() || alt.graph().num_edges() == 0);
   ASSERT_TRUE(table.distance_table() || table.corners().empty());
   ASSERT_TRUE(labels.hub_labels() || labels.corners().empty());
@@ -144,7 +145,7 @@ void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Cou
     const Point s = random_free_point(fs, m, rng, kind), g = random_free_point(fs, m, rng, kind);
     if (s.x < 0 || g.x < 0) continue;
     const double want = ref.shortest(s, g);
-    for (const VisGraph* vg : {&taut, &plain, &def, &alt, &table, &plain_table, &labels, &plain_labels})
+    for (const VisGraph* vg : {&taut, &plain, &def, &alt, &table, &plain_table, &labels, &plain_labels, &labels_no_alt})
       for (bool by_role : {false, true}) {
         const Solved got = solve(*vg, s, g, by_role);
         if (std::isinf(want)) {

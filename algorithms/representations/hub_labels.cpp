@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "representations/dijkstra.hpp"
+#include "representations/landmarks.hpp"
 
 namespace navbench {
 
@@ -190,6 +191,25 @@ double HubLabels::distance(std::uint32_t u, std::uint32_t v) const {
     else best = std::min(best, dist_[i++] + dist_[j++]);
   }
   return best;
+}
+
+void HubLabels::tighten(const Landmarks& lm, std::span<End> ends, std::span<const End> far) {
+  const std::size_t k = lm.k();
+  if (k == 0) return;
+  thread_local std::vector<double> to, back;  // per-thread scratch: no allocation per query
+  to.assign(k, kInf);
+  back.assign(k, -kInf);
+  for (const End& b : far) {
+    const double* r = lm.row(b.vertex);
+    for (std::size_t i = 0; i < k; ++i) to[i] = std::min(to[i], r[i] + b.cost), back[i] = std::max(back[i], r[i] - b.cost);
+  }
+  for (End& a : ends) {
+    const double* r = lm.row(a.vertex);
+    double lb = 0;
+    for (std::size_t i = 0; i < k; ++i)
+      if (r[i] < kInf && to[i] < kInf) lb = std::max({lb, to[i] - r[i], r[i] - back[i]});
+    a.bound = std::max(a.bound, a.cost + lb);
+  }
 }
 
 }  // namespace navbench

@@ -79,29 +79,11 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   };
   for (const Link& l : q.s.links) s.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, gc, gd, ng)});
   for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sc, sd, ns)});
-  // With landmarks (alt=K) a tighter bound, the shared A*'s own (search/astar.hpp, fold_landmarks;
-  // Goldberg & Harrelson's ALT bound): over the far end's links b, to = min d(L, b) + c_b and back
-  // = max d(L, b) - c_b; then a link's subgoal a is at least max(to - d(L, a), d(L, a) - back) from
-  // the far end, by the triangle inequality in the graph alone.
-  if (const std::size_t k = landmarks_.k(); k > 0) {
-    thread_local std::vector<double> to, back;
-    auto tighten = [&](std::vector<HubLabels::End>& ends, const std::vector<Link>& other) {
-      to.assign(k, HubLabels::kInf);
-      back.assign(k, -HubLabels::kInf);
-      for (const Link& l : other) {
-        const double* r = landmarks_.row(l.vertex);
-        for (std::size_t i = 0; i < k; ++i) to[i] = std::min(to[i], r[i] + l.cost), back[i] = std::max(back[i], r[i] - l.cost);
-      }
-      for (HubLabels::End& e : ends) {
-        const double* r = landmarks_.row(e.vertex);
-        double lb = 0;
-        for (std::size_t i = 0; i < k; ++i)
-          if (r[i] < HubLabels::kInf && to[i] < HubLabels::kInf) lb = std::max({lb, to[i] - r[i], r[i] - back[i]});
-        e.bound = std::max(e.bound, e.cost + lb);
-      }
-    };
-    tighten(s, q.g.links);
-    tighten(g, q.s.links);
+  // With landmarks (alt=K) a tighter bound (HubLabels::tighten): the table is over the simple
+  // subgoal graph the labels cover, symmetric.
+  if (landmarks_.k() > 0) {
+    HubLabels::tighten(landmarks_, s, g);
+    HubLabels::tighten(landmarks_, g, s);
   }
   const HubLabels::Meet m = labels_.best(s, g);
   if (q.direct) {

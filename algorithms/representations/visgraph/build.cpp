@@ -148,10 +148,12 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   // wherever it applies (taut states, no distance table) up to 1M pairs: exact and 2.7-5x fewer
   // expansions. Landmarks (ALT): default 16 where neither a table (the better heuristic) nor a dense
   // graph. Read again for their defaults: the same value when named.
-  // Hub labels (labels=1) answer without a search, like the table: no skip graph, no landmarks by default.
+  // Hub labels (labels=1) answer without a search, like the table: no skip graph; their landmarks
+  // (16 by default) are over the corners the labels cover and bound the query's links
+  // (labels_search), not the A*'s.
   const bool labels = params.flag(param(kParams, "labels"));
   const bool skip = params.flag(param(kParams, "skip"), shift_ == 1 && !table && !labels && !dense);
-  const int alt = params.integer(param(kParams, "alt"), table || labels || dense ? 0 : 16);
+  const int alt = params.integer(param(kParams, "alt"), labels ? 16 : table || dense ? 0 : 16);
   std::vector<std::pair<std::pair<Vertex, Vertex>, double>> arcs;
   arcs.reserve(2 * joined.size());
   for (auto [i, j] : joined) {
@@ -173,17 +175,22 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   for (std::size_t v = 0; v < pos_.size(); ++v) pos_[v] = c[v >> shift_].at;
   // Landmarks spread over corners (both taut states of a corner are one place).
   landmarks_ = Landmarks();
-  if (alt > 0)
+  if (alt > 0 && !labels)
     landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt), [s = shift_](Vertex v) { return Vertex(v >> s); });
   // Hub labels over the tangent graph with one vertex per corner (the joined pairs): every path of it
   // is a real path, and a query's optimal path, which wraps every corner it bends at, is one of its
   // paths from a start link's corner to a goal link's, so the least c_a + d(a, b) + c_b is the optimum.
+  // Their landmarks: over the same graph, whose distances are symmetric (a metric), so both of
+  // HubLabels::tighten's bounds hold.
   labels_ = HubLabels();
+  label_landmarks_ = Landmarks();
   if (labels) {
     std::vector<CsrGraph::WeightedEdge> edges;
     edges.reserve(joined.size());
     for (auto [i, j] : joined) edges.push_back({i, j, distance(c[i].at, c[j].at)});
-    labels_ = HubLabels(CsrGraph(n, std::move(edges)), HubLabels::kSamples);
+    const CsrGraph corners_graph(n, std::move(edges));
+    if (alt > 0) label_landmarks_ = Landmarks(corners_graph, weight_map(corners_graph), std::size_t(alt), std::identity{}, true);
+    labels_ = HubLabels(corners_graph, HubLabels::kSamples);
   }
   // All corner-to-corner distances, one place per corner (both taut states).
   table_ = DistanceTable();

@@ -266,6 +266,11 @@ double VisGraph::labels_search(Query& q, std::size_t& steps) const {
   // Each link's bound: the link, then the straight line on to the other end.
   for (const Link& l : q.s.links) s.push_back({l.vertex >> shift_, l.cost, l.cost + distance(position(l.vertex), q.goal)});
   for (const Link& l : q.g.links) g.push_back({l.vertex >> shift_, l.cost, l.cost + distance(q.start, position(l.vertex))});
+  // With landmarks (alt=K, 16 by default) a tighter bound (HubLabels::tighten).
+  if (label_landmarks_.k() > 0) {
+    HubLabels::tighten(label_landmarks_, s, g);
+    HubLabels::tighten(label_landmarks_, g, s);
+  }
   const HubLabels::Meet m = labels_.best(s, g);
   if (!(m.cost < HubLabels::kInf)) return m.cost;
   up.clear();
@@ -286,7 +291,7 @@ BuildStats VisGraph::stats() const {
   s.vertices = num_vertices(graph_);
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
-                   pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + table_.memory_bytes() +
+                   pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + label_landmarks_.memory_bytes() + table_.memory_bytes() +
                    blocks_.memory_bytes() + labels_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
                    (upd_.adj_off.capacity() + upd_.adj.capacity() + upd_.env_off.capacity() + upd_.env_row0.capacity() + upd_.env.capacity()) * 4 +
                    upd_.grown.capacity() + upd_.row_hit.capacity() + (upd_.hit_rows.capacity() + upd_.freed.capacity() + upd_.blocked.capacity()) * 4 +

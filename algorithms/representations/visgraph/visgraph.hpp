@@ -116,7 +116,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"labels", ParamType::flag, 0, 0, 1, "hub labels over the corners: a query needs no search"},
       ParamDecl{"block", ParamType::integer, 0, 0, 1024, "attach by candidate lists per block of cells (0: angular sweep)", "2 on grids up to 2^18 cells and 4,096 corners, else 0"},
       ParamDecl{"skip", ParamType::flag, 0, 0, 1, "ENLSVG skip graph: search the skip arcs only", "1 with taut, no table and up to 1M tangent pairs"},
-      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks (0: none)", "16 without a table and up to 1M tangent pairs, else 0"},
+      ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks (0: none); with labels=1 over the corners, bounding the query's links",
+                "16 with labels=1, or without a table and up to 1M tangent pairs; else 0"},
       ParamDecl{"regions", ParamType::flag, 0, 0, 1, "weighted maps: weight-region corners as vertices", "1 while all vertices fit max_nodes"},
       ParamDecl{"max_nodes", ParamType::integer, 8192, 1, 1 << 24, "weighted maps: most vertices; refused above"},
       ParamDecl{"steiner", ParamType::integer, 0, 0, 1 << 15, "weighted maps: points per weight-region border side"},
@@ -333,6 +334,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // graph_ (inherited), the searched graph: the taut-state graph, or with skip=1 the skip graph.
   TautSkipGraph skip_;
   Landmarks landmarks_;
+  Landmarks label_landmarks_;  // labels=1: over the corners (one vertex each), for labels_search's bound
   DistanceTable table_;
   HubLabels labels_;
   // pos_ (inherited), per vertex: read by the heuristic in the search loop, kept inline.
