@@ -367,6 +367,18 @@ TEST(Gppc, StoreKeepsThePreprocessingForTheNextRun) {
   EXPECT_TRUE(fs::exists(folder / "rooms.corners"));
   answers_optimally(*third);
   third.reset();
+  // Kept files that PrepareForSearch cannot use (the example throws without its file): the build
+  // fails with the reason, the folder goes, and the next build preprocesses again.
+  fs::remove(folder / "rooms.corners");
+  const TimedBuild failed = build_timed(m, specs[0]);
+  EXPECT_TRUE(failed.failed);
+  EXPECT_NE(failed.unsupported.find("failed in PrepareForSearch"), std::string::npos) << failed.unsupported;
+  EXPECT_NE(failed.unsupported.find("the next run preprocesses again"), std::string::npos) << failed.unsupported;
+  EXPECT_FALSE(fs::exists(folder));
+  auto fourth = build(m);
+  EXPECT_TRUE(fs::exists(folder / "rooms.corners"));
+  answers_optimally(*fourth);
+  fourth.reset();
   // The same name with other cells: a folder of its own.
   GridMap edited = g;
   const auto free_cell = std::find(edited.cells.begin(), edited.cells.end(), 1);

@@ -14,6 +14,7 @@
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,10 @@ void PreprocessMap(const std::vector<bool>& bits, int width, int height, const s
 void* PrepareForSearch(const std::vector<bool>& bits, int width, int height, const std::string& filename) {
   auto* g = new Graph{bits, width, height, {}, {}};
   std::ifstream in(filename + ".corners");
+  if (!in) {  // PreprocessMap's file is gone: no search (navbench reports the reason)
+    delete g;
+    throw std::runtime_error("no " + filename + ".corners to read");
+  }
   for (Corner c; in >> c.x >> c.y;) g->nodes.push_back(c);
   const std::size_t n = g->nodes.size();
   g->edges.resize(n);

@@ -82,11 +82,11 @@ std::string map_key(const GridMap& g) {
 
 // The program's identity in a stamp: its real path, size and modification time.
 std::string program_id(const std::string& path) {
-  std::error_code ec;
-  const fs::path real = fs::canonical(path, ec);
-  const auto size = fs::file_size(path, ec);
-  const auto mtime = fs::last_write_time(path, ec).time_since_epoch().count();
-  return (ec ? fs::path(path) : real).string() + " " + std::to_string(ec ? 0 : size) + " " + std::to_string(ec ? 0 : mtime);
+  std::error_code e1, e2, e3;
+  const fs::path real = fs::canonical(path, e1);
+  const auto size = fs::file_size(path, e2);
+  const auto mtime = fs::last_write_time(path, e3).time_since_epoch().count();
+  return (e1 ? fs::path(path) : real).string() + " " + std::to_string(e2 ? 0 : size) + " " + std::to_string(e3 ? 0 : mtime);
 }
 
 std::optional<BuildInfo> read_stamp(const fs::path& stamp, const std::string& program) {
@@ -165,10 +165,12 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
       by_key_[nullptr] = slots_.front().get();
       if (!store.empty() && !kept) write_stamp(dir_ / kStampName, program, slots_.front()->proc->build());
     } catch (const std::runtime_error& e) {
+      // The folder goes in every case: a kept one whose PrepareForSearch failed may hold damaged
+      // files, and the next run then preprocesses again.
       slots_.clear();
       std::error_code ec;
-      if (owns_dir_ || !kept) fs::remove_all(dir_, ec);
-      throw BuildFailed(e.what());  // the run goes on: this map's queries are error rows with the reason
+      fs::remove_all(dir_, ec);
+      throw BuildFailed(std::string(e.what()) + (kept ? " (the stored files were removed: the next run preprocesses again)" : ""));
     }
   }
   ~GppcRepresentation() override {
