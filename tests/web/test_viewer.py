@@ -990,6 +990,18 @@ def wait_for(driver, js, what, timeout=30):
     raise TimeoutError(f"timed out waiting for {what}")
 
 
+def served_map(srv, done, map_id=0, timeout=30):
+    """The server's map (GET /api/map) once `done(map)` holds, polled: a press's cells go to the
+    server in batches, one request at a time (edit.js sendStroke), so the page can show them all
+    and have an answer for the first batch while the last is still on its way."""
+    end = time.time() + timeout
+    while True:
+        served = json.loads(srv.request("GET", f"/api/map?map={map_id}")[2])
+        if done(served) or time.time() >= end:
+            return served
+        time.sleep(0.1)
+
+
 def drag(driver, frm, to, steps=8):
     """Presses at `frm` (viewport pixels), moves in steps to `to`, releases: a real pointer drag."""
     from selenium.webdriver.common.action_chains import ActionChains
@@ -1072,7 +1084,7 @@ def edit_in_browser(driver, srv, orig):
     drag(driver, frm, to)
     wait_for(driver, f"return [0, 1, 2, 3].every(i => navbenchViewer.state.map.rows[{y}][{x0} + i] == '@') && "
                      "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the dragged cells")
-    served = json.loads(srv.request("GET", "/api/map?map=1")[2])
+    served = served_map(srv, lambda m: m["rows"][y][x0:x0 + 4] == "@@@@", map_id=1)
     check(served["rows"][y][x0:x0 + 4] == "@@@@", f"dragging over four free cells blocks them all: {served['rows'][y][x0:x0 + 4]!r}")
     n = wait_for(driver, "const r = navbenchViewer.state.reps.find(x => x.spec == 'navmesh'); return r.segments && !r.segments.old && r.segments.length / 4",
                  "the navmesh layer of the edited map")
@@ -1295,7 +1307,7 @@ def terrain_in_browser(a):
         drag(driver, frm, to, steps=16)
         wait_for(driver, f"return [...Array(16).keys()].every(y => navbenchViewer.state.map.weights[y * 24 + {col}] == 8) && !navbenchViewer.state.map.terrain.endsWith('W=5') && "
                          "document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the painted column's answer", 30)
-        served = json.loads(srv.request("GET", "/api/map?map=0")[2])
+        served = served_map(srv, lambda m: all(m["weights"][y * 24 + col] == 8 for y in range(16)))
         check(all(served["weights"][y * 24 + col] == 8 for y in range(16)) and served["terrain"] == "S=2,W=5 + brush",
               f"the brush painted the column on the server (terrain {served['terrain']!r})")
         painted = clear_cells([(col, y) for y in range(16)])
@@ -1322,7 +1334,7 @@ def terrain_in_browser(a):
         block = [(x, y) for x in (18, 19, 20) for y in (11, 12, 13)]
         wait_for(driver, "return " + " && ".join(f"navbenchViewer.state.map.weights[{y * 24 + x}] == 6" for x, y in block) +
                  " && document.querySelector('#results').dataset.version == String(navbenchViewer.state.map.version)", "the size-3 click")
-        served = json.loads(srv.request("GET", "/api/map?map=0")[2])
+        served = served_map(srv, lambda m: all(m["weights"][y * 24 + x] == 6 for x, y in block))
         check(all(served["weights"][y * 24 + x] == 6 for x, y in block) and served["weights"][12 * 24 + 21] == 1 and served["weights"][12 * 24 + 17] == 1,
               "a click with a brush of size 3 paints the 3 x 3 cells round it on the server, no more")
 
