@@ -1,6 +1,7 @@
 #include "base/text.hpp"
 
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 
 namespace navbench::base {
@@ -60,6 +61,14 @@ std::string fixed(double v, int decimals) {
 std::string number(double v, int significant) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*g", significant, v);
+  return buf;
+}
+
+std::string fnv1a_hex(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <istream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -26,6 +27,9 @@ std::vector<std::string> split_ws(const std::string& s);
 
 // s without leading and trailing white space.
 std::string trim(const std::string& s);
+
+// A stable hash of the bytes of s (FNV-1a: Fowler, Noll, Vo), as 16 hex digits.
+std::string fnv1a_hex(std::string_view s);
 
 // The whole of s as a number (std::from_chars: no leading '+' or blank, nothing after it; doubles
 // accept inf and nan, which callers reject).

@@ -193,23 +193,27 @@ double HubLabels::distance(std::uint32_t u, std::uint32_t v) const {
   return best;
 }
 
-void HubLabels::tighten(const Landmarks& lm, std::span<End> ends, std::span<const End> far) {
+void HubLabels::tighten(const Landmarks& lm, std::span<End> s, std::span<End> g) {
   const std::size_t k = lm.k();
   if (k == 0) return;
   thread_local std::vector<double> to, back;  // per-thread scratch: no allocation per query
-  to.assign(k, kInf);
-  back.assign(k, -kInf);
-  for (const End& b : far) {
-    const double* r = lm.row(b.vertex);
-    for (std::size_t i = 0; i < k; ++i) to[i] = std::min(to[i], r[i] + b.cost), back[i] = std::max(back[i], r[i] - b.cost);
-  }
-  for (End& a : ends) {
-    const double* r = lm.row(a.vertex);
-    double lb = 0;
-    for (std::size_t i = 0; i < k; ++i)
-      if (r[i] < kInf && to[i] < kInf) lb = std::max({lb, to[i] - r[i], r[i] - back[i]});
-    a.bound = std::max(a.bound, a.cost + lb);
-  }
+  auto one_side = [&](std::span<End> ends, std::span<const End> far) {
+    to.assign(k, kInf);
+    back.assign(k, -kInf);
+    for (const End& b : far) {
+      const double* r = lm.row(b.vertex);
+      for (std::size_t i = 0; i < k; ++i) to[i] = std::min(to[i], r[i] + b.cost), back[i] = std::max(back[i], r[i] - b.cost);
+    }
+    for (End& a : ends) {
+      const double* r = lm.row(a.vertex);
+      double lb = 0;
+      for (std::size_t i = 0; i < k; ++i)
+        if (r[i] < kInf && to[i] < kInf) lb = std::max({lb, to[i] - r[i], r[i] - back[i]});
+      a.bound = std::max(a.bound, a.cost + lb);
+    }
+  };
+  one_side(s, g);  // the far side's costs only: the first call's new bounds do not enter the second
+  one_side(g, s);
 }
 
 }  // namespace navbench

@@ -58,12 +58,12 @@ class HubLabels {
   // Before the labels are folded, the pair of least bounds gives an upper bound U on the optimum
   // and every end whose bound exceeds U is left out (its paths are longer than one already had).
   Meet best(std::span<const End> s, std::span<const End> g) const;
-  // Raises each end's bound by landmarks over the labels' own graph (a symmetric table, k > 0),
-  // the shared A*'s bound (search/astar.hpp, fold_landmarks; Goldberg & Harrelson's ALT): over the
-  // far ends b, to = min d(L, b) + c_b and back = max d(L, b) - c_b; an end a is then at least
-  // max(to - d(L, a), d(L, a) - back) from every far end, by the triangle inequality in the graph
-  // alone. Call for both sides before best(); only the bounds change, never the costs.
-  static void tighten(const Landmarks& lm, std::span<End> ends, std::span<const End> far);
+  // Raises each start and goal end's bound by landmarks over the labels' own graph (a symmetric
+  // table; none: nothing changes), the shared A*'s bound (search/astar.hpp, fold_landmarks; Goldberg
+  // & Harrelson's ALT): over the far side's ends b, to = min d(L, b) + c_b and back = max d(L, b) -
+  // c_b; an end a is then at least max(to - d(L, a), d(L, a) - back) from every far end, by the
+  // triangle inequality in the graph alone. Call before best(); only the bounds change.
+  static void tighten(const Landmarks& lm, std::span<End> s, std::span<End> g);
   // The vertices from a through the hub of rank `hub` to b (a first, b last), appended to out. Both
   // labels must hold that hub (as best()'s Meet has it).
   void path(std::uint32_t a, std::uint32_t b, std::uint32_t hub, std::vector<std::uint32_t>& out) const;

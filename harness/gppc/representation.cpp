@@ -17,6 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/files.hpp"
+#include "base/text.hpp"
 #include "geometry/free_space.hpp"
 #include "search/outside_planner.hpp"
 #include "harness/gppc/client.hpp"
@@ -65,19 +67,15 @@ constexpr std::array kParams{
 constexpr const char* kStampName = "navbench-preprocessed.txt";
 constexpr const char* kStampHead = "navbench gppc store 1";
 
-// FNV-1a (Fowler, Noll, Vo) over the map's size and cells, as 16 hex digits: the store's folder
-// of this map, so that an edited map with the same name is preprocessed again.
+// The map's size (8 bytes each, little-endian) and cells, hashed (base::fnv1a_hex): the store's
+// folder of this map, so that an edited map with the same name is preprocessed again.
 std::string map_key(const GridMap& g) {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](std::uint64_t v) {
-    for (int i = 0; i < 8; ++i, v >>= 8) h = (h ^ (v & 0xff)) * 1099511628211ull;
-  };
-  mix(std::uint64_t(g.width));
-  mix(std::uint64_t(g.height));
-  for (const auto c : g.cells) h = (h ^ std::uint64_t(static_cast<unsigned char>(c))) * 1099511628211ull;
-  std::ostringstream o;
-  o << std::hex << std::setw(16) << std::setfill('0') << h;
-  return o.str();
+  std::string bytes;
+  bytes.reserve(16 + g.cells.size());
+  for (std::uint64_t v : {std::uint64_t(g.width), std::uint64_t(g.height)})
+    for (int i = 0; i < 8; ++i, v >>= 8) bytes.push_back(char(v & 0xff));
+  bytes.append(g.cells.begin(), g.cells.end());
+  return base::fnv1a_hex(bytes);
 }
 
 // The program's identity in a stamp: its real path, size and modification time.
@@ -102,14 +100,10 @@ std::optional<BuildInfo> read_stamp(const fs::path& stamp, const std::string& pr
 }
 
 void write_stamp(const fs::path& stamp, const std::string& program, const BuildInfo& b) {
-  const fs::path part = stamp.string() + ".part";  // renamed into place: a stamp is whole or absent
-  {
-    std::ofstream out(part);
-    out << kStampHead << "\nprogram " << program << "\npreprocess_ms " << std::setprecision(17) << b.preprocess_ms
-        << "\nstorage_bytes " << b.storage_bytes << "\npreprocess_peak_kb " << b.preprocess_peak_kb << "\n";
-    if (!out) throw std::runtime_error("gppc: cannot write the store's stamp '" + part.string() + "'");
-  }
-  fs::rename(part, stamp);
+  std::ostringstream out;  // written atomically: a stamp is whole or absent
+  out << kStampHead << "\nprogram " << program << "\npreprocess_ms " << std::setprecision(17) << b.preprocess_ms
+      << "\nstorage_bytes " << b.storage_bytes << "\npreprocess_peak_kb " << b.preprocess_peak_kb << "\n";
+  base::write_atomic(stamp, out.str());
 }
 
 // path= and track= have no default: an entry is named by both.

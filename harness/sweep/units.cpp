@@ -63,32 +63,7 @@ std::string optimum_id(const std::string& collection, const std::string& map, co
 
 std::string exact_text(double v) { return base::number(v, 17); }
 
-std::string config_hash(const std::string& canonical) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : canonical) h = (h ^ c) * 1099511628211ULL;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
-
-void write_atomic(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
-  {
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw std::runtime_error(tmp.string() + ": cannot write");
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
-    std::fclose(f);
-    if (!ok) throw std::runtime_error(tmp.string() + ": write failed (disk full?)");
-  }
-  fs::rename(tmp, path);
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string config_hash(const std::string& canonical) { return base::fnv1a_hex(canonical); }
 
 std::pair<long, long> parse_shard(const std::string& s) {
   const auto slash = s.find('/');

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/files.hpp"
 #include "base/timing.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/agent.hpp"
@@ -46,11 +47,10 @@ std::string optimum_id(const std::string& collection, const std::string& map, co
 // A double as text that reads back to the same double (the saved optimum must give the same gaps
 // on a resumed run as on an uninterrupted one).
 std::string exact_text(double v);
-// A stable hash of the canonical config text (FNV-1a, Fowler, Noll, Vo), as 16 hex digits.
+// A stable hash of the canonical config text (base::fnv1a_hex), as 16 hex digits.
 std::string config_hash(const std::string& canonical);
-// Writes `text` to `path` atomically: a temporary file in the same folder, fsync'd, then renamed.
-void write_atomic(const std::filesystem::path& path, const std::string& text);
-std::string read_file(const std::filesystem::path& p);
+using base::read_file;     // base/files.hpp
+using base::write_atomic;
 // --shard K/N -> {K, N} with 1 <= K <= N (std::invalid_argument otherwise).
 std::pair<long, long> parse_shard(const std::string& s);
 

@@ -81,10 +81,7 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sc, sd, ns)});
   // With landmarks (alt=K) a tighter bound (HubLabels::tighten): the table is over the simple
   // subgoal graph the labels cover, symmetric.
-  if (landmarks_.k() > 0) {
-    HubLabels::tighten(landmarks_, s, g);
-    HubLabels::tighten(landmarks_, g, s);
-  }
+  HubLabels::tighten(landmarks_, s, g);
   const HubLabels::Meet m = labels_.best(s, g);
   if (q.direct) {
     const double d = direct_cost(q);

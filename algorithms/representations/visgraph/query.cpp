@@ -267,10 +267,7 @@ double VisGraph::labels_search(Query& q, std::size_t& steps) const {
   for (const Link& l : q.s.links) s.push_back({l.vertex >> shift_, l.cost, l.cost + distance(position(l.vertex), q.goal)});
   for (const Link& l : q.g.links) g.push_back({l.vertex >> shift_, l.cost, l.cost + distance(q.start, position(l.vertex))});
   // With landmarks (alt=K, 16 by default) a tighter bound (HubLabels::tighten).
-  if (label_landmarks_.k() > 0) {
-    HubLabels::tighten(label_landmarks_, s, g);
-    HubLabels::tighten(label_landmarks_, g, s);
-  }
+  HubLabels::tighten(label_landmarks_, s, g);
   const HubLabels::Meet m = labels_.best(s, g);
   if (!(m.cost < HubLabels::kInf)) return m.cost;
   up.clear();
