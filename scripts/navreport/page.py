@@ -64,6 +64,7 @@ tr.front td:nth-child(2) { font-weight: 600; } tr:target td { background: #fff6c
 figure { margin: 1em 0; } figcaption { font-size: 14px; color: #333; margin-top: .3em; max-width: 1180px; }
 figcaption b { color: #000; } .dl { font-size: 13px; }
 .note { color: #666; font-style: italic; }
+details.na summary { font-weight: normal; color: #666; font-size: 13px; } ul.na { font-size: 13px; color: #444; margin: .2em 0; }
 ul.verdicts { font-size: 14px; } ul.verdicts li.nodiff { color: #666; }
 ul.answer { background: #f4f8fc; border-left: 4px solid #1f77b4; padding: .5em 1em .5em 2em; margin: .6em 0; }
 .thumbs { display: flex; flex-wrap: wrap; gap: 10px; }

@@ -45,12 +45,14 @@ def main() -> int:
                     "--out", os.path.join(tmp, "report")], check=True, stdout=subprocess.DEVNULL)
     fails = []
     times, gaps, rep_of, maps_seen = defaultdict(list), defaultdict(list), {}, set()
+    unapplicable = defaultdict(set)  # representation -> labels with a not_applicable row
     with open(out + ".csv") as f:
         for r in csv.DictReader(f):
             maps_seen.add(r["map"])
-            if r["status"] == "not_applicable":
-                continue
             cfg = f"{r['representation']} · {label(r['search'], r['smoothing'])}"
+            if r["status"] == "not_applicable":
+                unapplicable[r["representation"]].add(label(r["search"], r["smoothing"]))
+                continue
             rep_of[cfg] = r["representation"]
             times[cfg]  # applicable: a configuration of the table
             if r["status"] != "ok":
@@ -132,6 +134,27 @@ def main() -> int:
             fails.append(f"{g['kind']} <= {g['budget_text']}: marked {marked[k]}, budgets.csv's front {g['front']}")
     if "href='#table-all'" not in answer or "id='table-all'" not in page:
         fails.append("no link from the answer to the ranked table")
+    # The configurations that never apply (every row not_applicable), folded under the ranked table:
+    # one line per representation naming what it lacks, and their count.
+    lacking = {rep: {lab for lab in labs if f"{rep} · {lab}" not in times} for rep, labs in unapplicable.items()}
+    lacking = {rep: labs for rep, labs in lacking.items() if labs}
+    ranked = page[page.index("id='table-all'"):]
+    folded = re.search(r"<details class='na'><summary>Not applicable here: (\d+) configurations? of (\d+) "
+                       r"representations?.*?</summary><ul class='na'>(.*?)</ul></details>", ranked, flags=re.S)
+    if not lacking:
+        fails.append("the run should have configurations that never apply (grid8 · funnel)")
+    elif not folded:
+        fails.append("no folded list of the configurations that never apply under the ranked table")
+    else:
+        n = sum(len(labs) for labs in lacking.values())
+        if (int(folded.group(1)), int(folded.group(2))) != (n, len(lacking)):
+            fails.append(f"the folded list says {folded.group(1)} of {folded.group(2)}, recomputed {n} of {len(lacking)}")
+        lines = {html.unescape(b).split(" ")[0]: html.unescape(rest)
+                 for b, rest in re.findall(r"<li><b>(.*?)</b>: (.*?)</li>", folded.group(3))}
+        for rep, labs in lacking.items():
+            listed = {x.strip() for part in lines.get(rep, "").split("; ") for x in part.split(", ")}
+            if labs - listed:
+                fails.append(f"{rep}: the folded list names {sorted(listed)}, recomputed {sorted(labs)}")
     for m in fails:
         print("FAIL:", m)
     print(f"{len(want)} budget answers checked" if not fails else f"kept: {tmp}")

@@ -269,7 +269,7 @@ def ranked_html(sc) -> str:
            "queries; times and gaps over solved ones; build and memory: mean over maps. ★ best per column. "
            "Small print: 95 % interval and n.</p>")
     if sc.unapplicable:
-        cap += f"<p class='note'>Not applicable here: {esc(', '.join(sc.unapplicable))}.</p>"
+        cap += unapplicable_html(sc.unapplicable)
     ver = ("<ul class='verdicts'>" + "".join(
         f"<li class='{'' if verdict_significant(v) else 'nodiff'}'>{esc(v['text'])}</li>"
         for v in sc.verdicts) + "</ul>") if sc.verdicts else "<p class='note'>No pairs to compare.</p>"
@@ -278,6 +278,34 @@ def ranked_html(sc) -> str:
                 "a difference is claimed only when the test rejects at 5 % and the effect's 95 % interval "
                 "agrees. Time effects are typical per-query ratios (median of log ratios).</p>")
     return f"<h3 id='table-{sc.slug}'>Ranked table</h3>" + cap + table + ver_head + ver
+
+
+def unapplicable_html(configs: list) -> str:
+    """The configurations without an applicable query (a search or smoothing the representation does
+    not have: Theta* needs segment edges, the funnel a corridor), folded: per representation what it
+    lacks, the facets (map kinds) named only where it lacks it on some of them, rather than a
+    paragraph of every label. A label is "representation · search/smoothing[ · facet]"."""
+    facets_of: dict = {}  # representation -> {search/smoothing: [facets]}
+    all_facets: list = []
+    for c in configs:
+        rep, _, rest = str(c).partition(" · ")
+        middle, _, facet = rest.partition(" · ")
+        facets_of.setdefault(rep, {}).setdefault(middle or rep, []).append(facet)
+        if facet not in all_facets:
+            all_facets.append(facet)
+    items = []
+    for rep, middles in facets_of.items():
+        groups: dict = {}  # the same facets -> the searches/smoothings lacking on them
+        for middle, facets in middles.items():
+            groups.setdefault(tuple(f for f in all_facets if f in facets), []).append(middle)
+        parts = [", ".join(ms) + ("" if set(fs) == set(all_facets) else f" (on {'; '.join(f for f in fs if f)})")
+                 for fs, ms in groups.items()]
+        items.append(f"<li><b>{esc(rep)}</b>: {esc('; '.join(parts))}</li>")
+    n_rep = len(facets_of)
+    return (f"<details class='na'><summary>Not applicable here: {len(configs)} configuration"
+            f"{'' if len(configs) == 1 else 's'} of {n_rep} representation{'' if n_rep == 1 else 's'} "
+            "(a search or smoothing the representation does not have: not_applicable rows, docs/results.md#query-status)"
+            f"</summary><ul class='na'>{''.join(items)}</ul></details>")
 
 
 def ranked_table_html(t, scope_slug: str) -> str:
