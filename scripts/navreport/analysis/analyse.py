@@ -37,7 +37,7 @@ class Scope:
     table: object = None      # DataFrame: one row per configuration with estimates, intervals, n
     verdicts: list = field(default_factory=list)
     budgets: list = field(default_factory=list)  # the budget answers (budget.budget_answers)
-    unapplicable: list = field(default_factory=list)
+    unapplicable: list = field(default_factory=list)  # (representation, search/smoothing, facet) that never apply
     queries: int = 0          # distinct queries (map, query, convention, terrain) and maps of the scope
     maps: int = 0
 
@@ -229,7 +229,8 @@ def analyse(data: common.ResultData, seed: int = 1, dynamic=()) -> Analysis:
             name = name if k == 0 else (name or "(no collection)")
             sc = Scope(name=name, slug=slug(name if name != "all maps" else "all"), rows=r)
             sc.table = config_table(r, data.build, seed, name)
-            sc.unapplicable = sc.table.loc[sc.table["applicable"] == 0, "config"].tolist()
+            na = sc.table.loc[sc.table["applicable"] == 0]
+            sc.unapplicable = list(zip(na["representation"].astype(str), na["smoothing"].astype(str), na["facet"].astype(str)))
             sc.table = sc.table[sc.table["applicable"] > 0].reset_index(drop=True)
             sc.table["rank"] = sc.table.groupby("facet", sort=False).cumcount() + 1
             sc.verdicts = verdicts(r, sc.table, seed, name) if len(sc.table) else []

@@ -282,23 +282,19 @@ def ranked_html(sc) -> str:
 
 def unapplicable_html(configs: list) -> str:
     """The configurations without an applicable query (a search or smoothing the representation does
-    not have: Theta* needs segment edges, the funnel a corridor), folded: per representation what it
-    lacks, the facets (map kinds) named only where it lacks it on some of them, rather than a
-    paragraph of every label. A label is "representation · search/smoothing[ · facet]"."""
-    facets_of: dict = {}  # representation -> {search/smoothing: [facets]}
-    all_facets: list = []
-    for c in configs:
-        rep, _, rest = str(c).partition(" · ")
-        middle, _, facet = rest.partition(" · ")
-        facets_of.setdefault(rep, {}).setdefault(middle or rep, []).append(facet)
-        if facet not in all_facets:
-            all_facets.append(facet)
+    not have: Theta* needs segment edges, the funnel a corridor), given as (representation,
+    search/smoothing, facet), folded: per representation what it lacks, the facets (map kinds) named
+    only where it lacks it on some of them, rather than a paragraph of every label."""
+    all_facets = list(dict.fromkeys(f for _, _, f in configs))
+    facets_of: dict = {}  # representation -> {search/smoothing: {facets}}
+    for rep, middle, facet in configs:
+        facets_of.setdefault(rep_label(rep), {}).setdefault(middle, set()).add(facet)
     items = []
     for rep, middles in facets_of.items():
         groups: dict = {}  # the same facets -> the searches/smoothings lacking on them
         for middle, facets in middles.items():
             groups.setdefault(tuple(f for f in all_facets if f in facets), []).append(middle)
-        parts = [", ".join(ms) + ("" if set(fs) == set(all_facets) else f" (on {'; '.join(f for f in fs if f)})")
+        parts = [", ".join(ms) + ("" if len(fs) == len(all_facets) else f" (on {'; '.join(f for f in fs if f)})")
                  for fs, ms in groups.items()]
         items.append(f"<li><b>{esc(rep)}</b>: {esc('; '.join(parts))}</li>")
     n_rep = len(facets_of)
