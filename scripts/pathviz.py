@@ -5,6 +5,12 @@ smoothed paths (los, funnel) for chosen queries, one subplot per representation.
     scripts/navpy.sh scripts/pathviz.py --map FILE.map|FILE.wkt|FILE.yaml|FILE.png|FILE.mesh --paths PREFIX[.paths.csv]
         [--scen-index 0,5,7|auto|median] [--rep NAME ...] [--heuristic NAME] [--structure FILE]
         [--zoom MARGIN] [--out DIR] [--formats png,svg] [--traces INDEX|none]
+    scripts/navpy.sh scripts/pathviz.py --batch FILE [--jobs N]
+
+--batch: each line of FILE is the options of one such command (quoted as a shell would; blank lines
+and # comments skipped), drawn in this one process (N processes forked from it, default 1, the lines
+taken in order): each picture set saves the ~2 s of starting Python and importing matplotlib and
+pandas (scripts/run-default draws its ~15 sets so). Exit status: the largest of the lines'.
 
 Writes DIR/paths_<map>_<scen_index>.<fmt> per query (paths_<map>-weighted_<scen_index> for a weighted map:
 --terrain TABLE or --costs FILE picks its rows and shades the cells by weight, docs/terrain.md). Paths of a disc agent (docs/radius.md, paths.csv
@@ -23,6 +29,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shlex
+import sys
 
 from navreport.io.errors import require_plotting, run_main
 
@@ -373,7 +381,7 @@ def trace_index(option, paths_file: str, terrain: str):
     return tindex, (tracefiles.read_index(tindex) if tindex and not terrain else [])
 
 
-def main() -> int:
+def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--map", required=True, help="Moving AI .map, WKT .wkt, ROS map .yaml, bare .png/.pgm or Polyanya .mesh file")
     ap.add_argument("--paths", required=True, help="PREFIX.paths.csv (or PREFIX)")
@@ -395,7 +403,7 @@ def main() -> int:
     ap.add_argument("--out", default=".", help="output directory (default .)")
     ap.add_argument("--formats", default="png,svg")
     ap.add_argument("--dpi", type=int, default=120)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
 
     formats = [f.strip().lower() for f in args.formats.split(",") if f.strip()]
     if not formats or any(f not in ("png", "svg", "pdf") for f in formats):
@@ -492,5 +500,40 @@ def main() -> int:
     return 0
 
 
+def _one(argv) -> int:
+    """One line of a batch: main() with its status, an InputError one line on stderr (status 2)."""
+    try:
+        return main(argv) or 0
+    except common.InputError as e:
+        print(f"pathviz.py: {e}", file=sys.stderr)
+        return 2
+    except SystemExit as e:  # argparse's usage errors
+        return e.code if isinstance(e.code, int) else 2
+
+
+def batch(argv) -> int:
+    ap = argparse.ArgumentParser(description="pathviz.py --batch: several picture sets in one process")
+    ap.add_argument("--batch", required=True, help="file of pathviz command lines, one set of options per line")
+    ap.add_argument("--jobs", type=int, default=1, help="processes drawing the lines (forked, default 1)")
+    args = ap.parse_args(argv)
+    if args.jobs < 1:
+        raise common.InputError("--jobs: must be at least 1")
+    try:
+        with open(args.batch, encoding="utf-8") as f:
+            lines = [shlex.split(line, comments=True) for line in f]
+    except (OSError, ValueError) as e:
+        raise common.InputError(f"--batch {args.batch}: {e}")
+    lines = [words for words in lines if words]
+    jobs = min(args.jobs, len(lines))
+    if jobs <= 1:
+        return max(map(_one, lines), default=0)
+    import multiprocessing as mp
+    with mp.get_context("fork").Pool(jobs) as pool:  # fork: the workers inherit the loaded modules
+        return max(pool.map(_one, lines, chunksize=1))
+
+
 if __name__ == "__main__":
-    run_main("pathviz.py", main)
+    if "--batch" in sys.argv[1:]:
+        run_main("pathviz.py", lambda: batch(sys.argv[1:]))
+    else:
+        run_main("pathviz.py", main)

@@ -7,7 +7,10 @@ For the bundled ROS sample (office.yaml) and each Nav2 map given: pathviz's read
 blocked (meta.json's map_frames: occupied + unknown, unknown blocked by default) at the same size;
 pathviz must draw a picture of a `navbench run --paths` on it; and the report must show the map in
 its "Maps in metres" section with the median lengths times the resolution. For the bundled mesh
-(office-cells.mesh): pathviz reads its polygons and draws navmesh-file's paths over them."""
+(office-cells.mesh): pathviz reads its polygons and draws navmesh-file's paths over them. Then
+`pathviz.py --batch FILE --jobs 2` (scripts/run-default's pictures) draws the same pictures, byte for
+byte, as one command per line, and a bad line costs its own pictures only: status 2, one line on
+stderr naming the problem."""
 import csv
 import json
 import os
@@ -94,6 +97,34 @@ def main():
     pics = [f for f in os.listdir(out) if f.endswith(".png")] if os.path.isdir(out) else []
     check(len(pics) == 1, f"office-cells: path picture {pics}")
     print("ok   office-cells.mesh: %d polygons, picture drawn" % polygons)
+    # Batch mode: the office picture and the mesh picture as two lines of one batch, then with a bad
+    # line (a map that does not exist) between them.
+    office = os.path.join(fmt, "office.yaml")
+    lines = [["--map", office, "--paths", os.path.join(tmp, "office.paths.csv"), "--scen-index", "0", "--formats", "png"],
+             ["--map", mesh, "--paths", prefix + ".paths.csv", "--scen-index", "0", "--formats", "png"]]
+    singles = {}
+    for d in ("office-pics", "mesh-pics"):
+        for f in os.listdir(os.path.join(tmp, d)):
+            singles[f] = open(os.path.join(tmp, d, f), "rb").read()
+    import shlex
+    for name, extra in (("batch", []), ("batch-bad", [["--map", os.path.join(tmp, "missing.map"), "--paths", prefix]])):
+        out = os.path.join(tmp, name + "-pics")
+        bfile = os.path.join(tmp, name + ".txt")
+        with open(bfile, "w") as f:
+            f.write("# pictures\n")
+            for words in [lines[0]] + extra + [lines[1]]:
+                f.write(shlex.join(words + ["--out", out]) + "\n\n")
+        r = subprocess.run(pathviz + ["--batch", bfile, "--jobs", "2"], capture_output=True, text=True)
+        drawn = {f: open(os.path.join(out, f), "rb").read() for f in os.listdir(out)} if os.path.isdir(out) else {}
+        check(drawn == singles, f"{name}: drew {sorted(drawn)}, one command per line {sorted(singles)} "
+              f"(same bytes: {[f for f in drawn if drawn[f] == singles.get(f)]})")
+        errors = [e for e in r.stderr.splitlines() if e.startswith("pathviz.py: ") and "wrote" not in e]
+        if extra:
+            check(r.returncode == 2 and len(errors) == 1 and "missing.map" in errors[0],
+                  f"{name}: status {r.returncode}, stderr {r.stderr!r}")
+        else:
+            check(r.returncode == 0 and not errors, f"{name}: status {r.returncode}, stderr {r.stderr!r}")
+    print("ok   pathviz --batch: the same pictures as one command per line; a bad line fails alone (status 2)")
     print(f"pictures and reports in {tmp}")
     return 1 if FAILURES else 0
 
