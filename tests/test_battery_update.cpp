@@ -212,8 +212,9 @@ TEST_P(UpdateBattery, ChangeScenario) {
                                      .rep = fresh.get(), .caps = e.caps}, in);
         ASSERT_EQ(rows[0].status, want[0].status) << rows[0].message;
         const Status expect = c.costs[0] >= 0 ? Status::ok : Status::no_path;
-        if (!(e.caps.approximate_space && expect == Status::ok && rows[0].status == Status::no_path))  // a missed path
+        if (!(e.caps.approximate_space && expect == Status::ok && rows[0].status == Status::no_path)) {  // a missed path
           ASSERT_EQ(rows[0].status, expect);
+        }
         for (const ResultRow& r : rows) {
           if (r.status != Status::ok) continue;
           ASSERT_TRUE(r.valid.has_value());

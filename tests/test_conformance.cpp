@@ -42,7 +42,7 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
       EXPECT_TRUE(*r.valid) << "invalid path";
       EXPECT_TRUE(*r.raw_valid) << "invalid raw path";
     }
-    if (c.optimal >= 0 && *r.valid) EXPECT_GE(*r.length, c.optimal - 1e-9) << "shorter than the exact optimum";
+    if (c.optimal >= 0 && *r.valid) { EXPECT_GE(*r.length, c.optimal - 1e-9) << "shorter than the exact optimum"; }
   }
 
   // Runs the cases through the harness pipeline (locate -> search -> smooth -> validate), checking
@@ -104,11 +104,13 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
           EXPECT_EQ(again[k].status, Status::not_applicable);
           continue;
         }
-        if (!(e.caps.approximate_space && c.expect == Status::ok && r.status == Status::no_path))  // a missed path
+        if (!(e.caps.approximate_space && c.expect == Status::ok && r.status == Status::no_path)) {  // a missed path
           ASSERT_EQ(r.status, c.expect) << r.message;
+        }
         EXPECT_EQ(again[k].status, r.status);
-        if (c.expect == Status::no_path && components_known)
+        if (c.expect == Status::no_path && components_known) {
           EXPECT_EQ(r.expansions, 0u) << "no_path between components should need no search";
+        }
         if (r.status != Status::ok) continue;
         check_path(e, fs, c, r);
         EXPECT_LE(*r.length, *r.raw_length + 1e-9) << "smoothing lengthened the path";
@@ -128,18 +130,19 @@ class Conformance : public ::testing::TestWithParam<RepresentationEntry> {
             EXPECT_FALSE(*r.valid) << "a path where there is none, reported valid";
             continue;
           }
-          if (!(c.expect == Status::ok && r.status == Status::no_path)) ASSERT_EQ(r.status, c.expect) << r.message;
+          if (!(c.expect == Status::ok && r.status == Status::no_path)) { ASSERT_EQ(r.status, c.expect) << r.message; }
           if (r.status == Status::ok) check_path(e, fs, c, r);
         }
       }
       // Theta* and Lazy Theta* answer not_applicable where the edges are not segments; where they
       // are, their paths are the Theta* battery's (test_battery_theta.cpp).
-      if (!e.caps.segment_edges)
+      if (!e.caps.segment_edges) {
         for (SearchMode mode : {SearchMode::theta, SearchMode::lazy_theta})
           for (const ResultRow& r : run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
                                                .heuristic = h, .smoothings = {"none", "los"},
                                                .rep = rep.get(), .search = mode, .caps = e.caps}, in))
             EXPECT_EQ(r.status, Status::not_applicable) << to_string(mode);
+      }
     }
   }
 };
@@ -172,7 +175,6 @@ namespace {
 TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
   Map m = testmaps::grid_from({"....", ".@..", "...."}, "funnel", "conformance");
   const AgentSpace space(m, Agent{});
-  const FreeSpace& fs = space.free();
   const CostModel cost(m);
   const Heuristic h = parse_heuristic("euclidean");
   QueryInput in;

@@ -142,7 +142,7 @@ TEST(CornerLattice, AStarEqualsIndependentDijkstraUnderBothSqueezeRules) {
             }
             ASSERT_EQ(rows[0].status, Status::ok) << rows[0].message;
             EXPECT_NEAR(*rows[0].length, want, 1e-9) << s.x << "," << s.y << " " << g.x << "," << g.y;
-            if (!squeeze) EXPECT_TRUE(*rows[0].valid) << s.x << "," << s.y << " " << g.x << "," << g.y;
+            if (!squeeze) { EXPECT_TRUE(*rows[0].valid) << s.x << "," << s.y << " " << g.x << "," << g.y; }
             if (squeeze && std::abs(want - lattice_dijkstra(m, s, g, name == std::string("grid8"), false)) > 1e-9)
               ++differ_by_rule;
             ++compared;

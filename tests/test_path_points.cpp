@@ -88,7 +88,7 @@ TEST(PathPoints, NoRepeatedPointOnAnyRepresentationSearchOrSmoothing) {
               ASSERT_FALSE(r.path[k - 1] == r.path[k])
                   << to_string(search) << " " << r.smoothing << " query " << i << ": segment " << k - 1
                   << " has length 0 at (" << r.path[k].x << "," << r.path[k].y << ")";
-            if (in.start == in.goal) EXPECT_EQ(r.path.size(), 1u);
+            if (in.start == in.goal) { EXPECT_EQ(r.path.size(), 1u); }
           }
         }
       }

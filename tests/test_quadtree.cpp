@@ -1,6 +1,5 @@
 // quadtree representation: subdivision, merging, neighbours, point location, paths and
 // corridors on hand-made grid and polygon maps and on the Moving AI maps.
-#define BOOST_ALLOW_DEPRECATED_HEADERS  // Boost.Geometry 1.74 includes a deprecated Boost header
 #include <gtest/gtest.h>
 
 #include <algorithm>

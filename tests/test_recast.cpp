@@ -219,8 +219,8 @@ TEST(Recast, RadiusErodesWholeVoxelsRoundedUp) {
             if (blocked && std::abs(dx) + std::abs(dy) == 1) beside = true;
             if (blocked) near = true;
           }
-        if (beside) EXPECT_LT(r.locate({x + 0.5, y + 0.5}), 0) << params << " " << x << "," << y;
-        if (!near) EXPECT_GE(r.locate({x + 0.5, y + 0.5}), 0) << params << " " << x << "," << y;
+        if (beside) { EXPECT_LT(r.locate({x + 0.5, y + 0.5}), 0) << params << " " << x << "," << y; }
+        if (!near) { EXPECT_GE(r.locate({x + 0.5, y + 0.5}), 0) << params << " " << x << "," << y; }
       }
   }
 }

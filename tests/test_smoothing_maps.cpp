@@ -80,7 +80,7 @@ TEST(SmoothingMapsData, Den520dEveryRepresentation) {
       // the raw polyline runs inside the corridor, so the shortest path through it is no longer
       EXPECT_LE(polyline_length(f.path), raw_len * (1 + 1e-12));
       // recast's corridor is Recast's simplified mesh, which may cut obstacle corners (docs/recast.md).
-      if (!entry.caps.approximate_space) EXPECT_TRUE(fs.path_valid(f.path));
+      if (!entry.caps.approximate_space) { EXPECT_TRUE(fs.path_valid(f.path)); }
     }
     EXPECT_GE(paths, n / 2);
     corridors_seen += with_corridor;

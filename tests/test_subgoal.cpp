@@ -176,8 +176,8 @@ TEST(Subgoal, TableAnswersAsTheSearchWould) {
         table->search(q, parse_heuristic(h), st);
         const bool grid_metric = std::string(h) == "octile" || std::string(h) == "chebyshev";
         const bool admissible = std::string(h) != "manhattan" && std::string(h) != "octile*1.5" && (!grid_metric || lattice);
-        if (admissible) EXPECT_EQ(st.generated, 0u) << h;
-        else if (!q.direct) EXPECT_GT(st.generated, 0u) << h;  // the A* ran
+        if (admissible) { EXPECT_EQ(st.generated, 0u) << h; }
+        else if (!q.direct) { EXPECT_GT(st.generated, 0u) << h; }  // the A* ran
         answered += admissible && !q.path.empty();
       }
     }

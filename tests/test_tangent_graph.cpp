@@ -85,7 +85,7 @@ double optimum(const Env& e, const TangentGraph& tg, Point s, Point g, bool chec
     return kInf;
   }
   EXPECT_EQ(st, DiscQueryStatus::ok);
-  if (check_path) EXPECT_TRUE(e.rv.path_valid_radius(res->items, tg.radius())) << describe(res->items);
+  if (check_path) { EXPECT_TRUE(e.rv.path_valid_radius(res->items, tg.radius())) << describe(res->items); }
   EXPECT_EQ(res->items.front().p, s);
   EXPECT_EQ(res->items.back().p, g);
   EXPECT_NEAR(items_length(res->items), res->length, 1e-9 * (1 + res->length));
@@ -491,9 +491,10 @@ TEST(TangentGraph, BlockListCirclesHoldTheSeenOnes) {
         ASSERT_TRUE(rep.candidate_circles(p, listed));
         const auto& corners = e.fs.convex_corners();
         for (std::size_t k = 0; k < corners.size(); ++k)
-          if (const std::int32_t ci = tg.circle_of_corner(k); ci >= 0 && e.fs.segment_valid(p, corners[k].at))
+          if (const std::int32_t ci = tg.circle_of_corner(k); ci >= 0 && e.fs.segment_valid(p, corners[k].at)) {
             EXPECT_TRUE(std::binary_search(listed.begin(), listed.end(), ci))
                 << "circle " << ci << " missing at (" << p.x << ", " << p.y << ") R " << R;
+          }
         ASSERT_TRUE(std::is_sorted(listed.begin(), listed.end()));
         const auto all_s = tg.join_start(p), all_g = tg.join_goal(p, nullptr, true);
         const auto got_s = tg.join_start(p, &listed), got_g = tg.join_goal(p, &listed, true);

@@ -207,7 +207,7 @@ TEST(Terrain, WeightOneIsTheUnweightedMap) {
           EXPECT_EQ(ra[i].expansions, rb[i].expansions);
           EXPECT_EQ(ra[i].path, rb[i].path);
           EXPECT_FALSE(ra[i].cost);
-          if (rb[i].status == Status::ok) EXPECT_NEAR(*rb[i].cost, *rb[i].length, 1e-9 * *rb[i].length);
+          if (rb[i].status == Status::ok) { EXPECT_NEAR(*rb[i].cost, *rb[i].length, 1e-9 * *rb[i].length); }
         }
       }
     }

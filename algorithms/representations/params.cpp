@@ -90,6 +90,16 @@ void check_range(const ParamDecl& d, double v) {
                               ", " + bound(d.hi) + "]");
 }
 
+// "[lo,hi]", appended piece by piece: `"[" + std::string&&` trips GCC 12's -Wrestrict false positive
+// at -O3 (GCC bug 105651), a warning in the default job's build output.
+std::string bracket(const std::string& lo, const std::string& hi) {
+  std::string s = "[";
+  s += lo;
+  s += ',';
+  s += hi;
+  return s += ']';
+}
+
 }  // namespace
 
 std::string range_text(const ParamDecl& d) {
@@ -100,11 +110,11 @@ std::string range_text(const ParamDecl& d) {
       for (const auto& c : choices_of(d)) s += (s.empty() ? "" : "|") + c;
       return s;
     }
-    case ParamType::integer: return "[" + std::to_string(int(d.lo)) + "," + std::to_string(int(d.hi)) + "]";
+    case ParamType::integer: return bracket(std::to_string(int(d.lo)), std::to_string(int(d.hi)));
     case ParamType::text: return "text";
     case ParamType::real: break;
   }
-  return "[" + base::number(d.lo) + "," + base::number(d.hi) + "]";
+  return bracket(base::number(d.lo), base::number(d.hi));
 }
 
 std::string default_text(const ParamDecl& d) { return d.automatic ? "auto" : value_text(d, d.fallback); }
