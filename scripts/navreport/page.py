@@ -34,7 +34,7 @@ nav a { margin-right: 1em; color: #1f5fa8; text-decoration: none; }
 p.verdict { font-size: 16px; margin: .5em 0 .6em; background: #f4f8fc; border-left: 4px solid #1f77b4;
   padding: .35em .8em; }
 .first { display: flex; gap: 14px; align-items: flex-start; }
-.first .tables { flex: 1 1 auto; min-width: 0; } .first .side { flex: 0 0 auto; }
+.first .tables { flex: 1 1 auto; min-width: 0; overflow-x: auto; } .first .side { flex: 0 0 auto; }
 .first .side figure { margin: 0; } .first figcaption { font-size: 12px; }
 table.answer-table { margin: .2em 0 .5em; } table.answer-table caption { text-align: left; font-weight: 600;
   font-size: 14px; padding: 2px 0; caption-side: top; }
@@ -42,7 +42,7 @@ table.answer-table { font-size: 12.5px; } table.answer-table td, table.answer-ta
 table.answer-table td:nth-child(2) { white-space: nowrap; }
 table.answer-table td.key { color: #666; text-align: right; font-size: 12px; }
 table.answer-table th { font-size: 12px; } table.answer-table th .unit { font-size: 11px; }
-table.answer-table th.mark, table.answer-table td.mark { text-align: center; min-width: 40px; }
+table.answer-table th.mark, table.answer-table td.mark { text-align: center; width: 40px; }
 table.answer-table th.mark { background: #eef3fa; } table.answer-table td.on { color: #1f5fa8; font-weight: 700; }
 table.answer-table th.budget { background: #fdf1e8; } table.answer-table td.on.budget { color: #c2410c; }
 table.answer-table tr.front td:nth-child(2) { font-weight: 600; }

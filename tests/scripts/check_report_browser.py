@@ -157,6 +157,13 @@ def main():
         check(first[0][1] < HEIGHT / 3 and first[1][0] < HEIGHT / 2 and first[1][1] <= HEIGHT and first[2][0] < HEIGHT / 2,
               f"the verdict, the first facet table and the Pareto chart are on the first screen "
               f"(verdict ends at {first[0][1]:.0f}, table {first[1][0]:.0f}-{first[1][1]:.0f}, chart from {first[2][0]:.0f} px)")
+        # The facet tables fit their column beside the chart: wider, they scroll sideways inside it
+        # (before that fallback a wide table ran under the chart, its last columns hidden).
+        cramped = drv.execute_script("""
+            return Array.from(document.querySelectorAll('.first .tables'))
+              .filter(e => e.getBoundingClientRect().width > 0 && e.scrollWidth > e.clientWidth + 1)
+              .map(e => (e.closest('section') || e).id + ': ' + e.scrollWidth + ' > ' + e.clientWidth + ' px')""")
+        check(not cramped, "the facet tables fit beside the Pareto chart" + (f" (not: {cramped})" if cramped else ""))
         ans = drv.execute_script("""
             const first = document.getElementById('answer-all') || document;
             const rows = Array.from(first.querySelectorAll('table.answer-table tbody tr'));
@@ -232,13 +239,14 @@ def main():
             const out = [];
             const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
             document.querySelectorAll('.plotly-graph-div').forEach(d => {
+              const name = (d.closest('figure') || d).id;  // fig-<stem>: which chart
               const labels = Array.from(d.querySelectorAll('g.annotation')).filter(g => g.querySelector('.annotation-arrow-g'))
                 .map(g => [g.textContent, g.querySelector('rect.bg').getBoundingClientRect()]);
               const marks = Array.from(d.querySelectorAll('.scatterlayer .point')).map(p => p.getBoundingClientRect())
                 .filter(r => r.width > 0);
               labels.forEach(([t, r], i) => {
-                labels.slice(i + 1).forEach(([u, q]) => { if (hit(r, q)) out.push(d.id + ': ' + t + ' / ' + u); });
-                marks.forEach(m => { if (hit(r, m)) out.push(d.id + ': ' + t + ' over a marker'); });
+                labels.slice(i + 1).forEach(([u, q]) => { if (hit(r, q)) out.push(name + ': ' + t + ' / ' + u); });
+                marks.forEach(m => { if (hit(r, m)) out.push(name + ': ' + t + ' over a marker'); });
               });
             });
             return out;""")

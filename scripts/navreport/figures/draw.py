@@ -171,7 +171,7 @@ def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
             continue
         w, h = sizes[i]
         best, best_c = None, float("inf")
-        for radius in (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 17, 20):
+        for radius in (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 17, 20, 24, 28, 33, 40):  # (the far rings: crowded panels)
             dists = [radius * 12 + 4]
             for d in dists:
                 for k in range(24):

@@ -9,7 +9,7 @@ from navreport.figures.draw import SMOOTHING_MARKER, Figure, Panel, Series, run_
 from navreport.io import results as common
 
 # The compact chart: its width leaves the facet tables room beside it on a 1280 px screen.
-FRONT_WIDTH = 430
+FRONT_WIDTH = 400
 FRONT_COLOURS = {"front": "#1f5fa8", "budget": "#e6550d", "other": "#b0b0b0"}
 
 
