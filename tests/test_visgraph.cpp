@@ -458,6 +458,27 @@ TEST(VisGraph, TableOverBudgetIsRefused) {
   EXPECT_THROW(VisGraph(big, q), UnsupportedMap);
 }
 
+// labels_mb caps visgraph's hub labels as table_mb caps its table: refused above with a message
+// naming the parameter, built at or under it.
+TEST(VisGraph, HubLabelsAboveTheirCapAreRefused) {
+  std::mt19937_64 rng(7);
+  Map big = random_grid(120, 120, 0.3, rng);
+  Params p = Params::parse("labels=1");
+  VisGraph vg(big, p);
+  ASSERT_NE(vg.hub_labels(), nullptr);
+  const std::size_t bytes = vg.hub_labels()->entries() * HubLabels::kEntryBytes;
+  ASSERT_GT(bytes, std::size_t(1) << 20) << "the map must need more than the 1 MiB cap below";
+  Params capped = Params::parse("labels=1,labels_mb=1");
+  try {
+    VisGraph refused(big, capped);
+    ADD_FAILURE() << "labels above labels_mb=1 were built";
+  } catch (const UnsupportedMap& e) {
+    EXPECT_NE(std::string(e.what()).find("raise labels_mb"), std::string::npos) << e.what();
+  }
+  Params roomy = Params::parse("labels=1,labels_mb=" + std::to_string((bytes >> 20) + 1));
+  EXPECT_EQ(VisGraph(big, roomy).hub_labels()->entries(), vg.hub_labels()->entries());
+}
+
 // attach by per-block candidate lists (block=B): exactly the nodes a point sees with the line
 // tangent at the node, as brute force finds them, for every block size and every kind of point.
 TEST(VisGraph, BlockCandidatesFindExactlyTheTangentVisibleNodes) {

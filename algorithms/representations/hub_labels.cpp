@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "representations/dijkstra.hpp"
@@ -43,7 +45,7 @@ std::vector<std::uint32_t> HubLabels::order(const CsrGraph& g, std::size_t sampl
   return out;
 }
 
-HubLabels::HubLabels(const CsrGraph& g, std::size_t samples) {
+HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_bytes) {
   const std::size_t n = num_vertices(g);
   vertex_ = order(g, samples);
   std::vector<std::uint32_t> rank(n);
@@ -58,6 +60,8 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples) {
   using Item = std::pair<double, std::uint32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
   const CsrWeightMap w = weight_map(g);
+  const std::size_t max_entries = max_bytes / kEntryBytes;
+  std::size_t entries = 0;
   for (std::uint32_t k = 0; k < n; ++k) {
     const std::uint32_t r = vertex_[k];
     for (const Entry& e : label[r]) root_d[e.hub] = e.d;
@@ -77,6 +81,9 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples) {
           break;
         }
       if (pruned) continue;
+      if (++entries > max_entries)
+        throw std::length_error("hub labels above " + std::to_string(max_bytes >> 20) + " MiB after " + std::to_string(k) +
+                                " of " + std::to_string(n) + " roots");
       label[u].push_back({k, pred[u], du});
       for (auto [it, end] = out_edges(u, g); it != end; ++it) {
         const std::uint32_t v = target(*it, g);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/files.hpp"
 #include "datasets/movingai.hpp"
 #include "harness/run/metadata.hpp"
 #include "harness/run/run.hpp"
@@ -57,7 +58,7 @@ int merge_command(const MergeArgs& o, const std::vector<std::string>& argv) {
   std::vector<fs::path> unit_dirs;
   for (const auto& d : dirs) {
     if (!fs::exists(d / "sweep.json")) throw base::InputError(d.string() + ": not a sweep folder (no sweep.json)");
-    json j = json::parse(read_file(d / "sweep.json"));
+    json j = json::parse(base::read_file(d / "sweep.json"));
     if (hash.empty()) {
       hash = j.value("config_hash", "");
       config = j["config"];
@@ -100,8 +101,8 @@ int merge_command(const MergeArgs& o, const std::vector<std::string>& argv) {
     for (auto& d : dirs) v.push_back(d.string());
     return v;
   }();
-  write_atomic(fs::path(out) / "results.meta.json", meta.dump(2) + "\n");
-  write_atomic(fs::path(out) / "sweep.json", json{{"config_hash", hash}, {"config", config}}.dump(2) + "\n");
+  base::write_atomic(fs::path(out) / "results.meta.json", meta.dump(2) + "\n");
+  base::write_atomic(fs::path(out) / "sweep.json", json{{"config_hash", hash}, {"config", config}}.dump(2) + "\n");
   std::cerr << "navbench: merged " << ids.size() + dyn_ids.size() << " units into " << out << '\n';
   return 0;
 }

@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/files.hpp"
 #include "datasets/dynamic.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/dynamic.hpp"
@@ -42,13 +43,13 @@ void claim_output_folder(const fs::path& out, const SweepConfig& cfg, const std:
   if (fs::exists(stamp)) {
     json old;
     try {
-      old = json::parse(read_file(stamp));
+      old = json::parse(base::read_file(stamp));
     } catch (...) {
     }
     if (old.value("config_hash", "") != hash)
       throw std::invalid_argument(out.string() + " holds results of a different sweep config; choose another --out");
   } else {
-    write_atomic(stamp, json{{"config_hash", hash}, {"config", cfg.canonical}}.dump(2) + "\n");
+    base::write_atomic(stamp, json{{"config_hash", hash}, {"config", cfg.canonical}}.dump(2) + "\n");
   }
   for (const auto& e : fs::directory_iterator(out / "units"))
     if (e.path().string().find(".tmp") != std::string::npos || e.path().string().find(".part.") != std::string::npos)
@@ -132,7 +133,7 @@ std::size_t run_dynamic_unit(const SweepConfig& cfg, const Unit& u, const fs::pa
   for (const char* ext : {".updates.csv", ".build.csv", ".paths.csv"})
     if (fs::exists(rc.out + ext)) fs::rename(rc.out + ext, dir / (u.id + ext));
   fs::remove(rc.out + ".meta.json");
-  const std::string rows = read_file(rc.out + ".csv");
+  const std::string rows = base::read_file(rc.out + ".csv");
   fs::rename(rc.out + ".csv", dir / (u.id + ".csv"));
   const std::size_t lines = std::size_t(std::count(rows.begin(), rows.end(), '\n'));
   return lines ? lines - 1 : 0;
@@ -151,7 +152,7 @@ struct SharedMap {
 // A previous (interrupted) run's saved optimum into `queries`; false when there is none.
 bool read_saved_optimum(const fs::path& opt, std::vector<QueryInput>& queries) {
   if (!fs::exists(opt)) return false;
-  std::istringstream in(read_file(opt));
+  std::istringstream in(base::read_file(opt));
   std::string line;
   std::getline(in, line);
   std::size_t qi = 0;
@@ -183,7 +184,7 @@ void prepare_shared(SharedMap& sh, const PreparedMap& read, const Unit& u, const
   for (const auto& q : sh.am->queries())
     text += std::to_string(q.scen_index) + "," + (q.optimal ? exact_text(*q.optimal) : "") +
             (costs ? "," + (q.optimal_cost ? exact_text(*q.optimal_cost) : std::string()) : std::string()) + "\n";
-  write_atomic(opt, text);
+  base::write_atomic(opt, text);
 }
 
 // One static unit on its shared map: rows into units/ID.*, ID.csv last. Returns the number of rows.
@@ -202,9 +203,9 @@ std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, const AgentMa
     ++nrows;
   });
   const fs::path dir = out / "units";
-  write_atomic(dir / (u.id + ".build.csv"), build_header(groups) + "\n" + (b ? format_build_row(*b, groups) + "\n" : ""));
-  if (cfg.unit.paths) write_atomic(dir / (u.id + ".paths.csv"), paths);
-  write_atomic(dir / (u.id + ".csv"), csv);  // last: its presence marks the unit finished
+  base::write_atomic(dir / (u.id + ".build.csv"), build_header(groups) + "\n" + (b ? format_build_row(*b, groups) + "\n" : ""));
+  if (cfg.unit.paths) base::write_atomic(dir / (u.id + ".paths.csv"), paths);
+  base::write_atomic(dir / (u.id + ".csv"), csv);  // last: its presence marks the unit finished
   return nrows;
 }
 
@@ -373,7 +374,7 @@ int sweep_command(const SweepArgs& o, const std::vector<std::string>& argv) {
   std::vector<const Map*> read;  // maps from occupancy images: resolution, origin, how read (docs/maps.md)
   for (const auto& pm : maps) read.push_back(&pm.map);
   if (const json frames = map_frames_json(read); !frames.empty()) meta["map_frames"] = frames;
-  write_atomic(out / "results.meta.json", meta.dump(2) + "\n");
+  base::write_atomic(out / "results.meta.json", meta.dump(2) + "\n");
 
   run_units(cfg, todo, maps, out, o, argv);
   finish(cfg, plan, out, o);

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/files.hpp"
 #include "base/text.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/traces.hpp"
@@ -98,7 +99,7 @@ class MergedFile {
       fs::remove(tmp_);
     }
   }
-  void append_body_of(const fs::path& unit_file) { put(body(read_file(unit_file))); }
+  void append_body_of(const fs::path& unit_file) { put(body(base::read_file(unit_file))); }
   void commit() {
     const bool ok = std::fflush(f_) == 0 && ::fsync(fileno(f_)) == 0;
     std::fclose(f_);

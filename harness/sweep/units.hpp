@@ -1,4 +1,4 @@
-// The units of a sweep and their files: ids, atomic writes, merging unit files into one result
+// The units of a sweep and their files: ids, merging unit files into one result
 // set, and progress lines. Shared by `navbench sweep` and `navbench merge`.
 #pragma once
 #include <chrono>
@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "base/files.hpp"
 #include "base/timing.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/agent.hpp"
@@ -49,8 +48,6 @@ std::string optimum_id(const std::string& collection, const std::string& map, co
 std::string exact_text(double v);
 // A stable hash of the canonical config text (base::fnv1a_hex), as 16 hex digits.
 std::string config_hash(const std::string& canonical);
-using base::read_file;     // base/files.hpp
-using base::write_atomic;
 // --shard K/N -> {K, N} with 1 <= K <= N (std::invalid_argument otherwise).
 std::pair<long, long> parse_shard(const std::string& s);
 

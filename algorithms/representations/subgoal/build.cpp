@@ -10,6 +10,7 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -69,6 +70,9 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   // labels=1: hub labels over the simple subgoal graph (hub_labels.hpp), each query answered from
   // them without a search (labels_search()); named only.
   labels_on_ = params.flag(param(kParams, "labels"));
+  // labels_mb: the labels' size is known only once made; the build stops above it (read with
+  // labels=1 only, or when named, so other build rows keep their params).
+  if (labels_on_ || params.given(param(kParams, "labels_mb"))) labels_mb_ = params.integer(param(kParams, "labels_mb"));
   const bool table = params.flag(param(kParams, "table"), cell_of_.size() <= 1024 && !search_named && !ch_ && !labels_on_);
   // Default levels=16 (N-level): the fastest exact search on den520d, brc202d and Aurora (against
   // levels=1 and 2: docs/measurements.md, harness/bench/bench_subgoal.cpp); levels=1 gives the simple
@@ -235,7 +239,13 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   if (ch_) build_ch();
   else if (levels_ >= 2) build_two_level();
   labels_ = HubLabels();
-  if (labels_on_) labels_ = HubLabels(graph_, HubLabels::kSamples);
+  if (labels_on_) {
+    try {
+      labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
+    } catch (const std::length_error& e) {
+      throw UnsupportedMap(std::string("subgoal: ") + e.what() + " (raise labels_mb)");
+    }
+  }
   table_ = DistanceTable();
   if (table_on_) {
     if (n >= DistanceTable::kNoPrev) throw UnsupportedMap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");

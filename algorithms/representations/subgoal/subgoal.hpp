@@ -73,6 +73,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt, active, ch or labels is named"},
       ParamDecl{"ch", ParamType::flag, 0, 0, 1, "contraction hierarchy over the simple graph, bidirectional upward query (SGCH)"},
       ParamDecl{"labels", ParamType::flag, 0, 0, 1, "hub labels over the simple graph: a query needs no search"},
+      ParamDecl{"labels_mb", ParamType::integer, 1024, 1, 1 << 20, "largest hub labels (MiB); the build is refused above"},
       ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table, ch or labels"},
       ParamDecl{"reach", ParamType::flag, 0, 0, 1, "per-cell lists of direct-h-reachable subgoals for locate", "1 up to 2^20 cells, 2^18 with labels"},
       ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table or ch"},
@@ -207,7 +208,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // labels=1: the query answered from the hub labels.
   double labels_search(Query& q, std::size_t& steps) const;
 
-  int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0;
+  int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0, labels_mb_ = 1024;
   bool table_on_ = false, ch_ = false;
   Landmarks landmarks_;
   DistanceTable table_;                       // table=1: over the simple subgoal graph, made by finish()

@@ -94,6 +94,8 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
   // (every key is checked before the build) and a contradiction the user named fails at once.
   const bool skip_named = params.flag(param(kParams, "skip"), false);
   const bool labels = params.flag(param(kParams, "labels"));
+  // labels_mb: read with labels=1 only (or when named), so other build rows keep their params.
+  if (labels || params.given(param(kParams, "labels_mb"))) labels_mb_ = params.integer(param(kParams, "labels_mb"));
   params.integer(param(kParams, "alt"), 0);
   params.finish("visgraph");
   if (skip_named && !taut) throw std::invalid_argument("visgraph: skip=1 needs taut=1 (levels are over taut states)");
@@ -190,7 +192,11 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
     for (auto [i, j] : joined) edges.push_back({i, j, distance(c[i].at, c[j].at)});
     const CsrGraph corners_graph(n, std::move(edges));
     if (alt > 0) label_landmarks_ = Landmarks(corners_graph, weight_map(corners_graph), std::size_t(alt), std::identity{}, true);
-    labels_ = HubLabels(corners_graph, HubLabels::kSamples);
+    try {
+      labels_ = HubLabels(corners_graph, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
+    } catch (const std::length_error& e) {
+      throw UnsupportedMap(std::string("visgraph: ") + e.what() + " (raise labels_mb)");
+    }
   }
   // All corner-to-corner distances, one place per corner (both taut states).
   table_ = DistanceTable();
@@ -212,6 +218,7 @@ void VisGraph::build_squeeze(Params& params) {
   params.flag(param(kParams, "taut"), false);
   params.flag(param(kParams, "table"), false);
   params.integer(param(kParams, "table_mb"));
+  if (params.given(param(kParams, "labels_mb"))) params.integer(param(kParams, "labels_mb"));
   params.flag(param(kParams, "labels"));
   params.integer(param(kParams, "block"), 0);
   params.flag(param(kParams, "skip"), false);

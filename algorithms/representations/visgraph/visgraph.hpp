@@ -114,6 +114,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distance table: a query needs no search", "1 up to 1,024 corners unless alt or skip is named"},
       ParamDecl{"table_mb", ParamType::integer, 1024, 1, 1 << 20, "largest table (MiB of distances); refused above"},
       ParamDecl{"labels", ParamType::flag, 0, 0, 1, "hub labels over the corners: a query needs no search"},
+      ParamDecl{"labels_mb", ParamType::integer, 1024, 1, 1 << 20, "largest hub labels (MiB); the build is refused above"},
       ParamDecl{"block", ParamType::integer, 0, 0, 1024, "attach by candidate lists per block of cells (0: angular sweep)", "2 on grids up to 2^18 cells and 4,096 corners, else 0"},
       ParamDecl{"skip", ParamType::flag, 0, 0, 1, "ENLSVG skip graph: search the skip arcs only", "1 with taut, no table and up to 1M tangent pairs"},
       ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks (0: none); with labels=1 over the corners, bounding the query's links",
@@ -339,7 +340,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   HubLabels labels_;
   // pos_ (inherited), per vertex: read by the heuristic in the search loop, kept inline.
   Params params_;           // as given; update() takes the defaults of the new map from them
-  int block_ = 0, table_mb_ = 1024;
+  int block_ = 0, table_mb_ = 1024, labels_mb_ = 1024;
   // What only update() keeps (update.cpp), from the first update on: per node its partners, and
   // the rows its sweep read (from env_row0, one [x0, x1] per row, x0 > x1 for none); and its
   // scratch: changed cells grown by one (bit 1 freed, 2 blocked, zero between updates), rows

@@ -323,6 +323,7 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   // links x goal places) outweighs what it saves (docs/measurements.md, the defaults' table).
   const bool table = params.flag(param(kParams, "table"), false);
   table_mb_ = params.integer(param(kParams, "table_mb"));
+  if (params.given(param(kParams, "labels_mb"))) params.integer(param(kParams, "labels_mb"));
   const int alt = params.integer(param(kParams, "alt"), unit_floor && !table ? 16 : 0);
   params.finish("visgraph");
   if (!unit_floor && (table || alt > 0))
