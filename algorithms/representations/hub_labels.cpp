@@ -117,8 +117,8 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
   }
   // Into the flat arrays, each vertex's list freed as soon as it is copied and the freed memory
   // handed back to the system as it adds up (release_freed), so the lists (16 bytes an entry plus
-  // their growth slack) and the arrays (kEntryBytes) are not resident together: on Aurora's simple
-  // subgoal graph the process peaked 37 MB above the labels' 38 MB before (docs/measurements.md).
+  // their growth slack) and the arrays (kEntryBytes) are not resident together (the peak before
+  // and after, and the build time it costs: docs/measurements.md, subgoal:labels=1).
   off_.assign(n + 1, 0);
   for (std::size_t v = 0; v < n; ++v) off_[v + 1] = off_[v] + std::uint32_t(label[v].size());
   hub_.reserve(off_[n]);
