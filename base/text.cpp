@@ -64,6 +64,45 @@ std::string number(double v, int significant) {
   return buf;
 }
 
+std::string printable(std::string_view s) {
+  // The length of the valid UTF-8 sequence starting at s[i] (RFC 3629: no overlong forms, no
+  // surrogates, nothing above U+10FFFF), 0 when there is none.
+  auto sequence = [&s](std::size_t i) -> std::size_t {
+    const auto b = [&s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned c = b(i);
+    std::size_t n = 0;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4) n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else return 0;
+    if (i + n > s.size() || b(i + 1) < lo || b(i + 1) > hi) return 0;
+    for (std::size_t k = 2; k < n; ++k)
+      if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
+    return n;
+  };
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += s[i++];
+      continue;
+    }
+    if (const std::size_t n = c >= 0x80 ? sequence(i) : 0) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+    ++i;
+  }
+  return out;
+}
+
 std::string fnv1a_hex(std::string_view s) {
   std::uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;

@@ -28,6 +28,11 @@ std::vector<std::string> split_ws(const std::string& s);
 // s without leading and trailing white space.
 std::string trim(const std::string& s);
 
+// s as text a terminal, a CSV file and a JSON string can all hold: valid UTF-8 kept, every control
+// byte and every byte that is not part of a valid UTF-8 sequence written \xNN. Error messages quote
+// what a file held, and a binary file, or an outside planner's exception text, can hold anything.
+std::string printable(std::string_view s);
+
 // A stable hash of the bytes of s (FNV-1a: Fowler, Noll, Vo), as 16 hex digits.
 std::string fnv1a_hex(std::string_view s);
 

@@ -14,12 +14,14 @@
 #include <memory>
 #include <sstream>
 
+#include "base/text.hpp"
 #include "datasets/generate.hpp"
 #include "geometry/free_space.hpp"
 #include "harness/gppc/client.hpp"
 #include "harness/gppc/judge.hpp"
 #include "search/workspace.hpp"
 #include "harness/registry/registry.hpp"
+#include "harness/results/results.hpp"
 #include "harness/run/description.hpp"
 #include "harness/run/oracles.hpp"
 #include "search/heuristic.hpp"
@@ -210,6 +212,31 @@ TEST(Gppc, MisbehavingEntryCostsOneQueryEach) {
   EXPECT_EQ(e.restarts(), 5);  // crash, abort, exception, hang, memory
   const std::string log = slurp(t.spec("misbehaving", Track::anyangle).log);
   EXPECT_NE(log.find("misbehaving entry: query from x = 10"), std::string::npos);
+}
+
+// An entry's exception text is whatever bytes it threw; the results files and the viewer's JSON
+// must still hold it: every byte that is not text written \xNN, valid UTF-8 kept (base::printable).
+TEST(Gppc, AnEntrysMessageOfAnyBytesIsWrittenAsText) {
+  EXPECT_EQ(base::printable("plain, text"), "plain, text");
+  EXPECT_EQ(base::printable("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x97\xba"), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x97\xba");  // 2, 3, 4 bytes
+  EXPECT_EQ(base::printable(std::string("a\nb\tc\x00" "d\x7f", 8)), "a\\x0ab\\x09c\\x00d\\x7f");
+  EXPECT_EQ(base::printable("\xff\xfe"), "\\xff\\xfe");
+  EXPECT_EQ(base::printable("\x80"), "\\x80");               // a continuation byte alone
+  EXPECT_EQ(base::printable("\xc0\x80"), "\\xc0\\x80");      // overlong
+  EXPECT_EQ(base::printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
+  EXPECT_EQ(base::printable("\xe2\x82"), "\\xe2\\x82");      // cut short
+  EXPECT_EQ(base::printable("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // above U+10FFFF
+  ResultRow r;
+  r.map = "m";
+  r.representation = "gppc:x";
+  r.status = Status::error;
+  r.message = "GetPath threw: \xff\x01 then\nmore \xc3\xa9";
+  const std::string line = format_row(r);
+  EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+  EXPECT_NE(line.find("GetPath threw: \\xff\\x01 then\\x0amore \xc3\xa9"), std::string::npos) << line;
+  std::string text;
+  EXPECT_NO_THROW(text = result_row_json(r).dump());
+  EXPECT_NE(text.find("\\\\xff"), std::string::npos) << text;
 }
 
 TEST(Gppc, DeclaredTrackIsChecked) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/text.hpp"
+
 #include "datasets/generate.hpp"
 #include "datasets/generate_dynamic.hpp"
 #include "datasets/terrain.hpp"
@@ -55,11 +57,18 @@ std::optional<StructureArgs> parse_structure_args(const std::vector<std::string>
 bool parse_list_args(const std::vector<std::string>& args);
 
 namespace cli {
-// Collapses a (possibly multi-line) message into one line.
+// A message as the one line of an error: line breaks and tabs as spaces, other control bytes and
+// bytes that are not UTF-8 as \xNN (base::printable: messages quote what a file held), and a
+// message that quotes a whole long line shortened in its middle, keeping where (the start) and why
+// (the end).
 inline std::string one_line(std::string s) {
-  std::replace(s.begin(), s.end(), '\n', ' ');
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
+  constexpr std::size_t kHead = 400, kTail = 300;
+  if (s.size() > kHead + kTail + 100)
+    s = s.substr(0, kHead) + " [... " + std::to_string(s.size() - kHead - kTail) + " bytes ...] " + s.substr(s.size() - kTail);
+  return base::printable(s);
 }
 }  // namespace cli
 

@@ -184,7 +184,7 @@ constexpr Column<U> kUpdateColumns[] = {
 void write(std::string& s, Kind k, const Cell& c) {
   if (std::holds_alternative<std::monostate>(c)) return;
   switch (k) {
-    case Kind::text: s += csv_field(std::get<std::string>(c)); return;
+    case Kind::text: s += csv_field(base::printable(std::get<std::string>(c))); return;  // messages quote what entries said (json_of)
     case Kind::count: s += std::to_string(std::get<long long>(c)); return;
     case Kind::number: s += format_number(std::get<double>(c)); return;
     case Kind::time: s += base::fixed(std::get<double>(c), 3); return;
@@ -192,10 +192,13 @@ void write(std::string& s, Kind k, const Cell& c) {
   }
 }
 
-// One value in JSON: an absent one is null.
+// One value in JSON: an absent one is null; text as the CSV writes it (base::printable: json::dump
+// throws on bytes that are not UTF-8).
 nlohmann::json json_of(const Cell& c) {
   return std::visit([](const auto& v) -> nlohmann::json {
-    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::monostate>) return nullptr;
+    using V = std::decay_t<decltype(v)>;
+    if constexpr (std::is_same_v<V, std::monostate>) return nullptr;
+    else if constexpr (std::is_same_v<V, std::string>) return base::printable(v);
     else return v;
   }, c);
 }

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 
+#include "base/text.hpp"
 #include "harness/run/timed_build.hpp"
 #include "harness/serve/viewer.hpp"
 
@@ -53,7 +54,7 @@ UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange
       out.error = fresh.unsupported;
       out.update_us += fresh.row.build_ms * 1000.0;
     } catch (const std::exception& x) {
-      out.error = x.what();
+      out.error = base::printable(x.what());
     }
   }
   b.structure.reset();

@@ -3,6 +3,7 @@
 #include <httplib.h>
 
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "harness/serve/viewer.hpp"
 #include "harness/serve/web_assets.hpp"
 
@@ -12,7 +13,8 @@ namespace {
 
 constexpr const char* kJson = "application/json";
 
-std::string error_body(const std::string& message) { return json{{"error", message}}.dump(); }
+// The message as valid UTF-8 (base::printable): json::dump throws on anything else.
+std::string error_body(const std::string& message) { return json{{"error", base::printable(message)}}.dump(); }
 
 // Runs `f` and turns every failure into a JSON error answer.
 template <class F>

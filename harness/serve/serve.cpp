@@ -19,6 +19,7 @@
 #include <httplib.h>
 
 #include "base/error.hpp"
+#include "base/text.hpp"
 #include "harness/serve/viewer.hpp"
 
 #ifndef NAVBENCH_SOURCE_DIR
@@ -39,9 +40,9 @@ std::unique_ptr<viewer::MapCache> load_maps(ServeArgs& o) {
     }
     return std::make_unique<viewer::MapCache>(expand_map_paths(o.maps), o.cache_maps);
   } catch (const base::InputError& e) {
-    std::cerr << "navbench serve: " << e.what() << '\n';
+    std::cerr << "navbench serve: " << base::printable(e.what()) << '\n';
   } catch (const std::invalid_argument& e) {
-    std::cerr << "navbench serve: " << e.what() << '\n';
+    std::cerr << "navbench serve: " << base::printable(e.what()) << '\n';
   }
   return nullptr;
 }
@@ -93,7 +94,7 @@ bool offer_outside_planners(const ServeArgs& o) {
         specs.push_back(std::move(s));
       }
   } catch (const std::invalid_argument& e) {
-    std::cerr << "navbench serve: " << e.what() << '\n';
+    std::cerr << "navbench serve: " << base::printable(e.what()) << '\n';
     return false;
   }
   viewer::set_outside_planners(std::move(specs));

@@ -198,5 +198,14 @@ if "$nb" run --map "$tmp/blk.map" --scen "$tmp/out.scen" --rep grid8,visgraph --
    && [ "$(grep -c ',ok,' "$tmp/outside.csv")" -eq 2 ]; then echo "ok   scenario_point_outside_map"
 else echo "FAIL scenario_point_outside_map: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 total=$((total+1))
+# An error quotes what the file held: a byte that is not text is written \xNN (the line stays
+# printable ASCII or UTF-8, one line), and a quoted line of thousands of characters is shortened in
+# its middle, keeping the file:line and the reason.
+printf 'type costs\nheight 1\nwidth 3\ncosts\n1 \272\001 2\n' > "$tmp/bin.costs"
+expect_error costs_binary_byte "bin\.costs:5: cost '\\\\xba\\\\x01' at x 1 is not a number" run --map "$tmp/ok.map" --scen "$m.scen" --rep grid8 --costs "$tmp/bin.costs" --out "$tmp/r"
+if LC_ALL=C grep -q '[^[:print:]]' "$tmp/err"; then echo "FAIL costs_binary_byte: a raw byte on stderr"; fails=$((fails+1)); fi
+{ printf 'type '; head -c 20000 /dev/zero | tr '\0' 'y'; printf '\nheight 1\nwidth 3\nmap\n...\n'; } > "$tmp/long.map"
+expect_error long_line_shortened "long\.map:1: map type 'yyy.*\[\.\.\. [0-9]+ bytes \.\.\.\] yyy+' is not supported \(only octile\)$" run --map "$tmp/long.map" --rep grid8 --out "$tmp/r"
+if [ "$(wc -c <"$tmp/err")" -gt 1000 ]; then echo "FAIL long_line_shortened: $(wc -c <"$tmp/err") bytes"; fails=$((fails+1)); fi
 echo "$((total - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]
