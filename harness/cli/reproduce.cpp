@@ -169,7 +169,7 @@ int uras_koenig_arena2(const std::string& data, const std::string& out, const st
   write_reproduce_html(out + "/index.html", "navbench reproduce uras-koenig-arena2", md.str());
   nlohmann::json config = {{"reproduce", "uras-koenig-arena2"}, {"data", data}, {"representation", text}, {"convention", "corner"},
                            {"pinch", "allow"}, {"queries", n}, {"configs", configs}};
-  std::ofstream(out + "/meta.json") << run_metadata(argv, 0, config).dump(2) << '\n';
+  std::ofstream(out + "/meta.json") << json_text(run_metadata(argv, 0, config), 2) << '\n';
   std::cerr << "navbench: wrote " << out << "/table.md, index.html, lengths.csv, meta.json\n";
   return 0;
 }

@@ -335,7 +335,7 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
   nlohmann::json config = {{"reproduce", "gppc2023-" + track}, {"data", o.published}, {"config", o.config},
                            {"maps", cfg.maps}, {"limit", cfg.limit}, {"convention", rc.select.convention},
                            {"pinch", "forbid"}, {"run", rc.out}, {"rows", rows}};
-  std::ofstream(o.out + "/meta.json") << run_metadata(argv, 0, config).dump(2) << '\n';
+  std::ofstream(o.out + "/meta.json") << json_text(run_metadata(argv, 0, config), 2) << '\n';
   std::cerr << "navbench: wrote " << o.out << "/table.md, index.html, meta.json, run/results.*\n";
   return 0;
 }

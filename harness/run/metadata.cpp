@@ -46,6 +46,10 @@ std::string cpu_model() {
 
 }  // namespace
 
+std::string json_text(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t seed, const nlohmann::json& config) {
   nlohmann::json j;
   std::string cmd;
@@ -96,7 +100,7 @@ void write_run_metadata(const RunConfig& cfg, const nlohmann::json* maps) {
   if (!meta) throw std::runtime_error(cfg.out + ".meta.json: cannot write");
   nlohmann::json j = run_metadata(cfg.argv, cfg.select.seed, config_json(cfg));
   if (maps && !maps->empty()) j["map_frames"] = *maps;
-  meta << j.dump(2) << '\n';
+  meta << json_text(j, 2) << '\n';
 }
 
 }  // namespace navbench

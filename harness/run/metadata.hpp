@@ -11,6 +11,11 @@ namespace navbench {
 
 nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t seed, const nlohmann::json& config);
 
+// j as JSON text (indent < 0: one line), every byte that is not UTF-8 in its strings replaced by
+// U+FFFD: the files navbench writes hold paths, and a path is whatever bytes the file system
+// holds (a folder named in Latin-1), where plain json::dump throws and the run would end.
+std::string json_text(const nlohmann::json& j, int indent = -1);
+
 struct Map;
 // The maps of a run read from occupancy images (ROS map_server, PNG/PGM; docs/maps.md), by name:
 // resolution, origin, yaw, mode, thresholds and cell counts as read. Empty when there are none.

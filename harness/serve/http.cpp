@@ -4,6 +4,7 @@
 
 #include "base/error.hpp"
 #include "base/text.hpp"
+#include "harness/run/metadata.hpp"
 #include "harness/serve/viewer.hpp"
 #include "harness/serve/web_assets.hpp"
 
@@ -128,17 +129,17 @@ void post_json(httplib::Server& svr, const char* path, MapCache& maps, json (*an
     guarded(res, [&] {
       if (req.body.size() > body_limit(path))  // a body sent without Content-Length (chunked)
         throw HttpError(413, "request body too large (at most " + std::to_string(body_limit(path)) + " bytes)");
-      res.set_content(answer(maps, parse_body(req)).dump(), kJson);
+      res.set_content(json_text(answer(maps, parse_body(req))), kJson);
     });
   });
 }
 
 void install_api(httplib::Server& svr, MapCache& maps) {
   svr.Get("/api/info", [&maps](const httplib::Request&, httplib::Response& res) {
-    guarded(res, [&] { res.set_content(api_info(maps).dump(), kJson); });
+    guarded(res, [&] { res.set_content(json_text(api_info(maps)), kJson); });
   });
   svr.Get("/api/map", [&maps](const httplib::Request& req, httplib::Response& res) {
-    guarded(res, [&] { res.set_content(api_map(maps, maps.find(req.get_param_value("map"))).dump(), kJson); });
+    guarded(res, [&] { res.set_content(json_text(api_map(maps, maps.find(req.get_param_value("map")))), kJson); });
   });
   // GET /api/structure?map=ID&rep=SPEC[&radius=R]: the representation's structure (`navbench
   // structure`; at R > 0 its build for that radius) as little-endian float32 x1 y1 x2 y2 per segment.

@@ -101,8 +101,8 @@ int merge_command(const MergeArgs& o, const std::vector<std::string>& argv) {
     for (auto& d : dirs) v.push_back(d.string());
     return v;
   }();
-  base::write_atomic(fs::path(out) / "results.meta.json", meta.dump(2) + "\n");
-  base::write_atomic(fs::path(out) / "sweep.json", json{{"config_hash", hash}, {"config", config}}.dump(2) + "\n");
+  base::write_atomic(fs::path(out) / "results.meta.json", json_text(meta, 2) + "\n");
+  base::write_atomic(fs::path(out) / "sweep.json", json_text(json{{"config_hash", hash}, {"config", config}}, 2) + "\n");
   std::cerr << "navbench: merged " << ids.size() + dyn_ids.size() << " units into " << out << '\n';
   return 0;
 }

@@ -49,7 +49,7 @@ void claim_output_folder(const fs::path& out, const SweepConfig& cfg, const std:
     if (old.value("config_hash", "") != hash)
       throw std::invalid_argument(out.string() + " holds results of a different sweep config; choose another --out");
   } else {
-    base::write_atomic(stamp, json{{"config_hash", hash}, {"config", cfg.canonical}}.dump(2) + "\n");
+    base::write_atomic(stamp, json_text(json{{"config_hash", hash}, {"config", cfg.canonical}}, 2) + "\n");
   }
   for (const auto& e : fs::directory_iterator(out / "units"))
     if (e.path().string().find(".tmp") != std::string::npos || e.path().string().find(".part.") != std::string::npos)
@@ -349,7 +349,7 @@ int sweep_command(const SweepArgs& o, const std::vector<std::string>& argv) {
   SweepConfig cfg = read_config(o.config_path);
   cfg.unit.threads = o.threads;  // not part of the config: the rows are the same for any count (dynamic units use 1)
   const fs::path out = o.out.empty() ? fs::path(cfg.output) : fs::path(o.out);
-  const std::string hash = config_hash(cfg.canonical.dump());
+  const std::string hash = config_hash(json_text(cfg.canonical));
   claim_output_folder(out, cfg, hash);
 
   // Every map, scenario and dynamic scenario is read and checked before any unit runs.
@@ -374,7 +374,7 @@ int sweep_command(const SweepArgs& o, const std::vector<std::string>& argv) {
   std::vector<const Map*> read;  // maps from occupancy images: resolution, origin, how read (docs/maps.md)
   for (const auto& pm : maps) read.push_back(&pm.map);
   if (const json frames = map_frames_json(read); !frames.empty()) meta["map_frames"] = frames;
-  base::write_atomic(out / "results.meta.json", meta.dump(2) + "\n");
+  base::write_atomic(out / "results.meta.json", json_text(meta, 2) + "\n");
 
   run_units(cfg, todo, maps, out, o, argv);
   finish(cfg, plan, out, o);

@@ -207,5 +207,16 @@ if LC_ALL=C grep -q '[^[:print:]]' "$tmp/err"; then echo "FAIL costs_binary_byte
 { printf 'type '; head -c 20000 /dev/zero | tr '\0' 'y'; printf '\nheight 1\nwidth 3\nmap\n...\n'; } > "$tmp/long.map"
 expect_error long_line_shortened "long\.map:1: map type 'yyy.*\[\.\.\. [0-9]+ bytes \.\.\.\] yyy+' is not supported \(only octile\)$" run --map "$tmp/long.map" --rep grid8 --out "$tmp/r"
 if [ "$(wc -c <"$tmp/err")" -gt 1000 ]; then echo "FAIL long_line_shortened: $(wc -c <"$tmp/err") bytes"; fails=$((fails+1)); fi
+# A map whose file name is not UTF-8 (a folder named in Latin-1): run and sweep complete, their
+# JSON files parse (the name's byte replaced there, \xNN in the CSV), and a re-run resumes.
+lat="$tmp/lat"; mkdir -p "$lat/m"; name=$(printf 'caf\351')
+cp "$m" "$lat/m/$name.map"; sed "s/l-corridor\.map/$name.map/" "$m.scen" > "$lat/m/$name.map.scen"
+printf '{"maps": ["%s/m"], "representations": ["grid8"]}' "$lat" > "$lat/s.json"
+if "$nb" run --map "$lat/m/$name.map" --rep grid8 --out "$lat/r" --quiet 2>"$tmp/err" \
+   && "$nb" sweep "$lat/s.json" --out "$lat/sw" 2>>"$tmp/err" >/dev/null && "$nb" sweep "$lat/s.json" --out "$lat/sw" 2>>"$tmp/err" >/dev/null \
+   && python3 -c 'import json, sys; [json.load(open(f, encoding="utf-8")) for f in sys.argv[1:]]' "$lat/r.meta.json" "$lat/sw/sweep.json" "$lat/sw/results.meta.json" \
+   && grep -q '^caf\\xe9,m,' "$lat/sw/results.csv"; then echo "ok   latin1_file_name"
+else echo "FAIL latin1_file_name: $(tail -2 "$tmp/err")"; fails=$((fails+1)); fi
+total=$((total+1))
 echo "$((total - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]
