@@ -7,12 +7,12 @@
 #endif
 #include <functional>
 #include <queue>
-#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "representations/dijkstra.hpp"
 #include "representations/landmarks.hpp"
+#include "representations/types.hpp"
 
 namespace navbench {
 
@@ -96,8 +96,8 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
         }
       if (pruned) continue;
       if (++entries > max_entries)
-        throw std::length_error("hub labels above " + std::to_string(max_bytes >> 20) + " MiB after " + std::to_string(k) +
-                                " of " + std::to_string(n) + " roots");
+        throw UnsupportedMap("hub labels above " + std::to_string(max_bytes >> 20) + " MiB after " + std::to_string(k) +
+                             " of " + std::to_string(n) + " roots (raise labels_mb)");
       label[u].push_back({k, pred[u], du});
       for (auto [it, end] = out_edges(u, g); it != end; ++it) {
         const std::uint32_t v = target(*it, g);

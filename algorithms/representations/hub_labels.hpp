@@ -43,9 +43,9 @@ class HubLabels {
   static constexpr std::size_t kEntryBytes = 4 + sizeof(double) + 8;
   // g: an undirected graph (each edge stored both ways), weights >= 0. samples: roots whose
   // shortest-path trees decide the order (0: by degree). max_bytes: the most the entries may take
-  // (kEntryBytes each); the build stops with std::length_error as soon as they would take more (the
+  // (kEntryBytes each); the build stops with UnsupportedMap as soon as they would take more (the
   // label size of a graph is not known before its labels are made, and on a large open map it can
-  // outgrow the machine: the caller's parameter, labels_mb, says how much to allow).
+  // outgrow the machine: both callers' parameter, labels_mb, says how much to allow).
   HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_bytes = std::size_t(-1));
 
   // A query end: a vertex, the cost of the link from the query point to it, and a lower bound on

@@ -239,13 +239,7 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   if (ch_) build_ch();
   else if (levels_ >= 2) build_two_level();
   labels_ = HubLabels();
-  if (labels_on_) {
-    try {
-      labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
-    } catch (const std::length_error& e) {
-      throw UnsupportedMap(std::string("subgoal: ") + e.what() + " (raise labels_mb)");
-    }
-  }
+  if (labels_on_) labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
   table_ = DistanceTable();
   if (table_on_) {
     if (n >= DistanceTable::kNoPrev) throw UnsupportedMap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");

@@ -192,11 +192,7 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
     for (auto [i, j] : joined) edges.push_back({i, j, distance(c[i].at, c[j].at)});
     const CsrGraph corners_graph(n, std::move(edges));
     if (alt > 0) label_landmarks_ = Landmarks(corners_graph, weight_map(corners_graph), std::size_t(alt), std::identity{}, true);
-    try {
-      labels_ = HubLabels(corners_graph, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
-    } catch (const std::length_error& e) {
-      throw UnsupportedMap(std::string("visgraph: ") + e.what() + " (raise labels_mb)");
-    }
+    labels_ = HubLabels(corners_graph, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
   }
   // All corner-to-corner distances, one place per corner (both taut states).
   table_ = DistanceTable();
