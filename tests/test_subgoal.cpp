@@ -17,6 +17,7 @@
 #include "representations/subgoal/subgoal.hpp"
 
 #include "support/data.hpp"
+#include "support/hub_labels.hpp"
 #include "support/maps.hpp"
 #include "search/adapter.hpp"
 #include "search/heuristic.hpp"
@@ -147,25 +148,7 @@ TEST(Subgoal, HubLabelsAboveTheirCapAreRefused) {
   std::vector<std::string> rows(61, std::string(61, '.'));
   for (int y = 0; y < 20; ++y)
     for (int x = 0; x < 20; ++x) rows[std::size_t(3 * y + 2)][std::size_t(3 * x + 2)] = '@';  // 1,600 subgoals
-  const Map m = grid_from(rows);
-  Params p = Params::parse("labels=1");
-  SubgoalGraph sg(m, p);
-  ASSERT_NE(sg.hub_labels(), nullptr);
-  const std::size_t bytes = sg.hub_labels()->entries() * HubLabels::kEntryBytes;
-  ASSERT_GT(bytes, std::size_t(1) << 20) << "the map must need more than the 1 MiB cap below";
-  EXPECT_NE(p.canonical().find("labels_mb=1024"), std::string::npos) << p.canonical();
-  Params capped = Params::parse("labels=1,labels_mb=1");
-  try {
-    SubgoalGraph refused(m, capped);
-    ADD_FAILURE() << "labels above labels_mb=1 were built";
-  } catch (const UnsupportedMap& e) {
-    EXPECT_NE(std::string(e.what()).find("raise labels_mb"), std::string::npos) << e.what();
-  }
-  Params roomy = Params::parse("labels=1,labels_mb=" + std::to_string((bytes >> 20) + 1));
-  EXPECT_EQ(SubgoalGraph(m, roomy).hub_labels()->entries(), sg.hub_labels()->entries());
-  Params plain;
-  SubgoalGraph without(m, plain);
-  EXPECT_EQ(plain.canonical().find("labels_mb"), std::string::npos) << plain.canonical();
+  testlabels::expect_labels_mb_caps<SubgoalGraph>(grid_from(rows));
 }
 
 // table=1 answers admissible heuristics (euclidean and zero; octile and chebyshev for a goal on the

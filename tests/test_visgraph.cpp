@@ -15,6 +15,7 @@
 #include "search/astar.hpp"
 
 #include "support/data.hpp"
+#include "support/hub_labels.hpp"
 #include "support/maps.hpp"
 
 using namespace navbench;
@@ -348,6 +349,44 @@ TEST(VisGraphData, HeuristicVariantsMatchOnRealMap) {
   EXPECT_LT(exp_table, exp_alt);
 }
 
+// Every stride-th scenario query of `sc` in the corner and centre conventions, answered by `fast`'s
+// table_search (no A*): it applies, and gives `plain`'s A* optimum with a valid path of that
+// length. Returns the number of queries answered.
+namespace {
+std::size_t answers_as_plain_astar(VisGraph& fast, VisGraph& plain, const Scenario& sc, std::size_t stride) {
+  SearchWorkspace ws;
+  std::size_t answered = 0;
+  for (std::size_t i = 0; i < sc.lines.size(); i += stride) {
+    const ScenarioLine& l = sc.lines[i];
+    for (const double off : {0.0, 0.5}) {  // corner and centre conventions
+      const Point s{l.sx + off, l.sy + off}, g{l.gx + off, l.gy + off};
+      Query q, r;
+      q.start = r.start = s;
+      q.goal = r.goal = g;
+      q.s = *fast.attach_start(s);
+      q.g = *fast.attach_goal(g);
+      q.direct = fast.direct(q);
+      r.s = *plain.attach_start(s);
+      r.g = *plain.attach_goal(g);
+      r.direct = plain.direct(r);
+      std::size_t steps = 0;
+      const std::optional<double> c = fast.table_search(q, steps);
+      EXPECT_TRUE(c.has_value()) << "query " << i;
+      if (!c) return answered;
+      SearchStats st;
+      const double want = astar(plain, r, Heuristic{}, ws, st);
+      EXPECT_NEAR(*c, want, 1e-9) << "query " << i;
+      const Polyline line = fast.polyline(q);
+      EXPECT_NEAR(polyline_length(line), *c, 1e-9) << "query " << i;
+      EXPECT_TRUE(fast.free_space().path_valid(line)) << "query " << i;
+      if (::testing::Test::HasFailure()) return answered;
+      ++answered;
+    }
+  }
+  return answered;
+}
+}  // namespace
+
 // table=1 answers from the table alone (table_search, no A*): it applies to every query of a real
 // map, and gives the plain graph's optimum with a valid path of that length.
 TEST(VisGraphData, TableSearchAnswersEveryQuery) {
@@ -358,31 +397,7 @@ TEST(VisGraphData, TableSearchAnswersEveryQuery) {
   Params pp = Params::parse("alt=0,block=0,skip=0,table=0"), pt;
   VisGraph plain(m, pp), table(m, pt);
   ASSERT_NE(table.distance_table(), nullptr);  // the default on den520d
-  SearchWorkspace ws;
-  for (std::size_t i = 0; i < sc.lines.size(); i += 7) {
-    const ScenarioLine& l = sc.lines[i];
-    for (const double off : {0.0, 0.5}) {  // corner and centre conventions
-      const Point s{l.sx + off, l.sy + off}, g{l.gx + off, l.gy + off};
-      Query q, r;
-      q.start = r.start = s;
-      q.goal = r.goal = g;
-      q.s = *table.attach_start(s);
-      q.g = *table.attach_goal(g);
-      q.direct = table.direct(q);
-      r.s = *plain.attach_start(s);
-      r.g = *plain.attach_goal(g);
-      r.direct = plain.direct(r);
-      std::size_t steps = 0;
-      const std::optional<double> c = table.table_search(q, steps);
-      ASSERT_TRUE(c.has_value()) << "query " << i;
-      SearchStats st;
-      const double want = astar(plain, r, Heuristic{}, ws, st);
-      ASSERT_NEAR(*c, want, 1e-9) << "query " << i;
-      const Polyline line = table.polyline(q);
-      ASSERT_NEAR(polyline_length(line), *c, 1e-9) << "query " << i;
-      ASSERT_TRUE(table.free_space().path_valid(line)) << "query " << i;
-    }
-  }
+  EXPECT_EQ(answers_as_plain_astar(table, plain, sc, 7), 2 * ((sc.lines.size() + 6) / 7));  // both conventions
 }
 
 // labels=1 answers from the hub labels alone (table_search, no A*) on every query of a map whose
@@ -397,34 +412,7 @@ TEST(VisGraphData, LabelsSearchAnswersEveryQuery) {
   VisGraph plain(m, pp), labels(m, pl);
   ASSERT_NE(labels.hub_labels(), nullptr);
   ASSERT_EQ(labels.distance_table(), nullptr);
-  SearchWorkspace ws;
-  std::size_t answered = 0;
-  for (std::size_t i = 0; i < sc.lines.size(); i += 5) {
-    const ScenarioLine& l = sc.lines[i];
-    for (const double off : {0.0, 0.5}) {  // corner and centre conventions
-      const Point s{l.sx + off, l.sy + off}, g{l.gx + off, l.gy + off};
-      Query q, r;
-      q.start = r.start = s;
-      q.goal = r.goal = g;
-      q.s = *labels.attach_start(s);
-      q.g = *labels.attach_goal(g);
-      q.direct = labels.direct(q);
-      r.s = *plain.attach_start(s);
-      r.g = *plain.attach_goal(g);
-      r.direct = plain.direct(r);
-      std::size_t steps = 0;
-      const std::optional<double> c = labels.table_search(q, steps);
-      ASSERT_TRUE(c.has_value()) << "query " << i;
-      SearchStats st;
-      const double want = astar(plain, r, Heuristic{}, ws, st);
-      ASSERT_NEAR(*c, want, 1e-9) << "query " << i;
-      const Polyline line = labels.polyline(q);
-      ASSERT_NEAR(polyline_length(line), *c, 1e-9) << "query " << i;
-      ASSERT_TRUE(labels.free_space().path_valid(line)) << "query " << i;
-      ++answered;
-    }
-  }
-  EXPECT_GT(answered, 900u);
+  EXPECT_EQ(answers_as_plain_astar(labels, plain, sc, 5), 2 * ((sc.lines.size() + 4) / 5));
   // Corner to corner: the labels' distance is Dijkstra's over the tangent graph with one vertex per
   // corner (taut=0), the graph they are built on.
   Params p0 = Params::parse("taut=0,alt=0,block=0,skip=0,table=0");
@@ -462,21 +450,7 @@ TEST(VisGraph, TableOverBudgetIsRefused) {
 // naming the parameter, built at or under it.
 TEST(VisGraph, HubLabelsAboveTheirCapAreRefused) {
   std::mt19937_64 rng(7);
-  Map big = random_grid(120, 120, 0.3, rng);
-  Params p = Params::parse("labels=1");
-  VisGraph vg(big, p);
-  ASSERT_NE(vg.hub_labels(), nullptr);
-  const std::size_t bytes = vg.hub_labels()->entries() * HubLabels::kEntryBytes;
-  ASSERT_GT(bytes, std::size_t(1) << 20) << "the map must need more than the 1 MiB cap below";
-  Params capped = Params::parse("labels=1,labels_mb=1");
-  try {
-    VisGraph refused(big, capped);
-    ADD_FAILURE() << "labels above labels_mb=1 were built";
-  } catch (const UnsupportedMap& e) {
-    EXPECT_NE(std::string(e.what()).find("raise labels_mb"), std::string::npos) << e.what();
-  }
-  Params roomy = Params::parse("labels=1,labels_mb=" + std::to_string((bytes >> 20) + 1));
-  EXPECT_EQ(VisGraph(big, roomy).hub_labels()->entries(), vg.hub_labels()->entries());
+  testlabels::expect_labels_mb_caps<VisGraph>(random_grid(120, 120, 0.3, rng));
 }
 
 // attach by per-block candidate lists (block=B): exactly the nodes a point sees with the line
