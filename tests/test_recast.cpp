@@ -138,8 +138,14 @@ TEST(Recast, APointTheMeshDoesNotReachIsNoPathNeverMoved) {
   const DetourAnswer a = DetourQuery(r.mesh()).find({1.5, 1.5}, {7.5, 1.5});
   EXPECT_EQ(a.status, DetourAnswer::Status::no_path);
   EXPECT_NE(a.reason.find("does not reach"), std::string::npos);
+  EXPECT_TRUE(a.unreached);
+  // The row says what the mesh left out (RecastMesh::unreached_note, the pipeline's message and
+  // Detour's reason): no voxel of the 18 walkable ones is in a region.
+  EXPECT_EQ(r.unreached_note(), "Recast's regions hold 0 of 18 walkable voxels, 0.0 %");
+  EXPECT_NE(r.own_search({1.5, 1.5}, {7.5, 1.5}).reason.find("(Recast's regions hold 0 of 18"), std::string::npos);
   // Kept with min_region=0; the islands are not connected.
   const RecastMesh kept = build(m, "min_region=0,max_error=0");
+  EXPECT_EQ(kept.unreached_note(), "");
   EXPECT_GE(kept.locate({1.5, 1.5}), 0);
   EXPECT_EQ(DetourQuery(kept.mesh()).find({1.5, 1.5}, {7.5, 1.5}).status, DetourAnswer::Status::no_path);
 }
@@ -171,9 +177,12 @@ TEST(Recast, WatershedKeepsNothingWhereEveryVoxelTouchesTheBorder) {
   const FreeSpace fs(m);
   const RecastMesh watershed = build(m, "max_error=0,min_region=0");
   EXPECT_EQ(watershed.mesh().polygons().size(), 0u);
+  EXPECT_EQ(watershed.mesh().walkable_voxels(), 36u);
+  EXPECT_EQ(watershed.unreached_note(), "Recast's regions hold 0 of 36 walkable voxels, 0.0 %");
   for (const char* p : {"max_error=0,min_region=0,partition=monotone", "max_error=0,min_region=0,partition=layers"}) {
     const RecastMesh r = build(m, p);
     EXPECT_DOUBLE_EQ(facts(r, fs).area, double(free_cells(m))) << p;
+    EXPECT_EQ(r.unreached_note(), "") << p;
   }
   // One voxel 2 from the border is enough: then every strip gets its region.
   const Map wider = testmaps::grid_from({"@@@@@@@@@@@@", "............", "@@@@@@@@@@@@", "............", "............", "@@@@@@@@@@@@",
@@ -283,6 +292,26 @@ TEST(Recast, ManyWeightsAreBinnedIntoSixtyThreeAreas) {
   }
   EXPECT_EQ(t.area(1), 1);
   EXPECT_EQ(t.area(4.96), 63);
+}
+
+// A cost layer whose weight changes from every cell to the next (an inflation costmap's rings): each
+// voxel then borders a voxel of another area, which is the border for the watershed's distance
+// field, so no region is seeded and the mesh is empty; the rows say so (docs/recast.md). The layer
+// partition builds the mesh of the whole free space, polygons of one area each.
+TEST(Recast, AreasChangingEveryCellLeaveTheWatershedNoRegion) {
+  std::vector<std::string> rows(24, std::string(24, '.'));
+  Map m = testmaps::grid_from(rows, "test");
+  for (int y = 0; y < 24; ++y)
+    for (int x = 0; x < 24; ++x) m.grid.weights.push_back(1 + 0.1 * (x % 2) + 0.2 * (y % 2));  // 4 weights in a checkerboard
+  const RecastMesh watershed = build(m, "max_error=0");
+  EXPECT_EQ(watershed.mesh().areas().used(), 4);
+  EXPECT_EQ(watershed.mesh().polygons().size(), 0u);
+  EXPECT_EQ(watershed.unreached_note(), "Recast's regions hold 0 of 576 walkable voxels, 0.0 %");
+  const DetourAnswer a = DetourQuery(watershed.mesh()).find({2.5, 2.5}, {20.5, 20.5});
+  EXPECT_EQ(a.status, DetourAnswer::Status::no_path);
+  const RecastMesh layers = build(m, "max_error=0,min_region=0,partition=layers");
+  EXPECT_EQ(layers.unreached_note(), "");
+  EXPECT_DOUBLE_EQ(facts(layers, FreeSpace(m)).area, 576.0);
 }
 
 // Changing maps: the tiles a change touches are rebuilt in place, and the mesh equals a fresh

@@ -15,6 +15,7 @@
 #pragma once
 #include <concepts>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <boost/graph/graph_concepts.hpp>
@@ -104,6 +105,14 @@ concept HasDiscItems = requires(const R& r, const Query& q) {
 template <class R>
 concept HasOwnSearch = requires(const R& r, Point p) {
   { r.own_search(p, p) } -> std::same_as<OwnAnswer>;
+};
+
+// Optional: what part of the free space the representation leaves out, as a missed path's row
+// says it ("" when none); required exactly of a representation declaring approximate_space
+// (recast: the walkable voxels Recast's partition put in no region).
+template <class R>
+concept HasUnreachedNote = requires(const R& r) {
+  { r.unreached_note() } -> std::same_as<std::string>;
 };
 
 // Optional: role-specific attachments (visgraph: start links only to the states a path from it

@@ -111,6 +111,10 @@ class Adapter final : public AnyRepresentation {
     if constexpr (HasOwnSearch<R>) return rep_.own_search(start, goal);
     else return {OwnAnswer::Status::error, {}, "no search of its own", 0};
   }
+  std::string unreached_note() const override {
+    if constexpr (HasUnreachedNote<R>) return rep_.unreached_note();
+    else return {};
+  }
   std::vector<PathItem> disc_items(const Query& q) const override {
     if constexpr (HasDiscItems<R>) return rep_.disc_items(q);
     else return {};

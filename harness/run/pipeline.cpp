@@ -60,7 +60,10 @@ std::optional<std::vector<ResultRow>> locate(const QueryContext& c, Query& q, Re
   if (!valid) return rows_for_all(Status::invalid_query, c.space.invalid_query_message(q.start, q.goal));
   // A representation that approximates the free space (Recast's mesh) may not reach a free point:
   // a missed path, never a point moved onto it (docs/recast.md).
-  if (!located && c.caps.approximate_space) return rows_for_all(Status::no_path, "a free point the mesh does not reach");
+  if (!located && c.caps.approximate_space) {
+    const std::string note = c.rep->unreached_note();
+    return rows_for_all(Status::no_path, "a free point the mesh does not reach" + (note.empty() ? "" : " (" + note + ")"));
+  }
   if (!located)
     return rows_for_all(Status::error, c.space.disc() ? "point clear for R but outside the representation's eroded free space"
                                                       : "free point not covered by the representation");

@@ -198,6 +198,18 @@ if "$nb" run --map "$tmp/blk.map" --scen "$tmp/out.scen" --rep grid8,visgraph --
    && [ "$(grep -c ',ok,' "$tmp/outside.csv")" -eq 2 ]; then echo "ok   scenario_point_outside_map"
 else echo "FAIL scenario_point_outside_map: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 total=$((total+1))
+# A missed path says what Recast's mesh left out: on a cost layer whose weight changes every cell
+# (a checkerboard of 4 weights) the watershed partition makes no region, and every row of both
+# searches is no_path with the count of walkable voxels in no region (docs/recast.md).
+{ printf 'type octile\nheight 24\nwidth 24\nmap\n'; for y in $(seq 24); do printf '%.0s.' $(seq 24); echo; done; } > "$tmp/open24.map"
+{ printf 'type costs\nheight 24\nwidth 24\ncosts\n'; for y in $(seq 0 23); do
+    for x in $(seq 0 23); do printf '%s ' "$((10 + x % 2 + 2 * (y % 2)))"; done; echo; done; } > "$tmp/checker.costs"
+if "$nb" run --map "$tmp/open24.map" --costs "$tmp/checker.costs" --queries 3 --seed 1 --rep recast --search astar,detour \
+     --out "$tmp/checker" --quiet 2>"$tmp/err" \
+   && [ "$(grep -c "no_path,.*(Recast's regions hold 0 of 576 walkable voxels, 0.0 %)" "$tmp/checker.csv")" -eq 6 ]; then
+  echo "ok   recast_unreached_note"
+else echo "FAIL recast_unreached_note: $(cat "$tmp/err") $(cut -c1-300 "$tmp/checker.csv" 2>/dev/null | head -3)"; fails=$((fails+1)); fi
+total=$((total+1))
 # An error quotes what the file held: a byte that is not text is written \xNN (the line stays
 # printable ASCII or UTF-8, one line), and a quoted line of thousands of characters is shortened in
 # its middle, keeping the file:line and the reason.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <stdexcept>
@@ -124,6 +125,7 @@ void check(CountingContext& ctx, bool ok, const char* step) {
 struct TileData {
   unsigned char* data = nullptr;
   int size = 0;
+  std::size_t walkable = 0, regioned = 0;  // voxels of the tile's own square: walkable, in a region
 };
 TileData build_tile(CountingContext& ctx, const RecastConfig& c, const AreaAt& area_at, const float orig[3], int tx,
                     int tz, int size_x, int size_z) {
@@ -183,16 +185,28 @@ TileData build_tile(CountingContext& ctx, const RecastConfig& c, const AreaAt& a
       check(ctx, rcBuildLayerRegions(&ctx, *chf, border, cfg.minRegionArea), "rcBuildLayerRegions");
       break;
   }
+  TileData out;
+  // What the partition left without a region (border voxels belong to the neighbouring tiles).
+  const rcCompactHeightfield& spans = *chf;
+  for (int j = border; j < cfg.height - border; ++j)
+    for (int i = border; i < cfg.width - border; ++i) {
+      const rcCompactCell& cell = spans.cells[i + j * spans.width];
+      for (unsigned k = cell.index, e = cell.index + cell.count; k < e; ++k) {
+        if (spans.areas[k] == RC_NULL_AREA) continue;
+        ++out.walkable;
+        out.regioned += (spans.spans[k].reg & ~RC_BORDER_REG) != 0;
+      }
+    }
   Contours cset(rcAllocContourSet());
   check(ctx, rcBuildContours(&ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset), "rcBuildContours");
-  if ((*cset).nconts == 0) return {};
+  if ((*cset).nconts == 0) return out;
   PolyMesh pmesh(rcAllocPolyMesh());
   check(ctx, rcBuildPolyMesh(&ctx, *cset, cfg.maxVertsPerPoly, *pmesh), "rcBuildPolyMesh");
   PolyMeshDetail dmesh(rcAllocPolyMeshDetail());
   check(ctx, rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, cfg.detailSampleDist, cfg.detailSampleMaxError, *dmesh),
         "rcBuildPolyMeshDetail");
   rcPolyMesh& pm = *pmesh;
-  if (pm.npolys == 0) return {};
+  if (pm.npolys == 0) return out;
   if (pm.nverts >= 0xffff) throw std::invalid_argument("recast: a tile has too many vertices (use a smaller tile)");
   for (int i = 0; i < pm.npolys; ++i) pm.flags[i] = 1;  // Detour's default filter includes flag 1
   dtNavMeshCreateParams p{};
@@ -219,7 +233,6 @@ TileData build_tile(CountingContext& ctx, const RecastConfig& c, const AreaAt& a
   p.cs = cs;
   p.ch = ch;
   p.buildBvTree = true;
-  TileData out;
   if (!dtCreateNavMeshData(&p, &out.data, &out.size))
     throw std::invalid_argument("recast: dtCreateNavMeshData failed (too many polygons or vertices in a tile)");
   return out;
@@ -279,6 +292,8 @@ DetourMesh::DetourMesh(const Map& map, const RecastConfig& cfg) : cfg_(cfg) {
   if (dtStatusFailed(nav->init(&np))) throw std::invalid_argument("recast: dtNavMesh::init failed");
   tile_bytes_.assign(std::size_t(ntx_ * ntz_), 0);
   tile_warnings_.assign(std::size_t(ntx_ * ntz_), 0);
+  tile_walkable_.assign(std::size_t(ntx_ * ntz_), 0);
+  tile_regioned_.assign(std::size_t(ntx_ * ntz_), 0);
   std::unique_ptr<FreeSpace> fs;
   const AreaAt area_at = area_function(map, areas_, fs);
   for (int tz = 0; tz < ntz_; ++tz)
@@ -299,6 +314,8 @@ void DetourMesh::place_tile(const AreaAt& area_at, int tx, int tz) {
   CountingContext ctx;
   TileData t = build_tile(ctx, cfg_, area_at, orig_, tx, tz, cfg_.tile > 0 ? cfg_.tile : vx_, cfg_.tile > 0 ? cfg_.tile : vz_);
   tile_warnings_[std::size_t(slot)] = ctx.warnings;
+  tile_walkable_[std::size_t(slot)] = t.walkable;
+  tile_regioned_[std::size_t(slot)] = t.regioned;
   tile_bytes_[std::size_t(slot)] = 0;
   if (!t.data) return;  // nothing walkable Recast keeps here (regions under min_region are dropped)
   if (dtStatusFailed(nav.addTile(t.data, t.size, DT_TILE_FREE_DATA, ref, nullptr))) {
@@ -351,6 +368,23 @@ int DetourMesh::warnings() const {
   int n = 0;
   for (int w : tile_warnings_) n += w;
   return n;
+}
+std::size_t DetourMesh::walkable_voxels() const {
+  std::size_t n = 0;
+  for (std::size_t v : tile_walkable_) n += v;
+  return n;
+}
+std::size_t DetourMesh::region_voxels() const {
+  std::size_t n = 0;
+  for (std::size_t v : tile_regioned_) n += v;
+  return n;
+}
+std::string DetourMesh::unreached_note() const {
+  const std::size_t w = walkable_voxels(), r = region_voxels();
+  if (r == w) return "";
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.1f %%", w ? 100.0 * double(r) / double(w) : 0.0);
+  return "Recast's regions hold " + std::to_string(r) + " of " + std::to_string(w) + " walkable voxels, " + pct;
 }
 int DetourMesh::tiles() const {
   int n = 0;

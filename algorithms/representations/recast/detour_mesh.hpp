@@ -104,6 +104,15 @@ class DetourMesh {
   // hole inside a region was dropped from its contour: docs/recast.md).
   int warnings() const;
   int tiles() const;
+  // The walkable voxels (after erosion) of the tiles' own squares, and those of them that Recast's
+  // partition put in a region: a voxel in no region (a region under min_region dropped, or, with
+  // the watershed partition, voxels none of whose regions could be seeded: docs/recast.md) gets no
+  // polygon, so a query point there is a missed path.
+  std::size_t walkable_voxels() const;
+  std::size_t region_voxels() const;
+  // "" when every walkable voxel is in a region, else what a missed path's row says of the mesh:
+  // "Recast's regions hold R of W walkable voxels" (with a percentage).
+  std::string unreached_note() const;
   int rebuilt() const { return rebuilt_; }  // tiles the last update() rebuilt
 
  private:
@@ -120,6 +129,7 @@ class DetourMesh {
   int vx_ = 0, vz_ = 0, ntx_ = 1, ntz_ = 1;
   int map_w_ = 0, map_h_ = 0;  // a grid map's size (update() needs the same)
   std::vector<int> tile_bytes_, tile_warnings_;  // per slot: the tile's data size, Recast's warnings
+  std::vector<std::size_t> tile_walkable_, tile_regioned_;  // per slot: walkable voxels, those in a region
   std::vector<unsigned char> poly_area_;
   std::unique_ptr<dtNavMesh, Deleter> nav_;
   std::vector<DetourPolygon> polys_;

@@ -57,6 +57,7 @@ DetourAnswer DetourQuery::find(Point start, Point goal) const {
   if (!sref || !gref) {
     out.status = DetourAnswer::Status::no_path;
     out.reason = std::string("the mesh does not reach the ") + (!sref ? "start" : "goal");
+    out.unreached = true;
     release(std::move(q));
     return out;
   }

@@ -24,6 +24,7 @@ struct DetourAnswer {
   Polyline path;
   std::string reason;  // why not found (no_path: the mesh does not reach a point; error: the node pool ran out)
   int nodes = 0;       // nodes of Detour's node pool the search used (its generated states)
+  bool unreached = false;  // no polygon within snap() of the start or the goal
 };
 
 class DetourQuery {

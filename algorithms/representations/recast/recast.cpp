@@ -81,6 +81,10 @@ OwnAnswer RecastMesh::own_search(Point start, Point goal) const {
                                                            : OwnAnswer::Status::error;
   out.path = std::move(a.path);
   out.reason = std::move(a.reason);
+  if (a.unreached) {
+    const std::string note = mesh_.unreached_note();
+    if (!note.empty()) out.reason += " (" + note + ")";
+  }
   out.nodes = a.nodes;
   return out;
 }

@@ -60,6 +60,8 @@ class RecastMesh : public PortalMesh, public ConvexCellQueries<RecastMesh>, publ
 
   // Detour's own query (detour_query.hpp): `--search detour`.
   OwnAnswer own_search(Point start, Point goal) const;
+  // Declared with approximate_space: the walkable voxels in no region (DetourMesh::unreached_note).
+  std::string unreached_note() const { return mesh_.unreached_note(); }
 
   const DetourMesh& mesh() const { return mesh_; }
   // The polygon whose closed area holds p, or -1.
