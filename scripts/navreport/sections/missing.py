@@ -1,6 +1,7 @@
 """Section "Missing data": status counts per configuration (not applicable, no_path, invalid_query,
-error, invalid paths, solved rows without a gap or time), error messages, invalid paths, notes on
-the input files and the figures not drawn (the sections before it say why)."""
+error, invalid paths, solved rows without a gap or time), error messages, the reasons missed paths
+give (a mesh that does not reach a free point: docs/recast.md), invalid paths, notes on the input
+files and the figures not drawn (the sections before it say why)."""
 from __future__ import annotations
 
 import numpy as np
@@ -54,6 +55,23 @@ def missing_html(a) -> str:
         out.append("<details open><summary>Error messages</summary><table><tr><th>configuration</th><th>message</th>"
                    "<th>rows</th></tr>" + "".join(f"<tr><td>{esc(r['config'])}</td><td>{esc(r['message'])}</td>"
                                                    f"<td class='num'>{r['n']}</td></tr>" for _, r in msgs.iterrows())
+                   + "</table></details>")
+    # A missed path with a reason: a representation that approximates the free space (recast) says
+    # what it left out, per map (its row's message: docs/recast.md); the reason does not depend on
+    # the smoothing, so the rows are counted per representation, search and map.
+    said = status["no_path"] & rows["message"].fillna("").astype(str).ne("").to_numpy(bool)
+    if said.any():
+        why = plain(common.take_rows(rows, said, ["representation", "search", "map", "message"] +
+                                     (["terrain"] if "terrain" in rows.columns else [])))
+        if "terrain" in why.columns:  # a weighted map: its name and its terrain ("terrain X.costs", as the answer says)
+            t = why["terrain"].fillna("").astype(str).replace({"nan": "", "plain map": ""})
+            t = t.where(t.eq("") | t.str.startswith("terrain "), "terrain " + t)  # the facet label, or the raw column
+            why["map"] = why["map"].astype(str) + np.where(t.ne(""), " · " + t, "")
+        msgs = why.groupby(["representation", "search", "map", "message"]).size().reset_index(name="n")
+        out.append(f"<details><summary>Missed paths with a reason ({int(said.sum())} no_path rows)</summary>"
+                   "<table><tr><th>representation</th><th>search</th><th>map</th><th>message</th><th>rows</th></tr>" +
+                   "".join(f"<tr><td>{esc(r['representation'])}</td><td>{esc(r['search'])}</td><td>{esc(r['map'])}</td>"
+                           f"<td>{esc(r['message'])}</td><td class='num'>{r['n']}</td></tr>" for _, r in msgs.iterrows())
                    + "</table></details>")
     if bad_mask.any():
         bad = common.take_rows(rows, np.flatnonzero(bad_mask)[:100])
