@@ -59,10 +59,11 @@ def missing_html(a) -> str:
     # A missed path with a reason: a representation that approximates the free space (recast) says
     # what it left out, per map (its row's message: docs/recast.md); the reason does not depend on
     # the smoothing, so the rows are counted per representation, search and map.
-    said = status["no_path"] & rows["message"].fillna("").astype(str).ne("").to_numpy(bool)
+    keys = [c for c in ("representation", "search", "map", "message") if c in rows.columns]
+    said = (status["no_path"] & rows["message"].fillna("").astype(str).ne("").to_numpy(bool)
+            if len(keys) == 4 else np.zeros(len(rows), dtype=bool))  # older result sets: no search or message column
     if said.any():
-        why = plain(common.take_rows(rows, said, ["representation", "search", "map", "message"] +
-                                     (["terrain"] if "terrain" in rows.columns else [])))
+        why = plain(common.take_rows(rows, said, keys + (["terrain"] if "terrain" in rows.columns else [])))
         if "terrain" in why.columns:  # a weighted map: its name and its terrain ("terrain X.costs", as the answer says)
             t = why["terrain"].fillna("").astype(str).replace({"nan": "", "plain map": ""})
             t = t.where(t.eq("") | t.str.startswith("terrain "), "terrain " + t)  # the facet label, or the raw column
