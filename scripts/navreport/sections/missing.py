@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from navreport.analysis.fmt import esc, f_sig, finite
-from navreport.analysis.rows import config_order, plain
+from navreport.analysis.rows import config_order, plain, terrain_label
 from navreport.io import results as common
 from navreport.sections.base import Block, Section
 
@@ -51,11 +51,7 @@ def missing_html(a) -> str:
            f"<details><summary>Per configuration</summary><table>{head}{''.join(body)}</table></details>"]
     if status["error"].any():
         errs = plain(common.take_rows(rows, status["error"], ["config", "message"]))
-        msgs = errs.groupby(["config", "message"]).size().reset_index(name="n")
-        out.append("<details open><summary>Error messages</summary><table><tr><th>configuration</th><th>message</th>"
-                   "<th>rows</th></tr>" + "".join(f"<tr><td>{esc(r['config'])}</td><td>{esc(r['message'])}</td>"
-                                                   f"<td class='num'>{r['n']}</td></tr>" for _, r in msgs.iterrows())
-                   + "</table></details>")
+        out.append(counts_table(errs, {"config": "configuration", "message": "message"}, "Error messages", open_=True))
     # A missed path with a reason: a representation that approximates the free space (recast) says
     # what it left out, per map (its row's message: docs/recast.md); the reason does not depend on
     # the smoothing, so the rows are counted per representation, search and map.
@@ -64,16 +60,11 @@ def missing_html(a) -> str:
             if len(keys) == 4 else np.zeros(len(rows), dtype=bool))  # older result sets: no search or message column
     if said.any():
         why = plain(common.take_rows(rows, said, keys + (["terrain"] if "terrain" in rows.columns else [])))
-        if "terrain" in why.columns:  # a weighted map: its name and its terrain ("terrain X.costs", as the answer says)
-            t = why["terrain"].fillna("").astype(str).replace({"nan": "", "plain map": ""})
-            t = t.where(t.eq("") | t.str.startswith("terrain "), "terrain " + t)  # the facet label, or the raw column
-            why["map"] = why["map"].astype(str) + np.where(t.ne(""), " · " + t, "")
-        msgs = why.groupby(["representation", "search", "map", "message"]).size().reset_index(name="n")
-        out.append(f"<details><summary>Missed paths with a reason ({int(said.sum())} no_path rows)</summary>"
-                   "<table><tr><th>representation</th><th>search</th><th>map</th><th>message</th><th>rows</th></tr>" +
-                   "".join(f"<tr><td>{esc(r['representation'])}</td><td>{esc(r['search'])}</td><td>{esc(r['map'])}</td>"
-                           f"<td>{esc(r['message'])}</td><td class='num'>{r['n']}</td></tr>" for _, r in msgs.iterrows())
-                   + "</table></details>")
+        if "terrain" in why.columns:  # a weighted map: its name and terrain label, as the answer names it
+            label = why["terrain"].map(lambda t: t if str(t).startswith("terrain ") or t == "plain map" else terrain_label(t))
+            why["map"] = why["map"].astype(str) + np.where(label.ne("plain map"), " · " + label.astype(str), "")
+        out.append(counts_table(why, {k: k for k in keys}, f"Missed paths with a reason ({int(said.sum())} no_path rows)",
+                                open_=False))
     if bad_mask.any():
         bad = common.take_rows(rows, np.flatnonzero(bad_mask)[:100])
         out.append(f"<details open><summary class='warn'>Invalid paths ({int(bad_mask.sum())})</summary><table><tr><th>map</th>"
@@ -88,3 +79,14 @@ def missing_html(a) -> str:
     if a.skipped:
         out.append("<p class='note'>Figures not drawn: " + "; ".join(f"{esc(s)} ({esc(r)})" for s, r in a.skipped) + ".</p>")
     return "\n".join(out)
+
+
+def counts_table(df, columns: dict, summary: str, open_: bool) -> str:
+    """A folded table of df's rows counted per distinct value of `columns` (column -> heading)."""
+    cols = list(columns)
+    n = df.groupby(cols).size().reset_index(name="n")
+    head = "".join(f"<th>{esc(h)}</th>" for h in columns.values())
+    body = "".join("<tr>" + "".join(f"<td>{esc(r[c])}</td>" for c in cols) + f"<td class='num'>{r['n']}</td></tr>"
+                   for _, r in n.iterrows())
+    return (f"<details{' open' if open_ else ''}><summary>{summary}</summary><table><tr>{head}<th>rows</th></tr>"
+            f"{body}</table></details>")
