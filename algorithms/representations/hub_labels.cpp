@@ -59,8 +59,9 @@ std::vector<std::uint32_t> HubLabels::order(const CsrGraph& g, std::size_t sampl
   return out;
 }
 
-HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_bytes) {
+HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_bytes, std::span<const std::uint8_t> edge_bit) {
   const std::size_t n = num_vertices(g);
+  if (n >= kBit) throw UnsupportedMap("hub labels: more than 2^31 vertices");
   vertex_ = order(g, samples);
   std::vector<std::uint32_t> rank(n);
   for (std::uint32_t k = 0; k < n; ++k) rank[vertex_[k]] = k;
@@ -70,7 +71,7 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
   };
   std::vector<std::vector<Entry>> label(n);
   std::vector<double> root_d(n, kInf), dist(n, kInf);  // root_d: the root's label, by hub rank
-  std::vector<std::uint32_t> pred(n), seen;
+  std::vector<std::uint32_t> pred(n), seen;  // pred: the vertex before, edge_bit of the edge from it in kBit
   using Item = std::pair<double, std::uint32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
   const CsrWeightMap w = weight_map(g);
@@ -98,7 +99,11 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
       if (++entries > max_entries)
         throw UnsupportedMap("hub labels above " + std::to_string(max_bytes >> 20) + " MiB after " + std::to_string(k) +
                              " of " + std::to_string(n) + " roots (raise labels_mb)");
-      label[u].push_back({k, pred[u], du});
+      // The lists grow by a quarter at a time, not double: their slack is most of the build's peak
+      // memory above the finished labels (docs/measurements.md, subgoal:labels=1).
+      std::vector<Entry>& l = label[u];
+      if (l.size() == l.capacity()) l.reserve(l.size() + l.size() / 4 + 4);
+      l.push_back({k, pred[u], du});
       for (auto [it, end] = out_edges(u, g); it != end; ++it) {
         const std::uint32_t v = target(*it, g);
         if (rank[v] < k) continue;  // an earlier root: its labels already give d(r, v), it would be pruned
@@ -106,7 +111,7 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
         if (dv < dist[v]) {
           if (dist[v] == kInf) seen.push_back(v);
           dist[v] = dv;
-          pred[v] = u;
+          pred[v] = u | (edge_bit.empty() || !edge_bit[it->index] ? 0 : kBit);
           pq.push({dv, v});
         }
       }
@@ -118,101 +123,161 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
   // Into the flat arrays, each vertex's list freed as soon as it is copied and the freed memory
   // handed back to the system as it adds up (release_freed), so the lists (16 bytes an entry plus
   // their growth slack) and the arrays (kEntryBytes) are not resident together (the peak before
-  // and after, and the build time it costs: docs/measurements.md, subgoal:labels=1).
-  off_.assign(n + 1, 0);
-  for (std::size_t v = 0; v < n; ++v) off_[v + 1] = off_[v] + std::uint32_t(label[v].size());
-  hub_.reserve(off_[n]);
-  dist_.reserve(off_[n]);
-  next_.reserve(off_[n]);
-  constexpr std::size_t kRelease = std::size_t(8) << 20;  // small labels: no call at all
+  // and after, and the build time it costs: docs/measurements.md, subgoal:labels=1). The labels lie
+  // in the arrays in the order of the lists' addresses (off_ and end_ say where each is), so both
+  // the freeing and the writing run in one direction: the memory freed is one stretch of the heap,
+  // whole pages that the release hands back, and the arrays, sized without being written
+  // (UninitAllocator), are resident only as far as they are written.
+  std::vector<std::uint32_t> by_address(n);
+  for (std::uint32_t v = 0; v < n; ++v) by_address[v] = v;
+  std::sort(by_address.begin(), by_address.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::less<const Entry*>()(label[a].data(), label[b].data());
+  });
+  off_.assign(n, 0);
+  end_.assign(n, 0);
+  std::size_t total = 0;
+  for (std::uint32_t v : by_address) off_[v] = std::uint32_t(total), total += label[v].size(), end_[v] = std::uint32_t(total);
+  hub_.resize(total);
+  dist_.resize(total);
+  next_.resize(total);
+  constexpr std::size_t kRelease = std::size_t(4) << 20;  // small labels: no call at all
   std::size_t freed = 0;
-  for (auto& l : label) {
-    for (const Entry& e : l) hub_.push_back(e.hub), dist_.push_back(e.d), next_.push_back({0, e.next});
+  for (std::uint32_t v : by_address) {
+    std::vector<Entry>& l = label[v];
+    for (std::uint32_t i = 0, k = off_[v]; i < l.size(); ++i, ++k) hub_[k] = l[i].hub, dist_[k] = l[i].d, next_[k] = {0, l[i].next};
     freed += l.capacity() * sizeof(Entry);
     std::vector<Entry>().swap(l);
     if (freed > kRelease) release_freed(), freed = 0;
   }
   std::vector<std::vector<Entry>>().swap(label);
-  if (off_[n] * sizeof(Entry) > kRelease) release_freed();
+  if (total * sizeof(Entry) > kRelease) release_freed();
   // Each entry's successor towards its hub: the same hub's entry in the next vertex's label (the
   // hub's own entry, in its own label, is its own successor).
-  for (std::uint32_t k = 0; k < off_[n]; ++k) next_[k].entry = find(next_[k].vertex, hub_[k]);
+  for (std::uint32_t k = 0; k < total; ++k) next_[k].entry = find(next_[k].vertex & kVertex, hub_[k]);
 }
 
 std::uint32_t HubLabels::find(std::uint32_t v, std::uint32_t hub) const {
-  const auto first = hub_.begin() + off_[v], last = hub_.begin() + off_[v + 1];
+  const auto first = hub_.begin() + off_[v], last = hub_.begin() + end_[v];
   return std::uint32_t(std::lower_bound(first, last, hub) - hub_.begin());  // the label holds the hub (hub_labels.hpp)
 }
 
-HubLabels::Meet HubLabels::best(std::span<const End> s, std::span<const End> g) const {
-  // Per thread, per hub rank: the least start link + distance to the hub (+inf between queries).
+HubLabels::Meet HubLabels::best(std::span<const End> s_in, std::span<const End> g_in, const Landmarks* lm) const {
+  // Per thread: per hub rank the least fold-side link + distance to the hub (+inf between
+  // queries); the surviving ends of each side with their indices in the caller's spans.
   thread_local std::vector<double> fold;
+  thread_local std::vector<End> side[2];
+  thread_local std::vector<std::uint32_t> index[2];
   if (fold.size() < vertex_.size()) fold.assign(vertex_.size(), kInf);
-  if (s.empty() || g.empty()) return {};
+  if (s_in.empty() || g_in.empty()) return {};
   auto least = [](std::span<const End> e) {
     std::uint32_t k = 0;
     for (std::uint32_t i = 1; i < e.size(); ++i)
       if (e[i].bound < e[k].bound) k = i;
     return k;
   };
-  const std::uint32_t is = least(s), jg = least(g);
-  // A real path's cost, so at least the optimum; kept a hair above it so that rounding in the
-  // bounds never drops an end that ties.
-  const double upper = (s[is].cost + distance(s[is].vertex, g[jg].vertex) + g[jg].cost) * (1 + 1e-9);
-  // The start side folded into one array over hubs (a min without branches: the start link that
-  // gave a hub its value is found again below, for the one hub that wins).
-  double* d = fold.data();
-  for (const End& e : s) {
-    if (e.bound > upper) continue;
-    for (std::uint32_t k = off_[e.vertex]; k < off_[e.vertex + 1]; ++k) d[hub_[k]] = std::min(d[hub_[k]], e.cost + dist_[k]);
-  }
-  Meet m;
-  for (std::uint32_t j = 0; j < g.size(); ++j) {
-    if (g[j].bound > upper) continue;
-    const std::uint32_t v = g[j].vertex;
-    for (std::uint32_t k = off_[v]; k < off_[v + 1]; ++k) {
-      const double c = d[hub_[k]] + dist_[k] + g[j].cost;
-      if (c < m.cost) m.cost = c, m.g = j, m.hub = hub_[k];
+  const std::uint32_t is = least(s_in), jg = least(g_in);
+  // A real path's cost (the pair of least bounds), so at least the optimum: an end whose bound is
+  // not below it can at best tie, and the pair itself is kept, so the optimum stays among the
+  // survivors. (+inf: no pruning.)
+  const double upper = s_in[is].cost + distance(s_in[is].vertex, g_in[jg].vertex) + g_in[jg].cost;
+  auto survivors = [&](int k, std::span<const End> in, std::uint32_t kept) {
+    side[k].clear();
+    index[k].clear();
+    for (std::uint32_t i = 0; i < in.size(); ++i)
+      if (i == kept || in[i].bound < upper) side[k].push_back(in[i]), index[k].push_back(i);
+  };
+  survivors(0, s_in, is);
+  survivors(1, g_in, jg);
+  // Landmark bounds (tighten) for the survivors alone: the far side's survivors hold the optimum's
+  // far end, so bounds over them are bounds on every path that can still win; then prune again.
+  if (lm && lm->k() > 0) {
+    tighten(*lm, side[0], side[1]);
+    for (int k = 0; k < 2; ++k) {
+      const std::uint32_t kept = k == 0 ? is : jg;
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < side[k].size(); ++i)
+        if (index[k][i] == kept || side[k][i].bound < upper) side[k][w] = side[k][i], index[k][w++] = index[k][i];
+      side[k].resize(w);
+      index[k].resize(w);
     }
   }
-  // The start link whose label gave the winning hub its value (the same sum, so equal), and the
-  // array back to +inf.
+  // Fold the side whose labels are shorter in all (the distances are symmetric: the graph is
+  // undirected), then scan the other side's ends by increasing bound, stopping at the first whose
+  // bound is not below the best cost found: none after it can do better.
+  std::size_t total[2] = {0, 0};
+  for (int k = 0; k < 2; ++k)
+    for (const End& e : side[k]) total[k] += label_size(e.vertex);
+  const int f = total[0] <= total[1] ? 0 : 1, o = 1 - f;
+  double* d = fold.data();
+  for (const End& e : side[f])
+    for (std::uint32_t k = off_[e.vertex]; k < end_[e.vertex]; ++k) d[hub_[k]] = std::min(d[hub_[k]], e.cost + dist_[k]);
+  thread_local std::vector<std::uint32_t> order;
+  order.resize(side[o].size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return side[o][a].bound < side[o][b].bound; });
+  Meet m;
+  std::uint32_t mo = 0, mf = 0;
+  for (std::uint32_t j : order) {
+    const End& e = side[o][j];
+    if (!(e.bound < m.cost)) break;
+    for (std::uint32_t k = off_[e.vertex]; k < end_[e.vertex]; ++k) {
+      const double c = d[hub_[k]] + dist_[k] + e.cost;
+      if (c < m.cost) m.cost = c, mo = j, m.hub = hub_[k];
+    }
+  }
+  // The fold-side link whose label gave the winning hub its value (the same sum, so equal), and
+  // the array back to +inf.
   double want = kInf;
   if (m.cost < kInf) want = d[m.hub];
-  for (std::uint32_t i = 0; i < s.size(); ++i) {
-    const End& e = s[i];
-    if (e.bound > upper) continue;
-    for (std::uint32_t k = off_[e.vertex]; k < off_[e.vertex + 1]; ++k) {
-      if (hub_[k] == m.hub && e.cost + dist_[k] == want) m.s = i, want = -kInf;  // first such link
+  for (std::uint32_t i = 0; i < side[f].size(); ++i) {
+    const End& e = side[f][i];
+    for (std::uint32_t k = off_[e.vertex]; k < end_[e.vertex]; ++k) {
+      if (hub_[k] == m.hub && e.cost + dist_[k] == want) mf = i, want = -kInf;  // first such link
       d[hub_[k]] = kInf;
     }
+  }
+  if (m.cost < kInf) {
+    m.s = index[0][f == 0 ? mf : mo];
+    m.g = index[1][f == 0 ? mo : mf];
   }
   return m;
 }
 
-void HubLabels::path(std::uint32_t a, std::uint32_t b, std::uint32_t hub, std::vector<std::uint32_t>& out) const {
+void HubLabels::path(std::uint32_t a, std::uint32_t b, std::uint32_t hub, std::vector<std::uint32_t>& out,
+                     std::vector<std::uint8_t>* steps) const {
   // Entry by entry, one read a step (no search in the next label). The two halves' reads do not
-  // depend on each other: walked in step, two are in flight at once.
+  // depend on each other: walked in step, two are in flight at once. Each half's step bits: from a
+  // (or b) towards the hub, against the edges' direction (the Dijkstra from the hub reached each
+  // vertex from the next one); the b half is reversed at the end, so its steps run along them.
   thread_local std::vector<std::uint32_t> back;
+  thread_local std::vector<std::uint8_t> back_bits;
   back.clear();
+  back_bits.clear();
   out.push_back(a);
   back.push_back(b);
-  std::uint32_t i = find(a, hub), j = find(b, hub);
-  while (next_[i].entry != i && next_[j].entry != j) {
-    out.push_back(next_[i].vertex);
-    back.push_back(next_[j].vertex);
+  const std::size_t first = steps ? steps->size() : 0;
+  auto step = [&](std::uint32_t& i, std::vector<std::uint32_t>& to, std::vector<std::uint8_t>* bits) {
+    const std::uint32_t v = next_[i].vertex;
+    to.push_back(v & kVertex);
+    if (bits) bits->push_back(std::uint8_t(v >> 31));
     i = next_[i].entry;
-    j = next_[j].entry;
-  }
-  for (; next_[i].entry != i; i = next_[i].entry) out.push_back(next_[i].vertex);
-  for (; next_[j].entry != j; j = next_[j].entry) back.push_back(next_[j].vertex);
+  };
+  std::vector<std::uint8_t>* bb = steps ? &back_bits : nullptr;
+  std::uint32_t i = find(a, hub), j = find(b, hub);
+  while (next_[i].entry != i && next_[j].entry != j) step(i, out, steps), step(j, back, bb);
+  while (next_[i].entry != i) step(i, out, steps);
+  while (next_[j].entry != j) step(j, back, bb);
   out.insert(out.end(), back.rbegin() + 1, back.rend());  // both halves end at the hub
+  if (steps) {
+    for (std::size_t k = first; k < steps->size(); ++k) (*steps)[k] |= 2;  // against the edge
+    steps->insert(steps->end(), back_bits.rbegin(), back_bits.rend());
+  }
 }
 
 double HubLabels::distance(std::uint32_t u, std::uint32_t v) const {
   double best = kInf;
   std::uint32_t i = off_[u], j = off_[v];
-  while (i < off_[u + 1] && j < off_[v + 1]) {
+  while (i < end_[u] && j < end_[v]) {
     if (hub_[i] < hub_[j]) ++i;
     else if (hub_[j] < hub_[i]) ++j;
     else best = std::min(best, dist_[i++] + dist_[j++]);

@@ -239,7 +239,9 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   if (ch_) build_ch();
   else if (levels_ >= 2) build_two_level();
   labels_ = HubLabels();
-  if (labels_on_) labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
+  // Each label entry keeps its edge's shape (shape_, per CSR entry), so that a path read from the
+  // labels is drawn without looking its edges up (polyline()).
+  if (labels_on_) labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20, shape_);
   table_ = DistanceTable();
   if (table_on_) {
     if (n >= DistanceTable::kNoPrev) throw UnsupportedMap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");

@@ -30,6 +30,8 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
     s.reached[0] = s.reached[1] = Reached{};
     s.next = 0;
     for (int d = 0; d < 2; ++d) s.ch_dist[d].clear(), s.ch_pred[d].clear();
+    s.label_path.clear();
+    s.label_steps.clear();
   }
   return s;
 }
@@ -79,16 +81,18 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   };
   for (const Link& l : q.s.links) s.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, gc, gd, ng)});
   for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sc, sd, ns)});
-  // With landmarks (alt=K) a tighter bound (HubLabels::tighten): the table is over the simple
-  // subgoal graph the labels cover, symmetric.
-  HubLabels::tighten(landmarks_, s, g);
-  const HubLabels::Meet m = labels_.best(s, g);
+  // With landmarks (alt=K) a tighter bound (HubLabels::tighten, inside best()): the table is over
+  // the simple subgoal graph the labels cover, symmetric.
+  const HubLabels::Meet m = labels_.best(s, g, &landmarks_);
   if (q.direct) {
     const double d = direct_cost(q);
     if (d <= m.cost) return d;
   }
   if (!(m.cost < HubLabels::kInf)) return m.cost;
-  labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, q.path);  // the start's subgoal .. the hub .. the goal's
+  Scratch& scr = scratch();
+  scr.label_steps.clear();
+  labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, q.path, &scr.label_steps);  // the start's subgoal .. the hub .. the goal's
+  scr.label_path = q.path;
   steps += q.path.size();
   double cost = q.s.links[m.s].cost;
   for (std::size_t i = 1; i < q.path.size(); ++i) cost += octile(cell_of_[q.path[i - 1]], cell_of_[q.path[i]]);
@@ -358,7 +362,18 @@ Polyline SubgoalGraph::polyline(const Query& q) const {
     };
     Polyline head = side(q.start, q.path.front());
     out.insert(out.end(), head.begin() + 1, head.end());
-    for (std::size_t i = 0; i + 1 < q.path.size(); ++i) append_edge(out, q.path[i], q.path[i + 1]);
+    // A path read from the labels (labels_search(), the same query's) carries its edges' shapes:
+    // the bit as the edge stores it from its source, flipped when the step runs against it
+    // (as append_edge does for an edge found stored the other way).
+    const Scratch& sc = scratch();
+    if (labels_on_ && sc.label_steps.size() + 1 == q.path.size() && sc.label_path == q.path) {
+      for (std::size_t i = 0; i + 1 < q.path.size(); ++i) {
+        const int bit = sc.label_steps[i] & 1, against = sc.label_steps[i] >> 1;
+        append_octile(out, cell_of_[q.path[i]], cell_of_[q.path[i + 1]], against ? 1 - bit : bit);
+      }
+    } else {
+      for (std::size_t i = 0; i + 1 < q.path.size(); ++i) append_edge(out, q.path[i], q.path[i + 1]);
+    }
     Polyline tail = side(q.goal, q.path.back());
     out.insert(out.end(), tail.rbegin() + 1, tail.rend());
   }

@@ -277,6 +277,10 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     std::vector<std::int32_t> ch_pred[2];
     std::vector<std::pair<double, Vertex>> ch_open[2];
     std::vector<Vertex> ch_touched;
+    // labels_search(): the last path read from the labels and, per step, its edge's shape bits
+    // (HubLabels::path's steps), so that polyline() draws it without finding its edges.
+    std::vector<Vertex> label_path;
+    std::vector<std::uint8_t> label_steps;
   };
   Scratch& scratch() const;
   static std::uint64_t next_build_id();  // unique per build and per update
