@@ -108,7 +108,12 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
     ctx.trace = trace.get();
     auto rows = run_query(ctx, qi);
     ctx.trace = nullptr;  // the repetitions below are not traced
-    if (trace) traces.finish(*trace, info, trace_file, rows.front());
+    if (trace) {
+      traces.finish(*trace, info, trace_file, rows.front());
+      // Its trace was written inside the timed search: the rows say so (the column `traced`), and
+      // the report leaves them out of every timing statistic (docs/traces.md#traced-rows).
+      for (auto& r : rows) r.traced = true;
+    }
     if (reps > 1) {
       ctx.keep_paths = false;
       std::vector<std::vector<ResultRow>> again;
@@ -207,7 +212,7 @@ int run(const RunConfig& cfg) {
   write_run_metadata(cfg, &frames);
   ResultWriter writer(cfg.out, cfg.unit.paths,
                       {.radius = !cfg.agents.empty(), .terrain = weighted, .pinch = cfg.select.squeeze,
-                       .entry = cfg.entry_columns || any_outside_planner(cfg.reps)});
+                       .entry = cfg.entry_columns || any_outside_planner(cfg.reps), .traced = cfg.unit.trace > 0});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
   UnitOptions unit = cfg.unit;  // traces go under traces/ beside PREFIX.csv (a fresh index each run)
   unit.trace_prefix = cfg.out;
