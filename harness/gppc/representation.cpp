@@ -198,7 +198,9 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
   std::unique_ptr<SearchWorkspace> new_workspace() const override { return std::make_unique<SearchWorkspace>(); }
   Polyline polyline(const Query&) const override { return last.owner == this ? last.path : Polyline{}; }
   std::optional<Corridor> corridor(const Query&) const override { return std::nullopt; }
-  BuildStats stats() const override { return {0, 0, std::size_t(outside().peak_rss_bytes)}; }
+  // memory_bytes: the bytes PreprocessMap stored, the entry's counterpart of a structure's bytes
+  // (SPEC §14: bytes at rest beside bytes at rest); its peak resident memory is peak_rss_bytes.
+  BuildStats stats() const override { return {0, 0, std::size_t(outside().stored_bytes)}; }
   std::size_t workspace_bytes() const override { return 0; }
   void prepare() override {}
   bool update(const Map&, const std::vector<CellChange>&) override { return false; }  // preprocessed again
