@@ -21,6 +21,7 @@ not navbench's must fail both ways. Usage: check_option_values.py NAVBENCH ROOT 
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -189,7 +190,7 @@ def main():
             continue
         checked += 1
         fails += [f"{page}: {opt} {value}: {p}" for p in c.problems(opt, value)]
-    subprocess.run(["rm", "-rf", scratch])
+    shutil.rmtree(scratch, ignore_errors=True)
     for f in fails:
         print("FAIL", f)
     print(f"check_option_values: {checked} values checked, {skipped} placeholders or not navbench's left out, {len(fails)} failures")
