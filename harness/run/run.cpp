@@ -104,6 +104,7 @@ void answer_threaded(AnyRepresentation& rep, const std::vector<QueryInput>& quer
         const std::size_t share = (end - begin + threads - 1) / threads;
         parallel_for(0, threads, threads, [&](std::size_t part, std::size_t) {
           const std::size_t from = std::min(end, begin + part * share), to = std::min(end, from + share);
+          if (from == to) return;  // more threads than queries: no entry process started for none
           ahead->expect_queries(asked(queries, from, to, reps), ws[part].get());
           for (std::size_t i = from; i < to; ++i) out[i - begin] = answer(queries[i], sm, *h, ws[part].get());
         });

@@ -46,6 +46,9 @@ for rt in "3 1" "2 2"; do
 done
 check repetitions_batched '[ "$(sent "$tmp/r3t1.log")" = "90 0" ]'
 check repetitions_threads_batched '[ "$(sent "$tmp/r2t2.log")" = "60 0" ]'
+# More threads than queries: an entry process only for the threads that answer (3 queries: 3 processes).
+"$nb" run --map "$map" --rep "$(rep t8)" --convention corner --limit 3 --threads 8 --out "$tmp/t8" --quiet || echo "FAIL run --threads 8"
+check no_idle_entry_processes '[ "$(grep -c "411 corners" "$tmp/t8.log")" -eq 3 ] && [ "$(sent "$tmp/t8.log")" = "3 3" ]'
 check repetitions_rows_equal 'diff <(strip "$tmp/t1.csv") <(strip "$tmp/r3t1.csv") >/dev/null && diff <(strip "$tmp/t1.csv") <(strip "$tmp/r2t2.csv") >/dev/null'
 
 "$nb" generate changes --map "$map" --epochs 3 --seed 5 --out "$tmp/dyn" >/dev/null 2>&1
