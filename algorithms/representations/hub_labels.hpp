@@ -59,12 +59,14 @@ struct UninitAllocator : std::allocator<T> {
 class HubLabels {
  public:
   static constexpr double kInf = std::numeric_limits<double>::infinity();
+  static constexpr double kSqrt2 = 1.41421356237309504880;  // M_SQRT2: the octile distances' diagonal
   // The roots whose shortest-path trees order the vertices by default: 16, 64 and 256 gave label
   // entries within a few per cent of each other on brc202d and Aurora (docs/measurements.md).
   static constexpr std::size_t kSamples = 64;
   HubLabels() = default;
-  // Bytes a label entry takes once built (hub rank, distance, successor: memory_bytes()).
-  static constexpr std::size_t kEntryBytes = 4 + sizeof(double) + 8;
+  // Bytes a label entry takes once built (hub rank, distance, successor: memory_bytes()); with
+  // octile step counts the distance takes 4 bytes instead of 8.
+  static constexpr std::size_t kEntryBytes = 4 + sizeof(double) + 8, kOctileEntryBytes = 4 + 4 + 8;
   // g: an undirected graph (each edge stored both ways), weights >= 0. samples: roots whose
   // shortest-path trees decide the order (0: by degree). max_bytes: the most the entries may take
   // (kEntryBytes each); the build stops with UnsupportedMap as soon as they would take more (the
@@ -73,8 +75,12 @@ class HubLabels {
   // edge_bit: optional, one bit per CSR entry of g (0 or 1; the caller's, e.g. the subgoal graph's
   // octile path shape): each label entry keeps the bit of the edge its pruned Dijkstra reached it
   // by, from the next vertex towards the hub, so that path() can hand it back per step.
+  // octile_steps: optional, per CSR entry the edge's octile steps (straight | diagonal << 16) when
+  // every weight is straight + diagonal * sqrt(2) (the subgoal graph's): distances are then kept as
+  // exact step counts, packed into 4 bytes (the build stops with UnsupportedMap where the largest
+  // counts need more than 32 bits), and every distance is a + b sqrt(2) computed from them.
   HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_bytes = std::size_t(-1),
-            std::span<const std::uint8_t> edge_bit = {});
+            std::span<const std::uint8_t> edge_bit = {}, std::span<const std::uint32_t> octile_steps = {});
 
   // A query end: a vertex, the cost of the link from the query point to it, and a lower bound on
   // every start-goal path through that link (e.g. the link plus the straight line to the far end).
@@ -115,7 +121,7 @@ class HubLabels {
   bool empty() const { return off_.empty(); }
   std::size_t entries() const { return hub_.size(); }
   std::size_t memory_bytes() const {
-    return (off_.capacity() + end_.capacity() + hub_.capacity() + vertex_.capacity()) * 4 + next_.capacity() * sizeof(Next) + dist_.capacity() * sizeof(double);
+    return (off_.capacity() + end_.capacity() + hub_.capacity() + pk_.capacity() + vertex_.capacity()) * 4 + next_.capacity() * sizeof(Next) + dist_.capacity() * sizeof(double);
   }
 
  private:
@@ -134,7 +140,25 @@ class HubLabels {
   };
   static constexpr std::uint32_t kBit = std::uint32_t(1) << 31, kVertex = kBit - 1;
   Uninit<Next> next_;
-  Uninit<double> dist_;
+  Uninit<double> dist_;          // the distances, or (octile) empty and:
+  Uninit<std::uint32_t> pk_;     // straight steps in the low shift_ bits, diagonal steps above
+  int shift_ = 0;
+  std::uint32_t mask_ = 0;
+  // Calls f with the entries' distance, k -> double (one of two types, so the loops stay branch-free).
+  template <class F>
+  auto with_distances(F&& f) const {
+    struct Real {
+      const double* d;
+      double operator()(std::uint32_t k) const { return d[k]; }
+    };
+    struct Octile {
+      const std::uint32_t* p;
+      std::uint32_t mask;
+      int shift;
+      double operator()(std::uint32_t k) const { return double(p[k] & mask) + double(p[k] >> shift) * kSqrt2; }
+    };
+    return pk_.empty() ? f(Real{dist_.data()}) : f(Octile{pk_.data(), mask_, shift_});
+  }
   std::vector<std::uint32_t> vertex_;  // rank -> vertex
 };
 

@@ -7,7 +7,8 @@
 # - --batch with --threads 2 is refused with one line;
 # - scripts/rounds --rounds 3 runs three rounds, the --rep order reversed in round 2, and writes
 #   rounds.csv: one line per representation, the reference's ratio 1 in every round, each
-#   combined median at most every round's median (the per-query best of the rounds).
+#   combined median at most every round's median (the per-query best of the rounds), and
+#   rounds-env.csv: each round's time, page faults and resident set.
 # Usage: batch_rounds.sh NAVBENCH_BINARY SOURCE_DIR
 set -uo pipefail
 nb=$1 src=$2
@@ -53,6 +54,9 @@ ref = [l for l in lines if l["representation"] == "grid8"]
 check("rounds_reference_ratio_1", ref and all(abs(float(ref[0][f"ratio_round_{k}"]) - 1) < 1e-9 for k in (1, 2, 3)))
 check("rounds_best_at_most_each_round", all(float(l["median_us"]) <= min(float(l[f"round_{k}_us"]) for k in (1, 2, 3)) + 1e-9
                                             for l in lines))
+env = list(csv.DictReader(open(f"{t}/rounds/rounds-env.csv")))
+check("rounds_env", [e["round"] for e in env] == ["1", "2", "3"] and [e["reps_reversed"] for e in env] == ["0", "1", "0"]
+      and all(float(e["wall_s"]) > 0 and int(e["minor_faults"]) > 0 and int(e["max_rss_kb"]) > 0 for e in env))
 check("rounds_ratio_worst", all(abs(float(l["ratio_worst"]) - max(float(l[f"ratio_round_{k}"]) for k in (1, 2, 3))) < 1e-3
                                 for l in lines))
 sys.exit(1 if fails else 0)

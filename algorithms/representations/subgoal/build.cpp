@@ -240,8 +240,18 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   else if (levels_ >= 2) build_two_level();
   labels_ = HubLabels();
   // Each label entry keeps its edge's shape (shape_, per CSR entry), so that a path read from the
-  // labels is drawn without looking its edges up (polyline()).
-  if (labels_on_) labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20, shape_);
+  // labels is drawn without looking its edges up (polyline()), and its distance as exact octile
+  // step counts in 4 bytes (every edge is an octile path: straight | diagonal << 16 per entry).
+  if (labels_on_) {
+    std::vector<std::uint32_t> steps(graph_.num_edges());
+    for (Vertex u = 0; u < Vertex(n); ++u)
+      for (auto [it, end] = out_edges(u, graph_); it != end; ++it) {
+        const Cell a = cell_of_[u], b = cell_of_[target(*it, graph_)];
+        const int dx = std::abs(cx(a) - cx(b)), dy = std::abs(cy(a) - cy(b));
+        steps[it->index] = std::uint32_t(std::max(dx, dy) - std::min(dx, dy)) | (std::uint32_t(std::min(dx, dy)) << 16);
+      }
+    labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20, shape_, steps);
+  }
   table_ = DistanceTable();
   if (table_on_) {
     if (n >= DistanceTable::kNoPrev) throw UnsupportedMap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");
