@@ -106,7 +106,7 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   params.finish("subgoal");
   table_on_ = table;
 
-  for (int d = 0; d < 4; ++d) clear_[d].assign(cells, 0);
+  clear_.assign(cells, {0, 0, 0, 0});
   std::vector<int> lines(std::size_t(std::max(w_, h_)));
   std::iota(lines.begin(), lines.end(), 0);
   fill_clearances(std::span(lines.data(), std::size_t(h_)), true);
@@ -171,7 +171,7 @@ void SubgoalGraph::fill_clearances(std::span<const int> lines, bool rows) {
   const int step[4] = {1, -1, pw_, -pw_};
   auto fill = [&](int d, Cell c) {
     const Cell n = Cell(std::int64_t(c) + step[d]);
-    clear_[d][c] = !free(c) || !free(n) ? 0 : std::uint16_t(vertex_[n] >= 0 ? 1 : 1 + clear_[d][n]);
+    clear_[c][d] = !free(c) || !free(n) ? 0 : std::uint16_t(vertex_[n] >= 0 ? 1 : 1 + clear_[n][d]);
   };
   if (rows) {
     for (int y : lines) {

@@ -103,13 +103,13 @@ bool SubgoalGraph::reaches(Cell s, Cell t) const {
   if (s == t) return true;
   const int a = cx(t) - cx(s), b = cy(t) - cy(s);
   const int step[4] = {1, -1, pw_, -pw_};
-  if (b == 0) return clear_[a > 0 ? kE : kW][s] >= std::abs(a);
-  if (a == 0) return clear_[b > 0 ? kS : kN][s] >= std::abs(b);
+  if (b == 0) return clear_[s][a > 0 ? kE : kW] >= std::abs(a);
+  if (a == 0) return clear_[s][b > 0 ? kS : kN] >= std::abs(b);
   const int dx = a > 0 ? 1 : -1, dy = b > 0 ? 1 : -1;
   const int i = std::min(std::abs(a), std::abs(b)), j = std::max(std::abs(a), std::abs(b)) - i;
   const int c = std::abs(a) > std::abs(b) ? (dx > 0 ? kE : kW) : (dy > 0 ? kS : kN);
   // The same bounded rays as direct_h_reachable, in the one octant that holds t.
-  int m = clear_[c][s];
+  int m = clear_[s][c];
   if (j > 0 && m > 0 && vertex_[Cell(std::int64_t(s) + std::int64_t(m) * step[c])] >= 0) --m;
   Cell cur = s;
   for (int k = 1; k <= i; ++k) {
@@ -118,7 +118,7 @@ bool SubgoalGraph::reaches(Cell s, Cell t) const {
     if (k == i) break;
     if (vertex_[cur] >= 0) return false;  // every such path passes this subgoal
     if (j > 0) {
-      int jj = clear_[c][cur];
+      int jj = clear_[cur][c];
       if (jj <= m) {
         if (jj > 0 && vertex_[Cell(std::int64_t(cur) + std::int64_t(jj) * step[c])] >= 0) --jj;
         m = jj;
@@ -127,7 +127,7 @@ bool SubgoalGraph::reaches(Cell s, Cell t) const {
   }
   if (j == 0) return true;
   if (vertex_[cur] >= 0) return false;
-  return clear_[c][cur] >= j && j <= m;
+  return clear_[cur][c] >= j && j <= m;
 }
 
 int SubgoalGraph::free_shape(Cell a, Cell b) const {
@@ -392,7 +392,7 @@ BuildStats SubgoalGraph::stats() const {
   BuildStats s;
   s.vertices = pos_.size();
   s.edges = graph_.num_edges();  // globals' edges (both ways) + locals' upward edges
-  s.memory_bytes = graph_.memory_bytes() + free_.capacity() + 4 * clear_[0].capacity() * 2 +
+  s.memory_bytes = graph_.memory_bytes() + free_.capacity() + clear_.capacity() * sizeof(clear_[0]) +
                    vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
                    rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + ch_up_end_.capacity() * 4 + reach_at_.capacity() * 4 +
