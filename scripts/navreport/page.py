@@ -49,6 +49,10 @@ table.answer-table tr.front td:nth-child(2) { font-weight: 600; }
 table.answer-table a { color: inherit; text-decoration: none; border-bottom: 1px dotted #888; }
 p.small { font-size: 13px; color: #444; margin: .3em 0; }
 .warn { color: #b00; }
+table.not-candidates caption { font-weight: 600; } table.not-candidates td.reason { font-size: 12px; color: #444; }
+table.answer-table.not-candidates td, table.answer-table.not-candidates th { padding: 1px 4px; }
+table.not-candidates { margin-top: 0; } td.share.warn { color: #b00; font-weight: 600; }
+.badge.out { background: #999; } tr.not-candidate td { color: #666; }
 table { border-collapse: collapse; font-size: 13px; margin: .5em 0; }
 th, td { border: 1px solid #d4d4d4; padding: 3px 6px; vertical-align: top; }
 th { background: #f0f0f0; font-weight: 600; text-align: left; }
