@@ -150,11 +150,15 @@ def _maps_apart(rows, cfg, k: int, applicable):
 
 
 def pct(share: float) -> str:
-    """A share as percent: one decimal, more digits below 0.1 % (never a 0.0 for a non-zero share)."""
+    """A share as percent: "100" and "0" exactly, else one decimal, with more digits near either
+    end, so a share below 1 never reads 100 and a share above 0 never reads 0."""
     p = 100 * share
-    if p == 0 or p >= 0.1:
-        return f"{p:.1f}"
-    return f"{p:.2g}"
+    if p in (0, 100):
+        return f"{p:.0f}"
+    digits = 1
+    while digits < 12 and (round(p, digits) >= 100 or round(p, digits) <= 0):
+        digits += 1
+    return f"{p:.{digits}f}"
 
 
 def reason(paths: int, invalid: int, with_path: int, missed: int, applicable: int = 1) -> str:

@@ -123,6 +123,16 @@ def name_of(r) -> str:
     return rep_label(f"{r['representation']} · {r['smoothing']}")
 
 
+LONG_NAME = 24  # characters: a longer name may break between its parts
+
+
+def name_html(name: str) -> str:
+    """A configuration's name on one line; a long one (grid8 (centre lattice) · lazy-theta + los)
+    may break between its parts (after a " · "), never inside one, so its table fits beside the chart."""
+    parts = str(name).split(" · ") if len(str(name)) > LONG_NAME else [str(name)]
+    return " ".join(f"<span class='seg'>{esc(p)}{' ·' if k < len(parts) - 1 else ''}</span>" for k, p in enumerate(parts))
+
+
 def gap_text(v, cost: bool) -> str:
     return (f"{100 * v:+.2f}" if finite(v) else "–") if cost else f_gap(v)
 
@@ -158,7 +168,7 @@ def facet_table(f) -> str:
         cfg = r["config"]
         cells = [f"<td class='key'>{k + 1}</td>",
                  f"<td><a href='{esc(f['href'](cfg))}' title='its row in the {esc(f['what'])}'>"
-                 f"{esc(cfg if cost else name_of(r))}</a></td>",
+                 f"{name_html(cfg if cost else name_of(r))}</a></td>",
                  f"<td class='num' data-metric='time_median'{interval(r, 'time_median', f_sig)}>"
                  f"{f_sig(r['time_median'])}</td>",
                  f"<td class='num' data-metric='gap_mean'{interval(r, 'gap_mean', lambda v: gap_text(v, cost))}>"
@@ -185,8 +195,8 @@ def facet_table(f) -> str:
 
 
 # The candidate rule's two shares (analysis/candidates.py), in every facet and ranked table.
-SHARE_HEADS = ("<th title='valid paths over the paths it returned (SPEC §1)'>valid<span class='unit'>% of paths</span></th>"
-               "<th title='answered over the queries that have a path'>solved<span class='unit'>% with a path</span></th>")
+SHARE_HEADS = ("<th title='valid %: valid paths over the paths it returned (SPEC §1)'>valid<span class='unit'>%</span></th>"
+               "<th title='solved %: answered over the queries that have a path'>solved<span class='unit'>%</span></th>")
 
 
 def share_cells(r) -> str:
@@ -213,7 +223,7 @@ def outside_table(f) -> str:
     cost = f["cost"]
     rows = rows.sort_values("time_median", na_position="last", kind="stable")
     body = "".join(
-        f"<tr data-config='{esc(r['config'])}'><td>{esc(r['config'] if cost else name_of(r))}</td>{share_cells(r)}"
+        f"<tr data-config='{esc(r['config'])}'><td>{name_html(r['config'] if cost else name_of(r))}</td>{share_cells(r)}"
         f"<td class='num' data-metric='time_median'>{f_sig(r.get('time_median'))}</td>"
         f"<td class='num' data-metric='gap_mean'>{gap_text(r.get('gap_mean'), cost)}</td>"
         f"<td class='reason'>{esc(r['reason'])}</td></tr>" for _, r in rows.iterrows())
@@ -298,24 +308,29 @@ def notes_html(sc, a, first: bool) -> str:
                "is over the paths returned, solved % over the queries that have a path.")
     if first:
         out.append(recast_standing(t))
-    out.append(apart_html(t))
-    return "<p class='small'>" + " ".join(x for x in out if x) + "</p>"
+    return "<p class='small'>" + " ".join(x for x in out if x) + "</p>" + apart_html(t)
 
 
 def apart_html(t) -> str:
     """The maps some configuration of the scope did not run on or does not apply to (a map kind it
-    refuses, a sweep's skip_maps): counted apart, neither solved nor missed (SPEC §14), named."""
+    refuses, a sweep's skip_maps): counted apart, neither solved nor missed (SPEC §14), named, one
+    line per set of maps (folded)."""
     groups: dict = {}  # (what, maps) -> configurations
     for _, r in t.iterrows():
-        for col, what in (("na_maps", "not applicable on"), ("unrun_maps", "not run on")):
+        for col, what in (("unrun_maps", "not run on"), ("na_maps", "not applicable on")):
             maps = r.get(col)
             if isinstance(maps, tuple) and maps:
                 groups.setdefault((what, maps), []).append(name_of(r))
     if not groups:
         return ""
-    parts = [f"{esc(', '.join(dict.fromkeys(cfgs)))} {what} {len(maps)} map{'' if len(maps) == 1 else 's'} "
-             f"({esc(', '.join(maps[:6]) + (', ...' if len(maps) > 6 else ''))})" for (what, maps), cfgs in groups.items()]
-    return "Counted apart, neither solved nor missed: " + "; ".join(parts) + "."
+    n = len({c for cfgs in groups.values() for c in cfgs})
+    items = "".join(
+        f"<li><b>{what} {len(maps)} map{'' if len(maps) == 1 else 's'}</b> "
+        f"({esc(', '.join(maps[:8]) + (', ...' if len(maps) > 8 else ''))}): {esc(', '.join(dict.fromkeys(cfgs)))}</li>"
+        for (what, maps), cfgs in sorted(groups.items(), key=lambda g: (g[0][0], len(g[0][1]))))
+    return (f"<details class='na apart'><summary>Counted apart, neither solved nor missed: {n} configuration"
+            f"{'' if n == 1 else 's'} on maps {'it was' if n == 1 else 'they were'} not run on or {'does' if n == 1 else 'do'} "
+            f"not apply to (a map kind refused, a sweep's skip_maps)</summary><ul class='na'>{items}</ul></details>")
 
 
 def recast_standing(t) -> str:
