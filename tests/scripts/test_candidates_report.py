@@ -15,8 +15,10 @@ recast is fast and not a candidate. On the page, per scope (all maps, each colle
 - in every ranked table the front's rows are candidates and no candidate comes after a non-candidate.
 
 Usage: test_candidates_report.py NAVBENCH ROOT [--report-code DIR]
+       test_candidates_report.py NAVBENCH ROOT --page REPORT_DIR --results CSV...
 (--report-code: the checkout whose scripts/report.py renders the page, default ROOT; the page of
-an older checkout, before the rule, fails here.) Exit 0 = pass, 1 = fail."""
+an older checkout, before the rule, fails here. --page: check a report already made, e.g. the
+default job's, against the results it was made of.) Exit 0 = pass, 1 = fail."""
 import argparse
 import html.parser
 import math
@@ -91,12 +93,12 @@ def smoothing_label(search, smoothing):  # docs/path-quality.md: the search join
     return search if smoothing == "none" else f"{search} + {smoothing}"
 
 
-def recompute(folder):
+def recompute(csvs):
     """{(scope, facet): DataFrame per configuration: applicable, paths, valid, with_path, answered,
     candidate}; facet 'plain map', 'terrain ...' per map kind, 'weighted maps' for the pooled weighted rows."""
-    r = pd.concat([pd.read_csv(os.path.join(folder, f), dtype={"message": str, "terrain": str})
-                   for f in ("plain.csv", "weighted.csv")], ignore_index=True)
-    r["terrain"] = r["terrain"].fillna("")
+    r = pd.concat([pd.read_csv(f, dtype={"message": str, "terrain": str}, low_memory=False) for f in csvs],
+                  ignore_index=True)
+    r["terrain"] = r["terrain"].fillna("") if "terrain" in r.columns else ""
     r["facet"] = r["terrain"].map(lambda t: f"terrain {t}" if t else "plain map")
     rep = r["representation"].astype(str)
     rep = rep.where(~rep.isin(["grid4", "grid8"]), rep + " (centre lattice)")
@@ -148,8 +150,8 @@ def key_of(facet, config):
     return f"{config} · {facet}"
 
 
-def check_page(page, folder, report_dir, fails):
-    want = recompute(folder)
+def check_page(page, csvs, report_dir, fails):
+    want = recompute(csvs)
     tree = Tree()
     tree.feed(page)
     seen_outside = 0
@@ -273,22 +275,28 @@ def main() -> int:
     ap.add_argument("navbench")
     ap.add_argument("root")
     ap.add_argument("--report-code", help="checkout whose scripts/report.py renders the page (default ROOT)")
+    ap.add_argument("--page", metavar="REPORT_DIR", help="check this report (of --results) instead of a run of its own")
+    ap.add_argument("--results", nargs="+", default=[], metavar="CSV", help="with --page: the results.csv it was made of")
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="navbench-candidates.")
-    folder = run(args.navbench, args.root, tmp)
-    code = args.report_code or args.root
-    report = os.path.join(tmp, "report")
-    subprocess.run([os.path.join(code, "scripts/navpy.sh"), os.path.join(code, "scripts/report.py"), folder,
-                    "--out", report, "--figures", "none", "--boot", "200"], check=True, stdout=subprocess.DEVNULL)
+    if args.page:  # e.g. the default job's report: --page results/default/report --results results/default/results.csv
+        report, csvs = args.page, args.results
+    else:
+        tmp = tempfile.mkdtemp(prefix="navbench-candidates.")
+        folder = run(args.navbench, args.root, tmp)
+        csvs = [os.path.join(folder, f) for f in ("plain.csv", "weighted.csv")]
+        code = args.report_code or args.root
+        report = os.path.join(tmp, "report")
+        subprocess.run([os.path.join(code, "scripts/navpy.sh"), os.path.join(code, "scripts/report.py"), folder,
+                        "--out", report, "--figures", "none", "--boot", "200"], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(report, "report.html"), encoding="utf-8") as f:
         page = f.read()
     fails = []
-    check_page(page, folder, report, fails)
+    check_page(page, csvs, report, fails)
     for x in fails:
         print(f"FAIL: {x}")
     if not fails:
         print(f"ok: the fronts, verdicts, budgets and ranked tables hold candidates only; every non-candidate is "
-              f"listed with its shares (results in {folder})")
+              f"listed with its shares ({', '.join(csvs)})")
     return 1 if fails else 0
 
 
