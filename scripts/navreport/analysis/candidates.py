@@ -110,8 +110,9 @@ def summarise(rows, by: str = "config", widening: Widening = Widening(), has_pat
         if n_rows[j] == 0:
             continue
         inv, miss = int(paths[j] - valid_paths[j]), int(with_path[j] - answered[j])
-        ok_invalid = inv * 100 <= widening.invalid_pct * paths[j]
-        ok_missed = miss * 100 <= widening.unsolved_pct * with_path[j]
+        # Counts against the reader's percentages (a relative 1e-12 for the rounding of PCT x count).
+        ok_invalid = inv * 100 <= widening.invalid_pct * paths[j] * (1 + 1e-12)
+        ok_missed = miss * 100 <= widening.unsolved_pct * with_path[j] * (1 + 1e-12)
         out.append({by: names[j], "applicable": int(n_app[j]), "paths": int(paths[j]), "valid_paths": int(valid_paths[j]), "invalid_paths": inv,
                     "valid_share": valid_paths[j] / paths[j] if paths[j] else math.nan,
                     "with_path": int(with_path[j]), "answered": int(answered[j]), "missed": miss,

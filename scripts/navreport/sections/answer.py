@@ -299,7 +299,7 @@ def notes_html(sc, a, first: bool) -> str:
     out = [f"{sc.queries:,} queries on {sc.maps} map(s). Medians and means; hover a number for its 95 % interval "
            f"and n; a name leads to its row in <a class='to-ranked' href='#table-{sc.slug}'>the ranked table</a>"
            + (" (weighted maps: the <a href='#terrain'>Terrain costs</a> table)" if first and a.terrain is not None else "")
-           + ". Marked columns: the front of the configurations that fit a budget per map (each budget a "
+           + ". Marked columns: the front of the candidates that fit a budget per map (each budget a "
              "configuration's own value)."]
     facets = [f for f in facet_order(t.loc[t["layer"] > 0, "facet"]) if not is_terrain_facet(f)]
     if len(facets) > MAX_FACETS:
