@@ -12,7 +12,7 @@ import pandas as pd
 
 from navreport.analysis import budget, terrain
 from navreport.analysis.candidates import pct, rule_text
-from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_pct, f_sig, finite, slug, verdict_significant
+from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_sig, finite, slug, verdict_significant
 from navreport.analysis.rows import METRICS, facet_order, is_terrain_facet
 from navreport.io.results import OUTSIDE_NOTE, has_outside, rep_label
 from navreport.figures.budget import cost_figure
@@ -199,6 +199,10 @@ SHARE_HEADS = ("<th title='valid %: valid paths over the paths it returned (SPEC
                "<th title='solved %: answered over the queries that have a path'>solved<span class='unit'>%</span></th>")
 
 
+def share_text(v) -> str:
+    return pct(v) if finite(v) else "–"
+
+
 def share_cells(r) -> str:
     """The valid and solved shares of a configuration, as two cells (data-value: the share 0..1)."""
     out = []
@@ -210,7 +214,7 @@ def share_cells(r) -> str:
         n = (f" title='{int(r[part]):,} of {int(r[whole]):,} {what}'" if finite(r.get(part)) and finite(r.get(whole))
              else "")
         out.append(f"<td class='num share{warn}' data-metric='{key}' data-value='{val}'{n}>"
-                   f"{pct(v) if finite(v) else '–'}</td>")
+                   f"{share_text(v)}</td>")
     return "".join(out)
 
 
@@ -247,7 +251,8 @@ def chart_facet(f) -> dict:
         label = r["config"] if cost else name_of(r)
         pts.append((float(r["time_median"]), 100 * float(r["gap_mean"]), str(shown.get(r["config"], "")), kind,
                     f"<b>{esc(label)}</b><br>median query time {f_sig(r['time_median'])} µs<br>"
-                    f"{'cost above ref.' if cost else 'mean gap'} {gap_text(r['gap_mean'], cost)} %"))
+                    f"{'cost above ref.' if cost else 'mean gap'} {gap_text(r['gap_mean'], cost)} %<br>"
+                    f"valid {share_text(r.get('valid_share'))} %, solved {share_text(r.get('solved_share'))} %"))
     return dict(title=f["title"] or "every configuration", points=pts,
                 ylabel="cost above ref. (%)" if cost else "mean gap (%)")
 
