@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from navreport.analysis import candidates, stats
-from navreport.analysis.rows import raw_terrain
+from navreport.analysis.rows import combined_text, raw_terrain
 from navreport.io import results as common
 
 
@@ -51,9 +51,9 @@ def weighted_candidates(analysis, widening):
         weighted = np.array([raw_terrain(v) != "" for v in np.asarray(col, dtype=object)], dtype=bool)
     if not weighted.any():
         return None
-    w = pd.DataFrame({c: np.asarray(rows[c], dtype=object)[weighted] for c in ("representation", "smoothing", "facet",
-                                                                                "status", "valid", "map")})
-    w["config"] = [folded_label(*v) for v in zip(w["representation"], w["smoothing"], w["facet"])]
+    w = common.take_rows(rows, weighted, ["representation", "smoothing", "facet", "status", "valid", "map"])
+    # The folded label of each (representation, smoothing, facet) once, not of each row.
+    w["config"] = combined_text(w, ["representation", "smoothing", "facet"], lambda v: folded_label(*v))
     return candidates.summarise(w.drop(columns="facet"), "config", widening,
                                 has_path=np.asarray(rows["has_path"], dtype=bool)[weighted])
 
