@@ -284,11 +284,17 @@ def verdict_text(facets: list) -> str:
 
 def shortfall(r) -> str:
     """After a name in the verdict: what a candidate admitted by a widened rule falls short of
-    (its valid and solved shares below 100 %); nothing for a configuration that meets the rule."""
+    (its valid and solved shares below 100 %), and the maps it was not run on or does not apply to
+    (SPEC §14: counted apart and named); nothing for a configuration that ran everywhere and meets the rule."""
     parts = [f"{pct(r[k])} % {what}" for k, what in (("valid_share", "of its paths valid"),
                                                        ("solved_share", "of the queries with a path solved"))
              if finite(r.get(k)) and r[k] < 1]
-    return f" (<span class='warn'>{esc(', '.join(parts))}</span>)" if parts else ""
+    out = f" (<span class='warn'>{esc(', '.join(parts))}</span>)" if parts else ""
+    # The maps counted apart (its numbers are over the others): said beside the name, listed under the tables.
+    apart = [f"{what} {len(r[col])} map{'' if len(r[col]) == 1 else 's'}"
+             for col, what in (("unrun_maps", "not run on"), ("na_maps", "not applicable on"))
+             if isinstance(r.get(col), tuple) and r[col]]
+    return out + (f" <span class='note'>({esc(', '.join(apart))})</span>" if apart else "")
 
 
 def widening_html(a) -> str:
