@@ -72,18 +72,6 @@ std::optional<std::vector<ResultRow>> locate(const QueryContext& c, Query& q, Re
   return std::nullopt;
 }
 
-// What the search found: a polyline (and the representation's corridor), or for a disc on the
-// tangent graph a taut path with arcs.
-struct Found {
-  bool found = false;
-  Polyline raw;
-  std::vector<PathItem> arcs;
-  std::optional<Corridor> corridor;
-  std::string error;  // the representation's own search failed (Detour's node pool ran out): the rows' message
-  // A planner from outside (harness/gppc, SPEC §10): its own GetPath time, its error or verdict.
-  std::optional<OutsideAnswer> outside;
-};
-
 // 2'. the representation's own search (--search detour): its path from start to goal, no corridor
 // (Detour's findStraightPath already pulled it taut through its corridor).
 Found own_search(const QueryContext& c, const Query& q, ResultRow& row) {
@@ -234,14 +222,27 @@ std::optional<std::string> not_applicable(const QueryContext& c) {
   return c.cost.not_applicable(c.caps, c.rep_text);
 }
 
-std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
-  ResultRow row = identity_row(c, in);
-  if (auto why = not_applicable(c)) return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, *why);
+PendingQuery start_query(const QueryContext& c, const QueryInput& in) {
+  PendingQuery p{.row = identity_row(c, in)};
+  if (auto why = not_applicable(c)) {
+    p.done = rows_for_every_smoothing(p.row, c.smoothings, Status::not_applicable, *why);
+    return p;
+  }
   Query q;
   q.start = in.start;
   q.goal = in.goal;
-  if (auto rows = locate(c, q, row)) return std::move(*rows);
-  const Found f = search(c, q, row);
+  if (auto rows = locate(c, q, p.row)) {
+    p.done = std::move(*rows);
+    return p;
+  }
+  p.found = search(c, q, p.row);
+  return p;
+}
+
+std::vector<ResultRow> finish_query(const QueryContext& c, PendingQuery&& p) {
+  if (p.done) return std::move(*p.done);
+  ResultRow& row = p.row;
+  const Found& f = p.found;
   // SPEC §10: an entry plans for a point agent; a radius is not applicable.
   if (f.outside && c.space.disc())
     return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, c.rep_text + " plans for a point agent (no radius)");
@@ -257,6 +258,8 @@ std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
   for (const auto& mode : c.smoothings) out.push_back(smooth_row(c, row, mode, f));
   return out;
 }
+
+std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) { return finish_query(c, start_query(c, in)); }
 
 MapContext map_context(const Map& m, const std::string& convention) { return {m.name, m.collection, convention}; }
 

@@ -113,7 +113,7 @@ expect_help() {
     else echo "ok   help_$name$h"; fi
   done
 }
-expect_help run "--map --scen --rep --smoothing --heuristic --convention --limit --queries --seed --save-queries --repetitions --threads --radius --paths --checkopt --no-optimum --quiet --out"
+expect_help run "--map --scen --rep --smoothing --heuristic --convention --limit --queries --seed --save-queries --repetitions --batch --threads --radius --paths --checkopt --no-optimum --quiet --out"
 expect_help sweep "CONFIG --out --jobs --shard --threads --quiet"
 expect_help merge "SHARD_DIR --out"
 expect_help generate "KIND --width --height --density --room --corridor --obstacles --seed --queries --out"
