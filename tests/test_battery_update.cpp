@@ -106,6 +106,12 @@ const testbattery::Floors& floors() {
       {monotone, "mixed", 129, ""},   // of 188
       {monotone, "doors", 34, ""},    // of 35
       {monotone, "blocks-scenario", 32, ""},  // of 35
+      // prm keeps its samples through an update (update_approximate): on the mixed sequence a few
+      // starts lose every link; the change scenarios are built on the empty map, so the samples were
+      // drawn before the rooms' walls came, and a doorway one cell wide holds few of them.
+      {"prm", "mixed", 164, ""},           // of 188
+      {"prm", "doors", 16, ""},            // of 35
+      {"prm", "blocks-scenario", 19, ""},  // of 35
   };
   return f;
 }
