@@ -39,7 +39,7 @@ PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoc
 ROW_COLUMNS = ["map", "collection", "scen_index", "representation", "heuristic", "smoothing", "convention", "status",
                "length", "optimal", "octile_optimal", "gap", "valid", "expansions", "locate_us", "search_us",
                "smooth_us", "message", "radius", "epoch", "search", "clearance", "turn", "cost", "octile_optimal_cost",
-               "terrain", "optimal_cost", "cost_gap"]
+               "terrain", "optimal_cost", "cost_gap", "traced"]
 
 
 TEXT_USED = ["map", "collection", "representation", "heuristic", "smoothing", "convention", "status", "message", "search"]

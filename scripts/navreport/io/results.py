@@ -627,10 +627,26 @@ def ordered_unique(series) -> list:
 
 def query_time_us(rows):
     """Total query time per row: locate + search + smooth (microseconds). Missing parts count 0,
-    a row where all three are missing is NaN."""
+    a row where all three are missing is NaN. A traced row (the column `traced` = 1: its search
+    wrote a trace inside the timed interval, docs/traces.md#traced-rows) has no time either: this
+    is the one place the report's timing statistics take their times from, so none of them
+    includes it (SPEC §14: no tracing inside a timed interval); it still counts for the status,
+    validity and gap."""
     parts = rows[["locate_us", "search_us", "smooth_us"]]
     total = parts.fillna(0).sum(axis=1)
-    return total.where(parts.notna().any(axis=1))
+    timed = parts.notna().any(axis=1)
+    if "traced" in rows.columns:
+        timed &= ~traced_mask(rows)
+    return total.where(timed)
+
+
+def traced_mask(rows):
+    """Per row True where the column `traced` is 1 (a traced query's row); all False without it."""
+    import numpy as np
+    import pandas as pd
+    if "traced" not in rows.columns:
+        return pd.Series(np.zeros(len(rows), dtype=bool), index=rows.index)
+    return pd.to_numeric(rows["traced"].astype(object), errors="coerce").eq(1)
 
 
 def terrain_texts(col):
