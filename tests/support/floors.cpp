@@ -153,4 +153,13 @@ Captured capture(const std::function<void()>& f) {
   return out;
 }
 
+Captured fails_on_nothing(const std::function<void(const RepresentationEntry&)>& battery) {
+  const RepresentationEntry stub = finds_nothing();
+  Captured c = capture([&] { battery(stub); });
+  EXPECT_TRUE(c.has("fewer than its floor")) << "the battery passed an entry that finds no path";
+  EXPECT_TRUE(c.has("finds-nothing found 0 of the")) << "no path counted";
+  EXPECT_FALSE(c.skipped) << "the battery skipped an entry that finds no path";
+  return c;
+}
+
 }  // namespace testbattery

@@ -65,4 +65,8 @@ struct Captured {
 };
 Captured capture(const std::function<void()>& f);
 
+// Runs a battery's body on finds_nothing() with its failures captured, and requires the floor's
+// failure among them (no skip); returns them for further checks.
+Captured fails_on_nothing(const std::function<void(const navbench::RepresentationEntry&)>& battery);
+
 }  // namespace testbattery
