@@ -11,11 +11,13 @@
 namespace navbench {
 
 // prm: the k nearest samples (k + 1 asked of a sample, itself dropped); prm-star: every sample
-// within the radius. Sorted by distance, then by id, so ties fall the same way every time.
+// within the radius (with at most one sample, no radius: that sample). Sorted by distance, then by id, so ties fall the same way every time.
 std::vector<Vertex> Roadmap::neighbours(Point p, std::int64_t self) const {
   const RoadmapPoint q(p.x, p.y);
   std::vector<Index::Value> found;
-  if (radius_ > 0) {
+  if (settings_.gamma_scale > 0 && radius_ == 0) {  // prm-star on at most one sample: no radius, that sample
+    index_->tree.query(bgi::satisfies([](const Index::Value&) { return true; }), std::back_inserter(found));
+  } else if (radius_ > 0) {
     const RoadmapBox box(RoadmapPoint(p.x - radius_, p.y - radius_), RoadmapPoint(p.x + radius_, p.y + radius_));
     const double r2 = radius_ * radius_;
     index_->tree.query(bgi::intersects(box) && bgi::satisfies([&](const Index::Value& v) {
@@ -30,7 +32,7 @@ std::vector<Vertex> Roadmap::neighbours(Point p, std::int64_t self) const {
   for (const Index::Value& v : found)
     if (std::int64_t(v.second) != self) by_distance.emplace_back(distance(p, pos_[v.second]), v.second);
   std::sort(by_distance.begin(), by_distance.end());
-  if (radius_ == 0 && by_distance.size() > settings_.k) by_distance.resize(settings_.k);
+  if (settings_.gamma_scale == 0 && by_distance.size() > settings_.k) by_distance.resize(settings_.k);
   std::vector<Vertex> out;
   out.reserve(by_distance.size());
   for (const auto& [d, v] : by_distance) out.push_back(v);
@@ -48,7 +50,7 @@ bool Roadmap::direct(const Query& q) const { return free_->segment_valid(q.start
 
 std::string Roadmap::miss_reason(const Query& q) const {
   char how[96];
-  if (radius_ > 0) std::snprintf(how, sizeof how, "no sample within the radius %.3g sees it", radius_);
+  if (settings_.gamma_scale > 0) std::snprintf(how, sizeof how, "no sample within the radius %.3g sees it", radius_);
   else std::snprintf(how, sizeof how, "none of its %zu nearest samples sees it", settings_.k);
   const std::string of = " (" + std::string(how) + "; " + std::to_string(pos_.size()) + " samples)";
   if (q.s.links.empty()) return "no sample connects the start" + of;
