@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from navreport.analysis import budget, stats, terrain, updates
+from navreport.analysis import budget, candidates, stats, terrain, updates
 from navreport.analysis.fmt import slug, verdict_text
 from navreport.analysis.rows import (METRICS, build_per_map, config_order, facet_order, paired_values, plain, prepare,
                                      raw_terrain, uniques)
@@ -25,7 +25,7 @@ from navreport.io import results as common
 
 # What a scope (all maps, one collection) reads of the rows.
 SCOPE_COLUMNS = ["map", "representation", "smoothing", "facet", "config", "status", "valid", "query_us", "gap", "qid",
-                 "query"]
+                 "query", "has_path"]
 MAX_VERDICT_PAIRS = 12
 
 
@@ -38,6 +38,7 @@ class Scope:
     verdicts: list = field(default_factory=list)
     budgets: list = field(default_factory=list)  # the budget answers (budget.budget_answers)
     unapplicable: list = field(default_factory=list)  # (representation, search/smoothing, facet) that never apply
+    candidates: object = None  # candidates.summarise of the scope (table's columns is_candidate, reason, ...)
     queries: int = 0          # distinct queries (map, query, convention, terrain) and maps of the scope
     maps: int = 0
 
@@ -57,6 +58,7 @@ class Analysis:
     update_rows: object = None                      # one row per update of the changing maps (updates.py)
     update_summary: object = None                   # per scenario x representation (changing maps)
     dynamic: list = field(default_factory=list)     # ResultData of --dynamic inputs (their own section only)
+    widening: candidates.Widening = candidates.Widening()  # how far the reader widened the candidates
 
 
 def _config_stats(task):
@@ -93,8 +95,10 @@ def config_positions(rows) -> dict:
     return {cats[k]: order[bounds[k]:bounds[k + 1]] for k in range(len(cats)) if bounds[k + 1] > bounds[k]}
 
 
-def config_table(scope_rows, build, seed: int, scope_name: str):
-    """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric."""
+def config_table(scope_rows, build, seed: int, scope_name: str, widening=candidates.Widening()):
+    """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric, each
+    configuration's candidate columns (candidates.summarise) and its Pareto layer among the
+    candidates of its facet (0: not a candidate, or no time or gap); candidates first."""
     recs = []
     tasks = []  # (record, bootstrap task) of every configuration with applicable rows
     # Runs over several radii (a facet): each radius's builds count for its own configurations.
@@ -108,7 +112,8 @@ def config_table(scope_rows, build, seed: int, scope_name: str):
     scode = status.cat.codes.to_numpy()
     na_code = scats.index("not_applicable") if "not_applicable" in scats else -2
     ok_code = scats.index("ok") if "ok" in scats else -2
-    valid_all = scope_rows["valid"].to_numpy(dtype=float)
+    valid_all = scope_rows["valid"].to_numpy(dtype=float) == 1  # SPEC §14: a path of unknown validity is not valid
+    has_path_all = scope_rows["has_path"].to_numpy(bool)
     time_all = scope_rows["query_us"].to_numpy(dtype=float)
     gap_all = scope_rows["gap"].to_numpy(dtype=float)
     for cfg in config_order(scope_rows):
@@ -125,7 +130,8 @@ def config_table(scope_rows, build, seed: int, scope_name: str):
             continue
         ok = scode[app] == ok_code
         valid = np.where(ok, valid_all[app], np.nan)
-        cols = {"solved": ok.astype(float), "valid": valid,
+        # solved: ok over the queries that have a path (SPEC §14); valid: valid over the paths returned.
+        cols = {"solved": np.where(has_path_all[app], ok, np.nan), "valid": valid,
                 "time": np.where(ok, time_all[app], np.nan),
                 "gap": np.where(ok, gap_all[app], np.nan)}
         b = per_map[per_map["representation"] == first["representation"]]
@@ -135,7 +141,6 @@ def config_table(scope_rows, build, seed: int, scope_name: str):
             b = b[b["terrain"] == (raw_terrain(scope_rows["terrain"].iat[pos[0]]) if "terrain" in scope_rows.columns else "")]
         tasks.append((rec, (cols, {"b": b["build_ms"].to_numpy(float), "m": b["memory_bytes"].to_numpy(float)},
                             stats.seed_for(seed, scope_name, cfg), stats.seed_for(seed, scope_name, cfg, "build"))))
-        rec["invalid_paths"] = int(np.nansum(valid == 0))
         recs.append(rec)
     # Samples small enough to be resampled row by row go to the process pool; the larger ones'
     # statistics are drawn (stats.drawn_stats), quick enough here, where no copy must be sent.
@@ -143,20 +148,28 @@ def config_table(scope_rows, build, seed: int, scope_name: str):
     pooled = iter(_pool_map(_config_stats, [t for (_, t), s in zip(tasks, small) if s]))
     results = [next(pooled) if s else _config_stats(t) for (_, t), s in zip(tasks, small)]
     for (rec, _), res in zip(tasks, results):
-        invalid = rec.pop("invalid_paths")  # after the statistics, as the columns always were
         for k, (est, lo, hi, n) in res.items():
             rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
-        rec["invalid_paths"] = invalid
     t = pd.DataFrame(recs)
     if "time_median" not in t.columns:
         for k, *_ in METRICS:
             t[k] = np.nan
+    cand = candidates.summarise(scope_rows, "config", widening, has_path=has_path_all)
+    t = t.merge(cand.drop(columns="applicable").assign(config=cand["config"].astype(str)), on="config", how="left")
+    t["is_candidate"] = t["is_candidate"].fillna(False).astype(bool)
+    return rank_candidates(t)
+
+
+def rank_candidates(t):
+    """Pareto layers per facet over the candidates only (SPEC §14: fronts and rankings consider
+    candidates; the others get layer 0, as a configuration without a time or a gap), then the
+    table's order: candidates by layer and median time, the unranked ones, the non-candidates."""
     t["layer"] = 0
-    for facet, sub in t.groupby("facet", sort=False):
+    for facet, sub in t[t["is_candidate"]].groupby("facet", sort=False):
         layers = stats.pareto_layers(list(zip(sub["time_median"], sub["gap_mean"])))
         t.loc[sub.index, "layer"] = layers
-    t["_unranked"] = t["layer"] == 0
-    t = t.sort_values(["_unranked", "layer", "time_median"], kind="stable").drop(columns="_unranked")
+    t["_order"] = np.where(~t["is_candidate"], 2, np.where(t["layer"] == 0, 1, 0))
+    t = t.sort_values(["_order", "layer", "time_median"], kind="stable").drop(columns="_order")
     t = t.reset_index(drop=True)
     t.insert(1, "rank", range(1, len(t) + 1))
     return t
@@ -208,13 +221,16 @@ def verdicts(scope_rows, table, seed: int, scope_name: str) -> list:
     return tests
 
 
-def analyse(data: common.ResultData, seed: int = 1, dynamic=()) -> Analysis:
+def analyse(data: common.ResultData, seed: int = 1, dynamic=(), widening=candidates.Widening()) -> Analysis:
     """The scopes' ranked tables, verdicts and budgets, and the numbers of the weighted maps and of
-    the changing maps; data.rows gains the columns prepare() adds."""
+    the changing maps; data.rows gains the columns prepare() adds and has_path (whether the row's
+    query has a path, candidates.path_exists). widening: how far the reader widens the candidates."""
     rows, keys, facet_keys = prepare(data)
+    rows["has_path"] = candidates.path_exists(rows)
     for d in [data] + list(dynamic):  # the small tables: plain text
         d.build, d.updates, d.threads = plain(d.build), plain(d.updates), plain(d.threads)
-    a = Analysis(data=data, rows=rows, keys=keys, facet_keys=facet_keys, seed=seed, dynamic=list(dynamic))
+    a = Analysis(data=data, rows=rows, keys=keys, facet_keys=facet_keys, seed=seed, dynamic=list(dynamic),
+                 widening=widening)
     a.reps = common.ordered_unique(rows["representation"]) if len(rows) else []
     if rows.empty:
         a.skipped.append(("all", "no result rows"))
@@ -228,7 +244,7 @@ def analyse(data: common.ResultData, seed: int = 1, dynamic=()) -> Analysis:
                                                      SCOPE_COLUMNS + (["terrain"] if "terrain" in rows.columns else []))
             name = name if k == 0 else (name or "(no collection)")
             sc = Scope(name=name, slug=slug(name if name != "all maps" else "all"), rows=r)
-            sc.table = config_table(r, data.build, seed, name)
+            sc.table = config_table(r, data.build, seed, name, widening)
             na = sc.table.loc[sc.table["applicable"] == 0]
             sc.unapplicable = list(zip(na["representation"].astype(str), na["smoothing"].astype(str), na["facet"].astype(str)))
             sc.table = sc.table[sc.table["applicable"] > 0].reset_index(drop=True)
