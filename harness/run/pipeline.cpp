@@ -241,6 +241,7 @@ PendingQuery start_query(const QueryContext& c, const QueryInput& in) {
     return p;
   }
   p.found = search(c, q, p.row);
+  p.query = std::move(q);
   return p;
 }
 
@@ -254,7 +255,7 @@ std::vector<ResultRow> finish_query(const QueryContext& c, PendingQuery&& p) {
   if (f.outside && f.outside->error) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.outside->reason);
   if (!f.error.empty()) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.error);
   if (!f.found) {
-    if (c.caps.may_miss && row.message.empty()) row.message = missed(c, q);
+    if (c.caps.may_miss && row.message.empty()) row.message = missed(c, p.query);
     return rows_for_every_smoothing(row, c.smoothings, Status::no_path, row.message);
   }
   if (!f.arcs.empty()) return arc_rows(c, row, f.arcs);

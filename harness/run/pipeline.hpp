@@ -93,6 +93,7 @@ struct PendingQuery {
   ResultRow row;
   std::optional<std::vector<ResultRow>> done;
   Found found;
+  Query query;  // as located: a may-miss representation's reason for a missed path reads it
 };
 PendingQuery start_query(const QueryContext& ctx, const QueryInput& in);
 std::vector<ResultRow> finish_query(const QueryContext& ctx, PendingQuery&& p);
