@@ -232,10 +232,11 @@ TEST(RosMap, ImagesTheFormatsForbidAreRefused) {
   bad[45] ^= 1;  // a bit of the IDAT data: its CRC no longer checks
   EXPECT_NE(err("crc.png", bad).find("crc.png: PNG chunk IDAT at byte 33: CRC mismatch"), std::string::npos) << err("crc.png", bad);
   EXPECT_NE(err("cut.png", good.substr(0, 60)).find("cut.png: truncated PNG"), std::string::npos);
-  // 32768 x 32768 RGBA at 16 bits (8 GiB) from 9 bytes of image data: refused before any allocation.
+  // 16383 x 16383 RGBA at 16 bits from 9 bytes of image data: stb_image would allocate two buffers of
+  // 2 GiB before it found too few pixels; refused before any allocation.
   const std::string huge(
-      "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x80\x00\x00\x00\x80\x00\x10\x06\x00\x00\x00\x94\xec\x7f"
-      "\x3c\x00\x00\x00\x09\x49\x44\x41\x54\x78\x9c\x63\x00\x00\x00\x01\x00\x01\x5e\xff\x7d\xf9\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82", 66);
+      "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x3f\xff\x00\x00\x3f\xff\x10\x06\x00\x00\x00\x8b\x21\xb6"
+      "\xe8\x00\x00\x00\x09\x49\x44\x41\x54\x78\x9c\x63\x00\x00\x00\x01\x00\x01\x5e\xff\x7d\xf9\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82", 66);
   EXPECT_NE(err("huge.png", huge).find("huge.png: PNG's image data (9 bytes compressed) cannot hold its pixels"), std::string::npos)
       << err("huge.png", huge);
 }
