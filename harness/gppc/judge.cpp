@@ -65,6 +65,12 @@ Verdict judge(const EntryAnswer& a, Track track, const FreeSpace& fs, Point s, P
   const Point half = track == Track::classic ? Point{0.5, 0.5} : Point{0, 0};
   for (const Point& p : pts) v.path.push_back({p.x + half.x, p.y + half.y});
   v.length = polyline_length(v.path);
+  if (!std::isfinite(v.length)) {  // finite points far apart (1e308, -1e308): +inf would read as "no path"
+    v.kind = Verdict::Kind::error;
+    v.reason = "the path's length is not a finite number (its points lie too far apart)";
+    v.path.clear();
+    return v;
+  }
   if (!(pts.front() == s)) {
     v.reason = "the path starts at " + at(pts.front()) + ", not at the start " + at(s);
   } else if (!(pts.back() == g)) {
