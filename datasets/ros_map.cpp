@@ -16,6 +16,8 @@ using base::fail;
 
 namespace {
 
+// Every YAML value quoted in a message goes through base::printable: a plain scalar can hold line
+// breaks (blank lines inside it fold into '\n'), and an error is one line (found by fuzz_rosmap).
 [[noreturn]] void fail_at(const std::string& file, const YAML::Node& n, const std::string& why) {
   throw base::InputError(file + ":" + std::to_string(n.Mark().line + 1) + ": " + why);
 }
@@ -28,7 +30,7 @@ T scalar(const std::string& file, const YAML::Node& doc, const char* key) {
   try {
     return n.as<T>();
   } catch (const YAML::Exception&) {
-    fail_at(file, n, std::string("'") + key + "': cannot read '" + n.Scalar() + "' as a number");
+    fail_at(file, n, std::string("'") + key + "': cannot read '" + base::printable(n.Scalar()) + "' as a number");
   }
 }
 
@@ -70,7 +72,7 @@ void origin(const std::string& file, const YAML::Node& doc, MapFrame& f) {
     try {
       v[i] = n[i].as<double>();
     } catch (const YAML::Exception&) {
-      fail_at(file, n, "'origin' holds '" + (n[i].IsScalar() ? n[i].Scalar() : std::string("?")) + "', not a number");
+      fail_at(file, n, "'origin' holds '" + (n[i].IsScalar() ? base::printable(n[i].Scalar()) : std::string("?")) + "', not a number");
     }
     if (!std::isfinite(v[i])) fail_at(file, n, "'origin' holds a number that is not finite");
   }
@@ -93,14 +95,15 @@ MapFrame read_ros_yaml(const std::string& file, const base::FileSource& files) {
   try {
     doc = YAML::Load(*text);
   } catch (const YAML::Exception& e) {
-    throw base::InputError(file + ":" + std::to_string(e.mark.line + 1) + ": bad YAML: " + e.msg);
+    throw base::InputError(file + ":" + std::to_string(e.mark.line + 1) + ": bad YAML: " + base::printable(e.msg));
   }
   if (!doc.IsMap()) fail(file, "not a map_server YAML file (expected fields image, resolution, origin, ...)");
   MapFrame f;
   f.image = image_path(file, doc, files);
   if (!doc["resolution"]) fail(file, "no 'resolution' field (metres per pixel)");
   f.resolution = finite_number(file, doc, "resolution");
-  if (f.resolution <= 0) fail_at(file, doc["resolution"], "'resolution' must be positive, got " + doc["resolution"].Scalar());
+  if (f.resolution <= 0)
+    fail_at(file, doc["resolution"], "'resolution' must be positive, got " + base::printable(doc["resolution"].Scalar()));
   origin(file, doc, f);
   // map_server's defaults (ROS 1 map_server's occupied 0.65 and free 0.196; mode trinary, negate 0).
   if (doc["occupied_thresh"]) f.occupied_thresh = finite_number(file, doc, "occupied_thresh");
@@ -115,13 +118,13 @@ MapFrame read_ros_yaml(const std::string& file, const base::FileSource& files) {
     const std::string s = n.IsScalar() ? n.Scalar() : "";
     if (s == "0" || s == "false" || s == "False") f.negate = false;
     else if (s == "1" || s == "true" || s == "True") f.negate = true;
-    else fail_at(file, n, "'negate' must be 0 or 1, got '" + s + "'");
+    else fail_at(file, n, "'negate' must be 0 or 1, got '" + base::printable(s) + "'");
   }
   if (doc["mode"]) {
     const YAML::Node n = doc["mode"];
     f.mode = n.IsScalar() ? n.Scalar() : "";
     if (f.mode != "trinary" && f.mode != "scale" && f.mode != "raw")
-      fail_at(file, n, "'mode' must be trinary, scale or raw, got '" + f.mode + "'");
+      fail_at(file, n, "'mode' must be trinary, scale or raw, got '" + base::printable(f.mode) + "'");
   }
   return f;
 }

@@ -46,6 +46,8 @@ const Target kTargets[] = {{"config", navbench_fuzz_config}, {"costs", navbench_
                            {"rosmap", navbench_fuzz_rosmap}, {"scen", navbench_fuzz_scen},   {"serve", navbench_fuzz_serve},
                            {"terrain", navbench_fuzz_terrain}, {"wkt", navbench_fuzz_wkt}};
 
+void PrintTo(const Target& t, std::ostream* os) { *os << t.name; }
+
 class FuzzCorpus : public ::testing::TestWithParam<Target> {};
 
 std::string slurp(const fs::path& p) {

@@ -188,6 +188,12 @@ TEST(RosMap, BadYamlIsOneLine) {
   EXPECT_NE(yaml("image: m.pgm\nresolution: 0.05\n").find("no 'origin'"), std::string::npos);
   EXPECT_NE(yaml("image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nnegate: 2\n").find("'negate' must be 0 or 1"), std::string::npos);
   EXPECT_NE(yaml("image: m.pgm\n  resolution: [\n").find("m.yaml:"), std::string::npos);
+  // A scalar with blank lines inside holds line breaks: quoted as \x0a, the message stays one line
+  // (found by fuzzing: tests/fuzz/corpus/rosmap/finding-multiline-scalar).
+  EXPECT_NE(yaml("image: m.pgm\nresolution: 0.05\norigin: [a\n\n\nb, 0, 0]\n").find("'origin' holds 'a\\x0a"), std::string::npos)
+      << yaml("image: m.pgm\nresolution: 0.05\norigin: [a\n\n\nb, 0, 0]\n");
+  EXPECT_NE(yaml("image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nmode: a\n\n b\n").find("got 'a\\x0ab'"), std::string::npos)
+      << yaml("image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nmode: a\n\n b\n");
 }
 
 TEST(RosMap, BadImagesAreOneLine) {
