@@ -40,7 +40,8 @@ void read(const std::string& bytes) {
     const PixelImage img = decode_image(bytes, "fuzz.png");
     require(img.width >= 1 && img.height >= 1 && img.channels >= 1 && img.channels <= 4, "an image has pixels and 1..4 channels");
     require(img.samples.size() == std::size_t(img.width) * std::size_t(img.height) * std::size_t(img.channels), "one sample per channel and pixel");
-    require(img.max == 255 || img.max == 65535, "8 or 16 bits");
+    // (the reader takes a PGM too, whatever the name: its maximum is its maxval, 1..255)
+    require(img.max == 255 || img.max == 65535 || (bytes.starts_with("P5") && img.max >= 1 && img.max < 255), "8 or 16 bits");
     for (auto v : img.samples) require(v <= img.max, "samples within the maximum");
     for (const char* mode : {"trinary", "scale", "raw"}) {
       MapFrame f;
