@@ -31,3 +31,47 @@ std::string read_file(const fs::path& p) {
 }
 
 }  // namespace navbench::base
+
+namespace navbench::base {
+
+namespace {
+
+class DiskFiles : public FileSource {
+ public:
+  Kind kind(const std::string& path) const override {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return Kind::missing;
+    return fs::is_regular_file(path, ec) ? Kind::regular : Kind::other;
+  }
+  std::optional<std::string> read(const std::string& path) const override {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) return std::nullopt;
+    return ss.str();
+  }
+};
+
+}  // namespace
+
+const FileSource& disk_files() {
+  static const DiskFiles disk;
+  return disk;
+}
+
+FileSource::Kind MemoryFiles::kind(const std::string& path) const {
+  if (files.count(path)) return Kind::regular;
+  const std::string dir = path.ends_with('/') ? path : path + "/";
+  for (const auto& [name, bytes] : files)
+    if (name.starts_with(dir) || (path == "." && name.find('/') == std::string::npos)) return Kind::other;
+  return Kind::missing;
+}
+
+std::optional<std::string> MemoryFiles::read(const std::string& path) const {
+  const auto it = files.find(path);
+  if (it == files.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace navbench::base

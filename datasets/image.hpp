@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/error.hpp"
+#include "base/files.hpp"
 
 namespace navbench {
 
@@ -26,10 +27,15 @@ struct PixelImage {
 };
 
 // Reads a PNG (1 to 16 bits, grey, grey + alpha, RGB, RGBA or palette; palette images come out as
-// RGB(A)) or a binary PGM (P5, 8 bits). Refused with one line: any other format (ASCII PGM,
-// PPM, JPEG, BMP ...), a 16-bit PGM (this stb_image reads its samples in the wrong byte order),
-// a 0 x 0 image, a side beyond kMaxMapSide, a truncated file.
-PixelImage read_image(const std::string& path);
+// RGB(A)) or a binary PGM (P5, 8 bits; max = its maxval). Refused with one line: any other format
+// (ASCII PGM, PPM, JPEG, BMP ...), a 16-bit PGM (this stb_image reads its samples in the wrong byte
+// order), a 0 x 0 image, a side beyond kMaxMapSide, a truncated file; what the formats forbid: a
+// PGM maxval outside 1..65535, a PGM sample above its maxval, bytes after a PGM's raster, a PNG
+// chunk whose CRC does not check, a PNG not opening with IHDR or without IEND, PNG image data
+// too short for its pixels at deflate's largest ratio (1032:1).
+PixelImage read_image(const std::string& path, const base::FileSource& files = base::disk_files());
+// The same from the file's bytes (`path` names it in messages).
+PixelImage decode_image(const std::string& bytes, const std::string& path);
 
 // True when the file name ends in .png or .pgm (any case): an image given to --map.
 bool is_image_path(const std::string& path);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include <yaml-cpp/yaml.h>
 
@@ -15,6 +16,8 @@ using base::fail;
 
 namespace {
 
+// Every YAML value quoted in a message goes through base::printable: a plain scalar can hold line
+// breaks (blank lines inside it fold into '\n'), and an error is one line (found by fuzz_rosmap).
 [[noreturn]] void fail_at(const std::string& file, const YAML::Node& n, const std::string& why) {
   throw base::InputError(file + ":" + std::to_string(n.Mark().line + 1) + ": " + why);
 }
@@ -27,7 +30,7 @@ T scalar(const std::string& file, const YAML::Node& doc, const char* key) {
   try {
     return n.as<T>();
   } catch (const YAML::Exception&) {
-    fail_at(file, n, std::string("'") + key + "': cannot read '" + n.Scalar() + "' as a number");
+    fail_at(file, n, std::string("'") + key + "': cannot read '" + base::printable(n.Scalar()) + "' as a number");
   }
 }
 
@@ -40,7 +43,7 @@ double finite_number(const std::string& file, const YAML::Node& doc, const char*
 // The image path as map_server resolves it (relative to the YAML's folder), checked: a string
 // without control characters, naming an existing regular file, and a relative one staying inside
 // the YAML's folder (a map and its image travel together).
-std::string image_path(const std::string& file, const YAML::Node& doc) {
+std::string image_path(const std::string& file, const YAML::Node& doc, const base::FileSource& files) {
   if (!doc["image"]) fail(file, "no 'image' field (the map's image file)");
   const YAML::Node n = doc["image"];
   if (!n.IsScalar()) fail_at(file, n, "'image' must be a file name");
@@ -54,9 +57,9 @@ std::string image_path(const std::string& file, const YAML::Node& doc) {
     for (const auto& part : rel)
       if (part == "..") fail_at(file, n, "'image' leaves the YAML file's folder ('" + image + "'); give an absolute path");
   const fs::path full = rel.is_absolute() ? rel : fs::path(file).parent_path() / rel;
-  std::error_code ec;
-  if (!fs::exists(full, ec)) fail_at(file, n, "image '" + full.string() + "' does not exist");
-  if (!fs::is_regular_file(full, ec)) fail_at(file, n, "image '" + full.string() + "' is not a regular file");
+  const base::FileSource::Kind kind = files.kind(full.string());
+  if (kind == base::FileSource::Kind::missing) fail_at(file, n, "image '" + full.string() + "' does not exist");
+  if (kind != base::FileSource::Kind::regular) fail_at(file, n, "image '" + full.string() + "' is not a regular file");
   return full.string();
 }
 
@@ -69,7 +72,7 @@ void origin(const std::string& file, const YAML::Node& doc, MapFrame& f) {
     try {
       v[i] = n[i].as<double>();
     } catch (const YAML::Exception&) {
-      fail_at(file, n, "'origin' holds '" + (n[i].IsScalar() ? n[i].Scalar() : std::string("?")) + "', not a number");
+      fail_at(file, n, "'origin' holds '" + (n[i].IsScalar() ? base::printable(n[i].Scalar()) : std::string("?")) + "', not a number");
     }
     if (!std::isfinite(v[i])) fail_at(file, n, "'origin' holds a number that is not finite");
   }
@@ -85,21 +88,22 @@ void check_thresholds(double occupied, double free, const std::string& where) {
     throw base::InputError(where + "free_thresh " + base::number(free) + " is not below occupied_thresh " + base::number(occupied));
 }
 
-MapFrame read_ros_yaml(const std::string& file) {
+MapFrame read_ros_yaml(const std::string& file, const base::FileSource& files) {
+  const std::optional<std::string> text = files.read(file);
+  if (!text) fail(file, "cannot open YAML file");
   YAML::Node doc;
   try {
-    doc = YAML::LoadFile(file);
-  } catch (const YAML::BadFile&) {
-    fail(file, "cannot open YAML file");
+    doc = YAML::Load(*text);
   } catch (const YAML::Exception& e) {
-    throw base::InputError(file + ":" + std::to_string(e.mark.line + 1) + ": bad YAML: " + e.msg);
+    throw base::InputError(file + ":" + std::to_string(e.mark.line + 1) + ": bad YAML: " + base::printable(e.msg));
   }
   if (!doc.IsMap()) fail(file, "not a map_server YAML file (expected fields image, resolution, origin, ...)");
   MapFrame f;
-  f.image = image_path(file, doc);
+  f.image = image_path(file, doc, files);
   if (!doc["resolution"]) fail(file, "no 'resolution' field (metres per pixel)");
   f.resolution = finite_number(file, doc, "resolution");
-  if (f.resolution <= 0) fail_at(file, doc["resolution"], "'resolution' must be positive, got " + doc["resolution"].Scalar());
+  if (f.resolution <= 0)
+    fail_at(file, doc["resolution"], "'resolution' must be positive, got " + base::printable(doc["resolution"].Scalar()));
   origin(file, doc, f);
   // map_server's defaults (ROS 1 map_server's occupied 0.65 and free 0.196; mode trinary, negate 0).
   if (doc["occupied_thresh"]) f.occupied_thresh = finite_number(file, doc, "occupied_thresh");
@@ -114,13 +118,13 @@ MapFrame read_ros_yaml(const std::string& file) {
     const std::string s = n.IsScalar() ? n.Scalar() : "";
     if (s == "0" || s == "false" || s == "False") f.negate = false;
     else if (s == "1" || s == "true" || s == "True") f.negate = true;
-    else fail_at(file, n, "'negate' must be 0 or 1, got '" + s + "'");
+    else fail_at(file, n, "'negate' must be 0 or 1, got '" + base::printable(s) + "'");
   }
   if (doc["mode"]) {
     const YAML::Node n = doc["mode"];
     f.mode = n.IsScalar() ? n.Scalar() : "";
     if (f.mode != "trinary" && f.mode != "scale" && f.mode != "raw")
-      fail_at(file, n, "'mode' must be trinary, scale or raw, got '" + f.mode + "'");
+      fail_at(file, n, "'mode' must be trinary, scale or raw, got '" + base::printable(f.mode) + "'");
   }
   return f;
 }
@@ -180,11 +184,11 @@ GridMap occupancy_grid(const PixelImage& img, MapFrame& f) {
 
 namespace {
 
-Map occupancy_map(const std::string& path, MapFrame f, const OccupancyOptions& opt) {
+Map occupancy_map(const std::string& path, MapFrame f, const OccupancyOptions& opt, const base::FileSource& files) {
   if (!(opt.wmax >= 1) || !std::isfinite(opt.wmax)) fail(path, "wmax must be a number >= 1");
   f.unknown_free = opt.unknown_free;
   f.wmax = opt.wmax;
-  const PixelImage img = read_image(f.image);
+  const PixelImage img = read_image(f.image, files);
   Map m = make_grid_map(occupancy_grid(img, f), fs::path(path).stem().string(), fs::path(path).parent_path().filename().string());
   m.path = path;
   if (m.grid.weighted()) {  // the column `terrain` (docs/terrain.md): where the weights came from
@@ -198,8 +202,8 @@ Map occupancy_map(const std::string& path, MapFrame f, const OccupancyOptions& o
 
 }  // namespace
 
-Map load_ros_map(const std::string& yaml_path, const OccupancyOptions& opt) {
-  return occupancy_map(yaml_path, read_ros_yaml(yaml_path), opt);
+Map load_ros_map(const std::string& yaml_path, const OccupancyOptions& opt, const base::FileSource& files) {
+  return occupancy_map(yaml_path, read_ros_yaml(yaml_path, files), opt, files);
 }
 
 Map load_image_map(const std::string& image_path, const OccupancyOptions& opt) {
@@ -208,7 +212,7 @@ Map load_image_map(const std::string& image_path, const OccupancyOptions& opt) {
   f.image = image_path;
   f.occupied_thresh = opt.occupied_thresh;
   f.free_thresh = opt.free_thresh;
-  return occupancy_map(image_path, f, opt);
+  return occupancy_map(image_path, f, opt, base::disk_files());
 }
 
 }  // namespace navbench

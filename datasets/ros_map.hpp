@@ -31,8 +31,9 @@ struct OccupancyOptions {
   double occupied_thresh = 0.65, free_thresh = 0.196;
 };
 
-// The YAML file's fields, checked (image resolved against the YAML's folder).
-MapFrame read_ros_yaml(const std::string& yaml_path);
+// The YAML file's fields, checked (image resolved against the YAML's folder). `files`: where the
+// YAML and its image are read (the disk; the fuzz target's files in memory).
+MapFrame read_ros_yaml(const std::string& yaml_path, const base::FileSource& files = base::disk_files());
 
 // How one pixel reads under `f`'s rule.
 enum class CellReading { free, occupied, unknown, between };
@@ -47,7 +48,8 @@ PixelReading read_pixel(const PixelImage& img, int x, int y, const MapFrame& f);
 GridMap occupancy_grid(const PixelImage& img, MapFrame& f);
 
 // A ROS map (.yaml): name = the YAML's file name without extension, collection = its folder.
-Map load_ros_map(const std::string& yaml_path, const OccupancyOptions& opt = {});
+Map load_ros_map(const std::string& yaml_path, const OccupancyOptions& opt = {},
+                 const base::FileSource& files = base::disk_files());
 // A bare PNG or PGM: trinary, not negated, opt's thresholds.
 Map load_image_map(const std::string& image_path, const OccupancyOptions& opt = {});
 

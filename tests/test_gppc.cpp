@@ -156,6 +156,25 @@ TEST(Gppc, VerdictRules) {
   EXPECT_EQ(v.length, 0.0);
 }
 
+// Found by fuzzing (tests/fuzz/corpus/gppc/finding-*): what a misbehaving entry's finite but huge
+// coordinates make of the verdict.
+TEST(Gppc, VerdictOnHugeCoordinates) {
+  const Map m = testmaps::grid_from({"....", ".@..", "..@.", "...."});
+  const FreeSpace fs(m);
+  auto answer = [](std::vector<Point> p) { return EntryAnswer{true, "", std::move(p), 1.0, 1}; };
+  // Points 1e308 and -1e308: the length overflows to +inf, which the pipeline reads as "no path".
+  for (Track t : {Track::classic, Track::anyangle}) {
+    const Verdict v = judge(answer({{0, 0}, {1e308, 0}, {-1e308, 0}, {0, 3}}), t, fs, {0, 0}, {0, 3});
+    EXPECT_EQ(v.kind, Verdict::Kind::error);
+    EXPECT_NE(v.reason.find("length is not a finite number"), std::string::npos) << v.reason;
+  }
+  // A whole cell beyond int's range: outside the map (it was converted to int first, undefined).
+  const Verdict v = judge(answer({{0, 0}, {1e300, 0}, {0, 3}}), Track::classic, fs, {0, 0}, {0, 3});
+  EXPECT_EQ(v.kind, Verdict::Kind::ok);
+  EXPECT_FALSE(v.valid);
+  EXPECT_NE(v.reason.find("is outside the map"), std::string::npos) << v.reason;
+}
+
 TEST(Gppc, MisbehavingEntryCostsOneQueryEach) {
   TempDir t;
   // Open below row 3; the pinch point (2,2) between free cells (1,1) and (2,2).

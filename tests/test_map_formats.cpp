@@ -189,6 +189,12 @@ TEST(RosMap, BadYamlIsOneLine) {
   EXPECT_NE(yaml("image: m.pgm\nresolution: 0.05\n").find("no 'origin'"), std::string::npos);
   EXPECT_NE(yaml("image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nnegate: 2\n").find("'negate' must be 0 or 1"), std::string::npos);
   EXPECT_NE(yaml("image: m.pgm\n  resolution: [\n").find("m.yaml:"), std::string::npos);
+  // A scalar with blank lines inside holds line breaks: quoted as \x0a, the message stays one line
+  // (found by fuzzing: tests/fuzz/corpus/rosmap/finding-multiline-scalar).
+  EXPECT_NE(yaml("image: m.pgm\nresolution: 0.05\norigin: [a\n\n\nb, 0, 0]\n").find("'origin' holds 'a\\x0a"), std::string::npos)
+      << yaml("image: m.pgm\nresolution: 0.05\norigin: [a\n\n\nb, 0, 0]\n");
+  EXPECT_NE(yaml("image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nmode: a\n\n b\n").find("got 'a\\x0ab'"), std::string::npos)
+      << yaml("image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nmode: a\n\n b\n");
 }
 
 TEST(RosMap, BadImagesAreOneLine) {
@@ -208,6 +214,68 @@ TEST(RosMap, BadImagesAreOneLine) {
   EXPECT_NE(with_image("empty.pgm", "").find("empty file"), std::string::npos);
   // A complete image of the right kind reads.
   EXPECT_EQ(with_image("ok.pgm", pgm(2, 2, {0, 255, 254, 0})), "");
+}
+
+// What the formats forbid is refused with one line naming the file and the rule (Netpbm's pgm.html:
+// maxval 1..65535, every sample 0 through maxval; the PNG specification: chunks whose CRC checks,
+// IHDR first, IEND last), before stb_image, which accepts all of these, sees the file.
+TEST(RosMap, ImagesTheFormatsForbidAreRefused) {
+  TempDir t;
+  auto err = [&](const std::string& name, const std::string& bytes) { return error_of(t.write(name, bytes)); };
+  const std::string maxval0 = err("m0.pgm", pgm(2, 1, {0, 0}, 0));
+  EXPECT_NE(maxval0.find("m0.pgm: PGM maxval 0 outside 1..65535"), std::string::npos) << maxval0;
+  EXPECT_NE(err("big.pgm", pgm(1, 1, {0, 0}, 65536)).find("big.pgm: PGM maxval 65536 outside 1..65535"), std::string::npos);
+  EXPECT_NE(err("long.pgm", "P5\n99999999999999999999 1\n255\n\x01").find("long.pgm: "), std::string::npos);
+  EXPECT_NE(err("above.pgm", pgm(2, 1, {0, 200}, 100)).find("above.pgm: PGM sample 200 at pixel (1, 0) above the maxval 100"),
+            std::string::npos);
+  EXPECT_NE(err("trail.pgm", pgm(1, 1, {255}) + "\n").find("trail.pgm: PGM holds 1 bytes after its 1 x 1 pixels"), std::string::npos);
+  EXPECT_NE(err("nows.pgm", "P5\n1 1\n255#\x01").find("no whitespace after the maxval"), std::string::npos);
+  const std::string good(
+      "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x02\x00\x00\x00\x01\x08\x02\x00\x00\x00\x7b"
+      "\x40\xe8\xdd\x00\x00\x00\x0f\x49\x44\x41\x54\x78\x9c\x63\xf8\xff\x9f\x81\x81\x41\x0e\x00\x0b\x1a\x02\x1d\x42\x65\x2e\x9d"
+      "\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82", 72);  // 2 x 1 RGB
+  EXPECT_EQ(err("good.png", good), "");
+  std::string bad = good;
+  bad[45] ^= 1;  // a bit of the IDAT data: its CRC no longer checks
+  EXPECT_NE(err("crc.png", bad).find("crc.png: PNG chunk IDAT at byte 33: CRC mismatch"), std::string::npos) << err("crc.png", bad);
+  EXPECT_NE(err("cut.png", good.substr(0, 60)).find("cut.png: truncated PNG"), std::string::npos);
+  // 16383 x 16383 RGBA at 16 bits from 9 bytes of image data: stb_image would allocate two buffers of
+  // 2 GiB before it found too few pixels; refused before any allocation.
+  const std::string huge(
+      "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x3f\xff\x00\x00\x3f\xff\x10\x06\x00\x00\x00\x8b\x21\xb6"
+      "\xe8\x00\x00\x00\x09\x49\x44\x41\x54\x78\x9c\x63\x00\x00\x00\x01\x00\x01\x5e\xff\x7d\xf9\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82", 66);
+  EXPECT_NE(err("huge.png", huge).find("huge.png: PNG's image data (9 bytes compressed) cannot hold its pixels"), std::string::npos)
+      << err("huge.png", huge);
+}
+
+// A PGM's samples are read against its own maxval (Netpbm), as map_server's image library reads
+// them: at maxval 100, 100 is white.
+TEST(RosMap, PgmSamplesAreReadAgainstTheirMaxval) {
+  TempDir t;
+  const Map m = load_map(t.write("m.pgm", pgm(3, 1, {0, 50, 100}, 100)));
+  EXPECT_EQ(m.frame->occupied_cells, 1);  // p = 1
+  EXPECT_EQ(m.frame->unknown_cells, 1);   // p = 0.5
+  EXPECT_EQ(m.frame->free_cells, 1);      // p = 0
+  EXPECT_EQ(read_image((t.dir / "m.pgm").string()).max, 100);
+}
+
+// A ROS map read from files held in memory (base::MemoryFiles, the fuzz target's way) reads as
+// from the disk, and resolves its image the same way.
+TEST(RosMap, ReadsFromFilesInMemory) {
+  base::MemoryFiles files;
+  files.files["maps/a.yaml"] = kYaml;
+  files.files["maps/m.pgm"] = pgm(2, 1, {0, 255});
+  const Map m = load_ros_map("maps/a.yaml", {}, files);
+  EXPECT_EQ(m.grid.width, 2);
+  EXPECT_EQ(m.frame->free_cells, 1);
+  EXPECT_EQ(m.name, "a");
+  files.files.erase("maps/m.pgm");
+  try {
+    load_ros_map("maps/a.yaml", {}, files);
+    ADD_FAILURE() << "read without its image";
+  } catch (const base::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("maps/a.yaml:1: image 'maps/m.pgm' does not exist"), std::string::npos) << e.what();
+  }
 }
 
 // stb_image decodes what map_server's ImageMagick decodes: 16-bit grey at full depth, RGB and

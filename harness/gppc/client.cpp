@@ -77,6 +77,70 @@ void log_line(const std::string& log, const std::string& line) {
 
 }  // namespace
 
+ReadyRead read_ready(const ReadBytes& read) {
+  ReadyRead out;
+  Ready r;
+  if (!read(&r, sizeof r, out.why)) return out;
+  // Not a record of this protocol (a host of another navbench, or stray bytes): the child is killed.
+  if (r.magic != kMagic || (r.track != Track::classic && r.track != Track::anyangle)) {
+    out.why = "garbled reply";
+    return out;
+  }
+  out.in_name = true;
+  if (r.name_len > 4096) {
+    out.why = "garbled reply (a name of " + std::to_string(r.name_len) + " bytes)";
+    return out;
+  }
+  out.name.assign(r.name_len, '\0');
+  if (!read(out.name.data(), out.name.size(), out.why)) return out;
+  out.ok = true;
+  out.track = r.track;
+  out.us = r.us;
+  out.max_rss_kb = r.max_rss_kb;
+  return out;
+}
+
+Reply read_reply(const ReadBytes& read, const Limits& limits) {
+  Reply r;
+  Answer head;
+  if (!read(&head, sizeof head, r.why)) {
+    r.then = Reply::Then::failed;
+    return r;
+  }
+  EntryAnswer& a = r.answer;
+  a.calls = head.calls;
+  a.search_us = head.search_us;
+  std::vector<double> xy(std::size_t(std::min<std::uint64_t>(head.points, limits.max_points)) * 2);
+  std::string message(std::min<std::uint32_t>(head.message_len, 4096), '\0');
+  if (head.points > limits.max_points || head.message_len > 4096 || !read(xy.data(), xy.size() * sizeof(double), r.why) ||
+      !read(message.data(), message.size(), r.why)) {
+    if (r.why.empty()) r.why = "garbled reply";
+    r.then = Reply::Then::failed;
+    return r;
+  }
+  switch (head.status) {
+    case AnswerStatus::done:
+      a.ok = true;
+      for (std::size_t k = 0; k < xy.size(); k += 2) a.points.push_back({xy[k], xy[k + 1]});
+      break;
+    case AnswerStatus::unfinished:
+      a.error = "GetPath returned false " + std::to_string(head.calls) + " times: the path never finished";
+      break;
+    case AnswerStatus::too_long:
+      a.error = "path of more than " + std::to_string(limits.max_points) + " points";
+      break;
+    case AnswerStatus::threw:
+      a.error = "GetPath threw: " + message;
+      r.then = Reply::Then::end;  // the host leaves after an exception
+      break;
+    default:
+      a.error = "garbled reply";
+      r.then = Reply::Then::end;
+      r.why = "garbled reply";
+  }
+  return r;
+}
+
 EntryProcess::EntryProcess(EntrySpec spec, Limits limits, const GridMap& map, bool preprocess)
     : spec_(std::move(spec)), limits_(limits), map_(&map) {
   if (limits_.max_points == 0)
@@ -151,21 +215,17 @@ EntryProcess::Child EntryProcess::start(Mode mode, double& us, std::int64_t& rss
   h.prefix_len = std::uint32_t(spec_.prefix.size());
   std::vector<char> cells(map_->cells.begin(), map_->cells.end());
   const char* what = mode == Mode::preprocess ? "PreprocessMap" : "PrepareForSearch";
-  std::string why;
-  Ready r;
-  const bool sent = send_all(c.fd, &h, sizeof h) && send_all(c.fd, spec_.prefix.data(), spec_.prefix.size()) &&
-                    send_all(c.fd, cells.data(), cells.size());
-  if (!sent || !receive(c, &r, sizeof r, limits_.prepare_ms, why) || r.magic != kMagic)
-    throw std::runtime_error(std::string("gppc entry failed in ") + what + ": " + end(c, why));
+  if (!send_all(c.fd, &h, sizeof h) || !send_all(c.fd, spec_.prefix.data(), spec_.prefix.size()) ||
+      !send_all(c.fd, cells.data(), cells.size()))
+    throw std::runtime_error(std::string("gppc entry failed in ") + what + ": " + end(c, ""));
+  const ReadyRead r = read_ready([&](void* data, std::size_t n, std::string& why) { return receive(c, data, n, limits_.prepare_ms, why); });
+  if (!r.ok) throw std::runtime_error(std::string("gppc entry failed in ") + (r.in_name ? "GetName" : what) + ": " + end(c, r.why));
   if (r.track != spec_.track) {
     end(c, "");
     throw std::invalid_argument("gppc entry '" + spec_.path + "' was built for the " + to_string(r.track) +
-                             " track, declared track=" + to_string(spec_.track));
+                                " track, declared track=" + to_string(spec_.track));
   }
-  std::string name(std::min<std::uint32_t>(r.name_len, 4096), '\0');
-  if (r.name_len > 4096 || !receive(c, name.data(), name.size(), limits_.prepare_ms, why))
-    throw std::runtime_error("gppc entry failed in GetName: " + end(c, why));
-  build_.entry_name = name;
+  build_.entry_name = r.name;
   us = r.us;
   rss_kb = r.max_rss_kb;
   peak_kb_ = std::max(peak_kb_, std::uint64_t(std::max<std::int64_t>(r.max_rss_kb, 0)));
@@ -269,43 +329,14 @@ std::vector<EntryAnswer> EntryProcess::answer(const std::vector<EntryQuery>& bat
       continue;
     }
     for (std::size_t i = first; i < last; ++i) {
-      EntryAnswer a;
-      Answer head;
-      std::string why;
-      if (!receive(search_, &head, sizeof head, limits_.query_ms, why)) {
-        out.push_back({false, end(search_, why), {}, 0, 0});
+      Reply r = read_reply([&](void* data, std::size_t n, std::string& why) { return receive(search_, data, n, limits_.query_ms, why); },
+                           limits_);
+      if (r.then == Reply::Then::failed) {
+        out.push_back({false, end(search_, r.why), {}, 0, 0});
         break;
       }
-      a.calls = head.calls;
-      a.search_us = head.search_us;
-      std::vector<double> xy(std::size_t(std::min<std::uint64_t>(head.points, limits_.max_points)) * 2);
-      std::string message(std::min<std::uint32_t>(head.message_len, 4096), '\0');
-      if (head.points > limits_.max_points || head.message_len > 4096 ||
-          !receive(search_, xy.data(), xy.size() * sizeof(double), limits_.query_ms, why) ||
-          !receive(search_, message.data(), message.size(), limits_.query_ms, why)) {
-        out.push_back({false, end(search_, why.empty() ? "garbled reply" : why), {}, 0, 0});
-        break;
-      }
-      switch (head.status) {
-        case AnswerStatus::done:
-          a.ok = true;
-          for (std::size_t k = 0; k < xy.size(); k += 2) a.points.push_back({xy[k], xy[k + 1]});
-          break;
-        case AnswerStatus::unfinished:
-          a.error = "GetPath returned false " + std::to_string(head.calls) + " times: the path never finished";
-          break;
-        case AnswerStatus::too_long:
-          a.error = "path of more than " + std::to_string(limits_.max_points) + " points";
-          break;
-        case AnswerStatus::threw:
-          a.error = "GetPath threw: " + message;
-          end(search_, "");  // the host leaves after an exception
-          break;
-        default:
-          a.error = "garbled reply";
-          end(search_, "garbled reply");
-      }
-      out.push_back(std::move(a));
+      if (r.then == Reply::Then::end) end(search_, r.why);
+      out.push_back(std::move(r.answer));
       if (search_.pid < 0) break;
     }
   }

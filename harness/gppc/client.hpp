@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,35 @@ struct EntryAnswer {
   double search_us = 0;             // GetPath's time alone, measured in the child
   std::uint32_t calls = 0;
 };
+
+// Reads exactly n bytes of what the child wrote into data; false with the reason in `why` (empty:
+// the child closed its end) when they do not come. EntryProcess reads its socket under the limits;
+// the fuzz target (tests/fuzz/fuzz_gppc.cpp) a buffer.
+using ReadBytes = std::function<bool(void* data, std::size_t n, std::string& why)>;
+
+// One reply of the search child to a query, as read_reply made it out.
+struct Reply {
+  EntryAnswer answer;
+  // What becomes of the child: it goes on; it ends with `why` as the answer's error (it wrote no
+  // whole reply); it ends (killed with `why` when set) and the answer stands as it is.
+  enum class Then { keep, failed, end } then = Then::keep;
+  std::string why;
+};
+// The Answer record and the points or message after it. Never trusts a count: a path beyond
+// limits.max_points or a message beyond 4096 bytes is a garbled reply, read no further.
+Reply read_reply(const ReadBytes& read, const Limits& limits);
+
+// The child's Ready record and name after PreprocessMap or PrepareForSearch.
+struct ReadyRead {
+  bool ok = false;
+  std::string name;  // GetName()
+  double us = 0;
+  std::int64_t max_rss_kb = 0;
+  Track track = Track::classic;  // the track the host was built for (the caller compares it)
+  bool in_name = false;          // not ok: the name did not come whole (else the record did not)
+  std::string why;               // not ok: why (empty: the child closed its end)
+};
+ReadyRead read_ready(const ReadBytes& read);
 
 class EntryProcess {
  public:

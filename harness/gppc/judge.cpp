@@ -19,8 +19,11 @@ bool integral(Point p) { return p.x == std::floor(p.x) && p.y == std::floor(p.y)
 }  // namespace
 
 std::string classic_rule(const GridMap& m, const std::vector<Point>& cells) {
-  for (const Point& c : cells)
+  for (const Point& c : cells) {
     if (!integral(c)) return "cell " + at(c) + " is not a whole cell";
+    // (before any cell becomes an int: a coordinate such as 1e300 has no int)
+    if (!(c.x >= 0 && c.y >= 0 && c.x < m.width && c.y < m.height)) return "cell " + at(c) + " is outside the map";
+  }
   if (!m.passable(int(cells.front().x), int(cells.front().y))) return "cell " + at(cells.front()) + " is blocked or outside the map";
   for (std::size_t i = 1; i < cells.size(); ++i) {
     const int x0 = int(cells[i - 1].x), y0 = int(cells[i - 1].y), dx = int(cells[i].x) - x0, dy = int(cells[i].y) - y0;
@@ -62,6 +65,12 @@ Verdict judge(const EntryAnswer& a, Track track, const FreeSpace& fs, Point s, P
   const Point half = track == Track::classic ? Point{0.5, 0.5} : Point{0, 0};
   for (const Point& p : pts) v.path.push_back({p.x + half.x, p.y + half.y});
   v.length = polyline_length(v.path);
+  if (!std::isfinite(v.length)) {  // finite points far apart (1e308, -1e308): +inf would read as "no path"
+    v.kind = Verdict::Kind::error;
+    v.reason = "the path's length is not a finite number (its points lie too far apart)";
+    v.path.clear();
+    return v;
+  }
   if (!(pts.front() == s)) {
     v.reason = "the path starts at " + at(pts.front()) + ", not at the start " + at(s);
   } else if (!(pts.back() == g)) {

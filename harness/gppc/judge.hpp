@@ -1,6 +1,7 @@
 // The verdict on an entry's answer (SPEC §10, docs/outside-planners.md#the-verdict): the same
 // columns as for navbench's own paths. A reply the harness cannot take (the entry died, broke a
-// limit, never finished its path, or sent a coordinate that is not a finite number) is status
+// limit, never finished its path, sent a coordinate that is not a finite number, or points so far
+// apart that the length overflows) is status
 // `error` with the reason; a path is `ok`, and `valid` = 0 with the reason when its ends are not the
 // query's or it breaks its track's rule: classic, cells joined by cardinal or diagonal runs whose
 // every unit step is free and cuts no corner; any-angle, the exact test of docs/validity.md at the

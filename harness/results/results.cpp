@@ -2,6 +2,7 @@
 #include "base/text.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string_view>
 #include <type_traits>
@@ -298,6 +299,19 @@ void ResultWriter::flush() {
   build_.flush();
   if (with_paths_) paths_.flush();
   if (!csv_ || !build_ || (with_paths_ && !paths_)) throw std::runtime_error("writing results failed (disk full?)");
+}
+
+std::vector<std::string> result_files(const std::string& prefix) {
+  std::vector<std::string> out = {prefix + ".csv", prefix + ".build.csv", prefix + ".paths.csv", prefix + ".meta.json", prefix + ".updates.csv"};
+  if (const auto dir = std::filesystem::path(prefix).parent_path(); !dir.empty() && !std::filesystem::exists(dir)) out.push_back(dir.string());
+  return out;
+}
+
+void remove_files(const std::vector<std::string>& files) {
+  for (const auto& f : files) {
+    std::error_code ec;
+    std::filesystem::remove(f, ec);
+  }
 }
 
 }  // namespace navbench

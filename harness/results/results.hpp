@@ -1,13 +1,16 @@
 // Result rows and the one writer of results files (docs/results.md): PREFIX.csv, PREFIX.build.csv,
-// PREFIX.paths.csv, PREFIX.meta.json.
+// PREFIX.paths.csv, PREFIX.meta.json; and their removal when a run is refused for its input.
 #pragma once
 #include <cstdint>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "base/error.hpp"
 
 #include "geometry/point.hpp"
 #include "geometry/radius_validity.hpp"
@@ -114,6 +117,29 @@ std::string format_update_row(const UpdateRow& u);
 // The same rows as JSON objects (the viewer's): every column by name, an absent value null.
 nlohmann::json result_row_json(const ResultRow& r);
 nlohmann::json build_row_json(const BuildRow& b);
+
+// The files a run is about to write under `prefix` (PREFIX.csv, .build.csv, .paths.csv, .meta.json,
+// .updates.csv), then the prefix's folder when it does not exist yet (the run will make it).
+std::vector<std::string> result_files(const std::string& prefix);
+// Removes those of `files` that exist, in order (a folder only when empty by then); never throws.
+void remove_files(const std::vector<std::string>& files);
+
+// Runs `body`; when it throws the error of bad input (base::InputError or std::invalid_argument:
+// the command exits with 2), first removes `files`, so that a run refused for its input leaves no
+// result files behind (docs/results.md#result-files). Any other failure keeps them: the rows a
+// run finished before a crash or a full disk stay.
+template <class F>
+auto removing_on_refusal(const std::vector<std::string>& files, F&& body) {
+  try {
+    return body();
+  } catch (const base::InputError&) {
+    remove_files(files);
+    throw;
+  } catch (const std::invalid_argument&) {
+    remove_files(files);
+    throw;
+  }
+}
 
 // Writes the result files of one run. Rows are flushed as they come, so an interrupted run keeps
 // every row it finished (the sweep adds atomic per-unit files on top).

@@ -179,12 +179,8 @@ void run_scenario(const RunConfig& cfg, const DynamicScenario& d, DynamicOutput&
   }
 }
 
-}  // namespace
-
-int run_dynamic(const RunConfig& cfg) {
-  // Every scenario (and its patch file) is read and checked before the first query runs.
-  std::vector<DynamicScenario> scens;
-  for (const auto& p : cfg.dynamic) scens.push_back(load_dynamic_scenario(p));
+// The scenarios' commands, into the run's result files.
+int answer_scenarios(const RunConfig& cfg, const std::vector<DynamicScenario>& scens) {
   write_run_metadata(cfg);
   ResultWriter writer(cfg.out, cfg.unit.paths, {.epoch = true, .entry = cfg.entry_columns || any_outside_planner(cfg.reps)});
   std::ofstream updates(cfg.out + ".updates.csv", std::ios::binary | std::ios::trunc);
@@ -195,6 +191,16 @@ int run_dynamic(const RunConfig& cfg) {
   for (const DynamicScenario& d : scens) run_scenario(cfg, d, out);
   writer.flush();
   return check.finish();
+}
+
+}  // namespace
+
+int run_dynamic(const RunConfig& cfg) {
+  // Every scenario (and its patch file) is read and checked before the first query runs.
+  std::vector<DynamicScenario> scens;
+  for (const auto& p : cfg.dynamic) scens.push_back(load_dynamic_scenario(p));
+  // A refusal for the input from here on removes what the run wrote (docs/results.md#result-files).
+  return removing_on_refusal(result_files(cfg.out), [&] { return answer_scenarios(cfg, scens); });
 }
 
 }  // namespace navbench

@@ -266,24 +266,10 @@ void note_throughput(const RunConfig& cfg, const AgentMap& am, const Representat
 
 }  // namespace
 
-int run(const RunConfig& cfg) {
-  if (!cfg.dynamic.empty()) return run_dynamic(cfg);
-  const auto files = expand_map_paths(cfg.maps);
-  if (!cfg.select.scen.empty() && files.size() != 1) throw std::invalid_argument("--scen needs exactly one map");
-  // Every input file is read and checked before the first query runs: a bad file fails the run
-  // at once with one line, not after an hour of results.
-  std::vector<PreparedMap> maps;
-  for (const auto& f : files) maps.push_back(prepare_map(f, cfg.select));
+namespace {
 
-  std::vector<const Map*> read;
-  bool weighted = cfg.select.weights.any();
-  for (const auto& pm : maps) {
-    read.push_back(&pm.map);
-    weighted |= pm.map.weighted();  // a ROS map in scale mode carries its own costs (docs/maps.md)
-    if (pm.map.weighted() && std::any_of(cfg.agents.begin(), cfg.agents.end(), [](const Agent& a) { return a.disc(); }))
-      throw std::invalid_argument(pm.map.path + ": a weighted map takes no --radius > 0 (docs/terrain.md)");
-  }
-  const nlohmann::json frames = map_frames_json(read);
+// The run's queries on its prepared maps, into its result files.
+int answer_maps(const RunConfig& cfg, const std::vector<PreparedMap>& maps, bool weighted, const nlohmann::json& frames) {
   write_run_metadata(cfg, &frames);
   ResultWriter writer(cfg.out, cfg.unit.paths,
                       {.radius = !cfg.agents.empty(), .terrain = weighted, .pinch = cfg.select.squeeze,
@@ -316,6 +302,33 @@ int run(const RunConfig& cfg) {
     }
   writer.flush();
   return check.finish();
+}
+
+}  // namespace
+
+int run(const RunConfig& cfg) {
+  if (!cfg.dynamic.empty()) return run_dynamic(cfg);
+  const auto files = expand_map_paths(cfg.maps);
+  if (!cfg.select.scen.empty() && files.size() != 1) throw std::invalid_argument("--scen needs exactly one map");
+  // Every input file is read and checked before the first query runs: a bad file fails the run
+  // at once with one line, not after an hour of results.
+  std::vector<PreparedMap> maps;
+  for (const auto& f : files) maps.push_back(prepare_map(f, cfg.select));
+
+  std::vector<const Map*> read;
+  bool weighted = cfg.select.weights.any();
+  for (const auto& pm : maps) {
+    read.push_back(&pm.map);
+    weighted |= pm.map.weighted();  // a ROS map in scale mode carries its own costs (docs/maps.md)
+    if (pm.map.weighted() && std::any_of(cfg.agents.begin(), cfg.agents.end(), [](const Agent& a) { return a.disc(); }))
+      throw std::invalid_argument(pm.map.path + ": a weighted map takes no --radius > 0 (docs/terrain.md)");
+  }
+  const nlohmann::json frames = map_frames_json(read);
+  // Nothing is written before this point. From here on a refusal for the input (a map without free
+  // space to draw queries from, ...) removes what the run wrote (docs/results.md#result-files).
+  std::vector<std::string> outputs = result_files(cfg.out);
+  if (cfg.unit.trace) outputs.insert(outputs.begin(), trace_index(cfg.out).string());
+  return removing_on_refusal(outputs, [&] { return answer_maps(cfg, maps, weighted, frames); });
 }
 
 }  // namespace navbench

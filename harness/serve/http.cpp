@@ -79,22 +79,8 @@ void install_guards(httplib::Server& svr, bool loopback) {
   // Before the body is read (the library's own limit is kMaxCostsBody, the largest): a Content-Length
   // over the route's limit is refused at once.
   svr.set_pre_routing_handler([loopback](const httplib::Request& req, httplib::Response& res) {
-    if (loopback && !host_allowed(req.get_header_value("Host"))) {
-      res.status = 403;
-      res.set_content(error_body("Host '" + req.get_header_value("Host").substr(0, 100) +
-                                 "' is not this machine (open http://127.0.0.1:PORT/)"),
-                      kJson);
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    const std::string len = req.get_header_value("Content-Length");
-    const std::size_t limit = body_limit(req.path);
-    if (!len.empty() && (len.size() > 12 || std::stoull("0" + len.substr(0, len.find_first_not_of("0123456789"))) > limit)) {
-      res.status = 413;
-      res.set_header("Connection", "close");
-      res.set_content(error_body("request body too large (at most " + std::to_string(limit) + " bytes)"), kJson);
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
+    return refused_before_routing(req, res, loopback) ? httplib::Server::HandlerResponse::Handled
+                                                      : httplib::Server::HandlerResponse::Unhandled;
   });
   // 4xx answers the library makes itself (413, 404, ...) get a JSON message too.
   svr.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
@@ -123,54 +109,85 @@ void install_page(httplib::Server& svr) {
   }
 }
 
-// A POST route answering `answer(maps, body)` as JSON.
-void post_json(httplib::Server& svr, const char* path, MapCache& maps, json (*answer)(MapCache&, const json&)) {
-  svr.Post(path, [&maps, answer, path](const httplib::Request& req, httplib::Response& res) {
-    guarded(res, [&] {
-      if (req.body.size() > body_limit(path))  // a body sent without Content-Length (chunked)
-        throw HttpError(413, "request body too large (at most " + std::to_string(body_limit(path)) + " bytes)");
-      res.set_content(json_text(answer(maps, parse_body(req))), kJson);
-    });
+// A POST route's answer, `answer(maps, body)` as JSON.
+void post_json(MapCache& maps, const httplib::Request& req, httplib::Response& res, const char* path,
+               json (*answer)(MapCache&, const json&)) {
+  guarded(res, [&] {
+    if (req.body.size() > body_limit(path))  // a body sent without Content-Length (chunked)
+      throw HttpError(413, "request body too large (at most " + std::to_string(body_limit(path)) + " bytes)");
+    res.set_content(json_text(answer(maps, parse_body(req))), kJson);
   });
 }
 
+using Req = const httplib::Request&;
+using Res = httplib::Response&;
+
+const std::vector<ApiRoute> kApiRoutes = {
+    {"GET", "/api/info", [](MapCache& maps, Req, Res res) { guarded(res, [&] { res.set_content(json_text(api_info(maps)), kJson); }); }},
+    {"GET", "/api/map",
+     [](MapCache& maps, Req req, Res res) {
+       guarded(res, [&] { res.set_content(json_text(api_map(maps, maps.find(req.get_param_value("map")))), kJson); });
+     }},
+    // GET /api/structure?map=ID&rep=SPEC[&radius=R]: the representation's structure (`navbench
+    // structure`; at R > 0 its build for that radius) as little-endian float32 x1 y1 x2 y2 per segment.
+    {"GET", "/api/structure",
+     [](MapCache& maps, Req req, Res res) {
+       guarded(res, [&] {
+         MapEntry& e = maps.find(req.get_param_value("map"));
+         Structure s = api_structure(maps, e, req.get_param_value("rep"), req.get_param_value("radius"));
+         res.set_header("X-Segments", std::to_string(s.segments));
+         res.set_header("X-Map-Version", std::to_string(s.version));
+         res.set_content(std::move(s.bytes), "application/octet-stream");
+       });
+     }},
+    {"POST", "/api/query", [](MapCache& maps, Req req, Res res) { post_json(maps, req, res, "/api/query", api_query); }},
+    // POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": bool} and POST /api/reset {"map": ID}:
+    // edit a grid map; every later query answers on the edited map.
+    {"POST", "/api/cells", [](MapCache& maps, Req req, Res res) { post_json(maps, req, res, "/api/cells", api_cells); }},
+    {"POST", "/api/reset", [](MapCache& maps, Req req, Res res) { post_json(maps, req, res, "/api/reset", api_reset); }},
+    // Terrain costs (docs/viewer.md#terrain-costs): load a terrain table or a cost layer, paint weights,
+    // and the map's weights as a cost layer file.
+    {"POST", "/api/terrain", [](MapCache& maps, Req req, Res res) { post_json(maps, req, res, "/api/terrain", api_terrain); }},
+    {"POST", "/api/paint", [](MapCache& maps, Req req, Res res) { post_json(maps, req, res, "/api/paint", api_paint); }},
+    {"GET", "/api/costs",
+     [](MapCache& maps, Req req, Res res) {
+       guarded(res, [&] {
+         MapEntry& e = maps.find(req.get_param_value("map"));
+         res.set_header("Content-Disposition", "attachment; filename=\"" + e.pm.map.name + ".costs\"");
+         res.set_content(api_costs(e), "text/plain; charset=utf-8");
+       });
+     }},
+};
+
 void install_api(httplib::Server& svr, MapCache& maps) {
-  svr.Get("/api/info", [&maps](const httplib::Request&, httplib::Response& res) {
-    guarded(res, [&] { res.set_content(json_text(api_info(maps)), kJson); });
-  });
-  svr.Get("/api/map", [&maps](const httplib::Request& req, httplib::Response& res) {
-    guarded(res, [&] { res.set_content(json_text(api_map(maps, maps.find(req.get_param_value("map")))), kJson); });
-  });
-  // GET /api/structure?map=ID&rep=SPEC[&radius=R]: the representation's structure (`navbench
-  // structure`; at R > 0 its build for that radius) as little-endian float32 x1 y1 x2 y2 per segment.
-  svr.Get("/api/structure", [&maps](const httplib::Request& req, httplib::Response& res) {
-    guarded(res, [&] {
-      MapEntry& e = maps.find(req.get_param_value("map"));
-      Structure s = api_structure(maps, e, req.get_param_value("rep"), req.get_param_value("radius"));
-      res.set_header("X-Segments", std::to_string(s.segments));
-      res.set_header("X-Map-Version", std::to_string(s.version));
-      res.set_content(std::move(s.bytes), "application/octet-stream");
-    });
-  });
-  post_json(svr, "/api/query", maps, api_query);
-  // POST /api/cells {"map": ID, "cells": [[x, y], ...], "blocked": bool} and POST /api/reset {"map": ID}:
-  // edit a grid map; every later query answers on the edited map.
-  post_json(svr, "/api/cells", maps, api_cells);
-  post_json(svr, "/api/reset", maps, api_reset);
-  // Terrain costs (docs/viewer.md#terrain-costs): load a terrain table or a cost layer, paint weights,
-  // and the map's weights as a cost layer file.
-  post_json(svr, "/api/terrain", maps, api_terrain);
-  post_json(svr, "/api/paint", maps, api_paint);
-  svr.Get("/api/costs", [&maps](const httplib::Request& req, httplib::Response& res) {
-    guarded(res, [&] {
-      MapEntry& e = maps.find(req.get_param_value("map"));
-      res.set_header("Content-Disposition", "attachment; filename=\"" + e.pm.map.name + ".costs\"");
-      res.set_content(api_costs(e), "text/plain; charset=utf-8");
-    });
-  });
+  for (const ApiRoute& r : kApiRoutes) {
+    auto handler = [&maps, handle = r.handle](const httplib::Request& req, httplib::Response& res) { handle(maps, req, res); };
+    if (std::string(r.method) == "GET") svr.Get(r.path, handler);
+    else svr.Post(r.path, handler);
+  }
 }
 
 }  // namespace
+
+bool refused_before_routing(const httplib::Request& req, httplib::Response& res, bool loopback) {
+  if (loopback && !host_allowed(req.get_header_value("Host"))) {
+    res.status = 403;
+    res.set_content(error_body("Host '" + req.get_header_value("Host").substr(0, 100) + "' is not this machine (open http://127.0.0.1:PORT/)"),
+                    kJson);
+    return true;
+  }
+  const std::string len = req.get_header_value("Content-Length");
+  const std::size_t limit = body_limit(req.path);
+  if (!len.empty() && (len.size() > 12 || std::stoull("0" + len.substr(0, len.find_first_not_of("0123456789"))) > limit)) {
+    res.status = 413;
+    res.set_header("Connection", "close");
+    res.set_content(error_body("request body too large (at most " + std::to_string(limit) + " bytes)"), kJson);
+    return true;
+  }
+  return false;
+}
+
+const std::vector<ApiRoute>& api_routes() { return kApiRoutes; }
 
 void install_routes(httplib::Server& svr, MapCache& maps, bool loopback) {
   install_guards(svr, loopback);

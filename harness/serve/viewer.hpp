@@ -35,6 +35,8 @@
 
 namespace httplib {
 class Server;
+struct Request;
+struct Response;
 }
 
 namespace navbench::viewer {
@@ -294,5 +296,17 @@ std::vector<std::pair<int, int>> request_cells(const json& body, const GridMap& 
 // The page, the JSON API and the error answers. `loopback`: answer only requests whose Host
 // header names this machine.
 void install_routes(httplib::Server& svr, MapCache& maps, bool loopback);
+
+// One route of the JSON API: install_routes gives the server each, and the fuzz target
+// (tests/fuzz/fuzz_serve.cpp) calls the same handlers with the requests it makes up.
+struct ApiRoute {
+  const char* method;  // GET or POST
+  const char* path;
+  void (*handle)(MapCache& maps, const httplib::Request& req, httplib::Response& res);
+};
+const std::vector<ApiRoute>& api_routes();
+// The checks before any route: the Host header (on loopback) and a Content-Length over the route's
+// limit. True when it answered (403 or 413) in `res`.
+bool refused_before_routing(const httplib::Request& req, httplib::Response& res, bool loopback);
 
 }  // namespace navbench::viewer

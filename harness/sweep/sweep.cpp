@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -19,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/error.hpp"
 #include "base/files.hpp"
 #include "datasets/dynamic.hpp"
 #include "harness/results/results.hpp"
@@ -273,6 +275,20 @@ class UnitQueue {
   bool stopped_ = false;
 };
 
+// A unit's failure, thrown again with the unit's id in front and its kind kept: a refusal for the
+// input (InputError, invalid_argument) exits with 2 like any other, everything else with 1.
+[[noreturn]] void rethrow_for_unit(std::exception_ptr e, const std::string& unit) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const base::InputError& x) {
+    throw base::InputError(unit + ": " + x.what());
+  } catch (const std::invalid_argument& x) {
+    throw std::invalid_argument(unit + ": " + x.what());
+  } catch (const std::exception& x) {
+    throw std::runtime_error(unit + ": " + x.what());
+  }
+}
+
 // Runs `todo` on `jobs` threads; the first failure stops the others and is thrown.
 void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, const std::vector<PreparedMap>& maps,
                const fs::path& out, const SweepArgs& o, const std::vector<std::string>& argv) {
@@ -284,7 +300,8 @@ void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, con
   progress.quiet = o.quiet;
   UnitQueue queue(todo);
   std::mutex err_m;
-  std::string first_error;
+  std::exception_ptr first_error;
+  std::string failed_unit;
   auto worker = [&] {
     for (;;) {
       const auto [unit, prepare] = queue.next();
@@ -309,10 +326,10 @@ void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, con
           if (--sh.pending == 0) sh.am.reset(), sh.pm.reset();  // free the map once its last unit is done
         }
         progress.unit_done(u.id, nrows, base::s_since(t0));
-      } catch (const std::exception& e) {
+      } catch (const std::exception&) {
         {
           std::lock_guard<std::mutex> lock(err_m);
-          if (first_error.empty()) first_error = u.id + ": " + e.what();
+          if (!first_error) first_error = std::current_exception(), failed_unit = u.id;
         }
         queue.stop();
         return;
@@ -322,7 +339,7 @@ void run_units(const SweepConfig& cfg, const std::vector<const Unit*>& todo, con
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < std::min<std::size_t>(o.jobs, std::max<std::size_t>(todo.size(), 1)); ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
-  if (!first_error.empty()) throw std::runtime_error(first_error);
+  if (first_error) rethrow_for_unit(first_error, failed_unit);
 }
 
 // When every unit is there, the merged result set; otherwise a note that other shards hold the rest.
@@ -343,22 +360,10 @@ void finish(const SweepConfig& cfg, const UnitPlan& plan, const fs::path& out, c
   }
 }
 
-}  // namespace
-
-int sweep_command(const SweepArgs& o, const std::vector<std::string>& argv) {
-  SweepConfig cfg = read_config(o.config_path);
-  cfg.unit.threads = o.threads;  // not part of the config: the rows are the same for any count (dynamic units use 1)
-  const fs::path out = o.out.empty() ? fs::path(cfg.output) : fs::path(o.out);
-  const std::string hash = config_hash(json_text(cfg.canonical));
-  claim_output_folder(out, cfg, hash);
-
-  // Every map, scenario and dynamic scenario is read and checked before any unit runs.
-  std::vector<PreparedMap> maps;
-  for (std::size_t i = 0; i < cfg.maps.size(); ++i) maps.push_back(prepare_map(cfg.maps[i], cfg.map_select[i]));
-  for (const auto& pm : maps)  // a ROS map in scale mode is weighted: no radius (docs/terrain.md)
-    if (pm.map.weighted() && std::any_of(cfg.agents.begin(), cfg.agents.end(), [](const Agent& a) { return a.disc(); }))
-      throw std::invalid_argument(pm.map.path + ": a weighted map takes no radius > 0 (docs/terrain.md)");
-  for (const auto& d : cfg.dynamic) (void)load_dynamic_scenario(d);
+// The units of this shard still to run, the run's metadata, the units, then the merged results
+// when every unit is there.
+void run_planned(const SweepConfig& cfg, const std::vector<PreparedMap>& maps, const fs::path& out, const std::string& hash,
+                 const SweepArgs& o, const std::vector<std::string>& argv) {
   const UnitPlan plan = plan_units(cfg, maps);
   // --shard K/N: units K-1, K-1+N, ... — deterministic, so N machines cover the sweep exactly once.
   std::vector<const Unit*> todo;
@@ -378,6 +383,50 @@ int sweep_command(const SweepArgs& o, const std::vector<std::string>& argv) {
 
   run_units(cfg, todo, maps, out, o, argv);
   finish(cfg, plan, out, o);
+}
+
+// What a sweep refused for its input had written into a folder it made: all of it, or, in a folder
+// that was there before (without a sweep in it), the sweep's own entries.
+void remove_sweep_files(const fs::path& out, bool existed) {
+  std::error_code ec;
+  if (!existed) {
+    fs::remove_all(out, ec);
+    return;
+  }
+  for (const char* f : {"sweep.json", "results.meta.json", "results.csv", "results.build.csv", "results.paths.csv", "units",
+                        "optimum", "dynamic"})
+    fs::remove_all(out / f, ec);
+}
+
+}  // namespace
+
+int sweep_command(const SweepArgs& o, const std::vector<std::string>& argv) {
+  SweepConfig cfg = read_config(o.config_path);
+  cfg.unit.threads = o.threads;  // not part of the config: the rows are the same for any count (dynamic units use 1)
+  const fs::path out = o.out.empty() ? fs::path(cfg.output) : fs::path(o.out);
+  const std::string hash = config_hash(json_text(cfg.canonical));
+
+  // Every map, scenario and dynamic scenario is read and checked before any unit runs, and before
+  // the output folder is made: a refused input leaves nothing behind.
+  std::vector<PreparedMap> maps;
+  for (std::size_t i = 0; i < cfg.maps.size(); ++i) maps.push_back(prepare_map(cfg.maps[i], cfg.map_select[i]));
+  for (const auto& pm : maps)  // a ROS map in scale mode is weighted: no radius (docs/terrain.md)
+    if (pm.map.weighted() && std::any_of(cfg.agents.begin(), cfg.agents.end(), [](const Agent& a) { return a.disc(); }))
+      throw std::invalid_argument(pm.map.path + ": a weighted map takes no radius > 0 (docs/terrain.md)");
+  for (const auto& d : cfg.dynamic) (void)load_dynamic_scenario(d);
+  const bool existed = fs::exists(out), fresh = !fs::exists(out / "sweep.json");
+  claim_output_folder(out, cfg, hash);
+  // A unit refused for its input (a map without free space to draw queries from, ...) removes the
+  // folder's files when this command made the folder; a resumed sweep keeps the units it had.
+  try {
+    run_planned(cfg, maps, out, hash, o, argv);
+  } catch (const base::InputError&) {
+    if (fresh) remove_sweep_files(out, existed);
+    throw;
+  } catch (const std::invalid_argument&) {
+    if (fresh) remove_sweep_files(out, existed);
+    throw;
+  }
   return 0;
 }
 
