@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+
+#include <boost/geometry/algorithms/covered_by.hpp>
 #include <vector>
 
 #include "datasets/generate_polygons.hpp"
@@ -47,6 +49,11 @@ std::vector<Point> probes(const FreeSpace& fs, const Map& m, int n, std::mt19937
 
 void check_map(const Map& m, int points, std::mt19937_64& rng, long& compared) {
   const FreeSpace fs(m);
+  // Point location against Boost.Geometry's covered_by on the free space's polygons (the points
+  // here are exact in doubles: inside, on edges, on vertices, outside).
+  const BgMultiPolygon free = polygon_free_space(m.polygons);
+  for (const Point p : probes(fs, m, points, rng))
+    ASSERT_EQ(fs.point_free(p), boost::geometry::covered_by(BgPoint(p.x, p.y), free)) << m.name << " at " << p.x << "," << p.y;
   const auto& c = fs.convex_corners();
   std::vector<std::uint32_t> got;
   for (std::uint32_t i = 0; i < c.size(); ++i) {

@@ -440,6 +440,9 @@ void FreeSpace::Impl::build_polygon(const Map& m) {
 }
 
 bool FreeSpace::Impl::poly_point_free(Point p) const {
+  // By point location in the triangulation where it is built (visibility.hpp; its walk starts at
+  // a ring point near p: a step or two instead of every edge the ray crosses).
+  if (visibility && visibility->usable()) return visibility->point_free(p);
   if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
   // Ray casting to the right with the half-open rule; a point on an edge is free (closed set).
   bool inside = false;

@@ -9,6 +9,7 @@
 #include <CGAL/Triangulation_vertex_base_with_info_2.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -84,6 +85,7 @@ struct PointHash {
 
 struct PolygonVisibility::Impl {
   bool usable = false;
+  std::uint64_t id = 0;  // unique per triangulation made (the key of a thread's last located face)
   Cdt cdt;                                  // kept for point location
   std::vector<Point> pts;                   // the rings' distinct points, by id
   std::vector<std::int32_t> corner_at;      // id -> the convex corner there (-1: none)
@@ -321,7 +323,11 @@ void PolygonVisibility::Impl::expand(const FreeSpace& fs, Point p, std::int32_t 
   }
 }
 
-PolygonVisibility::PolygonVisibility(const FreeSpace& fs) : impl_(std::make_unique<Impl>()) { impl_->build(fs); }
+PolygonVisibility::PolygonVisibility(const FreeSpace& fs) : impl_(std::make_unique<Impl>()) {
+  static std::atomic<std::uint64_t> made{0};
+  impl_->id = ++made;
+  impl_->build(fs);
+}
 PolygonVisibility::~PolygonVisibility() = default;
 
 bool PolygonVisibility::usable() const { return impl_->usable; }
@@ -361,6 +367,30 @@ void PolygonVisibility::visible_from_corner(const FreeSpace& fs, std::uint32_t i
   m.expand(fs, p, std::int32_t(v), start, clip, out);
   out.erase(std::remove(out.begin(), out.end(), i), out.end());
   std::sort(out.begin(), out.end());
+}
+
+bool PolygonVisibility::point_free(Point p) const {
+  const Impl& m = *impl_;
+  if (!m.usable || !std::isfinite(p.x) || !std::isfinite(p.y)) return false;
+  Cdt::Locate_type lt;
+  int li = 0;
+  // Callers ask in runs of nearby points (Recast's voxels row by row, a path's vertices): the walk
+  // starts at this thread's last answer on the same triangulation, else at the bucket's vertex.
+  struct Last {
+    std::uint64_t id = 0;
+    Cdt::Face_handle f;
+  };
+  thread_local Last last;
+  const Cdt::Face_handle start = last.id == m.id ? last.f : m.hint(p);
+  const Cdt::Face_handle f = m.cdt.locate(P2(p.x, p.y), lt, li, start);
+  last = {m.id, f};
+  auto free = [&](Cdt::Face_handle g) { return !m.cdt.is_infinite(g) && g->info() >= 0; };
+  switch (lt) {
+    case Cdt::VERTEX: return true;  // a ring point: on the boundary
+    case Cdt::EDGE: return free(f) || free(f->neighbor(li));
+    case Cdt::FACE: return free(f);
+    default: return false;  // outside the rings' convex hull
+  }
 }
 
 std::size_t PolygonVisibility::triangles() const { return impl_->tv.size() / 3; }

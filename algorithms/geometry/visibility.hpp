@@ -41,6 +41,9 @@ class PolygonVisibility {
   // filters the rest), which spares the expansion the wedge opposite the obstacle.
   void visible_from_corner(const FreeSpace& fs, std::uint32_t i, std::vector<std::uint32_t>& out,
                            bool tangent_wedges = false) const;
+  // p lies in the closed free space: by point location in the triangulation (CGAL's walk from a
+  // vertex near p, exact predicates): on a triangle of the free space, or on its boundary.
+  bool point_free(Point p) const;
   // Triangles of the triangulation (statistics, memory).
   std::size_t triangles() const;
   std::size_t memory_bytes() const;
