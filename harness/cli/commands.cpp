@@ -178,7 +178,7 @@ const Command kCommands[] = {
     {"run", "run the queries of maps on representations (one CSV row per query)", run_command},
     {"sweep", "run a sweep config: many maps x representations x options, resumable", sweep_command},
     {"merge", "combine the shard folders of a sweep", merge_command},
-    {"generate", "write a seeded map and scenario (random, rooms, maze, polygons, cave), or a change scenario", generate_command},
+    {"generate", "write a seeded map and scenario (random, rooms, maze, polygons, cave), a polygon map (wkt), or a change scenario", generate_command},
     {"structure", "write representations' structure as segments for pathviz.py", structure_command},
     {"list", "list representations and smoothers", list_command},
     {"reproduce", "run navbench's counterparts of a published table side by side with it (docs/reproduce.md)",
