@@ -25,6 +25,7 @@
 #include "geometry/grid_rings.hpp"
 #include "geometry/path_quality.hpp"
 #include "geometry/polygons.hpp"
+#include "geometry/visibility.hpp"
 
 namespace navbench {
 
@@ -82,9 +83,14 @@ struct PointHash {
 }  // namespace
 
 struct FreeSpace::Impl {
-  const Map* map = nullptr;
+  MapKind kind = MapKind::grid;
+  PolygonMap key;   // polygon maps: the map it was built from (the shared cache's key, with key_max)
+  double key_max = 0;
   std::once_flag clearance_once;
   std::unique_ptr<PathClearance> clearance;  // path_clearance(): built on first use
+  std::once_flag visibility_once;
+  std::unique_ptr<PolygonVisibility> visibility;  // visible_corners(): built on first use
+  const PolygonVisibility* polygon_visibility(const FreeSpace& self);
   std::vector<std::vector<Point>> rings;
   std::vector<ConvexCorner> corners;
   std::int32_t ncomp = 0;
@@ -118,8 +124,8 @@ struct FreeSpace::Impl {
   std::unordered_map<Point, VertexSectors, PointHash> multi;
   double xmax = 0;
 
-  void build_grid();
-  void build_polygon();
+  void build_grid(const Map& m);
+  void build_polygon(const Map& m);
   bool grid_point_free(Point p) const;
   bool grid_segment_valid(Point a, Point b, bool own_a = true, bool own_b = true) const;
   bool grid_endpoint_ok(Point p, Point q) const;
@@ -135,8 +141,8 @@ struct FreeSpace::Impl {
 // ------------------------------------------------------------------------------------------------
 // Grid maps
 
-void FreeSpace::Impl::build_grid() {
-  const GridMap& g = map->grid;
+void FreeSpace::Impl::build_grid(const Map& m) {
+  const GridMap& g = m.grid;
   W = g.width;
   H = g.height;
   PW = W + 2;
@@ -315,8 +321,8 @@ std::int32_t FreeSpace::Impl::grid_component(Point p) const {
 // ------------------------------------------------------------------------------------------------
 // Polygon maps
 
-void FreeSpace::Impl::build_polygon() {
-  const BgMultiPolygon fs = polygon_free_space(map->polygons);
+void FreeSpace::Impl::build_polygon(const Map& m) {
+  const BgMultiPolygon fs = polygon_free_space(m.polygons);
   std::vector<std::int32_t> ring_comp;
   for (std::size_t k = 0; k < fs.size(); ++k) {
     const PolygonShape s = from_bg(fs[k]);
@@ -429,11 +435,14 @@ void FreeSpace::Impl::build_polygon() {
   std::sort(corners.begin(), corners.end(), [](const ConvexCorner& u, const ConvexCorner& v) {
     return u.at.y < v.at.y || (u.at.y == v.at.y && u.at.x < v.at.x);
   });
-  xmax = map->max.x;
+  xmax = m.max.x;
   for (const Edge& e : edges) xmax = std::max(xmax, std::max(e.p.x, e.q.x));
 }
 
 bool FreeSpace::Impl::poly_point_free(Point p) const {
+  // By point location in the triangulation where it is built (visibility.hpp; its walk starts at
+  // a ring point near p: a step or two instead of every edge the ray crosses).
+  if (visibility && visibility->usable()) return visibility->point_free(p);
   if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
   // Ray casting to the right with the half-open rule; a point on an edge is free (closed set).
   bool inside = false;
@@ -549,23 +558,83 @@ std::int32_t FreeSpace::Impl::poly_component(Point p) const {
 
 // ------------------------------------------------------------------------------------------------
 
-FreeSpace::FreeSpace(const Map& m, bool squeeze) : impl_(std::make_unique<Impl>()) {
-  impl_->map = &m;
-  impl_->squeeze = squeeze && m.kind == MapKind::grid;
+namespace {
+
+bool same_shape(const PolygonShape& a, const PolygonShape& b) { return a.rings == b.rings; }
+bool same_polygons(const PolygonMap& a, const PolygonMap& b) {
+  if (!same_shape(a.walkable, b.walkable) || a.obstacles.size() != b.obstacles.size()) return false;
+  for (std::size_t i = 0; i < a.obstacles.size(); ++i)
+    if (!same_shape(a.obstacles[i], b.obstacles[i])) return false;
+  return true;
+}
+std::uint64_t polygons_hash(const PolygonMap& pm, double max_x) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the coordinates' bits and the ring sizes
+  auto mix = [&](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  auto shape = [&](const PolygonShape& s) {
+    mix(s.rings.size());
+    for (const auto& r : s.rings) {
+      mix(r.size());
+      for (const Point& q : r) mix(key(q));
+    }
+  };
+  shape(pm.walkable);
+  for (const auto& o : pm.obstacles) shape(o);
+  std::uint64_t mx;
+  std::memcpy(&mx, &max_x, 8);
+  mix(mx);
+  return h;
+}
+
+}  // namespace
+
+// Polygon maps: the free space of equal polygons is built once and shared (the map's walkable area
+// and obstacles, and its box, decide it all), so the run's validity test, each representation that
+// keeps a FreeSpace and the oracles' exact graph read one structure: its overlay, ring index and
+// triangulation are made once per map (docs/maps.md). Held weakly: it lives while a FreeSpace uses it.
+std::shared_ptr<FreeSpace::Impl> FreeSpace::shared_polygon_impl(const Map& m) {
+  static std::mutex lock;
+  static std::unordered_multimap<std::uint64_t, std::weak_ptr<Impl>> cache;
+  const std::uint64_t h = polygons_hash(m.polygons, m.max.x);
+  auto find = [&]() -> std::shared_ptr<Impl> {
+    for (auto [it, end] = cache.equal_range(h); it != end; ++it)
+      if (auto impl = it->second.lock(); impl && impl->key_max == m.max.x && same_polygons(impl->key, m.polygons)) return impl;
+    return nullptr;
+  };
+  {
+    const std::lock_guard<std::mutex> g(lock);
+    if (auto impl = find()) return impl;
+  }
+  auto impl = std::make_shared<Impl>();  // built outside the lock: other maps' free spaces go on meanwhile
+  impl->kind = MapKind::polygon;
+  impl->build_polygon(m);
+  impl->key = m.polygons;
+  impl->key_max = m.max.x;
+  const std::lock_guard<std::mutex> g(lock);
+  if (auto first = find()) return first;  // another thread built the same meanwhile
+  for (auto it = cache.begin(); it != cache.end();) it = it->second.expired() ? cache.erase(it) : std::next(it);
+  cache.emplace(h, impl);
+  return impl;
+}
+
+FreeSpace::FreeSpace(const Map& m, bool squeeze) : map_(&m) {
   if (m.kind == MapKind::grid) {
     if (m.grid.width < 0 || m.grid.height < 0 ||
         m.grid.cells.size() != std::size_t(m.grid.width) * std::size_t(m.grid.height))
       throw std::invalid_argument("FreeSpace: grid cells do not match its size");
-    impl_->build_grid();
+    impl_ = std::make_shared<Impl>();
+    impl_->kind = MapKind::grid;
+    impl_->squeeze = squeeze;
+    impl_->build_grid(m);
   } else {
-    impl_->build_polygon();
+    impl_ = shared_polygon_impl(m);
+    impl_->polygon_visibility(*this);  // the triangulation is part of the free space: built with it, once
   }
 }
 FreeSpace::~FreeSpace() = default;
 FreeSpace::FreeSpace(FreeSpace&&) noexcept = default;
 FreeSpace& FreeSpace::operator=(FreeSpace&&) noexcept = default;
 
-const Map& FreeSpace::map() const { return *impl_->map; }
+const Map& FreeSpace::map() const { return *map_; }
 bool FreeSpace::squeeze() const { return impl_->squeeze; }
 
 const PathClearance& FreeSpace::path_clearance() const {
@@ -573,12 +642,30 @@ const PathClearance& FreeSpace::path_clearance() const {
   return *impl_->clearance;
 }
 
+const PolygonVisibility* FreeSpace::Impl::polygon_visibility(const FreeSpace& self) {
+  if (kind != MapKind::polygon) return nullptr;
+  std::call_once(visibility_once, [&] { visibility = std::make_unique<PolygonVisibility>(self); });
+  return visibility->usable() ? visibility.get() : nullptr;
+}
+
+bool FreeSpace::visible_corners(Point p, std::vector<std::uint32_t>& out) const {
+  const PolygonVisibility* v = impl_->polygon_visibility(*this);
+  if (v) v->visible_corners(*this, p, out);
+  return v != nullptr;
+}
+
+bool FreeSpace::visible_from_corner(std::uint32_t i, std::vector<std::uint32_t>& out, bool tangent_wedges) const {
+  const PolygonVisibility* v = impl_->polygon_visibility(*this);
+  if (v) v->visible_from_corner(*this, i, out, tangent_wedges);
+  return v != nullptr;
+}
+
 bool FreeSpace::point_free(Point p) const {
-  return impl_->map->kind == MapKind::grid ? impl_->grid_point_free(p) : impl_->poly_point_free(p);
+  return impl_->kind == MapKind::grid ? impl_->grid_point_free(p) : impl_->poly_point_free(p);
 }
 
 bool FreeSpace::segment_valid(Point a, Point b) const {
-  return impl_->map->kind == MapKind::grid ? impl_->grid_segment_valid(a, b) : impl_->poly_segment_valid(a, b);
+  return impl_->kind == MapKind::grid ? impl_->grid_segment_valid(a, b) : impl_->poly_segment_valid(a, b);
 }
 
 // The owner rule of a pinch point holds at the path's start and goal; an inner vertex on one only
@@ -594,7 +681,7 @@ bool FreeSpace::path_valid(const Polyline& input) const {
   }
   const Polyline& path = repeats ? merged : input;
   if (path.size() == 1) return point_free(path[0]);
-  const bool grid = impl_->map->kind == MapKind::grid;
+  const bool grid = impl_->kind == MapKind::grid;
   const std::size_t last = path.size() - 1;
   for (std::size_t i = 1; i <= last; ++i) {
     const Point a = path[i - 1], b = path[i];
@@ -608,7 +695,7 @@ bool FreeSpace::path_valid(const Polyline& input) const {
 }
 
 std::int32_t FreeSpace::component(Point p) const {
-  return impl_->map->kind == MapKind::grid ? impl_->grid_component(p) : impl_->poly_component(p);
+  return impl_->kind == MapKind::grid ? impl_->grid_component(p) : impl_->poly_component(p);
 }
 
 const std::vector<std::vector<Point>>& FreeSpace::obstacle_rings() const { return impl_->rings; }

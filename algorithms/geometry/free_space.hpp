@@ -18,7 +18,8 @@ struct ConvexCorner {
   std::int32_t component = -1;
 };
 
-class PathClearance;  // geometry/path_quality.hpp
+class PathClearance;      // geometry/path_quality.hpp
+class PolygonVisibility;  // geometry/visibility.hpp
 
 class FreeSpace {
  public:
@@ -56,6 +57,16 @@ class FreeSpace {
   // The obstacle boundaries bucketed for clearance queries (geometry/path_quality.hpp), built on
   // first use, once, also when several threads ask at the same time.
   const PathClearance& path_clearance() const;
+  // Polygon maps: the convex corners (indices, ascending) that a free point sees, that is every c
+  // with segment_valid(p, c.at), output-sensitive (triangular expansion over the free space's
+  // triangulation, geometry/visibility.hpp, built on first use, once, also when several threads ask
+  // at the same time). False, and nothing written, on grid maps (their representations walk cells)
+  // and where the triangulation cannot take the rings: the caller then asks segment_valid per corner.
+  bool visible_corners(Point p, std::vector<std::uint32_t>& out) const;
+  // The same from corner i's point, without i itself: every j != i with segment_valid(c_i.at, c_j.at);
+  // with tangent_wedges at least those of them where the line through both is tangent at c_i
+  // (visibility.hpp), for a caller that filters by that tangency.
+  bool visible_from_corner(std::uint32_t i, std::vector<std::uint32_t>& out, bool tangent_wedges = false) const;
 
   // Semantics at a pinch point (two free sectors meeting at one point): the point itself belongs
   // to one sector, its "own" one. A path may start or end at a pinch point only from inside that
@@ -67,12 +78,19 @@ class FreeSpace {
   //
   // Polygon maps: the free space is the walkable area minus the union of all obstacles, computed
   // once with Boost.Geometry (union_, difference); where obstacles cross, the crossing points are
-  // rounded to doubles there. Every answer after that is exact with respect to those rings.
+  // rounded to doubles there. Every answer after that is exact with respect to those rings. Its
+  // rings, their rtree and their triangulation (visible_corners) are built once per polygon map
+  // and shared by every FreeSpace of equal polygons (the run's validity test, the representations
+  // that keep one, the oracles' exact graph): a representation's build time on a polygon map holds
+  // them only when it is the first to ask (in a run the agent space asks first, untimed). A grid
+  // map's FreeSpace is each its own (a walk over the cells, a few percent of a build).
   // Components are the polygons of that (valid, OGC) multipolygon.
 
  private:
   struct Impl;
-  std::unique_ptr<Impl> impl_;
+  static std::shared_ptr<Impl> shared_polygon_impl(const Map& m);
+  const Map* map_ = nullptr;
+  std::shared_ptr<Impl> impl_;  // polygon maps: shared by every FreeSpace of equal polygons
 };
 
 }  // namespace navbench

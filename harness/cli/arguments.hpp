@@ -13,6 +13,7 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/generate_dynamic.hpp"
+#include "datasets/generate_polygons.hpp"
 #include "datasets/terrain.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
@@ -42,6 +43,7 @@ struct GenerateArgs {
   GenerateOptions gen;
   ChangeOptions change;
   CostLayerOptions costs;  // kind costs (docs/terrain.md)
+  PolygonMapOptions polygons;  // kind wkt without --map (docs/maps.md#seeded-polygon-maps)
   int queries = 100;
 };
 std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& args);

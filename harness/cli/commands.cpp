@@ -10,8 +10,11 @@
 #include "datasets/generate.hpp"
 #include "datasets/terrain.hpp"
 #include "datasets/generate_dynamic.hpp"
+#include "datasets/generate_polygons.hpp"
 #include "datasets/load_map.hpp"
 #include "datasets/movingai.hpp"
+#include "datasets/wkt.hpp"
+#include "geometry/polygons.hpp"
 #include "harness/cli/arguments.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/reproduce.hpp"
@@ -53,6 +56,27 @@ int generate_command(const std::vector<std::string>& args, const std::vector<std
     f.close();
     if (!f) throw std::runtime_error(file + ": cannot write");
     std::cerr << "navbench: wrote " << file << " (" << s.lines.size() << " queries of " << map_name << ")\n";
+    return 0;
+  }
+  if (o->kind == "wkt") {  // a polygon map (docs/maps.md): a map's free space, or seeded obstacles
+    navbench::PolygonMap pm;
+    std::string what;
+    if (!o->map.empty()) {
+      const navbench::Map base = navbench::load_map(o->map);
+      if (base.weighted()) throw navbench::base::InputError(o->map + ": generate wkt takes an unweighted map");
+      pm = base.kind == navbench::MapKind::grid ? navbench::grid_to_polygon_map(base).polygons : base.polygons;
+      what = "the free space of " + o->map;
+    } else {
+      pm = navbench::generate_polygon_map(o->polygons);
+      what = std::to_string(pm.obstacles.size()) + " seeded obstacles";
+    }
+    const std::string file = o->dir + "/" + o->name + (o->name.ends_with(".wkt") ? "" : ".wkt");
+    std::filesystem::create_directories(o->dir);
+    std::ofstream f(file);
+    navbench::write_wkt_map(f, pm);
+    f.close();
+    if (!f) throw std::runtime_error(file + ": cannot write");
+    std::cerr << "navbench: wrote " << file << " (" << what << ")\n";
     return 0;
   }
   if (o->kind == "changes") {  // a change scenario (docs/changing-maps.md) of an existing grid map
@@ -154,7 +178,7 @@ const Command kCommands[] = {
     {"run", "run the queries of maps on representations (one CSV row per query)", run_command},
     {"sweep", "run a sweep config: many maps x representations x options, resumable", sweep_command},
     {"merge", "combine the shard folders of a sweep", merge_command},
-    {"generate", "write a seeded map and scenario (random, rooms, maze, polygons, cave), or a change scenario", generate_command},
+    {"generate", "write a seeded map and scenario (random, rooms, maze, polygons, cave), a polygon map (wkt), or a change scenario", generate_command},
     {"structure", "write representations' structure as segments for pathviz.py", structure_command},
     {"list", "list representations and smoothers", list_command},
     {"reproduce", "run navbench's counterparts of a published table side by side with it (docs/reproduce.md)",

@@ -281,6 +281,7 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
   GenerateArgs o;
   std::string out, change = "blocks";
   int width = 0, height = 0, room = 0, corridor = 0, obstacles = 0, epochs = 0, block = 0, changes = 0, queries = 0;
+  int vertices = 0, touching = 0;
   std::uint64_t seed = 0;
   double density = 0, wmax = 0, lambda = 0;
   int regions = 0;
@@ -290,8 +291,8 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
                "seeded change scenario of an existing map (docs/changing-maps.md: NAME.scen + NAME.patch).",
                "navbench generate"};
   configure(app);
-  app.add_option("KIND", o.kind, "random, rooms, maze, polygons, cave; or changes, costs, queries (with --map)")->type_name("KIND");
-  app.add_option("--map", o.map, "changes, costs: the grid map (.map) the scenario or cost layer is for; queries: any grid map (.map, ROS .yaml, .png/.pgm)")->type_name("FILE");
+  app.add_option("KIND", o.kind, "random, rooms, maze, polygons, cave; wkt (a polygon map); or changes, costs, queries (with --map)")->type_name("KIND");
+  app.add_option("--map", o.map, "changes, costs: the grid map (.map) the scenario or cost layer is for; queries: any grid map (.map, ROS .yaml, .png/.pgm); wkt: any map, written as its free space's polygons")->type_name("FILE");
   app.add_option("--kind", cost_kind, "costs: inflation (a robot costmap, cost rising near obstacles) or regions "
                  "(seeded discs of cheaper and dearer terrain); default inflation")->type_name("KIND");
   app.add_option("--wmax", wmax, "costs inflation: the weight next to an obstacle (default 5)")->type_name("W");
@@ -307,12 +308,14 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
   app.add_option("--density", density, "random: obstacle density in percent")->type_name("PCT");
   app.add_option("--room", room, "rooms: room size in cells")->check(integer)->type_name("N");
   app.add_option("--corridor", corridor, "maze: corridor width in cells")->check(integer)->type_name("N");
-  app.add_option("--obstacles", obstacles, "polygons: number of obstacles")->check(integer)->type_name("N");
+  app.add_option("--obstacles", obstacles, "polygons, wkt: number of obstacles")->check(integer)->type_name("N");
+  app.add_option("--vertices", vertices, "wkt: vertices per obstacle (default 12)")->check(integer)->type_name("K");
+  app.add_option("--touching", touching, "wkt: percent of obstacles reaching into a neighbour's cell (default 0)")->check(integer)->type_name("PCT");
   app.add_option("--seed", seed, "random seed")->check(non_negative_integer())->type_name("S");
   app.add_option("--queries", queries, "scenario queries (default 100; changes: per map state, default 10)")->check(integer)->type_name("N");
   app.add_option("--out", out, "output path without extension (required)")->type_name("DIR/NAME");
   if (parse(app, args)) return std::nullopt;  // --help
-  if (o.kind.empty()) throw std::invalid_argument("generate needs a kind: random, rooms, maze, polygons, cave, changes, costs");
+  if (o.kind.empty()) throw std::invalid_argument("generate needs a kind: random, rooms, maze, polygons, cave, wkt, changes, costs");
   if (out.empty()) throw std::invalid_argument("generate needs --out DIR/NAME");
   const auto slash = out.find_last_of('/');
   o.dir = slash == std::string::npos ? "." : out.substr(0, slash);
@@ -336,6 +339,21 @@ std::optional<GenerateArgs> parse_generate_args(const std::vector<std::string>& 
   }
   for (const char* opt : {"--kind", "--wmax", "--lambda", "--regions"})
     if (app.count(opt)) throw std::invalid_argument(std::string(opt) + " is an option of 'generate costs'");
+  if (o.kind == "wkt") {  // a polygon map (docs/maps.md): a map's free space as WKT, or seeded obstacles
+    for (const char* opt : {"--epochs", "--block", "--changes", "--width", "--height", "--density", "--room", "--corridor", "--queries"})
+      if (app.count(opt)) throw std::invalid_argument(std::string(opt) + " is not an option of 'generate wkt'");
+    if (!o.map.empty()) {
+      for (const char* opt : {"--obstacles", "--vertices", "--touching", "--seed"})
+        if (app.count(opt)) throw std::invalid_argument(std::string(opt) + " is not an option of 'generate wkt --map'");
+      return o;
+    }
+    given("--obstacles", o.polygons.obstacles, obstacles), given("--vertices", o.polygons.vertices, vertices);
+    given("--touching", o.polygons.touching, touching), given("--seed", o.polygons.seed, seed);
+    validate(o.polygons);
+    return o;
+  }
+  for (const char* opt : {"--vertices", "--touching"})
+    if (app.count(opt)) throw std::invalid_argument(std::string(opt) + " is an option of 'generate wkt'");
   if (o.kind == "queries") {  // a scenario of an existing grid map: Moving AI, ROS or image (docs/maps.md)
     if (o.map.empty()) throw std::invalid_argument("generate queries needs --map FILE");
     for (const char* opt : {"--epochs", "--block", "--changes", "--width", "--height", "--density", "--room", "--corridor", "--obstacles"})

@@ -102,6 +102,9 @@ expect_error sweep_two_configs "^navbench sweep: unexpected argument 'b\.json'" 
 expect_error merge_no_out "^navbench merge: merge needs SHARD_DIR" merge "$tmp"
 expect_error generate_no_kind "^navbench generate: generate needs a kind" generate --out "$tmp/g"
 expect_error structure_no_map "^navbench structure: structure needs --map" structure --rep grid8 --out "$tmp/s.csv"
+expect_error generate_wkt_map_seed "^navbench generate: --vertices is not an option of 'generate wkt --map'" generate wkt --map "$m" --vertices 5 --out "$tmp/w"
+expect_error generate_wkt_range "^navbench generate: polygon map: vertices must be in 3\.\.1024" generate wkt --vertices 2 --out "$tmp/w"
+expect_error generate_vertices_elsewhere "^navbench generate: --vertices is an option of 'generate wkt'" generate random --vertices 5 --out "$tmp/w"
 # --help / -h of each subcommand: exit 0, usage on stdout naming the subcommand, every option listed.
 expect_help() {
   local name=$1; shift; local opts=$1; shift
@@ -230,6 +233,23 @@ if "$nb" run --map "$lat/m/$name.map" --rep grid8 --out "$lat/r" --quiet 2>"$tmp
    && python3 -c 'import json, sys; [json.load(open(f, encoding="utf-8")) for f in sys.argv[1:]]' "$lat/r.meta.json" "$lat/sw/sweep.json" "$lat/sw/results.meta.json" \
    && grep -q '^caf\\xe9,m,' "$lat/sw/results.csv"; then echo "ok   latin1_file_name"
 else echo "FAIL latin1_file_name: $(tail -2 "$tmp/err")"; fails=$((fails+1)); fi
+total=$((total+1))
+# generate wkt --map: the grid's free space as a polygon map answers the grid's queries (corner
+# convention) with the same exact lengths; a seeded polygon map runs with random queries.
+if "$nb" generate wkt --map "$m" --out "$tmp/wkt/corridor" 2>"$tmp/err" \
+   && "$nb" run --map "$m" --convention corner --rep visgraph --out "$tmp/wg" --quiet 2>>"$tmp/err" \
+   && "$nb" run --map "$tmp/wkt/corridor.wkt" --scen "$m.scen" --rep visgraph --out "$tmp/wp" --quiet 2>>"$tmp/err" \
+   && "$nb" generate wkt --obstacles 20 --vertices 7 --seed 3 --out "$tmp/wkt/seeded" 2>>"$tmp/err" \
+   && "$nb" run --map "$tmp/wkt/seeded.wkt" --queries 5 --rep visgraph,navmesh,quadtree --out "$tmp/ws" --quiet 2>>"$tmp/err" \
+   && python3 - "$tmp/wg.csv" "$tmp/wp.csv" "$tmp/ws.csv" <<'PY'
+import csv, sys
+lengths = [[(r["scen_index"], r["status"], r["length"]) for r in csv.DictReader(open(f))] for f in sys.argv[1:3]]
+assert lengths[0] == lengths[1] and lengths[0], "grid and WKT lengths differ"
+rows = list(csv.DictReader(open(sys.argv[3])))
+assert len(rows) == 15 and all(r["valid"] == "1" for r in rows if r["status"] == "ok"), "seeded polygon map"
+PY
+then echo "ok   generate_wkt_round_trip"
+else echo "FAIL generate_wkt_round_trip: $(tail -2 "$tmp/err")"; fails=$((fails+1)); fi
 total=$((total+1))
 echo "$((total - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

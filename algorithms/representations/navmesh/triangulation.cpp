@@ -3,6 +3,10 @@
 // Everything leaves here as plain arrays (navmesh.hpp).
 #include <CGAL/Polygon_2_algorithms.h>
 
+#include <boost/geometry/geometries/box.hpp>
+#include <boost/geometry/geometries/point_xy.hpp>
+#include <boost/geometry/index/rtree.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -14,6 +18,9 @@
 namespace navbench {
 
 using namespace navmesh_detail;
+namespace bgi = boost::geometry::index;
+using BPoint = boost::geometry::model::d2::point_xy<double>;
+using BBox = boost::geometry::model::box<BPoint>;
 
 namespace {
 
@@ -112,6 +119,12 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
   if (map.kind == MapKind::grid) {
     next = mark_grid_faces(cdt, map.grid, 0, 0, map.grid.width, map.grid.height, next);
   } else {
+    std::vector<std::pair<BBox, std::size_t>> boxes;
+    for (std::size_t i = 0; i < obstacles.size(); ++i) {
+      const CGAL::Bbox_2& b = obstacles[i].rings[0].box;
+      boxes.push_back({BBox(BPoint(b.xmin(), b.ymin()), BPoint(b.xmax(), b.ymax())), i});
+    }
+    const bgi::rtree<std::pair<BBox, std::size_t>, bgi::rstar<16>> obstacle_boxes(boxes.begin(), boxes.end());
     std::vector<Face_handle> region, stack;
     std::vector<Face_handle> all;
     for (auto f : cdt.all_face_handles()) all.push_back(f), f->info().id = -2;  // -2: not visited
@@ -144,8 +157,11 @@ FreeSpaceTriangulation::FreeSpaceTriangulation(const Map& map) : cgal_(std::make
         }
       }
       if (outside || !sample || !walkable.contains(*sample)) continue;
-      if (std::any_of(obstacles.begin(), obstacles.end(), [&](const Shape& o) { return o.contains(*sample); }))
-        continue;
+      bool blocked = false;  // the obstacles whose box holds the sample (an rtree: not every obstacle per region)
+      const BBox at(BPoint(sample->x(), sample->y()), BPoint(sample->x(), sample->y()));
+      for (auto it = obstacle_boxes.qbegin(bgi::intersects(at)); !blocked && it != obstacle_boxes.qend(); ++it)
+        blocked = obstacles[it->second].contains(*sample);
+      if (blocked) continue;
       for (Face_handle f : region) mark(f);
     }
   }

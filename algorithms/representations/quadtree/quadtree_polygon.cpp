@@ -1,6 +1,7 @@
 // The quadtree subdivision of a polygon map (docs/maps.md): a node is free when its closed square meets
 // no obstacle interior (and stays inside the walkable area), blocked when its interior holds no free
-// point, mixed otherwise. Geometry by Boost.Geometry.
+// point, mixed otherwise. The polygons by Boost.Geometry; an edge against a square and a leaf's
+// centre against the shapes by exact orientation predicates (geometry/exact.hpp).
 //
 // The test is the classic edge-list descent: every node receives the boundary edges (walkable rings
 // and obstacle rings) that touch its closed square, and passes on those touching each child. If an
@@ -10,27 +11,29 @@
 // inside the walkable polygon and inside no obstacle.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include <boost/geometry.hpp>
 #include <boost/geometry/geometries/box.hpp>
-#include <boost/geometry/geometries/linestring.hpp>
 #include <boost/geometry/geometries/point_xy.hpp>
 #include <boost/geometry/geometries/polygon.hpp>
 #include <boost/geometry/geometries/segment.hpp>
+#include <boost/geometry/index/rtree.hpp>
 
+#include "geometry/exact.hpp"
 #include "representations/quadtree/quadtree.hpp"
 
 namespace navbench {
 
 namespace {
 namespace bg = boost::geometry;
+namespace bgi = boost::geometry::index;
 using BPoint = bg::model::d2::point_xy<double>;
 using BSegment = bg::model::segment<BPoint>;
 using BBox = bg::model::box<BPoint>;
 using BPolygon = bg::model::polygon<BPoint>;
-using BLine = bg::model::linestring<BPoint>;
 
 // Deepest subdivision accepted: 2^20 smallest cells along a side.
 constexpr int kMaxDepth = 20;
@@ -66,13 +69,14 @@ void add_edges(const PolygonShape& shape, std::vector<BSegment>& edges) {
 void QuadTree::subdivide_polygon(const PolygonMap& pm, double min_size) {
   const BPolygon walkable = to_polygon(pm.walkable, "walkable");
   std::vector<BPolygon> obstacles;
-  std::vector<BBox> obstacle_boxes;
   std::vector<BSegment> edges;
+  std::vector<std::uint32_t> edge_shape;  // 0: the walkable area, k: obstacle k - 1
   add_edges(pm.walkable, edges);
+  edge_shape.resize(edges.size(), 0);
   for (const auto& o : pm.obstacles) {
     obstacles.push_back(to_polygon(o, "obstacle"));
-    obstacle_boxes.push_back(bg::return_envelope<BBox>(obstacles.back()));
     add_edges(o, edges);
+    edge_shape.resize(edges.size(), std::uint32_t(obstacles.size()));
   }
 
   // Root: a square with power-of-two side (in map units) at the low corner of the walkable area.
@@ -91,17 +95,83 @@ void QuadTree::subdivide_polygon(const PolygonMap& pm, double min_size) {
   unit_ = L / side_;
   origin_ = {env.min_corner().x(), env.min_corner().y()};
 
-  auto point_free = [&](const BPoint& c) {
-    if (!bg::within(c, walkable)) return false;
-    for (std::size_t i = 0; i < obstacles.size(); ++i)
-      if (bg::covered_by(c, obstacle_boxes[i]) && bg::within(c, obstacles[i])) return false;
-    return true;
+  // A leaf's centre lies on no ring edge: free iff inside the walkable polygon and inside no
+  // obstacle (even-odd per shape, exact orientation). The first centre casts a ray to its right;
+  // every later one walks from the previous centre, toggling the shapes whose edges the short
+  // segment between them crosses (the leaves come in Z order, so that segment is short), the edges
+  // found in an rtree: O(log n + the edges near the step) a leaf instead of every ring's every edge.
+  std::vector<std::pair<BBox, std::uint32_t>> boxes;
+  boxes.reserve(edges.size());
+  double xmax = env.max_corner().x();
+  for (std::uint32_t e = 0; e < edges.size(); ++e) {
+    const BPoint &a = edges[e].first, &b = edges[e].second;
+    boxes.push_back({BBox(BPoint(std::min(a.x(), b.x()), std::min(a.y(), b.y())), BPoint(std::max(a.x(), b.x()), std::max(a.y(), b.y()))), e});
+    xmax = std::max(xmax, std::max(a.x(), b.x()));
+  }
+  const bgi::rtree<std::pair<BBox, std::uint32_t>, bgi::rstar<16>> edge_tree(boxes.begin(), boxes.end());
+  std::vector<std::uint8_t> inside(obstacles.size() + 1, 0);  // per shape: the last centre lies in it
+  long obstacles_holding = 0;  // obstacles the last centre lies in
+  std::optional<Point> last;
+  auto toggle = [&](std::uint32_t shape) {
+    inside[shape] ^= 1;
+    if (shape > 0) obstacles_holding += inside[shape] ? 1 : -1;
   };
-  // The segment passes through the open square: its interior meets the square's interior.
-  const auto through_interior = bg::de9im::mask("T********");
-  auto crosses = [&](const BSegment& e, const BPolygon& square) {
-    BLine line{e.first, e.second};
-    return bg::relate(line, square, through_interior);
+  auto point_free = [&](const BPoint& c) {
+    const Point q{c.x(), c.y()};
+    auto point = [&](std::uint32_t e) { return std::pair{Point{edges[e].first.x(), edges[e].first.y()}, Point{edges[e].second.x(), edges[e].second.y()}}; };
+    if (!last) {  // the ray to the right, half-open in y
+      for (auto it = edge_tree.qbegin(bgi::intersects(BBox(c, BPoint(xmax + 1, c.y())))); it != edge_tree.qend(); ++it) {
+        const auto [a, b] = point(it->second);
+        if ((a.y > q.y) == (b.y > q.y)) continue;
+        if ((b.y > a.y) != (exact::orient2d(a, b, q) > 0)) continue;
+        toggle(edge_shape[it->second]);
+      }
+    } else if (!(*last == q)) {
+      // The segment last -> q crosses edge a-b where a and b lie on strictly different sides of its
+      // line, a point on the line counted on the left (a symbolic shift of the segment, the same for
+      // both edges at a vertex), and last and q strictly on different sides of the edge's line
+      // (neither lies on an edge).
+      const Point p0 = *last;
+      const BBox step(BPoint(std::min(p0.x, q.x), std::min(p0.y, q.y)), BPoint(std::max(p0.x, q.x), std::max(p0.y, q.y)));
+      for (auto it = edge_tree.qbegin(bgi::intersects(step)); it != edge_tree.qend(); ++it) {
+        const auto [a, b] = point(it->second);
+        if ((exact::orient2d(p0, q, a) >= 0) == (exact::orient2d(p0, q, b) >= 0)) continue;
+        if (exact::orient2d(a, b, p0) * exact::orient2d(a, b, q) >= 0) continue;
+        toggle(edge_shape[it->second]);
+      }
+    }
+    last = q;
+    return inside[0] != 0 && obstacles_holding == 0;  // shape 0: the walkable area
+  };
+  // Segment against square by separating axes, exact (two convex sets are disjoint iff a line
+  // through an edge of one separates them: the square's sides or the segment's line; for the open
+  // square a weak separation suffices). `touches`: the segment meets the closed square; `crosses`:
+  // it meets the open square, so the square has obstacle interior on one side of it.
+  auto corner_sides = [](const BSegment& e, const Point& lo, const Point& hi, int& pos, int& neg) {
+    const Point a{e.first.x(), e.first.y()}, b{e.second.x(), e.second.y()};
+    pos = neg = 0;
+    for (const Point q : {lo, Point{hi.x, lo.y}, hi, Point{lo.x, hi.y}}) {
+      const int o = exact::orient2d(a, b, q);
+      pos += o > 0, neg += o < 0;
+    }
+  };
+  auto touches = [&](const BSegment& e, const Point& lo, const Point& hi) {
+    const double x0 = std::min(e.first.x(), e.second.x()), x1 = std::max(e.first.x(), e.second.x());
+    const double y0 = std::min(e.first.y(), e.second.y()), y1 = std::max(e.first.y(), e.second.y());
+    if (x1 < lo.x || x0 > hi.x || y1 < lo.y || y0 > hi.y) return false;
+    if (x0 == x1 || y0 == y1) return true;  // along an axis: the segment is its box
+    int pos, neg;
+    corner_sides(e, lo, hi, pos, neg);
+    return pos < 4 && neg < 4;  // no corner on the line and all on one side: apart
+  };
+  auto crosses = [&](const BSegment& e, const Point& lo, const Point& hi) {
+    const double x0 = std::min(e.first.x(), e.second.x()), x1 = std::max(e.first.x(), e.second.x());
+    const double y0 = std::min(e.first.y(), e.second.y()), y1 = std::max(e.first.y(), e.second.y());
+    if (x1 <= lo.x || x0 >= hi.x || y1 <= lo.y || y0 >= hi.y) return false;
+    if (x0 == x1 || y0 == y1) return true;  // along an axis: the segment is its box
+    int pos, neg;
+    corner_sides(e, lo, hi, pos, neg);
+    return pos > 0 && neg > 0;  // corners strictly on both sides of the line
   };
 
   tree_.clear();
@@ -111,20 +181,16 @@ void QuadTree::subdivide_polygon(const PolygonMap& pm, double min_size) {
   auto node = [&](auto&& self, std::int32_t x, std::int32_t y, std::int32_t s,
                   const std::vector<std::uint32_t>& candidates) -> std::int32_t {
     const Point lo = world(x, y), hi = world(x + s, y + s);
-    const BBox box(BPoint(lo.x, lo.y), BPoint(hi.x, hi.y));
     std::vector<std::uint32_t> touching;
+    touching.reserve(candidates.size());
     for (std::uint32_t e : candidates)
-      if (bg::intersects(edges[e], box)) touching.push_back(e);
+      if (touches(edges[e], lo, hi)) touching.push_back(e);
     bool mixed = false;
-    if (!touching.empty()) {
-      BPolygon square;
-      bg::convert(box, square);
-      for (std::uint32_t e : touching)
-        if (crosses(edges[e], square)) {
-          mixed = true;
-          break;
-        }
-    }
+    for (std::uint32_t e : touching)
+      if (crosses(edges[e], lo, hi)) {
+        mixed = true;
+        break;
+      }
     if (!mixed) {
       if (!point_free(BPoint(0.5 * (lo.x + hi.x), 0.5 * (lo.y + hi.y)))) return kBlocked;
       cells_.push_back({x, y, x + s, y + s});

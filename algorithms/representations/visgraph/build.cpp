@@ -117,11 +117,19 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
     }
     if (block_ > 0) blocks_ = BlockCandidates(map.grid, c, block_, spans);
   } else {
-    for (std::uint32_t i = 0; i < n; ++i)
-      for (std::uint32_t j = i + 1; j < n; ++j)
-        if (c[i].component == c[j].component && tangent_at(c[i], c[j].at) && tangent_at(c[j], c[i].at) &&
-            fs_.segment_valid(c[i].at, c[j].at))
-          joined.push_back({i, j});
+    // Polygon maps: the corners each corner sees, by triangular expansion (FreeSpace::visible_from_corner,
+    // output-sensitive), then the tangency at both ends; the definition's all-pairs test only where
+    // the free space has no triangulation.
+    std::vector<std::uint32_t> seen;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (!fs_.visible_from_corner(i, seen, true)) {
+        seen.clear();
+        for (std::uint32_t j = i + 1; j < n; ++j)
+          if (c[i].component == c[j].component && fs_.segment_valid(c[i].at, c[j].at)) seen.push_back(j);
+      }
+      for (std::uint32_t j : seen)
+        if (j > i && tangent_at(c[i], c[j].at) && tangent_at(c[j], c[i].at)) joined.push_back({i, j});
+    }
   }
   finish(params, table, joined);
   params_ = params;

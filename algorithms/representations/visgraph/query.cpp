@@ -61,6 +61,9 @@ void VisGraph::visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) c
         t.stamp[j] = t.gen;
         if (tangent(j) && visible(p, j)) out.push_back(j);
       }
+  } else if (fs_.visible_corners(p, out)) {
+    // Polygon maps: the corners p sees (triangular expansion), then tangency.
+    out.erase(std::remove_if(out.begin(), out.end(), [&](std::uint32_t j) { return !tangent_at(c[j], p); }), out.end());
   } else {
     const std::int32_t comp = fs_.component(p);
     for (std::uint32_t j = 0; j < c.size(); ++j)

@@ -109,15 +109,18 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   static std::atomic<std::uint64_t> builds{0};
   id_ = ++builds;
   const CsrGraph& full = input;
-  // Grid corners: integral, the two boundary neighbours one unit step along each axis.
+  // Grid corners: integral, the two boundary edges along the two axes (a grid map's, or a polygon
+  // map's whose rings run along a lattice, as a grid's free space read as WKT or a mesh of its free
+  // cells): the obstacle is then a quadrant at the corner, its diagonal the signs of the two edges.
   grid_ = true;
+  auto sign = [](double v) { return double((v > 0) - (v < 0)); };
   for (const ConvexCorner& k : c) {
     const double bx = k.before.x - k.at.x, by = k.before.y - k.at.y, ax = k.after.x - k.at.x, ay = k.after.y - k.at.y;
     const bool integral = k.at.x == std::floor(k.at.x) && k.at.y == std::floor(k.at.y) && std::abs(k.at.x) < (1 << 20) &&
                           std::abs(k.at.y) < (1 << 20);
-    const bool unit = std::abs(bx) + std::abs(by) == 1 && std::abs(ax) + std::abs(ay) == 1 && bx * ax + by * ay == 0;
-    if (!integral || !unit) grid_ = false;
-    cq_.push_back({k.at.x, k.at.y, bx + ax, by + ay});
+    const bool axes = (bx == 0) != (by == 0) && (ax == 0) != (ay == 0) && (bx == 0) != (ax == 0);
+    if (!integral || !axes) grid_ = false;
+    cq_.push_back({k.at.x, k.at.y, sign(bx) + sign(ax), sign(by) + sign(ay)});
   }
   if (!grid_) cq_.clear();
   const Arcs arcs(*this, full, c);

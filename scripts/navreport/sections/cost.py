@@ -4,6 +4,7 @@ cells (log-log, with the fitted exponent and its 95 % interval per representatio
 from __future__ import annotations
 
 import glob
+import json
 import os
 
 import numpy as np
@@ -25,7 +26,50 @@ def build(ctx) -> list:
     if len(a.rows):
         cost_figures(a, blocks)
         build_figure(a, find_map_files(a.data, list(ctx.map_dirs)), blocks)
+    polygon_growth_figure(blocks)
     return [nothing_to_draw(Section(id="cost", title="Cost as the work grows", nav="Cost vs work", blocks=blocks))]
+
+
+# The polygon code's growth on seeded polygon maps (issue 64): a measurement record, not this run.
+GROWTH_RECORD = os.path.join(ROOT, "docs", "measurements", "18-polygon-maps.json")
+GROWTH_PARTS = {"free_space": "free space (overlay, rings, triangulation)", "visgraph": "visgraph build",
+                "navmesh": "navmesh build", "visgraph_grid": "visgraph build on grid maps (x: ring vertices)"}
+
+
+def polygon_growth_figure(blocks: list, path: str = GROWTH_RECORD):
+    """Build time against polygon vertices from the record's growth table (log-log, fitted exponents)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            rec = json.load(f)
+    except (OSError, ValueError):
+        return
+    tables = {t.get("caption", "").split(":")[0]: t for t in rec.get("tables", [])}
+    growth, fits = tables.get("Growth"), tables.get("Fitted exponents (time = a n^b, least squares on log-log, 95 % interval)")
+    if not growth:
+        return
+    cols = growth["columns"]
+    part_i, n_i, ms_i = cols.index("part"), cols.index("vertices"), cols.index("cpu ms")
+    slopes = {r["cells"][0]: r["cells"][1] + " [" + r["cells"][2] + "]" for r in (fits or {}).get("rows", [])}
+    p = Panel(title="build CPU time against polygon vertices", xlabel="vertices (log)", ylabel="CPU ms (log)",
+              xlog=True, ylog=True)
+    for k, part in enumerate(GROWTH_PARTS):
+        rows = [r["cells"] for r in growth["rows"] if r["cells"][part_i] == part]
+        if not rows:
+            continue
+        x, y = [float(r[n_i]) for r in rows], [float(r[ms_i]) for r in rows]
+        name = f"{GROWTH_PARTS[part]}: n^{slopes[part]}" if part in slopes else GROWTH_PARTS[part]
+        p.series.append(Series(name=name, x=np.array(x), y=np.array(y), kind="lines", marker="circle",
+                               color=["#1f77b4", "#d62728", "#2ca02c", "#7f7f7f"][k % 4],
+                               dash="dash" if part == "visgraph_grid" else None,
+                               hover=[f"{esc(part)}: {v:,.0f} vertices, {f_sig(t)} ms" for v, t in zip(x, y)]))
+    if p.series:
+        blocks.append(Block(Figure(
+            stem="polygon_growth", title="Polygon maps: how the build grows",
+            caption="From docs/measurements/18-polygon-maps.json (scripts/polygon_growth.py, not this run): CPU time of "
+                    "one build on seeded polygon maps of 10^3 to 10^6 vertices, and of visgraph on generated grid maps "
+                    "against their free space's ring vertices; the legend gives each fitted exponent [95 % interval]. "
+                    "Measured under load: the slopes hold, the milliseconds are indicative.",
+            panels=[p], ncols=1, panel_h=360, legend_title="part"), ""))
 
 
 def cost_figures(analysis, blocks: list):
