@@ -42,7 +42,7 @@ from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.patches import Circle, PathPatch  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
 
-from navreport.io import maps as mapfiles  # noqa: E402
+from navbench import maps as mapfiles  # noqa: E402
 from navreport.io import path_items  # noqa: E402
 from navreport.io import results as common  # noqa: E402
 from navreport.io import traces as tracefiles  # noqa: E402

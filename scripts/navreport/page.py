@@ -9,7 +9,7 @@ import shutil
 
 import pandas as pd
 
-from navreport.analysis import stats
+from navbench import stats
 from navreport.analysis.fmt import esc
 from navreport.figures import draw
 from navreport.sections import (answer, compare, cost, dist, dynamic, meta, metres, missing, paths, published, quality,

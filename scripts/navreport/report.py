@@ -23,7 +23,7 @@ with 95 % intervals.
 At scale: only the result columns the report uses are parsed, a million rows at a time, into
 one set of columns (text as categorical codes); configurations and scopes are located by
 integer codes rather than by filtering the rows; a large sample's resampled statistics are drawn
-from their distribution (analysis/stats.py), so that cost does not grow with the rows
+from their distribution (python/navbench/stats.py), so that cost does not grow with the rows
 (tests/scripts/bench_report.sh measures it).
 """
 from __future__ import annotations
@@ -33,7 +33,8 @@ import os
 
 import pandas as pd
 
-from navreport.analysis import rows, stats
+from navbench import stats
+from navreport.analysis import rows
 from navreport.analysis.analyse import analyse
 from navreport.io import results as common
 from navreport.page import write_report

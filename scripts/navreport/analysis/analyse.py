@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from navreport.analysis import budget, stats, terrain, updates
+from navbench import stats
+from navreport.analysis import budget, terrain, updates
 from navreport.analysis.fmt import slug, verdict_text
 from navreport.analysis.rows import (METRICS, build_per_map, config_order, facet_order, paired_values, plain, prepare,
                                      raw_terrain, uniques)

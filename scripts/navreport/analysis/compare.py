@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from navreport.analysis import stats
+from navbench import stats
 from navreport.analysis.rows import PAIR_COLUMNS, build_per_map, config_order, pair_frame, uniques
 from navreport.io import results as common
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from navreport.analysis import stats
+from navbench import stats
 from navreport.io import results as common
 
 
