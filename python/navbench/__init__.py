@@ -12,7 +12,7 @@ and OMPL's benchmark log. `python -m navbench` is the command line behind `navbe
 """
 from navbench.errors import InputError  # noqa: F401
 from navbench.load import Results, UNITS, load  # noqa: F401
-from navbench.select import select  # noqa: F401
+from navbench.subset import select  # noqa: F401
 from navbench.summarize import summarize  # noqa: F401
 
 __version__ = "0.1.0"

@@ -8,6 +8,7 @@ import os
 import sys
 
 from navbench.errors import InputError
+from navbench.subset import add_arguments
 
 
 class _Parser(argparse.ArgumentParser):
@@ -15,16 +16,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         raise InputError(message)
-
-
-def _filters(ap) -> None:
-    ap.add_argument("--maps", action="append", default=[], metavar="NAMES",
-                    help="only these maps (comma-separated map names; repeatable)")
-    ap.add_argument("--collections", action="append", default=[], metavar="NAMES",
-                    help="only these map collections (comma-separated; repeatable)")
-    ap.add_argument("--reps", action="append", default=[], metavar="NAMES",
-                    help="only these representations, as written in the results or by name alone (quadtree: every "
-                         "parameter set; comma-separated; repeatable)")
 
 
 def export_main(argv) -> int:
@@ -36,7 +27,7 @@ def export_main(argv) -> int:
     ap.add_argument("--ompl", metavar="DIR", help="write OMPL benchmark logs (one per map) into DIR")
     ap.add_argument("--map-files", action="append", default=[], metavar="PATH",
                     help="map files or folders for the maps table's sizes, besides those the runs' meta.json names")
-    _filters(ap)
+    add_arguments(ap)
     args = ap.parse_args(argv)
     if not args.sqlite and not args.ompl:
         raise InputError("give --sqlite FILE, --ompl DIR or both")
@@ -69,11 +60,11 @@ def compare_main(argv) -> int:
                     "'Two runs compared' (scripts/report.py A --compare B) shows the same table")
     ap.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
     ap.add_argument("--boot", type=int, default=None, help="bootstrap resamples (default 1000)")
-    _filters(ap)
+    add_arguments(ap)
     args = ap.parse_args(argv)
     import pandas as pd
     from navbench import compare, load, select
-    from navbench.select import check_known, parse_list
+    from navbench.subset import check_known, parse_list
     la, lb = load(args.a), load(args.b)
     cols = [c for c in ("map", "collection", "representation") if c in la.queries.columns and c in lb.queries.columns]
     check_known(pd.concat([la.queries[cols].astype(str), lb.queries[cols].astype(str)]), parse_list(args.maps),

@@ -173,7 +173,7 @@ def _concat(frames: list):
     columns = list(dict.fromkeys(c for f in frames for c in f.columns))
     out = {}
     for c in columns:
-        parts = [f[c] if c in f.columns else pd.Series([pd.NA] * len(f), dtype=_empty_type(frames, c)) for f in frames]
+        parts = [f[c] if c in f.columns else _absent(len(f), _empty_type(frames, c)) for f in frames]
         if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
             out[c] = pd.Categorical(union_categoricals([p.astype("category").array for p in parts]))
         else:
@@ -181,6 +181,15 @@ def _concat(frames: list):
     t = pd.DataFrame(out)
     t.attrs["units"], t.attrs["types"] = units, types
     return t
+
+
+def _absent(n: int, dtype):
+    """A column a result set lacks (an optional group it did not have): empty text "" (as an empty
+    field reads: a plain map's terrain), or missing numbers."""
+    import pandas as pd
+    if isinstance(dtype, pd.CategoricalDtype):
+        return pd.Series(pd.Categorical([""] * n))
+    return pd.Series(index=range(n), dtype=dtype)
 
 
 def _empty_type(frames, c):

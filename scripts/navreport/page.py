@@ -99,10 +99,17 @@ unfold(location.hash);
 
 
 def build_sections(ctx) -> list:
-    """Every section of the page, in order (each module's build(ctx))."""
+    """Every section of the page, in order (each module's build(ctx)). When the rows are a subset
+    (--maps, --collections, --reps), every figure's title names it."""
     out = []
     for module in SECTIONS:
         out.extend(module.build(ctx))
+    scopes = ctx.analysis.scopes
+    subset = scopes[0].name if scopes else "all maps"
+    if subset != "all maps":
+        for f in (f for sec in out for f in sec.figures()):
+            if subset not in f.title:
+                f.title = f"{f.title} — {subset}"
     return out
 
 

@@ -209,9 +209,10 @@ def verdicts(scope_rows, table, seed: int, scope_name: str) -> list:
     return tests
 
 
-def analyse(data: common.ResultData, seed: int = 1, dynamic=()) -> Analysis:
+def analyse(data: common.ResultData, seed: int = 1, dynamic=(), subset: str = "all maps") -> Analysis:
     """The scopes' ranked tables, verdicts and budgets, and the numbers of the weighted maps and of
-    the changing maps; data.rows gains the columns prepare() adds."""
+    the changing maps; data.rows gains the columns prepare() adds. subset: the name of the first
+    scope (every row), 'all maps' or the subset the rows were cut to (common.apply_subset)."""
     rows, keys, facet_keys = prepare(data)
     for d in [data] + list(dynamic):  # the small tables: plain text
         d.build, d.updates, d.threads = plain(d.build), plain(d.updates), plain(d.threads)
@@ -221,14 +222,14 @@ def analyse(data: common.ResultData, seed: int = 1, dynamic=()) -> Analysis:
         a.skipped.append(("all", "no result rows"))
     else:
         colls = sorted(uniques(rows["collection"]))
-        names = ["all maps"] + (colls if len(colls) > 1 else [])
+        names = [subset] + (colls if len(colls) > 1 else [])
         for k, name in enumerate(names):
             # A collection's rows are taken (only the columns its table needs) when it is analysed
             # and let go after: the scopes never hold the rows twice at once.
             r = rows if k == 0 else common.take_rows(rows, (rows["collection"] == name).to_numpy(bool),
                                                      SCOPE_COLUMNS + (["terrain"] if "terrain" in rows.columns else []))
             name = name if k == 0 else (name or "(no collection)")
-            sc = Scope(name=name, slug=slug(name if name != "all maps" else "all"), rows=r)
+            sc = Scope(name=name, slug="all" if k == 0 else slug(name), rows=r)
             sc.table = config_table(r, data.build, seed, name)
             na = sc.table.loc[sc.table["applicable"] == 0]
             sc.unapplicable = list(zip(na["representation"].astype(str), na["smoothing"].astype(str), na["facet"].astype(str)))

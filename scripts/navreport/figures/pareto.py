@@ -16,7 +16,9 @@ FRONT_COLOURS = {"front": "#1f5fa8", "budget": "#e6550d", "other": "#b0b0b0"}
 def front_chart(stem: str, title: str, facets: list) -> Figure | None:
     """One panel per facet (stacked): every configuration as a small grey point, the front's points
     (blue, named) joined by the dashed staircase, the points only a budget's front holds (orange,
-    named). facets: dicts title, ylabel, points [(x, y, label, kind front|budget|other, hover)]."""
+    named). facets: dicts title, ylabel, points [(x, y, label, kind front|budget|other, hover, name)]:
+    the page numbers the points as the table's rows; the static copy (figures/, for papers, where the
+    table is not beside it) names them."""
     panels = []
     for f in facets:
         pts = [q for q in f["points"] if q[0] is not None and q[1] is not None and q[0] == q[0] and q[1] == q[1]
@@ -33,13 +35,14 @@ def front_chart(stem: str, title: str, facets: list) -> Figure | None:
             if g:
                 p.series.append(Series(name=kind, x=[q[0] for q in g], y=[q[1] for q in g], color=FRONT_COLOURS[kind],
                                        marker=marker, size=size, hover=[q[4] for q in g], legend=False,
-                                       labels=None if kind == "other" else [q[2] for q in g]))
+                                       labels=None if kind == "other" else [q[2] for q in g],
+                                       static_labels=None if kind == "other" else [q[5] for q in g]))
         panels.append(p)
     if not panels:
         return None
     return Figure(stem=stem, title=title, panels=panels, panel_h={1: 300, 2: 200}.get(len(panels), 150),
                   width=FRONT_WIDTH, margin_l=60, margin_r=14,
-                  caption="Numbers: the rows of the tables. Blue: the Pareto front (nothing is both faster and "
+                  caption="Numbers: the rows of the tables (the static copy names the points). Blue: the Pareto front (nothing is both faster and "
                           "better; dashed staircase); orange: on the front of a memory or build-time budget only; "
                           "grey: every other configuration. Lower left is better; hover a point for its name.")
 
@@ -59,7 +62,7 @@ def pareto_figure(scope, analysis) -> Figure | None:
         return None
     panels = []
     facets = facet_order(t["facet"])
-    if scope.name != "all maps":
+    if scope.slug != "all":
         facets = facets[:1]  # a collection shows the first facet; the others are in its table
     smooths = sorted(set(t["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))
     for facet in facets:

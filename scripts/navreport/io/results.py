@@ -32,6 +32,23 @@ class ResultData:
 
 
 
+def apply_subset(data: ResultData, args) -> str:
+    """data's rows and build rows cut to the subset of args.maps, args.collections and args.reps
+    (navbench.select, docs/results.md#subsets), in place; returns the subset's name for titles
+    ('all maps' when nothing is filtered). A name that matches no row is an InputError."""
+    import numpy as np
+    from navbench import subset as select
+    maps, colls, reps = (select.parse_list(getattr(args, k, None)) for k in ("maps", "collections", "reps"))
+    if not (maps or colls or reps):
+        return "all maps"
+    select.check_known(data.rows, maps, colls, reps)
+    data.rows = take_rows(data.rows, select.mask(data.rows, maps, colls, reps))
+    kept = sorted(set(np.asarray(data.rows["map"].astype(str)))) if colls else maps
+    if data.build is not None and len(data.build):
+        data.build = take_rows(data.build, select.mask(data.build, kept, (), reps))
+    return select.subset_title(maps, colls, reps)
+
+
 def lattice_label(rep: str, squeeze_run: bool = False, follows: bool = False) -> str:
     """The report's name of a configuration's representation where its results depend on the
     lattice or the squeeze rule (SPEC §11, docs/maps.md): grid4/grid8 name their lattice, "grid8

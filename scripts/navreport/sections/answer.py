@@ -35,7 +35,7 @@ def row_id(scope_slug: str, config: str) -> str:
 
 
 def scope_section(sc, a, first: bool) -> Section:
-    sec = Section(id=f"answer-{sc.slug}", title="The answer: all maps" if first else f"Collection {sc.name}",
+    sec = Section(id=f"answer-{sc.slug}", title=f"The answer: {sc.name}" if first else f"Collection {sc.name}",
                   nav="Answer" if first else sc.name, open=first)
     t = sc.table
     if not len(t):
@@ -180,7 +180,7 @@ def chart_facet(f) -> dict:
         label = r["config"] if cost else name_of(r)
         pts.append((float(r["time_median"]), 100 * float(r["gap_mean"]), str(shown.get(r["config"], "")), kind,
                     f"<b>{esc(label)}</b><br>median query time {f_sig(r['time_median'])} µs<br>"
-                    f"{'cost above ref.' if cost else 'mean gap'} {gap_text(r['gap_mean'], cost)} %"))
+                    f"{'cost above ref.' if cost else 'mean gap'} {gap_text(r['gap_mean'], cost)} %", label))
     return dict(title=f["title"] or "every configuration", points=pts,
                 ylabel="cost above ref. (%)" if cost else "mean gap (%)")
 

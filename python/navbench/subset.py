@@ -5,6 +5,18 @@ from __future__ import annotations
 from navbench.errors import InputError
 
 
+def add_arguments(ap) -> None:
+    """The subset options of every command line that reads results (navbench compare and export
+    --ompl, scripts/report.py, scripts/plots.py)."""
+    ap.add_argument("--maps", action="append", default=[], metavar="NAMES",
+                    help="only these maps (comma-separated map names; repeatable)")
+    ap.add_argument("--collections", action="append", default=[], metavar="NAMES",
+                    help="only these map collections (comma-separated; repeatable)")
+    ap.add_argument("--reps", action="append", default=[], metavar="NAMES",
+                    help="only these representations, as written in the results or by name alone (quadtree: every "
+                         "parameter set; comma-separated; repeatable)")
+
+
 def parse_list(text) -> list:
     """A filter's value: comma-separated names (repeatable options give lists of them)."""
     if text is None:
