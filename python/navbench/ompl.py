@@ -2,8 +2,9 @@
 the text format of ompl::tools::Benchmark::saveResultsToFile, which OMPL's own
 ompl_benchmark_statistics turns into its SQLite database and Planner Arena plots.
 
-One log file per experiment: a map (collection/map, with its terrain, convention and radius when
-the rows vary in them) of one result set. Its planners are navbench's configurations
+One log file per experiment: a map (named collection/map) of one result set, and its terrain,
+convention and radius when the rows vary in them (as experiment properties, which Planner Arena
+offers as the problem's parameters). Its planners are navbench's configurations
 (labels.config_label: 'grid8 · los', 'grid8 · theta + los'), the same names on every map; its
 runs are the configuration's queries on that map, one per result row, in scenario order. Rows of
 status not_applicable are left out (the configuration cannot run there); a configuration with no
@@ -62,12 +63,21 @@ def experiment_keys(q) -> list:
 
 
 def experiment_name(key: dict) -> str:
-    name = f"{key['collection']}/{key['map']}"
-    for c in ("terrain", "convention", "radius"):
+    """collection/map: one word (OMPL's reader takes the line's last word as the name)."""
+    return "_".join(f"{key['collection']}/{key['map']}".split())
+
+
+def experiment_properties(key: dict) -> list:
+    """The experiment's terrain, convention and radius when the rows vary in them, as OMPL's
+    experiment properties ('terrain TEXT = plain'): Planner Arena offers each as a parameter of the
+    problem (the map)."""
+    out = []
+    for c, typ in (("terrain", "TEXT"), ("convention", "TEXT"), ("radius", "REAL")):
         if c in key:
-            v = key[c]
-            name += f" {c}={v if v not in ('', 'nan', 'None', '<NA>') else 'plain' if c == 'terrain' else '-'}"
-    return name
+            v = str(key[c])
+            missing = v in ("", "nan", "None", "<NA>")
+            out.append(f"{c} {typ} = {('plain' if c == 'terrain' else '0' if c == 'radius' else '') if missing else _one_line(v)}")
+    return out
 
 
 def _planner_rows(g) -> list:
@@ -88,12 +98,13 @@ def _planner_rows(g) -> list:
     return lines
 
 
-def _header(meta: dict, name: str, total_s: float, runs: int) -> list:
+def _header(meta: dict, name: str, props: list, total_s: float, runs: int) -> list:
     commit = str(meta.get("git_commit") or "unknown").split()[0][:12]
     cmd = meta.get("command_line")
     setup = " ".join(cmd) if isinstance(cmd, list) else str(cmd or "")
     return [f"navbench version {commit}{'-dirty' if meta.get('git_dirty') else ''}",
             f"Experiment {_one_line(name)}",
+            *([f"{len(props)} experiment properties"] + props if props else []),
             f"Running on {_one_line(meta.get('host') or 'unknown')}",
             f"Starting at {_one_line(meta.get('date') or 'unknown')}",
             "<<<|", setup, "|>>>",
@@ -139,7 +150,7 @@ def export_ompl(out_dir: str, res) -> list:
                 planners.append((planner, pg))
             total = sum(float(np.nansum(floats(g[c]))) for c in ("locate_us", "search_us", "smooth_us")
                         if c in g.columns) / 1e6
-            lines = _header(meta, name, total, max(len(pg) for _, pg in planners))
+            lines = _header(meta, name, experiment_properties(key), total, max(len(pg) for _, pg in planners))
             lines.append(f"{len(planners)} planners")
             for planner, pg in planners:
                 lines.append(planner)
@@ -151,7 +162,8 @@ def export_ompl(out_dir: str, res) -> list:
                 lines.append(f"{len(pg)} runs")
                 lines.extend(_planner_rows(pg))
                 lines.append(".")
-            path = os.path.join(out_dir, _file_name(name, ri))
+            path = os.path.join(out_dir, _file_name(name + "".join("_" + p.split(" = ")[1] for p in
+                                                                    experiment_properties(key)), ri))
             with open(path, "w", encoding="utf-8") as f:
                 f.write("\n".join(lines) + "\n")
             written.append(path)
