@@ -48,6 +48,8 @@ def _text(df, col: str, default: str) -> np.ndarray:
     t[np.isin(t, ["", "nan", "<NA>", "None"])] = default
     if col == "terrain":  # the report's facet label ('plain map', 'terrain X') back to the file's value
         t = np.array([rules.raw_terrain(x) for x in t], dtype=object)
+    if col == "radius":  # the report's facet label 'r=0.5' back to the number
+        t = np.array([x[2:] if x.startswith("r=") else x for x in t], dtype=object)
     return t
 
 
@@ -143,6 +145,8 @@ def _build_ratio(a_builds, b_builds, rep: str, maps: set, seed: int, cfg: str, b
         return {}
     r = stats.ratio_of_medians(j["build_ms_a"].to_numpy(float), j["build_ms_b"].to_numpy(float),
                                stats.seed_for(seed, "compare", cfg, "build"), paired=True, n_boot=boot)
+    if r["na"] < 3:  # a bootstrap of one or two maps is no interval
+        r["lo"] = r["hi"] = np.nan
     return {"build_ratio": r["ratio"], "build_ratio_lo": r["lo"], "build_ratio_hi": r["hi"], "build_maps": r["na"]}
 
 

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from navbench.compare import QUERY_KEYS
 from navbench.rules import build_per_map, radius_label, raw_terrain  # noqa: F401  (the row rules: navbench/rules.py)
 from navreport.io import results as common
 
@@ -31,7 +32,9 @@ METRICS = [
 ]
 
 
-PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoch", "terrain"]
+# The columns naming a query within a run (the paired verdicts line queries up by them); two runs are
+# paired by navbench.compare.QUERY_KEYS, the same columns with each one's default where a run lacks it.
+PAIR_COLUMNS = [c for c, _ in QUERY_KEYS]
 
 
 # The result columns the report reads (the others are never parsed); text is held as pandas
@@ -240,14 +243,6 @@ def config_order(rows) -> list:
     cfg = cfg.assign(_r=cfg["representation"].map(reps.index), _s=cfg["smoothing"].map(lambda s: SMOOTH_RANK.get(s, 3)),
                      _f=cfg["facet"].map(facets.index))
     return cfg.sort_values(["_f", "_r", "_s", "smoothing"])["config"].tolist()
-
-
-def pair_frame(g, value: str):
-    """One value per query of a configuration (mean over duplicate rows), indexed by the query
-    (its key columns as text and numbers, so two runs' queries can be matched)."""
-    keys = [c for c in PAIR_COLUMNS if c in g.columns]
-    g = plain(g[keys + [value]])
-    return g.groupby(keys, dropna=False)[value].mean()
 
 
 def paired_values(qid, values):

@@ -418,7 +418,8 @@ def to_matplotlib(fig: Figure, style: Style | None = None):
     fig = dataclasses.replace(fig, title_h=8 + 20 * (title.count("\n") + 1))
     boxes, height = fig.geometry()
     W = fig.width
-    pt = style.pt_per_px()  # px -> points
+    # px -> points: a paper's figure is exactly width_in wide (its layout width was rounded to whole px)
+    pt = style.width_in * 72 / W if style.width_in else style.pt_per_px()
     dpi = 72 / pt  # one layout pixel per figure pixel at this dpi (PNG)
     mfig = plt.figure(figsize=(W * pt / 72, height * pt / 72), dpi=dpi)
     offsets = label_offsets(fig, static=True)
