@@ -95,7 +95,7 @@ def build_figure(analysis, map_files: dict, blocks: list):
     analysis.free_cells = fc
     b = b.assign(cells=b["map"].map(fc)).dropna(subset=["cells"])
     if b.empty:
-        analysis.skipped.append(("build_vs_size", "map sizes unknown (map files not found; use --maps)"))
+        analysis.skipped.append(("build_vs_size", "map sizes unknown (map files not found; use --map-files)"))
         return
     reps = [r for r in common.ordered_unique(analysis.rows["representation"]) if r in set(b["representation"])]
     panels, fits = [], []
