@@ -18,7 +18,6 @@ import os
 from dataclasses import dataclass, field
 
 from navbench import files, maps as mapfiles
-from navbench.errors import InputError
 
 # The unit of every numeric column of docs/results.md (result, build, updates rows); text and
 # counts have none. tests/scripts/test_package.py fails when the schema of a fresh run holds a

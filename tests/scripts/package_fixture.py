@@ -49,3 +49,32 @@ def make(navbench: str, root: str, out: str) -> dict:
         cmd += ["--rep", rep]
     run(cmd, root)
     return {"sweep": os.path.join(out, "sweep"), "one": os.path.join(out, "one"), "costs": costs + ".costs"}
+
+
+# The tests' shared checks: each prints ok/FAIL and the test ends with finish().
+FAILS = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        FAILS.append(what)
+    return cond
+
+
+def csv_rows(path):
+    """A CSV file's rows as dicts of text (the csv module: no pandas between the file and the check)."""
+    import csv
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def finish(tmp: str, what: str) -> int:
+    """Exit status 1 (the files kept in tmp) when a check failed, else 0 (tmp removed)."""
+    import shutil
+    if FAILS:
+        print(f"{len(FAILS)} check(s) failed; files in {tmp}")
+        return 1
+    shutil.rmtree(tmp, ignore_errors=True)
+    print(f"all {what} checks passed")
+    return 0

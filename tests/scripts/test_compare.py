@@ -13,10 +13,8 @@ report names configurations "... · plain map") against a new `navbench run` ove
 
     test_compare.py NAVBENCH ROOT     exit 0 pass, 1 fail
 """
-import csv
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -24,20 +22,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import package_fixture  # noqa: E402
-
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        FAILS.append(what)
-    return cond
-
-
-def csv_rows(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
+from package_fixture import check, csv_rows, finish  # noqa: E402
 
 
 def queries(rows):
@@ -113,12 +98,7 @@ def main():
     cells = re.findall(r"data-metric='paired' data-value='(\d+)'", page)
     check(len(cells) == len(table) and sum(map(int, cells)) == want_total and f"{want_total} query results paired" in page,
           f"the report's section 'Two runs compared' shows the same pairs ({sum(map(int, cells))})")
-    if FAILS:
-        print(f"{len(FAILS)} check(s) failed; files in {tmp}")
-        return 1
-    shutil.rmtree(tmp, ignore_errors=True)
-    print("all compare checks passed")
-    return 0
+    return finish(tmp, "compare")
 
 
 if __name__ == "__main__":

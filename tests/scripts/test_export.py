@@ -13,7 +13,6 @@ navbench makes here (package_fixture.py).
                                         one run per applicable row; exit 77 when the script is missing
 Exit 0 pass, 1 fail, 77 skipped.
 """
-import csv
 import json
 import math
 import os
@@ -27,21 +26,9 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import package_fixture  # noqa: E402
+from package_fixture import check, csv_rows, finish  # noqa: E402
 
-FAILS = []
 FIXED = ("map", "collection", "terrain", "representation", "search", "heuristic", "smoothing")
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        FAILS.append(what)
-    return cond
-
-
-def csv_rows(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
 
 
 def export(navbench, *args):
@@ -187,12 +174,7 @@ def main():
     code = sqlite_mode(navbench, root, fx, tmp) if mode == "sqlite" else ompl_mode(navbench, root, fx, tmp)
     if code == 77:
         return 77
-    if FAILS:
-        print(f"{len(FAILS)} check(s) failed; files in {tmp}")
-        return 1
-    shutil.rmtree(tmp, ignore_errors=True)
-    print(f"all {mode} export checks passed")
-    return 0
+    return finish(tmp, f"{mode} export")
 
 
 if __name__ == "__main__":

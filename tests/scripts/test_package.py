@@ -15,10 +15,8 @@ navbench makes here (package_fixture.py):
 
     test_package.py NAVBENCH ROOT        exit 0 pass, 1 fail
 """
-import csv
 import math
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,20 +24,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import package_fixture  # noqa: E402
-
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        FAILS.append(what)
-    return cond
-
-
-def csv_rows(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
+from package_fixture import check, csv_rows, finish  # noqa: E402
 
 
 def check_types(res, meta):
@@ -178,12 +163,7 @@ def main():
     check_summarize(res, fx, root, tmp)
     check_select(res)
     check_pip(root, fx, tmp)
-    if FAILS:
-        print(f"{len(FAILS)} check(s) failed; files in {tmp}")
-        return 1
-    shutil.rmtree(tmp, ignore_errors=True)
-    print("all package checks passed")
-    return 0
+    return finish(tmp, "package")
 
 
 if __name__ == "__main__":

@@ -22,15 +22,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import package_fixture  # noqa: E402
-
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        FAILS.append(what)
-    return cond
+from package_fixture import check, finish  # noqa: E402
 
 
 def script(root, name, *args):
@@ -106,12 +98,7 @@ def main():
         lines = r.stderr.strip().splitlines()
         check(r.returncode == 2 and len(lines) == 1 and word in lines[0], f"plots.py {' '.join(args)}: one line, exit 2: "
               f"{lines[0] if lines else ''}")
-    if FAILS:
-        print(f"{len(FAILS)} check(s) failed; files in {tmp}")
-        return 1
-    shutil.rmtree(tmp, ignore_errors=True)
-    print("all figure checks passed")
-    return 0
+    return finish(tmp, "figure")
 
 
 if __name__ == "__main__":

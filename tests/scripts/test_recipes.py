@@ -18,15 +18,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import package_fixture  # noqa: E402
-
-FAILS = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        FAILS.append(what)
-    return cond
+from package_fixture import check, csv_rows, finish  # noqa: E402
 
 
 def recipe(root, name, *args):
@@ -41,11 +33,6 @@ def header(path):
         return []
     with open(path, newline="", encoding="utf-8") as f:
         return next(csv.reader(f), [])
-
-
-def rows(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
 
 
 def main():
@@ -66,20 +53,20 @@ def main():
 
     out = os.path.join(tmp, "size.csv")
     recipe(root, "recipe_time_vs_size.py", fx["sweep"], out)
-    got = rows(out) if os.path.exists(out) else []
+    got = csv_rows(out) if os.path.exists(out) else []
     cave = [x for x in got if x["map"] == "cave-45-128"]
     check(cave and all(float(x["free_cells"]) == 11033 for x in cave) and len({x["representation"] for x in got}) == 3,
           f"recipe_time_vs_size: median time per map with its free cells ({len(got)} rows)")
 
     out = os.path.join(tmp, "table.csv")
     recipe(root, "recipe_table_per_collection.py", fx["sweep"], out)
-    got = rows(out) if os.path.exists(out) else []
+    got = csv_rows(out) if os.path.exists(out) else []
     check({x["collection"] for x in got} == {"generated", "hand"} and {"valid_pct", "gap_mean", "gap_mean_lo"} <= set(header(out)),
           "recipe_table_per_collection: gap and validity per collection and configuration, with intervals")
 
     out = os.path.join(tmp, "compare.csv")
     r = recipe(root, "recipe_compare.py", fx["sweep"], fx["one"], out)
-    got = rows(out) if os.path.exists(out) else []
+    got = csv_rows(out) if os.path.exists(out) else []
     check(got and sum(int(x["paired"]) for x in got) > 0 and "query results paired" in r.stdout,
           "recipe_compare: the paired comparison, as navbench compare writes it")
 
@@ -91,14 +78,9 @@ def main():
     check(os.path.exists(out) and "TrueType" in fonts and "Type 3" not in fonts and width and float(width.group(1)) <= 3.4 * 72 + 1,
           f"recipe_paper_figure: a PDF at most one column wide with TrueType fonts ({width.group(1) if width else '?'} pt)")
     con = sqlite3.connect(db)
-    check(con.execute("SELECT count(*) FROM queries").fetchone()[0] == len(rows(os.path.join(fx["sweep"], "results.csv"))),
+    check(con.execute("SELECT count(*) FROM queries").fetchone()[0] == len(csv_rows(os.path.join(fx["sweep"], "results.csv"))),
           "the database the load recipe reads holds the sweep's rows")
-    if FAILS:
-        print(f"{len(FAILS)} check(s) failed; files in {tmp}")
-        return 1
-    shutil.rmtree(tmp, ignore_errors=True)
-    print("all recipe checks passed")
-    return 0
+    return finish(tmp, "recipe")
 
 
 if __name__ == "__main__":

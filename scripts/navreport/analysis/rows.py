@@ -3,7 +3,6 @@ group configurations and queries, and the orders in which configurations, facets
 appear."""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
