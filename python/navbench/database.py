@@ -114,22 +114,24 @@ CREATE VIEW IF NOT EXISTS query_rows AS
 """)
 
 
-def _value(v, typ: str):
-    """A typed pandas value as SQLite stores it: NULL for missing, 1/0 for booleans."""
-    import math
-    if v is None or v is _NA() or (isinstance(v, float) and math.isnan(v)):
-        return None
-    if typ in ("int", "bool"):
-        return int(v)
-    if typ == "float":
-        return float(v)
-    text = str(v)
-    return text
-
-
-def _NA():
+def _sql_values(col, typ: str) -> list:
+    """A typed pandas column as the values SQLite stores: None for missing, Python int (1/0 for
+    booleans), float or str."""
+    import numpy as np
     import pandas as pd
-    return pd.NA
+    if typ == "float":
+        v = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+        out = v.astype(object)
+        out[~np.isfinite(v)] = None
+        return out.tolist()
+    if typ in ("int", "bool"):
+        if col.dtype == object or isinstance(col.dtype, pd.CategoricalDtype):
+            col = pd.to_numeric(col.astype(object), errors="coerce")
+        if col.dtype == float:
+            col = col.round().astype("Int64")
+        out = col.to_numpy(dtype=object, na_value=None).tolist()
+        return [None if x is None else int(x) for x in out]
+    return [None if x is None or x == "" else str(x) for x in col.astype(object).where(col.notna(), None).tolist()]
 
 
 def _ids(con, table: str, id_col: str, keys: tuple, values: list, extra: dict | None = None) -> dict:
@@ -199,7 +201,7 @@ def _insert_rows(con, table: str, lead: dict, frame, columns: list) -> None:
     """frame's columns (of the schema, those frame has) with the lead columns (per-row lists)."""
     names = [n for n, _ in columns if n in frame.columns]
     types = dict(columns)
-    data = [lead[k] for k in lead] + [[_value(v, types[n]) for v in frame[n].tolist()] for n in names]
+    data = [lead[k] for k in lead] + [_sql_values(frame[n], types[n]) for n in names]
     cols = list(lead) + names
     sql = f"INSERT INTO {table} ({', '.join(chr(34) + c + chr(34) for c in cols)}) VALUES ({', '.join('?' * len(cols))})"
     con.executemany(sql, zip(*data))

@@ -75,8 +75,9 @@ def _typed(df, types: dict):
             out[c] = arr
         elif t == "float":
             out[c] = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
-        elif c in FREE_TEXT:
-            out[c] = col.astype(str).astype("string")
+        elif c in FREE_TEXT:  # an empty field: <NA>
+            text = col.astype(str).astype("string")
+            out[c] = text.mask(text == "")
         elif isinstance(col.dtype, pd.CategoricalDtype):
             out[c] = col.cat.remove_unused_categories()
         else:

@@ -328,7 +328,7 @@ def find_map_files(meta: dict, extra: list) -> dict:
                         break
     found = {}
     for c in dict.fromkeys(cands):
-        hits = [c] if os.path.isfile(c) else [f for suf in (".map", ".wkt", ".mesh")
+        hits = [c] if os.path.isfile(c) else [f for suf in (".map", ".wkt", ".mesh", ".poly")
                                               for f in glob.glob(os.path.join(c, "**", "*" + suf), recursive=True)]
         for f in hits:
             found.setdefault(os.path.splitext(os.path.basename(f))[0], f)
@@ -343,11 +343,38 @@ def polygon_area(pm) -> float:
     return area - sum(ring_area(p[0]) for p in pm.obstacles)
 
 
+def poly_bounds(path: str) -> tuple:
+    """The bounding box of a Polyanya polygon map (.poly, version 1: 'poly', 1, N, then per polygon
+    'K x1 y1 ... xK yK'; docs/maps.md)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            words = f.read().split()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: cannot read: {e}")
+    if words[:2] != ["poly", "1"] or len(words) < 3:
+        raise InputError(f"{path}: not a Polyanya polygon map (want 'poly' and version 1)")
+    try:
+        n, pos, xs, ys = int(words[2]), 3, [], []
+        for _ in range(n):
+            k = int(words[pos])
+            pts = [float(w) for w in words[pos + 1:pos + 1 + 2 * k]]
+            xs += pts[0::2]
+            ys += pts[1::2]
+            pos += 1 + 2 * k
+    except (ValueError, IndexError):
+        raise InputError(f"{path}: a polygon line is not 'K x1 y1 ... xK yK'")
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def map_size(path: str) -> dict:
-    """kind (grid, polygon, mesh, image), width, height, cells and free_cells of a map file (free
-    cells: passable cells of a grid; walkable area of a polygon map, in unit squares)."""
-    m = read_map(path)
+    """kind (grid, polygon, mesh, image, ros), width, height, cells and free_cells of a map file
+    (free cells: passable cells of a grid; walkable area of a polygon map, in unit squares; not for
+    a Polyanya .poly map, whose polygons combine by symmetric difference: its bounds only)."""
     low = path.lower()
+    if low.endswith(".poly"):
+        x0, y0, x1, y1 = poly_bounds(path)
+        return {"kind": "polygon", "width": x1 - x0, "height": y1 - y0, "cells": (x1 - x0) * (y1 - y0), "free_cells": None}
+    m = read_map(path)
     if isinstance(m, GridMap):
         kind = "ros" if low.endswith((".yaml", ".yml")) else "image" if low.endswith((".png", ".pgm")) else "grid"
         return {"kind": kind, "width": m.width, "height": m.height, "cells": m.width * m.height,
