@@ -36,49 +36,87 @@ def default_by(df) -> list:
     return out
 
 
+def _per_row(col, fn) -> np.ndarray:
+    """fn(text) of each row's value, computed once per distinct value (categoricals: per category)."""
+    import pandas as pd
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        cats = np.array([fn("" if pd.isna(c) else str(c)) for c in col.cat.categories] + [fn("")])
+        return cats[col.cat.codes.to_numpy()]  # code -1 (missing) takes the last
+    text = col.astype(object).where(col.notna(), "").astype(str)
+    uniq, inverse = np.unique(text.to_numpy(dtype=object).astype(str), return_inverse=True)
+    return np.array([fn(u) for u in uniq])[inverse] if len(uniq) else np.zeros(0, dtype=bool)
+
+
 def statuses(df) -> np.ndarray:
     """The rows' status as text, rows of the old error-'not applicable' form counted as
     not_applicable (rules.legacy_not_applicable)."""
-    st = df["status"].astype(str).to_numpy(dtype=object)
+    st = _per_row(df["status"], str).astype(object)
     if "message" in df.columns and len(df):
-        st = np.where(rules.legacy_not_applicable(df["status"], df["message"].fillna("") if hasattr(df["message"], "fillna")
-                                                  else df["message"]), "not_applicable", st)
+        legacy = (st == "error") & _per_row(df["message"], lambda m: "not applicable" in m.lower())
+        st[legacy] = "not_applicable"
     return st
 
 
 def row_arrays(df) -> dict:
-    """What the statistics read of each row: ok, applicable, valid, time, gap."""
+    """What the statistics read of each row: ok, applicable, valid, time (rules.query_time_us, or
+    the column query_us a reader derived with it), gap."""
     st = statuses(df)
     time = floats(df["query_us"]) if "query_us" in df.columns else floats(rules.query_time_us(df))
+    nan = np.full(len(df), np.nan)
     return {"ok": st == "ok", "applicable": st != "not_applicable",
-            "valid": floats(df["valid"]) if "valid" in df.columns else np.full(len(df), np.nan),
-            "time": time, "gap": floats(df["gap"]) if "gap" in df.columns else np.full(len(df), np.nan)}
+            "valid": floats(df["valid"]) if "valid" in df.columns else nan,
+            "time": time, "gap": floats(df["gap"]) if "gap" in df.columns else nan}
 
 
-def group_record(arrays: dict, pos: np.ndarray, seed: int, n_boot=None) -> dict:
-    """The counts and the query statistics of the rows at pos (one group)."""
+def counts_and_samples(arrays: dict, pos: np.ndarray):
+    """The counts of the rows at pos (one group) and the samples of its statistics (rules.metric_samples
+    over its applicable rows)."""
     app = pos[arrays["applicable"][pos]]
-    rec = {"rows": len(pos), "applicable": len(app), "not_applicable": len(pos) - len(app)}
+    counts = {"rows": len(pos), "applicable": len(app), "not_applicable": len(pos) - len(app)}
     samples = rules.metric_samples(arrays["ok"][app], arrays["valid"][app], arrays["time"][app], arrays["gap"][app])
-    for k, (est, lo, hi, n) in rules.query_statistics(samples, seed, n_boot).items():
-        rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
-    rec["invalid_paths"] = int(np.nansum(samples["valid"] == 0))
-    return rec
+    return counts, samples
 
 
-def _build_record(builds, g, seed: int, n_boot=None) -> dict:
-    """build_ms and memory of a group's representation(s) over its maps, one value per map."""
+def statistics_task(task) -> dict:
+    """The bootstrap of one group: (samples, builds (build_ms, memory per map) or None, seed,
+    build seed, resamples) -> name -> (estimate, lo, hi, n). A process pool's task (module level)."""
+    samples, builds, seed, build_seed, n_boot = task
+    res = rules.query_statistics(samples, seed, n_boot)
+    if builds is not None:
+        res.update(rules.build_statistics(builds[0], builds[1], build_seed, n_boot))
+    return res
+
+
+def summarize_groups(arrays: dict, groups, n_boot=None, run_tasks=None) -> list:
+    """The records of groups: [(record with the group's key columns, positions of its rows in
+    arrays (row_arrays), seed, builds or None, build seed)], each record with rows, applicable,
+    not_applicable, every statistic's estimate, _lo, _hi, _n, then invalid_paths; a group without
+    applicable rows gets its counts only. run_tasks(fn, tasks) -> results runs the bootstraps (the
+    report's spreads them over processes); default one after the other."""
+    recs, tasks = [], []
+    for rec, pos, seed, builds, build_seed in groups:
+        counts, samples = counts_and_samples(arrays, np.asarray(pos))
+        rec = {**rec, **counts}
+        recs.append(rec)
+        if counts["applicable"]:
+            tasks.append((rec, (samples, builds, seed, build_seed, n_boot), int(np.nansum(samples["valid"] == 0))))
+    results = (run_tasks or (lambda fn, ts: [fn(t) for t in ts]))(statistics_task, [t for _, t, _ in tasks])
+    for (rec, _, invalid), res in zip(tasks, results):
+        for k, (est, lo, hi, n) in res.items():
+            rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
+        rec["invalid_paths"] = invalid
+    return recs
+
+
+def _builds_of(builds, g):
+    """(build_ms, memory) per map of a group's representation(s) over its maps (and terrain)."""
     reps = set(g["representation"].astype(str))
     per_map = rules.build_per_map(builds.assign(representation=builds["representation"].astype(str),
                                                 map=builds["map"].astype(str)),
                                   reps, set(g["map"].astype(str)))
     if "terrain" in per_map.columns and "terrain" in g.columns:
         per_map = per_map[per_map["terrain"].isin(set(rules.terrain_texts(g["terrain"])))]
-    rec = {}
-    for k, (est, lo, hi, n) in rules.build_statistics(per_map["build_ms"], per_map["memory_bytes"], seed,
-                                                      n_boot).items():
-        rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
-    return rec
+    return per_map["build_ms"].to_numpy(float), per_map["memory_bytes"].to_numpy(float)
 
 
 def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None):
@@ -94,17 +132,16 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None):
         raise KeyError(f"summarize: by names column(s) the rows lack: {', '.join(missing)}")
     arrays = row_arrays(df)
     keys = pd.DataFrame({c: df[c].astype(object).where(df[c].notna(), None) for c in by}) if by else None
-    groups = (keys.groupby(by, sort=False, dropna=False).indices if by else {(): np.arange(len(df))})
-    recs = []
-    for key, pos in groups.items():
+    index = (keys.groupby(by, sort=False, dropna=False).indices if by else {(): np.arange(len(df))})
+    groups = []
+    for key, pos in index.items():
         key = key if isinstance(key, tuple) else (key,)
-        rec = dict(zip(by, key))
-        rec.update(group_record(arrays, np.sort(np.asarray(pos)), stats.seed_for(seed, "summarize", *key), boot))
-        if builds is not None and "representation" in df.columns:
-            rec.update(_build_record(builds, df.iloc[np.asarray(pos)], stats.seed_for(seed, "summarize", *key, "build"),
-                                     boot))
-        recs.append(rec)
-    t = pd.DataFrame(recs)
+        pos = np.sort(np.asarray(pos))
+        with_builds = builds is not None and "representation" in df.columns
+        groups.append((dict(zip(by, key)), pos, stats.seed_for(seed, "summarize", *key),
+                       _builds_of(builds, df.iloc[pos]) if with_builds else None,
+                       stats.seed_for(seed, "summarize", *key, "build")))
+    t = pd.DataFrame(summarize_groups(arrays, groups, boot))
     t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("build_ms", "ms"),
                                           ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
                                           ("gap_mean", "ratio"), ("gap_p95", "ratio"), ("gap_max", "ratio"))
