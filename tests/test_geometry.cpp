@@ -16,6 +16,7 @@
 #include "geometry/polygons.hpp"
 #include "datasets/movingai.hpp"
 
+#include "support/data.hpp"
 #include "support/maps.hpp"
 
 using namespace navbench;
@@ -208,9 +209,10 @@ TEST(FreeSpaceGrid, PinchVertexRule) {
 
 // The case on den520d: (127,58) is a pinch point; the path touches it from the free cell
 // that is not its owner and turns back into that cell. Valid since the rule for inner vertices.
-TEST(FreeSpaceGrid, Den520dPinchTouchedFromTheOtherCell) {
-  const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/dao/den520d.map";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not present";
+// A real map: the suite is a *Data one (docs/testing.md, label data).
+TEST(FreeSpaceGridData, Den520dPinchTouchedFromTheOtherCell) {
+  const std::string path = testdata::path("movingai/dao/den520d.map");
+  NAVBENCH_REQUIRE_DATA(path);
   const Map m = load_movingai_map(path);
   const FreeSpace fs(m);
   EXPECT_TRUE(fs.path_valid({{127, 61}, {127, 58}, {124, 59}}));

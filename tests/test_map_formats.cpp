@@ -14,6 +14,7 @@
 #include "datasets/movingai.hpp"
 #include "datasets/polyanya.hpp"
 #include "geometry/polygons.hpp"
+#include "support/data.hpp"
 
 using namespace navbench;
 namespace fs = std::filesystem;
@@ -21,7 +22,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kFormats = std::string(NAVBENCH_SOURCE_DIR) + "/datasets/maps/formats/";
-const std::string kShared = NAVBENCH_SHARED_DATASETS;
 
 // A fresh folder per test, removed at the end.
 struct TempDir {
@@ -148,8 +148,8 @@ TEST(RosMap, SampleReadsWithFrameAndUnknownOption) {
 }
 
 // The counts of Nav2's maps as ../shared/datasets/ros/SOURCES.md states them (map_server's rule).
-TEST(RosMap, Nav2MapsReadAsMapServer) {
-  if (!fs::exists(kShared + "/ros/depot.yaml")) GTEST_SKIP() << "no ../shared/datasets/ros";
+// Real maps: a *Data suite (docs/testing.md, label data): a missing file fails where the datasets are.
+TEST(RosMapData, Nav2MapsReadAsMapServer) {
   struct Want {
     const char* name;
     long free, occupied, unknown, between;
@@ -158,7 +158,8 @@ TEST(RosMap, Nav2MapsReadAsMapServer) {
               {"warehouse", 1422292, 30951, 230801, 0}, {"warehouse_keepout", 1388265, 66742, 229037, 0},
               {"warehouse_speed", 0, 0, 0, 1684044}};
   for (const auto& w : want) {
-    const Map m = load_map(kShared + "/ros/" + w.name + ".yaml");
+    NAVBENCH_REQUIRE_DATA(testdata::path(std::string("ros/") + w.name + ".yaml"));
+    const Map m = load_map(testdata::path(std::string("ros/") + w.name + ".yaml"));
     ASSERT_TRUE(m.frame);
     EXPECT_EQ(m.frame->free_cells, w.free) << w.name;
     EXPECT_EQ(m.frame->occupied_cells, w.occupied) << w.name;
@@ -316,8 +317,8 @@ TEST(PolyanyaPoly, SelfIntersectingObstacleIsRefused) {
   EXPECT_NE(error_of(t.write("y.poly", "poly\n1\n1\n4 0 0 10 0 10\n")).find("y.poly:4: polygon 0 announces 4 points but gives 5"), std::string::npos);
 }
 
-TEST(PolyanyaMesh, PublishedMeshesCoverTheirGridMaps) {
-  if (!fs::exists(kShared + "/meshes/dao/arena.mesh")) GTEST_SKIP() << "no ../shared/datasets/meshes";
+// Real maps: a *Data suite (docs/testing.md, label data).
+TEST(PolyanyaMeshData, PublishedMeshesCoverTheirGridMaps) {
   // Every staged mesh (SOURCES.md there): its area is its grid map's free cells, exactly.
   const std::pair<const char*, const char*> meshes[] = {
       {"dao/arena", "dao/arena"}, {"dao/arena-merged", "dao/arena"}, {"dao/brc202d", "dao/brc202d"},
@@ -325,8 +326,12 @@ TEST(PolyanyaMesh, PublishedMeshesCoverTheirGridMaps) {
       {"street/Berlin_0_256", "street/Berlin_0_256"}, {"street/Denver_2_512", "street/Denver_2_512"},
       {"street/Sydney_1_1024", "street/Sydney_1_1024"}};
   for (const auto& [rel, grid] : meshes) {
-    const Map m = load_map(kShared + "/meshes/" + rel + ".mesh");
-    const Map g = load_map(kShared + "/movingai/" + grid + ".map");
+    const std::string mesh = testdata::path(std::string("meshes/") + rel + ".mesh"),
+                      map = testdata::path(std::string("movingai/") + grid + ".map");
+    NAVBENCH_REQUIRE_DATA(mesh);
+    NAVBENCH_REQUIRE_DATA(map);
+    const Map m = load_map(mesh);
+    const Map g = load_map(map);
     long free = 0;
     for (auto c : g.grid.cells) free += c;
     EXPECT_DOUBLE_EQ(free_area(m.polygons), double(free)) << rel;

@@ -18,15 +18,17 @@ struct BuildFailed : UnsupportedMap {
   using UnsupportedMap::UnsupportedMap;
 };
 
+class SearchWorkspace;
+
 // A representation that answers queries ahead: told the (start, goal) of the searches about to be
-// asked of the build's own search (no workspace), in order, it sends them to its process in
-// batches, so that the entry's GetPath calls run back to back as in the competition's driver,
-// without navbench's work on each row between them (docs/outside-planners.md#4). A search asked
-// otherwise is answered alone.
+// asked through one workspace (nullptr: the build's own search), in order — with --repetitions N
+// each query N times in a row —, it sends them to that workspace's process in batches, so that the
+// entry's GetPath calls run back to back as in the competition's driver, without navbench's work
+// on each row between them (docs/outside-planners.md#4). A search asked otherwise is answered alone.
 class AnswersAhead {
  public:
   virtual ~AnswersAhead() = default;
-  virtual void expect_queries(const std::vector<std::pair<Point, Point>>& queries) = 0;
+  virtual void expect_queries(const std::vector<std::pair<Point, Point>>& queries, const SearchWorkspace* ws) = 0;
 };
 
 }  // namespace navbench

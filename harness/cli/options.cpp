@@ -165,12 +165,19 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
   configure(app);
   add_selection_options(app, c);
   std::vector<std::string> reps, heuristics;
-  repeated(app, "--rep", reps, "representations: NAME[,NAME...] or one NAME:k=v,...; may be repeated")
+  std::string names;  // the registry's, so that the help names every representation there is
+  for (const auto& e : representations()) names += (names.empty() ? "" : ", ") + e.name;
+  const RepresentationEntry* entry = find_representation("gppc");  // a planner from outside, by name only
+  repeated(app, "--rep", reps, "representations: NAME[,NAME...] or one NAME:k=v,...; may be repeated. NAME: " + names +
+                                   " (navbench list: their parameters); " + entry->name + ":k=v,...: " + entry->description)
       ->type_name("SPEC");
+  // The names come from where they are defined (harness/run/description.cpp, smoothing/smoothing.hpp).
   app.add_option_function<std::string>("--search", [&](const std::string& v) { c.unit.searches = parse_search_list(v); },
-                                       "astar (default), theta, lazy-theta: the search (docs/path-quality.md)")->type_name("astar,theta,...");
+                                       "the searches, a list of " + search_names() +
+                                           " (default astar; docs/path-quality.md, detour: docs/recast.md)")->type_name("astar,theta,...");
   app.add_option_function<std::string>("--smoothing", [&](const std::string& v) { c.unit.smoothings = parse_smoothing_list(v); },
-                                       "smoothers to run on every path (default none)")->type_name("none,los,funnel");
+                                       "smoothers to run on every path, a list of " + smoothing_names() + " (default none)")
+      ->type_name("none,los,funnel");
   repeated(app, "--heuristic", heuristics, "euclidean (default), octile, manhattan, chebyshev, zero; *W weights")
       ->type_name("NAME[*W][,...]");
   app.add_option("--repetitions", c.unit.repetitions, "run each query N times; times are the medians")

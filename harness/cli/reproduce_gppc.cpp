@@ -8,8 +8,13 @@
 // order are what compare.
 #include "harness/cli/reproduce_gppc.hpp"
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -92,7 +97,11 @@ std::string human_bytes(double b) {
   return fixed(b, b < 10 && u > 0 ? 1 : 0) + units[u];
 }
 
-// The competition's column set for one entry, measured or published.
+// The competition's column set for one entry, measured or published. Memory like for like (SPEC
+// §14): `storage` is bytes at rest beside bytes at rest (an entry's files, navbench's structure,
+// summed over the maps; published: preprocess_storage), `peak` resident memory beside resident
+// memory (the largest over the maps of the process that answered the map's queries; published:
+// max_ram); never one added to the other.
 struct Stats {
   std::string entry, source;  // source: "measured" / "published"
   double queries = 0, solved = 0, optimal = 0, total_query_s = 0, preprocess_s = 0;
@@ -192,8 +201,9 @@ std::vector<Stats> read_published(const std::string& file, const std::string& tr
 // The measured statistics per representation from a run's PREFIX.csv and PREFIX.build.csv. Solved:
 // an ok row whose path is valid; optimally solved: its length equals the reference (the scenario's
 // octile optimum in the classic track, within its printed precision; the exact Euclidean optimum in
-// the any-angle track, within 1e-4). Build columns by name: preprocess_ms / stored_bytes / peak_rss_bytes where the host writes
-// them, else build_ms / (none) / memory_bytes.
+// the any-angle track, within 1e-4). Build columns by name: preprocess_ms, stored_bytes and
+// peak_rss_bytes where the host writes them (an entry), else build_ms and memory_bytes, the
+// structure's bytes, as the storage (navbench's own; their peak is own_peak_rss's).
 std::map<std::string, Stats> measure(const std::string& prefix, bool classic) {
   const Table r = read_table(prefix + ".csv"), b = read_table(prefix + ".build.csv");
   const int rep = r.column("representation"), st = r.column("status"), va = r.column("valid"), len = r.column("length"),
@@ -230,11 +240,47 @@ std::map<std::string, Stats> measure(const std::string& prefix, bool classic) {
     Stats& s = it->second;
     const std::string p = b.at(i, pre);
     s.preprocess_s += (p.empty() ? num(b.at(i, bms)) : num(p)) / 1000;
-    if (stored >= 0 && !b.at(i, stored).empty()) s.storage = (std::isnan(s.storage) ? 0 : s.storage) + num(b.at(i, stored));
-    const std::string peak = rss >= 0 && !b.at(i, rss).empty() ? b.at(i, rss) : b.at(i, mem);
-    s.peak = std::isnan(s.peak) ? num(peak) : std::max(s.peak, num(peak));
+    const std::string bytes = stored >= 0 && !b.at(i, stored).empty() ? b.at(i, stored) : b.at(i, mem);
+    s.storage = (std::isnan(s.storage) ? 0 : s.storage) + num(bytes);
+    if (rss >= 0 && !b.at(i, rss).empty()) s.peak = std::isnan(s.peak) ? num(b.at(i, rss)) : std::max(s.peak, num(b.at(i, rss)));
   }
   return out;
+}
+
+// The peak resident memory of a `navbench run` process holding navbench's representation `rep`
+// alone on `map` (the track's convention, the same queries, no exact optimum): the figure beside
+// an entry's processes' peak_rss_bytes (SPEC §14), as scripts/thread-scaling takes it. The child
+// prints its VmHWM in its note on the unit (run.cpp, note_throughput; 0.1 MiB), read back from its
+// stderr, kept in PREFIX.err. It also holds navbench's map, scenario and validity test, as an
+// entry's process holds its copy of the map. NAN when the child failed or printed no note.
+double own_peak_rss(const std::string& map, const std::string& rep, const std::string& convention, long limit,
+                    const std::string& prefix) {
+  std::vector<std::string> args = {fs::read_symlink("/proc/self/exe").string(), "run", "--map", map, "--rep", rep,
+                                   "--convention", convention, "--no-optimum", "--out", prefix};
+  if (limit > 0) args.insert(args.end(), {"--limit", std::to_string(limit)});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string err = prefix + ".err";
+  const int out = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (out < 0 || null < 0) throw std::runtime_error(err + ": cannot write");
+  const pid_t pid = ::fork();
+  if (pid == 0) {  // only async-signal-safe calls until exec
+    ::dup2(null, 1);
+    ::dup2(out, 2);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(out);
+  ::close(null);
+  int status = 0;
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return NAN;
+  std::ifstream in(err);
+  std::string line;
+  double mib = NAN;
+  while (std::getline(in, line))
+    if (const auto k = line.rfind("peak RSS "); k != std::string::npos) mib = std::strtod(line.c_str() + k + 9, nullptr);
+  return mib * 1024 * 1024;
 }
 
 std::string stats_row(const std::string& label, const Stats& s) {
@@ -275,7 +321,16 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
   rc.out = o.out + "/run/results";
   check_run(rc, kCommandLineNames);
   navbench::run(rc);
-  const std::map<std::string, Stats> got = measure(rc.out, classic);
+  std::map<std::string, Stats> got = measure(rc.out, classic);
+  for (const std::string& r : own) {  // each of ours alone in a process per map: its peak resident memory
+    auto it = got.find(parse_rep_option(r).front().text);
+    if (it == got.end()) continue;
+    for (const std::string& m : cfg.maps) {
+      const double peak = own_peak_rss(m, r, rc.select.convention, cfg.limit,
+                                       o.out + "/run/memory-" + r + "-" + fs::path(m).stem().string());
+      if (!std::isnan(peak)) it->second.peak = std::isnan(it->second.peak) ? peak : std::max(it->second.peak, peak);
+    }
+  }
 
   std::ostringstream md;
   md << "GPPC 2023, " << track << " track. Measured: navbench " << (classic ? "center" : "corner") << " convention, squeeze rule forbid (the "
@@ -284,10 +339,14 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
   md << (cfg.limit > 0 ? "; " + std::to_string(cfg.limit) + " queries each, spread over the scenario" : "; every scenario query")
      << "). Published: the entries' READMEs, 256,000 queries on the competition's maps (not public). The query sets differ: "
         "compare ratios and ranks, not totals. Query time: the entry's GetPath calls (navbench's own: locate + search); "
-        "preprocessing: preprocess_ms where the build row has it, else build_ms; storage: stored_bytes where present; "
-        "peak memory: peak_rss_bytes where present, else memory_bytes (navbench's own: the structure's bytes).\n\n";
-  md << "| entry | source | solved | optimally solved | total query time (s) | mean query time (ms) | preprocessing (s) | storage | "
-        "peak memory | mean path length | mean suboptimality |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+        "preprocessing: preprocess_ms where the build row has it, else build_ms. Memory like for like, never one part added to "
+        "the other: stored / structure is bytes at rest, summed over the maps (an entry's stored_bytes, the files its "
+        "PreprocessMap wrote; navbench's own: memory_bytes, the structure's bytes; published: preprocess_storage); peak RSS is "
+        "peak resident memory, the largest over the maps (an entry's peak_rss_bytes, its processes' VmHWM; navbench's own: "
+        "the VmHWM of a navbench run process holding that representation alone on the map, without the exact optimum; "
+        "published: max_ram).\n\n";
+  md << "| entry | source | solved | optimally solved | total query time (s) | mean query time (ms) | preprocessing (s) | "
+        "stored / structure | peak RSS | mean path length | mean suboptimality |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
   nlohmann::json rows = nlohmann::json::array();
   std::vector<std::pair<std::string, double>> measured_t, published_t;
   auto add_row = [&](const std::string& rep, const std::string& pub) {
@@ -300,7 +359,8 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
     measured_t.push_back({rep, it->second.mean_query_ms()});
     nlohmann::json j = {{"representation", rep}, {"queries", it->second.queries}, {"solved", it->second.solved},
                         {"optimally_solved", it->second.optimal}, {"total_query_s", it->second.total_query_s},
-                        {"preprocess_s", it->second.preprocess_s}, {"mean_length", it->second.mean_length},
+                        {"preprocess_s", it->second.preprocess_s}, {"stored_or_structure_bytes", it->second.storage},
+                        {"peak_rss_bytes", it->second.peak}, {"mean_length", it->second.mean_length},
                         {"mean_subopt", it->second.mean_subopt}, {"published", pub}};
     rows.push_back(j);
     for (const Stats& p : published)

@@ -65,6 +65,16 @@ std::uint64_t bytes_under(const std::string& prefix) {
   return total;
 }
 
+// A line of navbench's own in the entry's log (appended, as the entry's output is): how many
+// queries went to the entry together (docs/outside-planners.md#4-what-is-measured-and-how).
+void log_line(const std::string& log, const std::string& line) {
+  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return;  // the log is for people: a line that cannot be written costs nothing else
+  const std::string text = line + "\n";
+  [[maybe_unused]] const ssize_t w = ::write(fd, text.data(), text.size());
+  ::close(fd);
+}
+
 }  // namespace
 
 EntryProcess::EntryProcess(EntrySpec spec, Limits limits, const GridMap& map, bool preprocess)
@@ -245,9 +255,12 @@ std::vector<EntryAnswer> EntryProcess::answer(const std::vector<EntryQuery>& bat
     // A child that dies on an early query of the batch refuses the later ones (EPIPE): the answers
     // it wrote before are read all the same, the query it died on gets the error, and the queries
     // it never received go to the next child.
-    const std::size_t first = out.size();
+    const std::size_t first = out.size(), stop = std::min(batch.size(), first + 256);
+    // said before the queries go, so that the entry's timed calls never share the machine with it
+    log_line(spec_.log, stop - first == 1 ? std::string("navbench: 1 query sent alone")
+                                          : "navbench: " + std::to_string(stop - first) + " queries sent together");
     std::size_t last = first;
-    for (const std::size_t stop = std::min(batch.size(), first + 256); last < stop; ++last) {
+    for (; last < stop; ++last) {
       const QueryMsg q{1, batch[last].sx, batch[last].sy, batch[last].gx, batch[last].gy};
       if (!send_all(search_.fd, &q, sizeof q)) break;
     }

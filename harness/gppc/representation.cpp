@@ -198,7 +198,9 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
   std::unique_ptr<SearchWorkspace> new_workspace() const override { return std::make_unique<SearchWorkspace>(); }
   Polyline polyline(const Query&) const override { return last.owner == this ? last.path : Polyline{}; }
   std::optional<Corridor> corridor(const Query&) const override { return std::nullopt; }
-  BuildStats stats() const override { return {0, 0, std::size_t(outside().peak_rss_bytes)}; }
+  // memory_bytes: the bytes PreprocessMap stored, the entry's counterpart of a structure's bytes
+  // (SPEC §14: bytes at rest beside bytes at rest); its peak resident memory is peak_rss_bytes.
+  BuildStats stats() const override { return {0, 0, std::size_t(outside().stored_bytes)}; }
   std::size_t workspace_bytes() const override { return 0; }
   void prepare() override {}
   bool update(const Map&, const std::vector<CellChange>&) override { return false; }  // preprocessed again
@@ -210,14 +212,16 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
     return last.answer;
   }
   std::optional<OutsideBuild> outside_build() const override { return outside(); }
-  void expect_queries(const std::vector<std::pair<Point, Point>>& queries) override {
-    Slot& slot = *slots_.front();
+  // The queries about to be asked through ws (nullptr: the build's own search), to the process of
+  // ws's slot: --threads N batches each thread's share as one thread's queries are batched.
+  void expect_queries(const std::vector<std::pair<Point, Point>>& queries, const SearchWorkspace* ws) override {
+    Slot& slot = this->slot(ws);
     const std::lock_guard<std::mutex> lock(slot.mutex);
-    expected_.clear();
-    answers_.clear();
-    next_ = 0;
+    slot.expected.clear();
+    slot.answers.clear();
+    slot.next = 0;
     const double off = track_ == Track::classic ? 0.5 : 0.0;
-    for (const auto& [s, g] : queries) expected_.push_back({s.x - off, s.y - off, g.x - off, g.y - off});
+    for (const auto& [s, g] : queries) slot.expected.push_back({s.x - off, s.y - off, g.x - off, g.y - off});
   }
 
  private:
@@ -239,7 +243,7 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
       Slot& slot = this->slot(ws);
       const std::lock_guard<std::mutex> lock(slot.mutex);  // uncontended: one thread per slot
       const EntryQuery eq{s.x, s.y, g.x, g.y};
-      std::optional<EntryAnswer> ahead = ws ? std::nullopt : take_ahead(*slot.proc, eq);
+      std::optional<EntryAnswer> ahead = take_ahead(slot, eq);
       a = ahead ? std::vector<EntryAnswer>{std::move(*ahead)} : slot.proc->answer({eq});
     } catch (const std::runtime_error& e) {  // this thread's entry process could not start
       last.answer = {true, e.what(), false, 0};
@@ -259,35 +263,38 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
     return v.length;
   }
 
-  // The answer to q among the next kAhead queries expected (expect_queries; the caller holds the
-  // build's slot): those the pipeline skipped (an invalid query, different components) are dropped
-  // with their answers, and when no answer waits the next kAhead expected go to the entry together,
-  // so that its GetPath calls run back to back while navbench only reads. nullopt: not expected.
-  std::optional<EntryAnswer> take_ahead(EntryProcess& proc, const EntryQuery& q) const {
-    constexpr std::size_t kAhead = 256;  // EntryProcess::answer's batch
-    auto same = [&q](const EntryQuery& e) { return e.sx == q.sx && e.sy == q.sy && e.gx == q.gx && e.gy == q.gy; };
-    const std::size_t end = std::min(expected_.size(), next_ + kAhead);
-    std::size_t k = next_;
-    while (k < end && !same(expected_[k])) ++k;
-    if (k == end) return std::nullopt;
-    for (; next_ < k; ++next_)
-      if (!answers_.empty()) answers_.pop_front();
-    if (answers_.empty()) {
-      const auto first = expected_.begin() + long(next_);
-      for (EntryAnswer& x : proc.answer({first, first + long(std::min(kAhead, expected_.size() - next_))}))
-        answers_.push_back(std::move(x));
-    }
-    ++next_;
-    EntryAnswer r = std::move(answers_.front());
-    answers_.pop_front();
-    return r;
-  }
-
-  // One entry process and the lock of its pipe.
+  // One entry process, the lock of its pipe, and its queries ahead (expect_queries, take_ahead).
   struct Slot {
     std::unique_ptr<EntryProcess> proc;
     std::mutex mutex;
+    std::vector<EntryQuery> expected;
+    std::size_t next = 0;              // expected[next] is the next one not yet taken
+    std::deque<EntryAnswer> answers;   // the answers of expected[next ...]
   };
+
+  // The answer to q among the next kAhead queries expected of the slot (expect_queries; the caller
+  // holds its mutex): those the pipeline skipped (an invalid query, different components) are
+  // dropped with their answers, and when no answer waits the next kAhead expected go to the entry
+  // together, so that its GetPath calls run back to back while navbench only reads. nullopt: not expected.
+  static std::optional<EntryAnswer> take_ahead(Slot& slot, const EntryQuery& q) {
+    constexpr std::size_t kAhead = 256;  // EntryProcess::answer's batch
+    auto same = [&q](const EntryQuery& e) { return e.sx == q.sx && e.sy == q.sy && e.gx == q.gx && e.gy == q.gy; };
+    const std::size_t end = std::min(slot.expected.size(), slot.next + kAhead);
+    std::size_t k = slot.next;
+    while (k < end && !same(slot.expected[k])) ++k;
+    if (k == end) return std::nullopt;
+    for (; slot.next < k; ++slot.next)
+      if (!slot.answers.empty()) slot.answers.pop_front();
+    if (slot.answers.empty()) {
+      const auto first = slot.expected.begin() + long(slot.next);
+      for (EntryAnswer& x : slot.proc->answer({first, first + long(std::min(kAhead, slot.expected.size() - slot.next))}))
+        slot.answers.push_back(std::move(x));
+    }
+    ++slot.next;
+    EntryAnswer r = std::move(slot.answers.front());
+    slot.answers.pop_front();
+    return r;
+  }
 
   // The entry process of the caller's workspace (nullptr: the build's own). The first workspace
   // takes the build's process; each further one starts a process of its own (PrepareForSearch on
@@ -328,10 +335,6 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
   mutable std::vector<std::unique_ptr<Slot>> slots_;  // the build's first
   mutable std::map<const void*, Slot*> by_key_;       // a workspace's slot; nullptr: the build's
   mutable bool built_taken_ = false;
-  // The build's process's queries ahead (expect_queries, take_ahead), guarded by its slot's mutex.
-  mutable std::vector<EntryQuery> expected_;
-  mutable std::size_t next_ = 0;               // expected_[next_] is the next one not yet taken
-  mutable std::deque<EntryAnswer> answers_;    // the answers of expected_[next_ ...]
 };
 
 }  // namespace

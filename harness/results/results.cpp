@@ -42,7 +42,7 @@ namespace {
 // "core" columns are always written; each optional capability contributes its group, whose columns
 // appear only in files that have it (radius: runs given radii; epoch: changing maps; terrain: runs
 // over weighted maps; pinch: runs under --pinch allow, SPEC §11; entry: the build rows of runs with
-// a planner from outside).
+// a planner from outside; traced: runs with --trace, whose traced rows the statistics leave out).
 //
 // How a value is written: text quoted when it must be, counts as integers, numbers with 12
 // significant digits, times with 3 decimals, flags as 1/0; an absent value as the empty field.
@@ -64,7 +64,7 @@ template <class Row>
 struct Column {
   const char* name;
   Kind kind;
-  const char* group;  // core | radius | epoch | pinch | terrain | entry
+  const char* group;  // core | radius | epoch | pinch | terrain | entry | traced
   Cell (*read)(const Row& r);
 };
 
@@ -119,7 +119,9 @@ constexpr Column<R> kResultColumns[] = {
     {"raw_cost", Kind::number, "terrain", [](const R& r) { return opt(r.raw_cost); }},
     {"octile_optimal_cost", Kind::number, "terrain", [](const R& r) { return opt(r.octile_optimal_cost); }},
     {"optimal_cost", Kind::number, "terrain", [](const R& r) { return opt(r.optimal_cost); }},
-    {"cost_gap", Kind::number, "terrain", [](const R& r) { return opt(r.cost_gap); }}};
+    {"cost_gap", Kind::number, "terrain", [](const R& r) { return opt(r.cost_gap); }},
+    // traced (docs/traces.md#traced-rows): 1 where the query's search was traced, 0 elsewhere
+    {"traced", Kind::flag, "traced", [](const R& r) { return Cell(r.traced); }}};
 
 using B = BuildRow;
 constexpr Column<B> kBuildColumns[] = {
@@ -206,7 +208,7 @@ nlohmann::json json_of(const Cell& c) {
 bool has(const ColumnGroups& g, const char* group) {
   const std::string_view n = group;
   return n == "core" || (n == "radius" && g.radius) || (n == "epoch" && g.epoch) || (n == "terrain" && g.terrain) ||
-         (n == "pinch" && g.pinch) || (n == "entry" && g.entry);
+         (n == "pinch" && g.pinch) || (n == "entry" && g.entry) || (n == "traced" && g.traced);
 }
 
 template <class Row, std::size_t N>

@@ -50,6 +50,10 @@ struct ResultRow {
   std::string terrain;
   std::optional<double> cost, raw_cost, octile_optimal_cost;
   std::optional<double> optimal_cost, cost_gap;  // the Steiner-point reference and cost / optimal_cost - 1
+  // Runs with --trace (docs/traces.md): true on the rows of a query whose search was traced (the
+  // trace is written inside the timed search, so these rows' times are not like the others'; SPEC
+  // §14): the column `traced`.
+  bool traced = false;
   Polyline path;  // for PREFIX.paths.csv; not a CSV column
   // A path with arcs (docs/radius.md, R > 0): when not empty, paths.csv writes these items instead of `path`.
   std::vector<PathItem> items;
@@ -91,10 +95,11 @@ struct ColumnGroups {
   bool terrain = false;  // runs over weighted maps (docs/terrain.md)
   bool pinch = false;    // runs under --pinch allow (SPEC §11)
   bool entry = false;    // build rows of runs with a planner from outside (docs/outside-planners.md)
+  bool traced = false;   // runs and sweeps with --trace / "trace" (docs/traces.md#traced-rows)
 };
 // Header lines made from the one column table (results.cpp: name, type, group, how a row writes
 // it): `radius` last in the results and build rows (then `epoch`), before `points` in the paths rows;
-// the build rows' `entry` group after all others.
+// the build rows' `entry` group after all others, and the results rows' `traced` last.
 std::string result_header(const ColumnGroups& g);
 std::string build_header(const ColumnGroups& g);
 std::string paths_header(const ColumnGroups& g);

@@ -19,24 +19,31 @@ const OptionNames kSweepConfigNames{"sweep config: ", "sweep config", "'radii'",
                                     "'smoothing'", "'conventions'", "'searches'", "a map entry's 'terrain'",
                                     "a map entry's 'costs'"};
 
+namespace {
+// The searches by name: the one list to_string, parse_search_list, the error and --search's help
+// (search_names) read. detour: Recast's own query (docs/recast.md), on representations that have one.
+constexpr std::pair<const char*, SearchMode> kSearches[] = {
+    {"astar", SearchMode::astar}, {"theta", SearchMode::theta}, {"lazy-theta", SearchMode::lazy_theta}, {"detour", SearchMode::detour}};
+}  // namespace
+
 const char* to_string(SearchMode m) {
-  switch (m) {
-    case SearchMode::theta: return "theta";
-    case SearchMode::lazy_theta: return "lazy-theta";
-    case SearchMode::detour: return "detour";
-    case SearchMode::astar: break;
-  }
+  for (const auto& [name, mode] : kSearches)
+    if (mode == m) return name;
   return "astar";
+}
+
+std::string search_names() {
+  std::string out;
+  for (const auto& [name, mode] : kSearches) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
 }
 
 std::vector<SearchMode> parse_search_list(const std::string& value) {
   std::vector<SearchMode> out;
   for (const std::string& s : base::split_list(value)) {
-    if (s == "astar") out.push_back(SearchMode::astar);
-    else if (s == "theta") out.push_back(SearchMode::theta);
-    else if (s == "lazy-theta") out.push_back(SearchMode::lazy_theta);
-    else if (s == "detour") out.push_back(SearchMode::detour);
-    else throw std::invalid_argument("unknown search '" + s + "' (astar, theta, lazy-theta, detour)");
+    const auto* it = std::find_if(std::begin(kSearches), std::end(kSearches), [&](const auto& k) { return s == k.first; });
+    if (it == std::end(kSearches)) throw std::invalid_argument("unknown search '" + s + "' (" + search_names() + ")");
+    out.push_back(it->second);
   }
   return out;
 }
@@ -119,12 +126,18 @@ void MapWeights::set_terrain(const std::string& text) {
   else terrain = parse_terrain(text);
 }
 
+std::string smoothing_names() {
+  std::string out;
+  for (const auto& sm : smoothers()) out += (out.empty() ? "" : ", ") + std::string(sm.name);
+  return out;
+}
+
 std::vector<std::string> parse_smoothing_list(const std::string& value) {
   std::vector<std::string> out;
   for (const std::string& s : base::split_list(value)) {
     bool known = false;
     for (auto& sm : smoothers()) known |= sm.name == s;
-    if (!known) throw std::invalid_argument("unknown smoothing '" + s + "' (none, los, funnel)");
+    if (!known) throw std::invalid_argument("unknown smoothing '" + s + "' (" + smoothing_names() + ")");
     out.push_back(s);
   }
   if (out.empty()) throw std::invalid_argument("--smoothing needs at least one name");

@@ -51,8 +51,10 @@ struct QuerySelection {
 void follow_squeeze(std::vector<RepresentationSpec>& reps);
 
 // The search of a query: SearchMode (search/any_representation.hpp).
-const char* to_string(SearchMode m);  // astar, theta, lazy-theta: the column `search`
-// "astar,theta" -> modes. Throws std::invalid_argument("unknown search 'x' (astar, theta, lazy-theta)").
+const char* to_string(SearchMode m);  // astar, theta, lazy-theta, detour: the column `search`
+// "astar, theta, lazy-theta, detour": every search's name, from the one list (description.cpp).
+std::string search_names();
+// "astar,theta" -> modes. Throws std::invalid_argument("unknown search 'x' (astar, theta, ...)").
 std::vector<SearchMode> parse_search_list(const std::string& value);
 
 // How each query of a unit runs.
@@ -113,6 +115,8 @@ void check_run(RunDescription& d, const OptionNames& names);
 // map entry's (a sweep's dynamic scenarios are entries of their own, without weights: on_dynamic false).
 void check_weights(const QuerySelection& sel, const RunDescription& d, const OptionNames& names, bool on_dynamic = true);
 
+// "none, los, funnel": the registered smoothers' names (smoothing/smoothing.hpp).
+std::string smoothing_names();
 // "none,los" -> names, each checked against the registered smoothers.
 std::vector<std::string> parse_smoothing_list(const std::string& value);
 

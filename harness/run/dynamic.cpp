@@ -117,7 +117,7 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
   for (Live& l : live)
     for (SearchMode sm : l.spec.searches.empty() ? cfg.unit.searches : l.spec.searches)  // a sweep entry's own searches
       for (const auto& h : cfg.unit.heuristics) {
-        if (auto* ahead = dynamic_cast<AnswersAhead*>(l.rep.get())) ahead->expect_queries(ends);
+        if (auto* ahead = dynamic_cast<AnswersAhead*>(l.rep.get())) ahead->expect_queries(ends, nullptr);
         const QueryContext ctx{.map = mc, .space = space, .cost = cost, .rep_text = l.spec.text, .heuristic = h,
                                .smoothings = cfg.unit.smoothings, .rep = l.rep.get(), .search = sm, .caps = l.spec.caps(),
                                .keep_paths = cfg.unit.paths};

@@ -67,6 +67,56 @@ void rows_not_built(const AgentMap& am, const RepresentationSpec& spec, const Un
     }
 }
 
+// The (start, goal) of queries[from, to) in the order a pass asks its searches: each query `reps`
+// times in a row (a query's repetitions follow its first run). A planner from outside is told them
+// ahead (AnswersAhead), so that its repetitions and threads are batched like its first pass.
+std::vector<std::pair<Point, Point>> asked(const std::vector<QueryInput>& queries, std::size_t from, std::size_t to, int reps) {
+  std::vector<std::pair<Point, Point>> ends;
+  ends.reserve((to - from) * std::size_t(reps));
+  for (std::size_t i = from; i < to; ++i)
+    for (int r = 0; r < reps; ++r) ends.emplace_back(queries[i].start, queries[i].goal);
+  return ends;
+}
+
+// --threads N: the queries of one (map, representation) in parallel over the one read-only build,
+// each thread with its own search workspace. Blocks of queries are answered in parallel, then their
+// rows go to the sink in query order, so the output equals a single-threaded run's (timing columns
+// aside) and memory stays bounded by one block. Threads take the queries one at a time, except for
+// a planner from outside: each thread then answers a contiguous share of the block, told to its
+// entry process ahead (docs/outside-planners.md#4-what-is-measured-and-how), as one thread's are.
+// answer(query, search, heuristic, workspace) -> the query's rows.
+template <class Answer>
+void answer_threaded(AnyRepresentation& rep, const std::vector<QueryInput>& queries,
+                     const std::vector<std::pair<SearchMode, const Heuristic*>>& passes, std::size_t threads, int reps,
+                     const Answer& answer, const std::function<void(const ResultRow&)>& sink) {
+  std::vector<std::unique_ptr<SearchWorkspace>> ws;
+  for (std::size_t t = 0; t < threads; ++t) ws.push_back(rep.new_workspace());
+  auto* ahead = dynamic_cast<AnswersAhead*>(&rep);
+  const std::size_t block = 256 * threads;
+  std::vector<std::vector<ResultRow>> out;
+  for (const auto& pass : passes)  // (no structured binding: the worker lambda captures them)
+    for (std::size_t begin = 0; begin < queries.size(); begin += block) {
+      const SearchMode sm = pass.first;
+      const Heuristic* h = pass.second;
+      const std::size_t end = std::min(queries.size(), begin + block);
+      out.assign(end - begin, {});
+      if (ahead) {
+        const std::size_t share = (end - begin + threads - 1) / threads;
+        parallel_for(0, threads, threads, [&](std::size_t part, std::size_t) {
+          const std::size_t from = std::min(end, begin + part * share), to = std::min(end, from + share);
+          if (from == to) return;  // more threads than queries: no entry process started for none
+          ahead->expect_queries(asked(queries, from, to, reps), ws[part].get());
+          for (std::size_t i = from; i < to; ++i) out[i - begin] = answer(queries[i], sm, *h, ws[part].get());
+        });
+      } else {
+        parallel_for(begin, end, threads,
+                     [&](std::size_t i, std::size_t t) { out[i - begin] = answer(queries[i], sm, *h, ws[t].get()); });
+      }
+      for (auto& rows : out)
+        for (auto& r : rows) sink(r);
+    }
+}
+
 }  // namespace
 
 std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt,
@@ -108,7 +158,12 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
     ctx.trace = trace.get();
     auto rows = run_query(ctx, qi);
     ctx.trace = nullptr;  // the repetitions below are not traced
-    if (trace) traces.finish(*trace, info, trace_file, rows.front());
+    if (trace) {
+      traces.finish(*trace, info, trace_file, rows.front());
+      // Its trace was written inside the timed search: the rows say so (the column `traced`), and
+      // the report leaves them out of every timing statistic (docs/traces.md#traced-rows).
+      for (auto& r : rows) r.traced = true;
+    }
     if (reps > 1) {
       ctx.keep_paths = false;
       std::vector<std::vector<ResultRow>> again;
@@ -124,35 +179,16 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
   const auto& queries = am.queries();
   const std::size_t threads = std::size_t(std::max(1, opt.threads));
   if (threads == 1) {
-    std::vector<std::pair<Point, Point>> ends;  // a planner from outside answers them ahead, in batches
-    for (const auto& qi : queries) ends.emplace_back(qi.start, qi.goal);
     for (const auto& [sm, h] : passes) {
-      if (auto* ahead = dynamic_cast<AnswersAhead*>(&rep)) ahead->expect_queries(ends);
+      // a planner from outside answers them ahead, in batches, its repetitions among them
+      if (auto* ahead = dynamic_cast<AnswersAhead*>(&rep)) ahead->expect_queries(asked(queries, 0, queries.size(), reps), nullptr);
       for (const auto& qi : queries)
         for (auto& r : answer(qi, sm, *h, nullptr)) sink(r);
     }
     record_outside(built.row, rep);  // the entry's peak memory after its queries
     return built.row;
   }
-  // --threads N: the queries of this (map, representation) in parallel over the one read-only
-  // build, each thread with its own search workspace. Blocks of queries are answered in parallel,
-  // then their rows go to the sink in query order, so the output equals a single-threaded run's
-  // (timing columns aside) and memory stays bounded by one block.
-  std::vector<std::unique_ptr<SearchWorkspace>> ws;
-  for (std::size_t t = 0; t < threads; ++t) ws.push_back(rep.new_workspace());
-  const std::size_t block = 256 * threads;
-  std::vector<std::vector<ResultRow>> out;
-  for (const auto& pass : passes)  // (no structured binding: the worker lambda captures them)
-    for (std::size_t begin = 0; begin < queries.size(); begin += block) {
-      const SearchMode sm = pass.first;
-      const Heuristic* h = pass.second;
-      const std::size_t end = std::min(queries.size(), begin + block);
-      out.assign(end - begin, {});
-      parallel_for(begin, end, threads,
-                   [&](std::size_t i, std::size_t t) { out[i - begin] = answer(queries[i], sm, *h, ws[t].get()); });
-      for (auto& rows : out)
-        for (auto& r : rows) sink(r);
-    }
+  answer_threaded(rep, queries, passes, threads, reps, answer, sink);
   record_outside(built.row, rep);  // every thread's entry process still runs: their peak memory
   return built.row;
 }
@@ -207,7 +243,7 @@ int run(const RunConfig& cfg) {
   write_run_metadata(cfg, &frames);
   ResultWriter writer(cfg.out, cfg.unit.paths,
                       {.radius = !cfg.agents.empty(), .terrain = weighted, .pinch = cfg.select.squeeze,
-                       .entry = cfg.entry_columns || any_outside_planner(cfg.reps)});
+                       .entry = cfg.entry_columns || any_outside_planner(cfg.reps), .traced = cfg.unit.trace > 0});
   OptimalityCheck check(cfg.checkopt, cfg.unit.heuristics, cfg.unit.smoothings.front());
   UnitOptions unit = cfg.unit;  // traces go under traces/ beside PREFIX.csv (a fresh index each run)
   unit.trace_prefix = cfg.out;

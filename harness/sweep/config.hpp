@@ -25,9 +25,10 @@ struct SweepConfig : RunDescription {
 
 // The optional columns of a sweep's static rows: `radius` when it has radii, `terrain` when a map
 // entry has weights (docs/terrain.md) or carries its own (a ROS map in scale mode); the build
-// rows' `entry` when a planner from outside is among its representations.
+// rows' `entry` when a planner from outside is among its representations; `traced` when it traces.
 inline ColumnGroups sweep_groups(const SweepConfig& c) {
-  ColumnGroups g{.radius = !c.agents.empty(), .pinch = c.select.squeeze, .entry = any_outside_planner(c.reps)};
+  ColumnGroups g{.radius = !c.agents.empty(), .pinch = c.select.squeeze, .entry = any_outside_planner(c.reps),
+                 .traced = c.unit.trace > 0};
   for (const QuerySelection& s : c.map_select) g.terrain |= s.weights.any();
   for (const std::string& m : c.maps) g.terrain |= carries_own_costs(m);  // ROS scale maps (docs/maps.md)
   return g;

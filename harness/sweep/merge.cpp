@@ -86,9 +86,10 @@ int merge_command(const MergeArgs& o, const std::vector<std::string>& argv) {
   }
   fs::create_directories(out);
   const bool paths = config.contains("paths") && config["paths"].get<bool>();
-  // The optional columns, as the sweep wrote them: radii given, a map entry with weights.
+  // The optional columns, as the sweep wrote them: radii given, a map entry with weights, traces.
   ColumnGroups groups{.radius = config.contains("radii"), .pinch = config.value("pinch", "forbid") == "allow",
-                      .entry = any_outside_planner(expand_reps(config["representations"]))};
+                      .entry = any_outside_planner(expand_reps(config["representations"])),
+                      .traced = config.value("trace", 0) > 0};
   if (config.contains("map_entries") && config["map_entries"].is_array())  // the entries as written (config.cpp)
     for (const auto& e : config["map_entries"])
       groups.terrain |= e.is_object() && (e.contains("terrain") || e.contains("costs"));

@@ -10,7 +10,8 @@ runs are the configuration's queries on that map, one per result row, in scenari
 status not_applicable are left out (the configuration cannot run there); a configuration with no
 other row on a map is not a planner of that experiment. Run properties:
 
-    time REAL        query time, locate + search + smooth, in seconds (OMPL's unit)
+    time REAL        query time, locate + search + smooth, in seconds (OMPL's unit); empty for a
+                     traced row (rules.query_time_us)
     solved BOOLEAN   status ok
     status ENUM      ok, no_path, invalid_query, error (the enum 'status')
     length REAL      path length (map units); empty unless solved
@@ -32,6 +33,7 @@ import re
 
 import numpy as np
 
+from navbench import rules
 from navbench.errors import InputError
 from navbench.labels import config_label
 from navbench.summarize import floats, statuses
@@ -84,11 +86,11 @@ def _planner_rows(g) -> list:
     """One run line per row of a configuration on a map ('v; v; ...; ')."""
     st = statuses(g)
     cols = {c: floats(g[c]) if c in g.columns else [math.nan] * len(g)
-            for c in ("length", "gap", "valid", "clearance", "turn", "expansions", "locate_us", "search_us", "smooth_us")}
+            for c in ("length", "gap", "valid", "clearance", "turn", "expansions")}
+    seconds = floats(rules.query_time_us(g)) / 1e6  # the one rule of query times (a traced row has none)
     lines = []
     for i in range(len(g)):
-        parts = [cols[c][i] for c in ("locate_us", "search_us", "smooth_us")]
-        time = (sum(p for p in parts if math.isfinite(p)) / 1e6) if any(math.isfinite(p) for p in parts) else math.nan
+        time = seconds[i]
         ok = st[i] == "ok"
         vals = [_num(time), "1" if ok else "0", str(ENUM_STATUS.index(st[i])),
                 _num(cols["length"][i]) if ok else "", _num(cols["gap"][i]) if ok else "",
@@ -148,8 +150,7 @@ def export_ompl(out_dir: str, res) -> list:
             for planner, pg in g.groupby("_planner", sort=False):
                 pg = pg.sort_values(sort_cols, kind="stable") if sort_cols else pg
                 planners.append((planner, pg))
-            total = sum(float(np.nansum(floats(g[c]))) for c in ("locate_us", "search_us", "smooth_us")
-                        if c in g.columns) / 1e6
+            total = float(np.nansum(floats(rules.query_time_us(g)))) / 1e6
             lines = _header(meta, name, experiment_properties(key), total, max(len(pg) for _, pg in planners))
             lines.append(f"{len(planners)} planners")
             for planner, pg in planners:

@@ -5,7 +5,8 @@ the report and the same number computed with the package agree.
 - A row of status not_applicable is left out of every denominator (the combination cannot run,
   by construction); every other status but ok counts as unsolved.
 - solved: ok rows over the applicable rows; valid: valid paths over the solved rows.
-- query time (locate_us + search_us + smooth_us): over the solved rows.
+- query time (locate_us + search_us + smooth_us): over the solved rows that were not traced
+  (`traced` = 1: timed with their trace, docs/traces.md#traced-rows).
 - gap: over the solved rows that have a gap (an exact optimum).
 - build time and memory: one value per map (the mean over the runs that built it), so a map
   built in several sweep units counts once.
@@ -34,10 +35,25 @@ BUILD_STATISTICS = {"build_ms": ("b", np.nanmean), "memory": ("m", np.nanmean)}
 
 def query_time_us(rows):
     """Total query time per row: locate + search + smooth (microseconds). Missing parts count 0,
-    a row where all three are missing is NaN."""
+    a row where all three are missing is NaN. A traced row (the column `traced` = 1: its search
+    wrote a trace inside the timed interval, docs/traces.md#traced-rows) has no time either: this
+    is the one place the timing statistics (the report's, summarize's, compare's) take their times
+    from, so none of them includes it (SPEC §14: no tracing inside a timed interval); it still
+    counts for the status, validity and gap."""
     parts = rows[list(TIME_PARTS)].astype(float)
     total = parts.fillna(0).sum(axis=1)
-    return total.where(parts.notna().any(axis=1))
+    timed = parts.notna().any(axis=1)
+    if "traced" in rows.columns:
+        timed &= ~traced_mask(rows)
+    return total.where(timed)
+
+
+def traced_mask(rows):
+    """Per row True where the column `traced` is 1 (a traced query's row); all False without it."""
+    import pandas as pd
+    if "traced" not in rows.columns:
+        return pd.Series(np.zeros(len(rows), dtype=bool), index=rows.index)
+    return pd.to_numeric(rows["traced"].astype(object), errors="coerce").eq(1)
 
 
 def legacy_not_applicable(status, message) -> np.ndarray:

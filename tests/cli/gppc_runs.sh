@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A competition entry (docs/outside-planners.md) in `navbench run`: the build row's `entry` columns
 # (filled for the entry only), --threads 2 with an entry process per thread and rows equal to one
-# thread's, and a changing map on which the entry is preprocessed again for every map state.
+# thread's, --repetitions and --threads batched as the first pass is, and a changing map on which the entry is preprocessed again for every map state.
 # The misbehaving entry in a run beside grid8: each misbehaviour costs its query a row with status
 # error or valid = 0, the run exits 0, grid8's rows are intact, and on a map where PreprocessMap or
 # PrepareForSearch dies (a crash, a hang past prepare_ms, an exception) every query of the entry is
@@ -33,6 +33,23 @@ check threads_all_ok '[ "$(grep -c ",gppc:vis,.*,ok," "$tmp/t2.csv")" -eq 30 ]'
 # PrepareForSearch prints its corner count: once (after the option check's probe on a 1 x 1 map)
 # with one thread, in two processes with two.
 check one_process_per_thread '[ "$(grep -c "411 corners" "$tmp/t1.log")" -eq 1 ] && [ "$(grep -c "411 corners" "$tmp/t2.log")" -eq 2 ]'
+# Repetitions and threads are batched as the first pass is (docs/outside-planners.md#4-what-is-measured-and-how):
+# navbench's lines in the log say how many queries went to the entry together; none went alone.
+sent() { awk '/^navbench: [0-9]+ queries sent together$/ {n += $2} /^navbench: 1 query sent alone$/ {n++; alone++}
+              END {print n + 0, alone + 0}' "$1"; }
+check first_pass_batched '[ "$(sent "$tmp/t1.log")" = "30 0" ]'
+check threads_batched '[ "$(sent "$tmp/t2.log")" = "30 0" ]'
+for rt in "3 1" "2 2"; do
+  read -r n t <<< "$rt"
+  "$nb" run --map "$map" --rep "$(rep r${n}t$t)" --rep grid8 --convention corner --limit 30 --repetitions "$n" --threads "$t" \
+    --out "$tmp/r${n}t$t" --quiet || echo "FAIL run --repetitions $n --threads $t"
+done
+check repetitions_batched '[ "$(sent "$tmp/r3t1.log")" = "90 0" ]'
+check repetitions_threads_batched '[ "$(sent "$tmp/r2t2.log")" = "60 0" ]'
+# More threads than queries: an entry process only for the threads that answer (3 queries: 3 processes).
+"$nb" run --map "$map" --rep "$(rep t8)" --convention corner --limit 3 --threads 8 --out "$tmp/t8" --quiet || echo "FAIL run --threads 8"
+check no_idle_entry_processes '[ "$(grep -c "411 corners" "$tmp/t8.log")" -eq 3 ] && [ "$(sent "$tmp/t8.log")" = "3 3" ]'
+check repetitions_rows_equal 'diff <(strip "$tmp/t1.csv") <(strip "$tmp/r3t1.csv") >/dev/null && diff <(strip "$tmp/t1.csv") <(strip "$tmp/r2t2.csv") >/dev/null'
 
 "$nb" generate changes --map "$map" --epochs 3 --seed 5 --out "$tmp/dyn" >/dev/null 2>&1
 "$nb" run --dynamic "$tmp/dyn.scen" --rep "$(rep dyn)" --convention corner --out "$tmp/d" --quiet || echo "FAIL dynamic run"

@@ -2,7 +2,8 @@
 # navbench reproduce gppc2023-classic / gppc2023-anyangle (docs/reproduce.md) with the repository's
 # example entries on its own small maps and a published-statistics file of the real columns made
 # here (so CI needs no ../shared): the tables, the published row beside the entry that names it,
-# the comparison, meta.json and index.html; and the one-line errors.
+# the comparison, meta.json and index.html, memory like for like (peak RSS beside peak RSS, stored
+# beside structure bytes); and the one-line errors.
 # Usage: reproduce_gppc.sh NAVBENCH_BINARY SOURCE_DIR CLASSIC_ENTRY ANYANGLE_ENTRY
 set -uo pipefail
 nb=$1; src=$2; classic=$3; anyangle=$4
@@ -41,7 +42,7 @@ check classic_exit '[ $? -eq 0 ] || [ -s "$tmp/c.md" ]'
 check classic_files '[ -s "$tmp/c/table.md" ] && [ -s "$tmp/c/index.html" ] && [ -s "$tmp/c/meta.json" ] && [ -s "$tmp/c/run/results.csv" ]'
 check classic_stdout_is_table 'cmp -s "$tmp/c.md" "$tmp/c/table.md"'
 # The competition's column set, each entry's measured row beside its published one.
-check classic_columns 'grep -q "^| entry | source | solved | optimally solved | total query time (s) | mean query time (ms) | preprocessing (s) | storage | peak memory | mean path length | mean suboptimality |" "$tmp/c.md"'
+check classic_columns 'grep -q "^| entry | source | solved | optimally solved | total query time (s) | mean query time (ms) | preprocessing (s) | stored / structure | peak RSS | mean path length | mean suboptimality |" "$tmp/c.md"'
 check classic_entry_measured 'grep -q "^| gppc:Warthog-Astar | measured | 40 / 40 | 40 |" "$tmp/c.md"'
 check classic_entry_published 'grep -A1 "^| gppc:Warthog-Astar | measured" "$tmp/c.md" | grep -q "^| Warthog-Astar | published | 256000 / 256000 | 256000 | 23034.600 | 89.9789 |"'
 check classic_prefixed_match 'grep -A1 "^| gppc:SGCH-JPD | measured" "$tmp/c.md" | grep -q "^| 2019-SGCH-JPD | published | 256000 / 256000 | 255999 |"'
@@ -49,6 +50,37 @@ check classic_own_reps 'grep -q "^| subgoal | measured | 40 / 40 | 40 |" "$tmp/c
 # Published ratio: Warthog-Astar 89.98 ms over SGCH-JPD's 0.2333 ms = 385.62, rank 2 of 2.
 check classic_compare 'grep -q "^| gppc:Warthog-Astar | [0-9.]* | [0-9.]* | [0-9] | 89.9789 | 385.62 | 2 |" "$tmp/c.md"'
 check classic_meta 'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); c=j[\"config\"]; assert c[\"reproduce\"]==\"gppc2023-classic\" and c[\"convention\"]==\"center\" and len(c[\"rows\"])==4" "$tmp/c/meta.json"'
+# Memory like for like (SPEC §14): stored / structure bytes are the entry's stored_bytes or our
+# memory_bytes, summed over the maps; peak RSS the entry's peak_rss_bytes, or for our own the peak
+# their own navbench process printed on each map (run/memory-REP-MAP.err), the largest; never a sum.
+memory_rule() {  # OUT: the meta.json rows against run/results.build.csv and the memory notes
+  python3 - "$1" <<'PY'
+import csv, glob, json, os, re, sys
+out = sys.argv[1]
+rows = json.load(open(os.path.join(out, "meta.json")))["config"]["rows"]
+build = list(csv.DictReader(open(os.path.join(out, "run/results.build.csv"))))
+bad = []
+for r in rows:
+    rep = r["representation"]
+    b = [x for x in build if x["representation"] == rep]
+    entry = rep.startswith("gppc:")
+    at_rest = sum(float(x["stored_bytes"] if entry else x["memory_bytes"]) for x in b)
+    if entry:
+        peak = max(float(x["peak_rss_bytes"]) for x in b)
+    else:
+        notes = glob.glob(os.path.join(out, "run", f"memory-{rep}-*.err"))
+        mib = [float(m.group(1)) for f in notes for m in [re.search(r"peak RSS ([0-9.]+) MiB", open(f).read())] if m]
+        peak = max(mib) * 2 ** 20 if len(mib) == len(notes) and notes else None
+    if not b or r["stored_or_structure_bytes"] != at_rest or peak is None or abs(r["peak_rss_bytes"] - peak) > 1:
+        bad.append(f"{rep}: stored/structure {r['stored_or_structure_bytes']} (want {at_rest}), peak {r['peak_rss_bytes']} (want {peak})")
+    if not entry and not (r["peak_rss_bytes"] > at_rest):  # a whole process holds more than its structure
+        bad.append(f"{rep}: peak RSS {r['peak_rss_bytes']} not above its structure's {at_rest} bytes")
+if bad:
+    print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+}
+check classic_memory_like_for_like 'memory_rule "$tmp/c"'
 check classic_html 'grep -q "<th> mean suboptimality" "$tmp/c/index.html" && grep -q "<td> Warthog-Astar " "$tmp/c/index.html"'
 
 "$nb" reproduce gppc2023-anyangle --config "$tmp/anyangle.txt" --data "$tmp/pub" --out "$tmp/a" > "$tmp/a.md" 2> "$tmp/a.err"
@@ -56,6 +88,7 @@ check anyangle_entry 'grep -q "^| gppc:RayScan | measured | 20 / 20 | 20 |" "$tm
 check anyangle_published 'grep -A1 "^| gppc:RayScan | measured" "$tmp/a.md" | grep -q "^| RayScan | published | 256000 / 256000 |"'
 check anyangle_visgraph 'grep -q "^| visgraph | measured | 20 / 20 | 20 |" "$tmp/a.md"'
 check anyangle_corner 'grep -q "corner convention" "$tmp/a.md"'
+check anyangle_memory_like_for_like 'memory_rule "$tmp/a"'
 
 # One-line errors, exit status 2.
 one_line() { "$nb" "$@" > /dev/null 2> "$tmp/e"; local s=$?; [ $s -eq 2 ] && [ "$(wc -l < "$tmp/e")" -eq 1 ]; }

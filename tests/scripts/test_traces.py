@@ -8,7 +8,8 @@ hand below: no PyPI), its expand events must equal the row's `expansions`, its g
 row's `generated`, its end event's path the row's path (paths.csv, smoothing none, same points),
 every parent must be generated before its child, a table answer must say so and hold no expansions,
 an unreachable goal's trace must end with no path, and a trace cut at --trace-cap must stay valid,
-under the cap, with a note, and a sweep's shards merged must carry every unit's traces. Every trace
+under the cap, with a note, and a sweep's shards merged must carry every unit's traces. The rows of
+a traced query carry traced = 1, every other row of the run 0 (docs/traces.md#traced-rows). Every trace
 opens with its structure layer (the event `structure`), whose segments must be those `navbench
 structure` writes for the representation, within half the cap (cut there with a note).
 --large: grid8 A* on Aurora's longest scenario query (../shared/datasets/movingai/sc1/Aurora.map):
@@ -198,7 +199,23 @@ def check_run(prefix):
                       f"{name}: the end event's path differs from the row's")
         else:
             check("path" not in end, f"{name}: a {row['status']} query's trace ends with a path")
+    traced_rows_errors(prefix, index)
     return index
+
+
+def traced_rows_errors(prefix, index):
+    """The column `traced` (docs/traces.md#traced-rows): 1 on every row (each smoothing) of a
+    traced query, 0 on every other row of the same run."""
+    rows = list(csv.DictReader(open(prefix + ".csv")))
+    if not check(rows and "traced" in rows[0], f"{prefix}.csv: a run with --trace has no column traced"):
+        return
+    want = {key(t) for t in index}
+    for r in rows:
+        marked = r["traced"]
+        check(marked == ("1" if key(r) in want else "0"),
+              f"{prefix}.csv: {key(r)} {r['smoothing']}: traced {marked!r}, its query was{'' if key(r) in want else ' not'} traced")
+    check(any(r["traced"] == "0" for r in rows) or len(want) == len({key(r) for r in rows}),
+          f"{prefix}.csv: no untraced row to tell apart")
 
 
 def default_checks(nb, root, tmp):
@@ -225,6 +242,10 @@ def default_checks(nb, root, tmp):
     ups = sum(json.load(open(os.path.join(tmp, "b/traces", t["file"])))["navbench"]["events"]["update"] for t in index)
     check(len(index) == 8, f"{len(index)} Theta* traces, expected 8")
     check(ups > 0, "Theta*'s traces hold no parent change (update events)")
+    # Without --trace the rows have no column traced (the group is only in traced runs).
+    prefix = os.path.join(tmp, "u", "run")
+    run(nb, ["--map", maps[0], "--rep", "grid8", "--limit", "2", "--quiet"], prefix)
+    check("traced" not in open(prefix + ".csv").readline().strip().split(","), "an untraced run has the column traced")
     # A disc agent: grid8 on the shrunk map, visgraph's tangent graph (paths with arcs).
     prefix = os.path.join(tmp, "r", "run")
     run(nb, ["--map", maps[0], "--rep", "grid8,visgraph", "--radius", "0.5", "--limit", "4", "--trace", "2", "--paths",

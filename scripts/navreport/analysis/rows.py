@@ -42,7 +42,7 @@ PAIR_COLUMNS = [c for c, _ in QUERY_KEYS]
 ROW_COLUMNS = ["map", "collection", "scen_index", "representation", "heuristic", "smoothing", "convention", "status",
                "length", "optimal", "octile_optimal", "gap", "valid", "expansions", "locate_us", "search_us",
                "smooth_us", "message", "radius", "epoch", "search", "clearance", "turn", "cost", "octile_optimal_cost",
-               "terrain", "optimal_cost", "cost_gap"]
+               "terrain", "optimal_cost", "cost_gap", "traced"]
 
 
 TEXT_USED = ["map", "collection", "representation", "heuristic", "smoothing", "convention", "status", "message", "search"]

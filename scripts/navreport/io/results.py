@@ -15,7 +15,7 @@ from navbench.files import (CHUNK_ROWS, COMPANION_NAMES, COMPANION_SUFFIXES, REQ
                             read_build_csv, read_csv_typed, read_meta, read_paths_csv, read_results_csv, read_table,
                             read_threads_csv, read_updates_csv, resolve_folder, schema_for, take_rows)
 from navbench.labels import search_label  # noqa: F401
-from navbench.rules import query_time_us, terrain_texts  # noqa: F401
+from navbench.rules import query_time_us, terrain_texts, traced_mask  # noqa: F401
 
 
 @dataclass

@@ -33,7 +33,8 @@ def missing_html(a) -> str:
     counts["_rows"] = per_config(np.ones(len(rows), dtype=bool))
     counts["_invalid"] = per_config(bad_mask)
     counts["_gap"] = per_config(ok & rows["gap"].isna().to_numpy(bool))
-    counts["_time"] = per_config(ok & rows["query_us"].isna().to_numpy(bool))
+    traced = common.traced_mask(rows).to_numpy(bool)  # timed with their trace: no time (docs/traces.md#traced-rows)
+    counts["_time"] = per_config(ok & rows["query_us"].isna().to_numpy(bool) & ~traced)
     code_of = {c: k for k, c in enumerate(rows["config"].cat.categories)}
     body = []
     for cfg in config_order(rows):
@@ -49,6 +50,10 @@ def missing_html(a) -> str:
            ". Not applicable rows (a combination that cannot run by construction, docs/results.md#query-status) are left out of "
            "every denominator; no_path, invalid_query and error count as unsolved.</p>",
            f"<details><summary>Per configuration</summary><table>{head}{''.join(body)}</table></details>"]
+    if traced.any():
+        out.append(f"<p class='note'>{int(traced.sum())} rows are of traced queries (<code>--trace</code>): their search "
+                   "wrote its trace while it was timed, so their times are left out of every timing statistic; they "
+                   "count for status, validity and gap (docs/traces.md#traced-rows).</p>")
     if status["error"].any():
         errs = plain(common.take_rows(rows, status["error"], ["config", "message"]))
         out.append(counts_table(errs, {"config": "configuration", "message": "message"}, "Error messages", open_=True))
