@@ -129,6 +129,29 @@ def check_select(res):
         check("no-such-map" in str(e), f"select of an unknown map: {e}")
 
 
+def check_traced(navbench_py, root, tmp):
+    """A traced query's rows (--trace, docs/traces.md#traced-rows) have no time in summarize (the
+    one rule of query times), and still count for solved and gap."""
+    import statistics
+    import navbench
+    prefix = os.path.join(tmp, "traced")
+    package_fixture.run([navbench_py, "run", "--map", package_fixture.ROOMS, "--rep", "grid8", "--trace", "3",
+                         "--out", prefix], root)
+    q = navbench.load(prefix).queries
+    check(str(q["traced"].dtype) == "boolean" and int(q["traced"].sum()) > 0, f"traced: boolean, {int(q['traced'].sum())} rows")
+    t = navbench.summarize(q, by=["smoothing"]).set_index("smoothing")
+    bad = []
+    for s, rows in ((s, [x for x in csv_rows(prefix + ".csv") if x["smoothing"] == s]) for s in t.index
+                    if t.loc[s, "applicable"] > 0):
+        times = [sum(float(x[c] or 0) for c in ("locate_us", "search_us", "smooth_us")) for x in rows
+                 if x["status"] == "ok" and x["traced"] != "1"]
+        solved = sum(x["status"] == "ok" for x in rows)
+        if not (math.isclose(t.loc[s, "time_median"], statistics.median(times), rel_tol=1e-9)
+                and t.loc[s, "time_median_n"] == len(times) and t.loc[s, "solved_pct_n"] == len(rows) and solved > len(times)):
+            bad.append(s)
+    check(not bad, f"summarize: the median time of the untraced solved rows, solved over every row{': not ' + str(bad) if bad else ''}")
+
+
 def check_pip(root, fx, tmp):
     venv = os.path.join(tmp, "venv")
     subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv], check=True, timeout=300)
@@ -162,6 +185,7 @@ def main():
     check_tables(res, meta, root)
     check_summarize(res, fx, root, tmp)
     check_select(res)
+    check_traced(navbench_py, root, tmp)
     check_pip(root, fx, tmp)
     return finish(tmp, "package")
 
