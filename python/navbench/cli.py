@@ -52,7 +52,7 @@ def export_main(argv) -> int:
 def compare_main(argv) -> int:
     ap = _Parser(prog="navbench compare", description=(
         "Pair two runs' queries (map, scenario index, convention, terrain, radius, epoch) per configuration: the "
-        "typical time ratio B / A and the mean gap difference B - A with 95 %% intervals "
+        "typical time ratio B / A and the mean gap difference B - A with 95 % intervals "
         "(docs/results.md#comparing-two-runs)."))
     ap.add_argument("a", help="run A: result-set PREFIX, PREFIX.csv or folder")
     ap.add_argument("b", help="run B")
@@ -62,6 +62,8 @@ def compare_main(argv) -> int:
     ap.add_argument("--boot", type=int, default=None, help="bootstrap resamples (default 1000)")
     add_arguments(ap)
     args = ap.parse_args(argv)
+    if args.boot is not None and args.boot < 100:
+        raise InputError("--boot: use at least 100 resamples")
     import pandas as pd
     from navbench import compare, load, select
     from navbench.subset import check_known, parse_list
