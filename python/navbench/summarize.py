@@ -72,7 +72,7 @@ def counts_and_samples(arrays: dict, pos: np.ndarray):
     """The counts of the rows at pos (one group) and the samples of its statistics (rules.metric_samples
     over its applicable rows)."""
     app = pos[arrays["applicable"][pos]]
-    counts = {"rows": len(pos), "applicable": len(app), "not_applicable": len(pos) - len(app)}
+    counts = {"rows": len(pos), "not_applicable": len(pos) - len(app), "applicable": len(app)}
     samples = rules.metric_samples(arrays["ok"][app], arrays["valid"][app], arrays["time"][app], arrays["gap"][app])
     return counts, samples
 
