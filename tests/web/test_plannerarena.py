@@ -30,18 +30,10 @@ import urllib.request
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "scripts"))
 import package_fixture  # noqa: E402
-
-FAILS = []
+from package_fixture import FAILS, check  # noqa: E402
 APP_DIRS = [os.environ.get("NAVBENCH_PLANNERARENA", ""), "/usr/share/ompl/plannerarena",
             "/opt/navbench/plannerarena/usr/share/ompl/plannerarena"]
 R_PACKAGES = ["shiny", "shinyjs", "dplyr", "dbplyr", "tidyr", "ggplot2", "Hmisc", "RSQLite", "markdown", "rlang"]
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        FAILS.append(what)
-    return cond
 
 
 def skip(why):
