@@ -6,8 +6,8 @@ shaped like the default job's, in a few seconds.
   map, and one grid map again with an inflation cost layer (6 queries): its configurations are
   faceted 'plain map' / 'terrain ...' as the default job's are; grid8, navmesh, visgraph, smoothing
   none and los.
-- OUT/one: `navbench run` over one of those maps, plain, all of its 40 queries (the issue's "new
-  one-map run" to compare against).
+- OUT/one: `navbench run --paths` over one of those maps, plain, all of its 40 queries (the issue's
+  "new one-map run" to compare against).
 
 Every number comes from navbench; nothing here is hand-written.
 """
@@ -44,7 +44,7 @@ def make(navbench: str, root: str, out: str) -> dict:
         json.dump(config, f, indent=1)
     run([navbench, "sweep", os.path.join(out, "sweep-config.json"), "--out", os.path.join(out, "sweep"), "--jobs", "2",
          "--quiet"], root)
-    cmd = [navbench, "run", "--map", ROOMS, "--smoothing", ",".join(SMOOTHING), "--out", os.path.join(out, "one")]
+    cmd = [navbench, "run", "--map", ROOMS, "--smoothing", ",".join(SMOOTHING), "--paths", "--out", os.path.join(out, "one")]
     for rep in REPS:
         cmd += ["--rep", rep]
     run(cmd, root)

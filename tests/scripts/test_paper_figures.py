@@ -2,7 +2,8 @@
 """Figures for papers and subsets (docs/results.md#figures-for-papers, #subsets) on a result set that
 navbench makes here (package_fixture.py):
 
-- `pdffonts` finds no Type 3 font in any PDF that plots.py (--paper) or report.py (its figures/) writes;
+- `pdffonts` finds no Type 3 font in any PDF that plots.py (--paper), report.py (its figures/) or
+  pathviz.py writes;
 - plots.py --paper single writes PDFs 3.4 in (244.8 pt) wide, --paper double 7 in (504 pt), and
   --width/--font alone; text 8 pt;
 - with --collections, every figure's title names the subset, and the report's first scope too;
@@ -93,6 +94,11 @@ def main():
           "report.py's figures: no Type 3 font")
     check("The answer: collection generated" in page and "Collection hand" not in page,
           "report.py --collections generated: the answer names the subset, the hand-drawn maps' collection is left out")
+    pics = os.path.join(tmp, "pictures")
+    r = script(root, "pathviz.py", "--map", package_fixture.ROOMS, "--paths", fx["one"] + ".paths.csv", "--scen-index", "0",
+               "--formats", "pdf", "--out", pics)
+    check(r.returncode == 0 and glob.glob(os.path.join(pics, "*.pdf")) and not type3(glob.glob(os.path.join(pics, "*.pdf"))),
+          "pathviz.py --formats pdf: no Type 3 font")
     for args, word in ((["--width", "50"], "outside"), (["--formats", "bmp"], "bmp"), (["--collections", "nope"], "nope")):
         r = script(root, "plots.py", fx["sweep"], "--out", os.path.join(tmp, "bad"), *args)
         lines = r.stderr.strip().splitlines()
