@@ -9,12 +9,14 @@ on 127.0.0.1 with that database (Rscript -e shiny::runApp). In headless Chromium
 - with every planner selected, the plot as Planner Arena exports it (its "Download plot as PDF")
   names every configuration: the plot shows navbench's configurations;
 - the attribute menu offers navbench's run properties (time, solved, length, valid, clearance,
-  turning).
+  turning);
+- the database holds the same rows as a run of a second commit too, and the Regression page offers
+  both navbench versions and draws its plot.
 
 The app comes from Debian's ompl-plannerarena, unpacked by scripts/setup into
 /opt/navbench/plannerarena (or $NAVBENCH_PLANNERARENA: the folder holding server.R); Debian 12
 lacks its R dependency `pool`, for which tests/web/plannerarena-pool/ is installed into a temporary
-R library (dbPool: one DBI connection). Screenshot: OUT/plannerarena.png.
+R library (dbPool: one DBI connection). Screenshots: OUT/plannerarena.png, OUT/plannerarena-regression.png.
 
     test_plannerarena.py NAVBENCH ROOT OUT     exit 0 pass, 1 fail, 77 skipped (no R, app, OMPL script or browser)
 """
@@ -61,15 +63,36 @@ def prerequisites():
     return app
 
 
+LATER = "f" * 40  # the commit of the second run: the same rows as of a later navbench
+
+
+def later_run(sweep, tmp):
+    """The sweep's result set again as a run of another commit (its meta.json's git_commit changed)."""
+    import json
+    prefix = os.path.join(tmp, "later")
+    for suffix in (".csv", ".build.csv"):
+        shutil.copy(os.path.join(sweep, "results" + suffix), prefix + suffix)
+    meta = json.load(open(os.path.join(sweep, "results.meta.json")))
+    meta["git_commit"], meta["git_dirty"] = LATER, False
+    json.dump(meta, open(prefix + ".meta.json", "w"))
+    return prefix, meta
+
+
 def ompl_database(navbench, root, tmp):
+    """OMPL's database of the sweep and of the same rows as a run of another commit; the labels
+    of the configurations and the two versions."""
     fx = package_fixture.make(navbench, root, os.path.join(tmp, "fx"))
+    later, _ = later_run(fx["sweep"], tmp)
     logs = os.path.join(tmp, "logs")
-    subprocess.run([navbench, "export", fx["sweep"], "--ompl", logs], check=True, capture_output=True, timeout=300)
+    subprocess.run([navbench, "export", fx["sweep"], later, "--ompl", logs], check=True, capture_output=True, timeout=300)
     db = os.path.join(tmp, "benchmark.db")
     files = sorted(os.path.join(logs, f) for f in os.listdir(logs))
     subprocess.run(["ompl_benchmark_statistics", *files, "-d", db], check=True, capture_output=True, timeout=300)
     labels = sorted({f"{r} · {s}" for r in package_fixture.REPS for s in package_fixture.SMOOTHING})
-    return db, labels
+    import json
+    meta = json.load(open(os.path.join(fx["sweep"], "results.meta.json")))
+    first = f"navbench {meta['git_commit'][:12]}" + ("-dirty" if meta.get("git_dirty") else "")
+    return db, labels, sorted([first, f"navbench {LATER[:12]}"])
 
 
 def r_library(tmp):
@@ -152,7 +175,19 @@ def plot_src(d):
                             " && !document.documentElement.classList.contains('shiny-busy') ? i.src : null;")
 
 
-def browse(url, labels, out):
+def regression(d, versions, out):
+    """The Regression page: both navbench versions offered, a plot drawn."""
+    d.find_element("link text", "Regression").click()
+    drawn = wait_for("the regression plot", lambda: d.execute_script(
+        "var p = document.querySelector('#regr_plot'), i = p && p.querySelector('img');"
+        "return i && i.complete && i.naturalWidth > 0 && !p.classList.contains('recalculating');"))
+    got = sorted(b.get_attribute("value") for b in d.find_elements("css selector", "input[name='regr_versions']"))
+    check(drawn and got == versions, f"the Regression page compares navbench's two commits: {got}")
+    time.sleep(1)
+    d.save_screenshot(os.path.join(out, "plannerarena-regression.png"))
+
+
+def browse(url, labels, versions, out):
     d = chrome()
     try:
         d.get(url)
@@ -179,6 +214,7 @@ def browse(url, labels, out):
         text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True).stdout
         missing = [x for x in labels if x not in text]
         check(not missing, f"Planner Arena's plot (its PDF export) names every configuration{': missing ' + str(missing) if missing else ''}")
+        regression(d, versions, out)
     finally:
         d.quit()
 
@@ -188,10 +224,10 @@ def main():
     app = prerequisites()
     os.makedirs(out, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="navbench-plannerarena.")
-    db, labels = ompl_database(navbench, root, tmp)
+    db, labels, versions = ompl_database(navbench, root, tmp)
     proc, url = start_app(app, db, r_library(tmp), tmp)
     try:
-        browse(url, labels, out)
+        browse(url, labels, versions, out)
     finally:
         os.killpg(proc.pid, 15)
         try:
