@@ -4,7 +4,11 @@ the report and the same number computed with the package agree.
 
 - A row of status not_applicable is left out of every denominator (the combination cannot run,
   by construction); every other status but ok counts as unsolved.
-- solved: ok rows over the applicable rows; valid: valid paths over the solved rows.
+- solved: ok rows over the applicable rows whose query has a path (navbench.candidates.path_exists:
+  a finite optimum or reference cost, and not invalid_query; SPEC §14); valid: paths whose `valid`
+  is 1 over the solved rows (a path of unknown validity is not valid).
+- the candidate rule (SPEC §14, navbench.candidates): every path valid and every query that has a
+  path answered.
 - query time (locate_us + search_us + smooth_us): over the solved rows that were not traced
   (`traced` = 1: timed with their trace, docs/traces.md#traced-rows).
 - gap: over the solved rows that have a gap (an exact optimum).
@@ -65,13 +69,17 @@ def legacy_not_applicable(status, message) -> np.ndarray:
         np.zeros(0, dtype=bool)
 
 
-def metric_samples(ok, valid, time, gap) -> dict:
+def metric_samples(ok, valid, time, gap, has_path=None) -> dict:
     """The samples of QUERY_STATISTICS over a configuration's applicable rows (arrays of equal
-    length; ok: status == ok): solved 1/0 on every row, valid, time and gap on the solved rows only
-    (NaN elsewhere, and NaN where a row lacks the value)."""
+    length; ok: status == ok; has_path: the row's query has a path, candidates.path_exists):
+    solved 1/0 on the rows whose query has a path (SPEC §14: a query without a path is not missed;
+    NaN elsewhere; every row when has_path is None), valid 1/0 on the solved rows (a path of
+    unknown validity is not valid), time and gap on the solved rows (NaN elsewhere, and where a
+    row lacks the value)."""
     ok = np.asarray(ok, dtype=bool)
-    return {"solved": ok.astype(float),
-            "valid": np.where(ok, np.asarray(valid, dtype=float), np.nan),
+    solved = ok.astype(float) if has_path is None else np.where(np.asarray(has_path, dtype=bool), ok, np.nan)
+    return {"solved": solved,
+            "valid": np.where(ok, np.asarray(valid, dtype=float) == 1, np.nan),
             "time": np.where(ok, np.asarray(time, dtype=float), np.nan),
             "gap": np.where(ok, np.asarray(gap, dtype=float), np.nan)}
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from navbench import rules, stats
+from navbench import candidates, rules, stats
 
 DEFAULT_BY = ("representation", "search", "heuristic", "smoothing", "convention", "radius", "terrain")
 
@@ -58,12 +58,14 @@ def statuses(df) -> np.ndarray:
 
 
 def row_arrays(df) -> dict:
-    """What the statistics read of each row: ok, applicable, valid, time (rules.query_time_us, or
-    the column query_us a reader derived with it), gap."""
+    """What the statistics read of each row: ok, applicable, has_path (candidates.path_exists, or
+    the column has_path a reader derived with it), valid, time (rules.query_time_us, or the column
+    query_us a reader derived with it), gap."""
     st = statuses(df)
     time = floats(df["query_us"]) if "query_us" in df.columns else floats(rules.query_time_us(df))
+    has_path = df["has_path"].to_numpy(bool) if "has_path" in df.columns else candidates.path_exists(df)
     nan = np.full(len(df), np.nan)
-    return {"ok": st == "ok", "applicable": st != "not_applicable",
+    return {"ok": st == "ok", "applicable": st != "not_applicable", "has_path": has_path,
             "valid": floats(df["valid"]) if "valid" in df.columns else nan,
             "time": time, "gap": floats(df["gap"]) if "gap" in df.columns else nan}
 
@@ -73,7 +75,8 @@ def counts_and_samples(arrays: dict, pos: np.ndarray):
     over its applicable rows)."""
     app = pos[arrays["applicable"][pos]]
     counts = {"rows": len(pos), "not_applicable": len(pos) - len(app), "applicable": len(app)}
-    samples = rules.metric_samples(arrays["ok"][app], arrays["valid"][app], arrays["time"][app], arrays["gap"][app])
+    samples = rules.metric_samples(arrays["ok"][app], arrays["valid"][app], arrays["time"][app], arrays["gap"][app],
+                                   arrays["has_path"][app])
     return counts, samples
 
 
@@ -89,9 +92,9 @@ def statistics_task(task) -> dict:
 
 def summarize_groups(arrays: dict, groups, n_boot=None, run_tasks=None) -> list:
     """The records of groups: [(record with the group's key columns, positions of its rows in
-    arrays (row_arrays), seed, builds or None, build seed)], each record with rows, applicable,
-    not_applicable, every statistic's estimate, _lo, _hi, _n, then invalid_paths; a group without
-    applicable rows gets its counts only. run_tasks(fn, tasks) -> results runs the bootstraps (the
+    arrays (row_arrays), seed, builds or None, build seed)], each record with rows, not_applicable,
+    applicable and every statistic's estimate, _lo, _hi, _n; a group without applicable rows gets
+    its counts only. run_tasks(fn, tasks) -> results runs the bootstraps (the
     report's spreads them over processes); default one after the other."""
     recs, tasks = [], []
     for rec, pos, seed, builds, build_seed in groups:
@@ -99,12 +102,11 @@ def summarize_groups(arrays: dict, groups, n_boot=None, run_tasks=None) -> list:
         rec = {**rec, **counts}
         recs.append(rec)
         if counts["applicable"]:
-            tasks.append((rec, (samples, builds, seed, build_seed, n_boot), int(np.nansum(samples["valid"] == 0))))
-    results = (run_tasks or (lambda fn, ts: [fn(t) for t in ts]))(statistics_task, [t for _, t, _ in tasks])
-    for (rec, _, invalid), res in zip(tasks, results):
+            tasks.append((rec, (samples, builds, seed, build_seed, n_boot)))
+    results = (run_tasks or (lambda fn, ts: [fn(t) for t in ts]))(statistics_task, [t for _, t in tasks])
+    for (rec, _), res in zip(tasks, results):
         for k, (est, lo, hi, n) in res.items():
             rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
-        rec["invalid_paths"] = invalid
     return recs
 
 
@@ -119,12 +121,15 @@ def _builds_of(builds, g):
     return per_map["build_ms"].to_numpy(float), per_map["memory_bytes"].to_numpy(float)
 
 
-def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None):
+def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, widening=None):
     """The report's statistics per group of df's rows (navbench.load's queries, or the report's
     rows). by: the grouping columns (default: default_by). builds: build rows (navbench.load's
     builds) for build_ms and memory per map. seed: the bootstrap seed (each group's own is
     stats.seed_for(seed, *its key), so adding a group changes no other's interval). boot:
-    resamples per interval (default stats.N_BOOT, 1000). Groups in order of first appearance."""
+    resamples per interval (default stats.N_BOOT, 1000). widening: candidates.Widening, how far the
+    candidate rule is widened (default: not). Groups in order of first appearance; each with the
+    candidate rule's columns too (candidates.summarise: is_candidate, reason, valid_share,
+    solved_share, invalid_paths, missed, ...)."""
     import pandas as pd
     by = list(by) if by is not None else default_by(df)
     missing = [c for c in by if c not in df.columns]
@@ -142,6 +147,12 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None):
                        _builds_of(builds, df.iloc[pos]) if with_builds else None,
                        stats.seed_for(seed, "summarize", *key, "build")))
     t = pd.DataFrame(summarize_groups(arrays, groups, boot))
+    gid = np.zeros(len(df), dtype=np.int64)
+    for k, (_, pos, *_) in enumerate(groups):
+        gid[pos] = k
+    cand = candidates.summarise(df.assign(_group=gid), "_group", widening or candidates.Widening(),
+                                has_path=arrays["has_path"])
+    t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))
     t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("build_ms", "ms"),
                                           ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
                                           ("gap_mean", "ratio"), ("gap_p95", "ratio"), ("gap_max", "ratio"))

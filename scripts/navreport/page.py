@@ -39,7 +39,7 @@ p.verdict { font-size: 16px; margin: .5em 0 .6em; background: #f4f8fc; border-le
 table.answer-table { margin: .2em 0 .5em; } table.answer-table caption { text-align: left; font-weight: 600;
   font-size: 14px; padding: 2px 0; caption-side: top; }
 table.answer-table { font-size: 12.5px; } table.answer-table td, table.answer-table th { padding: 2px 4px; }
-table.answer-table td:nth-child(2) { white-space: nowrap; }
+table.answer-table .seg { white-space: nowrap; }
 table.answer-table td.key { color: #666; text-align: right; font-size: 12px; }
 table.answer-table th { font-size: 12px; } table.answer-table th .unit { font-size: 11px; }
 table.answer-table th.mark, table.answer-table td.mark { text-align: center; width: 40px; }
@@ -49,6 +49,10 @@ table.answer-table tr.front td:nth-child(2) { font-weight: 600; }
 table.answer-table a { color: inherit; text-decoration: none; border-bottom: 1px dotted #888; }
 p.small { font-size: 13px; color: #444; margin: .3em 0; }
 .warn { color: #b00; }
+table.not-candidates caption { font-weight: 600; } table.not-candidates td.reason { font-size: 12px; color: #444; }
+table.answer-table.not-candidates td, table.answer-table.not-candidates th { padding: 1px 4px; }
+table.not-candidates { margin-top: 0; } td.share.warn { color: #b00; font-weight: 600; }
+.badge.out { background: #999; } tr.not-candidate td { color: #666; }
 table { border-collapse: collapse; font-size: 13px; margin: .5em 0; }
 th, td { border: 1px solid #d4d4d4; padding: 3px 6px; vertical-align: top; }
 th { background: #f0f0f0; font-weight: 600; text-align: left; }
@@ -195,6 +199,9 @@ def write_tables(a, out_dir: str) -> None:
         summary = pd.concat(summaries, ignore_index=True)
         for c in [c for c in summary.columns if c.endswith("_n")]:
             summary[c] = summary[c].fillna(0).astype(int)
+        for c in ("na_maps", "unrun_maps"):  # the maps counted apart (python/navbench/candidates.py), as text
+            if c in summary.columns:
+                summary[c] = summary[c].map(lambda v: ";".join(v) if isinstance(v, tuple) else "")
         summary.to_csv(os.path.join(out_dir, "summary.csv"), index=False)
     budgets = [b for sc in a.scopes for b in sc.budgets]
     pd.DataFrame(budgets, columns=["scope", "facet", "kind", "column", "budget", "budget_text", "configurations", "of",

@@ -2,7 +2,7 @@
 
     scripts/navpy.sh scripts/report.py RESULTS... --out DIR [--compare RESULTS_B...]
         [--title TEXT] [--seed N] [--map-files DIR_OR_FILE ...] [--paths-dir DIR] [--figures svg,pdf|none]
-        [--maps NAMES] [--collections NAMES] [--reps NAMES]
+        [--maps NAMES] [--collections NAMES] [--reps NAMES] [--accept-invalid PCT] [--accept-unsolved PCT]
 
 RESULTS are result-set PREFIXes, PREFIX.csv files or sweep directories (docs/results.md); a folder holding
 the shard folders of a sharded sweep is read through its merged/ results (navbench merge). Writes
@@ -12,9 +12,12 @@ redrawing of every chart, about half the report's time on the default job), DIR/
 in the results folder's paths/ directory), DIR/summary.csv (the ranked table, all scopes).
 
 First screen: the verdict in one sentence, one table per facet (plain maps, weighted maps, ...)
-whose rows are the Pareto front's points with median query time, mean gap (or cost gap), build
-time and memory per map, the budget answers as marked columns, and the compact Pareto chart
-beside them. Then every configuration's chart with intervals, the ranked table (seeded bootstrap
+whose rows are the Pareto front's points with median query time, mean gap (or cost gap), valid %,
+solved %, build time and memory per map, the budget answers as marked columns, and the compact
+Pareto chart beside them. Only candidates (SPEC §14, python/navbench/candidates.py: every path valid,
+every query that has a path answered) stand on the fronts, in the verdict, the budgets and the
+ranking; right below each front table, the facet's other configurations ("Not candidates") with
+both shares and why. --accept-invalid PCT / --accept-unsolved PCT widen the rule, and the page says so. Then every configuration's chart with intervals, the ranked table (seeded bootstrap
 intervals, n per value, best per column marked) and paired verdicts (Wilcoxon signed-rank on the
 same queries, Holm-corrected); each collection folded; then cost as the work grows, ECDFs, path
 pictures, missing data, and the run metadata last, long sections folded.
@@ -34,7 +37,7 @@ import os
 
 import pandas as pd
 
-from navbench import stats, subset
+from navbench import candidates, stats, subset
 from navreport.analysis import rows
 from navreport.analysis.analyse import analyse
 from navreport.io import results as common
@@ -63,7 +66,17 @@ def main() -> int:
                          "default) or none; each is a matplotlib redrawing of every chart")
     ap.add_argument("--threads", nargs="+", default=[], metavar="DIR",
                     help="folders holding a threads.csv of scripts/thread-scaling (a results folder's own is found)")
+    ap.add_argument("--accept-invalid", type=float, default=0.0, metavar="PCT",
+                    help="widen the candidates (SPEC §14): a configuration with up to PCT %% of its paths invalid may "
+                         "stand on the fronts, in the verdict and the budgets (default 0: every path valid); the page says so")
+    ap.add_argument("--accept-unsolved", type=float, default=0.0, metavar="PCT",
+                    help="likewise for the queries that have a path: up to PCT %% of them missed (default 0)")
     args = ap.parse_args()
+    for name in ("accept_invalid", "accept_unsolved"):
+        v = getattr(args, name)
+        if not 0 <= v <= 100:
+            raise common.InputError(f"--{name.replace('_', '-')}: give a percentage from 0 to 100, not {v:g}")
+    widening = candidates.Widening(invalid_pct=args.accept_invalid, unsolved_pct=args.accept_unsolved)
     if args.boot < 100:
         raise common.InputError("--boot: use at least 100 resamples")
     stats.N_BOOT = args.boot
@@ -87,12 +100,13 @@ def main() -> int:
             raise common.InputError(f"{d}: holds no threads.csv (write one with scripts/thread-scaling --out {d})")
         extra.append(common.ResultData(rows=pd.DataFrame(), build=pd.DataFrame(),
                                        threads=common.read_threads_csv(os.path.join(d, "threads.csv"))))
-    a = analyse(data, seed=args.seed, dynamic=extra, subset=scope_name)
+    a = analyse(data, seed=args.seed, dynamic=extra, widening=widening, subset=scope_name)
     compare = None
     if args.compare:
         b = rows.load(args.compare)
         common.apply_subset(b, args)
-        compare = (analyse(b, seed=args.seed, subset=scope_name), " ".join(args.results), " ".join(args.compare))
+        compare = (analyse(b, seed=args.seed, widening=widening, subset=scope_name), " ".join(args.results),
+                   " ".join(args.compare))
     ctx = Context(analysis=a, inputs=args.results, map_dirs=args.map_files, path_dirs=args.paths_dir, compare=compare)
     page = write_report(ctx, args.out, args.title, figures=tuple(figures))
     print(f"report.py: wrote {os.path.join(args.out, 'report.html')} ({len(page) // 1024} KiB), figures/, summary.csv")

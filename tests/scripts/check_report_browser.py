@@ -5,11 +5,14 @@ checks what a reader sees at a 1280 px wide window:
   - every <img> loaded (naturalWidth > 0) and every plotly chart rendered (an SVG with traces);
   - every figure, image, chart and table within 1280 px (and the page does not scroll sideways);
   - the overall ranked table equals a recomputation from the result CSVs done here, with plain
-    pandas and without the report's code (solved %, valid %, median / p95 query time,
+    pandas and without the report's code (solved % over the queries that have a path, valid % over
+    the paths returned, median / p95 query time,
     mean / p95 / max gap, build ms and memory per map);
   - the first screen as the page opens: the verdict, a facet table whose rows name build time and
-    memory, the budget answers and the Pareto chart within the 900 px window; the links to the
+    memory, its budget answers and the Pareto chart within the 900 px window; the links to the
     ranked table, and each link of the sticky index, unfold and bring up their target;
+  - every facet table and table of non-candidates shows valid % and solved % (SPEC §14), and every
+    row of a front table is a candidate (100 % and 100 %) unless the page says the rule was widened;
 and saves a screenshot of the first screen (and a full-page one, every section unfolded).
 
     check_report_browser.py REPORT_DIR RESULTS_CSV[,RESULTS_CSV...] SCREENSHOT.png [--full FULL.png]
@@ -66,13 +69,20 @@ def recompute(csvs):
     t = r[["locate_us", "search_us", "smooth_us"]]
     r["qt"] = t.fillna(0).sum(axis=1).where(t.notna().any(axis=1))
     out = {}
+    # SPEC §14: a query has a path when an optimum or a reference cost is known and it is a valid query.
+    known = pd.Series(False, index=r.index)
+    for c in ("optimal", "octile_optimal", "optimal_cost", "octile_optimal_cost"):
+        if c in r.columns:
+            known |= pd.to_numeric(r[c], errors="coerce").notna()
+    r["with_path"] = known & ~r["status"].isin(["invalid_query", "not_applicable"])
     for cfg, g in r.groupby("config"):
         app = g[g["status"] != "not_applicable"]
         if app.empty:
             continue
         ok = app[app["status"] == "ok"]
-        v = {"solved_pct": len(ok) / len(app),
-             "valid_pct": (ok["valid"] == 1).sum() / ok["valid"].notna().sum() if ok["valid"].notna().any() else math.nan,
+        wp = app[app["with_path"]]
+        v = {"solved_pct": (wp["status"] == "ok").sum() / len(wp) if len(wp) else math.nan,  # over queries with a path
+             "valid_pct": (ok["valid"] == 1).sum() / len(ok) if len(ok) else math.nan,  # over the paths returned
              "time_median": ok["qt"].median(), "time_p95": ok["qt"].quantile(0.95),
              "gap_mean": ok["gap"].mean(), "gap_p95": ok["gap"].quantile(0.95), "gap_max": ok["gap"].max()}
         if b is not None:
@@ -166,18 +176,42 @@ def main():
         check(not cramped, "the facet tables fit beside the Pareto chart" + (f" (not: {cramped})" if cramped else ""))
         ans = drv.execute_script("""
             const first = document.getElementById('answer-all') || document;
-            const rows = Array.from(first.querySelectorAll('table.answer-table tbody tr'));
+            const fronts = 'table.answer-table:not(.not-candidates)';
+            const rows = Array.from(first.querySelectorAll(fronts + ' tbody tr'));
             const named = rows.filter(r => ['build_ms', 'memory'].every(m => {
                 const c = r.querySelector("td[data-metric='" + m + "']"); return c && c.textContent.trim() !== ''; }));
-            const marks = Array.from(first.querySelectorAll('table.answer-table th.mark.budget'));
-            const none = Array.from(first.querySelectorAll('table.answer-table caption')).filter(c => / budget changes this front/.test(c.textContent));
+            // The first facet table's budget answers (the tables below it may run past the first screen).
+            const t0 = first.querySelector(fronts);
+            const marks = t0 ? Array.from(t0.querySelectorAll('th.mark.budget')) : [];
+            const none = t0 ? Array.from(t0.querySelectorAll('caption')).filter(c => / budget changes this front/.test(c.textContent)) : [];
             return [rows.length, named.length, first.querySelectorAll('table.answer-table tr.front').length,
                     marks.length, marks.map(m => m.getBoundingClientRect().bottom).concat(none.map(c => c.getBoundingClientRect().bottom)),
                     none.length]""")
         check(ans[0] > 0 and ans[0] == ans[1] and ans[2] > 0,
               f"every row of the facet tables names its build time and memory ({ans[1]} of {ans[0]}; {ans[2]} on the front)")
         check(ans[3] + ans[5] > 0 and max(ans[4]) <= HEIGHT,
-              f"the budget answers are on the first screen ({ans[3]} budget columns, {ans[5]} 'no budget' notes)")
+              f"the first facet table's budget answers are on the first screen ({ans[3]} budget columns, {ans[5]} 'no budget' notes)")
+        # SPEC §14: every front and not-candidates table shows valid % and solved %; a front row is a
+        # candidate (both 100 %) unless the page says the reader widened the rule.
+        shares = drv.execute_script("""
+            const out = {tables: 0, lacking: [], short: [], widened: !!document.querySelector('p.widened')};
+            document.querySelectorAll('table.answer-table').forEach(t => {
+              out.tables++;
+              const heads = Array.from(t.tHead.rows[0].cells).map(c => c.textContent);
+              const cells = Array.from(t.tBodies[0].rows).map(r => ['valid_share', 'solved_share'].map(m =>
+                  r.querySelector("td[data-metric='" + m + "']")));
+              if (!['valid', 'solved'].every(h => heads.some(x => x.startsWith(h))) || cells.some(c => !c[0] || !c[1]))
+                out.lacking.push(t.dataset.facet);
+              if (!t.classList.contains('not-candidates'))
+                Array.from(t.tBodies[0].rows).forEach((r, i) => cells[i].forEach(c => {
+                  if (c && c.dataset.value !== '1.0') out.short.push(r.dataset.config + ' ' + c.dataset.metric + ' ' + c.dataset.value); }));
+            });
+            return out;""")
+        check(shares["tables"] > 0 and not shares["lacking"],
+              f"every facet table shows valid % and solved % ({shares['tables']} tables" +
+              (f"; not: {shares['lacking']}" if shares["lacking"] else "") + ")")
+        check(shares["widened"] or not shares["short"],
+              "every row of a front table has 100 % valid and 100 % solved" + (f" (not: {shares['short'][:3]})" if shares["short"] else ""))
         drv.save_screenshot(args.screenshot)
         print(f"screenshot: {args.screenshot}")
         link = drv.find_elements("css selector", "a.to-ranked")

@@ -54,8 +54,9 @@ def main() -> int:
         fails.append("no Terrain costs section")
     table = page[page.find("id='terrain-table'"):]
     table = table[:table.find("</table>")]
-    rows = re.findall(r"<tr[^>]*><td>(.*?)</td><td class='num'>(\d+)</td><td class='num'>\d+</td>"
-                      r"<td class='num' data-value='([^']*)'>", table)
+    # configuration, valid %, solved % (SPEC §14), costed paths, maps, mean cost above the reference
+    rows = re.findall(r"<tr[^>]*><td>(.*?)</td>(?:<td class='num[^']*'>[^<]*</td>){2}<td class='num'>(\d+)</td>"
+                      r"<td class='num'>\d+</td><td class='num' data-value='([^']*)'>", table)
     for cfg, n, value in rows:
         cfg = cfg.replace("&#x27;", "'")
         if cfg not in sums:

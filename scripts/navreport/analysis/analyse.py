@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from navbench import stats
+from navbench import candidates, stats
 from navbench.summarize import row_arrays, summarize_groups
 from navreport.analysis import budget, terrain, updates
 from navreport.analysis.fmt import slug, verdict_text
@@ -27,7 +27,7 @@ from navreport.io import results as common
 
 # What a scope (all maps, one collection) reads of the rows.
 SCOPE_COLUMNS = ["map", "representation", "smoothing", "facet", "config", "status", "valid", "query_us", "gap", "qid",
-                 "query"]
+                 "query", "has_path"]
 MAX_VERDICT_PAIRS = 12
 
 
@@ -40,6 +40,7 @@ class Scope:
     verdicts: list = field(default_factory=list)
     budgets: list = field(default_factory=list)  # the budget answers (budget.budget_answers)
     unapplicable: list = field(default_factory=list)  # (representation, search/smoothing, facet) that never apply
+    candidates: object = None  # candidates.summarise of the scope (table's columns is_candidate, reason, ...)
     queries: int = 0          # distinct queries (map, query, convention, terrain) and maps of the scope
     maps: int = 0
 
@@ -59,6 +60,7 @@ class Analysis:
     update_rows: object = None                      # one row per update of the changing maps (updates.py)
     update_summary: object = None                   # per scenario x representation (changing maps)
     dynamic: list = field(default_factory=list)     # ResultData of --dynamic inputs (their own section only)
+    widening: candidates.Widening = candidates.Widening()  # how far the reader widened the candidates
 
 
 def _run_bootstraps(fn, tasks):
@@ -92,10 +94,12 @@ def config_positions(rows) -> dict:
     return {cats[k]: order[bounds[k]:bounds[k + 1]] for k in range(len(cats)) if bounds[k + 1] > bounds[k]}
 
 
-def config_table(scope_rows, build, seed: int, scope_name: str):
+def config_table(scope_rows, build, seed: int, scope_name: str, widening=candidates.Widening()):
     """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric, by the
     row rules and statistics of the results package (navbench.summarize.summarize_groups, the code
-    behind navbench.summarize): one group per configuration, seeded by scope and configuration."""
+    behind navbench.summarize: one group per configuration, seeded by scope and configuration),
+    each configuration's candidate columns (navbench.candidates.summarise) and its Pareto layer
+    among the candidates of its facet (0: not a candidate, or no time or gap); candidates first."""
     # Runs over several radii (a facet): each radius's builds count for its own configurations.
     by_radius = (build is not None and "radius" in build.columns and "radius" in scope_rows.columns and
                  isinstance(scope_rows["radius"].dtype, pd.CategoricalDtype) and
@@ -114,17 +118,27 @@ def config_table(scope_rows, build, seed: int, scope_name: str):
         groups.append(({"scope": scope_name, "config": cfg, **first}, pos, stats.seed_for(seed, scope_name, cfg),
                        (b["build_ms"].to_numpy(float), b["memory_bytes"].to_numpy(float)),
                        stats.seed_for(seed, scope_name, cfg, "build")))
-    recs = summarize_groups(row_arrays(scope_rows), groups, run_tasks=_run_bootstraps)
-    t = pd.DataFrame(recs)
+    arrays = row_arrays(scope_rows)
+    t = pd.DataFrame(summarize_groups(arrays, groups, run_tasks=_run_bootstraps))
     if "time_median" not in t.columns:
         for k, *_ in METRICS:
             t[k] = np.nan
+    cand = candidates.summarise(scope_rows, "config", widening, has_path=arrays["has_path"])
+    t = t.merge(cand.drop(columns="applicable").assign(config=cand["config"].astype(str)), on="config", how="left")
+    t["is_candidate"] = t["is_candidate"].fillna(False).astype(bool)
+    return rank_candidates(t)
+
+
+def rank_candidates(t):
+    """Pareto layers per facet over the candidates only (SPEC §14: fronts and rankings consider
+    candidates; the others get layer 0, as a configuration without a time or a gap), then the
+    table's order: candidates by layer and median time, the unranked ones, the non-candidates."""
     t["layer"] = 0
-    for facet, sub in t.groupby("facet", sort=False):
+    for facet, sub in t[t["is_candidate"]].groupby("facet", sort=False):
         layers = stats.pareto_layers(list(zip(sub["time_median"], sub["gap_mean"])))
         t.loc[sub.index, "layer"] = layers
-    t["_unranked"] = t["layer"] == 0
-    t = t.sort_values(["_unranked", "layer", "time_median"], kind="stable").drop(columns="_unranked")
+    t["_order"] = np.where(~t["is_candidate"], 2, np.where(t["layer"] == 0, 1, 0))
+    t = t.sort_values(["_order", "layer", "time_median"], kind="stable").drop(columns="_order")
     t = t.reset_index(drop=True)
     t.insert(1, "rank", range(1, len(t) + 1))
     return t
@@ -176,14 +190,19 @@ def verdicts(scope_rows, table, seed: int, scope_name: str) -> list:
     return tests
 
 
-def analyse(data: common.ResultData, seed: int = 1, dynamic=(), subset: str = "all maps") -> Analysis:
+def analyse(data: common.ResultData, seed: int = 1, dynamic=(), widening=candidates.Widening(),
+            subset: str = "all maps") -> Analysis:
     """The scopes' ranked tables, verdicts and budgets, and the numbers of the weighted maps and of
-    the changing maps; data.rows gains the columns prepare() adds. subset: the name of the first
-    scope (every row), 'all maps' or the subset the rows were cut to (common.apply_subset)."""
+    the changing maps; data.rows gains the columns prepare() adds and has_path (whether the row's
+    query has a path, candidates.path_exists). widening: how far the reader widens the candidates.
+    subset: the name of the first scope (every row), 'all maps' or the subset the rows were cut to
+    (common.apply_subset)."""
     rows, keys, facet_keys = prepare(data)
+    rows["has_path"] = candidates.path_exists(rows)
     for d in [data] + list(dynamic):  # the small tables: plain text
         d.build, d.updates, d.threads = plain(d.build), plain(d.updates), plain(d.threads)
-    a = Analysis(data=data, rows=rows, keys=keys, facet_keys=facet_keys, seed=seed, dynamic=list(dynamic))
+    a = Analysis(data=data, rows=rows, keys=keys, facet_keys=facet_keys, seed=seed, dynamic=list(dynamic),
+                 widening=widening)
     a.reps = common.ordered_unique(rows["representation"]) if len(rows) else []
     if rows.empty:
         a.skipped.append(("all", "no result rows"))
@@ -197,7 +216,7 @@ def analyse(data: common.ResultData, seed: int = 1, dynamic=(), subset: str = "a
                                                      SCOPE_COLUMNS + (["terrain"] if "terrain" in rows.columns else []))
             name = name if k == 0 else (name or "(no collection)")
             sc = Scope(name=name, slug="all" if k == 0 else slug(name), rows=r)
-            sc.table = config_table(r, data.build, seed, name)
+            sc.table = config_table(r, data.build, seed, name, widening)
             na = sc.table.loc[sc.table["applicable"] == 0]
             sc.unapplicable = list(zip(na["representation"].astype(str), na["smoothing"].astype(str), na["facet"].astype(str)))
             sc.table = sc.table[sc.table["applicable"] > 0].reset_index(drop=True)

@@ -19,8 +19,8 @@ SMOOTH_RANK = {"none": 0, "los": 1, "funnel": 2, **SEARCH_RANK}
 
 # Ranked-table columns: (key, header, unit, better: min|max, formatter kind)
 METRICS = [
-    ("solved_pct", "solved", "%", "max", "pct"),
-    ("valid_pct", "valid", "% of solved", "max", "pct"),
+    ("solved_pct", "solved", "% with a path", "max", "pct"),
+    ("valid_pct", "valid", "% of paths", "max", "pct"),
     ("time_median", "median query time", "µs", "min", "sig"),
     ("time_p95", "p95 query time", "µs", "min", "sig"),
     ("gap_mean", "mean gap", "%", "min", "gap"),

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from navbench import stats
+from navbench import candidates, stats
+from navreport.analysis.rows import combined_text, raw_terrain
 from navreport.io import results as common
 
 
@@ -23,6 +24,7 @@ class TerrainCosts:
     steiner: bool = False                     # the reference is the Steiner-point optimum (else the octile grid's)
     ref_name: str = ""
     maps: int = 0                             # weighted maps with a costed ok row
+    candidates: object = None                 # candidates.summarise over the weighted rows, by folded label
 
     def front(self) -> list:
         """The front's configurations, fastest first."""
@@ -35,8 +37,30 @@ def folded_label(representation, smoothing, facet) -> str:
     return " · ".join([str(representation), str(smoothing)] + ([" / ".join(kept)] if kept else []))
 
 
+def weighted_candidates(analysis, widening):
+    """candidates.summarise over every row on a weighted map (a terrain column that is not empty),
+    the configurations named by folded_label; None without such rows."""
+    rows = analysis.rows
+    if "terrain" not in rows.columns:
+        return None
+    col = rows["terrain"]
+    if isinstance(col.dtype, pd.CategoricalDtype):  # each label judged once
+        flags = np.array([raw_terrain(c) != "" for c in col.cat.categories] + [False], dtype=bool)
+        weighted = flags[col.cat.codes.to_numpy()]  # code -1 (empty) picks the trailing False
+    else:
+        weighted = np.array([raw_terrain(v) != "" for v in np.asarray(col, dtype=object)], dtype=bool)
+    if not weighted.any():
+        return None
+    w = common.take_rows(rows, weighted, ["representation", "smoothing", "facet", "status", "valid", "map"])
+    # The folded label of each (representation, smoothing, facet) once, not of each row.
+    w["config"] = combined_text(w, ["representation", "smoothing", "facet"], lambda v: folded_label(*v))
+    return candidates.summarise(w.drop(columns="facet"), "config", widening,
+                                has_path=np.asarray(rows["has_path"], dtype=bool)[weighted])
+
+
 def terrain_costs(analysis, seed: int):
-    """The TerrainCosts of the rows on weighted maps that have costs, None without them."""
+    """The TerrainCosts of the rows on weighted maps that have costs, None without them. The front
+    is over the candidates of the weighted maps only (SPEC §14, candidates.py)."""
     rows = analysis.rows
     if "cost" not in rows.columns or "octile_optimal_cost" not in rows.columns or not rows["cost"].notna().any():
         return None
@@ -46,6 +70,7 @@ def terrain_costs(analysis, seed: int):
     ok = (rows["status"] == "ok").to_numpy(bool) & np.isfinite(cost) & np.isfinite(ref) & (ref > 0)
     if not ok.any():
         return None
+    cand = weighted_candidates(analysis, analysis.widening)
     r = pd.DataFrame({c: np.asarray(rows[c])[ok] for c in ("representation", "smoothing", "facet", "query_us", "map")})
     r["config"] = [folded_label(*v) for v in zip(r["representation"], r["smoothing"], r["facet"])]
     r["above"] = cost[ok] / ref[ok] - 1
@@ -66,12 +91,18 @@ def terrain_costs(analysis, seed: int):
                          time=stats.bootstrap_ci(g["query_us"].to_numpy(float), np.median, s + 1),
                          build=float(per_map["build_ms"].mean()) if per_map is not None else np.nan,
                          memory=float(per_map["memory_bytes"].mean()) if per_map is not None else np.nan))
-    layers = stats.pareto_layers([(x["time"][0], x["above"][0]) for x in recs])
+    by_config = cand.set_index("config") if cand is not None else None
+    for x in recs:
+        c = by_config.loc[x["config"]] if by_config is not None and x["config"] in by_config.index else None
+        x.update(valid_share=c["valid_share"] if c is not None else np.nan,
+                 solved_share=c["solved_share"] if c is not None else np.nan,
+                 candidate=bool(c["is_candidate"]) if c is not None else True, reason=c["reason"] if c is not None else "")
+    layers = stats.pareto_layers([(x["time"][0], x["above"][0]) if x["candidate"] else (np.nan, np.nan) for x in recs])
     for x, layer in zip(recs, layers):
         x["front"] = layer == 1
         x["layer"] = layer
-    recs.sort(key=lambda x: (not x["front"], x["time"][0]))
-    return TerrainCosts(recs=recs, steiner=bool(steiner),
+    recs.sort(key=lambda x: (not x["candidate"], not x["front"], x["time"][0]))
+    return TerrainCosts(recs=recs, steiner=bool(steiner), candidates=cand,
                         ref_name="the reference optimum" if steiner else "the octile reference", maps=r["map"].nunique())
 
 
@@ -82,5 +113,7 @@ def as_table(costs: TerrainCosts) -> pd.DataFrame:
                           "time_median": x["time"][0], "time_median_lo": x["time"][1], "time_median_hi": x["time"][2],
                           "time_median_n": x["n"], "gap_mean": x["above"][0], "gap_mean_lo": x["above"][1],
                           "gap_mean_hi": x["above"][2], "gap_mean_n": x["n"], "build_ms": x["build"],
-                          "memory": x["memory"], "build_ms_n": x["maps"], "memory_n": x["maps"], "layer": x["layer"]}
+                          "memory": x["memory"], "build_ms_n": x["maps"], "memory_n": x["maps"], "layer": x["layer"],
+                          "valid_share": x["valid_share"], "solved_share": x["solved_share"],
+                          "is_candidate": x["candidate"], "reason": x["reason"]}
                          for x in costs.recs])

@@ -44,7 +44,8 @@ def front_chart(stem: str, title: str, facets: list) -> Figure | None:
                   width=FRONT_WIDTH, margin_l=60, margin_r=14,
                   caption="Numbers: the rows of the tables (the static copy names the points). Blue: the Pareto front (nothing is both faster and "
                           "better; dashed staircase); orange: on the front of a memory or build-time budget only; "
-                          "grey: every other configuration. Lower left is better; hover a point for its name.")
+                          "grey: every other candidate (the others are in the tables of non-candidates). Lower left "
+                          "is better; hover a point for its name.")
 
 
 def short_label(rec, facet_in_title: bool) -> str:
@@ -85,7 +86,9 @@ def pareto_figure(scope, analysis) -> Figure | None:
                 hover = [(f"<b>{esc(r['config'])}</b><br>{esc(scope.name)}<br>median query time {f_sig(r['time_median'])} µs "
                           f"[{f_sig(r['time_median_lo'])}, {f_sig(r['time_median_hi'])}]<br>mean gap {f_gap(r['gap_mean'])} % "
                           f"[{f_gap(r['gap_mean_lo'])}, {f_gap(r['gap_mean_hi'])}]<br>solved {f_pct(r['solved_pct'])} %, "
-                          f"n = {r['time_median_n']} queries" + ("<br><b>on the Pareto front</b>" if r["layer"] == 1 else ""))
+                          f"valid {f_pct(r['valid_pct'])} %, n = {r['time_median_n']} queries"
+                          + ("<br><b>on the Pareto front</b>" if r["layer"] == 1 else "")
+                          + ("" if r.get("is_candidate", True) else f"<br>not a candidate: {esc(r.get('reason', ''))}"))
                          for _, r in g.iterrows()]
                 p.series.append(Series(
                     name=rep, x=g["time_median"].to_numpy(float), y=100 * g["gap_mean"].to_numpy(float),
@@ -105,6 +108,7 @@ def pareto_figure(scope, analysis) -> Figure | None:
             if len(facet_order(t["facet"])) > len(facets) else "")
     return Figure(stem=f"pareto_{scope.slug}", title=f"Speed vs path quality — {scope.name}",
                   caption=more + " One point per representation × smoothing; bars are 95 % bootstrap intervals of the "
-                          "median query time and of the mean gap; the dashed staircase joins the Pareto front "
-                          "(nothing is both faster and more accurate). Lower left is better.",
+                          "median query time and of the mean gap; the dashed staircase joins the Pareto front of the "
+                          "candidates (nothing is both faster and more accurate; SPEC §14: every path valid, every "
+                          "query that has a path answered; hover a point for its shares). Lower left is better.",
                   panels=panels, panel_h=500)

@@ -1,8 +1,9 @@
 """Section "The answer" (all maps; then one per collection, folded): the verdict in one sentence, one
 compact table per facet whose rows are the Pareto front's points (plain maps: median query time
-and mean gap; weighted maps: cost above the reference, analysis/terrain.py) with their build time
-and memory per map, the budget answers (analysis/budget.py) as marked columns, and beside them the
-compact Pareto chart. Under them the chart of every configuration with its intervals, what the
+and mean gap; weighted maps: cost above the reference, analysis/terrain.py) with their valid and
+solved shares, build time and memory per map, the budget answers (analysis/budget.py) as marked
+columns, right below it the facet's non-candidates (SPEC §14, python/navbench/candidates.py) with both
+shares and why, and beside the tables the compact Pareto chart. Under them the chart of every configuration with its intervals, what the
 configurations cost besides their queries, the ranked table (every estimate with its 95 % interval
 and n) and the paired verdicts."""
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import pandas as pd
 
 from navreport.analysis import budget, terrain
-from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_pct, f_sig, finite, slug, verdict_significant
+from navbench.candidates import pct, rule_text
+from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_sig, finite, slug, verdict_significant
 from navreport.analysis.rows import METRICS, facet_order, is_terrain_facet
 from navreport.io.results import OUTSIDE_NOTE, has_outside, rep_label
 from navreport.figures.budget import cost_figure
@@ -42,7 +44,7 @@ def scope_section(sc, a, first: bool) -> Section:
         sec.blocks.append(Block(html="<p class='verdict'>No applicable configuration.</p>"))
         return sec
     facets = facet_answers(sc, a, first) if (t["layer"] > 0).any() else []
-    verdict = f"<p class='verdict'>{verdict_text(facets) if facets else NO_ANSWER}</p>"
+    verdict = f"<p class='verdict'>{verdict_text(facets) if facets else NO_ANSWER}</p>" + widening_html(a)
     if has_outside(t["representation"]):  # competition entries beside navbench's own (docs/outside-planners.md)
         verdict += f"<p class='note outside-note'>{esc(OUTSIDE_NOTE)}.</p>"
     tables = "".join(facet_table(f) for f in facets) + notes_html(sc, a, first)
@@ -85,15 +87,27 @@ def facet_answers(sc, a, first: bool) -> list:
     weighted = first and a.terrain is not None
     out = []
     for facet in on_length[:MAX_FACETS]:
-        out.append(dict(title=facet_title(facet, weighted or len(on_length) > 1), cost=False,
+        out.append(dict(title=facet_title(facet, weighted or len(on_length) > 1), cost=False, key=facet,
                         rows=ranked[ranked["facet"] == facet], budgets=[b for b in sc.budgets if b["facet"] == facet],
+                        outside=t[(t["facet"] == facet) & ~t["is_candidate"]],
                         href=lambda cfg: "#" + row_id(sc.slug, cfg), what="ranked table"))
     if weighted:
         rows = terrain.as_table(a.terrain)
-        out.append(dict(title="weighted maps", cost=True, rows=rows, ref=a.terrain.ref_name, maps=a.terrain.maps,
-                        budgets=budget.budget_answers(rows, sc.name), href=lambda cfg: "#terrain-" + slug(cfg),
+        out.append(dict(title="weighted maps", cost=True, key="weighted maps", rows=rows[rows["layer"] > 0],
+                        ref=a.terrain.ref_name, maps=a.terrain.maps, budgets=budget.budget_answers(rows, sc.name),
+                        outside=weighted_outside(a.terrain, rows), href=lambda cfg: "#terrain-" + slug(cfg),
                         what="Terrain costs table"))
     return out
+
+
+def weighted_outside(costs, rows) -> pd.DataFrame:
+    """The weighted maps' non-candidates: every configuration of candidates.summarise that applies
+    to some query and is not one (those without a costed path too), with the Terrain costs' time and
+    cost gap where it has them."""
+    cand = costs.candidates
+    if cand is None or not len(cand):
+        return rows.iloc[0:0]
+    return cand[~cand["is_candidate"] & (cand["applicable"] > 0)].merge(rows[["config", "time_median", "gap_mean"]], on="config", how="left")
 
 
 def shown_rows(f) -> pd.DataFrame:
@@ -107,6 +121,16 @@ def shown_rows(f) -> pd.DataFrame:
 
 def name_of(r) -> str:
     return rep_label(f"{r['representation']} · {r['smoothing']}")
+
+
+LONG_NAME = 24  # characters: a longer name may break between its parts
+
+
+def name_html(name: str) -> str:
+    """A configuration's name on one line; a long one (grid8 (centre lattice) · lazy-theta + los)
+    may break between its parts (after a " · "), never inside one, so its table fits beside the chart."""
+    parts = str(name).split(" · ") if len(str(name)) > LONG_NAME else [str(name)]
+    return " ".join(f"<span class='seg'>{esc(p)}{' ·' if k < len(parts) - 1 else ''}</span>" for k, p in enumerate(parts))
 
 
 def gap_text(v, cost: bool) -> str:
@@ -136,7 +160,7 @@ def facet_table(f) -> str:
                       set(b["front"].split(" → "))))
     what = f"cost above {f.get('ref', '')}" if cost else "mean gap"
     head = ("<tr><th title='its point in the chart'>#</th><th>configuration</th><th>median query<span class='unit'>µs</span></th>"
-            f"<th>{'cost above ref.' if cost else 'mean gap'}<span class='unit'>%</span></th>"
+            f"<th>{'cost above ref.' if cost else 'mean gap'}<span class='unit'>%</span></th>" + SHARE_HEADS +
             "<th>build<span class='unit'>ms per map</span></th><th>memory<span class='unit'>per map</span></th>"
             + "".join(h for _, h, _ in marks) + "</tr>")
     body = []
@@ -144,11 +168,11 @@ def facet_table(f) -> str:
         cfg = r["config"]
         cells = [f"<td class='key'>{k + 1}</td>",
                  f"<td><a href='{esc(f['href'](cfg))}' title='its row in the {esc(f['what'])}'>"
-                 f"{esc(cfg if cost else name_of(r))}</a></td>",
+                 f"{name_html(cfg if cost else name_of(r))}</a></td>",
                  f"<td class='num' data-metric='time_median'{interval(r, 'time_median', f_sig)}>"
                  f"{f_sig(r['time_median'])}</td>",
                  f"<td class='num' data-metric='gap_mean'{interval(r, 'gap_mean', lambda v: gap_text(v, cost))}>"
-                 f"{gap_text(r['gap_mean'], cost)}</td>",
+                 f"{gap_text(r['gap_mean'], cost)}</td>", share_cells(r),
                  f"<td class='num' data-metric='build_ms'{interval(r, 'build_ms', f_sig)}>{f_sig(r.get('build_ms'))}</td>",
                  f"<td class='num' data-metric='memory'{interval(r, 'memory', f_bytes)}>{f_bytes(r.get('memory'))}</td>"]
         for kind, _, members in marks:
@@ -164,9 +188,56 @@ def facet_table(f) -> str:
         title += f" ({f['maps']} map{'s' if f['maps'] != 1 else ''})"
     title += ": " if title else ""
     caption = f"{title}the front of query time and {what}"
-    return (f"<table class='answer-table' data-facet='{esc(f['title'])}'><caption>{esc(caption[:1].upper() + caption[1:])}"
+    return (f"<table class='answer-table' data-facet='{esc(f['title'])}' data-facet-key='{esc(f['key'])}'>"
+            f"<caption>{esc(caption[:1].upper() + caption[1:])}"
             f"<span class='note' style='font-weight:normal'>{esc(none)}</span></caption><thead>{head}"
-            "</thead><tbody>" + "".join(body) + "</tbody></table>")
+            "</thead><tbody>" + "".join(body) + "</tbody></table>" + outside_table(f))
+
+
+# The candidate rule's two shares (python/navbench/candidates.py), in every facet and ranked table.
+SHARE_HEADS = ("<th title='valid %: valid paths over the paths it returned (SPEC §1)'>valid<span class='unit'>%</span></th>"
+               "<th title='solved %: answered over the queries that have a path'>solved<span class='unit'>%</span></th>")
+
+
+def share_text(v) -> str:
+    return pct(v) if finite(v) else "–"
+
+
+def share_cells(r) -> str:
+    """The valid and solved shares of a configuration, as two cells (data-value: the share 0..1)."""
+    out = []
+    for key, part, whole, what in (("valid_share", "valid_paths", "paths", "paths valid"),
+                                   ("solved_share", "answered", "with_path", "queries with a path answered")):
+        v = r.get(key)
+        val = f"{float(v)!r}" if finite(v) else ""
+        warn = " warn" if finite(v) and v < 1 else ""
+        n = (f" title='{int(r[part]):,} of {int(r[whole]):,} {what}'" if finite(r.get(part)) and finite(r.get(whole))
+             else "")
+        out.append(f"<td class='num share{warn}' data-metric='{key}' data-value='{val}'{n}>"
+                   f"{share_text(v)}</td>")
+    return "".join(out)
+
+
+def outside_table(f) -> str:
+    """Right below a facet's front: its configurations that are not candidates (SPEC §14), each
+    with both shares, its median query time and gap, and why; fastest first."""
+    rows = f.get("outside")
+    if rows is None or not len(rows):
+        return ""
+    cost = f["cost"]
+    rows = rows.sort_values("time_median", na_position="last", kind="stable")
+    body = "".join(
+        f"<tr data-config='{esc(r['config'])}'><td>{name_html(r['config'] if cost else name_of(r))}</td>{share_cells(r)}"
+        f"<td class='num' data-metric='time_median'>{f_sig(r.get('time_median'))}</td>"
+        f"<td class='num' data-metric='gap_mean'>{gap_text(r.get('gap_mean'), cost)}</td>"
+        f"<td class='reason'>{esc(r['reason'])}</td></tr>" for _, r in rows.iterrows())
+    n = len(rows)
+    return (f"<table class='answer-table not-candidates' data-facet='{esc(f['title'])}' data-facet-key='{esc(f['key'])}'>"
+            f"<caption>Not candidates ({n}): <span class='note' style='font-weight:normal'>an invalid path or a missed "
+            "query keeps a configuration off the front, the verdict and the budgets (<a href='#missing'>why</a>)"
+            "</span></caption><thead><tr><th>configuration</th>" + SHARE_HEADS +
+            f"<th>median query<span class='unit'>µs</span></th><th>{'cost above ref.' if cost else 'mean gap'}"
+            "<span class='unit'>%</span></th><th>why not</th></tr></thead><tbody>" + body + "</tbody></table>")
 
 
 def chart_facet(f) -> dict:
@@ -180,7 +251,8 @@ def chart_facet(f) -> dict:
         label = r["config"] if cost else name_of(r)
         pts.append((float(r["time_median"]), 100 * float(r["gap_mean"]), str(shown.get(r["config"], "")), kind,
                     f"<b>{esc(label)}</b><br>median query time {f_sig(r['time_median'])} µs<br>"
-                    f"{'cost above ref.' if cost else 'mean gap'} {gap_text(r['gap_mean'], cost)} %", label))
+                    f"{'cost above ref.' if cost else 'mean gap'} {gap_text(r['gap_mean'], cost)} %<br>"
+                    f"valid {share_text(r.get('valid_share'))} %, solved {share_text(r.get('solved_share'))} %", label))
     return dict(title=f["title"] or "every configuration", points=pts,
                 ylabel="cost above ref. (%)" if cost else "mean gap (%)")
 
@@ -196,10 +268,8 @@ def verdict_text(facets: list) -> str:
         best, unit = ("cheapest", "% cost above ref.") if cost else ("shortest", "% gap")
         pre = f"<b>{esc(f['title'][:1].upper() + f['title'][1:])}</b>: " if f["title"] else ""
         first, last = front.iloc[0], front.iloc[-1]
-        # A point whose paths are not all valid (an approximate mesh such as Recast's) says so here.
-        name = lambda r: f"<b>{esc(r['config'] if cost else name_of(r))}</b>" + (  # noqa: E731
-            f" (<span class='warn'>{f_pct(r['valid_pct'])} % of its paths valid</span>)"
-            if finite(r.get("valid_pct")) and r["valid_pct"] < 1 else "")
+        name = lambda r: (f"<b data-config='{esc(r['config'])}'>{esc(r['config'] if cost else name_of(r))}</b>"  # noqa: E731
+                          + shortfall(r))
         if len(front) == 1:
             parts.append(f"{pre}{name(first)} is both the fastest and the {best} ({f_sig(first['time_median'])} µs, "
                          f"{gap_text(first['gap_mean'], cost)} {unit}; {f_sig(first.get('build_ms'))} ms and "
@@ -212,51 +282,87 @@ def verdict_text(facets: list) -> str:
     return "; ".join(parts) + "." if parts else NO_ANSWER
 
 
+def shortfall(r) -> str:
+    """After a name in the verdict: what a candidate admitted by a widened rule falls short of
+    (its valid and solved shares below 100 %), and the maps it was not run on or does not apply to
+    (SPEC §14: counted apart and named); nothing for a configuration that ran everywhere and meets the rule."""
+    parts = [f"{pct(r[k])} % {what}" for k, what in (("valid_share", "of its paths valid"),
+                                                       ("solved_share", "of the queries with a path solved"))
+             if finite(r.get(k)) and r[k] < 1]
+    out = f" (<span class='warn'>{esc(', '.join(parts))}</span>)" if parts else ""
+    # The maps counted apart (its numbers are over the others): said beside the name, listed under the tables.
+    apart = [f"{what} {len(r[col])} map{'' if len(r[col]) == 1 else 's'}"
+             for col, what in (("unrun_maps", "not run on"), ("na_maps", "not applicable on"))
+             if isinstance(r.get(col), tuple) and r[col]]
+    return out + (f" <span class='note'>({esc(', '.join(apart))})</span>" if apart else "")
+
+
+def widening_html(a) -> str:
+    """Near the verdict, when the reader widened the candidates (report.py --accept-invalid,
+    --accept-unsolved): the widened rule, said plainly."""
+    if not a.widening.widened():
+        return ""
+    return f"<p class='verdict widened warn'>{esc(rule_text(a.widening))}.</p>"
+
+
 def notes_html(sc, a, first: bool) -> str:
     t = sc.table
     out = [f"{sc.queries:,} queries on {sc.maps} map(s). Medians and means; hover a number for its 95 % interval "
            f"and n; a name leads to its row in <a class='to-ranked' href='#table-{sc.slug}'>the ranked table</a>"
            + (" (weighted maps: the <a href='#terrain'>Terrain costs</a> table)" if first and a.terrain is not None else "")
-           + ". Marked columns: the front of the configurations that fit a budget per map (each budget a "
+           + ". Marked columns: the front of the candidates that fit a budget per map (each budget a "
              "configuration's own value)."]
     facets = [f for f in facet_order(t.loc[t["layer"] > 0, "facet"]) if not is_terrain_facet(f)]
     if len(facets) > MAX_FACETS:
         out.append(f"{len(facets) - MAX_FACETS} more facet(s) ({esc(', '.join(facets[MAX_FACETS:]))}): in the ranked table.")
-    bad = t[(t["invalid_paths"] > 0)] if "invalid_paths" in t.columns else t.iloc[0:0]
-    if len(bad):
-        out.append("<span class='warn'>Invalid paths: " + ", ".join(
-            f"{esc(r['config'])} ({int(r['invalid_paths'])})" for _, r in bad.iterrows()) + ".</span>")
+    out.append(esc(rule_text(a.widening)) + ": the fronts, the verdict and the budgets hold only those; valid % "
+               "is over the paths returned, solved % over the queries that have a path.")
     if first:
         out.append(recast_standing(t))
-    unsolved = t[(t["solved_pct"] < 1)] if "solved_pct" in t.columns else t.iloc[0:0]
-    if len(unsolved):
-        worst = unsolved.sort_values("solved_pct").iloc[0]
-        out.append(f"{len(unsolved)} configuration(s) left applicable queries unsolved (lowest: "
-                   f"{esc(worst['config'])}, {f_pct(worst['solved_pct'])} % solved); see "
-                   "<a href='#missing'>Missing data</a>.")
-    return "<p class='small'>" + " ".join(out) + "</p>"
+    return "<p class='small'>" + " ".join(x for x in out if x) + "</p>" + apart_html(t)
+
+
+def apart_html(t) -> str:
+    """The maps some configuration of the scope did not run on or does not apply to (a map kind it
+    refuses, a sweep's skip_maps): counted apart, neither solved nor missed (SPEC §14), named, one
+    line per set of maps (folded)."""
+    groups: dict = {}  # (what, maps) -> configurations
+    for _, r in t.iterrows():
+        for col, what in (("unrun_maps", "not run on"), ("na_maps", "not applicable on")):
+            maps = r.get(col)
+            if isinstance(maps, tuple) and maps:
+                groups.setdefault((what, maps), []).append(name_of(r))
+    if not groups:
+        return ""
+    n = len({c for cfgs in groups.values() for c in cfgs})
+    items = "".join(
+        f"<li><b>{what} {len(maps)} map{'' if len(maps) == 1 else 's'}</b> "
+        f"({esc(', '.join(maps[:8]) + (', ...' if len(maps) > 8 else ''))}): {esc(', '.join(dict.fromkeys(cfgs)))}</li>"
+        for (what, maps), cfgs in sorted(groups.items(), key=lambda g: (g[0][0], len(g[0][1]))))
+    return (f"<details class='na apart'><summary>Counted apart, neither solved nor missed: {n} configuration"
+            f"{'' if n == 1 else 's'} on maps {'it was' if n == 1 else 'they were'} not run on or {'does' if n == 1 else 'do'} "
+            f"not apply to (a map kind refused, a sweep's skip_maps)</summary><ul class='na'>{items}</ul></details>")
 
 
 def recast_standing(t) -> str:
-    """Where Recast/Detour stands (docs/recast.md): each recast configuration's valid share, median
-    query time, mean gap and Pareto layer, on the first screen: its invalid paths are counted, never hidden."""
+    """Where Recast/Detour stands (docs/recast.md), on the first screen: what it is and why its
+    configurations are (or are not) candidates; their shares are in the tables of non-candidates."""
     if "config" not in t.columns:
         return ""
     # The shared A* + funnel (the mesh judged as ours are) and Detour's own query (what a game runs),
     # on plain maps: a name is "recast[:params] · funnel", with " · plain map" when weighted maps ran too.
     parts = t["config"].astype(str).str.split(" · ")
     plain = parts.map(lambda p: len(p) == 2 or (len(p) == 3 and p[2] == "plain map"))
-    rc = t[parts.map(lambda p: p[0].startswith("recast") and len(p) > 1 and p[1] in ("funnel", "detour")) & plain]
+    rc = t[parts.map(lambda p: p[0].startswith("recast") and len(p) > 1) & plain]
     if not len(rc):
         return ""
-    def one(r) -> str:
-        layer = int(r["layer"]) if finite(r.get("layer")) and r["layer"] > 0 else None
-        return (f"{esc(r['config'])}: {f_pct(r.get('valid_pct'))} % valid, {f_sig(r.get('time_median'))} µs, "
-                f"gap {f_gap(r.get('gap_mean'))} %" + (f", layer {layer}" if layer else ""))
-    rc = rc.sort_values("config")
+    n_in = int(rc["is_candidate"].sum())
+    where = ("none of them is a candidate: see 'Not candidates' for their valid and solved shares" if n_in == 0 else
+             f"{n_in} of them candidates" + ("" if n_in == len(rc) else ", the others under 'Not candidates'"))
     return ("<span class='recast'><b>Recast/Detour</b> (<a href='https://github.com/recastnavigation/recastnavigation'>"
-            "the navmesh games ship</a>; voxelised and simplified, so some paths clip obstacles — counted, not hidden): "
-            + "; ".join(one(r) for _, r in rc.iterrows()) + ".</span>")
+            "the navmesh games ship</a>; voxelised and simplified, so some paths clip obstacles and some queries find "
+            f"no path — counted, not hidden): {len(rc)} configuration{'' if len(rc) == 1 else 's'} on plain maps, "
+            f"{esc(where)}.</span>")
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,10 +370,11 @@ def recast_standing(t) -> str:
 
 def ranked_html(sc) -> str:
     table = ranked_table_html(sc.table, sc.slug)
-    cap = ("<p>Ranked by Pareto layer (1 = on the front), then by median query time; one table per "
-           "heuristic/convention when several ran. Values over applicable "
-           "queries; times and gaps over solved ones; build and memory: mean over maps. ★ best per column. "
-           "Small print: 95 % interval and n.</p>")
+    cap = ("<p>Candidates (every path valid, every query that has a path answered) ranked by Pareto layer "
+           "(1 = on the front), then by median query time; then the configurations that are not candidates (hover "
+           "'not a candidate' for why). One table per heuristic/convention when several ran. Solved: over the "
+           "queries that have a path; valid: over the paths returned; times and gaps over solved queries; build "
+           "and memory: mean over maps. ★ best candidate per column. Small print: 95 % interval and n.</p>")
     if sc.unapplicable:
         cap += unapplicable_html(sc.unapplicable)
     ver = ("<ul class='verdicts'>" + "".join(
@@ -320,15 +427,18 @@ def one_ranked_table(t, table_id: str, scope_slug: str) -> str:
     head = ["<th>#</th><th>configuration</th>"] + [
         f"<th>{esc(h)}<span class='unit'>{esc(u)}</span></th>" for _, h, u, _, _ in METRICS]
     best = {}
-    for k, _, _, better, _ in METRICS:
-        v = t[k].dropna() if k in t.columns else pd.Series(dtype=float)
+    cand = t[t["is_candidate"]] if "is_candidate" in t.columns else t
+    for k, _, _, better, _ in METRICS:  # the best of the candidates (SPEC §14)
+        v = cand[k].dropna() if k in cand.columns else pd.Series(dtype=float)
         if len(v) > 1:  # a lone value is not "best"
             best[k] = v.max() if better == "max" else v.min()
     body = []
     for _, r in t.iterrows():
-        cls = " class='front'" if r["layer"] == 1 else ""
-        badge = "<span class='badge' title='on the Pareto front'>front</span>" if r["layer"] == 1 else ""
-        cells = [f"<td class='num'>{int(r['rank'])}</td>",
+        out = not r.get("is_candidate", True)
+        cls = " class='front'" if r["layer"] == 1 else (" class='not-candidate'" if out else "")
+        badge = ("<span class='badge' title='on the Pareto front'>front</span>" if r["layer"] == 1 else
+                 f"<span class='badge out' title='{esc(r.get('reason', ''))}'>not a candidate</span>" if out else "")
+        cells = [f"<td class='num'>{'–' if out else int(r['rank'])}</td>",
                  f"<td data-config='{esc(r['config'])}'>{esc(rep_label(r['representation']))} · {esc(r['smoothing'])}{badge}</td>"]
         for k, _, _, _, kind in METRICS:
             v = r.get(k)
@@ -337,7 +447,7 @@ def one_ranked_table(t, table_id: str, scope_slug: str) -> str:
             if not finite(v):
                 cells.append(f"<td class='num' data-metric='{k}' data-value=''>–<span class='ci'>n = {n}</span></td>")
                 continue
-            is_best = k in best and v == best[k]
+            is_best = k in best and v == best[k] and not out
             star = "<span class='star' title='best in this column'>★</span>" if is_best else ""
             cells.append(f"<td class='num{' best' if is_best else ''}' data-metric='{k}' data-value='{float(v)!r}' "
                          f"data-n='{n}'>{star}{fmt(v)}<span class='ci'>[{fmt(r[k + '_lo'])}, {fmt(r[k + '_hi'])}]</span>"

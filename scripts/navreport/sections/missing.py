@@ -48,7 +48,8 @@ def missing_html(a) -> str:
             "<th>not applicable</th><th>invalid path</th><th>solved, gap unknown</th><th>solved, time missing</th></tr>")
     out = [f"<p>{len(rows)} rows: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in tot.items()) +
            ". Not applicable rows (a combination that cannot run by construction, docs/results.md#query-status) are left out of "
-           "every denominator; no_path, invalid_query and error count as unsolved.</p>",
+           "every denominator; a no_path or error row of a query that has a path counts as unsolved, an invalid_query "
+           "has none (docs/results.md#candidates-what-the-report-may-recommend).</p>",
            f"<details><summary>Per configuration</summary><table>{head}{''.join(body)}</table></details>"]
     if traced.any():
         out.append(f"<p class='note'>{int(traced.sum())} rows are of traced queries (<code>--trace</code>): their search "

@@ -26,7 +26,8 @@ def radius_figures(analysis, blocks: list):
     if "radius" not in rows.columns or rows["radius"].nunique() < 2:
         return
     other = [k for k in analysis.facet_keys if k != "radius"]
-    r = common.take_rows(rows, np.arange(len(rows)), ["representation", "smoothing", "radius", "status", "valid", "gap"] + other)
+    r = common.take_rows(rows, np.arange(len(rows)), ["representation", "smoothing", "radius", "status", "valid", "gap",
+                                                      "has_path"] + other)
     radius = common.as_text(r["radius"])
     values = pd.to_numeric(pd.Series(radius.cat.categories.astype(str)).str.replace("r=", "", regex=False), errors="coerce")
     codes = radius.cat.codes.to_numpy()
@@ -35,15 +36,15 @@ def radius_figures(analysis, blocks: list):
                 if other else r["representation"])
     recs = []
     for (rep, smoothing, R), g in r.groupby(["rep", "smoothing", "R"], sort=False, observed=True):
-        applicable = g[~g["status"].isin(["invalid_query", "not_applicable"])]
+        applicable = g[g["has_path"]]  # the queries that have a path at this radius (SPEC §14, candidates.py)
         ok = g[g["status"] == "ok"]
         if ok.empty and (g["status"] == "not_applicable").any():
             continue  # the smoother does not run at this radius (e.g. funnel at R > 0): its no_path rows say nothing
         valid = ok["valid"] == 1
         gaps = ok.loc[ok["gap"].notna(), "gap"]
         recs.append(dict(series=f"{rep} · {smoothing}", rep=rep, smoothing=smoothing, R=R, rows=len(g), invalid_query=int((g["status"] == "invalid_query").sum()),
-                         applicable=len(applicable), solved=len(ok),
-                         solved_pct=len(ok) / len(applicable) if len(applicable) else np.nan,
+                         applicable=len(applicable), solved=int((applicable["status"] == "ok").sum()),
+                         solved_pct=(applicable["status"] == "ok").mean() if len(applicable) else np.nan,
                          valid_pct=valid.mean() if len(ok) else np.nan,
                          gap=gaps.mean() if len(gaps) else np.nan,
                          gap_valid=ok.loc[valid & ok["gap"].notna(), "gap"].mean() if valid.any() else np.nan,
@@ -60,7 +61,7 @@ def radius_figures(analysis, blocks: list):
     colour = rep_colours(analysis, reps)
     radii = sorted(set(t["R"]))
     ticks = (radii, [f"{x:g}" for x in radii])
-    metrics = (("solved_pct", "solved", "solved (% of applicable)"), ("valid_pct", "valid", "valid (% of solved)"),
+    metrics = (("solved_pct", "solved", "solved (% with a path)"), ("valid_pct", "valid", "valid (% of paths)"),
                ("gap", "gap", "mean gap to the disc optimum (%)"))
     panels, shown = [], set()
     for sm in sorted(set(t["smoothing"]), key=lambda x: (SMOOTH_RANK.get(x, 3), x)):
@@ -91,9 +92,10 @@ def radius_figures(analysis, blocks: list):
              "<th>mean gap (valid paths)</th><th>errors</th></tr></thead><tbody>" + body + "</tbody></table>")
     blocks.append(Block(Figure(
         stem="radius", title="Agents with a radius: the price of each strategy",
-        caption="docs/radius.md: per representation · smoothing and agent radius R, the share of applicable queries solved "
-                "(invalid_query = start or goal closer than R to an obstacle: not applicable), the share of solved "
-                "paths that keep clearance R (exact test, arcs included), and the mean gap to the exact disc optimum "
+        caption="docs/radius.md: per representation · smoothing and agent radius R, the share of the queries that have a "
+                "path solved (a disc optimum exists; invalid_query = start or goal closer than R to an obstacle: no "
+                "path), the share of the paths returned that keep clearance R (exact test, arcs included), and the "
+                "mean gap to the exact disc optimum "
                 "(tangent graph; over every solved path, invalid ones included: an invalid path can be shorter than "
                 "the optimum). visgraph at R > 0 is the tangent graph itself; the others build on the map eroded by R.",
         panels=panels, ncols=3, panel_h=300, legend_title="representation"), table))
