@@ -50,6 +50,7 @@ class Series:
     hover: list | None = None        # one text per point
     labels: list | None = None       # one label per point, placed without overlaps
     static_labels: list | None = None  # the static copy's labels when they differ (names where the page numbers points)
+    label_keep: list | None = None   # per point: its label stays in a paper's crowded panel (e.g. the Pareto front)
     legend: bool = True
     dash: str | None = None          # None | dash | dot
     opacity: float = 1.0
@@ -95,6 +96,7 @@ class Figure:
     margin_r: int = MARGIN["r"]      # px right of the panels: the legend's room
     legend_below: int = 0            # px below the panels for the legend (a paper's figure, Style), else 0
     title_h: int = 0                 # px above the panels for the figure's title (the static copies), else 0
+    labels_inside: bool = False      # point labels kept inside their panel (a paper's figure: no room around it)
 
     def geometry(self):
         """Pixel boxes (x0, y0, w, h; y from the top) of the panels, and the figure height."""
@@ -143,8 +145,26 @@ def legend_columns(fig: Figure, names: list) -> int:
     return max(1, min(len(names), int((fig.width - 20) // (longest * 12 * 0.6 + 34))))
 
 
+CROWDED = 0.25  # labels covering more than this share of a panel crowd it
+
+
+def thin_labels(p: Panel, w: float, h: float) -> Panel:
+    """A panel whose static labels would cover more than CROWDED of its w x h px keeps only the
+    labels its series mark to keep (label_keep: the Pareto front's points); the others' points
+    stay, unnamed. Other panels as they are."""
+    import dataclasses
+    area = sum((LABEL_FONT * 0.6 * len(t) + 10) * (LABEL_FONT * 1.25 + 6)
+               for s in p.series for t in (s.labels_for(True) or []) if t)
+    if area <= CROWDED * w * h or not any(s.label_keep for s in p.series):
+        return p
+    series = [dataclasses.replace(s, static_labels=[t if keep else "" for t, keep in zip(s.labels_for(True), s.label_keep)])
+              if s.label_keep is not None and s.labels_for(True) else s for s in p.series]
+    return dataclasses.replace(p, series=series)
+
+
 def for_paper(fig: Figure, style: Style) -> Figure:
-    """The figure laid out for a page (Style): width_in at style.pt_per_px, legend below."""
+    """The figure laid out for a page (Style): width_in at style.pt_per_px, legend below, labels
+    inside their panels and, in a crowded panel, only those marked to keep (thin_labels)."""
     import dataclasses
     if not style.paper():
         return fig
@@ -159,6 +179,9 @@ def for_paper(fig: Figure, style: Style) -> Figure:
     if names:
         rows = math.ceil(len(names) / legend_columns(out, names))
         out.legend_below = 30 + rows * 20 + (22 if fig.legend_title else 0)
+    boxes, _ = out.geometry()
+    out.panels = [thin_labels(p, b[2], b[3]) for p, b in zip(out.panels, boxes)]
+    out.labels_inside = True
     return out
 
 
@@ -202,7 +225,7 @@ def panel_ranges(p: Panel):
 # --------------------------------------------------------------------------------------------
 # Labels without overlaps
 
-def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
+def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7, outside_cost=2):
     """Greedy placement of point labels in pixel space (y down): for each point, the first of a
     ring of candidate offsets, growing outwards, whose text box overlaps no marker, no label
     placed before and stays inside the panel. Returns (dx, dy) per label: the offset of the
@@ -225,7 +248,7 @@ def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
             if overlap(box, b):
                 c += 3
         if box[0] < 0 or box[1] < 0 or box[2] > box_w or box[3] > box_h:
-            c += 2
+            c += outside_cost
         return c
 
     out = [(0.0, 0.0)] * n
@@ -279,7 +302,8 @@ def label_offsets(fig: Figure, static: bool = False):
                 owners.append((si, k))
         if not pts:
             continue
-        offs = place_labels([q[0] for q in pts], [q[1] for q in pts], [q[2] for q in pts], w, h)
+        offs = place_labels([q[0] for q in pts], [q[1] for q in pts], [q[2] for q in pts], w, h,
+                            outside_cost=8 if fig.labels_inside else 2)
         for (si, k), o in zip(owners, offs):
             res.setdefault((pi, si), {})[k] = o
     return res

@@ -97,7 +97,8 @@ def pareto_figure(scope, analysis) -> Figure | None:
                     size=[12 if layer == 1 else 9 for layer in g["layer"]],
                     xerr=(g["time_median_lo"].to_numpy(float), g["time_median_hi"].to_numpy(float)),
                     yerr=(100 * g["gap_mean_lo"].to_numpy(float), 100 * g["gap_mean_hi"].to_numpy(float)),
-                    hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()], legend=False))
+                    hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()], legend=False,
+                    label_keep=[layer == 1 for layer in g["layer"]]))
             for rep in [r for r in colours if r in set(sub["representation"])]:
                 p.series.append(Series(name=rep, x=[], y=[], color=colours[rep], marker="circle", size=10))
             for s in smooths if ci == len(rep_chunks) - 1 else ():  # the marker key once, after every colour
@@ -110,5 +111,7 @@ def pareto_figure(scope, analysis) -> Figure | None:
                   caption=more + " One point per representation × smoothing; bars are 95 % bootstrap intervals of the "
                           "median query time and of the mean gap; the dashed staircase joins the Pareto front of the "
                           "candidates (nothing is both faster and more accurate; SPEC §14: every path valid, every "
-                          "query that has a path answered; hover a point for its shares). Lower left is better.",
+                          "query that has a path answered; hover a point for its shares). Lower left is better. A "
+                          "paper's copy (plots.py --paper) names every point, or only the front's where names "
+                          "would crowd the panel.",
                   panels=panels, panel_h=500)
