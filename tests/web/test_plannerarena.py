@@ -32,7 +32,7 @@ import urllib.request
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "scripts"))
 import package_fixture  # noqa: E402
-from package_fixture import FAILS, check  # noqa: E402
+from package_fixture import check, finish  # noqa: E402
 APP_DIRS = [os.environ.get("NAVBENCH_PLANNERARENA", ""), "/usr/share/ompl/plannerarena",
             "/opt/navbench/plannerarena/usr/share/ompl/plannerarena"]
 R_PACKAGES = ["shiny", "shinyjs", "dplyr", "dbplyr", "tidyr", "ggplot2", "Hmisc", "RSQLite", "markdown", "rlang"]
@@ -234,12 +234,8 @@ def main():
             proc.wait(20)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, 9)
-    if FAILS:
-        print(f"{len(FAILS)} check(s) failed; files in {tmp}, screenshot in {out}")
-        return 1
-    shutil.rmtree(tmp, ignore_errors=True)
-    print(f"all Planner Arena checks passed; screenshot {os.path.join(out, 'plannerarena.png')}")
-    return 0
+    print(f"screenshots: {os.path.join(out, 'plannerarena.png')}, {os.path.join(out, 'plannerarena-regression.png')}")
+    return finish(tmp, "Planner Arena")
 
 
 if __name__ == "__main__":
