@@ -91,6 +91,7 @@ void check_run(RunDescription& d, const OptionNames& n) {
   if (!d.agents.empty() && !d.dynamic.empty()) fail(std::string(n.radii) + " is not supported with " + n.dynamic);
   if (d.rebuild_baseline && d.dynamic.empty()) fail(std::string(n.rebuild_baseline) + " needs " + n.dynamic);
   if (!d.dynamic.empty() && d.unit.threads > 1) fail(std::string(n.threads) + " is not supported with " + n.dynamic + " yet");
+  if (d.unit.batch > 1 && (d.unit.threads > 1 || !d.dynamic.empty())) fail("--batch times one thread's queries over maps: not with --threads or --dynamic");
   if (d.reps.empty()) throw std::invalid_argument(std::string(n.who) + " needs " + n.reps);
   if (d.select.convention != "center" && d.select.convention != "corner")
     fail(std::string(n.convention) + " must be center or corner, got '" + d.select.convention + "'");
@@ -162,6 +163,7 @@ nlohmann::json config_json(const RunConfig& c) {
   for (SearchMode m : c.unit.searches) searches.push_back(to_string(m));
   j["searches"] = searches;
   j["repetitions"] = c.unit.repetitions;
+  j["batch"] = c.unit.batch;
   j["threads"] = c.unit.threads;
   j["convention"] = c.select.convention;
   j["pinch"] = c.select.squeeze ? "allow" : "forbid";

@@ -47,6 +47,13 @@ void finish_row(ResultRow& r, Polyline path, const QueryContext& c) {
   if (c.keep_paths) r.path = std::move(path);
 }
 
+// The message of a no_path row of a representation that may miss a path (docs/results.md#query-status):
+// its own reason, never empty.
+std::string missed(const QueryContext& c, const Query& q) {
+  std::string why = c.rep->miss_reason(q);
+  return why.empty() ? c.rep_text + " found no path (it may miss one that exists)" : why;
+}
+
 // 1. locate: inputs are checked once, here (docs/results.md#query-status). The agent says whether a
 // point is valid (free; for a disc also clear by R), the representation whether it covers it.
 // Returns the rows when the query ends here.
@@ -58,31 +65,17 @@ std::optional<std::vector<ResultRow>> locate(const QueryContext& c, Query& q, Re
   const bool located = valid && (c.search == SearchMode::detour || c.rep->locate(q));
   row.locate_us = base::us_since(t);
   if (!valid) return rows_for_all(Status::invalid_query, c.space.invalid_query_message(q.start, q.goal));
-  // A representation that approximates the free space (Recast's mesh) may not reach a free point:
-  // a missed path, never a point moved onto it (docs/recast.md).
-  if (!located && c.caps.approximate_space) {
-    const std::string note = c.rep->unreached_note();
-    return rows_for_all(Status::no_path, "a free point the mesh does not reach" + (note.empty() ? "" : " (" + note + ")"));
-  }
+  // A representation that may miss a path (capability may_miss: Recast's mesh, a sampling roadmap)
+  // may not reach a free point: a missed path with its reason, never a point moved onto it.
+  if (!located && c.caps.may_miss) return rows_for_all(Status::no_path, missed(c, q));
   if (!located)
     return rows_for_all(Status::error, c.space.disc() ? "point clear for R but outside the representation's eroded free space"
                                                       : "free point not covered by the representation");
+  // Different components: no search needed (for a may-miss representation its own components).
   if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)
-    return rows_for_all(Status::no_path, "");  // different free-space components: no search needed
+    return rows_for_all(Status::no_path, c.caps.may_miss ? missed(c, q) : "");
   return std::nullopt;
 }
-
-// What the search found: a polyline (and the representation's corridor), or for a disc on the
-// tangent graph a taut path with arcs.
-struct Found {
-  bool found = false;
-  Polyline raw;
-  std::vector<PathItem> arcs;
-  std::optional<Corridor> corridor;
-  std::string error;  // the representation's own search failed (Detour's node pool ran out): the rows' message
-  // A planner from outside (harness/gppc, SPEC §10): its own GetPath time, its error or verdict.
-  std::optional<OutsideAnswer> outside;
-};
 
 // 2'. the representation's own search (--search detour): its path from start to goal, no corridor
 // (Detour's findStraightPath already pulled it taut through its corridor).
@@ -234,20 +227,36 @@ std::optional<std::string> not_applicable(const QueryContext& c) {
   return c.cost.not_applicable(c.caps, c.rep_text);
 }
 
-std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
-  ResultRow row = identity_row(c, in);
-  if (auto why = not_applicable(c)) return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, *why);
+PendingQuery start_query(const QueryContext& c, const QueryInput& in) {
+  PendingQuery p{.row = identity_row(c, in)};
+  if (auto why = not_applicable(c)) {
+    p.done = rows_for_every_smoothing(p.row, c.smoothings, Status::not_applicable, *why);
+    return p;
+  }
   Query q;
   q.start = in.start;
   q.goal = in.goal;
-  if (auto rows = locate(c, q, row)) return std::move(*rows);
-  const Found f = search(c, q, row);
+  if (auto rows = locate(c, q, p.row)) {
+    p.done = std::move(*rows);
+    return p;
+  }
+  p.found = search(c, q, p.row);
+  return p;
+}
+
+std::vector<ResultRow> finish_query(const QueryContext& c, PendingQuery&& p) {
+  if (p.done) return std::move(*p.done);
+  ResultRow& row = p.row;
+  const Found& f = p.found;
   // SPEC §10: an entry plans for a point agent; a radius is not applicable.
   if (f.outside && c.space.disc())
     return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, c.rep_text + " plans for a point agent (no radius)");
   if (f.outside && f.outside->error) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.outside->reason);
   if (!f.error.empty()) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.error);
-  if (!f.found) return rows_for_every_smoothing(row, c.smoothings, Status::no_path, row.message);
+  if (!f.found) {
+    if (c.caps.may_miss && row.message.empty()) row.message = missed(c, q);
+    return rows_for_every_smoothing(row, c.smoothings, Status::no_path, row.message);
+  }
   if (!f.arcs.empty()) return arc_rows(c, row, f.arcs);
   row.raw_length = polyline_length(f.raw);
   row.raw_valid = c.space.path_valid(f.raw) && (!f.outside || f.outside->valid);
@@ -257,6 +266,8 @@ std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
   for (const auto& mode : c.smoothings) out.push_back(smooth_row(c, row, mode, f));
   return out;
 }
+
+std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) { return finish_query(c, start_query(c, in)); }
 
 MapContext map_context(const Map& m, const std::string& convention) { return {m.name, m.collection, convention}; }
 

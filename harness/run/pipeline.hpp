@@ -14,6 +14,8 @@
 #include "harness/run/cost_model.hpp"
 #include "harness/run/description.hpp"
 #include "harness/run/traces.hpp"
+#include "geometry/radius_validity.hpp"
+#include "search/any_representation.hpp"
 
 namespace navbench {
 
@@ -72,7 +74,29 @@ std::vector<ResultRow> rows_for_every_smoothing(const ResultRow& row, const std:
 // representation's edges do not allow, or a cost model it does not take. nullopt when it can.
 std::optional<std::string> not_applicable(const QueryContext& ctx);
 
-// Runs one query and returns one row per smoothing mode.
+// What the search found: a polyline (and the representation's corridor), or for a disc on the
+// tangent graph a taut path with arcs.
+struct Found {
+  bool found = false;
+  Polyline raw;
+  std::vector<PathItem> arcs;
+  std::optional<Corridor> corridor;
+  std::string error;  // the representation's own search failed (Detour's node pool ran out): the rows' message
+  // A planner from outside (harness/gppc, SPEC §10): its own GetPath time, its error or verdict.
+  std::optional<OutsideAnswer> outside;
+};
+// A query between its timed stages (locate, search, the path: start_query) and its judging
+// (validity, quality, smoothing, the rows: finish_query), so that a block of queries can be timed
+// back to back before any is judged, as a planner from outside answers its batch (`--batch`,
+// docs/command-line.md). `done`: the rows when the query ended before the search.
+struct PendingQuery {
+  ResultRow row;
+  std::optional<std::vector<ResultRow>> done;
+  Found found;
+};
+PendingQuery start_query(const QueryContext& ctx, const QueryInput& in);
+std::vector<ResultRow> finish_query(const QueryContext& ctx, PendingQuery&& p);
+// Runs one query and returns one row per smoothing mode (start_query, then finish_query).
 std::vector<ResultRow> run_query(const QueryContext& ctx, const QueryInput& in);
 
 }  // namespace navbench
