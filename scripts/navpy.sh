@@ -3,6 +3,11 @@
 # $NAVBENCH_PYTHON, then python3 on PATH, then /usr/bin/python3.
 #   scripts/navpy.sh scripts/plots.py results/run --out figs
 # (The python3 first on PATH may be a pyenv/venv build without the plotting packages.)
+# The results package (python/navbench, docs/results.md#the-python-package) comes first on PYTHONPATH, so
+# `scripts/navpy.sh -m navbench ...` and the report's `import navbench` need no installation.
+root=$(cd "$(dirname "$0")/.." && pwd)
+PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 tried=""
 for py in "${NAVBENCH_PYTHON:-}" python3 /usr/bin/python3; do
   [ -n "$py" ] || continue

@@ -42,7 +42,8 @@ from matplotlib.colors import ListedColormap  # noqa: E402
 from matplotlib.patches import Circle, PathPatch  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
 
-from navreport.io import maps as mapfiles  # noqa: E402
+from navbench import maps as mapfiles  # noqa: E402
+from navbench import style  # noqa: E402
 from navreport.io import path_items  # noqa: E402
 from navreport.io import results as common  # noqa: E402
 from navreport.io import traces as tracefiles  # noqa: E402
@@ -493,7 +494,9 @@ def main(argv=None) -> int:
         fig = draw_query(m, idx, reps, paths, results, structure, args.zoom, args.max_segments, roles.get(idx, ""),
                          radius or 0.0, layers)
         for fmt in formats:
-            fig.savefig(os.path.join(args.out, f"paths_{m.name}{'-weighted' if terrain else ''}_{idx}.{fmt}"), dpi=args.dpi)
+            with plt.rc_context(style.rc()):  # TrueType fonts in a PDF (navbench.style)
+                fig.savefig(os.path.join(args.out, f"paths_{m.name}{'-weighted' if terrain else ''}_{idx}.{fmt}"),
+                            dpi=args.dpi)
             written += 1
         plt.close(fig)
     print(f"pathviz.py: wrote {written} file(s) to {args.out} ({len(indices)} queries, {len(reps)} representations)")

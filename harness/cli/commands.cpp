@@ -17,6 +17,7 @@
 #include "geometry/polygons.hpp"
 #include "harness/cli/arguments.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/python_commands.hpp"
 #include "harness/cli/reproduce.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
@@ -185,6 +186,10 @@ const Command kCommands[] = {
      navbench::reproduce_command},
     {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
      serve_command},
+    {"export", "write result sets into one SQLite database, or OMPL's benchmark log (docs/results.md#export)",
+     navbench::export_command},
+    {"compare", "pair two runs' queries: per configuration time ratio and gap difference (docs/results.md#compare)",
+     navbench::compare_command},
 };
 
 void usage(std::ostream& out) {

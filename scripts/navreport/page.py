@@ -9,7 +9,7 @@ import shutil
 
 import pandas as pd
 
-from navreport.analysis import stats
+from navbench import stats
 from navreport.analysis.fmt import esc
 from navreport.figures import draw
 from navreport.sections import (answer, compare, cost, dist, dynamic, meta, metres, missing, paths, published, quality,
@@ -103,10 +103,17 @@ unfold(location.hash);
 
 
 def build_sections(ctx) -> list:
-    """Every section of the page, in order (each module's build(ctx))."""
+    """Every section of the page, in order (each module's build(ctx)). When the rows are a subset
+    (--maps, --collections, --reps), every figure's title names it."""
     out = []
     for module in SECTIONS:
         out.extend(module.build(ctx))
+    scopes = ctx.analysis.scopes
+    subset = scopes[0].name if scopes else "all maps"
+    if subset != "all maps":
+        for f in (f for sec in out for f in sec.figures()):
+            if subset not in f.title:
+                f.title = f"{f.title} — {subset}"
     return out
 
 
@@ -192,7 +199,7 @@ def write_tables(a, out_dir: str) -> None:
         summary = pd.concat(summaries, ignore_index=True)
         for c in [c for c in summary.columns if c.endswith("_n")]:
             summary[c] = summary[c].fillna(0).astype(int)
-        for c in ("na_maps", "unrun_maps"):  # the maps counted apart (analysis/candidates.py), as text
+        for c in ("na_maps", "unrun_maps"):  # the maps counted apart (python/navbench/candidates.py), as text
             if c in summary.columns:
                 summary[c] = summary[c].map(lambda v: ";".join(v) if isinstance(v, tuple) else "")
         summary.to_csv(os.path.join(out_dir, "summary.csv"), index=False)

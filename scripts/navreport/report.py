@@ -1,8 +1,8 @@
 """The navbench report: which representation, at what cost — one folder that opens from disk.
 
     scripts/navpy.sh scripts/report.py RESULTS... --out DIR [--compare RESULTS_B...]
-        [--title TEXT] [--seed N] [--maps DIR_OR_FILE ...] [--paths-dir DIR] [--figures svg,pdf|none]
-        [--accept-invalid PCT] [--accept-unsolved PCT]
+        [--title TEXT] [--seed N] [--map-files DIR_OR_FILE ...] [--paths-dir DIR] [--figures svg,pdf|none]
+        [--maps NAMES] [--collections NAMES] [--reps NAMES] [--accept-invalid PCT] [--accept-unsolved PCT]
 
 RESULTS are result-set PREFIXes, PREFIX.csv files or sweep directories (docs/results.md); a folder holding
 the shard folders of a sharded sweep is read through its merged/ results (navbench merge). Writes
@@ -14,7 +14,7 @@ in the results folder's paths/ directory), DIR/summary.csv (the ranked table, al
 First screen: the verdict in one sentence, one table per facet (plain maps, weighted maps, ...)
 whose rows are the Pareto front's points with median query time, mean gap (or cost gap), valid %,
 solved %, build time and memory per map, the budget answers as marked columns, and the compact
-Pareto chart beside them. Only candidates (SPEC §14, analysis/candidates.py: every path valid,
+Pareto chart beside them. Only candidates (SPEC §14, python/navbench/candidates.py: every path valid,
 every query that has a path answered) stand on the fronts, in the verdict, the budgets and the
 ranking; right below each front table, the facet's other configurations ("Not candidates") with
 both shares and why. --accept-invalid PCT / --accept-unsolved PCT widen the rule, and the page says so. Then every configuration's chart with intervals, the ranked table (seeded bootstrap
@@ -27,7 +27,7 @@ with 95 % intervals.
 At scale: only the result columns the report uses are parsed, a million rows at a time, into
 one set of columns (text as categorical codes); configurations and scopes are located by
 integer codes rather than by filtering the rows; a large sample's resampled statistics are drawn
-from their distribution (analysis/stats.py), so that cost does not grow with the rows
+from their distribution (python/navbench/stats.py), so that cost does not grow with the rows
 (tests/scripts/bench_report.sh measures it).
 """
 from __future__ import annotations
@@ -37,7 +37,8 @@ import os
 
 import pandas as pd
 
-from navreport.analysis import candidates, rows, stats
+from navbench import candidates, stats, subset
+from navreport.analysis import rows
 from navreport.analysis.analyse import analyse
 from navreport.io import results as common
 from navreport.page import write_report
@@ -53,7 +54,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
     ap.add_argument("--boot", type=int, default=stats.N_BOOT,
                     help=f"bootstrap resamples per interval (default {stats.N_BOOT}; fewer is faster, coarser)")
-    ap.add_argument("--maps", action="append", default=[], help="map file or folder, to read map sizes (repeatable)")
+    ap.add_argument("--map-files", action="append", default=[], metavar="PATH",
+                    help="map file or folder, to read map sizes (repeatable; besides the maps the runs' meta.json names)")
+    subset.add_arguments(ap)
     ap.add_argument("--paths-dir", action="append", default=[], help="folder of path pictures (default RESULTS/paths)")
     ap.add_argument("--dynamic", nargs="+", default=[], metavar="RESULTS_DYN",
                     help="result sets of dynamic runs (run --dynamic, with PREFIX.updates.csv): shown in "
@@ -83,6 +86,7 @@ def main() -> int:
     elif not figures or any(f not in ("svg", "pdf") for f in figures):
         raise common.InputError("--figures: use svg, pdf, svg,pdf or none")
     data = rows.load(args.results)
+    scope_name = common.apply_subset(data, args)
     extra = []
     # A sweep folder's dynamic scenarios (OUT/dynamic/, docs/changing-maps.md) go to "Changing maps" by themselves.
     folders = [common.resolve_folder(r) for r in args.results if os.path.isdir(r)]
@@ -96,11 +100,14 @@ def main() -> int:
             raise common.InputError(f"{d}: holds no threads.csv (write one with scripts/thread-scaling --out {d})")
         extra.append(common.ResultData(rows=pd.DataFrame(), build=pd.DataFrame(),
                                        threads=common.read_threads_csv(os.path.join(d, "threads.csv"))))
-    a = analyse(data, seed=args.seed, dynamic=extra, widening=widening)
+    a = analyse(data, seed=args.seed, dynamic=extra, widening=widening, subset=scope_name)
     compare = None
     if args.compare:
-        compare = (analyse(rows.load(args.compare), seed=args.seed, widening=widening), " ".join(args.results), " ".join(args.compare))
-    ctx = Context(analysis=a, inputs=args.results, map_dirs=args.maps, path_dirs=args.paths_dir, compare=compare)
+        b = rows.load(args.compare)
+        common.apply_subset(b, args)
+        compare = (analyse(b, seed=args.seed, widening=widening, subset=scope_name), " ".join(args.results),
+                   " ".join(args.compare))
+    ctx = Context(analysis=a, inputs=args.results, map_dirs=args.map_files, path_dirs=args.paths_dir, compare=compare)
     page = write_report(ctx, args.out, args.title, figures=tuple(figures))
     print(f"report.py: wrote {os.path.join(args.out, 'report.html')} ({len(page) // 1024} KiB), figures/, summary.csv")
     return 0

@@ -1,5 +1,5 @@
 """The report recommends only candidates (SPEC §14), checked against results.csv with plain pandas
-(not the report's code, scripts/navreport/analysis/candidates.py): a configuration is a candidate
+(not the report's code, python/navbench/candidates.py): a configuration is a candidate
 on a scope when every path it returned is valid and it answered every query that has a path (an
 optimum or a reference cost is known and the query is not invalid_query / not_applicable).
 

@@ -1,4 +1,4 @@
-"""The candidate rule (scripts/navreport/analysis/candidates.py, SPEC §14) on hand-made rows whose
+"""The candidate rule (python/navbench/candidates.py, SPEC §14) on hand-made rows whose
 answer is known: which configurations are candidates, their shares, the maps counted apart, the
 reasons, and the reader's widening at its boundary. Exit 0 = pass, 1 = fail."""
 import math
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-from navreport.analysis import candidates  # noqa: E402
+from navbench import candidates  # noqa: E402  (python/navbench/candidates.py)
 
 fails = []
 

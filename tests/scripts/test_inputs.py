@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How the scripts read result sets (scripts/navreport/io/results.py): column types from the schema in
+"""How the scripts read result sets (python/navbench/files.py, scripts/navreport/io/results.py): column types from the schema in
 meta.json, and from the values when a result set has none; chunked reading equal to reading at
 once; which files a folder stands for (a sweep's results, never its optimum/ caches; a folder of
 sweep shards through its merged results, or a one-line error saying to merge); and the report

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reading one map's rows of a sweep's CSV (navreport.io.results.read_table(maps=...), what the
+"""Reading one map's rows of a sweep's CSV (navbench.files.read_table(maps=...), what the
 path pictures use): the rows kept are exactly the whole file's rows of that map, also when a
 quoted field holds commas, quotes or line breaks, when a map's name is a prefix of another's, and
 when the first field itself is quoted; a file whose first column is not `map` is read whole.
@@ -11,7 +11,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "scripts"))
 
-from navreport.io import results  # noqa: E402
+from navbench import files as results  # noqa: E402  (the readers, python/navbench/files.py)
 
 failures = []
 

@@ -3,7 +3,7 @@ Usage: test_pathviz_formats.py NAVBENCH ROOT [NAV2_YAML ...]. Exit 0 = pass, 1 =
 matplotlib or PyYAML/Pillow.
 
 For the bundled ROS sample (office.yaml) and each Nav2 map given: pathviz's reading of the map
-(navreport.io.maps.read_ros_map, map_server's rule in Python) must block exactly the cells navbench
+(navbench.maps.read_ros_map, map_server's rule in Python) must block exactly the cells navbench
 blocked (meta.json's map_frames: occupied + unknown, unknown blocked by default) at the same size;
 pathviz must draw a picture of a `navbench run --paths` on it; and the report must show the map in
 its "Maps in metres" section with the median lengths times the resolution. For the bundled mesh
@@ -45,7 +45,7 @@ def main():
     except ImportError as e:
         print(f"test_pathviz_formats: SKIP ({e})")
         return 77
-    from navreport.io import maps as mapfiles
+    from navbench import maps as mapfiles
     tmp = tempfile.mkdtemp(prefix="pathviz_formats_")
     fmt = os.path.join(root, "datasets/maps/formats")
     pathviz = [os.path.join(root, "scripts/navpy.sh"), os.path.join(root, "scripts/pathviz.py")]

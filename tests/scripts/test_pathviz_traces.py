@@ -42,7 +42,7 @@ def main():
         print("test_pathviz_traces: SKIP (no matplotlib)")
         return 77
     import pathviz
-    from navreport.io import maps as mapfiles
+    from navbench import maps as mapfiles
     from navreport.io import results as common
     from navreport.io import traces as tracefiles
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The report's statistics (scripts/navreport/analysis/stats.py) on cases with known answers:
+"""The report's statistics (python/navbench/stats.py) on cases with known answers:
 identical samples give no difference, shifted samples are detected, the false-positive rate of
 the paired test stays near 5 %, 95 % bootstrap intervals cover the true value about 95 % of the
 time, Holm's correction matches a hand computation, log-log slopes and Pareto layers are exact.
@@ -12,7 +12,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "scripts"))
 import numpy as np  # noqa: E402
 
-from navreport.analysis import stats  # noqa: E402
+from navbench import stats  # noqa: E402
 
 failures = []
 

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from navreport.analysis import budget, candidates, stats, terrain, updates
+from navbench import candidates, stats
+from navbench.summarize import row_arrays, summarize_groups
+from navreport.analysis import budget, terrain, updates
 from navreport.analysis.fmt import slug, verdict_text
 from navreport.analysis.rows import (METRICS, build_per_map, config_order, facet_order, paired_values, plain, prepare,
                                      raw_terrain, uniques)
@@ -61,16 +63,13 @@ class Analysis:
     widening: candidates.Widening = candidates.Widening()  # how far the reader widened the candidates
 
 
-def _config_stats(task):
-    """The bootstrap of one configuration (config_table; a task of its process pool)."""
-    cols, builds, seed, build_seed = task
-    res = stats.resample_stats(cols, {
-        "solved_pct": ("solved", stats.nan_share), "valid_pct": ("valid", stats.nan_share),
-        "time_median": ("time", stats.nan_median), "time_p95": ("time", stats.nan_quantile(0.95)),
-        "gap_mean": ("gap", np.nanmean), "gap_p95": ("gap", stats.nan_quantile(0.95)),
-        "gap_max": ("gap", np.nanmax)}, seed)
-    res.update(stats.resample_stats(builds, {"build_ms": ("b", np.nanmean), "memory": ("m", np.nanmean)}, build_seed))
-    return res
+def _run_bootstraps(fn, tasks):
+    """The bootstraps of a ranked table (navbench.summarize.summarize_groups' runner): samples small
+    enough to be resampled row by row go to the process pool; the larger ones' statistics are drawn
+    (stats.drawn_stats), quick enough here, where no copy must be sent."""
+    small = [len(t[0]["solved"]) <= stats.EXACT_ROWS for t in tasks]
+    pooled = iter(_pool_map(fn, [t for t, s in zip(tasks, small) if s]))
+    return [next(pooled) if s else fn(t) for t, s in zip(tasks, small)]
 
 
 def _pool_map(fn, tasks):
@@ -96,65 +95,35 @@ def config_positions(rows) -> dict:
 
 
 def config_table(scope_rows, build, seed: int, scope_name: str, widening=candidates.Widening()):
-    """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric, each
-    configuration's candidate columns (candidates.summarise) and its Pareto layer among the
-    candidates of its facet (0: not a candidate, or no time or gap); candidates first."""
-    recs = []
-    tasks = []  # (record, bootstrap task) of every configuration with applicable rows
+    """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric, by the
+    row rules and statistics of the results package (navbench.summarize.summarize_groups, the code
+    behind navbench.summarize: one group per configuration, seeded by scope and configuration),
+    each configuration's candidate columns (navbench.candidates.summarise) and its Pareto layer
+    among the candidates of its facet (0: not a candidate, or no time or gap); candidates first."""
     # Runs over several radii (a facet): each radius's builds count for its own configurations.
     by_radius = (build is not None and "radius" in build.columns and "radius" in scope_rows.columns and
                  isinstance(scope_rows["radius"].dtype, pd.CategoricalDtype) and
                  all(str(c).startswith("r=") for c in scope_rows["radius"].cat.categories))
     per_map = build_per_map(build, uniques(scope_rows["representation"]), uniques(scope_rows["map"]), by_radius)
     where = config_positions(scope_rows)
-    status = scope_rows["status"]
-    scats = list(status.cat.categories)
-    scode = status.cat.codes.to_numpy()
-    na_code = scats.index("not_applicable") if "not_applicable" in scats else -2
-    ok_code = scats.index("ok") if "ok" in scats else -2
-    valid_all = scope_rows["valid"].to_numpy(dtype=float) == 1  # SPEC §14: a path of unknown validity is not valid
-    has_path_all = scope_rows["has_path"].to_numpy(bool)
-    time_all = scope_rows["query_us"].to_numpy(dtype=float)
-    gap_all = scope_rows["gap"].to_numpy(dtype=float)
+    groups = []
     for cfg in config_order(scope_rows):
         pos = where[cfg]
         first = {c: scope_rows[c].iat[pos[0]] for c in ("representation", "smoothing", "facet")}
-        st = scode[pos]
-        rec = {"scope": scope_name, "config": cfg, "representation": first["representation"],
-               "smoothing": first["smoothing"], "facet": first["facet"], "rows": len(pos),
-               "not_applicable": int((st == na_code).sum())}
-        app = pos[st != na_code]
-        rec["applicable"] = len(app)
-        if len(app) == 0:
-            recs.append(rec)
-            continue
-        ok = scode[app] == ok_code
-        valid = np.where(ok, valid_all[app], np.nan)
-        # solved: ok over the queries that have a path (SPEC §14); valid: valid over the paths returned.
-        cols = {"solved": np.where(has_path_all[app], ok, np.nan), "valid": valid,
-                "time": np.where(ok, time_all[app], np.nan),
-                "gap": np.where(ok, gap_all[app], np.nan)}
         b = per_map[per_map["representation"] == first["representation"]]
         if by_radius:
             b = b[b["radius"] == scope_rows["radius"].iat[pos[0]]]
         if "terrain" in per_map.columns:  # the builds of this configuration's own maps, plain or weighted
             b = b[b["terrain"] == (raw_terrain(scope_rows["terrain"].iat[pos[0]]) if "terrain" in scope_rows.columns else "")]
-        tasks.append((rec, (cols, {"b": b["build_ms"].to_numpy(float), "m": b["memory_bytes"].to_numpy(float)},
-                            stats.seed_for(seed, scope_name, cfg), stats.seed_for(seed, scope_name, cfg, "build"))))
-        recs.append(rec)
-    # Samples small enough to be resampled row by row go to the process pool; the larger ones'
-    # statistics are drawn (stats.drawn_stats), quick enough here, where no copy must be sent.
-    small = [len(t[0]["solved"]) <= stats.EXACT_ROWS for _, t in tasks]
-    pooled = iter(_pool_map(_config_stats, [t for (_, t), s in zip(tasks, small) if s]))
-    results = [next(pooled) if s else _config_stats(t) for (_, t), s in zip(tasks, small)]
-    for (rec, _), res in zip(tasks, results):
-        for k, (est, lo, hi, n) in res.items():
-            rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
-    t = pd.DataFrame(recs)
+        groups.append(({"scope": scope_name, "config": cfg, **first}, pos, stats.seed_for(seed, scope_name, cfg),
+                       (b["build_ms"].to_numpy(float), b["memory_bytes"].to_numpy(float)),
+                       stats.seed_for(seed, scope_name, cfg, "build")))
+    arrays = row_arrays(scope_rows)
+    t = pd.DataFrame(summarize_groups(arrays, groups, run_tasks=_run_bootstraps))
     if "time_median" not in t.columns:
         for k, *_ in METRICS:
             t[k] = np.nan
-    cand = candidates.summarise(scope_rows, "config", widening, has_path=has_path_all)
+    cand = candidates.summarise(scope_rows, "config", widening, has_path=arrays["has_path"])
     t = t.merge(cand.drop(columns="applicable").assign(config=cand["config"].astype(str)), on="config", how="left")
     t["is_candidate"] = t["is_candidate"].fillna(False).astype(bool)
     return rank_candidates(t)
@@ -221,10 +190,13 @@ def verdicts(scope_rows, table, seed: int, scope_name: str) -> list:
     return tests
 
 
-def analyse(data: common.ResultData, seed: int = 1, dynamic=(), widening=candidates.Widening()) -> Analysis:
+def analyse(data: common.ResultData, seed: int = 1, dynamic=(), widening=candidates.Widening(),
+            subset: str = "all maps") -> Analysis:
     """The scopes' ranked tables, verdicts and budgets, and the numbers of the weighted maps and of
     the changing maps; data.rows gains the columns prepare() adds and has_path (whether the row's
-    query has a path, candidates.path_exists). widening: how far the reader widens the candidates."""
+    query has a path, candidates.path_exists). widening: how far the reader widens the candidates.
+    subset: the name of the first scope (every row), 'all maps' or the subset the rows were cut to
+    (common.apply_subset)."""
     rows, keys, facet_keys = prepare(data)
     rows["has_path"] = candidates.path_exists(rows)
     for d in [data] + list(dynamic):  # the small tables: plain text
@@ -236,14 +208,14 @@ def analyse(data: common.ResultData, seed: int = 1, dynamic=(), widening=candida
         a.skipped.append(("all", "no result rows"))
     else:
         colls = sorted(uniques(rows["collection"]))
-        names = ["all maps"] + (colls if len(colls) > 1 else [])
+        names = [subset] + (colls if len(colls) > 1 else [])
         for k, name in enumerate(names):
             # A collection's rows are taken (only the columns its table needs) when it is analysed
             # and let go after: the scopes never hold the rows twice at once.
             r = rows if k == 0 else common.take_rows(rows, (rows["collection"] == name).to_numpy(bool),
                                                      SCOPE_COLUMNS + (["terrain"] if "terrain" in rows.columns else []))
             name = name if k == 0 else (name or "(no collection)")
-            sc = Scope(name=name, slug=slug(name if name != "all maps" else "all"), rows=r)
+            sc = Scope(name=name, slug="all" if k == 0 else slug(name), rows=r)
             sc.table = config_table(r, data.build, seed, name, widening)
             na = sc.table.loc[sc.table["applicable"] == 0]
             sc.unapplicable = list(zip(na["representation"].astype(str), na["smoothing"].astype(str), na["facet"].astype(str)))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from navreport.analysis import stats
+from navbench import stats
 from navreport.analysis.fmt import f_bytes, f_sig
 
 # (ranked-table column, what a budget on it is called, how its values are printed)

@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from navreport.analysis import stats
+from navbench import stats
 
 def esc(x) -> str:
     return html.escape(str(x), quote=True)

@@ -3,11 +3,12 @@ group configurations and queries, and the orders in which configurations, facets
 appear."""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
 
+from navbench.compare import QUERY_KEYS
+from navbench.rules import build_per_map, radius_label, raw_terrain  # noqa: F401  (the row rules: navbench/rules.py)
 from navreport.io import results as common
 
 # Display order of the smoothing labels, any-angle searches (docs/path-quality.md) after A*'s smoothers.
@@ -30,7 +31,9 @@ METRICS = [
 ]
 
 
-PAIR_COLUMNS = ["map", "collection", "scen_index", "convention", "radius", "epoch", "terrain"]
+# The columns naming a query within a run (the paired verdicts line queries up by them); two runs are
+# paired by navbench.compare.QUERY_KEYS, the same columns with each one's default where a run lacks it.
+PAIR_COLUMNS = [c for c, _ in QUERY_KEYS]
 
 
 # The result columns the report reads (the others are never parsed); text is held as pandas
@@ -132,13 +135,6 @@ def query_ids(rows):
     return rank[ids]
 
 
-def _radius_text(v) -> str:
-    """A radius as its facet label: the number as the results file writes it (%.12g)."""
-    if isinstance(v, str):
-        return "r=" + v
-    return "r=" + ("" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.12g}")
-
-
 def plain(df):
     """A small frame with its categoricals as plain text (group order and sorting by value, as
     for text read as text)."""
@@ -177,7 +173,7 @@ def prepare(data: common.ResultData):
     fold_search(rows)  # Theta* rows: configurations of their own
     keys = common.config_keys(rows)
     if "radius" in rows.columns and rows["radius"].nunique(dropna=False) > 1:  # agents of several sizes (docs/radius.md)
-        rows["radius"] = combined_text(rows, ["radius"], lambda v: _radius_text(v[0]))
+        rows["radius"] = combined_text(rows, ["radius"], lambda v: radius_label(v[0]))
         keys.insert(-1, "radius")
     if "terrain" in rows.columns:  # weighted maps (docs/terrain.md): a facet of their own beside the plain maps
         rows["terrain"] = common.as_text(rows["terrain"])
@@ -248,14 +244,6 @@ def config_order(rows) -> list:
     return cfg.sort_values(["_f", "_r", "_s", "smoothing"])["config"].tolist()
 
 
-def pair_frame(g, value: str):
-    """One value per query of a configuration (mean over duplicate rows), indexed by the query
-    (its key columns as text and numbers, so two runs' queries can be matched)."""
-    keys = [c for c in PAIR_COLUMNS if c in g.columns]
-    g = plain(g[keys + [value]])
-    return g.groupby(keys, dropna=False)[value].mean()
-
-
 def paired_values(qid, values):
     """(query ids sorted, one value per query: the mean over its rows) of one configuration."""
     if len(qid) and len(np.unique(qid)) == len(qid):
@@ -263,33 +251,6 @@ def paired_values(qid, values):
         return qid[order], values[order]
     m = pd.Series(values).groupby(qid).mean()
     return m.index.to_numpy(), m.to_numpy()
-
-
-def raw_terrain(value) -> str:
-    """A row's terrain as the results file writes it ("" for a plain map), from its text or its
-    facet label (terrain_label)."""
-    text = "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
-    if text in ("plain map", "nan"):
-        return ""
-    return text[len("terrain "):] if text.startswith("terrain ") else text
-
-
-def build_per_map(build, reps, maps, by_radius: bool = False):
-    """Mean build_ms and memory_bytes per (representation, map): a sweep may build one map and
-    representation in several units; each map counts once. by_radius: per (representation, radius,
-    map), the radius as its facet label (a build at each radius is another structure). Builds of
-    weighted maps (a terrain column, docs/terrain.md) are kept apart by their terrain: a map may run
-    plain and weighted."""
-    keys = ["representation", "map"] + (["radius"] if by_radius else [])
-    if build is None or build.empty:
-        return pd.DataFrame(columns=keys + ["build_ms", "memory_bytes", "vertices"])
-    b = build[build["representation"].isin(reps) & build["map"].isin(maps)]
-    if "terrain" in b.columns:
-        b = b.assign(terrain=common.terrain_texts(b["terrain"]).to_numpy())
-        keys.append("terrain")
-    if by_radius:
-        b = b.assign(radius=[_radius_text(float(v)) for v in pd.to_numeric(b["radius"], errors="coerce")])
-    return b.groupby(keys, as_index=False)[["build_ms", "memory_bytes", "vertices"]].mean()
 
 
 def primary_rows(analysis, columns=None):

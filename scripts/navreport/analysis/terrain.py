@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from navreport.analysis import candidates, stats
+from navbench import candidates, stats
 from navreport.analysis.rows import combined_text, raw_terrain
 from navreport.io import results as common
 

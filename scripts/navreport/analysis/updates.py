@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from navreport.analysis import stats
+from navbench import stats
 from navreport.analysis.rows import SMOOTH_RANK, companion_rows, plain, uniques
 from navreport.io import results as common
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from navbench.style import rc
 from navreport.io.results import rep_label
 
 WIDTH = 1180          # px: fits a 1280 px window with the page's margins
@@ -48,6 +49,8 @@ class Series:
     band: tuple | None = None        # (lo, hi) arrays: a shaded band under a line
     hover: list | None = None        # one text per point
     labels: list | None = None       # one label per point, placed without overlaps
+    static_labels: list | None = None  # the static copy's labels when they differ (names where the page numbers points)
+    label_keep: list | None = None   # per point: its label stays in a paper's crowded panel (e.g. the Pareto front)
     legend: bool = True
     dash: str | None = None          # None | dash | dot
     opacity: float = 1.0
@@ -57,6 +60,12 @@ class Series:
         self.name = rep_label(self.name)  # a planner from outside is marked in every legend and label
         if self.labels is not None:
             self.labels = [rep_label(x) for x in self.labels]
+        if self.static_labels is not None:
+            self.static_labels = [rep_label(x) for x in self.static_labels]
+
+    def labels_for(self, static: bool):
+        """The point labels of the page (static False) or of the static copy."""
+        return self.static_labels if static and self.static_labels is not None else self.labels
 
 
 @dataclass
@@ -85,17 +94,95 @@ class Figure:
     margin_l: int = MARGIN["l"]      # px left of the panels (wider for long category labels)
     width: int = WIDTH               # px: a chart beside a table is narrower
     margin_r: int = MARGIN["r"]      # px right of the panels: the legend's room
+    legend_below: int = 0            # px below the panels for the legend (a paper's figure, Style), else 0
+    title_h: int = 0                 # px above the panels for the figure's title (the static copies), else 0
+    labels_inside: bool = False      # point labels kept inside their panel (a paper's figure: no room around it)
 
     def geometry(self):
         """Pixel boxes (x0, y0, w, h; y from the top) of the panels, and the figure height."""
         nrows = math.ceil(len(self.panels) / self.ncols)
         pw = (self.width - self.margin_l - self.margin_r - GAP_X * (self.ncols - 1)) / self.ncols
-        height = MARGIN["t"] + MARGIN["b"] + nrows * self.panel_h + (nrows - 1) * GAP_Y
+        height = (MARGIN["t"] + MARGIN["b"] + nrows * self.panel_h + (nrows - 1) * GAP_Y + self.legend_below +
+                  self.title_h)
         boxes = []
         for i in range(len(self.panels)):
             r, c = divmod(i, self.ncols)
-            boxes.append((self.margin_l + c * (pw + GAP_X), MARGIN["t"] + r * (self.panel_h + GAP_Y), pw, self.panel_h))
+            boxes.append((self.margin_l + c * (pw + GAP_X), MARGIN["t"] + self.title_h + r * (self.panel_h + GAP_Y), pw,
+                          self.panel_h))
         return boxes, height
+
+
+@dataclass
+class Style:
+    """How the static copies are drawn (navbench.style): by default the report's, the figure's own
+    pixel layout at 100 px per inch (0.72 pt per px: 13 px text is 9.4 pt); with width_in and/or
+    font_pt, a paper's: the layout redone at the width, in pixels of font_pt / FONT points, so
+    that text is font_pt points at width_in inches; panels one per row (two in a figure over 6 in
+    wide), the legend below them."""
+    width_in: float | None = None
+    font_pt: float | None = None
+
+    def pt_per_px(self) -> float:
+        return self.font_pt / FONT if self.font_pt else 0.72
+
+    def paper(self) -> bool:
+        return self.width_in is not None or self.font_pt is not None
+
+
+def legend_names(fig: Figure) -> list:
+    """The legend's entries, in order (one per name)."""
+    names = []
+    for p in fig.panels:
+        for s in p.series:
+            if s.legend and s.name not in names:
+                names.append(s.name)
+    return names
+
+
+def legend_columns(fig: Figure, names: list) -> int:
+    """Columns of a legend below the panels: as many entries of the longest name as fit the width."""
+    longest = max((len(n) for n in names), default=1)
+    return max(1, min(len(names), int((fig.width - 20) // (longest * 12 * 0.6 + 34))))
+
+
+CROWDED = 0.25  # labels covering more than this share of a panel crowd it
+
+
+def thin_labels(p: Panel, w: float, h: float) -> Panel:
+    """A panel whose static labels would cover more than CROWDED of its w x h px keeps only the
+    labels its series mark to keep (label_keep: the Pareto front's points); the others' points
+    stay, unnamed. Other panels as they are."""
+    import dataclasses
+    area = sum((LABEL_FONT * 0.6 * len(t) + 10) * (LABEL_FONT * 1.25 + 6)
+               for s in p.series for t in (s.labels_for(True) or []) if t)
+    if area <= CROWDED * w * h or not any(s.label_keep for s in p.series):
+        return p
+    series = [dataclasses.replace(s, static_labels=[t if keep else "" for t, keep in zip(s.labels_for(True), s.label_keep)])
+              if s.label_keep is not None and s.labels_for(True) else s for s in p.series]
+    return dataclasses.replace(p, series=series)
+
+
+def for_paper(fig: Figure, style: Style) -> Figure:
+    """The figure laid out for a page (Style): width_in at style.pt_per_px, legend below, labels
+    inside their panels and, in a crowded panel, only those marked to keep (thin_labels)."""
+    import dataclasses
+    if not style.paper():
+        return fig
+    k = style.pt_per_px()
+    width = int(round((style.width_in or fig.width * 0.72 / 72) * 72 / k))
+    ncols = 1 if width * k < 6 * 72 else min(fig.ncols, 2)
+    margin_r = 16
+    pw = (width - fig.margin_l - margin_r - GAP_X * (ncols - 1)) / ncols
+    out = dataclasses.replace(fig, width=width, ncols=ncols, margin_r=margin_r, margin_l=min(fig.margin_l, width // 3),
+                              panel_h=int(max(150, min(fig.panel_h, pw * 0.75))))
+    names = legend_names(out)
+    if names:
+        rows = math.ceil(len(names) / legend_columns(out, names))
+        out.legend_below = 30 + rows * 20 + (22 if fig.legend_title else 0)
+    boxes, _ = out.geometry()
+    out.panels = [thin_labels(p, b[2], b[3]) for p, b in zip(out.panels, boxes)]
+    out.labels_inside = True
+    return out
 
 
 def log_wanted(values) -> bool:
@@ -138,7 +225,7 @@ def panel_ranges(p: Panel):
 # --------------------------------------------------------------------------------------------
 # Labels without overlaps
 
-def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
+def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7, outside_cost=2):
     """Greedy placement of point labels in pixel space (y down): for each point, the first of a
     ring of candidate offsets, growing outwards, whose text box overlaps no marker, no label
     placed before and stays inside the panel. Returns (dx, dy) per label: the offset of the
@@ -161,7 +248,7 @@ def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
             if overlap(box, b):
                 c += 3
         if box[0] < 0 or box[1] < 0 or box[2] > box_w or box[3] > box_h:
-            c += 2
+            c += outside_cost
         return c
 
     out = [(0.0, 0.0)] * n
@@ -190,8 +277,9 @@ def place_labels(px, py, labels, box_w, box_h, font=LABEL_FONT, marker_r=7):
     return out
 
 
-def label_offsets(fig: Figure):
-    """{(panel index, series index): [(dx, dy) px]} for every series that has labels."""
+def label_offsets(fig: Figure, static: bool = False):
+    """{(panel index, series index): [(dx, dy) px]} for every series that has labels (the static
+    copy's labels when static)."""
     boxes, _ = fig.geometry()
     res = {}
     for pi, p in enumerate(fig.panels):
@@ -199,7 +287,7 @@ def label_offsets(fig: Figure):
         _, _, w, h = boxes[pi]
         pts, owners = [], []
         for si, s in enumerate(p.series):
-            if not s.labels and not any(q.labels for q in p.series):
+            if not s.labels_for(static) and not any(q.labels_for(static) for q in p.series):
                 continue
             if s.kind != "markers":
                 continue
@@ -209,11 +297,13 @@ def label_offsets(fig: Figure):
                     continue
                 xv = math.log10(x) if p.xlog else x
                 yv = math.log10(y) if p.ylog else y
-                pts.append(((xv - x0) / (x1 - x0) * w, h - (yv - y0) / (y1 - y0) * h, s.labels[k] if s.labels else ""))
+                names = s.labels_for(static)
+                pts.append(((xv - x0) / (x1 - x0) * w, h - (yv - y0) / (y1 - y0) * h, names[k] if names else ""))
                 owners.append((si, k))
         if not pts:
             continue
-        offs = place_labels([q[0] for q in pts], [q[1] for q in pts], [q[2] for q in pts], w, h)
+        offs = place_labels([q[0] for q in pts], [q[1] for q in pts], [q[2] for q in pts], w, h,
+                            outside_cost=8 if fig.labels_inside else 2)
         for (si, k), o in zip(owners, offs):
             res.setdefault((pi, si), {})[k] = o
     return res
@@ -323,14 +413,40 @@ def plotly_div(fig: Figure) -> str:
 # --------------------------------------------------------------------------------------------
 # matplotlib
 
-def to_matplotlib(fig: Figure):
+def narrow_log_ticks(ax, p: Panel, spans) -> None:
+    """A log axis spanning less than a decade has no decade to label, and matplotlib labels every
+    minor tick instead (they overlap): there, a few plain numbers."""
+    from matplotlib.ticker import LogLocator, NullFormatter, ScalarFormatter
+    for log, span, axis in ((p.xlog, spans[0], ax.xaxis), (p.ylog, spans[1], ax.yaxis)):
+        if log and span < 1:
+            axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 3.0, 5.0)))
+            axis.set_major_formatter(ScalarFormatter())
+            axis.set_minor_formatter(NullFormatter())
+
+
+def fit_text(text: str, width_px: float, font_px: float) -> str:
+    """text wrapped at spaces into lines that fit width_px (a narrow paper figure's titles and axis
+    labels; a page's fit on one line and are returned as they are)."""
+    import textwrap
+    chars = max(12, int(width_px / (font_px * 0.56)))
+    return text if len(text) <= chars else "\n".join(textwrap.wrap(text, chars))
+
+
+def to_matplotlib(fig: Figure, style: Style | None = None):
+    """The figure drawn by matplotlib (fig laid out for the style first: for_paper)."""
     import matplotlib.pyplot as plt
+    import dataclasses
+    style = style or Style()
+    fig = for_paper(fig, style)
+    title = fit_text(fig.title, fig.width - 20, FONT + 2)  # a file alone says what it shows (and of which subset)
+    fig = dataclasses.replace(fig, title_h=8 + 20 * (title.count("\n") + 1))
     boxes, height = fig.geometry()
     W = fig.width
-    dpi = 100
-    mfig = plt.figure(figsize=(W / dpi, height / dpi), dpi=dpi)
-    pt = 72 / dpi  # px -> points
-    offsets = label_offsets(fig)
+    # px -> points: a paper's figure is exactly width_in wide (its layout width was rounded to whole px)
+    pt = style.width_in * 72 / W if style.width_in else style.pt_per_px()
+    dpi = 72 / pt  # one layout pixel per figure pixel at this dpi (PNG)
+    mfig = plt.figure(figsize=(W * pt / 72, height * pt / 72), dpi=dpi)
+    offsets = label_offsets(fig, static=True)
     handles, names = [], []
     for pi, p in enumerate(fig.panels):
         x0, y0, w, h = boxes[pi]
@@ -352,12 +468,14 @@ def to_matplotlib(fig: Figure):
         if p.xticks is not None:
             ax.set_xticks(list(p.xticks[0]))
             ax.set_xticklabels(list(p.xticks[1]))
-        ax.set_xlabel(p.xlabel, fontsize=FONT * pt)
-        ax.set_ylabel(p.ylabel, fontsize=FONT * pt)
-        ax.tick_params(labelsize=12 * pt)
+        ax.set_xlabel(fit_text(p.xlabel, w, FONT), fontsize=FONT * pt)
+        ax.set_ylabel(fit_text(p.ylabel, h, FONT), fontsize=FONT * pt)
+        ax.tick_params(which="both", labelsize=12 * pt)
+        narrow_log_ticks(ax, p, (xr1 - xr0, yr1 - yr0))
         ax.grid(True, which="major", color="#e5e5e5", linewidth=0.6)
         ax.set_axisbelow(True)
-        ax.set_title(p.title + (f"\n{p.note}" if p.note else ""), fontsize=(FONT + 1) * pt)
+        ax.set_title(fit_text(p.title, w + GAP_X // 2, FONT + 1) + (f"\n{fit_text(p.note, w + GAP_X // 2, FONT + 1)}"
+                                                                  if p.note else ""), fontsize=(FONT + 1) * pt)
         for si, s in enumerate(p.series):
             x = np.asarray(np.ravel(s.x), dtype=float)
             y = np.asarray(np.ravel(s.y), dtype=float)
@@ -384,49 +502,58 @@ def to_matplotlib(fig: Figure):
                 ye = None if s.yerr is None else np.vstack([np.maximum(0, y - np.ravel(s.yerr[0])),
                                                              np.maximum(0, np.ravel(s.yerr[1]) - y)])
                 ax.errorbar(x, y, xerr=xe, yerr=ye, fmt="none", ecolor=s.color, elinewidth=0.9, capsize=2, zorder=2)
-            if s.labels:
+            if s.labels_for(True):
                 for k in range(len(x)):
                     dx, dy = offsets.get((pi, si), {}).get(k, (0, 0))
-                    ax.annotate(s.labels[k], (x[k], y[k]), xytext=(dx * pt, -dy * pt), textcoords="offset points",
+                    ax.annotate(s.labels_for(True)[k], (x[k], y[k]), xytext=(dx * pt, -dy * pt), textcoords="offset points",
                                 ha="center", va="center", fontsize=LABEL_FONT * pt,
                                 bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.75),
                                 arrowprops=dict(arrowstyle="-", color="#888", linewidth=0.6, shrinkA=0, shrinkB=4))
             if s.legend and s.name not in names:
                 names.append(s.name)
                 handles.append(art)
-    if handles:
+    mfig.text(0.5, 1 - 6 / height, title, ha="center", va="top", fontsize=(FONT + 2) * pt, fontweight="bold")
+    if handles and fig.legend_below:  # a paper's figure: the legend in rows under the panels
+        mfig.legend(handles, names, loc="upper center", fontsize=12 * pt, frameon=False, ncol=legend_columns(fig, names),
+                    title=fig.legend_title or None, title_fontsize=12 * pt, bbox_to_anchor=(0.5, fig.legend_below / height))
+    elif handles:
         mfig.legend(handles, names, loc="upper left", fontsize=12 * pt, frameon=False,
                     title=fig.legend_title or None, title_fontsize=12 * pt,
-                    bbox_to_anchor=((W - fig.margin_r + 20) / W, 1 - MARGIN["t"] / height))
+                    bbox_to_anchor=((W - fig.margin_r + 20) / W, 1 - (MARGIN["t"] + fig.title_h) / height))
     return mfig
 
 
-def save_static(fig: Figure, out_dir: str, formats=("svg", "pdf")) -> list:
-    """Writes the matplotlib drawing as out_dir/<stem>.<fmt>; returns the file names."""
+def save_static(fig: Figure, out_dir: str, formats=("svg", "pdf"), style: Style | None = None) -> list:
+    """Writes the matplotlib drawing as out_dir/<stem>.<fmt> with TrueType fonts (navbench.style.rc);
+    returns the file names."""
+    import matplotlib
     import matplotlib.pyplot as plt
-    mfig = to_matplotlib(fig)
-    names = []
-    for fmt in formats:
-        name = f"{fig.stem}.{fmt}"
-        kw = {"metadata": {"Creator": None, "Date": None}} if fmt == "svg" else {}
-        mfig.savefig(os.path.join(out_dir, name), format=fmt, **kw)
-        names.append(name)
+    with matplotlib.rc_context(rc()):
+        mfig = to_matplotlib(fig, style)
+        names = []
+        for fmt in formats:
+            name = f"{fig.stem}.{fmt}"
+            kw = {"metadata": {"Creator": None, "Date": None}} if fmt == "svg" else {}
+            if fmt == "png" and style is not None and style.paper():
+                kw["dpi"] = 300  # a page's figure is a few inches wide
+            mfig.savefig(os.path.join(out_dir, name), format=fmt, **kw)
+            names.append(name)
     plt.close(mfig)
     return names
 
 
 def _save_static_task(task):
-    fig, out_dir, formats = task
-    return fig.stem, save_static(fig, out_dir, formats)
+    fig, out_dir, formats, style = task
+    return fig.stem, save_static(fig, out_dir, formats, style)
 
 
-def save_static_all(figs, out_dir: str, formats=("svg", "pdf"), jobs: int | None = None) -> dict:
+def save_static_all(figs, out_dir: str, formats=("svg", "pdf"), jobs: int | None = None, style: Style | None = None) -> dict:
     """save_static for many figures, spread over processes (one per core: matplotlib draws on one
     core, and the SVG and PDF of a report's ~20 figures are half its time). Returns stem -> names."""
     import multiprocessing as mp
     figs = list(figs)
     jobs = max(1, min(jobs or (os.cpu_count() or 1), len(figs)))
-    tasks = [(f, out_dir, tuple(formats)) for f in figs]
+    tasks = [(f, out_dir, tuple(formats), style) for f in figs]
     if jobs == 1 or "fork" not in mp.get_all_start_methods():
         return dict(map(_save_static_task, tasks))
     with mp.get_context("fork").Pool(jobs) as pool:  # fork: the workers inherit the loaded modules

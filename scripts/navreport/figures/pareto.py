@@ -16,7 +16,9 @@ FRONT_COLOURS = {"front": "#1f5fa8", "budget": "#e6550d", "other": "#b0b0b0"}
 def front_chart(stem: str, title: str, facets: list) -> Figure | None:
     """One panel per facet (stacked): every configuration as a small grey point, the front's points
     (blue, named) joined by the dashed staircase, the points only a budget's front holds (orange,
-    named). facets: dicts title, ylabel, points [(x, y, label, kind front|budget|other, hover)]."""
+    named). facets: dicts title, ylabel, points [(x, y, label, kind front|budget|other, hover, name)]:
+    the page numbers the points as the table's rows; the static copy (figures/, for papers, where the
+    table is not beside it) names them."""
     panels = []
     for f in facets:
         pts = [q for q in f["points"] if q[0] is not None and q[1] is not None and q[0] == q[0] and q[1] == q[1]
@@ -33,13 +35,14 @@ def front_chart(stem: str, title: str, facets: list) -> Figure | None:
             if g:
                 p.series.append(Series(name=kind, x=[q[0] for q in g], y=[q[1] for q in g], color=FRONT_COLOURS[kind],
                                        marker=marker, size=size, hover=[q[4] for q in g], legend=False,
-                                       labels=None if kind == "other" else [q[2] for q in g]))
+                                       labels=None if kind == "other" else [q[2] for q in g],
+                                       static_labels=None if kind == "other" else [q[5] for q in g]))
         panels.append(p)
     if not panels:
         return None
     return Figure(stem=stem, title=title, panels=panels, panel_h={1: 300, 2: 200}.get(len(panels), 150),
                   width=FRONT_WIDTH, margin_l=60, margin_r=14,
-                  caption="Numbers: the rows of the tables. Blue: the Pareto front (nothing is both faster and "
+                  caption="Numbers: the rows of the tables (the static copy names the points). Blue: the Pareto front (nothing is both faster and "
                           "better; dashed staircase); orange: on the front of a memory or build-time budget only; "
                           "grey: every other candidate (the others are in the tables of non-candidates). Lower left "
                           "is better; hover a point for its name.")
@@ -60,7 +63,7 @@ def pareto_figure(scope, analysis) -> Figure | None:
         return None
     panels = []
     facets = facet_order(t["facet"])
-    if scope.name != "all maps":
+    if scope.slug != "all":
         facets = facets[:1]  # a collection shows the first facet; the others are in its table
     smooths = sorted(set(t["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))
     for facet in facets:
@@ -94,7 +97,8 @@ def pareto_figure(scope, analysis) -> Figure | None:
                     size=[12 if layer == 1 else 9 for layer in g["layer"]],
                     xerr=(g["time_median_lo"].to_numpy(float), g["time_median_hi"].to_numpy(float)),
                     yerr=(100 * g["gap_mean_lo"].to_numpy(float), 100 * g["gap_mean_hi"].to_numpy(float)),
-                    hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()], legend=False))
+                    hover=hover, labels=[short_label(r, True) for _, r in g.iterrows()], legend=False,
+                    label_keep=[layer == 1 for layer in g["layer"]]))
             for rep in [r for r in colours if r in set(sub["representation"])]:
                 p.series.append(Series(name=rep, x=[], y=[], color=colours[rep], marker="circle", size=10))
             for s in smooths if ci == len(rep_chunks) - 1 else ():  # the marker key once, after every colour
@@ -107,5 +111,7 @@ def pareto_figure(scope, analysis) -> Figure | None:
                   caption=more + " One point per representation × smoothing; bars are 95 % bootstrap intervals of the "
                           "median query time and of the mean gap; the dashed staircase joins the Pareto front of the "
                           "candidates (nothing is both faster and more accurate; SPEC §14: every path valid, every "
-                          "query that has a path answered; hover a point for its shares). Lower left is better.",
+                          "query that has a path answered; hover a point for its shares). Lower left is better. A "
+                          "paper's copy (plots.py --paper) names every point, or only the front's where names "
+                          "would crowd the panel.",
                   panels=panels, panel_h=500)

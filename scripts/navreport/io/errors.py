@@ -11,12 +11,7 @@ import sys
 NAVPY = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "navpy.sh")
 
 
-class InputError(Exception):
-    """A missing or malformed input file; the scripts print it as one line and exit 2."""
-
-
-def note(msg: str) -> None:
-    print(msg, file=sys.stderr)
+from navbench.errors import InputError, note  # noqa: F401  (the results package's: one class for both)
 
 
 def require_plotting(script: str, extra=()) -> None:

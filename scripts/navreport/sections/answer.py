@@ -2,7 +2,7 @@
 compact table per facet whose rows are the Pareto front's points (plain maps: median query time
 and mean gap; weighted maps: cost above the reference, analysis/terrain.py) with their valid and
 solved shares, build time and memory per map, the budget answers (analysis/budget.py) as marked
-columns, right below it the facet's non-candidates (SPEC §14, analysis/candidates.py) with both
+columns, right below it the facet's non-candidates (SPEC §14, python/navbench/candidates.py) with both
 shares and why, and beside the tables the compact Pareto chart. Under them the chart of every configuration with its intervals, what the
 configurations cost besides their queries, the ranked table (every estimate with its 95 % interval
 and n) and the paired verdicts."""
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from navreport.analysis import budget, terrain
-from navreport.analysis.candidates import pct, rule_text
+from navbench.candidates import pct, rule_text
 from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_sig, finite, slug, verdict_significant
 from navreport.analysis.rows import METRICS, facet_order, is_terrain_facet
 from navreport.io.results import OUTSIDE_NOTE, has_outside, rep_label
@@ -37,7 +37,7 @@ def row_id(scope_slug: str, config: str) -> str:
 
 
 def scope_section(sc, a, first: bool) -> Section:
-    sec = Section(id=f"answer-{sc.slug}", title="The answer: all maps" if first else f"Collection {sc.name}",
+    sec = Section(id=f"answer-{sc.slug}", title=f"The answer: {sc.name}" if first else f"Collection {sc.name}",
                   nav="Answer" if first else sc.name, open=first)
     t = sc.table
     if not len(t):
@@ -194,7 +194,7 @@ def facet_table(f) -> str:
             "</thead><tbody>" + "".join(body) + "</tbody></table>" + outside_table(f))
 
 
-# The candidate rule's two shares (analysis/candidates.py), in every facet and ranked table.
+# The candidate rule's two shares (python/navbench/candidates.py), in every facet and ranked table.
 SHARE_HEADS = ("<th title='valid %: valid paths over the paths it returned (SPEC §1)'>valid<span class='unit'>%</span></th>"
                "<th title='solved %: answered over the queries that have a path'>solved<span class='unit'>%</span></th>")
 
@@ -252,7 +252,7 @@ def chart_facet(f) -> dict:
         pts.append((float(r["time_median"]), 100 * float(r["gap_mean"]), str(shown.get(r["config"], "")), kind,
                     f"<b>{esc(label)}</b><br>median query time {f_sig(r['time_median'])} µs<br>"
                     f"{'cost above ref.' if cost else 'mean gap'} {gap_text(r['gap_mean'], cost)} %<br>"
-                    f"valid {share_text(r.get('valid_share'))} %, solved {share_text(r.get('solved_share'))} %"))
+                    f"valid {share_text(r.get('valid_share'))} %, solved {share_text(r.get('solved_share'))} %", label))
     return dict(title=f["title"] or "every configuration", points=pts,
                 ylabel="cost above ref. (%)" if cost else "mean gap (%)")
 

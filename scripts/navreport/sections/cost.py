@@ -3,34 +3,32 @@
 cells (log-log, with the fitted exponent and its 95 % interval per representation)."""
 from __future__ import annotations
 
-import glob
 import json
 import os
 
 import numpy as np
 
-from navreport.analysis import stats
+from navbench import maps as mapfiles
+from navbench import stats
 from navreport.analysis.fmt import esc, f_bytes, f_sig
 from navreport.analysis.rows import SMOOTH_RANK, build_per_map, primary_rows, uniques
-from navreport.io import maps as mapfiles
 from navreport.io import results as common
 from navreport.figures.draw import Figure, Panel, Series, run_colours, series_chunks
 from navreport.sections.base import Block, Section, nothing_to_draw
 
-# The repository (scripts/navreport/sections/ is three folders down): a run's meta.json names its maps from there.
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def build(ctx) -> list:
     a, blocks = ctx.analysis, []
     if len(a.rows):
         cost_figures(a, blocks)
-        build_figure(a, find_map_files(a.data, list(ctx.map_dirs)), blocks)
+        build_figure(a, mapfiles.find_map_files(a.data.meta, list(ctx.map_dirs)), blocks)
     polygon_growth_figure(blocks)
     return [nothing_to_draw(Section(id="cost", title="Cost as the work grows", nav="Cost vs work", blocks=blocks))]
 
 
 # The polygon code's growth on seeded polygon maps (issue 64): a measurement record, not this run.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 GROWTH_RECORD = os.path.join(ROOT, "docs", "measurements", "18-polygon-maps.json")
 GROWTH_PARTS = {"free_space": "free space (overlay, rings, triangulation)", "visgraph": "visgraph build",
                 "navmesh": "navmesh build", "visgraph_grid": "visgraph build on grid maps (x: ring vertices)"}
@@ -135,72 +133,16 @@ def binned_series(rep, x, y, analysis, unit, smoothing):
                   band=(q25, q75), hover=hover)
 
 
-def find_map_files(data: common.ResultData, extra: list) -> dict:
-    """map name -> map file, from --maps and the maps named in the runs' meta.json."""
-    cands = list(extra)
-    for prefix, meta in data.meta.items():
-        cfg = meta.get("config", {}) if isinstance(meta, dict) else {}
-        for m in (cfg.get("maps", []) if isinstance(cfg, dict) else []) + (meta.get("maps", []) if isinstance(meta, dict) else []):
-            if isinstance(m, str):
-                for base in ("", os.getcwd(), ROOT, os.path.dirname(prefix)):
-                    p = os.path.join(base, m) if base else m
-                    if os.path.exists(p):
-                        cands.append(p)
-                        break
-    found = {}
-    for c in dict.fromkeys(cands):
-        files = ([c] if os.path.isfile(c) else
-                 glob.glob(os.path.join(c, "**", "*.map"), recursive=True) + glob.glob(os.path.join(c, "**", "*.wkt"), recursive=True))
-        for f in files:
-            found.setdefault(os.path.splitext(os.path.basename(f))[0], f)
-    return found
-
-
-def free_cells(analysis, map_files: dict, maps: list) -> dict:
-    """map -> free cells (grid maps: passable cells; polygon maps: walkable area in unit cells).
-    From the map file when found, else from a grid representation's vertex count (one per free
-    cell); maps with neither are left out."""
-    out = {}
-    b = analysis.data.build
-    grid_cells = {}  # map -> vertices of its first grid8/grid4 build row
-    if b is not None and len(b):
-        centre = [common.lattice_label(r) for r in ("grid8", "grid4")]  # one vertex per free cell
-        g = b[b["representation"].isin(centre) & b["vertices"].notna()]
-        grid_cells = g.groupby("map", sort=False)["vertices"].first().to_dict()
-    for m in maps:
-        f = map_files.get(m)
-        try:
-            if f is not None:
-                gm = mapfiles.read_map(f)
-                if isinstance(gm, mapfiles.GridMap):
-                    out[m] = int((~gm.blocked).sum())
-                else:
-                    out[m] = polygon_area(gm)
-                continue
-        except common.InputError as e:
-            analysis.data.notes.append(f"map size of {m}: {e}")
-        if m in grid_cells:
-            out[m] = float(grid_cells[m])
-    return out
-
-
-def polygon_area(pm) -> float:
-    def ring_area(r):
-        return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(r, r[1:] + r[:1]))) / 2
-    area = sum(ring_area(p[0]) - sum(ring_area(h) for h in p[1:]) for p in pm.walkable)
-    return area - sum(ring_area(p[0]) for p in pm.obstacles)
-
-
 def build_figure(analysis, map_files: dict, blocks: list):
     b = build_per_map(analysis.data.build, uniques(analysis.rows["representation"]), uniques(analysis.rows["map"]))
     if b.empty:
         analysis.skipped.append(("build_vs_size", "no build rows (PREFIX.build.csv missing or empty)"))
         return
-    fc = free_cells(analysis, map_files, sorted(set(b["map"])))
+    fc = mapfiles.free_cells(map_files, analysis.data.build, sorted(set(b["map"])), analysis.data.notes)
     analysis.free_cells = fc
     b = b.assign(cells=b["map"].map(fc)).dropna(subset=["cells"])
     if b.empty:
-        analysis.skipped.append(("build_vs_size", "map sizes unknown (map files not found; use --maps)"))
+        analysis.skipped.append(("build_vs_size", "map sizes unknown (map files not found; use --map-files)"))
         return
     reps = [r for r in common.ordered_unique(analysis.rows["representation"]) if r in set(b["representation"])]
     panels, fits = [], []

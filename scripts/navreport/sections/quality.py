@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from navreport.analysis import stats
+from navbench import stats
 from navreport.analysis.fmt import esc, f_gap
 from navreport.figures.draw import Figure, Panel, Series, rep_colours
 from navreport.sections.base import Block, Section

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from navreport.analysis.budget import fmt_value
-from navreport.analysis.candidates import pct
+from navbench.candidates import pct
 from navreport.analysis.fmt import esc, f_sig, finite, slug
 from navreport.figures.draw import Figure, Panel, Series, rep_colours
 from navreport.sections.base import Block, Section

@@ -1,5 +1,5 @@
 """Readers for the map formats of docs/maps.md, for the scripts that draw maps (pathviz.py, the
-report's build figure): Moving AI .map grids (with terrain weights, docs/terrain.md) and WKT
+report's build figure, navbench.load's maps table): Moving AI .map grids (with terrain weights, docs/terrain.md) and WKT
 polygon maps. They read only the files; nothing calls the C++ code."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from navreport.io.errors import InputError
+from navbench.errors import InputError
 
 @dataclass
 class GridMap:
@@ -295,3 +295,166 @@ def read_map(path: str):
     if low.endswith(".mesh"):
         return read_mesh_map(path)
     return read_movingai_map(path)
+
+
+# --------------------------------------------------------------------------------------------
+# Map files of result sets and their sizes (navbench.load's maps table, the report's build figure)
+
+# The repository when this package runs from its checkout (python/navbench/ is two folders down):
+# a run's meta.json names its maps relative to where navbench ran, usually there.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MAP_SUFFIXES = (".map", ".wkt", ".mesh", ".yaml", ".yml", ".png", ".pgm")
+# The representations with one vertex per free cell (centre lattice): a map without its file
+# takes its free cells from their build rows.
+CELL_VERTEX_REPS = ("grid8", "grid4", "grid8 (centre lattice)", "grid4 (centre lattice)")
+
+
+def find_map_files(meta: dict, extra: list) -> dict:
+    """map name -> map file, from extra (files or folders, as the report's --maps) and the maps
+    named in the result sets' meta.json (config "maps", and a sweep's "maps"), looked up as
+    written, from the working folder, the repository and the result set's folder."""
+    import glob
+    cands = list(extra)
+    for prefix, m in meta.items():
+        cfg = m.get("config", {}) if isinstance(m, dict) else {}
+        named = (cfg.get("maps", []) if isinstance(cfg, dict) else []) + (m.get("maps", []) if isinstance(m, dict) else [])
+        for item in named:
+            item = item.get("path") if isinstance(item, dict) else item
+            if isinstance(item, str):
+                for base in ("", os.getcwd(), ROOT, os.path.dirname(prefix)):
+                    p = os.path.join(base, item) if base else item
+                    if os.path.exists(p):
+                        cands.append(p)
+                        break
+    found = {}
+    for c in dict.fromkeys(cands):
+        hits = [c] if os.path.isfile(c) else [f for suf in (".map", ".wkt", ".mesh", ".poly")
+                                              for f in glob.glob(os.path.join(c, "**", "*" + suf), recursive=True)]
+        for f in hits:
+            found.setdefault(os.path.splitext(os.path.basename(f))[0], f)
+    return found
+
+
+def polygon_area(pm) -> float:
+    """The walkable area of a polygon map (its outer rings less holes and obstacles)."""
+    def ring_area(r):
+        return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(r, r[1:] + r[:1]))) / 2
+    area = sum(ring_area(p[0]) - sum(ring_area(h) for h in p[1:]) for p in pm.walkable)
+    return area - sum(ring_area(p[0]) for p in pm.obstacles)
+
+
+def poly_bounds(path: str) -> tuple:
+    """The bounding box of a Polyanya polygon map (.poly, version 1: 'poly', 1, N, then per polygon
+    'K x1 y1 ... xK yK'; docs/maps.md)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            words = f.read().split()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: cannot read: {e}")
+    if words[:2] != ["poly", "1"] or len(words) < 3:
+        raise InputError(f"{path}: not a Polyanya polygon map (want 'poly' and version 1)")
+    try:
+        n, pos, xs, ys = int(words[2]), 3, [], []
+        for _ in range(n):
+            k = int(words[pos])
+            pts = [float(w) for w in words[pos + 1:pos + 1 + 2 * k]]
+            xs += pts[0::2]
+            ys += pts[1::2]
+            pos += 1 + 2 * k
+    except (ValueError, IndexError):
+        raise InputError(f"{path}: a polygon line is not 'K x1 y1 ... xK yK'")
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def map_size(path: str) -> dict:
+    """kind (grid, polygon, mesh, image, ros), width, height, cells and free_cells of a map file
+    (free cells: passable cells of a grid; walkable area of a polygon map, in unit squares; not for
+    a Polyanya .poly map, whose polygons combine by symmetric difference: its bounds only)."""
+    low = path.lower()
+    if low.endswith(".poly"):
+        x0, y0, x1, y1 = poly_bounds(path)
+        return {"kind": "polygon", "width": x1 - x0, "height": y1 - y0, "cells": (x1 - x0) * (y1 - y0), "free_cells": None}
+    m = read_map(path)
+    if isinstance(m, GridMap):
+        kind = "ros" if low.endswith((".yaml", ".yml")) else "image" if low.endswith((".png", ".pgm")) else "grid"
+        return {"kind": kind, "width": m.width, "height": m.height, "cells": m.width * m.height,
+                "free_cells": float((~m.blocked).sum())}
+    x0, y0, x1, y1 = m.bounds
+    return {"kind": "mesh" if low.endswith(".mesh") else "polygon", "width": x1 - x0, "height": y1 - y0,
+            "cells": (x1 - x0) * (y1 - y0), "free_cells": polygon_area(m)}
+
+
+def grid_vertices(build) -> dict:
+    """map -> vertices of its first centre-lattice grid build row (one vertex per free cell)."""
+    if build is None or not len(build) or "vertices" not in build.columns:
+        return {}
+    g = build[build["representation"].astype(str).isin(CELL_VERTEX_REPS) & build["vertices"].notna()]
+    return {str(k): float(v) for k, v in g.groupby(g["map"].astype(str), sort=False)["vertices"].first().items()}
+
+
+def free_cells(map_files: dict, build, names: list, notes: list) -> dict:
+    """map -> free cells: from the map file when found, else from a grid representation's vertex
+    count; maps with neither are left out. A map file that cannot be read is a note."""
+    out, cells = {}, grid_vertices(build)
+    for m in names:
+        f = map_files.get(m)
+        if f is not None:
+            try:
+                out[m] = map_size(f)["free_cells"]
+                continue
+            except InputError as e:
+                notes.append(f"map size of {m}: {e}")
+        if m in cells:
+            out[m] = cells[m]
+    return out
+
+
+def maps_table(queries, build, meta: dict, extra: list, notes: list):
+    """One row per map (and terrain) of the result rows: collection, map, terrain ("" plain), kind,
+    width, height, cells, free_cells, file, queries (distinct scenario queries), from the map
+    file when found (find_map_files), else free_cells from a grid build's vertices (kind grid) and
+    the rest empty; a ROS or image map's size from meta.json's map_frames."""
+    import pandas as pd
+    cols = ["collection", "map", "terrain", "kind", "width", "height", "cells", "free_cells", "file", "queries"]
+    if queries is None or not len(queries):
+        return pd.DataFrame(columns=cols)
+    q = pd.DataFrame({"collection": queries["collection"].astype(str) if "collection" in queries.columns else "",
+                      "map": queries["map"].astype(str),
+                      "terrain": (queries["terrain"].astype(object).where(queries["terrain"].notna(), "").astype(str)
+                                  if "terrain" in queries.columns else ""),
+                      "scen_index": queries["scen_index"].astype(float) if "scen_index" in queries.columns else 0.0})
+    groups = q.groupby(["collection", "map", "terrain"], sort=False)["scen_index"].nunique()
+    files = find_map_files(meta, extra)
+    frames = {}
+    for m in meta.values():
+        for key, fr in ((m or {}).get("map_frames", {}) or {}).items() if isinstance(m, dict) else ():
+            frames[key] = fr
+    cells = grid_vertices(build)
+    sizes, recs = {}, []
+    for (coll, name, terrain), nq in groups.items():
+        rec = {"collection": coll, "map": name, "terrain": terrain, "queries": int(nq), "file": files.get(name)}
+        if rec["file"] is not None and name not in sizes:
+            try:
+                sizes[name] = map_size(rec["file"])
+            except InputError as e:
+                notes.append(f"map size of {name}: {e}")
+                sizes[name] = {}
+        size = dict(sizes.get(name, {}))
+        fr = frames.get(f"{coll}/{name}")
+        if not size and isinstance(fr, dict):
+            free = (fr.get("cells") or {}).get("free")
+            size = {"kind": "ros" if "resolution" in fr else "image", "width": fr.get("width"), "height": fr.get("height"),
+                    "cells": (fr.get("width") or 0) * (fr.get("height") or 0) or None, "free_cells": free}
+        if not size and name in cells:
+            size = {"kind": "grid", "free_cells": cells[name]}
+        rec.update(size)
+        recs.append(rec)
+    t = pd.DataFrame(recs, columns=cols)
+    for c in ("collection", "map", "terrain", "kind"):
+        t[c] = t[c].astype("category")
+    for c in ("width", "height", "cells", "free_cells"):
+        t[c] = pd.to_numeric(t[c], errors="coerce").astype(float)
+    t["queries"] = t["queries"].astype("Int64")
+    t.attrs["units"] = {"width": "cells (polygon maps: map units)", "height": "cells (polygon maps: map units)",
+                        "cells": "cells", "free_cells": "cells (polygon maps: unit squares of area)", "queries": "count"}
+    return t

@@ -1,0 +1,5 @@
+import sys
+
+from navbench.cli import main
+
+sys.exit(main())

@@ -1,0 +1,202 @@
+"""navbench.load: result sets as typed pandas tables (docs/results.md#the-python-package).
+
+    res = navbench.load("results/default")      # a run PREFIX, a sweep folder, a merged set, shards
+    res.queries   # one row per query (PREFIX.csv): the schema's types, `run` names the result set
+    res.builds    # one row per map and representation (PREFIX.build.csv)
+    res.maps      # one row per map (and terrain): collection, kind, width, height, cells, free_cells
+    res.runs      # one row per result set: commit, machine, date, options (meta.json)
+
+Types come from the schema in meta.json ("schema", written by harness/results/results.cpp):
+int -> Int64 (nullable: an empty field is <NA>, never 0), float -> float64 (NaN), bool -> boolean
+(nullable), text -> category for names and statuses, string for `message`. Each table's
+df.attrs["units"] maps a column to its unit (UNITS), df.attrs["types"] to its schema type.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from navbench import files, maps as mapfiles
+
+# The unit of every numeric column of docs/results.md (result, build, updates rows); text and
+# counts have none. tests/scripts/test_package.py fails when the schema of a fresh run holds a
+# number column missing here.
+_MAP_UNITS = "map units"
+UNITS = {
+    "scen_index": "index", "bucket": "index", "sx": "cells", "sy": "cells", "gx": "cells", "gy": "cells",
+    "length": _MAP_UNITS, "optimal": _MAP_UNITS, "octile_optimal": _MAP_UNITS, "gap": "ratio",
+    "valid": "1/0", "expansions": "count", "path_points": "count", "locate_us": "µs", "search_us": "µs",
+    "smooth_us": "µs", "raw_length": _MAP_UNITS, "raw_valid": "1/0", "generated": "count", "los_checks": "count",
+    "clearance": _MAP_UNITS, "turn": "degrees", "radius": _MAP_UNITS, "epoch": "index", "cost": "cost",
+    "raw_cost": "cost", "octile_optimal_cost": "cost", "optimal_cost": "cost", "cost_gap": "ratio",
+    "traced": "1/0", "build_ms": "ms", "vertices": "count", "edges": "count", "memory_bytes": "bytes",
+    "preprocess_ms": "ms", "prepare_ms": "ms", "stored_bytes": "bytes", "peak_rss_bytes": "bytes",
+    "patches": "count", "cells_changed": "count", "update_us": "µs", "rebuild_us": "µs",
+    "width": "cells", "height": "cells", "cells": "cells", "free_cells": "cells (polygon maps: unit squares of area)",
+    "query_us": "µs"}
+# Text columns kept as free text (string), not as categories: one value per row.
+FREE_TEXT = ("message",)
+
+
+@dataclass
+class Results:
+    """The tables of navbench.load."""
+    queries: object
+    builds: object
+    maps: object
+    runs: object
+    meta: dict = field(default_factory=dict)      # result-set prefix -> parsed meta.json
+    notes: list = field(default_factory=list)     # what was missing (no meta.json, no build rows, ...)
+
+    def __repr__(self):
+        return (f"Results({len(self.queries)} queries, {len(self.builds)} builds, {len(self.maps)} maps, "
+                f"{len(self.runs)} runs)")
+
+
+def _typed(df, types: dict):
+    """df (as files.read_table gives it: text categorical, numbers float64) in the schema's types."""
+    import numpy as np
+    import pandas as pd
+    out = {}
+    for c in df.columns:
+        t = types.get(c)
+        col = df[c]
+        if t == "int":
+            v = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+            whole = np.isfinite(v) & (v == np.round(v))
+            arr = pd.array(np.where(whole, v, 0).astype(np.int64), dtype="Int64")
+            arr[~whole] = pd.NA
+            out[c] = arr
+        elif t == "bool":
+            v = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+            arr = pd.array(v == 1, dtype="boolean")
+            arr[np.isnan(v)] = pd.NA
+            out[c] = arr
+        elif t == "float":
+            out[c] = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+        elif c in FREE_TEXT:  # an empty field: <NA>
+            text = col.astype(str).astype("string")
+            out[c] = text.mask(text == "")
+        elif isinstance(col.dtype, pd.CategoricalDtype):
+            out[c] = col.cat.remove_unused_categories()
+        else:
+            out[c] = col
+    frame = pd.DataFrame(out, index=df.index)
+    frame.attrs["units"] = {c: UNITS[c] for c in frame.columns if c in UNITS and types.get(c) in ("int", "float", "bool")}
+    frame.attrs["types"] = {c: types.get(c, "text") for c in frame.columns}
+    return frame
+
+
+def _types(schema, kind: str, frame) -> dict:
+    """The schema's types of a kind of file; without a schema (an older navbench), the types
+    read_table inferred from the values: numbers float, else text."""
+    if schema is not None:
+        known = schema.types(kind)
+        return {c: known.get(c, "text") for c in frame.columns}
+    import pandas as pd
+    return {c: ("text" if isinstance(frame[c].dtype, pd.CategoricalDtype) or frame[c].dtype == object else "float")
+            for c in frame.columns}
+
+
+def _runs_table(meta: dict, counts: dict):
+    """One row per result set: where and how it was made (meta.json)."""
+    import pandas as pd
+    recs = []
+    for prefix, m in meta.items():
+        m = m if isinstance(m, dict) else {}
+        cmd = m.get("command_line")
+        recs.append({"run": prefix, "git_commit": str(m.get("git_commit", "")) or None,
+                     "git_dirty": m.get("git_dirty"), "date": m.get("date"), "host": m.get("host"),
+                     "cpu": m.get("cpu"), "compiler": m.get("compiler"), "flags": m.get("flags"),
+                     "seed": m.get("seed"), "command_line": " ".join(cmd) if isinstance(cmd, list) else cmd,
+                     "config": json.dumps(m.get("config", {}), sort_keys=True),
+                     "config_hash": m.get("config_hash"), "shard": m.get("shard"),
+                     "rows": counts.get(prefix, 0)})
+    t = pd.DataFrame(recs, columns=["run", "git_commit", "git_dirty", "date", "host", "cpu", "compiler", "flags", "seed",
+                                    "command_line", "config", "config_hash", "shard", "rows"])
+    t["git_dirty"] = pd.array([None if v is None else bool(v) for v in t["git_dirty"]], dtype="boolean")
+    t["seed"] = pd.array([None if v is None else int(v) for v in t["seed"]], dtype="Int64")
+    t["rows"] = t["rows"].astype("Int64")
+    t["run"] = t["run"].astype("category")
+    t.attrs["units"] = {"rows": "count"}
+    return t
+
+
+def load(paths, maps=None) -> Results:
+    """The result sets named by paths (a str or a list: run PREFIXes, PREFIX.csv files, sweep
+    folders, folders of shards with their merged results, any folder of result sets; as the report
+    finds them, docs/results.md) as typed tables. maps: extra map files or folders where the maps
+    table looks for the map files (besides those named in meta.json), as the report's --maps."""
+    import pandas as pd
+    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    paths = [os.fspath(p) for p in paths]
+    csvs = files.find_result_csvs(paths)
+    frames, builds, meta, counts, notes = [], [], {}, {}, []
+    for path in csvs:
+        prefix = files.prefix_of(path)
+        meta[prefix] = files.read_meta(prefix + ".meta.json")
+        if meta[prefix] is None:
+            notes.append(f"{prefix}.meta.json: not found (types read from the values)")
+        schema = files.schema_for(path)
+        df = files.read_results_csv(path, schema=schema)
+        df = _typed(df, _types(schema, "results", df))
+        counts[prefix] = len(df)
+        frames.append(files._with_set(df, prefix))
+        bpath = prefix + ".build.csv"
+        if os.path.isfile(bpath):
+            b = files.read_build_csv(bpath, schema=schema)
+            builds.append(files._with_set(_typed(b, _types(schema, "build", b)), prefix))
+        else:
+            notes.append(f"{bpath}: not found")
+    queries = _concat(frames)
+    build = _concat(builds) if builds else pd.DataFrame({"map": pd.Categorical([]), "representation": pd.Categorical([])})
+    for t in (queries, build):
+        if "result_set" in t.columns:
+            t.rename(columns={"result_set": "run"}, inplace=True)
+    maps_table = mapfiles.maps_table(queries, build, meta, list(maps or []), notes)
+    return Results(queries=queries, builds=build, maps=maps_table, runs=_runs_table(meta, counts), meta=meta,
+                   notes=notes)
+
+
+def _concat(frames: list):
+    """Row-wise concatenation keeping the typed columns (categories unioned, Int64/boolean kept)
+    and the units of every part."""
+    import pandas as pd
+    from pandas.api.types import union_categoricals
+    if len(frames) == 1:
+        return frames[0]
+    units, types = {}, {}
+    for f in frames:
+        units.update(f.attrs.get("units", {}))
+        types.update(f.attrs.get("types", {}))
+    columns = list(dict.fromkeys(c for f in frames for c in f.columns))
+    out = {}
+    for c in columns:
+        parts = [f[c] if c in f.columns else _absent(len(f), _empty_type(frames, c)) for f in frames]
+        if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
+            out[c] = pd.Categorical(union_categoricals([p.astype("category").array for p in parts]))
+        else:
+            out[c] = pd.concat([p.reset_index(drop=True) for p in parts], ignore_index=True)
+    t = pd.DataFrame(out)
+    t.attrs["units"], t.attrs["types"] = units, types
+    return t
+
+
+def _absent(n: int, dtype):
+    """A column a result set lacks (an optional group it did not have): empty text "" (as an empty
+    field reads: a plain map's terrain), or missing numbers."""
+    import pandas as pd
+    if isinstance(dtype, pd.CategoricalDtype):
+        return pd.Series(pd.Categorical([""] * n))
+    return pd.Series(index=range(n), dtype=dtype)
+
+
+def _empty_type(frames, c):
+    """The dtype of column c where some part has it: a part without it gets missing values of it."""
+    for f in frames:
+        if c in f.columns:
+            return f[c].dtype
+    return object
+
+

@@ -1,0 +1,160 @@
+"""navbench.summarize: the report's statistics of any grouping of result rows, with the report's row
+rules (navbench.rules) and its seeded 95 % bootstrap intervals (navbench.stats).
+
+    t = navbench.summarize(res.queries, by=["collection", "representation", "smoothing"], builds=res.builds)
+
+One row per group: rows, applicable (rows that are not not_applicable), not_applicable,
+invalid_paths, and per statistic (rules.QUERY_STATISTICS: solved_pct, valid_pct, time_median,
+time_p95, gap_mean, gap_p95, gap_max; with builds also build_ms and memory, one value per map) the
+estimate and its interval and n: time_median, time_median_lo, time_median_hi, time_median_n.
+Proportions are fractions (0.97, not 97) and gaps ratios, as in the result files.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from navbench import candidates, rules, stats
+
+DEFAULT_BY = ("representation", "search", "heuristic", "smoothing", "convention", "radius", "terrain")
+
+
+def floats(col) -> np.ndarray:
+    """A column as float64 (NaN where missing), whatever its dtype (Int64, boolean, float, text)."""
+    import pandas as pd
+    if isinstance(col.dtype, pd.CategoricalDtype) or col.dtype == object:
+        return pd.to_numeric(col.astype(str), errors="coerce").to_numpy(dtype=float)
+    return col.to_numpy(dtype=float, na_value=np.nan)
+
+
+def default_by(df) -> list:
+    """The columns that tell configurations apart in df: representation and smoothing, and each of
+    search, heuristic, convention, radius, terrain that holds more than one value."""
+    out = []
+    for c in DEFAULT_BY:
+        if c in df.columns and (c in ("representation", "smoothing") or df[c].nunique(dropna=False) > 1):
+            out.append(c)
+    return out
+
+
+def _per_row(col, fn) -> np.ndarray:
+    """fn(text) of each row's value, computed once per distinct value (categoricals: per category)."""
+    import pandas as pd
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        cats = np.array([fn("" if pd.isna(c) else str(c)) for c in col.cat.categories] + [fn("")])
+        return cats[col.cat.codes.to_numpy()]  # code -1 (missing) takes the last
+    text = col.astype(object).where(col.notna(), "").astype(str)
+    uniq, inverse = np.unique(text.to_numpy(dtype=object).astype(str), return_inverse=True)
+    return np.array([fn(u) for u in uniq])[inverse] if len(uniq) else np.zeros(0, dtype=bool)
+
+
+def statuses(df) -> np.ndarray:
+    """The rows' status as text, rows of the old error-'not applicable' form counted as
+    not_applicable (rules.legacy_not_applicable)."""
+    st = _per_row(df["status"], str).astype(object)
+    if "message" in df.columns and len(df):
+        legacy = (st == "error") & _per_row(df["message"], lambda m: "not applicable" in m.lower())
+        st[legacy] = "not_applicable"
+    return st
+
+
+def row_arrays(df) -> dict:
+    """What the statistics read of each row: ok, applicable, has_path (candidates.path_exists, or
+    the column has_path a reader derived with it), valid, time (rules.query_time_us, or the column
+    query_us a reader derived with it), gap."""
+    st = statuses(df)
+    time = floats(df["query_us"]) if "query_us" in df.columns else floats(rules.query_time_us(df))
+    has_path = df["has_path"].to_numpy(bool) if "has_path" in df.columns else candidates.path_exists(df)
+    nan = np.full(len(df), np.nan)
+    return {"ok": st == "ok", "applicable": st != "not_applicable", "has_path": has_path,
+            "valid": floats(df["valid"]) if "valid" in df.columns else nan,
+            "time": time, "gap": floats(df["gap"]) if "gap" in df.columns else nan}
+
+
+def counts_and_samples(arrays: dict, pos: np.ndarray):
+    """The counts of the rows at pos (one group) and the samples of its statistics (rules.metric_samples
+    over its applicable rows)."""
+    app = pos[arrays["applicable"][pos]]
+    counts = {"rows": len(pos), "not_applicable": len(pos) - len(app), "applicable": len(app)}
+    samples = rules.metric_samples(arrays["ok"][app], arrays["valid"][app], arrays["time"][app], arrays["gap"][app],
+                                   arrays["has_path"][app])
+    return counts, samples
+
+
+def statistics_task(task) -> dict:
+    """The bootstrap of one group: (samples, builds (build_ms, memory per map) or None, seed,
+    build seed, resamples) -> name -> (estimate, lo, hi, n). A process pool's task (module level)."""
+    samples, builds, seed, build_seed, n_boot = task
+    res = rules.query_statistics(samples, seed, n_boot)
+    if builds is not None:
+        res.update(rules.build_statistics(builds[0], builds[1], build_seed, n_boot))
+    return res
+
+
+def summarize_groups(arrays: dict, groups, n_boot=None, run_tasks=None) -> list:
+    """The records of groups: [(record with the group's key columns, positions of its rows in
+    arrays (row_arrays), seed, builds or None, build seed)], each record with rows, not_applicable,
+    applicable and every statistic's estimate, _lo, _hi, _n; a group without applicable rows gets
+    its counts only. run_tasks(fn, tasks) -> results runs the bootstraps (the
+    report's spreads them over processes); default one after the other."""
+    recs, tasks = [], []
+    for rec, pos, seed, builds, build_seed in groups:
+        counts, samples = counts_and_samples(arrays, np.asarray(pos))
+        rec = {**rec, **counts}
+        recs.append(rec)
+        if counts["applicable"]:
+            tasks.append((rec, (samples, builds, seed, build_seed, n_boot)))
+    results = (run_tasks or (lambda fn, ts: [fn(t) for t in ts]))(statistics_task, [t for _, t in tasks])
+    for (rec, _), res in zip(tasks, results):
+        for k, (est, lo, hi, n) in res.items():
+            rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
+    return recs
+
+
+def _builds_of(builds, g):
+    """(build_ms, memory) per map of a group's representation(s) over its maps (and terrain)."""
+    reps = set(g["representation"].astype(str))
+    per_map = rules.build_per_map(builds.assign(representation=builds["representation"].astype(str),
+                                                map=builds["map"].astype(str)),
+                                  reps, set(g["map"].astype(str)))
+    if "terrain" in per_map.columns and "terrain" in g.columns:
+        per_map = per_map[per_map["terrain"].isin(set(rules.terrain_texts(g["terrain"])))]
+    return per_map["build_ms"].to_numpy(float), per_map["memory_bytes"].to_numpy(float)
+
+
+def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, widening=None):
+    """The report's statistics per group of df's rows (navbench.load's queries, or the report's
+    rows). by: the grouping columns (default: default_by). builds: build rows (navbench.load's
+    builds) for build_ms and memory per map. seed: the bootstrap seed (each group's own is
+    stats.seed_for(seed, *its key), so adding a group changes no other's interval). boot:
+    resamples per interval (default stats.N_BOOT, 1000). widening: candidates.Widening, how far the
+    candidate rule is widened (default: not). Groups in order of first appearance; each with the
+    candidate rule's columns too (candidates.summarise: is_candidate, reason, valid_share,
+    solved_share, invalid_paths, missed, ...)."""
+    import pandas as pd
+    by = list(by) if by is not None else default_by(df)
+    missing = [c for c in by if c not in df.columns]
+    if missing:
+        raise KeyError(f"summarize: by names column(s) the rows lack: {', '.join(missing)}")
+    arrays = row_arrays(df)
+    keys = pd.DataFrame({c: df[c].astype(object).where(df[c].notna(), None) for c in by}) if by else None
+    index = (keys.groupby(by, sort=False, dropna=False).indices if by else {(): np.arange(len(df))})
+    groups = []
+    for key, pos in index.items():
+        key = key if isinstance(key, tuple) else (key,)
+        pos = np.sort(np.asarray(pos))
+        with_builds = builds is not None and "representation" in df.columns
+        groups.append((dict(zip(by, key)), pos, stats.seed_for(seed, "summarize", *key),
+                       _builds_of(builds, df.iloc[pos]) if with_builds else None,
+                       stats.seed_for(seed, "summarize", *key, "build")))
+    t = pd.DataFrame(summarize_groups(arrays, groups, boot))
+    gid = np.zeros(len(df), dtype=np.int64)
+    for k, (_, pos, *_) in enumerate(groups):
+        gid[pos] = k
+    cand = candidates.summarise(df.assign(_group=gid), "_group", widening or candidates.Widening(),
+                                has_path=arrays["has_path"])
+    t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))
+    t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("build_ms", "ms"),
+                                          ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
+                                          ("gap_mean", "ratio"), ("gap_p95", "ratio"), ("gap_max", "ratio"))
+                        if k in t.columns}
+    return t

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""The results package python/navbench (docs/results.md#the-python-package) on a result set that
+navbench makes here (package_fixture.py):
+
+- navbench.load returns the schema's types (int -> Int64, bool -> boolean, text -> category, message
+  -> string), a unit for every number column of the schema, and the same rows as the CSV files,
+  whether it is given the sweep folder, its results.csv, a run PREFIX, or the folder of a sharded
+  sweep's shards and merged results; the maps table's free cells equal the map file's passable
+  cells counted here; the runs table holds the commit of meta.json;
+- navbench.summarize, grouped as the report groups, gives the report's own numbers (its
+  summary.csv): one implementation of the row rules;
+- navbench.select keeps a subset and refuses a name that matches nothing;
+- `pip install ./python` into a venv (--system-site-packages for Debian's pandas; offline, so
+  --no-build-isolation) gives a navbench that loads the results from any folder.
+
+    test_package.py NAVBENCH ROOT        exit 0 pass, 1 fail
+"""
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+import package_fixture  # noqa: E402
+from package_fixture import check, csv_rows, finish  # noqa: E402
+
+
+def check_types(res, meta):
+    import pandas as pd
+    want = {"int": "Int64", "float": "float64", "bool": "boolean"}
+    q = res.queries
+    bad = []
+    for c in meta["schema"]["results"]:
+        name, typ = c["name"], c["type"]
+        if name not in q.columns:
+            continue
+        got = str(q[name].dtype)
+        expect = want.get(typ, "string" if name == "message" else "category")
+        if got != expect:
+            bad.append(f"{name}: {got}, want {expect}")
+    check(not bad, "load: every column in the schema's type" + (f" ({'; '.join(bad)})" if bad else ""))
+    from navbench.load import UNITS
+    numbers = [c["name"] for kind in ("results", "build") for c in meta["schema"][kind] if c["type"] != "text"]
+    missing = [n for n in numbers if n not in UNITS]
+    check(not missing, f"every number column of the schema has a unit (navbench.load.UNITS){': ' + str(missing) if missing else ''}")
+    check(q.attrs["units"].get("search_us") == "µs" and q.attrs["units"].get("length") == "map units",
+          "units in the table's attrs (search_us µs, length map units)")
+    check(isinstance(q["status"].dtype, pd.CategoricalDtype) and set(q["status"].cat.categories) <= {
+        "ok", "no_path", "invalid_query", "error", "not_applicable"}, "status is a category of the five statuses")
+
+
+def check_inputs(navbench_py, fx, root, tmp):
+    """The same rows from every kind of input."""
+    import navbench
+    n_csv = len(csv_rows(os.path.join(fx["sweep"], "results.csv")))
+    check(len(navbench.load(fx["sweep"]).queries) == n_csv, f"load(sweep folder): {n_csv} rows, as results.csv")
+    check(len(navbench.load(os.path.join(fx["sweep"], "results.csv")).queries) == n_csv, "load(results.csv)")
+    check(len(navbench.load(fx["one"]).queries) == len(csv_rows(fx["one"] + ".csv")), "load(run PREFIX)")
+    shards = os.path.join(tmp, "shards")
+    for k in (1, 2):
+        package_fixture.run([navbench_py, "sweep", os.path.join(tmp, "fx", "sweep-config.json"), "--shard", f"{k}/2",
+                             "--out", os.path.join(shards, f"shard-{k}"), "--quiet", "--jobs", "1"], root)
+    package_fixture.run([navbench_py, "merge", os.path.join(shards, "shard-1"), os.path.join(shards, "shard-2"), "--out",
+                         os.path.join(shards, "merged")], root)
+    r = navbench.load(shards)
+    check(len(r.queries) == n_csv and len(r.runs) == 1, f"load(folder of shards): its merged {len(r.queries)} rows, one run")
+
+
+def check_tables(res, meta, root):
+    check(len(res.runs) == 1 and res.runs["git_commit"].iat[0] == meta["git_commit"], "runs: the commit of meta.json")
+    m = res.maps.set_index(["map", "terrain"])
+    with open(os.path.join(root, package_fixture.CAVE), encoding="latin-1") as f:
+        lines = f.read().splitlines()
+    free = sum(sum(ch in ".GS" for ch in row) for row in lines[4:])
+    check(m.loc[("cave-45-128", ""), "free_cells"] == free, f"maps: cave-45-128 has {free} free cells, as its file")
+    check(m.loc[("cave-45-128", ""), "kind"] == "grid" and m.loc[("polygons", ""), "kind"] == "polygon",
+          "maps: kinds grid and polygon")
+    check(len(res.maps) == 4 and ("rooms-16-128", "rooms-16-128-inflation.costs") in m.index,
+          "maps: one row per map and terrain (rooms plain and weighted)")
+    check(int(m.loc[("rooms-16-128", "rooms-16-128-inflation.costs"), "queries"]) == 6, "maps: queries per map")
+
+
+def check_summarize(res, fx, root, tmp):
+    """summarize grouped as the report groups gives the report's summary.csv (the estimates and n)."""
+    import navbench
+    from navbench.subset import rep_base
+    out = os.path.join(tmp, "report")
+    r = subprocess.run([os.path.join(root, "scripts", "navpy.sh"), os.path.join(root, "scripts", "report.py"), fx["sweep"],
+                        "--out", out, "--figures", "none"], capture_output=True, text=True, timeout=600)
+    if not check(r.returncode == 0, "report.py on the sweep"):
+        print(r.stderr)
+        return
+    report = [x for x in csv_rows(os.path.join(out, "summary.csv")) if x["scope"] == "all maps"]
+    t = navbench.summarize(res.queries, by=["representation", "smoothing", "terrain"], builds=res.builds)
+    t["facet"] = ["plain map" if not v else f"terrain {v}" for v in t["terrain"]]
+    compared, bad = 0, []
+    for row in report:
+        hit = t[(t["representation"].map(rep_base) == rep_base(row["representation"])) &
+                (t["smoothing"] == row["smoothing"]) & (t["facet"] == row["facet"])]
+        if len(hit) != 1:
+            bad.append(f"{row['config']}: {len(hit)} matching groups")
+            continue
+        for k in ("solved_pct", "valid_pct", "time_median", "time_p95", "gap_mean", "gap_p95", "gap_max", "build_ms", "memory"):
+            a, b = float(row[k]) if row[k] else math.nan, float(hit[k].iat[0])
+            if not (math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) or (math.isnan(a) and math.isnan(b))):
+                bad.append(f"{row['config']} {k}: report {a}, summarize {b}")
+            n = k + "_n"
+            if row.get(n) and int(float(row[n])) != int(hit[n].iat[0]):
+                bad.append(f"{row['config']} {n}: report {row[n]}, summarize {hit[n].iat[0]}")
+        compared += 1
+    check(compared == len(report) > 0 and not bad,
+          f"summarize equals the report's summary.csv on {compared} configurations" + (f": {bad[:3]}" if bad else ""))
+
+
+def check_select(res):
+    import navbench
+    s = navbench.select(res, collections="hand")
+    check(set(s.queries["map"].astype(str)) == {"polygons"} and set(s.builds["map"].astype(str)) == {"polygons"},
+          "select(collections=hand): the polygon map's rows and builds only")
+    s = navbench.select(res, reps="grid8", maps=["cave-45-128"])
+    check(set(s.queries["representation"].astype(str)) == {"grid8"} and len(s.queries) == 20,
+          "select(reps=grid8, maps=cave-45-128): 10 queries x 2 smoothing modes")
+    try:
+        navbench.select(res, maps="no-such-map")
+        check(False, "select of an unknown map raises")
+    except navbench.InputError as e:
+        check("no-such-map" in str(e), f"select of an unknown map: {e}")
+
+
+def check_traced(navbench_py, root, tmp):
+    """A traced query's rows (--trace, docs/traces.md#traced-rows) have no time in summarize (the
+    one rule of query times), and still count for solved and gap."""
+    import statistics
+    import navbench
+    prefix = os.path.join(tmp, "traced")
+    package_fixture.run([navbench_py, "run", "--map", package_fixture.ROOMS, "--rep", "grid8", "--trace", "3",
+                         "--out", prefix], root)
+    q = navbench.load(prefix).queries
+    check(str(q["traced"].dtype) == "boolean" and int(q["traced"].sum()) > 0, f"traced: boolean, {int(q['traced'].sum())} rows")
+    t = navbench.summarize(q, by=["smoothing"]).set_index("smoothing")
+    bad = []
+    for s, rows in ((s, [x for x in csv_rows(prefix + ".csv") if x["smoothing"] == s]) for s in t.index
+                    if t.loc[s, "applicable"] > 0):
+        times = [sum(float(x[c] or 0) for c in ("locate_us", "search_us", "smooth_us")) for x in rows
+                 if x["status"] == "ok" and x["traced"] != "1"]
+        solved = sum(x["status"] == "ok" for x in rows)
+        if not (math.isclose(t.loc[s, "time_median"], statistics.median(times), rel_tol=1e-9)
+                and t.loc[s, "time_median_n"] == len(times) and t.loc[s, "solved_pct_n"] == len(rows) and solved > len(times)):
+            bad.append(s)
+    check(not bad, f"summarize: the median time of the untraced solved rows, solved over every row{': not ' + str(bad) if bad else ''}")
+
+
+def check_pip(root, fx, tmp):
+    venv = os.path.join(tmp, "venv")
+    subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv], check=True, timeout=300)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NAVPY_ACTIVE")}
+    r = subprocess.run([os.path.join(venv, "bin", "pip"), "install", "--no-index", "--no-build-isolation", "--quiet",
+                        os.path.join(root, "python")], capture_output=True, text=True, env=env, timeout=600)
+    if not check(r.returncode == 0, "pip install --no-build-isolation ./python into a venv"):
+        print(r.stdout[-2000:], r.stderr[-2000:])
+        return
+    code = ("import navbench, sys; r = navbench.load(sys.argv[1]); "
+            "print(navbench.__file__); print(len(r.queries))")
+    r = subprocess.run([os.path.join(venv, "bin", "python"), "-c", code, fx["sweep"]], capture_output=True, text=True,
+                       env=env, cwd=tmp, timeout=300)
+    lines = r.stdout.split()
+    check(r.returncode == 0 and len(lines) == 2 and lines[0].startswith(venv) and
+          int(lines[1]) == len(csv_rows(os.path.join(fx["sweep"], "results.csv"))),
+          f"the installed package (in the venv, not the checkout) loads the sweep: {r.stdout.strip()} {r.stderr.strip()[-300:]}")
+
+
+def main():
+    import json
+    navbench_py, root = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    import navbench
+    tmp = tempfile.mkdtemp(prefix="navbench-package.")
+    fx = package_fixture.make(navbench_py, root, os.path.join(tmp, "fx"))
+    os.chdir(root)  # meta.json names the maps from where navbench ran
+    meta = json.load(open(os.path.join(fx["sweep"], "results.meta.json")))
+    res = navbench.load(fx["sweep"])
+    check_types(res, meta)
+    check_inputs(navbench_py, fx, root, tmp)
+    check_tables(res, meta, root)
+    check_summarize(res, fx, root, tmp)
+    check_select(res)
+    check_traced(navbench_py, root, tmp)
+    check_pip(root, fx, tmp)
+    return finish(tmp, "package")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
