@@ -64,6 +64,38 @@ void add_edges(const PolygonShape& shape, std::vector<BSegment>& edges) {
       edges.emplace_back(BPoint(a.x, a.y), BPoint(b.x, b.y));
     }
 }
+// Segment against square by separating axes, exact (two convex sets are disjoint iff a line
+// through an edge of one separates them: the square's sides or the segment's line; for the open
+// square a weak separation suffices). `touches`: the segment meets the closed square; `crosses`:
+// it meets the open square, so the square has obstacle interior on one side of it.
+void corner_sides(const BSegment& e, const Point& lo, const Point& hi, int& pos, int& neg) {
+  const Point a{e.first.x(), e.first.y()}, b{e.second.x(), e.second.y()};
+  pos = neg = 0;
+  for (const Point q : {lo, Point{hi.x, lo.y}, hi, Point{lo.x, hi.y}}) {
+    const int o = exact::orient2d(a, b, q);
+    pos += o > 0, neg += o < 0;
+  }
+}
+
+bool touches(const BSegment& e, const Point& lo, const Point& hi) {
+  const double x0 = std::min(e.first.x(), e.second.x()), x1 = std::max(e.first.x(), e.second.x());
+  const double y0 = std::min(e.first.y(), e.second.y()), y1 = std::max(e.first.y(), e.second.y());
+  if (x1 < lo.x || x0 > hi.x || y1 < lo.y || y0 > hi.y) return false;
+  if (x0 == x1 || y0 == y1) return true;  // along an axis: the segment is its box
+  int pos, neg;
+  corner_sides(e, lo, hi, pos, neg);
+  return pos < 4 && neg < 4;  // no corner on the line and all on one side: apart
+}
+
+bool crosses(const BSegment& e, const Point& lo, const Point& hi) {
+  const double x0 = std::min(e.first.x(), e.second.x()), x1 = std::max(e.first.x(), e.second.x());
+  const double y0 = std::min(e.first.y(), e.second.y()), y1 = std::max(e.first.y(), e.second.y());
+  if (x1 <= lo.x || x0 >= hi.x || y1 <= lo.y || y0 >= hi.y) return false;
+  if (x0 == x1 || y0 == y1) return true;  // along an axis: the segment is its box
+  int pos, neg;
+  corner_sides(e, lo, hi, pos, neg);
+  return pos > 0 && neg > 0;  // corners strictly on both sides of the line
+}
 }  // namespace
 
 void QuadTree::subdivide_polygon(const PolygonMap& pm, double min_size) {
@@ -143,37 +175,6 @@ void QuadTree::subdivide_polygon(const PolygonMap& pm, double min_size) {
     last = q;
     return inside[0] != 0 && obstacles_holding == 0;  // shape 0: the walkable area
   };
-  // Segment against square by separating axes, exact (two convex sets are disjoint iff a line
-  // through an edge of one separates them: the square's sides or the segment's line; for the open
-  // square a weak separation suffices). `touches`: the segment meets the closed square; `crosses`:
-  // it meets the open square, so the square has obstacle interior on one side of it.
-  auto corner_sides = [](const BSegment& e, const Point& lo, const Point& hi, int& pos, int& neg) {
-    const Point a{e.first.x(), e.first.y()}, b{e.second.x(), e.second.y()};
-    pos = neg = 0;
-    for (const Point q : {lo, Point{hi.x, lo.y}, hi, Point{lo.x, hi.y}}) {
-      const int o = exact::orient2d(a, b, q);
-      pos += o > 0, neg += o < 0;
-    }
-  };
-  auto touches = [&](const BSegment& e, const Point& lo, const Point& hi) {
-    const double x0 = std::min(e.first.x(), e.second.x()), x1 = std::max(e.first.x(), e.second.x());
-    const double y0 = std::min(e.first.y(), e.second.y()), y1 = std::max(e.first.y(), e.second.y());
-    if (x1 < lo.x || x0 > hi.x || y1 < lo.y || y0 > hi.y) return false;
-    if (x0 == x1 || y0 == y1) return true;  // along an axis: the segment is its box
-    int pos, neg;
-    corner_sides(e, lo, hi, pos, neg);
-    return pos < 4 && neg < 4;  // no corner on the line and all on one side: apart
-  };
-  auto crosses = [&](const BSegment& e, const Point& lo, const Point& hi) {
-    const double x0 = std::min(e.first.x(), e.second.x()), x1 = std::max(e.first.x(), e.second.x());
-    const double y0 = std::min(e.first.y(), e.second.y()), y1 = std::max(e.first.y(), e.second.y());
-    if (x1 <= lo.x || x0 >= hi.x || y1 <= lo.y || y0 >= hi.y) return false;
-    if (x0 == x1 || y0 == y1) return true;  // along an axis: the segment is its box
-    int pos, neg;
-    corner_sides(e, lo, hi, pos, neg);
-    return pos > 0 && neg > 0;  // corners strictly on both sides of the line
-  };
-
   tree_.clear();
   cells_.clear();
   std::vector<std::uint32_t> all(edges.size());
