@@ -22,8 +22,11 @@ def build(ctx) -> list:
     a, blocks = ctx.analysis, []
     if len(a.rows):
         cost_figures(a, blocks)
-        build_figure(a, mapfiles.find_map_files(a.data.meta, list(ctx.map_dirs)), blocks)
-    polygon_growth_figure(blocks)
+        files = mapfiles.find_map_files(a.data.meta, list(ctx.map_dirs))
+        build_figure(a, files, blocks)
+        # The record's growth figure where the results hold a polygon map (it is not of this run).
+        if any(files.get(m, "").endswith((".wkt", ".mesh", ".poly")) for m in uniques(a.rows["map"])):
+            polygon_growth_figure(blocks)
     return [nothing_to_draw(Section(id="cost", title="Cost as the work grows", nav="Cost vs work", blocks=blocks))]
 
 
