@@ -1,5 +1,6 @@
 #include "harness/run/pipeline.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -256,6 +257,30 @@ std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
   std::vector<ResultRow> out;
   for (const auto& mode : c.smoothings) out.push_back(smooth_row(c, row, mode, f));
   return out;
+}
+
+void repeat_for_medians(QueryContext ctx, const QueryInput& in, int reps, std::vector<ResultRow>& rows) {
+  if (reps <= 1) return;
+  ctx.keep_paths = false;
+  ctx.trace = nullptr;
+  std::vector<std::vector<ResultRow>> again;
+  for (int r = 1; r < reps; ++r) again.push_back(run_query(ctx, in));
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    for (double ResultRow::*f : {&ResultRow::locate_us, &ResultRow::search_us, &ResultRow::smooth_us}) {
+      std::vector<double> v{rows[k].*f};
+      for (const auto& a : again) v.push_back(a[k].*f);
+      std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+      rows[k].*f = v[v.size() / 2];
+    }
+  }
+}
+
+std::vector<std::pair<Point, Point>> asked(const std::vector<QueryInput>& queries, std::size_t from, std::size_t to, int reps) {
+  std::vector<std::pair<Point, Point>> ends;
+  ends.reserve((to - from) * std::size_t(reps));
+  for (std::size_t i = from; i < to; ++i)
+    for (int r = 0; r < reps; ++r) ends.emplace_back(queries[i].start, queries[i].goal);
+  return ends;
 }
 
 MapContext map_context(const Map& m, const std::string& convention) { return {m.name, m.collection, convention}; }

@@ -6,6 +6,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/registry/registry.hpp"
@@ -74,5 +75,15 @@ std::optional<std::string> not_applicable(const QueryContext& ctx);
 
 // Runs one query and returns one row per smoothing mode.
 std::vector<ResultRow> run_query(const QueryContext& ctx, const QueryInput& in);
+
+// --repetitions N > 1 (docs/command-line.md): runs the query N - 1 more times on `ctx` (paths not
+// kept, untraced) and sets each stage's time of `rows`, run_query's first answer, to the median of
+// the N runs. Nothing for N <= 1.
+void repeat_for_medians(QueryContext ctx, const QueryInput& in, int reps, std::vector<ResultRow>& rows);
+
+// The (start, goal) of queries[from, to) in the order a pass asks its searches: each query `reps`
+// times in a row (a query's repetitions follow its first run). A planner from outside is told them
+// ahead (AnswersAhead), so that its repetitions and threads are batched like its first pass.
+std::vector<std::pair<Point, Point>> asked(const std::vector<QueryInput>& queries, std::size_t from, std::size_t to, int reps);
 
 }  // namespace navbench
