@@ -184,10 +184,11 @@ TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
   for (const char* name : {"grid8", "navmesh"}) {
     SCOPED_TRACE(name);
     Params p;
-    auto rep = find_representation(name)->build(m, p);
+    const RepresentationEntry* e = find_representation(name);
+    auto rep = e->build(m, p);
     auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
                            .heuristic = h, .smoothings = {"none", "funnel"},
-                           .rep = rep.get()}, in);
+                           .rep = rep.get(), .caps = e->caps}, in);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].status, Status::ok);
     const bool has_corridor = std::string(name) == "navmesh";
@@ -198,6 +199,67 @@ TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
       EXPECT_FALSE(rows[1].valid.has_value());
     }
   }
+}
+
+// The funnel needs a corridor (SmootherInfo::needs_corridor), which only the shared A* on a
+// representation declaring one gives: with Detour's own query (recast, whose findStraightPath has
+// already pulled its path taut), and on a representation without a corridor (whatever its search),
+// every funnel row is not_applicable by construction — also where the search finds no path or
+// fails, so that such a configuration never shows as missing queries on some maps only — while
+// the other modes of the same query answer as without it.
+TEST(PipelineStatus, FunnelWithoutTheSearchsCorridorIsNotApplicableOnEveryQuery) {
+  // Two rooms 12 cells wide, apart: within a room every search finds a path, between them none.
+  std::vector<std::string> rows(12, std::string(25, '.'));
+  for (std::string& r : rows) r[12] = '@';
+  const Map m = testmaps::grid_from(rows, "rooms", "conformance");
+  const AgentSpace space(m, Agent{});
+  const CostModel cost(m);
+  const Heuristic h = parse_heuristic("euclidean");
+  const MapContext ctx{m.name, m.collection, "center"};
+  const std::vector<std::string> modes = {"none", "funnel", "los"};
+  auto ask = [&](const char* name, SearchMode search, Point s, Point g) {
+    const RepresentationEntry* e = find_representation(name);
+    Params p = Params::parse(std::string(name) == "recast" ? "max_error=0,min_region=0" : "");
+    auto rep = e->build(m, p);
+    rep->prepare();
+    QueryInput in;
+    in.start = s;
+    in.goal = g;
+    return run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name, .heuristic = h, .smoothings = modes,
+                      .rep = rep.get(), .search = search, .caps = e->caps}, in);
+  };
+  const Point a{2.5, 2.5}, b{9.5, 10.5}, far{22.5, 9.5};
+  struct Case {
+    const char* rep;
+    SearchMode search;
+    Point s, g;
+    Status none;  // the status of the mode `none` (and `los`)
+    const char* why;
+  };
+  const Case cases[] = {
+      {"recast", SearchMode::detour, a, b, Status::ok, "funnel not applicable: the detour search of recast gives no corridor"},
+      {"recast", SearchMode::detour, a, far, Status::no_path, "funnel not applicable: the detour search of recast gives no corridor"},
+      {"grid8", SearchMode::astar, a, far, Status::no_path, "funnel not applicable: grid8 has no corridor"},
+      {"grid8", SearchMode::theta, a, b, Status::ok, "funnel not applicable: grid8 has no corridor"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.rep) + " " + to_string(c.search));
+    const auto got = ask(c.rep, c.search, c.s, c.g);
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[0].status, c.none) << got[0].message;
+    EXPECT_EQ(got[2].status, c.none) << got[2].message;
+    EXPECT_EQ(got[1].smoothing, "funnel");
+    EXPECT_EQ(got[1].status, Status::not_applicable);
+    EXPECT_EQ(got[1].message, c.why);
+    EXPECT_FALSE(got[1].length.has_value());
+  }
+  // An invalid query too: the combination cannot run, whatever the query (as Theta* on grid4's edges).
+  const auto blocked = ask("recast", SearchMode::detour, {12.5, 0.5}, b);
+  EXPECT_EQ(blocked[0].status, Status::invalid_query);
+  EXPECT_EQ(blocked[1].status, Status::not_applicable);
+  // With the shared A* on a representation with a corridor, the funnel runs.
+  const auto funnel = ask("recast", SearchMode::astar, a, b);
+  EXPECT_EQ(funnel[1].status, Status::ok) << funnel[1].message;
 }
 
 }  // namespace

@@ -235,9 +235,21 @@ std::optional<std::string> not_applicable(const QueryContext& c) {
   return c.cost.not_applicable(c.caps, c.rep_text);
 }
 
-std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
-  ResultRow row = identity_row(c, in);
-  if (auto why = not_applicable(c)) return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, *why);
+std::optional<std::string> smoothing_not_applicable(const QueryContext& c, const std::string& mode) {
+  const auto& list = smoothers();
+  const auto it = std::find_if(list.begin(), list.end(), [&](const SmootherInfo& s) { return s.name == mode; });
+  if (it == list.end() || !it->needs_corridor) return std::nullopt;
+  if (!c.caps.corridor) return mode + " not applicable: " + c.rep_text + " has no corridor";
+  if (c.search != SearchMode::astar)
+    return mode + " not applicable: the " + to_string(c.search) + " search of " + c.rep_text + " gives no corridor";
+  return std::nullopt;
+}
+
+namespace {
+
+// The pipeline's stages for one query: a row per smoothing mode (run_query then marks those that
+// cannot apply to the context).
+std::vector<ResultRow> answer_query(const QueryContext& c, const QueryInput& in, ResultRow row) {
   Query q;
   q.start = in.start;
   q.goal = in.goal;
@@ -256,6 +268,32 @@ std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
   c.cost.fill_raw(row, f.raw);
   std::vector<ResultRow> out;
   for (const auto& mode : c.smoothings) out.push_back(smooth_row(c, row, mode, f));
+  return out;
+}
+
+}  // namespace
+
+std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
+  ResultRow row = identity_row(c, in);
+  if (auto why = not_applicable(c)) return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, *why);
+  // A smoothing mode that cannot apply to the context is not_applicable on every query, whatever
+  // its search finds (never a no_path or error row); the search runs when another mode applies.
+  std::vector<ResultRow> out;
+  std::vector<bool> applies;
+  for (const std::string& mode : c.smoothings) {
+    out.push_back(row);
+    out.back().smoothing = mode;
+    const auto why = smoothing_not_applicable(c, mode);
+    applies.push_back(!why);
+    if (why) {
+      out.back().status = Status::not_applicable;
+      out.back().message = *why;
+    }
+  }
+  if (std::find(applies.begin(), applies.end(), true) == applies.end()) return out;
+  std::vector<ResultRow> ran = answer_query(c, in, row);  // one row per mode, in c.smoothings' order
+  for (std::size_t k = 0; k < out.size(); ++k)
+    if (applies[k]) out[k] = std::move(ran[k]);
   return out;
 }
 

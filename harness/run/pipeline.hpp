@@ -73,6 +73,13 @@ std::vector<ResultRow> rows_for_every_smoothing(const ResultRow& row, const std:
 // representation's edges do not allow, or a cost model it does not take. nullopt when it can.
 std::optional<std::string> not_applicable(const QueryContext& ctx);
 
+// Why smoothing `mode` cannot apply to any path of the context (its rows are not_applicable whatever
+// the query, as not_applicable's): a smoother that needs a corridor (SmootherInfo::needs_corridor)
+// after a search that gives none. Only the shared A* on a representation that declares a corridor
+// (caps.corridor) gives one; Theta*'s, Detour's (findStraightPath has already pulled its path
+// through its own corridor) and a planner from outside's paths come without. nullopt when it applies.
+std::optional<std::string> smoothing_not_applicable(const QueryContext& ctx, const std::string& mode);
+
 // Runs one query and returns one row per smoothing mode.
 std::vector<ResultRow> run_query(const QueryContext& ctx, const QueryInput& in);
 
