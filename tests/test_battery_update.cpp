@@ -21,6 +21,7 @@
 #include "harness/run/pipeline.hpp"
 #include "search/heuristic.hpp"
 #include "support/battery.hpp"
+#include "support/floors.hpp"
 #include "support/maps.hpp"
 
 using namespace navbench;
@@ -89,13 +90,44 @@ std::vector<Changes> change_sequences() {
   return out;
 }
 
-TEST_P(UpdateBattery, RandomChangesAnswerAsAFreshBuild) {
-  const RepresentationEntry& e = GetParam();
+// The floors (docs/testing.md#floors): how many of the queries with a path of a change sequence or
+// scenario an entry that may miss one answers after its updates (every one where none is stated).
+const testbattery::Floors& floors() {
+  static const std::string monotone = "recast:min_region=0,partition=monotone,tile=4";
+  static const testbattery::Floors f = {
+      // Recast drops regions under min_region^2 voxels, and monotone regions in 4-voxel tiles leave
+      // query points outside every polygon: the mesh does not reach them.
+      {"recast", "blocks", 264, ""},  // of 278
+      {"recast", "mixed", 166, ""},   // of 188
+      {"recast", "doors", 33, ""},    // of 35
+      {"recast", "blocks-scenario", 33, ""},  // of 35
+      {"recast:min_region=0,max_error=0", "mixed", 187, ""},  // of 188
+      {monotone, "blocks", 241, ""},  // of 278
+      {monotone, "mixed", 129, ""},   // of 188
+      {monotone, "doors", 34, ""},    // of 35
+      {monotone, "blocks-scenario", 32, ""},  // of 35
+      // prm keeps its samples through an update (update_approximate): on the mixed sequence a few
+      // starts lose every link; the change scenarios are built on the empty map, so the samples were
+      // drawn before the rooms' walls came, and a doorway one cell wide holds few of them.
+      {"prm", "mixed", 164, ""},           // of 188
+      {"prm", "doors", 16, ""},            // of 35
+      {"prm", "blocks-scenario", 19, ""},  // of 35
+  };
+  return f;
+}
+
+// After each change, the updated representation against a fresh build of the same map state. An
+// entry whose update may leave another structure (update_approximate) and that may miss a path
+// (prm: the samples kept, the edges at the changed cells checked again) is held to the optimum's
+// statuses and its floor instead of the fresh build's statuses.
+void random_changes(const RepresentationEntry& e) {
+  if (const std::string why = testbattery::skip_reason(e, floors()); !why.empty()) GTEST_SKIP() << why;
   const Heuristic h = parse_heuristic("euclidean");
   std::size_t compared = 0;
   for (Changes& seq : change_sequences()) {
     SCOPED_TRACE(seq.name);
     Map m = seq.map;
+    testbattery::PathCount count(e, floors(), seq.name);
     Params p;
     std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
     EXPECT_EQ(rep->update_is_approximate(), e.caps.update_approximate);
@@ -128,14 +160,23 @@ TEST_P(UpdateBattery, RandomChangesAnswerAsAFreshBuild) {
         const auto b = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name, .heuristic = h,
                                   .smoothings = modes, .rep = fresh.get(), .caps = e.caps}, in);
         ++compared;
-        ASSERT_EQ(a[0].status, b[0].status) << a[0].message;
+        const bool as_fresh = !(e.caps.update_approximate && e.caps.may_miss);
+        if (as_fresh) { ASSERT_EQ(a[0].status, b[0].status) << a[0].message; }
+        if (in.optimal && !count.found(a[0])) continue;  // a may-miss entry's missed path, counted
+        // A path where the optimum has none: only a free space other than the map's (recast, joining
+        // across a pinch point) gives one, and its row must say it is invalid.
+        if (!in.optimal && a[0].status == Status::ok) {
+          EXPECT_TRUE(e.caps.approximate_space) << "a path where the optimum has none";
+          EXPECT_FALSE(*a[0].valid) << "a path where the optimum has none, reported valid";
+          continue;
+        }
         for (std::size_t k = 0; k < a.size(); ++k) {
           const ResultRow& r = a[k];
           SCOPED_TRACE(r.smoothing);
-          EXPECT_EQ(r.status, b[k].status);
+          if (as_fresh) { EXPECT_EQ(r.status, b[k].status); }
           if (r.status != Status::ok) continue;
           ASSERT_TRUE(r.valid.has_value());
-          // An approximate space (Recast) may give invalid paths: then as the fresh build's.
+          // A free space other than the map's (Recast) may give invalid paths: then as the fresh build's.
           if (e.caps.approximate_space) {
             EXPECT_EQ(r.valid, b[k].valid);
           } else {
@@ -161,8 +202,8 @@ TEST_P(UpdateBattery, RandomChangesAnswerAsAFreshBuild) {
 // map does (same status), with a path valid on that epoch's map and no shorter than the exact
 // optimum, and a grid8-optimal representation at the scenario's octile cost. Doors and blocks on a
 // rooms map.
-TEST_P(UpdateBattery, ChangeScenario) {
-  const RepresentationEntry& e = GetParam();
+void change_scenario(const RepresentationEntry& e) {
+  if (const std::string why = testbattery::skip_reason(e, floors()); !why.empty()) GTEST_SKIP() << why;
   GenerateOptions go;
   go.kind = "rooms";
   go.width = go.height = 40;
@@ -177,6 +218,7 @@ TEST_P(UpdateBattery, ChangeScenario) {
     o.seed = 5;
     const DynamicScenario d = make_change_scenario(base, o, "conf-" + kind);
     Map m = make_grid_map(GridMap{base.width, base.height, std::vector<std::uint8_t>(base.cells.size(), 1)}, "conf", "conformance");
+    testbattery::PathCount count(e, floors(), kind == "blocks" ? "blocks-scenario" : kind);
     Params p;
     std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
     std::vector<CellChange> ch;
@@ -210,15 +252,14 @@ TEST_P(UpdateBattery, ChangeScenario) {
         const auto want = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name,
                                      .heuristic = h, .smoothings = {"none", "funnel"},
                                      .rep = fresh.get(), .caps = e.caps}, in);
-        ASSERT_EQ(rows[0].status, want[0].status) << rows[0].message;
+        if (!(e.caps.update_approximate && e.caps.may_miss)) { ASSERT_EQ(rows[0].status, want[0].status) << rows[0].message; }
         const Status expect = c.costs[0] >= 0 ? Status::ok : Status::no_path;
-        if (!(e.caps.approximate_space && expect == Status::ok && rows[0].status == Status::no_path)) {  // a missed path
-          ASSERT_EQ(rows[0].status, expect);
-        }
+        if (expect == Status::ok && !count.found(rows[0])) continue;  // a may-miss entry's missed path, counted
+        ASSERT_EQ(rows[0].status, expect);
         for (const ResultRow& r : rows) {
           if (r.status != Status::ok) continue;
           ASSERT_TRUE(r.valid.has_value());
-          // An approximate space (Recast) may give invalid paths: the column is then the exact test's verdict.
+          // A free space other than the map's (Recast) may give invalid paths: the column is then the exact test's verdict.
           if (e.caps.approximate_space) {
             EXPECT_EQ(*r.valid, fs.path_valid(r.path)) << r.smoothing;
           } else {
@@ -234,6 +275,16 @@ TEST_P(UpdateBattery, ChangeScenario) {
     }
     EXPECT_EQ(queries, std::size_t((o.epochs + 1) * o.queries));
   }
+}
+
+TEST_P(UpdateBattery, RandomChangesAnswerAsAFreshBuild) { random_changes(GetParam()); }
+
+TEST_P(UpdateBattery, ChangeScenario) { change_scenario(GetParam()); }
+
+// The counting itself: an entry that may miss a path and finds none fails.
+TEST(UpdateBatteryFloors, AnEntryThatFindsNoPathFails) {
+  testbattery::fails_on_nothing(random_changes);
+  testbattery::fails_on_nothing(change_scenario);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, UpdateBattery,

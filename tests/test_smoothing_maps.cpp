@@ -15,10 +15,20 @@
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 #include "support/data.hpp"
+#include "support/floors.hpp"
 
 using namespace navbench;
 
 namespace {
+
+// The floors (docs/testing.md#floors): how many of the 40 queries an entry that may miss a path
+// answers on den520d (every one where none is stated; every scenario line has a path).
+const testbattery::Floors& floors() {
+  static const testbattery::Floors f = {
+      {"recast", "den520d", 39, ""},  // of 40: the mesh does not reach one free start
+  };
+  return f;
+}
 
 TEST(SmoothingMapsData, Den520dEveryRepresentation) {
   const std::string path = testdata::path("movingai/dao/den520d.map");
@@ -42,16 +52,17 @@ TEST(SmoothingMapsData, Den520dEveryRepresentation) {
       continue;
     }
     std::size_t paths = 0, with_corridor = 0;
+    testbattery::PathCount count(entry, floors(), m.name);  // every scenario line has a path
     for (std::size_t k = 0; k < n; ++k) {
       const auto& l = sc.lines[k * total / n];
       Query q;
       q.start = {l.sx + 0.5, l.sy + 0.5};
       q.goal = {l.gx + 0.5, l.gy + 0.5};
-      if (!rep->locate(q)) continue;
-      // as the pipeline does: different free-space components are no_path without a search
-      if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) continue;
+      // as the pipeline does: different components are no_path without a search
       SearchStats st;
-      if (!std::isfinite(rep->search(q, h, st))) continue;
+      const bool found = rep->locate(q) && !(q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) &&
+                         std::isfinite(rep->search(q, h, st));
+      if (!count.found(found, found ? "" : rep->miss_reason(q))) continue;
       const Polyline raw = rep->polyline(q);
       const std::optional<Corridor> corridor = rep->corridor(q);
       const bool raw_valid = fs.path_valid(raw);
@@ -79,10 +90,10 @@ TEST(SmoothingMapsData, Den520dEveryRepresentation) {
       EXPECT_EQ(f.path.back(), q.goal);
       // the raw polyline runs inside the corridor, so the shortest path through it is no longer
       EXPECT_LE(polyline_length(f.path), raw_len * (1 + 1e-12));
-      // recast's corridor is Recast's simplified mesh, which may cut obstacle corners (docs/recast.md).
+      // recast's corridor is Recast's simplified mesh, which may cut obstacle corners (docs/recast.md):
+      // a free space other than the map's.
       if (!entry.caps.approximate_space) { EXPECT_TRUE(fs.path_valid(f.path)); }
     }
-    EXPECT_GE(paths, n / 2);
     corridors_seen += with_corridor;
     if (with_corridor > 0) {
       EXPECT_EQ(with_corridor, paths);  // a corridor for every found path

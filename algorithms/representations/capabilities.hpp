@@ -30,9 +30,13 @@ struct Capabilities {
   bool update_in_place = false;   // updates itself after map changes (update()); otherwise the harness rebuilds it
   bool update_approximate = false;  // an update may leave another structure than a fresh build's (needs update_in_place)
   bool segment_edges = false;       // every edge is the straight segment between its vertices' points: Theta* applies (needs point_vertices)
-  // Its cells approximate the free space (Recast's voxels and simplified contours): its paths may be
-  // invalid (the validity test says so) and a free point it does not cover is a missed path (no_path).
+  // Its free space differs from the map's (Recast's voxels and simplified contours): its paths may be
+  // invalid (the `valid` column says so) and may cross where the map has no free space. A promise.
   bool approximate_space = false;
+  // It may miss a path that exists (a sampling roadmap, a voxel mesh that drops small regions): such a
+  // query is `no_path` with a message saying why (miss_reason()), counted unsolved, never an error;
+  // the batteries hold it to the least number of paths they state per map (docs/testing.md#floors).
+  bool may_miss = false;
   bool own_search = false;          // a search of its own (Detour's query): --search detour; own_search()
   bool table_search = false;        // may answer a query from an all-pairs table without a search: table_search()
 };
@@ -55,6 +59,7 @@ inline std::string describe(const Capabilities& c) {
   add(c.weights, c.weights_in_place ? "weights=update" : "weights");
   add(c.corridor, "corridor");
   add(c.approximate_space, "approximate-space");
+  add(c.may_miss, "may-miss");
   add(c.own_search, "own-search");
   add(c.update_in_place, c.update_approximate ? "update=approximate" : "update=exact");
   add(c.table_search, "table-search");

@@ -2,6 +2,7 @@
 #include "representations/hub_labels.hpp"
 
 #include <algorithm>
+#include <bit>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -59,27 +60,54 @@ std::vector<std::uint32_t> HubLabels::order(const CsrGraph& g, std::size_t sampl
   return out;
 }
 
-HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_bytes) {
+namespace {
+
+// A label entry while the labels are made: the hub's rank, the vertex before it towards the hub
+// (edge_bit in kBit), and the distance as a key: a double's bits, or (octile) the counts of
+// straight and diagonal steps, a + b * 2^32, which add exactly.
+struct ListEntry {
+  std::uint32_t hub, next;
+  std::uint64_t d;
+};
+using Lists = std::vector<std::vector<ListEntry>>;
+
+template <bool Octile>
+struct Key {
+  static double value(std::uint64_t x) {
+    if constexpr (Octile) return double(std::uint32_t(x)) + double(x >> 32) * HubLabels::kSqrt2;
+    else return std::bit_cast<double>(x);
+  }
+  static std::uint64_t add(std::uint64_t x, std::uint64_t y) {
+    if constexpr (Octile) return x + y;
+    else return std::bit_cast<std::uint64_t>(value(x) + value(y));
+  }
+};
+
+// The pruned Dijkstras (Akiba et al. 2013), one per root in rank order. Octile: each edge's
+// distance is its step counts (steps, per CSR entry: straight | diagonal << 16), every distance a
+// + b sqrt(2) computed from exact counts, so equal counts give equal doubles and the pruning test
+// compares exact sums (distinct counts differ by far more than a rounding).
+template <bool Octile>
+Lists pruned_labels(const CsrGraph& g, const std::vector<std::uint32_t>& by_rank, std::span<const std::uint32_t> steps,
+                    std::span<const std::uint8_t> edge_bit, std::size_t max_entries, std::size_t max_bytes, std::uint32_t bit) {
+  using K = Key<Octile>;
   const std::size_t n = num_vertices(g);
-  vertex_ = order(g, samples);
   std::vector<std::uint32_t> rank(n);
-  for (std::uint32_t k = 0; k < n; ++k) rank[vertex_[k]] = k;
-  struct Entry {
-    std::uint32_t hub, next;
-    double d;
-  };
-  std::vector<std::vector<Entry>> label(n);
-  std::vector<double> root_d(n, kInf), dist(n, kInf);  // root_d: the root's label, by hub rank
-  std::vector<std::uint32_t> pred(n), seen;
+  for (std::uint32_t k = 0; k < n; ++k) rank[by_rank[k]] = k;
+  Lists label(n);
+  constexpr std::uint64_t kNone = ~std::uint64_t(0);
+  std::vector<std::uint64_t> root_d(n, kNone), key(n);  // root_d: the root's label, by hub rank
+  std::vector<double> dist(n, HubLabels::kInf);
+  std::vector<std::uint32_t> pred(n), seen;  // pred: the vertex before, edge_bit of the edge from it in `bit`
   using Item = std::pair<double, std::uint32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
   const CsrWeightMap w = weight_map(g);
-  const std::size_t max_entries = max_bytes / kEntryBytes;
   std::size_t entries = 0;
   for (std::uint32_t k = 0; k < n; ++k) {
-    const std::uint32_t r = vertex_[k];
-    for (const Entry& e : label[r]) root_d[e.hub] = e.d;
+    const std::uint32_t r = by_rank[k];
+    for (const ListEntry& e : label[r]) root_d[e.hub] = e.d;
     dist[r] = 0;
+    key[r] = Octile ? 0 : std::bit_cast<std::uint64_t>(0.0);
     pred[r] = r;
     seen.push_back(r);
     pq.push({0.0, r});
@@ -89,8 +117,8 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
       if (du > dist[u]) continue;
       // Pruned: the labels made so far already give a path r-u no longer than du.
       bool pruned = false;
-      for (const Entry& e : label[u])
-        if (root_d[e.hub] + e.d <= du) {
+      for (const ListEntry& e : label[u])
+        if (root_d[e.hub] != kNone && K::value(K::add(root_d[e.hub], e.d)) <= du) {
           pruned = true;
           break;
         }
@@ -98,126 +126,238 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
       if (++entries > max_entries)
         throw UnsupportedMap("hub labels above " + std::to_string(max_bytes >> 20) + " MiB after " + std::to_string(k) +
                              " of " + std::to_string(n) + " roots (raise labels_mb)");
-      label[u].push_back({k, pred[u], du});
+      // The lists grow by a quarter at a time, not double: their slack is most of the build's peak
+      // memory above the finished labels (docs/measurements.md, subgoal:labels=1).
+      std::vector<ListEntry>& l = label[u];
+      if (l.size() == l.capacity()) l.reserve(l.size() + l.size() / 4 + 4);
+      l.push_back({k, pred[u], key[u]});
       for (auto [it, end] = out_edges(u, g); it != end; ++it) {
         const std::uint32_t v = target(*it, g);
         if (rank[v] < k) continue;  // an earlier root: its labels already give d(r, v), it would be pruned
-        const double dv = du + get(w, *it);
+        std::uint64_t step;
+        if constexpr (Octile) step = (steps[it->index] & 0xFFFF) | (std::uint64_t(steps[it->index] >> 16) << 32);
+        else step = std::bit_cast<std::uint64_t>(double(get(w, *it)));
+        const std::uint64_t kv = K::add(key[u], step);
+        const double dv = K::value(kv);
         if (dv < dist[v]) {
-          if (dist[v] == kInf) seen.push_back(v);
+          if (dist[v] == HubLabels::kInf) seen.push_back(v);
           dist[v] = dv;
-          pred[v] = u;
+          key[v] = kv;
+          pred[v] = u | (edge_bit.empty() || !edge_bit[it->index] ? 0 : bit);
           pq.push({dv, v});
         }
       }
     }
-    for (std::uint32_t v : seen) dist[v] = kInf;
+    for (std::uint32_t v : seen) dist[v] = HubLabels::kInf;
     seen.clear();
-    for (const Entry& e : label[r]) root_d[e.hub] = kInf;
+    for (const ListEntry& e : label[r]) root_d[e.hub] = kNone;
+  }
+  return label;
+}
+
+}  // namespace
+
+HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_bytes, std::span<const std::uint8_t> edge_bit,
+                     std::span<const std::uint32_t> octile_steps) {
+  const std::size_t n = num_vertices(g);
+  if (n >= kBit) throw UnsupportedMap("hub labels: more than 2^31 vertices");
+  const bool octile = !octile_steps.empty();
+  vertex_ = order(g, samples);
+  const std::size_t max_entries = max_bytes / (octile ? kOctileEntryBytes : kEntryBytes);
+  Lists label = octile ? pruned_labels<true>(g, vertex_, octile_steps, edge_bit, max_entries, max_bytes, kBit)
+                       : pruned_labels<false>(g, vertex_, octile_steps, edge_bit, max_entries, max_bytes, kBit);
+  // Octile: the packing of the counts, straight ones in the low shift_ bits, diagonal ones above.
+  if (octile) {
+    std::uint32_t most[2] = {0, 0};
+    for (const auto& l : label)
+      for (const ListEntry& e : l) most[0] = std::max(most[0], std::uint32_t(e.d)), most[1] = std::max(most[1], std::uint32_t(e.d >> 32));
+    shift_ = int(std::bit_width(most[0]));
+    if (shift_ + int(std::bit_width(most[1])) > 32 || shift_ >= 32)
+      throw UnsupportedMap("hub labels: step counts up to " + std::to_string(most[0]) + " straight and " + std::to_string(most[1]) +
+                           " diagonal do not pack into 32 bits");
+    mask_ = (std::uint32_t(1) << shift_) - 1;
   }
   // Into the flat arrays, each vertex's list freed as soon as it is copied and the freed memory
   // handed back to the system as it adds up (release_freed), so the lists (16 bytes an entry plus
-  // their growth slack) and the arrays (kEntryBytes) are not resident together (the peak before
-  // and after, and the build time it costs: docs/measurements.md, subgoal:labels=1).
-  off_.assign(n + 1, 0);
-  for (std::size_t v = 0; v < n; ++v) off_[v + 1] = off_[v] + std::uint32_t(label[v].size());
-  hub_.reserve(off_[n]);
-  dist_.reserve(off_[n]);
-  next_.reserve(off_[n]);
-  constexpr std::size_t kRelease = std::size_t(8) << 20;  // small labels: no call at all
+  // their growth slack) and the arrays (kEntryBytes, or kOctileEntryBytes) are not resident
+  // together (the peak before and after, and the build time it costs: docs/measurements.md,
+  // subgoal:labels=1). The labels lie in the arrays in the order of the lists' addresses (off_ and
+  // end_ say where each is), so both the freeing and the writing run in one direction: the memory
+  // freed is one stretch of the heap, whole pages that the release hands back, and the arrays,
+  // sized without being written (UninitAllocator), are resident only as far as they are written.
+  std::vector<std::uint32_t> by_address(n);
+  for (std::uint32_t v = 0; v < n; ++v) by_address[v] = v;
+  std::sort(by_address.begin(), by_address.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::less<const ListEntry*>()(label[a].data(), label[b].data());
+  });
+  off_.assign(n, 0);
+  end_.assign(n, 0);
+  std::size_t total = 0;
+  for (std::uint32_t v : by_address) off_[v] = std::uint32_t(total), total += label[v].size(), end_[v] = std::uint32_t(total);
+  hub_.resize(total);
+  (octile ? pk_.resize(total) : dist_.resize(total));
+  next_.resize(total);
+  constexpr std::size_t kRelease = std::size_t(1) << 20;  // small labels: no call at all
   std::size_t freed = 0;
-  for (auto& l : label) {
-    for (const Entry& e : l) hub_.push_back(e.hub), dist_.push_back(e.d), next_.push_back({0, e.next});
-    freed += l.capacity() * sizeof(Entry);
-    std::vector<Entry>().swap(l);
+  for (std::uint32_t v : by_address) {
+    std::vector<ListEntry>& l = label[v];
+    for (std::uint32_t i = 0, k = off_[v]; i < l.size(); ++i, ++k) {
+      hub_[k] = l[i].hub;
+      next_[k] = {0, l[i].next};
+      if (octile) pk_[k] = std::uint32_t(l[i].d) | std::uint32_t((l[i].d >> 32) << shift_);
+      else dist_[k] = std::bit_cast<double>(l[i].d);
+    }
+    freed += l.capacity() * sizeof(ListEntry);
+    std::vector<ListEntry>().swap(l);
     if (freed > kRelease) release_freed(), freed = 0;
   }
-  std::vector<std::vector<Entry>>().swap(label);
-  if (off_[n] * sizeof(Entry) > kRelease) release_freed();
+  Lists().swap(label);
+  if (total * sizeof(ListEntry) > kRelease) release_freed();
   // Each entry's successor towards its hub: the same hub's entry in the next vertex's label (the
   // hub's own entry, in its own label, is its own successor).
-  for (std::uint32_t k = 0; k < off_[n]; ++k) next_[k].entry = find(next_[k].vertex, hub_[k]);
+  for (std::uint32_t k = 0; k < total; ++k) next_[k].entry = find(next_[k].vertex & kVertex, hub_[k]);
 }
 
 std::uint32_t HubLabels::find(std::uint32_t v, std::uint32_t hub) const {
-  const auto first = hub_.begin() + off_[v], last = hub_.begin() + off_[v + 1];
+  const auto first = hub_.begin() + off_[v], last = hub_.begin() + end_[v];
   return std::uint32_t(std::lower_bound(first, last, hub) - hub_.begin());  // the label holds the hub (hub_labels.hpp)
 }
 
-HubLabels::Meet HubLabels::best(std::span<const End> s, std::span<const End> g) const {
-  // Per thread, per hub rank: the least start link + distance to the hub (+inf between queries).
+HubLabels::Meet HubLabels::best(std::span<const End> s_in, std::span<const End> g_in, const Landmarks* lm) const {
+  // Per thread: per hub rank the least fold-side link + distance to the hub (+inf between
+  // queries); the surviving ends of each side with their indices in the caller's spans.
   thread_local std::vector<double> fold;
+  thread_local std::vector<End> side[2];
+  thread_local std::vector<std::uint32_t> index[2];
   if (fold.size() < vertex_.size()) fold.assign(vertex_.size(), kInf);
-  if (s.empty() || g.empty()) return {};
+  if (s_in.empty() || g_in.empty()) return {};
   auto least = [](std::span<const End> e) {
     std::uint32_t k = 0;
     for (std::uint32_t i = 1; i < e.size(); ++i)
       if (e[i].bound < e[k].bound) k = i;
     return k;
   };
-  const std::uint32_t is = least(s), jg = least(g);
-  // A real path's cost, so at least the optimum; kept a hair above it so that rounding in the
-  // bounds never drops an end that ties.
-  const double upper = (s[is].cost + distance(s[is].vertex, g[jg].vertex) + g[jg].cost) * (1 + 1e-9);
-  // The start side folded into one array over hubs (a min without branches: the start link that
-  // gave a hub its value is found again below, for the one hub that wins).
-  double* d = fold.data();
-  for (const End& e : s) {
-    if (e.bound > upper) continue;
-    for (std::uint32_t k = off_[e.vertex]; k < off_[e.vertex + 1]; ++k) d[hub_[k]] = std::min(d[hub_[k]], e.cost + dist_[k]);
-  }
-  Meet m;
-  for (std::uint32_t j = 0; j < g.size(); ++j) {
-    if (g[j].bound > upper) continue;
-    const std::uint32_t v = g[j].vertex;
-    for (std::uint32_t k = off_[v]; k < off_[v + 1]; ++k) {
-      const double c = d[hub_[k]] + dist_[k] + g[j].cost;
-      if (c < m.cost) m.cost = c, m.g = j, m.hub = hub_[k];
+  std::uint32_t is = least(s_in), jg = least(g_in);
+  // A real path's cost (the pair of least bounds), so at least the optimum: an end whose bound is
+  // not below it can at best tie, and the pair itself is kept, so the optimum stays among the
+  // survivors. (+inf: no pruning.)
+  double upper = s_in[is].cost + distance(s_in[is].vertex, g_in[jg].vertex) + g_in[jg].cost;
+  auto survivors = [&](int k, std::span<const End> in, std::uint32_t kept) {
+    side[k].clear();
+    index[k].clear();
+    for (std::uint32_t i = 0; i < in.size(); ++i)
+      if (i == kept || in[i].bound < upper) side[k].push_back(in[i]), index[k].push_back(i);
+  };
+  survivors(0, s_in, is);
+  survivors(1, g_in, jg);
+  // Landmark bounds (tighten) for the survivors alone: the far side's survivors hold the optimum's
+  // far end, so bounds over them are bounds on every path that can still win; then prune again.
+  if (lm && lm->k() > 0) {
+    tighten(*lm, side[0], side[1]);
+    // The pair of least bounds after the landmarks, when another, gives a second real path: the
+    // upper bound is the cheaper of the two.
+    const std::uint32_t ts = least(side[0]), tg = least(side[1]);
+    if (index[0][ts] != is || index[1][tg] != jg) {
+      const double again = side[0][ts].cost + distance(side[0][ts].vertex, side[1][tg].vertex) + side[1][tg].cost;
+      if (again < upper) upper = again, is = index[0][ts], jg = index[1][tg];
+    }
+    for (int k = 0; k < 2; ++k) {
+      const std::uint32_t kept = k == 0 ? is : jg;
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < side[k].size(); ++i)
+        if (index[k][i] == kept || side[k][i].bound < upper) side[k][w] = side[k][i], index[k][w++] = index[k][i];
+      side[k].resize(w);
+      index[k].resize(w);
     }
   }
-  // The start link whose label gave the winning hub its value (the same sum, so equal), and the
-  // array back to +inf.
-  double want = kInf;
-  if (m.cost < kInf) want = d[m.hub];
-  for (std::uint32_t i = 0; i < s.size(); ++i) {
-    const End& e = s[i];
-    if (e.bound > upper) continue;
-    for (std::uint32_t k = off_[e.vertex]; k < off_[e.vertex + 1]; ++k) {
-      if (hub_[k] == m.hub && e.cost + dist_[k] == want) m.s = i, want = -kInf;  // first such link
-      d[hub_[k]] = kInf;
+  // Fold the side whose labels are shorter in all (the distances are symmetric: the graph is
+  // undirected), then scan the other side's ends by increasing bound, stopping at the first whose
+  // bound is not below the best cost found: none after it can do better.
+  std::size_t total[2] = {0, 0};
+  for (int k = 0; k < 2; ++k)
+    for (const End& e : side[k]) total[k] += label_size(e.vertex);
+  const int f = total[0] <= total[1] ? 0 : 1, o = 1 - f;
+  std::uint32_t mo = 0, mf = 0;
+  const Meet m = with_distances([&](const auto& dist) {
+    double* d = fold.data();
+    for (const End& e : side[f])
+      for (std::uint32_t k = off_[e.vertex]; k < end_[e.vertex]; ++k) d[hub_[k]] = std::min(d[hub_[k]], e.cost + dist(k));
+    thread_local std::vector<std::uint32_t> order;
+    order.resize(side[o].size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return side[o][a].bound < side[o][b].bound; });
+    Meet best;
+    for (std::uint32_t j : order) {
+      const End& e = side[o][j];
+      if (!(e.bound < best.cost)) break;
+      for (std::uint32_t k = off_[e.vertex]; k < end_[e.vertex]; ++k) {
+        const double c = d[hub_[k]] + dist(k) + e.cost;
+        if (c < best.cost) best.cost = c, mo = j, best.hub = hub_[k];
+      }
     }
+    // The fold-side link whose label gave the winning hub its value (the same sum, so equal), and
+    // the array back to +inf.
+    double want = kInf;
+    if (best.cost < kInf) want = d[best.hub];
+    for (std::uint32_t i = 0; i < side[f].size(); ++i) {
+      const End& e = side[f][i];
+      for (std::uint32_t k = off_[e.vertex]; k < end_[e.vertex]; ++k) {
+        if (hub_[k] == best.hub && e.cost + dist(k) == want) mf = i, want = -kInf;  // first such link
+        d[hub_[k]] = kInf;
+      }
+    }
+    return best;
+  });
+  Meet out = m;
+  if (m.cost < kInf) {
+    out.s = index[0][f == 0 ? mf : mo];
+    out.g = index[1][f == 0 ? mo : mf];
   }
-  return m;
+  return out;
 }
 
-void HubLabels::path(std::uint32_t a, std::uint32_t b, std::uint32_t hub, std::vector<std::uint32_t>& out) const {
+void HubLabels::path(std::uint32_t a, std::uint32_t b, std::uint32_t hub, std::vector<std::uint32_t>& out,
+                     std::vector<std::uint8_t>* steps) const {
   // Entry by entry, one read a step (no search in the next label). The two halves' reads do not
-  // depend on each other: walked in step, two are in flight at once.
+  // depend on each other: walked in step, two are in flight at once. Each half's step bits: from a
+  // (or b) towards the hub, against the edges' direction (the Dijkstra from the hub reached each
+  // vertex from the next one); the b half is reversed at the end, so its steps run along them.
   thread_local std::vector<std::uint32_t> back;
+  thread_local std::vector<std::uint8_t> back_bits;
   back.clear();
+  back_bits.clear();
   out.push_back(a);
   back.push_back(b);
-  std::uint32_t i = find(a, hub), j = find(b, hub);
-  while (next_[i].entry != i && next_[j].entry != j) {
-    out.push_back(next_[i].vertex);
-    back.push_back(next_[j].vertex);
+  const std::size_t first = steps ? steps->size() : 0;
+  auto step = [&](std::uint32_t& i, std::vector<std::uint32_t>& to, std::vector<std::uint8_t>* bits) {
+    const std::uint32_t v = next_[i].vertex;
+    to.push_back(v & kVertex);
+    if (bits) bits->push_back(std::uint8_t(v >> 31));
     i = next_[i].entry;
-    j = next_[j].entry;
-  }
-  for (; next_[i].entry != i; i = next_[i].entry) out.push_back(next_[i].vertex);
-  for (; next_[j].entry != j; j = next_[j].entry) back.push_back(next_[j].vertex);
+  };
+  std::vector<std::uint8_t>* bb = steps ? &back_bits : nullptr;
+  std::uint32_t i = find(a, hub), j = find(b, hub);
+  while (next_[i].entry != i && next_[j].entry != j) step(i, out, steps), step(j, back, bb);
+  while (next_[i].entry != i) step(i, out, steps);
+  while (next_[j].entry != j) step(j, back, bb);
   out.insert(out.end(), back.rbegin() + 1, back.rend());  // both halves end at the hub
+  if (steps) {
+    for (std::size_t k = first; k < steps->size(); ++k) (*steps)[k] |= 2;  // against the edge
+    steps->insert(steps->end(), back_bits.rbegin(), back_bits.rend());
+  }
 }
 
 double HubLabels::distance(std::uint32_t u, std::uint32_t v) const {
-  double best = kInf;
-  std::uint32_t i = off_[u], j = off_[v];
-  while (i < off_[u + 1] && j < off_[v + 1]) {
-    if (hub_[i] < hub_[j]) ++i;
-    else if (hub_[j] < hub_[i]) ++j;
-    else best = std::min(best, dist_[i++] + dist_[j++]);
-  }
-  return best;
+  return with_distances([&](const auto& dist) {
+    double best = kInf;
+    std::uint32_t i = off_[u], j = off_[v];
+    while (i < end_[u] && j < end_[v]) {
+      if (hub_[i] < hub_[j]) ++i;
+      else if (hub_[j] < hub_[i]) ++j;
+      else best = std::min(best, dist(i++) + dist(j++));
+    }
+    return best;
+  });
 }
 
 void HubLabels::tighten(const Landmarks& lm, std::span<End> s, std::span<End> g) {

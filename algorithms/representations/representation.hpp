@@ -107,12 +107,15 @@ concept HasOwnSearch = requires(const R& r, Point p) {
   { r.own_search(p, p) } -> std::same_as<OwnAnswer>;
 };
 
-// Optional: what part of the free space the representation leaves out, as a missed path's row
-// says it ("" when none); required exactly of a representation declaring approximate_space
-// (recast: the walkable voxels Recast's partition put in no region).
+// Optional: why the representation answered `no_path` for a query, as the row's message says it;
+// required exactly of a representation declaring may_miss (capabilities.hpp). The pipeline asks it
+// when a point did not attach (`q` then holds the start and goal only), when the attachments'
+// components differ, and when the search found no path (`q` holds both attachments). Recast: a
+// free point no polygon holds, with how many walkable voxels its partition put in no region; prm:
+// no sample connects the start, or start and goal in different roadmap components.
 template <class R>
-concept HasUnreachedNote = requires(const R& r) {
-  { r.unreached_note() } -> std::same_as<std::string>;
+concept HasMissReason = requires(const R& r, const Query& q) {
+  { r.miss_reason(q) } -> std::same_as<std::string>;
 };
 
 // Optional: role-specific attachments (visgraph: start links only to the states a path from it

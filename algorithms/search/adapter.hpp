@@ -111,8 +111,8 @@ class Adapter final : public AnyRepresentation {
     if constexpr (HasOwnSearch<R>) return rep_.own_search(start, goal);
     else return {OwnAnswer::Status::error, {}, "no search of its own", 0};
   }
-  std::string unreached_note() const override {
-    if constexpr (HasUnreachedNote<R>) return rep_.unreached_note();
+  std::string miss_reason(const Query& q) const override {
+    if constexpr (HasMissReason<R>) return rep_.miss_reason(q);
     else return {};
   }
   std::vector<PathItem> disc_items(const Query& q) const override {

@@ -104,9 +104,9 @@ class AnyRepresentation {
   // The representation's own search (`--search detour`; its capability own_search); others never
   // receive this call (their rows are not_applicable).
   virtual OwnAnswer own_search(Point start, Point goal) const = 0;
-  // What part of the free space a representation that approximates it leaves out ("" for the others
-  // and when none): the note of a missed path's row (HasUnreachedNote).
-  virtual std::string unreached_note() const { return {}; }
+  // Why a representation that may miss a path answered no_path for q (HasMissReason, capability
+  // may_miss): the row's message; "" for the others.
+  virtual std::string miss_reason(const Query&) const { return {}; }
   // A planner from outside: its answer to this thread's last search; nullopt for navbench's own.
   virtual std::optional<OutsideAnswer> outside_answer() const { return std::nullopt; }
   // A planner from outside: its build's own figures (read again after the queries: the peak memory

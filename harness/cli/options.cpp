@@ -182,6 +182,8 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
       ->type_name("NAME[*W][,...]");
   app.add_option("--repetitions", c.unit.repetitions, "run each query N times; times are the medians")
       ->check(positive_integer(1000000))->type_name("N");
+  app.add_option("--batch", c.unit.batch, "time N queries back to back before judging them, as an entry's batches (default 1)")
+      ->check(integer_in(1, 4096, "a positive integer up to 4096"))->type_name("N");
   app.add_option("--threads", c.unit.threads, "answer each map's queries on N threads over one shared build (default 1)")
       ->check(integer_in(1, 1024, "a positive integer up to 1024"))->type_name("N");
   app.add_option_function<std::string>("--radius", [&](const std::string& v) { c.agents = agents_of(parse_radius_list(v)); },

@@ -47,8 +47,8 @@ constexpr bool declaration_holds() {
                 "declared table_search and table_search(Query&, std::size_t&) -> std::optional<double> differ");
   static_assert(c.own_search == HasOwnSearch<R>,
                 "declared own_search and own_search(Point, Point) -> OwnAnswer differ");
-  static_assert(c.approximate_space == HasUnreachedNote<R>,
-                "declared approximate_space and unreached_note() -> std::string differ");
+  static_assert(c.may_miss == HasMissReason<R>,
+                "declared may_miss and miss_reason(const Query&) -> std::string differ");
   static_assert(!c.update_approximate || c.update_in_place, "declared update_approximate without update_in_place");
   static_assert(!c.weights_in_place || (c.weights && c.update_in_place),
                 "declared weights_in_place without weights and update_in_place");

@@ -10,6 +10,7 @@
 #include "representations/meshfile/meshfile.hpp"
 #include "representations/navmesh/navmesh.hpp"
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
+#include "representations/prm/prm.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/recast/recast.hpp"
 #include "representations/subgoal/subgoal.hpp"
@@ -35,6 +36,8 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<MeshFile>("navmesh-file", "navmesh on the convex polygons of the navigation mesh the map was read from (Polyanya's .mesh), portal midpoints; other maps: not supported"),
       make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes"),
       make_entry<RecastMesh>("recast", "Recast/Detour navigation mesh (librecast, docs/recast.md): voxelised walkable area, regions, simplified contours, convex polygons; searched between portal midpoints like navmesh"),
+      make_entry<Prm>("prm", "probabilistic roadmap (Kavraki et al. 1996): samples seeded free points, each joined to its k nearest (Boost.Geometry rtree) where the segment is valid; may miss a path that exists"),
+      make_entry<PrmStar>("prm-star", "PRM* (Karaman & Frazzoli 2011): samples seeded free points joined within the radius gamma sqrt(6 A / pi) (log n / n)^(1/2), A the free area; asymptotically optimal; may miss a path that exists"),
       make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (up to 1,024 subgoals the simple graph's all-pairs table, table=1; else levels=16: N-level, 15 local layers; 1 simple, 2 two-level)"),
       // The optimum's reference is the plain variant (no block lists, skip edges or landmarks):
       // exact like every variant and the cheapest to build, as it is built once per map for few queries.
@@ -77,6 +80,10 @@ const RepresentationEntry& known(const std::string& n) {
 RepresentationSpec parse_spec(const std::string& value, std::size_t colon) {
   RepresentationSpec s;
   s.text = value;
+  if (value.substr(0, colon).find(',') != std::string::npos)
+    throw std::invalid_argument("--rep '" + value + "': a list of names takes no parameters, and a name with parameters " +
+                                "is given alone (one --rep each: --rep " + value.substr(0, value.substr(0, colon).rfind(',')) +
+                                " --rep " + value.substr(value.substr(0, colon).rfind(',') + 1) + ")");
   s.entry = &known(value.substr(0, colon));
   const std::string given = value.substr(colon + 1);
   if (s.entry->name == "gppc") {  // a competition entry: its own check, rows named by name=, never the path

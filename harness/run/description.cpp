@@ -89,7 +89,8 @@ namespace {
 
 // The rules of changing maps (docs/changing-maps.md#running-a-changing-map): a run of changing maps
 // follows --rep, --search, --smoothing, --heuristic, --convention, --repetitions, --paths,
-// --checkopt, --no-optimum and --quiet; every other option is refused here, never ignored.
+// --checkopt, --no-optimum and --quiet; every other option is refused here (--batch with check_run's
+// rule for it), never ignored.
 void check_dynamic(const RunDescription& d, const OptionNames& n, bool has_maps) {
   if (d.dynamic.empty()) return;
   auto refuse = [&](const char* option) { throw std::invalid_argument(n.prefix + std::string(option) + " is not supported with " + n.dynamic); };
@@ -124,6 +125,7 @@ void check_run(RunDescription& d, const OptionNames& n, bool has_maps) {
     if (!std::isfinite(a.R()) || a.R() < 0) fail(std::string(n.radii) + " needs numbers >= 0");
   if (d.rebuild_baseline && d.dynamic.empty()) fail(std::string(n.rebuild_baseline) + " needs " + n.dynamic);
   check_dynamic(d, n, has_maps);
+  if (d.unit.batch > 1 && (d.unit.threads > 1 || !d.dynamic.empty())) fail("--batch times one thread's queries over maps: not with --threads or --dynamic");
   if (d.reps.empty()) throw std::invalid_argument(std::string(n.who) + " needs " + n.reps);
   if (d.select.convention != "center" && d.select.convention != "corner")
     fail(std::string(n.convention) + " must be center or corner, got '" + d.select.convention + "'");
@@ -195,6 +197,7 @@ nlohmann::json config_json(const RunConfig& c) {
   for (SearchMode m : c.unit.searches) searches.push_back(to_string(m));
   j["searches"] = searches;
   j["repetitions"] = c.unit.repetitions;
+  j["batch"] = c.unit.batch;
   j["threads"] = c.unit.threads;
   j["convention"] = c.select.convention;
   j["pinch"] = c.select.squeeze ? "allow" : "forbid";

@@ -63,6 +63,9 @@ struct UnitOptions {
   std::vector<Heuristic> heuristics;
   std::vector<std::string> smoothings{"none"};
   int repetitions = 1;  // > 1: every query runs this often; its times are the medians
+  // > 1: navbench's own representations time `batch` queries back to back before judging them, as a
+  // planner from outside answers its batches (docs/command-line.md --batch); 1: each query judged at once.
+  int batch = 1;
   bool paths = false;
   int threads = 1;      // > 1: the queries of a unit run in parallel (rows still in query order)
   // Search traces (SPEC §12, docs/traces.md): `trace` queries per map and configuration, spread as

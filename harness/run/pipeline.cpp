@@ -48,6 +48,13 @@ void finish_row(ResultRow& r, Polyline path, const QueryContext& c) {
   if (c.keep_paths) r.path = std::move(path);
 }
 
+// The message of a no_path row of a representation that may miss a path (docs/results.md#query-status):
+// its own reason, never empty.
+std::string missed(const QueryContext& c, const Query& q) {
+  std::string why = c.rep->miss_reason(q);
+  return why.empty() ? c.rep_text + " found no path (it may miss one that exists)" : why;
+}
+
 // 1. locate: inputs are checked once, here (docs/results.md#query-status). The agent says whether a
 // point is valid (free; for a disc also clear by R), the representation whether it covers it.
 // Returns the rows when the query ends here.
@@ -59,31 +66,17 @@ std::optional<std::vector<ResultRow>> locate(const QueryContext& c, Query& q, Re
   const bool located = valid && (c.search == SearchMode::detour || c.rep->locate(q));
   row.locate_us = base::us_since(t);
   if (!valid) return rows_for_all(Status::invalid_query, c.space.invalid_query_message(q.start, q.goal));
-  // A representation that approximates the free space (Recast's mesh) may not reach a free point:
-  // a missed path, never a point moved onto it (docs/recast.md).
-  if (!located && c.caps.approximate_space) {
-    const std::string note = c.rep->unreached_note();
-    return rows_for_all(Status::no_path, "a free point the mesh does not reach" + (note.empty() ? "" : " (" + note + ")"));
-  }
+  // A representation that may miss a path (capability may_miss: Recast's mesh, a sampling roadmap)
+  // may not reach a free point: a missed path with its reason, never a point moved onto it.
+  if (!located && c.caps.may_miss) return rows_for_all(Status::no_path, missed(c, q));
   if (!located)
     return rows_for_all(Status::error, c.space.disc() ? "point clear for R but outside the representation's eroded free space"
                                                       : "free point not covered by the representation");
+  // Different components: no search needed (for a may-miss representation its own components).
   if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)
-    return rows_for_all(Status::no_path, "");  // different free-space components: no search needed
+    return rows_for_all(Status::no_path, c.caps.may_miss ? missed(c, q) : "");
   return std::nullopt;
 }
-
-// What the search found: a polyline (and the representation's corridor), or for a disc on the
-// tangent graph a taut path with arcs.
-struct Found {
-  bool found = false;
-  Polyline raw;
-  std::vector<PathItem> arcs;
-  std::optional<Corridor> corridor;
-  std::string error;  // the representation's own search failed (Detour's node pool ran out): the rows' message
-  // A planner from outside (harness/gppc, SPEC §10): its own GetPath time, its error or verdict.
-  std::optional<OutsideAnswer> outside;
-};
 
 // 2'. the representation's own search (--search detour): its path from start to goal, no corridor
 // (Detour's findStraightPath already pulled it taut through its corridor).
@@ -247,20 +240,65 @@ std::optional<std::string> smoothing_not_applicable(const QueryContext& c, const
 
 namespace {
 
-// The pipeline's stages for one query: a row per smoothing mode (run_query then marks those that
-// cannot apply to the context).
-std::vector<ResultRow> answer_query(const QueryContext& c, const QueryInput& in, ResultRow row) {
+// A smoothing mode that cannot apply to the context is not_applicable on every query, whatever its
+// search found (never a no_path, error or invalid_query row, and the one reason on every query):
+// its row becomes `base`, the query's row before judging, with that status.
+std::vector<ResultRow> mark_inapplicable_smoothings(const QueryContext& c, std::vector<ResultRow> rows, const ResultRow& base) {
+  for (ResultRow& r : rows) {
+    if (auto why = smoothing_not_applicable(c, r.smoothing)) {
+      std::string mode = std::move(r.smoothing);
+      r = base;
+      r.smoothing = std::move(mode);
+      r.status = Status::not_applicable;
+      r.message = std::move(*why);
+    }
+  }
+  return rows;
+}
+
+bool any_smoothing_applies(const QueryContext& c) {
+  return std::any_of(c.smoothings.begin(), c.smoothings.end(), [&](const std::string& m) { return !smoothing_not_applicable(c, m); });
+}
+
+}  // namespace
+
+PendingQuery start_query(const QueryContext& c, const QueryInput& in) {
+  PendingQuery p{.row = identity_row(c, in)};
+  if (auto why = not_applicable(c)) {
+    p.done = rows_for_every_smoothing(p.row, c.smoothings, Status::not_applicable, *why);
+    return p;
+  }
+  if (!any_smoothing_applies(c)) {  // nothing to search for: every row not_applicable, its mode's reason
+    p.done = mark_inapplicable_smoothings(c, rows_for_every_smoothing(p.row, c.smoothings, Status::no_path, ""), p.row);
+    return p;
+  }
   Query q;
   q.start = in.start;
   q.goal = in.goal;
-  if (auto rows = locate(c, q, row)) return std::move(*rows);
-  const Found f = search(c, q, row);
+  if (auto rows = locate(c, q, p.row)) {
+    p.done = mark_inapplicable_smoothings(c, std::move(*rows), p.row);
+    return p;
+  }
+  p.found = search(c, q, p.row);
+  p.query = std::move(q);
+  return p;
+}
+
+namespace {
+
+// finish_query's judging of what the search found: validity, quality, smoothing, one row per mode.
+std::vector<ResultRow> judge(const QueryContext& c, PendingQuery& p) {
+  ResultRow& row = p.row;
+  const Found& f = p.found;
   // SPEC §10: an entry plans for a point agent; a radius is not applicable.
   if (f.outside && c.space.disc())
     return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, c.rep_text + " plans for a point agent (no radius)");
   if (f.outside && f.outside->error) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.outside->reason);
   if (!f.error.empty()) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.error);
-  if (!f.found) return rows_for_every_smoothing(row, c.smoothings, Status::no_path, row.message);
+  if (!f.found) {
+    if (c.caps.may_miss && row.message.empty()) row.message = missed(c, p.query);
+    return rows_for_every_smoothing(row, c.smoothings, Status::no_path, row.message);
+  }
   if (!f.arcs.empty()) return arc_rows(c, row, f.arcs);
   row.raw_length = polyline_length(f.raw);
   row.raw_valid = c.space.path_valid(f.raw) && (!f.outside || f.outside->valid);
@@ -273,36 +311,15 @@ std::vector<ResultRow> answer_query(const QueryContext& c, const QueryInput& in,
 
 }  // namespace
 
-std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) {
-  ResultRow row = identity_row(c, in);
-  if (auto why = not_applicable(c)) return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, *why);
-  // A smoothing mode that cannot apply to the context is not_applicable on every query, whatever
-  // its search finds (never a no_path or error row); the search runs when another mode applies.
-  std::vector<ResultRow> out;
-  std::vector<bool> applies;
-  for (const std::string& mode : c.smoothings) {
-    out.push_back(row);
-    out.back().smoothing = mode;
-    const auto why = smoothing_not_applicable(c, mode);
-    applies.push_back(!why);
-    if (why) {
-      out.back().status = Status::not_applicable;
-      out.back().message = *why;
-    }
-  }
-  if (std::find(applies.begin(), applies.end(), true) == applies.end()) return out;
-  std::vector<ResultRow> ran = answer_query(c, in, row);  // one row per mode, in c.smoothings' order
-  for (std::size_t k = 0; k < out.size(); ++k)
-    if (applies[k]) out[k] = std::move(ran[k]);
-  return out;
+std::vector<ResultRow> finish_query(const QueryContext& c, PendingQuery&& p) {
+  if (p.done) return std::move(*p.done);
+  const ResultRow searched = p.row;  // the row a mode that cannot apply keeps
+  return mark_inapplicable_smoothings(c, judge(c, p), searched);
 }
 
-void repeat_for_medians(QueryContext ctx, const QueryInput& in, int reps, std::vector<ResultRow>& rows) {
-  if (reps <= 1) return;
-  ctx.keep_paths = false;
-  ctx.trace = nullptr;
-  std::vector<std::vector<ResultRow>> again;
-  for (int r = 1; r < reps; ++r) again.push_back(run_query(ctx, in));
+std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) { return finish_query(c, start_query(c, in)); }
+
+void median_times(std::vector<ResultRow>& rows, const std::vector<std::vector<ResultRow>>& again) {
   for (std::size_t k = 0; k < rows.size(); ++k) {
     for (double ResultRow::*f : {&ResultRow::locate_us, &ResultRow::search_us, &ResultRow::smooth_us}) {
       std::vector<double> v{rows[k].*f};
@@ -311,6 +328,15 @@ void repeat_for_medians(QueryContext ctx, const QueryInput& in, int reps, std::v
       rows[k].*f = v[v.size() / 2];
     }
   }
+}
+
+void repeat_for_medians(QueryContext ctx, const QueryInput& in, int reps, std::vector<ResultRow>& rows) {
+  if (reps <= 1) return;
+  ctx.keep_paths = false;
+  ctx.trace = nullptr;
+  std::vector<std::vector<ResultRow>> again;
+  for (int r = 1; r < reps; ++r) again.push_back(run_query(ctx, in));
+  median_times(rows, again);
 }
 
 std::vector<std::pair<Point, Point>> asked(const std::vector<QueryInput>& queries, std::size_t from, std::size_t to, int reps) {

@@ -15,6 +15,8 @@
 #include "harness/run/cost_model.hpp"
 #include "harness/run/description.hpp"
 #include "harness/run/traces.hpp"
+#include "geometry/radius_validity.hpp"
+#include "search/any_representation.hpp"
 
 namespace navbench {
 
@@ -80,12 +82,41 @@ std::optional<std::string> not_applicable(const QueryContext& ctx);
 // through its own corridor) and a planner from outside's paths come without. nullopt when it applies.
 std::optional<std::string> smoothing_not_applicable(const QueryContext& ctx, const std::string& mode);
 
-// Runs one query and returns one row per smoothing mode.
+// What the search found: a polyline (and the representation's corridor), or for a disc on the
+// tangent graph a taut path with arcs.
+struct Found {
+  bool found = false;
+  Polyline raw;
+  std::vector<PathItem> arcs;
+  std::optional<Corridor> corridor;
+  std::string error;  // the representation's own search failed (Detour's node pool ran out): the rows' message
+  // A planner from outside (harness/gppc, SPEC §10): its own GetPath time, its error or verdict.
+  std::optional<OutsideAnswer> outside;
+};
+// A query between its timed stages (locate, search, the path: start_query) and its judging
+// (validity, quality, smoothing, the rows: finish_query), so that a block of queries can be timed
+// back to back before any is judged, as a planner from outside answers its batch (`--batch`,
+// docs/command-line.md). `done`: the rows when the query ended before the search. Both stages
+// mark the rows of a smoothing mode that cannot apply (smoothing_not_applicable) not_applicable,
+// whatever the search found; when no mode applies, the query ends before locating.
+struct PendingQuery {
+  ResultRow row;
+  std::optional<std::vector<ResultRow>> done;
+  Found found;
+  Query query;  // as located: a may-miss representation's reason for a missed path reads it
+};
+PendingQuery start_query(const QueryContext& ctx, const QueryInput& in);
+std::vector<ResultRow> finish_query(const QueryContext& ctx, PendingQuery&& p);
+// Runs one query and returns one row per smoothing mode (start_query, then finish_query).
 std::vector<ResultRow> run_query(const QueryContext& ctx, const QueryInput& in);
+
+// With repetitions > 1 (docs/command-line.md --repetitions): each stage's time of `rows` becomes the
+// median over them and `again`, the other repetitions' rows of the same query.
+void median_times(std::vector<ResultRow>& rows, const std::vector<std::vector<ResultRow>>& again);
 
 // --repetitions N > 1 (docs/command-line.md): runs the query N - 1 more times on `ctx` (paths not
 // kept, untraced) and sets each stage's time of `rows`, run_query's first answer, to the median of
-// the N runs. Nothing for N <= 1.
+// the N runs (median_times). Nothing for N <= 1.
 void repeat_for_medians(QueryContext ctx, const QueryInput& in, int reps, std::vector<ResultRow>& rows);
 
 // The (start, goal) of queries[from, to) in the order a pass asks its searches: each query `reps`

@@ -53,6 +53,42 @@ void rows_not_built(const AgentMap& am, const RepresentationSpec& spec, const Un
     }
 }
 
+// One pass over a unit's queries with --batch N: per block of N queries, every repetition times
+// the block's queries back to back (start_query), then judges them (finish_query); with reps > 1
+// each stage's time becomes the median of the repetitions. The rows are the unbatched run's,
+// timing columns aside.
+void batched(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt, AnyRepresentation& rep, SearchMode sm,
+             const Heuristic& h, const std::function<void(const ResultRow&)>& sink) {
+  const MapContext mc = map_context(am.map(), am.prepared().selection.convention);
+  QueryContext ctx{.map = mc, .space = am.space(), .cost = am.cost(), .rep_text = spec.text, .heuristic = h,
+                   .smoothings = opt.smoothings, .rep = &rep, .search = sm, .caps = spec.caps(), .keep_paths = opt.paths};
+  const auto& queries = am.queries();
+  const int reps = std::max(1, opt.repetitions);
+  const std::size_t n = std::size_t(opt.batch);
+  std::vector<PendingQuery> pending;
+  std::vector<std::vector<std::vector<ResultRow>>> rounds(static_cast<std::size_t>(reps));  // per repetition, per query: its rows
+  for (std::size_t begin = 0; begin < queries.size(); begin += n) {
+    const std::size_t end = std::min(queries.size(), begin + n);
+    for (int r = 0; r < reps; ++r) {
+      QueryContext rc = ctx;
+      rc.keep_paths = r == 0 && opt.paths;
+      pending.clear();
+      for (std::size_t i = begin; i < end; ++i) pending.push_back(start_query(rc, queries[i]));
+      rounds[std::size_t(r)].clear();
+      for (auto& p : pending) rounds[std::size_t(r)].push_back(finish_query(rc, std::move(p)));
+    }
+    for (std::size_t i = 0; i < end - begin; ++i) {
+      auto& rows = rounds[0][i];
+      if (reps > 1) {
+        std::vector<std::vector<ResultRow>> again;
+        for (int r = 1; r < reps; ++r) again.push_back(std::move(rounds[std::size_t(r)][i]));
+        median_times(rows, again);
+      }
+      for (auto& row : rows) sink(row);
+    }
+  }
+}
+
 // --threads N: the queries of one (map, representation) in parallel over the one read-only build,
 // each thread with its own search workspace. Blocks of queries are answered in parallel, then their
 // rows go to the sink in query order, so the output equals a single-threaded run's (timing columns
@@ -149,9 +185,17 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
   const auto& queries = am.queries();
   const std::size_t threads = std::size_t(std::max(1, opt.threads));
   if (threads == 1) {
+    auto* ahead = dynamic_cast<AnswersAhead*>(&rep);
     for (const auto& [sm, h] : passes) {
       // a planner from outside answers them ahead, in batches, its repetitions among them
-      if (auto* ahead = dynamic_cast<AnswersAhead*>(&rep)) ahead->expect_queries(asked(queries, 0, queries.size(), reps), nullptr);
+      if (ahead) ahead->expect_queries(asked(queries, 0, queries.size(), reps), nullptr);
+      // --batch N: navbench's own representations time N queries back to back, then judge them, as
+      // the entry's process answers the batch sent ahead (like for like, SPEC §14); traced queries
+      // and an entry's (batched by its own representation) go one by one.
+      if (opt.batch > 1 && !ahead && opt.trace == 0) {
+        batched(am, spec, opt, rep, sm, *h, sink);
+        continue;
+      }
       for (const auto& qi : queries)
         for (auto& r : answer(qi, sm, *h, nullptr)) sink(r);
     }

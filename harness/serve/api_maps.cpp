@@ -38,6 +38,7 @@ json capabilities(const Capabilities& c) {
           {"update_in_place", c.update_in_place},
           {"update_approximate", c.update_approximate},
           {"approximate_space", c.approximate_space},
+          {"may_miss", c.may_miss},
           {"own_search", c.own_search}};
 }
 

@@ -39,6 +39,7 @@ expect_error scen_fractional_cell 'frac\.map\.scen:2: start x 0\.5 is not a whol
 expect_error scen_empty 'empty\.map\.scen:1: empty scenario file' run --map "$tmp/empty.map" --rep grid8 --out "$tmp/r"
 expect_error missing_map 'nope\.map: no such map' run --map "$tmp/nope.map" --rep grid8 --out "$tmp/r"
 expect_error unknown_rep "unknown representation 'grid9'" run --map "$m" --rep grid9 --out "$tmp/r"
+expect_error rep_comma_rule "a list of names takes no parameters, and a name with parameters is given alone.*--rep prm --rep prm:samples=20000" run --map "$m" --rep prm,prm:samples=20000 --out "$tmp/r"
 expect_error unknown_param 'quadtree has no parameter bogus' run --map "$m" --rep quadtree:bogus=1 --out "$tmp/r"
 expect_error bad_param 'min=0 is outside' run --map "$m" --rep quadtree:min=0 --out "$tmp/r"
 expect_error bad_heuristic "unknown heuristic 'nearest'" run --map "$m" --rep grid8 --heuristic nearest --out "$tmp/r"
@@ -94,6 +95,7 @@ ds=$tmp/dyn/doors.scen
 dyn() { expect_error "$1" "$2" run --dynamic "$ds" --rep grid8 --out "$tmp/r" "${@:3}"; }
 dyn dynamic_radius '^navbench run: --radius is not supported with --dynamic$' --radius 0.5
 dyn dynamic_threads '^navbench run: --threads is not supported with --dynamic$' --threads 2
+dyn dynamic_batch "^navbench run: --batch times one thread's queries over maps: not with --threads or --dynamic\$" --batch 2
 dyn dynamic_trace '^navbench run: --trace is not supported with --dynamic$' --trace 2
 dyn dynamic_trace_cap '^navbench run: --trace-cap is not supported with --dynamic$' --trace-cap 1
 dyn dynamic_pinch 'the squeeze rule allow is not supported with --dynamic$' --pinch allow
@@ -162,7 +164,7 @@ expect_help() {
     else echo "ok   help_$name$h"; fi
   done
 }
-expect_help run "--map --scen --rep --smoothing --heuristic --convention --limit --queries --seed --save-queries --repetitions --threads --radius --paths --checkopt --no-optimum --quiet --out"
+expect_help run "--map --scen --rep --smoothing --heuristic --convention --limit --queries --seed --save-queries --repetitions --batch --threads --radius --paths --checkopt --no-optimum --quiet --out"
 expect_help sweep "CONFIG --out --jobs --shard --threads --quiet"
 expect_help merge "SHARD_DIR --out"
 expect_help generate "KIND --width --height --density --room --corridor --obstacles --seed --queries --out"

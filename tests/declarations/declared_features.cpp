@@ -7,8 +7,8 @@
 //      updates into rebuilds silently;
 //   2  provides corridor() without declaring it;
 //   3  reads a parameter it does not declare (a typo in the key: "link" for "links");
-//   4  declares approximate_space (its mesh may miss free space) without unreached_note(), the
-//      note a missed path's row carries.
+//   4  declares may_miss (it may miss a path that exists) without miss_reason(), the reason a
+//      missed path's row carries.
 #include "harness/registry/make_entry.hpp"
 
 #include "docs/example/tile_graph.hpp"
@@ -24,7 +24,7 @@ class Updating : public example::Tiles {
  public:
   using Tiles::Tiles;
   static constexpr Capabilities kCapabilities{.grid_only = true, .point_vertices = true, .update_in_place = true,
-                                              .segment_edges = true, .approximate_space = NAVBENCH_DECLARATION == 4};
+                                              .segment_edges = true, .may_miss = NAVBENCH_DECLARATION == 4};
 #if NAVBENCH_DECLARATION == 1
   bool update(const Map&, std::vector<CellChange>&) { return false; }  // the typo: a non-const reference
 #else

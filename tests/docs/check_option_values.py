@@ -32,6 +32,7 @@ NOT_OURS = {
     ("docs/adding-a-representation.md", "--rep", "tiles:links=2"): "the page's example representation being added",
     ("docs/adding-a-representation.md", "--rep", "tiles:links=9"): "the page's example of a value its declaration refuses",
     ("docs/measurements.md", "--rep", "swapped"): "a command's description (the two --rep options swapped), not a value",
+    ("docs/command-line.md", "--rep", "prm,prm:samples=20000"): "the page's example of the comma rule's error",
 }
 VALUE = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, OPTIONS)) + r")(?:=|[ \t]+)([^\s`]+)")
 

@@ -89,6 +89,15 @@ OwnAnswer RecastMesh::own_search(Point start, Point goal) const {
   return out;
 }
 
+std::string RecastMesh::miss_reason(const Query& q) const {
+  const bool start = locate(q.start) < 0, goal = !start && locate(q.goal) < 0;
+  std::string why = start  ? "the mesh does not reach the free start"
+                    : goal ? "the mesh does not reach the free goal"
+                           : "no portal of the mesh joins the start's polygon to the goal's";
+  const std::string note = mesh_.unreached_note();
+  return note.empty() ? why : why + " (" + note + ")";
+}
+
 std::optional<Attachment> RecastMesh::attach(Point p) const {
   return attach_in(locate(p), p, [this](Point a, Point b, std::uint32_t polygon) { return price(*this, a, b, polygon); });
 }

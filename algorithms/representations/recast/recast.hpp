@@ -34,7 +34,8 @@ class RecastMesh : public PortalMesh, public ConvexCellQueries<RecastMesh>, publ
   // radius=R), terrain through area types and dtQueryFilter's area costs (AreaTable), changing maps
   // by rebuilding the touched tiles in place (equal to a fresh build).
   static constexpr Capabilities kCapabilities{.radius = RadiusSupport::own_erosion, .weights = true, .corridor = true,
-                                              .update_in_place = true, .approximate_space = true, .own_search = true};
+                                              .update_in_place = true, .approximate_space = true, .may_miss = true,
+                                              .own_search = true};
   static constexpr std::array kParams{
       ParamDecl{"cs", ParamType::real, 1, 1e-3, 1e3, "cell size: map units per voxel (rcConfig::cs)"},
       ParamDecl{"partition", ParamType::choice, 0, 0, 2, "Recast's region partition", nullptr, "watershed,monotone,layers"},
@@ -60,7 +61,10 @@ class RecastMesh : public PortalMesh, public ConvexCellQueries<RecastMesh>, publ
 
   // Detour's own query (detour_query.hpp): `--search detour`.
   OwnAnswer own_search(Point start, Point goal) const;
-  // Declared with approximate_space: the walkable voxels in no region (DetourMesh::unreached_note).
+  // Declared with may_miss: a free point no polygon holds, or start and goal on parts of the mesh
+  // no portal joins; with the walkable voxels in no region (unreached_note()) when there are any.
+  std::string miss_reason(const Query& q) const;
+  // The walkable voxels Recast's partition put in no region, "" when none (DetourMesh::unreached_note).
   std::string unreached_note() const { return mesh_.unreached_note(); }
 
   const DetourMesh& mesh() const { return mesh_; }

@@ -106,7 +106,7 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   params.finish("subgoal");
   table_on_ = table;
 
-  for (int d = 0; d < 4; ++d) clear_[d].assign(cells, 0);
+  clear_.assign(cells, {0, 0, 0, 0});
   std::vector<int> lines(std::size_t(std::max(w_, h_)));
   std::iota(lines.begin(), lines.end(), 0);
   fill_clearances(std::span(lines.data(), std::size_t(h_)), true);
@@ -171,7 +171,7 @@ void SubgoalGraph::fill_clearances(std::span<const int> lines, bool rows) {
   const int step[4] = {1, -1, pw_, -pw_};
   auto fill = [&](int d, Cell c) {
     const Cell n = Cell(std::int64_t(c) + step[d]);
-    clear_[d][c] = !free(c) || !free(n) ? 0 : std::uint16_t(vertex_[n] >= 0 ? 1 : 1 + clear_[d][n]);
+    clear_[c][d] = !free(c) || !free(n) ? 0 : std::uint16_t(vertex_[n] >= 0 ? 1 : 1 + clear_[n][d]);
   };
   if (rows) {
     for (int y : lines) {
@@ -239,7 +239,19 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   if (ch_) build_ch();
   else if (levels_ >= 2) build_two_level();
   labels_ = HubLabels();
-  if (labels_on_) labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
+  // Each label entry keeps its edge's shape (shape_, per CSR entry), so that a path read from the
+  // labels is drawn without looking its edges up (polyline()), and its distance as exact octile
+  // step counts in 4 bytes (every edge is an octile path: straight | diagonal << 16 per entry).
+  if (labels_on_) {
+    std::vector<std::uint32_t> steps(graph_.num_edges());
+    for (Vertex u = 0; u < Vertex(n); ++u)
+      for (auto [it, end] = out_edges(u, graph_); it != end; ++it) {
+        const Cell a = cell_of_[u], b = cell_of_[target(*it, graph_)];
+        const int dx = std::abs(cx(a) - cx(b)), dy = std::abs(cy(a) - cy(b));
+        steps[it->index] = std::uint32_t(std::max(dx, dy) - std::min(dx, dy)) | (std::uint32_t(std::min(dx, dy)) << 16);
+      }
+    labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20, shape_, steps);
+  }
   table_ = DistanceTable();
   if (table_on_) {
     if (n >= DistanceTable::kNoPrev) throw UnsupportedMap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");

@@ -71,7 +71,7 @@ template <bool Track, class F>
 void SubgoalGraph::scan(Cell c, F&& out, Extent* ext) const {
   const int step[4] = {1, -1, pw_, -pw_};
   for (int d = 0; d < 4; ++d)
-    if (const int k = clear_[d][c]; k > 0) {
+    if (const int k = clear_[c][d]; k > 0) {
       const Cell t = Cell(std::int64_t(c) + std::int64_t(k) * step[d]);
       if (vertex_[t] >= 0) out(t);
     }
@@ -79,9 +79,9 @@ void SubgoalGraph::scan(Cell c, F&& out, Extent* ext) const {
     for (int dx : {-1, 1}) {
       const int ch = dx > 0 ? subgoal_detail::kE : subgoal_detail::kW, cv = dy > 0 ? subgoal_detail::kS : subgoal_detail::kN;
       // Tracked in locals (the stores through ext could alias clear_ and be redone every step).
-      int fx = clear_[ch][c] + 1, fy = clear_[cv][c] + 1;  // the cardinal rays and the cell after
+      int fx = clear_[c][ch] + 1, fy = clear_[c][cv] + 1;  // the cardinal rays and the cell after
       auto bound = [&](int d, Cell from) {
-        int k = clear_[d][from];
+        int k = clear_[from][d];
         if (k > 0 && vertex_[Cell(std::int64_t(from) + std::int64_t(k) * step[d])] >= 0) --k;
         return k;
       };
@@ -98,7 +98,7 @@ void SubgoalGraph::scan(Cell c, F&& out, Extent* ext) const {
         }
         for (int* m : {&maxh, &maxv}) {
           const bool horizontal = m == &maxh;
-          int j = clear_[horizontal ? ch : cv][cur];
+          int j = clear_[cur][horizontal ? ch : cv];
           if constexpr (Track) (horizontal ? fx : fy) = std::max(horizontal ? fx : fy, i + 1 + std::min(j, *m) + 1);
           if (j > *m) continue;
           if (j > 0) {

@@ -30,6 +30,8 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
     s.reached[0] = s.reached[1] = Reached{};
     s.next = 0;
     for (int d = 0; d < 2; ++d) s.ch_dist[d].clear(), s.ch_pred[d].clear();
+    s.label_path.clear();
+    s.label_steps.clear();
   }
   return s;
 }
@@ -79,16 +81,18 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   };
   for (const Link& l : q.s.links) s.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, gc, gd, ng)});
   for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sc, sd, ns)});
-  // With landmarks (alt=K) a tighter bound (HubLabels::tighten): the table is over the simple
-  // subgoal graph the labels cover, symmetric.
-  HubLabels::tighten(landmarks_, s, g);
-  const HubLabels::Meet m = labels_.best(s, g);
+  // With landmarks (alt=K) a tighter bound (HubLabels::tighten, inside best()): the table is over
+  // the simple subgoal graph the labels cover, symmetric.
+  const HubLabels::Meet m = labels_.best(s, g, &landmarks_);
   if (q.direct) {
     const double d = direct_cost(q);
     if (d <= m.cost) return d;
   }
   if (!(m.cost < HubLabels::kInf)) return m.cost;
-  labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, q.path);  // the start's subgoal .. the hub .. the goal's
+  Scratch& scr = scratch();
+  scr.label_steps.clear();
+  labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, q.path, &scr.label_steps);  // the start's subgoal .. the hub .. the goal's
+  scr.label_path = q.path;
   steps += q.path.size();
   double cost = q.s.links[m.s].cost;
   for (std::size_t i = 1; i < q.path.size(); ++i) cost += octile(cell_of_[q.path[i - 1]], cell_of_[q.path[i]]);
@@ -99,13 +103,13 @@ bool SubgoalGraph::reaches(Cell s, Cell t) const {
   if (s == t) return true;
   const int a = cx(t) - cx(s), b = cy(t) - cy(s);
   const int step[4] = {1, -1, pw_, -pw_};
-  if (b == 0) return clear_[a > 0 ? kE : kW][s] >= std::abs(a);
-  if (a == 0) return clear_[b > 0 ? kS : kN][s] >= std::abs(b);
+  if (b == 0) return clear_[s][a > 0 ? kE : kW] >= std::abs(a);
+  if (a == 0) return clear_[s][b > 0 ? kS : kN] >= std::abs(b);
   const int dx = a > 0 ? 1 : -1, dy = b > 0 ? 1 : -1;
   const int i = std::min(std::abs(a), std::abs(b)), j = std::max(std::abs(a), std::abs(b)) - i;
   const int c = std::abs(a) > std::abs(b) ? (dx > 0 ? kE : kW) : (dy > 0 ? kS : kN);
   // The same bounded rays as direct_h_reachable, in the one octant that holds t.
-  int m = clear_[c][s];
+  int m = clear_[s][c];
   if (j > 0 && m > 0 && vertex_[Cell(std::int64_t(s) + std::int64_t(m) * step[c])] >= 0) --m;
   Cell cur = s;
   for (int k = 1; k <= i; ++k) {
@@ -114,7 +118,7 @@ bool SubgoalGraph::reaches(Cell s, Cell t) const {
     if (k == i) break;
     if (vertex_[cur] >= 0) return false;  // every such path passes this subgoal
     if (j > 0) {
-      int jj = clear_[c][cur];
+      int jj = clear_[cur][c];
       if (jj <= m) {
         if (jj > 0 && vertex_[Cell(std::int64_t(cur) + std::int64_t(jj) * step[c])] >= 0) --jj;
         m = jj;
@@ -123,7 +127,7 @@ bool SubgoalGraph::reaches(Cell s, Cell t) const {
   }
   if (j == 0) return true;
   if (vertex_[cur] >= 0) return false;
-  return clear_[c][cur] >= j && j <= m;
+  return clear_[cur][c] >= j && j <= m;
 }
 
 int SubgoalGraph::free_shape(Cell a, Cell b) const {
@@ -358,7 +362,18 @@ Polyline SubgoalGraph::polyline(const Query& q) const {
     };
     Polyline head = side(q.start, q.path.front());
     out.insert(out.end(), head.begin() + 1, head.end());
-    for (std::size_t i = 0; i + 1 < q.path.size(); ++i) append_edge(out, q.path[i], q.path[i + 1]);
+    // A path read from the labels (labels_search(), the same query's) carries its edges' shapes:
+    // the bit as the edge stores it from its source, flipped when the step runs against it
+    // (as append_edge does for an edge found stored the other way).
+    const Scratch& sc = scratch();
+    if (labels_on_ && sc.label_steps.size() + 1 == q.path.size() && sc.label_path == q.path) {
+      for (std::size_t i = 0; i + 1 < q.path.size(); ++i) {
+        const int bit = sc.label_steps[i] & 1, against = sc.label_steps[i] >> 1;
+        append_octile(out, cell_of_[q.path[i]], cell_of_[q.path[i + 1]], against ? 1 - bit : bit);
+      }
+    } else {
+      for (std::size_t i = 0; i + 1 < q.path.size(); ++i) append_edge(out, q.path[i], q.path[i + 1]);
+    }
     Polyline tail = side(q.goal, q.path.back());
     out.insert(out.end(), tail.rbegin() + 1, tail.rend());
   }
@@ -377,7 +392,7 @@ BuildStats SubgoalGraph::stats() const {
   BuildStats s;
   s.vertices = pos_.size();
   s.edges = graph_.num_edges();  // globals' edges (both ways) + locals' upward edges
-  s.memory_bytes = graph_.memory_bytes() + free_.capacity() + 4 * clear_[0].capacity() * 2 +
+  s.memory_bytes = graph_.memory_bytes() + free_.capacity() + clear_.capacity() * sizeof(clear_[0]) +
                    vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
                    rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + ch_up_end_.capacity() * 4 + reach_at_.capacity() * 4 +

@@ -37,6 +37,7 @@
 // update() (docs/changing-maps.md) rescans only the subgoals and cells whose clearance scan read a cell near a
 // change and derives the graph (and the contraction, levels >= 2) again; see update.cpp.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -215,7 +216,9 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   HubLabels labels_;                          // labels=1: over the simple subgoal graph, made by finish()
   bool labels_on_ = false;
   std::vector<std::uint8_t> free_;            // padded grid, 1 = free
-  std::vector<std::uint16_t> clear_[4];       // E, W, S, N: steps to the first subgoal or last free cell
+  // Per padded cell, E, W, S, N: steps to the first subgoal or last free cell; the four of a cell side
+  // by side, so that the clearance scan reads one cache line where it needs two or four of them.
+  std::vector<std::array<std::uint16_t, 4>> clear_;
   std::vector<std::int32_t> vertex_;          // padded cell -> subgoal vertex or -1
   std::vector<std::int32_t> component_;       // padded cell -> 4-connected free component or -1
   std::vector<Cell> cell_of_;                 // vertex -> padded cell
@@ -277,6 +280,10 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     std::vector<std::int32_t> ch_pred[2];
     std::vector<std::pair<double, Vertex>> ch_open[2];
     std::vector<Vertex> ch_touched;
+    // labels_search(): the last path read from the labels and, per step, its edge's shape bits
+    // (HubLabels::path's steps), so that polyline() draws it without finding its edges.
+    std::vector<Vertex> label_path;
+    std::vector<std::uint8_t> label_steps;
   };
   Scratch& scratch() const;
   static std::uint64_t next_build_id();  // unique per build and per update

@@ -266,9 +266,8 @@ double VisGraph::labels_search(Query& q, std::size_t& steps) const {
   // Each link's bound: the link, then the straight line on to the other end.
   for (const Link& l : q.s.links) s.push_back({l.vertex >> shift_, l.cost, l.cost + distance(position(l.vertex), q.goal)});
   for (const Link& l : q.g.links) g.push_back({l.vertex >> shift_, l.cost, l.cost + distance(q.start, position(l.vertex))});
-  // With landmarks (alt=K, 16 by default) a tighter bound (HubLabels::tighten).
-  HubLabels::tighten(label_landmarks_, s, g);
-  const HubLabels::Meet m = labels_.best(s, g);
+  // With landmarks (alt=K, 16 by default) a tighter bound (HubLabels::tighten, inside best()).
+  const HubLabels::Meet m = labels_.best(s, g, &label_landmarks_);
   if (!(m.cost < HubLabels::kInf)) return m.cost;
   up.clear();
   labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, up);  // the start's corner .. the hub .. the goal's
