@@ -329,6 +329,7 @@ TEST(PipelineStatus, FunnelWithoutTheSearchsCorridorIsNotApplicableOnEveryQuery)
     EXPECT_EQ(got[1].status, Status::not_applicable);
     EXPECT_EQ(got[1].message, c.why);
     EXPECT_FALSE(got[1].length.has_value());
+    EXPECT_EQ(got[1].expansions, 0u) << "decided before the query: no search counts";
   }
   // An invalid query too: the combination cannot run, whatever the query (as Theta* on grid4's edges).
   const auto blocked = ask("recast", SearchMode::detour, {12.5, 0.5}, b);

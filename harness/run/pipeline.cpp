@@ -242,7 +242,7 @@ namespace {
 
 // A smoothing mode that cannot apply to the context is not_applicable on every query, whatever its
 // search found (never a no_path, error or invalid_query row, and the one reason on every query):
-// its row becomes `base`, the query's row before judging, with that status.
+// its row becomes `base`, the query's identity row (no search counts or times), with that status.
 std::vector<ResultRow> mark_inapplicable_smoothings(const QueryContext& c, std::vector<ResultRow> rows, const ResultRow& base) {
   for (ResultRow& r : rows) {
     if (auto why = smoothing_not_applicable(c, r.smoothing)) {
@@ -264,19 +264,20 @@ bool any_smoothing_applies(const QueryContext& c) {
 
 PendingQuery start_query(const QueryContext& c, const QueryInput& in) {
   PendingQuery p{.row = identity_row(c, in)};
+  p.identity = p.row;
   if (auto why = not_applicable(c)) {
     p.done = rows_for_every_smoothing(p.row, c.smoothings, Status::not_applicable, *why);
     return p;
   }
   if (!any_smoothing_applies(c)) {  // nothing to search for: every row not_applicable, its mode's reason
-    p.done = mark_inapplicable_smoothings(c, rows_for_every_smoothing(p.row, c.smoothings, Status::no_path, ""), p.row);
+    p.done = mark_inapplicable_smoothings(c, rows_for_every_smoothing(p.row, c.smoothings, Status::no_path, ""), p.identity);
     return p;
   }
   Query q;
   q.start = in.start;
   q.goal = in.goal;
   if (auto rows = locate(c, q, p.row)) {
-    p.done = mark_inapplicable_smoothings(c, std::move(*rows), p.row);
+    p.done = mark_inapplicable_smoothings(c, std::move(*rows), p.identity);
     return p;
   }
   p.found = search(c, q, p.row);
@@ -313,8 +314,7 @@ std::vector<ResultRow> judge(const QueryContext& c, PendingQuery& p) {
 
 std::vector<ResultRow> finish_query(const QueryContext& c, PendingQuery&& p) {
   if (p.done) return std::move(*p.done);
-  const ResultRow searched = p.row;  // the row a mode that cannot apply keeps
-  return mark_inapplicable_smoothings(c, judge(c, p), searched);
+  return mark_inapplicable_smoothings(c, judge(c, p), p.identity);
 }
 
 std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) { return finish_query(c, start_query(c, in)); }

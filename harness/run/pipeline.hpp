@@ -101,6 +101,7 @@ struct Found {
 // whatever the search found; when no mode applies, the query ends before locating.
 struct PendingQuery {
   ResultRow row;
+  ResultRow identity;  // the row before locate: the row of a mode that cannot apply, whatever was found
   std::optional<std::vector<ResultRow>> done;
   Found found;
   Query query;  // as located: a may-miss representation's reason for a missed path reads it
