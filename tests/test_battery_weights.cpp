@@ -156,9 +156,9 @@ void cost_is_the_path_integral(const RepresentationEntry& e) {
         const bool astar = mode == SearchMode::astar;
         const std::vector<std::string> smoothings = astar ? std::vector<std::string>{"none", "los", "funnel"}
                                                           : std::vector<std::string>{"none", "los"};
-        const auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = e.name, .heuristic = h,
-                                     .smoothings = smoothings, .rep = rep.get(), .search = mode, .caps = e.caps,
-                                     .keep_paths = true}, in);
+        const QueryContext qc{.map = ctx, .space = space, .cost = cost, .rep_text = e.name, .heuristic = h,
+                              .smoothings = smoothings, .rep = rep.get(), .search = mode, .caps = e.caps, .keep_paths = true};
+        const auto rows = run_query(qc, in);
         // A may-miss entry's missed path (counted once, on A*'s first row): every row of the query
         // says so, Theta*'s as A*'s on the same graph.
         if (astar && wq.reference) missed = !count.found(rows[0]);
@@ -168,8 +168,9 @@ void cost_is_the_path_integral(const RepresentationEntry& e) {
             EXPECT_EQ(r.status, Status::not_applicable) << r.message;
             continue;
           }
-          if (r.smoothing == "funnel" && !e.caps.corridor && r.status == Status::not_applicable) {
-            EXPECT_TRUE(wq.reference.has_value()) << "not_applicable only replaces a found path's row";
+          if (auto why = smoothing_not_applicable(qc, r.smoothing)) {  // by construction, whatever the query
+            EXPECT_EQ(r.status, Status::not_applicable);
+            EXPECT_EQ(r.message, *why);
             continue;
           }
           if (missed) {

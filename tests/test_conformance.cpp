@@ -6,7 +6,9 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -147,12 +149,17 @@ void conform(const RepresentationEntry& e, const Map& m, const std::vector<Case>
       const ResultRow& r = rows[k];
       SCOPED_TRACE(r.smoothing);
       EXPECT_EQ(again[k].status, r.status);
+      if (auto why = smoothing_not_applicable(qc, r.smoothing)) {  // by construction, whatever the query
+        EXPECT_EQ(r.status, Status::not_applicable);
+        EXPECT_EQ(r.message, *why);
+        continue;
+      }
       if (e.caps.may_miss && r.status == Status::no_path) { EXPECT_FALSE(r.message.empty()) << "a no_path row says why"; }
       if (missed) {
         EXPECT_EQ(r.status, rows[0].status);
         continue;
       }
-      if (r.status == Status::not_applicable) {  // funnel without a corridor (docs/results.md#query-status), never anything else
+      if (r.status == Status::not_applicable) {  // funnel on a path without its corridor (docs/results.md#query-status), never anything else
         EXPECT_EQ(r.smoothing, "funnel");
         EXPECT_EQ(c.expect, Status::ok) << "not_applicable only replaces a found path's row";
         continue;
@@ -254,10 +261,11 @@ TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
   for (const char* name : {"grid8", "navmesh"}) {
     SCOPED_TRACE(name);
     Params p;
-    auto rep = find_representation(name)->build(m, p);
+    const RepresentationEntry* e = find_representation(name);
+    auto rep = e->build(m, p);
     auto rows = run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name,
                            .heuristic = h, .smoothings = {"none", "funnel"},
-                           .rep = rep.get()}, in);
+                           .rep = rep.get(), .caps = e->caps}, in);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[0].status, Status::ok);
     const bool has_corridor = std::string(name) == "navmesh";
@@ -266,6 +274,102 @@ TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
       EXPECT_STREQ(to_string(rows[1].status), "not_applicable");
       EXPECT_FALSE(rows[1].length.has_value());
       EXPECT_FALSE(rows[1].valid.has_value());
+    }
+  }
+}
+
+// The funnel needs a corridor (SmootherInfo::needs_corridor), which only the shared A* on a
+// representation declaring one gives: with Detour's own query (recast, whose findStraightPath has
+// already pulled its path taut), and on a representation without a corridor (whatever its search),
+// every funnel row is not_applicable by construction — also where the search finds no path or
+// fails, so that such a configuration never shows as missing queries on some maps only — while
+// the other modes of the same query answer as without it.
+TEST(PipelineStatus, FunnelWithoutTheSearchsCorridorIsNotApplicableOnEveryQuery) {
+  // Two rooms 12 cells wide, apart: within a room every search finds a path, between them none.
+  std::vector<std::string> rows(12, std::string(25, '.'));
+  for (std::string& r : rows) r[12] = '@';
+  const Map m = testmaps::grid_from(rows, "rooms", "conformance");
+  const AgentSpace space(m, Agent{});
+  const CostModel cost(m);
+  const Heuristic h = parse_heuristic("euclidean");
+  const MapContext ctx{m.name, m.collection, "center"};
+  const std::vector<std::string> modes = {"none", "funnel", "los"};
+  auto ask = [&](const char* name, SearchMode search, Point s, Point g) {
+    const RepresentationEntry* e = find_representation(name);
+    Params p = Params::parse(std::string(name) == "recast" ? "max_error=0,min_region=0" : "");
+    auto rep = e->build(m, p);
+    rep->prepare();
+    QueryInput in;
+    in.start = s;
+    in.goal = g;
+    return run_query({.map = ctx, .space = space, .cost = cost, .rep_text = name, .heuristic = h, .smoothings = modes,
+                      .rep = rep.get(), .search = search, .caps = e->caps}, in);
+  };
+  const Point a{2.5, 2.5}, b{9.5, 10.5}, far{22.5, 9.5};
+  struct Case {
+    const char* rep;
+    SearchMode search;
+    Point s, g;
+    Status none;  // the status of the mode `none` (and `los`)
+    const char* why;
+  };
+  const Case cases[] = {
+      {"recast", SearchMode::detour, a, b, Status::ok, "funnel not applicable: the detour search of recast gives no corridor"},
+      {"recast", SearchMode::detour, a, far, Status::no_path, "funnel not applicable: the detour search of recast gives no corridor"},
+      {"grid8", SearchMode::astar, a, far, Status::no_path, "funnel not applicable: grid8 has no corridor"},
+      {"grid8", SearchMode::theta, a, b, Status::ok, "funnel not applicable: grid8 has no corridor"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.rep) + " " + to_string(c.search));
+    const auto got = ask(c.rep, c.search, c.s, c.g);
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[0].status, c.none) << got[0].message;
+    EXPECT_EQ(got[2].status, c.none) << got[2].message;
+    EXPECT_EQ(got[1].smoothing, "funnel");
+    EXPECT_EQ(got[1].status, Status::not_applicable);
+    EXPECT_EQ(got[1].message, c.why);
+    EXPECT_FALSE(got[1].length.has_value());
+    EXPECT_EQ(got[1].expansions, 0u) << "decided before the query: no search counts";
+  }
+  // An invalid query too: the combination cannot run, whatever the query (as Theta* on grid4's edges).
+  const auto blocked = ask("recast", SearchMode::detour, {12.5, 0.5}, b);
+  EXPECT_EQ(blocked[0].status, Status::invalid_query);
+  EXPECT_EQ(blocked[1].status, Status::not_applicable);
+  // With the shared A* on a representation with a corridor, the funnel runs.
+  const auto funnel = ask("recast", SearchMode::astar, a, b);
+  EXPECT_EQ(funnel[1].status, Status::ok) << funnel[1].message;
+
+  // Batched (`run --batch`): every query's timed stages first (start_query), then their judging
+  // (finish_query) give the same rows; with the funnel the only mode, no query is even located.
+  for (const auto& smoothings : {modes, std::vector<std::string>{"funnel"}}) {
+    std::vector<std::unique_ptr<AnyRepresentation>> built;
+    std::vector<QueryContext> contexts;
+    std::vector<PendingQuery> pending;
+    std::deque<std::string> names;  // the contexts' rep_text (references)
+    for (const Case& c : cases) {
+      const RepresentationEntry* e = find_representation(c.rep);
+      Params p = Params::parse(std::string(c.rep) == "recast" ? "max_error=0,min_region=0" : "");
+      built.push_back(e->build(m, p));
+      built.back()->prepare();
+      contexts.push_back({.map = ctx, .space = space, .cost = cost, .rep_text = names.emplace_back(c.rep), .heuristic = h, .smoothings = smoothings,
+                          .rep = built.back().get(), .search = c.search, .caps = e->caps});
+      QueryInput in;
+      in.start = c.s;
+      in.goal = c.g;
+      pending.push_back(start_query(contexts.back(), in));
+      if (smoothings.size() == 1) { EXPECT_TRUE(pending.back().done.has_value()); }
+    }
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      SCOPED_TRACE(std::string("batched ") + cases[i].rep + " " + to_string(cases[i].search));
+      const auto got = finish_query(contexts[i], std::move(pending[i]));
+      ASSERT_EQ(got.size(), smoothings.size());
+      const ResultRow& f = got[smoothings.size() == 1 ? 0 : 1];
+      EXPECT_EQ(f.smoothing, "funnel");
+      EXPECT_EQ(f.status, Status::not_applicable);
+      EXPECT_EQ(f.message, cases[i].why);
+      if (smoothings.size() > 1) {
+        EXPECT_EQ(got[0].status, cases[i].none) << got[0].message;
+      }
     }
   }
 }

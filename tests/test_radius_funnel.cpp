@@ -36,7 +36,8 @@ ResultRow funnel_row(const AgentMap& am) {
   const TimedBuild b = build_timed(am.space(), spec);
   const MapContext ctx{"l", "hand", "corner"};
   auto rows = run_query({.map = ctx, .space = am.space(), .cost = am.cost(), .rep_text = spec.text,
-                         .heuristic = parse_heuristic("euclidean"), .smoothings = {"funnel"}, .rep = b.rep.get(), .keep_paths = true},
+                         .heuristic = parse_heuristic("euclidean"), .smoothings = {"funnel"}, .rep = b.rep.get(),
+                         .caps = spec.caps(), .keep_paths = true},
                         am.queries()[0]);
   EXPECT_EQ(rows.size(), 1u);
   return rows[0];

@@ -136,7 +136,8 @@ const std::vector<SmootherInfo>& smoothers() {
       {"los", "line-of-sight string pulling with the exact validity test (galloping shortcuts to a fixpoint); any "
               "representation"},
       {"funnel", "funnel algorithm (Lee & Preparata 1984): shortest path through the corridor of convex cells; "
-                 "representations with a corridor"},
+                 "representations with a corridor, searched by A*",
+       true},  // needs_corridor
   };
   return list;
 }

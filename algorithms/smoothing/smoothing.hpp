@@ -58,6 +58,10 @@ enum class Smoothing { none, los, funnel };
 
 struct SmootherInfo {
   std::string name, description;
+  // Smooths through the corridor of convex cells the search's path crosses (funnel): only a search
+  // that gives one feeds it (the shared A* on a representation declaring `corridor`); for every
+  // other search or representation its rows are not_applicable by construction.
+  bool needs_corridor = false;
 };
 
 // none, los, funnel — in this order (`navbench list` prints them).

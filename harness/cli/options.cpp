@@ -210,7 +210,7 @@ std::optional<RunConfig> parse_run_args(const std::vector<std::string>& args) {
     for (const std::string& s : base::split_list(h)) c.unit.heuristics.push_back(parse_heuristic(s));
   if (c.maps.empty() && c.dynamic.empty()) throw std::invalid_argument("run needs --map PATH... or --dynamic SCEN...");
   if (!c.maps.empty() && !c.dynamic.empty()) throw std::invalid_argument("run takes --map or --dynamic, not both");
-  check_run(c, kCommandLineNames);
+  check_run(c, kCommandLineNames, !c.maps.empty());
   if (c.out.empty()) throw std::invalid_argument("run needs --out PREFIX");
   return c;
 }

@@ -319,7 +319,7 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
   rc.argv = argv;
   fs::create_directories(o.out + "/run");
   rc.out = o.out + "/run/results";
-  check_run(rc, kCommandLineNames);
+  check_run(rc, kCommandLineNames, !rc.maps.empty());
   navbench::run(rc);
   std::map<std::string, Stats> got = measure(rc.out, classic);
   for (const std::string& r : own) {  // each of ours alone in a process per map: its peak resident memory

@@ -14,10 +14,11 @@
 namespace navbench {
 
 const OptionNames kCommandLineNames{"", "run", "--radius", "--dynamic", "--threads", "--rebuild-baseline", "--rep NAME[,NAME...]",
-                                    "--smoothing", "--convention", "--search", "--terrain", "--costs"};
+                                    "--smoothing", "--convention", "--search", "--terrain", "--costs",
+                                    "--map", "--limit", "--queries", "--seed", "--trace", "--trace-cap"};
 const OptionNames kSweepConfigNames{"sweep config: ", "sweep config", "'radii'", "'dynamic'", "--threads", "'rebuild_baseline'", "\"representations\"",
                                     "'smoothing'", "'conventions'", "'searches'", "a map entry's 'terrain'",
-                                    "a map entry's 'costs'"};
+                                    "a map entry's 'costs'", "'maps'", "'queries'", "'queries'", "'seed'", "'trace'", "'trace_cap_mb'"};
 
 namespace {
 // The searches by name: the one list to_string, parse_search_list, the error and --search's help
@@ -84,13 +85,46 @@ void follow_squeeze(std::vector<RepresentationSpec>& reps) {
   }
 }
 
-void check_run(RunDescription& d, const OptionNames& n) {
+namespace {
+
+// The rules of changing maps (docs/changing-maps.md#running-a-changing-map): a run of changing maps
+// follows --rep, --search, --smoothing, --heuristic, --convention, --repetitions, --paths,
+// --checkopt, --no-optimum and --quiet; every other option is refused here (--batch with check_run's
+// rule for it), never ignored.
+void check_dynamic(const RunDescription& d, const OptionNames& n, bool has_maps) {
+  if (d.dynamic.empty()) return;
+  auto refuse = [&](const char* option) { throw std::invalid_argument(n.prefix + std::string(option) + " is not supported with " + n.dynamic); };
+  if (!d.agents.empty()) refuse(n.radii);
+  // A scenario's queries depend on the updates before them; a trace would need the map state of its epoch.
+  if (d.unit.threads > 1) refuse(n.threads);
+  if (d.unit.trace > 0) refuse(n.trace);
+  if (d.unit.trace_cap > 0) refuse(n.trace_cap);
+  if (has_maps) return;
+  // The query selection chooses among a static map's queries (and reads its images): a changing
+  // map runs every query of its scenario, so without maps these options would choose nothing.
+  const QuerySelection& s = d.select;
+  const QuerySelection unset;
+  const OccupancyOptions& o = s.read.occupancy;
+  const std::pair<bool, const char*> given[] = {
+      {s.limit >= 0 || s.every > 1, n.limit}, {s.queries >= 0, n.queries}, {s.seed != unset.seed, n.seed},
+      {!s.scen.empty(), "--scen"}, {!s.save_queries.empty(), "--save-queries"},  // these four: command line only
+      {o.unknown_free != unset.read.occupancy.unknown_free, "--unknown"}, {o.wmax != unset.read.occupancy.wmax, "--wmax"},
+      {o.occupied_thresh != unset.read.occupancy.occupied_thresh || o.free_thresh != unset.read.occupancy.free_thresh,
+       "--occupied-thresh/--free-thresh"}};
+  for (const auto& [set, option] : given)
+    if (set)
+      throw std::invalid_argument(n.prefix + std::string(option) + " needs " + n.maps + " (" + n.dynamic +
+                                  " runs every query of its scenarios)");
+}
+
+}  // namespace
+
+void check_run(RunDescription& d, const OptionNames& n, bool has_maps) {
   auto fail = [&](const std::string& what) { throw std::invalid_argument(n.prefix + what); };
   for (const Agent& a : d.agents)
     if (!std::isfinite(a.R()) || a.R() < 0) fail(std::string(n.radii) + " needs numbers >= 0");
-  if (!d.agents.empty() && !d.dynamic.empty()) fail(std::string(n.radii) + " is not supported with " + n.dynamic);
   if (d.rebuild_baseline && d.dynamic.empty()) fail(std::string(n.rebuild_baseline) + " needs " + n.dynamic);
-  if (!d.dynamic.empty() && d.unit.threads > 1) fail(std::string(n.threads) + " is not supported with " + n.dynamic + " yet");
+  check_dynamic(d, n, has_maps);
   if (d.unit.batch > 1 && (d.unit.threads > 1 || !d.dynamic.empty())) fail("--batch times one thread's queries over maps: not with --threads or --dynamic");
   if (d.reps.empty()) throw std::invalid_argument(std::string(n.who) + " needs " + n.reps);
   if (d.select.convention != "center" && d.select.convention != "corner")

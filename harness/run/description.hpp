@@ -104,13 +104,17 @@ struct OptionNames {
   const char* prefix;  // "" for the command line, "sweep config: " for a config
   const char* who;     // "run" or "sweep config": who needs a missing option
   const char* radii, *dynamic, *threads, *rebuild_baseline, *reps, *smoothing, *convention, *searches, *terrain, *costs;
+  const char* maps, *limit, *queries, *seed, *trace, *trace_cap;
 };
 extern const OptionNames kCommandLineNames, kSweepConfigNames;
 
 // The one check of a description: each value (radius >= 0, known smoothers and conventions) and
 // the rules between options. Throws std::invalid_argument with one line; fills the default
-// heuristic (euclidean) when none was given.
-void check_run(RunDescription& d, const OptionNames& names);
+// heuristic (euclidean) when none was given. `has_maps`: the description also runs static maps
+// (`--map`, a sweep's "maps"), which the query selection's options choose among; with changing
+// maps only (docs/changing-maps.md#running-a-changing-map) they would choose nothing and are refused,
+// as are the options a changing map's run does not follow (--radius, --threads, --trace, ...).
+void check_run(RunDescription& d, const OptionNames& names, bool has_maps);
 
 // The rules of a map's weights (docs/terrain.md): a valid terrain table, not with a cost layer, the
 // center convention, no radius > 0, and not on a changing map. Called by check_run for the run's own

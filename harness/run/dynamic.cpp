@@ -112,8 +112,10 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
     if (optimum) qi.optimal = (*optimum)(space.free(), qi.start, qi.goal);
     queries.push_back(qi);
   }
-  std::vector<std::pair<Point, Point>> ends;  // a planner from outside answers them ahead, in batches
-  for (const QueryInput& qi : queries) ends.emplace_back(qi.start, qi.goal);
+  // --repetitions: each query's times are the medians of its runs, as on a static map (run.cpp). A
+  // planner from outside is told the queries ahead, its repetitions among them, to answer in batches.
+  const int reps = std::max(1, cfg.unit.repetitions);
+  const auto ends = asked(queries, 0, queries.size(), reps);
   for (Live& l : live)
     for (SearchMode sm : l.spec.searches.empty() ? cfg.unit.searches : l.spec.searches)  // a sweep entry's own searches
       for (const auto& h : cfg.unit.heuristics) {
@@ -123,8 +125,14 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
                                .keep_paths = cfg.unit.paths};
         for (std::size_t k = 0; k < queries.size(); ++k) {
           const DynamicCommand& c = *lines[k];
-          for (auto& r : l.rep ? run_query(ctx, queries[k])
-                               : rows_for_every_smoothing(identity_row(ctx, queries[k]), ctx.smoothings, Status::error, l.failed)) {
+          std::vector<ResultRow> rows;
+          if (l.rep) {
+            rows = run_query(ctx, queries[k]);
+            repeat_for_medians(ctx, queries[k], reps, rows);
+          } else {
+            rows = rows_for_every_smoothing(identity_row(ctx, queries[k]), ctx.smoothings, Status::error, l.failed);
+          }
+          for (auto& r : rows) {
             r.epoch = c.epoch;
             if (out.check.applies(l.spec, r)) {
               const double want = c.costs[std::size_t(d.octile)];

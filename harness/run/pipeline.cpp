@@ -1,5 +1,6 @@
 #include "harness/run/pipeline.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -227,17 +228,56 @@ std::optional<std::string> not_applicable(const QueryContext& c) {
   return c.cost.not_applicable(c.caps, c.rep_text);
 }
 
+std::optional<std::string> smoothing_not_applicable(const QueryContext& c, const std::string& mode) {
+  const auto& list = smoothers();
+  const auto it = std::find_if(list.begin(), list.end(), [&](const SmootherInfo& s) { return s.name == mode; });
+  if (it == list.end() || !it->needs_corridor) return std::nullopt;
+  if (!c.caps.corridor) return mode + " not applicable: " + c.rep_text + " has no corridor";
+  if (c.search != SearchMode::astar)
+    return mode + " not applicable: the " + to_string(c.search) + " search of " + c.rep_text + " gives no corridor";
+  return std::nullopt;
+}
+
+namespace {
+
+// A smoothing mode that cannot apply to the context is not_applicable on every query, whatever its
+// search found (never a no_path, error or invalid_query row, and the one reason on every query):
+// its row becomes `base`, the query's identity row (no search counts or times), with that status.
+std::vector<ResultRow> mark_inapplicable_smoothings(const QueryContext& c, std::vector<ResultRow> rows, const ResultRow& base) {
+  for (ResultRow& r : rows) {
+    if (auto why = smoothing_not_applicable(c, r.smoothing)) {
+      std::string mode = std::move(r.smoothing);
+      r = base;
+      r.smoothing = std::move(mode);
+      r.status = Status::not_applicable;
+      r.message = std::move(*why);
+    }
+  }
+  return rows;
+}
+
+bool any_smoothing_applies(const QueryContext& c) {
+  return std::any_of(c.smoothings.begin(), c.smoothings.end(), [&](const std::string& m) { return !smoothing_not_applicable(c, m); });
+}
+
+}  // namespace
+
 PendingQuery start_query(const QueryContext& c, const QueryInput& in) {
   PendingQuery p{.row = identity_row(c, in)};
+  p.identity = p.row;
   if (auto why = not_applicable(c)) {
     p.done = rows_for_every_smoothing(p.row, c.smoothings, Status::not_applicable, *why);
+    return p;
+  }
+  if (!any_smoothing_applies(c)) {  // nothing to search for: every row not_applicable, its mode's reason
+    p.done = mark_inapplicable_smoothings(c, rows_for_every_smoothing(p.row, c.smoothings, Status::no_path, ""), p.identity);
     return p;
   }
   Query q;
   q.start = in.start;
   q.goal = in.goal;
   if (auto rows = locate(c, q, p.row)) {
-    p.done = std::move(*rows);
+    p.done = mark_inapplicable_smoothings(c, std::move(*rows), p.identity);
     return p;
   }
   p.found = search(c, q, p.row);
@@ -245,8 +285,10 @@ PendingQuery start_query(const QueryContext& c, const QueryInput& in) {
   return p;
 }
 
-std::vector<ResultRow> finish_query(const QueryContext& c, PendingQuery&& p) {
-  if (p.done) return std::move(*p.done);
+namespace {
+
+// finish_query's judging of what the search found: validity, quality, smoothing, one row per mode.
+std::vector<ResultRow> judge(const QueryContext& c, PendingQuery& p) {
   ResultRow& row = p.row;
   const Found& f = p.found;
   // SPEC §10: an entry plans for a point agent; a radius is not applicable.
@@ -268,7 +310,42 @@ std::vector<ResultRow> finish_query(const QueryContext& c, PendingQuery&& p) {
   return out;
 }
 
+}  // namespace
+
+std::vector<ResultRow> finish_query(const QueryContext& c, PendingQuery&& p) {
+  if (p.done) return std::move(*p.done);
+  return mark_inapplicable_smoothings(c, judge(c, p), p.identity);
+}
+
 std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) { return finish_query(c, start_query(c, in)); }
+
+void median_times(std::vector<ResultRow>& rows, const std::vector<std::vector<ResultRow>>& again) {
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    for (double ResultRow::*f : {&ResultRow::locate_us, &ResultRow::search_us, &ResultRow::smooth_us}) {
+      std::vector<double> v{rows[k].*f};
+      for (const auto& a : again) v.push_back(a[k].*f);
+      std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+      rows[k].*f = v[v.size() / 2];
+    }
+  }
+}
+
+void repeat_for_medians(QueryContext ctx, const QueryInput& in, int reps, std::vector<ResultRow>& rows) {
+  if (reps <= 1) return;
+  ctx.keep_paths = false;
+  ctx.trace = nullptr;
+  std::vector<std::vector<ResultRow>> again;
+  for (int r = 1; r < reps; ++r) again.push_back(run_query(ctx, in));
+  median_times(rows, again);
+}
+
+std::vector<std::pair<Point, Point>> asked(const std::vector<QueryInput>& queries, std::size_t from, std::size_t to, int reps) {
+  std::vector<std::pair<Point, Point>> ends;
+  ends.reserve((to - from) * std::size_t(reps));
+  for (std::size_t i = from; i < to; ++i)
+    for (int r = 0; r < reps; ++r) ends.emplace_back(queries[i].start, queries[i].goal);
+  return ends;
+}
 
 MapContext map_context(const Map& m, const std::string& convention) { return {m.name, m.collection, convention}; }
 

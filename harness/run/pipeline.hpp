@@ -6,6 +6,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/registry/registry.hpp"
@@ -74,6 +75,13 @@ std::vector<ResultRow> rows_for_every_smoothing(const ResultRow& row, const std:
 // representation's edges do not allow, or a cost model it does not take. nullopt when it can.
 std::optional<std::string> not_applicable(const QueryContext& ctx);
 
+// Why smoothing `mode` cannot apply to any path of the context (its rows are not_applicable whatever
+// the query, as not_applicable's): a smoother that needs a corridor (SmootherInfo::needs_corridor)
+// after a search that gives none. Only the shared A* on a representation that declares a corridor
+// (caps.corridor) gives one; Theta*'s, Detour's (findStraightPath has already pulled its path
+// through its own corridor) and a planner from outside's paths come without. nullopt when it applies.
+std::optional<std::string> smoothing_not_applicable(const QueryContext& ctx, const std::string& mode);
+
 // What the search found: a polyline (and the representation's corridor), or for a disc on the
 // tangent graph a taut path with arcs.
 struct Found {
@@ -88,9 +96,12 @@ struct Found {
 // A query between its timed stages (locate, search, the path: start_query) and its judging
 // (validity, quality, smoothing, the rows: finish_query), so that a block of queries can be timed
 // back to back before any is judged, as a planner from outside answers its batch (`--batch`,
-// docs/command-line.md). `done`: the rows when the query ended before the search.
+// docs/command-line.md). `done`: the rows when the query ended before the search. Both stages
+// mark the rows of a smoothing mode that cannot apply (smoothing_not_applicable) not_applicable,
+// whatever the search found; when no mode applies, the query ends before locating.
 struct PendingQuery {
   ResultRow row;
+  ResultRow identity;  // the row before locate: the row of a mode that cannot apply, whatever was found
   std::optional<std::vector<ResultRow>> done;
   Found found;
   Query query;  // as located: a may-miss representation's reason for a missed path reads it
@@ -99,5 +110,19 @@ PendingQuery start_query(const QueryContext& ctx, const QueryInput& in);
 std::vector<ResultRow> finish_query(const QueryContext& ctx, PendingQuery&& p);
 // Runs one query and returns one row per smoothing mode (start_query, then finish_query).
 std::vector<ResultRow> run_query(const QueryContext& ctx, const QueryInput& in);
+
+// With repetitions > 1 (docs/command-line.md --repetitions): each stage's time of `rows` becomes the
+// median over them and `again`, the other repetitions' rows of the same query.
+void median_times(std::vector<ResultRow>& rows, const std::vector<std::vector<ResultRow>>& again);
+
+// --repetitions N > 1 (docs/command-line.md): runs the query N - 1 more times on `ctx` (paths not
+// kept, untraced) and sets each stage's time of `rows`, run_query's first answer, to the median of
+// the N runs (median_times). Nothing for N <= 1.
+void repeat_for_medians(QueryContext ctx, const QueryInput& in, int reps, std::vector<ResultRow>& rows);
+
+// The (start, goal) of queries[from, to) in the order a pass asks its searches: each query `reps`
+// times in a row (a query's repetitions follow its first run). A planner from outside is told them
+// ahead (AnswersAhead), so that its repetitions and threads are batched like its first pass.
+std::vector<std::pair<Point, Point>> asked(const std::vector<QueryInput>& queries, std::size_t from, std::size_t to, int reps);
 
 }  // namespace navbench

@@ -39,20 +39,6 @@ static std::size_t peak_rss_bytes() {
 
 namespace {
 
-// With repetitions > 1 (docs/command-line.md --repetitions): each stage's time of `rows` becomes the
-// median over them and `again`, the other repetitions' rows of the same query.
-void median_times(std::vector<ResultRow>& rows, const std::vector<std::vector<ResultRow>>& again) {
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    double ResultRow::*fields[3] = {&ResultRow::locate_us, &ResultRow::search_us, &ResultRow::smooth_us};
-    for (auto f : fields) {
-      std::vector<double> v{rows[k].*f};
-      for (const auto& a : again) v.push_back(a[k].*f);
-      std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
-      rows[k].*f = v[v.size() / 2];
-    }
-  }
-}
-
 // The rows of a representation that was not built, every query of every pass: not_applicable
 // (`why`) where it assumes what the map does not give, error where its build died (SPEC §10).
 void rows_not_built(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt, Status status,
@@ -101,17 +87,6 @@ void batched(const AgentMap& am, const RepresentationSpec& spec, const UnitOptio
       for (auto& row : rows) sink(row);
     }
   }
-}
-
-// The (start, goal) of queries[from, to) in the order a pass asks its searches: each query `reps`
-// times in a row (a query's repetitions follow its first run). A planner from outside is told them
-// ahead (AnswersAhead), so that its repetitions and threads are batched like its first pass.
-std::vector<std::pair<Point, Point>> asked(const std::vector<QueryInput>& queries, std::size_t from, std::size_t to, int reps) {
-  std::vector<std::pair<Point, Point>> ends;
-  ends.reserve((to - from) * std::size_t(reps));
-  for (std::size_t i = from; i < to; ++i)
-    for (int r = 0; r < reps; ++r) ends.emplace_back(queries[i].start, queries[i].goal);
-  return ends;
 }
 
 // --threads N: the queries of one (map, representation) in parallel over the one read-only build,
@@ -200,12 +175,7 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
       // the report leaves them out of every timing statistic (docs/traces.md#traced-rows).
       for (auto& r : rows) r.traced = true;
     }
-    if (reps > 1) {
-      ctx.keep_paths = false;
-      std::vector<std::vector<ResultRow>> again;
-      for (int r = 1; r < reps; ++r) again.push_back(run_query(ctx, qi));
-      median_times(rows, again);
-    }
+    repeat_for_medians(ctx, qi, reps, rows);
     return rows;
   };
   // The unit's passes over its queries: each search with each heuristic.

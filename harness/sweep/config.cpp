@@ -203,6 +203,8 @@ void resolve_dynamic(const json& j, bool expand_maps, SweepConfig& c) {
         throw std::invalid_argument("sweep config: a dynamic entry runs all its queries (no 'queries' key)");
       if (v.is_object() && (v.contains("terrain") || v.contains("costs")))  // docs/terrain.md: changing weights are out of scope
         throw std::invalid_argument("sweep config: a dynamic entry takes no weights (no 'terrain' or 'costs' key)");
+      if (v.is_object() && (v.contains("unknown") || v.contains("wmax")))  // its map is its patches: no image is read
+        throw std::invalid_argument("sweep config: a dynamic entry reads no occupancy image (no 'unknown' or 'wmax' key)");
     }
   for (const MapEntry& e : map_entries(j["dynamic"], c.select)) {
     std::vector<std::string> files{e.path};
@@ -353,7 +355,7 @@ SweepConfig parse_config(const std::string& text, const std::string& path, bool 
     if (j.contains("trace_cap_mb")) c.unit.trace_cap = std::size_t(integer(j, "trace_cap_mb", 64, 1, 1 << 20)) << 20;
     if (j.contains("output") && !j["output"].is_string()) throw std::invalid_argument("sweep config: 'output' must be a string");
     c.output = j.value("output", c.output);
-    check_run(c, kSweepConfigNames);  // the rules every run description follows, as for `navbench run`
+    check_run(c, kSweepConfigNames, j.contains("maps"));  // the rules every run description follows, as for `navbench run`
     for (const QuerySelection& sel : c.map_select)  // each map entry's weights, under each convention
       for (const std::string& conv : c.conventions) {
         QuerySelection s = sel;

@@ -87,6 +87,56 @@ expect_error bad_sweep_config 'not valid JSON' sweep "$tmp/short.map"
 expect_error bad_shard '--shard needs K/N' sweep "$src/scripts/sweeps/default.json" --shard 3
 printf '{"maps": ["%s"], "dynamic": [{"path": "x.scen", "terrain": "S=2"}], "representations": ["grid8"]}\n' "$m" > "$tmp/dynw.json"
 expect_error sweep_dynamic_weights "a dynamic entry takes no weights" sweep "$tmp/dynw.json"
+# Changing maps (docs/changing-maps.md#running-a-changing-map): every option a changing map's run
+# does not follow is refused with one line, on the command line and in a sweep config alike.
+"$nb" generate changes --map "$src/datasets/maps/generated/rooms-16-128.map" --change doors --epochs 3 --queries 3 --seed 2 \
+  --out "$tmp/dyn/doors" 2>/dev/null || echo "FAIL generate changes"
+ds=$tmp/dyn/doors.scen
+dyn() { expect_error "$1" "$2" run --dynamic "$ds" --rep grid8 --out "$tmp/r" "${@:3}"; }
+dyn dynamic_radius '^navbench run: --radius is not supported with --dynamic$' --radius 0.5
+dyn dynamic_threads '^navbench run: --threads is not supported with --dynamic$' --threads 2
+dyn dynamic_batch "^navbench run: --batch times one thread's queries over maps: not with --threads or --dynamic\$" --batch 2
+dyn dynamic_trace '^navbench run: --trace is not supported with --dynamic$' --trace 2
+dyn dynamic_trace_cap '^navbench run: --trace-cap is not supported with --dynamic$' --trace-cap 1
+dyn dynamic_pinch 'the squeeze rule allow is not supported with --dynamic$' --pinch allow
+dyn dynamic_terrain '--terrain is not supported with --dynamic$' --terrain S=2
+dyn dynamic_costs '--costs is not supported with --dynamic$' --costs "$tmp/x.costs"
+for o in "--limit 3" "--queries 3" "--seed 4" "--save-queries $tmp/q.scen" "--scen $ds" "--unknown free" "--wmax 3" \
+         "--occupied-thresh 0.5" "--free-thresh 0.1"; do
+  read -r name value <<< "$o"
+  pat=$name; [ "${name%-thresh}" != "$name" ] && pat='--occupied-thresh/--free-thresh'
+  dyn "dynamic${name//-/_}" "^navbench run: $pat needs --map \(--dynamic runs every query of its scenarios\)\$" "$name" "$value"
+done
+sweep_dyn() {  # sweep_dyn NAME PATTERN JSON-KEYS: a config of the scenario and grid8 with those keys
+  printf '{"dynamic": ["%s"], "representations": ["grid8"], %s}\n' "$ds" "$3" > "$tmp/$1.json"
+  expect_error "$1" "$2" sweep "$tmp/$1.json" --out "$tmp/sw"
+}
+sweep_dyn sweep_dynamic_radii "sweep config: 'radii' is not supported with 'dynamic'\$" '"radii": [0.5]'
+sweep_dyn sweep_dynamic_trace "sweep config: 'trace' is not supported with 'dynamic'\$" '"trace": 2'
+sweep_dyn sweep_dynamic_trace_cap "sweep config: 'trace_cap_mb' is not supported with 'dynamic'\$" '"trace_cap_mb": 2'
+sweep_dyn sweep_dynamic_pinch "the squeeze rule allow is not supported with 'dynamic'\$" '"pinch": "allow"'
+sweep_dyn sweep_dynamic_queries "sweep config: 'queries' needs 'maps' \('dynamic' runs every query" '"queries": {"select": "first", "n": 2}'
+sweep_dyn sweep_dynamic_random "sweep config: 'queries' needs 'maps'" '"queries": {"random": 5}'
+sweep_dyn sweep_dynamic_seed "sweep config: 'seed' needs 'maps'" '"seed": 7'
+printf '{"dynamic": [{"path": "%s", "unknown": "free"}], "representations": ["grid8"]}\n' "$ds" > "$tmp/dynu.json"
+expect_error sweep_dynamic_entry_unknown "a dynamic entry reads no occupancy image" sweep "$tmp/dynu.json" --out "$tmp/sw"
+# ... and with "maps" beside "dynamic", the query selection is the maps': accepted.
+printf '{"maps": ["%s"], "dynamic": ["%s"], "representations": ["grid8"], "queries": {"select": "first", "n": 2}, "seed": 7}\n' \
+  "$m" "$ds" > "$tmp/dynmaps.json"
+total=$((total+1))
+if "$nb" sweep "$tmp/dynmaps.json" --out "$tmp/dynmaps" --quiet 2>"$tmp/err" && [ "$(tail -n +2 "$tmp/dynmaps/results.csv" | wc -l)" -eq 2 ] \
+   && [ "$(tail -n +2 "$tmp/dynmaps/dynamic/results.csv" | wc -l)" -eq "$(grep -c '^Q ' "$ds")" ]; then echo "ok   sweep_dynamic_with_maps_selection"
+else echo "FAIL sweep_dynamic_with_maps_selection: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
+# What combines with --dynamic is followed: --paths writes a path per ok row; --repetitions 3
+# gives the same rows (timing columns 21-23 aside) as one run.
+total=$((total+1))
+if "$nb" run --dynamic "$ds" --rep grid8,navmesh --smoothing none,funnel --paths --out "$tmp/dp" --quiet 2>"$tmp/err" \
+   && "$nb" run --dynamic "$ds" --rep grid8,navmesh --smoothing none,funnel --paths --repetitions 3 --out "$tmp/dr" --quiet 2>>"$tmp/err" \
+   && [ "$(grep -c ',ok,' "$tmp/dp.csv")" -gt 10 ] \
+   && [ "$(tail -n +2 "$tmp/dp.paths.csv" | wc -l)" -eq "$(grep -c ',ok,' "$tmp/dp.csv")" ] \
+   && cmp -s <(cut -d, -f1-20,24- "$tmp/dp.csv") <(cut -d, -f1-20,24- "$tmp/dr.csv") && cmp -s "$tmp/dp.paths.csv" "$tmp/dr.paths.csv"; then
+  echo "ok   dynamic_paths_repetitions"
+else echo "FAIL dynamic_paths_repetitions: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
 # Two cost layers of one file name on one map (the rows name a layer by its file name): refused.
 mkdir -p "$tmp/la" "$tmp/lb" && "$nb" generate costs --map "$m" --kind regions --seed 1 --out "$tmp/la/x" 2>/dev/null && cp "$tmp/la/x.costs" "$tmp/lb/x.costs"
 printf '{"maps": [{"path": "%s", "costs": "%s"}, {"path": "%s", "costs": "%s"}], "representations": ["grid8"]}\n' "$m" "$tmp/la/x.costs" "$m" "$tmp/lb/x.costs" > "$tmp/twolayers.json"

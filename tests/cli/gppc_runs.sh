@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A competition entry (docs/outside-planners.md) in `navbench run`: the build row's `entry` columns
 # (filled for the entry only), --threads 2 with an entry process per thread and rows equal to one
-# thread's, --repetitions and --threads batched as the first pass is, and a changing map on which the entry is preprocessed again for every map state.
+# thread's, --repetitions and --threads batched as the first pass is, and a changing map on which the entry is preprocessed again for every map state
+# (its repetitions batched too).
 # The misbehaving entry in a run beside grid8: each misbehaviour costs its query a row with status
 # error or valid = 0, the run exits 0, grid8's rows are intact, and on a map where PreprocessMap or
 # PrepareForSearch dies (a crash, a hang past prepare_ms, an exception) every query of the entry is
@@ -63,6 +64,11 @@ builds=$(grep -c "corners" "$tmp/dyn.log")
 # The probe, the first build, and one PreprocessMap + PrepareForSearch per update (one per epoch).
 check preprocessed_per_epoch "[ $epochs -ge 3 ] && [ $builds -eq \$((1 + 1 + $epochs)) ]"
 check corner_counts_change '[ "$(grep corners "$tmp/dyn.log" | sort -u | wc -l)" -ge 3 ]'
+# --repetitions on a changing map (docs/changing-maps.md#running-a-changing-map): each map state's
+# queries go to the entry together with their repetitions, and the rows equal one run's.
+"$nb" run --dynamic "$tmp/dyn.scen" --rep "$(rep dynr)" --convention corner --repetitions 3 --out "$tmp/dr" --quiet ||
+  echo "FAIL dynamic run --repetitions 3"
+check dynamic_repetitions_batched '[ "$(sent "$tmp/dynr.log")" = "$((3 * rows)) 0" ] && diff <(strip "$d") <(strip "$tmp/dr.csv") >/dev/null'
 
 # A free 12 x 12 map; query k starts at (k, 6): entries/misbehaving/misbehaving.cpp's behaviour k.
 mkdir -p "$tmp/maps"
