@@ -96,13 +96,17 @@ const testbattery::Floors& floors() {
   static const std::string monotone = "recast:min_region=0,partition=monotone,tile=4";
   static const testbattery::Floors f = {
       // Recast drops regions under min_region^2 voxels, and monotone regions in 4-voxel tiles leave
-      // query points outside every polygon: the mesh does not reach them.
-      {"recast", "blocks", 264, ""},  // of 278
-      {"recast", "mixed", 166, ""},   // of 188
+      // query points outside every polygon: the mesh does not reach them. Recast's voxels come out
+      // differently under GCC (the release build) and clang (the sanitizer build): where they differ,
+      // the floor is the fewer of the two builds' counts (clang, at 42bc86a: recast 258 of 278 on
+      // blocks and 165 of 198 on mixed, the monotone tiles 232 of 278 on blocks; GCC found 264, 166
+      // and 241, the floors before).
+      {"recast", "blocks", 258, ""},  // of 278
+      {"recast", "mixed", 165, ""},   // of 188 (GCC), 198 (clang)
       {"recast", "doors", 33, ""},    // of 35
       {"recast", "blocks-scenario", 33, ""},  // of 35
       {"recast:min_region=0,max_error=0", "mixed", 187, ""},  // of 188
-      {monotone, "blocks", 241, ""},  // of 278
+      {monotone, "blocks", 232, ""},  // of 278
       {monotone, "mixed", 129, ""},   // of 188
       {monotone, "doors", 34, ""},    // of 35
       {monotone, "blocks-scenario", 32, ""},  // of 35
