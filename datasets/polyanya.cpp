@@ -95,7 +95,7 @@ PolyanyaMesh read_polyanya_mesh(std::istream& in, const std::string& file) {
     const int n = number<int>(w[0], file, line, "vertex count of a polygon");
     if (n < 3) fail(file, line, "polygon " + std::to_string(i) + " has " + w[0] + " vertices (at least 3)");
     if (w.size() != 1 + 2 * std::size_t(n))
-      fail(file, line, "polygon " + std::to_string(i) + " with " + w[0] + " vertices needs " + std::to_string(2 * n) +
+      fail(file, line, "polygon " + std::to_string(i) + " with " + w[0] + " vertices needs " + std::to_string(2 * long(n)) +
                            " indices (vertices, then neighbours), got " + std::to_string(w.size() - 1));
     m.polygons.push_back(index_list(w, 1, n, 0, V, file, line, "vertex index"));
     m.neighbours.push_back(index_list(w, 1 + std::size_t(n), n, -1, P, file, line, "neighbour index"));

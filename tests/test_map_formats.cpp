@@ -367,6 +367,10 @@ TEST(PolyanyaMesh, BadMeshesAreOneLine) {
   EXPECT_NE(err("mess\n").find("x.mesh:1: expected the header 'mesh'"), std::string::npos);
   EXPECT_NE(err(head + "3 0 1 3 -1 -1 1\n").find("x.mesh:9: file ends after 1 of 2 polygons"), std::string::npos);
   EXPECT_NE(err("mesh\n2\n4 2\n0.0 0.0 3 0 -1\n").find("x.mesh:4: vertex 0 announces 3 polygons but lists 2"), std::string::npos);
+  // fuzz_mesh's finding (kept as tests/fuzz/corpus/mesh/finding-int-max-vertices): a polygon announcing
+  // INT_MAX vertices; the message's 2n overflowed an int (undefined behaviour) before the refusal.
+  EXPECT_NE(err(head + "2147483647 0 1 3 -1 -1 1\n").find("x.mesh:8: polygon 0 with 2147483647 vertices needs 4294967294 indices"),
+            std::string::npos);
   // A non-convex quadrilateral (a dart), counter-clockwise: a reflex vertex.
   const std::string dart = "mesh\n2\n4 1\n0 0 2 0 -1\n4 0 2 0 -1\n1 1 2 0 -1\n0 4 2 0 -1\n4 0 1 2 3 -1 -1 -1 -1\n";
   EXPECT_NE(err(dart).find("x.mesh:8: polygon 0 is not convex counter-clockwise (clockwise turn at vertex 2)"), std::string::npos);
