@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <boost/graph/detail/d_ary_heap.hpp>
+
 #include "geometry/path_cost.hpp"
 
 namespace navbench {
@@ -74,28 +76,30 @@ void SteinerReference::for_each_edge(std::int32_t p, F&& f) const {
   }
 }
 
+// Dijkstra over every point (the landmarks' tables: most of a weighted map's reference build). The
+// open points sit in Boost.Graph's indexed 4-ary heap, each once, lowered in place when its distance
+// drops, so the heap holds no stale copies; a settled point's edges are not priced again. The
+// distances are those of any Dijkstra over these edge costs (each the least of its settled
+// neighbours' d + c, computed alike), so the tables do not depend on the queue.
 std::vector<double> SteinerReference::distances_from(std::int32_t source) const {
+  constexpr std::size_t kOut = std::size_t(-1), kSettled = std::size_t(-2);
   std::vector<double> d(px_.size(), kInf);
-  std::vector<char> done(px_.size(), 0);
-  using Item = std::pair<double, std::int32_t>;
-  std::vector<Item> heap;
-  const auto cmp = [](const Item& a, const Item& b) { return a.first > b.first; };
+  std::vector<std::size_t> place(px_.size(), kOut);  // index in the heap; kOut never queued, kSettled done
+  using Heap = boost::d_ary_heap_indirect<std::int32_t, 4, std::size_t*, double*, std::less<double>>;
+  Heap heap(d.data(), place.data());
   d[std::size_t(source)] = 0;
-  heap.push_back({0, source});
+  heap.push(source);
   while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), cmp);
-    // (no structured binding: clang 14 does not let the lambda below capture one)
-    const double dp = heap.back().first;
-    const auto p = heap.back().second;
-    heap.pop_back();
-    if (done[std::size_t(p)]) continue;
-    done[std::size_t(p)] = 1;
+    const std::int32_t p = heap.top();
+    heap.pop();
+    place[std::size_t(p)] = kSettled;
+    const double dp = d[std::size_t(p)];
     for_each_edge(p, [&](std::int32_t q, double c, const Entry&) {
-      if (dp + c < d[std::size_t(q)]) {
-        d[std::size_t(q)] = dp + c;
-        heap.push_back({dp + c, q});
-        std::push_heap(heap.begin(), heap.end(), cmp);
-      }
+      std::size_t& at = place[std::size_t(q)];
+      if (at == kSettled || !(dp + c < d[std::size_t(q)])) return;
+      d[std::size_t(q)] = dp + c;
+      if (at == kOut) heap.push(q);
+      else heap.update(q);
     });
   }
   return d;
