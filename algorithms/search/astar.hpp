@@ -181,21 +181,32 @@ template <class QG, class Queue, class BfsVisitor, class Color>
 [[gnu::flatten]] void run_breadth_first_visit(const QG& g, Vertex s, Queue& open, BfsVisitor& bfs, Color color) {
   boost::breadth_first_visit(g, s, open, bfs, color);
 }
+// An observed search (a traced query, never timed) leaves the inlining to the compiler: flattened,
+// the observed searches were a quarter of registry.cpp's code and of its compile time.
+template <class QG, class Queue, class BfsVisitor, class Color>
+void run_breadth_first_visit_observed(const QG& g, Vertex s, Queue& open, BfsVisitor& bfs, Color color) {
+  boost::breadth_first_visit(g, s, open, bfs, color);
+}
 
-// The metric inside the search loop: a template argument for euclidean and octile (the metrics the
-// benchmarks time), one runtime-switched instantiation for manhattan, chebyshev and zero: three A*
-// instantiations per representation and heuristic kind instead of five (registry.cpp's compile
-// time), and the switch is one predictable branch per heuristic call.
+// The metric inside the search loop: a template argument for euclidean (every representation's
+// heuristic) and, where paths are octile moves (declared grid8_optimal: grid8, subgoal graphs), for
+// octile; one runtime-switched instantiation for the rest (octile elsewhere, manhattan, chebyshev,
+// zero): two or three A* instantiations per representation and heuristic kind instead of five
+// (registry.cpp's compile time), and the switch is one predictable branch per heuristic call.
 inline constexpr Metric kRuntimeMetric = Metric(255);
+template <class R>
+concept OctileMoves = requires { requires R::kCapabilities.grid8_optimal; };
 template <Metric M>
 inline double search_metric(Metric rt, Point a, Point b) {
   if constexpr (M != kRuntimeMetric) return metric_distance<M>(a, b);
   else return with_metric(rt, [&](auto m) { return metric_distance<decltype(m)::value>(a, b); });
 }
-template <class F>
+template <class R, class F>
 decltype(auto) with_search_metric(Metric m, F&& f) {
   if (m == Metric::euclidean) return f(std::integral_constant<Metric, Metric::euclidean>{});
-  if (m == Metric::octile) return f(std::integral_constant<Metric, Metric::octile>{});
+  if constexpr (OctileMoves<R>) {
+    if (m == Metric::octile) return f(std::integral_constant<Metric, Metric::octile>{});
+  }
   return f(std::integral_constant<Metric, kRuntimeMetric>{});
 }
 
@@ -473,13 +484,14 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
                                      detail::CostMap, detail::DistMap, OverlayWeightMap, detail::ColorMap,
                                      std::plus<double>, std::less<double>>
         bfs(heur, vis, open, pred, cost, dist, OverlayWeightMap{}, color, std::plus<double>(), std::less<double>(), 0.0);
-    detail::run_breadth_first_visit(g, S, open, bfs, color);
+    if constexpr (Obs::enabled) detail::run_breadth_first_visit_observed(g, S, open, bfs, color);
+    else detail::run_breadth_first_visit(g, S, open, bfs, color);
   };
   // An observed search takes the metric switched at run time (the same values, one instantiation
   // instead of three: the traced queries are few and not timed).
   auto with_metric_of = [&](auto f) {
     if constexpr (Obs::enabled) f(std::integral_constant<Metric, detail::kRuntimeMetric>{});
-    else detail::with_search_metric(h.metric, f);
+    else detail::with_search_metric<R>(h.metric, f);
   };
   with_metric_of([&](auto m) {
     detail::PositionHeuristic<R, decltype(m)::value> heur;
