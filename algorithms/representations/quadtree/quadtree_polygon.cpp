@@ -223,7 +223,9 @@ void FaceWalk::step(Point q, const WalkScope& scope) {
   const double x0 = std::min(p.x, q.x), x1 = std::max(p.x, q.x), y0 = std::min(p.y, q.y), y1 = std::max(p.y, q.y);
   auto test = [&](std::uint32_t v) {
     const Edge& e = edges_[v >> kFlagBits];
-    if (e.x1 < x0 || e.x0 > x1 || e.y1 < y0 || e.y0 > y1 || !separates(e, p, q)) return;
+    if (e.x1 < x0 || e.x0 > x1 || e.y1 < y0 || e.y0 > y1) return;
+    // separates(e, p, q), for an edge along an axis within the step's box: strictly inside it
+    if (v & kSlanted ? !separates(e, p, q) : e.x0 == e.x1 ? !(x0 < e.x0 && e.x0 < x1) : !(y0 < e.y0 && e.y0 < y1)) return;
     if ((exact::orient2d(p, q, e.a) >= 0) == (exact::orient2d(p, q, e.b) >= 0)) return;
     toggle(e.shape);
   };
@@ -302,15 +304,17 @@ void QuadTree::subdivide_polygon(const PolygonMap& pm, double min_size) {
   WalkScope scope;
   tree_.clear();
   cells_.clear();
-  // Node (x, y, s) with edges stack[from, to): none -> free or blocked by its centre; else mixed:
-  // split, or dropped at the minimum size.
+  // Node (x, y, s) meeting no edge: free or blocked by its centre.
+  auto leaf = [&](std::int32_t x, std::int32_t y, std::int32_t s) -> std::int32_t {
+    const Point lo = world(x, y), hi = world(x + s, y + s);
+    if (!faces.free({0.5 * (lo.x + hi.x), 0.5 * (lo.y + hi.y)}, scope)) return kBlocked;
+    cells_.push_back({x, y, x + s, y + s});
+    return -std::int32_t(cells_.size()) - 1;
+  };
+  // Node (x, y, s) with edges stack[from, to): none -> a leaf; else mixed: split, or dropped at
+  // the minimum size.
   auto node = [&](auto&& self, std::int32_t x, std::int32_t y, std::int32_t s, std::size_t from, std::size_t to) -> std::int32_t {
-    if (from == to) {
-      const Point lo = world(x, y), hi = world(x + s, y + s);
-      if (!faces.free({0.5 * (lo.x + hi.x), 0.5 * (lo.y + hi.y)}, scope)) return kBlocked;
-      cells_.push_back({x, y, x + s, y + s});
-      return -std::int32_t(cells_.size()) - 1;
-    }
+    if (from == to) return leaf(x, y, s);
     if (s == 1) return kBlocked;  // at the minimum size and still touching an obstacle
     const std::int32_t h = s / 2;
     const Split sp = split_edges(stack, top, edges, from, to, world(x, y), world(x + h, y + h), world(x + s, y + s));
@@ -321,7 +325,8 @@ void QuadTree::subdivide_polygon(const PolygonMap& pm, double min_size) {
     for (int q = 0; q < 4; ++q) {
       if (last >= 0) scope = walk_scope(sp, last, q, after_first);  // else an ancestor's stands
       const std::size_t before = faces.points();
-      const std::int32_t child = self(self, x + (q & 1 ? h : 0), y + (q & 2 ? h : 0), h, sp.block(q), sp.block(q) + sp.n[q]);
+      const std::int32_t cx = x + (q & 1 ? h : 0), cy = y + (q & 2 ? h : 0);  // (no call for a leaf)
+      const std::int32_t child = sp.n[q] == 0 ? leaf(cx, cy, h) : self(self, cx, cy, h, sp.block(q), sp.block(q) + sp.n[q]);
       tree_[b + std::size_t(q)] = child;
       if (faces.points() != before) {
         last = q;
