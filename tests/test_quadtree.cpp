@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include <boost/geometry.hpp>
 #include <boost/geometry/geometries/box.hpp>
@@ -16,8 +18,11 @@
 #include <boost/geometry/geometries/point_xy.hpp>
 #include <boost/geometry/geometries/polygon.hpp>
 
+#include "datasets/generate_polygons.hpp"
 #include "datasets/movingai.hpp"
+#include "datasets/wkt.hpp"
 #include "geometry/free_space.hpp"
+#include "geometry/polygons.hpp"
 #include "representations/grid/grid.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "search/astar.hpp"
@@ -557,6 +562,85 @@ TEST(QuadTree, PolygonMap) {
   }
   // a minimum size that would need more than 2^20 cells a side is refused with a message
   EXPECT_THROW(build(m, "min=0.000001"), std::invalid_argument);
+}
+
+// The leaves as sorted (x0, y0, x1, y1) tuples, for comparing two builds.
+std::vector<std::array<double, 4>> sorted_leaves(const QuadTree& qt) {
+  std::vector<std::array<double, 4>> out;
+  for (const auto& b : qt.leaf_boxes()) out.push_back({b.min.x, b.min.y, b.max.x, b.max.y});
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A grid map's free space as polygons (grid_to_polygon_map, what `generate wkt` writes) and as a
+// Polyanya mesh of its cells: the same free space on the same lattice (the walkable area's box is
+// the map's rectangle, so the root is the grid's), hence the grid build's leaves and cells.
+TEST(QuadTree, PolygonLeavesEqualGridLeaves) {
+  for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+    SCOPED_TRACE(seed);
+    Map g = testmaps::random_grid_with_blocks(21 + 7 * int(seed), 13 + 5 * int(seed), 0.1 + 0.05 * (seed % 4), seed);
+    for (int y = 0; y < g.grid.height; ++y)  // a free border: the mesh's box is the map's rectangle
+      for (int x = 0; x < g.grid.width; ++x)
+        if (x == 0 || y == 0 || x == g.grid.width - 1 || y == g.grid.height - 1) g.grid.cells[std::size_t(y * g.grid.width + x)] = 1;
+    std::stringstream wkt;  // written and read back as `generate wkt` and `run --map X.wkt` do
+    write_wkt_map(wkt, grid_to_polygon_map(g).polygons);
+    Map from_wkt;
+    from_wkt.kind = MapKind::polygon;
+    from_wkt.polygons = read_wkt_map(wkt, "grid.wkt");
+    const auto mesh = testmaps::cells_mesh_map(g);
+    ASSERT_TRUE(mesh.has_value());
+    for (const Map* pm : {static_cast<const Map*>(&from_wkt), &*mesh}) {
+      for (const char* params : {"", "min=2", "merge=0"}) {
+        SCOPED_TRACE(params);
+        const QuadTree a = build(g, params), b = build(*pm, params);
+        EXPECT_EQ(sorted_leaves(a), sorted_leaves(b));
+        EXPECT_EQ(a.quadtree_leaves(), b.quadtree_leaves());
+        EXPECT_EQ(a.cell_count(), b.cell_count());
+      }
+    }
+  }
+}
+
+// The subdivision's definition (quadtree_polygon.cpp) evaluated with Boost.Geometry on the input
+// shapes (not on their union, whose rounded crossing points move its edges): a node is a free leaf
+// when its closed square stays in the walkable area and meets no obstacle's interior, else it is
+// split down to the smallest size (a node with no free point then yields no leaf, as the build's
+// dropped node).
+void reference_leaves(const PolygonChecker& chk, double x, double y, double s, double smallest,
+                      std::vector<std::array<double, 4>>& out) {
+  BPolygon sq;
+  bg::convert(bg::model::box<BPoint>(BPoint(x, y), BPoint(x + s, y + s)), sq);
+  if (chk.region_free(sq)) {
+    out.push_back({x, y, x + s, y + s});
+    return;
+  }
+  if (s <= smallest) return;
+  for (int q = 0; q < 4; ++q) reference_leaves(chk, x + (q & 1) * s / 2, y + (q >> 1) * s / 2, s / 2, smallest, out);
+}
+
+// Slanted, overlapping and touching obstacles (seeded polygon maps) and the hand-drawn room: the
+// leaves equal the definition's.
+TEST(QuadTree, PolygonLeavesEqualTheDefinition) {
+  std::vector<Map> maps = {polygon_map()};
+  for (std::uint64_t seed = 1; seed <= 4; ++seed)
+    maps.push_back(make_polygon_map({.obstacles = 4, .vertices = 9, .touching = 50, .seed = seed}));
+  for (const Map& m : maps) {
+    SCOPED_TRACE(m.name);
+    const PolygonChecker chk(m);
+    Point lo = m.polygons.walkable.rings[0][0], hi = lo;
+    for (const Point& p : m.polygons.walkable.rings[0])
+      lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)}, hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
+    const double side = std::exp2(std::ceil(std::log2(std::max(hi.x - lo.x, hi.y - lo.y))));
+    for (const double min_size : {side / 64, side / 16}) {
+      SCOPED_TRACE(min_size);
+      std::vector<std::array<double, 4>> want;
+      reference_leaves(chk, lo.x, lo.y, side, min_size, want);
+      std::sort(want.begin(), want.end());
+      const QuadTree qt = build(m, "min=" + std::to_string(min_size));
+      EXPECT_EQ(sorted_leaves(qt), want);
+      EXPECT_GT(want.size(), 4u);
+    }
+  }
 }
 
 // ---- the Moving AI maps --------------------------------------------------------------------------
