@@ -295,17 +295,23 @@ HubLabels::Meet HubLabels::best(std::span<const End> s_in, std::span<const End> 
         if (c < best.cost) best.cost = c, mo = j, best.hub = hub_[k];
       }
     }
-    // The fold-side link whose label gave the winning hub its value (the same sum, so equal), and
-    // the array back to +inf.
-    double want = kInf;
-    if (best.cost < kInf) want = d[best.hub];
-    for (std::uint32_t i = 0; i < side[f].size(); ++i) {
-      const End& e = side[f][i];
-      for (std::uint32_t k = off_[e.vertex]; k < end_[e.vertex]; ++k) {
-        if (hub_[k] == best.hub && e.cost + dist(k) == want) mf = i, want = -kInf;  // first such link
-        d[hub_[k]] = kInf;
+    // The fold-side link whose label gave the winning hub its value (the same sum, so equal; the
+    // first such link), its entry found by binary search (labels are sorted by hub rank); then the
+    // array back to +inf, a plain pass over the folded labels.
+    if (best.cost < kInf) {
+      const double want = d[best.hub];
+      for (std::uint32_t i = 0; i < side[f].size(); ++i) {
+        const End& e = side[f][i];
+        const auto first = hub_.begin() + off_[e.vertex], last = hub_.begin() + end_[e.vertex];
+        const auto it = std::lower_bound(first, last, best.hub);
+        if (it != last && *it == best.hub && e.cost + dist(std::uint32_t(it - hub_.begin())) == want) {
+          mf = i;
+          break;
+        }
       }
     }
+    for (const End& e : side[f])
+      for (std::uint32_t k = off_[e.vertex]; k < end_[e.vertex]; ++k) d[hub_[k]] = kInf;
     return best;
   });
   Meet out = m;

@@ -25,6 +25,11 @@ double SubgoalGraph::octile(Cell a, Cell b) const {
   return double(std::max(dx, dy) - std::min(dx, dy)) + double(std::min(dx, dy)) * M_SQRT2;
 }
 
+void SubgoalGraph::set_subgoal_bits() {
+  subgoal_bits_.assign((vertex_.size() + 63) / 64, 0);
+  for (Cell c : cell_of_) subgoal_bits_[c >> 6] |= std::uint64_t(1) << (c & 63);
+}
+
 std::uint64_t SubgoalGraph::next_build_id() {
   static std::atomic<std::uint64_t> next{1};
   return next++;
@@ -53,6 +58,7 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
         pos_.push_back(centre(c));
       }
     }
+  set_subgoal_bits();
 
   // table=1: every subgoal-to-subgoal distance of the simple subgoal graph, with predecessors
   // (representations/distance_table.hpp, subgoals^2 * 6 bytes), and the query answered from it

@@ -63,7 +63,7 @@ void SubgoalGraph::direct_h_reachable(Cell c, F&& out) const {
 
 // With Track, the scan notes per quadrant how far the cells it read reach: a cardinal ray reads
 // the cells up to its clearance and one more (blocked, or the subgoal ending it); a diagonal step
-// the three cells of diag_ok; a ray from the diagonal with bound m and clearance j only whether
+// the three cells of diag_ok (read through their clearances, diag_clear); a ray from the diagonal with bound m and clearance j only whether
 // j > m unless j <= m, so the cells up to min(j, m) + 1 decide it. Everything the scan's answer
 // depends on (free_, vertex_, the clear_ values it reads) is then a function of those cells and
 // their 8 neighbours (a cell's subgoal status reads its 3x3 block).
@@ -73,7 +73,7 @@ void SubgoalGraph::scan(Cell c, F&& out, Extent* ext) const {
   for (int d = 0; d < 4; ++d)
     if (const int k = clear_[c][d]; k > 0) {
       const Cell t = Cell(std::int64_t(c) + std::int64_t(k) * step[d]);
-      if (vertex_[t] >= 0) out(t);
+      if (is_sg(t)) out(t);
     }
   for (int dy : {-1, 1})
     for (int dx : {-1, 1}) {
@@ -82,7 +82,7 @@ void SubgoalGraph::scan(Cell c, F&& out, Extent* ext) const {
       int fx = clear_[c][ch] + 1, fy = clear_[c][cv] + 1;  // the cardinal rays and the cell after
       auto bound = [&](int d, Cell from) {
         int k = clear_[from][d];
-        if (k > 0 && vertex_[Cell(std::int64_t(from) + std::int64_t(k) * step[d])] >= 0) --k;
+        if (k > 0 && is_sg(Cell(std::int64_t(from) + std::int64_t(k) * step[d]))) --k;
         return k;
       };
       int maxh = bound(ch, c), maxv = bound(cv, c);
@@ -90,9 +90,9 @@ void SubgoalGraph::scan(Cell c, F&& out, Extent* ext) const {
       const int dstep = dx + dy * pw_;
       for (int i = 0;; ++i) {
         if constexpr (Track) fx = std::max(fx, i + 1), fy = std::max(fy, i + 1);
-        if (!diag_ok(cur, dx, dy)) break;
+        if (!diag_clear(cur, dx, ch, cv)) break;
         cur = Cell(std::int64_t(cur) + dstep);
-        if (vertex_[cur] >= 0) {
+        if (is_sg(cur)) {
           out(cur);
           break;
         }
@@ -103,7 +103,7 @@ void SubgoalGraph::scan(Cell c, F&& out, Extent* ext) const {
           if (j > *m) continue;
           if (j > 0) {
             const Cell t = Cell(std::int64_t(cur) + std::int64_t(j) * step[horizontal ? ch : cv]);
-            if (vertex_[t] >= 0) out(t), --j;
+            if (is_sg(t)) out(t), --j;
           }
           *m = j;
         }

@@ -74,13 +74,16 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   double sd[4], gd[4];  // from each cell's centre to its query point
   for (int k = 0; k < ns; ++k) sd[k] = distance(centre(sc[k]), q.start);
   for (int k = 0; k < ng; ++k) gd[k] = distance(centre(gc[k]), q.goal);
-  auto rest = [&](Vertex v, const Cell* far, const double* into, int n) {
+  Point sp[4], gp[4];  // the cells' centres (octile_d from pos_: no division per link)
+  for (int k = 0; k < ns; ++k) sp[k] = centre(sc[k]);
+  for (int k = 0; k < ng; ++k) gp[k] = centre(gc[k]);
+  auto rest = [&](Vertex v, const Point* far, const double* into, int n) {
     double b = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < n; ++k) b = std::min(b, octile(cell_of_[v], far[k]) + into[k]);
+    for (int k = 0; k < n; ++k) b = std::min(b, octile_d(pos_[v].x - far[k].x, pos_[v].y - far[k].y) + into[k]);
     return b;
   };
-  for (const Link& l : q.s.links) s.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, gc, gd, ng)});
-  for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sc, sd, ns)});
+  for (const Link& l : q.s.links) s.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, gp, gd, ng)});
+  for (const Link& l : q.g.links) g.push_back({l.vertex, l.cost, l.cost + rest(l.vertex, sp, sd, ns)});
   // With landmarks (alt=K) a tighter bound (HubLabels::tighten, inside best()): the table is over
   // the simple subgoal graph the labels cover, symmetric.
   const HubLabels::Meet m = labels_.best(s, g, &landmarks_);
@@ -95,7 +98,10 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   scr.label_path = q.path;
   steps += q.path.size();
   double cost = q.s.links[m.s].cost;
-  for (std::size_t i = 1; i < q.path.size(); ++i) cost += octile(cell_of_[q.path[i - 1]], cell_of_[q.path[i]]);
+  for (std::size_t i = 1; i < q.path.size(); ++i) {
+    const Point a = pos_[q.path[i - 1]], b = pos_[q.path[i]];
+    cost += octile_d(a.x - b.x, a.y - b.y);
+  }
   return cost + q.g.links[m.g].cost;
 }
 
@@ -110,23 +116,23 @@ bool SubgoalGraph::reaches(Cell s, Cell t) const {
   const int c = std::abs(a) > std::abs(b) ? (dx > 0 ? kE : kW) : (dy > 0 ? kS : kN);
   // The same bounded rays as direct_h_reachable, in the one octant that holds t.
   int m = clear_[s][c];
-  if (j > 0 && m > 0 && vertex_[Cell(std::int64_t(s) + std::int64_t(m) * step[c])] >= 0) --m;
+  if (j > 0 && m > 0 && is_sg(Cell(std::int64_t(s) + std::int64_t(m) * step[c]))) --m;
   Cell cur = s;
   for (int k = 1; k <= i; ++k) {
-    if (!diag_ok(cur, dx, dy)) return false;
+    if (!diag_clear(cur, dx, dx > 0 ? kE : kW, dy > 0 ? kS : kN)) return false;
     cur = Cell(std::int64_t(cur) + dx + dy * pw_);
     if (k == i) break;
-    if (vertex_[cur] >= 0) return false;  // every such path passes this subgoal
+    if (is_sg(cur)) return false;  // every such path passes this subgoal
     if (j > 0) {
       int jj = clear_[cur][c];
       if (jj <= m) {
-        if (jj > 0 && vertex_[Cell(std::int64_t(cur) + std::int64_t(jj) * step[c])] >= 0) --jj;
+        if (jj > 0 && is_sg(Cell(std::int64_t(cur) + std::int64_t(jj) * step[c]))) --jj;
         m = jj;
       }
     }
   }
   if (j == 0) return true;
-  if (vertex_[cur] >= 0) return false;
+  if (is_sg(cur)) return false;
   return clear_[cur][c] >= j && j <= m;
 }
 
@@ -159,8 +165,7 @@ int SubgoalGraph::free_shape(Cell a, Cell b) const {
   return -1;
 }
 
-void SubgoalGraph::append_octile(Polyline& out, Cell a, Cell b, int shape) const {
-  const int ax = cx(a), ay = cy(a), bx = cx(b), by = cy(b);
+void SubgoalGraph::append_octile_xy(Polyline& out, int ax, int ay, int bx, int by, int shape) {
   const int dx = bx > ax ? 1 : (bx < ax ? -1 : 0), dy = by > ay ? 1 : (by < ay ? -1 : 0);
   const int i = std::min(std::abs(bx - ax), std::abs(by - ay));
   const int j = std::max(std::abs(bx - ax), std::abs(by - ay)) - i;
@@ -172,7 +177,7 @@ void SubgoalGraph::append_octile(Polyline& out, Cell a, Cell b, int shape) const
     else tx = ax + (horizontal ? j * dx : 0), ty = ay + (horizontal ? 0 : j * dy);
     out.push_back({tx + 0.5, ty + 0.5});
   }
-  out.push_back(centre(b));
+  out.push_back({bx + 0.5, by + 0.5});
 }
 
 std::optional<SubgoalGraph::EdgeRef> SubgoalGraph::find_edge(Vertex a, Vertex b) const {
@@ -318,7 +323,9 @@ bool SubgoalGraph::direct(const Query& q) const { return std::isfinite(plan_dire
 double SubgoalGraph::direct_cost(const Query& q) const { return plan_direct(q, false).cost; }
 
 Polyline SubgoalGraph::polyline(const Query& q) const {
-  Polyline out{q.start};
+  Polyline out;
+  out.reserve(2 * q.path.size() + 8);  // up to two points an edge (turn, end), both sides' few more: no regrowth
+  out.push_back(q.start);
   if (q.path.empty()) {
     const DirectPlan d = plan_direct(q, true);
     if (!std::isfinite(d.cost)) throw std::logic_error("subgoal: direct path without a free octile path");
@@ -356,7 +363,10 @@ Polyline SubgoalGraph::polyline(const Query& q) const {
       cells_of(p, cells);
       const Cell c = cells[r[std::size_t(i)].cell];
       Polyline part{p, centre(c)};
-      if (c != cell_of_[chain.front()]) append_octile(part, c, cell_of_[chain.front()], free_shape(c, cell_of_[chain.front()]));
+      // Diagonal-first (shape 0): the clearance scan found the subgoal along that very path (diagonal
+      // steps without cutting a corner, then a straight ray over free cells; scan() in internal.hpp),
+      // and the reach lists hold the scan's answers, so it is free and need not be walked again.
+      if (c != cell_of_[chain.front()]) append_octile(part, c, cell_of_[chain.front()], 0);
       for (std::size_t k = 0; k + 1 < chain.size(); ++k) append_edge(part, chain[k], chain[k + 1]);
       return part;
     };
@@ -369,7 +379,8 @@ Polyline SubgoalGraph::polyline(const Query& q) const {
     if (labels_on_ && sc.label_steps.size() + 1 == q.path.size() && sc.label_path == q.path) {
       for (std::size_t i = 0; i + 1 < q.path.size(); ++i) {
         const int bit = sc.label_steps[i] & 1, against = sc.label_steps[i] >> 1;
-        append_octile(out, cell_of_[q.path[i]], cell_of_[q.path[i + 1]], against ? 1 - bit : bit);
+        const Point a = pos_[q.path[i]], b = pos_[q.path[i + 1]];  // cell centres: x + 0.5, y + 0.5
+        append_octile_xy(out, int(a.x), int(a.y), int(b.x), int(b.y), against ? 1 - bit : bit);
       }
     } else {
       for (std::size_t i = 0; i + 1 < q.path.size(); ++i) append_edge(out, q.path[i], q.path[i + 1]);
@@ -393,7 +404,7 @@ BuildStats SubgoalGraph::stats() const {
   s.vertices = pos_.size();
   s.edges = graph_.num_edges();  // globals' edges (both ways) + locals' upward edges
   s.memory_bytes = graph_.memory_bytes() + free_.capacity() + clear_.capacity() * sizeof(clear_[0]) +
-                   vertex_.capacity() * 4 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
+                   vertex_.capacity() * 4 + subgoal_bits_.capacity() * 8 + component_.capacity() * 4 + cell_of_.capacity() * 4 +
                    pos_.capacity() * sizeof(Point) + local_.capacity() + shape_.capacity() + via_.capacity() * 4 +
                    rank_.capacity() * 4 + by_rank_.capacity() * sizeof(Vertex) + ch_up_end_.capacity() * 4 + reach_at_.capacity() * 4 +
                    reach_data_.capacity() * 2 + labels_.memory_bytes() + upd_.scan_off.capacity() * 4 + upd_.scan_to.capacity() * 4 +

@@ -37,7 +37,9 @@
 // update() (docs/changing-maps.md) rescans only the subgoals and cells whose clearance scan read a cell near a
 // change and derives the graph (and the contraction, levels >= 2) again; see update.cpp.
 #pragma once
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -138,9 +140,21 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     return (x < 0 || y < 0 || x >= w_ || y >= h_) ? -1 : vertex_[cell(x, y)];
   }
   bool free(Cell c) const { return free_[c] != 0; }
+  // Whether cell c is a subgoal, from the bitset (subgoal_bits_): what vertex_[c] >= 0 says, in an
+  // array 32 times smaller, so that the clearance scan's many tests stay in cache.
+  bool is_sg(Cell c) const { return (subgoal_bits_[c >> 6] >> (c & 63)) & 1; }
+  // subgoal_bits_ from vertex_ (after every change to the subgoals).
+  void set_subgoal_bits();
   // A diagonal step from c by (dx, dy) without cutting a corner.
   bool diag_ok(Cell c, int dx, int dy) const {
     return free_[c + dx] && free_[c + dy * pw_] && free_[c + dx + dy * pw_];
+  }
+  // The same test for a free cell c from the clearances alone (h, v: the directions of dx and dy):
+  // a free cell's clearance towards a neighbour is 0 exactly when that neighbour is blocked
+  // (fill_clearances), and the diagonal cell is the vertical neighbour of c + dx. The clearance
+  // scan reads these clearances anyway, so a step reads one array instead of two.
+  bool diag_clear(Cell c, int dx, int h, int v) const {
+    return clear_[c][h] != 0 && clear_[c][v] != 0 && clear_[Cell(std::int64_t(c) + dx)][v] != 0;
   }
   // How far a clearance scan from a cell read, per quadrant (dy > 0) * 2 + (dx > 0): the cells it
   // read lie in the boxes from the cell to (x +- x[q], y +- y[q]) (update()).
@@ -170,12 +184,22 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // free (no blocked cell, no corner cut); -1 when neither is.
   int free_shape(Cell a, Cell b) const;
   // Appends the turn point and b's centre of the octile path a -> b of the given shape.
-  void append_octile(Polyline& out, Cell a, Cell b, int shape) const;
+  void append_octile(Polyline& out, Cell a, Cell b, int shape) const {
+    append_octile_xy(out, cx(a), cy(a), cx(b), cy(b), shape);
+  }
+  // The same between cells (ax, ay) and (bx, by).
+  static void append_octile_xy(Polyline& out, int ax, int ay, int bx, int by, int shape);
   // Appends the cells of the graph edge a -> b (a's centre already in out), refining shortcuts.
   void append_edge(Polyline& out, Vertex a, Vertex b) const;
   // The free cells whose closed square holds p (grid8's rule, pinch points included).
   int cells_of(Point p, Cell out[4]) const;
   double octile(Cell a, Cell b) const;
+  // The same from two points' coordinate differences (whole numbers, as between cell centres): the
+  // query's hot loops take them from pos_, without the divisions cx() and cy() make.
+  static double octile_d(double dx, double dy) {
+    dx = std::abs(dx), dy = std::abs(dy);
+    return (std::max(dx, dy) - std::min(dx, dy)) + std::min(dx, dy) * M_SQRT2;
+  }
   Point centre(Cell c) const { return {cx(c) + 0.5, cy(c) + 0.5}; }
   // Best direct start-goal connection: cost and cells (cost +inf when there is none).
   struct DirectPlan {
@@ -220,6 +244,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // by side, so that the clearance scan reads one cache line where it needs two or four of them.
   std::vector<std::array<std::uint16_t, 4>> clear_;
   std::vector<std::int32_t> vertex_;          // padded cell -> subgoal vertex or -1
+  std::vector<std::uint64_t> subgoal_bits_;   // padded cell -> 1 bit: a subgoal (is_sg())
   std::vector<std::int32_t> component_;       // padded cell -> 4-connected free component or -1
   std::vector<Cell> cell_of_;                 // vertex -> padded cell
   // reach=1: per free non-subgoal cell its direct-h-reachable subgoals, packed (see the packed reach lists in

@@ -139,6 +139,7 @@ void SubgoalGraph::renumber_subgoals(const ChangeRegion& d, std::vector<std::int
   const std::size_t n = cell_of_.size();
   pos_.resize(n);
   for (Vertex v = 0; v < Vertex(n); ++v) vertex_[cell_of_[v]] = std::int32_t(v), pos_[v] = centre(cell_of_[v]);
+  set_subgoal_bits();
 }
 
 // Clearances of the rows and columns that hold a cell of D.
