@@ -31,8 +31,7 @@ def build(ctx) -> list:
 
 
 # The polygon code's growth on seeded polygon maps (issue 64): a measurement record, not this run.
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-GROWTH_RECORD = os.path.join(ROOT, "docs", "measurements", "18-polygon-maps.json")
+GROWTH_RECORD = os.path.join(mapfiles.ROOT, "docs", "measurements", "18-polygon-maps.json")  # the repository's
 GROWTH_PARTS = {"free_space": "free space (overlay, rings, triangulation)", "visgraph": "visgraph build",
                 "navmesh": "navmesh build", "visgraph_grid": "visgraph build on grid maps (x: ring vertices)"}
 
