@@ -20,10 +20,7 @@ static_assert(Representation<SubgoalGraph>);
 
 using namespace subgoal_detail;
 
-double SubgoalGraph::octile(Cell a, Cell b) const {
-  const int dx = std::abs(cx(a) - cx(b)), dy = std::abs(cy(a) - cy(b));
-  return double(std::max(dx, dy) - std::min(dx, dy)) + double(std::min(dx, dy)) * M_SQRT2;
-}
+double SubgoalGraph::octile(Cell a, Cell b) const { return octile_d(double(cx(a) - cx(b)), double(cy(a) - cy(b))); }
 
 void SubgoalGraph::set_subgoal_bits() {
   subgoal_bits_.assign((vertex_.size() + 63) / 64, 0);

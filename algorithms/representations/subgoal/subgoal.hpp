@@ -194,8 +194,9 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // The free cells whose closed square holds p (grid8's rule, pinch points included).
   int cells_of(Point p, Cell out[4]) const;
   double octile(Cell a, Cell b) const;
-  // The same from two points' coordinate differences (whole numbers, as between cell centres): the
-  // query's hot loops take them from pos_, without the divisions cx() and cy() make.
+  // The same from two points' coordinate differences (whole numbers, as between cell centres; the
+  // one formula, octile() calls it): the query's hot loops take them from pos_, without the
+  // divisions cx() and cy() make.
   static double octile_d(double dx, double dy) {
     dx = std::abs(dx), dy = std::abs(dy);
     return (std::max(dx, dy) - std::min(dx, dy)) + std::min(dx, dy) * M_SQRT2;
