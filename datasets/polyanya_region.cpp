@@ -6,9 +6,6 @@
 #include <unordered_map>
 
 #include <boost/geometry/algorithms/correct.hpp>
-#include <boost/geometry/algorithms/intersects.hpp>
-#include <boost/geometry/algorithms/is_valid.hpp>
-#include <boost/geometry/algorithms/sym_difference.hpp>
 
 #include "base/text.hpp"
 #include "geometry/polygons.hpp"
@@ -190,10 +187,10 @@ void check_mesh_topology(const PolyanyaMesh& m, const std::string& file, const s
 void check_simple_ring(const std::vector<Point>& ring, const std::string& file, long line, int index) {
   BgPolygon p;
   p.outer() = ring_of(ring);
-  if (bg::intersects(p)) base::fail(file, line, "polygon " + std::to_string(index) + " intersects itself (the spec wants simple polygons)");
+  if (bg_self_intersects(p)) base::fail(file, line, "polygon " + std::to_string(index) + " intersects itself (the spec wants simple polygons)");
   bg::correct(p);
   std::string why;
-  if (!bg::is_valid(p, why)) base::fail(file, line, "polygon " + std::to_string(index) + " is not simple: " + why);
+  if (!bg_is_valid(p, why)) base::fail(file, line, "polygon " + std::to_string(index) + " is not simple: " + why);
 }
 
 PolygonMap mesh_polygon_map(const PolyanyaMesh& m, const std::string& file) {
@@ -285,7 +282,7 @@ PolygonMap poly_polygon_map(const std::vector<std::vector<Point>>& polygons, con
     bg::correct(p);
     BgMultiPolygon next;
     try {
-      bg::sym_difference(free, p, next);
+      next = bg_sym_difference(free, p);
     } catch (const std::exception& e) {
       throw base::InputError(file + ": cannot combine its polygons (" + e.what() + ")");
     }

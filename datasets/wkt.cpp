@@ -7,7 +7,6 @@
 #include <limits>
 
 #include <boost/geometry/algorithms/correct.hpp>
-#include <boost/geometry/algorithms/is_valid.hpp>
 #include <boost/geometry/io/wkt/read.hpp>
 
 #include "base/text.hpp"
@@ -56,7 +55,7 @@ BgMultiPolygon parse_line(const std::string& text, const std::string& file, long
       for (const auto& p : r) check(p);
     bg::correct(poly);  // orientation and closing point as Boost.Geometry expects
     std::string why;
-    if (!bg::is_valid(poly, why)) base::fail(file, line, "invalid polygon: " + why);
+    if (!bg_is_valid(poly, why)) base::fail(file, line, "invalid polygon: " + why);
   }
   return mp;
 }

@@ -8,6 +8,7 @@
 #include <boost/geometry/algorithms/correct.hpp>
 #include <boost/geometry/algorithms/difference.hpp>
 #include <boost/geometry/algorithms/is_valid.hpp>
+#include <boost/geometry/algorithms/sym_difference.hpp>
 #include <boost/geometry/algorithms/union.hpp>
 #include <boost/geometry/algorithms/envelope.hpp>
 #include <boost/geometry/algorithms/intersects.hpp>
@@ -278,6 +279,16 @@ BgMultiPolygon polygon_free_space(const PolygonMap& pm) {
     std::reverse(hole.begin(), hole.end());  // an outer ring turns the other way from a hole
   }
   return free;
+}
+
+bool bg_is_valid(const BgPolygon& p, std::string& why) { return bg::is_valid(p, why); }
+
+bool bg_self_intersects(const BgPolygon& p) { return bg::intersects(p); }
+
+BgMultiPolygon bg_sym_difference(const BgMultiPolygon& a, const BgPolygon& b) {
+  BgMultiPolygon out;
+  bg::sym_difference(a, b, out);
+  return out;
 }
 
 }  // namespace navbench

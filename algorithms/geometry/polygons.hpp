@@ -2,6 +2,7 @@
 // into polygons by boundary tracing, collinear cell edges merged, holes kept), the polygon version
 // of a grid map, and the free space of a polygon map (walkable area minus the union of obstacles).
 #pragma once
+#include <string>
 #include <vector>
 
 #include <boost/geometry/geometries/box.hpp>
@@ -36,5 +37,13 @@ Map grid_to_polygon_map(const Map& grid_map);
 // Free space of a polygon map: walkable minus the union of all obstacles, as a valid multipolygon.
 // Throws std::invalid_argument (one line) when an input polygon is not valid.
 BgMultiPolygon polygon_free_space(const PolygonMap& pm);
+
+// Boost.Geometry's validity test and overlays of these types, compiled once, here: their
+// instantiations are the heaviest compiles of the project (polygons.cpp: ~30 CPU-seconds at -O3),
+// and the readers (datasets/wkt.cpp, datasets/polyanya_region.cpp) call these instead of
+// instantiating them a second and third time. Each is exactly the Boost.Geometry call it names.
+bool bg_is_valid(const BgPolygon& p, std::string& why);                        // bg::is_valid(p, why)
+bool bg_self_intersects(const BgPolygon& p);                                   // bg::intersects(p)
+BgMultiPolygon bg_sym_difference(const BgMultiPolygon& a, const BgPolygon& b);  // bg::sym_difference; may throw
 
 }  // namespace navbench
