@@ -39,7 +39,7 @@ Map grid_to_polygon_map(const Map& grid_map);
 BgMultiPolygon polygon_free_space(const PolygonMap& pm);
 
 // Boost.Geometry's validity test and overlays of these types, compiled once, here: their
-// instantiations are the heaviest compiles of the project (polygons.cpp: ~30 CPU-seconds at -O3),
+// instantiations are the heaviest compiles of the project (polygons.cpp: ~45 CPU-seconds at -O3),
 // and the readers (datasets/wkt.cpp, datasets/polyanya_region.cpp) call these instead of
 // instantiating them a second and third time. Each is exactly the Boost.Geometry call it names.
 bool bg_is_valid(const BgPolygon& p, std::string& why);                        // bg::is_valid(p, why)
