@@ -21,6 +21,9 @@ from navreport.sections.base import Block, Section
 
 MAX_FACETS = 3  # facet tables on the first screen; the ranked table has every facet
 NO_ANSWER = "No configuration solved a query with a known optimum here."
+# Queries solved, but no configuration a candidate (SPEC §14): the verdict names none, and says why.
+NO_CANDIDATE = ("No configuration is a candidate here: none both returned only valid paths and answered every query "
+                "that has a path (SPEC §14). The ranked table lists each with its valid and solved shares.")
 
 
 def build(ctx) -> list:
@@ -44,7 +47,9 @@ def scope_section(sc, a, first: bool) -> Section:
         sec.blocks.append(Block(html="<p class='verdict'>No applicable configuration.</p>"))
         return sec
     facets = facet_answers(sc, a, first) if (t["layer"] > 0).any() else []
-    verdict = f"<p class='verdict'>{verdict_text(facets) if facets else NO_ANSWER}</p>" + widening_html(a)
+    solved = "solved_share" in t and bool((t["solved_share"].fillna(0) > 0).any())
+    verdict = (f"<p class='verdict'>{verdict_text(facets) if facets else NO_CANDIDATE if solved else NO_ANSWER}</p>"
+               + widening_html(a))
     if has_outside(t["representation"]):  # competition entries beside navbench's own (docs/outside-planners.md)
         verdict += f"<p class='note outside-note'>{esc(OUTSIDE_NOTE)}.</p>"
     tables = "".join(facet_table(f) for f in facets) + notes_html(sc, a, first)
