@@ -579,9 +579,18 @@ TEST(QuadTree, PolygonLeavesEqualGridLeaves) {
   for (std::uint32_t seed = 1; seed <= 6; ++seed) {
     SCOPED_TRACE(seed);
     Map g = testmaps::random_grid_with_blocks(21 + 7 * int(seed), 13 + 5 * int(seed), 0.1 + 0.05 * (seed % 4), seed);
-    for (int y = 0; y < g.grid.height; ++y)  // a free border: the mesh's box is the map's rectangle
-      for (int x = 0; x < g.grid.width; ++x)
-        if (x == 0 || y == 0 || x == g.grid.width - 1 || y == g.grid.height - 1) g.grid.cells[std::size_t(y * g.grid.width + x)] = 1;
+    // Odd seeds: a free border, the mesh's box is the map's rectangle. Even seeds: a blocked border
+    // two cells wide and a blocked column and row through the middle, so the mesh's free space
+    // starts at (2, 2), not at a multiple of the root's side, and falls into four components
+    // (the reader's frame around them, datasets/polyanya_region.cpp): the leaves must still be the
+    // grid's (the root on the lattice of its side, quadtree_polygon.cpp).
+    const int W = g.grid.width, H = g.grid.height;
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x) {
+        const bool border = x <= 1 || y <= 1 || x >= W - 2 || y >= H - 2;
+        if (seed % 2 == 1 && (x == 0 || y == 0 || x == W - 1 || y == H - 1)) g.grid.cells[std::size_t(y * W + x)] = 1;
+        if (seed % 2 == 0 && (border || x == W / 2 || y == H / 2)) g.grid.cells[std::size_t(y * W + x)] = 0;
+      }
     std::stringstream wkt;  // written and read back as `generate wkt` and `run --map X.wkt` do
     write_wkt_map(wkt, grid_to_polygon_map(g).polygons);
     Map from_wkt;
@@ -624,17 +633,43 @@ TEST(QuadTree, PolygonLeavesEqualTheDefinition) {
   std::vector<Map> maps = {polygon_map()};
   for (std::uint64_t seed = 1; seed <= 4; ++seed)
     maps.push_back(make_polygon_map({.obstacles = 4, .vertices = 9, .touching = 50, .seed = seed}));
+  // The room moved off the origin: to (4, 2), where the root is the 32-square at (0, 0) (no 16-square
+  // on its lattice holds the room), and to (-3.375, 5.25), where no such square does (the root at
+  // the room's low corner).
+  for (const Point d : {Point{4, 2}, Point{-3.375, 5.25}}) {
+    Map m = polygon_map();
+    m.name += " moved";
+    for (PolygonShape* sh : {&m.polygons.walkable})
+      for (auto& ring : sh->rings)
+        for (Point& p : ring) p = {p.x + d.x, p.y + d.y};
+    for (PolygonShape& sh : m.polygons.obstacles)
+      for (auto& ring : sh.rings)
+        for (Point& p : ring) p = {p.x + d.x, p.y + d.y};
+    m.min = {m.min.x + d.x, m.min.y + d.y}, m.max = {m.max.x + d.x, m.max.y + d.y};
+    maps.push_back(std::move(m));
+  }
   for (const Map& m : maps) {
     SCOPED_TRACE(m.name);
     const PolygonChecker chk(m);
     Point lo = m.polygons.walkable.rings[0][0], hi = lo;
     for (const Point& p : m.polygons.walkable.rings[0])
       lo = {std::min(lo.x, p.x), std::min(lo.y, p.y)}, hi = {std::max(hi.x, p.x), std::max(hi.y, p.y)};
-    const double side = std::exp2(std::ceil(std::log2(std::max(hi.x - lo.x, hi.y - lo.y))));
-    for (const double min_size : {side / 64, side / 16}) {
+    // The root (quadtree_polygon.cpp): the power-of-two side over the box, at a multiple of that
+    // side or of twice it when such a square covers the box, else at the box's low corner.
+    double side = std::exp2(std::ceil(std::log2(std::max(hi.x - lo.x, hi.y - lo.y))));
+    const double smallest_side = side;
+    Point origin = lo;
+    for (const double s : {side, 2 * side}) {
+      const Point o{std::floor(lo.x / s) * s, std::floor(lo.y / s) * s};
+      if (o.x + s >= hi.x && o.y + s >= hi.y) {
+        origin = o, side = s;
+        break;
+      }
+    }
+    for (const double min_size : {smallest_side / 64, smallest_side / 16}) {
       SCOPED_TRACE(min_size);
       std::vector<std::array<double, 4>> want;
-      reference_leaves(chk, lo.x, lo.y, side, min_size, want);
+      reference_leaves(chk, origin.x, origin.y, side, min_size, want);
       std::sort(want.begin(), want.end());
       const QuadTree qt = build(m, "min=" + std::to_string(min_size));
       EXPECT_EQ(sorted_leaves(qt), want);
