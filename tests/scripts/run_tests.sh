@@ -102,7 +102,8 @@ run pathviz_auto "$navpy" "$root/scripts/pathviz.py" --map "$data/tiny.map" --pa
 contains "$tmp/pathviz_auto.log" "pathviz.py: wrote"
 if [ "$(ls "$tmp/paths_auto" | wc -l)" -ge 2 ]; then pass "auto picks at least 2 queries"; else fail "auto picked < 2 queries"; fi
 
-# --- robustness: no solved rows, header-only file, a directory of result sets ---
+# --- robustness: no solved rows, header-only file, a directory of result sets (checked on the page:
+# no static figure copies, --figures none, as in --compare below) ---
 run plots_edge "$navpy" "$root/scripts/plots.py" "$data/edge.csv" --out "$tmp/plots_edge"
 contains "$tmp/plots_edge.log" "skipped pareto_all"
 if [ -z "$(ls -A "$tmp/plots_edge")" ]; then pass "plots_edge wrote no figures"; else fail "plots_edge wrote figures"; fi
@@ -112,11 +113,11 @@ nonempty "$tmp/report_empty/report.html"
 contains "$tmp/report_empty/report.html" "No configuration solved a query with a known optimum here."
 # Paths found, none valid: no candidate, and the verdict says so instead of naming one (SPEC §14).
 "$navpy" -c "import pandas as pd; r = pd.read_csv('$data/tiny.csv'); r['valid'] = 0; r.to_csv('$tmp/invalid.csv', index=False)"
-run report_invalid "$navpy" "$root/scripts/report.py" "$tmp/invalid.csv" --out "$tmp/report_invalid"
+run report_invalid "$navpy" "$root/scripts/report.py" "$tmp/invalid.csv" --out "$tmp/report_invalid" --figures none
 contains "$tmp/report_invalid/report.html" "No configuration is a candidate here"
 mkdir -p "$tmp/sweep"
 cp "$data"/tiny.* "$tmp/sweep/" && cp "$data/tiny.csv" "$tmp/sweep/again.csv"
-run report_dir "$navpy" "$root/scripts/report.py" "$tmp/sweep" --out "$tmp/report_dir"
+run report_dir "$navpy" "$root/scripts/report.py" "$tmp/sweep" --out "$tmp/report_dir" --figures none
 nonempty "$tmp/report_dir/report.html"
 for page in "$tmp/report/report.html" "$tmp/report_dir/report.html"; do
   if grep -Eiq "(src|href)=[\"']?(https?:|//|file:)" "$page"; then fail "${page#"$tmp"/} has an external link"
@@ -124,7 +125,7 @@ for page in "$tmp/report/report.html" "$tmp/report_dir/report.html"; do
 done
 run sweep_rows "$navpy" -c "import pandas as pd, sys; s = pd.read_csv('$tmp/report_dir/summary.csv'); s = s[s['scope'] == 'all maps']; sys.exit(int(s['rows'].sum() != 112))"
 # --compare: the same rows against themselves -> every ratio 1.
-run report_compare "$navpy" "$root/scripts/report.py" "$data/tiny" --compare "$data/tiny" --out "$tmp/report_cmp"
+run report_compare "$navpy" "$root/scripts/report.py" "$data/tiny" --compare "$data/tiny" --out "$tmp/report_cmp" --figures none
 contains "$tmp/report_cmp/report.html" "Two runs compared"
 contains "$tmp/report_cmp/report.html" "<b>×1.000</b>"
 
