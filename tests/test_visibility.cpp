@@ -13,12 +13,14 @@
 #include <boost/geometry/algorithms/difference.hpp>
 #include <boost/geometry/algorithms/is_valid.hpp>
 #include <boost/geometry/algorithms/union.hpp>
+#include <boost/geometry/geometries/linestring.hpp>
 #include <vector>
 
 #include "datasets/generate_polygons.hpp"
 #include "geometry/exact.hpp"
 #include "geometry/free_space.hpp"
 #include "geometry/polygons.hpp"
+#include "geometry/visibility.hpp"
 #include "support/maps.hpp"
 
 using namespace navbench;
@@ -126,6 +128,50 @@ TEST(PolygonVisibility, GridsAsPolygonsMatchTheDefinition) {
       {"..@..@..", ".@.@@.@.", "@..@@..@", ".@....@.", "..@..@.."}};
   for (const auto& rows : hand) check_map(grid_to_polygon_map(testmaps::grid_from(rows)), 60, rng, compared);
   EXPECT_GT(compared, 1000);
+}
+
+// The walk (PolygonVisibility::segment_inside, segment_valid's fast path): every segment it
+// certifies lies in the free space and every one it refuses does not, by Boost.Geometry's covered_by
+// on the free space's polygons, and it decides a share of the pairs either way (so that a walk that
+// decided nothing, or everything, fails here).
+TEST(PolygonVisibility, SegmentInsideOnlyWhereFree) {
+  std::mt19937_64 rng(65);
+  long certified = 0, refused = 0, pairs = 0;
+  auto check = [&](const Map& m) {
+    const FreeSpace fs(m);
+    const PolygonVisibility vis(fs);
+    ASSERT_TRUE(vis.usable()) << m.name;
+    const BgMultiPolygon free = polygon_free_space(m.polygons);
+    const auto pts = probes(fs, m, 60, rng);
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      for (std::size_t j = i + 1; j < pts.size(); j += 1 + rng() % 7) {
+        ++pairs;
+        const int w = vis.segment_inside(pts[i], pts[j]);
+        if (w == 0) continue;
+        (w > 0 ? certified : refused)++;
+        boost::geometry::model::linestring<BgPoint> l;
+        l.push_back(BgPoint(pts[i].x, pts[i].y));
+        l.push_back(BgPoint(pts[j].x, pts[j].y));
+        ASSERT_EQ(boost::geometry::covered_by(l, free), w > 0) << m.name << ": " << pts[i].x << "," << pts[i].y << " - " << pts[j].x << "," << pts[j].y;
+        ASSERT_EQ(fs.segment_valid(pts[i], pts[j]), w > 0) << m.name;
+      }
+  };
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    PolygonMapOptions o;
+    o.obstacles = 4 + int(seed % 9);
+    o.vertices = 3 + int(seed * 5 % 14);
+    o.touching = seed % 3 == 0 ? 60 : 20;
+    o.seed = seed;
+    check(make_polygon_map(o));
+    if (HasFatalFailure()) return;
+  }
+  for (int t = 0; t < 8; ++t) {
+    check(grid_to_polygon_map(testmaps::random_grid(6 + int(rng() % 18), 6 + int(rng() % 14), 0.2, rng)));
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(certified, pairs / 20) << certified << " of " << pairs;
+  EXPECT_GT(refused, pairs / 20) << refused << " of " << pairs;
+  EXPECT_LT(certified + refused, pairs) << "every pair decided";
 }
 
 TEST(PolygonVisibility, HandDrawnPolygonsMatchTheDefinition) {

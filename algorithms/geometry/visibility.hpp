@@ -44,6 +44,13 @@ class PolygonVisibility {
   // p lies in the closed free space: by point location in the triangulation (CGAL's walk from a
   // vertex near p, exact predicates): on a triangle of the free space, or on its boundary.
   bool point_free(Point p) const;
+  // The segment a-b by a walk along the triangulation from a's triangle (exact orientations):
+  // 1 when it certainly lies in the free space (a and b inside free triangles, the segment passing
+  // from one to the next only through the inside of edges that are no ring's); -1 when it certainly
+  // does not (from a inside a free triangle it crosses a ring edge at a point inside that edge,
+  // which the definition refuses); 0 decides nothing (a vertex on the way, an end on an edge or
+  // outside the free triangles): FreeSpace::segment_valid then applies the definition.
+  int segment_inside(Point a, Point b) const;
   // Triangles of the triangulation (statistics, memory).
   std::size_t triangles() const;
   std::size_t memory_bytes() const;
