@@ -639,13 +639,11 @@ TEST(QuadTree, PolygonLeavesEqualTheDefinition) {
   for (const Point d : {Point{4, 2}, Point{-3.375, 5.25}}) {
     Map m = polygon_map();
     m.name += " moved";
-    for (PolygonShape* sh : {&m.polygons.walkable})
-      for (auto& ring : sh->rings)
-        for (Point& p : ring) p = {p.x + d.x, p.y + d.y};
+    auto move = [d](Point& p) { p = {p.x + d.x, p.y + d.y}; };
+    for (auto& ring : m.polygons.walkable.rings) std::for_each(ring.begin(), ring.end(), move);
     for (PolygonShape& sh : m.polygons.obstacles)
-      for (auto& ring : sh.rings)
-        for (Point& p : ring) p = {p.x + d.x, p.y + d.y};
-    m.min = {m.min.x + d.x, m.min.y + d.y}, m.max = {m.max.x + d.x, m.max.y + d.y};
+      for (auto& ring : sh.rings) std::for_each(ring.begin(), ring.end(), move);
+    move(m.min), move(m.max);
     maps.push_back(std::move(m));
   }
   for (const Map& m : maps) {
