@@ -9,7 +9,6 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/terrain.hpp"
-#include "harness/cli/arguments.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/run.hpp"
 #include "search/heuristic.hpp"
@@ -115,16 +114,6 @@ TEST(Threads, ReferenceCostsEqualOneThread) {
   ASSERT_EQ(costs[0].size(), 12u);
   EXPECT_GE(std::count_if(costs[0].begin(), costs[0].end(), [](const auto& c) { return c.has_value(); }), 6);
   EXPECT_EQ(costs[1], costs[0]);
-}
-
-TEST(Threads, BadCountIsRefused) {
-  auto threads = [](const std::string& n) {
-    return parse_run_args({"--map", "m.map", "--rep", "grid8", "--out", "o", "--threads", n})->unit.threads;
-  };
-  EXPECT_THROW(threads("0"), std::invalid_argument);
-  EXPECT_THROW(threads("2x"), std::invalid_argument);
-  EXPECT_THROW(threads("5000"), std::invalid_argument);
-  EXPECT_EQ(threads("3"), 3);
 }
 
 }  // namespace

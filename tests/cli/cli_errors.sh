@@ -67,6 +67,8 @@ expect_error bad_search "unknown search 'dijkstra' .astar, theta, lazy-theta." r
 expect_error empty_search_item "unknown search ''" run --map "$m" --rep grid8 --search theta, --out "$tmp/r"
 expect_error bad_limit '--limit: needs a positive integer' run --map "$m" --rep grid8 --limit -3 --out "$tmp/r"
 expect_error bad_threads '--threads: needs a positive integer' run --map "$m" --rep grid8 --threads 0 --out "$tmp/r"
+expect_error text_threads "--threads: needs a positive integer up to 1024, got '2x'" run --map "$m" --rep grid8 --threads 2x --out "$tmp/r"
+expect_error many_threads "--threads: needs a positive integer up to 1024, got '5000'" run --map "$m" --rep grid8 --threads 5000 --out "$tmp/r"
 expect_error negative_radius "--radius needs numbers >= 0, got '-0.5'" run --map "$m" --rep grid8 --radius -0.5 --out "$tmp/r"
 expect_error text_radius "--radius needs numbers >= 0, got 'abc'" run --map "$m" --rep grid8 --radius abc --out "$tmp/r"
 expect_error nan_radius "--radius needs numbers >= 0, got 'nan'" run --map "$m" --rep grid8 --radius nan --out "$tmp/r"
