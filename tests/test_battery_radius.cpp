@@ -21,6 +21,9 @@
 #include "support/floors.hpp"
 #include "support/radius.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_battery_radius {
+
 using namespace navbench;
 using namespace testradius;
 
@@ -249,3 +252,5 @@ TEST(RadiusOptimum, CorridorExactlyTwoRWide) {
 }
 
 }  // namespace
+
+}  // namespace test_battery_radius

@@ -24,6 +24,9 @@
 #include "support/maps.hpp"
 #include "support/radius.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_battery_theta {
+
 using namespace navbench;
 using namespace testradius;
 
@@ -207,3 +210,5 @@ INSTANTIATE_TEST_SUITE_P(Registry, ThetaBattery,
                          testbattery::test_name);
 
 }  // namespace
+
+}  // namespace test_battery_theta

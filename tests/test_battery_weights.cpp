@@ -24,6 +24,9 @@
 #include "support/floors.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_battery_weights {
+
 using namespace navbench;
 
 namespace {
@@ -239,3 +242,5 @@ INSTANTIATE_TEST_SUITE_P(Registry, WeightsBattery,
                          testbattery::test_name);
 
 }  // namespace
+
+}  // namespace test_battery_weights

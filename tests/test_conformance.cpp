@@ -23,6 +23,9 @@
 #include "support/hand_maps.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_conformance {
+
 using namespace navbench;
 
 namespace {
@@ -402,3 +405,5 @@ TEST(Batteries, EachRunsOnTheEntriesDeclaringItsCapability) {
 }
 
 }  // namespace
+
+}  // namespace test_conformance

@@ -18,6 +18,9 @@
 #include "search/heuristic.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_corner_lattice {
+
 using namespace navbench;
 
 namespace {
@@ -197,3 +200,5 @@ TEST(CornerLattice, ThetaIsValidAndNeverBelowTheOptimumUnderBothSqueezeRules) {
     }
   EXPECT_GT(rows_checked, 600u);
 }
+
+}  // namespace test_corner_lattice

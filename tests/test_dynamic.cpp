@@ -27,7 +27,7 @@
 #include "search/workspace.hpp"
 
 namespace navbench {
-namespace {
+namespace test_dynamic {
 
 const char* kPatches =
     "type patch\npatches 2\npatch 0\nheight 2\nwidth 3\nmap\n@.@\n...\npatch 1\nheight 1\nwidth 1\nmap\n.\n";
@@ -354,11 +354,11 @@ TEST(DynamicGenerate, EveryKindReplaysWithGrid8EqualToTheCosts) {
   EXPECT_THROW(validate(bad), std::invalid_argument);
 }
 
-}  // namespace
+}  // namespace test_dynamic
 }  // namespace navbench
 
 namespace navbench {
-namespace {
+namespace test_dynamic {
 
 // navmesh-tiles after updates: the same cells, portals and graph as a fresh build of the same map
 // (ids aside); the cells cover exactly the free cells; triangles connected in a fresh build
@@ -567,5 +567,5 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
   }
 }
 
-}  // namespace
+}  // namespace test_dynamic
 }  // namespace navbench

@@ -17,6 +17,9 @@
 #include "datasets/wkt.hpp"
 #include "geometry/free_space.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_generate {
+
 using namespace navbench;
 
 namespace {
@@ -619,3 +622,5 @@ TEST(BundledMaps, EqualAFreshGeneration) {
     EXPECT_EQ(int(sloaded.lines.size()), b.queries);
   }
 }
+
+}  // namespace test_generate

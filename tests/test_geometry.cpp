@@ -19,6 +19,9 @@
 #include "support/data.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_geometry {
+
 using namespace navbench;
 using testmaps::grid_from;
 using testmaps::random_grid;
@@ -370,3 +373,5 @@ TEST(FreeSpacePolygon, AgreesWithBoostCoveredByOnRandomSegments) {
   EXPECT_GT(inside, agree / 10);
   EXPECT_LT(inside, agree - agree / 10);
 }
+
+}  // namespace test_geometry

@@ -11,6 +11,9 @@
 #include "geometry/free_space.hpp"
 #include "geometry/polygons.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_geometry_wkt {
+
 using namespace navbench;
 
 namespace {
@@ -90,3 +93,5 @@ TEST(Wkt, LoadNamesAndRoundTrip) {
         for (double y1 = 0; y1 <= 4; y1 += 1) ASSERT_EQ(a.segment_valid({x0, y0}, {x1, y1}), b.segment_valid({x0, y0}, {x1, y1}));
   EXPECT_THROW(load_wkt_map((dir / "missing.wkt").string()), base::InputError);
 }
+
+}  // namespace test_geometry_wkt

@@ -29,6 +29,9 @@
 #include "harness/run/timed_build.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_gppc {
+
 using namespace navbench;
 using namespace navbench::gppc;
 namespace fs = std::filesystem;
@@ -437,3 +440,5 @@ TEST(Gppc, StoreKeepsThePreprocessingForTheNextRun) {
   EXPECT_THROW(parse_rep_option("gppc:path=" + entry("anyangle-visibility") + ",track=anyangle,store=" + (t.dir / "file").string()),
                std::invalid_argument);
 }
+
+}  // namespace test_gppc

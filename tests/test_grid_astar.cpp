@@ -9,6 +9,9 @@
 #include "search/workspace.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_grid_astar {
+
 using namespace navbench;
 
 static double solve(AnyRepresentation& rep, Point s, Point g, Query* out = nullptr, std::size_t* exp = nullptr) {
@@ -49,3 +52,5 @@ TEST(GridAStar, Unreachable) {
   // the workspace is reused: the next query is right again
   EXPECT_NEAR(solve(*rep, {0.5, 0.5}, {0.5, 2.5}), 2.0, 1e-12);
 }
+
+}  // namespace test_grid_astar

@@ -16,6 +16,9 @@
 #include "geometry/polygons.hpp"
 #include "support/data.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_map_formats {
+
 using namespace navbench;
 namespace fs = std::filesystem;
 
@@ -416,3 +419,5 @@ TEST(PolyanyaScenario, PointScenariosRead) {
   ASSERT_EQ(s.lines.size(), 1u);
   EXPECT_DOUBLE_EQ(s.lines[0].sy, 2.25);
 }
+
+}  // namespace test_map_formats

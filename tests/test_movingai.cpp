@@ -12,6 +12,9 @@
 #include "search/workspace.hpp"
 #include "support/data.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_movingai {
+
 using namespace navbench;
 
 namespace {
@@ -184,3 +187,5 @@ TEST(MovingAiScenarioData, RealMapRoundTrip) {
 }
 
 }  // namespace
+
+}  // namespace test_movingai

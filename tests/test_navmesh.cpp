@@ -25,6 +25,9 @@
 #include "support/data.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_navmesh {
+
 using namespace navbench;
 using testmaps::grid_from;
 
@@ -730,3 +733,5 @@ INSTANTIATE_TEST_SUITE_P(Maps, NavMeshRealMapsData,
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            return s;
                          });
+
+}  // namespace test_navmesh

@@ -25,6 +25,9 @@
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_navmesh_update {
+
 using namespace navbench;
 
 namespace {
@@ -353,3 +356,5 @@ TEST(NavMeshUpdateData, Arena2Scenario) {
 }
 
 }  // namespace
+
+}  // namespace test_navmesh_update

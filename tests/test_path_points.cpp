@@ -15,6 +15,9 @@
 #include "search/heuristic.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_path_points {
+
 using namespace navbench;
 
 namespace {
@@ -96,3 +99,5 @@ TEST(PathPoints, NoRepeatedPointOnAnyRepresentationSearchOrSmoothing) {
   }
   EXPECT_GT(paths, 5000);  // the battery did run: most queries are connected on these maps
 }
+
+}  // namespace test_path_points

@@ -14,6 +14,9 @@
 #include "geometry/path_quality.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_path_quality {
+
 using namespace navbench;
 
 namespace {
@@ -178,3 +181,5 @@ TEST(PathQuality, DiscPathGrazingAtR) {
     EXPECT_NEAR(brute_turn(fine), 90.0, 1e-6);
   }
 }
+
+}  // namespace test_path_quality

@@ -12,6 +12,9 @@
 #include "search/heuristic.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_prm {
+
 using namespace navbench;
 
 namespace {
@@ -118,3 +121,5 @@ TEST(Prm, EdgesAfterAnUpdateAreValidOnTheNewMap) {
 }
 
 }  // namespace
+
+}  // namespace test_prm

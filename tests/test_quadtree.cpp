@@ -31,6 +31,9 @@
 #include "support/data.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_quadtree {
+
 using namespace navbench;
 using testmaps::grid_from;
 
@@ -721,3 +724,5 @@ TEST(QuadTreeData, MovingAiMapsValidAndComplete) {
     EXPECT_GT(solved, 0u);
   }
 }
+
+}  // namespace test_quadtree

@@ -13,6 +13,9 @@
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_radius_funnel {
+
 using namespace navbench;
 
 namespace {
@@ -86,3 +89,5 @@ TEST(RadiusFunnel, TooWideADiscGivesAnInvalidPath) {
 }
 
 }  // namespace
+
+}  // namespace test_radius_funnel

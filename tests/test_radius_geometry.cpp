@@ -16,6 +16,9 @@
 
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_radius_geometry {
+
 using namespace navbench;
 using testmaps::grid_from;
 using testmaps::random_grid;
@@ -528,3 +531,5 @@ TEST(RadiusValidity, MalformedPaths) {
   EXPECT_THROW(rv.path_valid_radius(arc({1.5, 2}, {2, 2}, {2, 1.5}), 0), std::invalid_argument);
   EXPECT_TRUE(rv.path_valid_radius(arc({2, 2}, {2, 2}, {2, 2}), 0));  // a zero arc of the point agent
 }
+
+}  // namespace test_radius_geometry

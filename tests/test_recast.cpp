@@ -16,7 +16,7 @@
 #include "support/maps.hpp"
 
 namespace navbench {
-namespace {
+namespace test_recast {
 
 // A 40 x 40 map of separated axis-aligned rectangles.
 Map rectangles() {
@@ -377,5 +377,5 @@ TEST(Recast, UpdatesDeclineOtherMaps) {
   EXPECT_FALSE(r.update(other, {{0, 0, 0}}));
 }
 
-}  // namespace
+}  // namespace test_recast
 }  // namespace navbench

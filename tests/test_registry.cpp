@@ -19,6 +19,9 @@
 #include "representations/visgraph/visgraph.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_registry {
+
 using namespace navbench;
 
 namespace {
@@ -126,3 +129,5 @@ TEST(Registry, DeclaredUpdateKindIsWhatTheAdapterReports) {
     EXPECT_EQ(rep->update_is_approximate(), e.caps.update_approximate) << e.name;
   }
 }
+
+}  // namespace test_registry

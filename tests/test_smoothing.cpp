@@ -22,6 +22,9 @@
 #include "smoothing/los.hpp"
 #include "smoothing/smoothing.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_smoothing {
+
 using namespace navbench;
 
 namespace {
@@ -810,3 +813,5 @@ TEST(SmoothingOracle, KnownSegments) {
 }
 
 }  // namespace
+
+}  // namespace test_smoothing

@@ -17,6 +17,9 @@
 #include "support/data.hpp"
 #include "support/floors.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_smoothing_maps {
+
 using namespace navbench;
 
 namespace {
@@ -103,3 +106,5 @@ TEST(SmoothingMapsData, Den520dEveryRepresentation) {
 }
 
 }  // namespace
+
+}  // namespace test_smoothing_maps

@@ -19,6 +19,9 @@
 #include "representations/visgraph/visgraph.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_squeeze {
+
 using namespace navbench;
 
 namespace {
@@ -116,3 +119,5 @@ TEST(Squeeze, VisgraphPinchAllowRefusesWhatItCannotHold) {
   EXPECT_FALSE(b.rep);
   EXPECT_NE(b.unsupported.find("grid map"), std::string::npos);
 }
+
+}  // namespace test_squeeze

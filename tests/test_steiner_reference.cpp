@@ -22,6 +22,9 @@
 #include "support/data.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_steiner_reference {
+
 using namespace navbench;
 
 namespace {
@@ -354,3 +357,5 @@ TEST(SteinerReferenceData, RealWeightedMapSoundAndAtMostOctile) {
   std::cout << "[ steiner ] icecrown S=2,W=5: " << cheaper << " of 8 queries more than 0.1 % below the octile optimum\n";
   EXPECT_GE(cheaper, 6);  // any-angle paths beat the 8-connected ones by more than 0.1 % on long queries
 }
+
+}  // namespace test_steiner_reference

@@ -23,6 +23,9 @@
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_subgoal {
+
 using namespace navbench;
 using testmaps::grid_from;
 
@@ -428,3 +431,5 @@ TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
     EXPECT_LT(scans, full / 2) << "updates should scan only near the changes";
   }
 }
+
+}  // namespace test_subgoal

@@ -25,6 +25,9 @@
 
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_tangent_graph {
+
 using namespace navbench;
 using testmaps::grid_from;
 using testmaps::random_grid;
@@ -541,3 +544,5 @@ TEST(TangentGraph, Generated128Timing) {
     }
   }
 }
+
+}  // namespace test_tangent_graph

@@ -23,6 +23,9 @@
 #include "smoothing/smoothing.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_terrain {
+
 using namespace navbench;
 namespace fs = std::filesystem;
 
@@ -379,3 +382,5 @@ TEST(Terrain, CellsDoNotStraddleWeightBorders) {
   auto one = find_representation("quadtree")->build(plain, p2);
   EXPECT_LT(one->structure().size(), rep->structure().size());  // unweighted: one 8 x 8 cell
 }
+
+}  // namespace test_terrain

@@ -13,6 +13,9 @@
 #include "search/heuristic.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_theta {
+
 using namespace navbench;
 
 namespace {
@@ -76,3 +79,4 @@ TEST(Theta, BeatsPostSmoothingAndLazyTestsLess) {
   }
 }
 
+}  // namespace test_theta

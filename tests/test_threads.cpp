@@ -14,6 +14,9 @@
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_threads {
+
 using namespace navbench;
 
 namespace {
@@ -117,3 +120,5 @@ TEST(Threads, ReferenceCostsEqualOneThread) {
 }
 
 }  // namespace
+
+}  // namespace test_threads

@@ -18,6 +18,9 @@
 #include "support/hub_labels.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_visgraph {
+
 using namespace navbench;
 using testmaps::grid_from;
 using testmaps::random_grid;
@@ -736,3 +739,5 @@ TEST(VisGraph, SkipAngularRangesMatchEveryArcTest) {
   std::cout << "[ visgraph ] skip=1 angular ranges: " << compared << " points, " << links << " links equal\n";
   EXPECT_GT(compared, 1000u);
 }
+
+}  // namespace test_visgraph

@@ -27,6 +27,9 @@
 #include "support/data.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_visgraph_weighted {
+
 using namespace navbench;
 
 namespace {
@@ -613,3 +616,5 @@ TEST(VisgraphWeighted, Parameters) {
   EXPECT_EQ(va.graph().num_edges(), vb.graph().num_edges());
   EXPECT_FALSE(va.weighted());
 }
+
+}  // namespace test_visgraph_weighted

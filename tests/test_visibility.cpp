@@ -23,6 +23,9 @@
 #include "geometry/visibility.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_visibility {
+
 using namespace navbench;
 
 namespace {
@@ -271,3 +274,5 @@ TEST(PolygonFreeSpace, ManyObstaclesMatchOneOverlay) {
     ASSERT_TRUE(bg::is_valid(fast)) << m.name;
   }
 }
+
+}  // namespace test_visibility

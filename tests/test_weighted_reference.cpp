@@ -24,6 +24,9 @@
 #include "search/workspace.hpp"
 #include "support/maps.hpp"
 
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_weighted_reference {
+
 using namespace navbench;
 
 namespace {
@@ -225,3 +228,5 @@ TEST(WeightedReference, IsABoundOnMapsWithObstaclesInsideRegions) {
   }
   std::cout << "[ weighted ] least (other path's cost / reference - 1) over 24 maps: " << least << "\n";
 }
+
+}  // namespace test_weighted_reference
