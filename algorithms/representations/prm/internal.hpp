@@ -1,5 +1,6 @@
-// What build.cpp, query.cpp and update.cpp of the roadmap share: the samples' rtree.
+// What build.cpp, query.cpp and update.cpp of the roadmap share: the samples' rtree, the update's boxes.
 #pragma once
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,14 @@ using RoadmapBox = bg::model::box<RoadmapPoint>;
 struct Roadmap::Index {
   using Value = std::pair<RoadmapPoint, Vertex>;
   bgi::rtree<Value, bgi::rstar<16>> tree;
+};
+
+// The candidate edges' bounding boxes in an rtree: which to test again when cells change (update.cpp).
+// Here, not in update.cpp: the constructors and destructor (build.cpp) destroy update_, which needs
+// the type complete; a unity batch hid that, build.cpp compiled alone (Debug, coverage) did not.
+struct Roadmap::UpdateState {
+  using Value = std::pair<RoadmapBox, std::uint32_t>;
+  bgi::rtree<Value, bgi::rstar<16>> boxes;
 };
 
 }  // namespace navbench

@@ -9,12 +9,6 @@
 
 namespace navbench {
 
-// The candidate edges' bounding boxes in an rtree: which to test again when cells change.
-struct Roadmap::UpdateState {
-  using Value = std::pair<RoadmapBox, std::uint32_t>;
-  bgi::rtree<Value, bgi::rstar<16>> boxes;
-};
-
 bool Roadmap::update(const Map& m, const std::vector<CellChange>& changed) {
   const GridMap& was = free_->map().grid;
   if (m.kind != MapKind::grid || free_->map().kind != MapKind::grid || m.grid.width != was.width || m.grid.height != was.height)
