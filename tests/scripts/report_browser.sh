@@ -47,7 +47,7 @@ cat "$out/browser.log"
 printf '{"maps": ["%s"], "representations": ["grid8", "visgraph"], "smoothing": ["none", "los"], "seed": 1}\n' \
   "$src/datasets/maps/hand" > "$out/sweep.json"
 step sweep "$nb" sweep "$out/sweep.json" --out "$out/sweep"
-step report_sweep "$navpy" "$src/scripts/report.py" "$out/sweep" --out "$out/sweep-report"
+step report_sweep "$navpy" "$src/scripts/report.py" "$out/sweep" --out "$out/sweep-report" --figures none
 step sweep_rows "$navpy" -c "import pandas as pd, sys
 s = pd.read_csv('$out/sweep-report/summary.csv'); r = pd.read_csv('$out/sweep/results.csv')
 s = s[s['scope'] == 'all maps']
@@ -62,7 +62,7 @@ step run_dyn "$nb" run --dynamic "$out/dyn-src/doors.scen" --rep grid8,quadtree 
   --checkopt --rebuild-baseline --out "$dyn/doors"
 step threads "$src/scripts/thread-scaling" --navbench "$nb" --map "$src/datasets/maps/generated/maze-4-128.map" \
   --rep grid8 --rep visgraph --threads 1,2 --limit 40 --out "$dyn"
-step report_dyn "$navpy" "$src/scripts/report.py" "$dyn" --out "$out/dyn-report"
+step report_dyn "$navpy" "$src/scripts/report.py" "$dyn" --out "$out/dyn-report" --figures none
 for text in "<section id='dynamic'>" "<figure id='fig-update_vs_cells' class='chart'>" "<section id='threads'>" \
             "<figure id='fig-threads' class='chart'>" "id='updates-table'"; do
   if grep -qF -- "$text" "$out/dyn-report/report.html"; then echo "ok:   dyn report has $text"
@@ -84,7 +84,7 @@ PYEOF
 step browser_dyn "$navpy" "$src/tests/scripts/check_report_browser.py" "$out/dyn-report" "$dyn/doors.csv" \
   "$out/dyn-screenshot.png"
 # The committed fixture: legacy 'error ... not applicable' rows, an invalid path, every status.
-step report_tiny "$navpy" "$src/scripts/report.py" "$src/tests/scripts/data/tiny" --out "$out/tiny"
+step report_tiny "$navpy" "$src/scripts/report.py" "$src/tests/scripts/data/tiny" --out "$out/tiny" --figures none
 step browser_tiny "$navpy" "$src/tests/scripts/check_report_browser.py" "$out/tiny" "$src/tests/scripts/data/tiny.csv" \
   "$out/tiny-screenshot.png"
 [ "$fail" -eq 0 ] && echo "report browser checks passed; screenshot: $bld/report-screenshot.png"

@@ -42,7 +42,7 @@ def main() -> int:
                     "--rep", "quadtree:merge=1",
                     "--smoothing", "none,los,funnel", "--limit", "25", "--out", out, "--quiet"], check=True)
     subprocess.run([os.path.join(root, "scripts/navpy.sh"), os.path.join(root, "scripts/report.py"), out + ".csv",
-                    "--out", os.path.join(tmp, "report")], check=True, stdout=subprocess.DEVNULL)
+                    "--out", os.path.join(tmp, "report"), "--figures", "none"], check=True, stdout=subprocess.DEVNULL)
     fails = []
     times, gaps, rep_of, maps_seen = defaultdict(list), defaultdict(list), {}, set()
     unapplicable = defaultdict(set)  # representation -> labels with a not_applicable row

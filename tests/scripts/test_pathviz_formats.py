@@ -67,7 +67,7 @@ def main():
         check(len(pics) == 1 and os.path.getsize(os.path.join(out, pics[0])) > 5000, f"{name}: path picture {pics}")
         # The report: the map in metres, its median lengths times the resolution.
         rep = os.path.join(tmp, name + "-report")
-        run(pathviz[:1] + [os.path.join(root, "scripts/report.py"), prefix, "--out", rep, "--paths-dir", out, "--boot", "200"])
+        run(pathviz[:1] + [os.path.join(root, "scripts/report.py"), prefix, "--out", rep, "--paths-dir", out, "--boot", "200", "--figures", "none"])
         page = open(os.path.join(rep, "report.html"), encoding="utf-8").read()
         check("id='metres'" in page, f"{name}: no Maps in metres section")
         with open(prefix + ".csv", newline="") as f:

@@ -54,7 +54,7 @@ def main() -> int:
                     "grid8,visgraph", "--search", "astar,theta,lazy-theta", "--smoothing", "none,los", "--limit", "30",
                     "--out", out, "--quiet"], check=True)
     subprocess.run([os.path.join(root, "scripts/navpy.sh"), os.path.join(root, "scripts/report.py"), out + ".csv",
-                    "--out", os.path.join(tmp, "report")], check=True, stdout=subprocess.DEVNULL)
+                    "--out", os.path.join(tmp, "report"), "--figures", "none"], check=True, stdout=subprocess.DEVNULL)
     fails = []
     sums = defaultdict(lambda: [0, 0.0, 0.0])
     with open(out + ".csv") as f:

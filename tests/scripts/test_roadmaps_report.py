@@ -23,7 +23,7 @@ def run(nb, root, tmp, reps, name):
         args += ["--rep", r]
     subprocess.run(args, check=True, stderr=subprocess.DEVNULL)
     subprocess.run([os.path.join(root, "scripts/navpy.sh"), os.path.join(root, "scripts/report.py"), out + ".csv",
-                    "--out", os.path.join(tmp, name + "-report")], check=True, stdout=subprocess.DEVNULL)
+                    "--out", os.path.join(tmp, name + "-report"), "--figures", "none"], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(tmp, name + "-report/report.html"), encoding="utf-8") as f:
         return out, f.read()
 

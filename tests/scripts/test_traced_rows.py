@@ -28,7 +28,7 @@ def label(search, smoothing):  # the configuration label of docs/path-quality.md
 
 def report(root, prefix, out):
     subprocess.run([os.path.join(root, "scripts/navpy.sh"), os.path.join(root, "scripts/report.py"), prefix + ".csv",
-                    "--out", out], check=True, stdout=subprocess.DEVNULL)
+                    "--out", out, "--figures", "none"], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "summary.csv")) as f:  # by (representation as in the rows, smoothing label)
         table = {(re.sub(r" \(.*\)$", "", r["representation"]), r["smoothing"]): r for r in csv.DictReader(f)
                  if r["scope"] == "all maps"}
