@@ -6,7 +6,8 @@ is the sum of its session log.
    whose finding is the committed regression input finding-int-max-vertices (fixed: 0 open), one of
    fuzz_wkt with a crash not kept in the corpus (open), coverage for pgm only. The rows sum
    executions and CPU seconds, take edges and features from the last session, give the lines of
-   the latest coverage entry, "not measured" where there is none, and count open findings.
+   the latest coverage entry (whole files, and within the functions reached), "not measured" where
+   there is none, and count open findings.
 2. The committed record, docs/measurements/17-fuzz.json, against its committed log
    (docs/measurements/17-fuzz/): `record` written again from the log gives the same rows, so the
    table holds no figure the log does not."""
@@ -56,21 +57,24 @@ def main():
             f.writelines(json.dumps(s) + "\n" for s in sessions)
         with open(os.path.join(out, "coverage.jsonl"), "w") as f:
             f.write(json.dumps({"target": "pgm", "commit": "abc1234", "inputs": 9, "lines": {"datasets/image.cpp": [1, 2]}}) + "\n")
-            f.write(json.dumps({"target": "pgm", "commit": "abc1234", "inputs": 9, "lines": {"datasets/image.cpp": [108, 135]}}) + "\n")
+            f.write(json.dumps({"target": "pgm", "commit": "abc1234", "inputs": 9, "lines": {"datasets/image.cpp": [108, 135]},
+                                "reached": {"datasets/image.cpp": [108, 123, 7], "datasets/ros_map.cpp": [0, 0, 0]}}) + "\n")
         template = os.path.join(tmp, "17-fuzz.json")
         shutil.copy(RECORD, template)
         rows = record(out, template)
         expect("targets", sorted(rows), ["`fuzz_mesh`", "`fuzz_pgm`", "`fuzz_wkt`"])
-        pgm = rows.get("`fuzz_pgm`", {"cells": [""] * 9})["cells"]
+        pgm = rows.get("`fuzz_pgm`", {"cells": [""] * 10})["cells"]
         expect("pgm executions (both machines' sessions)", pgm[2], "11,500,000")
         expect("pgm CPU-s", pgm[3], "220")
         expect("pgm executions per CPU-s", pgm[4], "52,154")
         expect("pgm edges and features (last session)", pgm[5:7], ["371", "742"])
         expect("pgm lines (latest coverage)", pgm[7], "image.cpp 108/135 (80 %)")
-        expect("pgm findings", pgm[8], "0 (0 open)")
-        expect("mesh lines", rows.get("`fuzz_mesh`", {"cells": [""] * 9})["cells"][7], "not measured")
-        expect("mesh finding kept in the corpus", rows.get("`fuzz_mesh`", {"cells": [""] * 9})["cells"][8], "1 (0 open)")
-        expect("wkt finding not kept", rows.get("`fuzz_wkt`", {"cells": [""] * 9})["cells"][8], "1 (1 open)")
+        expect("pgm lines in the functions reached (a file none reached left out)", pgm[8], "image.cpp 108/123 (88 %) in 7")
+        expect("pgm findings", pgm[9], "0 (0 open)")
+        mesh = rows.get("`fuzz_mesh`", {"cells": [""] * 10})["cells"]
+        expect("mesh lines", mesh[7:9], ["not measured", "not measured"])
+        expect("mesh finding kept in the corpus", mesh[9], "1 (0 open)")
+        expect("wkt finding not kept", rows.get("`fuzz_wkt`", {"cells": [""] * 10})["cells"][9], "1 (1 open)")
         summary = subprocess.run([sys.executable, SCRIPT, "summary", "--out", out], capture_output=True, text=True, check=True).stdout
         expect("summary of pgm", [l for l in summary.splitlines() if l.startswith("pgm:")],
                ["pgm: 2 sessions, 11500000 executions in 222 s wall, 220 s CPU (52154/CPU-s), edges 371, features 742, "
