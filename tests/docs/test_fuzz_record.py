@@ -47,16 +47,14 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out")
-        os.makedirs(os.path.join(out, "mesh"))
-        os.makedirs(os.path.join(out, "wkt"))
-        # libFuzzer names a finding after its input's SHA-1. The mesh finding's file is not in OUT
-        # (a log carried to another machine): its name alone says it is the committed input.
+        os.makedirs(out)
+        # libFuzzer names a finding after its input's SHA-1, and no finding's file is in OUT (a log
+        # carried to another machine): the name alone says whether it is a committed input.
         with open(os.path.join(ROOT, "tests", "fuzz", "corpus", "mesh", "finding-int-max-vertices"), "rb") as f:
             mesh_crash = "crash-" + hashlib.sha1(f.read()).hexdigest()
-        with open(os.path.join(out, "wkt", "crash-0002"), "w") as f:
-            f.write("POLYGON((")
+        wkt_crash = "crash-" + hashlib.sha1(b"POLYGON((").hexdigest()
         sessions = [session("pgm", 1, 6_000_000, 120.0, 300), session("pgm", 1, 5_500_000, 100.5, 371),
-                    session("mesh", 1, 1_000, 10.0, 50, [mesh_crash]), session("wkt", 1, 2_000, 4.0, 60, ["crash-0002"])]
+                    session("mesh", 1, 1_000, 10.0, 50, [mesh_crash]), session("wkt", 1, 2_000, 4.0, 60, [wkt_crash])]
         with open(os.path.join(out, "sessions.jsonl"), "w") as f:
             f.writelines(json.dumps(s) + "\n" for s in sessions)
         with open(os.path.join(out, "coverage.jsonl"), "w") as f:
