@@ -54,7 +54,7 @@ def main():
             mesh_crash = "crash-" + hashlib.sha1(f.read()).hexdigest()
         wkt_crash = "crash-" + hashlib.sha1(b"POLYGON((").hexdigest()
         sessions = [session("pgm", 1, 6_000_000, 120.0, 300), session("pgm", 1, 5_500_000, 100.5, 371),
-                    session("mesh", 1, 1_000, 10.0, 50, [mesh_crash]), session("wkt", 1, 2_000, 4.0, 60, [wkt_crash])]
+                    session("mesh", 1, 1_000, 10.0, 5_000, [mesh_crash]), session("wkt", 1, 2_000, 4.0, 60, [wkt_crash])]
         with open(os.path.join(out, "sessions.jsonl"), "w") as f:
             f.writelines(json.dumps(s) + "\n" for s in sessions)
         with open(os.path.join(out, "coverage.jsonl"), "w") as f:
@@ -74,6 +74,7 @@ def main():
         expect("pgm lines in the functions reached (a file none reached left out)", pgm[8], "image.cpp 108/123 (88 %) in 7")
         expect("pgm findings", pgm[9], "0 (0 open)")
         mesh = rows.get("`fuzz_mesh`", {"cells": [""] * 10})["cells"]
+        expect("mesh edges and features, thousands separated as the other counts", mesh[5:7], ["5,000", "10,000"])
         expect("mesh lines", mesh[7:9], ["not measured", "not measured"])
         expect("mesh finding kept in the corpus", mesh[9], "1 (0 open)")
         expect("wkt finding not kept", rows.get("`fuzz_wkt`", {"cells": [""] * 10})["cells"][9], "1 (1 open)")
