@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from navreport.analysis import budget, terrain
-from navbench.candidates import pct, rule_text
+from navbench.candidates import NOT_RUN_RULE, pct, rule_text
 from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_sig, finite, slug, verdict_significant
 from navreport.analysis.rows import METRICS, facet_order, is_terrain_facet
 from navreport.io.results import OUTSIDE_NOTE, has_outside, rep_label
@@ -238,8 +238,8 @@ def outside_table(f) -> str:
         f"<td class='reason'>{esc(r['reason'])}</td></tr>" for _, r in rows.iterrows())
     n = len(rows)
     return (f"<table class='answer-table not-candidates' data-facet='{esc(f['title'])}' data-facet-key='{esc(f['key'])}'>"
-            f"<caption>Not candidates ({n}): <span class='note' style='font-weight:normal'>an invalid path or a missed "
-            "query keeps a configuration off the front, the verdict and the budgets (<a href='#missing'>why</a>)"
+            f"<caption>Not candidates ({n}): <span class='note' style='font-weight:normal'>an invalid path, a missed "
+            "query or a map not run keeps a configuration off the front, the verdict and the budgets (<a href='#missing'>why</a>)"
             "</span></caption><thead><tr><th>configuration</th>" + SHARE_HEADS +
             f"<th>median query<span class='unit'>µs</span></th><th>{'cost above ref.' if cost else 'mean gap'}"
             "<span class='unit'>%</span></th><th>why not</th></tr></thead><tbody>" + body + "</tbody></table>")
@@ -297,7 +297,7 @@ def shortfall(r) -> str:
     out = f" (<span class='warn'>{esc(', '.join(parts))}</span>)" if parts else ""
     # The maps counted apart (its numbers are over the others): said beside the name, listed under the tables.
     apart = [f"{what} {len(r[col])} map{'' if len(r[col]) == 1 else 's'}"
-             for col, what in (("unrun_maps", "not run on"), ("na_maps", "not applicable on"))
+             for col, what in (("unrun_maps", "not run on"), ("na_maps", "does not apply to"))
              if isinstance(r.get(col), tuple) and r[col]]
     return out + (f" <span class='note'>({esc(', '.join(apart))})</span>" if apart else "")
 
@@ -315,38 +315,50 @@ def notes_html(sc, a, first: bool) -> str:
     out = [f"{sc.queries:,} queries on {sc.maps} map(s). Medians and means; hover a number for its 95 % interval "
            f"and n; a name leads to its row in <a class='to-ranked' href='#table-{sc.slug}'>the ranked table</a>"
            + (" (weighted maps: the <a href='#terrain'>Terrain costs</a> table)" if first and a.terrain is not None else "")
-           + ". Marked columns: the front of the candidates that fit a budget per map (each budget a "
-             "configuration's own value)."]
+           + "."]
     facets = [f for f in facet_order(t.loc[t["layer"] > 0, "facet"]) if not is_terrain_facet(f)]
     if len(facets) > MAX_FACETS:
         out.append(f"{len(facets) - MAX_FACETS} more facet(s) ({esc(', '.join(facets[MAX_FACETS:]))}): in the ranked table.")
     out.append(esc(rule_text(a.widening)) + ": the fronts, the verdict and the budgets hold only those; valid % "
-               "is over the paths returned, solved % over the queries that have a path.")
+               "is over the paths returned, solved % over the queries that have a path (an optimum, or a valid path "
+               "of any configuration, says one exists). " + esc(NOT_RUN_RULE) + ".")
     if first:
         out.append(recast_standing(t))
     return "<p class='small'>" + " ".join(x for x in out if x) + "</p>" + apart_html(t)
 
 
 def apart_html(t) -> str:
-    """The maps some configuration of the scope did not run on or does not apply to (a map kind it
-    refuses, a sweep's skip_maps): counted apart, neither solved nor missed (SPEC §14), named, one
-    line per set of maps (folded)."""
-    groups: dict = {}  # (what, maps) -> configurations
+    """The maps some configuration of the scope has no verdict on, named with why (SPEC §14): those it
+    does not apply to (not_applicable rows, a map kind its build refuses, a declared cap), counted
+    apart, neither solved nor missed; and those it was not run on (a sweep's skip_maps, no run of it
+    included the map), which keep it off the candidates of the scope. One line per reason and set
+    of maps (folded)."""
+    groups: dict = {}  # (what, why, maps) -> configurations
     for _, r in t.iterrows():
-        for col, what in (("unrun_maps", "not run on"), ("na_maps", "not applicable on")):
+        why = dict(r.get("apart_why") or ())
+        for col, what in (("unrun_maps", "not run on"), ("na_maps", "does not apply to")):
             maps = r.get(col)
-            if isinstance(maps, tuple) and maps:
-                groups.setdefault((what, maps), []).append(name_of(r))
+            if not isinstance(maps, tuple) or not maps:
+                continue
+            by_why: dict = {}
+            for m in maps:
+                by_why.setdefault(why.get(m, ""), []).append(m)
+            for text, ms in by_why.items():
+                groups.setdefault((what, text, tuple(ms)), []).append(name_of(r))
     if not groups:
         return ""
-    n = len({c for cfgs in groups.values() for c in cfgs})
+    counts = {what: len({c for (w, _, _), cfgs in groups.items() if w == what for c in cfgs})
+              for what in ("does not apply to", "not run on")}
+    parts = ([f"{counts['does not apply to']} configuration{'' if counts['does not apply to'] == 1 else 's'} not "
+              "applying to some maps (counted apart, neither solved nor missed)"] if counts["does not apply to"] else []) + \
+            ([f"{counts['not run on']} not run on some maps (off the candidates of the scope)"] if counts["not run on"] else [])
     items = "".join(
         f"<li><b>{what} {len(maps)} map{'' if len(maps) == 1 else 's'}</b> "
-        f"({esc(', '.join(maps[:8]) + (', ...' if len(maps) > 8 else ''))}): {esc(', '.join(dict.fromkeys(cfgs)))}</li>"
-        for (what, maps), cfgs in sorted(groups.items(), key=lambda g: (g[0][0], len(g[0][1]))))
-    return (f"<details class='na apart'><summary>Counted apart, neither solved nor missed: {n} configuration"
-            f"{'' if n == 1 else 's'} on maps {'it was' if n == 1 else 'they were'} not run on or {'does' if n == 1 else 'do'} "
-            f"not apply to (a map kind refused, a sweep's skip_maps)</summary><ul class='na'>{items}</ul></details>")
+        f"({esc(', '.join(maps[:8]) + (', ...' if len(maps) > 8 else ''))}){': ' + esc(why) if why else ''} — "
+        f"{esc(', '.join(dict.fromkeys(cfgs)))}</li>"
+        for (what, why, maps), cfgs in sorted(groups.items(), key=lambda g: (g[0][0], g[0][1], len(g[0][2]))))
+    return (f"<details class='na apart'><summary>Maps without a verdict: {esc('; '.join(parts))}</summary>"
+            f"<ul class='na'>{items}</ul></details>")
 
 
 def recast_standing(t) -> str:
