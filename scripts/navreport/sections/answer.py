@@ -196,7 +196,21 @@ def facet_table(f) -> str:
     return (f"<table class='answer-table' data-facet='{esc(f['title'])}' data-facet-key='{esc(f['key'])}'>"
             f"<caption>{esc(caption[:1].upper() + caption[1:])}"
             f"<span class='note' style='font-weight:normal'>{esc(none)}</span></caption><thead>{head}"
-            "</thead><tbody>" + "".join(body) + "</tbody></table>" + outside_table(f))
+            "</thead><tbody>" + "".join(body) + "</tbody></table>" + marks_note(f, len(rows)) + outside_table(f))
+
+
+def marks_note(f, shown: int) -> str:
+    """Under a facet table: what its marked columns and its rows are (the budgets' thresholds said)."""
+    front = int((f["rows"]["layer"] == 1).sum())
+    out = [f"● front: the {front} candidate{'s' if front != 1 else ''} on the Pareto front (nothing both faster "
+           "and better)."]
+    if f["budgets"]:
+        out.append("● memory or build time ≤ X: the front of the candidates within that budget per map; X is a "
+                   "candidate's own value, the largest below the front's dearest point, which drops out.")
+    if shown > front:
+        out.append(f"{shown - front} row{'s are' if shown - front != 1 else ' is'} on a budget's front only "
+                   "(orange diamonds in the chart).")
+    return f"<p class='note marks-note' data-facet-key='{esc(f['key'])}'>{esc(' '.join(out))}</p>"
 
 
 # The candidate rule's two shares (python/navbench/candidates.py), in every facet and ranked table.
@@ -273,17 +287,19 @@ def verdict_text(facets: list) -> str:
         best, unit = ("cheapest", "% cost above ref.") if cost else ("shortest", "% gap")
         pre = f"<b>{esc(f['title'][:1].upper() + f['title'][1:])}</b>: " if f["title"] else ""
         first, last = front.iloc[0], front.iloc[-1]
+        extra = len(shown_rows(f)) - len(front)  # the table's rows besides the front: a budget's front only
+        more = (f" ({extra} more in its table on a memory or build-time budget's front only)" if extra else "")
         name = lambda r: (f"<b data-config='{esc(r['config'])}'>{esc(r['config'] if cost else name_of(r))}</b>"  # noqa: E731
                           + shortfall(r))
         if len(front) == 1:
             parts.append(f"{pre}{name(first)} is both the fastest and the {best} ({f_sig(first['time_median'])} µs, "
                          f"{gap_text(first['gap_mean'], cost)} {unit}; {f_sig(first.get('build_ms'))} ms and "
-                         f"{f_bytes(first.get('memory'))} per map to build)")
+                         f"{f_bytes(first.get('memory'))} per map to build){more}")
         else:
             parts.append(f"{pre}from {name(first)}, the fastest ({f_sig(first['time_median'])} µs, "
                          f"{gap_text(first['gap_mean'], cost)} {unit}), to {name(last)}, the {best} "
                          f"({f_sig(last['time_median'])} µs, {gap_text(last['gap_mean'], cost)} {unit}): "
-                         f"{len(front)} configurations on the front")
+                         f"{len(front)} configurations on the front{more}")
     return "; ".join(parts) + "." if parts else NO_ANSWER
 
 
