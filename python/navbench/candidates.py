@@ -221,7 +221,7 @@ def absent_table(rows, unrun=None, metas=None, recorded=()) -> pd.DataFrame:
                 parts.append(pd.DataFrame({
                     "map": m_here, "representation": rep,
                     "status": ["not_run" if m in skipped else "not_applicable" for m in m_here],
-                    "why": ["the sweep's skip_maps (its config in meta.json)" if m in skipped else
+                    "why": ["the sweep's skip_maps, from its config in meta.json" if m in skipped else
                             "its build refused the map; " + NOT_RECORDED for m in m_here]}))
     if not parts:
         return pd.DataFrame(columns=["map", "representation", "status", "why"])

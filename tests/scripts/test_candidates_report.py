@@ -318,6 +318,55 @@ def check_ranked(section, scope, want, fails):
             after_out = after_out or not ok
 
 
+def check_no_optimum(nb, root, code, tmp, fails):
+    """A run without the exact optimum (--no-optimum) on the polygon map (no octile optimum either) and
+    a grid map: the paths visgraph finds say which queries have a path, so prm's no_path there are
+    misses and prm is not a candidate on all maps; the polygon map's queries are judged too. Without
+    a gap there is no front: the verdict says the candidates are there, never that there are none."""
+    out = os.path.join(tmp, "noopt")
+    subprocess.run([nb, "run", "--map", os.path.join(root, "datasets/maps/hand/polygons.wkt"),
+                    os.path.join(root, "datasets/maps/generated/rooms-16-128.map"), "--rep", "visgraph",
+                    "--rep", "prm:samples=30", "--smoothing", "none", "--limit", str(LIMIT), "--no-optimum", "--quiet",
+                    "--out", out], check=True, stderr=subprocess.DEVNULL)
+    want = recompute([out + ".csv"])
+    all_maps = want[("all", "plain map")]
+    hand = want[("hand", "plain map")]
+    if not (all_maps["candidate"].get("visgraph · none · plain map") and not all_maps["candidate"].get("prm:samples=30 · none · plain map")
+            and hand.loc["visgraph · none · plain map", "with_path"] > 0):
+        fails.append(f"--no-optimum: visgraph a candidate, prm not, the polygon map's queries judged, expected:\n{all_maps}\n{hand}")
+    subprocess.run([os.path.join(code, "scripts/navpy.sh"), os.path.join(code, "scripts/report.py"), out + ".csv",
+                    "--out", out + "-report", "--figures", "none", "--boot", "200"], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out + "-report", "report.html"), encoding="utf-8") as f:
+        page = f.read()
+    tree = Tree()
+    tree.feed(page)
+    for section in tree.root.all("section"):
+        sid = section.attrs.get("id", "")
+        if not sid.startswith("answer-"):
+            continue
+        scope = sid[len("answer-"):]
+        cand = want[(scope, "plain map")]["candidate"]
+        verdict = next(section.all("p", "verdict"), None)
+        text = verdict.full_text() if verdict is not None else ""
+        if cand.sum() and not text.startswith(f"No front here: {int(cand.sum())} configuration"):
+            fails.append(f"--no-optimum, {sid}: {int(cand.sum())} candidates and no gap, the verdict says: {text}")
+        seen = 0
+        for t in section.all("table", "ranked"):
+            for tr in t.all("tr"):
+                cell = next((td for td in tr.all("td") if "data-config" in td.attrs), None)
+                if cell is None:
+                    continue
+                seen += 1
+                cfg = key_of("plain map", cell.attrs["data-config"])
+                if bool(cand.get(cfg, False)) == ("not a candidate" in tr.full_text()):
+                    fails.append(f"--no-optimum, {sid}: {cfg} is {'' if cand.get(cfg) else 'not '}a candidate, the "
+                                 f"ranked table says: {tr.full_text()}")
+        if seen != len(cand):
+            fails.append(f"--no-optimum, {sid}: {seen} ranked rows, {len(cand)} configurations")
+    if all_maps["candidate"].get("prm:samples=30 · none · plain map", True):
+        fails.append("--no-optimum: prm should miss paths on all maps (the test would not test)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("navbench")
@@ -340,6 +389,8 @@ def main() -> int:
         page = f.read()
     fails = []
     check_page(page, csvs, report, fails)
+    if not args.page:
+        check_no_optimum(args.navbench, args.root, args.report_code or args.root, tmp, fails)
     for x in fails:
         print(f"FAIL: {x}")
     if not fails:

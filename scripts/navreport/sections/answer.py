@@ -22,6 +22,10 @@ from navreport.sections.base import Block, Section
 MAX_FACETS = 3  # facet tables on the first screen; the ranked table has every facet
 NO_ANSWER = "No configuration solved a query with a known optimum here."
 # Queries solved, but no configuration a candidate (SPEC §14): the verdict names none, and says why.
+# Candidates, but none with both a median time and a mean gap (no optimum: --no-optimum): no front to draw.
+NO_FRONT = ("No front here: {n} configuration{s} {are} candidate{s} (every path valid, every query that has a path "
+            "answered), but none has both a median query time and a mean gap (a gap needs an optimum, which runs "
+            "with --no-optimum do not have). The ranked table lists {them}.")
 NO_CANDIDATE = ("No configuration is a candidate here: none both returned only valid paths and answered every query "
                 "that has a path (SPEC §14). The ranked table lists each with its valid and solved shares.")
 
@@ -48,7 +52,11 @@ def scope_section(sc, a, first: bool) -> Section:
         return sec
     facets = facet_answers(sc, a, first) if (t["layer"] > 0).any() else []
     solved = "solved_share" in t and bool((t["solved_share"].fillna(0) > 0).any())
-    verdict = (f"<p class='verdict'>{verdict_text(facets) if facets else NO_CANDIDATE if solved else NO_ANSWER}</p>"
+    n_cand = int(t["is_candidate"].sum()) if "is_candidate" in t else 0
+    no_front = NO_FRONT.format(n=n_cand, s="" if n_cand == 1 else "s", are="is a" if n_cand == 1 else "are",
+                               them="it" if n_cand == 1 else "them")
+    said = verdict_text(facets) if facets else no_front if n_cand else NO_CANDIDATE if solved else NO_ANSWER
+    verdict = (f"<p class='verdict'>{said}</p>"
                + widening_html(a))
     if has_outside(t["representation"]):  # competition entries beside navbench's own (docs/outside-planners.md)
         verdict += f"<p class='note outside-note'>{esc(OUTSIDE_NOTE)}.</p>"
