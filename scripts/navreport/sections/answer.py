@@ -21,11 +21,11 @@ from navreport.sections.base import Block, Section
 
 MAX_FACETS = 3  # facet tables on the first screen; the ranked table has every facet
 NO_ANSWER = "No configuration solved a query with a known optimum here."
-# Queries solved, but no configuration a candidate (SPEC §14): the verdict names none, and says why.
 # Candidates, but none with both a median time and a mean gap (no optimum: --no-optimum): no front to draw.
 NO_FRONT = ("No front here: {n} configuration{s} {are} candidate{s} (every path valid, every query that has a path "
             "answered), but none has both a median query time and a mean gap (a gap needs an optimum, which runs "
             "with --no-optimum do not have). The ranked table lists {them}.")
+# Queries solved, but no configuration a candidate (SPEC §14): the verdict names none, and says why.
 NO_CANDIDATE = ("No configuration is a candidate here: none both returned only valid paths and answered every query "
                 "that has a path (SPEC §14). The ranked table lists each with its valid and solved shares.")
 
@@ -261,7 +261,8 @@ def outside_table(f) -> str:
     n = len(rows)
     return (f"<table class='answer-table not-candidates' data-facet='{esc(f['title'])}' data-facet-key='{esc(f['key'])}'>"
             f"<caption>Not candidates ({n}): <span class='note' style='font-weight:normal'>an invalid path, a missed "
-            "query or a map not run keeps a configuration off the front, the verdict and the budgets (<a href='#missing'>why</a>)"
+            "query or a map not run keeps a configuration off the front, the verdict and the budgets "
+            "(<a href='#missing'>why</a>)"
             "</span></caption><thead><tr><th>configuration</th>" + SHARE_HEADS +
             f"<th>median query<span class='unit'>µs</span></th><th>{'cost above ref.' if cost else 'mean gap'}"
             "<span class='unit'>%</span></th><th>why not</th></tr></thead><tbody>" + body + "</tbody></table>")
