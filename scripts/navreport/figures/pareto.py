@@ -42,8 +42,9 @@ def front_chart(stem: str, title: str, facets: list) -> Figure | None:
         return None
     return Figure(stem=stem, title=title, panels=panels, panel_h={1: 300, 2: 200}.get(len(panels), 150),
                   width=FRONT_WIDTH, margin_l=60, margin_r=14,
-                  caption="Numbers: the rows of the tables (the static copy names the points). Blue: the Pareto front (nothing is both faster and "
-                          "better; dashed staircase); orange: on the front of a memory or build-time budget only; "
+                  caption="Numbers: the rows of the tables (the static copy names the points). Blue circles: the Pareto front "
+                          "(nothing is both faster and better; dashed staircase); orange diamonds: on the front of a "
+                          "memory or build-time budget only (the tables' marked columns, the budget in each header); "
                           "grey: every other candidate (the others are in the tables of non-candidates). Lower left "
                           "is better; hover a point for its name.")
 
