@@ -150,8 +150,13 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     gid = np.zeros(len(df), dtype=np.int64)
     for k, (_, pos, *_) in enumerate(groups):
         gid[pos] = k
-    cand = candidates.summarise(df.assign(_group=gid), "_group", widening or candidates.Widening(),
-                                has_path=arrays["has_path"])
+    # The rule reads status, valid and map (has_path given): valid as float64 (NaN where empty), as
+    # the report's rows hold it; load()'s nullable boolean with missing values is no float array
+    # to every pandas (1.5, Debian 12's, refuses the conversion).
+    rule_rows = pd.DataFrame({"_group": gid, "status": df["status"].to_numpy(), "valid": arrays["valid"]})
+    if "map" in df.columns:
+        rule_rows["map"] = df["map"].to_numpy()
+    cand = candidates.summarise(rule_rows, "_group", widening or candidates.Widening(), has_path=arrays["has_path"])
     t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))
     t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("build_ms", "ms"),
                                           ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
