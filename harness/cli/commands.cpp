@@ -186,9 +186,9 @@ const Command kCommands[] = {
      navbench::reproduce_command},
     {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
      serve_command},
-    {"export", "write result sets into one SQLite database, or OMPL's benchmark log (docs/results.md#export)",
+    {"export", "write result sets into one SQLite database, or OMPL's benchmark log (docs/results.md#the-results-database)",
      navbench::export_command},
-    {"compare", "pair two runs' queries: per configuration time ratio and gap difference (docs/results.md#compare)",
+    {"compare", "pair two runs' queries: per configuration time ratio and gap difference (docs/results.md#comparing-two-runs)",
      navbench::compare_command},
 };
 
