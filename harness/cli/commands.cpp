@@ -21,6 +21,7 @@
 #include "harness/cli/reproduce.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
+#include "harness/run/metadata.hpp"
 #include "harness/run/run.hpp"
 #include "harness/serve/serve.hpp"
 #include "harness/sweep/sweep.hpp"
@@ -193,7 +194,7 @@ const Command kCommands[] = {
 };
 
 void usage(std::ostream& out) {
-  out << "usage: navbench <command> [options]   (navbench <command> --help: its options)\n\ncommands:\n";
+  out << "usage: navbench <command> [options]   (navbench <command> --help: its options; navbench --version)\n\ncommands:\n";
   for (const auto& c : kCommands) out << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << '\n';
 }
 
@@ -206,6 +207,10 @@ int navbench::command_line(int argc, char** argv) {
     return 2;
   }
   const std::string cmd = args[0];
+  if (cmd == "--version") {  // the version and commit (harness/run/metadata.cpp)
+    std::cout << navbench::version_line() << '\n';
+    return 0;
+  }
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     usage(std::cout);
     return 0;
