@@ -38,7 +38,7 @@ def export_main(argv) -> int:
                              "(select in SQL)")
         done = export_sqlite(args.sqlite, args.results, maps=args.map_files)
         print(f"navbench export: {args.sqlite}: {done['runs']} run(s) added ({done['queries']} query rows, "
-              f"{done['builds']} build rows), {done['skipped']} already there")
+              f"{done['builds']} build rows, {done['summary']} rows of config_summary), {done['skipped']} already there")
     if args.ompl:
         from navbench import load, select
         from navbench.ompl import export_ompl
