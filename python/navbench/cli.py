@@ -117,3 +117,6 @@ def main(argv=None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the output piped into a reader that stopped (head): nothing more to say
+        sys.stderr.close()
+        return 0

@@ -143,15 +143,18 @@ def pick_config(k, wanted: str, which: str):
     how = [p for p in parts[1:] if not _facet_part(p)]
     rep = _canonical_rep(parts[0])
     canon = {lab: _canonical_rep(lab.split(" · ")[0]) for lab in labels}
-    if how:
-        tail = " · ".join(how)
-        hits = [lab for lab in labels if canon[lab] == rep and lab.split(" · ", 1)[1] == tail]
-    else:
-        hits = [lab for lab in labels if canon[lab] == rep]
+    tail = " · ".join(how)
+
+    def matching(same_rep):
+        return [lab for lab in labels if same_rep(canon[lab]) and (not how or lab.split(" · ", 1)[1] == tail)]
+    hits = matching(lambda c: c == rep)
+    if not hits and ":" not in rep:  # 'navmesh': every parameter set of it, as --reps reads it
+        hits = matching(lambda c: c.split(":")[0] == rep)
     if len(hits) != 1:
-        named = [lab for lab in labels if canon[lab] == rep] if hits else labels
+        named = hits or [lab for lab in labels if canon[lab].split(":")[0] == rep.split(":")[0]] or labels
         why = "names no configuration" if not hits else f"names {len(hits)} configurations"
-        raise InputError(f"--{which} '{wanted}' {why} of run {which.upper()}; give one of: {', '.join(named)}")
+        more = f", ... ({len(named)} in all)" if len(named) > 24 else ""
+        raise InputError(f"--{which} '{wanted}' {why} of run {which.upper()}; give one of: {', '.join(named[:24])}{more}")
     rows = k[k["config"] == hits[0]]
     for f in facet:
         for w in f.split(" / "):
