@@ -127,7 +127,7 @@ def _canonical_rep(text: str) -> str:
     return name + (":" + ",".join(ps) if ps else "")
 
 
-def _facet_part(text: str) -> bool:
+def facet_part(text: str) -> bool:
     """A part of a report's configuration name that names its facet: 'plain map', 'terrain X', 'r=V'."""
     return all(w == "plain map" or w.startswith(("terrain ", "r=")) for w in text.split(" / "))
 
@@ -139,8 +139,8 @@ def pick_config(k, wanted: str, which: str):
     InputError (one line, listing the configurations) otherwise."""
     labels = list(dict.fromkeys(k["config"]))
     parts = [p.strip() for p in str(wanted).split(" · ")]
-    facet = [p for p in parts[1:] if _facet_part(p)]
-    how = [p for p in parts[1:] if not _facet_part(p)]
+    facet = [p for p in parts[1:] if facet_part(p)]
+    how = [p for p in parts[1:] if not facet_part(p)]
     rep = _canonical_rep(parts[0])
     canon = {lab: _canonical_rep(lab.split(" · ")[0]) for lab in labels}
     tail = " · ".join(how)
