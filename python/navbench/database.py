@@ -240,7 +240,8 @@ def _summary_value(v, typ: str):
 
 def _insert_summary(con, run_id: int, q, b) -> int:
     """The config_summary rows of one run: navbench.summarize over all its rows (scope 'all
-    maps') and over each collection's, by configuration and facet. Returns the rows written."""
+    maps') and over each collection's, by configuration and facet, those with an applicable row
+    (as the report's tables). Returns the rows written."""
     from navbench.summarize import summarize
     if not len(q):
         return 0
@@ -256,6 +257,8 @@ def _insert_summary(con, run_id: int, q, b) -> int:
     for scope, t in parts:
         ids = _config_ids_of(con, [[("" if v is None or v != v else str(v)) for v in t[c]] for c in CONFIG_KEYS])
         for k, (_, r) in enumerate(t.iterrows()):
+            if not r["applicable"]:  # a configuration that cannot run there (not_applicable): no row, as in the report
+                continue
             facet = ["" if r["convention"] is None else str(r["convention"]),
                      "" if r["terrain"] is None else str(r["terrain"]), _summary_value(r["radius"], "REAL")]
             con.execute(sql, [run_id, ids[k], scope] + facet + [_summary_value(r.get(n), typ) for n, typ in SUMMARY_COLUMNS])

@@ -120,8 +120,8 @@ def check_summary(db, root, fx, tmp):
                 bad.append(f"{rep_name} · {smoothing} {terrain} {name}: {g} vs report {w}")
         if bool(cand) != (x["is_candidate"] == "True") or (reason or "") != x["reason"]:
             bad.append(f"{rep_name} · {smoothing} {terrain}: candidate {cand} {reason!r} vs report {x['is_candidate']} {x['reason']!r}")
-    check(compared == len(report) > 0 and not bad, f"config_summary equals the report's summary.csv on {compared} of "
-          f"{len(report)} configurations" + (f": {bad[:3]}" if bad else ""))
+    check(compared == len(report) == len(rows) > 0 and not bad, f"config_summary equals the report's summary.csv on "
+          f"{compared} of {len(report)} configurations ({len(rows)} rows)" + (f": {bad[:3]}" if bad else ""))
     csv_times = [sum(float(x[c] or 0) for c in ("locate_us", "search_us", "smooth_us"))
                  for x in csv_rows(os.path.join(fx["sweep"], "results.csv"))
                  if x["representation"] == "navmesh" and x["smoothing"] == "los" and x["status"] == "ok" and not x["terrain"]]
