@@ -37,6 +37,25 @@ UNITS = {
     "query_us": "µs"}
 # Text columns kept as free text (string), not as categories: one value per row.
 FREE_TEXT = ("message",)
+# The columns of this navbench's result and build rows with their schema types (the "schema" of
+# meta.json, harness/results/results.cpp; tests/scripts/test_package.py fails when a fresh run's
+# schema differs). A file that lacks one (an optional group its run did not write, or a file
+# written before the column existed, with or without a schema) loads with the column all missing
+# (_with_absent): code written against today's columns runs on older and plainer result sets.
+COLUMNS = {
+    "results": {
+        "map": "text", "collection": "text", "scen_index": "int", "bucket": "int", "representation": "text",
+        "heuristic": "text", "smoothing": "text", "convention": "text", "sx": "float", "sy": "float", "gx": "float",
+        "gy": "float", "status": "text", "length": "float", "optimal": "float", "octile_optimal": "float",
+        "gap": "float", "valid": "bool", "expansions": "int", "path_points": "int", "locate_us": "float",
+        "search_us": "float", "smooth_us": "float", "raw_length": "float", "raw_valid": "bool", "generated": "int",
+        "message": "text", "search": "text", "los_checks": "int", "clearance": "float", "turn": "float",
+        "radius": "float", "epoch": "int", "pinch": "text", "terrain": "text", "cost": "float", "raw_cost": "float",
+        "octile_optimal_cost": "float", "optimal_cost": "float", "cost_gap": "float", "traced": "bool"},
+    "build": {
+        "map": "text", "representation": "text", "params": "text", "build_ms": "float", "vertices": "int",
+        "edges": "int", "memory_bytes": "int", "radius": "float", "pinch": "text", "terrain": "text",
+        "preprocess_ms": "float", "prepare_ms": "float", "stored_bytes": "int", "peak_rss_bytes": "int"}}
 
 
 @dataclass
@@ -85,6 +104,38 @@ def _typed(df, types: dict):
     frame = pd.DataFrame(out, index=df.index)
     frame.attrs["units"] = {c: UNITS[c] for c in frame.columns if c in UNITS and types.get(c) in ("int", "float", "bool")}
     frame.attrs["types"] = {c: types.get(c, "text") for c in frame.columns}
+    return frame
+
+
+def _with_absent(frame, kind: str, schema):
+    """frame with every column of COLUMNS[kind] and of the run's schema that its file lacks, all
+    missing, read as an empty field reads: <NA> (Int64, boolean, string), NaN (float), "" (text:
+    category, as a plain map's empty terrain). Appended after the file's columns."""
+    import numpy as np
+    import pandas as pd
+    wanted = dict(COLUMNS.get(kind, {}))
+    if schema is not None:
+        wanted.update(schema.types(kind))
+    n = len(frame)
+    absent = {}
+    for c, t in wanted.items():
+        if c in frame.columns:
+            continue
+        if t == "int":
+            absent[c] = pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))
+        elif t == "bool":
+            absent[c] = pd.arrays.BooleanArray(np.zeros(n, dtype=bool), np.ones(n, dtype=bool))
+        elif t == "float":
+            absent[c] = np.full(n, np.nan)
+        elif c in FREE_TEXT:
+            absent[c] = pd.Series(pd.NA, index=frame.index, dtype="string")
+        else:
+            absent[c] = pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[""])
+    for c, values in absent.items():  # one column at a time: the file's columns are not copied
+        frame[c] = values
+    frame.attrs["units"] = {**frame.attrs.get("units", {}),
+                            **{c: UNITS[c] for c in absent if c in UNITS and wanted[c] != "text"}}
+    frame.attrs["types"] = {**frame.attrs.get("types", {}), **{c: wanted[c] for c in absent}}
     return frame
 
 
@@ -140,13 +191,13 @@ def load(paths, maps=None) -> Results:
             notes.append(f"{prefix}.meta.json: not found (types read from the values)")
         schema = files.schema_for(path)
         df = files.read_results_csv(path, schema=schema)
-        df = _typed(df, _types(schema, "results", df))
+        df = _with_absent(_typed(df, _types(schema, "results", df)), "results", schema)
         counts[prefix] = len(df)
         frames.append(files._with_set(df, prefix))
         bpath = prefix + ".build.csv"
         if os.path.isfile(bpath):
             b = files.read_build_csv(bpath, schema=schema)
-            builds.append(files._with_set(_typed(b, _types(schema, "build", b)), prefix))
+            builds.append(files._with_set(_with_absent(_typed(b, _types(schema, "build", b)), "build", schema), prefix))
         else:
             notes.append(f"{bpath}: not found")
     queries = _concat(frames)

@@ -6,7 +6,8 @@ rules (navbench.rules) and its seeded 95 % bootstrap intervals (navbench.stats).
 One row per group: rows, applicable (rows that are not not_applicable), not_applicable,
 invalid_paths, and per statistic (rules.QUERY_STATISTICS: solved_pct, valid_pct, time_median,
 time_p95, gap_mean, gap_p95, gap_max; with builds also build_ms and memory, one value per map) the
-estimate and its interval and n: time_median, time_median_lo, time_median_hi, time_median_n.
+estimate and its interval and n: time_median, time_median_lo, time_median_hi, time_median_n; and
+time_mean, the mean query time over the same rows as time_median, without an interval.
 Proportions are fractions (0.97, not 97) and gaps ratios, as in the result files.
 """
 from __future__ import annotations
@@ -110,6 +111,14 @@ def summarize_groups(arrays: dict, groups, n_boot=None, run_tasks=None) -> list:
     return recs
 
 
+def _time_mean(arrays: dict, pos) -> float:
+    """The mean query time of a group: over the rows the median's sample holds (rules.metric_samples:
+    applicable, solved, not traced), a point estimate (no interval; NaN without such a row)."""
+    _, samples = counts_and_samples(arrays, pos)
+    t = samples["time"][np.isfinite(samples["time"])]
+    return float(t.mean()) if len(t) else float("nan")
+
+
 def _builds_of(builds, g):
     """(build_ms, memory) per map of a group's representation(s) over its maps (and terrain)."""
     reps = set(g["representation"].astype(str))
@@ -147,14 +156,20 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
                        _builds_of(builds, df.iloc[pos]) if with_builds else None,
                        stats.seed_for(seed, "summarize", *key, "build")))
     t = pd.DataFrame(summarize_groups(arrays, groups, boot))
+    t["time_mean"] = [_time_mean(arrays, pos) for _, pos, *_ in groups]
     gid = np.zeros(len(df), dtype=np.int64)
     for k, (_, pos, *_) in enumerate(groups):
         gid[pos] = k
-    cand = candidates.summarise(df.assign(_group=gid), "_group", widening or candidates.Widening(),
-                                has_path=arrays["has_path"])
+    # The rule reads status, valid and map (has_path given): valid as float64 (NaN where empty), as
+    # the report's rows hold it; load()'s nullable boolean with missing values is no float array
+    # to every pandas (1.5, Debian 12's, refuses the conversion).
+    rule_rows = pd.DataFrame({"_group": gid, "status": df["status"].to_numpy(), "valid": arrays["valid"]})
+    if "map" in df.columns:
+        rule_rows["map"] = df["map"].to_numpy()
+    cand = candidates.summarise(rule_rows, "_group", widening or candidates.Widening(), has_path=arrays["has_path"])
     t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))
-    t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("build_ms", "ms"),
-                                          ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
+    t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("time_mean", "µs"),
+                                          ("build_ms", "ms"), ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
                                           ("gap_mean", "ratio"), ("gap_p95", "ratio"), ("gap_max", "ratio"))
                         if k in t.columns}
     return t
