@@ -238,18 +238,20 @@ def _summary_value(v, typ: str):
     return str(v) if typ == "TEXT" else float(v)
 
 
-def _insert_summary(con, run_id: int, q, b) -> int:
+def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     """The config_summary rows of one run: navbench.summarize over all its rows (scope 'all
     maps') and over each collection's, by configuration and facet, those with an applicable row
-    (as the report's tables). Returns the rows written."""
+    (as the report's tables); absent: navbench.load's res.absent, why a representation has no rows
+    on a map (SPEC §14, as the report reads it). Returns the rows written."""
     from navbench.summarize import summarize
     if not len(q):
         return 0
     by = list(CONFIG_KEYS) + list(SUMMARY_KEYS)
-    parts = [("all maps", summarize(q, by=by, builds=b))]
+    parts = [("all maps", summarize(q, by=by, builds=b, absent=absent))]
     if "collection" in q.columns:
         for c in sorted(set(_text(q["collection"]))):
-            parts.append((c, summarize(q[(q["collection"].astype(str) == c).to_numpy(bool)], by=by, builds=b)))
+            parts.append((c, summarize(q[(q["collection"].astype(str) == c).to_numpy(bool)], by=by, builds=b,
+                                          absent=absent)))
     names = [n for n, _ in SUMMARY_COLUMNS]
     sql = (f"INSERT INTO config_summary (run_id, config_id, scope, {', '.join(SUMMARY_KEYS)}, {', '.join(names)}) "
            f"VALUES ({', '.join('?' * (3 + len(SUMMARY_KEYS) + len(names)))})")
@@ -299,7 +301,7 @@ def export_sqlite(path: str, inputs: list, maps=()) -> dict:
                                          "map_id": [map_of.get(k) for k in zip(_text(b["map"]), terrain)],
                                          "representation": _text(b["representation"]), "terrain": terrain},
                          b, [c for c in bcols if c[0] not in ("map", "representation", "terrain")])
-            done["summary"] += _insert_summary(con, run_id, q, b)
+            done["summary"] += _insert_summary(con, run_id, q, b, res.absent)
             done["runs"] += 1
             done["queries"] += len(q)
             done["builds"] += len(b)

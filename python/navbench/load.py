@@ -5,6 +5,7 @@
     res.builds    # one row per map and representation (PREFIX.build.csv)
     res.maps      # one row per map (and terrain): collection, kind, width, height, cells, free_cells
     res.runs      # one row per result set: commit, machine, date, options (meta.json)
+    res.absent    # why a representation has no rows on a map (candidates.absent_table; summarize uses it)
 
 Types come from the schema in meta.json ("schema", written by harness/results/results.cpp):
 int -> Int64 (nullable: an empty field is <NA>, never 0), float -> float64 (NaN), bool -> boolean
@@ -67,6 +68,11 @@ class Results:
     runs: object
     meta: dict = field(default_factory=dict)      # result-set prefix -> parsed meta.json
     notes: list = field(default_factory=list)     # what was missing (no meta.json, no build rows, ...)
+    # Why a representation has no rows on a map (map, representation, status not_run or
+    # not_applicable, why): the sets' PREFIX.unrun.csv records, and for sets written before them
+    # what their sweep config and rows say (candidates.absent_table, docs/results.md#maps-not-run).
+    # queries.attrs["absent"] holds the same records, so summarize applies SPEC §14 to subsets too.
+    absent: object = None
 
     def __repr__(self):
         return (f"Results({len(self.queries)} queries, {len(self.builds)} builds, {len(self.maps)} maps, "
@@ -202,12 +208,18 @@ def load(paths, maps=None) -> Results:
             notes.append(f"{bpath}: not found")
     queries = _concat(frames)
     build = _concat(builds) if builds else pd.DataFrame({"map": pd.Categorical([]), "representation": pd.Categorical([])})
+    from navbench import candidates
+    unrun = {p: u for p in meta if (u := candidates.read_unrun(p)) is not None}
+    absent = candidates.absent_table(queries, pd.concat(list(unrun.values()), ignore_index=True) if unrun else None,
+                                     meta, recorded=tuple(unrun))
     for t in (queries, build):
         if "result_set" in t.columns:
             t.rename(columns={"result_set": "run"}, inplace=True)
+    # As plain records (map, representation, status, why): pandas compares attrs when it concatenates.
+    queries.attrs["absent"] = tuple(absent.itertuples(index=False, name=None))
     maps_table = mapfiles.maps_table(queries, build, meta, list(maps or []), notes)
     return Results(queries=queries, builds=build, maps=maps_table, runs=_runs_table(meta, counts), meta=meta,
-                   notes=notes)
+                   notes=notes, absent=absent)
 
 
 def _concat(frames: list):

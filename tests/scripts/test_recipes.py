@@ -158,7 +158,7 @@ def main():
     weighted = [x for x in got if x["terrain"]]
     radius = [x for x in got if x["radius"] == "0.5"]
     check(cave and all(float(x["free_cells"]) == 11033 for x in cave) and weighted and radius and
-          {x["representation"] for x in got} == set(package_fixture.DEFAULT_LIKE_REPS),
+          {x["representation"] for x in got} == set(package_fixture.DEFAULT_LIKE_NAMES),
           f"recipe_time_vs_size: median time per map with its free cells, the weighted map and the radius apart "
           f"({len(got)} rows, {len(weighted)} weighted, {len(radius)} with a radius)")
     out = os.path.join(tmp, "size-radius.csv")
@@ -171,6 +171,18 @@ def main():
     check({"valid_pct", "gap_mean", "gap_mean_lo", "is_candidate"} <= set(header(out)), "recipe_table_per_collection: "
           "gap and validity with intervals, and the candidate rule")
     check_table(out, rows)
+
+    # SPEC §14 in the package as in the report: recast was not run on the cave (the sweep's
+    # skip_maps), so it is no candidate over the sweep's maps, from load's records alone.
+    probe = subprocess.run([os.path.join(root, "scripts", "navpy.sh"), "-c", (
+        "import sys, navbench; res = navbench.load(sys.argv[1]); "
+        "t = navbench.summarize(res.queries, by=['representation', 'search', 'smoothing', 'terrain']); "
+        "t = t[(t['representation'] == 'recast') & (t['search'] == 'astar') & (t['smoothing'] == 'none') & (t['terrain'] == '')]; "
+        "print(len(t), bool(t['is_candidate'].iloc[0]), t['unrun_maps'].iloc[0], '|', t['reason'].iloc[0])"),
+        fx["sweep"]], capture_output=True, text=True, env={**os.environ, "NAVBENCH_PYTHON": "/usr/bin/python3"})
+    check(probe.stdout.startswith("1 False ('cave-45-128',) |") and "not run" in probe.stdout,
+          f"summarize: recast, skipped on the cave by the sweep, is no candidate over the sweep's maps: "
+          f"{probe.stdout.strip()} {probe.stderr.strip()[-300:]}")
 
     out = os.path.join(tmp, "compare.csv")
     r = recipe(root, "recipe_compare.py", fx["sweep"], fx["rerun"], out)
