@@ -28,6 +28,8 @@ const char* to_string(Order o) {
 
 namespace {
 
+constexpr std::uint64_t kUnreached = std::numeric_limits<std::uint64_t>::max();
+
 // The position of cell (x, y) along the Hilbert curve over a side x side square, side a power of
 // two (the iterative xy-to-d conversion: each level picks the quadrant, then turns the frame so the
 // curve enters the quadrant at its corner).
@@ -110,12 +112,19 @@ NodeOrder make_order(const GridMap& map, const GridGraph& g, Order o) {
 }
 
 RowBuilder::RowBuilder(const GridGraph& g, const NodeOrder& order)
-    : g_(&g), order_(&order), dist_(std::size_t(g.width()) * std::size_t(g.height())), first_(dist_.size()),
-      allowed_(order.size()) {
+    : move_mask_(order.size()), next_(8 * order.size(), NodeOrder::kNone), dist_(order.size()), first_(order.size()) {
   for (unsigned d = 0; d < 8; ++d) cost_[d] = d < 4 ? kStraight : kDiagonal;
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    const Vertex c = order.cell_of[r];
+    move_mask_[r] = std::uint8_t(g.moves(c));
+    for (unsigned m = g.moves(c); m; m &= m - 1) {
+      const unsigned d = unsigned(std::countr_zero(m));
+      next_[8 * r + d] = order.rank_of[std::size_t(std::int64_t(c) + g.offset(d))];
+    }
+  }
 }
 
-// Dijkstra from one cell over the grid's moves with exact integer costs (table.hpp), keeping for
+// Dijkstra from one free cell (its rank) over the grid's moves with exact integer costs (table.hpp), keeping for
 // every cell reached the set of moves out of the source that begin a shortest path to it: the
 // source's own neighbours get their move, every other cell the union of the sets of its
 // predecessors on shortest paths (a tie adds the other predecessor's set). Every such predecessor
@@ -127,12 +136,19 @@ RowBuilder::RowBuilder(const GridGraph& g, const NodeOrder& order)
 // receives its costs in order and the least entry is at the head of one of the two (no heap). A
 // cell pushed again when its cost falls leaves an older entry behind, skipped when it comes up.
 void RowBuilder::dijkstra(std::uint32_t source) {
-  constexpr std::uint64_t kUnreached = std::numeric_limits<std::uint64_t>::max();
   std::fill(dist_.begin(), dist_.end(), kUnreached);
   for (auto& q : queue_) q.clear();
   std::size_t head[2] = {0, 0};
+  // The source's own neighbours first: each is reached by its move alone, and no other path is as
+  // short (two moves cost at least 2 > sqrt 2), so its set is that move.
   dist_[source] = 0;
-  queue_[0].push_back({0, source});
+  for (unsigned m = move_mask_[source]; m; m &= m - 1) {
+    const unsigned d = unsigned(std::countr_zero(m));
+    const std::uint32_t w = next_[8 * std::size_t(source) + d];
+    dist_[w] = cost_[d];
+    first_[w] = std::uint8_t(1u << d);
+    queue_[d < 4 ? 0 : 1].push_back({cost_[d], w});
+  }
   for (;;) {
     // the least entry still current at the two heads
     for (int i = 0; i < 2; ++i)
@@ -142,49 +158,48 @@ void RowBuilder::dijkstra(std::uint32_t source) {
     const int i = !has0 || (has1 && queue_[1][head[1]].first < queue_[0][head[0]].first) ? 1 : 0;
     const auto [k, v] = queue_[i][head[i]++];
     const std::uint8_t from = first_[v];
-    for (unsigned m = g_->moves(v); m; m &= m - 1) {
+    const std::uint32_t* next = next_.data() + 8 * std::size_t(v);
+    for (unsigned m = move_mask_[v]; m; m &= m - 1) {
       const unsigned d = unsigned(std::countr_zero(m));
-      const std::uint32_t w = std::uint32_t(std::int64_t(v) + g_->offset(d));
+      const std::uint32_t w = next[d];
       const std::uint64_t nk = k + cost_[d];
-      const std::uint8_t f = v == source ? std::uint8_t(1u << d) : from;
       if (nk < dist_[w]) {
         dist_[w] = nk;
-        first_[w] = f;
+        first_[w] = from;
         queue_[d < 4 ? 0 : 1].push_back({nk, w});
       } else if (nk == dist_[w]) {
-        first_[w] |= f;
+        first_[w] |= from;
       }
     }
   }
 }
 
 std::size_t RowBuilder::build(std::uint32_t s, std::vector<FirstMoveTable::Entry>& out) {
-  const NodeOrder& o = *order_;
-  dijkstra(o.cell_of[s]);
+  dijkstra(s);
   // Any move will do for the source itself and for a target it cannot reach (the query never asks
   // for them): they join whichever run is beside them.
-  const std::uint32_t comp = o.component[s];
-  const std::size_t n = o.size();
-  for (std::size_t r = 0; r < n; ++r) allowed_[r] = o.component[r] == comp ? first_[o.cell_of[r]] : 0xFF;
-  allowed_[s] = 0xFF;
+  const std::size_t n = first_.size();
+  for (std::size_t r = 0; r < n; ++r)
+    if (dist_[r] == kUnreached) first_[r] = 0xFF;
+  first_[s] = 0xFF;
   // The greedy cut of the papers: extend the run while some move is optimal for all of its
   // targets; a run ends only where none is. Greedy extension gives the fewest runs (any cover of
   // the row by runs with a common move has a run starting at each greedy break or before it).
   const std::size_t before = out.size();
   std::uint32_t start = 0;
-  unsigned common = allowed_[0];
+  unsigned common = first_[0];
   auto emit = [&](std::uint32_t first, unsigned set) {
     out.push_back((first << FirstMoveTable::kMoveBits) | unsigned(std::countr_zero(set)));
   };
   for (std::size_t r = 1; r < n; ++r) {
-    const unsigned both = common & allowed_[r];
+    const unsigned both = common & first_[r];
     if (both) {
       common = both;
       continue;
     }
     emit(start, common);
     start = std::uint32_t(r);
-    common = allowed_[r];
+    common = first_[r];
   }
   if (n > 0) emit(start, common);
   return out.size() - before;

@@ -114,7 +114,9 @@ class FirstMoveTable {
 };
 
 // One source's work, for the table and for a sample of rows (bench_cpd: a map too large to build
-// whole): its Dijkstra's memory, and what the row came to.
+// whole): its Dijkstra's memory, and what the row came to. The search runs over ranks, not cells:
+// its arrays hold the free cells only, in the order (on the Hilbert order a cell's neighbours are
+// mostly near it in memory), and the row is read off them in place.
 class RowBuilder {
  public:
   RowBuilder(const GridGraph& g, const NodeOrder& order);
@@ -122,16 +124,15 @@ class RowBuilder {
   std::size_t build(std::uint32_t s, std::vector<FirstMoveTable::Entry>& out);
   // Each target's set of optimal first moves after build(s) (bit d: move d), 0xFF for s itself and
   // for targets in other components (any move); by rank.
-  const std::vector<std::uint8_t>& moves() const { return allowed_; }
+  const std::vector<std::uint8_t>& moves() const { return first_; }
 
  private:
-  void dijkstra(std::uint32_t source_cell);
-  const GridGraph* g_;
-  const NodeOrder* order_;
+  void dijkstra(std::uint32_t source);
+  std::vector<std::uint8_t> move_mask_;  // by rank: the grid's moves out of the cell (GridEdge::dir bits)
+  std::vector<std::uint32_t> next_;     // by rank, 8 each: the rank a move leads to
   std::uint64_t cost_[8];
-  std::vector<std::uint64_t> dist_;     // by cell
-  std::vector<std::uint8_t> first_;     // by cell: the optimal first moves found
-  std::vector<std::uint8_t> allowed_;   // by rank
+  std::vector<std::uint64_t> dist_;     // by rank
+  std::vector<std::uint8_t> first_;     // by rank: the optimal first moves found
   std::vector<std::pair<std::uint64_t, std::uint32_t>> queue_[2];  // by edge cost: straight, diagonal
 };
 
