@@ -64,8 +64,8 @@ CompressedPathDatabase::CompressedPathDatabase(const Map& map, const Settings& s
   // of the free cells (one Dijkstra over the map per free cell), and so does the table.
   const std::size_t free = std::size_t(std::count(map.grid.cells.begin(), map.grid.cells.end(), std::uint8_t(1)));
   if (free > s.max_cells)
-    throw UnsupportedMap("cpd: " + grouped(free) + " free cells, above max_cells=" + grouped(s.max_cells) +
-                         " (one Dijkstra per free cell; raise max_cells)");
+    throw DeclaredCap("cpd: " + grouped(free) + " free cells, above max_cells=" + grouped(s.max_cells) +
+                      " (one Dijkstra per free cell; raise max_cells)");
   make_table(map, s);
 }
 
