@@ -157,7 +157,7 @@ def main():
         "/usr/bin/python3 docs/measurements/15-subgoal-labels/rerun-k.py --entry SGCH-JPD (scripts/gppc-build "
         "ARCHIVE/classic/2023/2019-SGCH-JPD OUTSIDE/sgch-jpd --track classic): scripts/rounds --rounds 5 --ref gppc:SGCH-JPD -- "
         "--map den520d.map --map brc202d.map --map Aurora.map --rep gppc:path=ENTRY,track=classic,name=SGCH-JPD --rep subgoal "
-        "--rep subgoal:labels=1 --smoothing none --no-optimum --batch 256; per-round files in docs/measurements/15-subgoal-labels/k-COMMIT/")
+        "--rep subgoal:labels=1 --smoothing none --no-optimum --batch 256; per-round files in the folder k-COMMIT beside rerun-k.py")
     new = table(rows, commit, a.rounds)
     rec["tables"] = [t for t in rec["tables"] if not t.get("caption", "").startswith(f"Issue 66 (k) rerun at {commit} ")] + [new]
     with open(RECORD, "w") as f:

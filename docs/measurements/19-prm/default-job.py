@@ -37,8 +37,8 @@ RECORD = os.path.join(ROOT, "docs", "measurements", "19-prm.json")
 COUNTS = os.path.join(HERE, "default-job.csv")
 CAPTION = "prm and prm-star in the default job (2,000 samples, seed 1; A*, smoothing none): queries with a path answered, per map"
 COMMAND = ("/usr/bin/python3 docs/measurements/19-prm/default-job.py: scripts/sweeps/default.json with its representations "
-           "replaced by [prm, prm-star], searches [astar], smoothing [none]; the counts by python/navbench/candidates.py's "
-           "rule, written to docs/measurements/19-prm/default-job.csv and this table")
+           "replaced by [prm, prm-star], searches [astar], smoothing [none]; the counts by the candidate rule "
+           "(python/navbench/candidates.py), written to docs/measurements/19-prm/default-job.csv and this table")
 REPS = ["prm", "prm-star"]
 
 
