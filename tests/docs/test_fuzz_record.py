@@ -90,6 +90,7 @@ def replay_part(tmp, expect):
     r = m.replay_corpus(exe, [corpus], threshold=0.2, nice=0)
     expect("inputs", (r["inputs"], r["replayed"]), (6, 5))
     expect("every input over the threshold, three alike", sorted(r["over_1_cpu_s"]), ["a-slow", "b-slow", "c-slow"])
+    expect("each one's CPU seconds alone", sorted(r["cpu_s_alone"]), ["a-slow", "b-slow", "c-slow"])
     expect("the crash named, the replay gone on past it", r["ended_process"], [{"input": "e-crash", "ended": "crash"}])
     expect("the slowest is a slow one", r["slowest"] in ("a-slow", "b-slow", "c-slow") and r["slowest_ms"] >= 200, True)
 
@@ -127,7 +128,8 @@ def main():
         replays = [{"target": "pgm", "commit": "abc1234", "inputs": 9, "replayed": 9, "slowest_ms": 12, "slowest": "x",
                     "over_1s_wall": 0, "over_1_cpu_s": [], "ended_process": []},
                    {"target": "wkt", "commit": "abc1234", "inputs": 30, "replayed": 30, "slowest_ms": 1_500, "slowest": "y",
-                    "over_1s_wall": 2, "over_1_cpu_s": ["7" * 40], "ended_process": []}]
+                    "over_1s_wall": 2, "cpu_s_alone": {"7" * 40: 1.25, "8" * 40: 0.5}, "over_1_cpu_s": ["7" * 40],
+                    "ended_process": []}]
         with open(os.path.join(out, "replays.jsonl"), "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in replays)
         template = os.path.join(tmp, "17-fuzz.json")
@@ -150,7 +152,8 @@ def main():
         expect("mesh not replayed", mesh[10], "not replayed")
         expect("mesh finding kept in the corpus", mesh[11], "1 (0 open)")
         wkt = rows.get("`fuzz_wkt`", {"cells": [""] * 12})["cells"]
-        expect("wkt replay", wkt[10], "30 of 30; slowest 1,500 ms; 2 over 1 s, 1 over 1 CPU-s or ending the process")
+        expect("wkt replay", wkt[10], "30 of 30; slowest 1,500 ms; 2 over 1 s (alone: at most 1.25 CPU-s), 1 over 1 CPU-s or "
+               "ending the process")
         expect("wkt findings: the crash not kept and the replay's slow input", wkt[11], "2 (2 open)")
         summary = subprocess.run([sys.executable, SCRIPT, "summary", "--out", out], capture_output=True, text=True, check=True).stdout
         expect("summary of pgm", [l for l in summary.splitlines() if l.startswith("pgm:")],
