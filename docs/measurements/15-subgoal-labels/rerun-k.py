@@ -32,6 +32,7 @@ and the table "Issue 66 (k) rerun at COMMIT" of docs/measurements/15-subgoal-lab
 from that rounds.csv (source (l)), then renders docs/measurements.md. COMMIT is the navbench
 source's HEAD, which must have no uncommitted change in its C++ (the record names it).
 --no-record runs and prints only (with --limit N, N queries a map: a quick check that it runs).
+--check (ctest docs_issue66_record) fails when a rerun table differs from its per-round file.
 """
 import argparse
 import csv
@@ -98,7 +99,32 @@ def table(rows, commit, rounds):
             "rows": out}
 
 
+def check():
+    """Each rerun table of the record against the rounds.csv it was written from (ctest
+    docs_issue66_record): no figure in the table that the committed per-round file does not hold."""
+    with open(RECORD) as f:
+        tables = [t for t in json.load(f)["tables"] if t.get("caption", "").startswith("Issue 66 (k) rerun at ")]
+    bad = 0
+    for t in tables:
+        commit = t["caption"][len("Issue 66 (k) rerun at "):].split()[0]
+        path = os.path.join(HERE, f"k-{commit}", "rounds.csv")
+        if not os.path.exists(path):
+            print(f"rerun-k: the table of {commit} has no per-round file {os.path.relpath(path, ROOT)}")
+            bad += 1
+            continue
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        rounds = int(rows[0]["rounds"]) if rows else 0
+        if table(rows, commit, rounds) != t:
+            print(f"rerun-k: the table of {commit} differs from {os.path.relpath(path, ROOT)}")
+            bad += 1
+    print(f"rerun-k: {len(tables)} rerun table(s), {bad} not written from their per-round file")
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ["--check"]:
+        return check()
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--entry", required=True, help="SGCH-JPD built by scripts/gppc-build (outside the repository)")
     p.add_argument("--navbench", default=os.path.join(ROOT, "build", "navbench"))

@@ -17,7 +17,8 @@ makes the default job's generated maps when they are missing (scripts/default-ma
 into OUT (or reads the results of an earlier one, --results DIR: the default job's own results do
 too), writes the counts to docs/measurements/19-prm/default-job.csv and the table "prm and prm-star
 in the default job" of docs/measurements/19-prm.json (its other tables and text stay), then renders
-docs/measurements.md (scripts/measurements.py). --no-record prints the counts only.
+docs/measurements.md (scripts/measurements.py). --no-record prints the counts only; --check (ctest
+docs_prm_record) fails when the record's table differs from what the committed CSV gives.
 """
 import argparse
 import csv
@@ -95,6 +96,22 @@ def commit(results):
     return meta["git_commit"][:7]
 
 
+def table(rows, at):
+    """The record's table from the counts: one row per map, both roadmaps side by side."""
+    by_map = {}  # one row per map: the queries with a path (the same for both), each one's answered
+    for r in rows:
+        m = by_map.setdefault((r["kind"] == "changing", r["collection"], r["map"], r["kind"]), {"with_path": r["with_path"]})
+        if m["with_path"] != r["with_path"]:
+            sys.exit(f"default-job: {r['map']}: prm and prm-star see different queries with a path")
+        m[r["representation"]] = r["answered"]
+    return {"caption": CAPTION,
+            "columns": ["map", "collection", "kind", "queries with a path", "`prm` answered", "`prm-star` answered"],
+            "rows": [{"cells": [m, collection, kind, f"{v['with_path']:,}"] +
+                      [f"{v[rep]:,} ({share(v[rep], v['with_path'])} %)" if rep in v else "not run" for rep in REPS],
+                      "source": "(e)", "commit": at}
+                     for (_, collection, m, kind), v in sorted(by_map.items())]}
+
+
 def write(rows, at):
     with open(COUNTS, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["map", "collection", "kind", "representation", "queries", "with_path", "answered", "commit"])
@@ -103,20 +120,8 @@ def write(rows, at):
             w.writerow({**r, "commit": at})
     with open(RECORD) as f:
         rec = json.load(f)
-    by_map = {}  # one row per map: the queries with a path (the same for both), each one's answered
-    for r in rows:
-        m = by_map.setdefault((r["kind"] == "changing", r["collection"], r["map"], r["kind"]), {"with_path": r["with_path"]})
-        if m["with_path"] != r["with_path"]:
-            sys.exit(f"default-job: {r['map']}: prm and prm-star see different queries with a path")
-        m[r["representation"]] = r["answered"]
-    table = {"caption": CAPTION,
-             "columns": ["map", "collection", "kind", "queries with a path", "`prm` answered", "`prm-star` answered"],
-             "rows": [{"cells": [m, collection, kind, f"{v['with_path']:,}"] +
-                       [f"{v[rep]:,} ({share(v[rep], v['with_path'])} %)" if rep in v else "not run" for rep in REPS],
-                       "source": "(e)", "commit": at}
-                      for (_, collection, m, kind), v in sorted(by_map.items())]}
     rec.setdefault("commands", {})["(e)"] = COMMAND
-    rec["tables"] = [t for t in rec.get("tables", []) if t.get("caption") != CAPTION] + [table]
+    rec["tables"] = [t for t in rec.get("tables", []) if t.get("caption") != CAPTION] + [table(rows, at)]
     with open(RECORD, "w") as f:
         json.dump(rec, f, indent=1, ensure_ascii=False)
         f.write("\n")
@@ -127,7 +132,25 @@ def share(a, b):
     return pct(a / b) if b else "—"
 
 
+def check():
+    """The record's table against the committed counts (ctest docs_prm_record): no figure in the
+    table that default-job.csv does not hold."""
+    with open(COUNTS, newline="") as f:
+        saved = list(csv.DictReader(f))
+    rows = [{**r, **{k: int(r[k]) for k in ("queries", "with_path", "answered")}} for r in saved]
+    commits = {r["commit"] for r in saved}
+    with open(RECORD) as f:
+        got = [t for t in json.load(f).get("tables", []) if t.get("caption") == CAPTION]
+    if len(commits) != 1 or not got or got[0] != table(rows, commits.pop()):
+        print("default-job: record 19's table (e) differs from docs/measurements/19-prm/default-job.csv (run default-job.py again)")
+        return 1
+    print(f"default-job: record 19's table (e) equals the counts of default-job.csv ({len(saved)} rows)")
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ["--check"]:
+        sys.exit(check())
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--navbench", default="build/navbench")
     p.add_argument("--out", default="results/prm-default")
