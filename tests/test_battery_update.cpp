@@ -105,9 +105,9 @@ const testbattery::Floors& floors() {
       // the entry finds, the same in the GCC and the clang builds (NAVBENCH_FLOOR_COUNTS=1,
       // docs/testing.md#random-inputs): the change sequences are drawn in one order under both. Until
       // their patches' x and y were drawn into named variables, GCC drew them in the other order and
-      // built other sequences (mixed: 188 queries with a path instead of 198; recast 264, 166 and the
-      // monotone tiles 241 on blocks), which bd55201 took for Recast's voxels differing between the
-      // compilers; both builds link the one Debian libRecast.so.1.
+      // built other sequences (mixed: 188 queries with a path instead of 198; recast 264 on blocks
+      // and 166 on mixed, the monotone tiles 241 on blocks), which bd55201 took for Recast's voxels
+      // differing between the compilers; both builds link the one Debian libRecast.so.1.
       {"recast", "blocks", 258, ""},  // of 278
       {"recast", "mixed", 165, ""},   // of 198
       {"recast", "doors", 33, ""},    // of 35
