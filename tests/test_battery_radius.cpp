@@ -67,7 +67,7 @@ void every_radius(const RepresentationEntry& e) {
       const AgentMap& am = *prep->am;
       const TimedBuild built = build_timed(am.space(), spec);
       ASSERT_TRUE(built.rep) << e.name << " builds no structure for this grid map";
-      const std::unique_ptr<AnyRepresentation>& rep = built.rep;
+      const std::unique_ptr<Planner>& rep = built.rep;
       const SlowClearance slow{m.grid};
       const MapContext ctx{m.name, m.collection, "center"};
       const bool by_construction = valid_by_construction(e);

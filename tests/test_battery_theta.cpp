@@ -71,7 +71,7 @@ void hand_maps(const RepresentationEntry& e) {
     const Map& m = hand.map;
     SCOPED_TRACE(m.name);
     Params p;
-    std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
+    std::unique_ptr<Planner> rep = e.build(m, p);
     const AgentSpace space(m, Agent{});
     const CostModel cost(m);
     const MapContext ctx{m.name, m.collection, "center"};
@@ -114,7 +114,7 @@ void random_grid(const RepresentationEntry& e) {
   const Heuristic h = parse_heuristic("euclidean");
   const MapContext ctx{m.name, m.collection, "center"};
   Params p;
-  std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
+  std::unique_ptr<Planner> rep = e.build(m, p);
   rep->prepare();
   std::size_t checked = 0;
   const std::vector<std::string> modes = {"none", "los"};

@@ -38,9 +38,9 @@ class UpdateBattery : public ::testing::TestWithParam<RepresentationEntry> {
 
 // The drawing as a sorted list of segments, each with its ends in order: equal for equal structures
 // whatever order or direction a build emits them in.
-std::vector<std::tuple<double, double, double, double>> drawing(const AnyRepresentation& rep) {
+std::vector<std::tuple<double, double, double, double>> drawing(const Planner& rep) {
   std::vector<std::tuple<double, double, double, double>> out;
-  for (const Segment& s : rep.structure()) {
+  for (const Segment& s : structure(rep)) {
     auto a = std::make_pair(s.a.x, s.a.y), b = std::make_pair(s.b.x, s.b.y);
     if (b < a) std::swap(a, b);
     out.emplace_back(a.first, a.second, b.first, b.second);
@@ -136,8 +136,7 @@ void random_changes(const RepresentationEntry& e) {
     Map m = seq.map;
     testbattery::PathCount count(e, floors(), seq.name);
     Params p;
-    std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
-    EXPECT_EQ(rep->update_is_approximate(), e.caps.update_approximate);
+    std::unique_ptr<Planner> rep = e.build(m, p);
     std::mt19937_64& rng = seq.rng;
     for (int step = 0; step < seq.steps; ++step) {
       SCOPED_TRACE("step " + std::to_string(step));
@@ -146,8 +145,8 @@ void random_changes(const RepresentationEntry& e) {
       Params p2;
       const auto fresh = e.build(m, p2);
       if (!e.caps.update_approximate) {
-        EXPECT_EQ(rep->stats().vertices, fresh->stats().vertices);
-        EXPECT_EQ(rep->stats().edges, fresh->stats().edges);
+        EXPECT_EQ(rep->figures().stats.vertices, fresh->figures().stats.vertices);
+        EXPECT_EQ(rep->figures().stats.edges, fresh->figures().stats.edges);
         EXPECT_TRUE(drawing(*rep) == drawing(*fresh)) << "the drawing differs from a fresh build's";
       }
       const AgentSpace space(m, Agent{});
@@ -227,7 +226,7 @@ void change_scenario(const RepresentationEntry& e) {
     Map m = make_grid_map(GridMap{base.width, base.height, std::vector<std::uint8_t>(base.cells.size(), 1)}, "conf", "conformance");
     testbattery::PathCount count(e, floors(), kind == "blocks" ? "blocks-scenario" : kind);
     Params p;
-    std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
+    std::unique_ptr<Planner> rep = e.build(m, p);
     std::vector<CellChange> ch;
     const Heuristic h = parse_heuristic("euclidean");
     std::size_t queries = 0;

@@ -23,6 +23,7 @@
 #include "support/battery.hpp"
 #include "support/floors.hpp"
 #include "support/maps.hpp"
+#include "support/plan.hpp"
 
 // Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
 namespace test_battery_weights {
@@ -138,7 +139,7 @@ void cost_is_the_path_integral(const RepresentationEntry& e) {
     const Map& m = wc.map;
     SCOPED_TRACE(m.name);
     Params p;
-    std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
+    std::unique_ptr<Planner> rep = e.build(m, p);
     rep->prepare();
     const AgentSpace space(m, Agent{});
     const FreeSpace& fs = space.free();
@@ -205,17 +206,12 @@ void cost_is_the_path_integral(const RepresentationEntry& e) {
         Query q;
         q.start = in.start;
         q.goal = in.goal;
-        ASSERT_TRUE(rep->locate(q));
-        SearchStats st;
-        Polyline path;
-        double c = 0;
-        if (astar) {
-          c = rep->search(q, scaled, st);
-          path = rep->polyline(q);
-        } else {
-          const auto sees = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
-          c = rep->search_any_angle(q, scaled, mode, sees, st, path);
-        }
+        const auto test = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
+        const VisibleFn sees(test);
+        const Outcome o = testplan::plan(*rep, q, scaled, mode, &sees);
+        ASSERT_EQ(o.status, PlanStatus::found) << o.message;
+        const Polyline& path = o.path;
+        const double c = o.cost;
         if (e.caps.approximate_space && !fs.path_valid(path)) continue;
         EXPECT_NEAR(c, path_cost(m.grid, path), 1e-9 * c) << to_string(mode) << "'s cost is not its path's integral";
         ++searches;

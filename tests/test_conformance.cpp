@@ -102,7 +102,7 @@ void check_own_search(const RepresentationEntry& e, const QueryContext& ctx, con
 // with a path are counted against the entry's floor on the map.
 void conform(const RepresentationEntry& e, const Map& m, const std::vector<Case>& cases) {
   Params p;
-  std::unique_ptr<AnyRepresentation> rep;
+  std::unique_ptr<Planner> rep;
   try {
     rep = e.build(m, p);
   } catch (const UnsupportedMap&) {
@@ -140,7 +140,9 @@ void conform(const RepresentationEntry& e, const Map& m, const std::vector<Case>
     Query probe;
     probe.start = c.s;
     probe.goal = c.g;
-    const bool components_known = fs.point_free(c.s) && fs.point_free(c.g) && rep->locate(probe) &&
+    const Request asked{.search = SearchMode::astar, .heuristic = &h};
+    const std::optional<Outcome> located = fs.point_free(c.s) && fs.point_free(c.g) ? rep->locate(probe, asked) : std::nullopt;
+    const bool components_known = fs.point_free(c.s) && fs.point_free(c.g) && (!located || located->status == PlanStatus::no_path) &&
                                   probe.s.component >= 0 && probe.g.component >= 0;
     const QueryContext qc{.map = ctx, .space = space, .cost = cost, .rep_text = e.name, .heuristic = h,
                           .smoothings = modes, .rep = rep.get(), .caps = e.caps, .keep_paths = true};
@@ -345,7 +347,7 @@ TEST(PipelineStatus, FunnelWithoutTheSearchsCorridorIsNotApplicableOnEveryQuery)
   // Batched (`run --batch`): every query's timed stages first (start_query), then their judging
   // (finish_query) give the same rows; with the funnel the only mode, no query is even located.
   for (const auto& smoothings : {modes, std::vector<std::string>{"funnel"}}) {
-    std::vector<std::unique_ptr<AnyRepresentation>> built;
+    std::vector<std::unique_ptr<Planner>> built;
     std::vector<QueryContext> contexts;
     std::vector<PendingQuery> pending;
     std::deque<std::string> names;  // the contexts' rep_text (references)

@@ -120,14 +120,4 @@ TEST(Registry, CanonicalTextComesFromTheDeclaration) {
   EXPECT_THROW(r.flag(VisGraph::kParams[1]), std::logic_error);        // automatic: the build gives the default
 }
 
-TEST(Registry, DeclaredUpdateKindIsWhatTheAdapterReports) {
-  const Map m = maps()[0];
-  const Map mesh = *testmaps::cells_mesh_map(m);  // for the mesh_only entries (navmesh-file)
-  for (const RepresentationEntry& e : entries()) {
-    Params p;
-    const auto rep = e.build(e.caps.mesh_only ? mesh : m, p);
-    EXPECT_EQ(rep->update_is_approximate(), e.caps.update_approximate) << e.name;
-  }
-}
-
 }  // namespace test_registry

@@ -39,6 +39,12 @@ struct Capabilities {
   bool may_miss = false;
   bool own_search = false;          // a search of its own (Detour's query): --search detour; own_search()
   bool table_search = false;        // may answer a query from an all-pairs table without a search: table_search()
+  // A planner from outside (SPEC §10, harness/gppc): it runs in a child process that times its own
+  // build and queries; its build rows carry the column group `entry`. A promise.
+  bool outside = false;
+  // It plans for a point agent only: at R > 0 its rows are not_applicable (a query invalid for the
+  // agent stays invalid_query). A promise.
+  bool point_only = false;
 };
 
 // "corridor,update,..." for `navbench list`.
@@ -63,6 +69,8 @@ inline std::string describe(const Capabilities& c) {
   add(c.own_search, "own-search");
   add(c.update_in_place, c.update_approximate ? "update=approximate" : "update=exact");
   add(c.table_search, "table-search");
+  add(c.outside, "outside");
+  add(c.point_only, "point-only");
   return s;
 }
 

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <vector>
 
-#include "search/any_representation.hpp"
+#include "search/planner.hpp"
 #include "search/astar.hpp"
 #include "smoothing/smoothing.hpp"
 

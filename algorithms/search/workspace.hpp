@@ -1,6 +1,6 @@
-// The memory and counters of one search, kept between queries (search/astar.hpp runs on them):
-// per-vertex records reset in O(touched), the open list's storage, the goal's links. No Boost, so
-// the harness can hold workspaces (one per thread) without the search's headers.
+// The memory of one search, kept between queries (search/astar.hpp runs on it): per-vertex records
+// reset in O(touched), the open list's storage, the goal's links. No Boost, so the harness can hold
+// workspaces (one per thread) without the search's headers.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "representations/types.hpp"
+#include "search/planner.hpp"
 
 namespace navbench {
 
@@ -64,14 +65,8 @@ struct GoalLinks {
   }
 };
 
-// Counters of one search (Warthog-style metrics).
-struct SearchStats {
-  std::size_t expansions = 0;  // vertices taken off the open list
-  std::size_t generated = 0;   // vertices first reached
-  std::size_t los_checks = 0;  // segment tests of Theta* and Lazy Theta* (search/theta.hpp); 0 for A*
-};
-
-class SearchWorkspace {
+// A graph planner's search memory (search/planner.hpp: one per thread).
+class SearchWorkspace final : public Workspace {
  public:
   struct Record {
     double dist, cost;    // g and f

@@ -59,7 +59,7 @@ void rep_growth(benchmark::State& state, const Map& m, const std::string& rep, s
   navbench::BuildStats st;
   for (auto _ : state) {
     auto r = navbench::bench::build_rep(rep, m);
-    st = r->stats();
+    st = r->figures().stats;
     benchmark::DoNotOptimize(r);
   }
   state.counters["vertices"] = double(vertices);

@@ -108,7 +108,7 @@ int structure_command(const std::vector<std::string>& args, const std::vector<st
   f << "representation,kind,x1,y1,x2,y2\n";
   for (const auto& spec : o->reps) {
     navbench::Params p = navbench::Params::parse(spec.params);
-    std::unique_ptr<navbench::AnyRepresentation> rep;
+    std::unique_ptr<navbench::Planner> rep;
     try {
       rep = spec.entry->build(pm.map, p);
     } catch (const navbench::UnsupportedMap& u) {
@@ -116,10 +116,11 @@ int structure_command(const std::vector<std::string>& args, const std::vector<st
       continue;
     }
     const std::string name = navbench::csv_field(spec.text);
-    rep->visit_structure([&](const navbench::Segment& s) {
-      f << name << ",segment," << navbench::format_number(s.a.x) << ',' << navbench::format_number(s.a.y) << ','
-        << navbench::format_number(s.b.x) << ',' << navbench::format_number(s.b.y) << '\n';
-    });
+    if (const navbench::Drawing* drawing = rep->facets().drawing)  // streamed: a drawing can be millions of segments
+      drawing->visit_structure([&](const navbench::Segment& s) {
+        f << name << ",segment," << navbench::format_number(s.a.x) << ',' << navbench::format_number(s.a.y) << ','
+          << navbench::format_number(s.b.x) << ',' << navbench::format_number(s.b.y) << '\n';
+      });
   }
   if (!f.flush()) throw std::runtime_error(o->out + ": write failed");
   return 0;

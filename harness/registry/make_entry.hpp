@@ -1,6 +1,6 @@
 // The registry line of a representation (registry.cpp): make_entry<R> binds the type R to the one
-// shared A* through search/adapter.hpp, so only the files that register representations compile
-// the search for every representation type.
+// shared A* through its graph planner (search/graph_planner.hpp), so only the files that register
+// representations compile the search for every representation type.
 #pragma once
 #include <memory>
 #include <span>
@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "harness/registry/registry.hpp"
-#include "search/adapter.hpp"
+#include "search/graph_planner.hpp"
 
 namespace navbench {
 
@@ -66,11 +66,11 @@ template <Representation R, class Disc = void>
 RepresentationEntry make_entry(std::string name, std::string description) {
   static_assert(declaration_holds<R, Disc>());
   RepresentationEntry e{std::move(name), std::move(description),
-                        [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<R>>(m, p); },
+                        [](const Map& m, Params& p) { return make_planner<R>(m, p); },
                         nullptr, R::kCapabilities, declared_params<R>(), declared_clashes<R>(), ""};
   if constexpr (!std::is_void_v<Disc>) {
     static_assert(Representation<Disc> && std::constructible_from<Disc, const Map&, double>);
-    e.build_disc = [](const Map& m, double r) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<Disc>>(m, r); };
+    e.build_disc = [](const Map& m, double r) { return make_planner<Disc>(m, r); };
   }
   return e;
 }

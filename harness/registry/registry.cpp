@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-#include "harness/gppc/representation.hpp"
+#include "harness/gppc/planner.hpp"
 #include "representations/grid/grid.hpp"
 #include "representations/meshfile/meshfile.hpp"
 #include "representations/navmesh/navmesh.hpp"
@@ -135,7 +135,7 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
 
 bool any_outside_planner(const std::vector<RepresentationSpec>& reps) {
   for (const RepresentationSpec& r : reps)
-    if (r.name() == "gppc") return true;
+    if (r.caps().outside) return true;
   return false;
 }
 

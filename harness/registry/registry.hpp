@@ -14,7 +14,7 @@
 #include "representations/capabilities.hpp"
 #include "geometry/erosion.hpp"
 #include "representations/params.hpp"
-#include "search/any_representation.hpp"
+#include "search/planner.hpp"
 
 namespace navbench {
 
@@ -24,9 +24,9 @@ struct RepresentationEntry {
   std::string description;
   // Builds from a map; throws std::invalid_argument on unknown/bad parameters, UnsupportedMap on
   // a map it cannot represent.
-  std::function<std::unique_ptr<AnyRepresentation>(const Map&, Params&)> build;
+  std::function<std::unique_ptr<Planner>(const Map&, Params&)> build;
   // Capabilities::radius == tangent_graph: builds the exact structure for a disc of radius R > 1e-9.
-  std::function<std::unique_ptr<AnyRepresentation>(const Map&, double)> build_disc;
+  std::function<std::unique_ptr<Planner>(const Map&, double)> build_disc;
   Capabilities caps;                      // declared on the type (R::kCapabilities), checked by make_entry
   std::span<const ParamDecl> params;      // declared on the type (R::kParams): --rep keys, `navbench list`
   std::span<const ParamClash> clashes;    // given values that do not combine (R::kClashes)

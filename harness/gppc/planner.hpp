@@ -1,7 +1,8 @@
-// A competition entry as a representation (SPEC §10, docs/outside-planners.md):
-// `--rep gppc:path=P,track=classic|anyangle[,name=N]` plus the limits of client.hpp. Its search is
-// the entry's GetPath in a child process (EntryProcess); the pipeline's rows take the entry's own
-// GetPath time as search_us and its verdict (judge.hpp) beside the exact validity test.
+// A competition entry as a planner (SPEC §10, docs/outside-planners.md):
+// `--rep gppc:path=P,track=classic|anyangle[,name=N]` plus the limits of client.hpp. It plans by
+// the entry's GetPath in a child process (EntryProcess); its Outcome carries the entry's own
+// GetPath time as search_us and its verdict (judge.hpp), which the judge puts beside the exact
+// validity test.
 #pragma once
 #include <string>
 
