@@ -72,7 +72,7 @@ class SearchWorkspace final : public Workspace {
     double dist, cost;    // g and f
     Vertex pred;
     std::uint32_t heap;   // position in the open list's heap
-    std::uint8_t color;   // a boost::default_color_type (kWhite: not reached yet)
+    std::uint8_t color;   // kWhite: not reached yet; kGray: on the open list; kBlack: expanded
     bool dirty;           // written in this query: listed in touched_, reset by the next begin()
   };
 
@@ -128,7 +128,8 @@ class SearchWorkspace final : public Workspace {
   std::vector<std::pair<std::uint32_t, double>> goal_places;  // (place, link cost) of the goal (distance table)
   std::vector<double> goal_value;  // per goal place, the best start-to-goal cost through it (distance table)
   static constexpr double kInf = std::numeric_limits<double>::infinity();
-  static constexpr std::uint8_t kWhite = 0;  // boost::white_color (checked in astar.hpp)
+  // The colours of a search (Boost.Graph's default_color_type values, as the searches use them).
+  static constexpr std::uint8_t kWhite = 0, kGray = 1, kBlack = 4;
 
  private:
   static Record fresh(Vertex v) { return {kInf, kInf, v, ~std::uint32_t(0), kWhite, false}; }
