@@ -43,8 +43,7 @@ bool valid_by_construction(const RepresentationEntry& e) {
 // is stated). At R > 0 a build on the shrunk map may lose a passage the disc fits through (erosion
 // is conservative, docs/radius.md): there the rows found are checked, and some must be.
 const testbattery::Floors& floors() {
-  static const testbattery::Floors f = {
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("RadiusBattery");  // on the types (kFloors)
   return f;
 }
 

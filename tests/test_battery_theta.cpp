@@ -41,10 +41,7 @@ class ThetaBattery : public ::testing::TestWithParam<RepresentationEntry> {
 // miss one answers with Theta* (every one where none is stated; Lazy Theta* on the same graph
 // answers the same queries).
 const testbattery::Floors& floors() {
-  static const testbattery::Floors f = {
-      // 2,000 samples on the 48 x 48 random grid: one start none of its 10 nearest samples sees.
-      {"prm", "random-7", 23, ""},  // of 24
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("ThetaBattery");  // on the types (kFloors)
   return f;
 }
 

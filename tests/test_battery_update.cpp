@@ -96,30 +96,7 @@ std::vector<Changes> change_sequences() {
 // The floors (docs/testing.md#floors): how many of the queries with a path of a change sequence or
 // scenario an entry that may miss one answers after its updates (every one where none is stated).
 const testbattery::Floors& floors() {
-  static const std::string monotone = "recast:min_region=0,partition=monotone,tile=4";
-  static const testbattery::Floors f = {
-      // Recast drops regions under min_region^2 voxels, and monotone regions in 4-voxel tiles leave
-      // query points outside every polygon: the mesh does not reach them. Recast's voxels come out
-      // differently under GCC (the release build) and clang (the sanitizer build): where they differ,
-      // the floor is the fewer of the two builds' counts (clang, at 42bc86a: recast 258 of 278 on
-      // blocks and 165 of 198 on mixed, the monotone tiles 232 of 278 on blocks; GCC found 264, 166
-      // and 241, the floors before).
-      {"recast", "blocks", 258, ""},  // of 278
-      {"recast", "mixed", 165, ""},   // of 188 (GCC), 198 (clang)
-      {"recast", "doors", 33, ""},    // of 35
-      {"recast", "blocks-scenario", 33, ""},  // of 35
-      {"recast:min_region=0,max_error=0", "mixed", 187, ""},  // of 188
-      {monotone, "blocks", 232, ""},  // of 278
-      {monotone, "mixed", 129, ""},   // of 188
-      {monotone, "doors", 34, ""},    // of 35
-      {monotone, "blocks-scenario", 32, ""},  // of 35
-      // prm keeps its samples through an update (update_approximate): on the mixed sequence a few
-      // starts lose every link; the change scenarios are built on the empty map, so the samples were
-      // drawn before the rooms' walls came, and a doorway one cell wide holds few of them.
-      {"prm", "mixed", 164, ""},           // of 188
-      {"prm", "doors", 16, ""},            // of 35
-      {"prm", "blocks-scenario", 19, ""},  // of 35
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("UpdateBattery");  // on the types (kFloors)
   return f;
 }
 

@@ -88,26 +88,7 @@ const std::vector<WeightedCase>& cases() {
 // The floors (docs/testing.md#floors): how many of a map's queries with a path an entry that may
 // miss one answers with the shared A* (every one where none is stated).
 const testbattery::Floors& floors() {
-  static const std::string watershed = "recast:min_region=0,max_error=0",
-                           monotone = "recast:min_region=0,partition=monotone,tile=4";
-  static const testbattery::Floors f = {
-      // Recast's mesh does not reach some free query points (small regions dropped, contours simplified).
-      {"recast", "weighted0", 11, ""},  // of 12
-      {"recast", "terrain0", 24, ""},   // of 25
-      {"recast", "terrain1", 21, ""},   // of 25
-      {"recast", "terrain2", 23, ""},   // of 25
-      {"recast", "terrain3", 24, ""},   // of 25
-      {"recast", "terrain4", 19, ""},   // of 24
-      {"recast", "terrain5", 21, ""},   // of 25
-      {watershed, "terrain0", 24, ""},  // of 25
-      {watershed, "terrain3", 24, ""},  // of 25
-      {monotone, "weighted0", 10, ""},  // of 12
-      {monotone, "terrain0", 24, ""},   // of 25
-      {monotone, "terrain1", 21, ""},   // of 25
-      {monotone, "terrain2", 23, ""},   // of 25
-      {monotone, "terrain3", 24, ""},   // of 25
-      {monotone, "terrain4", 22, ""},   // of 24
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("WeightsBattery");  // on the types (kFloors)
   return f;
 }
 

@@ -37,28 +37,12 @@ using testhand::Case;
 // stated), and the entries for which it can find none, skipped by name. Measured at the commit that
 // states them; each is what the entry finds there, so a regression fails.
 const testbattery::Floors& floors() {
-  static const std::string monotone = "recast:min_region=0,partition=monotone,tile=4", watershed = "recast:min_region=0,max_error=0";
-  static const testbattery::Floors f = {
-      // min_region=8 drops every region under 64 voxels: the largest hand map holds 50 walkable voxels.
-      {"recast", "*", 0, "its default min_region=8 drops regions under 64 voxels, and no hand map has one "
-                         "(the rows: Recast's regions hold 0 of the walkable voxels); the min_region=0 variants run these maps"},
-      // The watershed partition keeps no region on one-cell-wide free space (0 of 1, 121, 5 and 14 voxels).
-      {watershed, "one", 0, "the watershed partition keeps no region on a one-cell map (0 of 1 walkable voxel)"},
-      {watershed, "corridor", 0, "the watershed partition keeps no region in one-cell-wide corridors (0 of 121 voxels)"},
-      {watershed, "pinch", 0, "the watershed partition keeps no region on one-cell-wide free space (0 of 5 voxels)"},
-      {watershed, "pinch2", 0, "the watershed partition keeps no region on one-cell-wide free space (0 of 14 voxels)"},
-      // Monotone regions in 4-voxel tiles: no polygon holds some query points (the mesh does not reach them).
-      {monotone, "open", 2, ""},
-      {monotone, "walls", 1, ""},
-      {monotone, "one", 0, "no polygon of its mesh holds the one cell's points (the mesh does not reach the start)"},
-      {monotone, "corridor", 0, "no polygon of its mesh holds the corridor's query points (the mesh does not reach the start)"},
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("Conformance");  // on the types (kFloors)
   return f;
 }
 // The same for the representation's own search (recast: Detour's query), where it has one.
 const testbattery::Floors& own_search_floors() {
-  static const testbattery::Floors f = {
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("OwnSearch");  // on the types (kFloors)
   return f;
 }
 

@@ -2,7 +2,7 @@
 // every key a representation reads is one it declared (the declaration object itself, not a
 // look-alike), every declared key is read by some build, `--rep` texts are checked against the
 // declaration alone (no build), and the canonical text is the declaration's formatting. The
-// feature declarations are checked at compile time (harness/registry/make_entry.hpp; the
+// feature declarations are checked at compile time (search/make_entry.hpp; the
 // Declaration.* tests show a wrong one does not compile).
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <string>
 
 #include "datasets/wkt.hpp"
-#include "docs/example/tile_graph.hpp"
-#include "harness/registry/make_entry.hpp"
+#include "docs/example/tiles/tiles.hpp"
+#include "search/make_entry.hpp"
 #include "harness/registry/registry.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/visgraph/visgraph.hpp"

@@ -1,4 +1,4 @@
-// A planner: whatever answers a query, behind one narrow interface (docs/architecture.md).
+// A planner: whatever answers a query, behind one narrow interface (docs/adding-a-planner.md).
 //
 // The harness holds every built planner as a Planner and reads one Outcome per query:
 //   - navbench's graph representations, all through one implementation, GraphPlanner<R>

@@ -42,7 +42,7 @@ void recast_vs(benchmark::State& state, const std::string& rel, const std::strin
   rep->prepare();
   const double build_ms = std::chrono::duration<double, std::milli>(Clock::now() - b0).count();
   double dt_kb = 0;
-  if (rep_text.rfind("recast", 0) == 0) {  // the dtNavMesh alone, from the same parameters
+  if (parse_rep_option(rep_text).at(0).caps().own_search) {  // recast (Detour's query): the dtNavMesh alone, from the same parameters
     Params p = Params::parse(rep_text.find(':') == std::string::npos ? "" : rep_text.substr(rep_text.find(':') + 1));
     dt_kb = double(DetourMesh(d->map, recast_config(p)).data_bytes()) / 1024.0;
   }

@@ -314,19 +314,11 @@ class GppcPlanner final : public Planner, public AnswersAhead {
 
 }  // namespace
 
-RepresentationEntry registry_entry() {
-  Capabilities caps;
-  caps.grid_only = true;
-  caps.outside = true;
-  caps.point_only = true;  // SPEC §10: an entry plans for a point agent
-  return RepresentationEntry{
-      "gppc",
-      "a competition entry in a child process (path=PROGRAM, track=classic|anyangle, name=N; docs/outside-planners.md)",
-      [](const Map& m, Params& p) -> std::unique_ptr<Planner> { return std::make_unique<GppcPlanner>(m, p); },
-      nullptr, caps, kParams, {}, ""};
-}
+std::span<const ParamDecl> parameters() { return kParams; }
 
-void check_spec(const std::string& params) {
+std::unique_ptr<Planner> build_planner(const Map& m, Params& p) { return std::make_unique<GppcPlanner>(m, p); }
+
+std::string check_spec(const std::string& params) {
   Params p = Params::parse(params);
   p.check(kParams, {}, "gppc");
   check_required(p);
@@ -345,12 +337,7 @@ void check_spec(const std::string& params) {
     GppcPlanner probe(make_grid_map(g, "probe"), p, /*use_store=*/false);
   } catch (const UnsupportedMap&) {  // the entry could not preprocess a one-cell map: not an option error
   }
-}
-
-std::string row_name(const std::string& params) {
-  Params p = Params::parse(params);
-  const std::string path = p.text(param(kParams, "path"));
-  return "gppc:" + p.text(param(kParams, "name"), default_name(path));
+  return "gppc:" + p.text(param(kParams, "name"), default_name(p.text(param(kParams, "path"))));
 }
 
 }  // namespace navbench::gppc

@@ -4,19 +4,26 @@
 // GetPath time as search_us and its verdict (judge.hpp), which the judge puts beside the exact
 // validity test.
 #pragma once
+#include <memory>
+#include <span>
 #include <string>
 
-#include "harness/registry/registry.hpp"
+#include "geometry/map.hpp"
+#include "representations/params.hpp"
+#include "search/planner.hpp"
 
 namespace navbench::gppc {
 
-// The registry line (harness/registry/registry.cpp).
-RepresentationEntry registry_entry();
-// The `--rep gppc:...` check before any work: declared keys and values, path= and track= given,
-// the program there. Throws std::invalid_argument with one line.
-void check_spec(const std::string& params);
-// The `representation` column of a `gppc:...` value: "gppc:NAME", NAME the name= parameter or the
-// entry program's file name; the row never records the path, so shards built elsewhere merge.
-std::string row_name(const std::string& params);
+// The entry's declared parameters (path, track, name, the limits of client.hpp, log, store).
+std::span<const ParamDecl> parameters();
+// The entry's planner on a grid map m: its program preprocesses the map and prepares in child
+// processes; UnsupportedMap for a map that is not a grid, BuildFailed where the entry dies.
+std::unique_ptr<Planner> build_planner(const Map& m, Params& p);
+// The `--rep gppc:...` check before any work: declared keys and values, path= and track= given, the
+// program there (asked on a one-cell map), a store= folder navbench can write. Throws
+// std::invalid_argument with one line. Returns the `representation` column of its rows: "gppc:NAME",
+// NAME the name= parameter or the entry program's file name; the row never records the path, so
+// shards built elsewhere merge.
+std::string check_spec(const std::string& params);
 
 }  // namespace navbench::gppc

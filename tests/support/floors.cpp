@@ -71,6 +71,17 @@ bool PathCount::found(bool ok, const std::string& what) {
   return false;
 }
 
+Floors declared_floors(const std::string& battery) {
+  Floors out;
+  for (const navbench::RepresentationEntry& e : navbench::representations())
+    for (const navbench::Floor& f : e.floors)
+      if (battery == f.battery) {
+        const std::string variant = f.variant;
+        out.push_back({variant.empty() ? e.name : e.name + ":" + variant, f.map, f.least, f.skip});
+      }
+  return out;
+}
+
 namespace {
 
 // grid8 behind the interface, with every query point unreached: every locate a no_path with its
