@@ -74,7 +74,9 @@ std::vector<Changes> change_sequences() {
                      const int k = 1 + int(r() % 4);
                      Patch patch{k, k, std::vector<std::uint8_t>(std::size_t(k * k), std::uint8_t(r() % 2))};
                      std::vector<CellChange> ch;
-                     apply_patch(g, patch, int(r() % unsigned(g.width - k)), int(r() % unsigned(g.height - k)), ch);
+                     // x then y, drawn in this order (a call's arguments are not: scripts/check-random-draws)
+                     const int x0 = int(r() % unsigned(g.width - k)), y0 = int(r() % unsigned(g.height - k));
+                     apply_patch(g, patch, x0, y0, ch);
                      return ch;
                    }});
   }

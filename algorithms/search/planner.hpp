@@ -132,9 +132,10 @@ class Drawing {
 };
 
 // Facet: a planner that answers queries ahead (an entry: its GetPath calls back to back in batches, as
-// the competition's driver runs them, docs/outside-planners.md#4). Told the (start, goal) of the
-// queries about to be asked through one workspace (nullptr: the planner's own), in order — with
-// --repetitions N each query N times in a row —; a query asked otherwise is answered alone.
+// the competition's driver runs them, docs/outside-planners.md#4-what-is-measured-and-how). Told the
+// (start, goal) of the queries about to be asked through one workspace (nullptr: the planner's own),
+// in order — with --repetitions N each query N times in a row —; a query asked otherwise is answered
+// alone.
 class AnswersAhead {
  public:
   virtual void expect_queries(const std::vector<std::pair<Point, Point>>& queries, const Workspace* ws) const = 0;

@@ -1,4 +1,5 @@
-// How a folder registers its planners (docs/adding-a-representation.md#3, docs/adding-a-planner.md).
+// How a folder registers its planners (docs/adding-a-representation.md#3-the-declaration-and-the-registration,
+// docs/adding-a-planner.md).
 //
 // A folder that registers holds a file registration.cpp with one Registration object at namespace
 // scope, named after the folder, whose function adds the folder's entries:

@@ -21,6 +21,7 @@
 #include "harness/cli/reproduce.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
+#include "harness/run/metadata.hpp"
 #include "harness/run/run.hpp"
 #include "harness/serve/serve.hpp"
 #include "harness/sweep/sweep.hpp"
@@ -126,7 +127,8 @@ int structure_command(const std::vector<std::string>& args, const std::vector<st
   return 0;
 }
 
-// SPEC §5: one line per representation, its capabilities, and one line per declared parameter:
+// SPEC §5: one line per representation, its capabilities, one per opt-in one (`opt-in NAME`), and one
+// line per declared parameter:
 // `parameter NAME KEY TYPE DEFAULT RANGE HELP` (DEFAULT "auto": chosen from the map, as HELP ends).
 void list_parameter(const std::string& rep, const navbench::ParamDecl& d) {
   std::cout << "parameter " << rep << ' ' << d.name << ' ' << navbench::to_string(d.type) << ' ' << navbench::default_text(d)
@@ -139,6 +141,9 @@ int list_command(const std::vector<std::string>& args, const std::vector<std::st
   for (const auto& e : navbench::representations()) std::cout << "representation " << e.name << ' ' << e.description << '\n';
   for (const auto& e : navbench::representations())
     std::cout << "capabilities " << e.name << ' ' << navbench::describe(e.caps) << '\n';
+  // A costly build declared on its type (kOptIn): a sweep's {"every": true} leaves it out.
+  for (const auto& e : navbench::representations())
+    if (e.opt_in) std::cout << "opt-in " << e.name << '\n';
   for (const auto& e : navbench::representations()) {
     for (const auto& d : e.params) list_parameter(e.name, d);
     if (e.caps.radius == navbench::RadiusSupport::shrunk_map) list_parameter(e.name, navbench::kErodeParam);
@@ -187,14 +192,14 @@ const Command kCommands[] = {
      navbench::reproduce_command},
     {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
      serve_command},
-    {"export", "write result sets into one SQLite database, or OMPL's benchmark log (docs/results.md#export)",
+    {"export", "write result sets into one SQLite database, or OMPL's benchmark log (docs/results.md#the-results-database)",
      navbench::export_command},
-    {"compare", "pair two runs' queries: per configuration time ratio and gap difference (docs/results.md#compare)",
+    {"compare", "pair two runs' queries: per configuration time ratio and gap difference (docs/results.md#comparing-two-runs)",
      navbench::compare_command},
 };
 
 void usage(std::ostream& out) {
-  out << "usage: navbench <command> [options]   (navbench <command> --help: its options)\n\ncommands:\n";
+  out << "usage: navbench <command> [options]   (navbench <command> --help: its options; navbench --version)\n\ncommands:\n";
   for (const auto& c : kCommands) out << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << '\n';
 }
 
@@ -207,6 +212,10 @@ int navbench::command_line(int argc, char** argv) {
     return 2;
   }
   const std::string cmd = args[0];
+  if (cmd == "--version") {  // the version and commit (harness/run/metadata.cpp)
+    std::cout << navbench::version_line() << '\n';
+    return 0;
+  }
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     usage(std::cout);
     return 0;

@@ -4,12 +4,14 @@ meta.json ("representations": {NAME: {"capabilities": [...], "parameters": [...]
 The report and the package ask these declarations, never a representation's name (the lint
 scripts/check-names). A result set written before meta.json carried them is read with the
 declarations of the representations registered then (WRITTEN_BEFORE: `navbench list` at 17d5920,
-in today's words)."""
+in today's words, and cpd as main registered it from 9af56c8 until meta.json carried them)."""
 from __future__ import annotations
 
 # `navbench list` at 17d5920, the last commit whose meta.json did not carry the declarations; gppc
-# (a competition entry) was not listed and is declared as it is now.
+# (a competition entry) was not listed and is declared as it is now; cpd came after 17d5920 (9af56c8)
+# and before meta.json carried the declarations, declared as it is now.
 WRITTEN_BEFORE = {
+    "cpd": ("radius=shrunk-map,grid-only,grid8-optimal,point-vertices,table-search", "threads,order,max_cells,cache,erode"),
     "grid4": ("radius=shrunk-map,grid-only,point-vertices,segment-edges,weights=update,update=exact", "lattice,pinch,erode"),
     "grid8": ("radius=shrunk-map,grid-only,grid8-optimal,point-vertices,segment-edges,weights=update,update=exact",
               "lattice,pinch,erode"),

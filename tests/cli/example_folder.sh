@@ -16,6 +16,7 @@ check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails
 check listed 'grep -qx "representation tiles docs example: 4-connected CSR tile graph" "$tmp/list"'
 check capabilities_declared 'grep -qx "capabilities tiles radius=shrunk-map,grid-only,point-vertices,segment-edges" "$tmp/list"'
 check parameter_declared 'grep -q "^parameter tiles links integer 1 \[1,4\]" "$tmp/list"'
+check opt_in_declared 'grep -qx "opt-in tiles" "$tmp/list"'
 check main_program_without_it '! "$nb" list | grep -q "^representation tiles "'
 # The same registrations besides: every representation of navbench's list is in the example's.
 check same_registrations_besides '[ "$("$nb" list | grep -c "^representation ")" -eq $(($(grep -c "^representation " "$tmp/list") - 1)) ]'
@@ -37,8 +38,12 @@ cat > "$tmp/every.json" <<JSON
  "queries": {"select": "all", "random": 2}, "output": "$tmp/sweep"}
 JSON
 "$ex" sweep "$tmp/every.json" --jobs 2 --quiet > "$tmp/sweep.log" 2>&1
-# (a map from a mesh file is the one kind the grid map does not give: those entries skip it)
-reps() { "$1" list | awk '$1 == "capabilities" && $3 !~ /mesh-only/ {print $2}' | sort; }
+# (a map from a mesh file is the one kind the grid map does not give: those entries skip it; and
+# navbench's own opt-in ones, its `opt-in NAME` lines, are left out as tiles is)
+reps() {
+  "$1" list | awk '$1 == "opt-in" {opt[$2] = 1} $1 == "capabilities" && $3 !~ /mesh-only/ {c[$2] = 1}
+                   END {for (n in c) if (!(n in opt)) print n}' | sort
+}
 got=$(cut -d, -f"$(head -1 "$tmp/sweep/results.csv" | tr , '\n' | grep -nx representation | cut -d: -f1)" "$tmp/sweep/results.csv" | tail -n +2 | sort -u)
 check sweep_every_leaves_out_opt_in '[ "$got" = "$(reps "$nb")" ]'
 echo "example_folder: $fails failure(s)"

@@ -32,6 +32,8 @@ before = declarations({"set": {"schema": {}}})  # a meta.json written before the
 check("written_before_outside", declares(before, "gppc:astar · none", "outside"))
 check("written_before_lattice", declares(before, "grid8:lattice=corner", "lattice"))
 check("written_before_not_declared", not declares(before, "visgraph", "lattice"))
+# cpd came after 17d5920 and before meta.json carried the declarations: a set of that time holds its rows.
+check("written_before_cpd", declares(before, "cpd:threads=2", "table-search") and not declares(before, "cpd", "lattice"))
 check("capability_head", declares(before, "grid8", "weights") and declares(before, "grid8", "weights=update"))
 check("names", representation_name("grid8 (centre lattice) · los") == "grid8"
       and representation_name("gppc:astar (outside) · none") == "gppc")

@@ -92,7 +92,7 @@ class Prm : public Roadmap {
       // It keeps its samples through an update (update_approximate): on the mixed sequence a few
       // starts lose every link; the change scenarios are built on the empty map, so the samples were
       // drawn before the rooms' walls came, and a doorway one cell wide holds few of them.
-      Floor{"UpdateBattery", "", "mixed", 164},            // of 188
+      Floor{"UpdateBattery", "", "mixed", 190},            // of 198
       Floor{"UpdateBattery", "", "doors", 16},             // of 35
       Floor{"UpdateBattery", "", "blocks-scenario", 19},   // of 35
       // 2,000 samples on the 48 x 48 random grid: one start none of its 10 nearest samples sees.
