@@ -37,28 +37,12 @@ using testhand::Case;
 // stated), and the entries for which it can find none, skipped by name. Measured at the commit that
 // states them; each is what the entry finds there, so a regression fails.
 const testbattery::Floors& floors() {
-  static const std::string monotone = "recast:min_region=0,partition=monotone,tile=4", watershed = "recast:min_region=0,max_error=0";
-  static const testbattery::Floors f = {
-      // min_region=8 drops every region under 64 voxels: the largest hand map holds 50 walkable voxels.
-      {"recast", "*", 0, "its default min_region=8 drops regions under 64 voxels, and no hand map has one "
-                         "(the rows: Recast's regions hold 0 of the walkable voxels); the min_region=0 variants run these maps"},
-      // The watershed partition keeps no region on one-cell-wide free space (0 of 1, 121, 5 and 14 voxels).
-      {watershed, "one", 0, "the watershed partition keeps no region on a one-cell map (0 of 1 walkable voxel)"},
-      {watershed, "corridor", 0, "the watershed partition keeps no region in one-cell-wide corridors (0 of 121 voxels)"},
-      {watershed, "pinch", 0, "the watershed partition keeps no region on one-cell-wide free space (0 of 5 voxels)"},
-      {watershed, "pinch2", 0, "the watershed partition keeps no region on one-cell-wide free space (0 of 14 voxels)"},
-      // Monotone regions in 4-voxel tiles: no polygon holds some query points (the mesh does not reach them).
-      {monotone, "open", 2, ""},
-      {monotone, "walls", 1, ""},
-      {monotone, "one", 0, "no polygon of its mesh holds the one cell's points (the mesh does not reach the start)"},
-      {monotone, "corridor", 0, "no polygon of its mesh holds the corridor's query points (the mesh does not reach the start)"},
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("Conformance");  // on the types (kFloors)
   return f;
 }
 // The same for the representation's own search (recast: Detour's query), where it has one.
 const testbattery::Floors& own_search_floors() {
-  static const testbattery::Floors f = {
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("OwnSearch");  // on the types (kFloors)
   return f;
 }
 
@@ -102,7 +86,7 @@ void check_own_search(const RepresentationEntry& e, const QueryContext& ctx, con
 // with a path are counted against the entry's floor on the map.
 void conform(const RepresentationEntry& e, const Map& m, const std::vector<Case>& cases) {
   Params p;
-  std::unique_ptr<AnyRepresentation> rep;
+  std::unique_ptr<Planner> rep;
   try {
     rep = e.build(m, p);
   } catch (const UnsupportedMap&) {
@@ -140,7 +124,9 @@ void conform(const RepresentationEntry& e, const Map& m, const std::vector<Case>
     Query probe;
     probe.start = c.s;
     probe.goal = c.g;
-    const bool components_known = fs.point_free(c.s) && fs.point_free(c.g) && rep->locate(probe) &&
+    const Request asked{.search = SearchMode::astar, .heuristic = &h};
+    const std::optional<Outcome> located = fs.point_free(c.s) && fs.point_free(c.g) ? rep->locate(probe, asked) : std::nullopt;
+    const bool components_known = fs.point_free(c.s) && fs.point_free(c.g) && (!located || located->status == PlanStatus::no_path) &&
                                   probe.s.component >= 0 && probe.g.component >= 0;
     const QueryContext qc{.map = ctx, .space = space, .cost = cost, .rep_text = e.name, .heuristic = h,
                           .smoothings = modes, .rep = rep.get(), .caps = e.caps, .keep_paths = true};
@@ -384,7 +370,7 @@ TEST(PipelineStatus, FunnelWithoutTheSearchsCorridorIsNotApplicableOnEveryQuery)
   // Batched (`run --batch`): every query's timed stages first (start_query), then their judging
   // (finish_query) give the same rows; with the funnel the only mode, no query is even located.
   for (const auto& smoothings : {modes, std::vector<std::string>{"funnel"}}) {
-    std::vector<std::unique_ptr<AnyRepresentation>> built;
+    std::vector<std::unique_ptr<Planner>> built;
     std::vector<QueryContext> contexts;
     std::vector<PendingQuery> pending;
     std::deque<std::string> names;  // the contexts' rep_text (references)

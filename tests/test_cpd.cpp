@@ -22,6 +22,7 @@
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 #include "support/maps.hpp"
+#include "support/plan.hpp"
 
 // Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
 namespace test_cpd {
@@ -346,18 +347,15 @@ TEST(Cpd, AnswersEqualGrid8sOptimum) {
       Query qc, qg;
       qc.start = qg.start = s;
       qc.goal = qg.goal = g;
-      const bool lc = cpd_rep->locate(qc), lg = grid_rep->locate(qg);
-      ASSERT_EQ(lc, lg);
-      if (!lc) continue;
-      SearchStats st;
-      const double cc = cpd_rep->search(qc, h, st), cg = grid_rep->search(qg, h, st);
+      const Outcome oc = testplan::plan(*cpd_rep, qc, h), og = testplan::plan(*grid_rep, qg, h);
+      ASSERT_EQ(oc.status, og.status) << "query " << i << ": " << oc.message;
+      if (oc.status == PlanStatus::not_covered) continue;
       ++compared;
-      ASSERT_EQ(std::isfinite(cc), std::isfinite(cg)) << "query " << i;
-      if (!std::isfinite(cc)) continue;
+      if (oc.status != PlanStatus::found) continue;
       ++found;
-      EXPECT_NEAR(cc, cg, 1e-9) << "query " << i;
-      const Polyline line = cpd_rep->polyline(qc);
-      EXPECT_NEAR(polyline_length(line), cc, 1e-9);
+      EXPECT_NEAR(oc.cost, og.cost, 1e-9) << "query " << i;
+      const Polyline& line = oc.path;
+      EXPECT_NEAR(polyline_length(line), oc.cost, 1e-9);
       EXPECT_TRUE(fs.path_valid(line)) << "query " << i;
     }
   }

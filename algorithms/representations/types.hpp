@@ -13,7 +13,6 @@
 namespace navbench {
 
 using Vertex = std::uint32_t;
-struct PathItem;  // geometry/radius_validity.hpp: a point or an arc of a disc path
 
 // One query-time edge between a query point and a graph vertex.
 struct Link {

@@ -109,7 +109,7 @@ int structure_command(const std::vector<std::string>& args, const std::vector<st
   f << "representation,kind,x1,y1,x2,y2\n";
   for (const auto& spec : o->reps) {
     navbench::Params p = navbench::Params::parse(spec.params);
-    std::unique_ptr<navbench::AnyRepresentation> rep;
+    std::unique_ptr<navbench::Planner> rep;
     try {
       rep = spec.entry->build(pm.map, p);
     } catch (const navbench::UnsupportedMap& u) {
@@ -117,16 +117,18 @@ int structure_command(const std::vector<std::string>& args, const std::vector<st
       continue;
     }
     const std::string name = navbench::csv_field(spec.text);
-    rep->visit_structure([&](const navbench::Segment& s) {
-      f << name << ",segment," << navbench::format_number(s.a.x) << ',' << navbench::format_number(s.a.y) << ','
-        << navbench::format_number(s.b.x) << ',' << navbench::format_number(s.b.y) << '\n';
-    });
+    if (const navbench::Drawing* drawing = rep->facets().drawing)  // streamed: a drawing can be millions of segments
+      drawing->visit_structure([&](const navbench::Segment& s) {
+        f << name << ",segment," << navbench::format_number(s.a.x) << ',' << navbench::format_number(s.a.y) << ','
+          << navbench::format_number(s.b.x) << ',' << navbench::format_number(s.b.y) << '\n';
+      });
   }
   if (!f.flush()) throw std::runtime_error(o->out + ": write failed");
   return 0;
 }
 
-// SPEC §5: one line per representation, its capabilities, and one line per declared parameter:
+// SPEC §5: one line per representation, its capabilities, one per opt-in one (`opt-in NAME`), and one
+// line per declared parameter:
 // `parameter NAME KEY TYPE DEFAULT RANGE HELP` (DEFAULT "auto": chosen from the map, as HELP ends).
 void list_parameter(const std::string& rep, const navbench::ParamDecl& d) {
   std::cout << "parameter " << rep << ' ' << d.name << ' ' << navbench::to_string(d.type) << ' ' << navbench::default_text(d)
@@ -139,6 +141,9 @@ int list_command(const std::vector<std::string>& args, const std::vector<std::st
   for (const auto& e : navbench::representations()) std::cout << "representation " << e.name << ' ' << e.description << '\n';
   for (const auto& e : navbench::representations())
     std::cout << "capabilities " << e.name << ' ' << navbench::describe(e.caps) << '\n';
+  // A costly build declared on its type (kOptIn): a sweep's {"every": true} leaves it out.
+  for (const auto& e : navbench::representations())
+    if (e.opt_in) std::cout << "opt-in " << e.name << '\n';
   for (const auto& e : navbench::representations()) {
     for (const auto& d : e.params) list_parameter(e.name, d);
     if (e.caps.radius == navbench::RadiusSupport::shrunk_map) list_parameter(e.name, navbench::kErodeParam);

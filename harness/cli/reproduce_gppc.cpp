@@ -163,11 +163,11 @@ Config read_config(const std::string& file, const std::string& track, const std:
     if (!(f >> word)) continue;
     if (word == "map" && (f >> rest)) c.maps.push_back(rest);
     else if (word == "limit" && (f >> rest)) c.limit = std::stol(rest);
-    else if (word.starts_with("gppc:")) {
+    else if (names_outside_planner(word)) {
       if (word.find("track=" + track) == std::string::npos) throw std::invalid_argument(where + word + " is not a track=" + track + " entry");
       Entry e{word, parse_rep_option(word).front().text, ""};  // the entry's keys checked (docs/outside-planners.md)
       std::string given = "";
-      for (const std::string& kv : base::split_list(word.substr(5)))
+      for (const std::string& kv : base::split_list(word.substr(word.find(':') + 1)))
         if (kv.starts_with("name=")) given = kv.substr(5);
       e.published = given.empty() ? "" : published_name(given, published);
       c.entries.push_back(e);
@@ -252,7 +252,7 @@ std::map<std::string, Stats> measure(const std::string& prefix, bool classic) {
     const std::string bytes = stored >= 0 && !b.at(i, stored).empty() ? b.at(i, stored) : b.at(i, mem);
     s.storage = (std::isnan(s.storage) ? 0 : s.storage) + num(bytes);
     if (rss >= 0 && !b.at(i, rss).empty()) s.peak = std::isnan(s.peak) ? num(b.at(i, rss)) : std::max(s.peak, num(b.at(i, rss)));
-    else if (s.entry.starts_with("gppc:")) add_missing_peak(s, "no peak_rss_bytes in the build row of " + b.at(i, b.column("map")));
+    else if (names_outside_planner(s.entry)) add_missing_peak(s, "no peak_rss_bytes in the build row of " + b.at(i, b.column("map")));
   }
   return out;
 }
@@ -341,7 +341,7 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
   rc.select.convention = classic ? "center" : "corner";  // the track's query points (SPEC §10)
   rc.select.limit = cfg.limit;
   // Both sides batched alike: navbench's own queries timed 256 at a time back to back and judged
-  // after the block, as the entries' host sends them theirs (harness/gppc/representation.cpp,
+  // after the block, as the entries' host sends them theirs (harness/gppc/planner.cpp,
   // kAhead; docs/outside-planners.md).
   rc.unit.batch = 256;
   rc.optimum = !classic;  // the classic track's reference is the scenario's octile optimum
@@ -413,7 +413,7 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
   const auto mr = ranks(measured_t), pr = ranks(published_t);
   double mfast = INFINITY, pfast = INFINITY;
   for (const auto& [n, t] : measured_t)
-    if (n.starts_with("gppc:")) mfast = std::min(mfast, t);
+    if (std::any_of(cfg.entries.begin(), cfg.entries.end(), [&n](const Entry& e) { return e.row_name == n; })) mfast = std::min(mfast, t);
   for (const auto& [n, t] : published_t) pfast = std::min(pfast, t);
   md << "\nHow they compare (mean query time; ratio to the fastest entry measured here, resp. to the fastest of these entries as "
         "published; rank among the rows that have the figure):\n\n"

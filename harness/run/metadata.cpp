@@ -10,7 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text.hpp"
 #include "geometry/map.hpp"
+#include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/description.hpp"
 
@@ -46,6 +48,22 @@ std::string cpu_model() {
   return "unknown";
 }
 
+
+// What every registered planner declares, by name (`navbench list`'s capabilities and parameters,
+// erode for a shrunk-map entry): what the Python package and the report ask of a configuration
+// instead of its name (python/navbench/capabilities.py).
+nlohmann::json declarations_json() {
+  nlohmann::json out = nlohmann::json::object();
+  for (const std::string& name : registered_names()) {
+    const RepresentationEntry& e = *find_representation(name);
+    nlohmann::json params = nlohmann::json::array();
+    for (const ParamDecl& d : e.params) params.push_back(d.name);
+    if (e.caps.radius == RadiusSupport::shrunk_map && !e.own_check) params.push_back(kErodeParam.name);
+    const std::string caps = describe(e.caps);
+    out[name] = {{"capabilities", caps.empty() ? std::vector<std::string>{} : base::split_list(caps)}, {"parameters", params}};
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -93,6 +111,7 @@ nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t 
   j["seed"] = seed;
   j["config"] = config;
   j["schema"] = column_schema();  // the columns of the files this run writes (results/results.cpp)
+  j["representations"] = declarations_json();  // what each registered planner declares, by name
   return j;
 }
 

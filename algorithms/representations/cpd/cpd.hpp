@@ -27,6 +27,9 @@ class CompressedPathDatabase {
   // map rebuilds it); a radius as grid8 meets it, on the map shrunk by R (its own table).
   static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = true, .point_vertices = true,
                                               .table_search = true};
+  // Opt-in: a sweep's {"every": true} leaves it out (its table costs minutes of build on a large map,
+  // one Dijkstra per free cell; docs/cpd.md).
+  static constexpr bool kOptIn = true;
   static constexpr std::array kParams{
       ParamDecl{"threads", ParamType::integer, 1, 1, 256, "threads building the table (one Dijkstra per free cell each)"},
       ParamDecl{"order", ParamType::choice, 0, 0, 1, "the node order the rows are run-length encoded over", nullptr,

@@ -14,7 +14,8 @@ from navreport.analysis import budget, terrain
 from navbench.candidates import NOT_RUN_RULE, pct, rule_text
 from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_sig, finite, slug, verdict_significant
 from navreport.analysis.rows import METRICS, facet_order, is_terrain_facet
-from navreport.io.results import OUTSIDE_NOTE, has_outside, rep_label
+from navbench.capabilities import declares
+from navreport.io.results import DECLARED, OUTSIDE_NOTE, has_outside, rep_label
 from navreport.figures.budget import cost_figure
 from navreport.figures.pareto import front_chart, pareto_figure
 from navreport.sections.base import Block, Section
@@ -392,10 +393,11 @@ def recast_standing(t) -> str:
     if "config" not in t.columns:
         return ""
     # The shared A* + funnel (the mesh judged as ours are) and Detour's own query (what a game runs),
-    # on plain maps: a name is "recast[:params] · funnel", with " · plain map" when weighted maps ran too.
+    # on plain maps: a name is "recast[:params] · funnel", with " · plain map" when weighted maps ran too;
+    # Recast/Detour's are those whose representation declares approximate-space (voxelised, simplified).
     parts = t["config"].astype(str).str.split(" · ")
     plain = parts.map(lambda p: len(p) == 2 or (len(p) == 3 and p[2] == "plain map"))
-    rc = t[parts.map(lambda p: p[0].startswith("recast") and len(p) > 1) & plain]
+    rc = t[parts.map(lambda p: declares(DECLARED, p[0], "approximate-space") and len(p) > 1) & plain]
     if not len(rc):
         return ""
     n_in = int(rc["is_candidate"].sum())
