@@ -35,7 +35,8 @@
 // distances answer a query without a search, as visgraph's corner table does (distance_table.hpp).
 //
 // update() (docs/changing-maps.md) rescans only the subgoals and cells whose clearance scan read a cell near a
-// change and derives the graph (and the contraction, levels >= 2) again; see update.cpp.
+// change, repairs the all-pairs table (table=1) and derives the graph (and the contraction,
+// levels >= 2) again; see update.cpp.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -177,7 +178,9 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     int operator()(Vertex u, Vertex v);
   };
   // The searched graph from the simple subgoal graph's edges: CSR, shapes, the contraction.
-  void finish(std::vector<CsrGraph::WeightedEdge> edges);
+  // old_of_new (an update's): per subgoal its id before the update (-1: new), for the parts
+  // repaired in place.
+  void finish(std::vector<CsrGraph::WeightedEdge> edges, const std::vector<std::int32_t>* old_of_new = nullptr);
   // Whether cell t is direct-h-reachable from cell s under the same scan (t need not be a subgoal).
   bool reaches(Cell s, Cell t) const;
   // Whether the diagonal-first (shape 0) or straight-first (shape 1) octile path from a to b is

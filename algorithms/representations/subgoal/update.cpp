@@ -25,8 +25,9 @@ using namespace subgoal_detail;
 // (a change may split or join components anywhere), the CSR graph from the kept and new lists (an
 // edge's shape is walked only when its source's scan did not report it, see EdgeShape), and
 // (levels >= 2) the contraction (its greedy order by degree is global, Uras & Koenig 2014), which
-// then costs as much as in a build. The first update scans everything (the build keeps no
-// extents: a static map pays nothing) and tracks from then on.
+// then costs as much as in a build. The all-pairs table (table=1) is repaired
+// (DistanceTable::update, from the old id of each subgoal). The first update scans everything (the
+// build keeps no extents: a static map pays nothing) and tracks from then on.
 // D: the changed cells grown by one (inside the map), sorted; its bounding box; and a summed-area
 // table over the box, so that whether a scan from a cell with extent e read a cell of D is four
 // reads per quadrant.
@@ -102,7 +103,7 @@ bool SubgoalGraph::update(const Map& m, const std::vector<CellChange>& changed) 
       else if (v < u) edges.push_back({v, u, octile(cell_of_[u], t)});
     }
   local_.clear(), rank_.clear(), by_rank_.clear(), via_.clear();
-  finish(std::move(edges));
+  finish(std::move(edges), &old_of_new);
   id_ = next_build_id();  // the per-thread query scratch is sized and cached per build
   return true;
 }

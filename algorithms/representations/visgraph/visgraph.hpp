@@ -252,8 +252,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   template <class Take>
   void scan_node(std::uint32_t i, ScanScratch& t, bool with_sure, Take take,
                  std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) const;
-  // Everything derived from the node pairs: the graph, skip graph, landmarks, table.
-  void finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined);
+  // Everything derived from the node pairs: the graph, skip graph, landmarks, table. old_of_new
+  // (an update's): per corner its id before the update (-1: new), for the parts repaired in place.
+  void finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
+              const std::vector<std::int32_t>* old_of_new = nullptr);
   // skip=1: the states p links to in the full graph (its visible corners, the state a path from p
   // arrives in; both states when p is at the corner), with their distances.
   std::vector<Link> seeds(Point p) const;
