@@ -172,10 +172,22 @@ struct BlockCandidates::Builder {
 };
 
 // The lists, from every node's spans (old == nullptr), or after a change: the entries of the nodes
-// not swept again carried over from `old` (their regions did not change, nor did the convex hulls
-// of a node and a block unless a changed cell lies within a cell of the hull's bounding box: then
-// the hull test runs again; `sure` is re-derived from the new free cells of each block), merged in
-// node order with the entries of the swept nodes (`swept`, new ids; their spans in node_spans).
+// not swept again carried over from `old`, merged in node order with the entries of the swept
+// nodes (`swept`, new ids; their spans in node_spans). A node is carried only when no changed cell
+// lies within a cell of the rows its sweep read (VisGraph::update), its region padded by a cell:
+// then its entries keep their masks, and their hull tests' answers where the block lies in one of
+// the node's two closed tangent quadrants, the region its sweep covers. The hull of the node v and
+// such a block, H, lies in that quadrant, and is free (no blocked cell's interior, no pinch point)
+// or not by the cells whose closed squares meet it; if H is free, every point of H sees v (a
+// segment from v inside H meets neither), so those cells touch v's region; if H is not free, the
+// segment from v to a point of H inside a blocked cell (or to a pinch point) meets a first such
+// cell or pinch point, next to points of H that see v: a cell of that witness touches v's region.
+// Either way the answer could change only with a changed cell next to the region, which would have
+// swept v again. A block across an axis line through v (its hull reaches into the quadrants the
+// sweep left out) is tested again when a changed cell lies within a cell of the hull's bounding
+// box. Where a block's free cells changed, `sure` is decided again too: cell masks that cover the
+// block's free cells now leave it unset (as a fresh build does), and an entry covered before, whose
+// hull was not tested, is tested.
 void BlockCandidates::build(const BlockCandidates* old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
                             const std::vector<std::vector<GridFov::Span>>& node_spans,
                             const std::vector<std::int32_t>& old_to_new, const std::vector<std::uint8_t>& swept,
@@ -237,7 +249,8 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
     std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
     for (const Raw& r : raw) by_block[fill[r.block]++] = r;
   }
-  // Changed cells (summed-area table), for the hull tests of carried entries.
+  // Changed cells (summed-area table), for the hull tests of carried entries whose hull leaves the
+  // node's tangent quadrants.
   std::vector<std::uint32_t> sat(std::size_t(H + 1) * std::size_t(W + 1), 0);
   for (const CellChange& c : changed) sat[std::size_t(c.y + 1) * (W + 1) + std::size_t(c.x + 1)] = 1;
   for (int y = 1; y <= H; ++y)
@@ -252,6 +265,17 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
     const int x1 = std::min(std::max(std::min(bx * B + B, W), vx) + 1, W), y1 = std::min(std::max(std::min(by * B + B, H), vy) + 1, H);
     auto at = [&](int x, int y) { return sat[std::size_t(y) * (W + 1) + std::size_t(x)]; };
     return at(x1, y1) - at(x0, y1) - at(x1, y0) + at(x0, y0) != 0;
+  };
+  // Whether block b lies in one of node i's two closed tangent quadrants (where its sweep looked).
+  auto in_quadrant = [&](std::uint32_t i, std::size_t b) {
+    const ConvexCorner& k = nodes[i];
+    const int qx = k.before.x + k.after.x > 2 * k.at.x ? 1 : -1, qy = k.before.y + k.after.y > 2 * k.at.y ? 1 : -1;
+    const int vx = int(k.at.x), vy = int(k.at.y);
+    const int x0 = int(b % std::size_t(nbx_)) * B, y0 = int(b / std::size_t(nbx_)) * B;
+    const int x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
+    const bool xpos = x0 >= vx, xneg = x1 <= vx, ypos = y0 >= vy, yneg = y1 <= vy;
+    // quadrants (qx, -qy) and (-qx, qy)
+    return ((qx > 0 ? xpos : xneg) && (qy > 0 ? yneg : ypos)) || ((qx > 0 ? xneg : xpos) && (qy > 0 ? ypos : yneg));
   };
   // Each block: the carried entries (ascending: surviving nodes keep their order) merged with the
   // swept ones.
@@ -273,16 +297,21 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
         if (with_masks) masks.push_back(by_block[k].mask), maybes.push_back(by_block[k].maybe);
       }
     };
+    // A block whose free cells changed: an entry covered by its cell mask before (sure left
+    // unset, the hull not tested) or now is decided again.
+    const bool same_cells = !with_masks || old->free_mask_[b] == free_mask_[b];
     for (std::uint32_t e = old->offsets_[b]; e < old->offsets_[b + 1]; ++e) {
       const std::int32_t i = old_to_new[old->ids_[e] & ~kSure];
       if (i < 0 || swept[std::size_t(i)]) continue;
       emit_swept_below(std::uint32_t(i));
       bool sure = (old->ids_[e] & kSure) != 0;
       const std::uint16_t m = with_masks ? old->masks_[e] : 0;
-      const bool covered_old = with_masks && (m & old->free_mask_[b]) == old->free_mask_[b];
-      const bool covered = with_masks && (m & free_mask_[b]) == free_mask_[b];
-      if (covered) sure = false;
-      else if (covered_old || changed_near(std::uint32_t(i), b)) sure = bd.hull(std::uint32_t(i), b);
+      if (!same_cells || !in_quadrant(std::uint32_t(i), b)) {
+        const bool covered_old = with_masks && (m & old->free_mask_[b]) == old->free_mask_[b];
+        const bool covered = with_masks && (m & free_mask_[b]) == free_mask_[b];
+        if (covered) sure = false;
+        else if (covered_old || (!in_quadrant(std::uint32_t(i), b) && changed_near(std::uint32_t(i), b))) sure = bd.hull(std::uint32_t(i), b);
+      }
       ids.push_back(std::uint32_t(i) | (sure ? kSure : 0));
       if (with_masks) masks.push_back(m), maybes.push_back(old->maybe_[e]);
     }
