@@ -122,6 +122,10 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   int levels() const { return levels_; }
   bool table() const { return table_on_; }
   bool ch() const { return ch_; }
+  // The all-pairs table over the simple subgoal graph (table=1; nullptr without), for tests. (Not
+  // named distance_table(): the shared A* would take it as its heuristic, search/astar.hpp, where
+  // subgoal's searches keep the octile one.)
+  const DistanceTable* all_pairs_table() const { return table_.empty() ? nullptr : &table_; }
   // Hub labels over the simple subgoal graph (labels=1; nullptr without).
   const HubLabels* hub_labels() const { return labels_.empty() ? nullptr : &labels_; }
   // Clearance scans the last update ran: subgoals and (reach=1) cells (all of them on the first).
