@@ -376,33 +376,35 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
     std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
     for (const Raw& r : raw) by_block[fill[r.block]++] = r;
   }
-  // Per node: its corner and the quadrant of its blocked cell (Builder::in_quadrant).
+  // Per node: its corner, and the sign of (x - vx)(y - vy) in its two tangent quadrants, (qx, -qy)
+  // and (-qx, qy) for its blocked cell's quadrant (qx, qy): -qx qy (Builder::in_quadrant).
   struct Quad {
-    int x, y, qx, qy;
+    int x, y, sign;
   };
   std::vector<Quad> quad(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const ConvexCorner& k = nodes[i];
-    quad[i] = {int(k.at.x), int(k.at.y), k.before.x + k.after.x > 2 * k.at.x ? 1 : -1, k.before.y + k.after.y > 2 * k.at.y ? 1 : -1};
+    const int qx = k.before.x + k.after.x > 2 * k.at.x ? 1 : -1, qy = k.before.y + k.after.y > 2 * k.at.y ? 1 : -1;
+    quad[i] = {int(k.at.x), int(k.at.y), -qx * qy};
   }
+  // Per old node: its new id when carried (kept, not swept), else -1.
+  std::vector<std::int32_t> carry(old_to_new.size(), -1);
+  for (std::size_t o = 0; o < old_to_new.size(); ++o)
+    if (const std::int32_t i = old_to_new[o]; i >= 0 && !swept[std::size_t(i)]) carry[o] = i;
   // Each block: the carried entries (ascending: surviving nodes keep their order) merged with the
-  // swept ones.
+  // swept ones, written in place.
+  std::size_t total = by_block.size();
+  for (const std::uint32_t e : old->ids_) total += carry[e & ~kSure] >= 0;
+  std::vector<std::uint32_t> ids(total);
+  std::vector<std::uint16_t> masks(with_masks ? total : 0), maybes(with_masks ? total : 0);
   offsets_.assign(nblocks + 1, 0);
-  std::vector<std::uint32_t> ids;
-  std::vector<std::uint16_t> masks, maybes;
-  std::size_t carried = 0;
-  for (std::uint32_t e : old->ids_) {
-    const std::int32_t i = old_to_new[e & ~kSure];
-    carried += i >= 0 && !swept[std::size_t(i)];
-  }
-  ids.reserve(by_block.size() + carried);
-  if (with_masks) masks.reserve(ids.capacity()), maybes.reserve(ids.capacity());
+  std::size_t out = 0;
   for (std::size_t b = 0; b < nblocks; ++b) {
     std::uint32_t k = first[b];
     auto emit_swept_below = [&](std::uint32_t id) {
-      for (; k < first[b + 1] && (by_block[k].id & ~kSure) < id; ++k) {
-        ids.push_back(by_block[k].id);
-        if (with_masks) masks.push_back(by_block[k].mask), maybes.push_back(by_block[k].maybe);
+      for (; k < first[b + 1] && (by_block[k].id & ~kSure) < id; ++k, ++out) {
+        ids[out] = by_block[k].id;
+        if (with_masks) masks[out] = by_block[k].mask, maybes[out] = by_block[k].maybe;
       }
     };
     // A block whose free cells changed: an entry covered by its cell mask before (sure left
@@ -410,14 +412,14 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
     const bool same_cells = !with_masks || old->free_mask_[b] == free_mask_[b];
     const int x0 = int(b % std::size_t(nbx_)) * B, y0 = int(b / std::size_t(nbx_)) * B;
     const int x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
-    auto in_quadrant = [&](std::uint32_t i) {  // Builder::in_quadrant, from the table below
+    auto in_quadrant = [&](std::uint32_t i) {  // Builder::in_quadrant: the block on one side of both axis lines, the right one
       const Quad& q = quad[i];
-      const bool xpos = x0 >= q.x, xneg = x1 <= q.x, ypos = y0 >= q.y, yneg = y1 <= q.y;
-      return ((q.qx > 0 ? xpos : xneg) && (q.qy > 0 ? yneg : ypos)) || ((q.qx > 0 ? xneg : xpos) && (q.qy > 0 ? ypos : yneg));
+      const int sx = x0 >= q.x ? 1 : x1 <= q.x ? -1 : 0, sy = y0 >= q.y ? 1 : y1 <= q.y ? -1 : 0;
+      return sx * sy == q.sign;
     };
     for (std::uint32_t e = old->offsets_[b]; e < old->offsets_[b + 1]; ++e) {
-      const std::int32_t i = old_to_new[old->ids_[e] & ~kSure];
-      if (i < 0 || swept[std::size_t(i)]) continue;
+      const std::int32_t i = carry[old->ids_[e] & ~kSure];
+      if (i < 0) continue;
       emit_swept_below(std::uint32_t(i));
       bool sure = (old->ids_[e] & kSure) != 0;
       const std::uint16_t m = with_masks ? old->masks_[e] : 0;
@@ -428,11 +430,12 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
         else if (covered_old || (!in_quadrant(std::uint32_t(i)) && meets_change(std::uint32_t(i), b)))
           sure = bd.sure_of(std::uint32_t(i), b, std::uint16_t(m | (with_masks ? old->maybe_[e] : 0)));
       }
-      ids.push_back(std::uint32_t(i) | (sure ? kSure : 0));
-      if (with_masks) masks.push_back(m), maybes.push_back(old->maybe_[e]);
+      ids[out] = std::uint32_t(i) | (sure ? kSure : 0);
+      if (with_masks) masks[out] = m, maybes[out] = old->maybe_[e];
+      ++out;
     }
     emit_swept_below(~std::uint32_t(0) >> 1);
-    offsets_[b + 1] = std::uint32_t(ids.size());
+    offsets_[b + 1] = std::uint32_t(out);
   }
   ids_ = std::move(ids);
   masks_ = std::move(masks);
