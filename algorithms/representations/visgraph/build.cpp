@@ -219,7 +219,7 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
       if (old_of_new && !table_.empty()) table_.update(corners_graph, std::move(place), *old_of_new, std::size_t(table_mb_) << 20);
       else table_ = DistanceTable(corners_graph, std::move(place), std::size_t(table_mb_) << 20);
     } catch (const std::length_error& e) {
-      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
+      throw DeclaredCap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }
   }
 }
