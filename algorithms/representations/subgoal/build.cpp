@@ -150,7 +150,7 @@ void SubgoalGraph::put_reach(Cell c, std::vector<Vertex>& ids, std::uint32_t& pr
   const std::size_t len = reach_data_.size() - start;
   // A list is self-delimiting (its count comes first): equal units over len mean equal lists.
   for (std::uint32_t cand : {prev, c >= Cell(pw_) ? reach_at_[c - Cell(pw_)] : kNone})
-    if (cand != kNone && cand + len <= start &&
+    if (cand != kNone && cand != kStale && cand + len <= start &&
         std::equal(reach_data_.begin() + cand, reach_data_.begin() + std::ptrdiff_t(cand + len), reach_data_.begin() + std::ptrdiff_t(start))) {
       reach_data_.resize(start);
       reach_at_[c] = prev = cand;
