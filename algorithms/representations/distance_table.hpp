@@ -222,6 +222,8 @@ class DistanceTable {
     std::vector<double> w;
   };
   Track track_;
+  // update()'s working state and steps (distance_table.cpp).
+  struct Repair;
   UpdateStats stats_;
   std::vector<std::uint32_t> place_;
   std::size_t m_ = 0;

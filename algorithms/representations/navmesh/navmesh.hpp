@@ -113,6 +113,10 @@ class FreeSpaceTriangulation {
   // After update() rewrote the rows of delta_: the components, from the changed triangles alone
   // while those stay connected to each other (triangulation_update.cpp); else flooded again.
   void update_components();
+  // Its first step: whether the unchanged triangles next to each blob of removed rows (seen_ ==
+  // in_r) are joined to one another now (walks marked met); false when they are not, or the walks
+  // went past a quarter of the triangles.
+  bool blobs_stay_joined(std::uint32_t in_r, std::uint32_t met);
 };
 
 // One tile of navmesh-tiles: the constrained Delaunay triangulation (CGAL, as above) of the free

@@ -70,6 +70,12 @@ struct RecorderScope {
   ~RecorderScope() { g_recorder = nullptr; }
 };
 
+// The root of k in a union-find forest p (path halving).
+std::uint32_t uf_find(std::vector<std::uint32_t>& p, std::uint32_t k) {
+  while (p[k] != k) k = p[k] = p[p[k]];
+  return k;
+}
+
 }  // namespace
 
 // One update()'s steps and what they share: the map, the changed cells, the runs that go and come,
@@ -197,63 +203,12 @@ void FreeSpaceTriangulation::update_components() {
   const std::uint32_t in_r = ++stamp_, met = ++stamp_;
   for (const std::uint32_t t : R) seen_[t] = in_r;
 
-  // R's blobs (union-find over R's positions, by their old neighbours), and the unchanged
-  // triangles next to each blob (the walks' starts).
-  std::vector<std::uint32_t>& pos = pos_;  // triangle -> its position in R (where seen_ == in_r), later in B
-  pos.resize(T);
-  for (std::uint32_t i = 0; i < R.size(); ++i) pos[R[i]] = i;
-  std::vector<std::uint32_t> blob(R.size());
-  for (std::uint32_t i = 0; i < R.size(); ++i) blob[i] = i;
-  auto find = [](std::vector<std::uint32_t>& p, std::uint32_t k) {
-    while (p[k] != k) k = p[k] = p[p[k]];
-    return k;
-  };
-  for (std::uint32_t i = 0; i < R.size(); ++i)
-    for (const std::int32_t n : delta_.removed_neighbors[i])
-      if (n >= 0 && seen_[std::size_t(n)] == in_r) blob[find(blob, i)] = find(blob, pos[std::size_t(n)]);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> starts;  // (blob, triangle)
-  for (std::uint32_t i = 0; i < R.size(); ++i)
-    for (const std::int32_t n : delta_.removed_neighbors[i])
-      if (n >= 0 && seen_[std::size_t(n)] != in_r) starts.push_back({find(blob, i), std::uint32_t(n)});
-  std::sort(starts.begin(), starts.end());
-  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
-  // The walks, as one breadth-first search from every start (union-find over the starts: walk_of_
-  // names the start whose walk met a triangle first), until each blob's starts are in one walk.
-  const std::uint32_t W = std::uint32_t(starts.size());
-  std::vector<std::uint32_t> parent(W);
-  std::vector<std::uint32_t>& queue = queue_;
-  queue.clear();
-  for (std::uint32_t k = 0; k < W; ++k) {
-    parent[k] = k;
-    const std::uint32_t t = starts[k].second;
-    if (seen_[t] == met) parent[k] = find(parent, walk_of_[t]);  // another walk starts here: the same walk
-    else seen_[t] = met, walk_of_[t] = k, queue.push_back(t);
+  if (!blobs_stay_joined(in_r, met)) {  // two walks that do not meet, or a long way round
+    freed.clear();
+    flood_components();
+    return;
   }
-  auto satisfied = [&] {
-    for (std::uint32_t k = 1; k < W; ++k)
-      if (starts[k].first == starts[k - 1].first && find(parent, k) != find(parent, k - 1)) return false;
-    return true;
-  };
-  bool done = satisfied();
-  for (std::size_t head = 0; !done; ++head) {
-    if (head == queue.size() || queue.size() > T / 4) {  // two walks that do not meet, or a long way round
-      freed.clear();
-      flood_components();
-      return;
-    }
-    const std::uint32_t u = queue[head];
-    const std::uint32_t r = find(parent, walk_of_[u]);
-    for (int i = 0; i < 3 && !done; ++i) {
-      const std::int32_t n = neighbors_[u][i];
-      if (n < 0) continue;
-      if (seen_[std::size_t(n)] != met) {
-        seen_[std::size_t(n)] = met, walk_of_[std::size_t(n)] = r, queue.push_back(std::uint32_t(n));
-      } else if (const std::uint32_t q = find(parent, walk_of_[std::size_t(n)]); q != r) {
-        parent[q] = r;
-        done = satisfied();
-      }
-    }
-  }
+  std::vector<std::uint32_t>& pos = pos_;  // triangle -> its position in B (sized by blobs_stay_joined)
   // The new components: B's rows joined with each other and with the components of the unchanged
   // triangles next to them (union-find over B's positions and, after them, those components).
   std::vector<std::uint32_t> b;
@@ -282,17 +237,17 @@ void FreeSpaceTriangulation::update_components() {
     for (const std::int32_t n : neighbors_[b[i]]) {
       if (n < 0) continue;
       const std::uint32_t other = seen_[std::size_t(n)] == in_b ? pos[std::size_t(n)] : comp_index(component_[std::size_t(n)]);
-      uf[find(uf, i)] = find(uf, other);
+      uf[uf_find(uf, i)] = uf_find(uf, other);
     }
   // Per union: the largest old component in it keeps its id (else a new id).
   std::vector<std::int32_t> target(uf.size(), -1);
   for (std::uint32_t k = 0; k < comps.size(); ++k) {
-    std::int32_t& t = target[find(uf, std::uint32_t(nb + k))];
+    std::int32_t& t = target[uf_find(uf, std::uint32_t(nb + k))];
     if (t < 0 || component_size_[std::size_t(comps[k])] > component_size_[std::size_t(t)]) t = comps[k];
   }
   std::vector<std::uint32_t> stack;
   for (std::uint32_t i = 0; i < nb; ++i) {
-    std::int32_t& t = target[find(uf, i)];
+    std::int32_t& t = target[uf_find(uf, i)];
     if (t < 0) t = new_id();
     component_[b[i]] = t, grow(t, 1);
     stack.push_back(b[i]);
@@ -310,6 +265,63 @@ void FreeSpaceTriangulation::update_components() {
       stack.push_back(std::uint32_t(n));
     }
   }
+}
+
+// update_components' walks (above): R's blobs, the unchanged triangles next to each, and one
+// breadth-first search from all of them until each blob's are joined.
+bool FreeSpaceTriangulation::blobs_stay_joined(std::uint32_t in_r, std::uint32_t met) {
+  const std::size_t T = corners_.size();
+  const std::vector<std::uint32_t>& R = delta_.removed;
+  // R's blobs (union-find over R's positions, by their old neighbours), and the unchanged
+  // triangles next to each blob (the walks' starts).
+  std::vector<std::uint32_t>& pos = pos_;  // triangle -> its position in R (where seen_ == in_r), later in B
+  pos.resize(T);
+  for (std::uint32_t i = 0; i < R.size(); ++i) pos[R[i]] = i;
+  std::vector<std::uint32_t> blob(R.size());
+  for (std::uint32_t i = 0; i < R.size(); ++i) blob[i] = i;
+  for (std::uint32_t i = 0; i < R.size(); ++i)
+    for (const std::int32_t n : delta_.removed_neighbors[i])
+      if (n >= 0 && seen_[std::size_t(n)] == in_r) blob[uf_find(blob, i)] = uf_find(blob, pos[std::size_t(n)]);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> starts;  // (blob, triangle)
+  for (std::uint32_t i = 0; i < R.size(); ++i)
+    for (const std::int32_t n : delta_.removed_neighbors[i])
+      if (n >= 0 && seen_[std::size_t(n)] != in_r) starts.push_back({uf_find(blob, i), std::uint32_t(n)});
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  // The walks, as one breadth-first search from every start (union-find over the starts: walk_of_
+  // names the start whose walk met a triangle first), until each blob's starts are in one walk.
+  const std::uint32_t W = std::uint32_t(starts.size());
+  std::vector<std::uint32_t> parent(W);
+  std::vector<std::uint32_t>& queue = queue_;
+  queue.clear();
+  for (std::uint32_t k = 0; k < W; ++k) {
+    parent[k] = k;
+    const std::uint32_t t = starts[k].second;
+    if (seen_[t] == met) parent[k] = uf_find(parent, walk_of_[t]);  // another walk starts here: the same walk
+    else seen_[t] = met, walk_of_[t] = k, queue.push_back(t);
+  }
+  auto satisfied = [&] {
+    for (std::uint32_t k = 1; k < W; ++k)
+      if (starts[k].first == starts[k - 1].first && uf_find(parent, k) != uf_find(parent, k - 1)) return false;
+    return true;
+  };
+  bool done = satisfied();
+  for (std::size_t head = 0; !done; ++head) {
+    if (head == queue.size() || queue.size() > T / 4) return false;  // two walks that do not meet, or a long way round
+    const std::uint32_t u = queue[head];
+    const std::uint32_t r = uf_find(parent, walk_of_[u]);
+    for (int i = 0; i < 3 && !done; ++i) {
+      const std::int32_t n = neighbors_[u][i];
+      if (n < 0) continue;
+      if (seen_[std::size_t(n)] != met) {
+        seen_[std::size_t(n)] = met, walk_of_[std::size_t(n)] = r, queue.push_back(std::uint32_t(n));
+      } else if (const std::uint32_t q = uf_find(parent, walk_of_[std::size_t(n)]); q != r) {
+        parent[q] = r;
+        done = satisfied();
+      }
+    }
+  }
+  return true;
 }
 
 // The first update: the bitmap as triangulated is the new one but for the changed cells, whose

@@ -59,6 +59,60 @@ bool hull_free(int vx, int vy, int x0, int y0, int x1, int y1, int W, const std:
   return true;
 }
 
+// The changed cells by tiles of 8 x 8 cells, each tile's changed cells' closed squares as one
+// rectangle (x0, y0, x1, y1 in grid coordinates), and whether one may meet the hull of a corner
+// and a block (BlockCandidates::merge_changed).
+struct ChangeRects {
+  std::vector<std::array<int, 4>> rects;
+  ChangeRects(const std::vector<CellChange>& changed, int W) {
+    constexpr int kTile = 8;
+    const int tx = (W + kTile - 1) / kTile;
+    std::vector<std::pair<int, std::array<int, 4>>> by_tile;
+    by_tile.reserve(changed.size());
+    for (const CellChange& c : changed) by_tile.push_back({(c.y / kTile) * tx + c.x / kTile, {c.x, c.y, c.x + 1, c.y + 1}});
+    std::sort(by_tile.begin(), by_tile.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t k = 0; k < by_tile.size(); ++k) {
+      const auto& r = by_tile[k].second;
+      if (k > 0 && by_tile[k - 1].first == by_tile[k].first) {
+        auto& q = rects.back();
+        q = {std::min(q[0], r[0]), std::min(q[1], r[1]), std::max(q[2], r[2]), std::max(q[3], r[3])};
+      } else {
+        rects.push_back(r);
+      }
+    }
+  }
+  // Whether a changed cell's closed square may meet the hull H of the corner (vx, vy) and the block
+  // [sx0, sx1] x [sy0, sy1]: the hull test (hull_free) reads only the cells whose closed squares
+  // meet H (the cells of each band between two grid lines across H's extent there, and the four
+  // cells around each lattice point of H), so when none of them changed its answer stands. Exact
+  // separation of two convex polygons (the separating axis theorem): the axes, and the lines from v
+  // through a corner of the block with the whole block on one side (H's edges at v); integers, so
+  // no rounding.
+  bool meets(std::int64_t vx, std::int64_t vy, std::int64_t sx0, std::int64_t sy0, std::int64_t sx1, std::int64_t sy1) const {
+    const std::int64_t hx0 = std::min(vx, sx0), hx1 = std::max(vx, sx1), hy0 = std::min(vy, sy0), hy1 = std::max(vy, sy1);
+    const std::int64_t cx[4] = {sx0, sx1, sx1, sx0}, cy[4] = {sy0, sy0, sy1, sy1};
+    for (const auto& r : rects) {
+      if (r[2] < hx0 || r[0] > hx1 || r[3] < hy0 || r[1] > hy1) continue;  // apart along an axis
+      const std::int64_t rx[4] = {r[0], r[2], r[2], r[0]}, ry[4] = {r[1], r[1], r[3], r[3]};
+      bool apart = false;
+      for (int k = 0; k < 4 && !apart; ++k) {
+        const std::int64_t dx = cx[k] - vx, dy = cy[k] - vy;
+        if (dx == 0 && dy == 0) continue;
+        auto side = [&](std::int64_t px, std::int64_t py) { return dx * (py - vy) - dy * (px - vx); };
+        std::int64_t smin = 0, smax = 0, rmin = 0, rmax = 0;
+        for (int j = 0; j < 4; ++j) {
+          const std::int64_t a = side(cx[j], cy[j]), c = side(rx[j], ry[j]);
+          smin = j ? std::min(smin, a) : a, smax = j ? std::max(smax, a) : a;
+          rmin = j ? std::min(rmin, c) : c, rmax = j ? std::max(rmax, c) : c;
+        }
+        apart = (smin >= 0 && rmax < 0) || (smax <= 0 && rmin > 0);
+      }
+      if (!apart) return true;
+    }
+    return false;
+  }
+};
+
 }  // namespace
 
 double BlockCandidates::sure_share() const {
@@ -283,57 +337,11 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
   const std::vector<ConvexCorner>& nodes = bd.nodes;
   const std::size_t nblocks = bd.nblocks;
   const bool with_masks = bd.with_masks;
-  // The changed cells by tiles of 8 x 8 cells, each tile's changed cells' closed squares as one
-  // rectangle (x0, y0, x1, y1 in grid coordinates).
-  std::vector<std::array<int, 4>> rects;
-  {
-    constexpr int kTile = 8;
-    const int tx = (W + kTile - 1) / kTile;
-    std::vector<std::pair<int, std::array<int, 4>>> by_tile;
-    by_tile.reserve(changed.size());
-    for (const CellChange& c : changed) by_tile.push_back({(c.y / kTile) * tx + c.x / kTile, {c.x, c.y, c.x + 1, c.y + 1}});
-    std::sort(by_tile.begin(), by_tile.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (std::size_t k = 0; k < by_tile.size(); ++k) {
-      const auto& r = by_tile[k].second;
-      if (k > 0 && by_tile[k - 1].first == by_tile[k].first) {
-        auto& q = rects.back();
-        q = {std::min(q[0], r[0]), std::min(q[1], r[1]), std::max(q[2], r[2]), std::max(q[3], r[3])};
-      } else {
-        rects.push_back(r);
-      }
-    }
-  }
-  // Whether a changed cell's closed square may meet the hull H of node i and block b: the hull test
-  // (hull_free) reads only the cells whose closed squares meet H (the cells of each band between
-  // two grid lines across H's extent there, and the four cells around each lattice point of H), so
-  // when none of them changed its answer stands. Exact separation of two convex polygons (the
-  // separating axis theorem): the axes, and the lines from v through a corner of the block with
-  // the whole block on one side (H's edges at v); integers, so no rounding.
+  const ChangeRects rects(changed, W);
   auto meets_change = [&](std::uint32_t i, std::size_t b) {
-    const std::int64_t vx = std::int64_t(nodes[i].at.x), vy = std::int64_t(nodes[i].at.y);
     const std::int64_t sx0 = std::int64_t(b % std::size_t(nbx_)) * B, sy0 = std::int64_t(b / std::size_t(nbx_)) * B;
-    const std::int64_t sx1 = std::min<std::int64_t>(sx0 + B, W), sy1 = std::min<std::int64_t>(sy0 + B, H);
-    const std::int64_t hx0 = std::min(vx, sx0), hx1 = std::max(vx, sx1), hy0 = std::min(vy, sy0), hy1 = std::max(vy, sy1);
-    const std::int64_t cx[4] = {sx0, sx1, sx1, sx0}, cy[4] = {sy0, sy0, sy1, sy1};
-    for (const auto& r : rects) {
-      if (r[2] < hx0 || r[0] > hx1 || r[3] < hy0 || r[1] > hy1) continue;  // apart along an axis
-      const std::int64_t rx[4] = {r[0], r[2], r[2], r[0]}, ry[4] = {r[1], r[1], r[3], r[3]};
-      bool apart = false;
-      for (int k = 0; k < 4 && !apart; ++k) {
-        const std::int64_t dx = cx[k] - vx, dy = cy[k] - vy;
-        if (dx == 0 && dy == 0) continue;
-        auto side = [&](std::int64_t px, std::int64_t py) { return dx * (py - vy) - dy * (px - vx); };
-        std::int64_t smin = 0, smax = 0, rmin = 0, rmax = 0;
-        for (int j = 0; j < 4; ++j) {
-          const std::int64_t a = side(cx[j], cy[j]), c = side(rx[j], ry[j]);
-          smin = j ? std::min(smin, a) : a, smax = j ? std::max(smax, a) : a;
-          rmin = j ? std::min(rmin, c) : c, rmax = j ? std::max(rmax, c) : c;
-        }
-        apart = (smin >= 0 && rmax < 0) || (smax <= 0 && rmin > 0);
-      }
-      if (!apart) return true;
-    }
-    return false;
+    return rects.meets(std::int64_t(nodes[i].at.x), std::int64_t(nodes[i].at.y), sx0, sy0, std::min<std::int64_t>(sx0 + B, W),
+                       std::min<std::int64_t>(sy0 + B, H));
   };
   // After a change: the swept nodes' entries, by block in node order (a stable counting sort). A
   // swept node that was a node before (the same corner) keeps its old hull answer for a block
