@@ -147,7 +147,8 @@ void VisGraph::grid_tables(const GridMap& grid) {
   }
 }
 
-void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) {
+void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
+                      const std::vector<std::int32_t>* old_of_new) {
   const auto& c = corners();
   const std::uint32_t n = std::uint32_t(c.size());
   pairs_ = joined.size();
@@ -194,21 +195,29 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   // HubLabels::tighten's bounds hold.
   labels_ = HubLabels();
   label_landmarks_ = Landmarks();
-  if (labels) {
+  CsrGraph corners_graph;  // one vertex per corner, the joined pairs (labels and table)
+  if (labels || table) {
     std::vector<CsrGraph::WeightedEdge> edges;
     edges.reserve(joined.size());
     for (auto [i, j] : joined) edges.push_back({i, j, distance(c[i].at, c[j].at)});
-    const CsrGraph corners_graph(n, std::move(edges));
+    corners_graph = CsrGraph(n, std::move(edges));
+  }
+  if (labels) {
     if (alt > 0) label_landmarks_ = Landmarks(corners_graph, weight_map(corners_graph), std::size_t(alt), std::identity{}, true);
     labels_ = HubLabels(corners_graph, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
   }
-  // All corner-to-corner distances, one place per corner (both taut states).
-  table_ = DistanceTable();
+  // All corner-to-corner distances, one place per corner (both taut states), over the corner graph:
+  // its distances between corners are the taut graph's between places (both the geodesic
+  // distance: every path of the corner graph is a real path, and a shortest one wraps every corner
+  // it bends at, so the taut graph holds it), and its rows can be repaired on a changing map
+  // (DistanceTable::update): an update passes old_of_new, the old id of each corner (-1: new).
+  if (!table) table_ = DistanceTable();
   if (table) {
     std::vector<std::uint32_t> place(pos_.size());
     for (std::size_t v = 0; v < place.size(); ++v) place[v] = std::uint32_t(v >> shift_);
     try {
-      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
+      if (old_of_new && !table_.empty()) table_.update(corners_graph, std::move(place), *old_of_new, std::size_t(table_mb_) << 20);
+      else table_ = DistanceTable(corners_graph, std::move(place), std::size_t(table_mb_) << 20);
     } catch (const std::length_error& e) {
       throw DeclaredCap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }

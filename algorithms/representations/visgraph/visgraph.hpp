@@ -175,8 +175,9 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
-  // nodes whose swept cells lie within a cell of a changed cell, keeps the other nodes' pairs, and
-  // derives the rest anew (update.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
+  // nodes whose swept cells lie within a cell of a changed cell, keeps the other nodes' pairs and
+  // block entries, repairs the all-pairs table (DistanceTable::update), and derives the rest anew
+  // (update.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
   bool update(const Map& m, const std::vector<CellChange>& changed);
   // The per-block candidate lists (empty with block=0).
@@ -256,8 +257,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   template <class Take>
   void scan_node(std::uint32_t i, ScanScratch& t, bool with_sure, Take take,
                  std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) const;
-  // Everything derived from the node pairs: the graph, skip graph, landmarks, table.
-  void finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined);
+  // Everything derived from the node pairs: the graph, skip graph, landmarks, table. old_of_new
+  // (an update's): per corner its id before the update (-1: new), for the parts repaired in place.
+  void finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
+              const std::vector<std::int32_t>* old_of_new = nullptr);
   // skip=1: the states p links to in the full graph (its visible corners, the state a path from p
   // arrives in; both states when p is at the corner), with their distances.
   std::vector<Link> seeds(Point p) const;
