@@ -1,0 +1,401 @@
+// region-labels' build (region_labels.hpp): the corners' tangent graph and its hub labels, the
+// per-block candidate lists, and per block the pruned labels of its query points.
+#include "representations/region_labels/region_labels.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "geometry/exact.hpp"
+#include "representations/visgraph/block_candidates.hpp"
+
+namespace navbench {
+
+static_assert(Representation<RegionLabels>);
+
+namespace {
+
+constexpr double kInfD = std::numeric_limits<double>::infinity();
+// Values that agree to this (relative) are taken as equal: sums of the same lengths in another
+// order differ by a few units in the last place, and a tie must keep both sides.
+constexpr double kTie = 1e-12;
+
+// The line through corner c and `other` is tangent at c (visgraph_detail::tangent_at).
+bool tangent_at(const ConvexCorner& c, Point other) {
+  if (other == c.at) return true;
+  return exact::orient2d(other, c.at, c.before) * exact::orient2d(other, c.at, c.after) >= 0;
+}
+
+// Side of corner c's obstacle relative to the directed line a->b: +1 left, -1 right (VisGraph::side).
+int side(const ConvexCorner& c, Point a, Point b) {
+  int o = exact::orient2d(a, b, c.before);
+  if (o == 0) o = exact::orient2d(a, b, c.after);
+  return o >= 0 ? 1 : -1;
+}
+
+// Calls f(i) for i in [0, n) on `threads` threads, indices handed out one at a time; the first
+// exception stops the hand-out and is rethrown after all have joined.
+template <class F>
+void for_each_index(std::size_t n, int threads, F&& f) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex m;
+  auto work = [&] {
+    try {
+      for (std::size_t i; (i = next.fetch_add(1)) < n;) f(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(m);
+      if (!failure) failure = std::current_exception();
+      next = n;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+RegionLabels::RegionLabels(const Map& map, Params& params) : map_(&map), fs_(map) {
+  if (map.kind != MapKind::grid) throw UnsupportedMap("region-labels: grid maps only");
+  if (map.weighted()) throw UnsupportedMap("region-labels: unweighted maps only (no terrain)");
+  const std::int64_t cells = std::int64_t(map.grid.width) * map.grid.height;
+  const bool small = cells <= (1 << 18);
+  const bool points = params.flag(param(kParams, "points"), small && fs_.convex_corners().size() <= 65536);
+  B_ = params.integer(param(kParams, "region"), small ? 2 : 4);
+  const int threads = params.integer(param(kParams, "threads"));
+  const std::size_t max_mb = std::size_t(params.integer(param(kParams, "labels_mb")));
+  params.finish("region-labels");
+  if (points && fs_.convex_corners().size() > 65536)
+    throw UnsupportedMap("region-labels: points=1 takes up to 65,536 corners (this map has " + std::to_string(fs_.convex_corners().size()) +
+                         "; take points=0)");
+  points_ = points;
+  build_grid(map.grid, max_mb << 20, points, threads);
+}
+
+std::int64_t RegionLabels::cell_of(Point p) const {
+  const int fx = int(std::floor(p.x)), fy = int(std::floor(p.y));
+  const int cx = std::clamp(fx, 0, W_ - 1), cy = std::clamp(fy, 0, H_ - 1);
+  const bool ix = p.x == std::floor(p.x) && fx == cx, iy = p.y == std::floor(p.y) && fy == cy;  // on the cell's low side
+  for (int k = 0; k < 4; ++k) {
+    if (((k & 1) && !iy) || ((k & 2) && !ix)) continue;
+    const int x = cx - (k >> 1), y = cy - (k & 1);
+    if (x >= 0 && y >= 0 && map_->grid.passable(x, y)) return std::int64_t(y) * W_ + x;
+  }
+  return -1;
+}
+
+// One block's output, kept apart until every block is done (the blocks may run on several
+// threads), then appended in block order: the build does not depend on the threads.
+struct RegionLabels::Block {
+  std::vector<std::pair<std::int64_t, PointRec>> recs;  // its points' records (points=1: list offsets from 0)
+  std::vector<PEntry> plist;                            // points=1
+  std::vector<std::uint32_t> via;                       // points=0
+  std::vector<std::uint64_t> via_bits;
+  std::vector<std::uint32_t> e_hub;
+  std::vector<std::uint16_t> e_via;
+  std::vector<double> e_dist;
+  std::size_t raw = 0, cut_taut = 0, cut_dom = 0, cut_value = 0, points = 0;
+};
+
+void RegionLabels::build_grid(const GridMap& grid, std::size_t max_bytes, bool points, int threads) {
+  W_ = grid.width;
+  H_ = grid.height;
+  nbx_ = (W_ + B_ - 1) / B_;
+  nby_ = (H_ + B_ - 1) / B_;
+  const auto& c = corners();
+  const std::uint32_t n = std::uint32_t(c.size());
+  los_ = GridLos(grid, true);
+  fov_ = GridFov(grid, c);
+  pos_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) pos_[i] = c[i].at;
+  // The tangent graph and the sweeps' regions (visgraph's scan_node): from each corner, the
+  // directions tangent there, pairs kept where the line is tangent at both ends.
+  std::vector<CsrGraph::WeightedEdge> edges;
+  std::vector<std::vector<GridFov::Span>> spans(n);
+  {
+    std::vector<std::uint32_t> sure, maybe;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      sure.clear();
+      maybe.clear();
+      const int qx = c[i].before.x + c[i].after.x > 2 * c[i].at.x ? 1 : -1;
+      const int qy = c[i].before.y + c[i].after.y > 2 * c[i].at.y ? 1 : -1;
+      fov_.scan_tangent(c[i].at, qx, qy, sure, maybe, &spans[i], true);
+      std::sort(sure.begin(), sure.end());
+      sure.erase(std::unique(sure.begin(), sure.end()), sure.end());
+      std::sort(maybe.begin(), maybe.end());
+      maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
+      auto take = [&](std::uint32_t j, bool proven) {
+        if (j > i && tangent_at(c[i], c[j].at) && tangent_at(c[j], c[i].at) && (proven || fs_.segment_valid(c[i].at, c[j].at)))
+          edges.push_back({i, j, distance(c[i].at, c[j].at)});
+      };
+      for (std::uint32_t j : sure) take(j, true);
+      for (std::uint32_t j : maybe)
+        if (!std::binary_search(sure.begin(), sure.end(), j)) take(j, false);
+    }
+  }
+  graph_ = CsrGraph(n, std::move(edges));
+  labels_ = HubLabels(graph_, HubLabels::kSamples, max_bytes);
+  const BlockCandidates blocks(grid, c, B_, spans);
+  std::vector<std::vector<GridFov::Span>>().swap(spans);
+  // Per label entry: the side of its corner's obstacle as the path leaves it towards the next
+  // corner on the way to the hub (+1 left, -1 right; 0 at the hub's own entry).
+  std::vector<std::int8_t> departs(labels_.entries());
+  for (std::uint32_t a = 0; a < n; ++a)
+    for (std::uint32_t e = labels_.label_begin(a); e < labels_.label_end(a); ++e) {
+      const std::uint32_t x = labels_.entry_next(e);
+      departs[e] = x == a ? 0 : std::int8_t(side(c[a], c[a].at, c[x].at));
+    }
+
+  const int BB = B_ * B_, L1 = B_ + 1, NP = L1 * L1 + BB;  // NP <= 41: a point set is one 64-bit mask
+  const std::uint64_t all_cells = (1ull << BB) - 1;
+  pts_.assign(std::size_t(W_ + 1) * std::size_t(H_ + 1) + std::size_t(W_) * std::size_t(H_), PointRec{});
+  const std::size_t nreg = std::size_t(nbx_) * std::size_t(nby_);
+
+  // One block: its points, their vias, the entries each point needs (region_labels.hpp), into out.
+  struct Scratch {
+    struct Raw {
+      std::uint32_t hub, via, entry;
+      double d;
+      std::uint64_t pts;  // the block's points the entry may serve, then those it does
+    };
+    std::vector<Raw> raw;
+    std::vector<std::uint32_t> stamp, hub_slot, slots, ids;
+    std::vector<std::uint64_t> vis, left;  // per via: the points that see it, those arriving with the obstacle on the left
+    std::vector<double> dist, F, ub;       // dist[k * NP + i]; F and ub[s * NP + i] per hub slot s and point i
+    std::vector<std::uint8_t> used;
+    std::vector<Point> pt;
+  };
+  auto block = [&](std::size_t r, Scratch& t, Block& out) {
+    const int bx = int(r % std::size_t(nbx_)), by = int(r / std::size_t(nbx_));
+    const int x0 = bx * B_, y0 = by * B_;
+    if (t.stamp.empty()) t.stamp.assign(n, 0), t.hub_slot.assign(n, 0), t.pt.resize(NP);
+    // The block's query points: its lattice points and its cells' centres that are free and lie
+    // in one of its cells (cell_of).
+    std::uint64_t have = 0;
+    std::int64_t pid[64];
+    int pcell[64];
+    for (int k = 0; k < NP; ++k) {
+      const Point q = k < L1 * L1 ? Point{double(x0 + k % L1), double(y0 + k / L1)}
+                                  : Point{x0 + (k - L1 * L1) % B_ + 0.5, y0 + (k - L1 * L1) / B_ + 0.5};
+      if (q.x > W_ || q.y > H_ || !fs_.point_free(q)) continue;
+      const std::int64_t cell = cell_of(q);
+      if (cell < 0 || int(cell % W_) / B_ != bx || int(cell / W_) / B_ != by) continue;
+      t.pt[k] = q;
+      pid[k] = point_id(q);
+      pcell[k] = int(cell % W_) - x0 + (int(cell / W_) - y0) * B_;
+      have |= 1ull << k;
+    }
+    out.points += std::size_t(std::popcount(have));
+    const auto [first, last] = blocks.candidates({double(x0), double(y0)});
+    const std::uint16_t* sure_m = blocks.masks({double(x0), double(y0)});
+    const std::size_t nv = have ? std::size_t(last - first) : 0;
+    t.ids.resize(nv);
+    t.vis.assign(nv, 0);
+    t.left.assign(nv, 0);
+    t.dist.assign(nv * NP, kInfD);
+    for (std::size_t k = 0; k < nv; ++k) {
+      const std::uint32_t a = first[k] & ~BlockCandidates::kSure;
+      t.ids[k] = a;
+      t.stamp[a] = std::uint32_t(k + 1);
+      const std::uint64_t sure = (first[k] & BlockCandidates::kSure) ? all_cells : sure_m ? sure_m[k] : 0;
+      for (std::uint64_t m = have; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        if (!((sure >> pcell[i]) & 1) && !sees(t.pt[i], a)) continue;
+        t.vis[k] |= 1ull << i;
+        t.dist[k * NP + i] = distance(t.pt[i], c[a].at);
+        // The side it arrives at a with; at a itself a path may leave on either side.
+        if (t.pt[i] == c[a].at || side(c[a], t.pt[i], c[a].at) > 0) t.left[k] |= 1ull << i;
+      }
+    }
+    // (1) tautness and (2) the corners further along, per point (region_labels.hpp).
+    t.raw.clear();
+    for (std::size_t k = 0; k < nv; ++k) {
+      if (!t.vis[k]) continue;
+      const std::uint32_t a = t.ids[k];
+      std::uint64_t at_a = 0;
+      for (std::uint64_t m = t.vis[k]; m; m &= m - 1)
+        if (t.pt[std::countr_zero(m)] == c[a].at) at_a |= 1ull << std::countr_zero(m);
+      for (std::uint32_t e = labels_.label_begin(a); e < labels_.label_end(a); ++e) {
+        ++out.raw;
+        std::uint64_t m = t.vis[k];
+        if (departs[e]) {
+          m &= (departs[e] > 0 ? t.left[k] : ~t.left[k]) | at_a;
+          if (!m) {
+            ++out.cut_taut;
+            continue;
+          }
+          for (std::uint32_t y = labels_.entry_next(e), f = labels_.entry_next_entry(e);;) {
+            if (const std::uint32_t j = t.stamp[y]) m &= ~t.vis[j - 1];
+            const std::uint32_t g = labels_.entry_next_entry(f);
+            if (!m || g == f) break;  // none left, or y is the hub
+            y = labels_.entry_next(f);
+            f = g;
+          }
+          if (!m) {
+            ++out.cut_dom;
+            continue;
+          }
+        }
+        t.raw.push_back({labels_.entry_hub(e), std::uint32_t(k), e, labels_.entry_distance(e), m});
+      }
+    }
+    for (std::size_t k = 0; k < nv; ++k) t.stamp[t.ids[k]] = 0;
+    // (3) values, per point: F_p(h), the least over the entries left; an entry serves p where it
+    // gives F_p(h), and hub h only where no hub h' of h's label gives less, F_p(h') + d(h', h).
+    t.slots.clear();
+    for (const auto& e : t.raw)
+      if (!t.hub_slot[e.hub]) t.slots.push_back(e.hub), t.hub_slot[e.hub] = std::uint32_t(t.slots.size());
+    t.F.assign(t.slots.size() * NP, kInfD);
+    for (const auto& e : t.raw) {
+      double* f = t.F.data() + std::size_t(t.hub_slot[e.hub] - 1) * NP;
+      for (std::uint64_t m = e.pts; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        f[i] = std::min(f[i], t.dist[e.via * NP + i] + e.d);
+      }
+    }
+    t.ub.assign(t.slots.size() * NP, kInfD);
+    for (std::size_t s = 0; s < t.slots.size(); ++s) {
+      const std::uint32_t hv = labels_.hub_vertex(t.slots[s]);
+      double* u = t.ub.data() + s * NP;
+      for (std::uint32_t e = labels_.label_begin(hv); e < labels_.label_end(hv); ++e) {
+        const std::uint32_t h2 = labels_.entry_hub(e);
+        if (h2 == t.slots[s] || !t.hub_slot[h2]) continue;
+        const double* f2 = t.F.data() + std::size_t(t.hub_slot[h2] - 1) * NP;
+        const double d2 = labels_.entry_distance(e);
+        for (int i = 0; i < NP; ++i) u[i] = std::min(u[i], f2[i] + d2);
+      }
+    }
+    t.used.assign(nv, 0);
+    std::size_t w = 0;
+    for (const auto& e : t.raw) {
+      const std::size_t s = t.hub_slot[e.hub] - 1;
+      const double* f = t.F.data() + s * NP;
+      const double* u = t.ub.data() + s * NP;
+      std::uint64_t keep = 0;
+      for (std::uint64_t m = e.pts; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        if (t.dist[e.via * NP + i] + e.d <= f[i] * (1 + kTie) && f[i] <= u[i] * (1 + kTie)) keep |= 1ull << i;
+      }
+      if (keep) t.raw[w] = e, t.raw[w++].pts = keep, t.used[e.via] = 1;
+      else ++out.cut_value;
+    }
+    for (std::uint32_t h : t.slots) t.hub_slot[h] = 0;
+    t.raw.resize(w);
+    std::sort(t.raw.begin(), t.raw.end(), [](const auto& u, const auto& v) { return u.hub != v.hub ? u.hub < v.hub : u.via < v.via; });
+    if (points) {
+      // Each point's own list: per hub the least value over its entries, and that entry's via.
+      for (std::uint64_t m = have; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        PointRec rec{std::uint32_t(out.plist.size()), 0, fs_.component(t.pt[i])};
+        double least = 0;  // the value of the hub last written, in doubles
+        for (const auto& e : t.raw) {
+          if (!(e.pts >> i & 1)) continue;
+          const double v = t.dist[e.via * NP + i] + e.d;
+          if (out.plist.size() > rec.first && out.plist.back().hub == e.hub) {
+            if (v < least) least = v, out.plist.back().d = float(v), out.plist.back().via = std::uint16_t(t.ids[e.via]);
+          } else {
+            least = v;
+            out.plist.push_back({std::uint16_t(e.hub), std::uint16_t(t.ids[e.via]), float(v)});
+          }
+        }
+        rec.last = std::uint32_t(out.plist.size());
+        out.recs.push_back({pid[i], rec});
+      }
+    } else {
+      // The vias the kept entries use, each with the points that see it, then the entries by
+      // increasing hub rank (each naming its via by its index among the region's).
+      std::vector<std::uint16_t> index(nv, 0);
+      std::size_t nu = 0;
+      for (std::size_t k = 0; k < nv; ++k)
+        if (t.used[k]) {
+          if (nu == 0xFFFF) throw UnsupportedMap("region-labels: a region needs more than 65,535 vias (take a smaller region)");
+          index[k] = std::uint16_t(nu++);
+          out.via.push_back(t.ids[k]);
+          out.via_bits.push_back(t.vis[k]);
+        }
+      for (const auto& e : t.raw) out.e_hub.push_back(e.hub), out.e_via.push_back(index[e.via]), out.e_dist.push_back(e.d);
+      for (std::uint64_t m = have; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        out.recs.push_back({pid[i], PointRec{std::uint32_t(r), std::uint32_t(i), fs_.component(t.pt[i])}});
+      }
+    }
+  };
+
+  // The blocks in runs of consecutive ones, a run at a time per thread; runs appended in order.
+  const std::size_t run = 64, nruns = (nreg + run - 1) / run;
+  std::vector<Block> outs(nruns);
+  std::vector<std::size_t> run_vias(nreg + 1, 0), run_ents(nreg + 1, 0);  // points=0: per region its counts
+  std::vector<Scratch> scratch(std::size_t(std::max(threads, 1)));
+  std::atomic<std::size_t> bytes{0};
+  std::mutex scratch_mutex;
+  std::vector<Scratch*> free_scratch;
+  for (auto& s : scratch) free_scratch.push_back(&s);
+  for_each_index(nruns, std::max(threads, 1), [&](std::size_t u) {
+    Scratch* t;
+    {
+      std::lock_guard<std::mutex> lock(scratch_mutex);
+      t = free_scratch.back();
+      free_scratch.pop_back();
+    }
+    Block& out = outs[u];
+    for (std::size_t r = u * run; r < std::min(nreg, (u + 1) * run); ++r) {
+      const std::size_t v0 = out.via.size(), e0 = out.e_hub.size();
+      block(r, *t, out);
+      run_vias[r + 1] = out.via.size() - v0;
+      run_ents[r + 1] = out.e_hub.size() - e0;
+    }
+    const std::size_t b = bytes += out.plist.size() * sizeof(PEntry) + out.via.size() * 12 + out.e_hub.size() * 14;
+    {
+      std::lock_guard<std::mutex> lock(scratch_mutex);
+      free_scratch.push_back(t);
+    }
+    if (b > max_bytes)
+      throw UnsupportedMap("region-labels: lists above " + std::to_string(max_bytes >> 20) + " MiB (raise labels_mb, or take points=0 or a larger region)");
+  });
+  // In block order: the records (point lists' offsets moved by what came before), the lists; each
+  // block's output freed as soon as it is copied (the arrays sized first: no growth slack).
+  std::size_t raw = 0, cut_taut = 0, cut_dom = 0, cut_value = 0, npts = 0, np = 0, nvia = 0, ne = 0;
+  for (const Block& b : outs) np += b.plist.size(), nvia += b.via.size(), ne += b.e_hub.size();
+  plist_.reserve(np), via_.reserve(nvia), via_bits_.reserve(nvia), e_hub_.reserve(ne), e_via_.reserve(ne), e_dist_.reserve(ne);
+  for (Block& b : outs) {
+    const std::uint32_t base = std::uint32_t(plist_.size());
+    for (auto& [id, rec] : b.recs) {
+      if (points) rec.first += base, rec.last += base;
+      pts_[std::size_t(id)] = rec;
+    }
+    plist_.insert(plist_.end(), b.plist.begin(), b.plist.end());
+    via_.insert(via_.end(), b.via.begin(), b.via.end());
+    via_bits_.insert(via_bits_.end(), b.via_bits.begin(), b.via_bits.end());
+    e_hub_.insert(e_hub_.end(), b.e_hub.begin(), b.e_hub.end());
+    e_via_.insert(e_via_.end(), b.e_via.begin(), b.e_via.end());
+    e_dist_.insert(e_dist_.end(), b.e_dist.begin(), b.e_dist.end());
+    raw += b.raw, cut_taut += b.cut_taut, cut_dom += b.cut_dom, cut_value += b.cut_value, npts += b.points;
+    b = Block();
+  }
+  entries_ = points ? plist_.size() : e_hub_.size();
+  if (!points) {
+    via_off_.assign(nreg + 1, 0);
+    ent_off_.assign(nreg + 1, 0);
+    for (std::size_t r = 0; r < nreg; ++r) via_off_[r + 1] = via_off_[r] + std::uint32_t(run_vias[r + 1]), ent_off_[r + 1] = ent_off_[r] + std::uint32_t(run_ents[r + 1]);
+  }
+  // A development aid (docs/measurements.md): what the pruning left.
+  if (std::getenv("NAVBENCH_REGION_LABELS_STATS"))
+    std::fprintf(stderr, "region-labels: %u corners, %zu label entries, %zu blocks of %d, %zu query points; entries %zu: taut -%zu, further -%zu, "
+                 "values -%zu, kept %zu (%.1f per point), vias %zu\n",
+                 n, labels_.entries(), nreg, B_, npts, raw, cut_taut, cut_dom, cut_value, entries_, npts ? double(entries_) / double(npts) : 0.0,
+                 via_.size());
+}
+
+}  // namespace navbench

@@ -1,0 +1,262 @@
+// region-labels' queries (region_labels.hpp): locating a point, the labels' answer, the path.
+#include "representations/region_labels/region_labels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "geometry/exact.hpp"
+
+namespace navbench {
+
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::infinity();  // an unseen via; no path
+constexpr float kNoneF = std::numeric_limits<float>::infinity();
+// Sums within this factor of the least are resolved in doubles: a point list's values are floats,
+// each within 2^-24 of its double, so the least exact sum is within about 2^-22 of the least float sum.
+constexpr double kNear = 5e-7;
+
+// The line through corner c and `other` is tangent at c (visgraph_detail::tangent_at).
+bool tangent_to(const ConvexCorner& c, Point other) {
+  if (other == c.at) return true;
+  return exact::orient2d(other, c.at, c.before) * exact::orient2d(other, c.at, c.after) >= 0;
+}
+
+double dist(Point a, Point b) { return std::sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)); }  // hypot is slow
+
+// This thread's last answer, for polyline() after direct_cost() or table_search(): the corners
+// between start and goal (none: the segment).
+struct LastAnswer {
+  Point s{kNone, kNone}, g{kNone, kNone};
+  std::vector<Vertex> path;
+};
+thread_local LastAnswer last;
+
+}  // namespace
+
+bool RegionLabels::segment_clear(Point a, Point b) const {
+  GridLos::Result r = los_.test_to_corner(a, b);
+  if (r == GridLos::unknown) r = los_.test_to_corner(b, a);
+  if (r != GridLos::unknown) return r == GridLos::visible;
+  return fs_.segment_valid(a, b);
+}
+
+bool RegionLabels::sees(Point p, std::uint32_t corner) const {
+  const GridLos::Result r = los_.test(p, corners()[corner].at);
+  return r == GridLos::unknown ? fs_.segment_valid(p, corners()[corner].at) : r == GridLos::visible;
+}
+
+void RegionLabels::visible_corners(Point p, std::vector<Link>& out) const {
+  thread_local std::vector<std::uint32_t> sure, maybe, stamp;
+  thread_local std::uint32_t gen = 0;
+  const auto& c = corners();
+  sure.clear();
+  maybe.clear();
+  fov_.scan(p, sure, maybe);
+  if (stamp.size() < c.size()) stamp.assign(c.size(), 0);
+  if (++gen == 0) std::fill(stamp.begin(), stamp.end(), 0), gen = 1;
+  out.clear();
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::uint32_t j : pass ? maybe : sure) {
+      if (stamp[j] == gen) continue;
+      stamp[j] = gen;
+      if (!tangent_to(c[j], p) || (pass && !sees(p, j))) continue;
+      out.push_back({j, dist(p, c[j].at)});
+    }
+}
+
+// A lattice point or cell centre: its record (cell = its id, no links). Any other free point:
+// cell -1 and a link to every corner it sees.
+std::optional<Attachment> RegionLabels::attach(Point p) const {
+  Attachment a;
+  if (const std::int64_t id = point_id(p); id >= 0) {
+    const PointRec& r = pts_[std::size_t(id)];
+    if (r.comp < 0) return std::nullopt;  // not free
+    a.cell = id;
+    a.component = r.comp;
+    // The point's list is read by the search that follows: asked for now, it arrives meanwhile.
+    if (points_)
+      for (std::uint32_t k = r.first; k < r.last; k += 64 / sizeof(PEntry)) __builtin_prefetch(plist_.data() + k);
+    return a;
+  }
+  // A point is free exactly when it lies in the closed square of a free cell (docs/maps.md).
+  if (!(p.x >= 0 && p.y >= 0 && p.x <= W_ && p.y <= H_) || cell_of(p) < 0) return std::nullopt;
+  a.component = fs_.component(p);
+  visible_corners(p, a.links);
+  return a;
+}
+
+double RegionLabels::direct_cost(const Query& q) const {
+  last.s = q.start, last.g = q.goal;
+  return answer(q, &last.path, nullptr);
+}
+
+std::optional<double> RegionLabels::table_search(Query& q, std::size_t& steps) const {
+  const double c = answer(q, &q.path, &steps);
+  if (q.path.empty()) last.s = q.start, last.g = q.goal, last.path.clear();  // the segment (or none)
+  return c;
+}
+
+double RegionLabels::hub_distance(std::uint32_t v, std::uint32_t hub) const {
+  const std::uint32_t* h = labels_.hub_ranks();
+  const std::uint32_t* it = std::lower_bound(h + labels_.label_begin(v), h + labels_.label_end(v), hub);
+  return labels_.entry_distance(std::uint32_t(it - h));
+}
+
+// min over hubs h of F_s(h) + F_g(h) (region_labels.hpp), or the segment when clear. Two point
+// lists are merged in hub order; otherwise the start's values are folded into one array over hub
+// ranks and the goal's scanned against it, each end's values from its point list, from its
+// region's entries through the vias it sees, or (off the lattice) from the whole labels of the
+// corners it sees. Sums within kNear of the least are compared again in doubles from the labels.
+double RegionLabels::answer(const Query& q, std::vector<Vertex>* path, std::size_t* steps) const {
+  if (path) path->clear();
+  if (q.start == q.goal) return 0;
+  if (!direct(q)) return kNone;
+  if (segment_clear(q.start, q.goal)) return dist(q.start, q.goal);
+  struct Cand {
+    std::uint32_t h, a, b;
+  };
+  thread_local std::vector<Cand> cand;
+  cand.clear();
+  double best = kNone;
+  std::size_t n = 0;
+  if (points_ && q.s.cell >= 0 && q.g.cell >= 0) {
+    // Merged without branches on the data (a common hub's turn is hard to predict), keeping the
+    // least and the second least sum: a second pass only when they are near.
+    const PointRec& rs = pts_[std::size_t(q.s.cell)];
+    const PointRec& rg = pts_[std::size_t(q.g.cell)];
+    const PEntry* ps = plist_.data();
+    n = (rs.last - rs.first) + (rg.last - rg.first);
+    float b1 = kNoneF, b2 = kNoneF;
+    std::uint32_t bi = 0, bj = 0;
+    for (std::uint32_t i = rs.first, j = rg.first; i < rs.last && j < rg.last;) {
+      const std::uint32_t hi = ps[i].hub, hj = ps[j].hub;
+      const float v = hi == hj ? ps[i].d + ps[j].d : kNoneF;
+      const bool better = v < b1;
+      b2 = better ? b1 : std::min(b2, v);
+      b1 = better ? v : b1;
+      bi = better ? i : bi;
+      bj = better ? j : bj;
+      i += hi <= hj;
+      j += hj <= hi;
+    }
+    if (b1 < kNoneF) {
+      best = b1;
+      if (!(b2 <= b1 * (1 + kNear))) {
+        cand.push_back({ps[bi].hub, ps[bi].via, ps[bj].via});
+      } else {
+        for (std::uint32_t i = rs.first, j = rg.first; i < rs.last && j < rg.last;) {
+          const std::uint32_t hi = ps[i].hub, hj = ps[j].hub;
+          if (hi == hj && ps[i].d + ps[j].d <= b1 * (1 + kNear)) cand.push_back({hi, ps[i].via, ps[j].via});
+          i += hi <= hj;
+          j += hj <= hi;
+        }
+      }
+    }
+  } else {
+    thread_local std::vector<double> fold, cost[2];
+    if (fold.size() < labels_.vertices()) fold.assign(labels_.vertices(), kNone);
+    const std::uint32_t* hub = labels_.hub_ranks();
+    const double* ld = labels_.distances();
+    const Attachment* end[2] = {&q.s, &q.g};
+    const Point at[2] = {q.start, q.goal};
+    // A region end's distance to each of its region's vias (+inf where it does not see one).
+    for (int t = 0; t < 2; ++t) {
+      if (end[t]->cell < 0 || points_) continue;
+      const PointRec& rec = pts_[std::size_t(end[t]->cell)];
+      const std::uint32_t v0 = via_off_[rec.first], v1 = via_off_[rec.first + 1];
+      cost[t].resize(v1 - v0);
+      for (std::uint32_t v = v0; v < v1; ++v) cost[t][v - v0] = (via_bits_[v] >> rec.last & 1) ? dist(at[t], pos_[via_[v]]) : kNone;
+    }
+    // body(hub, value, via corner) for each value an end offers.
+    auto for_values = [&](int t, auto&& body) {
+      const Attachment& e = *end[t];
+      if (e.cell < 0) {
+        for (const Link& l : e.links)
+          for (std::uint32_t k = labels_.label_begin(l.vertex), kend = labels_.label_end(l.vertex); k < kend; ++k) body(hub[k], l.cost + ld[k], l.vertex);
+        return;
+      }
+      const PointRec& rec = pts_[std::size_t(e.cell)];
+      if (points_) {
+        for (std::uint32_t k = rec.first; k < rec.last; ++k) body(std::uint32_t(plist_[k].hub), double(plist_[k].d), std::uint32_t(plist_[k].via));
+        return;
+      }
+      const std::uint32_t v0 = via_off_[rec.first];
+      const double* cv = cost[t].data();
+      for (std::uint32_t k = ent_off_[rec.first], kend = ent_off_[rec.first + 1]; k < kend; ++k)
+        body(e_hub_[k], cv[e_via_[k]] + e_dist_[k], via_[v0 + e_via_[k]]);
+    };
+    double* f = fold.data();
+    for_values(0, [&](std::uint32_t h, double v, std::uint32_t) { f[h] = std::min(f[h], v), ++n; });
+    for_values(1, [&](std::uint32_t h, double v, std::uint32_t) { best = std::min(best, v + f[h]), ++n; });
+    if (best < kNone) {
+      const double limit = best * (1 + kNear);
+      for_values(1, [&](std::uint32_t h, double v, std::uint32_t via) {
+        if (v + f[h] <= limit) cand.push_back({h, ~0u, via});
+      });
+      // The start's vias for each candidate hub: those within kNear of its least value.
+      const std::size_t nc = cand.size();
+      for_values(0, [&](std::uint32_t h, double v, std::uint32_t via) {
+        for (std::size_t k = 0; k < nc; ++k)
+          if (cand[k].h == h && v <= f[h] * (1 + kNear)) {
+            if (cand[k].a == ~0u) cand[k].a = via;
+            else cand.push_back({h, via, cand[k].b});
+          }
+      });
+    }
+    for_values(0, [&](std::uint32_t h, double, std::uint32_t) { f[h] = kNone; });
+  }
+  if (steps) *steps += n;
+  if (!(best < kNone) || cand.empty()) return kNone;
+  // The candidate of least exact value, |s - a| + d(a, h) + d(h, b) + |b - g| in doubles.
+  std::size_t pick = 0;
+  if (cand.size() > 1) {
+    double least = kNone;
+    for (std::size_t k = 0; k < cand.size(); ++k) {
+      const Cand& x = cand[k];
+      const double v = dist(q.start, pos_[x.a]) + hub_distance(x.a, x.h) + hub_distance(x.b, x.h) + dist(pos_[x.b], q.goal);
+      if (v < least) least = v, pick = k;
+    }
+  }
+  thread_local std::vector<std::uint32_t> up;
+  up.clear();
+  labels_.path(cand[pick].a, cand[pick].b, cand[pick].h, up);
+  if (path) path->assign(up.begin(), up.end());
+  double c = 0;
+  Point prev = q.start;
+  for (std::uint32_t v : up) c += dist(prev, pos_[v]), prev = pos_[v];
+  return c + dist(prev, q.goal);
+}
+
+// Start, the corners of the answer, goal. After table_search() the corners are in q.path; after
+// the A* took the direct link (direct_cost()) they are this thread's last answer, or found again.
+Polyline RegionLabels::polyline(const Query& q) const {
+  const std::vector<Vertex>* via = &q.path;
+  std::vector<Vertex> again;
+  if (q.path.empty()) {
+    if (last.s == q.start && last.g == q.goal) via = &last.path;
+    else answer(q, &again, nullptr), via = &again;
+  }
+  Polyline out;
+  out.reserve(via->size() + 2);
+  out.push_back(q.start);
+  for (Vertex v : *via)
+    if (!(pos_[v] == out.back())) out.push_back(pos_[v]);
+  if (out.size() > 1 && out.back() == q.goal) out.pop_back();
+  out.push_back(q.goal);
+  return out;
+}
+
+BuildStats RegionLabels::stats() const {
+  BuildStats s;
+  s.vertices = num_vertices(graph_);
+  s.edges = graph_.num_edges();
+  s.memory_bytes = graph_.memory_bytes() + labels_.memory_bytes() + los_.memory_bytes() + fov_.memory_bytes() +
+                   pos_.capacity() * sizeof(Point) + corners().size() * sizeof(ConvexCorner) + pts_.capacity() * sizeof(PointRec) +
+                   plist_.capacity() * sizeof(PEntry) + (via_off_.capacity() + via_.capacity() + ent_off_.capacity() + e_hub_.capacity()) * 4 +
+                   via_bits_.capacity() * 8 + e_via_.capacity() * 2 + e_dist_.capacity() * sizeof(double);
+  return s;
+}
+
+}  // namespace navbench

@@ -1,0 +1,159 @@
+// region-labels: exact any-angle (Euclidean shortest path) queries on grid maps answered by a merge
+// of two label lists: no search, and at query time no finding of the corners a point sees.
+//
+// The idea is Euclidean Hub Labeling's (Du, Shen & Cheema, "Euclidean Hub Labeling", AAAI 2023):
+// hub labels over the visibility graph of the convex corners (pruned landmark labelling, Akiba,
+// Iwata & Yoshida, SIGMOD 2013, as visgraph's labels=1: representations/hub_labels.hpp), and for
+// the places a query may start from, the hubs reachable through the corners they see. The optimum
+// between two points s and g that do not see each other is
+//   min over hubs h of F_s(h) + F_g(h),   F_p(h) = min over the corners a p sees of |p - a| + d(a, h),
+// because a shortest path that is not the segment leaves s for a corner it sees, tangent there,
+// and reaches g from one (visgraph.hpp), and the labels hold a common hub of every two corners on a
+// shortest path between them (a 2-hop cover). Every sum is the length of a real path.
+//
+// What a point keeps (this file's own rules, close to EHL's pruning and stronger): only the pairs
+// (hub h, via a) that are h's entry at p in a canonical labelling with p as one more vertex,
+// ranked last. An entry goes when
+//   (1) the path p -> a -> (the next corner from a towards h) does not wrap a's obstacle (the side
+//       p arrives with is not the side the path leaves with): a shortest path is taut at every
+//       corner (visgraph's taut states; EHL's "non-taut" pruning);
+//   (2) a corner further along the labels' path from a to h is in sight of p: it is nearer by the
+//       triangle inequality;
+//   (3) its value |p - a| + d(a, h) is above F_p(h), or F_p(h) is above F_p(h') + d(h', h) for a
+//       hub h' of h's own label: p's shortest path to h then leaves by a corner whose label lacks
+//       h, and h is not the highest-ranked corner on it, so no shortest path from p needs h as its
+//       hub (a pruned labelling is canonical: Abraham, Delling, Goldberg & Werneck, "Hierarchical
+//       hub labelings for shortest paths", ESA 2012).
+// What is left at a point is its own pruned label, one via per hub (ties kept), about as many
+// entries as a corner's (den520d 75, Aurora 210; EHL keeps per grid cell the union over the cell's
+// points, den520d 179 per cell). For the max over two points s, g the optimum's hub m (the
+// highest-ranked corner on it) survives at both with its exact value: the sum is the optimum.
+//
+// The points: the lattice points (cell corners) and the cells' centres, the query points of the
+// corner and centre conventions (docs/results.md), each with a precomputed answer to "which
+// corners do I see" (exact segment tests at build time). Any other free point is answered too,
+// exactly and more slowly: the corners it sees by visgraph's angular sweep (grid_fov.hpp) and
+// their whole labels (fold() folds a side's values over the hubs).
+//
+// Two layouts, the memory budget (docs/representations.md):
+// - points=1: each point its own list of (hub, via, distance to the hub through the via), by hub
+//   rank; a query merges the two lists (the values as floats, a near tie resolved in doubles from
+//   the labels; the path's length summed in doubles along its corners, as visgraph does). Memory:
+//   8 bytes per entry (up to 65,536 corners).
+// - points=0, region=B: the points of a block of B x B cells share one list of vias (with a bit per
+//   point: sees it) and one list of entries (hub, via, d(via, hub)), the union of their labels; a
+//   query first measures its distance to each via it sees. Memory falls with B, the query grows.
+//
+// The graph (the contract's, and for the shared A* when a heuristic the table answer does not
+// stand for is asked): the corners' tangent graph; a point has no links, and the direct link
+// (direct(), direct_cost()) stands for the whole answer, as subgoal's octile direct link stands
+// for a path: start and goal in one component make the A* return the labels' optimum.
+// Not supported: changing maps other than by rebuilding, weighted maps (terrain), polygon maps,
+// an agent radius other than the harness's erosion of the map (RadiusSupport::shrunk_map), the
+// squeeze rule (the free space is built with pinch points forbidden).
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "geometry/free_space.hpp"
+#include "representations/built_graph.hpp"
+#include "representations/csr_graph.hpp"
+#include "representations/hub_labels.hpp"
+#include "representations/params.hpp"
+#include "representations/representation.hpp"
+#include "representations/visgraph/grid_fov.hpp"
+#include "representations/visgraph/grid_los.hpp"
+
+namespace navbench {
+
+class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
+ public:
+  // Keeps a reference to map: it must outlive the representation.
+  RegionLabels(const Map& map, Params& params);
+  static constexpr Capabilities kCapabilities{.grid_only = true, .exact = true, .point_vertices = true, .table_search = true};
+  static constexpr std::array kParams{
+      ParamDecl{"points", ParamType::flag, 0, 0, 1, "each query point its own list of hub distances (points=0: per region)",
+                "1 up to 2^18 cells and 65,536 corners, else 0"},
+      ParamDecl{"region", ParamType::integer, 0, 1, 4, "cells per side of a block (points=0: its points share their vias and entries)",
+                "2 up to 2^18 cells, else 4"},
+      ParamDecl{"threads", ParamType::integer, 1, 1, 64, "threads of the build"},
+      ParamDecl{"labels_mb", ParamType::integer, 4096, 1, 1 << 20, "largest point or region lists (MiB); the build is refused above"}};
+
+  // No links at a lattice point or cell centre (its record names its list); elsewhere the links
+  // to every corner the point sees. The direct link stands for the whole answer.
+  std::optional<Attachment> attach(Point p) const;
+  // Start and goal in one component: a path exists, and the direct link is the labels' answer.
+  bool direct(const Query& q) const { return q.s.component >= 0 && q.s.component == q.g.component; }
+  double direct_cost(const Query& q) const;
+  Polyline polyline(const Query& q) const;
+  std::optional<double> table_search(Query& q, std::size_t& steps) const;
+  BuildStats stats() const;
+
+  // For tests and measurements.
+  bool point_lists() const { return points_; }
+  int region() const { return B_; }
+  std::size_t entries() const { return entries_; }
+  std::size_t vias() const { return via_.size(); }
+  const HubLabels& hub_labels() const { return labels_; }
+  const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
+
+ private:
+  // A lattice point's or cell centre's record: points=1: its list plist_[first .. last); points=0:
+  // its region (first) and its index among the region's points (last). comp: its free-space
+  // component, -1 when the point is not free.
+  struct PointRec {
+    std::uint32_t first = 0, last = 0;
+    std::int32_t comp = -1;
+  };
+  struct PEntry {  // points=1: a hub's rank, the via (a corner id), the distance through it
+    std::uint16_t hub, via;
+    float d;
+  };
+  struct Block;  // build.cpp: one block's output
+  void build_grid(const GridMap& grid, std::size_t max_bytes, bool points, int threads);
+  // The free cell a free point lies in (y * W + x; -1 for none), for a point on a cell's side or
+  // corner the first free one in FreeSpace's owner order (cell (x, y), then (x, y - 1), ...).
+  std::int64_t cell_of(Point p) const;
+  // The record id of a lattice point (y * (W + 1) + x) or cell centre (after them); -1 for others.
+  std::int64_t point_id(Point p) const {
+    if (!(p.x >= 0 && p.y >= 0 && p.x <= W_ && p.y <= H_)) return -1;
+    const double fx = std::floor(p.x), fy = std::floor(p.y);
+    if (p.x == fx && p.y == fy) return std::int64_t(fy) * (W_ + 1) + std::int64_t(fx);
+    if (p.x - fx == 0.5 && p.y - fy == 0.5) return std::int64_t(W_ + 1) * (H_ + 1) + std::int64_t(fy) * W_ + std::int64_t(fx);
+    return -1;
+  }
+  // Every corner p sees with the line tangent there (the angular sweep, then the exact test), into out.
+  void visible_corners(Point p, std::vector<Link>& out) const;
+  bool segment_clear(Point a, Point b) const;
+  bool sees(Point p, std::uint32_t corner) const;
+  // The labels' answer for q (the segment when clear): its cost, and with path the corners between.
+  double answer(const Query& q, std::vector<Vertex>* path, std::size_t* steps) const;
+  // d(v, hub) from v's label, which must hold the hub.
+  double hub_distance(std::uint32_t v, std::uint32_t hub) const;
+
+  const Map* map_;
+  FreeSpace fs_;
+  GridLos los_;       // the exact integer segment test (with the free squares that cross open ground at once)
+  GridFov fov_;       // the angular sweep: the corners a point off the query lattice sees
+  HubLabels labels_;  // over the corners' tangent graph (graph_)
+  int W_ = 0, H_ = 0, B_ = 1, nbx_ = 0, nby_ = 0;
+  bool points_ = false;
+  std::vector<PointRec> pts_;
+  std::vector<PEntry> plist_;  // points=1
+  // points=0. Per region: its vias (corner ids) via_off_[r] .. via_off_[r + 1] - 1, per via the
+  // bits of the region's points that see it (bit k: lattice point k < (B + 1)^2 at (k % (B + 1), k /
+  // (B + 1)) from the block's low corner, then the cells' centres, (B + 1)^2 + (y % B) * B + x % B);
+  // its entries ent_off_[r] .. ent_off_[r + 1] - 1 by increasing hub rank: the hub's rank, the via
+  // (its index among the region's vias) and d(via, hub).
+  std::vector<std::uint32_t> via_off_, via_, ent_off_, e_hub_;
+  std::vector<std::uint64_t> via_bits_;
+  std::vector<std::uint16_t> e_via_;
+  std::vector<double> e_dist_;
+  std::size_t entries_ = 0;
+};
+
+}  // namespace navbench
