@@ -1,0 +1,231 @@
+// region-labels against visgraph's exact optimum: every kind of free point (lattice points, cell
+// centres, points elsewhere, the map's far edge, pinch points), both layouts and every block size,
+// the shared A* taking the direct link, a build on several threads, the memory cap; on real maps
+// every scenario query of arena and a spread of den520d's.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "datasets/movingai.hpp"
+#include "representations/region_labels/region_labels.hpp"
+#include "representations/visgraph/visgraph.hpp"
+#include "search/astar.hpp"
+#include "search/heuristic.hpp"
+
+#include "support/data.hpp"
+#include "support/maps.hpp"
+
+// Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
+namespace test_region_labels {
+
+using namespace navbench;
+using testmaps::grid_from;
+using testmaps::random_grid;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const char* const kVariants[] = {"points=1,region=1", "points=1,region=2", "points=0,region=1", "points=0,region=2", "points=0,region=4"};
+
+// The exact optimum by visgraph's plain search (+inf: no path; -1: a point is not free).
+double optimum(const VisGraph& vg, Point s, Point g) {
+  auto as = vg.attach_start(s), ag = vg.attach_goal(g);
+  if (!as || !ag) return -1;
+  Query q;
+  q.start = s, q.goal = g, q.s = *as, q.g = *ag;
+  q.direct = vg.direct(q);
+  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return kInf;
+  SearchWorkspace ws;
+  ws.reserve(num_vertices(vg.graph()) + 2);
+  SearchStats st;
+  return astar(vg, q, parse_heuristic("euclidean"), ws, st);
+}
+
+struct Answer {
+  bool located = false;
+  double cost = kInf, length = kInf;
+  Polyline path;
+};
+
+// region-labels' answer the way the pipeline asks for it: attach, direct, the table search (or,
+// with a heuristic it does not stand for, the shared A*), the polyline.
+Answer answer(const RegionLabels& r, Point s, Point g, const char* heuristic = "euclidean") {
+  Answer a;
+  auto as = r.attach(s), ag = r.attach(g);
+  if (!as || !ag) return a;
+  a.located = true;
+  Query q;
+  q.start = s, q.goal = g, q.s = *as, q.g = *ag;
+  q.direct = r.direct(q);
+  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return a;
+  SearchWorkspace ws;
+  ws.reserve(num_vertices(r.graph()) + 2);
+  SearchStats st;
+  a.cost = astar(r, q, parse_heuristic(heuristic), ws, st);
+  if (std::isfinite(a.cost)) a.path = r.polyline(q), a.length = polyline_length(a.path);
+  return a;
+}
+
+// Query points of every kind on map m: lattice points (the far edge included), cell centres,
+// points on cell sides, points anywhere.
+std::vector<Point> sample_points(const Map& m, std::mt19937_64& rng, int n) {
+  const int W = m.grid.width, H = m.grid.height;
+  std::vector<Point> out;
+  std::uniform_int_distribution<int> ux(0, W), uy(0, H);
+  std::uniform_real_distribution<double> rx(0, W), ry(0, H);
+  for (int i = 0; i < n; ++i) {
+    switch (i % 6) {
+      case 0: case 1: out.push_back({double(ux(rng)), double(uy(rng))}); break;             // lattice
+      case 2: out.push_back({std::min(ux(rng), W - 1) + 0.5, std::min(uy(rng), H - 1) + 0.5}); break;  // centre
+      case 3: out.push_back({double(i % 2 ? W : ux(rng)), double(i % 2 ? uy(rng) : H)}); break;  // far edge
+      case 4: out.push_back({ux(rng) + 0.5, double(uy(rng))}); break;                       // a cell side's middle
+      default: out.push_back({rx(rng), ry(rng)}); break;                                    // anywhere
+    }
+  }
+  return out;
+}
+
+// Every pair of sampled points: located exactly where visgraph locates, the same optimum (1e-9
+// relative), a valid path of that length. Returns the pairs with a path.
+int compare(const Map& m, const RegionLabels& r, const VisGraph& vg, const std::vector<Point>& pts, const std::string& what) {
+  const FreeSpace fs(m);
+  int paths = 0;
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    for (std::size_t j = 0; j < pts.size(); j += 3) {
+      const Point s = pts[i], g = pts[(i + j) % pts.size()];
+      const double want = optimum(vg, s, g);
+      const Answer got = answer(r, s, g);
+      EXPECT_EQ(got.located, want >= 0) << what << " (" << s.x << "," << s.y << ") -> (" << g.x << "," << g.y << ")";
+      if (want < 0 || !got.located) continue;
+      if (std::isinf(want)) {
+        EXPECT_TRUE(std::isinf(got.cost)) << what << " (" << s.x << "," << s.y << ") -> (" << g.x << "," << g.y << ")";
+        continue;
+      }
+      ++paths;
+      EXPECT_NEAR(got.length, want, 1e-9 * std::max(1.0, want)) << what << " (" << s.x << "," << s.y << ") -> (" << g.x << "," << g.y << ")";
+      EXPECT_NEAR(got.cost, got.length, 1e-9 * std::max(1.0, want)) << what;
+      EXPECT_TRUE(fs.path_valid(got.path)) << what << " (" << s.x << "," << s.y << ") -> (" << g.x << "," << g.y << ")";
+      if (::testing::Test::HasFailure()) return paths;
+    }
+  return paths;
+}
+
+}  // namespace
+
+TEST(RegionLabels, MatchesVisGraphOnRandomGrids) {
+  std::mt19937_64 rng(80);
+  int paths = 0;
+  for (int t = 0; t < 12; ++t) {
+    const Map m = random_grid(8 + int(rng() % 14), 6 + int(rng() % 12), t % 3 == 0 ? 0.4 : 0.25, rng);
+    Params pv = Params::parse("alt=0,block=0,skip=0,table=0");
+    const VisGraph vg(m, pv);
+    const std::vector<Point> pts = sample_points(m, rng, 36);
+    for (const char* v : kVariants) {
+      Params p = Params::parse(v);
+      const RegionLabels r(m, p);
+      paths += compare(m, r, vg, pts, std::string(v) + " on map " + std::to_string(t));
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(paths, 3000);
+}
+
+// Pinch points (two diagonal cells blocked: the rule forbid), walls a point sees along, a map
+// whose far edge is free, corridors one cell wide.
+TEST(RegionLabels, MatchesVisGraphOnHandDrawnMaps) {
+  const std::vector<std::vector<std::string>> maps = {
+      {"....@....", "...@.@...", "..@...@..", "...@.@...", "....@....", "........."},
+      {"..@..@..", "..@..@..", "........", "@@@..@@@", "........", "..@.....", ".....@.."},
+      {".@.@.@.@", "@.@.@.@.", ".@.@.@.@", "........"},
+      {"........", ".@@@@@@.", ".@....@.", ".@.@@.@.", ".@.@@...", ".@......", "........"}};
+  std::mt19937_64 rng(7);
+  int paths = 0;
+  for (std::size_t t = 0; t < maps.size(); ++t) {
+    const Map m = grid_from(maps[t]);
+    Params pv = Params::parse("alt=0,block=0,skip=0,table=0");
+    const VisGraph vg(m, pv);
+    std::vector<Point> pts;
+    for (int y = 0; y <= m.grid.height; ++y)
+      for (int x = 0; x <= m.grid.width; ++x) pts.push_back({double(x), double(y)});
+    for (const Point p : sample_points(m, rng, 24)) pts.push_back(p);
+    for (const char* v : kVariants) {
+      Params p = Params::parse(v);
+      const RegionLabels r(m, p);
+      paths += compare(m, r, vg, pts, std::string(v) + " on hand map " + std::to_string(t));
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(paths, 1000);
+}
+
+// The shared A* with a heuristic the table answer does not stand for (octile overestimates
+// any-angle paths) takes the direct link, which is the labels' answer: the same path.
+TEST(RegionLabels, SharedSearchTakesTheDirectLink) {
+  std::mt19937_64 rng(3);
+  const Map m = random_grid(20, 16, 0.3, rng);
+  Params p = Params::parse("");
+  const RegionLabels r(m, p);
+  const std::vector<Point> pts = sample_points(m, rng, 30);
+  int compared = 0;
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
+    const Answer a = answer(r, pts[i], pts[i + 1]), b = answer(r, pts[i], pts[i + 1], "octile*2");
+    ASSERT_EQ(a.located, b.located);
+    if (!std::isfinite(a.cost)) continue;
+    EXPECT_EQ(a.cost, b.cost);
+    EXPECT_EQ(a.path, b.path);
+    ++compared;
+  }
+  EXPECT_GT(compared, 10);
+}
+
+// The build on several threads makes the same lists as on one.
+TEST(RegionLabels, ThreadsBuildTheSameLabels) {
+  std::mt19937_64 rng(11);
+  const Map m = random_grid(40, 30, 0.25, rng);
+  for (const char* v : {"points=1", "points=0,region=2"}) {
+    Params p1 = Params::parse(v), p3 = Params::parse(std::string(v) + ",threads=3");
+    const RegionLabels one(m, p1), three(m, p3);
+    EXPECT_EQ(one.entries(), three.entries()) << v;
+    EXPECT_EQ(one.vias(), three.vias()) << v;
+    EXPECT_EQ(one.stats().memory_bytes, three.stats().memory_bytes) << v;
+    for (const Point s : sample_points(m, rng, 20)) {
+      const Answer a = answer(one, s, {0, 0}), b = answer(three, s, {0, 0});
+      EXPECT_EQ(a.cost, b.cost) << v;
+    }
+  }
+}
+
+TEST(RegionLabels, ListsAboveTheirCapAreRefused) {
+  std::mt19937_64 rng(5);
+  const Map m = random_grid(200, 200, 0.25, rng);
+  Params p = Params::parse("labels_mb=1");
+  EXPECT_THROW(RegionLabels(m, p), UnsupportedMap);
+}
+
+// Every scenario query of arena and every 4th of den520d, both layouts, equal to visgraph's.
+TEST(RegionLabelsData, ScenarioQueriesEqualVisGraph) {
+  for (const char* name : {"movingai/dao/arena.map", "movingai/dao/den520d.map"}) {
+    const std::string path = testdata::path(name);
+    NAVBENCH_REQUIRE_DATA(path);
+    const Map m = load_movingai_map(path);
+    const Scenario sc = load_scenario(path + ".scen");
+    Params pv = Params::parse("");
+    const VisGraph vg(m, pv);
+    const std::size_t stride = sc.lines.size() > 500 ? 4 : 1;
+    for (const char* v : {"points=1", "points=0,region=4"}) {
+      Params p = Params::parse(v);
+      const RegionLabels r(m, p);
+      std::size_t n = 0;
+      for (std::size_t i = 0; i < sc.lines.size(); i += stride, ++n) {
+        const auto& l = sc.lines[i];
+        const Point s{l.sx, l.sy}, g{l.gx, l.gy};
+        const double want = optimum(vg, s, g);
+        const Answer got = answer(r, s, g);
+        ASSERT_NEAR(got.length, want, 1e-9 * std::max(1.0, want)) << name << " " << v << " query " << i;
+      }
+      EXPECT_GT(n, 150u);
+    }
+  }
+}
+
+}  // namespace test_region_labels
