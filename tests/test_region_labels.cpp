@@ -7,6 +7,7 @@
 #include <random>
 
 #include "datasets/movingai.hpp"
+#include "geometry/polygons.hpp"
 #include "representations/region_labels/region_labels.hpp"
 #include "representations/visgraph/visgraph.hpp"
 #include "search/astar.hpp"
@@ -68,18 +69,19 @@ Answer answer(const RegionLabels& r, Point s, Point g, const char* heuristic = "
 
 // Query points of every kind on map m: lattice points (the far edge included), cell centres,
 // points on cell sides, points anywhere.
+// (On a polygon map the lattice of its box: integer points and unit squares' centres.)
 std::vector<Point> sample_points(const Map& m, std::mt19937_64& rng, int n) {
-  const int W = m.grid.width, H = m.grid.height;
+  const int X0 = int(std::floor(m.min.x)), Y0 = int(std::floor(m.min.y)), X1 = int(std::ceil(m.max.x)), Y1 = int(std::ceil(m.max.y));
   std::vector<Point> out;
-  std::uniform_int_distribution<int> ux(0, W), uy(0, H);
-  std::uniform_real_distribution<double> rx(0, W), ry(0, H);
+  std::uniform_int_distribution<int> ux(X0, X1), uy(Y0, Y1);
+  std::uniform_real_distribution<double> rx(X0, X1), ry(Y0, Y1);
   for (int i = 0; i < n; ++i) {
     switch (i % 6) {
-      case 0: case 1: out.push_back({double(ux(rng)), double(uy(rng))}); break;             // lattice
-      case 2: out.push_back({std::min(ux(rng), W - 1) + 0.5, std::min(uy(rng), H - 1) + 0.5}); break;  // centre
-      case 3: out.push_back({double(i % 2 ? W : ux(rng)), double(i % 2 ? uy(rng) : H)}); break;  // far edge
-      case 4: out.push_back({ux(rng) + 0.5, double(uy(rng))}); break;                       // a cell side's middle
-      default: out.push_back({rx(rng), ry(rng)}); break;                                    // anywhere
+      case 0: case 1: out.push_back({double(ux(rng)), double(uy(rng))}); break;                   // lattice
+      case 2: out.push_back({std::min(ux(rng), X1 - 1) + 0.5, std::min(uy(rng), Y1 - 1) + 0.5}); break;  // centre
+      case 3: out.push_back({double(i % 2 ? X1 : ux(rng)), double(i % 2 ? uy(rng) : Y1)}); break;  // far edge
+      case 4: out.push_back({ux(rng) + 0.5, double(uy(rng))}); break;                             // a cell side's middle
+      default: out.push_back({rx(rng), ry(rng)}); break;                                          // anywhere
     }
   }
   return out;
@@ -156,6 +158,37 @@ TEST(RegionLabels, MatchesVisGraphOnHandDrawnMaps) {
     }
   }
   EXPECT_GT(paths, 1000);
+}
+
+// Polygon maps: grids read as polygons, a mesh of a grid's cells (as Polyanya's meshes are), and
+// slanted obstacles off the lattice, a hole and two components.
+TEST(RegionLabels, MatchesVisGraphOnPolygonMaps) {
+  std::mt19937_64 rng(18);
+  std::vector<Map> maps;
+  for (int t = 0; t < 3; ++t) maps.push_back(grid_to_polygon_map(random_grid(10 + 2 * t, 8 + t, 0.3, rng)));
+  if (auto mesh = testmaps::cells_mesh_map(random_grid(14, 10, 0.25, rng))) maps.push_back(*mesh);
+  Map m;
+  m.kind = MapKind::polygon;
+  m.polygons.walkable.rings = {{{0, 0}, {30, 0}, {30, 20}, {0, 20}}, {{22, 12}, {26, 12}, {24, 16}}};
+  m.polygons.obstacles.push_back({{{{5, 3}, {12, 5.5}, {9, 11}, {4, 8}}}});
+  m.polygons.obstacles.push_back({{{{14.5, 0}, {15.5, 0}, {15.5, 7}, {14.5, 7.5}}}});
+  m.polygons.obstacles.push_back({{{{3, 14}, {8, 14}, {8, 19}, {3, 19}}, {{4, 15}, {7, 15}, {7, 18}, {4, 18}}}});
+  m.polygons.obstacles.push_back({{{{20, 6}, {21, 6}, {21, 20}, {20, 20}}}});  // cuts the map in two
+  m.max = {30, 20};
+  maps.push_back(m);
+  int paths = 0;
+  for (std::size_t t = 0; t < maps.size(); ++t) {
+    Params pv = Params::parse("alt=0,table=0,points=0");
+    const VisGraph vg(maps[t], pv);
+    const std::vector<Point> pts = sample_points(maps[t], rng, 36);
+    for (const char* v : {"points=1,region=2", "points=0,region=1", "points=0,region=4,threads=2"}) {
+      Params p = Params::parse(v);
+      const RegionLabels r(maps[t], p);
+      paths += compare(maps[t], r, vg, pts, std::string(v) + " on polygon map " + std::to_string(t));
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_GT(paths, 1500);
 }
 
 // The shared A* with a heuristic the table answer does not stand for (octile overestimates

@@ -46,7 +46,7 @@ const std::vector<RepresentationEntry>& representations() {
                     "visgraph",
                     "pruned visibility graph over convex corners (tangent edges only): the exact optimum (taut, alt=K landmarks, table=1 all-pairs heuristic); at --radius R > 0 the tangent graph of the disc (Chew 1985), paths with arcs; on weighted maps not exact: convex and weight-region corners (steiner=S: border points too), every valid pair priced by its cost integral (regions, max_nodes; alt and table only)"),
                 "alt=0,block=0,skip=0,table=0"),
-      make_entry<RegionLabels>("region-labels", "exact any-angle optimum from hub labels over the convex corners kept per query point (Euclidean Hub Labeling, Du, Shen & Cheema 2023): every lattice point and cell centre its pruned hubs and the corners it reaches them by (points=1), or per block of region x region cells (points=0); a query merges two lists, no search (grid maps)"),
+      make_entry<RegionLabels>("region-labels", "exact any-angle optimum from hub labels over the convex corners kept per query point (Euclidean Hub Labeling, Du, Shen & Cheema 2023): every lattice point and cell centre its pruned hubs and the corners it reaches them by (points=1), or per block of region x region cells (points=0); a query merges two lists, no search"),
   };
   return entries;
 }

@@ -68,9 +68,11 @@ void for_each_index(std::size_t n, int threads, F&& f) {
 }  // namespace
 
 RegionLabels::RegionLabels(const Map& map, Params& params) : map_(&map), fs_(map) {
-  if (map.kind != MapKind::grid) throw UnsupportedMap("region-labels: grid maps only");
   if (map.weighted()) throw UnsupportedMap("region-labels: unweighted maps only (no terrain)");
-  const std::int64_t cells = std::int64_t(map.grid.width) * map.grid.height;
+  // The lattice: unit cells from the box's low corner (a grid's own cells).
+  ox_ = std::floor(map.min.x), oy_ = std::floor(map.min.y);
+  W_ = std::max(1, int(std::min(std::ceil(map.max.x) - ox_, 1e9))), H_ = std::max(1, int(std::min(std::ceil(map.max.y) - oy_, 1e9)));
+  const std::int64_t cells = std::int64_t(W_) * H_;
   const bool small = cells <= (1 << 18);
   const bool points = params.flag(param(kParams, "points"), small && fs_.convex_corners().size() <= 65536);
   B_ = params.integer(param(kParams, "region"), small ? 2 : 4);
@@ -81,10 +83,10 @@ RegionLabels::RegionLabels(const Map& map, Params& params) : map_(&map), fs_(map
     throw UnsupportedMap("region-labels: points=1 takes up to 65,536 corners (this map has " + std::to_string(fs_.convex_corners().size()) +
                          "; take points=0)");
   points_ = points;
-  build_grid(map.grid, max_mb << 20, points, threads);
+  build(map, max_mb << 20, points, threads);
 }
 
-std::int64_t RegionLabels::cell_of(Point p) const {
+std::int64_t RegionLabels::cell_of(Point p) const {  // grid maps
   const int fx = int(std::floor(p.x)), fy = int(std::floor(p.y));
   const int cx = std::clamp(fx, 0, W_ - 1), cy = std::clamp(fy, 0, H_ - 1);
   const bool ix = p.x == std::floor(p.x) && fx == cx, iy = p.y == std::floor(p.y) && fy == cy;  // on the cell's low side
@@ -109,22 +111,33 @@ struct RegionLabels::Block {
   std::size_t raw = 0, cut_taut = 0, cut_dom = 0, cut_value = 0, points = 0;
 };
 
-void RegionLabels::build_grid(const GridMap& grid, std::size_t max_bytes, bool points, int threads) {
-  W_ = grid.width;
-  H_ = grid.height;
+void RegionLabels::build(const Map& map, std::size_t max_bytes, bool points, int threads) {
+  const bool grid = map.kind == MapKind::grid;
   nbx_ = (W_ + B_ - 1) / B_;
   nby_ = (H_ + B_ - 1) / B_;
   const auto& c = corners();
   const std::uint32_t n = std::uint32_t(c.size());
-  los_ = GridLos(grid, true);
-  fov_ = GridFov(grid, c);
+  if (grid) los_ = GridLos(map.grid, true), fov_ = GridFov(map.grid, c);
   pos_.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) pos_[i] = c[i].at;
-  // The tangent graph and the sweeps' regions (visgraph's scan_node): from each corner, the
-  // directions tangent there, pairs kept where the line is tangent at both ends.
+  // The tangent graph. Grid maps: from each corner the sweep of the directions tangent there
+  // (visgraph's scan_node), whose regions also make the per-block candidate lists; polygon maps:
+  // the corners each corner sees (triangular expansion, visgraph's polygon build). Pairs kept where
+  // the line is tangent at both ends.
   std::vector<CsrGraph::WeightedEdge> edges;
-  std::vector<std::vector<GridFov::Span>> spans(n);
-  {
+  std::vector<std::vector<GridFov::Span>> spans(grid ? n : 0);
+  if (!grid) {
+    std::vector<std::uint32_t> seen;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (!fs_.visible_from_corner(i, seen, true)) {
+        seen.clear();
+        for (std::uint32_t j = i + 1; j < n; ++j)
+          if (c[i].component == c[j].component && fs_.segment_valid(c[i].at, c[j].at)) seen.push_back(j);
+      }
+      for (std::uint32_t j : seen)
+        if (j > i && tangent_at(c[i], c[j].at) && tangent_at(c[j], c[i].at)) edges.push_back({i, j, distance(c[i].at, c[j].at)});
+    }
+  } else {
     std::vector<std::uint32_t> sure, maybe;
     for (std::uint32_t i = 0; i < n; ++i) {
       sure.clear();
@@ -147,7 +160,7 @@ void RegionLabels::build_grid(const GridMap& grid, std::size_t max_bytes, bool p
   }
   graph_ = CsrGraph(n, std::move(edges));
   labels_ = HubLabels(graph_, HubLabels::kSamples, max_bytes);
-  const BlockCandidates blocks(grid, c, B_, spans);
+  const BlockCandidates blocks = grid ? BlockCandidates(map.grid, c, B_, spans) : BlockCandidates();
   std::vector<std::vector<GridFov::Span>>().swap(spans);
   // Per label entry: the side of its corner's obstacle as the path leaves it towards the next
   // corner on the way to the hub (+1 left, -1 right; 0 at the hub's own entry).
@@ -160,7 +173,14 @@ void RegionLabels::build_grid(const GridMap& grid, std::size_t max_bytes, bool p
 
   const int BB = B_ * B_, L1 = B_ + 1, NP = L1 * L1 + BB;  // NP <= 41: a point set is one 64-bit mask
   const std::uint64_t all_cells = (1ull << BB) - 1;
-  pts_.assign(std::size_t(W_ + 1) * std::size_t(H_ + 1) + std::size_t(W_) * std::size_t(H_), PointRec{});
+  // The lattice's records; none above kMaxLattice points (every query then takes the way of a
+  // point off the lattice).
+  const std::size_t lattice = std::size_t(W_ + 1) * std::size_t(H_ + 1) + std::size_t(W_) * std::size_t(H_);
+  if (lattice > kMaxLattice) {
+    if (std::getenv("NAVBENCH_REGION_LABELS_STATS")) std::fprintf(stderr, "region-labels: %zu lattice points, no point labels\n", lattice);
+    return;
+  }
+  pts_.assign(lattice, PointRec{});
   const std::size_t nreg = std::size_t(nbx_) * std::size_t(nby_);
 
   // One block: its points, their vias, the entries each point needs (region_labels.hpp), into out.
@@ -176,44 +196,65 @@ void RegionLabels::build_grid(const GridMap& grid, std::size_t max_bytes, bool p
     std::vector<double> dist, F, ub;       // dist[k * NP + i]; F and ub[s * NP + i] per hub slot s and point i
     std::vector<std::uint8_t> used;
     std::vector<Point> pt;
+    std::vector<Link> seen;
   };
   auto block = [&](std::size_t r, Scratch& t, Block& out) {
     const int bx = int(r % std::size_t(nbx_)), by = int(r / std::size_t(nbx_));
     const int x0 = bx * B_, y0 = by * B_;
     if (t.stamp.empty()) t.stamp.assign(n, 0), t.hub_slot.assign(n, 0), t.pt.resize(NP);
     // The block's query points: its lattice points and its cells' centres that are free and lie
-    // in one of its cells (cell_of).
+    // in one of its cells (the cell below and left of a lattice point, the last row and column
+    // also holding the box's far sides).
     std::uint64_t have = 0;
     std::int64_t pid[64];
     int pcell[64];
     for (int k = 0; k < NP; ++k) {
-      const Point q = k < L1 * L1 ? Point{double(x0 + k % L1), double(y0 + k / L1)}
-                                  : Point{x0 + (k - L1 * L1) % B_ + 0.5, y0 + (k - L1 * L1) / B_ + 0.5};
-      if (q.x > W_ || q.y > H_ || !fs_.point_free(q)) continue;
-      const std::int64_t cell = cell_of(q);
-      if (cell < 0 || int(cell % W_) / B_ != bx || int(cell / W_) / B_ != by) continue;
+      const int lx = k < L1 * L1 ? k % L1 : (k - L1 * L1) % B_, ly = k < L1 * L1 ? k / L1 : (k - L1 * L1) / B_;
+      const int cx = std::min(x0 + lx, W_ - 1), cy = std::min(y0 + ly, H_ - 1);
+      if (cx / B_ != bx || cy / B_ != by) continue;  // a lattice point of the next block
+      const Point q = k < L1 * L1 ? Point{ox_ + x0 + lx, oy_ + y0 + ly} : Point{ox_ + x0 + lx + 0.5, oy_ + y0 + ly + 0.5};
+      if (x0 + lx > W_ || y0 + ly > H_ || !fs_.point_free(q)) continue;
       t.pt[k] = q;
       pid[k] = point_id(q);
-      pcell[k] = int(cell % W_) - x0 + (int(cell / W_) - y0) * B_;
+      pcell[k] = (cx - x0) + (cy - y0) * B_;
       have |= 1ull << k;
     }
     out.points += std::size_t(std::popcount(have));
-    const auto [first, last] = blocks.candidates({double(x0), double(y0)});
-    const std::uint16_t* sure_m = blocks.masks({double(x0), double(y0)});
-    const std::size_t nv = have ? std::size_t(last - first) : 0;
-    t.ids.resize(nv);
-    t.vis.assign(nv, 0);
+    // The corners the points see (tangent there): the vias. Grid maps: the block's candidates,
+    // each proven by the cell masks or by the exact segment test; polygon maps: each point's own
+    // expansion (visible_corners), their union.
+    t.ids.clear();
+    t.vis.clear();
+    auto via_index = [&](std::uint32_t a) {
+      if (!t.stamp[a]) t.ids.push_back(a), t.vis.push_back(0), t.stamp[a] = std::uint32_t(t.ids.size());
+      return std::size_t(t.stamp[a] - 1);
+    };
+    if (grid && have) {
+      const auto [first, last] = blocks.candidates({double(x0), double(y0)});
+      const std::uint16_t* sure_m = blocks.masks({double(x0), double(y0)});
+      for (std::size_t k = 0; k < std::size_t(last - first); ++k) {
+        const std::uint32_t a = first[k] & ~BlockCandidates::kSure;
+        const std::size_t v = via_index(a);
+        const std::uint64_t sure = (first[k] & BlockCandidates::kSure) ? all_cells : sure_m ? sure_m[k] : 0;
+        for (std::uint64_t m = have; m; m &= m - 1) {
+          const int i = std::countr_zero(m);
+          if (((sure >> pcell[i]) & 1) || sees(t.pt[i], a)) t.vis[v] |= 1ull << i;
+        }
+      }
+    } else {
+      for (std::uint64_t m = have; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        visible_corners(t.pt[i], t.seen);
+        for (const Link& l : t.seen) t.vis[via_index(l.vertex)] |= 1ull << i;
+      }
+    }
+    const std::size_t nv = t.ids.size();
     t.left.assign(nv, 0);
     t.dist.assign(nv * NP, kInfD);
     for (std::size_t k = 0; k < nv; ++k) {
-      const std::uint32_t a = first[k] & ~BlockCandidates::kSure;
-      t.ids[k] = a;
-      t.stamp[a] = std::uint32_t(k + 1);
-      const std::uint64_t sure = (first[k] & BlockCandidates::kSure) ? all_cells : sure_m ? sure_m[k] : 0;
-      for (std::uint64_t m = have; m; m &= m - 1) {
+      const std::uint32_t a = t.ids[k];
+      for (std::uint64_t m = t.vis[k]; m; m &= m - 1) {
         const int i = std::countr_zero(m);
-        if (!((sure >> pcell[i]) & 1) && !sees(t.pt[i], a)) continue;
-        t.vis[k] |= 1ull << i;
         t.dist[k * NP + i] = distance(t.pt[i], c[a].at);
         // The side it arrives at a with; at a itself a path may leave on either side.
         if (t.pt[i] == c[a].at || side(c[a], t.pt[i], c[a].at) > 0) t.left[k] |= 1ull << i;

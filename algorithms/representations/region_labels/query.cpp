@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "geometry/exact.hpp"
+#include "representations/visgraph/point_lists.hpp"
 
 namespace navbench {
 
@@ -36,6 +37,7 @@ thread_local LastAnswer last;
 }  // namespace
 
 bool RegionLabels::segment_clear(Point a, Point b) const {
+  if (map_->kind != MapKind::grid) return fs_.segment_valid(a, b);
   GridLos::Result r = los_.test_to_corner(a, b);
   if (r == GridLos::unknown) r = los_.test_to_corner(b, a);
   if (r != GridLos::unknown) return r == GridLos::visible;
@@ -43,6 +45,7 @@ bool RegionLabels::segment_clear(Point a, Point b) const {
 }
 
 bool RegionLabels::sees(Point p, std::uint32_t corner) const {
+  if (map_->kind != MapKind::grid) return fs_.segment_valid(p, corners()[corner].at);
   const GridLos::Result r = los_.test(p, corners()[corner].at);
   return r == GridLos::unknown ? fs_.segment_valid(p, corners()[corner].at) : r == GridLos::visible;
 }
@@ -51,12 +54,17 @@ void RegionLabels::visible_corners(Point p, std::vector<Link>& out) const {
   thread_local std::vector<std::uint32_t> sure, maybe, stamp;
   thread_local std::uint32_t gen = 0;
   const auto& c = corners();
+  out.clear();
+  if (map_->kind != MapKind::grid) {
+    PointLists::seen(fs_, p, sure);  // polygon maps: visgraph's attach (the triangular expansion), tangency applied
+    for (std::uint32_t j : sure) out.push_back({j, dist(p, c[j].at)});
+    return;
+  }
   sure.clear();
   maybe.clear();
   fov_.scan(p, sure, maybe);
   if (stamp.size() < c.size()) stamp.assign(c.size(), 0);
   if (++gen == 0) std::fill(stamp.begin(), stamp.end(), 0), gen = 1;
-  out.clear();
   for (int pass = 0; pass < 2; ++pass)
     for (std::uint32_t j : pass ? maybe : sure) {
       if (stamp[j] == gen) continue;
@@ -80,8 +88,9 @@ std::optional<Attachment> RegionLabels::attach(Point p) const {
       for (std::uint32_t k = r.first; k < r.last; k += 64 / sizeof(PEntry)) __builtin_prefetch(plist_.data() + k);
     return a;
   }
-  // A point is free exactly when it lies in the closed square of a free cell (docs/maps.md).
-  if (!(p.x >= 0 && p.y >= 0 && p.x <= W_ && p.y <= H_) || cell_of(p) < 0) return std::nullopt;
+  // On a grid a point is free exactly when it lies in the closed square of a free cell (docs/maps.md).
+  if (map_->kind != MapKind::grid ? !fs_.point_free(p) : !(p.x >= 0 && p.y >= 0 && p.x <= W_ && p.y <= H_) || cell_of(p) < 0)
+    return std::nullopt;
   a.component = fs_.component(p);
   visible_corners(p, a.links);
   return a;

@@ -1,5 +1,5 @@
-// region-labels: exact any-angle (Euclidean shortest path) queries on grid maps answered by a merge
-// of two label lists: no search, and at query time no finding of the corners a point sees.
+// region-labels: exact any-angle (Euclidean shortest path) queries answered by a merge of two label
+// lists: no search, and at query time no finding of the corners a point sees.
 //
 // The idea is Euclidean Hub Labeling's (Du, Shen & Cheema, "Euclidean Hub Labeling", AAAI 2023):
 // hub labels over the visibility graph of the convex corners (pruned landmark labelling, Akiba,
@@ -30,10 +30,12 @@
 // highest-ranked corner on it) survives at both with its exact value: the sum is the optimum.
 //
 // The points: the lattice points (cell corners) and the cells' centres, the query points of the
-// corner and centre conventions (docs/results.md), each with a precomputed answer to "which
-// corners do I see" (exact segment tests at build time). Any other free point is answered too,
-// exactly and more slowly: the corners it sees by visgraph's angular sweep (grid_fov.hpp) and
-// their whole labels (fold() folds a side's values over the hubs).
+// corner and centre conventions (docs/results.md); on a polygon map the integer points of its box
+// and the unit squares' centres (the query points of a mesh made from a grid map, Polyanya's). What
+// each sees is found at build time with visgraph's attach: on grids the per-block candidate lists
+// (block_candidates.hpp) and the exact segment test, on polygon maps the triangular expansion
+// (point_lists.hpp). Any other free point is answered too, exactly and more slowly: the corners it
+// sees by visgraph's angular sweep (grid_fov.hpp) or expansion, and their whole labels.
 //
 // Two layouts, the memory budget (docs/representations.md):
 // - points=1: each point its own list of (hub, via, distance to the hub through the via), by hub
@@ -48,9 +50,10 @@
 // stand for is asked): the corners' tangent graph; a point has no links, and the direct link
 // (direct(), direct_cost()) stands for the whole answer, as subgoal's octile direct link stands
 // for a path: start and goal in one component make the A* return the labels' optimum.
-// Not supported: changing maps other than by rebuilding, weighted maps (terrain), polygon maps,
-// an agent radius other than the harness's erosion of the map (RadiusSupport::shrunk_map), the
-// squeeze rule (the free space is built with pinch points forbidden).
+// Not supported: changing maps other than by rebuilding, weighted maps (terrain), an agent radius
+// other than the harness's erosion of the map (RadiusSupport::shrunk_map), the squeeze rule (the
+// free space is built with pinch points forbidden). A polygon map whose box holds more than
+// kMaxLattice lattice points and centres keeps no point labels (every query the slow way).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -74,7 +77,7 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
  public:
   // Keeps a reference to map: it must outlive the representation.
   RegionLabels(const Map& map, Params& params);
-  static constexpr Capabilities kCapabilities{.grid_only = true, .exact = true, .point_vertices = true, .table_search = true};
+  static constexpr Capabilities kCapabilities{.exact = true, .point_vertices = true, .table_search = true};
   static constexpr std::array kParams{
       ParamDecl{"points", ParamType::flag, 0, 0, 1, "each query point its own list of hub distances (points=0: per region)",
                 "1 up to 2^18 cells and 65,536 corners, else 0"},
@@ -114,13 +117,18 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
     float d;
   };
   struct Block;  // build.cpp: one block's output
-  void build_grid(const GridMap& grid, std::size_t max_bytes, bool points, int threads);
-  // The free cell a free point lies in (y * W + x; -1 for none), for a point on a cell's side or
-  // corner the first free one in FreeSpace's owner order (cell (x, y), then (x, y - 1), ...).
+  void build(const Map& map, std::size_t max_bytes, bool points, int threads);
+  // The most lattice points and cell centres with records (12 bytes each); above, every query
+  // takes the way of a point off the lattice.
+  static constexpr std::size_t kMaxLattice = std::size_t(1) << 25;
+  // Grid maps: the free cell a free point lies in (y * W + x; -1 for none), for a point on a cell's
+  // side or corner the first free one in FreeSpace's owner order (cell (x, y), then (x, y - 1), ...).
   std::int64_t cell_of(Point p) const;
-  // The record id of a lattice point (y * (W + 1) + x) or cell centre (after them); -1 for others.
+  // The record id of a lattice point (y * (W + 1) + x, from the lattice's origin) or cell centre
+  // (after them); -1 for other points and without records.
   std::int64_t point_id(Point p) const {
-    if (!(p.x >= 0 && p.y >= 0 && p.x <= W_ && p.y <= H_)) return -1;
+    p.x -= ox_, p.y -= oy_;
+    if (!(p.x >= 0 && p.y >= 0 && p.x <= W_ && p.y <= H_) || pts_.empty()) return -1;
     const double fx = std::floor(p.x), fy = std::floor(p.y);
     if (p.x == fx && p.y == fy) return std::int64_t(fy) * (W_ + 1) + std::int64_t(fx);
     if (p.x - fx == 0.5 && p.y - fy == 0.5) return std::int64_t(W_ + 1) * (H_ + 1) + std::int64_t(fy) * W_ + std::int64_t(fx);
@@ -137,10 +145,11 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
 
   const Map* map_;
   FreeSpace fs_;
-  GridLos los_;       // the exact integer segment test (with the free squares that cross open ground at once)
-  GridFov fov_;       // the angular sweep: the corners a point off the query lattice sees
+  GridLos los_;       // grid maps: the exact integer segment test (with the free squares that cross open ground at once)
+  GridFov fov_;       // grid maps: the angular sweep, the corners a point off the query lattice sees
   HubLabels labels_;  // over the corners' tangent graph (graph_)
-  int W_ = 0, H_ = 0, B_ = 1, nbx_ = 0, nby_ = 0;
+  double ox_ = 0, oy_ = 0;  // the lattice's origin: the map box's low corner, floored (0, 0 on grids)
+  int W_ = 0, H_ = 0, B_ = 1, nbx_ = 0, nby_ = 0;  // the lattice's cells, the blocks
   bool points_ = false;
   std::vector<PointRec> pts_;
   std::vector<PEntry> plist_;  // points=1
