@@ -117,7 +117,30 @@ void RegionLabels::build(const Map& map, std::size_t max_bytes, bool points, int
   nby_ = (H_ + B_ - 1) / B_;
   const auto& c = corners();
   const std::uint32_t n = std::uint32_t(c.size());
-  if (grid) los_ = GridLos(map.grid, true), fov_ = GridFov(map.grid, c);
+  if (grid) {
+    los_ = GridLos(map.grid, true), fov_ = GridFov(map.grid, c);
+    cell_walk_ = true;
+  } else if (std::size_t(W_) * std::size_t(H_) <= kMaxLattice) {
+    // A polygon map whose obstacle rings run on grid lines only is the union of the lattice's
+    // free unit squares: the segment test between lattice points is then its grid's cell walk
+    // (the same rules: a segment along a grid line needs a free side, none passes a point where
+    // two blocked squares meet diagonally; tests/test_region_labels.cpp compares the answers).
+    bool on_lines = true;
+    for (const auto& ring : fs_.obstacle_rings())
+      for (std::size_t k = 0; k < ring.size() && on_lines; ++k) {
+        const Point a = ring[k], b = ring[(k + 1) % ring.size()];
+        on_lines = a.x == std::floor(a.x) && a.y == std::floor(a.y) && (a.x == b.x || a.y == b.y);
+      }
+    if (on_lines) {
+      GridMap g;
+      g.width = W_, g.height = H_;
+      g.cells.assign(std::size_t(W_) * std::size_t(H_), 0);
+      for (int y = 0; y < H_; ++y)
+        for (int x = 0; x < W_; ++x) g.cells[std::size_t(y) * W_ + x] = fs_.point_free({ox_ + x + 0.5, oy_ + y + 0.5}) ? 1 : 0;
+      los_ = GridLos(g, true);
+      cell_walk_ = true;
+    }
+  }
   pos_.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) pos_[i] = c[i].at;
   // The tangent graph. Grid maps: from each corner the sweep of the directions tangent there

@@ -36,18 +36,22 @@ thread_local LastAnswer last;
 
 }  // namespace
 
+// The integer cell walk where it answers (grid maps, and polygon maps that are a union of unit
+// squares: their grid, from the lattice's origin), else the free space's exact test.
 bool RegionLabels::segment_clear(Point a, Point b) const {
-  if (map_->kind != MapKind::grid) return fs_.segment_valid(a, b);
-  GridLos::Result r = los_.test_to_corner(a, b);
-  if (r == GridLos::unknown) r = los_.test_to_corner(b, a);
+  if (!cell_walk_) return fs_.segment_valid(a, b);
+  const Point la{a.x - ox_, a.y - oy_}, lb{b.x - ox_, b.y - oy_};
+  GridLos::Result r = los_.test_to_corner(la, lb);
+  if (r == GridLos::unknown) r = los_.test_to_corner(lb, la);
   if (r != GridLos::unknown) return r == GridLos::visible;
   return fs_.segment_valid(a, b);
 }
 
 bool RegionLabels::sees(Point p, std::uint32_t corner) const {
-  if (map_->kind != MapKind::grid) return fs_.segment_valid(p, corners()[corner].at);
-  const GridLos::Result r = los_.test(p, corners()[corner].at);
-  return r == GridLos::unknown ? fs_.segment_valid(p, corners()[corner].at) : r == GridLos::visible;
+  const Point c = corners()[corner].at;
+  if (!cell_walk_) return fs_.segment_valid(p, c);
+  const GridLos::Result r = los_.test({p.x - ox_, p.y - oy_}, {c.x - ox_, c.y - oy_});
+  return r == GridLos::unknown ? fs_.segment_valid(p, c) : r == GridLos::visible;
 }
 
 void RegionLabels::visible_corners(Point p, std::vector<Link>& out) const {
@@ -198,23 +202,40 @@ double RegionLabels::answer(const Query& q, std::vector<Vertex>* path, std::size
     };
     double* f = fold.data();
     for_values(0, [&](std::uint32_t h, double v, std::uint32_t) { f[h] = std::min(f[h], v), ++n; });
-    for_values(1, [&](std::uint32_t h, double v, std::uint32_t) { best = std::min(best, v + f[h]), ++n; });
+    // The goal's scan keeps the least sum (its hub and goal via) and the second least: the other
+    // candidates are looked for only when that one is near.
+    double second = kNone;
+    std::uint32_t h1 = 0, b1 = 0;
+    for_values(1, [&](std::uint32_t h, double v, std::uint32_t via) {
+      v += f[h];
+      if (v < best) second = best, best = v, h1 = h, b1 = via;
+      else second = std::min(second, v);
+      ++n;
+    });
+    thread_local std::vector<double> want;  // per candidate: its hub's least start value
+    want.clear();
     if (best < kNone) {
-      const double limit = best * (1 + kNear);
-      for_values(1, [&](std::uint32_t h, double v, std::uint32_t via) {
-        if (v + f[h] <= limit) cand.push_back({h, ~0u, via});
-      });
-      // The start's vias for each candidate hub: those within kNear of its least value.
-      const std::size_t nc = cand.size();
-      for_values(0, [&](std::uint32_t h, double v, std::uint32_t via) {
-        for (std::size_t k = 0; k < nc; ++k)
-          if (cand[k].h == h && v <= f[h] * (1 + kNear)) {
-            if (cand[k].a == ~0u) cand[k].a = via;
-            else cand.push_back({h, via, cand[k].b});
-          }
-      });
+      if (second > best * (1 + kNear)) {
+        cand.push_back({h1, ~0u, b1});
+      } else {
+        const double limit = best * (1 + kNear);
+        for_values(1, [&](std::uint32_t h, double v, std::uint32_t via) {
+          if (v + f[h] <= limit) cand.push_back({h, ~0u, via});
+        });
+      }
+      for (const Cand& x : cand) want.push_back(f[x.h]);
     }
-    for_values(0, [&](std::uint32_t h, double, std::uint32_t) { f[h] = kNone; });
+    // The start's vias for each candidate hub (those within kNear of its least value), and the
+    // array back to +inf.
+    const std::size_t nc = cand.size();
+    for_values(0, [&](std::uint32_t h, double v, std::uint32_t via) {
+      for (std::size_t k = 0; k < nc; ++k)
+        if (cand[k].h == h && v <= want[k] * (1 + kNear)) {
+          if (cand[k].a == ~0u) cand[k].a = via;
+          else if (cand[k].a != via) cand.push_back({h, via, cand[k].b});
+        }
+      f[h] = kNone;
+    });
   }
   if (steps) *steps += n;
   if (!(best < kNone) || cand.empty()) return kNone;

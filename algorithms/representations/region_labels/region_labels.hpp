@@ -145,7 +145,11 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
 
   const Map* map_;
   FreeSpace fs_;
-  GridLos los_;       // grid maps: the exact integer segment test (with the free squares that cross open ground at once)
+  // The exact integer segment test (with the free squares that cross open ground at once), on grid
+  // maps and on polygon maps whose free space is a union of unit squares of the lattice (every
+  // obstacle ring's edge on a grid line: a mesh made from a grid map) over that grid (cell_walk_).
+  GridLos los_;
+  bool cell_walk_ = false;
   GridFov fov_;       // grid maps: the angular sweep, the corners a point off the query lattice sees
   HubLabels labels_;  // over the corners' tangent graph (graph_)
   double ox_ = 0, oy_ = 0;  // the lattice's origin: the map box's low corner, floored (0, 0 on grids)
