@@ -1,6 +1,6 @@
 // region-labels against visgraph's exact optimum: every kind of free point (lattice points, cell
 // centres, points elsewhere, the map's far edge, pinch points), both layouts and every block size,
-// the shared A* taking the direct link, a build on several threads, the memory cap; on real maps
+// the shared A* taking the direct link, a build on several threads, the memory budget; on real maps
 // every scenario query of arena and a spread of den520d's.
 #include <gtest/gtest.h>
 
@@ -110,6 +110,21 @@ int compare(const Map& m, const RegionLabels& r, const VisGraph& vg, const std::
       if (::testing::Test::HasFailure()) return paths;
     }
   return paths;
+}
+
+// A w x w map of k blocked rectangles (few corners, so cheap labels, but many lattice points).
+Map rectangles(int w, int k, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> at(0, w - 1), sz(2, w / 6);
+  GridMap g;
+  g.width = g.height = w;
+  g.cells.assign(std::size_t(w) * w, 1);
+  for (int i = 0; i < k; ++i) {
+    const int x0 = at(rng), y0 = at(rng), sx = sz(rng), sy = sz(rng);
+    for (int y = y0; y < std::min(w, y0 + sy); ++y)
+      for (int x = x0; x < std::min(w, x0 + sx); ++x) g.cells[std::size_t(y) * w + x] = 0;
+  }
+  return make_grid_map(g, "rectangles");
 }
 
 }  // namespace
@@ -228,11 +243,68 @@ TEST(RegionLabels, ThreadsBuildTheSameLabels) {
   }
 }
 
-TEST(RegionLabels, ListsAboveTheirCapAreRefused) {
+// budget_mb: the memory the representation keeps. Given alone, it takes the fastest setting whose
+// lists fit (points=1, then points=0 at region 2, 3, 4), answering as visgraph does; the build is
+// refused with one line when even the coarsest does not fit, or the labels alone do not.
+TEST(RegionLabels, BudgetChoosesTheSetting) {
   std::mt19937_64 rng(5);
-  const Map m = random_grid(200, 200, 0.25, rng);
-  Params p = Params::parse("labels_mb=1");
-  EXPECT_THROW(RegionLabels(m, p), UnsupportedMap);
+  const Map m = rectangles(200, 14, 3);
+  auto mem = [&](const char* v) {
+    Params p = Params::parse(v);
+    return RegionLabels(m, p).stats().memory_bytes;
+  };
+  const std::size_t fine = mem("points=1"), coarse = mem("points=0,region=4");
+  ASSERT_GT(fine, coarse + (4u << 20)) << "the map's settings must differ by some MiB";
+  Params pv = Params::parse("");
+  const VisGraph vg(m, pv);
+  const std::vector<Point> pts = sample_points(m, rng, 24);
+  // Room for points=1: it is taken.
+  {
+    const std::size_t mb = (fine >> 20) + 2;
+    Params p = Params::parse("budget_mb=" + std::to_string(mb));
+    const RegionLabels r(m, p);
+    EXPECT_TRUE(r.point_lists());
+    EXPECT_LE(r.stats().memory_bytes, mb << 20);
+  }
+  // Between the two: a points=0 setting, within the budget, the same answers.
+  {
+    const std::size_t mb = ((fine + coarse) / 2) >> 20;
+    Params p = Params::parse("budget_mb=" + std::to_string(mb));
+    const RegionLabels r(m, p);
+    EXPECT_FALSE(r.point_lists());
+    EXPECT_LE(r.stats().memory_bytes, mb << 20);
+    EXPECT_GT(compare(m, r, vg, pts, "budget_mb=" + std::to_string(mb) + " (region " + std::to_string(r.region()) + ")"), 20);
+  }
+  // Given with region, only points is chosen.
+  {
+    Params p = Params::parse("budget_mb=" + std::to_string(((fine + coarse) / 2) >> 20) + ",region=4");
+    const RegionLabels r(m, p);
+    EXPECT_FALSE(r.point_lists());
+    EXPECT_EQ(r.region(), 4);
+  }
+}
+
+TEST(RegionLabels, BuildsAboveTheBudgetAreRefused) {
+  const Map m = rectangles(200, 14, 3);
+  Params pc = Params::parse("points=0,region=4");
+  const std::size_t coarse = RegionLabels(m, pc).stats().memory_bytes;
+  ASSERT_GT(coarse, 2u << 20);
+  // Below the coarsest setting's lists: refused, naming it and the budget.
+  Params p = Params::parse("budget_mb=" + std::to_string((coarse >> 20) - 1));
+  try {
+    RegionLabels r(m, p);
+    ADD_FAILURE() << "built within " << (coarse >> 20) - 1 << " MiB: " << r.stats().memory_bytes;
+  } catch (const UnsupportedMap& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("points=0,region=4"), std::string::npos) << what;
+    EXPECT_NE(what.find("budget_mb"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  // A setting given that does not fit is refused too (no other is tried).
+  Params p1 = Params::parse("points=1,budget_mb=" + std::to_string((coarse >> 20) + 1));
+  EXPECT_THROW(RegionLabels(m, p1), UnsupportedMap);
+  Params p2 = Params::parse("budget_mb=1");
+  EXPECT_THROW(RegionLabels(m, p2), UnsupportedMap);
 }
 
 // Every scenario query of arena and every 4th of den520d, both layouts, equal to visgraph's.

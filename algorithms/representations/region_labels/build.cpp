@@ -11,6 +11,7 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -74,16 +75,47 @@ RegionLabels::RegionLabels(const Map& map, Params& params) : map_(&map), fs_(map
   W_ = std::max(1, int(std::min(std::ceil(map.max.x) - ox_, 1e9))), H_ = std::max(1, int(std::min(std::ceil(map.max.y) - oy_, 1e9)));
   const std::int64_t cells = std::int64_t(W_) * H_;
   const bool small = cells <= (1 << 18);
-  const bool points = params.flag(param(kParams, "points"), small && fs_.convex_corners().size() <= 65536);
-  B_ = params.integer(param(kParams, "region"), small ? 2 : 4);
+  const std::size_t ncorners = fs_.convex_corners().size();
+  const ParamDecl &dp = param(kParams, "points"), &dr = param(kParams, "region"), &db = param(kParams, "budget_mb");
+  const bool budget_given = params.given(db), points_given = params.given(dp), region_given = params.given(dr);
+  const bool points = params.flag(dp, small && ncorners <= 65536);
+  const int region = params.integer(dr, small ? 2 : 4);
   const int threads = params.integer(param(kParams, "threads"));
-  const std::size_t max_mb = std::size_t(params.integer(param(kParams, "labels_mb")));
+  const std::size_t budget = std::size_t(params.integer(db)) << 20;
   params.finish("region-labels");
-  if (points && fs_.convex_corners().size() > 65536)
-    throw UnsupportedMap("region-labels: points=1 takes up to 65,536 corners (this map has " + std::to_string(fs_.convex_corners().size()) +
-                         "; take points=0)");
-  points_ = points;
-  build(map, max_mb << 20, points, threads);
+  if (points && points_given && ncorners > 65536)
+    throw UnsupportedMap("region-labels: points=1 takes up to 65,536 corners (this map has " + std::to_string(ncorners) + "; take points=0)");
+  // The settings to try, fastest first: without a budget the defaults (or those given); with one,
+  // each setting not given from the finest to the coarsest (region_labels.hpp).
+  std::vector<std::pair<bool, int>> ladder;
+  if (!budget_given) {
+    ladder.push_back({points, region});
+  } else {
+    if ((!points_given || points) && ncorners <= 65536) ladder.push_back({true, region});
+    if (!points_given || !points) {
+      if (region_given) ladder.push_back({false, region});
+      else  // region=1 only without points=1: it keeps more than points=1 does (one list per cell and its corners)
+        for (int b = ladder.empty() ? 1 : 2; b <= 4; ++b) ladder.push_back({false, b});
+    }
+  }
+  prepare(map, budget);
+  const std::size_t fixed = fixed_bytes();
+  auto mib = [](std::size_t b) { return std::to_string((b + (1 << 20) - 1) >> 20); };
+  if (fixed > budget)
+    throw UnsupportedMap("region-labels: the corners' tangent graph and hub labels take " + mib(fixed) + " MiB, above budget_mb=" +
+                         mib(budget) + " (raise budget_mb)");
+  for (std::size_t k = 0; k < ladder.size(); ++k) {
+    const auto [pts, b] = ladder[k];
+    const bool last = k + 1 == ladder.size();
+    const std::size_t over = lists(map, pts, b, budget - fixed, !last, threads);
+    if (!over) break;
+    if (last)
+      throw UnsupportedMap("region-labels: the lists at points=" + std::to_string(int(pts)) + (pts ? "" : ",region=" + std::to_string(b)) +
+                           " take about " + mib(over) +
+                           " MiB, above what budget_mb=" + mib(budget) + " leaves after the labels' " + mib(fixed) +
+                           " MiB (raise budget_mb" + (budget_given ? std::string(")") : ", or give budget_mb to choose points and region)"));
+  }
+  std::vector<std::vector<GridFov::Span>>().swap(spans_);
 }
 
 std::int64_t RegionLabels::cell_of(Point p) const {  // grid maps
@@ -98,23 +130,8 @@ std::int64_t RegionLabels::cell_of(Point p) const {  // grid maps
   return -1;
 }
 
-// One block's output, kept apart until every block is done (the blocks may run on several
-// threads), then appended in block order: the build does not depend on the threads.
-struct RegionLabels::Block {
-  std::vector<std::pair<std::int64_t, PointRec>> recs;  // its points' records (points=1: list offsets from 0)
-  std::vector<PEntry> plist;                            // points=1
-  std::vector<std::uint32_t> via;                       // points=0
-  std::vector<std::uint64_t> via_bits;
-  std::vector<std::uint32_t> e_hub;
-  std::vector<std::uint16_t> e_via;
-  std::vector<double> e_dist;
-  std::size_t raw = 0, cut_taut = 0, cut_dom = 0, cut_value = 0, points = 0;
-};
-
-void RegionLabels::build(const Map& map, std::size_t max_bytes, bool points, int threads) {
+void RegionLabels::prepare(const Map& map, std::size_t max_bytes) {
   const bool grid = map.kind == MapKind::grid;
-  nbx_ = (W_ + B_ - 1) / B_;
-  nby_ = (H_ + B_ - 1) / B_;
   const auto& c = corners();
   const std::uint32_t n = std::uint32_t(c.size());
   if (grid) {
@@ -148,7 +165,8 @@ void RegionLabels::build(const Map& map, std::size_t max_bytes, bool points, int
   // the corners each corner sees (triangular expansion, visgraph's polygon build). Pairs kept where
   // the line is tangent at both ends.
   std::vector<CsrGraph::WeightedEdge> edges;
-  std::vector<std::vector<GridFov::Span>> spans(grid ? n : 0);
+  std::vector<std::vector<GridFov::Span>>& spans = spans_;
+  spans.assign(grid ? n : 0, {});
   if (!grid) {
     std::vector<std::uint32_t> seen;
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -183,8 +201,23 @@ void RegionLabels::build(const Map& map, std::size_t max_bytes, bool points, int
   }
   graph_ = CsrGraph(n, std::move(edges));
   labels_ = HubLabels(graph_, HubLabels::kSamples, max_bytes);
-  const BlockCandidates blocks = grid ? BlockCandidates(map.grid, c, B_, spans) : BlockCandidates();
-  std::vector<std::vector<GridFov::Span>>().swap(spans);
+}
+
+std::size_t RegionLabels::fixed_bytes() const {
+  return graph_.memory_bytes() + labels_.memory_bytes() + los_.memory_bytes() + fov_.memory_bytes() + pos_.capacity() * sizeof(Point) +
+         corners().size() * sizeof(ConvexCorner);
+}
+
+std::size_t RegionLabels::lists(const Map& map, bool points, int B, std::size_t limit, bool project, int threads) {
+  const bool grid = map.kind == MapKind::grid;
+  const auto& c = corners();
+  const std::uint32_t n = std::uint32_t(c.size());
+  points_ = points, B_ = B;
+  nbx_ = (W_ + B_ - 1) / B_;
+  nby_ = (H_ + B_ - 1) / B_;
+  runs_.clear(), pts_.clear(), via_off_.clear(), ent_off_.clear();
+  vias_ = entries_ = 0;
+  const BlockCandidates blocks = grid ? BlockCandidates(map.grid, c, B_, spans_) : BlockCandidates();
   // Per label entry: the side of its corner's obstacle as the path leaves it towards the next
   // corner on the way to the hub (+1 left, -1 right; 0 at the hub's own entry).
   std::vector<std::int8_t> departs(labels_.entries());
@@ -201,10 +234,12 @@ void RegionLabels::build(const Map& map, std::size_t max_bytes, bool points, int
   const std::size_t lattice = std::size_t(W_ + 1) * std::size_t(H_ + 1) + std::size_t(W_) * std::size_t(H_);
   if (lattice > kMaxLattice) {
     if (std::getenv("NAVBENCH_REGION_LABELS_STATS")) std::fprintf(stderr, "region-labels: %zu lattice points, no point labels\n", lattice);
-    return;
+    return 0;
   }
-  pts_.assign(lattice, PointRec{});
   const std::size_t nreg = std::size_t(nbx_) * std::size_t(nby_);
+  const std::size_t base = lattice * sizeof(PointRec) + (points ? 0 : 2 * (nreg + (nreg + kRun - 1) / kRun) * sizeof(std::uint32_t));
+  if (base > limit) return base;
+  pts_.assign(lattice, PointRec{});
 
   // One block: its points, their vias, the entries each point needs (region_labels.hpp), into out.
   struct Scratch {
@@ -362,7 +397,7 @@ void RegionLabels::build(const Map& map, std::size_t max_bytes, bool points, int
       // Each point's own list: per hub the least value over its entries, and that entry's via.
       for (std::uint64_t m = have; m; m &= m - 1) {
         const int i = std::countr_zero(m);
-        PointRec rec{std::uint32_t(out.plist.size()), 0, fs_.component(t.pt[i])};
+        PointRec rec{std::uint32_t(out.plist.size()), 0, fs_.component(t.pt[i]), std::uint32_t(r / kRun)};
         double least = 0;  // the value of the hub last written, in doubles
         for (const auto& e : t.raw) {
           if (!(e.pts >> i & 1)) continue;
@@ -392,74 +427,75 @@ void RegionLabels::build(const Map& map, std::size_t max_bytes, bool points, int
       for (const auto& e : t.raw) out.e_hub.push_back(e.hub), out.e_via.push_back(index[e.via]), out.e_dist.push_back(e.d);
       for (std::uint64_t m = have; m; m &= m - 1) {
         const int i = std::countr_zero(m);
-        out.recs.push_back({pid[i], PointRec{std::uint32_t(r), std::uint32_t(i), fs_.component(t.pt[i])}});
+        out.recs.push_back({pid[i], PointRec{std::uint32_t(r), std::uint32_t(i), fs_.component(t.pt[i]), std::uint32_t(r / kRun)}});
       }
     }
   };
 
-  // The blocks in runs of consecutive ones, a run at a time per thread; runs appended in order.
-  const std::size_t run = 64, nruns = (nreg + run - 1) / run;
-  std::vector<Block> outs(nruns);
-  std::vector<std::size_t> run_vias(nreg + 1, 0), run_ents(nreg + 1, 0);  // points=0: per region its counts
+  // The blocks in runs of kRun consecutive ones, a run at a time per thread, each run's lists kept
+  // as it made them (no copy into one array: the build's peak is the lists once, not twice); a
+  // point's record and a region's offsets are within its run's arrays. The runs are handed out
+  // in an order spread over the map (a stride coprime with their number, near its golden
+  // section), so that the first sixteenth of them is a sample of the whole for the projection.
+  const std::size_t nruns = (nreg + kRun - 1) / kRun;
+  std::size_t stride = std::max<std::size_t>(1, std::size_t(double(nruns) * 0.618));
+  while (std::gcd(stride, nruns) != 1) ++stride;
+  runs_.assign(nruns, Block());
+  if (!points) via_off_.assign(nreg + nruns, 0), ent_off_.assign(nreg + nruns, 0);
   std::vector<Scratch> scratch(std::size_t(std::max(threads, 1)));
-  std::atomic<std::size_t> bytes{0};
+  std::atomic<std::size_t> bytes{base}, done{0}, over{0};
   std::mutex scratch_mutex;
   std::vector<Scratch*> free_scratch;
   for (auto& s : scratch) free_scratch.push_back(&s);
-  for_each_index(nruns, std::max(threads, 1), [&](std::size_t u) {
-    Scratch* t;
-    {
-      std::lock_guard<std::mutex> lock(scratch_mutex);
-      t = free_scratch.back();
-      free_scratch.pop_back();
-    }
-    Block& out = outs[u];
-    for (std::size_t r = u * run; r < std::min(nreg, (u + 1) * run); ++r) {
-      const std::size_t v0 = out.via.size(), e0 = out.e_hub.size();
-      block(r, *t, out);
-      run_vias[r + 1] = out.via.size() - v0;
-      run_ents[r + 1] = out.e_hub.size() - e0;
-    }
-    const std::size_t b = bytes += out.plist.size() * sizeof(PEntry) + out.via.size() * 12 + out.e_hub.size() * 14;
-    {
-      std::lock_guard<std::mutex> lock(scratch_mutex);
-      free_scratch.push_back(t);
-    }
-    if (b > max_bytes)
-      throw UnsupportedMap("region-labels: lists above " + std::to_string(max_bytes >> 20) + " MiB (raise labels_mb, or take points=0 or a larger region)");
-  });
-  // In block order: the records (point lists' offsets moved by what came before), the lists; each
-  // block's output freed as soon as it is copied (the arrays sized first: no growth slack).
-  std::size_t raw = 0, cut_taut = 0, cut_dom = 0, cut_value = 0, npts = 0, np = 0, nvia = 0, ne = 0;
-  for (const Block& b : outs) np += b.plist.size(), nvia += b.via.size(), ne += b.e_hub.size();
-  plist_.reserve(np), via_.reserve(nvia), via_bits_.reserve(nvia), e_hub_.reserve(ne), e_via_.reserve(ne), e_dist_.reserve(ne);
-  for (Block& b : outs) {
-    const std::uint32_t base = std::uint32_t(plist_.size());
-    for (auto& [id, rec] : b.recs) {
-      if (points) rec.first += base, rec.last += base;
-      pts_[std::size_t(id)] = rec;
-    }
-    plist_.insert(plist_.end(), b.plist.begin(), b.plist.end());
-    via_.insert(via_.end(), b.via.begin(), b.via.end());
-    via_bits_.insert(via_bits_.end(), b.via_bits.begin(), b.via_bits.end());
-    e_hub_.insert(e_hub_.end(), b.e_hub.begin(), b.e_hub.end());
-    e_via_.insert(e_via_.end(), b.e_via.begin(), b.e_via.end());
-    e_dist_.insert(e_dist_.end(), b.e_dist.begin(), b.e_dist.end());
-    raw += b.raw, cut_taut += b.cut_taut, cut_dom += b.cut_dom, cut_value += b.cut_value, npts += b.points;
-    b = Block();
+  struct Over {};
+  try {
+    for_each_index(nruns, std::max(threads, 1), [&](std::size_t i) {
+      const std::size_t u = i * stride % nruns;
+      Scratch* t;
+      {
+        std::lock_guard<std::mutex> lock(scratch_mutex);
+        t = free_scratch.back();
+        free_scratch.pop_back();
+      }
+      Block& out = runs_[u];
+      for (std::size_t r = u * kRun; r < std::min(nreg, (u + 1) * kRun); ++r) {
+        block(r, *t, out);
+        if (!points) via_off_[off(r) + 1] = std::uint32_t(out.via.size()), ent_off_[off(r) + 1] = std::uint32_t(out.e_hub.size());
+      }
+      for (auto& [id, rec] : out.recs) pts_[std::size_t(id)] = rec;
+      std::vector<std::pair<std::int64_t, PointRec>>().swap(out.recs);
+      out.plist.shrink_to_fit(), out.via.shrink_to_fit(), out.via_bits.shrink_to_fit();
+      out.e_hub.shrink_to_fit(), out.e_via.shrink_to_fit(), out.e_dist.shrink_to_fit();
+      const std::size_t b = bytes += out.bytes();
+      const std::size_t d = ++done;
+      {
+        std::lock_guard<std::mutex> lock(scratch_mutex);
+        free_scratch.push_back(t);
+      }
+      // Over the limit, or (project) a sixteenth of the runs, at least 8, project above it.
+      const std::size_t projected = base + std::size_t(double(b - base) * double(nruns) / double(d));
+      if (b > limit || (project && d >= 8 && d * 16 >= nruns && projected > limit)) {
+        over = std::max(b, projected);
+        throw Over{};
+      }
+    });
+  } catch (const Over&) {
+    runs_.clear(), pts_.clear(), via_off_.clear(), ent_off_.clear();
+    runs_.shrink_to_fit(), pts_.shrink_to_fit(), via_off_.shrink_to_fit(), ent_off_.shrink_to_fit();
+    return over;
   }
-  entries_ = points ? plist_.size() : e_hub_.size();
-  if (!points) {
-    via_off_.assign(nreg + 1, 0);
-    ent_off_.assign(nreg + 1, 0);
-    for (std::size_t r = 0; r < nreg; ++r) via_off_[r + 1] = via_off_[r] + std::uint32_t(run_vias[r + 1]), ent_off_[r + 1] = ent_off_[r] + std::uint32_t(run_ents[r + 1]);
-  }
+  std::size_t raw = 0, cut_taut = 0, cut_dom = 0, cut_value = 0, npts = 0, nvia = 0;
+  for (const Block& b : runs_)
+    raw += b.raw, cut_taut += b.cut_taut, cut_dom += b.cut_dom, cut_value += b.cut_value, npts += b.points, nvia += b.via.size(),
+        entries_ += points ? b.plist.size() : b.e_hub.size();
+  vias_ = nvia;
   // A development aid (docs/measurements.md): what the pruning left.
   if (std::getenv("NAVBENCH_REGION_LABELS_STATS"))
     std::fprintf(stderr, "region-labels: %u corners, %zu label entries, %zu blocks of %d, %zu query points; entries %zu: taut -%zu, further -%zu, "
                  "values -%zu, kept %zu (%.1f per point), vias %zu\n",
                  n, labels_.entries(), nreg, B_, npts, raw, cut_taut, cut_dom, cut_value, entries_, npts ? double(entries_) / double(npts) : 0.0,
-                 via_.size());
+                 vias_);
+  return 0;
 }
 
 }  // namespace navbench

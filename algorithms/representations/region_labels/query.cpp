@@ -89,7 +89,7 @@ std::optional<Attachment> RegionLabels::attach(Point p) const {
     a.component = r.comp;
     // The point's list is read by the search that follows: asked for now, it arrives meanwhile.
     if (points_)
-      for (std::uint32_t k = r.first; k < r.last; k += 64 / sizeof(PEntry)) __builtin_prefetch(plist_.data() + k);
+      for (std::uint32_t k = r.first; k < r.last; k += 64 / sizeof(PEntry)) __builtin_prefetch(runs_[r.run].plist.data() + k);
     return a;
   }
   // On a grid a point is free exactly when it lies in the closed square of a free cell (docs/maps.md).
@@ -139,13 +139,16 @@ double RegionLabels::answer(const Query& q, std::vector<Vertex>* path, std::size
     // least and the second least sum: a second pass only when they are near.
     const PointRec& rs = pts_[std::size_t(q.s.cell)];
     const PointRec& rg = pts_[std::size_t(q.g.cell)];
-    const PEntry* ps = plist_.data();
-    n = (rs.last - rs.first) + (rg.last - rg.first);
+    // Each list from its own run's array: ps[i] for i in [0, ns), pg[j] for j in [0, ng).
+    const PEntry* ps = runs_[rs.run].plist.data() + rs.first;
+    const PEntry* pg = runs_[rg.run].plist.data() + rg.first;
+    const std::uint32_t ns = rs.last - rs.first, ng = rg.last - rg.first;
+    n = ns + ng;
     float b1 = kNoneF, b2 = kNoneF;
     std::uint32_t bi = 0, bj = 0;
-    for (std::uint32_t i = rs.first, j = rg.first; i < rs.last && j < rg.last;) {
-      const std::uint32_t hi = ps[i].hub, hj = ps[j].hub;
-      const float v = hi == hj ? ps[i].d + ps[j].d : kNoneF;
+    for (std::uint32_t i = 0, j = 0; i < ns && j < ng;) {
+      const std::uint32_t hi = ps[i].hub, hj = pg[j].hub;
+      const float v = hi == hj ? ps[i].d + pg[j].d : kNoneF;
       const bool better = v < b1;
       b2 = better ? b1 : std::min(b2, v);
       b1 = better ? v : b1;
@@ -157,11 +160,11 @@ double RegionLabels::answer(const Query& q, std::vector<Vertex>* path, std::size
     if (b1 < kNoneF) {
       best = b1;
       if (!(b2 <= b1 * (1 + kNear))) {
-        cand.push_back({ps[bi].hub, ps[bi].via, ps[bj].via});
+        cand.push_back({ps[bi].hub, ps[bi].via, pg[bj].via});
       } else {
-        for (std::uint32_t i = rs.first, j = rg.first; i < rs.last && j < rg.last;) {
-          const std::uint32_t hi = ps[i].hub, hj = ps[j].hub;
-          if (hi == hj && ps[i].d + ps[j].d <= b1 * (1 + kNear)) cand.push_back({hi, ps[i].via, ps[j].via});
+        for (std::uint32_t i = 0, j = 0; i < ns && j < ng;) {
+          const std::uint32_t hi = ps[i].hub, hj = pg[j].hub;
+          if (hi == hj && ps[i].d + pg[j].d <= b1 * (1 + kNear)) cand.push_back({hi, ps[i].via, pg[j].via});
           i += hi <= hj;
           j += hj <= hi;
         }
@@ -178,9 +181,10 @@ double RegionLabels::answer(const Query& q, std::vector<Vertex>* path, std::size
     for (int t = 0; t < 2; ++t) {
       if (end[t]->cell < 0 || points_) continue;
       const PointRec& rec = pts_[std::size_t(end[t]->cell)];
-      const std::uint32_t v0 = via_off_[rec.first], v1 = via_off_[rec.first + 1];
+      const Block& run = runs_[rec.run];
+      const std::uint32_t v0 = via_off_[off(rec.first)], v1 = via_off_[off(rec.first) + 1];
       cost[t].resize(v1 - v0);
-      for (std::uint32_t v = v0; v < v1; ++v) cost[t][v - v0] = (via_bits_[v] >> rec.last & 1) ? dist(at[t], pos_[via_[v]]) : kNone;
+      for (std::uint32_t v = v0; v < v1; ++v) cost[t][v - v0] = (run.via_bits[v] >> rec.last & 1) ? dist(at[t], pos_[run.via[v]]) : kNone;
     }
     // body(hub, value, via corner) for each value an end offers.
     auto for_values = [&](int t, auto&& body) {
@@ -191,14 +195,18 @@ double RegionLabels::answer(const Query& q, std::vector<Vertex>* path, std::size
         return;
       }
       const PointRec& rec = pts_[std::size_t(e.cell)];
+      const Block& run = runs_[rec.run];
       if (points_) {
-        for (std::uint32_t k = rec.first; k < rec.last; ++k) body(std::uint32_t(plist_[k].hub), double(plist_[k].d), std::uint32_t(plist_[k].via));
+        for (std::uint32_t k = rec.first; k < rec.last; ++k) {
+          const PEntry& x = run.plist[k];
+          body(std::uint32_t(x.hub), double(x.d), std::uint32_t(x.via));
+        }
         return;
       }
-      const std::uint32_t v0 = via_off_[rec.first];
+      const std::uint32_t v0 = via_off_[off(rec.first)];
       const double* cv = cost[t].data();
-      for (std::uint32_t k = ent_off_[rec.first], kend = ent_off_[rec.first + 1]; k < kend; ++k)
-        body(e_hub_[k], cv[e_via_[k]] + e_dist_[k], via_[v0 + e_via_[k]]);
+      for (std::uint32_t k = ent_off_[off(rec.first)], kend = ent_off_[off(rec.first) + 1]; k < kend; ++k)
+        body(run.e_hub[k], cv[run.e_via[k]] + run.e_dist[k], run.via[v0 + run.e_via[k]]);
     };
     double* f = fold.data();
     for_values(0, [&](std::uint32_t h, double v, std::uint32_t) { f[h] = std::min(f[h], v), ++n; });
@@ -282,10 +290,8 @@ BuildStats RegionLabels::stats() const {
   BuildStats s;
   s.vertices = num_vertices(graph_);
   s.edges = graph_.num_edges();
-  s.memory_bytes = graph_.memory_bytes() + labels_.memory_bytes() + los_.memory_bytes() + fov_.memory_bytes() +
-                   pos_.capacity() * sizeof(Point) + corners().size() * sizeof(ConvexCorner) + pts_.capacity() * sizeof(PointRec) +
-                   plist_.capacity() * sizeof(PEntry) + (via_off_.capacity() + via_.capacity() + ent_off_.capacity() + e_hub_.capacity()) * 4 +
-                   via_bits_.capacity() * 8 + e_via_.capacity() * 2 + e_dist_.capacity() * sizeof(double);
+  s.memory_bytes = fixed_bytes() + pts_.capacity() * sizeof(PointRec) + (via_off_.capacity() + ent_off_.capacity()) * 4;
+  for (const Block& b : runs_) s.memory_bytes += b.bytes();
   return s;
 }
 

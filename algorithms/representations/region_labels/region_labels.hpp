@@ -45,6 +45,14 @@
 // - points=0, region=B: the points of a block of B x B cells share one list of vias (with a bit per
 //   point: sees it) and one list of entries (hub, via, d(via, hub)), the union of their labels; a
 //   query first measures its distance to each via it sees. Memory falls with B, the query grows.
+// - budget_mb: the memory the representation keeps (stats().memory_bytes: the tangent graph, the
+//   hub labels, the segment tests, 16 bytes per lattice record, the lists). Given, it chooses the
+//   settings not given, the fastest that fits, in the order points=1, then points=0 with region 2,
+//   3, 4 (region 1 first where points=1 cannot be: it keeps more than points=1): each is tried with its blocks in an order spread over the map, and dropped as soon as
+//   a sixteenth of them project the lists above what the budget leaves (or they exceed it). The
+//   build is refused, with the projection, when the last does not fit. Not given, the defaults
+//   stand and 4096 MiB is the cap. The build's peak is above the budget by its scratch (the
+//   blocks' candidate lists, the labels' sides, the corners' sweeps).
 //
 // The graph (the contract's, and for the shared A* when a heuristic the table answer does not
 // stand for is asked): the corners' tangent graph; a point has no links, and the direct link
@@ -84,7 +92,9 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"region", ParamType::integer, 0, 1, 4, "cells per side of a block (points=0: its points share their vias and entries)",
                 "2 up to 2^18 cells, else 4"},
       ParamDecl{"threads", ParamType::integer, 1, 1, 64, "threads of the build"},
-      ParamDecl{"labels_mb", ParamType::integer, 4096, 1, 1 << 20, "largest point or region lists (MiB); the build is refused above"}};
+      ParamDecl{"budget_mb", ParamType::integer, 4096, 1, 1 << 20,
+                "the memory the representation keeps (MiB, as its memory_bytes): given, it chooses points and region where they are not; "
+                "the build is refused above"}};
 
   // No links at a lattice point or cell centre (its record names its list); elsewhere the links
   // to every corner the point sees. The direct link stands for the whole answer.
@@ -100,25 +110,32 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
   bool point_lists() const { return points_; }
   int region() const { return B_; }
   std::size_t entries() const { return entries_; }
-  std::size_t vias() const { return via_.size(); }
+  std::size_t vias() const { return vias_; }
   const HubLabels& hub_labels() const { return labels_; }
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
 
  private:
-  // A lattice point's or cell centre's record: points=1: its list plist_[first .. last); points=0:
-  // its region (first) and its index among the region's points (last). comp: its free-space
-  // component, -1 when the point is not free.
+  // A lattice point's or cell centre's record: points=1: its list [first, last) of its run's plist
+  // (run: its block / kRun); points=0: its region (first) and its index among the region's points
+  // (last). comp: its free-space component, -1 when the point is not free.
   struct PointRec {
     std::uint32_t first = 0, last = 0;
     std::int32_t comp = -1;
+    std::uint32_t run = 0;
   };
   struct PEntry {  // points=1: a hub's rank, the via (a corner id), the distance through it
     std::uint16_t hub, via;
     float d;
   };
-  struct Block;  // build.cpp: one block's output
-  void build(const Map& map, std::size_t max_bytes, bool points, int threads);
-  // The most lattice points and cell centres with records (12 bytes each); above, every query
+  // The corners, their tangent graph and hub labels, the segment tests (the part every setting shares).
+  void prepare(const Map& map, std::size_t max_bytes);
+  // The points' lists at one setting (points, B), within `limit` bytes. Returns 0 when they fit;
+  // else the bytes they take or (project: after a sixteenth of the blocks, spread over the map)
+  // would take, and nothing is kept.
+  std::size_t lists(const Map& map, bool points, int B, std::size_t limit, bool project, int threads);
+  // The memory stats() counts, without the points' lists.
+  std::size_t fixed_bytes() const;
+  // The most lattice points and cell centres with records (16 bytes each); above, every query
   // takes the way of a point off the lattice.
   static constexpr std::size_t kMaxLattice = std::size_t(1) << 25;
   // Grid maps: the free cell a free point lies in (y * W + x; -1 for none), for a point on a cell's
@@ -151,21 +168,41 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
   GridLos los_;
   bool cell_walk_ = false;
   GridFov fov_;       // grid maps: the angular sweep, the corners a point off the query lattice sees
+  std::vector<std::vector<GridFov::Span>> spans_;  // during the build (grid maps): each corner's sweep, for the block candidates
   HubLabels labels_;  // over the corners' tangent graph (graph_)
   double ox_ = 0, oy_ = 0;  // the lattice's origin: the map box's low corner, floored (0, 0 on grids)
   int W_ = 0, H_ = 0, B_ = 1, nbx_ = 0, nby_ = 0;  // the lattice's cells, the blocks
   bool points_ = false;
   std::vector<PointRec> pts_;
-  std::vector<PEntry> plist_;  // points=1
-  // points=0. Per region: its vias (corner ids) via_off_[r] .. via_off_[r + 1] - 1, per via the
-  // bits of the region's points that see it (bit k: lattice point k < (B + 1)^2 at (k % (B + 1), k /
-  // (B + 1)) from the block's low corner, then the cells' centres, (B + 1)^2 + (y % B) * B + x % B);
-  // its entries ent_off_[r] .. ent_off_[r + 1] - 1 by increasing hub rank: the hub's rank, the via
-  // (its index among the region's vias) and d(via, hub).
-  std::vector<std::uint32_t> via_off_, via_, ent_off_, e_hub_;
-  std::vector<std::uint64_t> via_bits_;
-  std::vector<std::uint16_t> e_via_;
-  std::vector<double> e_dist_;
+  // The lists, by runs of kRun consecutive blocks (a point's or region's run: its block / kRun).
+  // points=1: plist, each point's list [first, last) of its record. points=0: per region r its vias
+  // via[via_off_[off(r)] .. via_off_[off(r) + 1]) (corner ids), per via the bits of the region's
+  // points that see it (bit k: lattice point k < (B + 1)^2 at (k % (B + 1), k / (B + 1)) from the
+  // block's low corner, then the cells' centres, (B + 1)^2 + (y % B) * B + x % B); its entries
+  // [ent_off_[off(r)], ent_off_[off(r) + 1]) by increasing hub rank: the hub's rank, the via (its
+  // index among the region's vias) and d(via, hub). Each run has kRun + 1 offsets (from 0).
+  static constexpr std::size_t kRun = 64;
+  static std::size_t off(std::size_t region) { return region + region / kRun; }
+  // A run of blocks' lists (the runs may be made on several threads; each by one, its blocks in
+  // order: the lists do not depend on the threads). Kept as made, not copied into one array: the
+  // build's peak holds the lists once.
+  struct Block {
+    std::vector<std::pair<std::int64_t, PointRec>> recs;  // its points' records, until the run is done
+    std::vector<PEntry> plist;                            // points=1
+    std::vector<std::uint32_t> via;                       // points=0
+    std::vector<std::uint64_t> via_bits;
+    std::vector<std::uint32_t> e_hub;
+    std::vector<std::uint16_t> e_via;
+    std::vector<double> e_dist;
+    std::size_t raw = 0, cut_taut = 0, cut_dom = 0, cut_value = 0, points = 0;
+    std::size_t bytes() const {
+      return plist.capacity() * sizeof(PEntry) + via.capacity() * 4 + via_bits.capacity() * 8 + e_hub.capacity() * 4 +
+             e_via.capacity() * 2 + e_dist.capacity() * sizeof(double);
+    }
+  };
+  std::vector<Block> runs_;
+  std::vector<std::uint32_t> via_off_, ent_off_;  // points=0: within the region's run, at off(region)
+  std::size_t vias_ = 0;
   std::size_t entries_ = 0;
 };
 
