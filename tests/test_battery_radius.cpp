@@ -43,8 +43,7 @@ bool valid_by_construction(const RepresentationEntry& e) {
 // is stated). At R > 0 a build on the shrunk map may lose a passage the disc fits through (erosion
 // is conservative, docs/radius.md): there the rows found are checked, and some must be.
 const testbattery::Floors& floors() {
-  static const testbattery::Floors f = {
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("RadiusBattery");  // on the types (kFloors)
   return f;
 }
 
@@ -67,7 +66,7 @@ void every_radius(const RepresentationEntry& e) {
       const AgentMap& am = *prep->am;
       const TimedBuild built = build_timed(am.space(), spec);
       ASSERT_TRUE(built.rep) << e.name << " builds no structure for this grid map";
-      const std::unique_ptr<AnyRepresentation>& rep = built.rep;
+      const std::unique_ptr<Planner>& rep = built.rep;
       const SlowClearance slow{m.grid};
       const MapContext ctx{m.name, m.collection, "center"};
       const bool by_construction = valid_by_construction(e);

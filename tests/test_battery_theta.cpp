@@ -41,10 +41,7 @@ class ThetaBattery : public ::testing::TestWithParam<RepresentationEntry> {
 // miss one answers with Theta* (every one where none is stated; Lazy Theta* on the same graph
 // answers the same queries).
 const testbattery::Floors& floors() {
-  static const testbattery::Floors f = {
-      // 2,000 samples on the 48 x 48 random grid: one start none of its 10 nearest samples sees.
-      {"prm", "random-7", 23, ""},  // of 24
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("ThetaBattery");  // on the types (kFloors)
   return f;
 }
 
@@ -71,7 +68,7 @@ void hand_maps(const RepresentationEntry& e) {
     const Map& m = hand.map;
     SCOPED_TRACE(m.name);
     Params p;
-    std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
+    std::unique_ptr<Planner> rep = e.build(m, p);
     const AgentSpace space(m, Agent{});
     const CostModel cost(m);
     const MapContext ctx{m.name, m.collection, "center"};
@@ -114,7 +111,7 @@ void random_grid(const RepresentationEntry& e) {
   const Heuristic h = parse_heuristic("euclidean");
   const MapContext ctx{m.name, m.collection, "center"};
   Params p;
-  std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
+  std::unique_ptr<Planner> rep = e.build(m, p);
   rep->prepare();
   std::size_t checked = 0;
   const std::vector<std::string> modes = {"none", "los"};

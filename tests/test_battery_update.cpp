@@ -38,9 +38,9 @@ class UpdateBattery : public ::testing::TestWithParam<RepresentationEntry> {
 
 // The drawing as a sorted list of segments, each with its ends in order: equal for equal structures
 // whatever order or direction a build emits them in.
-std::vector<std::tuple<double, double, double, double>> drawing(const AnyRepresentation& rep) {
+std::vector<std::tuple<double, double, double, double>> drawing(const Planner& rep) {
   std::vector<std::tuple<double, double, double, double>> out;
-  for (const Segment& s : rep.structure()) {
+  for (const Segment& s : structure(rep)) {
     auto a = std::make_pair(s.a.x, s.a.y), b = std::make_pair(s.b.x, s.b.y);
     if (b < a) std::swap(a, b);
     out.emplace_back(a.first, a.second, b.first, b.second);
@@ -74,7 +74,9 @@ std::vector<Changes> change_sequences() {
                      const int k = 1 + int(r() % 4);
                      Patch patch{k, k, std::vector<std::uint8_t>(std::size_t(k * k), std::uint8_t(r() % 2))};
                      std::vector<CellChange> ch;
-                     apply_patch(g, patch, int(r() % unsigned(g.width - k)), int(r() % unsigned(g.height - k)), ch);
+                     // x then y, drawn in this order (a call's arguments are not: scripts/check-random-draws)
+                     const int x0 = int(r() % unsigned(g.width - k)), y0 = int(r() % unsigned(g.height - k));
+                     apply_patch(g, patch, x0, y0, ch);
                      return ch;
                    }});
   }
@@ -96,30 +98,7 @@ std::vector<Changes> change_sequences() {
 // The floors (docs/testing.md#floors): how many of the queries with a path of a change sequence or
 // scenario an entry that may miss one answers after its updates (every one where none is stated).
 const testbattery::Floors& floors() {
-  static const std::string monotone = "recast:min_region=0,partition=monotone,tile=4";
-  static const testbattery::Floors f = {
-      // Recast drops regions under min_region^2 voxels, and monotone regions in 4-voxel tiles leave
-      // query points outside every polygon: the mesh does not reach them. Recast's voxels come out
-      // differently under GCC (the release build) and clang (the sanitizer build): where they differ,
-      // the floor is the fewer of the two builds' counts (clang, at 42bc86a: recast 258 of 278 on
-      // blocks and 165 of 198 on mixed, the monotone tiles 232 of 278 on blocks; GCC found 264, 166
-      // and 241, the floors before).
-      {"recast", "blocks", 258, ""},  // of 278
-      {"recast", "mixed", 165, ""},   // of 188 (GCC), 198 (clang)
-      {"recast", "doors", 33, ""},    // of 35
-      {"recast", "blocks-scenario", 33, ""},  // of 35
-      {"recast:min_region=0,max_error=0", "mixed", 187, ""},  // of 188
-      {monotone, "blocks", 232, ""},  // of 278
-      {monotone, "mixed", 129, ""},   // of 188
-      {monotone, "doors", 34, ""},    // of 35
-      {monotone, "blocks-scenario", 32, ""},  // of 35
-      // prm keeps its samples through an update (update_approximate): on the mixed sequence a few
-      // starts lose every link; the change scenarios are built on the empty map, so the samples were
-      // drawn before the rooms' walls came, and a doorway one cell wide holds few of them.
-      {"prm", "mixed", 164, ""},           // of 188
-      {"prm", "doors", 16, ""},            // of 35
-      {"prm", "blocks-scenario", 19, ""},  // of 35
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("UpdateBattery");  // on the types (kFloors)
   return f;
 }
 
@@ -136,8 +115,7 @@ void random_changes(const RepresentationEntry& e) {
     Map m = seq.map;
     testbattery::PathCount count(e, floors(), seq.name);
     Params p;
-    std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
-    EXPECT_EQ(rep->update_is_approximate(), e.caps.update_approximate);
+    std::unique_ptr<Planner> rep = e.build(m, p);
     std::mt19937_64& rng = seq.rng;
     for (int step = 0; step < seq.steps; ++step) {
       SCOPED_TRACE("step " + std::to_string(step));
@@ -146,8 +124,8 @@ void random_changes(const RepresentationEntry& e) {
       Params p2;
       const auto fresh = e.build(m, p2);
       if (!e.caps.update_approximate) {
-        EXPECT_EQ(rep->stats().vertices, fresh->stats().vertices);
-        EXPECT_EQ(rep->stats().edges, fresh->stats().edges);
+        EXPECT_EQ(rep->figures().stats.vertices, fresh->figures().stats.vertices);
+        EXPECT_EQ(rep->figures().stats.edges, fresh->figures().stats.edges);
         EXPECT_TRUE(drawing(*rep) == drawing(*fresh)) << "the drawing differs from a fresh build's";
       }
       const AgentSpace space(m, Agent{});
@@ -227,7 +205,7 @@ void change_scenario(const RepresentationEntry& e) {
     Map m = make_grid_map(GridMap{base.width, base.height, std::vector<std::uint8_t>(base.cells.size(), 1)}, "conf", "conformance");
     testbattery::PathCount count(e, floors(), kind == "blocks" ? "blocks-scenario" : kind);
     Params p;
-    std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
+    std::unique_ptr<Planner> rep = e.build(m, p);
     std::vector<CellChange> ch;
     const Heuristic h = parse_heuristic("euclidean");
     std::size_t queries = 0;

@@ -23,6 +23,7 @@
 #include "support/battery.hpp"
 #include "support/floors.hpp"
 #include "support/maps.hpp"
+#include "support/plan.hpp"
 
 // Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
 namespace test_battery_weights {
@@ -87,26 +88,7 @@ const std::vector<WeightedCase>& cases() {
 // The floors (docs/testing.md#floors): how many of a map's queries with a path an entry that may
 // miss one answers with the shared A* (every one where none is stated).
 const testbattery::Floors& floors() {
-  static const std::string watershed = "recast:min_region=0,max_error=0",
-                           monotone = "recast:min_region=0,partition=monotone,tile=4";
-  static const testbattery::Floors f = {
-      // Recast's mesh does not reach some free query points (small regions dropped, contours simplified).
-      {"recast", "weighted0", 11, ""},  // of 12
-      {"recast", "terrain0", 24, ""},   // of 25
-      {"recast", "terrain1", 21, ""},   // of 25
-      {"recast", "terrain2", 23, ""},   // of 25
-      {"recast", "terrain3", 24, ""},   // of 25
-      {"recast", "terrain4", 19, ""},   // of 24
-      {"recast", "terrain5", 21, ""},   // of 25
-      {watershed, "terrain0", 24, ""},  // of 25
-      {watershed, "terrain3", 24, ""},  // of 25
-      {monotone, "weighted0", 10, ""},  // of 12
-      {monotone, "terrain0", 24, ""},   // of 25
-      {monotone, "terrain1", 21, ""},   // of 25
-      {monotone, "terrain2", 23, ""},   // of 25
-      {monotone, "terrain3", 24, ""},   // of 25
-      {monotone, "terrain4", 22, ""},   // of 24
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("WeightsBattery");  // on the types (kFloors)
   return f;
 }
 
@@ -138,7 +120,7 @@ void cost_is_the_path_integral(const RepresentationEntry& e) {
     const Map& m = wc.map;
     SCOPED_TRACE(m.name);
     Params p;
-    std::unique_ptr<AnyRepresentation> rep = e.build(m, p);
+    std::unique_ptr<Planner> rep = e.build(m, p);
     rep->prepare();
     const AgentSpace space(m, Agent{});
     const FreeSpace& fs = space.free();
@@ -205,17 +187,12 @@ void cost_is_the_path_integral(const RepresentationEntry& e) {
         Query q;
         q.start = in.start;
         q.goal = in.goal;
-        ASSERT_TRUE(rep->locate(q));
-        SearchStats st;
-        Polyline path;
-        double c = 0;
-        if (astar) {
-          c = rep->search(q, scaled, st);
-          path = rep->polyline(q);
-        } else {
-          const auto sees = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
-          c = rep->search_any_angle(q, scaled, mode, sees, st, path);
-        }
+        const auto test = [&fs](Point a, Point b) { return fs.segment_valid(a, b); };
+        const VisibleFn sees(test);
+        const Outcome o = testplan::plan(*rep, q, scaled, mode, &sees);
+        ASSERT_EQ(o.status, PlanStatus::found) << o.message;
+        const Polyline& path = o.path;
+        const double c = o.cost;
         if (e.caps.approximate_space && !fs.path_valid(path)) continue;
         EXPECT_NEAR(c, path_cost(m.grid, path), 1e-9 * c) << to_string(mode) << "'s cost is not its path's integral";
         ++searches;

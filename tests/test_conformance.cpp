@@ -37,28 +37,12 @@ using testhand::Case;
 // stated), and the entries for which it can find none, skipped by name. Measured at the commit that
 // states them; each is what the entry finds there, so a regression fails.
 const testbattery::Floors& floors() {
-  static const std::string monotone = "recast:min_region=0,partition=monotone,tile=4", watershed = "recast:min_region=0,max_error=0";
-  static const testbattery::Floors f = {
-      // min_region=8 drops every region under 64 voxels: the largest hand map holds 50 walkable voxels.
-      {"recast", "*", 0, "its default min_region=8 drops regions under 64 voxels, and no hand map has one "
-                         "(the rows: Recast's regions hold 0 of the walkable voxels); the min_region=0 variants run these maps"},
-      // The watershed partition keeps no region on one-cell-wide free space (0 of 1, 121, 5 and 14 voxels).
-      {watershed, "one", 0, "the watershed partition keeps no region on a one-cell map (0 of 1 walkable voxel)"},
-      {watershed, "corridor", 0, "the watershed partition keeps no region in one-cell-wide corridors (0 of 121 voxels)"},
-      {watershed, "pinch", 0, "the watershed partition keeps no region on one-cell-wide free space (0 of 5 voxels)"},
-      {watershed, "pinch2", 0, "the watershed partition keeps no region on one-cell-wide free space (0 of 14 voxels)"},
-      // Monotone regions in 4-voxel tiles: no polygon holds some query points (the mesh does not reach them).
-      {monotone, "open", 2, ""},
-      {monotone, "walls", 1, ""},
-      {monotone, "one", 0, "no polygon of its mesh holds the one cell's points (the mesh does not reach the start)"},
-      {monotone, "corridor", 0, "no polygon of its mesh holds the corridor's query points (the mesh does not reach the start)"},
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("Conformance");  // on the types (kFloors)
   return f;
 }
 // The same for the representation's own search (recast: Detour's query), where it has one.
 const testbattery::Floors& own_search_floors() {
-  static const testbattery::Floors f = {
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("OwnSearch");  // on the types (kFloors)
   return f;
 }
 
@@ -102,7 +86,7 @@ void check_own_search(const RepresentationEntry& e, const QueryContext& ctx, con
 // with a path are counted against the entry's floor on the map.
 void conform(const RepresentationEntry& e, const Map& m, const std::vector<Case>& cases) {
   Params p;
-  std::unique_ptr<AnyRepresentation> rep;
+  std::unique_ptr<Planner> rep;
   try {
     rep = e.build(m, p);
   } catch (const UnsupportedMap&) {
@@ -140,7 +124,9 @@ void conform(const RepresentationEntry& e, const Map& m, const std::vector<Case>
     Query probe;
     probe.start = c.s;
     probe.goal = c.g;
-    const bool components_known = fs.point_free(c.s) && fs.point_free(c.g) && rep->locate(probe) &&
+    const Request asked{.search = SearchMode::astar, .heuristic = &h};
+    const std::optional<Outcome> located = fs.point_free(c.s) && fs.point_free(c.g) ? rep->locate(probe, asked) : std::nullopt;
+    const bool components_known = fs.point_free(c.s) && fs.point_free(c.g) && (!located || located->status == PlanStatus::no_path) &&
                                   probe.s.component >= 0 && probe.g.component >= 0;
     const QueryContext qc{.map = ctx, .space = space, .cost = cost, .rep_text = e.name, .heuristic = h,
                           .smoothings = modes, .rep = rep.get(), .caps = e.caps, .keep_paths = true};
@@ -281,6 +267,45 @@ TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
   }
 }
 
+// docs/results.md#query-status: where the funnel applies (a representation declaring a corridor,
+// the shared A*), a path the search found without its corridor is the representation's failure: an
+// `error` row, counted unsolved, never `not_applicable` (which would take it out of every
+// denominator). grid8 is declared here to give a corridor it does not give, as a corridor bug would;
+// a query without a path stays `no_path`.
+TEST(PipelineStatus, FunnelWithoutTheCorridorOfAFoundPathIsAnError) {
+  std::vector<std::string> rows(6, std::string(13, '.'));
+  for (std::string& r : rows) r[6] = '@';
+  const Map m = testmaps::grid_from(rows, "corridorless", "conformance");
+  const AgentSpace space(m, Agent{});
+  const CostModel cost(m);
+  const Heuristic h = parse_heuristic("euclidean");
+  const MapContext ctx{m.name, m.collection, "center"};
+  const RepresentationEntry* e = find_representation("grid8");
+  Params p;
+  auto rep = e->build(m, p);
+  Capabilities caps = e->caps;
+  caps.corridor = true;
+  auto ask = [&](Point s, Point g) {
+    QueryInput in;
+    in.start = s;
+    in.goal = g;
+    return run_query({.map = ctx, .space = space, .cost = cost, .rep_text = "grid8", .heuristic = h,
+                      .smoothings = {"none", "funnel"}, .rep = rep.get(), .caps = caps}, in);
+  };
+  const auto found = ask({0.5, 0.5}, {5.5, 5.5});
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].status, Status::ok) << found[0].message;
+  EXPECT_EQ(found[1].status, Status::error) << found[1].message;
+  EXPECT_EQ(found[1].message, "funnel: grid8 gave no corridor for the path its search found");
+  EXPECT_FALSE(found[1].length.has_value());
+  EXPECT_FALSE(found[1].valid.has_value());
+  EXPECT_TRUE(found[1].raw_length.has_value());  // the search's own path, as on the row of `none`
+  const auto none = ask({0.5, 0.5}, {12.5, 0.5});  // the wall splits the map: no path
+  ASSERT_EQ(none.size(), 2u);
+  EXPECT_EQ(none[0].status, Status::no_path);
+  EXPECT_EQ(none[1].status, Status::no_path) << none[1].message;
+}
+
 // The funnel needs a corridor (SmootherInfo::needs_corridor), which only the shared A* on a
 // representation declaring one gives: with Detour's own query (recast, whose findStraightPath has
 // already pulled its path taut), and on a representation without a corridor (whatever its search),
@@ -345,7 +370,7 @@ TEST(PipelineStatus, FunnelWithoutTheSearchsCorridorIsNotApplicableOnEveryQuery)
   // Batched (`run --batch`): every query's timed stages first (start_query), then their judging
   // (finish_query) give the same rows; with the funnel the only mode, no query is even located.
   for (const auto& smoothings : {modes, std::vector<std::string>{"funnel"}}) {
-    std::vector<std::unique_ptr<AnyRepresentation>> built;
+    std::vector<std::unique_ptr<Planner>> built;
     std::vector<QueryContext> contexts;
     std::vector<PendingQuery> pending;
     std::deque<std::string> names;  // the contexts' rep_text (references)

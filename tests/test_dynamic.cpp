@@ -314,7 +314,7 @@ TEST(DynamicGenerate, EveryKindReplaysWithGrid8EqualToTheCosts) {
     ASSERT_EQ(d.commands.front().kind, DynamicCommand::place);
     EXPECT_EQ(d.patches[0].width, base.width) << "patch 0 is the base map";
     Map m = make_grid_map(GridMap{base.width, base.height, std::vector<std::uint8_t>(base.cells.size(), 1)}, "gen", "test");
-    std::unique_ptr<AnyRepresentation> rep;
+    std::unique_ptr<Planner> rep;
     std::size_t changed_after_base = 0, queries = 0;
     std::vector<CellChange> ch;
     bool first = true;

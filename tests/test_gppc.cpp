@@ -28,6 +28,7 @@
 #include "harness/run/pipeline.hpp"
 #include "harness/run/timed_build.hpp"
 #include "support/maps.hpp"
+#include "support/plan.hpp"
 
 // Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
 namespace test_gppc {
@@ -321,7 +322,7 @@ TEST(Gppc, RegistryRowsThroughThePipeline) {
   EXPECT_EQ(r.status, Status::not_applicable);
   EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=classic"), std::invalid_argument);
   EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving")), std::invalid_argument);
-  // Checked against the declaration (harness/gppc/representation.cpp) before any work.
+  // Checked against the declaration (harness/gppc/planner.cpp) before any work.
   EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=grid"), std::invalid_argument);
   EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,query_ms=0"), std::invalid_argument);
   EXPECT_THROW(parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,radius=1"), std::invalid_argument);
@@ -375,21 +376,21 @@ TEST(Gppc, StoreKeepsThePreprocessingForTheNextRun) {
   auto vis = build_optimum_graph(m);
   const Heuristic h = parse_heuristic("euclidean");
   const Scenario sc = make_scenario(g, "rooms.map", 10, 7);
-  auto answers_optimally = [&](AnyRepresentation& rep) {
+  auto answers_optimally = [&](const Planner& rep) {
     for (const auto& l : sc.lines) {
+      const Outcome o = testplan::plan(rep, {l.sx, l.sy}, {l.gx, l.gy}, h);
+      ASSERT_EQ(o.status, PlanStatus::found) << o.message;
+      const double len = o.cost;
+      const Point s{l.sx, l.sy}, g{l.gx, l.gy};
       Query q;
-      q.start = {l.sx, l.sy};
-      q.goal = {l.gx, l.gy};
-      ASSERT_TRUE(rep.locate(q));
-      SearchStats st;
-      const double len = rep.search(q, h, st, nullptr);
+      q.start = s, q.goal = g;
       const auto opt = exact_optimum(*vis, fs, q.start, q.goal);
       ASSERT_TRUE(opt.has_value());
       EXPECT_NEAR(len, *opt, 1e-9 * (1 + len));
     }
   };
   auto first = build(m);
-  const auto b1 = first->outside_build();
+  const auto b1 = first->figures().measured;
   ASSERT_TRUE(b1);
   EXPECT_GT(b1->stored_bytes, 0u);
   answers_optimally(*first);
@@ -402,7 +403,7 @@ TEST(Gppc, StoreKeepsThePreprocessingForTheNextRun) {
   std::ofstream(folder / "marker") << "left by the test";
   // Reused: the folder as it was, the first run's figures, the same answers.
   auto second = build(m);
-  const auto b2 = second->outside_build();
+  const auto b2 = second->figures().measured;
   ASSERT_TRUE(b2);
   EXPECT_EQ(b2->preprocess_ms, b1->preprocess_ms);
   EXPECT_EQ(b2->stored_bytes, b1->stored_bytes);

@@ -8,32 +8,32 @@
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 #include "support/maps.hpp"
+#include "support/plan.hpp"
 
 // Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
 namespace test_grid_astar {
 
 using namespace navbench;
 
-static double solve(AnyRepresentation& rep, Point s, Point g, Query* out = nullptr, std::size_t* exp = nullptr) {
+static double solve(const Planner& rep, Point s, Point g, Polyline* path = nullptr, std::size_t* exp = nullptr) {
   Query q;
   q.start = s;
   q.goal = g;
-  EXPECT_TRUE(rep.locate(q));
-  SearchStats st;
-  double c = rep.search(q, parse_heuristic("euclidean"), st);
-  if (out) *out = q;
-  if (exp) *exp = st.expansions;
-  return c;
+  const Outcome o = testplan::plan(rep, q, parse_heuristic("euclidean"));
+  EXPECT_NE(o.status, PlanStatus::not_covered);
+  if (path) *path = o.path;
+  if (exp) *exp = o.stats.expansions;
+  return o.cost;
 }
 
 TEST(GridAStar, OpenRoomDiagonal) {
   Map m = testmaps::grid_from({".....", ".....", "....."});
   Params p;
   auto rep = find_representation("grid8")->build(m, p);
-  Query q;
-  double c = solve(*rep, {0.5, 0.5}, {4.5, 2.5}, &q);
+  Polyline path;
+  double c = solve(*rep, {0.5, 0.5}, {4.5, 2.5}, &path);
   EXPECT_NEAR(c, 2 * std::sqrt(2.0) + 2, 1e-12);
-  EXPECT_NEAR(polyline_length(rep->polyline(q)), c, 1e-12);
+  EXPECT_NEAR(polyline_length(path), c, 1e-12);
 }
 
 TEST(GridAStar, NoCornerCutting) {

@@ -11,6 +11,7 @@
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 #include "support/data.hpp"
+#include "support/plan.hpp"
 
 // Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
 namespace test_movingai {
@@ -173,16 +174,14 @@ TEST(MovingAiScenarioData, RealMapRoundTrip) {
     Query q;
     q.start = {l.sx + 0.5, l.sy + 0.5};
     q.goal = {l.gx + 0.5, l.gy + 0.5};
-    ASSERT_TRUE(g8->locate(q));
-    SearchStats st;
-    const double c8 = g8->search(q, h, st);
+    const Outcome o8 = testplan::plan(*g8, q, h);
+    ASSERT_EQ(o8.status, PlanStatus::found);
+    const double c8 = o8.cost;
     EXPECT_NEAR(c8, l.optimal, printed_tolerance(l)) << l.sx << "," << l.sy << " -> " << l.gx << "," << l.gy;
-    EXPECT_NEAR(polyline_length(g8->polyline(q)), c8, 1e-9);
-    Query q4;
-    q4.start = q.start;
-    q4.goal = q.goal;
-    ASSERT_TRUE(g4->locate(q4));
-    EXPECT_GE(g4->search(q4, h, st), c8 - 1e-9);
+    EXPECT_NEAR(polyline_length(o8.path), c8, 1e-9);
+    const Outcome o4 = testplan::plan(*g4, q.start, q.goal, h);
+    ASSERT_EQ(o4.status, PlanStatus::found);
+    EXPECT_GE(o4.cost, c8 - 1e-9);
   }
 }
 

@@ -19,13 +19,13 @@ using namespace navbench;
 
 namespace {
 
-std::unique_ptr<AnyRepresentation> build(const std::string& name, const Map& m, const std::string& params) {
+std::unique_ptr<Planner> build(const std::string& name, const Map& m, const std::string& params) {
   Params p = Params::parse(params);
   return find_representation(name)->build(m, p);
 }
 
 // The rows of one query (A*, smoothing none) on a built roadmap.
-ResultRow answer(const std::string& name, const Map& m, AnyRepresentation& rep, Point s, Point g) {
+ResultRow answer(const std::string& name, const Map& m, const Planner& rep, Point s, Point g) {
   const AgentSpace space(m, Agent{});
   const CostModel cost(m);
   const Heuristic h = parse_heuristic("euclidean");
@@ -46,14 +46,14 @@ TEST(Prm, SeededDeterministicAndEveryEdgeValid) {
     SCOPED_TRACE(name);
     const auto a = build(name, m, "samples=300,seed=4"), b = build(name, m, "samples=300,seed=4"),
                c = build(name, m, "samples=300,seed=5");
-    EXPECT_EQ(a->stats().vertices, 300u);
-    EXPECT_EQ(a->structure().size(), b->structure().size());
-    const auto sa = a->structure(), sb = b->structure();
+    EXPECT_EQ(a->figures().stats.vertices, 300u);
+    EXPECT_EQ(structure(*a).size(), structure(*b).size());
+    const auto sa = structure(*a), sb = structure(*b);
     for (std::size_t i = 0; i < sa.size() && i < sb.size(); ++i) {
       EXPECT_EQ(sa[i].a, sb[i].a);
       EXPECT_EQ(sa[i].b, sb[i].b);
     }
-    EXPECT_NE(a->vertex_point(0), c->vertex_point(0)) << "another seed, the same samples";
+    EXPECT_NE(a->facets().graph->point(0), c->facets().graph->point(0)) << "another seed, the same samples";
     ASSERT_GT(sa.size(), 300u);
     for (const Segment& s : sa) {
       ASSERT_TRUE(fs.point_free(s.a));
@@ -102,7 +102,7 @@ TEST(Prm, AMissedPathSaysWhy) {
 TEST(Prm, EdgesAfterAnUpdateAreValidOnTheNewMap) {
   Map m = testmaps::grid_from(std::vector<std::string>(12, std::string(12, '.')), "open", "test");
   const auto rep = build("prm", m, "samples=200");
-  const std::size_t before = rep->stats().edges;
+  const std::size_t before = rep->figures().stats.edges;
   std::vector<CellChange> wall, open;
   for (int y = 0; y < 12; ++y) {
     wall.push_back({6, y, 0});
@@ -111,12 +111,12 @@ TEST(Prm, EdgesAfterAnUpdateAreValidOnTheNewMap) {
   }
   ASSERT_TRUE(rep->update(m, wall));
   const FreeSpace fs(m);
-  for (const Segment& s : rep->structure()) ASSERT_TRUE(fs.segment_valid(s.a, s.b)) << "an edge through the new wall";
-  EXPECT_LT(rep->stats().edges, before);
+  for (const Segment& s : structure(*rep)) ASSERT_TRUE(fs.segment_valid(s.a, s.b)) << "an edge through the new wall";
+  EXPECT_LT(rep->figures().stats.edges, before);
   EXPECT_EQ(answer("prm", m, *rep, {0.5, 0.5}, {11.5, 0.5}).status, Status::no_path);
   for (int y = 0; y < 12; ++y) m.grid.cells[std::size_t(y * 12 + 6)] = 1;
   ASSERT_TRUE(rep->update(m, open));
-  EXPECT_EQ(rep->stats().edges, before) << "the same samples, the same candidates: the same edges again";
+  EXPECT_EQ(rep->figures().stats.edges, before) << "the same samples, the same candidates: the same edges again";
   EXPECT_EQ(answer("prm", m, *rep, {0.5, 0.5}, {11.5, 0.5}).status, Status::ok);
 }
 

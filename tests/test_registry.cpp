@@ -2,7 +2,7 @@
 // every key a representation reads is one it declared (the declaration object itself, not a
 // look-alike), every declared key is read by some build, `--rep` texts are checked against the
 // declaration alone (no build), and the canonical text is the declaration's formatting. The
-// feature declarations are checked at compile time (harness/registry/make_entry.hpp; the
+// feature declarations are checked at compile time (search/make_entry.hpp; the
 // Declaration.* tests show a wrong one does not compile).
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <string>
 
 #include "datasets/wkt.hpp"
-#include "docs/example/tile_graph.hpp"
-#include "harness/registry/make_entry.hpp"
+#include "docs/example/tiles/tiles.hpp"
+#include "search/make_entry.hpp"
 #include "harness/registry/registry.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/visgraph/visgraph.hpp"
@@ -118,16 +118,6 @@ TEST(Registry, CanonicalTextComesFromTheDeclaration) {
   EXPECT_THROW(r.flag(QuadTree::kParams[0]), std::logic_error);       // min is real
   EXPECT_THROW(r.integer(VisGraph::kParams[1], 1), std::logic_error);  // table is a flag
   EXPECT_THROW(r.flag(VisGraph::kParams[1]), std::logic_error);        // automatic: the build gives the default
-}
-
-TEST(Registry, DeclaredUpdateKindIsWhatTheAdapterReports) {
-  const Map m = maps()[0];
-  const Map mesh = *testmaps::cells_mesh_map(m);  // for the mesh_only entries (navmesh-file)
-  for (const RepresentationEntry& e : entries()) {
-    Params p;
-    const auto rep = e.build(e.caps.mesh_only ? mesh : m, p);
-    EXPECT_EQ(rep->update_is_approximate(), e.caps.update_approximate) << e.name;
-  }
 }
 
 }  // namespace test_registry

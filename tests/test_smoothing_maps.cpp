@@ -16,6 +16,7 @@
 #include "search/workspace.hpp"
 #include "support/data.hpp"
 #include "support/floors.hpp"
+#include "support/plan.hpp"
 
 // Each test file in a namespace of its own: the sanitizer build compiles them as one program (docs/testing.md).
 namespace test_smoothing_maps {
@@ -27,9 +28,7 @@ namespace {
 // The floors (docs/testing.md#floors): how many of the 40 queries an entry that may miss a path
 // answers on den520d (every one where none is stated; every scenario line has a path).
 const testbattery::Floors& floors() {
-  static const testbattery::Floors f = {
-      {"recast", "den520d", 39, ""},  // of 40: the mesh does not reach one free start
-  };
+  static const testbattery::Floors f = testbattery::declared_floors("SmoothingMapsData");  // on the types (kFloors)
   return f;
 }
 
@@ -48,7 +47,7 @@ TEST(SmoothingMapsData, Den520dEveryRepresentation) {
   for (const auto& entry : representations()) {
     SCOPED_TRACE(entry.name);
     Params p;
-    std::unique_ptr<AnyRepresentation> rep;
+    std::unique_ptr<Planner> rep;
     try {
       rep = entry.build(m, p);
     } catch (const UnsupportedMap&) {
@@ -62,12 +61,11 @@ TEST(SmoothingMapsData, Den520dEveryRepresentation) {
       q.start = {l.sx + 0.5, l.sy + 0.5};
       q.goal = {l.gx + 0.5, l.gy + 0.5};
       // as the pipeline does: different components are no_path without a search
-      SearchStats st;
-      const bool found = rep->locate(q) && !(q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) &&
-                         std::isfinite(rep->search(q, h, st));
-      if (!count.found(found, found ? "" : rep->miss_reason(q))) continue;
-      const Polyline raw = rep->polyline(q);
-      const std::optional<Corridor> corridor = rep->corridor(q);
+      const Outcome o = testplan::plan(*rep, q, h);
+      const bool found = o.status == PlanStatus::found;
+      if (!count.found(found, o.message)) continue;
+      const Polyline& raw = o.path;
+      const std::optional<Corridor>& corridor = o.corridor;
       const bool raw_valid = fs.path_valid(raw);
       const double raw_len = polyline_length(raw);
       ++paths;

@@ -19,7 +19,8 @@
 #include "support/data.hpp"
 #include "support/hub_labels.hpp"
 #include "support/maps.hpp"
-#include "search/adapter.hpp"
+#include "support/plan.hpp"
+#include "search/graph_planner.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
@@ -45,19 +46,13 @@ struct Answer {
   double cost;
   Polyline path;
 };
-std::optional<Answer> solve(AnyRepresentation& rep, Point s, Point g, const char* heuristic = "octile") {
-  Query q;
-  q.start = s;
-  q.goal = g;
-  if (!rep.locate(q)) return std::nullopt;
-  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return std::nullopt;
-  SearchStats st;
-  const double c = rep.search(q, parse_heuristic(heuristic), st);
-  if (!std::isfinite(c)) return std::nullopt;
-  return Answer{c, rep.polyline(q)};
+std::optional<Answer> solve(const Planner& rep, Point s, Point g, const char* heuristic = "octile") {
+  const Outcome o = testplan::plan(rep, s, g, parse_heuristic(heuristic));
+  if (o.status != PlanStatus::found) return std::nullopt;
+  return Answer{o.cost, o.path};
 }
 
-std::unique_ptr<AnyRepresentation> build(const Map& m, const std::string& params) {
+std::unique_ptr<Planner> build(const Map& m, const std::string& params) {
   Params p = Params::parse(params);
   return find_representation(params.empty() ? "grid8" : "subgoal")->build(m, p);
 }
@@ -185,9 +180,7 @@ TEST(Subgoal, TableAnswersAsTheSearchWould) {
         EXPECT_TRUE(fs.path_valid(got->path)) << h;
         Query q;
         q.start = s, q.goal = t;
-        ASSERT_TRUE(table->locate(q));
-        SearchStats st;
-        table->search(q, parse_heuristic(h), st);
+        const SearchStats st = testplan::plan(*table, q, parse_heuristic(h)).stats;
         const bool grid_metric = std::string(h) == "octile" || std::string(h) == "chebyshev";
         const bool admissible = std::string(h) != "manhattan" && std::string(h) != "octile*1.5" && (!grid_metric || lattice);
         if (admissible) { EXPECT_EQ(st.generated, 0u) << h; }
@@ -379,7 +372,7 @@ TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
       return find_representation("subgoal")->build(m, p);
     };
     auto rep = make(params);
-    const SubgoalGraph& sg = dynamic_cast<const Adapter<SubgoalGraph>&>(*rep).representation();
+    const SubgoalGraph& sg = dynamic_cast<const GraphPlanner<SubgoalGraph>&>(*rep).representation();
     std::size_t scans = 0, full = 0;
     for (int step = 0; step < 14; ++step) {
       SCOPED_TRACE("step " + std::to_string(step));
@@ -390,7 +383,7 @@ TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
       }
       ASSERT_TRUE(rep->update(m, ch));
       auto fresh_rep = make(params);
-      const SubgoalGraph& fresh = dynamic_cast<const Adapter<SubgoalGraph>&>(*fresh_rep).representation();
+      const SubgoalGraph& fresh = dynamic_cast<const GraphPlanner<SubgoalGraph>&>(*fresh_rep).representation();
       ASSERT_EQ(subgoals(sg, m), subgoals(fresh, m));
       ASSERT_EQ(arcs_of(sg), arcs_of(fresh));
       EXPECT_EQ(sg.num_global(), fresh.num_global());

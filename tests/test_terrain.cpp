@@ -17,7 +17,7 @@
 #include "harness/registry/registry.hpp"
 #include "harness/run/pipeline.hpp"
 #include "harness/run/prepared_map.hpp"
-#include "search/any_representation.hpp"
+#include "search/planner.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 #include "smoothing/smoothing.hpp"
@@ -229,7 +229,7 @@ TEST(Terrain, OtherRepresentationsAnswerNotApplicable) {
   for (const auto& e : representations()) {
     if (e.caps.weights) continue;
     Params p;
-    std::unique_ptr<AnyRepresentation> rep;
+    std::unique_ptr<Planner> rep;
     try {
       rep = e.build(map, p);
     } catch (const UnsupportedMap&) {
@@ -366,21 +366,21 @@ TEST(Terrain, CellsDoNotStraddleWeightBorders) {
   map.terrain = "test";
   for (const char* name : {"navmesh", "navmesh-vertices"}) {  // the border is a constraint: no edge crosses it
     Params p;
-    for (const Segment& s : find_representation(name)->build(map, p)->structure()) {
+    for (const Segment& s : structure(*find_representation(name)->build(map, p))) {
       const double x0 = std::min(s.a.x, s.b.x), x1 = std::max(s.a.x, s.b.x);
       EXPECT_FALSE(x0 < 4 && x1 > 4) << name << ": an edge crosses the weight border: " << x0 << ".." << x1;
     }
   }
   Params p;
   auto rep = find_representation("quadtree")->build(map, p);
-  for (const Segment& s : rep->structure()) {
+  for (const Segment& s : structure(*rep)) {
     const double x0 = std::min(s.a.x, s.b.x), x1 = std::max(s.a.x, s.b.x);
     EXPECT_FALSE(x0 < 4 && x1 > 4) << "a cell side crosses the weight border: " << x0 << ".." << x1;
   }
   Map plain = testmaps::grid_from(std::vector<std::string>(8, "........"));
   Params p2;
   auto one = find_representation("quadtree")->build(plain, p2);
-  EXPECT_LT(one->structure().size(), rep->structure().size());  // unweighted: one 8 x 8 cell
+  EXPECT_LT(structure(*one).size(), structure(*rep).size());  // unweighted: one 8 x 8 cell
 }
 
 }  // namespace test_terrain

@@ -21,7 +21,7 @@
 #include "harness/registry/registry.hpp"
 #include "harness/run/pipeline.hpp"
 #include "representations/visgraph/visgraph.hpp"
-#include "search/any_representation.hpp"
+#include "search/planner.hpp"
 #include "search/astar.hpp"
 #include "search/heuristic.hpp"
 #include "support/data.hpp"

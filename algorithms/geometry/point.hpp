@@ -28,6 +28,13 @@ inline double polyline_length(const Polyline& p) {
   return len;
 }
 
+// One item of a path with arcs (docs/radius.md `points`): a point, or (arc_centre) the centre of the arc
+// from the point before it to the point after it, the shorter way.
+struct PathItem {
+  Point p;
+  bool arc_centre = false;
+};
+
 // Merges every run of equal consecutive points into one (SPEC §1: a path holds no repeated point, no
 // zero-length segment). The length is unchanged; a path from a point to itself becomes that point.
 inline void merge_repeated_points(Polyline& p) { p.erase(std::unique(p.begin(), p.end()), p.end()); }

@@ -10,13 +10,6 @@
 
 namespace navbench {
 
-// One item of a path with arcs (docs/radius.md `points`): a point, or (arc_centre) the centre of the arc
-// from the point before it to the point after it, the shorter way.
-struct PathItem {
-  Point p;
-  bool arc_centre = false;
-};
-
 // Length of docs/radius.md items: segments, and each arc as its radius (the mean of its ends' distances
 // from the centre) times its angle, the shorter way.
 double path_items_length(const std::vector<PathItem>& items);

@@ -1,10 +1,11 @@
 // What a representation can do, declared once on its type (`static constexpr Capabilities
 // kCapabilities`, docs/adding-a-representation.md): the harness asks these questions, never which
-// representation it holds. make_entry (harness/registry/make_entry.hpp) holds every registered
+// representation it holds. make_entry (search/make_entry.hpp) holds every registered
 // type's declaration against what the type provides at compile time, as Boost.Graph's concept
 // checks hold each graph model (test/grid_graph_cc.cpp): a declared feature the type lacks (a typo
 // in update()'s signature) or a provided one it does not declare is a compile error.
 #pragma once
+#include <cstddef>
 #include <string>
 
 namespace navbench {
@@ -39,6 +40,27 @@ struct Capabilities {
   bool may_miss = false;
   bool own_search = false;          // a search of its own (Detour's query): --search detour; own_search()
   bool table_search = false;        // may answer a query from an all-pairs table without a search: table_search()
+  // A planner from outside (SPEC §10, harness/gppc): it runs in a child process that times its own
+  // build and queries; its build rows carry the column group `entry`. A promise.
+  bool outside = false;
+  // It plans for a point agent only: at R > 0 its rows are not_applicable (a query invalid for the
+  // agent stays invalid_query). A promise.
+  bool point_only = false;
+};
+
+// A floor of the test batteries (docs/testing.md#floors), declared on a representation type that may
+// miss a path (capability may_miss) beside its capabilities (`static constexpr std::array kFloors`):
+// in the battery `battery` (its test suite's name: "Conformance", "UpdateBattery", "ThetaBattery",
+// "WeightsBattery", "SmoothingMapsData", "RadiusBattery", "OwnSearch"), its variant with the
+// parameters `variant` ("" for its defaults; the batteries' variants: tests/support/battery.cpp) on
+// the map `map` ("*": every map of the battery) finds at least `least` of the queries that have a
+// path; or, with `skip`, that map (with "*": the battery's cases) is skipped for it with that reason.
+struct Floor {
+  const char* battery;
+  const char* variant;
+  const char* map;
+  std::size_t least;
+  const char* skip = "";
 };
 
 // "corridor,update,..." for `navbench list`.
@@ -63,6 +85,8 @@ inline std::string describe(const Capabilities& c) {
   add(c.own_search, "own-search");
   add(c.update_in_place, c.update_approximate ? "update=approximate" : "update=exact");
   add(c.table_search, "table-search");
+  add(c.outside, "outside");
+  add(c.point_only, "point-only");
   return s;
 }
 

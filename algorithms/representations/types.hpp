@@ -13,7 +13,6 @@
 namespace navbench {
 
 using Vertex = std::uint32_t;
-struct PathItem;  // geometry/radius_validity.hpp: a point or an arc of a disc path
 
 // One query-time edge between a query point and a graph vertex.
 struct Link {
@@ -47,6 +46,12 @@ using Corridor = std::vector<Portal>;
 // polygon map): the harness skips that (map, representation) pair with a note instead of failing.
 struct UnsupportedMap : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
+};
+// A map of a kind the representation takes, beyond a limit it declares (a table or label budget
+// such as table_mb or labels_mb, an index width): skipped like UnsupportedMap, and recorded as a
+// cap rather than a refused kind (the column `reason` of PREFIX.unrun.csv, docs/results.md#maps-not-run).
+struct DeclaredCap : UnsupportedMap {
+  using UnsupportedMap::UnsupportedMap;
 };
 
 // The answer of a representation's own search (Detour's query for recast; docs/recast.md): a path

@@ -39,6 +39,9 @@ class SearchObserver {
   // The query was answered without a search (an all-pairs table: visgraph's and subgoal's
   // table=1); `steps` is what the row counts as expansions (the table walk).
   virtual void table_answer(double cost, std::size_t steps) = 0;
+  // The path the planner made of what it found (the row's path before smoothing; a path with arcs
+  // by its points), reported when it found one: a trace's end event draws it.
+  virtual void path(const Polyline&) {}
 };
 
 // No observer: every call is a no-op the compiler drops; `enabled` lets a search skip the work of

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <vector>
 
-#include "search/any_representation.hpp"
+#include "search/planner.hpp"
 #include "search/astar.hpp"
 #include "smoothing/smoothing.hpp"
 
@@ -27,7 +27,7 @@ namespace detail {
 template <class Graph, class Cost>
 void lazy_set_vertex(Vertex u, Vertex S, Vertex T, const Graph& g, const Query& q, SearchWorkspace& ws,
                      SearchWorkspace::Record& ru, Cost&& cost) {
-  constexpr std::uint8_t kBlack = std::uint8_t(boost::black_color);
+  constexpr std::uint8_t kBlack = SearchWorkspace::kBlack;
   double best = SearchWorkspace::kInf;
   Vertex from = u;
   auto consider = [&](Vertex m, double w) {
@@ -64,7 +64,7 @@ double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, Vis
   const auto g = query_overlay(r, q, ws);
   auto point = [&](Vertex v) { return v < S ? Point(r.position(v)) : (v == S ? q.start : q.goal); };
   // The run's heuristic on positions, as A*'s (its metric switched at run time: one instantiation).
-  detail::PositionHeuristic<R, detail::kRuntimeMetric> heur{&r, S, q.start, q.goal, h.weight, h.metric};
+  PositionHeuristic<R, kRuntimeMetric> heur{&r, S, q.start, q.goal, h.weight, h.metric};
   // A shortcut's cost: its length, or on a weighted map its cost (docs/terrain.md). There the
   // triangle inequality fails (a straight line through dear ground may cost more than the edges),
   // so the edge is relaxed beside every shortcut.
@@ -88,7 +88,7 @@ double theta_star(const R& r, Query& q, const Heuristic& h, SearchMode mode, Vis
     return false;
   };
   detail::OpenList open(ws);
-  constexpr std::uint8_t kGray = std::uint8_t(boost::gray_color), kBlack = std::uint8_t(boost::black_color);
+  constexpr std::uint8_t kGray = SearchWorkspace::kGray, kBlack = SearchWorkspace::kBlack;
   // Lowers v's g to `g` with parent `p` (pushes or decreases its key).
   auto relax = [&](Vertex v, double gv, Vertex p) {
     SearchWorkspace::Record& rec = ws.touch(v);

@@ -1,6 +1,6 @@
-// The memory and counters of one search, kept between queries (search/astar.hpp runs on them):
-// per-vertex records reset in O(touched), the open list's storage, the goal's links. No Boost, so
-// the harness can hold workspaces (one per thread) without the search's headers.
+// The memory of one search, kept between queries (search/astar.hpp runs on it): per-vertex records
+// reset in O(touched), the open list's storage, the goal's links. No Boost, so the harness can hold
+// workspaces (one per thread) without the search's headers.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "representations/types.hpp"
+#include "search/planner.hpp"
 
 namespace navbench {
 
@@ -64,20 +65,14 @@ struct GoalLinks {
   }
 };
 
-// Counters of one search (Warthog-style metrics).
-struct SearchStats {
-  std::size_t expansions = 0;  // vertices taken off the open list
-  std::size_t generated = 0;   // vertices first reached
-  std::size_t los_checks = 0;  // segment tests of Theta* and Lazy Theta* (search/theta.hpp); 0 for A*
-};
-
-class SearchWorkspace {
+// A graph planner's search memory (search/planner.hpp: one per thread).
+class SearchWorkspace final : public Workspace {
  public:
   struct Record {
     double dist, cost;    // g and f
     Vertex pred;
     std::uint32_t heap;   // position in the open list's heap
-    std::uint8_t color;   // a boost::default_color_type (kWhite: not reached yet)
+    std::uint8_t color;   // kWhite: not reached yet; kGray: on the open list; kBlack: expanded
     bool dirty;           // written in this query: listed in touched_, reset by the next begin()
   };
 
@@ -133,7 +128,8 @@ class SearchWorkspace {
   std::vector<std::pair<std::uint32_t, double>> goal_places;  // (place, link cost) of the goal (distance table)
   std::vector<double> goal_value;  // per goal place, the best start-to-goal cost through it (distance table)
   static constexpr double kInf = std::numeric_limits<double>::infinity();
-  static constexpr std::uint8_t kWhite = 0;  // boost::white_color (checked in astar.hpp)
+  // The colours of a search (Boost.Graph's default_color_type values, as the searches use them).
+  static constexpr std::uint8_t kWhite = 0, kGray = 1, kBlack = 4;
 
  private:
   static Record fresh(Vertex v) { return {kInf, kInf, v, ~std::uint32_t(0), kWhite, false}; }

@@ -52,24 +52,21 @@ struct Timed {
 };
 
 // One query exactly as harness/run/pipeline.cpp times it (without the row and smoothing stages).
-Timed run_one(AnyRepresentation& rep, const FreeSpace& fs, Point s, Point g, const Heuristic& h) {
+Timed run_one(const Planner& rep, const FreeSpace& fs, Point s, Point g, const Heuristic& h) {
   Timed t;
   Query q;
   q.start = s;
   q.goal = g;
+  const Request r{.search = SearchMode::astar, .heuristic = &h};
   const auto t0 = base::Clock::now();
-  const bool ok = fs.point_free(s) && fs.point_free(g) && rep.locate(q);
+  const bool ok = fs.point_free(s) && fs.point_free(g) && !rep.locate(q, r);
   const auto t1 = base::Clock::now();
   t.locate_us = base::us_between(t0, t1);
-  if (!ok || (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)) return t;
-  SearchStats st;
-  const double cost = rep.search(q, h, st);
-  if (std::isfinite(cost)) {
-    benchmark::DoNotOptimize(rep.polyline(q));
-    benchmark::DoNotOptimize(rep.corridor(q));
-  }
+  if (!ok) return t;
+  const Outcome o = rep.plan(q, r);
+  benchmark::DoNotOptimize(o.path.data());
   t.search_us = base::us_between(t1, base::Clock::now());
-  t.expansions = st.expansions;
+  t.expansions = o.stats.expansions;
   return t;
 }
 
@@ -84,7 +81,7 @@ void build_bench(benchmark::State& state, std::string rep, std::string rel) {
   }
   for (auto _ : state) {
     auto r = build_rep(rep, d->map);
-    st = r->stats();
+    st = r->figures().stats;
     benchmark::DoNotOptimize(r);
   }
   state.counters["vertices"] = double(st.vertices);
@@ -103,7 +100,7 @@ void query_bench(benchmark::State& state, QueryCase c) {
     return state.SkipWithError(e.what());
   }
   if (!built.rep) return state.SkipWithError(built.unsupported.c_str());
-  AnyRepresentation* rep = built.rep.get();
+  const Planner* rep = built.rep.get();
   const double build_ms = built.row.build_ms;
   const FreeSpace fs(d->map);
   const Heuristic h = parse_heuristic(c.heuristic);
@@ -127,7 +124,7 @@ void query_bench(benchmark::State& state, QueryCase c) {
     expansions += t.expansions;
     search_sum += t.search_us;
   }
-  const BuildStats bs = rep->stats();
+  const BuildStats bs = rep->figures().stats;
   state.counters["median_us"] = median(total);
   state.counters["locate_us"] = median(locate);
   state.counters["search_us"] = median(search);
@@ -201,7 +198,7 @@ void register_query(const QueryCase& c) {
   benchmark::RegisterBenchmark(name.c_str(), query_bench, c)->Unit(benchmark::kMillisecond)->Iterations(1);
 }
 
-std::unique_ptr<AnyRepresentation> build_rep(const std::string& text, const Map& m) {
+std::unique_ptr<Planner> build_rep(const std::string& text, const Map& m) {
   const auto specs = parse_rep_option(text);
   Params p = Params::parse(specs.at(0).params);
   return specs.at(0).entry->build(m, p);

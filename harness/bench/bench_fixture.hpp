@@ -39,7 +39,7 @@ struct QueryCase {
 
 // Builds one representation from its --rep text (one spec: "name" or "name:k=v,..."); throws
 // std::out_of_range for an empty text and UnsupportedMap as the representation does.
-std::unique_ptr<AnyRepresentation> build_rep(const std::string& text, const Map& m);
+std::unique_ptr<Planner> build_rep(const std::string& text, const Map& m);
 
 // build/<rep>/<map>: one build per iteration; counters vertices, edges, memory_kb.
 void register_build(const std::string& rep, const std::string& map);

@@ -59,7 +59,7 @@ void rep_growth(benchmark::State& state, const Map& m, const std::string& rep, s
   navbench::BuildStats st;
   for (auto _ : state) {
     auto r = navbench::bench::build_rep(rep, m);
-    st = r->stats();
+    st = r->figures().stats;
     benchmark::DoNotOptimize(r);
   }
   state.counters["vertices"] = double(vertices);
@@ -79,10 +79,11 @@ const bool registered = [] {
     const std::string tail = std::to_string(n);
     benchmark::RegisterBenchmark(name("free_space", tail).c_str(), [n](benchmark::State& s) { free_space_growth(s, n); })
         ->Unit(benchmark::kMillisecond)->MinTime(0.2);
-    for (const char* rep : {"visgraph", "navmesh"})  // visgraph: table=0 at every size (table=1 is its default up to 1,024 corners)
-      benchmark::RegisterBenchmark(name(rep, tail).c_str(), [n, rep](benchmark::State& s) {
+    // (the benchmark's name, the --rep built) visgraph: table=0 at every size (table=1 is its default up to 1,024 corners)
+    for (const auto& [label, rep] : {std::pair{"visgraph", "visgraph:table=0"}, std::pair{"navmesh", "navmesh"}})
+      benchmark::RegisterBenchmark(name(label, tail).c_str(), [n, rep](benchmark::State& s) {
         const Map m = polygon_map(n);
-        rep_growth(s, m, std::string(rep) == "visgraph" ? "visgraph:table=0" : rep, polygon_vertices(m));
+        rep_growth(s, m, rep, polygon_vertices(m));
       })->Unit(benchmark::kMillisecond)->MinTime(0.2);
   }
   for (int side : {128, 256, 512, 1024, 2048}) {

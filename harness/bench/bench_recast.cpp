@@ -42,7 +42,7 @@ void recast_vs(benchmark::State& state, const std::string& rel, const std::strin
   rep->prepare();
   const double build_ms = std::chrono::duration<double, std::milli>(Clock::now() - b0).count();
   double dt_kb = 0;
-  if (rep_text.rfind("recast", 0) == 0) {  // the dtNavMesh alone, from the same parameters
+  if (parse_rep_option(rep_text).at(0).caps().own_search) {  // recast (Detour's query): the dtNavMesh alone, from the same parameters
     Params p = Params::parse(rep_text.find(':') == std::string::npos ? "" : rep_text.substr(rep_text.find(':') + 1));
     dt_kb = double(DetourMesh(d->map, recast_config(p)).data_bytes()) / 1024.0;
   }
@@ -56,21 +56,18 @@ void recast_vs(benchmark::State& state, const std::string& rel, const std::strin
     for (const auto& [s, g] : queries) {
       const auto t0 = Clock::now();
       bool ok = false;
-      if (detour) {
-        const OwnAnswer a = rep->own_search(s, g);
-        ok = a.status == OwnAnswer::Status::found;
-        benchmark::DoNotOptimize(a.path.data());
-      } else {
-        Query q;
-        q.start = s, q.goal = g;
-        SearchStats st;
-        if (rep->locate(q) && rep->search(q, h, st) < 1e300) {
-          const auto corridor = rep->corridor(q);
-          if (corridor) {
-            Polyline p = funnel_path(s, g, *corridor);
-            benchmark::DoNotOptimize(p.data());
-            ok = true;
-          }
+      Query q;
+      q.start = s, q.goal = g;
+      const Request r{.search = detour ? SearchMode::detour : SearchMode::astar, .heuristic = &h};
+      if (!rep->locate(q, r)) {
+        const Outcome o = rep->plan(q, r);
+        if (detour) {  // Detour's findStraightPath: its path is final
+          ok = o.status == PlanStatus::found;
+          benchmark::DoNotOptimize(o.path.data());
+        } else if (o.status == PlanStatus::found && o.corridor) {
+          Polyline p = funnel_path(s, g, *o.corridor);
+          benchmark::DoNotOptimize(p.data());
+          ok = true;
         }
       }
       const double t = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
@@ -81,7 +78,7 @@ void recast_vs(benchmark::State& state, const std::string& rel, const std::strin
   state.counters["median_us"] = best;
   state.counters["answered"] = double(answered) / double(std::max<std::size_t>(1, queries.size()));
   state.counters["build_ms"] = build_ms;
-  state.counters["memory_kb"] = double(rep->stats().memory_bytes) / 1024.0;
+  state.counters["memory_kb"] = double(rep->figures().stats.memory_bytes) / 1024.0;
   if (dt_kb > 0) state.counters["dtnavmesh_kb"] = dt_kb;
 }
 

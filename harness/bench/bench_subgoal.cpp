@@ -17,12 +17,47 @@
 #include "datasets/movingai.hpp"
 #include "harness/bench/bench_fixture.hpp"
 #include "harness/registry/registry.hpp"
+#include "representations/grid/grid.hpp"
+#include "representations/subgoal/subgoal.hpp"
+#include "search/graph_planner.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
 namespace {
 
 using namespace navbench;
+
+// The built graph planner of the representation types compared here (none: not one of them).
+template <class R>
+const R* as(const Planner& p) {
+  const auto* g = dynamic_cast<const GraphPlanner<R>*>(&p);
+  return g ? &g->representation() : nullptr;
+}
+
+// One query timed as the figure compared with JPS+ (locate + search, no polyline) and with its polyline.
+template <class R>
+bool time_query(const R& r, SearchWorkspace& ws, Query& q, const Heuristic& h, SearchStats& st, std::vector<double>& us,
+                std::vector<double>& poly_us) {
+  const auto t0 = base::Clock::now();
+  auto s = [&] {
+    if constexpr (HasRoleAttach<R>) return r.attach_start(q.start);
+    else return r.attach(q.start);
+  }();
+  auto g = [&] {
+    if constexpr (HasRoleAttach<R>) return r.attach_goal(q.goal);
+    else return r.attach(q.goal);
+  }();
+  if (!s || !g) return false;
+  q.s = std::move(*s), q.g = std::move(*g);
+  q.direct = r.direct(q);
+  benchmark::DoNotOptimize(astar(r, q, h, ws, st));
+  const auto t1 = base::Clock::now();
+  benchmark::DoNotOptimize(r.polyline(q));
+  const auto t2 = base::Clock::now();
+  us.push_back(base::us_between(t0, t1));
+  poly_us.push_back(base::us_between(t0, t2));
+  return true;
+}
 
 void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) {
   const std::string path = std::string(NAVBENCH_SHARED_DATASETS) + "/movingai/" + rel;
@@ -35,6 +70,10 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
   auto rep = spec.entry->build(m, p);
   rep->prepare();
   const double build_s = base::s_since(b0);
+  const SubgoalGraph* sg = as<SubgoalGraph>(*rep);
+  const Grid8* g8 = as<Grid8>(*rep);
+  if (!sg && !g8) return state.SkipWithError("subgoal_vs compares subgoal graphs and grid8");
+  SearchWorkspace ws;
   const Heuristic h = parse_heuristic("octile");
   std::vector<double> us, poly_us;
   std::size_t expansions = 0, queries = 0, start_links = 0, goal_links = 0;
@@ -43,15 +82,8 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
       Query q;
       q.start = {l.sx + 0.5, l.sy + 0.5};
       q.goal = {l.gx + 0.5, l.gy + 0.5};
-      const auto t0 = base::Clock::now();
-      if (!rep->locate(q)) continue;
       SearchStats st;
-      benchmark::DoNotOptimize(rep->search(q, h, st));
-      const auto t1 = base::Clock::now();
-      benchmark::DoNotOptimize(rep->polyline(q));
-      const auto t2 = base::Clock::now();
-      us.push_back(base::us_between(t0, t1));
-      poly_us.push_back(base::us_between(t0, t2));
+      if (!(sg ? time_query(*sg, ws, q, h, st, us, poly_us) : time_query(*g8, ws, q, h, st, us, poly_us))) continue;
       expansions += st.expansions;
       start_links += q.s.links.size(), goal_links += q.g.links.size();
       ++queries;
@@ -67,9 +99,10 @@ void subgoal_vs(benchmark::State& state, const char* rel, const char* rep_text) 
   state.counters["expansions_per_query"] = double(expansions) / double(queries);
   state.counters["start_links"] = double(start_links) / double(queries);  // per query, attach's links
   state.counters["goal_links"] = double(goal_links) / double(queries);
-  state.counters["vertices"] = double(rep->stats().vertices);
-  state.counters["edges"] = double(rep->stats().edges);
-  state.counters["memory_MB"] = double(rep->stats().memory_bytes) / 1e6;  // the build's own bytes
+  const BuildStats bs = rep->figures().stats;
+  state.counters["vertices"] = double(bs.vertices);
+  state.counters["edges"] = double(bs.edges);
+  state.counters["memory_MB"] = double(bs.memory_bytes) / 1e6;  // the build's own bytes
   state.counters["build_s"] = build_s;
 }
 

@@ -98,7 +98,7 @@ const bool registered = [] {
   for (const char* m : {"dao/den520d", "dao/brc202d", "sc1/Aurora"})
     for (const char* rep : {"recast", "recast:max_error=0", "recast:cs=0.5", "navmesh:merge=1"}) {
       register_recast_vs(m, rep, false);
-      if (std::string(rep).rfind("recast", 0) == 0) register_recast_vs(m, rep, true);
+      if (navbench::parse_rep_option(rep).at(0).caps().own_search) register_recast_vs(m, rep, true);  // and Detour's own query
     }
   return true;
 }();

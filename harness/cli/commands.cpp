@@ -21,6 +21,7 @@
 #include "harness/cli/reproduce.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
+#include "harness/run/metadata.hpp"
 #include "harness/run/run.hpp"
 #include "harness/serve/serve.hpp"
 #include "harness/sweep/sweep.hpp"
@@ -108,7 +109,7 @@ int structure_command(const std::vector<std::string>& args, const std::vector<st
   f << "representation,kind,x1,y1,x2,y2\n";
   for (const auto& spec : o->reps) {
     navbench::Params p = navbench::Params::parse(spec.params);
-    std::unique_ptr<navbench::AnyRepresentation> rep;
+    std::unique_ptr<navbench::Planner> rep;
     try {
       rep = spec.entry->build(pm.map, p);
     } catch (const navbench::UnsupportedMap& u) {
@@ -116,16 +117,18 @@ int structure_command(const std::vector<std::string>& args, const std::vector<st
       continue;
     }
     const std::string name = navbench::csv_field(spec.text);
-    rep->visit_structure([&](const navbench::Segment& s) {
-      f << name << ",segment," << navbench::format_number(s.a.x) << ',' << navbench::format_number(s.a.y) << ','
-        << navbench::format_number(s.b.x) << ',' << navbench::format_number(s.b.y) << '\n';
-    });
+    if (const navbench::Drawing* drawing = rep->facets().drawing)  // streamed: a drawing can be millions of segments
+      drawing->visit_structure([&](const navbench::Segment& s) {
+        f << name << ",segment," << navbench::format_number(s.a.x) << ',' << navbench::format_number(s.a.y) << ','
+          << navbench::format_number(s.b.x) << ',' << navbench::format_number(s.b.y) << '\n';
+      });
   }
   if (!f.flush()) throw std::runtime_error(o->out + ": write failed");
   return 0;
 }
 
-// SPEC §5: one line per representation, its capabilities, and one line per declared parameter:
+// SPEC §5: one line per representation, its capabilities, one per opt-in one (`opt-in NAME`), and one
+// line per declared parameter:
 // `parameter NAME KEY TYPE DEFAULT RANGE HELP` (DEFAULT "auto": chosen from the map, as HELP ends).
 void list_parameter(const std::string& rep, const navbench::ParamDecl& d) {
   std::cout << "parameter " << rep << ' ' << d.name << ' ' << navbench::to_string(d.type) << ' ' << navbench::default_text(d)
@@ -138,6 +141,9 @@ int list_command(const std::vector<std::string>& args, const std::vector<std::st
   for (const auto& e : navbench::representations()) std::cout << "representation " << e.name << ' ' << e.description << '\n';
   for (const auto& e : navbench::representations())
     std::cout << "capabilities " << e.name << ' ' << navbench::describe(e.caps) << '\n';
+  // A costly build declared on its type (kOptIn): a sweep's {"every": true} leaves it out.
+  for (const auto& e : navbench::representations())
+    if (e.opt_in) std::cout << "opt-in " << e.name << '\n';
   for (const auto& e : navbench::representations()) {
     for (const auto& d : e.params) list_parameter(e.name, d);
     if (e.caps.radius == navbench::RadiusSupport::shrunk_map) list_parameter(e.name, navbench::kErodeParam);
@@ -186,14 +192,14 @@ const Command kCommands[] = {
      navbench::reproduce_command},
     {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
      serve_command},
-    {"export", "write result sets into one SQLite database, or OMPL's benchmark log (docs/results.md#export)",
+    {"export", "write result sets into one SQLite database, or OMPL's benchmark log (docs/results.md#the-results-database)",
      navbench::export_command},
-    {"compare", "pair two runs' queries: per configuration time ratio and gap difference (docs/results.md#compare)",
+    {"compare", "pair two runs' queries: per configuration time ratio and gap difference (docs/results.md#comparing-two-runs)",
      navbench::compare_command},
 };
 
 void usage(std::ostream& out) {
-  out << "usage: navbench <command> [options]   (navbench <command> --help: its options)\n\ncommands:\n";
+  out << "usage: navbench <command> [options]   (navbench <command> --help: its options; navbench --version)\n\ncommands:\n";
   for (const auto& c : kCommands) out << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << '\n';
 }
 
@@ -206,6 +212,10 @@ int navbench::command_line(int argc, char** argv) {
     return 2;
   }
   const std::string cmd = args[0];
+  if (cmd == "--version") {  // the version and commit (harness/run/metadata.cpp)
+    std::cout << navbench::version_line() << '\n';
+    return 0;
+  }
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     usage(std::cout);
     return 0;

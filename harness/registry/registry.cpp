@@ -1,63 +1,47 @@
-// The registry: one line per representation; what it can do and its parameters are declared on its
-// type (kCapabilities, kParams) and checked by make_entry.
-#include "harness/registry/make_entry.hpp"
+// The registry: the entries of every folder that registers (search/registration.hpp), asked once.
 #include "harness/registry/registry.hpp"
 
 #include <stdexcept>
 
-#include "harness/gppc/representation.hpp"
-#include "representations/grid/grid.hpp"
-#include "representations/meshfile/meshfile.hpp"
-#include "representations/navmesh/navmesh.hpp"
-#include "representations/navmesh_tiles/navmesh_tiles.hpp"
-#include "representations/prm/prm.hpp"
-#include "representations/quadtree/quadtree.hpp"
-#include "representations/recast/recast.hpp"
-#include "representations/region_labels/region_labels.hpp"
-#include "representations/subgoal/subgoal.hpp"
-#include "representations/tangent/tangent.hpp"
-#include "representations/visgraph/visgraph.hpp"
+#include "base/text.hpp"
 
 namespace navbench {
 
 namespace {
-RepresentationEntry reference(RepresentationEntry e, std::string params) {
-  e.reference_params = std::move(params);
-  return e;
-}
-}  // namespace
 
-const std::vector<RepresentationEntry>& representations() {
-  static const std::vector<RepresentationEntry> entries = {
-      make_entry<Grid4>("grid4", "4-connected grid, cells as vertices (implicit Boost.Graph)"),
-      make_entry<Grid8>("grid8", "8-connected grid, diagonal sqrt(2), no corner cutting (implicit Boost.Graph)"),
-      make_entry<QuadTree>("quadtree", "quadtree navigation mesh: merged free cells, portal midpoints (min, merge, aspect)"),
-      make_entry<NavMesh>("navmesh", "CGAL constrained Delaunay triangulation, triangles as nodes, edge midpoints (merge)"),
-      make_entry<NavMeshTiles>("navmesh-tiles", "navmesh per square tile (CGAL per tile, Recast-style): updates triangulate only the changed tiles (tile)"),
-      make_entry<MeshFile>("navmesh-file", "navmesh on the convex polygons of the navigation mesh the map was read from (Polyanya's .mesh), portal midpoints; other maps: not supported"),
-      make_entry<NavMeshVertices>("navmesh-vertices", "CGAL constrained Delaunay triangulation, triangle corners as nodes"),
-      make_entry<RecastMesh>("recast", "Recast/Detour navigation mesh (librecast, docs/recast.md): voxelised walkable area, regions, simplified contours, convex polygons; searched between portal midpoints like navmesh"),
-      make_entry<Prm>("prm", "probabilistic roadmap (Kavraki et al. 1996): samples seeded free points, each joined to its k nearest (Boost.Geometry rtree) where the segment is valid; may miss a path that exists"),
-      make_entry<PrmStar>("prm-star", "PRM* (Karaman & Frazzoli 2011): samples seeded free points joined within the radius gamma sqrt(6 A / pi) (log n / n)^(1/2), A the free area; asymptotically optimal; may miss a path that exists"),
-      make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (up to 1,024 subgoals the simple graph's all-pairs table, table=1; else levels=16: N-level, 15 local layers; 1 simple, 2 two-level)"),
-      // The optimum's reference is the plain variant (no block lists, skip edges or landmarks):
-      // exact like every variant and the cheapest to build, as it is built once per map for few queries.
-      reference(make_entry<VisGraph, TangentRepresentation>(
-                    "visgraph",
-                    "pruned visibility graph over convex corners (tangent edges only): the exact optimum (taut, alt=K landmarks, table=1 all-pairs heuristic); at --radius R > 0 the tangent graph of the disc (Chew 1985), paths with arcs; on weighted maps not exact: convex and weight-region corners (steiner=S: border points too), every valid pair priced by its cost integral (regions, max_nodes; alt and table only)"),
-                "alt=0,block=0,skip=0,table=0"),
-      make_entry<RegionLabels>("region-labels", "exact any-angle optimum from hub labels over the convex corners kept per query point (Euclidean Hub Labeling, Du, Shen & Cheema 2023): every lattice point and cell centre its pruned hubs and the corners it reaches them by (points=1), or per block of region x region cells (points=0); a query merges two lists, no search"),
-  };
+// Every registered entry, listed or not, in the order of the folders' names.
+const std::vector<RepresentationEntry>& every_entry() {
+  static const std::vector<RepresentationEntry> entries = [] {
+    Registrar r;
+    for (const auto& [folder, add] : registrations()) add(r);
+    if (r.entries().empty())
+      throw std::logic_error("no planner registered: this program links no registration (navbench_link_planners in CMake)");
+    return std::move(r.entries());
+  }();
   return entries;
 }
 
+}  // namespace
+
+const std::vector<RepresentationEntry>& representations() {
+  static const std::vector<RepresentationEntry> listed = [] {
+    std::vector<RepresentationEntry> out;
+    for (const RepresentationEntry& e : every_entry())
+      if (e.listed) out.push_back(e);
+    return out;
+  }();
+  return listed;
+}
+
+std::vector<std::string> registered_names() {
+  std::vector<std::string> out;
+  for (const auto& e : every_entry()) out.push_back(e.name);
+  return out;
+}
+
 const RepresentationEntry* find_representation(const std::string& name) {
-  for (const auto& e : representations())
+  for (const auto& e : every_entry())
     if (e.name == name) return &e;
-  // A competition entry (harness/gppc): only by name with its parameters, never in the batteries
-  // that build every entry (it needs path= and track=).
-  static const RepresentationEntry gppc_entry = gppc::registry_entry();
-  if (name == gppc_entry.name) return &gppc_entry;
   return nullptr;
 }
 
@@ -88,9 +72,8 @@ RepresentationSpec parse_spec(const std::string& value, std::size_t colon) {
                                 " --rep " + value.substr(value.substr(0, colon).rfind(',') + 1) + ")");
   s.entry = &known(value.substr(0, colon));
   const std::string given = value.substr(colon + 1);
-  if (s.entry->name == "gppc") {  // a competition entry: its own check, rows named by name=, never the path
-    gppc::check_spec(given);
-    s.text = gppc::row_name(given);
+  if (s.entry->own_check) {  // its own check (a competition entry: rows named by name=, never the path)
+    s.text = s.entry->own_check(given);
     s.params = given;
     return s;
   }
@@ -129,15 +112,21 @@ std::vector<RepresentationSpec> parse_rep_option(const std::string& value) {
     RepresentationSpec s;
     s.text = n;
     s.entry = &known(n);
-    if (n == "gppc") gppc::check_spec("");  // an entry needs path= and track=: says so now
+    if (s.entry->own_check) s.entry->own_check("");  // its own check of no parameters (an entry needs path= and track=)
     out.push_back(s);
   }
   return out;
 }
 
+bool names_outside_planner(const std::string& text) {
+  for (const std::string& n : base::split_list(text.substr(0, text.find(':'))))
+    if (const RepresentationEntry* e = find_representation(n); e && e->caps.outside) return true;
+  return false;
+}
+
 bool any_outside_planner(const std::vector<RepresentationSpec>& reps) {
   for (const RepresentationSpec& r : reps)
-    if (r.name() == "gppc") return true;
+    if (r.caps().outside) return true;
   return false;
 }
 

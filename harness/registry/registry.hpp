@@ -1,8 +1,9 @@
-// The registry of representations: name, description, factory, and the type's declaration (what it
-// does, its parameters). A new representation is one folder under algorithms/representations/ plus
-// one line in registry.cpp; `navbench list` prints the registry, the conformance battery
-// (tests/test_conformance.cpp) runs on every entry and tests/test_registry.cpp holds each entry's
-// parameter reads against its declaration.
+// The registry of planners: every entry the folders register (search/registration.hpp: a folder's
+// registration.cpp and one line in its CMakeLists.txt), with its name, description, factories and the
+// type's declaration (what it does, its parameters, its reference variant, its battery floors). It
+// includes no representation's header and names none: `navbench list` prints it, the conformance
+// battery (tests/test_conformance.cpp) runs on every listed entry and tests/test_registry.cpp holds
+// each entry's parameter reads against its declaration.
 #pragma once
 #include <functional>
 #include <memory>
@@ -11,30 +12,20 @@
 #include <string>
 #include <vector>
 
-#include "representations/capabilities.hpp"
 #include "geometry/erosion.hpp"
+#include "representations/capabilities.hpp"
 #include "representations/params.hpp"
-#include "search/any_representation.hpp"
+#include "search/planner.hpp"
+#include "search/registration.hpp"
 
 namespace navbench {
 
-// One registered representation: its name, what it is, its factories and what it can do.
-struct RepresentationEntry {
-  std::string name;
-  std::string description;
-  // Builds from a map; throws std::invalid_argument on unknown/bad parameters, UnsupportedMap on
-  // a map it cannot represent.
-  std::function<std::unique_ptr<AnyRepresentation>(const Map&, Params&)> build;
-  // Capabilities::radius == tangent_graph: builds the exact structure for a disc of radius R > 1e-9.
-  std::function<std::unique_ptr<AnyRepresentation>(const Map&, double)> build_disc;
-  Capabilities caps;                      // declared on the type (R::kCapabilities), checked by make_entry
-  std::span<const ParamDecl> params;      // declared on the type (R::kParams): --rep keys, `navbench list`
-  std::span<const ParamClash> clashes;    // given values that do not combine (R::kClashes)
-  // Parameters of the variant that serves as the optimum's reference (caps.exact): the cheapest exact one.
-  std::string reference_params;
-};
-
+// The listed entries (RepresentationEntry::listed), in the order of their folders' names and, in a
+// folder, of its registration.
 const std::vector<RepresentationEntry>& representations();
+// The names of every registered entry, the listed and the named-only ones, in the registry's order.
+std::vector<std::string> registered_names();
+// Any registered entry by its name, the listed and the named-only ones (a competition entry); nullptr when none.
 const RepresentationEntry* find_representation(const std::string& name);
 // The first entry that is exact (caps.exact): the reference of the optimum; nullptr when none.
 const RepresentationEntry* reference_representation();
@@ -67,8 +58,11 @@ struct RepresentationSpec {
 // outside the declared type or range and declared clashes throw std::invalid_argument, checked
 // against the entry's declaration (no build).
 std::vector<RepresentationSpec> parse_rep_option(const std::string& value);
-// True when a planner from outside (gppc:..., docs/outside-planners.md) is among them: the build
-// rows then carry the column group `entry`.
+// True when a planner from outside (capability outside: gppc:..., docs/outside-planners.md) is among
+// them: the build rows then carry the column group `entry`.
 bool any_outside_planner(const std::vector<RepresentationSpec>& reps);
+// Whether a `--rep` text ("name", "a,b", "name:k=v,...") names a planner from outside (its entry
+// declares outside); unknown names are not (parse_rep_option says why).
+bool names_outside_planner(const std::string& text);
 
 }  // namespace navbench

@@ -10,6 +10,7 @@
 #include "geometry/free_space.hpp"
 #include "geometry/radius_validity.hpp"
 #include "harness/registry/registry.hpp"
+#include "smoothing/smoothing.hpp"
 #include "harness/run/agent.hpp"
 
 namespace navbench {
@@ -37,6 +38,11 @@ class AgentSpace {
   bool point_ok(Point p) const { return free_.point_free(p) && (!rv_ || rv_->point_clear(p, R())); }
   // Why a query whose start or goal fails point_ok is invalid (docs/results.md#query-status).
   std::string invalid_query_message(Point start, Point goal) const;
+  // Why a query with both points valid for the agent is an error when a planner does not cover one
+  // (PlanStatus::not_covered): for a disc, outside the free space the representation was built on.
+  std::string not_covered_message() const {
+    return disc() ? "point clear for R but outside the representation's eroded free space" : "free point not covered by the representation";
+  }
   // The one segment test of the agent: docs/validity.md for a point; for a disc the swept disc
   // keeps clearance R (docs/radius.md). Theta*'s shortcuts and the los smoother use it.
   bool sees(Point a, Point b) const { return rv_ ? free_.point_free(a) && rv_->segment_clear(a, b, R()) : free_.segment_valid(a, b); }
@@ -44,6 +50,27 @@ class AgentSpace {
   bool path_valid(const Polyline& p) const { return rv_ ? rv_->path_valid_radius(items_of(p), R()) : free_.path_valid(p); }
   // A path with arcs (a disc's): docs/radius.md.
   bool path_valid(const std::vector<PathItem>& items) const { return rv_->path_valid_radius(items, R()); }
+
+  // Smoothing `mode` of a raw path for this agent (smoothing/smoothing.hpp) with its segment test and,
+  // on a weighted map, its weights; for a disc the funnel gives a path with arcs (funnel_path_radius,
+  // docs/radius.md), returned in `arcs` (empty when it found none), and no `path`.
+  struct Smoothed {
+    SmoothingStatus status = SmoothingStatus::ok;
+    Polyline path;
+    std::vector<PathItem> arcs;
+  };
+  Smoothed smooth(const std::string& mode, const Polyline& raw, const std::optional<Corridor>& corridor, const GridMap* weights) const {
+    Smoothed out;
+    if (disc() && mode == "funnel") {
+      if (corridor) out.arcs = funnel_path_radius(raw.front(), raw.back(), *corridor, R());
+      else out.status = SmoothingStatus::not_applicable;
+      return out;
+    }
+    SmoothingResult sm = navbench::smooth(mode, raw, corridor, [this](Point a, Point b) { return sees(a, b); }, weights);
+    out.status = sm.status;
+    out.path = std::move(sm.path);
+    return out;
+  }
 
   // The map a representation builds on: for a disc the map shrunk by R ("centre" or "cell" on grid
   // maps, the shrunk free space on polygon maps; geometry/erosion.hpp), with erode=none or for the

@@ -33,13 +33,13 @@ int OptimalityCheck::finish() const {
 }
 
 BuildRow make_build_row(const std::string& map, const RepresentationSpec& spec, const std::string& params,
-                        const AnyRepresentation& rep, double ms) {
+                        const Planner& rep, double ms) {
   BuildRow b;
   b.build_ms = ms;
   b.map = map;
   b.representation = spec.text;
   b.params = params;
-  const BuildStats st = rep.stats();
+  const BuildStats st = rep.figures().stats;
   b.vertices = st.vertices;
   b.edges = st.edges;
   b.memory_bytes = st.memory_bytes;

@@ -32,6 +32,6 @@ class OptimalityCheck {
 
 // The build row of a representation just built (`ms`: its timed build).
 BuildRow make_build_row(const std::string& map, const RepresentationSpec& spec, const std::string& params,
-                        const AnyRepresentation& rep, double ms);
+                        const Planner& rep, double ms);
 
 }  // namespace navbench

@@ -13,7 +13,7 @@
 #include "datasets/load_map.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/run/agent.hpp"
-#include "search/any_representation.hpp"
+#include "search/planner.hpp"
 #include "search/heuristic.hpp"
 
 namespace navbench {
@@ -50,7 +50,7 @@ struct QuerySelection {
 // parameter) and do not name it take pinch=allow where their declaration allows it (check_run).
 void follow_squeeze(std::vector<RepresentationSpec>& reps);
 
-// The search of a query: SearchMode (search/any_representation.hpp).
+// The search of a query: SearchMode (search/planner.hpp).
 const char* to_string(SearchMode m);  // astar, theta, lazy-theta, detour: the column `search`
 // "astar, theta, lazy-theta, detour": every search's name, from the one list (description.cpp).
 std::string search_names();

@@ -16,7 +16,6 @@
 #include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 #include "harness/run/timed_build.hpp"
-#include "search/outside_planner.hpp"
 #include "base/timing.hpp"
 #include "base/text.hpp"
 
@@ -28,7 +27,7 @@ namespace {
 // One representation kept up to date through the scenario.
 struct Live {
   RepresentationSpec spec;
-  std::unique_ptr<AnyRepresentation> rep;  // null while its build on this map state has died
+  std::unique_ptr<Planner> rep;  // null while its build on this map state has died
   std::string failed;                      // then why (BuildFailed): the state's queries are error rows
 };
 
@@ -53,6 +52,8 @@ std::vector<Live> build_all(const RunConfig& cfg, const Map& map, ResultWriter& 
     }
     if (!b.rep) {
       std::cerr << "navbench: skipping " << spec.text << " on " << map.name << ": " << b.unsupported << '\n';
+      writer.write(UnrunRow{.map = map.name, .collection = map.collection, .representation = spec.text,
+                            .convention = cfg.select.convention, .reason = b.capped ? "cap" : "kind", .message = b.unsupported});
       continue;
     }
     writer.write(b.row);
@@ -119,7 +120,7 @@ void answer_epoch(const RunConfig& cfg, const DynamicScenario& d, const Map& map
   for (Live& l : live)
     for (SearchMode sm : l.spec.searches.empty() ? cfg.unit.searches : l.spec.searches)  // a sweep entry's own searches
       for (const auto& h : cfg.unit.heuristics) {
-        if (auto* ahead = dynamic_cast<AnswersAhead*>(l.rep.get())) ahead->expect_queries(ends, nullptr);
+        if (const AnswersAhead* ahead = l.rep ? l.rep->facets().ahead : nullptr) ahead->expect_queries(ends, nullptr);
         const QueryContext ctx{.map = mc, .space = space, .cost = cost, .rep_text = l.spec.text, .heuristic = h,
                                .smoothings = cfg.unit.smoothings, .rep = l.rep.get(), .search = sm, .caps = l.spec.caps(),
                                .keep_paths = cfg.unit.paths};

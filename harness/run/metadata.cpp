@@ -10,7 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text.hpp"
 #include "geometry/map.hpp"
+#include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/description.hpp"
 
@@ -19,6 +21,9 @@
 #endif
 #ifndef NAVBENCH_SOURCE_DIR
 #define NAVBENCH_SOURCE_DIR "."
+#endif
+#ifndef NAVBENCH_VERSION
+#define NAVBENCH_VERSION "unknown"
 #endif
 
 namespace navbench {
@@ -44,10 +49,44 @@ std::string cpu_model() {
 }
 
 
+// What every registered planner declares, by name (`navbench list`'s capabilities and parameters,
+// erode for a shrunk-map entry): what the Python package and the report ask of a configuration
+// instead of its name (python/navbench/capabilities.py).
+nlohmann::json declarations_json() {
+  nlohmann::json out = nlohmann::json::object();
+  for (const std::string& name : registered_names()) {
+    const RepresentationEntry& e = *find_representation(name);
+    nlohmann::json params = nlohmann::json::array();
+    for (const ParamDecl& d : e.params) params.push_back(d.name);
+    if (e.caps.radius == RadiusSupport::shrunk_map && !e.own_check) params.push_back(kErodeParam.name);
+    const std::string caps = describe(e.caps);
+    out[name] = {{"capabilities", caps.empty() ? std::vector<std::string>{} : base::split_list(caps)}, {"parameters", params}};
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string json_text(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+SourceVersion source_version() {
+  const std::string src = NAVBENCH_SOURCE_DIR;
+  SourceVersion v;
+  v.version = NAVBENCH_VERSION;
+  v.commit = shell("git -C '" + src + "' rev-parse HEAD 2>/dev/null");
+  v.dirty = !v.commit.empty() &&
+            !shell("git -C '" + src + "' status --porcelain --untracked-files=no 2>/dev/null").empty();
+  return v;
+}
+
+std::string version_line() {
+  const SourceVersion v = source_version();
+  std::string out = "navbench " + v.version + " (";
+  out += v.commit.empty() ? std::string("commit unknown: ") + NAVBENCH_SOURCE_DIR + " is no git checkout"
+                          : "commit " + v.commit + (v.dirty ? ", uncommitted changes" : "");
+  return out + ")";
 }
 
 nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t seed, const nlohmann::json& config) {
@@ -55,9 +94,10 @@ nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t 
   std::string cmd;
   for (auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
   j["command_line"] = cmd;
-  const std::string src = NAVBENCH_SOURCE_DIR;
-  j["git_commit"] = shell("git -C '" + src + "' rev-parse HEAD 2>/dev/null");
-  j["git_dirty"] = !shell("git -C '" + src + "' status --porcelain --untracked-files=no 2>/dev/null").empty();
+  const SourceVersion v = source_version();
+  j["version"] = v.version;
+  j["git_commit"] = v.commit;
+  j["git_dirty"] = v.dirty;
   j["compiler"] = std::string("g++ ") + __VERSION__;
   j["flags"] = NAVBENCH_BUILD_FLAGS;
   j["cpu"] = cpu_model();
@@ -71,6 +111,7 @@ nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t 
   j["seed"] = seed;
   j["config"] = config;
   j["schema"] = column_schema();  // the columns of the files this run writes (results/results.cpp)
+  j["representations"] = declarations_json();  // what each registered planner declares, by name
   return j;
 }
 

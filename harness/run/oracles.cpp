@@ -12,17 +12,17 @@
 
 namespace navbench {
 
-std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs, Point s, Point g) {
+std::optional<double> exact_optimum(const Planner& vis, const FreeSpace& fs, Point s, Point g) {
   if (!fs.point_free(s) || !fs.point_free(g)) return std::nullopt;
   Query q;
   q.start = s;
   q.goal = g;
-  if (!vis.locate(q)) return std::nullopt;
-  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component) return std::nullopt;
-  SearchStats st;
-  const double c = vis.search(q, parse_heuristic("euclidean"), st);
-  if (!std::isfinite(c)) return std::nullopt;
-  return polyline_length(vis.polyline(q));
+  const Heuristic h = parse_heuristic("euclidean");
+  const Request r{.search = SearchMode::astar, .heuristic = &h};
+  if (vis.locate(q, r)) return std::nullopt;  // not covered, or different components
+  const Outcome o = vis.plan(q, r);
+  if (o.status != PlanStatus::found) return std::nullopt;
+  return polyline_length(o.path);
 }
 
 std::optional<double> disc_optimum(const TangentGraph& tangent, const FreeSpace& fs, Point s, Point g) {
@@ -32,16 +32,17 @@ std::optional<double> disc_optimum(const TangentGraph& tangent, const FreeSpace&
   return p->length;
 }
 
-std::optional<double> octile_cost(AnyRepresentation& grid8, const FreeSpace& fs, const CostModel& cost, Point s, Point g) {
+std::optional<double> octile_cost(const Planner& grid8, const FreeSpace& fs, const CostModel& cost, Point s, Point g) {
   if (!fs.point_free(s) || !fs.point_free(g)) return std::nullopt;  // invalid_query rows
   Query q;
   q.start = s;
   q.goal = g;
-  if (!grid8.locate(q)) return std::nullopt;
-  SearchStats st;
-  const double c = grid8.search(q, cost.scale(parse_heuristic("octile")), st);
-  if (!std::isfinite(c)) return std::nullopt;
-  return c;
+  const Heuristic h = cost.scale(parse_heuristic("octile"));
+  const Request r{.search = SearchMode::astar, .heuristic = &h};
+  if (grid8.locate(q, r)) return std::nullopt;
+  const Outcome o = grid8.plan(q, r);
+  if (o.status != PlanStatus::found) return std::nullopt;
+  return o.cost;
 }
 
 double reference_bound(const std::optional<double>& octile_optimal_cost) {
@@ -55,7 +56,7 @@ std::optional<double> reference_cost(const SteinerReference& ref, const FreeSpac
   return std::nullopt;
 }
 
-std::unique_ptr<AnyRepresentation> build_optimum_graph(const Map& map) {
+std::unique_ptr<Planner> build_optimum_graph(const Map& map) {
   const RepresentationEntry* e = reference_representation();
   if (!e) return nullptr;
   Params p = Params::parse(e->reference_params);

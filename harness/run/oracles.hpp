@@ -1,4 +1,4 @@
-// The one oracle service (docs/architecture.md#glossary): the reference answers a row is judged
+// The one oracle service (docs/architecture.md#glossary-one-name-per-idea): the reference answers a row is judged
 // against, for `navbench run`, the sweep, changing maps and the viewer alike.
 //   optimal              the exact Euclidean optimum (docs/validity.md): for the point agent the
 //                        shortest path over the registry's exact graph (the visibility graph), on a
@@ -28,13 +28,13 @@ struct QueryInput;
 
 // The exact Euclidean shortest path length from the visibility graph `vis`; nullopt when a point
 // is not free or the goal is unreachable.
-std::optional<double> exact_optimum(AnyRepresentation& vis, const FreeSpace& fs, Point s, Point g);
+std::optional<double> exact_optimum(const Planner& vis, const FreeSpace& fs, Point s, Point g);
 // A disc's exact optimum from its tangent graph (free points only; nullopt when unreachable).
 std::optional<double> disc_optimum(const TangentGraph& tangent, const FreeSpace& fs, Point s, Point g);
 // The least cost of an 8-connected centre-to-centre path without corner cutting, by `grid8` (an
 // octile_entry() build on the weighted map): its A* with the octile distance times the least
 // weight is exact (never overestimates a weighted step, and consistent).
-std::optional<double> octile_cost(AnyRepresentation& grid8, const FreeSpace& fs, const CostModel& cost, Point s, Point g);
+std::optional<double> octile_cost(const Planner& grid8, const FreeSpace& fs, const CostModel& cost, Point s, Point g);
 // The weighted reference optimum (an upper bound on the true optimum within the convergence
 // docs/terrain.md states), its search bounded by the octile reference (reference_bound).
 std::optional<double> reference_cost(const SteinerReference& ref, const FreeSpace& fs, Point s, Point g,
@@ -48,7 +48,7 @@ double reference_bound(const std::optional<double>& octile_optimal_cost);
 // variant, the cheapest exact one to build (the visibility graph without block lists, skip edges
 // or landmarks: random512-10-0 in 7 s instead of 36 s), which matters as the optimum is computed
 // once per map and the query count per map is small. nullptr when no exact entry is registered.
-std::unique_ptr<AnyRepresentation> build_optimum_graph(const Map& map);
+std::unique_ptr<Planner> build_optimum_graph(const Map& map);
 // The registry's grid8-optimal entry that takes weights (octile_cost's graph); nullptr if none.
 const RepresentationEntry* octile_entry();
 
@@ -80,7 +80,7 @@ class Oracles {
   std::unique_ptr<TangentGraph> tangent_;
   double tangent_ms_ = 0;
   std::unique_ptr<Map> plain_;                   // weighted maps: the map without its weights
-  std::unique_ptr<AnyRepresentation> graph_;     // the point agent's exact graph
+  std::unique_ptr<Planner> graph_;     // the point agent's exact graph
   std::unique_ptr<SqueezeOptimum> squeeze_;      // the point agent's exact optimum under --pinch allow
   void build_tangent();
   void build_graph();
@@ -99,7 +99,7 @@ class ChangingOptimum {
   }
 
  private:
-  std::unique_ptr<AnyRepresentation> graph_;
+  std::unique_ptr<Planner> graph_;
 };
 
 }  // namespace navbench

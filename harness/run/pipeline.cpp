@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <stdexcept>
 #include <utility>
 
 #include "geometry/path_quality.hpp"
@@ -48,93 +50,72 @@ void finish_row(ResultRow& r, Polyline path, const QueryContext& c) {
   if (c.keep_paths) r.path = std::move(path);
 }
 
-// The message of a no_path row of a representation that may miss a path (docs/results.md#query-status):
-// its own reason, never empty.
-std::string missed(const QueryContext& c, const Query& q) {
-  std::string why = c.rep->miss_reason(q);
-  return why.empty() ? c.rep_text + " found no path (it may miss one that exists)" : why;
+// The rows of an outcome that is not a path (docs/results.md#query-status): no_path with the
+// planner's reason, error with its reason or, for a point it does not cover, the agent's.
+std::vector<ResultRow> unanswered_rows(const QueryContext& c, const ResultRow& row, const Outcome& o) {
+  switch (o.status) {
+    case PlanStatus::no_path: return rows_for_every_smoothing(row, c.smoothings, Status::no_path, o.message);
+    case PlanStatus::not_covered: return rows_for_every_smoothing(row, c.smoothings, Status::error, c.space.not_covered_message());
+    case PlanStatus::error: return rows_for_every_smoothing(row, c.smoothings, Status::error, o.message);
+    case PlanStatus::found: break;
+  }
+  throw std::logic_error("unanswered_rows of a found path");
 }
 
+// The planner's request for this context's queries: its search, the cost model's heuristic, the
+// agent's segment test, the query's observer and workspace (kept here: the request points into it).
+struct RequestOf {
+  struct Sees {
+    const AgentSpace* space;
+    bool operator()(Point a, Point b) const { return space->sees(a, b); }
+  };
+  Heuristic heuristic;
+  Sees test;
+  VisibleFn sees;
+  Request request;
+  explicit RequestOf(const QueryContext& c)
+      : heuristic(c.cost.scale(c.heuristic)), test{&c.space}, sees(test), request{c.search, &heuristic, &sees, c.trace, c.ws} {}
+  RequestOf(const RequestOf&) = delete;
+  RequestOf& operator=(const RequestOf&) = delete;
+};
+
 // 1. locate: inputs are checked once, here (docs/results.md#query-status). The agent says whether a
-// point is valid (free; for a disc also clear by R), the representation whether it covers it.
-// Returns the rows when the query ends here.
-std::optional<std::vector<ResultRow>> locate(const QueryContext& c, Query& q, ResultRow& row) {
-  auto rows_for_all = [&](Status st, const std::string& msg) { return rows_for_every_smoothing(row, c.smoothings, st, msg); };
+// point is valid (free; for a disc also clear by R), the planner whether it covers it. Returns the
+// rows when the query ends here.
+std::optional<std::vector<ResultRow>> locate(const QueryContext& c, const Request& r, Query& q, ResultRow& row) {
   const auto t = base::Clock::now();
   const bool valid = c.space.point_ok(q.start) && c.space.point_ok(q.goal);
-  // A search of the representation's own (Detour's) places the points itself.
-  const bool located = valid && (c.search == SearchMode::detour || c.rep->locate(q));
+  // A planner for a point agent only (capability point_only, SPEC §10) is not asked at R > 0.
+  const bool applies = valid && !(c.caps.point_only && c.space.disc());
+  std::optional<Outcome> ended = applies ? c.rep->locate(q, r) : std::nullopt;
   row.locate_us = base::us_since(t);
-  if (!valid) return rows_for_all(Status::invalid_query, c.space.invalid_query_message(q.start, q.goal));
-  // A representation that may miss a path (capability may_miss: Recast's mesh, a sampling roadmap)
-  // may not reach a free point: a missed path with its reason, never a point moved onto it.
-  if (!located && c.caps.may_miss) return rows_for_all(Status::no_path, missed(c, q));
-  if (!located)
-    return rows_for_all(Status::error, c.space.disc() ? "point clear for R but outside the representation's eroded free space"
-                                                      : "free point not covered by the representation");
-  // Different components: no search needed (for a may-miss representation its own components).
-  if (q.s.component >= 0 && q.g.component >= 0 && q.s.component != q.g.component)
-    return rows_for_all(Status::no_path, c.caps.may_miss ? missed(c, q) : "");
+  if (!valid) return rows_for_every_smoothing(row, c.smoothings, Status::invalid_query, c.space.invalid_query_message(q.start, q.goal));
+  if (!applies) return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, c.rep_text + " plans for a point agent (no radius)");
+  if (ended) return unanswered_rows(c, row, *ended);
   return std::nullopt;
 }
 
-// 2'. the representation's own search (--search detour): its path from start to goal, no corridor
-// (Detour's findStraightPath already pulled it taut through its corridor).
-Found own_search(const QueryContext& c, const Query& q, ResultRow& row) {
-  Found f;
+// 2. plan: the planner's answer under the request, timed around its calls (each piece of a path
+// handed out in pieces on its own) unless it measured itself (an entry, in its process).
+Outcome plan(const QueryContext& c, const Request& r, Query& q, ResultRow& row) {
   const auto t = base::Clock::now();
-  OwnAnswer a = c.rep->own_search(q.start, q.goal);
-  row.search_us = base::us_since(t);
-  row.generated = a.nodes;
-  f.found = a.status == OwnAnswer::Status::found;
-  if (f.found) f.raw = std::move(a.path);
-  if (a.status == OwnAnswer::Status::error) f.error = a.reason.empty() ? "the search failed" : a.reason;
-  else if (a.status == OwnAnswer::Status::no_path) row.message = a.reason;
-  return f;
-}
-
-// 2. search: the context's search (the shared A*, or Theta* with the agent's segment test) under
-// the cost model's heuristic, then the representation's path and corridor.
-Found search(const QueryContext& c, Query& q, ResultRow& row) {
-  if (c.search == SearchMode::detour) return own_search(c, q, row);
-  const Heuristic h = c.cost.scale(c.heuristic);
-  const AgentSpace& space = c.space;
-  const auto sees = [&space](Point a, Point b) { return space.sees(a, b); };
-  SearchStats stats;
-  Found f;
-  const auto t = base::Clock::now();
-  double cost;
-  if (c.search == SearchMode::astar) {
-    cost = c.ws ? std::as_const(*c.rep).search(q, h, stats, *c.ws, c.trace) : c.rep->search(q, h, stats, c.trace);
-  } else {
-    cost = c.ws ? std::as_const(*c.rep).search_any_angle(q, h, c.search, sees, stats, f.raw, *c.ws, c.trace)
-                : c.rep->search_any_angle(q, h, c.search, sees, stats, f.raw, c.trace);
-  }
-  f.found = std::isfinite(cost);
-  if (f.found && c.search == SearchMode::astar) {
-    if (space.disc()) f.arcs = c.rep->disc_items(q);
-    if (f.arcs.empty()) {
-      f.raw = c.rep->polyline(q);
-      f.corridor = c.rep->corridor(q);
+  Outcome o = c.rep->plan(q, r);
+  if (o.more) {
+    std::vector<PathPiece> pieces{{o.path.size(), base::us_since(t)}};
+    while (o.more) {
+      const auto t1 = base::Clock::now();
+      c.rep->next_piece(q, r, o);
+      pieces.push_back({o.path.size(), base::us_since(t1)});
     }
+    if (o.pieces.empty()) o.pieces = std::move(pieces);
   }
   row.search_us = base::us_since(t);
-  if (c.trace && f.found) {  // the search's path; a path with arcs by its points (the arcs' centres left out)
-    Polyline drawn = f.raw;
-    for (const PathItem& it : f.arcs)
-      if (!it.arc_centre) drawn.push_back(it.p);
-    c.trace->path(drawn);
-  }
-  row.expansions = stats.expansions;
-  row.generated = stats.generated;
-  row.los_checks = stats.los_checks;
-  f.outside = c.rep->outside_answer();
-  if (f.outside) {
-    row.locate_us = 0;  // SPEC §10: the entry locates inside GetPath
-    row.search_us = f.outside->search_us;  // timed next to GetPath inside the entry's process
-    if (f.outside->error) f.found = false;
-  }
-  return f;
+  if (o.locate_us) row.locate_us = *o.locate_us;
+  if (o.search_us) row.search_us = *o.search_us;
+  row.expansions = o.stats.expansions;
+  row.generated = o.stats.generated;
+  row.los_checks = o.stats.los_checks;
+  return o;
 }
 
 // A taut path with arcs (visgraph at R > 0: the tangent graph): the smoothers work on polylines and
@@ -153,32 +134,27 @@ std::vector<ResultRow> arc_rows(const QueryContext& c, ResultRow& row, const std
   return out;
 }
 
-// 3. smooth and 4. the row of one smoothing mode. The funnel for a disc gives a path with arcs; los
-// for a disc takes the shortcuts the swept disc allows, on a weighted map those no dearer than the
-// piece of path they replace.
-ResultRow smooth_row(const QueryContext& c, const ResultRow& row, const std::string& mode, const Found& f) {
+// 3. smooth and 4. the row of one smoothing mode, as the agent smooths (AgentSpace::smooth: for a
+// disc the funnel gives a path with arcs, los takes the shortcuts the swept disc allows; on a
+// weighted map those no dearer than the piece of path they replace).
+ResultRow smooth_row(const QueryContext& c, const ResultRow& row, const std::string& mode, const Outcome& o) {
   ResultRow r = row;
   r.smoothing = mode;
-  const AgentSpace& space = c.space;
   const auto t = base::Clock::now();
-  SmoothingResult sm;
-  std::vector<PathItem> disc_funnel;
-  if (space.disc() && mode == "funnel") {
-    if (f.corridor) disc_funnel = funnel_path_radius(f.raw.front(), f.raw.back(), *f.corridor, space.R());
-    else sm.status = SmoothingStatus::not_applicable;
-  } else {
-    sm = smooth(mode, f.raw, f.corridor, [&space](Point a, Point b) { return space.sees(a, b); }, c.cost.weights());
-  }
+  AgentSpace::Smoothed sm = c.space.smooth(mode, o.path, o.corridor, c.cost.weights());
   r.smooth_us = base::us_since(t);
   if (sm.status == SmoothingStatus::not_applicable) {
-    mark_not_applicable(r, mode + " not applicable: " + c.rep_text + " has no corridor");
-  } else if (!disc_funnel.empty()) {
-    const double length = path_items_length(disc_funnel);
-    const bool ok = space.path_valid(disc_funnel);
-    finish_arc_row(r, std::move(disc_funnel), length, ok, c);
+    // The mode applies (smoothing_not_applicable decided that before the query): a found path without
+    // its corridor is the planner's failure, counted unsolved, never not_applicable (SPEC §3).
+    r.status = Status::error;
+    r.message = mode + ": " + c.rep_text + " gave no corridor for the path its search found";
+  } else if (!sm.arcs.empty()) {
+    const double length = path_items_length(sm.arcs);
+    const bool ok = c.space.path_valid(sm.arcs);
+    finish_arc_row(r, std::move(sm.arcs), length, ok, c);
   } else {
     finish_row(r, std::move(sm.path), c);
-    if (f.outside && !f.outside->valid) r.valid = false;  // the entry's own verdict beside the exact test
+    if (!o.valid) r.valid = false;  // the planner's own verdict beside the exact test
   }
   return r;
 }
@@ -217,14 +193,29 @@ std::vector<ResultRow> rows_for_every_smoothing(const ResultRow& row, const std:
   return out;
 }
 
-std::optional<std::string> not_applicable(const QueryContext& c) {
-  // Theta* needs edges that are segments: elsewhere the combination cannot run, whatever the query.
-  if (c.search == SearchMode::detour) {
-    if (c.caps.own_search) return std::nullopt;
-    return std::string("detour not applicable: ") + c.rep_text + " has no search of its own (recast has Detour's)";
+namespace {
+
+// What a search needs of a planner (docs/path-quality.md, docs/recast.md), and why its rows are
+// not_applicable without it: Theta* needs edges that are segments, Detour's query a search of the
+// planner's own; whatever the query.
+std::optional<std::string> search_refused(const QueryContext& c) {
+  switch (c.search) {
+    case SearchMode::astar: return std::nullopt;
+    case SearchMode::theta:
+    case SearchMode::lazy_theta:
+      if (c.caps.segment_edges) return std::nullopt;
+      return std::string(to_string(c.search)) + " not applicable: " + c.rep_text + "'s edges are not segments";
+    case SearchMode::detour:
+      if (c.caps.own_search) return std::nullopt;
+      return std::string(to_string(c.search)) + " not applicable: " + c.rep_text + " has no search of its own (recast has Detour's)";
   }
-  if (c.search != SearchMode::astar && !c.caps.segment_edges)
-    return std::string(to_string(c.search)) + " not applicable: " + c.rep_text + "'s edges are not segments";
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> not_applicable(const QueryContext& c) {
+  if (auto why = search_refused(c)) return why;
   return c.cost.not_applicable(c.caps, c.rep_text);
 }
 
@@ -273,40 +264,33 @@ PendingQuery start_query(const QueryContext& c, const QueryInput& in) {
     p.done = mark_inapplicable_smoothings(c, rows_for_every_smoothing(p.row, c.smoothings, Status::no_path, ""), p.identity);
     return p;
   }
+  const RequestOf r(c);
   Query q;
   q.start = in.start;
   q.goal = in.goal;
-  if (auto rows = locate(c, q, p.row)) {
+  if (auto rows = locate(c, r.request, q, p.row)) {
     p.done = mark_inapplicable_smoothings(c, std::move(*rows), p.identity);
     return p;
   }
-  p.found = search(c, q, p.row);
-  p.query = std::move(q);
+  p.outcome = plan(c, r.request, q, p.row);
   return p;
 }
 
 namespace {
 
-// finish_query's judging of what the search found: validity, quality, smoothing, one row per mode.
+// finish_query's judging of what the planner answered (its Outcome alone): validity, quality,
+// smoothing, one row per mode.
 std::vector<ResultRow> judge(const QueryContext& c, PendingQuery& p) {
   ResultRow& row = p.row;
-  const Found& f = p.found;
-  // SPEC §10: an entry plans for a point agent; a radius is not applicable.
-  if (f.outside && c.space.disc())
-    return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, c.rep_text + " plans for a point agent (no radius)");
-  if (f.outside && f.outside->error) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.outside->reason);
-  if (!f.error.empty()) return rows_for_every_smoothing(row, c.smoothings, Status::error, f.error);
-  if (!f.found) {
-    if (c.caps.may_miss && row.message.empty()) row.message = missed(c, p.query);
-    return rows_for_every_smoothing(row, c.smoothings, Status::no_path, row.message);
-  }
-  if (!f.arcs.empty()) return arc_rows(c, row, f.arcs);
-  row.raw_length = polyline_length(f.raw);
-  row.raw_valid = c.space.path_valid(f.raw) && (!f.outside || f.outside->valid);
-  if (f.outside && !f.outside->valid) row.message = f.outside->reason;
-  c.cost.fill_raw(row, f.raw);
+  const Outcome& o = p.outcome;
+  if (o.status != PlanStatus::found) return unanswered_rows(c, row, o);
+  if (!o.arcs.empty()) return arc_rows(c, row, o.arcs);
+  row.raw_length = polyline_length(o.path);
+  row.raw_valid = c.space.path_valid(o.path) && o.valid;
+  if (!o.valid) row.message = o.message;
+  c.cost.fill_raw(row, o.path);
   std::vector<ResultRow> out;
-  for (const auto& mode : c.smoothings) out.push_back(smooth_row(c, row, mode, f));
+  for (const auto& mode : c.smoothings) out.push_back(smooth_row(c, row, mode, o));
   return out;
 }
 

@@ -1,8 +1,9 @@
 // The path of one query, as one straight pipeline (docs/architecture.md#one-query):
-//   locate(ctx) -> search(ctx) -> smooth(ctx) -> rows(ctx)
+//   locate(ctx) -> plan(ctx) -> judge: smooth(ctx) -> rows(ctx)
 // Each stage asks the query context: the agent and its space (validity, segment test), the cost
-// model (heuristic scale, cost columns, not_applicable) and the search; none branches on a flag of
-// its own or on a representation's name.
+// model (heuristic scale, cost columns, not_applicable), the planner (search/planner.hpp) and its
+// declared capabilities; the judge reads only the planner's Outcome. None branches on the kind of
+// planner or on a representation's name.
 #pragma once
 #include <optional>
 #include <string>
@@ -16,7 +17,7 @@
 #include "harness/run/description.hpp"
 #include "harness/run/traces.hpp"
 #include "geometry/radius_validity.hpp"
-#include "search/any_representation.hpp"
+#include "search/planner.hpp"
 
 namespace navbench {
 
@@ -52,18 +53,18 @@ struct QueryContext {
   const std::string& rep_text;
   const Heuristic& heuristic;
   const std::vector<std::string>& smoothings;
-  // The built representation: with `ws` it is only read (one workspace per thread). Null only for
-  // the rows of a representation that was not built (identity_row, rows_for_every_smoothing).
-  AnyRepresentation* rep = nullptr;
-  // A*, or Theta* / Lazy Theta* where the representation's edges are segments (caps.segment_edges;
-  // elsewhere the rows are not_applicable).
+  // The built planner (search/planner.hpp): only read, with `ws` one workspace per thread. Null only
+  // for the rows of a representation that was not built (identity_row, rows_for_every_smoothing).
+  const Planner* rep = nullptr;
+  // A*, or Theta* / Lazy Theta* where the representation's edges are segments (caps.segment_edges),
+  // or Detour's query (caps.own_search); elsewhere the rows are not_applicable.
   SearchMode search = SearchMode::astar;
-  Capabilities caps = {};
+  Capabilities caps = {};  // what the planner declares (its registry entry)
   bool keep_paths = false;
-  SearchWorkspace* ws = nullptr;
+  Workspace* ws = nullptr;  // made by rep->workspace(); nullptr: the planner's own (one thread)
   // The query's search trace (harness/run/traces.hpp; docs/traces.md), nullptr for none: a traced
   // query runs on a copy of its pass's context with this set; the caller finishes the trace.
-  QueryTrace* trace = nullptr;
+  SearchObserver* trace = nullptr;
 };
 
 // The columns a query's rows share whatever happens to it (map, query, configuration).
@@ -82,29 +83,17 @@ std::optional<std::string> not_applicable(const QueryContext& ctx);
 // through its own corridor) and a planner from outside's paths come without. nullopt when it applies.
 std::optional<std::string> smoothing_not_applicable(const QueryContext& ctx, const std::string& mode);
 
-// What the search found: a polyline (and the representation's corridor), or for a disc on the
-// tangent graph a taut path with arcs.
-struct Found {
-  bool found = false;
-  Polyline raw;
-  std::vector<PathItem> arcs;
-  std::optional<Corridor> corridor;
-  std::string error;  // the representation's own search failed (Detour's node pool ran out): the rows' message
-  // A planner from outside (harness/gppc, SPEC §10): its own GetPath time, its error or verdict.
-  std::optional<OutsideAnswer> outside;
-};
-// A query between its timed stages (locate, search, the path: start_query) and its judging
-// (validity, quality, smoothing, the rows: finish_query), so that a block of queries can be timed
-// back to back before any is judged, as a planner from outside answers its batch (`--batch`,
-// docs/command-line.md). `done`: the rows when the query ended before the search. Both stages
-// mark the rows of a smoothing mode that cannot apply (smoothing_not_applicable) not_applicable,
-// whatever the search found; when no mode applies, the query ends before locating.
+// A query between its timed stages (locate, plan: start_query) and its judging (validity, quality,
+// smoothing, the rows: finish_query), so that a block of queries can be timed back to back before
+// any is judged, as a planner from outside answers its batch (`--batch`, docs/command-line.md).
+// `done`: the rows when the query ended before planning. Both stages mark the rows of a smoothing
+// mode that cannot apply (smoothing_not_applicable) not_applicable, whatever the planner answered;
+// when no mode applies, the query ends before locating.
 struct PendingQuery {
   ResultRow row;
   ResultRow identity;  // the row before locate: the row of a mode that cannot apply, whatever was found
   std::optional<std::vector<ResultRow>> done;
-  Found found;
-  Query query;  // as located: a may-miss representation's reason for a missed path reads it
+  Outcome outcome;     // the planner's answer, all the judge reads
 };
 PendingQuery start_query(const QueryContext& ctx, const QueryInput& in);
 std::vector<ResultRow> finish_query(const QueryContext& ctx, PendingQuery&& p);
@@ -122,7 +111,7 @@ void repeat_for_medians(QueryContext ctx, const QueryInput& in, int reps, std::v
 
 // The (start, goal) of queries[from, to) in the order a pass asks its searches: each query `reps`
 // times in a row (a query's repetitions follow its first run). A planner from outside is told them
-// ahead (AnswersAhead), so that its repetitions and threads are batched like its first pass.
+// ahead (the facet AnswersAhead), so that its repetitions and threads are batched like its first pass.
 std::vector<std::pair<Point, Point>> asked(const std::vector<QueryInput>& queries, std::size_t from, std::size_t to, int reps);
 
 }  // namespace navbench

@@ -19,7 +19,6 @@
 #include "harness/run/metadata.hpp"
 #include "harness/run/parallel.hpp"
 #include "harness/run/timed_build.hpp"
-#include "search/outside_planner.hpp"
 #include "base/timing.hpp"
 #include "search/workspace.hpp"
 
@@ -57,7 +56,7 @@ void rows_not_built(const AgentMap& am, const RepresentationSpec& spec, const Un
 // the block's queries back to back (start_query), then judges them (finish_query); with reps > 1
 // each stage's time becomes the median of the repetitions. The rows are the unbatched run's,
 // timing columns aside.
-void batched(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt, AnyRepresentation& rep, SearchMode sm,
+void batched(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt, const Planner& rep, SearchMode sm,
              const Heuristic& h, const std::function<void(const ResultRow&)>& sink) {
   const MapContext mc = map_context(am.map(), am.prepared().selection.convention);
   QueryContext ctx{.map = mc, .space = am.space(), .cost = am.cost(), .rep_text = spec.text, .heuristic = h,
@@ -97,12 +96,12 @@ void batched(const AgentMap& am, const RepresentationSpec& spec, const UnitOptio
 // entry process ahead (docs/outside-planners.md#4-what-is-measured-and-how), as one thread's are.
 // answer(query, search, heuristic, workspace) -> the query's rows.
 template <class Answer>
-void answer_threaded(AnyRepresentation& rep, const std::vector<QueryInput>& queries,
+void answer_threaded(const Planner& rep, const std::vector<QueryInput>& queries,
                      const std::vector<std::pair<SearchMode, const Heuristic*>>& passes, std::size_t threads, int reps,
                      const Answer& answer, const std::function<void(const ResultRow&)>& sink) {
-  std::vector<std::unique_ptr<SearchWorkspace>> ws;
-  for (std::size_t t = 0; t < threads; ++t) ws.push_back(rep.new_workspace());
-  auto* ahead = dynamic_cast<AnswersAhead*>(&rep);
+  std::vector<std::unique_ptr<Workspace>> ws;
+  for (std::size_t t = 0; t < threads; ++t) ws.push_back(rep.workspace());
+  const AnswersAhead* ahead = rep.facets().ahead;
   const std::size_t block = 256 * threads;
   std::vector<std::vector<ResultRow>> out;
   for (const auto& pass : passes)  // (no structured binding: the worker lambda captures them)
@@ -130,8 +129,15 @@ void answer_threaded(AnyRepresentation& rep, const std::vector<QueryInput>& quer
 
 }  // namespace
 
+UnrunRow unrun_row(const Map& m, const std::string& convention, const Agent& agent, const RepresentationSpec& spec,
+                   const std::string& reason, const std::string& message) {
+  return {.map = m.name, .collection = m.collection, .representation = spec.text, .convention = convention,
+          .reason = reason, .message = message, .radius = agent.column(), .terrain = m.terrain};
+}
+
 std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt,
-                                 const std::function<void(const ResultRow&)>& sink) {
+                                 const std::function<void(const ResultRow&)>& sink,
+                                 const std::function<void(const UnrunRow&)>& unrun) {
   if (auto why = am.cost().not_applicable(spec.caps(), spec.text)) {
     // docs/terrain.md: a representation that assumes one cost everywhere answers not_applicable on
     // a weighted map, every query of every pass, and is not built (no build row).
@@ -146,16 +152,18 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
   }
   if (!built.rep) {
     std::cerr << "navbench: skipping " << spec.text << " on " << am.map().name << ": " << built.unsupported << '\n';
+    if (unrun)
+      unrun(unrun_row(am.map(), am.prepared().selection.convention, am.agent(), spec, built.capped ? "cap" : "kind", built.unsupported));
     return std::nullopt;
   }
   am.cost().fill_build(built.row, am.has_optimum());
-  AnyRepresentation& rep = *built.rep;
+  Planner& rep = *built.rep;
   const int reps = std::max(1, opt.repetitions);
   const MapContext mc = map_context(am.map(), am.prepared().selection.convention);
   // --trace N (harness/run/traces.hpp): the queries traced, by their position in am.queries().
   UnitTraces traces(opt, am.queries().size());
   // One query's rows; with reps > 1 each stage's time is the median of the repetitions.
-  auto answer = [&](const QueryInput& qi, SearchMode sm, const Heuristic& h, SearchWorkspace* ws) {
+  auto answer = [&](const QueryInput& qi, SearchMode sm, const Heuristic& h, Workspace* ws) {
     QueryContext ctx{.map = mc, .space = am.space(), .cost = am.cost(), .rep_text = spec.text, .heuristic = h,
                      .smoothings = opt.smoothings, .rep = &rep, .search = sm, .caps = spec.caps(), .keep_paths = opt.paths, .ws = ws};
     std::unique_ptr<TraceWriter> trace;
@@ -185,7 +193,7 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
   const auto& queries = am.queries();
   const std::size_t threads = std::size_t(std::max(1, opt.threads));
   if (threads == 1) {
-    auto* ahead = dynamic_cast<AnswersAhead*>(&rep);
+    const AnswersAhead* ahead = rep.facets().ahead;
     for (const auto& [sm, h] : passes) {
       // a planner from outside answers them ahead, in batches, its repetitions among them
       if (ahead) ahead->expect_queries(asked(queries, 0, queries.size(), reps), nullptr);
@@ -263,7 +271,7 @@ int answer_maps(const RunConfig& cfg, const std::vector<PreparedMap>& maps, bool
           writer.write(r);
         };
         const auto t0 = base::Clock::now();
-        if (auto b = run_unit(am, spec, unit, sink)) {
+        if (auto b = run_unit(am, spec, unit, sink, [&](const UnrunRow& u) { writer.write(u); })) {
           writer.write(*b);
           note_throughput(cfg, am, spec, *b, t0);
         }

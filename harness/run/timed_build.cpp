@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include "base/timing.hpp"
-#include "search/outside_planner.hpp"
 
 namespace navbench {
 namespace {
@@ -19,10 +18,11 @@ TimedBuild timed(const Map& m, const RepresentationSpec& spec, Params& params, b
   } catch (const UnsupportedMap& u) {
     b.unsupported = u.what();
     b.failed = dynamic_cast<const BuildFailed*>(&u) != nullptr;
+    b.capped = dynamic_cast<const DeclaredCap*>(&u) != nullptr;
     return b;
   }
   b.row.build_ms = base::ms_since(t0);
-  b.rep->prepare();  // search memory, untimed (search/any_representation.hpp)
+  b.rep->prepare();  // search memory, untimed (search/planner.hpp)
   b.row.map = m.name;
   b.row.representation = spec.text;
   b.row.params = spec.build_params(params, shrunk);  // erode=... first on a shrunk map's build
@@ -34,16 +34,16 @@ TimedBuild timed(const Map& m, const RepresentationSpec& spec, Params& params, b
 
 }  // namespace
 
-void record_sizes(BuildRow& b, const AnyRepresentation& rep) {
-  const BuildStats st = rep.stats();
+void record_sizes(BuildRow& b, const Planner& rep) {
+  const BuildStats st = rep.figures().stats;
   b.vertices = st.vertices;
   b.edges = st.edges;
   b.memory_bytes = st.memory_bytes;
   record_outside(b, rep);
 }
 
-void record_outside(BuildRow& b, const AnyRepresentation& rep) {
-  if (const auto o = rep.outside_build()) {
+void record_outside(BuildRow& b, const Planner& rep) {
+  if (const auto o = rep.figures().measured) {
     b.preprocess_ms = o->preprocess_ms;
     b.prepare_ms = o->prepare_ms;
     b.stored_bytes = o->stored_bytes;

@@ -13,9 +13,10 @@
 namespace navbench {
 
 struct TimedBuild {
-  std::unique_ptr<AnyRepresentation> rep;  // null when the representation does not support the map
+  std::unique_ptr<Planner> rep;  // null when the representation does not support the map
   std::string unsupported;                 // UnsupportedMap's message then
   bool failed = false;                     // the build died (BuildFailed): the queries are error rows
+  bool capped = false;                     // beyond a limit it declares (DeclaredCap), not a kind it refuses
   BuildRow row;                            // map, representation, canonical params, build_ms, sizes, radius
 };
 
@@ -28,10 +29,11 @@ TimedBuild build_timed(const AgentSpace& space, const RepresentationSpec& spec);
 // `spec` built on m as it is (changing maps, the viewer's point agent): no `radius`.
 TimedBuild build_timed(const Map& m, const RepresentationSpec& spec);
 
-// The build row's size columns (vertices, edges, memory_bytes), read from the structure.
-void record_sizes(BuildRow& b, const AnyRepresentation& rep);
-// A planner from outside's columns (the group `entry`), read from it; nothing for navbench's own.
-// run_unit reads them again after the queries, as the entry's peak memory grows while it answers.
-void record_outside(BuildRow& b, const AnyRepresentation& rep);
+// The build row's size columns (vertices, edges, memory_bytes), read from the structure, and the
+// columns of a planner that measures its own build (the group `entry`).
+void record_sizes(BuildRow& b, const Planner& rep);
+// The columns of a planner that measures its own build (the group `entry`); nothing for others.
+// run_unit reads them again after the queries, as an entry's peak memory grows while it answers.
+void record_outside(BuildRow& b, const Planner& rep);
 
 }  // namespace navbench

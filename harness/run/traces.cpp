@@ -60,12 +60,11 @@ std::size_t type_index(const char* t) {
 
 }  // namespace
 
-TraceWriter::TraceWriter(const std::filesystem::path& file, const AnyRepresentation& rep, TraceInfo info,
-                         std::size_t cap_bytes)
-    : rep_(rep), info_(std::move(info)), cap_(cap_bytes) {
+TraceWriter::TraceWriter(const std::filesystem::path& file, const Planner& rep, TraceInfo info, std::size_t cap_bytes)
+    : graph_(rep.facets().graph), drawing_(rep.facets().drawing), info_(std::move(info)), cap_(cap_bytes) {
   out_ = std::fopen(file.string().c_str(), "wb");
   if (!out_) throw std::runtime_error("cannot write trace file " + file.string());
-  n_ = rep.graph_vertices();
+  n_ = graph_ ? graph_->vertices() : 0;
   std::string h = "{\"version\":\"1.4.0\",\"views\":";
   h += kViews;
   h += R"(,"pivot":{"x":"${{ $.x }}","y":"${{ $.y }}","scale":1},"events":[)";
@@ -79,7 +78,7 @@ void TraceWriter::write_structure() {
   write(R"({"type":"structure","id":"structure","segments":[)");
   buf_.clear();
   std::string one;
-  rep_.visit_structure([&](const Segment& s) {
+  if (drawing_) drawing_->visit_structure([&](const Segment& s) {
     ++structure_total_;
     if (structure_cut_) return;  // counted, not written
     one.assign(structure_drawn_ ? "," : "");
@@ -124,7 +123,7 @@ void TraceWriter::write(const std::string& s) {
 Point TraceWriter::point(Vertex v) const {
   if (v == Vertex(n_)) return info_.start;
   if (v == Vertex(n_ + 1)) return info_.goal;
-  return rep_.vertex_point(v);
+  return graph_ ? graph_->point(v) : Point{};
 }
 
 std::size_t TraceWriter::count(const std::string& type) const { return counts_[type_index(type.c_str())]; }
@@ -138,7 +137,7 @@ void TraceWriter::table_answer(double cost, std::size_t steps) {
   table_ = true;
   cost_ = cost;
   table_steps_ = steps;
-  n_ = rep_.graph_vertices();
+  n_ = graph_ ? graph_->vertices() : 0;
   event("source", Vertex(n_), Vertex(n_), 0.0, 0.0);
 }
 
@@ -166,7 +165,7 @@ void TraceWriter::event(const char* type, Vertex v, Vertex p, double g, double f
   num(buf_, q.x);
   buf_ += ",\"y\":";
   num(buf_, q.y);
-  if (v < Vertex(n_) && rep_.vertex_outline(v, outline_)) {
+  if (v < Vertex(n_) && graph_ && graph_->outline(v, outline_)) {
     buf_ += ",\"points\":[";
     for (std::size_t i = 0; i < outline_.size(); ++i) {
       if (i) buf_ += ',';
@@ -310,13 +309,13 @@ void UnitTraces::finish(TraceWriter& t, const TraceInfo& info, const std::filesy
 
 namespace navbench {
 
-TraceRecorder::TraceRecorder(const AnyRepresentation& rep, Point start, Point goal, std::size_t max_expanded)
-    : rep_(rep), start_(start), goal_(goal), max_(max_expanded), n_(rep.graph_vertices()) {}
+TraceRecorder::TraceRecorder(const Planner& rep, Point start, Point goal, std::size_t max_expanded)
+    : graph_(rep.facets().graph), start_(start), goal_(goal), max_(max_expanded), n_(graph_ ? graph_->vertices() : 0) {}
 
 Point TraceRecorder::point(Vertex v) const {
   if (v == Vertex(n_)) return start_;
   if (v == Vertex(n_ + 1)) return goal_;
-  return rep_.vertex_point(v);
+  return graph_ ? graph_->point(v) : Point{};
 }
 
 void TraceRecorder::expand(Vertex v, Vertex p, double, double f) {

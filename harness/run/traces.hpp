@@ -17,7 +17,7 @@
 #include "geometry/point.hpp"
 #include "harness/results/results.hpp"
 #include "harness/run/description.hpp"
-#include "search/any_representation.hpp"
+#include "search/planner.hpp"
 #include "search/observer.hpp"
 
 namespace navbench {
@@ -33,22 +33,16 @@ struct TraceInfo {
   std::optional<double> radius;
 };
 
-// An observer of one query that also takes the path the pipeline makes of the search's answer
-// (harness/run/pipeline.cpp): the trace file's writer and the viewer's recorder.
-class QueryTrace : public SearchObserver {
- public:
-  // The search's polyline (the row's path before smoothing), when one was found.
-  virtual void path(const Polyline&) {}
-};
-
 // The observer that writes one trace file. Events go to the file as they come; the file is
 // complete after finish().
-class TraceWriter final : public QueryTrace {
+class TraceWriter final : public SearchObserver {
  public:
   // Opens `file` (throws std::runtime_error when it cannot) and writes the header: version, views
   // (posthoc's 2D renderer: a vertex as a disc or its cell's outline, the end event's path, the
-  // structure's segments), pivot; then the structure layer (write_structure).
-  TraceWriter(const std::filesystem::path& file, const AnyRepresentation& rep, TraceInfo info,
+  // structure's segments), pivot; then the structure layer (write_structure). The planner's facets
+  // give the vertices' points (GraphView) and the structure (Drawing); a planner without them
+  // (an entry) gives an empty structure layer.
+  TraceWriter(const std::filesystem::path& file, const Planner& rep, TraceInfo info,
               std::size_t cap_bytes = kDefaultTraceCapBytes);
   ~TraceWriter() override;
   TraceWriter(const TraceWriter&) = delete;
@@ -74,7 +68,7 @@ class TraceWriter final : public QueryTrace {
   std::size_t structure_drawn() const { return structure_drawn_; }
 
  private:
-  // The first event, "structure": the representation's drawing (AnyRepresentation::visit_structure)
+  // The first event, "structure": the planner's drawing (its facet Drawing)
   // as a flat list of segment ends, streamed; it takes at most half the cap (the search's events
   // keep the rest) and, cut there, is followed by a note saying how much it left out.
   void write_structure();
@@ -83,7 +77,8 @@ class TraceWriter final : public QueryTrace {
   void write(const std::string& s);  // counted against the cap by the caller
 
   std::FILE* out_ = nullptr;
-  const AnyRepresentation& rep_;
+  const GraphView* graph_;   // null: the planner has no graph
+  const Drawing* drawing_;   // null: nothing to draw
   TraceInfo info_;
   std::size_t cap_, bytes_ = 0, n_ = 0;
   bool truncated_ = false, first_ = true, searched_ = false, table_ = false, finished_ = false;
@@ -103,9 +98,9 @@ class TraceWriter final : public QueryTrace {
 // parent change: the vertex was reached (generated or updated) while `u` was being expanded, but
 // its parent is not `u` (Theta*: u's parent, seen along a straight segment; Lazy Theta*: the parent
 // it assumed then and kept when expanded). A*'s parents are never shortcuts.
-class TraceRecorder final : public QueryTrace {
+class TraceRecorder final : public SearchObserver {
  public:
-  TraceRecorder(const AnyRepresentation& rep, Point start, Point goal, std::size_t max_expanded = 200000);
+  TraceRecorder(const Planner& rep, Point start, Point goal, std::size_t max_expanded = 200000);
   void source(Vertex v, std::size_t n, double) override {
     n_ = n;
     current_ = v;
@@ -133,7 +128,7 @@ class TraceRecorder final : public QueryTrace {
   };
   void reached(Vertex v, Vertex p) { state_[v] = {kOpen, current_, p}; }
   Point point(Vertex v) const;
-  const AnyRepresentation& rep_;
+  const GraphView* graph_;  // null: the planner has no graph
   Point start_, goal_;
   std::size_t max_, n_ = 0, expansions_ = 0, generated_ = 0, table_steps_ = 0;
   std::string answered_ = "none";

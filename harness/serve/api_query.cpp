@@ -101,14 +101,14 @@ std::optional<double> exact_optimum_of(MapCache& maps, MapEntry& e, const FreeSp
     std::lock_guard lock(po->m);
     return exact_optimum(*po->rep, free, s, g);
   }
-  return ask_built(maps, e, reference_representation(), [&](AnyRepresentation& vis) { return exact_optimum(vis, free, s, g); });
+  return ask_built(maps, e, reference_representation(), [&](const Planner& vis) { return exact_optimum(vis, free, s, g); });
 }
 
 // docs/terrain.md: octile_optimal_cost from the oracle service, over the registry's grid8-optimal
 // entry that takes weights; its build is shared with the user's.
 std::optional<double> octile_cost_of(MapCache& maps, MapEntry& e, const FreeSpace& free, const CostModel& cost, Point s, Point g) {
   if (!free.point_free(s) || !free.point_free(g)) return std::nullopt;
-  return ask_built(maps, e, octile_entry(), [&](AnyRepresentation& grid8) { return octile_cost(grid8, free, cost, s, g); });
+  return ask_built(maps, e, octile_entry(), [&](const Planner& grid8) { return octile_cost(grid8, free, cost, s, g); });
 }
 
 // docs/terrain.md: optimal_cost from the oracle service's reference_cost, over a reference made once

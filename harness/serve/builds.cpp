@@ -41,7 +41,7 @@ UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange
   // answer equals `navbench run` on the edited map. New weights: only representations declaring
   // weights_in_place follow them in place (the grids point their graph at the map's weights); the
   // others' updates know cells only.
-  out.in_place = !b.rep->update_is_approximate() && (!weights_changed || b.spec.caps().weights_in_place) &&
+  out.in_place = !b.spec.caps().update_approximate && (!weights_changed || b.spec.caps().weights_in_place) &&
                  b.rep->update(m, changed);
   out.update_us = base::us_since(t0);  // the update, or the failed attempt
   if (out.in_place) {
@@ -65,10 +65,11 @@ UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange
   return out;
 }
 
-std::string structure_bytes(AnyRepresentation& rep) {
+std::string structure_bytes(const Planner& rep) {
   static_assert(std::endian::native == std::endian::little, "the page reads little-endian float32");
   std::string bytes;
-  rep.visit_structure([&bytes](const Segment& s) {
+  const Drawing* drawing = rep.facets().drawing;
+  if (drawing) drawing->visit_structure([&bytes](const Segment& s) {
     const float v[4] = {float(s.a.x), float(s.a.y), float(s.b.x), float(s.b.y)};
     bytes.append(reinterpret_cast<const char*>(v), sizeof v);
   });

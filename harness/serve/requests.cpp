@@ -109,7 +109,7 @@ void set_outside_planners(std::vector<RepresentationSpec> specs) { outside_list(
 const std::vector<RepresentationSpec>& outside_planners() { return outside_list(); }
 
 std::vector<RepresentationSpec> request_reps(const std::string& text) {
-  if (text.find("gppc") == std::string::npos) return parse_rep_option(text);
+  if (!names_outside_planner(text)) return parse_rep_option(text);
   for (const RepresentationSpec& s : outside_list())
     if (s.text == text) return {s};
   std::string names;

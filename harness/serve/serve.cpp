@@ -89,7 +89,7 @@ bool offer_outside_planners(const ServeArgs& o) {
   try {
     for (const std::string& text : o.reps)
       for (RepresentationSpec& s : parse_rep_option(text)) {
-        if (s.name() != "gppc")
+        if (!s.caps().outside)
           throw std::invalid_argument("--rep takes planners from outside (gppc:...): navbench's own '" + s.text + "' is on the page already");
         specs.push_back(std::move(s));
       }

@@ -68,7 +68,7 @@ struct HttpError : std::runtime_error {
 
 struct BuiltRep {
   std::mutex m;  // query-time state (the A* workspace) is not thread-safe; also guards `structure`
-  std::unique_ptr<AnyRepresentation> rep;  // null when the representation does not support the map
+  std::unique_ptr<Planner> rep;  // null when the representation does not support the map
   std::string unsupported;                 // UnsupportedMap's message then
   BuildRow build;
   std::optional<std::string> structure;    // float32 x1 y1 x2 y2 ... (little-endian), on first request
@@ -92,7 +92,7 @@ struct UpdateOutcome {
 UpdateOutcome update_rep(BuiltRep& b, const Map& m, const std::vector<CellChange>& changed, bool weights_changed = false);
 
 // The structure of a representation (`navbench structure`) as little-endian float32 x1 y1 x2 y2.
-std::string structure_bytes(AnyRepresentation& rep);
+std::string structure_bytes(const Planner& rep);
 
 // A disc agent's build of `spec` in its space, by the same timed build (the tangent graph, or the
 // map shrunk by R); UnsupportedMap gives a BuiltRep without `rep`. Never updated after an edit:
@@ -148,7 +148,7 @@ class BackgroundBuilds {
 struct PlainOptimum {
   std::uint64_t version = 0;  // the map's version it was made on (kept while the cells stay the same)
   Map map;  // the copy (the build keeps a pointer to it)
-  std::unique_ptr<AnyRepresentation> rep;
+  std::unique_ptr<Planner> rep;
   std::mutex m;  // one search at a time
 };
 

@@ -56,13 +56,18 @@ std::vector<RepresentationSpec> expand_reps(const json& j, std::vector<std::vect
       }
       continue;
     }
-    if (!r.is_object() || !r.contains("name") || !r["name"].is_string())
-      throw std::invalid_argument("sweep config: a representation is a string or {\"name\": ..., \"params\": {...}}");
+    // {"every": true}: every registered representation that does not declare itself opt-in (a costly
+    // build: RepresentationEntry::opt_in), with its defaults and the item's searches and skip_maps.
+    const bool every = r.is_object() && r.contains("every");
+    if (every && !(r["every"].is_boolean() && r["every"].get<bool>()))
+      throw std::invalid_argument("sweep config: \"every\" is true (every registered representation not declared opt-in)");
+    if (!r.is_object() || (!every && (!r.contains("name") || !r["name"].is_string())) || (every && (r.contains("name") || r.contains("params"))))
+      throw std::invalid_argument("sweep config: a representation is a string, {\"name\": ..., \"params\": {...}} or {\"every\": true}");
     for (auto it = r.begin(); it != r.end(); ++it)
-      if (it.key() != "name" && it.key() != "params" && it.key() != "searches" && it.key() != "skip_maps")
+      if (it.key() != "name" && it.key() != "params" && it.key() != "searches" && it.key() != "skip_maps" && it.key() != "every")
         throw std::invalid_argument("sweep config: unknown key '" + it.key() +
-                                    "' in a representation (name, params, searches, skip_maps)");
-    const std::string name = r["name"];
+                                    "' in a representation (name, params, searches, skip_maps, every)");
+    const std::string name = every ? std::string("every") : r["name"].get<std::string>();
     // Its own searches, replacing the run's (e.g. recast's Detour query, which no other has).
     std::vector<SearchMode> searches;
     if (r.contains("searches")) {
@@ -91,8 +96,15 @@ std::vector<RepresentationSpec> expand_reps(const json& j, std::vector<std::vect
           throw std::invalid_argument("sweep config: the parameter grid of " + name + " has over 10000 combinations");
       }
     }
-    for (const auto& c : combos)
-      for (auto& s : parse_rep_option(c.empty() ? name : name + ":" + c)) {
+    std::vector<std::string> texts;
+    if (every) {
+      for (const RepresentationEntry& e : representations())
+        if (!e.opt_in) texts.push_back(e.name);
+    } else {
+      for (const auto& c : combos) texts.push_back(c.empty() ? name : name + ":" + c);
+    }
+    for (const auto& text : texts)
+      for (auto& s : parse_rep_option(text)) {
         s.searches = searches;
         out.push_back(s);
         if (skip) skip->push_back(skipped);

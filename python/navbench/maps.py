@@ -304,9 +304,6 @@ def read_map(path: str):
 # a run's meta.json names its maps relative to where navbench ran, usually there.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAP_SUFFIXES = (".map", ".wkt", ".mesh", ".yaml", ".yml", ".png", ".pgm")
-# The representations with one vertex per free cell (centre lattice): a map without its file
-# takes its free cells from their build rows.
-CELL_VERTEX_REPS = ("grid8", "grid4", "grid8 (centre lattice)", "grid4 (centre lattice)")
 
 
 def find_map_files(meta: dict, extra: list) -> dict:
@@ -385,10 +382,13 @@ def map_size(path: str) -> dict:
 
 
 def grid_vertices(build) -> dict:
-    """map -> vertices of its first centre-lattice grid build row (one vertex per free cell)."""
-    if build is None or not len(build) or "vertices" not in build.columns:
+    """map -> vertices of its first build row on the centre lattice (a representation with the
+    parameter lattice built with lattice=center, as its build row's params say: one vertex per free
+    cell)."""
+    if build is None or not len(build) or "vertices" not in build.columns or "params" not in build.columns:
         return {}
-    g = build[build["representation"].astype(str).isin(CELL_VERTEX_REPS) & build["vertices"].notna()]
+    centre = build["params"].astype(str).map(lambda p: "lattice=center" in p.split(","))
+    g = build[centre & build["vertices"].notna()]
     return {str(k): float(v) for k, v in g.groupby(g["map"].astype(str), sort=False)["vertices"].first().items()}
 
 

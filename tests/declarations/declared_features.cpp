@@ -1,5 +1,5 @@
 // Compiled, never run, by tests/CMakeLists.txt (ctest -R Declaration): make_entry's per-model check
-// (harness/registry/make_entry.hpp) against a representation whose declaration is right
+// (search/make_entry.hpp) against a representation whose declaration is right
 // (NAVBENCH_DECLARATION unset: it must compile) or wrong in one way (it must fail to compile, with
 // the check's own message, so the test cannot pass for another reason):
 //   1  declares update_in_place, but update() has a typo in its signature (the changes by
@@ -9,9 +9,9 @@
 //   3  reads a parameter it does not declare (a typo in the key: "link" for "links");
 //   4  declares may_miss (it may miss a path that exists) without miss_reason(), the reason a
 //      missed path's row carries.
-#include "harness/registry/make_entry.hpp"
+#include "search/make_entry.hpp"
 
-#include "docs/example/tile_graph.hpp"
+#include "docs/example/tiles/tiles.hpp"
 
 namespace navbench::declaration_test {
 

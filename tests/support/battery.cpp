@@ -2,8 +2,7 @@
 
 #include <cctype>
 
-#include "docs/example/tile_graph.hpp"
-#include "harness/registry/make_entry.hpp"
+#include "harness/registry/registry.hpp"
 
 namespace navbench {
 void PrintTo(const RepresentationEntry& e, std::ostream* os) { *os << e.name; }
@@ -16,8 +15,9 @@ using navbench::RepresentationEntry;
 namespace {
 
 std::vector<RepresentationEntry> make_entries() {
+  // Every listed entry the program links: the test programs link the docs' example folder
+  // (docs/example/tiles, added at configure time by tests/CMakeLists.txt) beside the real ones.
   std::vector<RepresentationEntry> out = navbench::representations();
-  out.push_back(navbench::make_entry<navbench::example::Tiles>("tiles", "docs example: 4-connected CSR tile graph"));
   // Registered representations with parameters that change their structure.
   // ("subgoal" itself is the all-pairs table on these small maps, levels=16 on large ones.)
   for (const char* spec : {"subgoal:levels=1", "subgoal:levels=2", "subgoal:levels=16", "subgoal:ch=1", "subgoal:labels=1", "navmesh-tiles:tile=3",

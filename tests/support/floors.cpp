@@ -2,6 +2,8 @@
 
 #include <gtest/gtest-spi.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <utility>
 
@@ -47,6 +49,10 @@ PathCount::PathCount(const RepresentationEntry& e, const Floors& floors, std::st
 
 PathCount::~PathCount() {
   const std::size_t floor = every_ ? found_ + missed_ : least_;
+  // How a floor is measured (docs/testing.md#floors): each count printed, with the floor it is held to.
+  if (const char* v = std::getenv("NAVBENCH_FLOOR_COUNTS"); v && *v && std::string(v) != "0")
+    std::printf("floor count: %s on %s: %zu of %zu paths (floor %zu)\n", e_.name.c_str(), map_.c_str(), found_,
+                found_ + missed_, floor);
   EXPECT_GE(found_, floor) << e_.name << " found " << found_ << " of the " << found_ + missed_ << " paths on " << map_
                            << ", fewer than its floor " << floor << " (a miss: " << first_miss_ << ")";
 }
@@ -71,49 +77,39 @@ bool PathCount::found(bool ok, const std::string& what) {
   return false;
 }
 
+Floors declared_floors(const std::string& battery) {
+  Floors out;
+  for (const navbench::RepresentationEntry& e : navbench::representations())
+    for (const navbench::Floor& f : e.floors)
+      if (battery == f.battery) {
+        const std::string variant = f.variant;
+        out.push_back({variant.empty() ? e.name : e.name + ":" + variant, f.map, f.least, f.skip});
+      }
+  return out;
+}
+
 namespace {
 
-// grid8 behind the interface, with every query point unreached.
-class FindsNothing : public navbench::AnyRepresentation {
+// grid8 behind the interface, with every query point unreached: every locate a no_path with its
+// reason, as a planner that may miss a path says it (and Detour-like searches the same).
+class FindsNothing : public navbench::Planner {
  public:
-  explicit FindsNothing(std::unique_ptr<AnyRepresentation> r) : r_(std::move(r)) {}
-  bool locate(navbench::Query&) const override { return false; }
-  std::string miss_reason(const navbench::Query&) const override { return "the stub reaches no point"; }
-  double search(navbench::Query& q, const navbench::Heuristic& h, navbench::SearchStats& s, navbench::SearchObserver* o) override {
-    return r_->search(q, h, s, o);
-  }
-  double search(navbench::Query& q, const navbench::Heuristic& h, navbench::SearchStats& s, navbench::SearchWorkspace& ws,
-                navbench::SearchObserver* o) const override {
-    return std::as_const(*r_).search(q, h, s, ws, o);
-  }
-  double search_any_angle(navbench::Query& q, const navbench::Heuristic& h, navbench::SearchMode m, navbench::VisibleFn v,
-                          navbench::SearchStats& s, navbench::Polyline& p, navbench::SearchObserver* o) override {
-    return r_->search_any_angle(q, h, m, std::move(v), s, p, o);
-  }
-  double search_any_angle(navbench::Query& q, const navbench::Heuristic& h, navbench::SearchMode m, navbench::VisibleFn v,
-                          navbench::SearchStats& s, navbench::Polyline& p, navbench::SearchWorkspace& ws,
-                          navbench::SearchObserver* o) const override {
-    return std::as_const(*r_).search_any_angle(q, h, m, std::move(v), s, p, ws, o);
-  }
-  std::size_t graph_vertices() const override { return r_->graph_vertices(); }
-  navbench::Point vertex_point(navbench::Vertex v) const override { return r_->vertex_point(v); }
-  bool vertex_outline(navbench::Vertex v, std::vector<navbench::Point>& out) const override { return r_->vertex_outline(v, out); }
-  std::unique_ptr<navbench::SearchWorkspace> new_workspace() const override { return r_->new_workspace(); }
-  navbench::Polyline polyline(const navbench::Query& q) const override { return r_->polyline(q); }
-  std::optional<navbench::Corridor> corridor(const navbench::Query& q) const override { return r_->corridor(q); }
-  navbench::BuildStats stats() const override { return r_->stats(); }
-  std::size_t workspace_bytes() const override { return r_->workspace_bytes(); }
+  explicit FindsNothing(std::unique_ptr<Planner> r) : r_(std::move(r)) {}
   void prepare() override { r_->prepare(); }
-  bool update(const navbench::Map& m, const std::vector<navbench::CellChange>& c) override { return r_->update(m, c); }
-  bool update_is_approximate() const override { return r_->update_is_approximate(); }
-  void visit_structure(const navbench::SegmentSink& emit) const override { r_->visit_structure(emit); }
-  std::vector<navbench::PathItem> disc_items(const navbench::Query& q) const override { return r_->disc_items(q); }
-  navbench::OwnAnswer own_search(navbench::Point, navbench::Point) const override {
-    return {navbench::OwnAnswer::Status::no_path, {}, "the stub reaches no point", 0};
+  navbench::BuildFigures figures() const override { return r_->figures(); }
+  std::unique_ptr<navbench::Workspace> workspace() const override { return r_->workspace(); }
+  std::optional<navbench::Outcome> locate(navbench::Query&, const navbench::Request&) const override {
+    navbench::Outcome o;
+    o.status = navbench::PlanStatus::no_path;
+    o.message = "the stub reaches no point";
+    return o;
   }
+  navbench::Outcome plan(navbench::Query& q, const navbench::Request& r) const override { return r_->plan(q, r); }
+  bool update(const navbench::Map& m, const std::vector<navbench::CellChange>& c) override { return r_->update(m, c); }
+  navbench::Facets facets() const override { return r_->facets(); }
 
  private:
-  std::unique_ptr<AnyRepresentation> r_;
+  std::unique_ptr<Planner> r_;
 };
 
 }  // namespace
@@ -125,7 +121,7 @@ RepresentationEntry finds_nothing() {
   e.caps.may_miss = true;
   e.caps.weights = e.caps.update_in_place = e.caps.segment_edges = e.caps.point_vertices = true;
   e.caps.own_search = true;
-  e.build = [grid8](const navbench::Map& m, navbench::Params& p) -> std::unique_ptr<navbench::AnyRepresentation> {
+  e.build = [grid8](const navbench::Map& m, navbench::Params& p) -> std::unique_ptr<navbench::Planner> {
     return std::make_unique<FindsNothing>(grid8->build(m, p));
   };
   return e;

@@ -27,6 +27,11 @@ struct Floor {
 };
 using Floors = std::vector<Floor>;
 
+// The floors the registered representation types declare for `battery` (their kFloors,
+// representations/capabilities.hpp), each named by its entry ("recast") or variant
+// ("recast:min_region=0,max_error=0", as tests/support/battery.cpp names it).
+Floors declared_floors(const std::string& battery);
+
 // Why `map` (by default "*": every map, so the battery's cases) is skipped for e ("" when it runs):
 // a stated floor with `skip` for that map or for "*".
 std::string skip_reason(const navbench::RepresentationEntry& e, const Floors& floors, const std::string& map = "*");

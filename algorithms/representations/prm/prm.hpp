@@ -87,6 +87,17 @@ class Prm : public Roadmap {
       ParamDecl{"samples", ParamType::integer, 2000, 1, 10000000, "free points drawn, uniform over the map (seeded)"},
       ParamDecl{"seed", ParamType::integer, 1, 0, 2147483647, "the samples' random seed"},
       ParamDecl{"k", ParamType::integer, 10, 1, 1000, "each sample and query point joins its k nearest samples where the segment is valid"}};
+  // The batteries' floors (docs/testing.md#floors), per battery and map.
+  static constexpr std::array kFloors{
+      // It keeps its samples through an update (update_approximate): on the mixed sequence a few
+      // starts lose every link; the change scenarios are built on the empty map, so the samples were
+      // drawn before the rooms' walls came, and a doorway one cell wide holds few of them.
+      Floor{"UpdateBattery", "", "mixed", 190},            // of 198
+      Floor{"UpdateBattery", "", "doors", 16},             // of 35
+      Floor{"UpdateBattery", "", "blocks-scenario", 19},   // of 35
+      // 2,000 samples on the 48 x 48 random grid: one start none of its 10 nearest samples sees.
+      Floor{"ThetaBattery", "", "random-7", 23},  // of 24
+  };
   Prm(const Map& m, Params& params);
 };
 

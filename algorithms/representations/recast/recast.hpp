@@ -36,6 +36,63 @@ class RecastMesh : public PortalMesh, public ConvexCellQueries<RecastMesh>, publ
   static constexpr Capabilities kCapabilities{.radius = RadiusSupport::own_erosion, .weights = true, .corridor = true,
                                               .update_in_place = true, .approximate_space = true, .may_miss = true,
                                               .own_search = true};
+  // The batteries' floors (docs/testing.md#floors): where its mesh does not reach a free query point
+  // (regions dropped, contours simplified), per battery, variant (tests/support/battery.cpp) and map.
+  static constexpr std::array kFloors{
+      // min_region=8 drops every region under 64 voxels: the largest hand map holds 50 walkable voxels.
+      Floor{"Conformance", "", "*", 0,
+            "its default min_region=8 drops regions under 64 voxels, and no hand map has one (the rows: Recast's regions hold 0 "
+            "of the walkable voxels); the min_region=0 variants run these maps"},
+      // The watershed partition keeps no region on one-cell-wide free space (0 of 1, 121, 5 and 14 voxels).
+      Floor{"Conformance", "min_region=0,max_error=0", "one", 0, "the watershed partition keeps no region on a one-cell map (0 of 1 walkable voxel)"},
+      Floor{"Conformance", "min_region=0,max_error=0", "corridor", 0,
+            "the watershed partition keeps no region in one-cell-wide corridors (0 of 121 voxels)"},
+      Floor{"Conformance", "min_region=0,max_error=0", "pinch", 0,
+            "the watershed partition keeps no region on one-cell-wide free space (0 of 5 voxels)"},
+      Floor{"Conformance", "min_region=0,max_error=0", "pinch2", 0,
+            "the watershed partition keeps no region on one-cell-wide free space (0 of 14 voxels)"},
+      // Monotone regions in 4-voxel tiles: no polygon holds some query points (the mesh does not reach them).
+      Floor{"Conformance", "min_region=0,partition=monotone,tile=4", "open", 2},
+      Floor{"Conformance", "min_region=0,partition=monotone,tile=4", "walls", 1},
+      Floor{"Conformance", "min_region=0,partition=monotone,tile=4", "one", 0,
+            "no polygon of its mesh holds the one cell's points (the mesh does not reach the start)"},
+      Floor{"Conformance", "min_region=0,partition=monotone,tile=4", "corridor", 0,
+            "no polygon of its mesh holds the corridor's query points (the mesh does not reach the start)"},
+      // Recast drops regions under min_region^2 voxels, and monotone regions in 4-voxel tiles leave
+      // query points outside every polygon: the mesh does not reach them. Each floor is the count
+      // the entry finds, the same in the GCC and the clang builds (NAVBENCH_FLOOR_COUNTS=1,
+      // docs/testing.md#random-inputs): the change sequences are drawn in one order under both. Until
+      // their patches' x and y were drawn into named variables, GCC drew them in the other order and
+      // built other sequences (mixed: 188 queries with a path instead of 198; recast 264 on blocks
+      // and 166 on mixed, the monotone tiles 241 on blocks), which bd55201 took for Recast's voxels
+      // differing between the compilers; both builds link the one Debian libRecast.so.1.
+      Floor{"UpdateBattery", "", "blocks", 258},           // of 278
+      Floor{"UpdateBattery", "", "mixed", 165},            // of 198
+      Floor{"UpdateBattery", "", "doors", 33},             // of 35
+      Floor{"UpdateBattery", "", "blocks-scenario", 33},   // of 35
+      Floor{"UpdateBattery", "min_region=0,max_error=0", "mixed", 197},  // of 198
+      Floor{"UpdateBattery", "min_region=0,partition=monotone,tile=4", "blocks", 232},          // of 278
+      Floor{"UpdateBattery", "min_region=0,partition=monotone,tile=4", "mixed", 147},           // of 198
+      Floor{"UpdateBattery", "min_region=0,partition=monotone,tile=4", "doors", 34},            // of 35
+      Floor{"UpdateBattery", "min_region=0,partition=monotone,tile=4", "blocks-scenario", 32},  // of 35
+      // The mesh does not reach some free query points (small regions dropped, contours simplified).
+      Floor{"WeightsBattery", "", "weighted0", 11},  // of 12
+      Floor{"WeightsBattery", "", "terrain0", 24},   // of 25
+      Floor{"WeightsBattery", "", "terrain1", 21},   // of 25
+      Floor{"WeightsBattery", "", "terrain2", 23},   // of 25
+      Floor{"WeightsBattery", "", "terrain3", 24},   // of 25
+      Floor{"WeightsBattery", "", "terrain4", 19},   // of 24
+      Floor{"WeightsBattery", "", "terrain5", 21},   // of 25
+      Floor{"WeightsBattery", "min_region=0,max_error=0", "terrain0", 24},  // of 25
+      Floor{"WeightsBattery", "min_region=0,max_error=0", "terrain3", 24},  // of 25
+      Floor{"WeightsBattery", "min_region=0,partition=monotone,tile=4", "weighted0", 10},  // of 12
+      Floor{"WeightsBattery", "min_region=0,partition=monotone,tile=4", "terrain0", 24},   // of 25
+      Floor{"WeightsBattery", "min_region=0,partition=monotone,tile=4", "terrain1", 21},   // of 25
+      Floor{"WeightsBattery", "min_region=0,partition=monotone,tile=4", "terrain2", 23},   // of 25
+      Floor{"WeightsBattery", "min_region=0,partition=monotone,tile=4", "terrain3", 24},   // of 25
+      Floor{"WeightsBattery", "min_region=0,partition=monotone,tile=4", "terrain4", 22},   // of 24
+      Floor{"SmoothingMapsData", "", "den520d", 39},  // of 40: the mesh does not reach one free start
+  };
   static constexpr std::array kParams{
       ParamDecl{"cs", ParamType::real, 1, 1e-3, 1e3, "cell size: map units per voxel (rcConfig::cs)"},
       ParamDecl{"partition", ParamType::choice, 0, 0, 2, "Recast's region partition", nullptr, "watershed,monotone,layers"},

@@ -86,6 +86,9 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
   // Keeps a reference to map: it must outlive the representation.
   RegionLabels(const Map& map, Params& params);
   static constexpr Capabilities kCapabilities{.exact = true, .point_vertices = true, .table_search = true};
+  // Opt-in: a sweep's {"every": true} leaves it out (the corners' hub labels take minutes on a
+  // random 512 x 512 map of the default job, the per-point lists hundreds of MiB on large maps).
+  static constexpr bool kOptIn = true;
   static constexpr std::array kParams{
       ParamDecl{"points", ParamType::flag, 0, 0, 1, "each query point its own list of hub distances (points=0: per region)",
                 "1 up to 2^18 cells and 65,536 corners, else 0"},

@@ -113,6 +113,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // automatic defaults as the comment above says; on weighted maps taut, skip and block are 0).
   static constexpr Capabilities kCapabilities{.radius = RadiusSupport::tangent_graph, .exact = true, .point_vertices = true,
                                               .weights = true, .update_in_place = true, .table_search = true};
+  // The optimum's reference (the registry's first exact entry) is the plain variant (no block lists,
+  // skip edges, landmarks or table): exact like every variant and the cheapest to build, as it is
+  // built once per map for few queries.
+  static constexpr const char* kReferenceParams = "alt=0,block=0,skip=0,table=0";
   static constexpr std::array kParams{
       ParamDecl{"taut", ParamType::flag, 0, 0, 1, "taut states only (corner entered and left on one side)", "1; 0 on weighted maps"},
       ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distance table: a query needs no search", "1 up to 1,024 corners unless alt or skip is named"},

@@ -14,6 +14,7 @@ from navbench.files import (CHUNK_ROWS, COMPANION_NAMES, COMPANION_SUFFIXES, REQ
                             as_text, concat_frames, count_lines, find_result_csvs, parse_schema, prefix_of,
                             read_build_csv, read_csv_typed, read_meta, read_paths_csv, read_results_csv, read_table,
                             read_threads_csv, read_updates_csv, resolve_folder, schema_for, take_rows)
+from navbench.capabilities import declarations, declares
 from navbench.labels import search_label  # noqa: F401
 from navbench.rules import query_time_us, terrain_texts, traced_mask  # noqa: F401
 
@@ -29,6 +30,8 @@ class ResultData:
     updates: object = None                     # PREFIX.updates.csv rows of dynamic runs (may be empty)
     threads: object = None                     # threads.csv rows (scripts/thread-scaling; may be empty)
     row_counts: dict = field(default_factory=dict)  # result-set prefix -> rows read
+    unrun: object = None                       # PREFIX.unrun.csv records (navbench.candidates.read_unrun), or None
+    unrun_sets: tuple = ()                     # the result-set prefixes that have that file
 
 
 
@@ -49,17 +52,24 @@ def apply_subset(data: ResultData, args) -> str:
     return select.subset_title(maps, colls, reps)
 
 
+# What the representations of the loaded result sets declare, by name (their meta.json's
+# "representations"; before those carried them, navbench.capabilities.WRITTEN_BEFORE): the labels
+# below ask it, never a name. load() adds the sets' declarations.
+DECLARED = declarations({})
+
+
 def lattice_label(rep: str, squeeze_run: bool = False, follows: bool = False) -> str:
     """The report's name of a configuration's representation where its results depend on the
-    lattice or the squeeze rule (SPEC §11, docs/maps.md): grid4/grid8 name their lattice, "grid8
+    lattice or the squeeze rule (SPEC §11, docs/maps.md): a representation declaring the parameter lattice (grid4/grid8) names its lattice, "grid8
     (centre lattice)", "grid8 (corner lattice)" (the literature's any-angle results are on the corner
     lattice); in a run under --pinch allow (squeeze_run) a representation that builds with the rule
     (follows) says "squeezing", another "no squeezing" (it runs as it is: its paths never pass a
     pinch point, valid under either rule)."""
     name, _, params = rep.partition(":")
     notes = []
-    kept = [kv for kv in params.split(",") if kv and not kv.startswith(("lattice=", "pinch="))] if name in ("grid4", "grid8") else []
-    if name in ("grid4", "grid8"):
+    lattice = declares(DECLARED, name, "lattice")
+    kept = [kv for kv in params.split(",") if kv and not kv.startswith(("lattice=", "pinch="))] if lattice else []
+    if lattice:
         notes.append(("corner" if "lattice=corner" in params.split(",") else "centre") + " lattice")
         rep = name + (":" + ",".join(kept) if kept else "")
     if squeeze_run:
@@ -67,14 +77,14 @@ def lattice_label(rep: str, squeeze_run: bool = False, follows: bool = False) ->
     return f"{rep} ({', '.join(notes)})" if notes else rep
 
 
-def label_representations(rows, build) -> None:
-    """The rows' and build rows' representation relabelled by lattice_label, in place."""
+def label_representations(rows, build, unrun=None) -> None:
+    """The rows', build rows' and unrun records' representation relabelled by lattice_label, in place."""
     import pandas as pd
     squeeze_run = "pinch" in rows.columns and (rows["pinch"].astype(str) == "allow").any()
     follows = set()
     if build is not None and len(build) and "pinch" in build.columns:
         follows = set(build.loc[build["pinch"].astype(str) == "allow", "representation"].astype(str))
-    for df in (rows, build):
+    for df in (rows, build, unrun):
         if df is None or "representation" not in df.columns or not len(df):
             continue
         old = df["representation"].astype(str)
@@ -120,9 +130,14 @@ def load(inputs: list[str], columns=None, derive=None) -> ResultData:
                            **{c: np.empty(0) for c in ("build_ms", "vertices", "edges", "memory_bytes")}}))
     updates = _companions(csvs, inputs, ".updates.csv", "updates.csv", read_updates_csv)
     threads = _companions(csvs, inputs, ".threads.csv", "threads.csv", read_threads_csv)
-    label_representations(rows, build)  # updates: the changing maps' own table keeps the run's names
+    DECLARED.update(declarations(meta))  # what the sets' representations declare (the labels ask it)
+    # Why a configuration has no rows on a map (docs/results.md#maps-not-run), per result set that says.
+    from navbench.candidates import read_unrun
+    unrun = {p: u for p in prefixes if (u := read_unrun(p)) is not None}
+    unrun_rows = pd.concat(list(unrun.values()), ignore_index=True) if unrun else None
+    label_representations(rows, build, unrun_rows)  # updates: the changing maps' own table keeps the run's names
     return ResultData(rows=rows, build=build, meta=meta, prefixes=prefixes, notes=notes,
-                      updates=updates, threads=threads, row_counts=counts)
+                      updates=updates, threads=threads, row_counts=counts, unrun=unrun_rows, unrun_sets=tuple(unrun))
 
 
 # --------------------------------------------------------------------------------------------
@@ -139,7 +154,6 @@ def config_keys(rows) -> list[str]:
     return keys
 
 
-OUTSIDE_PREFIX = "gppc:"
 OUTSIDE_MARK = " (outside)"
 OUTSIDE_NOTE = ("(outside): a planner from outside, a competition entry run in its own process through navbench's "
                 "pipeline and judged by navbench's exact test (docs/outside-planners.md)")
@@ -147,9 +161,10 @@ OUTSIDE_NOTE = ("(outside): a planner from outside, a competition entry run in i
 
 def rep_label(text) -> str:
     """A representation, or a label led by one ('gppc:x · none'), as the report shows it: a planner
-    from outside (gppc:NAME, docs/outside-planners.md) marked ' (outside)' after its name, once."""
+    from outside (declared `outside`: gppc:NAME, docs/outside-planners.md) marked ' (outside)' after
+    its name, once."""
     text = str(text)
-    if not text.startswith(OUTSIDE_PREFIX):
+    if not declares(DECLARED, text, "outside"):
         return text
     rep, sep, rest = text.partition(" · ")
     return text if rep.endswith(OUTSIDE_MARK) else rep + OUTSIDE_MARK + sep + rest
@@ -157,7 +172,7 @@ def rep_label(text) -> str:
 
 def has_outside(series) -> bool:
     """True when a representation column holds a planner from outside."""
-    return any(str(v).startswith(OUTSIDE_PREFIX) for v in ordered_unique(series))
+    return any(declares(DECLARED, v, "outside") for v in ordered_unique(series))
 
 
 def fold_search_frame(df) -> None:

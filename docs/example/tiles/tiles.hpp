@@ -1,8 +1,10 @@
 // A complete, minimal representation: the walk-through in docs/adding-a-representation.md.
 // "tiles": free grid cells joined to their 4 neighbours, stored as compact CSR arrays and modelled
 // in place as a Boost.Graph graph (the tile graphs with per-edge costs of the classic write-ups).
-// It is built and run through the conformance battery in CI (tests/test_conformance.cpp), so the
-// walk-through cannot rot.
+// Its folder (this one: the class, registration.cpp, CMakeLists.txt) is a representation folder as
+// algorithms/representations/<name>/ holds one; the test build adds it at configure time
+// (tests/CMakeLists.txt), so every battery runs on it and `navbench-example list` lists it
+// (ctest example_folder), and the walk-through cannot rot.
 #pragma once
 #include <array>
 #include <cmath>
@@ -57,6 +59,9 @@ class Tiles {
   // 2a. The declaration: what it does (capabilities.hpp; make_entry checks it against the members
   // below: no corridor(), no update(), no table_search()) and its parameters (params.hpp).
   static constexpr Capabilities kCapabilities{.grid_only = true, .point_vertices = true, .segment_edges = true};
+  // Opt-in: a sweep's {"every": true} leaves it out (an example, not a contender; a costly build
+  // declares the same).
+  static constexpr bool kOptIn = true;
   static constexpr std::array kParams{
       ParamDecl{"links", ParamType::integer, 1, 1, 4, "how many of the free tiles holding a query point it joins"}};
 

@@ -1,6 +1,6 @@
-// The registry line of a representation (registry.cpp): make_entry<R> binds the type R to the one
-// shared A* through search/adapter.hpp, so only the files that register representations compile
-// the search for every representation type.
+// The registration of a representation type (its folder's registration.cpp, search/registration.hpp):
+// make_entry<R> binds the type R to the one shared A* through its graph planner
+// (search/graph_planner.hpp), so only the registration files compile the search for their types.
 #pragma once
 #include <memory>
 #include <span>
@@ -8,8 +8,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "harness/registry/registry.hpp"
-#include "search/adapter.hpp"
+#include "search/graph_planner.hpp"
+#include "search/registration.hpp"
 
 namespace navbench {
 
@@ -29,6 +29,23 @@ template <class R>
 constexpr std::span<const ParamClash> declared_clashes() {
   if constexpr (requires { R::kClashes; }) return R::kClashes;
   else return {};
+}
+// The batteries' floors (kFloors, capabilities.hpp's Floor), the reference variant's parameters
+// (kReferenceParams) and a costly build (kOptIn), when the type declares them.
+template <class R>
+constexpr std::span<const Floor> declared_floors() {
+  if constexpr (requires { R::kFloors; }) return R::kFloors;
+  else return {};
+}
+template <class R>
+std::string declared_reference() {
+  if constexpr (requires { R::kReferenceParams; }) return R::kReferenceParams;
+  else return {};
+}
+template <class R>
+constexpr bool declared_opt_in() {
+  if constexpr (requires { R::kOptIn; }) return R::kOptIn;
+  else return false;
 }
 
 // The per-model check (Boost.Graph's concept checks are the model: grid_graph.hpp declares its
@@ -56,21 +73,24 @@ constexpr bool declaration_holds() {
   static_assert(!c.grid8_optimal || c.grid_only, "declared grid8_optimal without grid_only");
   static_assert((c.radius == RadiusSupport::tangent_graph) == !std::is_void_v<Disc>,
                 "declared radius = tangent_graph and a disc structure given to make_entry differ");
+  static_assert(declared_floors<R>().empty() || c.may_miss, "declared floors without may_miss (every path must be found)");
+  static_assert(!requires { R::kReferenceParams; } || c.exact, "declared reference parameters without exact");
   return true;
 }
 
-// The registry line of one representation: its declaration, checked, and its factories. Disc, when
-// given, meets a radius with the exact structure Disc(map, R) (declared radius = tangent_graph).
+// The registry entry of one representation type: its declaration, checked, and its factories. Disc,
+// when given, meets a radius with the exact structure Disc(map, R) (declared radius = tangent_graph).
 template <Representation R, class Disc = void>
   requires std::constructible_from<R, const Map&, Params&> && DeclaresCapabilities<R>
 RepresentationEntry make_entry(std::string name, std::string description) {
   static_assert(declaration_holds<R, Disc>());
   RepresentationEntry e{std::move(name), std::move(description),
-                        [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<R>>(m, p); },
-                        nullptr, R::kCapabilities, declared_params<R>(), declared_clashes<R>(), ""};
+                        [](const Map& m, Params& p) { return make_planner<R>(m, p); },
+                        nullptr, R::kCapabilities, declared_params<R>(), declared_clashes<R>(), declared_reference<R>(),
+                        declared_floors<R>(), declared_opt_in<R>()};
   if constexpr (!std::is_void_v<Disc>) {
     static_assert(Representation<Disc> && std::constructible_from<Disc, const Map&, double>);
-    e.build_disc = [](const Map& m, double r) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<Adapter<Disc>>(m, r); };
+    e.build_disc = [](const Map& m, double r) { return make_planner<Disc>(m, r); };
   }
   return e;
 }

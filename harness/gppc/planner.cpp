@@ -1,4 +1,4 @@
-#include "harness/gppc/representation.hpp"
+#include "harness/gppc/planner.hpp"
 
 #include <unistd.h>
 
@@ -20,11 +20,10 @@
 #include "base/files.hpp"
 #include "base/text.hpp"
 #include "geometry/free_space.hpp"
-#include "search/outside_planner.hpp"
 #include "harness/gppc/client.hpp"
 #include "harness/gppc/judge.hpp"
 #include "geometry/radius_validity.hpp"
-#include "search/workspace.hpp"
+#include "search/observer.hpp"
 #include "smoothing/smoothing.hpp"
 
 namespace navbench::gppc {
@@ -32,14 +31,6 @@ namespace navbench::gppc {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The calling thread's last answer (AnyRepresentation::outside_answer), with the path polyline() returns.
-struct Last {
-  const void* owner = nullptr;
-  OutsideAnswer answer;
-  Polyline path;
-};
-thread_local Last last;
 
 std::string default_name(const std::string& path) { return fs::path(path).filename().string(); }
 
@@ -112,10 +103,12 @@ void check_required(const Params& p) {
   if (!p.given(param(kParams, "track"))) throw std::invalid_argument("gppc needs track=classic or track=anyangle");
 }
 
-class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
+// The entry as a planner: its own process plans (locating inside GetPath), times itself and judges
+// its path; it answers queries ahead (the facet AnswersAhead) and has no graph.
+class GppcPlanner final : public Planner, public AnswersAhead {
  public:
   // use_store false: store= is read but not used (check_spec's probe on a one-cell map).
-  GppcRepresentation(const Map& m, Params& p, bool use_store = true) {
+  GppcPlanner(const Map& m, Params& p, bool use_store = true) {
     if (m.kind != MapKind::grid) throw UnsupportedMap("gppc needs a grid map");
     const std::string path = p.text(param(kParams, "path"));
     const int track = p.choice(param(kParams, "track"));
@@ -167,54 +160,34 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
       throw BuildFailed(std::string(e.what()) + (kept ? " (the stored files were removed: the next run preprocesses again)" : ""));
     }
   }
-  ~GppcRepresentation() override {
+  ~GppcPlanner() override {
     slots_.clear();  // the children end before their files go
     std::error_code ec;
     if (owns_dir_) fs::remove_all(dir_, ec);
   }
 
-  bool locate(Query& q) const override {
-    q.s = {};
-    q.g = {};
-    return true;
-  }
-  // The entry's GetPath in its child process; navbench's observers see nothing of it (no trace).
-  double search(Query& q, const Heuristic&, SearchStats&, SearchObserver*) override { return run(q, nullptr); }
-  // --threads N: each thread's workspace has an entry process of its own (slot()).
-  double search(Query& q, const Heuristic&, SearchStats&, SearchWorkspace& ws, SearchObserver*) const override {
-    return run(q, &ws);
-  }
-  double search_any_angle(Query&, const Heuristic&, SearchMode, VisibleFn, SearchStats&, Polyline&, SearchObserver*) override {
-    throw std::logic_error("gppc: no any-angle search of navbench's (its edges are not segments)");
-  }
-  double search_any_angle(Query&, const Heuristic&, SearchMode, VisibleFn, SearchStats&, Polyline&, SearchWorkspace&,
-                          SearchObserver*) const override {
-    throw std::logic_error("gppc: no any-angle search of navbench's (its edges are not segments)");
-  }
-  std::size_t graph_vertices() const override { return 0; }
-  Point vertex_point(Vertex) const override { return {0, 0}; }
-  bool vertex_outline(Vertex, std::vector<Point>&) const override { return false; }
-  OwnAnswer own_search(Point, Point) const override { return {OwnAnswer::Status::error, {}, "no search of its own", 0}; }
-  std::unique_ptr<SearchWorkspace> new_workspace() const override { return std::make_unique<SearchWorkspace>(); }
-  Polyline polyline(const Query&) const override { return last.owner == this ? last.path : Polyline{}; }
-  std::optional<Corridor> corridor(const Query&) const override { return std::nullopt; }
+  void prepare() override {}
   // memory_bytes: the bytes PreprocessMap stored, the entry's counterpart of a structure's bytes
   // (SPEC §14: bytes at rest beside bytes at rest); its peak resident memory is peak_rss_bytes.
-  BuildStats stats() const override { return {0, 0, std::size_t(outside().stored_bytes)}; }
-  std::size_t workspace_bytes() const override { return 0; }
-  void prepare() override {}
-  bool update(const Map&, const std::vector<CellChange>&) override { return false; }  // preprocessed again
-  bool update_is_approximate() const override { return false; }
-  void visit_structure(const SegmentSink&) const override {}
-  std::vector<PathItem> disc_items(const Query&) const override { return {}; }
-  std::optional<OutsideAnswer> outside_answer() const override {
-    if (last.owner != this) return std::nullopt;
-    return last.answer;
+  BuildFigures figures() const override {
+    const MeasuredBuild o = outside();
+    return {{0, 0, std::size_t(o.stored_bytes)}, o};
   }
-  std::optional<OutsideBuild> outside_build() const override { return outside(); }
+  // --threads N: each thread's workspace has an entry process of its own (slot()).
+  std::unique_ptr<Workspace> workspace() const override { return std::make_unique<Workspace>(); }
+  // The entry locates inside GetPath.
+  std::optional<Outcome> locate(Query&, const Request&) const override { return std::nullopt; }
+  // The entry's GetPath in its child process; an observer sees its path only (no search events).
+  Outcome plan(Query& q, const Request& r) const override {
+    Outcome o = run(q, r.ws);
+    if (r.observer && o.status == PlanStatus::found) r.observer->path(o.path);
+    return o;
+  }
+  Facets facets() const override { return {nullptr, nullptr, this}; }
+  // preprocessed again on a changed map: Planner::update's false.
   // The queries about to be asked through ws (nullptr: the build's own search), to the process of
   // ws's slot: --threads N batches each thread's share as one thread's queries are batched.
-  void expect_queries(const std::vector<std::pair<Point, Point>>& queries, const SearchWorkspace* ws) override {
+  void expect_queries(const std::vector<std::pair<Point, Point>>& queries, const Workspace* ws) const override {
     Slot& slot = this->slot(ws);
     const std::lock_guard<std::mutex> lock(slot.mutex);
     slot.expected.clear();
@@ -226,18 +199,23 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
 
  private:
   // One query through the entry. Classic: the row's points are cell centres (the center
-  // convention); any-angle: cell corners (the corner convention). Returns the length, +inf for no
-  // path, 0 for an error (outside_answer says which).
-  double run(const Query& q, const SearchWorkspace* ws) const {
-    last = {this, {}, {}};
+  // convention); any-angle: cell corners (the corner convention). Its times are the entry's own:
+  // GetPath's, taken in its process, and no locate of navbench's (SPEC §10).
+  Outcome run(const Query& q, const Workspace* ws) const {
+    Outcome o;
+    o.locate_us = 0.0;
+    o.search_us = 0.0;
+    auto failed = [&o](std::string why) {
+      o.status = PlanStatus::error;
+      o.message = std::move(why);
+      return o;
+    };
     const double off = track_ == Track::classic ? 0.5 : 0.0;
     const Point s{q.start.x - off, q.start.y - off}, g{q.goal.x - off, q.goal.y - off};
     auto whole = [](Point p) { return p.x == std::floor(p.x) && p.y == std::floor(p.y); };
-    if (!whole(s) || !whole(g)) {
-      last.answer = {true, std::string("the ") + to_string(track_) + " track runs at --convention " +
-                               (track_ == Track::classic ? "center" : "corner") + " (cell queries)", false, 0};
-      return 0;
-    }
+    if (!whole(s) || !whole(g))
+      return failed(std::string("the ") + to_string(track_) + " track runs at --convention " +
+                    (track_ == Track::classic ? "center" : "corner") + " (cell queries)");
     std::vector<EntryAnswer> a;
     try {
       Slot& slot = this->slot(ws);
@@ -246,21 +224,18 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
       std::optional<EntryAnswer> ahead = take_ahead(slot, eq);
       a = ahead ? std::vector<EntryAnswer>{std::move(*ahead)} : slot.proc->answer({eq});
     } catch (const std::runtime_error& e) {  // this thread's entry process could not start
-      last.answer = {true, e.what(), false, 0};
-      return 0;
+      return failed(e.what());
     }
     Verdict v = judge(a.front(), track_, *fs_, s, g);
-    last.answer.search_us = a.front().search_us;
-    if (v.kind == Verdict::Kind::error) {
-      last.answer.error = true;
-      last.answer.reason = v.reason;
-      return 0;
-    }
-    if (v.kind == Verdict::Kind::no_path) return std::numeric_limits<double>::infinity();
-    last.answer.valid = v.valid;
-    last.answer.reason = v.reason;
-    last.path = std::move(v.path);
-    return v.length;
+    o.search_us = a.front().search_us;
+    if (v.kind == Verdict::Kind::error) return failed(v.reason);
+    if (v.kind == Verdict::Kind::no_path) return o;  // PlanStatus::no_path
+    o.status = PlanStatus::found;
+    o.valid = v.valid;
+    o.message = v.reason;  // why the path is invalid ("" when valid)
+    o.path = std::move(v.path);
+    o.cost = v.length;
+    return o;
   }
 
   // One entry process, the lock of its pipe, and its queries ahead (expect_queries, take_ahead).
@@ -299,7 +274,7 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
   // The entry process of the caller's workspace (nullptr: the build's own). The first workspace
   // takes the build's process; each further one starts a process of its own (PrepareForSearch on
   // the files PreprocessMap wrote), so --threads N runs N entry processes side by side.
-  Slot& slot(const SearchWorkspace* ws) const {
+  Slot& slot(const Workspace* ws) const {
     const std::lock_guard<std::mutex> lock(slots_mutex_);
     if (auto it = by_key_.find(ws); it != by_key_.end()) return *it->second;
     if (!built_taken_) {
@@ -313,10 +288,10 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
   }
 
   // The build row's `entry` columns: the build's own figures, and the peak memory of every process.
-  OutsideBuild outside() const {
+  MeasuredBuild outside() const {
     const std::lock_guard<std::mutex> lock(slots_mutex_);
     const BuildInfo& b = slots_.front()->proc->build();
-    OutsideBuild o{b.preprocess_ms, b.prepare_ms, b.storage_bytes, 0};
+    MeasuredBuild o{b.preprocess_ms, b.prepare_ms, b.storage_bytes, 0};
     for (const auto& slot : slots_) {
       const std::lock_guard<std::mutex> in_use(slot->mutex);
       o.peak_rss_bytes = std::max(o.peak_rss_bytes, slot->proc->peak_rss_bytes());
@@ -339,17 +314,11 @@ class GppcRepresentation final : public AnyRepresentation, public AnswersAhead {
 
 }  // namespace
 
-RepresentationEntry registry_entry() {
-  Capabilities caps;
-  caps.grid_only = true;
-  return RepresentationEntry{
-      "gppc",
-      "a competition entry in a child process (path=PROGRAM, track=classic|anyangle, name=N; docs/outside-planners.md)",
-      [](const Map& m, Params& p) -> std::unique_ptr<AnyRepresentation> { return std::make_unique<GppcRepresentation>(m, p); },
-      nullptr, caps, kParams, {}, ""};
-}
+std::span<const ParamDecl> parameters() { return kParams; }
 
-void check_spec(const std::string& params) {
+std::unique_ptr<Planner> build_planner(const Map& m, Params& p) { return std::make_unique<GppcPlanner>(m, p); }
+
+std::string check_spec(const std::string& params) {
   Params p = Params::parse(params);
   p.check(kParams, {}, "gppc");
   check_required(p);
@@ -365,15 +334,10 @@ void check_spec(const std::string& params) {
   g.width = g.height = 1;
   g.cells = {1};
   try {
-    GppcRepresentation probe(make_grid_map(g, "probe"), p, /*use_store=*/false);
+    GppcPlanner probe(make_grid_map(g, "probe"), p, /*use_store=*/false);
   } catch (const UnsupportedMap&) {  // the entry could not preprocess a one-cell map: not an option error
   }
-}
-
-std::string row_name(const std::string& params) {
-  Params p = Params::parse(params);
-  const std::string path = p.text(param(kParams, "path"));
-  return "gppc:" + p.text(param(kParams, "name"), default_name(path));
+  return "gppc:" + p.text(param(kParams, "name"), default_name(p.text(param(kParams, "path"))));
 }
 
 }  // namespace navbench::gppc
