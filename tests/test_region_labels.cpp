@@ -273,6 +273,8 @@ TEST(RegionLabels, BudgetChoosesTheSetting) {
     const RegionLabels r(m, p);
     EXPECT_FALSE(r.point_lists());
     EXPECT_LE(r.stats().memory_bytes, mb << 20);
+    // The build's record names the setting built.
+    EXPECT_NE(p.canonical().find("points=0,region=" + std::to_string(r.region())), std::string::npos) << p.canonical();
     EXPECT_GT(compare(m, r, vg, pts, "budget_mb=" + std::to_string(mb) + " (region " + std::to_string(r.region()) + ")"), 20);
   }
   // Given with region, only points is chosen.

@@ -78,8 +78,10 @@ RegionLabels::RegionLabels(const Map& map, Params& params) : map_(&map), fs_(map
   const std::size_t ncorners = fs_.convex_corners().size();
   const ParamDecl &dp = param(kParams, "points"), &dr = param(kParams, "region"), &db = param(kParams, "budget_mb");
   const bool budget_given = params.given(db), points_given = params.given(dp), region_given = params.given(dr);
-  const bool points = params.flag(dp, small && ncorners <= 65536);
-  const int region = params.integer(dr, small ? 2 : 4);
+  // With a budget, a setting not given is read once chosen (below), so that the build's record
+  // names the setting built.
+  const bool points = budget_given && !points_given ? true : params.flag(dp, small && ncorners <= 65536);
+  const int region = budget_given && !region_given ? 2 : params.integer(dr, small ? 2 : 4);
   const int threads = params.integer(param(kParams, "threads"));
   const std::size_t budget = std::size_t(params.integer(db)) << 20;
   params.finish("region-labels");
@@ -108,7 +110,11 @@ RegionLabels::RegionLabels(const Map& map, Params& params) : map_(&map), fs_(map
     const auto [pts, b] = ladder[k];
     const bool last = k + 1 == ladder.size();
     const std::size_t over = lists(map, pts, b, budget - fixed, !last, threads);
-    if (!over) break;
+    if (!over) {
+      if (budget_given && !points_given) params.flag(dp, pts);
+      if (budget_given && !region_given) params.integer(dr, b);
+      break;
+    }
     if (last)
       throw UnsupportedMap("region-labels: the lists at points=" + std::to_string(int(pts)) + (pts ? "" : ",region=" + std::to_string(b)) +
                            " take about " + mib(over) +

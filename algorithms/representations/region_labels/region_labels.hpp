@@ -37,7 +37,7 @@
 // (point_lists.hpp). Any other free point is answered too, exactly and more slowly: the corners it
 // sees by visgraph's angular sweep (grid_fov.hpp) or expansion, and their whole labels.
 //
-// Two layouts, the memory budget (docs/representations.md):
+// Two layouts, the memory budget (docs/region-labels.md):
 // - points=1: each point its own list of (hub, via, distance to the hub through the via), by hub
 //   rank; a query merges the two lists (the values as floats, a near tie resolved in doubles from
 //   the labels; the path's length summed in doubles along its corners, as visgraph does). Memory:
