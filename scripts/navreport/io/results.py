@@ -14,6 +14,7 @@ from navbench.files import (CHUNK_ROWS, COMPANION_NAMES, COMPANION_SUFFIXES, REQ
                             as_text, concat_frames, count_lines, find_result_csvs, parse_schema, prefix_of,
                             read_build_csv, read_csv_typed, read_meta, read_paths_csv, read_results_csv, read_table,
                             read_threads_csv, read_updates_csv, resolve_folder, schema_for, take_rows)
+from navbench.frames import _code_type
 from navbench.labels import search_label  # noqa: F401
 from navbench.rules import query_time_us, terrain_texts, traced_mask  # noqa: F401
 
@@ -67,20 +68,40 @@ def lattice_label(rep: str, squeeze_run: bool = False, follows: bool = False) ->
     return f"{rep} ({', '.join(notes)})" if notes else rep
 
 
+def _relabelled(col, label):
+    """The text column col with each value v as label(v), each distinct value labelled once, as
+    pd.Categorical(col.astype(str).map(label)) gives it (categories: the labels present, sorted);
+    None when no label differs from its value. Text per row (astype(str): fixed-width NumPy
+    strings as wide as the longest value) would take gigabytes at millions of rows."""
+    import numpy as np
+    import pandas as pd
+    col = col if isinstance(col.dtype, pd.CategoricalDtype) else col.astype(str).astype("category")
+    texts = [str(c) for c in col.cat.categories] + ["nan"]  # a missing value reads "nan", as astype(str) gives it
+    codes = col.cat.codes.to_numpy()
+    idx = np.where(codes < 0, len(texts) - 1, codes)
+    present = np.flatnonzero(np.bincount(idx, minlength=len(texts)))
+    labels = {int(i): label(texts[i]) for i in present}
+    if all(labels[i] == texts[i] for i in labels):
+        return None
+    cats = sorted(set(labels.values()))
+    lut = np.full(len(texts), -1, dtype=np.int64)
+    for i, v in labels.items():
+        lut[i] = cats.index(v)
+    return pd.Categorical.from_codes(lut[idx].astype(_code_type(len(cats))), categories=pd.Index(cats, dtype=object))
+
+
 def label_representations(rows, build) -> None:
     """The rows' and build rows' representation relabelled by lattice_label, in place."""
-    import pandas as pd
-    squeeze_run = "pinch" in rows.columns and (rows["pinch"].astype(str) == "allow").any()
+    squeeze_run = "pinch" in rows.columns and bool(as_text(rows["pinch"]).eq("allow").any())
     follows = set()
     if build is not None and len(build) and "pinch" in build.columns:
         follows = set(build.loc[build["pinch"].astype(str) == "allow", "representation"].astype(str))
     for df in (rows, build):
         if df is None or "representation" not in df.columns or not len(df):
             continue
-        old = df["representation"].astype(str)
-        mapping = {v: lattice_label(v, squeeze_run, v in follows) for v in old.unique()}
-        if any(k != v for k, v in mapping.items()):
-            df["representation"] = pd.Categorical(old.map(mapping))
+        new = _relabelled(df["representation"], lambda v: lattice_label(v, squeeze_run, v in follows))
+        if new is not None:
+            df["representation"] = new
 
 
 def load(inputs: list[str], columns=None, derive=None) -> ResultData:
