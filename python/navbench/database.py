@@ -37,6 +37,9 @@ SQL_TYPES = {"text": "TEXT", "int": "INTEGER", "bool": "INTEGER", "float": "REAL
 # Result columns held by the maps and configurations tables instead of the queries table.
 MAP_KEYS = ("collection", "map", "terrain")
 CONFIG_KEYS = ("representation", "search", "heuristic", "smoothing")
+# Query rows turned into SQLite values at a time: as Python objects a row of ~40 columns takes
+# about 1.5 KB, so ten million rows at once would take ~15 GB; 50,000 take ~75 MB.
+INSERT_ROWS = 50_000
 RUN_COLUMNS = ("result_set", "git_commit", "git_dirty", "date", "host", "cpu", "compiler", "flags", "seed",
                "command_line", "options", "config_hash", "shard", "rows", "exported")
 
@@ -223,15 +226,18 @@ def export_sqlite(path: str, inputs: list, maps=()) -> dict:
             rcols = _merge_columns(con, path, "results_columns", "queries", _schema_columns(meta, "results", where), where)
             bcols = _merge_columns(con, path, "build_columns", "builds", _schema_columns(meta, "build", where), where)
             _create_tables(con, rcols, bcols)
-            q = res.queries[(res.queries["run"] == prefix).to_numpy(bool)]
+            in_run = (res.queries["run"] == prefix).to_numpy(bool)
+            q = res.queries if in_run.all() else res.queries[in_run]  # one run: the table itself, not a copy
             run_id = _insert_run(con, prefix, meta, len(q))
             if run_id is None:
                 note(f"navbench export: {prefix} is already in {path}; skipped")
                 done["skipped"] += 1
                 continue
-            _insert_rows(con, "queries", {"run_id": [run_id] * len(q), "map_id": _map_ids(con, res, q),
-                                          "config_id": _config_ids(con, q)},
-                         q, [c for c in rcols if c[0] not in MAP_KEYS + CONFIG_KEYS])
+            for lo in range(0, len(q), INSERT_ROWS):  # the rows as SQLite values a slice at a time
+                part = q.iloc[lo:lo + INSERT_ROWS]
+                _insert_rows(con, "queries", {"run_id": [run_id] * len(part), "map_id": _map_ids(con, res, part),
+                                              "config_id": _config_ids(con, part)},
+                             part, [c for c in rcols if c[0] not in MAP_KEYS + CONFIG_KEYS])
             b = res.builds[(res.builds["run"] == prefix).to_numpy(bool)] if "run" in res.builds.columns else res.builds[:0]
             terrain = _text(b["terrain"]) if "terrain" in b.columns else [""] * len(b)
             map_of = {(m, t): i for i, _, m, t in con.execute("SELECT map_id, collection, map, terrain FROM maps")}

@@ -36,21 +36,26 @@ def default_by(df) -> list:
     return out
 
 
-def _per_row(col, fn) -> np.ndarray:
-    """fn(text) of each row's value, computed once per distinct value (categoricals: per category)."""
+def _per_row(col, fn, dtype=None) -> np.ndarray:
+    """fn(text) of each row's value, computed once per distinct value (categoricals: per category),
+    as an array of dtype (None: NumPy's choice, fixed-width for text: dtype=object keeps a row at 8
+    bytes however long the text)."""
     import pandas as pd
     if isinstance(col.dtype, pd.CategoricalDtype):
-        cats = np.array([fn("" if pd.isna(c) else str(c)) for c in col.cat.categories] + [fn("")])
+        cats = np.array([fn("" if pd.isna(c) else str(c)) for c in col.cat.categories] + [fn("")], dtype=dtype)
         return cats[col.cat.codes.to_numpy()]  # code -1 (missing) takes the last
-    text = col.astype(object).where(col.notna(), "").astype(str)
-    uniq, inverse = np.unique(text.to_numpy(dtype=object).astype(str), return_inverse=True)
-    return np.array([fn(u) for u in uniq])[inverse] if len(uniq) else np.zeros(0, dtype=bool)
+    if not len(col):
+        return np.zeros(0, dtype=dtype or bool)
+    # Hashed as they are, not as fixed-width text sorted (astype(str), np.unique: gigabytes at
+    # millions of rows); a missing value (code -1) is "" and takes the last.
+    inverse, uniq = pd.factorize(col)
+    return np.array([fn(str(u)) for u in uniq] + [fn("")], dtype=dtype)[inverse]
 
 
 def statuses(df) -> np.ndarray:
     """The rows' status as text, rows of the old error-'not applicable' form counted as
     not_applicable (rules.legacy_not_applicable)."""
-    st = _per_row(df["status"], str).astype(object)
+    st = _per_row(df["status"], str, dtype=object)
     if "message" in df.columns and len(df):
         legacy = (st == "error") & _per_row(df["message"], lambda m: "not applicable" in m.lower())
         st[legacy] = "not_applicable"
@@ -138,13 +143,15 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     arrays = row_arrays(df)
     keys = pd.DataFrame({c: df[c].astype(object).where(df[c].notna(), None) for c in by}) if by else None
     index = (keys.groupby(by, sort=False, dropna=False).indices if by else {(): np.arange(len(df))})
+    # What a group's builds are looked up by: these columns' rows of a group, not every column's.
+    narrow = pd.DataFrame({c: df[c] for c in ("representation", "map", "terrain") if c in df.columns}, copy=False)
     groups = []
     for key, pos in index.items():
         key = key if isinstance(key, tuple) else (key,)
         pos = np.sort(np.asarray(pos))
         with_builds = builds is not None and "representation" in df.columns
         groups.append((dict(zip(by, key)), pos, stats.seed_for(seed, "summarize", *key),
-                       _builds_of(builds, df.iloc[pos]) if with_builds else None,
+                       _builds_of(builds, narrow.iloc[pos]) if with_builds else None,
                        stats.seed_for(seed, "summarize", *key, "build")))
     t = pd.DataFrame(summarize_groups(arrays, groups, boot))
     gid = np.zeros(len(df), dtype=np.int64)
