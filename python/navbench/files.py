@@ -351,7 +351,9 @@ def read_table(path: str, kind: str, schema=None, columns=None, required=None, d
     # Columns empty in every sampled row (no schema) get their type after the whole file is read:
     # such a file is read whole, then cleaned and derived.
     untyped = any(t is None for t in types.values())
-    sink = TableBuilder() if (into is None or untyped) else into
+    # Sized by the file's lines: grown as chunks come, its columns would end up to half again as
+    # long as the rows, and copied at each growth.
+    sink = (TableBuilder(count_lines(path) if isinstance(source, str) else 0) if (into is None or untyped) else into)
 
     def finish(chunk):
         for c in absent:

@@ -17,7 +17,7 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from navbench import files, maps as mapfiles
+from navbench import files, frames as frames_mod, maps as mapfiles
 
 # The unit of every numeric column of docs/results.md (result, build, updates rows); text and
 # counts have none. tests/scripts/test_package.py fails when the schema of a fresh run holds a
@@ -154,6 +154,7 @@ def load(paths, maps=None) -> Results:
         if "result_set" in t.columns:
             t.rename(columns={"result_set": "run"}, inplace=True)
     queries = _packed(queries)
+    frames_mod.give_back_freed()
     maps_table = mapfiles.maps_table(queries, build, meta, list(maps or []), notes)
     return Results(queries=queries, builds=build, maps=maps_table, runs=_runs_table(meta, counts), meta=meta,
                    notes=notes)

@@ -14,7 +14,7 @@ from navbench.files import (CHUNK_ROWS, COMPANION_NAMES, COMPANION_SUFFIXES, REQ
                             as_text, concat_frames, count_lines, find_result_csvs, parse_schema, prefix_of,
                             read_build_csv, read_csv_typed, read_meta, read_paths_csv, read_results_csv, read_table,
                             read_threads_csv, read_updates_csv, resolve_folder, schema_for, take_rows)
-from navbench.frames import _code_type
+from navbench.frames import _code_type, give_back_freed
 from navbench.labels import search_label  # noqa: F401
 from navbench.rules import query_time_us, terrain_texts, traced_mask  # noqa: F401
 
@@ -142,6 +142,7 @@ def load(inputs: list[str], columns=None, derive=None) -> ResultData:
     updates = _companions(csvs, inputs, ".updates.csv", "updates.csv", read_updates_csv)
     threads = _companions(csvs, inputs, ".threads.csv", "threads.csv", read_threads_csv)
     label_representations(rows, build)  # updates: the changing maps' own table keeps the run's names
+    give_back_freed()
     return ResultData(rows=rows, build=build, meta=meta, prefixes=prefixes, notes=notes,
                       updates=updates, threads=threads, row_counts=counts)
 
