@@ -55,16 +55,17 @@ class Results:
 
 
 def _typed(df, types: dict):
-    """df (as files.read_table gives it: text categorical, numbers float64) in the schema's types.
-    Column by column, each taken out of df as it is converted (df is emptied): millions of rows
-    are never held in both forms."""
+    """df (as files.read_table gives it: text categorical, numbers float64) in the schema's types:
+    its float columns as they are (not copied), the others converted one at a time, each read
+    column let go once converted (df is emptied): millions of rows never held in both forms."""
     import numpy as np
     import pandas as pd
     out = {}
     index = df.index
-    for c in list(df.columns):
+    columns = _taken(df)
+    for c in list(columns):
         t = types.get(c)
-        col = df.pop(c)
+        col = pd.Series(columns.pop(c), index=index, copy=False)
         if t == "int":
             v = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
             whole = np.isfinite(v) & (v == np.round(v))
@@ -220,6 +221,19 @@ def _free_text(col):
     return pd.arrays.StringArray(texts[col.cat.codes.to_numpy()])
 
 
+def _taken(frame) -> dict:
+    """name -> values of each column of frame, the frame emptied: the dict alone holds them, so a
+    column is let go as soon as it is popped from it. (Deleting columns one by one would not do:
+    pandas 1.5 keeps a frame's earlier blocks, and their values, as long as the frame.)"""
+    import numpy as np
+    cols = {}
+    for c in frame.columns:
+        col = frame[c]
+        cols[c] = col.to_numpy() if isinstance(col.dtype, np.dtype) else col.array
+    frame.drop(columns=list(frame.columns), inplace=True)
+    return cols
+
+
 def _packed(frame):
     """frame with its float64 columns in one two-dimensional block, the rest as they are, in the
     same order (frame is emptied). pandas merges same-typed columns into one block before its
@@ -228,17 +242,19 @@ def _packed(frame):
     and let go in turn: one column's worth of memory above the table."""
     import numpy as np
     import pandas as pd
-    names = list(frame.columns)
-    floats = [c for c in names if isinstance(frame[c].dtype, np.dtype) and frame[c].dtype == np.float64]
-    if len(floats) < 2 or len(set(names)) != len(names):
-        return frame
     attrs, index = dict(frame.attrs), frame.index
-    block = np.empty((len(floats), len(frame)))
-    for k, c in enumerate(floats):
-        block[k] = frame.pop(c).to_numpy()
-    out = pd.DataFrame(block.T, index=index, columns=floats, copy=False)
-    for pos, c in enumerate(names):
-        if c not in floats:
-            out.insert(pos, c, frame.pop(c).array)
+    columns = _taken(frame)
+    names = list(columns)
+    floats = [c for c in names if isinstance(columns[c], np.ndarray) and columns[c].dtype == np.float64]
+    if len(floats) < 2:
+        out = pd.DataFrame(columns, index=index, columns=names, copy=False)
+    else:
+        block = np.empty((len(floats), len(index)))
+        for k, c in enumerate(floats):
+            block[k] = columns.pop(c)
+        out = pd.DataFrame(block.T, index=index, columns=floats, copy=False)
+        for pos, c in enumerate(names):
+            if c not in floats:
+                out.insert(pos, c, columns.pop(c))
     out.attrs.update(attrs)
     return out
