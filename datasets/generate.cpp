@@ -251,7 +251,13 @@ GridMap make_polygons(const GenerateOptions& o) {
     std::optional<Disc> disc;
     for (int attempt = 0; attempt < 64 && !disc; ++attempt) {
       const std::int64_t span = std::max<std::int64_t>(rmax - rmin, 0);
-      const std::int64_t r = rmin + (span == 0 ? 0 : rng.between(0, span) * rng.between(0, span) / span);
+      // Skewed small: the product of two draws, made one after the other (as the operands of * they
+      // would be drawn in an order each compiler picks; the product is the same either way).
+      std::int64_t r = rmin;
+      if (span != 0) {
+        const std::int64_t u = rng.between(0, span), v = rng.between(0, span);
+        r += u * v / span;
+      }
       if (W - margin - r < r + margin || H - margin - r < r + margin) continue;
       const Disc d{rng.between(r + margin, W - margin - r), rng.between(r + margin, H - margin - r), r};
       bool clear = true;

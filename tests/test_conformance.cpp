@@ -281,6 +281,45 @@ TEST(PipelineStatus, FunnelWithoutCorridorIsNotApplicable) {
   }
 }
 
+// docs/results.md#query-status: where the funnel applies (a representation declaring a corridor,
+// the shared A*), a path the search found without its corridor is the representation's failure: an
+// `error` row, counted unsolved, never `not_applicable` (which would take it out of every
+// denominator). grid8 is declared here to give a corridor it does not give, as a corridor bug would;
+// a query without a path stays `no_path`.
+TEST(PipelineStatus, FunnelWithoutTheCorridorOfAFoundPathIsAnError) {
+  std::vector<std::string> rows(6, std::string(13, '.'));
+  for (std::string& r : rows) r[6] = '@';
+  const Map m = testmaps::grid_from(rows, "corridorless", "conformance");
+  const AgentSpace space(m, Agent{});
+  const CostModel cost(m);
+  const Heuristic h = parse_heuristic("euclidean");
+  const MapContext ctx{m.name, m.collection, "center"};
+  const RepresentationEntry* e = find_representation("grid8");
+  Params p;
+  auto rep = e->build(m, p);
+  Capabilities caps = e->caps;
+  caps.corridor = true;
+  auto ask = [&](Point s, Point g) {
+    QueryInput in;
+    in.start = s;
+    in.goal = g;
+    return run_query({.map = ctx, .space = space, .cost = cost, .rep_text = "grid8", .heuristic = h,
+                      .smoothings = {"none", "funnel"}, .rep = rep.get(), .caps = caps}, in);
+  };
+  const auto found = ask({0.5, 0.5}, {5.5, 5.5});
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].status, Status::ok) << found[0].message;
+  EXPECT_EQ(found[1].status, Status::error) << found[1].message;
+  EXPECT_EQ(found[1].message, "funnel: grid8 gave no corridor for the path its search found");
+  EXPECT_FALSE(found[1].length.has_value());
+  EXPECT_FALSE(found[1].valid.has_value());
+  EXPECT_TRUE(found[1].raw_length.has_value());  // the search's own path, as on the row of `none`
+  const auto none = ask({0.5, 0.5}, {12.5, 0.5});  // the wall splits the map: no path
+  ASSERT_EQ(none.size(), 2u);
+  EXPECT_EQ(none[0].status, Status::no_path);
+  EXPECT_EQ(none[1].status, Status::no_path) << none[1].message;
+}
+
 // The funnel needs a corridor (SmootherInfo::needs_corridor), which only the shared A* on a
 // representation declaring one gives: with Detour's own query (recast, whose findStraightPath has
 // already pulled its path taut), and on a representation without a corridor (whatever its search),

@@ -39,7 +39,10 @@ Point random_point(const Map& m, std::mt19937_64& rng) {
     case 0: return {double(xs(rng)), double(ys(rng))};
     case 1: return {xs(rng) + 0.5, ys(rng) + 0.5};
     case 2: return {double(xs(rng)), ys(rng) + 0.5};
-    case 3: return {xs(rng) + 0.25 * std::uniform_int_distribution<int>(0, 3)(rng), ys(rng) + 0.75};
+    case 3: {  // the operands of + are not sequenced either: x, its quarter, then y
+      const int x = xs(rng), quarter = std::uniform_int_distribution<int>(0, 3)(rng), y = ys(rng);
+      return {x + 0.25 * quarter, y + 0.75};
+    }
     default: return {ux(rng), uy(rng)};
   }
 }
@@ -241,7 +244,8 @@ TEST(FreeSpace, GridAndPolygonVersionsAgree) {
   std::mt19937_64 rng(12345);
   long compared = 0, valid = 0;
   for (int t = 0; t < 60; ++t) {
-    Map gm = random_grid(6 + int(rng() % 9), 5 + int(rng() % 8), t % 3 == 0 ? 0.45 : 0.3, rng);
+    const int w = 6 + int(rng() % 9), h = 5 + int(rng() % 8);  // drawn in this order: a call's arguments are not
+    Map gm = random_grid(w, h, t % 3 == 0 ? 0.45 : 0.3, rng);
     Map pm = grid_to_polygon_map(gm);
     FreeSpace fg(gm), fp(pm);
     for (int i = 0; i < 1500; ++i) {

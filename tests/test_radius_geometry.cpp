@@ -84,7 +84,9 @@ TEST(Clearance, ExactAgainstBruteForceOnRandomGrids) {
   std::uniform_real_distribution<double> dens(0.0, 0.6);
   int nonzero = 0;
   for (int t = 0; t < 300; ++t) {
-    Map m = random_grid(size(rng), size(rng), dens(rng), rng);
+    const int w = size(rng), h = size(rng);  // drawn in this order (a call's arguments are not: scripts/check-random-draws)
+    const double density = dens(rng);
+    Map m = random_grid(w, h, density, rng);
     const GridMap& g = m.grid;
     GridClearance cl(g);
     for (int y = 0; y < g.height; ++y)

@@ -171,7 +171,8 @@ TEST(VisGraph, SweepFindsExactlyTheVisibleNodes) {
   std::mt19937_64 rng(99);
   long checked = 0, visible = 0;
   for (int t = 0; t < 40; ++t) {
-    Map m = random_grid(8 + int(rng() % 20), 8 + int(rng() % 15), t % 2 ? 0.2 : 0.35, rng);
+    const int w = 8 + int(rng() % 20), h = 8 + int(rng() % 15);  // drawn in this order: a call's arguments are not
+    Map m = random_grid(w, h, t % 2 ? 0.2 : 0.35, rng);
     Params p;
     VisGraph vg(m, p);
     const FreeSpace& fs = vg.free_space();
@@ -202,7 +203,8 @@ TEST(VisGraph, BuildFindsEveryTangentVisiblePair) {
   // Every pair the graph joins is checked exactly when built, so equal counts mean equal sets.
   std::mt19937_64 rng(31);
   for (int t = 0; t < 40; ++t) {
-    Map gm = random_grid(5 + int(rng() % 25), 5 + int(rng() % 20), t % 2 ? 0.15 : 0.35, rng);
+    const int w = 5 + int(rng() % 25), h = 5 + int(rng() % 20);  // drawn in this order: a call's arguments are not
+    Map gm = random_grid(w, h, t % 2 ? 0.15 : 0.35, rng);
     for (const Map& m : {gm, t % 4 == 0 ? grid_to_polygon_map(gm) : gm}) {
       Params p = Params::parse("skip=0");  // the full taut graph (skip=1, the default, searches a subset)
       VisGraph vg(m, p);
@@ -225,7 +227,8 @@ TEST(VisGraph, MatchesBruteForceOnRandomGrids) {
   std::mt19937_64 rng(2024);
   Counts counts;
   for (int t = 0; t < 30; ++t) {
-    Map m = random_grid(6 + int(rng() % 12), 6 + int(rng() % 10), t % 3 == 0 ? 0.4 : 0.25, rng);
+    const int w = 6 + int(rng() % 12), h = 6 + int(rng() % 10);  // drawn in this order: a call's arguments are not
+    Map m = random_grid(w, h, t % 3 == 0 ? 0.4 : 0.25, rng);
     compare_with_reference(m, 40, rng, counts);
     if (HasFatalFailure()) return;
   }
@@ -462,7 +465,8 @@ TEST(VisGraph, BlockCandidatesFindExactlyTheTangentVisibleNodes) {
   std::mt19937_64 rng(4242);
   long found = 0;
   for (int t = 0; t < 40; ++t) {
-    Map m = random_grid(6 + int(rng() % 30), 6 + int(rng() % 25), t % 2 ? 0.2 : 0.35, rng);
+    const int w = 6 + int(rng() % 30), h = 6 + int(rng() % 25);  // drawn in this order: a call's arguments are not
+    Map m = random_grid(w, h, t % 2 ? 0.2 : 0.35, rng);
     const int B = 1 + t % 7;
     Params p = Params::parse("alt=0,block=" + std::to_string(B));
     VisGraph vg(m, p);
@@ -492,7 +496,8 @@ TEST(VisGraph, BlockCandidatesFindExactlyTheTangentVisibleNodes) {
 TEST(VisGraph, BlockVariantMatchesBruteForce) {
   std::mt19937_64 rng(909);
   for (int t = 0; t < 20; ++t) {
-    Map m = random_grid(6 + int(rng() % 14), 6 + int(rng() % 12), t % 3 == 0 ? 0.4 : 0.25, rng);
+    const int w = 6 + int(rng() % 14), h = 6 + int(rng() % 12);  // drawn in this order: a call's arguments are not
+    Map m = random_grid(w, h, t % 3 == 0 ? 0.4 : 0.25, rng);
     Params pb = Params::parse("block=" + std::to_string(1 + t % 5)), pa = Params::parse("block=4,alt=0");
     VisGraph blk(m, pb), blk0(m, pa);
     const FreeSpace& fs = blk.free_space();
@@ -520,7 +525,8 @@ TEST(VisGraph, GridLosAgreesWithSegmentValid) {
   std::mt19937_64 rng(515);
   long answered = 0, answered_corner = 0;
   for (int t = 0; t < 30; ++t) {
-    Map m = random_grid(5 + int(rng() % 25), 5 + int(rng() % 20), t % 2 ? 0.2 : 0.4, rng);
+    const int w = 5 + int(rng() % 25), h = 5 + int(rng() % 20);  // drawn in this order: a call's arguments are not
+    Map m = random_grid(w, h, t % 2 ? 0.2 : 0.4, rng);
     Params p = Params::parse("alt=0");
     VisGraph vg(m, p);
     const FreeSpace& fs = vg.free_space();
@@ -608,8 +614,10 @@ TEST(VisGraph, GridLosSquaresAnswerAsTheCellWalk) {
 TEST(VisGraph, SkipVariantMatchesBruteForce) {
   std::mt19937_64 rng(1717);
   std::vector<Map> maps;
-  for (int t = 0; t < 40; ++t)
-    maps.push_back(random_grid(6 + int(rng() % 18), 6 + int(rng() % 14), t % 3 == 0 ? 0.4 : t % 3 == 1 ? 0.25 : 0.12, rng));
+  for (int t = 0; t < 40; ++t) {
+    const int w = 6 + int(rng() % 18), h = 6 + int(rng() % 14);  // drawn in this order: a call's arguments are not
+    maps.push_back(random_grid(w, h, t % 3 == 0 ? 0.4 : t % 3 == 1 ? 0.25 : 0.12, rng));
+  }
   const std::vector<std::vector<std::string>> hand = {
       {"..........", ".@@@@@@@..", ".@.....@..", ".@.@@@.@..", ".@.@.@.@..", "...@...@..", ".@@@@@@@..", ".........."},
       {"....@.....", "....@.....", "..@@.@@...", "....@.....", "@..@...@..", ".@@....@@.", "..@.@....."},  // pinches
@@ -709,8 +717,10 @@ TEST(VisGraphData, SkipVariantMatchesDefaultOnRealMap) {
 TEST(VisGraph, SkipAngularRangesMatchEveryArcTest) {
   std::mt19937_64 rng(2929);
   std::vector<Map> maps;
-  for (int t = 0; t < 30; ++t)
-    maps.push_back(random_grid(8 + int(rng() % 20), 8 + int(rng() % 16), t % 3 == 0 ? 0.35 : t % 3 == 1 ? 0.2 : 0.1, rng));
+  for (int t = 0; t < 30; ++t) {
+    const int w = 8 + int(rng() % 20), h = 8 + int(rng() % 16);  // drawn in this order: a call's arguments are not
+    maps.push_back(random_grid(w, h, t % 3 == 0 ? 0.35 : t % 3 == 1 ? 0.2 : 0.1, rng));
+  }
   const std::string den = testdata::path("movingai/dao/den520d.map");
   if (testdata::optional(den)) maps.push_back(load_movingai_map(den));
   std::size_t compared = 0, links = 0;

@@ -124,7 +124,7 @@ Lists pruned_labels(const CsrGraph& g, const std::vector<std::uint32_t>& by_rank
         }
       if (pruned) continue;
       if (++entries > max_entries)
-        throw UnsupportedMap("hub labels above " + std::to_string(max_bytes >> 20) + " MiB after " + std::to_string(k) +
+        throw DeclaredCap("hub labels above " + std::to_string(max_bytes >> 20) + " MiB after " + std::to_string(k) +
                              " of " + std::to_string(n) + " roots (raise labels_mb)");
       // The lists grow by a quarter at a time, not double: their slack is most of the build's peak
       // memory above the finished labels (docs/measurements.md, subgoal:labels=1).
@@ -160,7 +160,7 @@ Lists pruned_labels(const CsrGraph& g, const std::vector<std::uint32_t>& by_rank
 HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_bytes, std::span<const std::uint8_t> edge_bit,
                      std::span<const std::uint32_t> octile_steps) {
   const std::size_t n = num_vertices(g);
-  if (n >= kBit) throw UnsupportedMap("hub labels: more than 2^31 vertices");
+  if (n >= kBit) throw DeclaredCap("hub labels: more than 2^31 vertices");
   const bool octile = !octile_steps.empty();
   vertex_ = order(g, samples);
   const std::size_t max_entries = max_bytes / (octile ? kOctileEntryBytes : kEntryBytes);
@@ -173,7 +173,7 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
       for (const ListEntry& e : l) most[0] = std::max(most[0], std::uint32_t(e.d)), most[1] = std::max(most[1], std::uint32_t(e.d >> 32));
     shift_ = int(std::bit_width(most[0]));
     if (shift_ + int(std::bit_width(most[1])) > 32 || shift_ >= 32)
-      throw UnsupportedMap("hub labels: step counts up to " + std::to_string(most[0]) + " straight and " + std::to_string(most[1]) +
+      throw DeclaredCap("hub labels: step counts up to " + std::to_string(most[0]) + " straight and " + std::to_string(most[1]) +
                            " diagonal do not pack into 32 bits");
     mask_ = (std::uint32_t(1) << shift_) - 1;
   }

@@ -48,6 +48,12 @@ using Corridor = std::vector<Portal>;
 struct UnsupportedMap : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
+// A map of a kind the representation takes, beyond a limit it declares (a table or label budget
+// such as table_mb or labels_mb, an index width): skipped like UnsupportedMap, and recorded as a
+// cap rather than a refused kind (the column `reason` of PREFIX.unrun.csv, docs/results.md#maps-not-run).
+struct DeclaredCap : UnsupportedMap {
+  using UnsupportedMap::UnsupportedMap;
+};
 
 // The answer of a representation's own search (Detour's query for recast; docs/recast.md): a path
 // from the query's start to its goal, or why there is none.

@@ -24,7 +24,8 @@ class SearchWorkspace;
 // asked through one workspace (nullptr: the build's own search), in order — with --repetitions N
 // each query N times in a row —, it sends them to that workspace's process in batches, so that the
 // entry's GetPath calls run back to back as in the competition's driver, without navbench's work
-// on each row between them (docs/outside-planners.md#4). A search asked otherwise is answered alone.
+// on each row between them (docs/outside-planners.md#4-what-is-measured-and-how). A search asked otherwise is
+// answered alone.
 class AnswersAhead {
  public:
   virtual ~AnswersAhead() = default;

@@ -1,6 +1,6 @@
 // navbench's deliberately misbehaving entry (any-angle track) for the isolation tests
-// (tests/test_gppc.cpp, docs/outside-planners.md#isolation). What it does with a query depends on
-// the start's x coordinate; on every other query, and with x = 0, it returns the straight segment
+// (tests/test_gppc.cpp, docs/outside-planners.md#5-isolation-an-entry-cannot-take-navbench-down). What it
+// does with a query depends on the start's x coordinate; on every other query, and with x = 0, it returns the straight segment
 // from start to goal, whatever lies between (so it crosses obstacles and pinch points where asked).
 #include <chrono>
 #include <cmath>

@@ -21,6 +21,7 @@
 #include "harness/cli/reproduce.hpp"
 #include "harness/registry/registry.hpp"
 #include "harness/results/results.hpp"
+#include "harness/run/metadata.hpp"
 #include "harness/run/run.hpp"
 #include "harness/serve/serve.hpp"
 #include "harness/sweep/sweep.hpp"
@@ -186,14 +187,14 @@ const Command kCommands[] = {
      navbench::reproduce_command},
     {"serve", "the live viewer: drag start and goal, every representation answers (docs/viewer.md)",
      serve_command},
-    {"export", "write result sets into one SQLite database, or OMPL's benchmark log (docs/results.md#export)",
+    {"export", "write result sets into one SQLite database, or OMPL's benchmark log (docs/results.md#the-results-database)",
      navbench::export_command},
-    {"compare", "pair two runs' queries: per configuration time ratio and gap difference (docs/results.md#compare)",
+    {"compare", "pair two runs' queries: per configuration time ratio and gap difference (docs/results.md#comparing-two-runs)",
      navbench::compare_command},
 };
 
 void usage(std::ostream& out) {
-  out << "usage: navbench <command> [options]   (navbench <command> --help: its options)\n\ncommands:\n";
+  out << "usage: navbench <command> [options]   (navbench <command> --help: its options; navbench --version)\n\ncommands:\n";
   for (const auto& c : kCommands) out << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << '\n';
 }
 
@@ -206,6 +207,10 @@ int navbench::command_line(int argc, char** argv) {
     return 2;
   }
   const std::string cmd = args[0];
+  if (cmd == "--version") {  // the version and commit (harness/run/metadata.cpp)
+    std::cout << navbench::version_line() << '\n';
+    return 0;
+  }
   if (cmd == "help" || cmd == "--help" || cmd == "-h") {
     usage(std::cout);
     return 0;

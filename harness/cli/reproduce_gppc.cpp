@@ -106,8 +106,17 @@ struct Stats {
   std::string entry, source;  // source: "measured" / "published"
   double queries = 0, solved = 0, optimal = 0, total_query_s = 0, preprocess_s = 0;
   double storage = NAN, peak = NAN, mean_length = NAN, mean_subopt = NAN;
+  std::string peak_missing;  // why `peak` is not measured on some map ("" when it is on every one)
   double mean_query_ms() const { return queries > 0 ? total_query_s * 1000 / queries : NAN; }
 };
+
+// Where two or more maps lack a peak, their reasons one after the other.
+void add_missing_peak(Stats& s, const std::string& why) { s.peak_missing += (s.peak_missing.empty() ? "" : "; ") + why; }
+
+// A figure's cell: the number, or "not measured (why)" where a map lacks it.
+std::string peak_cell(const Stats& s, const std::string& number) {
+  return s.peak_missing.empty() ? number : "not measured (" + s.peak_missing + ")";
+}
 
 struct Entry {
   std::string spec;       // the --rep text
@@ -243,6 +252,7 @@ std::map<std::string, Stats> measure(const std::string& prefix, bool classic) {
     const std::string bytes = stored >= 0 && !b.at(i, stored).empty() ? b.at(i, stored) : b.at(i, mem);
     s.storage = (std::isnan(s.storage) ? 0 : s.storage) + num(bytes);
     if (rss >= 0 && !b.at(i, rss).empty()) s.peak = std::isnan(s.peak) ? num(b.at(i, rss)) : std::max(s.peak, num(b.at(i, rss)));
+    else if (s.entry.starts_with("gppc:")) add_missing_peak(s, "no peak_rss_bytes in the build row of " + b.at(i, b.column("map")));
   }
   return out;
 }
@@ -252,18 +262,24 @@ std::map<std::string, Stats> measure(const std::string& prefix, bool classic) {
 // an entry's processes' peak_rss_bytes (SPEC §14), as scripts/thread-scaling takes it. The child
 // prints its VmHWM in its note on the unit (run.cpp, note_throughput; 0.1 MiB), read back from its
 // stderr, kept in PREFIX.err. It also holds navbench's map, scenario and validity test, as an
-// entry's process holds its copy of the map. NAN when the child failed or printed no note.
-double own_peak_rss(const std::string& map, const std::string& rep, const std::string& convention, long limit,
-                    const std::string& prefix) {
+// entry's process holds its copy of the map; its queries are batched as the run's. NAN with the
+// reason in `why` when the child could not start, failed or printed no note.
+double own_peak_rss(const std::string& map, const std::string& rep, const std::string& convention, long limit, int batch,
+                    const std::string& prefix, std::string& why) {
   std::vector<std::string> args = {fs::read_symlink("/proc/self/exe").string(), "run", "--map", map, "--rep", rep,
-                                   "--convention", convention, "--no-optimum", "--out", prefix};
+                                   "--convention", convention, "--no-optimum", "--batch", std::to_string(batch), "--out", prefix};
   if (limit > 0) args.insert(args.end(), {"--limit", std::to_string(limit)});
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   const std::string err = prefix + ".err";
   const int out = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-  if (out < 0 || null < 0) throw std::runtime_error(err + ": cannot write");
+  if (out < 0 || null < 0) {  // the one that opened is closed too
+    if (out >= 0) ::close(out);
+    if (null >= 0) ::close(null);
+    why = (out < 0 ? err : std::string("/dev/null")) + ": cannot write";
+    return NAN;
+  }
   const pid_t pid = ::fork();
   if (pid == 0) {  // only async-signal-safe calls until exec
     ::dup2(null, 1);
@@ -274,19 +290,29 @@ double own_peak_rss(const std::string& map, const std::string& rep, const std::s
   ::close(out);
   ::close(null);
   int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return NAN;
+  const std::string on = fs::path(map).stem().string() + ": ";
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) {
+    why = on + "its navbench run could not start";
+    return NAN;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    why = on + "its navbench run " + (WIFEXITED(status) ? "exited " + std::to_string(WEXITSTATUS(status)) : "was killed by signal " + std::to_string(WTERMSIG(status))) +
+          " (" + err + ")";
+    return NAN;
+  }
   std::ifstream in(err);
   std::string line;
   double mib = NAN;
   while (std::getline(in, line))
     if (const auto k = line.rfind("peak RSS "); k != std::string::npos) mib = std::strtod(line.c_str() + k + 9, nullptr);
+  if (std::isnan(mib)) why = on + "its navbench run printed no peak RSS (" + err + ")";
   return mib * 1024 * 1024;
 }
 
 std::string stats_row(const std::string& label, const Stats& s) {
   return "| " + label + " | " + s.source + " | " + fixed(s.solved, 0) + " / " + fixed(s.queries, 0) + " | " + fixed(s.optimal, 0) + " | " +
          fixed(s.total_query_s, 3) + " | " + fixed(s.mean_query_ms(), 4) + " | " + fixed(s.preprocess_s, 3) + " | " +
-         human_bytes(s.storage) + " | " + human_bytes(s.peak) + " | " + fixed(s.mean_length, 4) + " | " + fixed(s.mean_subopt, 6) + " |\n";
+         human_bytes(s.storage) + " | " + peak_cell(s, human_bytes(s.peak)) + " | " + fixed(s.mean_length, 4) + " | " + fixed(s.mean_subopt, 6) + " |\n";
 }
 
 // Ranks by mean query time (1 = fastest) among the given names.
@@ -314,6 +340,10 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
   for (const std::string& r : own) rc.reps.push_back(parse_rep_option(r).front());
   rc.select.convention = classic ? "center" : "corner";  // the track's query points (SPEC §10)
   rc.select.limit = cfg.limit;
+  // Both sides batched alike: navbench's own queries timed 256 at a time back to back and judged
+  // after the block, as the entries' host sends them theirs (harness/gppc/representation.cpp,
+  // kAhead; docs/outside-planners.md).
+  rc.unit.batch = 256;
   rc.optimum = !classic;  // the classic track's reference is the scenario's octile optimum
   rc.quiet = true;
   rc.argv = argv;
@@ -326,11 +356,15 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
     auto it = got.find(parse_rep_option(r).front().text);
     if (it == got.end()) continue;
     for (const std::string& m : cfg.maps) {
-      const double peak = own_peak_rss(m, r, rc.select.convention, cfg.limit,
-                                       o.out + "/run/memory-" + r + "-" + fs::path(m).stem().string());
+      std::string why;
+      const double peak = own_peak_rss(m, r, rc.select.convention, cfg.limit, rc.unit.batch,
+                                       o.out + "/run/memory-" + r + "-" + fs::path(m).stem().string(), why);
       if (!std::isnan(peak)) it->second.peak = std::isnan(it->second.peak) ? peak : std::max(it->second.peak, peak);
+      else add_missing_peak(it->second, why);
     }
   }
+  for (const auto& [name, s] : got)
+    if (!s.peak_missing.empty()) std::cerr << "navbench: reproduce: " << name << "'s peak RSS not measured: " << s.peak_missing << '\n';
 
   std::ostringstream md;
   md << "GPPC 2023, " << track << " track. Measured: navbench " << (classic ? "center" : "corner") << " convention, squeeze rule forbid (the "
@@ -338,7 +372,9 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
   for (std::size_t i = 0; i < cfg.maps.size(); ++i) md << (i ? ", " : "") << fs::path(cfg.maps[i]).stem().string();
   md << (cfg.limit > 0 ? "; " + std::to_string(cfg.limit) + " queries each, spread over the scenario" : "; every scenario query")
      << "). Published: the entries' READMEs, 256,000 queries on the competition's maps (not public). The query sets differ: "
-        "compare ratios and ranks, not totals. Query time: the entry's GetPath calls (navbench's own: locate + search); "
+        "compare ratios and ranks, not totals. Query time: the entry's GetPath calls (navbench's own: locate + search), both "
+        "sides batched alike (the entry is sent 256 queries at a time and answers them back to back; navbench's own are timed "
+        "256 at a time back to back, then judged: --batch 256); "
         "preprocessing: preprocess_ms where the build row has it, else build_ms. Memory like for like, never one part added to "
         "the other: stored / structure is bytes at rest, summed over the maps (an entry's stored_bytes, the files its "
         "PreprocessMap wrote; navbench's own: memory_bytes, the structure's bytes; published: preprocess_storage); peak RSS is "
@@ -360,7 +396,8 @@ int run(const std::string& track, const GppcOptions& o, const std::vector<std::s
     nlohmann::json j = {{"representation", rep}, {"queries", it->second.queries}, {"solved", it->second.solved},
                         {"optimally_solved", it->second.optimal}, {"total_query_s", it->second.total_query_s},
                         {"preprocess_s", it->second.preprocess_s}, {"stored_or_structure_bytes", it->second.storage},
-                        {"peak_rss_bytes", it->second.peak}, {"mean_length", it->second.mean_length},
+                        {"peak_rss_bytes", it->second.peak}, {"peak_rss_missing", it->second.peak_missing},
+                        {"mean_length", it->second.mean_length},
                         {"mean_subopt", it->second.mean_subopt}, {"published", pub}};
     rows.push_back(j);
     for (const Stats& p : published)

@@ -19,7 +19,7 @@
 
 namespace navbench::gppc {
 
-// The limits of one entry (docs/outside-planners.md#limits); every one is an option of --rep gppc:.
+// The limits of one entry (docs/outside-planners.md#2-run-it); every one is an option of --rep gppc:.
 struct Limits {
   double query_ms = 10000;          // one query: all GetPath calls of its path (query_ms=)
   double prepare_ms = 600000;       // PreprocessMap, and PrepareForSearch (prepare_ms=)

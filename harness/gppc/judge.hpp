@@ -1,5 +1,5 @@
-// The verdict on an entry's answer (SPEC §10, docs/outside-planners.md#the-verdict): the same
-// columns as for navbench's own paths. A reply the harness cannot take (the entry died, broke a
+// The verdict on an entry's answer (SPEC §10, docs/outside-planners.md#6-why-navbenchs-verdict-is-the-stricter-one):
+// the same columns as for navbench's own paths. A reply the harness cannot take (the entry died, broke a
 // limit, never finished its path, sent a coordinate that is not a finite number, or points so far
 // apart that the length overflows) is status
 // `error` with the reason; a path is `ok`, and `valid` = 0 with the reason when its ends are not the

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "harness/gppc/representation.hpp"
+#include "representations/cpd/cpd.hpp"
 #include "representations/grid/grid.hpp"
 #include "representations/meshfile/meshfile.hpp"
 #include "representations/navmesh/navmesh.hpp"
@@ -38,6 +39,7 @@ const std::vector<RepresentationEntry>& representations() {
       make_entry<RecastMesh>("recast", "Recast/Detour navigation mesh (librecast, docs/recast.md): voxelised walkable area, regions, simplified contours, convex polygons; searched between portal midpoints like navmesh"),
       make_entry<Prm>("prm", "probabilistic roadmap (Kavraki et al. 1996): samples seeded free points, each joined to its k nearest (Boost.Geometry rtree) where the segment is valid; may miss a path that exists"),
       make_entry<PrmStar>("prm-star", "PRM* (Karaman & Frazzoli 2011): samples seeded free points joined within the radius gamma sqrt(6 A / pi) (log n / n)^(1/2), A the free area; asymptotically optimal; may miss a path that exists"),
+      make_entry<CompressedPathDatabase>("cpd", "compressed path database (SRC, Strasser, Harabor & Botea 2014): grid8's first moves between all free cells, one Dijkstra each (threads), rows run-length encoded over a DFS order; a query walks first moves, no search (max_cells, cache=DIR; docs/cpd.md)"),
       make_entry<SubgoalGraph>("subgoal", "subgoal graph over convex corners, direct-h-reachable octile edges (up to 1,024 subgoals the simple graph's all-pairs table, table=1; else levels=16: N-level, 15 local layers; 1 simple, 2 two-level)"),
       // The optimum's reference is the plain variant (no block lists, skip edges or landmarks):
       // exact like every variant and the cheapest to build, as it is built once per map for few queries.

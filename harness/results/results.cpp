@@ -183,6 +183,17 @@ constexpr Column<U> kUpdateColumns[] = {
     {"update_us", Kind::time, "core", [](const U& u) { return Cell(u.update_us); }},
     {"rebuild_us", Kind::time, "core", [](const U& u) { return opt(u.rebuild_us); }}};
 
+using N = UnrunRow;
+constexpr Column<N> kUnrunColumns[] = {
+    {"map", Kind::text, "core", [](const N& u) { return Cell(u.map); }},
+    {"collection", Kind::text, "core", [](const N& u) { return Cell(u.collection); }},
+    {"representation", Kind::text, "core", [](const N& u) { return Cell(u.representation); }},
+    {"convention", Kind::text, "core", [](const N& u) { return Cell(u.convention); }},
+    {"reason", Kind::text, "core", [](const N& u) { return Cell(u.reason); }},
+    {"message", Kind::text, "core", [](const N& u) { return Cell(u.message); }},
+    {"radius", Kind::number, "radius", [](const N& u) { return opt(u.radius); }},
+    {"terrain", Kind::text, "terrain", [](const N& u) { return Cell(u.terrain); }}};
+
 // One value as its column's kind writes it.
 void write(std::string& s, Kind k, const Cell& c) {
   if (std::holds_alternative<std::monostate>(c)) return;
@@ -254,12 +265,14 @@ std::string result_header(const ColumnGroups& g) { return header_of(kResultColum
 std::string build_header(const ColumnGroups& g) { return header_of(kBuildColumns, g); }
 std::string paths_header(const ColumnGroups& g) { return header_of(kPathsColumns, g); }
 std::string updates_header() { return header_of(kUpdateColumns, {}); }
+std::string unrun_header(const ColumnGroups& g) { return header_of(kUnrunColumns, {.radius = g.radius, .terrain = g.terrain}); }
 
 nlohmann::json column_schema() {
   return {{"results", schema_of(kResultColumns)},
           {"build", schema_of(kBuildColumns)},
           {"paths", schema_of(kPathsColumns)},
-          {"updates", schema_of(kUpdateColumns)}};
+          {"updates", schema_of(kUpdateColumns)},
+          {"unrun", schema_of(kUnrunColumns)}};
 }
 
 std::string format_row(const ResultRow& r, const ColumnGroups& g) { return row_of(kResultColumns, r, g); }
@@ -269,6 +282,9 @@ std::string format_path_row(const ResultRow& r, const ColumnGroups& g) {
   return row_of(kPathsColumns, r, g);
 }
 std::string format_update_row(const UpdateRow& u) { return row_of(kUpdateColumns, u, {}); }
+std::string format_unrun_row(const UnrunRow& u, const ColumnGroups& g) {
+  return row_of(kUnrunColumns, u, {.radius = g.radius, .terrain = g.terrain});
+}
 
 nlohmann::json result_row_json(const ResultRow& r) { return json_of(kResultColumns, r); }
 nlohmann::json build_row_json(const BuildRow& b) { return json_of(kBuildColumns, b); }
@@ -284,6 +300,7 @@ ResultWriter::ResultWriter(const std::string& prefix, bool paths, const ColumnGr
   open(build_, prefix + ".build.csv",
        build_header({.radius = groups.radius, .terrain = groups.terrain, .pinch = groups.pinch, .entry = groups.entry}));
   if (paths) open(paths_, prefix + ".paths.csv", paths_header({.radius = groups.radius, .terrain = groups.terrain}));
+  open(unrun_, prefix + ".unrun.csv", unrun_header(groups));
 }
 
 void ResultWriter::write(const ResultRow& r) {
@@ -294,15 +311,19 @@ void ResultWriter::write(const ResultRow& r) {
 
 void ResultWriter::write(const BuildRow& b) { build_ << format_build_row(b, groups_) << '\n'; }
 
+void ResultWriter::write(const UnrunRow& u) { unrun_ << format_unrun_row(u, groups_) << '\n'; }
+
 void ResultWriter::flush() {
   csv_.flush();
   build_.flush();
+  unrun_.flush();
   if (with_paths_) paths_.flush();
-  if (!csv_ || !build_ || (with_paths_ && !paths_)) throw std::runtime_error("writing results failed (disk full?)");
+  if (!csv_ || !build_ || !unrun_ || (with_paths_ && !paths_)) throw std::runtime_error("writing results failed (disk full?)");
 }
 
 std::vector<std::string> result_files(const std::string& prefix) {
-  std::vector<std::string> out = {prefix + ".csv", prefix + ".build.csv", prefix + ".paths.csv", prefix + ".meta.json", prefix + ".updates.csv"};
+  std::vector<std::string> out = {prefix + ".csv", prefix + ".build.csv", prefix + ".paths.csv", prefix + ".meta.json", prefix + ".updates.csv",
+                                  prefix + ".unrun.csv"};
   if (const auto dir = std::filesystem::path(prefix).parent_path(); !dir.empty() && !std::filesystem::exists(dir)) out.push_back(dir.string());
   return out;
 }

@@ -78,6 +78,16 @@ struct BuildRow {
   std::string pinch;
 };
 
+// One row of PREFIX.unrun.csv (docs/results.md#maps-not-run): a (map, representation) a run or sweep
+// planned or was given that has no rows, and why. reason: "skip_maps" (the sweep config's choice:
+// not run), "kind" (a map kind the representation refuses: it does not apply) or "cap" (a limit it
+// declares, e.g. labels_mb or table_mb, that the map exceeds); message: the representation's words.
+struct UnrunRow {
+  std::string map, collection, representation, convention, reason, message;
+  std::optional<double> radius;  // runs with a radius (the group `radius`)
+  std::string terrain;           // runs over weighted maps (the group `terrain`), "" for a plain map
+};
+
 // One row of PREFIX.updates.csv (docs/changing-maps.md): what bringing one representation up to
 // date after one map change cost; rebuild_us only with --rebuild-baseline.
 struct UpdateRow {
@@ -107,19 +117,21 @@ std::string result_header(const ColumnGroups& g);
 std::string build_header(const ColumnGroups& g);
 std::string paths_header(const ColumnGroups& g);
 std::string updates_header();
-// The schema itself, as meta.json's "schema": {"results": [{"name", "type", "group"}, ...], "build", "paths", "updates"}.
+std::string unrun_header(const ColumnGroups& g);  // the groups radius and terrain only
+// The schema itself, as meta.json's "schema": {"results": [{"name", "type", "group"}, ...], "build", "paths", "updates", "unrun"}.
 nlohmann::json column_schema();
 // The row's fields in header order, from the same table: the core columns and those of the groups `g` has.
 std::string format_row(const ResultRow& r, const ColumnGroups& g = {});
 std::string format_build_row(const BuildRow& b, const ColumnGroups& g);
 std::string format_path_row(const ResultRow& r, const ColumnGroups& g);  // "" when the row has no path
 std::string format_update_row(const UpdateRow& u);
+std::string format_unrun_row(const UnrunRow& u, const ColumnGroups& g);
 // The same rows as JSON objects (the viewer's): every column by name, an absent value null.
 nlohmann::json result_row_json(const ResultRow& r);
 nlohmann::json build_row_json(const BuildRow& b);
 
 // The files a run is about to write under `prefix` (PREFIX.csv, .build.csv, .paths.csv, .meta.json,
-// .updates.csv), then the prefix's folder when it does not exist yet (the run will make it).
+// .updates.csv, .unrun.csv), then the prefix's folder when it does not exist yet (the run will make it).
 std::vector<std::string> result_files(const std::string& prefix);
 // Removes those of `files` that exist, in order (a folder only when empty by then); never throws.
 void remove_files(const std::vector<std::string>& files);
@@ -149,10 +161,11 @@ class ResultWriter {
   ResultWriter(const std::string& prefix, bool paths, const ColumnGroups& groups = {});
   void write(const ResultRow& r);
   void write(const BuildRow& b);
+  void write(const UnrunRow& u);  // PREFIX.unrun.csv: written by every run, its header alone when all ran
   void flush();
 
  private:
-  std::ofstream csv_, build_, paths_;
+  std::ofstream csv_, build_, paths_, unrun_;
   ColumnGroups groups_;
   bool with_paths_;
 };

@@ -1,4 +1,4 @@
-// The cost model of a map (docs/terrain.md, docs/architecture.md#glossary): uniform, or weighted by
+// The cost model of a map (docs/terrain.md, docs/architecture.md#glossary-one-name-per-idea): uniform, or weighted by
 // its cells' weights. The one place that prices a path, scales the heuristic, fills the cost columns
 // and says when a representation cannot answer (not_applicable) — the role of Detour's
 // dtQueryFilter. A weighted map's terrain table is parsed once, where the option is read

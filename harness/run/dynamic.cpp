@@ -53,6 +53,8 @@ std::vector<Live> build_all(const RunConfig& cfg, const Map& map, ResultWriter& 
     }
     if (!b.rep) {
       std::cerr << "navbench: skipping " << spec.text << " on " << map.name << ": " << b.unsupported << '\n';
+      writer.write(UnrunRow{.map = map.name, .collection = map.collection, .representation = spec.text,
+                            .convention = cfg.select.convention, .reason = b.capped ? "cap" : "kind", .message = b.unsupported});
       continue;
     }
     writer.write(b.row);

@@ -20,6 +20,9 @@
 #ifndef NAVBENCH_SOURCE_DIR
 #define NAVBENCH_SOURCE_DIR "."
 #endif
+#ifndef NAVBENCH_VERSION
+#define NAVBENCH_VERSION "unknown"
+#endif
 
 namespace navbench {
 namespace {
@@ -50,14 +53,33 @@ std::string json_text(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+SourceVersion source_version() {
+  const std::string src = NAVBENCH_SOURCE_DIR;
+  SourceVersion v;
+  v.version = NAVBENCH_VERSION;
+  v.commit = shell("git -C '" + src + "' rev-parse HEAD 2>/dev/null");
+  v.dirty = !v.commit.empty() &&
+            !shell("git -C '" + src + "' status --porcelain --untracked-files=no 2>/dev/null").empty();
+  return v;
+}
+
+std::string version_line() {
+  const SourceVersion v = source_version();
+  std::string out = "navbench " + v.version + " (";
+  out += v.commit.empty() ? std::string("commit unknown: ") + NAVBENCH_SOURCE_DIR + " is no git checkout"
+                          : "commit " + v.commit + (v.dirty ? ", uncommitted changes" : "");
+  return out + ")";
+}
+
 nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t seed, const nlohmann::json& config) {
   nlohmann::json j;
   std::string cmd;
   for (auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
   j["command_line"] = cmd;
-  const std::string src = NAVBENCH_SOURCE_DIR;
-  j["git_commit"] = shell("git -C '" + src + "' rev-parse HEAD 2>/dev/null");
-  j["git_dirty"] = !shell("git -C '" + src + "' status --porcelain --untracked-files=no 2>/dev/null").empty();
+  const SourceVersion v = source_version();
+  j["version"] = v.version;
+  j["git_commit"] = v.commit;
+  j["git_dirty"] = v.dirty;
   j["compiler"] = std::string("g++ ") + __VERSION__;
   j["flags"] = NAVBENCH_BUILD_FLAGS;
   j["cpu"] = cpu_model();

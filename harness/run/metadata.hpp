@@ -11,6 +11,18 @@ namespace navbench {
 
 nlohmann::json run_metadata(const std::vector<std::string>& argv, std::uint64_t seed, const nlohmann::json& config);
 
+// The project's version (CMakeLists.txt's project(VERSION), also CITATION.cff's) and the commit of
+// the checkout navbench was built from, as `navbench --version` prints them and meta.json records
+// them ("version", "git_commit", "git_dirty"): commit empty when the checkout is no git work tree.
+struct SourceVersion {
+  std::string version;
+  std::string commit;
+  bool dirty = false;
+};
+SourceVersion source_version();
+// "navbench 0.1.0 (commit 17d5920dc987..., uncommitted changes)" — the line of `navbench --version`.
+std::string version_line();
+
 // j as JSON text (indent < 0: one line), every byte that is not UTF-8 in its strings replaced by
 // U+FFFD: the files navbench writes hold paths, and a path is whatever bytes the file system
 // holds (a folder named in Latin-1), where plain json::dump throws and the run would end.

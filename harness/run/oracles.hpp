@@ -1,4 +1,4 @@
-// The one oracle service (docs/architecture.md#glossary): the reference answers a row is judged
+// The one oracle service (docs/architecture.md#glossary-one-name-per-idea): the reference answers a row is judged
 // against, for `navbench run`, the sweep, changing maps and the viewer alike.
 //   optimal              the exact Euclidean optimum (docs/validity.md): for the point agent the
 //                        shortest path over the registry's exact graph (the visibility graph), on a

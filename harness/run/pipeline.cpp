@@ -171,7 +171,10 @@ ResultRow smooth_row(const QueryContext& c, const ResultRow& row, const std::str
   }
   r.smooth_us = base::us_since(t);
   if (sm.status == SmoothingStatus::not_applicable) {
-    mark_not_applicable(r, mode + " not applicable: " + c.rep_text + " has no corridor");
+    // The mode applies (smoothing_not_applicable decided that before the query): a found path without
+    // its corridor is the representation's failure, counted unsolved, never not_applicable (SPEC §3).
+    r.status = Status::error;
+    r.message = mode + ": " + c.rep_text + " gave no corridor for the path its search found";
   } else if (!disc_funnel.empty()) {
     const double length = path_items_length(disc_funnel);
     const bool ok = space.path_valid(disc_funnel);

@@ -130,8 +130,15 @@ void answer_threaded(AnyRepresentation& rep, const std::vector<QueryInput>& quer
 
 }  // namespace
 
+UnrunRow unrun_row(const Map& m, const std::string& convention, const Agent& agent, const RepresentationSpec& spec,
+                   const std::string& reason, const std::string& message) {
+  return {.map = m.name, .collection = m.collection, .representation = spec.text, .convention = convention,
+          .reason = reason, .message = message, .radius = agent.column(), .terrain = m.terrain};
+}
+
 std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& spec, const UnitOptions& opt,
-                                 const std::function<void(const ResultRow&)>& sink) {
+                                 const std::function<void(const ResultRow&)>& sink,
+                                 const std::function<void(const UnrunRow&)>& unrun) {
   if (auto why = am.cost().not_applicable(spec.caps(), spec.text)) {
     // docs/terrain.md: a representation that assumes one cost everywhere answers not_applicable on
     // a weighted map, every query of every pass, and is not built (no build row).
@@ -146,6 +153,8 @@ std::optional<BuildRow> run_unit(const AgentMap& am, const RepresentationSpec& s
   }
   if (!built.rep) {
     std::cerr << "navbench: skipping " << spec.text << " on " << am.map().name << ": " << built.unsupported << '\n';
+    if (unrun)
+      unrun(unrun_row(am.map(), am.prepared().selection.convention, am.agent(), spec, built.capped ? "cap" : "kind", built.unsupported));
     return std::nullopt;
   }
   am.cost().fill_build(built.row, am.has_optimum());
@@ -263,7 +272,7 @@ int answer_maps(const RunConfig& cfg, const std::vector<PreparedMap>& maps, bool
           writer.write(r);
         };
         const auto t0 = base::Clock::now();
-        if (auto b = run_unit(am, spec, unit, sink)) {
+        if (auto b = run_unit(am, spec, unit, sink, [&](const UnrunRow& u) { writer.write(u); })) {
           writer.write(*b);
           note_throughput(cfg, am, spec, *b, t0);
         }

@@ -19,6 +19,7 @@ TimedBuild timed(const Map& m, const RepresentationSpec& spec, Params& params, b
   } catch (const UnsupportedMap& u) {
     b.unsupported = u.what();
     b.failed = dynamic_cast<const BuildFailed*>(&u) != nullptr;
+    b.capped = dynamic_cast<const DeclaredCap*>(&u) != nullptr;
     return b;
   }
   b.row.build_ms = base::ms_since(t0);

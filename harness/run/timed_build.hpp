@@ -16,6 +16,7 @@ struct TimedBuild {
   std::unique_ptr<AnyRepresentation> rep;  // null when the representation does not support the map
   std::string unsupported;                 // UnsupportedMap's message then
   bool failed = false;                     // the build died (BuildFailed): the queries are error rows
+  bool capped = false;                     // beyond a limit it declares (DeclaredCap), not a kind it refuses
   BuildRow row;                            // map, representation, canonical params, build_ms, sizes, radius
 };
 

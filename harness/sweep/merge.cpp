@@ -21,7 +21,9 @@ namespace navbench {
 namespace {
 
 // Every unit id of a sweep config as stored in sweep.json (its map list already resolved).
-void config_unit_ids(const json& config, std::vector<std::string>& static_ids, std::vector<std::string>& dyn_ids) {
+// The static units its skip_maps leave out go to `skipped` (their records, ID.unrun.csv, are merged).
+void config_unit_ids(const json& config, std::vector<std::string>& static_ids, std::vector<std::string>& dyn_ids,
+                     std::vector<std::string>& skipped) {
   std::vector<std::vector<std::string>> skip;
   const std::vector<RepresentationSpec> reps = expand_reps(config["representations"], &skip);
   const auto conventions = config.contains("conventions") ? config["conventions"].get<std::vector<std::string>>()
@@ -40,9 +42,9 @@ void config_unit_ids(const json& config, std::vector<std::string>& static_ids, s
     if (name == p.filename().string() && !is_movingai_path(p.string())) name = p.stem().string();
     for (const auto& conv : conventions)
       for (const Agent& agent : agent_passes(agents_of(radii)))
-        for (std::size_t ri = 0; ri < reps.size(); ++ri)
-          if (runs_on(skip[ri], name))  // the entry's skip_maps, as the sweep planned
-            static_ids.push_back(static_unit_id(p.parent_path().filename().string(), name, conv, reps[ri].text, agent.column(), tags.at(i)));
+        for (std::size_t ri = 0; ri < reps.size(); ++ri)  // the entry's skip_maps, as the sweep planned
+          (runs_on(skip[ri], name) ? static_ids : skipped)
+              .push_back(static_unit_id(p.parent_path().filename().string(), name, conv, reps[ri].text, agent.column(), tags.at(i)));
   }
   dyn_ids = dynamic_unit_ids(config.contains("dynamic") ? config["dynamic"].get<std::vector<std::string>>() : std::vector<std::string>{},
                              conventions, reps);
@@ -68,8 +70,8 @@ int merge_command(const MergeArgs& o, const std::vector<std::string>& argv) {
     unit_dirs.push_back(d / "units");
   }
   // The unit list is the config's; every unit must be found in one of the shards.
-  std::vector<std::string> ids, dyn_ids;
-  config_unit_ids(config, ids, dyn_ids);
+  std::vector<std::string> ids, dyn_ids, skipped;
+  config_unit_ids(config, ids, dyn_ids, skipped);
   std::vector<std::string> missing;
   for (const auto* list : {&ids, &dyn_ids})
     for (const auto& id : *list) {
@@ -93,7 +95,7 @@ int merge_command(const MergeArgs& o, const std::vector<std::string>& argv) {
   if (config.contains("map_entries") && config["map_entries"].is_array())  // the entries as written (config.cpp)
     for (const auto& e : config["map_entries"])
       groups.terrain |= e.is_object() && (e.contains("terrain") || e.contains("costs"));
-  if (!ids.empty()) write_merged(out, unit_dirs, ids, paths, groups);
+  if (!ids.empty()) write_merged(out, unit_dirs, ids, paths, groups, skipped);
   if (!dyn_ids.empty()) write_merged(fs::path(out) / "dynamic", unit_dirs, dyn_ids, paths, {.epoch = true, .entry = groups.entry});
   json meta = run_metadata(argv, config.value("seed", std::uint64_t(1)), config);
   meta["config_hash"] = hash;

@@ -63,6 +63,8 @@ void claim_output_folder(const fs::path& out, const SweepConfig& cfg, const std:
 struct UnitPlan {
   std::vector<Unit> units;
   std::vector<std::string> static_ids, dyn_ids;
+  std::vector<Unit> skipped;  // the static units an entry's skip_maps leaves out: recorded, not run
+  std::vector<std::string> skipped_ids;
 };
 
 UnitPlan plan_units(const SweepConfig& cfg, const std::vector<PreparedMap>& maps) {
@@ -72,12 +74,14 @@ UnitPlan plan_units(const SweepConfig& cfg, const std::vector<PreparedMap>& maps
       for (const Agent& agent : agent_passes(cfg.agents))
         for (std::size_t ri = 0; ri < cfg.reps.size(); ++ri) {
           const RepresentationSpec& r = cfg.reps[ri];
-          if (!runs_on(cfg.rep_skip[ri], maps[mi].map.name)) continue;  // its entry's skip_maps
-          p.units.push_back({mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, agent.column(),
-                                                      weights_tag(maps[mi].selection.weights)),
-                                       -1, agent});
+          Unit u{mi, conv, r, static_unit_id(maps[mi].map.collection, maps[mi].map.name, conv, r.text, agent.column(),
+                                             weights_tag(maps[mi].selection.weights)),
+                 -1, agent};
+          // its entry's skip_maps: not run, its record (ID.unrun.csv) written by run_planned
+          (runs_on(cfg.rep_skip[ri], maps[mi].map.name) ? p.units : p.skipped).push_back(std::move(u));
         }
   for (const auto& u : p.units) p.static_ids.push_back(u.id);
+  for (const auto& u : p.skipped) p.skipped_ids.push_back(u.id);
   p.dyn_ids = dynamic_unit_ids(cfg.dynamic, cfg.conventions, cfg.reps);
   std::size_t k = 0;
   for (std::size_t d = 0; d < cfg.dynamic.size(); ++d)
@@ -132,7 +136,7 @@ std::size_t run_dynamic_unit(const SweepConfig& cfg, const Unit& u, const fs::pa
   const fs::path dir = out / "units";
   rc.out = (dir / (u.id + ".part")).string();
   run_dynamic(rc);
-  for (const char* ext : {".updates.csv", ".build.csv", ".paths.csv"})
+  for (const char* ext : {".updates.csv", ".build.csv", ".paths.csv", ".unrun.csv"})
     if (fs::exists(rc.out + ext)) fs::rename(rc.out + ext, dir / (u.id + ext));
   fs::remove(rc.out + ".meta.json");
   const std::string rows = base::read_file(rc.out + ".csv");
@@ -198,14 +202,19 @@ std::size_t run_static_unit(const SweepConfig& cfg, const Unit& u, const AgentMa
   if (!u.rep.searches.empty()) unit.searches = u.rep.searches;  // the entry's own (docs/command-line.md#sweep-config)
   unit.trace_prefix = (out / "units" / u.id).string();
   if (unit.trace) fs::remove(trace_index(unit.trace_prefix));
-  auto b = run_unit(am, u.rep, unit, [&](const ResultRow& r) {
-    csv += format_row(r, groups) + "\n";
-    if (cfg.unit.paths)
-      if (auto p = format_path_row(r, groups); !p.empty()) paths += p + "\n";
-    ++nrows;
-  });
+  std::string unrun = unrun_header(groups) + "\n";  // why it has no rows, when its build refused the map
+  auto b = run_unit(
+      am, u.rep, unit,
+      [&](const ResultRow& r) {
+        csv += format_row(r, groups) + "\n";
+        if (cfg.unit.paths)
+          if (auto p = format_path_row(r, groups); !p.empty()) paths += p + "\n";
+        ++nrows;
+      },
+      [&](const UnrunRow& r) { unrun += format_unrun_row(r, groups) + "\n"; });
   const fs::path dir = out / "units";
   base::write_atomic(dir / (u.id + ".build.csv"), build_header(groups) + "\n" + (b ? format_build_row(*b, groups) + "\n" : ""));
+  base::write_atomic(dir / (u.id + ".unrun.csv"), unrun);
   if (cfg.unit.paths) base::write_atomic(dir / (u.id + ".paths.csv"), paths);
   base::write_atomic(dir / (u.id + ".csv"), csv);  // last: its presence marks the unit finished
   return nrows;
@@ -347,7 +356,8 @@ void finish(const SweepConfig& cfg, const UnitPlan& plan, const fs::path& out, c
   std::size_t missing = 0;
   for (const auto& u : plan.units) missing += !fs::exists(out / "units" / (u.id + ".csv"));
   if (missing == 0) {
-    if (!plan.static_ids.empty()) write_merged(out, {out / "units"}, plan.static_ids, cfg.unit.paths, sweep_groups(cfg));
+    if (!plan.static_ids.empty())
+      write_merged(out, {out / "units"}, plan.static_ids, cfg.unit.paths, sweep_groups(cfg), plan.skipped_ids);
     if (!plan.dyn_ids.empty())
       write_merged(out / "dynamic", {out / "units"}, plan.dyn_ids, cfg.unit.paths, {.epoch = true, .entry = sweep_groups(cfg).entry});
     if (!o.quiet)
@@ -371,6 +381,18 @@ void run_planned(const SweepConfig& cfg, const std::vector<PreparedMap>& maps, c
     if (long(i % std::size_t(o.shard_n)) == o.shard_k - 1 && !fs::exists(out / "units" / (plan.units[i].id + ".csv")))
       todo.push_back(&plan.units[i]);
   todo = execution_order(todo, o.jobs);
+  // The units skip_maps leaves out, recorded as such (docs/results.md#maps-not-run) by every shard:
+  // the merged results say why those maps have no rows of the representation.
+  const ColumnGroups groups = sweep_groups(cfg);
+  for (const Unit& u : plan.skipped) {
+    const fs::path f = out / "units" / (u.id + ".unrun.csv");
+    if (fs::exists(f)) continue;
+    const PreparedMap& pm = maps[u.map];
+    base::write_atomic(f, unrun_header(groups) + "\n" +
+                              format_unrun_row(unrun_row(pm.map, u.convention, u.agent, u.rep, "skip_maps",
+                                                         "the sweep config's skip_maps of " + u.rep.text + " names " + pm.map.name),
+                                               groups) + "\n");
+  }
 
   json meta = run_metadata(argv, cfg.select.seed, cfg.canonical);
   meta["config_hash"] = hash;
@@ -393,7 +415,7 @@ void remove_sweep_files(const fs::path& out, bool existed) {
     fs::remove_all(out, ec);
     return;
   }
-  for (const char* f : {"sweep.json", "results.meta.json", "results.csv", "results.build.csv", "results.paths.csv", "units",
+  for (const char* f : {"sweep.json", "results.meta.json", "results.csv", "results.build.csv", "results.paths.csv", "results.unrun.csv", "units",
                         "optimum", "dynamic"})
     fs::remove_all(out / f, ec);
 }

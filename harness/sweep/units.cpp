@@ -119,7 +119,7 @@ class MergedFile {
 }  // namespace
 
 void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, const std::vector<std::string>& ids,
-                  bool paths, const ColumnGroups& groups) {
+                  bool paths, const ColumnGroups& groups, const std::vector<std::string>& skipped) {
   const bool dynamic = groups.epoch;
   fs::create_directories(out);
   std::vector<fs::path> dirs;  // the folder holding each unit, all found before anything is written
@@ -140,6 +140,7 @@ void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, c
   std::optional<MergedFile> pth, upd;
   if (paths) pth.emplace(out / "results.paths.csv", paths_header({.radius = groups.radius, .terrain = groups.terrain}));
   if (dynamic) upd.emplace(out / "results.updates.csv", updates_header());
+  MergedFile unrun(out / "results.unrun.csv", unrun_header(groups));
   // Search traces (docs/traces.md): each unit's index into traces/results.traces.csv, its files
   // linked (or copied) into traces/.
   std::optional<MergedFile> trc;
@@ -176,8 +177,16 @@ void write_merged(const fs::path& out, const std::vector<fs::path>& unit_dirs, c
     if (fs::exists(unit.string() + ".build.csv")) build.append_body_of(unit.string() + ".build.csv");
     if (pth && fs::exists(unit.string() + ".paths.csv")) pth->append_body_of(unit.string() + ".paths.csv");
     if (upd && fs::exists(unit.string() + ".updates.csv")) upd->append_body_of(unit.string() + ".updates.csv");
+    if (fs::exists(unit.string() + ".unrun.csv")) unrun.append_body_of(unit.string() + ".unrun.csv");
   }
+  for (const auto& id : skipped)  // the first shard holding its record (every shard writes the same)
+    for (const auto& d : unit_dirs)
+      if (fs::exists(d / (id + ".unrun.csv"))) {
+        unrun.append_body_of(d / (id + ".unrun.csv"));
+        break;
+      }
   if (upd) upd->commit();
+  unrun.commit();
   build.commit();
   if (pth) pth->commit();
   csv.commit();

@@ -51,11 +51,14 @@ std::string config_hash(const std::string& canonical);
 // --shard K/N -> {K, N} with 1 <= K <= N (std::invalid_argument otherwise).
 std::pair<long, long> parse_shard(const std::string& s);
 
-// Concatenates the unit files (in unit order) into OUT/results.{csv,build.csv,paths.csv}.
+// Concatenates the unit files (in unit order) into OUT/results.{csv,build.csv,paths.csv,unrun.csv}.
 // `groups`: the optional columns of the units' rows; with `epoch` the units are dynamic ones (plus
 // .updates.csv) and OUT is the sweep's dynamic/ folder. Throws when a unit has no results.
+// `skipped`: the units a sweep's skip_maps left out, whose ID.unrun.csv (where a shard wrote one)
+// joins results.unrun.csv after the units' own (docs/results.md#maps-not-run).
 void write_merged(const std::filesystem::path& out, const std::vector<std::filesystem::path>& unit_dirs,
-                  const std::vector<std::string>& ids, bool paths, const ColumnGroups& groups);
+                  const std::vector<std::string>& ids, bool paths, const ColumnGroups& groups,
+                  const std::vector<std::string>& skipped = {});
 
 // Progress lines of a sweep: a bar on a terminal, a line per unit otherwise.
 struct Progress {

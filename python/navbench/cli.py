@@ -38,7 +38,7 @@ def export_main(argv) -> int:
                              "(select in SQL)")
         done = export_sqlite(args.sqlite, args.results, maps=args.map_files)
         print(f"navbench export: {args.sqlite}: {done['runs']} run(s) added ({done['queries']} query rows, "
-              f"{done['builds']} build rows), {done['skipped']} already there")
+              f"{done['builds']} build rows, {done['summary']} rows of config_summary), {done['skipped']} already there")
     if args.ompl:
         from navbench import load, select
         from navbench.ompl import export_ompl
@@ -51,11 +51,16 @@ def export_main(argv) -> int:
 
 def compare_main(argv) -> int:
     ap = _Parser(prog="navbench compare", description=(
-        "Pair two runs' queries (map, scenario index, convention, terrain, radius, epoch) per configuration: the "
-        "typical time ratio B / A and the mean gap difference B - A with 95 % intervals "
-        "(docs/results.md#comparing-two-runs)."))
+        "Pair the same queries (map, collection, start and goal, convention, terrain, radius, epoch) of two runs per "
+        "configuration, or of two configurations (--a, --b; of one run, or one of each run): per configuration "
+        "one verdict line, the typical time ratio B / A with its 95 % interval, Holm-corrected p and n, then the "
+        "table (docs/results.md#comparing-two-runs)."))
     ap.add_argument("a", help="run A: result-set PREFIX, PREFIX.csv or folder")
-    ap.add_argument("b", help="run B")
+    ap.add_argument("b", nargs="?", help="run B (default: run A, with --a and --b: two configurations of one run)")
+    ap.add_argument("--a", dest="config_a", metavar="CONFIG", help="the configuration of A, as the report writes it "
+                    "('navmesh · none', 'grid8 (centre lattice) · los · plain map') or a representation alone when it "
+                    "has one configuration")
+    ap.add_argument("--b", dest="config_b", metavar="CONFIG", help="the configuration of B, compared with --a's")
     ap.add_argument("--csv", metavar="FILE", help="write the table as CSV (default: print it); the report's section "
                     "'Two runs compared' (scripts/report.py A --compare B) shows the same table")
     ap.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
@@ -64,23 +69,33 @@ def compare_main(argv) -> int:
     args = ap.parse_args(argv)
     if args.boot is not None and args.boot < 100:
         raise InputError("--boot: use at least 100 resamples")
+    if (args.config_a is None) != (args.config_b is None):
+        raise InputError("give both --a CONFIG and --b CONFIG, or neither")
+    if args.b is None and args.config_a is None:
+        raise InputError("give run B, or --a CONFIG and --b CONFIG (two configurations of run A)")
     import pandas as pd
     from navbench import compare, load, select
     from navbench.subset import check_known, parse_list
-    la, lb = load(args.a), load(args.b)
+    name_b = args.b if args.b is not None else args.a
+    la = load(args.a)
+    lb = load(args.b) if args.b is not None else la
     cols = [c for c in ("map", "collection", "representation") if c in la.queries.columns and c in lb.queries.columns]
     check_known(pd.concat([la.queries[cols].astype(str), lb.queries[cols].astype(str)]), parse_list(args.maps),
                 parse_list(args.collections), parse_list(args.reps))
     ra = select(la, args.maps, args.collections, args.reps, check=False)
-    rb = select(lb, args.maps, args.collections, args.reps, check=False)
-    t = compare.compare(ra.queries, rb.queries, ra.builds, rb.builds, seed=args.seed, boot=args.boot)
-    print(compare.summary_line(t, args.a, args.b))
+    rb = select(lb, args.maps, args.collections, args.reps, check=False) if args.b is not None else ra
+    t = compare.compare(ra.queries, rb.queries, ra.builds, rb.builds, seed=args.seed, boot=args.boot,
+                        config_a=args.config_a, config_b=args.config_b)
+    print(compare.summary_line(t, args.a, name_b))
+    for _, r in t.iterrows():
+        print(compare.verdict_line(r))
+    print(f"navbench compare: {compare.INTERVAL_NOTE} (docs/results.md#comparing-two-runs)")
     if args.csv:
         t.to_csv(args.csv, index=False)
         print(f"navbench compare: wrote {args.csv}")
     else:
         cols = ["configuration", "paired", "unpaired_a", "unpaired_b", "time_ratio", "time_ratio_lo", "time_ratio_hi",
-                "gap_diff", "gap_diff_lo", "gap_diff_hi"]
+                "time_p_holm", "gap_diff", "gap_diff_lo", "gap_diff_hi"]
         print(t[cols].to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     return 0
 
@@ -102,3 +117,6 @@ def main(argv=None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the output piped into a reader that stopped (head): nothing more to say
+        sys.stderr.close()
+        return 0

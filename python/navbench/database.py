@@ -13,6 +13,9 @@ empty field NULL):
     configurations  config_id, representation, search, heuristic, smoothing, label
     queries    run_id, map_id, config_id, then every other column of the results schema
     builds     run_id, map_id, representation, then every other column of the build schema
+    config_summary  run_id, config_id, scope ('all maps' or a collection), convention, terrain,
+               radius, then per configuration the report's statistics and its candidate rule
+               (SUMMARY_COLUMNS), computed by navbench.summarize: the report's code
     query_rows (view) queries joined with runs (git_commit, host), maps and configurations
 
 The schema's columns come from the run's meta.json ("schema", harness/results/results.cpp), so a
@@ -55,6 +58,18 @@ CREATE TABLE IF NOT EXISTS configurations (config_id INTEGER PRIMARY KEY, repres
   search TEXT NOT NULL, heuristic TEXT NOT NULL, smoothing TEXT NOT NULL, label TEXT NOT NULL,
   UNIQUE (representation, search, heuristic, smoothing));
 """
+# The config_summary table: per run, scope (every map, each collection) and configuration on a facet
+# (convention, terrain, radius, as the report tells configurations apart), what navbench.summarize gives
+# (the report's row rules, statistics and candidate rule: one implementation; docs/results.md).
+SUMMARY_KEYS = ("convention", "terrain", "radius")
+SUMMARY_COLUMNS = (("rows", "INTEGER"), ("applicable", "INTEGER"), ("time_median", "REAL"), ("time_median_lo", "REAL"),
+                   ("time_median_hi", "REAL"), ("time_mean", "REAL"), ("time_p95", "REAL"), ("gap_mean", "REAL"),
+                   ("gap_mean_lo", "REAL"), ("gap_mean_hi", "REAL"), ("valid_share", "REAL"), ("solved_share", "REAL"),
+                   ("paths", "INTEGER"), ("invalid_paths", "INTEGER"), ("with_path", "INTEGER"), ("missed", "INTEGER"),
+                   ("is_candidate", "INTEGER"), ("reason", "TEXT"), ("build_ms", "REAL"), ("memory", "REAL"))
+SUMMARY_DDL = ("CREATE TABLE IF NOT EXISTS config_summary (run_id INTEGER NOT NULL REFERENCES runs, "
+               "config_id INTEGER NOT NULL REFERENCES configurations, scope TEXT NOT NULL, convention TEXT NOT NULL, "
+               "terrain TEXT NOT NULL, radius REAL, " + ", ".join(f"{n} {t}" for n, t in SUMMARY_COLUMNS) + ");")
 
 
 def _schema_columns(meta, kind: str, where: str) -> list:
@@ -193,6 +208,12 @@ def _map_ids(con, res, q) -> list:
 
 def _config_ids(con, q) -> list:
     cols = [(_text(q[c]) if c in q.columns else [""] * len(q)) for c in CONFIG_KEYS]
+    return _config_ids_of(con, cols)
+
+
+def _config_ids_of(con, cols: list) -> list:
+    """The config_id of each row of the configuration columns cols (CONFIG_KEYS' texts)."""
+    cols = list(cols)
     cols[1] = [s or "astar" for s in cols[1]]  # a run without the search column: A*
     keys = list(zip(*cols))
     extra = {k: {"label": config_label(*k)} for k in dict.fromkeys(keys)}
@@ -210,16 +231,57 @@ def _insert_rows(con, table: str, lead: dict, frame, columns: list) -> None:
     con.executemany(sql, zip(*data))
 
 
+def _summary_value(v, typ: str):
+    """A summarize value as SQLite stores it: NULL for missing, 1/0 for a boolean."""
+    import math
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    if typ == "INTEGER":
+        return int(v)
+    return str(v) if typ == "TEXT" else float(v)
+
+
+def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
+    """The config_summary rows of one run: navbench.summarize over all its rows (scope 'all
+    maps') and over each collection's, by configuration and facet, those with an applicable row
+    (as the report's tables); absent: navbench.load's res.absent, why a representation has no rows
+    on a map (SPEC §14, as the report reads it). Returns the rows written."""
+    from navbench.summarize import summarize
+    if not len(q):
+        return 0
+    by = list(CONFIG_KEYS) + list(SUMMARY_KEYS)
+    parts = [("all maps", summarize(q, by=by, builds=b, absent=absent))]
+    if "collection" in q.columns:
+        for c in sorted(set(_text(q["collection"]))):
+            parts.append((c, summarize(q[(q["collection"].astype(str) == c).to_numpy(bool)], by=by, builds=b,
+                                          absent=absent)))
+    names = [n for n, _ in SUMMARY_COLUMNS]
+    sql = (f"INSERT INTO config_summary (run_id, config_id, scope, {', '.join(SUMMARY_KEYS)}, {', '.join(names)}) "
+           f"VALUES ({', '.join('?' * (3 + len(SUMMARY_KEYS) + len(names)))})")
+    written = 0
+    for scope, t in parts:
+        ids = _config_ids_of(con, [[("" if v is None or v != v else str(v)) for v in t[c]] for c in CONFIG_KEYS])
+        for k, (_, r) in enumerate(t.iterrows()):
+            if not r["applicable"]:  # a configuration that cannot run there (not_applicable): no row, as in the report
+                continue
+            facet = ["" if r["convention"] is None else str(r["convention"]),
+                     "" if r["terrain"] is None else str(r["terrain"]), _summary_value(r["radius"], "REAL")]
+            con.execute(sql, [run_id, ids[k], scope] + facet + [_summary_value(r.get(n), typ) for n, typ in SUMMARY_COLUMNS])
+            written += 1
+    return written
+
+
 def export_sqlite(path: str, inputs: list, maps=()) -> dict:
     """Appends the result sets named by inputs (as navbench.load reads them) to the database at
-    path (created when missing). Returns counts: runs, skipped (already there), queries, builds."""
+    path (created when missing). Returns counts: runs, skipped (already there), queries, builds,
+    summary (config_summary rows)."""
     from navbench.load import load
     res = load(inputs, maps=list(maps))
     con = sqlite3.connect(path)
-    done = {"runs": 0, "skipped": 0, "queries": 0, "builds": 0}
+    done = {"runs": 0, "skipped": 0, "queries": 0, "builds": 0, "summary": 0}
     try:
         _check_format(con, path)
-        con.executescript(FIXED_DDL)
+        con.executescript(FIXED_DDL + SUMMARY_DDL)
         con.execute("INSERT OR IGNORE INTO navbench (key, value) VALUES ('format', ?)", (FORMAT,))
         for prefix, meta in res.meta.items():
             where = prefix + ".meta.json"
@@ -245,6 +307,7 @@ def export_sqlite(path: str, inputs: list, maps=()) -> dict:
                                          "map_id": [map_of.get(k) for k in zip(_text(b["map"]), terrain)],
                                          "representation": _text(b["representation"]), "terrain": terrain},
                          b, [c for c in bcols if c[0] not in ("map", "representation", "terrain")])
+            done["summary"] += _insert_summary(con, run_id, q, b, res.absent)
             done["runs"] += 1
             done["queries"] += len(q)
             done["builds"] += len(b)

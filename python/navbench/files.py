@@ -23,7 +23,7 @@ from navbench.frames import TableBuilder, _as_category, as_text, concat_frames, 
 
 STATUSES = ("ok", "no_path", "invalid_query", "error", "not_applicable")
 # Files in a results directory that are companions of a result set, not result sets themselves.
-COMPANION_SUFFIXES = (".build.csv", ".paths.csv", ".structure.csv", ".updates.csv", ".threads.csv")
+COMPANION_SUFFIXES = (".build.csv", ".paths.csv", ".structure.csv", ".updates.csv", ".threads.csv", ".unrun.csv")
 COMPANION_NAMES = ("updates.csv", "threads.csv")  # a folder's own companions (merged sweep, thread-scaling)
 SCHEMA_TYPES = ("text", "int", "float", "bool")
 # Columns without which a file of a kind is of no use to the scripts.

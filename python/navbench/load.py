@@ -5,6 +5,7 @@
     res.builds    # one row per map and representation (PREFIX.build.csv)
     res.maps      # one row per map (and terrain): collection, kind, width, height, cells, free_cells
     res.runs      # one row per result set: commit, machine, date, options (meta.json)
+    res.absent    # why a representation has no rows on a map (candidates.absent_table; summarize uses it)
 
 Types come from the schema in meta.json ("schema", written by harness/results/results.cpp):
 int -> Int64 (nullable: an empty field is <NA>, never 0), float -> float64 (NaN), bool -> boolean
@@ -37,6 +38,25 @@ UNITS = {
     "query_us": "µs"}
 # Text columns kept as free text (string), not as categories: one value per row.
 FREE_TEXT = ("message",)
+# The columns of this navbench's result and build rows with their schema types (the "schema" of
+# meta.json, harness/results/results.cpp; tests/scripts/test_package.py fails when a fresh run's
+# schema differs). A file that lacks one (an optional group its run did not write, or a file
+# written before the column existed, with or without a schema) loads with the column all missing
+# (_with_absent): code written against today's columns runs on older and plainer result sets.
+COLUMNS = {
+    "results": {
+        "map": "text", "collection": "text", "scen_index": "int", "bucket": "int", "representation": "text",
+        "heuristic": "text", "smoothing": "text", "convention": "text", "sx": "float", "sy": "float", "gx": "float",
+        "gy": "float", "status": "text", "length": "float", "optimal": "float", "octile_optimal": "float",
+        "gap": "float", "valid": "bool", "expansions": "int", "path_points": "int", "locate_us": "float",
+        "search_us": "float", "smooth_us": "float", "raw_length": "float", "raw_valid": "bool", "generated": "int",
+        "message": "text", "search": "text", "los_checks": "int", "clearance": "float", "turn": "float",
+        "radius": "float", "epoch": "int", "pinch": "text", "terrain": "text", "cost": "float", "raw_cost": "float",
+        "octile_optimal_cost": "float", "optimal_cost": "float", "cost_gap": "float", "traced": "bool"},
+    "build": {
+        "map": "text", "representation": "text", "params": "text", "build_ms": "float", "vertices": "int",
+        "edges": "int", "memory_bytes": "int", "radius": "float", "pinch": "text", "terrain": "text",
+        "preprocess_ms": "float", "prepare_ms": "float", "stored_bytes": "int", "peak_rss_bytes": "int"}}
 
 
 @dataclass
@@ -48,6 +68,11 @@ class Results:
     runs: object
     meta: dict = field(default_factory=dict)      # result-set prefix -> parsed meta.json
     notes: list = field(default_factory=list)     # what was missing (no meta.json, no build rows, ...)
+    # Why a representation has no rows on a map (map, representation, status not_run or
+    # not_applicable, why): the sets' PREFIX.unrun.csv records, and for sets written before them
+    # what their sweep config and rows say (candidates.absent_table, docs/results.md#maps-not-run).
+    # queries.attrs["absent"] holds the same records, so summarize applies SPEC §14 to subsets too.
+    absent: object = None
 
     def __repr__(self):
         return (f"Results({len(self.queries)} queries, {len(self.builds)} builds, {len(self.maps)} maps, "
@@ -85,6 +110,38 @@ def _typed(df, types: dict):
     frame = pd.DataFrame(out, index=index, copy=False)
     frame.attrs["units"] = {c: UNITS[c] for c in frame.columns if c in UNITS and types.get(c) in ("int", "float", "bool")}
     frame.attrs["types"] = {c: types.get(c, "text") for c in frame.columns}
+    return frame
+
+
+def _with_absent(frame, kind: str, schema):
+    """frame with every column of COLUMNS[kind] and of the run's schema that its file lacks, all
+    missing, read as an empty field reads: <NA> (Int64, boolean, string), NaN (float), "" (text:
+    category, as a plain map's empty terrain). Appended after the file's columns."""
+    import numpy as np
+    import pandas as pd
+    wanted = dict(COLUMNS.get(kind, {}))
+    if schema is not None:
+        wanted.update(schema.types(kind))
+    n = len(frame)
+    absent = {}
+    for c, t in wanted.items():
+        if c in frame.columns:
+            continue
+        if t == "int":
+            absent[c] = pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))
+        elif t == "bool":
+            absent[c] = pd.arrays.BooleanArray(np.zeros(n, dtype=bool), np.ones(n, dtype=bool))
+        elif t == "float":
+            absent[c] = np.full(n, np.nan)
+        elif c in FREE_TEXT:
+            absent[c] = pd.Series(pd.NA, index=frame.index, dtype="string")
+        else:
+            absent[c] = pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[""])
+    for c, values in absent.items():  # one column at a time: the file's columns are not copied
+        frame[c] = values
+    frame.attrs["units"] = {**frame.attrs.get("units", {}),
+                            **{c: UNITS[c] for c in absent if c in UNITS and wanted[c] != "text"}}
+    frame.attrs["types"] = {**frame.attrs.get("types", {}), **{c: wanted[c] for c in absent}}
     return frame
 
 
@@ -140,25 +197,31 @@ def load(paths, maps=None) -> Results:
             notes.append(f"{prefix}.meta.json: not found (types read from the values)")
         schema = files.schema_for(path)
         df = files.read_results_csv(path, schema=schema)
-        df = _typed(df, _types(schema, "results", df))
+        df = _with_absent(_typed(df, _types(schema, "results", df)), "results", schema)
         counts[prefix] = len(df)
         frames.append(files._with_set(df, prefix))
         bpath = prefix + ".build.csv"
         if os.path.isfile(bpath):
             b = files.read_build_csv(bpath, schema=schema)
-            builds.append(files._with_set(_typed(b, _types(schema, "build", b)), prefix))
+            builds.append(files._with_set(_with_absent(_typed(b, _types(schema, "build", b)), "build", schema), prefix))
         else:
             notes.append(f"{bpath}: not found")
     queries = _concat(frames)
     build = _concat(builds) if builds else pd.DataFrame({"map": pd.Categorical([]), "representation": pd.Categorical([])})
+    from navbench import candidates
+    unrun = {p: u for p in meta if (u := candidates.read_unrun(p)) is not None}
+    absent = candidates.absent_table(queries, pd.concat(list(unrun.values()), ignore_index=True) if unrun else None,
+                                     meta, recorded=tuple(unrun))
     for t in (queries, build):
         if "result_set" in t.columns:
             t.rename(columns={"result_set": "run"}, inplace=True)
     queries = _packed(queries)
+    # As plain records (map, representation, status, why): pandas compares attrs when it concatenates.
+    queries.attrs["absent"] = tuple(absent.itertuples(index=False, name=None))
     frames_mod.give_back_freed()
     maps_table = mapfiles.maps_table(queries, build, meta, list(maps or []), notes)
     return Results(queries=queries, builds=build, maps=maps_table, runs=_runs_table(meta, counts), meta=meta,
-                   notes=notes)
+                   notes=notes, absent=absent)
 
 
 def _concat(frames: list):

@@ -6,7 +6,8 @@ rules (navbench.rules) and its seeded 95 % bootstrap intervals (navbench.stats).
 One row per group: rows, applicable (rows that are not not_applicable), not_applicable,
 invalid_paths, and per statistic (rules.QUERY_STATISTICS: solved_pct, valid_pct, time_median,
 time_p95, gap_mean, gap_p95, gap_max; with builds also build_ms and memory, one value per map) the
-estimate and its interval and n: time_median, time_median_lo, time_median_hi, time_median_n.
+estimate and its interval and n: time_median, time_median_lo, time_median_hi, time_median_n; and
+time_mean, the mean query time over the same rows as time_median, without an interval.
 Proportions are fractions (0.97, not 97) and gaps ratios, as in the result files.
 """
 from __future__ import annotations
@@ -16,6 +17,8 @@ import numpy as np
 from navbench import candidates, rules, stats
 
 DEFAULT_BY = ("representation", "search", "heuristic", "smoothing", "convention", "radius", "terrain")
+# The grouping columns that tell configurations apart within one facet (the others make the facet).
+FACETLESS = ("representation", "search", "heuristic", "smoothing")
 
 
 def floats(col) -> np.ndarray:
@@ -151,6 +154,14 @@ def summarize_groups(arrays: dict, groups, n_boot=None, run_tasks=None) -> list:
     return recs
 
 
+def _time_mean(arrays: dict, pos) -> float:
+    """The mean query time of a group: over the rows the median's sample holds (rules.metric_samples:
+    applicable, solved, not traced), a point estimate (no interval; NaN without such a row)."""
+    _, samples = counts_and_samples(arrays, pos)
+    t = samples["time"][np.isfinite(samples["time"])]
+    return float(t.mean()) if len(t) else float("nan")
+
+
 def _builds_of(builds, g):
     """(build_ms, memory) per map of a group's representation(s) over its maps (and terrain)."""
     reps = set(g["representation"].astype(str))
@@ -162,15 +173,22 @@ def _builds_of(builds, g):
     return per_map["build_ms"].to_numpy(float), per_map["memory_bytes"].to_numpy(float)
 
 
-def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, widening=None):
+def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, widening=None, absent=None):
     """The report's statistics per group of df's rows (navbench.load's queries, or the report's
     rows). by: the grouping columns (default: default_by). builds: build rows (navbench.load's
     builds) for build_ms and memory per map. seed: the bootstrap seed (each group's own is
     stats.seed_for(seed, *its key), so adding a group changes no other's interval). boot:
     resamples per interval (default stats.N_BOOT, 1000). widening: candidates.Widening, how far the
-    candidate rule is widened (default: not). Groups in order of first appearance; each with the
-    candidate rule's columns too (candidates.summarise: is_candidate, reason, valid_share,
-    solved_share, invalid_paths, missed, ...)."""
+    candidate rule is widened (default: not). absent: why a representation has no rows on a map
+    (navbench.load's res.absent, candidates.absent_table; default df.attrs["absent"], which load
+    sets and subsets keep): a map of the group's scope it was not run on keeps it from being a
+    candidate, one it does not apply to is counted apart (SPEC §14); None and no such attribute:
+    every map without rows is counted apart, as for result sets read without their records.
+    Groups in order of first appearance; each with the candidate rule's columns too
+    (candidates.summarise: is_candidate, reason, valid_share, solved_share, invalid_paths, missed,
+    na_maps, unrun_maps, ...). A group's scope is its rows' maps among the rows of df that share its
+    values of the columns of by other than the configuration's (representation, search, heuristic,
+    smoothing): the report's facet."""
     import pandas as pd
     by = list(by) if by is not None else default_by(df)
     missing = [c for c in by if c not in df.columns]
@@ -190,14 +208,33 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
                        stats.seed_for(seed, "summarize", *key, "build")))
     del index  # the groups hold their own positions
     t = pd.DataFrame(summarize_groups(arrays, groups, boot))
+    t["time_mean"] = [_time_mean(arrays, pos) for _, pos, *_ in groups]
     gid = np.zeros(len(df), dtype=np.int64)
     for k, (_, pos, *_) in enumerate(groups):
         gid[pos] = k
-    cand = candidates.summarise(df.assign(_group=gid), "_group", widening or candidates.Widening(),
-                                has_path=arrays["has_path"])
+    # The rule reads status, valid and map (has_path given): valid as float64 (NaN where empty), as
+    # the report's rows hold it; load()'s nullable boolean with missing values is no float array
+    # to every pandas (1.5, Debian 12's, refuses the conversion).
+    rule_rows = pd.DataFrame({"_group": gid, "status": df["status"].to_numpy(), "valid": arrays["valid"]})
+    if "map" in df.columns:
+        rule_rows["map"] = df["map"].to_numpy()
+    if absent is None and df.attrs.get("absent") is not None:  # load's records (map, representation, status, why)
+        absent = pd.DataFrame(list(df.attrs["absent"]), columns=["map", "representation", "status", "why"])
+    if absent is not None and "representation" in df.columns:
+        rule_rows["representation"] = df["representation"].to_numpy()
+    facet_by = [c for c in by if c not in FACETLESS]
+    if facet_by:  # the maps a group is judged on: those of its facet (the report's, SPEC §14's scope)
+        # Its number is a label only (candidates.summarise groups the maps by it), on integer codes
+        # as the groups are (a frame of the key columns as objects took ~110 bytes a row).
+        facet = np.zeros(len(df), dtype=np.int64)
+        for k, pos in enumerate(_group_positions(df, facet_by).values()):
+            facet[pos] = k
+        rule_rows["facet"] = facet
+    cand = candidates.summarise(rule_rows, "_group", widening or candidates.Widening(), has_path=arrays["has_path"],
+                                absent=absent)
     t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))
-    t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("build_ms", "ms"),
-                                          ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
+    t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("time_mean", "µs"),
+                                          ("build_ms", "ms"), ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
                                           ("gap_mean", "ratio"), ("gap_p95", "ratio"), ("gap_max", "ratio"))
                         if k in t.columns}
     return t

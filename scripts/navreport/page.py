@@ -199,9 +199,12 @@ def write_tables(a, out_dir: str) -> None:
         summary = pd.concat(summaries, ignore_index=True)
         for c in [c for c in summary.columns if c.endswith("_n")]:
             summary[c] = summary[c].fillna(0).astype(int)
-        for c in ("na_maps", "unrun_maps"):  # the maps counted apart (python/navbench/candidates.py), as text
+        for c in ("na_maps", "unrun_maps"):  # the maps counted apart or not run (python/navbench/candidates.py), as text
             if c in summary.columns:
                 summary[c] = summary[c].map(lambda v: ";".join(v) if isinstance(v, tuple) else "")
+        if "apart_why" in summary.columns:  # map: why, one per map without a verdict
+            summary["apart_why"] = summary["apart_why"].map(
+                lambda v: ";".join(f"{m}: {w}" for m, w in v) if isinstance(v, tuple) else "")
         summary.to_csv(os.path.join(out_dir, "summary.csv"), index=False)
     budgets = [b for sc in a.scopes for b in sc.budgets]
     pd.DataFrame(budgets, columns=["scope", "facet", "kind", "column", "budget", "budget_text", "configurations", "of",

@@ -7,8 +7,10 @@ map size, ECDFs and the optional sections' charts) as files for papers:
 
 writes DIR/<stem>.<fmt>. A figure with no data is skipped with a note on stderr. PDFs embed
 TrueType fonts (navbench.style). --paper: figures for a two-column page, 3.4 in (single) or 7 in
-(double) wide with 8 pt text, PDF unless --formats says otherwise; --width and --font set either
-alone. --maps, --collections, --reps: the figures of that subset, titled with it.
+(double) wide with 8 pt text, PDF unless --formats says otherwise, every configuration drawn with a
+colour and a marker of its own (figures/paper.py); --paper single writes one panel per file
+(DIR/<stem>-<panel>.<fmt>), each at most 4 in tall; --width and --font set either alone. --maps,
+--collections, --reps: the figures of that subset, titled with it.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from navbench import style, subset
 from navreport.analysis import rows
 from navreport.analysis.analyse import analyse
 from navreport.figures.draw import Style, save_static_all
+from navreport.figures.paper import paper_figures
 from navreport.io import results as common
 from navreport.io import workers
 from navreport.page import build_sections
@@ -51,6 +54,8 @@ def main() -> int:
     analysis = analyse(data, seed=args.seed, subset=scope_name)
     ctx = Context(analysis=analysis, inputs=args.results, map_dirs=args.map_files)
     figures = [f for s in build_sections(ctx) for f in s.figures()]
+    if look.paper():  # every configuration its own colour and marker; one column: a panel a file, 4 in at most
+        figures = paper_figures(figures, look, analysis.reps, style.PAPER_MAX_HEIGHT.get(args.paper))
     os.makedirs(args.out, exist_ok=True)
     written = sum(len(v) for v in save_static_all(figures, args.out, formats, style=look).values())
     for stem, reason in analysis.skipped:

@@ -89,7 +89,7 @@ def main() -> int:
         figures = []
     elif not figures or any(f not in ("svg", "pdf") for f in figures):
         raise common.InputError("--figures: use svg, pdf, svg,pdf or none")
-    data = rows.load(args.results)
+    data = rows.load(args.results, coordinates=bool(args.compare))  # --compare pairs queries by start and goal
     scope_name = common.apply_subset(data, args)
     extra = []
     # A sweep folder's dynamic scenarios (OUT/dynamic/, docs/changing-maps.md) go to "Changing maps" by themselves.
@@ -107,7 +107,7 @@ def main() -> int:
     a = analyse(data, seed=args.seed, dynamic=extra, widening=widening, subset=scope_name)
     compare = None
     if args.compare:
-        b = rows.load(args.compare)
+        b = rows.load(args.compare, coordinates=True)
         common.apply_subset(b, args)
         compare = (analyse(b, seed=args.seed, widening=widening, subset=scope_name), " ".join(args.results),
                    " ".join(args.compare))

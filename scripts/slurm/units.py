@@ -84,7 +84,7 @@ def finished(shard_dir):
     done = set()
     for f in glob.glob(os.path.join(shard_dir, "units", "*.csv")):
         base = os.path.basename(f)[:-4]
-        if ".tmp" in base or ".part" in base or base.endswith((".build", ".paths", ".updates")):
+        if ".tmp" in base or ".part" in base or base.endswith((".build", ".paths", ".updates", ".unrun")):
             continue
         done.add(base)
     return done

@@ -21,7 +21,7 @@ refused() {
     echo "FAIL $name: rc=$rc lines=$lines left:${left:- nothing}: $(head -3 "$tmp/err")"; fails=$((fails+1))
   else echo "ok   $name: $(cat "$tmp/err")"; fi
 }
-results() { echo "$1.csv $1.build.csv $1.meta.json $1.paths.csv $1.updates.csv"; }
+results() { echo "$1.csv $1.build.csv $1.meta.json $1.paths.csv $1.updates.csv $1.unrun.csv"; }
 
 # The held-out PGM: maxval 0 (the format wants 1..65535), read before anything is written.
 printf 'P5\n3 2\n0\n\0\0\0\0\0\0' > "$tmp/maxval0.pgm"

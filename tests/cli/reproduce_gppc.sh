@@ -81,6 +81,9 @@ sys.exit(1 if bad else 0)
 PY
 }
 check classic_memory_like_for_like 'memory_rule "$tmp/c"'
+# Both sides batched alike: the entries are sent 256 queries at a time, navbench's own are timed
+# 256 at a time (the run's meta.json and the table's text say so).
+check classic_batched_alike 'python3 -c "import json,sys; assert json.load(open(sys.argv[1]))[\"config\"][\"batch\"] == 256" "$tmp/c/run/results.meta.json" && grep -q "both sides batched alike" "$tmp/c.md"'
 check classic_html 'grep -q "<th> mean suboptimality" "$tmp/c/index.html" && grep -q "<td> Warthog-Astar " "$tmp/c/index.html"'
 
 "$nb" reproduce gppc2023-anyangle --config "$tmp/anyangle.txt" --data "$tmp/pub" --out "$tmp/a" > "$tmp/a.md" 2> "$tmp/a.err"
@@ -90,6 +93,22 @@ check anyangle_visgraph 'grep -q "^| visgraph | measured | 20 / 20 | 20 |" "$tmp
 check anyangle_corner 'grep -q "corner convention" "$tmp/a.md"'
 check anyangle_memory_like_for_like 'memory_rule "$tmp/a"'
 
+# A peak that cannot be measured is named, not a blank: grid8's process on maze-4-128 cannot write
+# its rows (a folder stands where its results.csv goes), so its peak RSS cell, stderr and meta.json
+# say why; the other rows keep theirs.
+cat > "$tmp/one.txt" <<CFG
+gppc:path=$classic,track=classic,name=Warthog-Astar
+map $maps/maze-4-128.map
+limit 5
+CFG
+mkdir -p "$tmp/m/run/memory-grid8-maze-4-128.csv"
+"$nb" reproduce gppc2023-classic --config "$tmp/one.txt" --data "$tmp/pub" --out "$tmp/m" > "$tmp/m.md" 2> "$tmp/m.err"
+check missing_peak_exit '[ $? -eq 0 ]'
+check missing_peak_named 'grep -q "^| grid8 | measured | 5 / 5 | 5 | .* | not measured (maze-4-128: its navbench run exited [1-9][0-9]* (.*memory-grid8-maze-4-128.err)) |" "$tmp/m.md"'
+check missing_peak_stderr 'grep -q "grid8.s peak RSS not measured: maze-4-128: its navbench run exited" "$tmp/m.err"'
+check missing_peak_meta 'python3 -c "import json,sys; r={x[\"representation\"]: x for x in json.load(open(sys.argv[1]))[\"config\"][\"rows\"]}; assert r[\"grid8\"][\"peak_rss_missing\"].startswith(\"maze-4-128: \") and r[\"subgoal\"][\"peak_rss_missing\"] == \"\" and r[\"subgoal\"][\"peak_rss_bytes\"] > 0" "$tmp/m/meta.json"'
+check missing_peak_others_kept 'grep -q "^| subgoal | measured | 5 / 5 | 5 | .*B | [0-9.]*MB | " "$tmp/m.md"'
+
 # One-line errors, exit status 2.
 one_line() { "$nb" "$@" > /dev/null 2> "$tmp/e"; local s=$?; [ $s -eq 2 ] && [ "$(wc -l < "$tmp/e")" -eq 1 ]; }
 check err_no_config 'one_line reproduce gppc2023-classic --data "$tmp/pub" --out "$tmp/x" && grep -q "needs --config" "$tmp/e"'
@@ -97,4 +116,4 @@ check err_wrong_track 'one_line reproduce gppc2023-anyangle --config "$tmp/class
 echo "bogus line" > "$tmp/bad.txt"
 check err_bad_line 'one_line reproduce gppc2023-classic --config "$tmp/bad.txt" --data "$tmp/pub" --out "$tmp/x" && grep -q "bad.txt:1: expected" "$tmp/e"'
 check err_unknown 'one_line reproduce gppc2024 --out "$tmp/x" && grep -q "unknown reproduction" "$tmp/e"'
-[ "$fails" -eq 0 ] || { cat "$tmp/c.err" "$tmp/a.err"; exit 1; }
+[ "$fails" -eq 0 ] || { cat "$tmp/c.err" "$tmp/a.err" "$tmp/m.err"; exit 1; }

@@ -107,5 +107,28 @@ if "$nb" sweep "$tmp/terrain.json" --out "$tmp/ot" --quiet --jobs 1 2>"$tmp/err"
     && cmp -s <(cut -d, -f1-20,24- "$tmp/ot/results.csv" | sort) <(cut -d, -f1-20,24- "$tmp/om/results.csv" | sort) \
     && pass sweep_terrain || fail sweep_terrain "$(head -3 "$tmp/ot/results.csv"; cat "$tmp/err")"
 else fail sweep_terrain "exit: $(cat "$tmp/err")"; fi
-echo "$((13 - fails)) passed, $fails failed"
+# 6. Why a representation has no rows on a map (docs/results.md#maps-not-run): the sweep records its
+#    entry's skip_maps, the build's refusal of a map kind and a declared cap, in each unit and merged
+#    (sharded and merged alike); `navbench run` records the refusals too.
+cp "$src/datasets/maps/hand/polygons.wkt" "$src/datasets/maps/hand/polygons.wkt.scen" "$tmp/a/hand/"
+printf '{"maps": ["%s", "%s", {"path": "%s", "costs": "%s"}], "representations": ["grid8", {"name": "navmesh", "skip_maps": ["l-corridor"]}, {"name": "visgraph", "params": {"max_nodes": [1]}}], "smoothing": ["none"], "queries": {"select": "first", "n": 2}}
+' \
+  "$tmp/a/hand/l-corridor.map" "$tmp/a/hand/polygons.wkt" "$tmp/a/hand/pinch.map" "$tmp/pinch.costs" > "$tmp/unrun.json"
+want_unrun=$(printf '%s\n' 'l-corridor,hand,navmesh,center,skip_maps' 'polygons,hand,grid8,center,kind' 'pinch,hand,visgraph:max_nodes=1,center,cap' | sort)
+unrun_of() { tail -n +2 "$1" | cut -d, -f1-5 | sort; }
+if "$nb" sweep "$tmp/unrun.json" --out "$tmp/ou" --quiet 2>"$tmp/err" \
+   && "$nb" sweep "$tmp/unrun.json" --out "$tmp/ou1" --shard 1/2 --quiet 2>>"$tmp/err" \
+   && "$nb" sweep "$tmp/unrun.json" --out "$tmp/ou2" --shard 2/2 --quiet 2>>"$tmp/err" \
+   && "$nb" merge "$tmp/ou1" "$tmp/ou2" --out "$tmp/oum" 2>>"$tmp/err" \
+   && "$nb" run --map "$tmp/a/hand/polygons.wkt" --rep grid8,navmesh --limit 2 --quiet --out "$tmp/ur" 2>>"$tmp/err"; then
+  head -1 "$tmp/ou/results.unrun.csv" | grep -qx 'map,collection,representation,convention,reason,message,terrain' \
+    && [ "$(unrun_of "$tmp/ou/results.unrun.csv")" = "$want_unrun" ] \
+    && [ "$(unrun_of "$tmp/oum/results.unrun.csv")" = "$want_unrun" ] \
+    && grep -q '^pinch,hand,visgraph:max_nodes=1,center,cap,.*above max_nodes=1.*,pinch\.costs$' "$tmp/ou/results.unrun.csv" \
+    && grep -q '^polygons,hand,grid8,center,kind,grid8 needs a grid map,$' "$tmp/ou/results.unrun.csv" \
+    && ! grep -q '^l-corridor,navmesh,' "$tmp/ou/results.csv" && [ ! -e "$tmp/ou/units/hand__l-corridor__center__navmesh.csv" ] \
+    && [ "$(tail -n +2 "$tmp/ur.unrun.csv")" = 'polygons,hand,grid8,center,kind,grid8 needs a grid map' ] \
+    && pass unrun_records || fail unrun_records "$(cat "$tmp/ou/results.unrun.csv" "$tmp/oum/results.unrun.csv" "$tmp/ur.unrun.csv" "$tmp/err" 2>&1)"
+else fail unrun_records "exit: $(cat "$tmp/err")"; fi
+echo "$((14 - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

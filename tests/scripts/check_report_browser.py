@@ -69,11 +69,15 @@ def recompute(csvs):
     t = r[["locate_us", "search_us", "smooth_us"]]
     r["qt"] = t.fillna(0).sum(axis=1).where(t.notna().any(axis=1))
     out = {}
-    # SPEC §14: a query has a path when an optimum or a reference cost is known and it is a valid query.
+    # SPEC §14: a query has a path when an optimum or a reference cost is known, or some configuration
+    # returned a valid path for the same query, and it is a valid query.
     known = pd.Series(False, index=r.index)
     for c in ("optimal", "octile_optimal", "optimal_cost", "octile_optimal_cost"):
         if c in r.columns:
             known |= pd.to_numeric(r[c], errors="coerce").notna()
+    found = (r["status"] == "ok") & (pd.to_numeric(r["valid"], errors="coerce") == 1)
+    qkey = [c for c in ("map", "collection", "scen_index", "convention", "terrain", "radius") if c in r.columns]
+    known |= found.groupby([r[c].astype(str) for c in qkey]).transform("any")
     r["with_path"] = known & ~r["status"].isin(["invalid_query", "not_applicable"])
     for cfg, g in r.groupby("config"):
         app = g[g["status"] != "not_applicable"]
@@ -120,7 +124,7 @@ def main():
         return 77
     if os.path.isdir(args.results):
         csvs = sorted(p for p in glob.glob(os.path.join(args.results, "**", "*.csv"), recursive=True)
-                      if not p.endswith((".build.csv", ".paths.csv", ".structure.csv")))
+                      if not p.endswith((".build.csv", ".paths.csv", ".structure.csv", ".unrun.csv")))
     else:
         csvs = args.results.split(",")
     failures = []

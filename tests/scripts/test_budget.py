@@ -132,6 +132,24 @@ def main() -> int:
             fails.append(f"{g['kind']} <= {g['budget_text']}: the column does not say {g['configurations']} of {g['of']} fit")
         if sorted(marked[k]) != sorted(g["front"].split(" → ")):
             fails.append(f"{g['kind']} <= {g['budget_text']}: marked {marked[k]}, budgets.csv's front {g['front']}")
+    # The verdict's count is the table's: its front rows, and the rows on a budget's front only said
+    # as such; the marked columns and the chart's diamonds are explained where they appear.
+    verdict = html.unescape(re.sub(r"<[^>]+>", "", answer[answer.index("<p class='verdict'>"):].split("</p>", 1)[0]))
+    extra = len(rows) - len(on_front)
+    said = re.search(r"(\d+) configurations on the front", verdict)
+    if len(on_front) > 1 and (not said or int(said.group(1)) != len(on_front)):
+        fails.append(f"the verdict counts {said.group(1) if said else 'no'} configurations on the front, the table "
+                     f"marks {len(on_front)}: {verdict}")
+    if extra and f"({extra} more in its table on a memory or build-time budget's front only)" not in verdict:
+        fails.append(f"the table has {extra} rows on a budget's front only; the verdict does not say so: {verdict}")
+    if not extra:
+        fails.append("the run should have rows on a budget's front only (the verdict's count would not be tested)")
+    note = re.search(r"<p class='note marks-note'[^>]*>(.*?)</p>", answer, flags=re.S)
+    explained = note and "memory or build time ≤ X: the front of the candidates within that budget" in note.group(1)
+    if not explained or (extra and "orange diamonds in the chart" not in note.group(1)):
+        fails.append(f"no explanation of the marked columns under the first-screen table: {note.group(1) if note else None}")
+    if "orange diamonds: on the front of a memory or build-time budget only" not in page:
+        fails.append("the compact chart's caption does not say what its orange diamonds are")
     if "href='#table-all'" not in answer or "id='table-all'" not in page:
         fails.append("no link from the answer to the ranked table")
     # The configurations that never apply (every row not_applicable), folded under the ranked table:

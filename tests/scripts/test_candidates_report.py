@@ -1,7 +1,12 @@
 """The report recommends only candidates (SPEC §14), checked against results.csv with plain pandas
 (not the report's code, python/navbench/candidates.py): a configuration is a candidate
-on a scope when every path it returned is valid and it answered every query that has a path (an
-optimum or a reference cost is known and the query is not invalid_query / not_applicable).
+on a scope when every path it returned is valid, it answered every query that has a path (an
+optimum or a reference cost is known, or some configuration returned a valid path for the same
+query, and the query is not invalid_query / not_applicable), some query of the scope has a path
+among its rows, and it ran on every map of the scope's facet that it applies to (a map without its
+rows counts apart only where PREFIX.unrun.csv says its build refused the map, reason kind or cap;
+for results without that file, where the set holds the map and the representation and its sweep
+config does not skip it).
 
 A run of grid8, navmesh and recast (A* with none/los/funnel and Detour's own query) on the
 bundled hand-drawn and generated maps (two collections), and on a generated map weighted by a
@@ -21,6 +26,8 @@ an older checkout, before the rule, fails here. --page: check a report already m
 default job's, against the results it was made of.) Exit 0 = pass, 1 = fail."""
 import argparse
 import html.parser
+import itertools
+import json
 import math
 import os
 import subprocess
@@ -93,15 +100,48 @@ def smoothing_label(search, smoothing):  # docs/path-quality.md: the search join
     return search if smoothing == "none" else f"{search} + {smoothing}"
 
 
+def refused_maps(csvs, r):
+    """{(map, representation as the page names it)} whose missing rows count apart: its build refused
+    the map (PREFIX.unrun.csv's kind and cap; results without the file: a pair the set holds and its
+    sweep config does not skip)."""
+    out = set()
+    for f, part in zip(csvs, r):
+        prefix = f[:-4]
+        if os.path.isfile(prefix + ".unrun.csv"):
+            u = pd.read_csv(prefix + ".unrun.csv", dtype=str, keep_default_na=False)
+            out |= {(m, page_rep(x)) for m, x, why in zip(u["map"], u["representation"], u["reason"]) if why in ("kind", "cap")}
+            continue
+        meta = {}
+        for mpath in (prefix + ".meta.json", os.path.join(os.path.dirname(f), "results.meta.json")):
+            if os.path.isfile(mpath):
+                with open(mpath, encoding="utf-8") as fh:
+                    meta = json.load(fh)
+                break
+        skip = set()
+        for e in (meta.get("config") or {}).get("representations", []) or []:
+            if isinstance(e, dict) and e.get("skip_maps"):
+                params = [",".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in zip(e.get("params", {}), combo))
+                          for combo in itertools.product(*[v if isinstance(v, list) else [v] for v in e.get("params", {}).values()])]
+                skip |= {(m, e["name"] + (":" + p if p else "")) for p in params for m in e["skip_maps"]}
+        reps = set(part["representation"].astype(str))
+        out |= {(m, page_rep(x)) for m in set(part["map"].astype(str)) for x in reps if (m, x) not in skip}
+    return out
+
+
+def page_rep(rep):
+    return rep + " (centre lattice)" if rep in ("grid4", "grid8") else rep
+
+
 def recompute(csvs):
     """{(scope, facet): DataFrame per configuration: applicable, paths, valid, with_path, answered,
     candidate}; facet 'plain map', 'terrain ...' per map kind, 'weighted maps' for the pooled weighted rows."""
-    r = pd.concat([pd.read_csv(f, dtype={"message": str, "terrain": str}, low_memory=False) for f in csvs],
-                  ignore_index=True)
+    parts = [pd.read_csv(f, dtype={"message": str, "terrain": str}, low_memory=False) for f in csvs]
+    refused = refused_maps(csvs, parts)
+    r = pd.concat(parts, ignore_index=True)
     r["terrain"] = r["terrain"].fillna("") if "terrain" in r.columns else ""
     r["facet"] = r["terrain"].map(lambda t: f"terrain {t}" if t else "plain map")
-    rep = r["representation"].astype(str)
-    rep = rep.where(~rep.isin(["grid4", "grid8"]), rep + " (centre lattice)")
+    rep = r["representation"].astype(str).map(page_rep)
+    r["rep"] = rep
     label = [smoothing_label(str(a), str(b)) for a, b in zip(r["search"].fillna("astar"), r["smoothing"])]
     r["name"] = rep + " · " + pd.Series(label, index=r.index)
     r["config"] = r["name"] + " · " + r["facet"]
@@ -111,6 +151,10 @@ def recompute(csvs):
         if c in r.columns:
             known |= pd.to_numeric(r[c], errors="coerce").notna()
     r["applicable"] = r["status"] != "not_applicable"
+    # ... or a valid path of any configuration for the same query
+    found = (r["status"] == "ok") & (pd.to_numeric(r["valid"], errors="coerce") == 1)
+    qkey = [c for c in ("map", "collection", "scen_index", "convention", "terrain", "radius") if c in r.columns]
+    known |= found.groupby([r[c].fillna("") for c in qkey]).transform("any")
     r["with_path"] = known & r["applicable"] & (r["status"] != "invalid_query")
     r["ok"] = r["status"] == "ok"
     r["valid_path"] = r["ok"] & (pd.to_numeric(r["valid"], errors="coerce") == 1)
@@ -118,8 +162,12 @@ def recompute(csvs):
 
     def per(rows, key):
         g = rows.groupby(key).agg(applicable=("applicable", "sum"), paths=("ok", "sum"), valid=("valid_path", "sum"),
-                                  with_path=("with_path", "sum"), answered=("answered", "sum"))
-        g["candidate"] = (g["applicable"] > 0) & (g["valid"] == g["paths"]) & (g["answered"] == g["with_path"])
+                                  with_path=("with_path", "sum"), answered=("answered", "sum"), rep=("rep", "first"))
+        maps = set(rows["map"])
+        ran = rows.groupby(key)["map"].agg(set)
+        g["not_run"] = [len({m for m in maps - ran[c] if (m, g.loc[c, "rep"]) not in refused}) for c in g.index]
+        g["candidate"] = ((g["with_path"] > 0) & (g["valid"] == g["paths"]) & (g["answered"] == g["with_path"])
+                          & (g["not_run"] == 0))
         g["valid_share"] = [v / p if p else math.nan for v, p in zip(g["valid"], g["paths"])]
         g["solved_share"] = [a / w if w else math.nan for a, w in zip(g["answered"], g["with_path"])]
         return g
@@ -270,6 +318,55 @@ def check_ranked(section, scope, want, fails):
             after_out = after_out or not ok
 
 
+def check_no_optimum(nb, root, code, tmp, fails):
+    """A run without the exact optimum (--no-optimum) on the polygon map (no octile optimum either) and
+    a grid map: the paths visgraph finds say which queries have a path, so prm's no_path there are
+    misses and prm is not a candidate on all maps; the polygon map's queries are judged too. Without
+    a gap there is no front: the verdict says the candidates are there, never that there are none."""
+    out = os.path.join(tmp, "noopt")
+    subprocess.run([nb, "run", "--map", os.path.join(root, "datasets/maps/hand/polygons.wkt"),
+                    os.path.join(root, "datasets/maps/generated/rooms-16-128.map"), "--rep", "visgraph",
+                    "--rep", "prm:samples=30", "--smoothing", "none", "--limit", str(LIMIT), "--no-optimum", "--quiet",
+                    "--out", out], check=True, stderr=subprocess.DEVNULL)
+    want = recompute([out + ".csv"])
+    all_maps = want[("all", "plain map")]
+    hand = want[("hand", "plain map")]
+    if not (all_maps["candidate"].get("visgraph · none · plain map") and not all_maps["candidate"].get("prm:samples=30 · none · plain map")
+            and hand.loc["visgraph · none · plain map", "with_path"] > 0):
+        fails.append(f"--no-optimum: visgraph a candidate, prm not, the polygon map's queries judged, expected:\n{all_maps}\n{hand}")
+    subprocess.run([os.path.join(code, "scripts/navpy.sh"), os.path.join(code, "scripts/report.py"), out + ".csv",
+                    "--out", out + "-report", "--figures", "none", "--boot", "200"], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out + "-report", "report.html"), encoding="utf-8") as f:
+        page = f.read()
+    tree = Tree()
+    tree.feed(page)
+    for section in tree.root.all("section"):
+        sid = section.attrs.get("id", "")
+        if not sid.startswith("answer-"):
+            continue
+        scope = sid[len("answer-"):]
+        cand = want[(scope, "plain map")]["candidate"]
+        verdict = next(section.all("p", "verdict"), None)
+        text = verdict.full_text() if verdict is not None else ""
+        if cand.sum() and not text.startswith(f"No front here: {int(cand.sum())} configuration"):
+            fails.append(f"--no-optimum, {sid}: {int(cand.sum())} candidates and no gap, the verdict says: {text}")
+        seen = 0
+        for t in section.all("table", "ranked"):
+            for tr in t.all("tr"):
+                cell = next((td for td in tr.all("td") if "data-config" in td.attrs), None)
+                if cell is None:
+                    continue
+                seen += 1
+                cfg = key_of("plain map", cell.attrs["data-config"])
+                if bool(cand.get(cfg, False)) == ("not a candidate" in tr.full_text()):
+                    fails.append(f"--no-optimum, {sid}: {cfg} is {'' if cand.get(cfg) else 'not '}a candidate, the "
+                                 f"ranked table says: {tr.full_text()}")
+        if seen != len(cand):
+            fails.append(f"--no-optimum, {sid}: {seen} ranked rows, {len(cand)} configurations")
+    if all_maps["candidate"].get("prm:samples=30 · none · plain map", True):
+        fails.append("--no-optimum: prm should miss paths on all maps (the test would not test)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("navbench")
@@ -292,6 +389,8 @@ def main() -> int:
         page = f.read()
     fails = []
     check_page(page, csvs, report, fails)
+    if not args.page:
+        check_no_optimum(args.navbench, args.root, args.report_code or args.root, tmp, fails)
     for x in fails:
         print(f"FAIL: {x}")
     if not fails:

@@ -5,8 +5,11 @@ navbench makes here (package_fixture.py).
   test_export.py sqlite NAVBENCH ROOT   the database: sqlite3 and pandas.read_sql read it, its rows are
                                         the CSV files' rows, runs append (several commits in one file, a
                                         run already there skipped), a schema that changes a column's type
-                                        and a foreign SQLite file are refused with one line (exit 2), and
-                                        its tables have exactly the columns docs/results.md lists
+                                        and a foreign SQLite file are refused with one line (exit 2), its
+                                        tables have exactly the columns docs/results.md lists, and
+                                        config_summary holds the report's numbers (its summary.csv: the
+                                        same code) and the mean time of the CSV's rows; docs/results.md's
+                                        query for "the fastest candidate on a collection" answers it
   test_export.py ompl NAVBENCH ROOT     the OMPL log: OMPL's own ompl_benchmark_statistics (Debian
                                         ompl-demos) turns it into its database without an error, with
                                         one experiment per map, navbench's configurations as planners and
@@ -83,6 +86,60 @@ def check_documented(db, root, meta):
     check(tables == set(docs), f"the database's tables and views are those docs/results.md lists: {sorted(tables)}")
 
 
+def check_summary(db, root, fx, tmp):
+    """config_summary's rows of the sweep's 'all maps' scope against the report's summary.csv of the
+    same scope (the estimates, the shares and the candidate rule), and one mean time against the
+    CSV rows."""
+    import statistics
+    rep_dir = os.path.join(tmp, "report")
+    r = subprocess.run([os.path.join(root, "scripts", "navpy.sh"), os.path.join(root, "scripts", "report.py"), fx["sweep"],
+                        "--out", rep_dir, "--figures", "none"], capture_output=True, text=True, timeout=600)
+    if not check(r.returncode == 0, f"report.py on the sweep {r.stderr.strip()[-300:]}"):
+        return
+    report = {}
+    for x in csv_rows(os.path.join(rep_dir, "summary.csv")):
+        if x["scope"] == "all maps":
+            report[(x["representation"].split(" (")[0], x["smoothing"], x["facet"])] = x
+    con = sqlite3.connect(db)
+    run_id = con.execute("SELECT run_id FROM runs WHERE result_set = ?", (os.path.abspath(os.path.join(fx["sweep"], "results")),)).fetchone()
+    rows = con.execute("SELECT c.representation, c.smoothing, s.terrain, s.time_median, s.time_mean, s.gap_mean, "
+                       "s.valid_share, s.solved_share, s.is_candidate, s.reason FROM config_summary s "
+                       "JOIN configurations c USING (config_id) WHERE s.scope = 'all maps' AND s.run_id = ?",
+                       (run_id[0] if run_id else -1,)).fetchall()
+    bad, compared = [], 0
+    for rep_name, smoothing, terrain, t_med, t_mean, gap, valid, solved, cand, reason in rows:
+        x = report.get((rep_name, smoothing, "plain map" if not terrain else f"terrain {terrain}"))
+        if x is None:
+            continue
+        compared += 1
+        for name, got, want in (("time_median", t_med, x["time_median"]), ("gap_mean", gap, x["gap_mean"]),
+                                ("valid_share", valid, x["valid_share"]), ("solved_share", solved, x["solved_share"])):
+            w = float(want) if want else math.nan
+            g = math.nan if got is None else got
+            if not (math.isclose(g, w, rel_tol=1e-12) or (math.isnan(g) and math.isnan(w))):
+                bad.append(f"{rep_name} · {smoothing} {terrain} {name}: {g} vs report {w}")
+        if bool(cand) != (x["is_candidate"] == "True") or (reason or "") != x["reason"]:
+            bad.append(f"{rep_name} · {smoothing} {terrain}: candidate {cand} {reason!r} vs report {x['is_candidate']} {x['reason']!r}")
+    check(compared == len(report) == len(rows) > 0 and not bad, f"config_summary equals the report's summary.csv on "
+          f"{compared} of {len(report)} configurations ({len(rows)} rows)" + (f": {bad[:3]}" if bad else ""))
+    csv_times = [sum(float(x[c] or 0) for c in ("locate_us", "search_us", "smooth_us"))
+                 for x in csv_rows(os.path.join(fx["sweep"], "results.csv"))
+                 if x["representation"] == "navmesh" and x["smoothing"] == "los" and x["status"] == "ok" and not x["terrain"]]
+    got = con.execute("SELECT s.time_mean FROM config_summary s JOIN configurations c USING (config_id) WHERE s.run_id = ? "
+                      "AND s.scope = 'all maps' AND c.label = 'navmesh · los' AND s.terrain = ''",
+                      (run_id[0] if run_id else -1,)).fetchone()
+    check(got is not None and math.isclose(got[0], statistics.mean(csv_times), rel_tol=1e-12),
+          f"config_summary: navmesh · los's mean query time is the mean over its solved rows ({got})")
+    docs = open(os.path.join(root, "docs", "results.md"), encoding="utf-8").read()
+    query = re.search(r"```sql\n(SELECT configurations.label.*?)```", docs, re.S)
+    answer = con.execute(query.group(1).replace("'sc1'", "'generated'")).fetchall() if query else []
+    fastest = [(x[0], x[1]) for x in con.execute(
+        "SELECT c.label, s.time_median FROM config_summary s JOIN configurations c USING (config_id) WHERE s.scope = "
+        "'generated' AND s.terrain = '' AND s.radius IS NULL AND s.is_candidate = 1").fetchall() if x[1] is not None]
+    check(query and len(answer) == 1 and fastest and answer[0][1] == min(t for _, t in fastest),
+          f"docs/results.md's query for the fastest candidate, on the collection generated: {answer}")
+
+
 def sqlite_mode(navbench, root, fx, tmp):
     import pandas as pd
     db = os.path.join(tmp, "results.db")
@@ -126,6 +183,7 @@ def sqlite_mode(navbench, root, fx, tmp):
     refused(export(navbench, "--sqlite", other, fx["one"]), "an SQLite file navbench did not write", "did not write")
     refused(export(navbench, fx["one"]), "neither --sqlite nor --ompl", "--sqlite")
     check_documented(db, root, json.load(open(fx["one"] + ".meta.json")))
+    check_summary(db, root, fx, tmp)
 
 
 def ompl_mode(navbench, root, fx, tmp):

@@ -3,7 +3,8 @@
 navbench makes here (package_fixture.py):
 
 - navbench.load returns the schema's types (int -> Int64, bool -> boolean, text -> category, message
-  -> string), a unit for every number column of the schema, and the same rows as the CSV files,
+  -> string), every column of the schema (navbench.load.COLUMNS, which equals a fresh run's schema:
+  those the file lacks all missing), a unit for every number column of the schema, and the same rows as the CSV files,
   whether it is given the sweep folder, its results.csv, a run PREFIX, or the folder of a sharded
   sweep's shards and merged results; the maps table's free cells equal the map file's passable
   cells counted here; the runs table holds the commit of meta.json;
@@ -41,7 +42,13 @@ def check_types(res, meta):
         if got != expect:
             bad.append(f"{name}: {got}, want {expect}")
     check(not bad, "load: every column in the schema's type" + (f" ({'; '.join(bad)})" if bad else ""))
-    from navbench.load import UNITS
+    from navbench.load import COLUMNS, UNITS
+    for kind in ("results", "build"):
+        schema = {c["name"]: c["type"] for c in meta["schema"][kind]}
+        check(COLUMNS[kind] == schema, f"navbench.load.COLUMNS[{kind!r}] is a fresh run's schema" +
+              ("" if COLUMNS[kind] == schema else f" (differs: {sorted(set(COLUMNS[kind].items()) ^ set(schema.items()))})"))
+    absent = [c for c in COLUMNS["results"] if c not in q.columns]
+    check(not absent, f"load: every column of the schema, those the file lacks all missing{': not ' + str(absent) if absent else ''}")
     numbers = [c["name"] for kind in ("results", "build") for c in meta["schema"][kind] if c["type"] != "text"]
     missing = [n for n in numbers if n not in UNITS]
     check(not missing, f"every number column of the schema has a unit (navbench.load.UNITS){': ' + str(missing) if missing else ''}")

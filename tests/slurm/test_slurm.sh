@@ -208,7 +208,7 @@ deadline=$(( $(date +%s) + 90 ))
 [ "$deadline" -le "$deadline_all" ] || deadline=$deadline_all
 cancelled=0
 while [ "$(date +%s)" -lt "$deadline" ]; do
-  done2=$(ls "$out/shard-2/units" 2>/dev/null | grep -v -e '\.build\.csv$' -e '\.paths\.csv$' | grep -c '\.csv$')
+  done2=$(ls "$out/shard-2/units" 2>/dev/null | grep -v -e '\.build\.csv$' -e '\.paths\.csv$' -e '\.unrun\.csv$' | grep -c '\.csv$')
   if [ "$done2" -ge 1 ]; then
     [ "$(job_state "${jid}_2")" = "RUNNING" ] && [ "$done2" -lt 3 ] && timeout 10 scancel "${jid}_2" && cancelled=1
     break
@@ -231,11 +231,11 @@ check merge_ran_after_cancelled_tasks '[ "$s" = FAILED ]'
 mlog=$(ls "$out"/logs/merge."$mid".out 2>/dev/null)
 check merge_refused_with_list 'grep -q "REFUSED" "$mlog" && grep -q "^  task 2 " "$mlog" && grep -q "^  task 4 " "$mlog" && [ ! -e "$out/merged/results.csv" ]'
 wait "$ref_pid" || { echo "FAIL: the single-process sweep failed"; exit 1; }
-nunits=$(ls "$tmp/ref/units" | grep -c -v -e '\.build\.csv$' -e '\.paths\.csv$')
+nunits=$(ls "$tmp/ref/units" | grep -c -v -e '\.build\.csv$' -e '\.paths\.csv$' -e '\.unrun\.csv$')
 say "single-process sweep: $nunits units, $(( $(wc -l < "$tmp/ref/results.csv") - 1 )) rows"
 # The listed units are exactly those of the single-process sweep that no shard folder has.
-comm -23 <(ls "$tmp/ref/units" | sed -n 's/\.csv$//p' | grep -v -e '\.build$' -e '\.paths$' | sort) \
-         <(ls "$out"/shard-*/units | sed -n 's/\.csv$//p' | grep -v -e '\.build$' -e '\.paths$' | sort) > "$tmp/expected-missing"
+comm -23 <(ls "$tmp/ref/units" | sed -n 's/\.csv$//p' | grep -v -e '\.build$' -e '\.paths$' -e '\.unrun$' | sort) \
+         <(ls "$out"/shard-*/units | sed -n 's/\.csv$//p' | grep -v -e '\.build$' -e '\.paths$' -e '\.unrun$' | sort) > "$tmp/expected-missing"
 sed -n 's/^    //p' "$out/missing-units.txt" | sort > "$tmp/listed-missing"
 check missing_list_exact '[ -s "$tmp/expected-missing" ] && diff "$tmp/expected-missing" "$tmp/listed-missing" >/dev/null'
 say "merge $mid refused: $(wc -l < "$tmp/listed-missing") units listed missing"

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest-spi.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <utility>
 
@@ -47,6 +49,10 @@ PathCount::PathCount(const RepresentationEntry& e, const Floors& floors, std::st
 
 PathCount::~PathCount() {
   const std::size_t floor = every_ ? found_ + missed_ : least_;
+  // How a floor is measured (docs/testing.md#floors): each count printed, with the floor it is held to.
+  if (const char* v = std::getenv("NAVBENCH_FLOOR_COUNTS"); v && *v && std::string(v) != "0")
+    std::printf("floor count: %s on %s: %zu of %zu paths (floor %zu)\n", e_.name.c_str(), map_.c_str(), found_,
+                found_ + missed_, floor);
   EXPECT_GE(found_, floor) << e_.name << " found " << found_ << " of the " << found_ + missed_ << " paths on " << map_
                            << ", fewer than its floor " << floor << " (a miss: " << first_miss_ << ")";
 }

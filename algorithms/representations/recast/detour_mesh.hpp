@@ -36,8 +36,8 @@ struct RecastConfig {
   int radius_voxels() const;
 };
 
-// Terrain costs as Recast area types (docs/recast.md#terrain-costs): Detour's polygons carry an
-// area id of 6 bits; 0 is Recast's unwalkable area, so a map's weights go to the areas 1 .. 63.
+// Terrain costs as Recast area types (docs/recast.md#terrain-costs-area-types-and-detours-query-filter):
+// Detour's polygons carry an area id of 6 bits; 0 is Recast's unwalkable area, so a map's weights go to the areas 1 .. 63.
 // Rule: with at most 63 distinct weights each weight is an area of its own, costing that weight;
 // with more, [least, greatest] is cut into 63 bins of equal ratio, and a bin's area costs the
 // geometric middle of the bin (so a cell's price is off by at most the square root of the ratio).

@@ -36,7 +36,7 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   if (map.kind != MapKind::grid) throw UnsupportedMap("subgoal needs a grid map");
   const GridMap& g = map.grid;
   if (g.width > 65000 || g.height > 65000 || std::size_t(g.width + 2) * std::size_t(g.height + 2) >= (std::size_t(1) << 31))
-    throw UnsupportedMap("subgoal: map too large (clearances are 16-bit, cell indices 31-bit)");
+    throw DeclaredCap("subgoal: map too large (clearances are 16-bit, cell indices 31-bit)");
   w_ = g.width, h_ = g.height, pw_ = w_ + 2;
   const std::size_t cells = std::size_t(pw_) * (h_ + 2);
   free_.assign(cells, 0);
@@ -143,7 +143,7 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
 void SubgoalGraph::put_reach(Cell c, std::vector<Vertex>& ids, std::uint32_t& prev) {
   std::sort(ids.begin(), ids.end());
   const std::size_t start = reach_data_.size();
-  if (start >= kNone) throw UnsupportedMap("subgoal: reach lists too large (reach=0 scans instead)");
+  if (start >= kNone) throw DeclaredCap("subgoal: reach lists too large (reach=0 scans instead)");
   put_unit(reach_data_, std::uint32_t(ids.size()));
   Vertex last = 0;
   for (Vertex v : ids) put_unit(reach_data_, std::uint32_t(v - last)), last = v;
@@ -257,13 +257,13 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
   }
   table_ = DistanceTable();
   if (table_on_) {
-    if (n >= DistanceTable::kNoPrev) throw UnsupportedMap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");
+    if (n >= DistanceTable::kNoPrev) throw DeclaredCap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");
     std::vector<std::uint32_t> place(n);
     std::iota(place.begin(), place.end(), 0u);
     try {
       table_ = DistanceTable(graph_, weights(), std::move(place), n, std::size_t(1) << 30);
     } catch (const std::length_error& e) {
-      throw UnsupportedMap(std::string("subgoal: ") + e.what());
+      throw DeclaredCap(std::string("subgoal: ") + e.what());
     }
   }
 }

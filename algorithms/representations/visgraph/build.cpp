@@ -210,7 +210,7 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
     try {
       table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
     } catch (const std::length_error& e) {
-      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
+      throw DeclaredCap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }
   }
 }

@@ -313,7 +313,7 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   region_corners_ = pos_.size() - c.size();
   const std::size_t n = pos_.size();
   if (n > std::size_t(max_nodes))
-    throw UnsupportedMap("visgraph on a weighted map: " + std::to_string(n) + " vertices (" +
+    throw DeclaredCap("visgraph on a weighted map: " + std::to_string(n) + " vertices (" +
                          std::to_string(region_corners_) + " weight-region corners) above max_nodes=" +
                          std::to_string(max_nodes) + ": its graph grows with their square");
 
@@ -352,7 +352,7 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
     try {
       table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
     } catch (const std::length_error& e) {
-      throw UnsupportedMap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
+      throw DeclaredCap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }
   }
 }

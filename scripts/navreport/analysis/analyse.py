@@ -61,6 +61,7 @@ class Analysis:
     update_summary: object = None                   # per scenario x representation (changing maps)
     dynamic: list = field(default_factory=list)     # ResultData of --dynamic inputs (their own section only)
     widening: candidates.Widening = candidates.Widening()  # how far the reader widened the candidates
+    absent: object = None                           # candidates.absent_table: why a map has no rows of a representation
 
 
 def _run_bootstraps(fn, tasks):
@@ -90,12 +91,13 @@ def config_positions(rows) -> dict:
     return {cats[k]: order[bounds[k]:bounds[k + 1]] for k in range(len(cats)) if bounds[k + 1] > bounds[k]}
 
 
-def config_table(scope_rows, build, seed: int, scope_name: str, widening=candidates.Widening()):
+def config_table(scope_rows, build, seed: int, scope_name: str, widening=candidates.Widening(), absent=None):
     """The ranked table of one scope: estimates, 95 % bootstrap intervals and n per metric, by the
     row rules and statistics of the results package (navbench.summarize.summarize_groups, the code
     behind navbench.summarize: one group per configuration, seeded by scope and configuration),
-    each configuration's candidate columns (navbench.candidates.summarise) and its Pareto layer
-    among the candidates of its facet (0: not a candidate, or no time or gap); candidates first."""
+    each configuration's candidate columns (navbench.candidates.summarise; absent: why a map has no
+    rows of a representation, candidates.absent_table) and its Pareto layer among the candidates of
+    its facet (0: not a candidate, or no time or gap); candidates first."""
     # Runs over several radii (a facet): each radius's builds count for its own configurations.
     by_radius = (build is not None and "radius" in build.columns and "radius" in scope_rows.columns and
                  isinstance(scope_rows["radius"].dtype, pd.CategoricalDtype) and
@@ -119,7 +121,7 @@ def config_table(scope_rows, build, seed: int, scope_name: str, widening=candida
     if "time_median" not in t.columns:
         for k, *_ in METRICS:
             t[k] = np.nan
-    cand = candidates.summarise(scope_rows, "config", widening, has_path=arrays["has_path"])
+    cand = candidates.summarise(scope_rows, "config", widening, has_path=arrays["has_path"], absent=absent)
     t = t.merge(cand.drop(columns="applicable").assign(config=cand["config"].astype(str)), on="config", how="left")
     t["is_candidate"] = t["is_candidate"].fillna(False).astype(bool)
     return rank_candidates(t)
@@ -195,10 +197,18 @@ def analyse(data: common.ResultData, seed: int = 1, dynamic=(), widening=candida
     (common.apply_subset)."""
     rows, keys, facet_keys = prepare(data)
     rows["has_path"] = candidates.path_exists(rows)
+    # Why a configuration has no rows on a map: the result sets' records (PREFIX.unrun.csv), and for
+    # sets written before them what their sweep config and rows say (candidates.absent_table).
+    absent = candidates.absent_table(rows, data.unrun, data.meta, recorded=data.unrun_sets)
+    legacy = [p for p in data.prefixes if p not in data.unrun_sets]
+    if legacy and len(rows):
+        data.notes.append(f"{len(legacy)} result set(s) without PREFIX.unrun.csv (written before navbench recorded why a "
+                          "representation has no rows on a map): maps its sweep config skips count as not run, the "
+                          "other maps without rows as refused by the build (docs/results.md#maps-not-run)")
     for d in [data] + list(dynamic):  # the small tables: plain text
         d.build, d.updates, d.threads = plain(d.build), plain(d.updates), plain(d.threads)
     a = Analysis(data=data, rows=rows, keys=keys, facet_keys=facet_keys, seed=seed, dynamic=list(dynamic),
-                 widening=widening)
+                 widening=widening, absent=absent)
     a.reps = common.ordered_unique(rows["representation"]) if len(rows) else []
     if rows.empty:
         a.skipped.append(("all", "no result rows"))
@@ -212,7 +222,7 @@ def analyse(data: common.ResultData, seed: int = 1, dynamic=(), widening=candida
                                                      SCOPE_COLUMNS + (["terrain"] if "terrain" in rows.columns else []))
             name = name if k == 0 else (name or "(no collection)")
             sc = Scope(name=name, slug="all" if k == 0 else slug(name), rows=r)
-            sc.table = config_table(r, data.build, seed, name, widening)
+            sc.table = config_table(r, data.build, seed, name, widening, absent)
             na = sc.table.loc[sc.table["applicable"] == 0]
             sc.unapplicable = list(zip(na["representation"].astype(str), na["smoothing"].astype(str), na["facet"].astype(str)))
             sc.table = sc.table[sc.table["applicable"] > 0].reset_index(drop=True)

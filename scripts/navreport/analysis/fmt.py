@@ -9,6 +9,7 @@ import re
 import numpy as np
 
 from navbench import stats
+from navbench.candidates import pct
 
 def esc(x) -> str:
     return html.escape(str(x), quote=True)
@@ -30,8 +31,10 @@ def f_sig(v, digits=3) -> str:
     return f"{v:,.{max(0, digits - 1 - mag)}f}"
 
 
-def f_pct(v) -> str:  # a share 0..1 as percent
-    return f"{100 * v:.1f}" if finite(v) else "–"
+def f_pct(v) -> str:
+    """A share 0..1 as percent, the one way the report writes a share (navbench.candidates.pct,
+    SPEC §14): 100 and 0 only when exact, never 99.96 % as 100.0."""
+    return pct(float(v)) if finite(v) else "–"
 
 
 def f_gap(v) -> str:  # a gap ratio as percent, more digits near zero

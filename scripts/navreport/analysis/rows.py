@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from navbench.compare import QUERY_KEYS
+from navbench.compare import COORDINATES, QUERY_KEYS
 from navbench.rules import build_per_map, radius_label, raw_terrain  # noqa: F401  (the row rules: navbench/rules.py)
 from navreport.io import results as common
 
@@ -70,9 +70,11 @@ def derive_rows(chunk):
     return chunk
 
 
-def load(inputs: list) -> common.ResultData:
-    """The result sets the report reads: only its columns, query_us and length_ref derived."""
-    return common.load(inputs, columns=ROW_COLUMNS, derive=derive_rows)
+def load(inputs: list, coordinates: bool = False) -> common.ResultData:
+    """The result sets the report reads: only its columns, query_us and length_ref derived;
+    coordinates: the start and goal too (navbench.compare.COORDINATES), which pairing two runs needs
+    (--compare)."""
+    return common.load(inputs, columns=ROW_COLUMNS + (list(COORDINATES) if coordinates else []), derive=derive_rows)
 
 
 def _codes(col):

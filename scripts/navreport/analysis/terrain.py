@@ -55,7 +55,7 @@ def weighted_candidates(analysis, widening):
     # The folded label of each (representation, smoothing, facet) once, not of each row.
     w["config"] = combined_text(w, ["representation", "smoothing", "facet"], lambda v: folded_label(*v))
     return candidates.summarise(w.drop(columns="facet"), "config", widening,
-                                has_path=np.asarray(rows["has_path"], dtype=bool)[weighted])
+                                has_path=np.asarray(rows["has_path"], dtype=bool)[weighted], absent=analysis.absent)
 
 
 def terrain_costs(analysis, seed: int):

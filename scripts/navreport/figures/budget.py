@@ -7,7 +7,8 @@ import pandas as pd
 
 from navreport.analysis.budget import BUDGETS, fmt_value
 from navreport.analysis.fmt import esc, f_sig
-from navreport.figures.draw import SMOOTHING_MARKER, Figure, Panel, Series, run_colours
+from navreport.analysis.rows import SMOOTH_RANK
+from navreport.figures.draw import Figure, Panel, Series, run_colours, smoothing_marker
 
 
 def cost_figure(scope, analysis) -> Figure | None:
@@ -42,7 +43,7 @@ def cost_figure(scope, analysis) -> Figure | None:
                          + ("<br><b>on the time/gap front</b>" if on_front else "") for _, r in g.iterrows()]
                 p.series.append(Series(
                     name=rep, x=g["time_median"].to_numpy(float), y=scale * g[col].to_numpy(float),
-                    color=colours[rep], marker=[SMOOTHING_MARKER.get(s, "star") for s in g["smoothing"]],
+                    color=colours[rep], marker=[smoothing_marker(s) for s in g["smoothing"]],
                     size=13 if on_front else 7,
                     xerr=(g["time_median_lo"].to_numpy(float), g["time_median_hi"].to_numpy(float)),
                     yerr=(scale * g[col + "_lo"].to_numpy(float), scale * g[col + "_hi"].to_numpy(float)),
@@ -50,6 +51,8 @@ def cost_figure(scope, analysis) -> Figure | None:
                     else None, legend=False))
         for rep in [r for r in colours if r in set(sub["representation"])]:
             p.series.append(Series(name=rep, x=[], y=[], color=colours[rep], marker="circle", size=10))
+        for s in sorted(set(sub["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s)):  # the marker key
+            p.series.append(Series(name=f"smoothing {s}", x=[], y=[], color="#aaaaaa", marker=smoothing_marker(s), size=10))
         panels.append(p)
     if not panels:
         return None

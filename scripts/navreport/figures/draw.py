@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from navbench import style as paper_style
 from navbench.style import rc
 from navreport.io import workers
 from navreport.io.results import rep_label
@@ -23,15 +24,24 @@ GAP_X, GAP_Y = 90, 96  # px between panels (room for tick labels and panel title
 FONT = 13             # px, base text; ticks 12, point labels 11: all >= 10 px at 100 % zoom
 LABEL_FONT = 11
 MAX_SERIES = 10       # per panel; more are split over facets
-# Tableau 10, then the darker tones of matplotlib's tab20b/tab20c: a run of up to 20 configurations
-# gets 20 distinct colours (the default job has 11 representations, and companion files add more).
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
-           "#e6550d", "#31a354", "#756bb1", "#636363"]
-MARKERS = ["circle", "square", "diamond", "triangle-up", "x", "cross", "star", "triangle-down"]
-MPL_MARKERS = {"circle": "o", "square": "s", "diamond": "D", "triangle-up": "^", "x": "X", "cross": "P",
-               "star": "*", "triangle-down": "v"}
-SMOOTHING_MARKER = {"none": "circle", "los": "square", "funnel": "diamond"}
+# navbench.style's colours (Tableau 10, then the darker tones of tab20b/tab20c) and marker shapes: a
+# colour per representation that never repeats however many there are (paper_style.colour), a
+# marker per search and smoothing label (smoothing_marker), so every configuration is its own pair.
+PALETTE = paper_style.COLOURS
+MARKERS = [plotly for _, plotly in paper_style.MARKERS]
+MPL_MARKERS = {plotly: mpl for mpl, plotly in paper_style.MARKERS}
+# Every search and smoothing label its own shape (docs/path-quality.md): A*'s smoothers, then Theta*,
+# Lazy Theta* and Detour's query with theirs (twelve shapes, as many as navbench.style.MARKERS).
+LABEL_ORDER = ("none", "los", "funnel", "theta", "theta + los", "theta + funnel", "lazy-theta", "lazy-theta + los",
+               "lazy-theta + funnel", "detour", "detour + los", "detour + funnel")
+
+
+def smoothing_marker(label: str) -> str:
+    """The plotly marker of a search and smoothing label: distinct for every label of LABEL_ORDER
+    (others after them, by name)."""
+    label = str(label)
+    i = LABEL_ORDER.index(label) if label in LABEL_ORDER else len(LABEL_ORDER) + sum(map(ord, label))
+    return MARKERS[i % len(MARKERS)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -54,6 +64,7 @@ class Series:
     static_labels: list | None = None  # the static copy's labels when they differ (names where the page numbers points)
     label_keep: list | None = None   # per point: its label stays in a paper's crowded panel (e.g. the Pareto front)
     legend: bool = True
+    marks: bool = False              # a line also drawn with its marker every few points (a paper's figure)
     dash: str | None = None          # None | dash | dot
     opacity: float = 1.0
     width: float = 2.0
@@ -99,6 +110,7 @@ class Figure:
     legend_below: int = 0            # px below the panels for the legend (a paper's figure, Style), else 0
     title_h: int = 0                 # px above the panels for the figure's title (the static copies), else 0
     labels_inside: bool = False      # point labels kept inside their panel (a paper's figure: no room around it)
+    legend_font: int = 12            # px, the legend's text (a one-column paper figure's is smaller)
 
     def geometry(self):
         """Pixel boxes (x0, y0, w, h; y from the top) of the panels, and the figure height."""
@@ -141,10 +153,23 @@ def legend_names(fig: Figure) -> list:
     return names
 
 
+def legend_height(fig: Figure, rows: int) -> int:
+    """px of a legend of `rows` rows below the panels: the report's 20 px a row (12 px text), a
+    smaller legend's rows closer (legend_spacing)."""
+    if fig.legend_font >= 12:
+        return 30 + rows * 20 + (22 if fig.legend_title else 0)
+    return 16 + rows * round(fig.legend_font * 1.45) + (round(fig.legend_font * 1.8) if fig.legend_title else 0)
+
+
+def legend_spacing(fig: Figure) -> float:
+    """matplotlib's labelspacing (in font sizes) that gives legend_height's rows."""
+    return 0.5 if fig.legend_font >= 12 else 0.3
+
+
 def legend_columns(fig: Figure, names: list) -> int:
     """Columns of a legend below the panels: as many entries of the longest name as fit the width."""
     longest = max((len(n) for n in names), default=1)
-    return max(1, min(len(names), int((fig.width - 20) // (longest * 12 * 0.6 + 34))))
+    return max(1, min(len(names), int((fig.width - 20) // (longest * fig.legend_font * 0.6 + 34))))
 
 
 CROWDED = 0.25  # labels covering more than this share of a panel crowd it
@@ -174,13 +199,18 @@ def for_paper(fig: Figure, style: Style) -> Figure:
     width = int(round((style.width_in or fig.width * 0.72 / 72) * 72 / k))
     ncols = 1 if width * k < 6 * 72 else min(fig.ncols, 2)
     margin_r = 16
-    pw = (width - fig.margin_l - margin_r - GAP_X * (ncols - 1)) / ncols
-    out = dataclasses.replace(fig, width=width, ncols=ncols, margin_r=margin_r, margin_l=min(fig.margin_l, width // 3),
-                              panel_h=int(max(150, min(fig.panel_h, pw * 0.75))))
+    # A categorical axis's names may take half the width, and its panel the height of its rows, each as
+    # tall as the longest name's lines (14 px a line): in one column its rows' names are the figure.
+    rows = max((len(p.yticks[1]) * max([str(t).count("\n") + 1 for t in p.yticks[1]] or [1])
+                for p in fig.panels if p.yticks is not None), default=0)
+    margin_l = min(fig.margin_l, width // 2 if rows else width // 3)
+    pw = (width - margin_l - margin_r - GAP_X * (ncols - 1)) / ncols
+    out = dataclasses.replace(fig, width=width, ncols=ncols, margin_r=margin_r, margin_l=margin_l,
+                              panel_h=int(max(150, min(fig.panel_h, max(pw * 0.75, 14 * rows)))))
     names = legend_names(out)
     if names:
         rows = math.ceil(len(names) / legend_columns(out, names))
-        out.legend_below = 30 + rows * 20 + (22 if fig.legend_title else 0)
+        out.legend_below = legend_height(out, rows)
     boxes, _ = out.geometry()
     out.panels = [thin_labels(p, b[2], b[3]) for p, b in zip(out.panels, boxes)]
     out.labels_inside = True
@@ -503,9 +533,13 @@ def to_matplotlib(fig: Figure, style: Style | None = None):
                                marker=MPL_MARKERS.get(m_, "o"), edgecolors="#333", linewidths=0.4, zorder=3,
                                alpha=s.opacity, rasterized=len(x) > 3000)
             else:
+                marks = {}
+                if s.marks and len(x):  # the line's marker at a few points: told apart without colour
+                    marks = dict(marker=MPL_MARKERS.get(s.marker, "o"), markersize=s.size * pt * 0.6,
+                                 markevery=max(1, len(x) // 6), markeredgecolor="#333", markeredgewidth=0.3)
                 (art,) = ax.plot(x, y, color=s.color, linewidth=s.width * pt * 1.2, alpha=s.opacity,
                                  linestyle={"dash": "--", "dot": ":"}.get(s.dash, "-"),
-                                 drawstyle="steps-post" if s.kind == "step" else "default")
+                                 drawstyle="steps-post" if s.kind == "step" else "default", **marks)
             if s.xerr is not None or s.yerr is not None:
                 xe = None if s.xerr is None else np.vstack([np.maximum(0, x - np.ravel(s.xerr[0])),
                                                              np.maximum(0, np.ravel(s.xerr[1]) - x)])
@@ -524,8 +558,9 @@ def to_matplotlib(fig: Figure, style: Style | None = None):
                 handles.append(art)
     mfig.text(0.5, 1 - 6 / height, title, ha="center", va="top", fontsize=(FONT + 2) * pt, fontweight="bold")
     if handles and fig.legend_below:  # a paper's figure: the legend in rows under the panels
-        mfig.legend(handles, names, loc="upper center", fontsize=12 * pt, frameon=False, ncol=legend_columns(fig, names),
-                    title=fig.legend_title or None, title_fontsize=12 * pt, bbox_to_anchor=(0.5, fig.legend_below / height))
+        mfig.legend(handles, names, loc="upper center", fontsize=fig.legend_font * pt, frameon=False,
+                    ncol=legend_columns(fig, names), title=fig.legend_title or None, title_fontsize=fig.legend_font * pt,
+                    labelspacing=legend_spacing(fig), bbox_to_anchor=(0.5, fig.legend_below / height))
     elif handles:
         mfig.legend(handles, names, loc="upper left", fontsize=12 * pt, frameon=False,
                     title=fig.legend_title or None, title_fontsize=12 * pt,
@@ -578,8 +613,8 @@ def series_chunks(items: list) -> list:
 
 
 def run_colours(analysis) -> dict:
-    """The run's colour per representation, in the order the run listed them."""
-    return {r: PALETTE[i % len(PALETTE)] for i, r in enumerate(analysis.reps)}
+    """The run's colour per representation, in the order the run listed them (never one twice)."""
+    return {r: paper_style.colour(i) for i, r in enumerate(analysis.reps)}
 
 
 def rep_colours(analysis, reps) -> dict:
@@ -590,6 +625,6 @@ def rep_colours(analysis, reps) -> dict:
         if r in run:
             out[r] = run[r]
         else:
-            out[r] = PALETTE[k % len(PALETTE)]
+            out[r] = paper_style.colour(k)
             k += 1
     return out

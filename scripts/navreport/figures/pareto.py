@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from navreport.analysis.fmt import esc, f_gap, f_pct, f_sig
 from navreport.analysis.rows import SMOOTH_RANK, facet_order
-from navreport.figures.draw import SMOOTHING_MARKER, Figure, Panel, Series, run_colours, series_chunks
+from navreport.figures.draw import Figure, Panel, Series, run_colours, series_chunks, smoothing_marker
 from navreport.io import results as common
 
 # The compact chart: its width leaves the facet tables room beside it on a 1280 px screen.
@@ -42,8 +42,9 @@ def front_chart(stem: str, title: str, facets: list) -> Figure | None:
         return None
     return Figure(stem=stem, title=title, panels=panels, panel_h={1: 300, 2: 200}.get(len(panels), 150),
                   width=FRONT_WIDTH, margin_l=60, margin_r=14,
-                  caption="Numbers: the rows of the tables (the static copy names the points). Blue: the Pareto front (nothing is both faster and "
-                          "better; dashed staircase); orange: on the front of a memory or build-time budget only; "
+                  caption="Numbers: the rows of the tables (the static copy names the points). Blue circles: the Pareto front "
+                          "(nothing is both faster and better; dashed staircase); orange diamonds: on the front of a "
+                          "memory or build-time budget only (the tables' marked columns, the budget in each header); "
                           "grey: every other candidate (the others are in the tables of non-candidates). Lower left "
                           "is better; hover a point for its name.")
 
@@ -93,7 +94,7 @@ def pareto_figure(scope, analysis) -> Figure | None:
                 p.series.append(Series(
                     name=rep, x=g["time_median"].to_numpy(float), y=100 * g["gap_mean"].to_numpy(float),
                     color=colours.get(rep, "#333"),
-                    marker=[SMOOTHING_MARKER.get(s, "star") for s in g["smoothing"]],
+                    marker=[smoothing_marker(s) for s in g["smoothing"]],
                     size=[12 if layer == 1 else 9 for layer in g["layer"]],
                     xerr=(g["time_median_lo"].to_numpy(float), g["time_median_hi"].to_numpy(float)),
                     yerr=(100 * g["gap_mean_lo"].to_numpy(float), 100 * g["gap_mean_hi"].to_numpy(float)),
@@ -103,7 +104,7 @@ def pareto_figure(scope, analysis) -> Figure | None:
                 p.series.append(Series(name=rep, x=[], y=[], color=colours[rep], marker="circle", size=10))
             for s in smooths if ci == len(rep_chunks) - 1 else ():  # the marker key once, after every colour
                 p.series.append(Series(name=f"smoothing {s}", x=[], y=[], color="#aaaaaa",
-                                       marker=SMOOTHING_MARKER.get(s, "star"), size=10))
+                                       marker=smoothing_marker(s), size=10))
             panels.append(p)
     more = (" Other heuristics/conventions of this collection: see its ranked table."
             if len(facet_order(t["facet"])) > len(facets) else "")

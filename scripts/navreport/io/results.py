@@ -30,6 +30,8 @@ class ResultData:
     updates: object = None                     # PREFIX.updates.csv rows of dynamic runs (may be empty)
     threads: object = None                     # threads.csv rows (scripts/thread-scaling; may be empty)
     row_counts: dict = field(default_factory=dict)  # result-set prefix -> rows read
+    unrun: object = None                       # PREFIX.unrun.csv records (navbench.candidates.read_unrun), or None
+    unrun_sets: tuple = ()                     # the result-set prefixes that have that file
 
 
 
@@ -90,13 +92,13 @@ def _relabelled(col, label):
     return pd.Categorical.from_codes(lut[idx].astype(_code_type(len(cats))), categories=pd.Index(cats, dtype=object))
 
 
-def label_representations(rows, build) -> None:
-    """The rows' and build rows' representation relabelled by lattice_label, in place."""
+def label_representations(rows, build, unrun=None) -> None:
+    """The rows', build rows' and unrun records' representation relabelled by lattice_label, in place."""
     squeeze_run = "pinch" in rows.columns and bool(as_text(rows["pinch"]).eq("allow").any())
     follows = set()
     if build is not None and len(build) and "pinch" in build.columns:
         follows = set(build.loc[build["pinch"].astype(str) == "allow", "representation"].astype(str))
-    for df in (rows, build):
+    for df in (rows, build, unrun):
         if df is None or "representation" not in df.columns or not len(df):
             continue
         new = _relabelled(df["representation"], lambda v: lattice_label(v, squeeze_run, v in follows))
@@ -141,10 +143,14 @@ def load(inputs: list[str], columns=None, derive=None) -> ResultData:
                            **{c: np.empty(0) for c in ("build_ms", "vertices", "edges", "memory_bytes")}}))
     updates = _companions(csvs, inputs, ".updates.csv", "updates.csv", read_updates_csv)
     threads = _companions(csvs, inputs, ".threads.csv", "threads.csv", read_threads_csv)
-    label_representations(rows, build)  # updates: the changing maps' own table keeps the run's names
+    # Why a configuration has no rows on a map (docs/results.md#maps-not-run), per result set that says.
+    from navbench.candidates import read_unrun
+    unrun = {p: u for p in prefixes if (u := read_unrun(p)) is not None}
+    unrun_rows = pd.concat(list(unrun.values()), ignore_index=True) if unrun else None
+    label_representations(rows, build, unrun_rows)  # updates: the changing maps' own table keeps the run's names
     give_back_freed()
     return ResultData(rows=rows, build=build, meta=meta, prefixes=prefixes, notes=notes,
-                      updates=updates, threads=threads, row_counts=counts)
+                      updates=updates, threads=threads, row_counts=counts, unrun=unrun_rows, unrun_sets=tuple(unrun))
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from navreport.analysis import budget, terrain
-from navbench.candidates import pct, rule_text
+from navbench.candidates import NOT_RUN_RULE, pct, rule_text
 from navreport.analysis.fmt import FORMAT, esc, f_bytes, f_gap, f_sig, finite, slug, verdict_significant
 from navreport.analysis.rows import METRICS, facet_order, is_terrain_facet
 from navreport.io.results import OUTSIDE_NOTE, has_outside, rep_label
@@ -21,6 +21,10 @@ from navreport.sections.base import Block, Section
 
 MAX_FACETS = 3  # facet tables on the first screen; the ranked table has every facet
 NO_ANSWER = "No configuration solved a query with a known optimum here."
+# Candidates, but none with both a median time and a mean gap (no optimum: --no-optimum): no front to draw.
+NO_FRONT = ("No front here: {n} configuration{s} {are} candidate{s} (every path valid, every query that has a path "
+            "answered), but none has both a median query time and a mean gap (a gap needs an optimum, which runs "
+            "with --no-optimum do not have). The ranked table lists {them}.")
 # Queries solved, but no configuration a candidate (SPEC §14): the verdict names none, and says why.
 NO_CANDIDATE = ("No configuration is a candidate here: none both returned only valid paths and answered every query "
                 "that has a path (SPEC §14). The ranked table lists each with its valid and solved shares.")
@@ -48,7 +52,11 @@ def scope_section(sc, a, first: bool) -> Section:
         return sec
     facets = facet_answers(sc, a, first) if (t["layer"] > 0).any() else []
     solved = "solved_share" in t and bool((t["solved_share"].fillna(0) > 0).any())
-    verdict = (f"<p class='verdict'>{verdict_text(facets) if facets else NO_CANDIDATE if solved else NO_ANSWER}</p>"
+    n_cand = int(t["is_candidate"].sum()) if "is_candidate" in t else 0
+    no_front = NO_FRONT.format(n=n_cand, s="" if n_cand == 1 else "s", are="is a" if n_cand == 1 else "are",
+                               them="it" if n_cand == 1 else "them")
+    said = verdict_text(facets) if facets else no_front if n_cand else NO_CANDIDATE if solved else NO_ANSWER
+    verdict = (f"<p class='verdict'>{said}</p>"
                + widening_html(a))
     if has_outside(t["representation"]):  # competition entries beside navbench's own (docs/outside-planners.md)
         verdict += f"<p class='note outside-note'>{esc(OUTSIDE_NOTE)}.</p>"
@@ -196,7 +204,21 @@ def facet_table(f) -> str:
     return (f"<table class='answer-table' data-facet='{esc(f['title'])}' data-facet-key='{esc(f['key'])}'>"
             f"<caption>{esc(caption[:1].upper() + caption[1:])}"
             f"<span class='note' style='font-weight:normal'>{esc(none)}</span></caption><thead>{head}"
-            "</thead><tbody>" + "".join(body) + "</tbody></table>" + outside_table(f))
+            "</thead><tbody>" + "".join(body) + "</tbody></table>" + marks_note(f, len(rows)) + outside_table(f))
+
+
+def marks_note(f, shown: int) -> str:
+    """Under a facet table: what its marked columns and its rows are (the budgets' thresholds said)."""
+    front = int((f["rows"]["layer"] == 1).sum())
+    out = [f"● front: the {front} candidate{'s' if front != 1 else ''} on the Pareto front (nothing both faster "
+           "and better)."]
+    if f["budgets"]:
+        out.append("● memory or build time ≤ X: the front of the candidates within that budget per map; X is a "
+                   "candidate's own value, the largest below the front's dearest point, which drops out.")
+    if shown > front:
+        out.append(f"{shown - front} row{'s are' if shown - front != 1 else ' is'} on a budget's front only "
+                   "(orange diamonds in the chart).")
+    return f"<p class='note marks-note' data-facet-key='{esc(f['key'])}'>{esc(' '.join(out))}</p>"
 
 
 # The candidate rule's two shares (python/navbench/candidates.py), in every facet and ranked table.
@@ -238,8 +260,9 @@ def outside_table(f) -> str:
         f"<td class='reason'>{esc(r['reason'])}</td></tr>" for _, r in rows.iterrows())
     n = len(rows)
     return (f"<table class='answer-table not-candidates' data-facet='{esc(f['title'])}' data-facet-key='{esc(f['key'])}'>"
-            f"<caption>Not candidates ({n}): <span class='note' style='font-weight:normal'>an invalid path or a missed "
-            "query keeps a configuration off the front, the verdict and the budgets (<a href='#missing'>why</a>)"
+            f"<caption>Not candidates ({n}): <span class='note' style='font-weight:normal'>an invalid path, a missed "
+            "query or a map not run keeps a configuration off the front, the verdict and the budgets "
+            "(<a href='#missing'>why</a>)"
             "</span></caption><thead><tr><th>configuration</th>" + SHARE_HEADS +
             f"<th>median query<span class='unit'>µs</span></th><th>{'cost above ref.' if cost else 'mean gap'}"
             "<span class='unit'>%</span></th><th>why not</th></tr></thead><tbody>" + body + "</tbody></table>")
@@ -273,17 +296,19 @@ def verdict_text(facets: list) -> str:
         best, unit = ("cheapest", "% cost above ref.") if cost else ("shortest", "% gap")
         pre = f"<b>{esc(f['title'][:1].upper() + f['title'][1:])}</b>: " if f["title"] else ""
         first, last = front.iloc[0], front.iloc[-1]
+        extra = len(shown_rows(f)) - len(front)  # the table's rows besides the front: a budget's front only
+        more = (f" ({extra} more in its table on a memory or build-time budget's front only)" if extra else "")
         name = lambda r: (f"<b data-config='{esc(r['config'])}'>{esc(r['config'] if cost else name_of(r))}</b>"  # noqa: E731
                           + shortfall(r))
         if len(front) == 1:
             parts.append(f"{pre}{name(first)} is both the fastest and the {best} ({f_sig(first['time_median'])} µs, "
                          f"{gap_text(first['gap_mean'], cost)} {unit}; {f_sig(first.get('build_ms'))} ms and "
-                         f"{f_bytes(first.get('memory'))} per map to build)")
+                         f"{f_bytes(first.get('memory'))} per map to build){more}")
         else:
             parts.append(f"{pre}from {name(first)}, the fastest ({f_sig(first['time_median'])} µs, "
                          f"{gap_text(first['gap_mean'], cost)} {unit}), to {name(last)}, the {best} "
                          f"({f_sig(last['time_median'])} µs, {gap_text(last['gap_mean'], cost)} {unit}): "
-                         f"{len(front)} configurations on the front")
+                         f"{len(front)} configurations on the front{more}")
     return "; ".join(parts) + "." if parts else NO_ANSWER
 
 
@@ -297,7 +322,7 @@ def shortfall(r) -> str:
     out = f" (<span class='warn'>{esc(', '.join(parts))}</span>)" if parts else ""
     # The maps counted apart (its numbers are over the others): said beside the name, listed under the tables.
     apart = [f"{what} {len(r[col])} map{'' if len(r[col]) == 1 else 's'}"
-             for col, what in (("unrun_maps", "not run on"), ("na_maps", "not applicable on"))
+             for col, what in (("unrun_maps", "not run on"), ("na_maps", "does not apply to"))
              if isinstance(r.get(col), tuple) and r[col]]
     return out + (f" <span class='note'>({esc(', '.join(apart))})</span>" if apart else "")
 
@@ -315,38 +340,50 @@ def notes_html(sc, a, first: bool) -> str:
     out = [f"{sc.queries:,} queries on {sc.maps} map(s). Medians and means; hover a number for its 95 % interval "
            f"and n; a name leads to its row in <a class='to-ranked' href='#table-{sc.slug}'>the ranked table</a>"
            + (" (weighted maps: the <a href='#terrain'>Terrain costs</a> table)" if first and a.terrain is not None else "")
-           + ". Marked columns: the front of the candidates that fit a budget per map (each budget a "
-             "configuration's own value)."]
+           + "."]
     facets = [f for f in facet_order(t.loc[t["layer"] > 0, "facet"]) if not is_terrain_facet(f)]
     if len(facets) > MAX_FACETS:
         out.append(f"{len(facets) - MAX_FACETS} more facet(s) ({esc(', '.join(facets[MAX_FACETS:]))}): in the ranked table.")
     out.append(esc(rule_text(a.widening)) + ": the fronts, the verdict and the budgets hold only those; valid % "
-               "is over the paths returned, solved % over the queries that have a path.")
+               "is over the paths returned, solved % over the queries that have a path (an optimum, or a valid path "
+               "of any configuration, says one exists). " + esc(NOT_RUN_RULE) + ".")
     if first:
         out.append(recast_standing(t))
     return "<p class='small'>" + " ".join(x for x in out if x) + "</p>" + apart_html(t)
 
 
 def apart_html(t) -> str:
-    """The maps some configuration of the scope did not run on or does not apply to (a map kind it
-    refuses, a sweep's skip_maps): counted apart, neither solved nor missed (SPEC §14), named, one
-    line per set of maps (folded)."""
-    groups: dict = {}  # (what, maps) -> configurations
+    """The maps some configuration of the scope has no verdict on, named with why (SPEC §14): those it
+    does not apply to (not_applicable rows, a map kind its build refuses, a declared cap), counted
+    apart, neither solved nor missed; and those it was not run on (a sweep's skip_maps, no run of it
+    included the map), which keep it off the candidates of the scope. One line per reason and set
+    of maps (folded)."""
+    groups: dict = {}  # (what, why, maps) -> configurations
     for _, r in t.iterrows():
-        for col, what in (("unrun_maps", "not run on"), ("na_maps", "not applicable on")):
+        why = dict(r.get("apart_why") or ())
+        for col, what in (("unrun_maps", "not run on"), ("na_maps", "does not apply to")):
             maps = r.get(col)
-            if isinstance(maps, tuple) and maps:
-                groups.setdefault((what, maps), []).append(name_of(r))
+            if not isinstance(maps, tuple) or not maps:
+                continue
+            by_why: dict = {}
+            for m in maps:
+                by_why.setdefault(why.get(m, ""), []).append(m)
+            for text, ms in by_why.items():
+                groups.setdefault((what, text, tuple(ms)), []).append(name_of(r))
     if not groups:
         return ""
-    n = len({c for cfgs in groups.values() for c in cfgs})
+    counts = {what: len({c for (w, _, _), cfgs in groups.items() if w == what for c in cfgs})
+              for what in ("does not apply to", "not run on")}
+    parts = ([f"{counts['does not apply to']} configuration{'' if counts['does not apply to'] == 1 else 's'} not "
+              "applying to some maps (counted apart, neither solved nor missed)"] if counts["does not apply to"] else []) + \
+            ([f"{counts['not run on']} not run on some maps (off the candidates of the scope)"] if counts["not run on"] else [])
     items = "".join(
         f"<li><b>{what} {len(maps)} map{'' if len(maps) == 1 else 's'}</b> "
-        f"({esc(', '.join(maps[:8]) + (', ...' if len(maps) > 8 else ''))}): {esc(', '.join(dict.fromkeys(cfgs)))}</li>"
-        for (what, maps), cfgs in sorted(groups.items(), key=lambda g: (g[0][0], len(g[0][1]))))
-    return (f"<details class='na apart'><summary>Counted apart, neither solved nor missed: {n} configuration"
-            f"{'' if n == 1 else 's'} on maps {'it was' if n == 1 else 'they were'} not run on or {'does' if n == 1 else 'do'} "
-            f"not apply to (a map kind refused, a sweep's skip_maps)</summary><ul class='na'>{items}</ul></details>")
+        f"({esc(', '.join(maps[:8]) + (', ...' if len(maps) > 8 else ''))}){': ' + esc(why) if why else ''} — "
+        f"{esc(', '.join(dict.fromkeys(cfgs)))}</li>"
+        for (what, why, maps), cfgs in sorted(groups.items(), key=lambda g: (g[0][0], g[0][1], len(g[0][2]))))
+    return (f"<details class='na apart'><summary>Maps without a verdict: {esc('; '.join(parts))}</summary>"
+            f"<ul class='na'>{items}</ul></details>")
 
 
 def recast_standing(t) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from navbench.compare import compare, summary_line
+from navbench.compare import INTERVAL_NOTE, compare, summary_line
 from navbench.errors import InputError
 from navreport.analysis.fmt import esc, f_sig, finite
 from navreport.figures.draw import Figure, Panel, Series
@@ -87,10 +87,10 @@ def compare_html(t, name_a: str, name_b: str):
                   else "<td class='num'>–</td>")]
         body.append("<tr>" + "".join(cells) + "</tr>")
     html_ = (f"<p>A = <code>{esc(name_a)}</code>, B = <code>{esc(name_b)}</code>. "
-             f"{html.escape(summary_line(t, name_a, name_b).split(': ', 1)[1])}. Queries pair by map, scenario index, "
-             "convention, terrain, radius and epoch; configurations by representation, search, heuristic and "
-             "smoothing (docs/results.md#comparing-two-runs; the same table as <code>navbench compare A B</code>). "
-             "Highlighted cells: the 95 % interval excludes 1.</p>"
+             f"{html.escape(summary_line(t, name_a, name_b).split(': ', 1)[1])}. Configurations pair by "
+             "representation, search, heuristic and smoothing (docs/results.md#comparing-two-runs; the same table as "
+             "<code>navbench compare A B</code>). Highlighted cells: the 95 % interval excludes 1; "
+             f"{html.escape(INTERVAL_NOTE)}.</p>"
              "<table class='ranked'><thead><tr><th>configuration</th><th>queries paired</th>"
              "<th>query time B/A</th><th>gap B − A</th><th>expansions B/A</th><th>build time B/A</th></tr></thead>"
              "<tbody>" + "".join(body) + "</tbody></table>")

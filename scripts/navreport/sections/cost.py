@@ -1,6 +1,7 @@
 """Section "Cost as the work grows": query time and A* expansions against the optimal length
-(binned medians with interquartile bands), and build time and memory against the map size in free
-cells (log-log, with the fitted exponent and its 95 % interval per representation)."""
+(binned medians with interquartile bands), build time and memory against the map size in free
+cells (log-log, with the fitted exponent and its 95 % interval per representation), and the median
+query time against the map size."""
 from __future__ import annotations
 
 import json
@@ -24,6 +25,7 @@ def build(ctx) -> list:
         cost_figures(a, blocks)
         files = mapfiles.find_map_files(a.data.meta, list(ctx.map_dirs))
         build_figure(a, files, blocks)
+        time_size_figure(a, files, blocks)
         # The record's growth figure where the results hold a polygon map (it is not of this run).
         if any(files.get(m, "").endswith((".wkt", ".mesh", ".poly")) for m in uniques(a.rows["map"])):
             polygon_growth_figure(blocks)
@@ -122,6 +124,53 @@ def cost_figures(analysis, blocks: list):
             caption=f"{note}binned medians and interquartile bands of A* node expansions (smoothing {sm} rows; "
                     "the search is the same for every smoothing mode).",
             panels=panels, ncols=1 if len(panels) == 1 else 2, panel_h=380, legend_title="representation"), ""))
+
+
+def time_size_figure(analysis, map_files: dict, blocks: list):
+    """Median query time per map against its free cells, per representation (its first smoothing
+    mode, A*'s 'none' where it ran, on the first facet: plain maps), log-log with the fitted line."""
+    rows, facet = primary_rows(analysis, ["representation", "smoothing", "status", "map", "query_us"])
+    ok = common.take_rows(rows, ((rows["status"] == "ok") & (rows["query_us"] > 0)).to_numpy(bool))
+    if ok.empty:
+        analysis.skipped.append(("time_vs_size", "no solved query with a time"))
+        return
+    fc = getattr(analysis, "free_cells", None) or mapfiles.free_cells(
+        map_files, analysis.data.build, sorted(uniques(ok["map"])), analysis.data.notes)
+    sm = sorted(uniques(ok["smoothing"]), key=lambda s: (SMOOTH_RANK.get(s, 3), s))[0]
+    ok = common.take_rows(ok, (ok["smoothing"] == sm).to_numpy(bool))
+    med = (ok.assign(map=ok["map"].astype(str), representation=ok["representation"].astype(str))
+           .groupby(["representation", "map"], observed=True)["query_us"].agg(["median", "size"]).reset_index())
+    med = med.assign(cells=med["map"].map(fc)).dropna(subset=["cells"])
+    if med.empty:
+        analysis.skipped.append(("time_vs_size", "map sizes unknown (map files not found; use --map-files)"))
+        return
+    reps = [r for r in common.ordered_unique(analysis.rows["representation"]) if r in set(med["representation"])]
+    panels = []
+    for chunk in series_chunks(reps):
+        p = Panel(title=f"smoothing {sm}" + (f" — {facet}" if facet else ""), xlabel="map size (free cells, log)",
+                  ylabel="median query time (µs, log)", xlog=True, ylog=True)
+        for rep in chunk:
+            g = med[med["representation"] == rep].sort_values("cells")
+            colour = run_colours(analysis).get(rep, "#333")
+            p.series.append(Series(name=rep, x=g["cells"].to_numpy(float), y=g["median"].to_numpy(float), color=colour,
+                                   size=8, hover=[f"<b>{esc(rep)}</b><br>map {esc(m)}<br>{c:,.0f} free cells<br>median "
+                                                  f"query time {f_sig(v)} µs over {n} solved queries"
+                                                  for m, c, v, n in zip(g["map"], g["cells"], g["median"], g["size"])]))
+            fit = stats.loglog_fit(g["cells"], g["median"])
+            if fit is not None:
+                xs = np.geomspace(g["cells"].min(), g["cells"].max(), 20)
+                p.series.append(Series(name=rep, x=xs, y=10 ** fit["intercept"] * xs ** fit["slope"], kind="lines",
+                                       color=colour, dash="dash", width=1.5, legend=False,
+                                       hover=[f"{esc(rep)}: slope {fit['slope']:.2f}"] * len(xs)))
+        if p.series:
+            panels.append(p)
+    blocks.append(Block(Figure(
+        stem="time_vs_size", title="Query time as maps grow",
+        caption=f"One point per map × representation: the median query time (locate + search + smooth) of its solved "
+                f"queries, smoothing {sm}{', ' + facet if facet else ''}, against the map's free cells; dashed: the "
+                "least-squares line in log-log space (its slope: how the typical query's time grows with the map; the "
+                "maps also differ in their queries' lengths, see the query time against the path length above).",
+        panels=panels, ncols=1 if len(panels) == 1 else 2, panel_h=380, legend_title="representation"), ""))
 
 
 def binned_series(rep, x, y, analysis, unit, smoothing):

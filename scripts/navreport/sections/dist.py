@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from navreport.analysis.fmt import esc, f_sig, finite
+from navreport.analysis.fmt import esc, f_pct, f_sig, finite
 from navreport.analysis.rows import SMOOTH_RANK, primary_rows, uniques
 from navreport.figures import draw as plots
 from navreport.io import results as common
@@ -53,7 +53,7 @@ def ecdf_figures(analysis, blocks: list):
                     keep = np.unique(np.linspace(0, len(v) - 1, min(len(v), 400)).astype(int))
                     hover = [f"<b>{esc(rep)}</b> · {esc(sm)}<br>map {esc(m)}, query {int(q) if finite(q) else '?'}<br>"
                              f"{label.split(' (')[0]} {f_sig(x)}{' %' if col == 'gap' else ' µs'}<br>"
-                             f"{100 * s:.1f} % of queries at or below"
+                             f"{f_pct(s)} % of queries at or below"
                              for m, q, x, s in zip(d["map"].array.take(pos[keep]), d["scen_index"].to_numpy()[pos[keep]],
                                                    v[keep], share[keep])]
                     p.series.append(Series(name=rep, x=v[keep], y=share[keep], kind="step",

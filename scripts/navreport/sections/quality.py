@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from navbench import stats
-from navreport.analysis.fmt import esc, f_gap
+from navreport.analysis.fmt import esc, f_gap, f_pct
 from navreport.figures.draw import Figure, Panel, Series, rep_colours
 from navreport.sections.base import Block, Section
 
@@ -68,7 +68,7 @@ def quality_figures(analysis, blocks: list, seed: int) -> None:
     fmt = lambda t, d=3: f"{t[0]:.{d}g} [{t[1]:.{d}g}, {t[2]:.{d}g}]" if np.isfinite(t[0]) else "—"  # noqa: E731
     body = "".join(
         f"<tr><td>{esc(x['config'])}</td><td class='num'>{x['n']}</td><td class='num'>{f_gap(x['gap'][0])}</td>"
-        f"<td class='num'>{fmt(x['clearance'])}</td><td class='num'>{100 * x['touching']:.0f} %</td>"
+        f"<td class='num'>{fmt(x['clearance'])}</td><td class='num'>{f_pct(x['touching'])} %</td>"
         f"<td class='num'>{fmt(x['turn'], 4)}</td></tr>" for x in recs)
     table = ("<table id='quality-table'><thead><tr><th>configuration</th><th>ok paths</th><th>mean gap</th>"
              "<th>mean clearance [95 % CI]</th><th>touching an obstacle</th><th>mean turning, degrees [95 % CI]</th>"

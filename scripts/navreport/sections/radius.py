@@ -77,7 +77,7 @@ def radius_figures(analysis, blocks: list):
                     panel.series.append(Series(
                         name=rep, x=gg["R"].to_numpy(float), y=100 * gg[col].to_numpy(float), kind="lines",
                         color=colour[rep], legend=rep not in shown,
-                        hover=[f"<b>{esc(rep)} · {esc(sm)}</b><br>R = {R:g}<br>{100 * v:.3g} %"
+                        hover=[f"<b>{esc(rep)} · {esc(sm)}</b><br>R = {R:g}<br>{f_pct(v) if col != 'gap' else f_gap(v)} %"
                                for R, v in zip(gg["R"], gg[col])]))
                     shown.add(rep)
             panels += row

@@ -1,8 +1,9 @@
 """Section "Roadmaps against samples" (docs/prm.md): for a representation built over a grid of its
 `samples` parameter on a map (prm, prm-star in scripts/sweeps/prm-curves.json), the solved share
-(ok over the queries that have a path), the valid share of the paths found, the mean gap of the
-valid paths and the build time, each against samples: the curves robotics draws for a sampling
-planner. Raw paths (smoothing none) of the shared A*."""
+(ok over the queries that have a path, as the candidate rule has it: navbench.candidates.path_exists,
+the rows' has_path), the valid share of the paths found, the mean gap of the valid paths and the
+build time, each against samples: the curves robotics draws for a sampling planner. Raw paths
+(smoothing none) of the shared A*."""
 from __future__ import annotations
 
 import re
@@ -10,6 +11,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from navbench import candidates
 from navreport.analysis.fmt import esc, f_gap, f_pct, f_sig
 from navreport.figures.draw import Figure, Panel, Series, rep_colours, series_chunks
 from navreport.io import results as common
@@ -45,17 +47,20 @@ def roadmap_table(rows, build) -> pd.DataFrame:
     if b.empty:  # one value of samples per representation and map: no curve
         return pd.DataFrame()
     want = set(b["representation"])
-    cols = ["map", "representation", "smoothing", "status", "valid", "gap", "optimal"] + \
+    cols = ["map", "representation", "smoothing", "status", "valid", "gap"] + \
         (["search"] if "search" in rows.columns else [])
     keep = rows["representation"].astype(str).isin(want).to_numpy() & (rows["smoothing"].astype(str) == "none").to_numpy()
     if "search" in rows.columns:
         keep &= (rows["search"].astype(str) == "astar").to_numpy()
+    # Whether each query has a path: the candidate rule's (an optimum, or a valid path of any configuration).
+    has_path = (rows["has_path"].to_numpy(bool) if "has_path" in rows.columns else candidates.path_exists(rows))[keep]
     r = common.take_rows(rows, keep, cols)
+    r["has_path"] = has_path
     r["map"], r["representation"] = r["map"].astype(str), r["representation"].astype(str)
     recs = []
     for x in b.itertuples(index=False):
         g = r[(r["map"] == x.map) & (r["representation"] == x.representation)]
-        has = g[pd.to_numeric(g["optimal"], errors="coerce").notna()]
+        has = g[g["has_path"].to_numpy(bool)]
         ok = has[has["status"].astype(str) == "ok"]
         found = g[g["status"].astype(str) == "ok"]
         valid = pd.to_numeric(found["valid"], errors="coerce") == 1
