@@ -241,6 +241,22 @@ def _summary_value(v, typ: str):
     return str(v) if typ == "TEXT" else float(v)
 
 
+def _rows_of(q, mask, by):
+    """The rows of q where mask holds, of the columns summarize(by=by) reads only, each column
+    selected on its own (q[mask] copies every column of those rows: at ten million rows, with the
+    summary of the whole beside it, over the export's bound; tests/scripts/test_memory.py)."""
+    import numpy as np
+    import pandas as pd
+    from navbench.summarize import columns_read
+    cols = {}
+    for c in columns_read(q, by):
+        col = q[c]
+        cols[c] = col.to_numpy()[mask] if isinstance(col.dtype, np.dtype) else col.array[mask]
+    out = pd.DataFrame(cols, copy=False)
+    out.attrs.update(q.attrs)
+    return out
+
+
 def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     """The config_summary rows of one run: navbench.summarize over all its rows (scope 'all
     maps') and over each collection's, by configuration and facet, those with an applicable row
@@ -253,8 +269,8 @@ def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     parts = [("all maps", summarize(q, by=by, builds=b, absent=absent))]
     if "collection" in q.columns:
         for c in sorted(set(_text(q["collection"]))):
-            parts.append((c, summarize(q[(q["collection"].astype(str) == c).to_numpy(bool)], by=by, builds=b,
-                                          absent=absent)))
+            parts.append((c, summarize(_rows_of(q, (q["collection"].astype(str) == c).to_numpy(bool), by), by=by,
+                                          builds=b, absent=absent)))
     names = [n for n, _ in SUMMARY_COLUMNS]
     sql = (f"INSERT INTO config_summary (run_id, config_id, scope, {', '.join(SUMMARY_KEYS)}, {', '.join(names)}) "
            f"VALUES ({', '.join('?' * (3 + len(SUMMARY_KEYS) + len(names)))})")

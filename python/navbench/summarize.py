@@ -49,7 +49,9 @@ def _group_positions(df, by: list) -> dict:
     codes, uniques = [], []
     for c in by:
         values = df[c].astype(object).where(df[c].notna(), None)
-        k, u = pd.factorize(values, sort=False, use_na_sentinel=False)  # as the groupby factorizes a key column
+        # As the groupby factorizes a key column; an array, not a Series: pandas 1.5 would make the
+        # uniques an Index (numbers inferred, with a FutureWarning for a column such as radius).
+        k, u = pd.factorize(values.to_numpy(dtype=object), sort=False, use_na_sentinel=False)
         codes.append(k.astype(np.int32 if len(u) < 2 ** 31 else np.int64))
         uniques.append(np.asarray(u, dtype=object))
         del values, k
@@ -86,6 +88,18 @@ def _per_row(col, fn, dtype=None) -> np.ndarray:
     # millions of rows); a missing value (code -1) is "" and takes the last.
     inverse, uniq = pd.factorize(col)
     return np.array([fn(str(u)) for u in uniq] + [fn("")], dtype=dtype)[inverse]
+
+
+def columns_read(df, by) -> list:
+    """The columns of df that summarize(df, by=by) reads (by given), in df's order: a caller that
+    summarizes a selection of rows copies these alone (navbench export's scopes per collection;
+    every column of the rows took ~260 bytes a row of tests/scripts/test_memory.py's rows)."""
+    want = set(by) | {"status", "message", "valid", "gap", "map", "representation", "terrain", "query_us", "has_path"}
+    if "query_us" not in df.columns:  # row_arrays: rules.query_time_us
+        want |= set(rules.TIME_PARTS) | {"traced"}
+    if "has_path" not in df.columns:  # row_arrays: candidates.path_exists
+        want |= set(candidates.PATH_COLUMNS) | set(candidates.QUERY_COLUMNS)
+    return [c for c in df.columns if c in want]
 
 
 def statuses(df) -> np.ndarray:
