@@ -52,7 +52,8 @@ def _group_positions(df, by: list) -> dict:
         # As the groupby factorizes a key column; an array, not a Series: pandas 1.5 would make the
         # uniques an Index (numbers inferred, with a FutureWarning for a column such as radius).
         k, u = pd.factorize(values.to_numpy(dtype=object), sort=False, use_na_sentinel=False)
-        codes.append(k.astype(np.int32 if len(u) < 2 ** 31 else np.int64))
+        codes.append(k.astype(np.int8 if len(u) < 2 ** 7 else np.int16 if len(u) < 2 ** 15 else np.int32
+                              if len(u) < 2 ** 31 else np.int64))  # the smallest: one per key column
         uniques.append(np.asarray(u, dtype=object))
         del values, k
     key = np.zeros(len(df), dtype=np.int64)  # mixed radix: ascending in the columns' codes, in order
@@ -215,7 +216,9 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     groups = []
     for key, pos in index.items():
         key = key if isinstance(key, tuple) else (key,)
-        pos = np.sort(np.asarray(pos))
+        pos = np.asarray(pos)
+        if len(pos) > 1 and not (pos[1:] > pos[:-1]).all():  # _group_positions' are ascending already: no copy
+            pos = np.sort(pos)
         with_builds = builds is not None and "representation" in df.columns
         groups.append((dict(zip(by, key)), pos, stats.seed_for(seed, "summarize", *key),
                        _builds_of(builds, narrow.iloc[pos]) if with_builds else None,
@@ -223,27 +226,35 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     del index  # the groups hold their own positions
     t = pd.DataFrame(summarize_groups(arrays, groups, boot))
     t["time_mean"] = [_time_mean(arrays, pos) for _, pos, *_ in groups]
-    gid = np.zeros(len(df), dtype=np.int64)
+    gid = np.zeros(len(df), dtype=np.int32 if len(groups) < 2 ** 31 else np.int64)
     for k, (_, pos, *_) in enumerate(groups):
         gid[pos] = k
     # The rule reads status, valid and map (has_path given): valid as float64 (NaN where empty), as
     # the report's rows hold it; load()'s nullable boolean with missing values is no float array
     # to every pandas (1.5, Debian 12's, refuses the conversion).
-    rule_rows = pd.DataFrame({"_group": gid, "status": df["status"].to_numpy(), "valid": arrays["valid"]})
+    # A categorical column stays one (codes; the rule reads its values once per category): as
+    # objects, one per row, each took 8 bytes a row and the rule's text of them more.
+    def kept(col):
+        return col.array if isinstance(col.dtype, pd.CategoricalDtype) else col.to_numpy()
+    del groups  # their positions: 8 bytes a row, no longer read
+    # Not copied (the rule only reads them): valid is a column of the rows' float block.
+    rule_rows = pd.DataFrame({"_group": gid, "status": kept(df["status"]), "valid": arrays["valid"]}, copy=False)
+    del gid
     if "map" in df.columns:
-        rule_rows["map"] = df["map"].to_numpy()
+        rule_rows["map"] = kept(df["map"])
     if absent is None and df.attrs.get("absent") is not None:  # load's records (map, representation, status, why)
         absent = pd.DataFrame(list(df.attrs["absent"]), columns=["map", "representation", "status", "why"])
     if absent is not None and "representation" in df.columns:
-        rule_rows["representation"] = df["representation"].to_numpy()
+        rule_rows["representation"] = kept(df["representation"])
     facet_by = [c for c in by if c not in FACETLESS]
     if facet_by:  # the maps a group is judged on: those of its facet (the report's, SPEC §14's scope)
         # Its number is a label only (candidates.summarise groups the maps by it), on integer codes
         # as the groups are (a frame of the key columns as objects took ~110 bytes a row).
-        facet = np.zeros(len(df), dtype=np.int64)
+        facet = np.zeros(len(df), dtype=np.int32)  # fewer facets than groups
         for k, pos in enumerate(_group_positions(df, facet_by).values()):
             facet[pos] = k
         rule_rows["facet"] = facet
+        del facet
     cand = candidates.summarise(rule_rows, "_group", widening or candidates.Widening(), has_path=arrays["has_path"],
                                 absent=absent)
     t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))

@@ -146,6 +146,12 @@ def package_checks(prefix: str) -> None:
         check(list(map(repr, want)) == list(map(repr, got))  # the keys in order (a missing one is NaN in both)
               and all(np.array_equal(np.sort(w), g) for w, g in zip(want.values(), got.values())),
               f"package: summarize's {len(got)} groups by {', '.join(by)} as pandas' groupby gives them, in its order")
+    # summarize by configuration and facet (as the export's config_summary): the candidate rule's rows
+    # as categorical codes, not an object per row; its groups' positions and text let go before the rule.
+    cfg_by = ["representation", "search", "heuristic", "smoothing", "convention", "terrain", "radius"]
+    _, b = per_row(lambda: summarize.summarize(res.queries, by=[c for c in cfg_by if c in res.queries.columns],
+                                               builds=res.builds, absent=res.absent))
+    check(b < 130, f"package: summarize by configuration and facet: {b:.0f} bytes a row (< 130; was 189)")
     real_load = loadmod.load
     loadmod.load = lambda inputs, maps=None: res  # the export's own memory, apart from reading the rows
     try:
