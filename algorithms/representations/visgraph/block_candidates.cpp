@@ -267,7 +267,7 @@ struct BlockCandidates::Builder {
     for (std::uint32_t b : blocks) {
       // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
       const bool covered = with_masks && (mask[b] & free_mask[b]) == free_mask[b];
-      const bool sure = !covered && decide(b, std::uint16_t(maybe[b] | mask[b]));
+      const bool sure = !covered && decide(b, with_masks ? std::uint16_t(maybe[b] | mask[b]) : std::uint16_t(0));  // no masks: empty arrays
       f(b, i | (sure ? kSure : 0), with_masks ? mask[b] : std::uint16_t(0), with_masks ? std::uint16_t(maybe[b] | mask[b]) : std::uint16_t(0));
       if (with_masks) mask[b] = maybe[b] = 0;
     }
