@@ -111,8 +111,10 @@ Reply read_reply(const ReadBytes& read, const Limits& limits) {
   a.calls = head.calls;
   a.search_us = head.search_us;
   std::vector<double> xy(std::size_t(std::min<std::uint64_t>(head.points, limits.max_points)) * 2);
+  a.call_times.resize(std::min<std::uint32_t>(head.calls, limits.max_calls));
   std::string message(std::min<std::uint32_t>(head.message_len, 4096), '\0');
-  if (head.points > limits.max_points || head.message_len > 4096 || !read(xy.data(), xy.size() * sizeof(double), r.why) ||
+  if (head.points > limits.max_points || head.calls > limits.max_calls || head.message_len > 4096 ||
+      !read(xy.data(), xy.size() * sizeof(double), r.why) || !read(a.call_times.data(), a.call_times.size() * sizeof(Call), r.why) ||
       !read(message.data(), message.size(), r.why)) {
     if (r.why.empty()) r.why = "garbled reply";
     r.then = Reply::Then::failed;

@@ -74,7 +74,7 @@ printf '{"maps": ["%s"], "representations": ["grid8", "visgraph"], "smoothing": 
   "$tmp/a/hand/l-corridor.map" > "$tmp/plain.json"
 if "$nb" sweep "$tmp/radii.json" --out "$tmp/or" --quiet --jobs 2 2>"$tmp/err" && "$nb" sweep "$tmp/plain.json" --out "$tmp/op" --quiet 2>>"$tmp/err"; then
   nq=$(tail -n +2 "$tmp/a/hand/l-corridor.map.scen" | grep -c .)
-  head -1 "$tmp/or/results.csv" | grep -q ',message,search,los_checks,clearance,turn,radius$' && [ "$(head -1 "$tmp/or/results.build.csv" | grep -c ',radius$')" -eq 1 ] \
+  head -1 "$tmp/or/results.csv" | grep -q ',message,search,los_checks,clearance,turn,first_move_us,first20_us,max_step_us,radius$' && [ "$(head -1 "$tmp/or/results.build.csv" | grep -c ',radius$')" -eq 1 ] \
     && [ "$(ls "$tmp/or/units" | grep -c '__r0\.5\.csv$')" -eq 2 ] && [ "$(ls "$tmp/or/units" | grep -c '__r0\.csv$')" -eq 2 ] \
     && [ "$(tail -n +2 "$tmp/or/results.csv" | grep -c ',0\.5$')" -eq $((2 * nq)) ] \
     && cmp -s <(cut -d, -f1-20,24- "$tmp/op/results.csv") \
