@@ -184,7 +184,7 @@ def _time_mean(arrays: dict, pos) -> float:
     return float(t.mean()) if len(t) else float("nan")
 
 
-def _realtime_medians(arrays: dict, pos) -> dict:
+def realtime_medians(arrays: dict, pos) -> dict:
     """The medians of the real-time columns over a group's rows of the time sample (applicable,
     solved, not traced) that have them: name_median (NaN without such a row)."""
     pos = np.asarray(pos)
@@ -247,7 +247,7 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     del index  # the groups hold their own positions
     t = pd.DataFrame(summarize_groups(arrays, groups, boot))
     t["time_mean"] = [_time_mean(arrays, pos) for _, pos, *_ in groups]
-    medians = [_realtime_medians(arrays, pos) for _, pos, *_ in groups]
+    medians = [realtime_medians(arrays, pos) for _, pos, *_ in groups]
     for name in rules.REALTIME:
         t[name + "_median"] = [m[name + "_median"] for m in medians]
     gid = np.zeros(len(df), dtype=np.int32 if len(groups) < 2 ** 31 else np.int64)

@@ -13,11 +13,11 @@ from navbench import stats
 from navreport.analysis.fmt import esc
 from navreport.figures import draw
 from navreport.sections import (answer, compare, cost, dist, dynamic, meta, metres, missing, paths, published, quality,
-                                radius, roadmaps, terrain, threads)
+                                radius, realtime, roadmaps, terrain, threads)
 
 # Page order. A section module has build(ctx) -> [Section]; an empty list leaves it out (a run
 # without changing maps has no "Changing maps").
-SECTIONS = [answer, compare, cost, dist, dynamic, threads, radius, roadmaps, quality, terrain, metres, paths, published, missing, meta]
+SECTIONS = [answer, compare, cost, realtime, dist, dynamic, threads, radius, roadmaps, quality, terrain, metres, paths, published, missing, meta]
 
 CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 0 auto; max-width: 1220px;
