@@ -221,7 +221,13 @@ EntryProcess::Child EntryProcess::start(Mode mode, double& us, std::int64_t& rss
       !send_all(c.fd, cells.data(), cells.size()))
     throw std::runtime_error(std::string("gppc entry failed in ") + what + ": " + end(c, ""));
   const ReadyRead r = read_ready([&](void* data, std::size_t n, std::string& why) { return receive(c, data, n, limits_.prepare_ms, why); });
-  if (!r.ok) throw std::runtime_error(std::string("gppc entry failed in ") + (r.in_name ? "GetName" : what) + ": " + end(c, r.why));
+  if (!r.ok) {
+    std::string why = end(c, r.why);
+    // The host's own refusal of a Hello it does not know (host_main.cpp): one built by another navbench.
+    if (why == "entry exited with status 2")
+      why += " (a host built by another navbench refuses this one's protocol: rebuild it with scripts/gppc-build)";
+    throw std::runtime_error(std::string("gppc entry failed in ") + (r.in_name ? "GetName" : what) + ": " + why);
+  }
   if (r.track != spec_.track) {
     end(c, "");
     throw std::invalid_argument("gppc entry '" + spec_.path + "' was built for the " + to_string(r.track) +
