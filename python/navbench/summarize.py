@@ -131,8 +131,14 @@ def row_arrays(df) -> dict:
         return df[c].to_numpy() if df[c].dtype == np.float64 else floats(df[c])
     out = {"ok": st == "ok", "applicable": st != "not_applicable", "has_path": has_path,
            "valid": column("valid"), "time": time, "gap": column("gap")}
+    # The real-time columns (SPEC §15): none in a file written before them (one NaN seen as a row
+    # each, no memory), as they are without traced rows (not copied), else with those left out.
+    traced = "traced" in df.columns and bool(rules.traced_mask(df).any())
     for name, c in rules.REALTIME.items():
-        out[name] = rules.realtime_us(df, c).to_numpy(dtype=float)
+        if c not in df.columns:
+            out[name] = np.broadcast_to(np.float64(np.nan), (len(df),))
+        else:
+            out[name] = rules.realtime_us(df, c).to_numpy(dtype=float) if traced else column(c)
     return out
 
 
