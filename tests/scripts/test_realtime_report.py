@@ -46,7 +46,7 @@ def section_rows(page):
         if len(cells) < 8:
             continue
         name = html.unescape(re.sub("<[^>]+>", "", cells[0][1]))
-        nums = [float(c[1].replace(",", "")) for c in cells[1:5]]
+        nums = [float(c[1].replace(",", "")) for c in cells[3:7]]  # after valid % and solved %
         marks = [" on" in c[0] for c in cells[-4:]]
         rows[name] = (nums, marks)
     return rows, body

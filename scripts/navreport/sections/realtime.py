@@ -17,7 +17,7 @@ import pandas as pd
 
 from navbench import stats
 from navreport.analysis.budget import fmt_value
-from navreport.analysis.fmt import esc, f_sig
+from navreport.analysis.fmt import esc, f_pct, f_sig
 from navreport.analysis.rows import facet_order
 from navreport.figures.draw import Figure, Panel, Series, run_colours, smoothing_marker
 from navreport.sections.base import Block, Section
@@ -86,18 +86,19 @@ def figure(scope, t, colours) -> Figure | None:
                                        y=front[y].tolist(), kind="step", color="#555555", dash="dash", width=1.5,
                                        legend=False))
             for rep in [r for r in colours if r in set(sub["representation"])]:
-                g = sub[sub["representation"] == rep]
-                on = g[f"on_{y}_{x}"].to_numpy(bool)
-                hover = [f"<b>{esc(r['config'])}</b><br>median {yname} {f_sig(r[y])} µs (first 20 moves "
-                         f"{f_sig(r['first20_median'])} µs, whole query {f_sig(r['time_median'])} µs)<br>{xname} "
-                         f"{fmt_value(r[x], xunit)} per map" + ("<br><b>on the front</b>" if o else "")
-                         + ("" if r["is_candidate"] else f"<br>not a candidate: {esc(r.get('reason', ''))}")
-                         for (_, r), o in zip(g.iterrows(), on)]
-                p.series.append(Series(name=rep, x=scale * g[x].to_numpy(float), y=g[y].to_numpy(float),
-                                       color=colours.get(rep, "#333"), marker=[smoothing_marker(s) for s in g["smoothing"]],
-                                       size=[13 if o else 8 for o in on], hover=hover, legend=False,
-                                       labels=[str(r["representation"]) if o else "" for (_, r), o in zip(g.iterrows(), on)],
-                                       label_keep=list(on)))
+                for on in (False, True):  # the front's points drawn larger and named
+                    g = sub[(sub["representation"] == rep) & (sub[f"on_{y}_{x}"] == on)]
+                    if not len(g):
+                        continue
+                    hover = [f"<b>{esc(r['config'])}</b><br>median {yname} {f_sig(r[y])} µs (first 20 moves "
+                             f"{f_sig(r['first20_median'])} µs, whole query {f_sig(r['time_median'])} µs)<br>{xname} "
+                             f"{fmt_value(r[x], xunit)} per map" + ("<br><b>on the front</b>" if on else "")
+                             + ("" if r["is_candidate"] else f"<br>not a candidate: {esc(r.get('reason', ''))}")
+                             for _, r in g.iterrows()]
+                    p.series.append(Series(name=rep, x=scale * g[x].to_numpy(float), y=g[y].to_numpy(float),
+                                           color=colours.get(rep, "#333"), marker=[smoothing_marker(s) for s in g["smoothing"]],
+                                           size=13 if on else 8, hover=hover, legend=False,
+                                           labels=[str(r["representation"]) for _, r in g.iterrows()] if on else None))
             panels.append(p)
     for rep in [r for r in colours if r in set(t["representation"])]:
         if panels:
@@ -120,7 +121,10 @@ def table_html(t) -> str:
     heads = "".join(f"<th class='mark' title='on the front of {yn} and {xn}'>{short[yn]} × {short[xn]}</th>"
                     for _, yn, _ in FIGURES for _, xn, _ in COSTS)
     facets = t["facet"].astype(str).str.len().gt(0).any()  # one unnamed facet: no column
-    out = ["<table class='answer-table realtime'><tr><th>configuration</th>" + ("<th>facet</th>" if facets else "") +
+    # Not an answer-table (those are the answer's facet tables); its valid and solved shares beside
+    # the times, as everywhere a configuration appears (SPEC §14).
+    out = ["<table class='realtime'><tr><th>configuration</th>" + ("<th>facet</th>" if facets else "") +
+           "<th class='num'>valid<span class='unit'>%</span></th><th class='num'>solved<span class='unit'>%</span></th>" +
            "<th class='num'>first move<span class='unit'>µs, median</span></th>"
            "<th class='num'>first 20 moves<span class='unit'>µs, median</span></th>"
            "<th class='num'>worst step<span class='unit'>µs, median</span></th>"
@@ -133,6 +137,8 @@ def table_html(t) -> str:
         cls = "" if r["is_candidate"] else " class='not-candidate'"
         title = "" if r["is_candidate"] else f" title='not a candidate: {esc(r.get('reason', ''))}'"
         facet = f"<td>{esc(r['facet'])}</td>" if facets else ""
+        facet += "".join(f"<td class='num share{' warn' if np.isfinite(float(r.get(k, np.nan))) and r[k] < 1 else ''}'>"
+                         f"{f_pct(r.get(k, np.nan))}</td>" for k in ("valid_share", "solved_share"))
         out.append(f"<tr{cls}{title}><td>{esc(r['config'])}</td>{facet}"
                    f"<td class='num'>{f_sig(r['first_move_median'])}</td><td class='num'>{f_sig(r['first20_median'])}</td>"
                    f"<td class='num'>{f_sig(r['max_step_median'])}</td><td class='num'>{f_sig(r['time_median'])}</td>"
