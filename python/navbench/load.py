@@ -29,7 +29,8 @@ UNITS = {
     "length": _MAP_UNITS, "optimal": _MAP_UNITS, "octile_optimal": _MAP_UNITS, "gap": "ratio",
     "valid": "1/0", "expansions": "count", "path_points": "count", "locate_us": "µs", "search_us": "µs",
     "smooth_us": "µs", "raw_length": _MAP_UNITS, "raw_valid": "1/0", "generated": "count", "los_checks": "count",
-    "clearance": _MAP_UNITS, "turn": "degrees", "radius": _MAP_UNITS, "epoch": "index", "cost": "cost",
+    "clearance": _MAP_UNITS, "turn": "degrees", "first_move_us": "µs", "first20_us": "µs", "max_step_us": "µs",
+    "radius": _MAP_UNITS, "epoch": "index", "cost": "cost",
     "raw_cost": "cost", "octile_optimal_cost": "cost", "optimal_cost": "cost", "cost_gap": "ratio",
     "traced": "1/0", "build_ms": "ms", "vertices": "count", "edges": "count", "memory_bytes": "bytes",
     "preprocess_ms": "ms", "prepare_ms": "ms", "stored_bytes": "bytes", "peak_rss_bytes": "bytes",
@@ -51,7 +52,7 @@ COLUMNS = {
         "gap": "float", "valid": "bool", "expansions": "int", "path_points": "int", "locate_us": "float",
         "search_us": "float", "smooth_us": "float", "raw_length": "float", "raw_valid": "bool", "generated": "int",
         "message": "text", "search": "text", "los_checks": "int", "clearance": "float", "turn": "float",
-        "radius": "float", "epoch": "int", "pinch": "text", "terrain": "text", "cost": "float", "raw_cost": "float",
+        "first_move_us": "float", "first20_us": "float", "max_step_us": "float", "radius": "float", "epoch": "int", "pinch": "text", "terrain": "text", "cost": "float", "raw_cost": "float",
         "octile_optimal_cost": "float", "optimal_cost": "float", "cost_gap": "float", "traced": "bool"},
     "build": {
         "map": "text", "representation": "text", "params": "text", "build_ms": "float", "vertices": "int",

@@ -7,7 +7,10 @@ One row per group: rows, applicable (rows that are not not_applicable), not_appl
 invalid_paths, and per statistic (rules.QUERY_STATISTICS: solved_pct, valid_pct, time_median,
 time_p95, gap_mean, gap_p95, gap_max; with builds also build_ms and memory, one value per map) the
 estimate and its interval and n: time_median, time_median_lo, time_median_hi, time_median_n; and
-time_mean, the mean query time over the same rows as time_median, without an interval.
+time_mean, the mean query time over the same rows as time_median, without an interval; and
+first_move_median, first20_median, max_step_median: the medians of the real-time columns
+(rules.REALTIME, SPEC §15) over the same rows, without an interval (NaN for rows written before
+the columns).
 Proportions are fractions (0.97, not 97) and gaps ratios, as in the result files.
 """
 from __future__ import annotations
@@ -150,8 +153,9 @@ def columns_read(df, by) -> list:
     summarizes a selection of rows copies these alone (navbench export's scopes per collection;
     every column of the rows took ~260 bytes a row of tests/scripts/test_memory.py's rows)."""
     want = set(by) | {"status", "message", "valid", "gap", "map", "representation", "terrain", "query_us", "has_path"}
+    want |= set(rules.REALTIME.values()) | {"traced"}
     if "query_us" not in df.columns:  # row_arrays: rules.query_time_us
-        want |= set(rules.TIME_PARTS) | {"traced"}
+        want |= set(rules.TIME_PARTS)
     if "has_path" not in df.columns:  # row_arrays: candidates.path_exists
         want |= set(candidates.PATH_COLUMNS) | set(candidates.QUERY_COLUMNS)
     return [c for c in df.columns if c in want]
@@ -192,8 +196,17 @@ def row_arrays(df) -> dict:
         if c not in df.columns:
             return np.full(len(df), np.nan)
         return df[c].to_numpy() if df[c].dtype == np.float64 else floats(df[c])
-    return {"ok": ok, "applicable": applicable, "has_path": has_path,
-            "valid": column("valid"), "time": time, "gap": column("gap")}
+    out = {"ok": ok, "applicable": applicable, "has_path": has_path,
+           "valid": column("valid"), "time": time, "gap": column("gap")}
+    # The real-time columns (SPEC §15): none in a file written before them (one NaN seen as a row
+    # each, no memory), as they are without traced rows (not copied), else with those left out.
+    traced = "traced" in df.columns and bool(rules.traced_mask(df).any())
+    for name, c in rules.REALTIME.items():
+        if c not in df.columns:
+            out[name] = np.broadcast_to(np.float64(np.nan), (len(df),))
+        else:
+            out[name] = rules.realtime_us(df, c).to_numpy(dtype=float) if traced else column(c)
+    return out
 
 
 def counts_and_samples(arrays: dict, pos: np.ndarray):
@@ -249,6 +262,20 @@ def _time_mean(arrays: dict, pos) -> float:
     return float(t.mean()) if len(t) else float("nan")
 
 
+def realtime_medians(arrays: dict, pos) -> dict:
+    """The medians of the real-time columns over a group's rows of the time sample (applicable,
+    solved, not traced) that have them: name_median (NaN without such a row)."""
+    pos = np.asarray(pos)
+    app = pos[arrays["applicable"][pos]]
+    rows = app[arrays["ok"][app] & np.isfinite(arrays["time"][app])]
+    out = {}
+    for name in rules.REALTIME:
+        v = arrays[name][rows]
+        v = v[np.isfinite(v)]
+        out[name + "_median"] = float(np.median(v)) if len(v) else float("nan")
+    return out
+
+
 def _builds_of(builds, g):
     """(build_ms, memory) per map of a group's representation(s) over its maps (and terrain)."""
     reps = set(g["representation"].astype(str))
@@ -298,6 +325,9 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     del index  # the groups hold their own positions
     t = pd.DataFrame(summarize_groups(arrays, groups, boot))
     t["time_mean"] = [_time_mean(arrays, pos) for _, pos, *_ in groups]
+    medians = [realtime_medians(arrays, pos) for _, pos, *_ in groups]
+    for name in rules.REALTIME:
+        t[name + "_median"] = [m[name + "_median"] for m in medians]
     gid = np.zeros(len(df), dtype=np.int32 if len(groups) < 2 ** 31 else np.int64)
     for k, (_, pos, *_) in enumerate(groups):
         gid[pos] = k
@@ -327,6 +357,7 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
                                 absent=absent)
     t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))
     t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("time_mean", "µs"),
+                                          ("first_move_median", "µs"), ("first20_median", "µs"), ("max_step_median", "µs"),
                                           ("build_ms", "ms"), ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
                                           ("gap_mean", "ratio"), ("gap_p95", "ratio"), ("gap_max", "ratio"))
                         if k in t.columns}
