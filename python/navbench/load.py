@@ -124,22 +124,20 @@ def _with_absent(frame, kind: str, schema):
     if schema is not None:
         wanted.update(schema.types(kind))
     n = len(frame)
-    absent = {}
-    for c, t in wanted.items():
-        if c in frame.columns:
-            continue
+
+    def missing(c, t):  # made when inserted: pandas copies what it inserts, so only one is held twice
         if t == "int":
-            absent[c] = pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))
-        elif t == "bool":
-            absent[c] = pd.arrays.BooleanArray(np.zeros(n, dtype=bool), np.ones(n, dtype=bool))
-        elif t == "float":
-            absent[c] = np.full(n, np.nan)
-        elif c in FREE_TEXT:
-            absent[c] = pd.Series(pd.NA, index=frame.index, dtype="string")
-        else:
-            absent[c] = pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[""])
-    for c, values in absent.items():  # one column at a time: the file's columns are not copied
-        frame[c] = values
+            return pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))
+        if t == "bool":
+            return pd.arrays.BooleanArray(np.zeros(n, dtype=bool), np.ones(n, dtype=bool))
+        if t == "float":
+            return np.full(n, np.nan)
+        if c in FREE_TEXT:
+            return pd.Series(pd.NA, index=frame.index, dtype="string")
+        return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[""])
+    absent = [c for c in wanted if c not in frame.columns]
+    for c in absent:  # one column at a time: the file's columns are not copied
+        frame[c] = missing(c, wanted[c])
     frame.attrs["units"] = {**frame.attrs.get("units", {}),
                             **{c: UNITS[c] for c in absent if c in UNITS and wanted[c] != "text"}}
     frame.attrs["types"] = {**frame.attrs.get("types", {}), **{c: wanted[c] for c in absent}}

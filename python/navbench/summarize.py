@@ -188,6 +188,7 @@ def row_arrays(df) -> dict:
     """What the statistics read of each row: ok, applicable, has_path (candidates.path_exists, or
     the column has_path a reader derived with it), valid, time (rules.query_time_us, or the column
     query_us a reader derived with it), gap."""
+    import pandas as pd
     ok, applicable = _status_flags(df)
     time = floats(df["query_us"]) if "query_us" in df.columns else rules.query_time_us(df).to_numpy()
     has_path = df["has_path"].to_numpy(bool) if "has_path" in df.columns else candidates.path_exists(df)
@@ -196,8 +197,12 @@ def row_arrays(df) -> dict:
         if c not in df.columns:
             return np.full(len(df), np.nan)
         return df[c].to_numpy() if df[c].dtype == np.float64 else floats(df[c])
+    # valid is 1, 0 or missing: load's nullable boolean as float32 (NaN where missing; every reader
+    # compares it with 1), half the float64 copy's 80 MB at 10 M rows.
+    valid = (df["valid"].to_numpy(dtype=np.float32, na_value=np.nan)
+             if "valid" in df.columns and isinstance(df["valid"].dtype, pd.BooleanDtype) else column("valid"))
     out = {"ok": ok, "applicable": applicable, "has_path": has_path,
-           "valid": column("valid"), "time": time, "gap": column("gap")}
+           "valid": valid, "time": time, "gap": column("gap")}
     # The real-time columns (SPEC §15): none in a file written before them (one NaN seen as a row
     # each, no memory), as they are without traced rows (not copied), else with those left out.
     traced = "traced" in df.columns and bool(rules.traced_mask(df).any())
@@ -328,7 +333,7 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     medians = [realtime_medians(arrays, pos) for _, pos, *_ in groups]
     for name in rules.REALTIME:
         t[name + "_median"] = [m[name + "_median"] for m in medians]
-    gid = np.zeros(len(df), dtype=np.int32 if len(groups) < 2 ** 31 else np.int64)
+    gid = np.zeros(len(df), dtype=_smallest(len(groups)))
     for k, (_, pos, *_) in enumerate(groups):
         gid[pos] = k
     # The rule reads status, valid and map (has_path given): valid as float64 (NaN where empty), as
@@ -340,7 +345,9 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
         return col.array if isinstance(col.dtype, pd.CategoricalDtype) else col.to_numpy()
     del groups  # their positions: 8 bytes a row, no longer read
     # Not copied (the rule only reads them): valid is a column of the rows' float block.
-    rule_rows = pd.DataFrame({"_group": gid, "status": kept(df["status"]), "valid": arrays["valid"]}, copy=False)
+    # The group and the facet as categoricals: the rule reads their codes, a byte or two a row.
+    rule_rows = pd.DataFrame({"_group": pd.Categorical.from_codes(gid, categories=pd.RangeIndex(len(t))),
+                              "status": kept(df["status"]), "valid": arrays["valid"]}, copy=False)
     del gid
     if "map" in df.columns:
         rule_rows["map"] = kept(df["map"])
@@ -352,7 +359,10 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     if facet_by:  # the maps a group is judged on: those of its facet (the report's, SPEC §14's scope)
         # Its number is a label only (candidates.summarise groups the maps by it): the rows' codes
         # of the facet's columns combined, no positions per facet (an argsort of the rows).
-        rule_rows["facet"] = candidates.combined_codes(df, facet_by).astype(np.int32)
+        facet = candidates.combined_codes(df, facet_by)
+        n_facets = int(facet.max(initial=0)) + 1
+        rule_rows["facet"] = pd.Categorical.from_codes(facet.astype(_smallest(n_facets)), categories=pd.RangeIndex(n_facets))
+        del facet
     cand = candidates.summarise(rule_rows, "_group", widening or candidates.Widening(), has_path=arrays["has_path"],
                                 absent=absent)
     t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))
