@@ -242,15 +242,21 @@ def _summary_value(v, typ: str):
     return str(v) if typ == "TEXT" else float(v)
 
 
-def _rows_of(q, mask, by):
+def _rows_of(q, mask, by, derived=None):
     """The rows of q where mask holds, of the columns summarize(by=by) reads only, each column
     selected on its own (q[mask] copies every column of those rows: at ten million rows, with the
-    summary of the whole beside it, over the export's bound; tests/scripts/test_memory.py)."""
+    summary of the whole beside it, over the export's bound; tests/scripts/test_memory.py).
+    derived: {'query_us': ..., 'has_path': ...} per row of q, computed once for all scopes: a scope
+    then copies these two instead of the columns they are made of (the three time parts, the
+    optima and the query's identity; has_path is per query, and a query lies in one collection)."""
     import numpy as np
     import pandas as pd
     from navbench.summarize import columns_read
-    cols = {}
-    for c in columns_read(q, by):
+    cols = {name: values[mask] for name, values in (derived or {}).items()}
+    frame = pd.DataFrame(index=pd.RangeIndex(0), columns=list(q.columns) + list(cols))
+    for c in columns_read(frame, by):
+        if c in cols:
+            continue
         col = q[c]
         cols[c] = col.to_numpy()[mask] if isinstance(col.dtype, np.dtype) else col.array[mask]
     out = pd.DataFrame(cols, copy=False)
@@ -269,9 +275,12 @@ def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     by = list(CONFIG_KEYS) + list(SUMMARY_KEYS)
     parts = [("all maps", summarize(q, by=by, builds=b, absent=absent))]
     if "collection" in q.columns:
+        from navbench import candidates, rules
+        derived = {"query_us": rules.query_time_us(q).to_numpy(), "has_path": candidates.path_exists(q)}
         for c in sorted(set(_text(q["collection"]))):
-            parts.append((c, summarize(_rows_of(q, (q["collection"].astype(str) == c).to_numpy(bool), by), by=by,
-                                          builds=b, absent=absent)))
+            parts.append((c, summarize(_rows_of(q, (q["collection"].astype(str) == c).to_numpy(bool), by, derived),
+                                       by=by, builds=b, absent=absent)))
+        del derived
     names = [n for n, _ in SUMMARY_COLUMNS]
     sql = (f"INSERT INTO config_summary (run_id, config_id, scope, {', '.join(SUMMARY_KEYS)}, {', '.join(names)}) "
            f"VALUES ({', '.join('?' * (3 + len(SUMMARY_KEYS) + len(names)))})")
