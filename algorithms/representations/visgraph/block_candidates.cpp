@@ -91,21 +91,33 @@ struct ChangeRects {
   bool meets(std::int64_t vx, std::int64_t vy, std::int64_t sx0, std::int64_t sy0, std::int64_t sx1, std::int64_t sy1) const {
     const std::int64_t hx0 = std::min(vx, sx0), hx1 = std::max(vx, sx1), hy0 = std::min(vy, sy0), hy1 = std::max(vy, sy1);
     const std::int64_t cx[4] = {sx0, sx1, sx1, sx0}, cy[4] = {sy0, sy0, sy1, sy1};
+    // The lines from v through a block corner with the whole block on one side (the hull's edges
+    // at v), once for every rectangle: per such line its direction and the block's side (+1: every
+    // corner on the left or on it, -1: on the right or on it).
+    std::int64_t ax[4], ay[4];
+    int aside[4], axes = 0;
+    for (int k = 0; k < 4; ++k) {
+      const std::int64_t dx = cx[k] - vx, dy = cy[k] - vy;
+      if (dx == 0 && dy == 0) continue;
+      std::int64_t smin = 0, smax = 0;
+      for (int j = 0; j < 4; ++j) {
+        const std::int64_t a = dx * (cy[j] - vy) - dy * (cx[j] - vx);
+        smin = j ? std::min(smin, a) : a, smax = j ? std::max(smax, a) : a;
+      }
+      if (smin >= 0 || smax <= 0) ax[axes] = dx, ay[axes] = dy, aside[axes++] = smin >= 0 ? 1 : -1;
+    }
     for (const auto& r : rects) {
       if (r[2] < hx0 || r[0] > hx1 || r[3] < hy0 || r[1] > hy1) continue;  // apart along an axis
       const std::int64_t rx[4] = {r[0], r[2], r[2], r[0]}, ry[4] = {r[1], r[1], r[3], r[3]};
       bool apart = false;
-      for (int k = 0; k < 4 && !apart; ++k) {
-        const std::int64_t dx = cx[k] - vx, dy = cy[k] - vy;
-        if (dx == 0 && dy == 0) continue;
-        auto side = [&](std::int64_t px, std::int64_t py) { return dx * (py - vy) - dy * (px - vx); };
-        std::int64_t smin = 0, smax = 0, rmin = 0, rmax = 0;
-        for (int j = 0; j < 4; ++j) {
-          const std::int64_t a = side(cx[j], cy[j]), c = side(rx[j], ry[j]);
-          smin = j ? std::min(smin, a) : a, smax = j ? std::max(smax, a) : a;
-          rmin = j ? std::min(rmin, c) : c, rmax = j ? std::max(rmax, c) : c;
+      for (int k = 0; k < axes && !apart; ++k) {
+        // apart: every rectangle corner strictly on the side away from the block
+        bool all = true;
+        for (int j = 0; j < 4 && all; ++j) {
+          const std::int64_t c = ax[k] * (ry[j] - vy) - ay[k] * (rx[j] - vx);
+          all = aside[k] > 0 ? c < 0 : c > 0;
         }
-        apart = (smin >= 0 && rmax < 0) || (smax <= 0 && rmin > 0);
+        apart = all;
       }
       if (!apart) return true;
     }
@@ -256,13 +268,17 @@ struct BlockCandidates::Builder {
   void entries_of(std::uint32_t i, const std::vector<std::uint32_t>& blocks, F&& f, Decide&& decide) {
     if (with_masks)
       for (const GridFov::Span& s : node_spans[i]) {
-        if (s.walk) continue;
+        if (s.walk || s.x0 > s.x1) continue;
         const int d = s.sure || !s.first ? 0 : 1;
-        for (int y = std::max(s.row - d, 0); y <= std::min(s.row + d, H - 1); ++y)
-          for (int x = s.x0; x <= s.x1; ++x) {
-            const std::size_t b = std::size_t(y / B) * std::size_t(nbx) + std::size_t(x / B);
-            (s.sure ? mask : maybe)[b] |= std::uint16_t(1u << ((y % B) * B + x % B));
+        // A block at a time: the bits of the span's cells in block column bx of row y.
+        for (int y = std::max(s.row - d, 0); y <= std::min(s.row + d, H - 1); ++y) {
+          std::uint16_t* row = (s.sure ? mask : maybe).data() + std::size_t(y / B) * std::size_t(nbx);
+          const int shift = (y % B) * B;
+          for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) {
+            const int lo = std::max(s.x0 - bx * B, 0), hi = std::min(s.x1 - bx * B, B - 1);
+            row[bx] |= std::uint16_t(((1u << (hi - lo + 1)) - 1u) << (lo + shift));
           }
+        }
       }
     for (std::uint32_t b : blocks) {
       // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
@@ -274,7 +290,7 @@ struct BlockCandidates::Builder {
     if (with_masks)  // a sure cell is always in a touched block; clear every mark anyway
       for (const GridFov::Span& s : node_spans[i])
         if (s.sure)
-          for (int x = s.x0; x <= s.x1; ++x) mask[std::size_t(s.row / B) * std::size_t(nbx) + std::size_t(x / B)] = 0;
+          for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) mask[std::size_t(s.row / B) * std::size_t(nbx) + std::size_t(bx)] = 0;
   }
 };
 
