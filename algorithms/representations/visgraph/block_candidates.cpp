@@ -12,7 +12,6 @@ namespace {
 std::int64_t floor_div(std::int64_t a, std::int64_t b) {  // b > 0
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 
 // Whether every point of the square [x0, x1] x [y0, y1] sees the lattice point v: the convex hull
 // of v and the square meets no blocked cell's interior (row prefix counts `blocked`, W + 1 per
@@ -37,7 +36,8 @@ bool hull_free(int vx, int vy, int x0, int y0, int x1, int y1, int W, const std:
       // x = (vx * (by - ay) + (Y - ay) * (bx - vx)) / (by - ay), denominator made positive
       std::int64_t num = std::int64_t(vx) * (by - ay) + std::int64_t(Y - ay) * (cxs[k] - vx), den = by - ay;
       if (den < 0) num = -num, den = -den;
-      add(floor_div(num, den), ceil_div(num, den));
+      const std::int64_t f = floor_div(num, den);  // the ceiling from the same division
+      add(f, f * den == num ? f : f + 1);
     }
   };
   std::int64_t pf[4], cf[4];
@@ -92,22 +92,27 @@ struct ChangeRects {
     const std::int64_t hx0 = std::min(vx, sx0), hx1 = std::max(vx, sx1), hy0 = std::min(vy, sy0), hy1 = std::max(vy, sy1);
     const std::int64_t cx[4] = {sx0, sx1, sx1, sx0}, cy[4] = {sy0, sy0, sy1, sy1};
     // The lines from v through a block corner with the whole block on one side (the hull's edges
-    // at v), once for every rectangle: per such line its direction and the block's side (+1: every
-    // corner on the left or on it, -1: on the right or on it).
+    // at v), found once for every rectangle, when the first one meets the hull's box: per such line
+    // its direction and the block's side (+1: every corner on the left or on it, -1: on the right
+    // or on it).
     std::int64_t ax[4], ay[4];
-    int aside[4], axes = 0;
-    for (int k = 0; k < 4; ++k) {
-      const std::int64_t dx = cx[k] - vx, dy = cy[k] - vy;
-      if (dx == 0 && dy == 0) continue;
-      std::int64_t smin = 0, smax = 0;
-      for (int j = 0; j < 4; ++j) {
-        const std::int64_t a = dx * (cy[j] - vy) - dy * (cx[j] - vx);
-        smin = j ? std::min(smin, a) : a, smax = j ? std::max(smax, a) : a;
+    int aside[4], axes = -1;
+    auto find_axes = [&] {
+      axes = 0;
+      for (int k = 0; k < 4; ++k) {
+        const std::int64_t dx = cx[k] - vx, dy = cy[k] - vy;
+        if (dx == 0 && dy == 0) continue;
+        std::int64_t smin = 0, smax = 0;
+        for (int j = 0; j < 4; ++j) {
+          const std::int64_t a = dx * (cy[j] - vy) - dy * (cx[j] - vx);
+          smin = j ? std::min(smin, a) : a, smax = j ? std::max(smax, a) : a;
+        }
+        if (smin >= 0 || smax <= 0) ax[axes] = dx, ay[axes] = dy, aside[axes++] = smin >= 0 ? 1 : -1;
       }
-      if (smin >= 0 || smax <= 0) ax[axes] = dx, ay[axes] = dy, aside[axes++] = smin >= 0 ? 1 : -1;
-    }
+    };
     for (const auto& r : rects) {
       if (r[2] < hx0 || r[0] > hx1 || r[3] < hy0 || r[1] > hy1) continue;  // apart along an axis
+      if (axes < 0) find_axes();
       const std::int64_t rx[4] = {r[0], r[2], r[2], r[0]}, ry[4] = {r[1], r[1], r[3], r[3]};
       bool apart = false;
       for (int k = 0; k < axes && !apart; ++k) {
