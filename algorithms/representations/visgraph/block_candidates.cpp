@@ -21,7 +21,25 @@ bool hull_free(int vx, int vy, int x0, int y0, int x1, int y1, int W, const std:
                const std::vector<std::uint32_t>& pinch) {
   const int cxs[4] = {x0, x1, x0, x1}, cys[4] = {y0, y0, y1, y1};
   const int ylo = std::min(vy, y0), yhi = std::max(vy, y1);
-  // Per line Y: floor and ceil of the hull's least and greatest x there.
+  // The segments from v to the square's corners: on line Y, x = (vx (by - vy) + (Y - vy) (bx - vx))
+  // / (by - vy), kept as q + r / den (den > 0, 0 <= r < den) and stepped from line to line by
+  // additions (x is linear in Y): a division per segment per call, not per line.
+  struct Seg {
+    std::int64_t q = 0, r = 0, den = 1, qs = 0, rs = 0;
+    int ymin = 0, ymax = -1;  // the lines it crosses (none when it lies on v's line)
+  };
+  Seg seg[4];
+  for (int k = 0; k < 4; ++k) {
+    Seg& s = seg[k];
+    if (cys[k] == vy) continue;
+    s.ymin = std::min(vy, cys[k]), s.ymax = std::max(vy, cys[k]);
+    std::int64_t num = std::int64_t(vx) * (cys[k] - vy) + std::int64_t(ylo - vy) * (cxs[k] - vx), den = cys[k] - vy,
+                 step = cxs[k] - vx;
+    if (den < 0) num = -num, den = -den, step = -step;
+    s.den = den, s.q = floor_div(num, den), s.r = num - s.q * den;
+    s.qs = floor_div(step, den), s.rs = step - s.qs * den;
+  }
+  // Per line Y, taken in order from ylo: floor and ceil of the hull's least and greatest x there.
   auto section = [&](int Y, std::int64_t& fmin, std::int64_t& cmin, std::int64_t& fmax, std::int64_t& cmax) {
     fmin = cmin = std::numeric_limits<std::int64_t>::max();
     fmax = cmax = std::numeric_limits<std::int64_t>::min();
@@ -30,14 +48,10 @@ bool hull_free(int vx, int vy, int x0, int y0, int x1, int y1, int W, const std:
     };
     if (Y == vy) add(vx, vx);
     if (Y >= y0 && Y <= y1) add(x0, x0), add(x1, x1);
-    for (int k = 0; k < 4; ++k) {  // the segments from v to the square's corners
-      const int ay = vy, by = cys[k];
-      if (ay == by || Y < std::min(ay, by) || Y > std::max(ay, by)) continue;
-      // x = (vx * (by - ay) + (Y - ay) * (bx - vx)) / (by - ay), denominator made positive
-      std::int64_t num = std::int64_t(vx) * (by - ay) + std::int64_t(Y - ay) * (cxs[k] - vx), den = by - ay;
-      if (den < 0) num = -num, den = -den;
-      const std::int64_t f = floor_div(num, den);  // the ceiling from the same division
-      add(f, f * den == num ? f : f + 1);
+    for (Seg& s : seg) {
+      if (Y >= s.ymin && Y <= s.ymax) add(s.q, s.r != 0 ? s.q + 1 : s.q);
+      s.q += s.qs, s.r += s.rs;  // to line Y + 1
+      if (s.r >= s.den) s.r -= s.den, ++s.q;
     }
   };
   std::int64_t pf[4], cf[4];
