@@ -24,6 +24,7 @@
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/visgraph/visgraph.hpp"
+#include "support/data.hpp"
 #include "support/maps.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
@@ -652,6 +653,104 @@ TEST(DynamicUpdate, DistanceTableRepairEqualsAFreshTable) {
     if (kind != 1) { EXPECT_GT(rows, 0u); EXPECT_GT(lowered, 0u); }
     if (kind == 2) { EXPECT_EQ(repaired, 0u); }
   }
+}
+
+
+// A scenario replayed through visgraph, each update checked against a fresh build of the same map
+// state: the same arcs, block lists, skip graph and landmarks (ids and distances), and all-pairs
+// table (distances, predecessors). The repairs a replay meets here are those of the real scenario
+// (obstacles appearing in open space, seen by many corners), not only the random patches of
+// VisGraphMatchesFreshBuild. params: one visgraph build each, e.g. "" (the defaults) and "table=0"
+// (skip graph and landmarks).
+void replay_visgraph_against_fresh(const DynamicScenario& d, int updates, const std::vector<std::string>& params) {
+  Map m = make_grid_map(GridMap{d.width, d.height, std::vector<std::uint8_t>(std::size_t(d.width) * std::size_t(d.height), 1)},
+                        d.name, "test");
+  std::vector<std::unique_ptr<VisGraph>> vgs;
+  for (const std::string& text : params) {
+    Params p = Params::parse(text);
+    vgs.push_back(std::make_unique<VisGraph>(m, p));
+  }
+  std::vector<CellChange> ch;
+  int done = 0;
+  for (std::size_t i = 0; i < d.commands.size() && done < updates;) {
+    ch.clear();
+    while (i < d.commands.size() && d.commands[i].kind == DynamicCommand::place) {
+      const auto& c = d.commands[i++];
+      apply_patch(m.grid, d.patches[std::size_t(c.id)], c.x, c.y, ch);
+    }
+    while (i < d.commands.size() && d.commands[i].kind == DynamicCommand::query) ++i;
+    if (ch.empty()) continue;
+    ++done;
+    for (std::size_t k = 0; k < params.size(); ++k) {
+      SCOPED_TRACE("\"" + params[k] + "\", update " + std::to_string(done));
+      VisGraph& vg = *vgs[k];
+      ASSERT_TRUE(vg.update(m, ch));
+      Params p = Params::parse(params[k]);
+      const VisGraph fresh(m, p);
+      ASSERT_EQ(vg.corners().size(), fresh.corners().size());
+      ASSERT_EQ(vg.pairs(), fresh.pairs());
+      const auto& G = vg.graph();
+      const auto& F = fresh.graph();
+      ASSERT_EQ(num_vertices(G), num_vertices(F));
+      for (Vertex a = 0; a < num_vertices(G); ++a) {
+        std::vector<std::pair<Vertex, double>> ga, fa;
+        for (auto [it, end] = out_edges(a, G); it != end; ++it) ga.push_back({target(*it, G), G.weight((*it).index)});
+        for (auto [it, end] = out_edges(a, F); it != end; ++it) fa.push_back({target(*it, F), F.weight((*it).index)});
+        std::sort(ga.begin(), ga.end()), std::sort(fa.begin(), fa.end());
+        ASSERT_EQ(ga, fa) << "arcs of vertex " << a;
+      }
+      EXPECT_TRUE(vg.block_candidates() == fresh.block_candidates()) << "block lists";
+      EXPECT_EQ(vg.skip_corners(), fresh.skip_corners());
+      EXPECT_EQ(vg.levels(), fresh.levels());
+      ASSERT_EQ(vg.landmarks() != nullptr, fresh.landmarks() != nullptr);
+      if (const Landmarks* l = vg.landmarks()) {
+        const Landmarks* f = fresh.landmarks();
+        ASSERT_EQ(l->ids(), f->ids()) << "landmarks chosen";
+        for (Vertex v = 0; v < l->size(); ++v)
+          for (std::size_t j = 0; j < l->k(); ++j) ASSERT_EQ(l->row(v)[j], f->row(v)[j]) << "landmark " << j << ", vertex " << v;
+      }
+      ASSERT_EQ(vg.distance_table() != nullptr, fresh.distance_table() != nullptr);
+      if (const DistanceTable* t = vg.distance_table()) {
+        const DistanceTable* f = fresh.distance_table();
+        const std::uint32_t n = std::uint32_t(vg.corners().size());
+        for (std::uint32_t a = 0; a < n; ++a)
+          for (std::uint32_t b = 0; b < n; ++b) {
+            const float x = t->row(a)[b], y = f->row(a)[b];
+            // float entries of double sums taken in another order: equal, or within a few units
+            // in the last place
+            ASSERT_TRUE(x == y || std::abs(x - y) <= 4e-7f * std::max(std::abs(x), std::abs(y))) << a << " -> " << b << ": " << x << " " << y;
+            ASSERT_EQ(t->prev(a, b), f->prev(a, b)) << a << " -> " << b;
+          }
+      }
+    }
+  }
+  EXPECT_EQ(done, updates);
+}
+
+// On a project-made map (rooms, blocks appearing and vanishing: obstacles in open rooms, as in
+// arena2), so the check runs without the datasets too.
+TEST(DynamicUpdate, VisGraphReplayMatchesFreshBuild) {
+  GenerateOptions g;
+  g.kind = "rooms";
+  g.width = g.height = 64;
+  g.room = 32;
+  ChangeOptions o;
+  o.kind = "blocks";
+  o.epochs = 6;
+  o.queries = 1;
+  o.block = 3;
+  o.changes = 3;
+  o.seed = 82;
+  replay_visgraph_against_fresh(make_change_scenario(generate_map(g), o, "rooms-blocks"), 6, {"", "table=0"});
+}
+
+// The competition's arena2 scenario: its first updates (the first sweeps every corner; the others
+// repair in place), with the defaults (table and block lists) and with table=0 (skip graph and
+// landmarks).
+TEST(DynamicUpdateData, VisGraphArena2MatchesFreshBuild) {
+  const std::string path = testdata::path("gppc-dynamic/dao_arena2.scen");
+  NAVBENCH_REQUIRE_DATA(path);
+  replay_visgraph_against_fresh(load_dynamic_scenario(path), 5, {"", "table=0"});
 }
 
 }  // namespace test_dynamic

@@ -12,7 +12,6 @@ namespace {
 std::int64_t floor_div(std::int64_t a, std::int64_t b) {  // b > 0
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 
 // Whether every point of the square [x0, x1] x [y0, y1] sees the lattice point v: the convex hull
 // of v and the square meets no blocked cell's interior (row prefix counts `blocked`, W + 1 per
@@ -22,7 +21,25 @@ bool hull_free(int vx, int vy, int x0, int y0, int x1, int y1, int W, const std:
                const std::vector<std::uint32_t>& pinch) {
   const int cxs[4] = {x0, x1, x0, x1}, cys[4] = {y0, y0, y1, y1};
   const int ylo = std::min(vy, y0), yhi = std::max(vy, y1);
-  // Per line Y: floor and ceil of the hull's least and greatest x there.
+  // The segments from v to the square's corners: on line Y, x = (vx (by - vy) + (Y - vy) (bx - vx))
+  // / (by - vy), kept as q + r / den (den > 0, 0 <= r < den) and stepped from line to line by
+  // additions (x is linear in Y): a division per segment per call, not per line.
+  struct Seg {
+    std::int64_t q = 0, r = 0, den = 1, qs = 0, rs = 0;
+    int ymin = 0, ymax = -1;  // the lines it crosses (none when it lies on v's line)
+  };
+  Seg seg[4];
+  for (int k = 0; k < 4; ++k) {
+    Seg& s = seg[k];
+    if (cys[k] == vy) continue;
+    s.ymin = std::min(vy, cys[k]), s.ymax = std::max(vy, cys[k]);
+    std::int64_t num = std::int64_t(vx) * (cys[k] - vy) + std::int64_t(ylo - vy) * (cxs[k] - vx), den = cys[k] - vy,
+                 step = cxs[k] - vx;
+    if (den < 0) num = -num, den = -den, step = -step;
+    s.den = den, s.q = floor_div(num, den), s.r = num - s.q * den;
+    s.qs = floor_div(step, den), s.rs = step - s.qs * den;
+  }
+  // Per line Y, taken in order from ylo: floor and ceil of the hull's least and greatest x there.
   auto section = [&](int Y, std::int64_t& fmin, std::int64_t& cmin, std::int64_t& fmax, std::int64_t& cmax) {
     fmin = cmin = std::numeric_limits<std::int64_t>::max();
     fmax = cmax = std::numeric_limits<std::int64_t>::min();
@@ -31,13 +48,10 @@ bool hull_free(int vx, int vy, int x0, int y0, int x1, int y1, int W, const std:
     };
     if (Y == vy) add(vx, vx);
     if (Y >= y0 && Y <= y1) add(x0, x0), add(x1, x1);
-    for (int k = 0; k < 4; ++k) {  // the segments from v to the square's corners
-      const int ay = vy, by = cys[k];
-      if (ay == by || Y < std::min(ay, by) || Y > std::max(ay, by)) continue;
-      // x = (vx * (by - ay) + (Y - ay) * (bx - vx)) / (by - ay), denominator made positive
-      std::int64_t num = std::int64_t(vx) * (by - ay) + std::int64_t(Y - ay) * (cxs[k] - vx), den = by - ay;
-      if (den < 0) num = -num, den = -den;
-      add(floor_div(num, den), ceil_div(num, den));
+    for (Seg& s : seg) {
+      if (Y >= s.ymin && Y <= s.ymax) add(s.q, s.r != 0 ? s.q + 1 : s.q);
+      s.q += s.qs, s.r += s.rs;  // to line Y + 1
+      if (s.r >= s.den) s.r -= s.den, ++s.q;
     }
   };
   std::int64_t pf[4], cf[4];
@@ -91,21 +105,38 @@ struct ChangeRects {
   bool meets(std::int64_t vx, std::int64_t vy, std::int64_t sx0, std::int64_t sy0, std::int64_t sx1, std::int64_t sy1) const {
     const std::int64_t hx0 = std::min(vx, sx0), hx1 = std::max(vx, sx1), hy0 = std::min(vy, sy0), hy1 = std::max(vy, sy1);
     const std::int64_t cx[4] = {sx0, sx1, sx1, sx0}, cy[4] = {sy0, sy0, sy1, sy1};
-    for (const auto& r : rects) {
-      if (r[2] < hx0 || r[0] > hx1 || r[3] < hy0 || r[1] > hy1) continue;  // apart along an axis
-      const std::int64_t rx[4] = {r[0], r[2], r[2], r[0]}, ry[4] = {r[1], r[1], r[3], r[3]};
-      bool apart = false;
-      for (int k = 0; k < 4 && !apart; ++k) {
+    // The lines from v through a block corner with the whole block on one side (the hull's edges
+    // at v), found once for every rectangle, when the first one meets the hull's box: per such line
+    // its direction and the block's side (+1: every corner on the left or on it, -1: on the right
+    // or on it).
+    std::int64_t ax[4], ay[4];
+    int aside[4], axes = -1;
+    auto find_axes = [&] {
+      axes = 0;
+      for (int k = 0; k < 4; ++k) {
         const std::int64_t dx = cx[k] - vx, dy = cy[k] - vy;
         if (dx == 0 && dy == 0) continue;
-        auto side = [&](std::int64_t px, std::int64_t py) { return dx * (py - vy) - dy * (px - vx); };
-        std::int64_t smin = 0, smax = 0, rmin = 0, rmax = 0;
+        std::int64_t smin = 0, smax = 0;
         for (int j = 0; j < 4; ++j) {
-          const std::int64_t a = side(cx[j], cy[j]), c = side(rx[j], ry[j]);
+          const std::int64_t a = dx * (cy[j] - vy) - dy * (cx[j] - vx);
           smin = j ? std::min(smin, a) : a, smax = j ? std::max(smax, a) : a;
-          rmin = j ? std::min(rmin, c) : c, rmax = j ? std::max(rmax, c) : c;
         }
-        apart = (smin >= 0 && rmax < 0) || (smax <= 0 && rmin > 0);
+        if (smin >= 0 || smax <= 0) ax[axes] = dx, ay[axes] = dy, aside[axes++] = smin >= 0 ? 1 : -1;
+      }
+    };
+    for (const auto& r : rects) {
+      if (r[2] < hx0 || r[0] > hx1 || r[3] < hy0 || r[1] > hy1) continue;  // apart along an axis
+      if (axes < 0) find_axes();
+      const std::int64_t rx[4] = {r[0], r[2], r[2], r[0]}, ry[4] = {r[1], r[1], r[3], r[3]};
+      bool apart = false;
+      for (int k = 0; k < axes && !apart; ++k) {
+        // apart: every rectangle corner strictly on the side away from the block
+        bool all = true;
+        for (int j = 0; j < 4 && all; ++j) {
+          const std::int64_t c = ax[k] * (ry[j] - vy) - ay[k] * (rx[j] - vx);
+          all = aside[k] > 0 ? c < 0 : c > 0;
+        }
+        apart = all;
       }
       if (!apart) return true;
     }
@@ -256,13 +287,17 @@ struct BlockCandidates::Builder {
   void entries_of(std::uint32_t i, const std::vector<std::uint32_t>& blocks, F&& f, Decide&& decide) {
     if (with_masks)
       for (const GridFov::Span& s : node_spans[i]) {
-        if (s.walk) continue;
+        if (s.walk || s.x0 > s.x1) continue;
         const int d = s.sure || !s.first ? 0 : 1;
-        for (int y = std::max(s.row - d, 0); y <= std::min(s.row + d, H - 1); ++y)
-          for (int x = s.x0; x <= s.x1; ++x) {
-            const std::size_t b = std::size_t(y / B) * std::size_t(nbx) + std::size_t(x / B);
-            (s.sure ? mask : maybe)[b] |= std::uint16_t(1u << ((y % B) * B + x % B));
+        // A block at a time: the bits of the span's cells in block column bx of row y.
+        for (int y = std::max(s.row - d, 0); y <= std::min(s.row + d, H - 1); ++y) {
+          std::uint16_t* row = (s.sure ? mask : maybe).data() + std::size_t(y / B) * std::size_t(nbx);
+          const int shift = (y % B) * B;
+          for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) {
+            const int lo = std::max(s.x0 - bx * B, 0), hi = std::min(s.x1 - bx * B, B - 1);
+            row[bx] |= std::uint16_t(((1u << (hi - lo + 1)) - 1u) << (lo + shift));
           }
+        }
       }
     for (std::uint32_t b : blocks) {
       // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
@@ -274,7 +309,7 @@ struct BlockCandidates::Builder {
     if (with_masks)  // a sure cell is always in a touched block; clear every mark anyway
       for (const GridFov::Span& s : node_spans[i])
         if (s.sure)
-          for (int x = s.x0; x <= s.x1; ++x) mask[std::size_t(s.row / B) * std::size_t(nbx) + std::size_t(x / B)] = 0;
+          for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) mask[std::size_t(s.row / B) * std::size_t(nbx) + std::size_t(bx)] = 0;
   }
 };
 
