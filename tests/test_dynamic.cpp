@@ -1,6 +1,7 @@
 // Dynamic scenarios (docs/changing-maps.md): the reader's errors, patches, generated change scenarios,
-// and the internals of quadtree's, navmesh-tiles' and visgraph's updates against a fresh build of the
-// same map state (what every update must answer is the update battery's, test_battery_update.cpp).
+// and the internals of quadtree's, navmesh-tiles' and visgraph's updates and of the all-pairs
+// table's repair against a fresh build of the same map state (what every update must answer is the
+// update battery's, test_battery_update.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "harness/run/oracles.hpp"
 #include "harness/run/pipeline.hpp"
 #include "harness/registry/registry.hpp"
+#include "representations/distance_table.hpp"
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
 #include "representations/visgraph/visgraph.hpp"
@@ -564,6 +566,91 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
     }
     // Many nodes are kept by the small updates (30-60 % here; a sweep of every node keeps none).
     EXPECT_GT(kept * 4, nodes) << kept << " of " << nodes;
+  }
+}
+
+// The all-pairs table repaired after a graph change equals a table made afresh from the new graph:
+// the same distances and the same predecessors, entry by entry. Random graphs with small integer
+// weights (many ties, which the predecessors' rule must settle as a fresh table does, and sums
+// exact in doubles); each change removes and adds places and edges, so a repair meets deletions
+// (tree paths that lost an edge or a place) and insertions (rows lowered from new places and new
+// edges) together; also changes of deletions only and of insertions only.
+TEST(DynamicUpdate, DistanceTableRepairEqualsAFreshTable) {
+  std::mt19937_64 rng(82);
+  struct Edge {
+    std::uint32_t a, b;  // stable ids
+    double w;
+  };
+  for (const int kind : {0, 1, 2}) {  // 0: both, 1: deletions only, 2: insertions only
+    SCOPED_TRACE("kind " + std::to_string(kind));
+    std::vector<std::uint32_t> alive;  // stable ids of the places, in their table order
+    std::uint32_t next_id = 0;
+    std::vector<Edge> edges;
+    for (int i = 0; i < 70; ++i) alive.push_back(next_id++);
+    auto add_edges = [&](int k) {
+      for (int i = 0; i < k && alive.size() > 1; ++i) {
+        const std::uint32_t a = alive[rng() % alive.size()], b = alive[rng() % alive.size()];
+        if (a != b) edges.push_back({a, b, double(1 + rng() % 3)});
+      }
+    };
+    add_edges(140);
+    auto graph = [&] {
+      std::map<std::uint32_t, std::uint32_t> index;
+      for (std::uint32_t i = 0; i < alive.size(); ++i) index[alive[i]] = i;
+      std::vector<CsrGraph::WeightedEdge> we;
+      std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+      for (const Edge& e : edges) {
+        const std::uint32_t a = index.at(e.a), b = index.at(e.b);
+        if (seen.insert({std::min(a, b), std::max(a, b)}).second) we.push_back({a, b, e.w});
+      }
+      return CsrGraph(alive.size(), std::move(we));
+    };
+    auto identity = [](std::size_t n) {
+      std::vector<std::uint32_t> p(n);
+      for (std::uint32_t i = 0; i < n; ++i) p[i] = i;
+      return p;
+    };
+    DistanceTable table(graph(), identity(alive.size()), std::size_t(1) << 30);
+    std::size_t repaired = 0, rows = 0, lowered = 0;
+    for (int step = 0; step < 30; ++step) {
+      SCOPED_TRACE("step " + std::to_string(step));
+      const std::vector<std::uint32_t> before = alive;
+      if (kind != 2) {
+        for (int k = 0; k < 2 && alive.size() > 10; ++k) alive.erase(alive.begin() + std::ptrdiff_t(rng() % alive.size()));
+        for (int k = 0; k < 4 && !edges.empty(); ++k) edges.erase(edges.begin() + std::ptrdiff_t(rng() % edges.size()));
+        std::erase_if(edges, [&](const Edge& e) {
+          return std::find(alive.begin(), alive.end(), e.a) == alive.end() || std::find(alive.begin(), alive.end(), e.b) == alive.end();
+        });
+      }
+      if (kind != 1) {
+        for (int k = 0; k < 2; ++k) alive.insert(alive.begin() + std::ptrdiff_t(rng() % (alive.size() + 1)), next_id++);
+        add_edges(6);
+      }
+      std::vector<std::int32_t> old_of_new(alive.size(), -1);
+      for (std::size_t i = 0; i < alive.size(); ++i)
+        if (const auto it = std::find(before.begin(), before.end(), alive[i]); it != before.end()) old_of_new[i] = std::int32_t(it - before.begin());
+      const CsrGraph g = graph();
+      table.update(g, identity(alive.size()), old_of_new, std::size_t(1) << 30);
+      const DistanceTable fresh(g, identity(alive.size()), std::size_t(1) << 30);
+      const std::size_t n = alive.size();
+      ASSERT_EQ(table.vertices(), fresh.vertices());
+      for (std::uint32_t p = 0; p < n; ++p)
+        for (std::uint32_t q = 0; q < n; ++q) {
+          ASSERT_EQ(table.row(p)[q], fresh.row(p)[q]) << p << " -> " << q;
+          ASSERT_EQ(table.prev(p, q), fresh.prev(p, q)) << p << " -> " << q;
+        }
+      const auto& st = table.last_update();
+      if (step > 0) {  // the first update computes every row and keeps the doubles from then on
+        EXPECT_FALSE(st.whole);
+        rows += st.rows, repaired += st.repaired;
+        lowered += st.rows > 0 && st.settled > 0;
+      }
+    }
+    // Both repairs ran: rows whose tree lost something (deletions), and whole rows of new places
+    // and edges lowering the others' entries (insertions).
+    if (kind != 2) { EXPECT_GT(repaired, 0u); }
+    if (kind != 1) { EXPECT_GT(rows, 0u); EXPECT_GT(lowered, 0u); }
+    if (kind == 2) { EXPECT_EQ(repaired, 0u); }
   }
 }
 

@@ -356,7 +356,8 @@ std::pair<std::vector<Arc>, std::int32_t> links_of(const SubgoalGraph& sg, const
 // searched graph (arcs between the same positions with the same weights and octile shapes, in the
 // same order, the same locals), the same links of query points (start and goal roles), the same direct links and
 // the same A* answers (equal to grid8's optimum). After the first update (which scans everything)
-// fewer scans than subgoals + cells run: the update is local.
+// fewer scans than subgoals + cells run: the update is local; with reach=1 the cells' lists it would
+// scan again are dropped and the links from those cells (scanned by the query) are a fresh build's.
 TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
   std::mt19937_64 rng(20261123);
   // ~20 % blocked, and ~6 % (open stretches: long clearances and rays, large scan regions).
@@ -373,7 +374,7 @@ TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
     };
     auto rep = make(params);
     const SubgoalGraph& sg = dynamic_cast<const GraphPlanner<SubgoalGraph>&>(*rep).representation();
-    std::size_t scans = 0, full = 0;
+    std::size_t scans = 0, full = 0, repaired = 0, stale = 0;
     for (int step = 0; step < 14; ++step) {
       SCOPED_TRACE("step " + std::to_string(step));
       std::vector<CellChange> ch;
@@ -391,6 +392,9 @@ TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
         std::size_t free_cells = 0;
         for (std::uint8_t c : m.grid.cells) free_cells += c;
         scans += sg.last_rescanned();
+        stale = std::max(stale, sg.stale_cells());  // reach=1: lists dropped, scanned by the queries below
+        // The all-pairs table (params "": under 1,024 subgoals) is repaired, not computed whole.
+        if (sg.all_pairs_table()) repaired += !sg.all_pairs_table()->last_update().whole;
         full += sg.num_subgoals() + (std::string(params) == "reach=0" ? 0 : free_cells - sg.num_subgoals());
       }
       // Every cell centre: the same links in both roles.
@@ -422,6 +426,10 @@ TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
       }
     }
     EXPECT_LT(scans, full / 2) << "updates should scan only near the changes";
+    // reach=1 (every variant here but reach=0, on this small map): the cells' lists an
+    // update would scan again are dropped, and the links and answers above were checked from them.
+    if (std::string(params) != "reach=0") { EXPECT_GT(stale, 0u) << "an update should drop the lists it would scan again"; }
+    if (sg.table()) { EXPECT_GT(repaired, 6u) << "the table should be repaired, not computed whole"; }
   }
 }
 

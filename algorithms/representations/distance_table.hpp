@@ -11,6 +11,11 @@
 // rounded towards zero (never above the double value), n_places^2 * 4 bytes, and beside them each
 // pair's predecessor place, 2 bytes (under kNoPrev places); the constructor refuses tables whose
 // bytes exceed a budget (the caller reports it) rather than exhaust memory.
+//
+// On a changing map (docs/changing-maps.md) a table over an undirected graph of places (the second
+// constructor: visgraph's corner graph, subgoal's simple subgoal graph) is repaired by update()
+// instead of computed again: only the rows and entries the graph's change touches are
+// (distance_table.cpp).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -25,6 +30,7 @@
 #include <boost/graph/graph_traits.hpp>
 #include <boost/property_map/property_map.hpp>
 
+#include "representations/csr_graph.hpp"
 #include "representations/dijkstra.hpp"
 #include "representations/representation.hpp"
 
@@ -64,6 +70,39 @@ class DistanceTable {
       }
     }
   }
+  // A table over an undirected graph whose vertices are the places themselves (each edge stored
+  // both ways, every weight > 0): D(p, q) is its distance, prev(p, q) the vertex before q on a
+  // shortest path. `place` maps the caller's query vertices to places, as above (e.g. visgraph's
+  // two taut states of a corner to the corner: the corner graph's distances are the taut graph's
+  // between places, both the geodesic distance between the corners). The rows are the same
+  // Dijkstras as the first constructor's. Throws std::length_error beyond max_bytes.
+  DistanceTable(const CsrGraph& places, std::vector<std::uint32_t> place, std::size_t max_bytes);
+
+  // After the graph of places changed (docs/changing-maps.md): `places` the new graph (as the
+  // constructor's), `place` the new vertex -> place map, old_of_new[p] the old id of new place p
+  // (-1: a new place). Leaves the table the constructor would make of `places` (the same
+  // distances, up to the last bits of a sum taken in another order; predecessors on shortest
+  // paths). The first update computes every row (the constructor keeps no double distances: a
+  // static map pays nothing for them) and keeps, from then on, the distances in doubles and the
+  // graph they are of; the next ones repair (distance_table.cpp): new places and the ends of new
+  // edges between kept places get their rows computed whole; in every other row the entries whose
+  // shortest-path tree path lost an edge or a place are settled again from the rest over the kept
+  // edges (Ramalingam & Reps, "An incremental algorithm for a generalization of the shortest-path
+  // problem", J. Algorithms 1996, for deletions), then the entries that a new place or edge
+  // shortens are lowered from the whole rows (their insertion algorithm; Demetrescu & Italiano, "A
+  // new approach to dynamic all pairs shortest paths", J. ACM 2004, for the fully dynamic
+  // problem). Above half the places new or at a new edge, every row is computed again.
+  // Throws std::length_error beyond max_bytes, as the constructor; when the double distances do
+  // not fit max_bytes besides, every update computes every row (nothing kept).
+  struct UpdateStats {
+    bool whole = false;             // every row computed
+    std::size_t rows = 0;           // rows computed whole
+    std::size_t repaired = 0;       // rows repaired (an entry settled again)
+    std::size_t settled = 0;        // entries settled again by the repairs
+  };
+  UpdateStats update(const CsrGraph& places, std::vector<std::uint32_t> place, const std::vector<std::int32_t>& old_of_new,
+                     std::size_t max_bytes);
+  const UpdateStats& last_update() const { return stats_; }
 
   // The place before q on a shortest path from place p (p itself for q == p; kNoPrev when q is
   // unreachable, or when the table has kNoPrev places or more and keeps no predecessors). It is
@@ -156,10 +195,36 @@ class DistanceTable {
   // D(p, .) for place p: +inf where unreachable.
   const float* row(std::uint32_t p) const { return d_.data() + std::size_t(p) * m_; }
   std::size_t memory_bytes() const {
-    return d_.capacity() * sizeof(float) + prev_.capacity() * sizeof(std::uint16_t) + place_.capacity() * sizeof(std::uint32_t);
+    return d_.capacity() * sizeof(float) + prev_.capacity() * sizeof(std::uint16_t) + place_.capacity() * sizeof(std::uint32_t) +
+           track_.d.capacity() * sizeof(double) + (track_.off.capacity() + track_.to.capacity()) * sizeof(std::uint32_t) +
+           track_.w.capacity() * sizeof(double);
   }
 
  private:
+  // The graph of places in flat arrays (what update() diffs and searches).
+  struct Flat {
+    std::vector<std::uint32_t> off, to;  // CSR: the neighbours of p are to[off[p] .. off[p + 1] - 1]
+    std::vector<double> w;
+  };
+  static Flat flatten(const CsrGraph& g);
+  // Every row from g (distances in doubles into track_.d when keep).
+  void compute_all(const Flat& g, bool keep);
+  // A float rounded towards zero from a distance (a lower bound, as the constructors store).
+  static float down(double x) {
+    float f = float(x);
+    if (double(f) > x) f = std::nextafter(f, 0.0f);
+    return f;
+  }
+  // From the first update() on: the distances in doubles (m_ x m_) and the graph they are of.
+  struct Track {
+    std::vector<double> d;
+    std::vector<std::uint32_t> off, to;
+    std::vector<double> w;
+  };
+  Track track_;
+  // update()'s working state and steps (distance_table.cpp).
+  struct Repair;
+  UpdateStats stats_;
   std::vector<std::uint32_t> place_;
   std::size_t m_ = 0;
   std::vector<float> d_;

@@ -72,7 +72,8 @@ json api_info(const MapCache& maps) {
   for (std::size_t i = 0; i < maps.size(); ++i) ms.push_back(map_summary(maps.at(i).pm.map, i));
   json reps = json::array(), sm = json::array();
   for (const auto& e : representations())
-    reps.push_back({{"name", e.name}, {"description", e.description}, {"caps", capabilities(e.caps)}});
+    // opt_in: a costly build a sweep takes only when named (cpd's table); the page does not start with one.
+    reps.push_back({{"name", e.name}, {"description", e.description}, {"caps", capabilities(e.caps)}, {"opt_in", e.opt_in}});
   for (const auto& s : outside_planners()) {  // named on the command line (docs/outside-planners.md#8-in-the-viewer)
     const bool anyangle = ("," + s.params + ",").find(",track=anyangle,") != std::string::npos;
     reps.push_back({{"name", s.text},

@@ -250,12 +250,13 @@ def summarise(rows, by: str = "config", widening: Widening = Widening(), has_pat
     applicable = status != "not_applicable"
     valid = ok & (_floats(rows["valid"]) == 1)
     has_path = path_exists(rows) if has_path is None else np.asarray(has_path, dtype=bool)
+    del status  # text per row (8 bytes a row), no longer read
     count = lambda mask: np.bincount(cfg[mask], minlength=k)  # noqa: E731
     n_rows, n_app = count(np.ones(len(cfg), dtype=bool)), count(applicable)
     paths, valid_paths, with_path, answered = count(ok), count(valid), count(has_path), count(ok & has_path)
-    apart = _maps_apart(rows, cfg, k, applicable, absent)
-    first = np.full(k, len(cfg))
+    first = np.full(k, len(cfg))  # each configuration's first row
     np.minimum.at(first, cfg, np.arange(len(cfg)))
+    apart = _maps_apart(rows, cfg, k, applicable, absent, first)
     out = []
     for j in np.argsort(first, kind="stable"):
         if n_rows[j] == 0:
@@ -277,7 +278,7 @@ def summarise(rows, by: str = "config", widening: Widening = Widening(), has_pat
     return pd.DataFrame(out, columns=[by] + cols)
 
 
-def _maps_apart(rows, cfg, k: int, applicable, absent):
+def _maps_apart(rows, cfg, k: int, applicable, absent, first=None):
     """Per configuration code: (maps it does not apply to, maps of its facet it was not run on,
     ((map, why), ...) for both), the maps sorted by name."""
     none = [((), (), ())] * k
@@ -301,10 +302,12 @@ def _maps_apart(rows, cfg, k: int, applicable, absent):
     rep_of = [""] * k
     if absent is not None and "representation" in rows.columns:
         rc, rep_names = _codes(rows["representation"])
-        seen, first = np.unique(cfg, return_index=True)
-        rep_of = [""] * k
-        for c, i in zip(seen, first):
-            rep_of[c] = str(rep_names[rc[i]])
+        if first is None:  # each configuration's first row
+            first = np.full(k, len(cfg))
+            np.minimum.at(first, cfg, np.arange(len(cfg)))
+        rep_of = [""] * k  # (np.unique(cfg, return_index=True) sorted a copy of the codes: 16 bytes a row)
+        for c in np.flatnonzero(first < len(cfg)):
+            rep_of[c] = str(rep_names[rc[first[c]]])
     lookup = ({} if absent is None else
               {(str(a), str(b)): (s, w) for a, b, s, w in zip(absent["map"], absent["representation"], absent["status"], absent["why"])})
     out = []

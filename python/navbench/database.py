@@ -40,6 +40,9 @@ SQL_TYPES = {"text": "TEXT", "int": "INTEGER", "bool": "INTEGER", "float": "REAL
 # Result columns held by the maps and configurations tables instead of the queries table.
 MAP_KEYS = ("collection", "map", "terrain")
 CONFIG_KEYS = ("representation", "search", "heuristic", "smoothing")
+# Query rows turned into SQLite values at a time: as Python objects a row of ~40 columns takes
+# about 1.5 KB, so ten million rows at once would take ~15 GB; 50,000 take ~75 MB.
+INSERT_ROWS = 50_000
 RUN_COLUMNS = ("result_set", "git_commit", "git_dirty", "date", "host", "cpu", "compiler", "flags", "seed",
                "command_line", "options", "config_hash", "shard", "rows", "exported")
 
@@ -238,6 +241,22 @@ def _summary_value(v, typ: str):
     return str(v) if typ == "TEXT" else float(v)
 
 
+def _rows_of(q, mask, by):
+    """The rows of q where mask holds, of the columns summarize(by=by) reads only, each column
+    selected on its own (q[mask] copies every column of those rows: at ten million rows, with the
+    summary of the whole beside it, over the export's bound; tests/scripts/test_memory.py)."""
+    import numpy as np
+    import pandas as pd
+    from navbench.summarize import columns_read
+    cols = {}
+    for c in columns_read(q, by):
+        col = q[c]
+        cols[c] = col.to_numpy()[mask] if isinstance(col.dtype, np.dtype) else col.array[mask]
+    out = pd.DataFrame(cols, copy=False)
+    out.attrs.update(q.attrs)
+    return out
+
+
 def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     """The config_summary rows of one run: navbench.summarize over all its rows (scope 'all
     maps') and over each collection's, by configuration and facet, those with an applicable row
@@ -250,8 +269,8 @@ def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     parts = [("all maps", summarize(q, by=by, builds=b, absent=absent))]
     if "collection" in q.columns:
         for c in sorted(set(_text(q["collection"]))):
-            parts.append((c, summarize(q[(q["collection"].astype(str) == c).to_numpy(bool)], by=by, builds=b,
-                                          absent=absent)))
+            parts.append((c, summarize(_rows_of(q, (q["collection"].astype(str) == c).to_numpy(bool), by), by=by,
+                                          builds=b, absent=absent)))
     names = [n for n, _ in SUMMARY_COLUMNS]
     sql = (f"INSERT INTO config_summary (run_id, config_id, scope, {', '.join(SUMMARY_KEYS)}, {', '.join(names)}) "
            f"VALUES ({', '.join('?' * (3 + len(SUMMARY_KEYS) + len(names)))})")
@@ -285,15 +304,18 @@ def export_sqlite(path: str, inputs: list, maps=()) -> dict:
             rcols = _merge_columns(con, path, "results_columns", "queries", _schema_columns(meta, "results", where), where)
             bcols = _merge_columns(con, path, "build_columns", "builds", _schema_columns(meta, "build", where), where)
             _create_tables(con, rcols, bcols)
-            q = res.queries[(res.queries["run"] == prefix).to_numpy(bool)]
+            in_run = (res.queries["run"] == prefix).to_numpy(bool)
+            q = res.queries if in_run.all() else res.queries[in_run]  # one run: the table itself, not a copy
             run_id = _insert_run(con, prefix, meta, len(q))
             if run_id is None:
                 note(f"navbench export: {prefix} is already in {path}; skipped")
                 done["skipped"] += 1
                 continue
-            _insert_rows(con, "queries", {"run_id": [run_id] * len(q), "map_id": _map_ids(con, res, q),
-                                          "config_id": _config_ids(con, q)},
-                         q, [c for c in rcols if c[0] not in MAP_KEYS + CONFIG_KEYS])
+            for lo in range(0, len(q), INSERT_ROWS):  # the rows as SQLite values a slice at a time
+                part = q.iloc[lo:lo + INSERT_ROWS]
+                _insert_rows(con, "queries", {"run_id": [run_id] * len(part), "map_id": _map_ids(con, res, part),
+                                              "config_id": _config_ids(con, part)},
+                             part, [c for c in rcols if c[0] not in MAP_KEYS + CONFIG_KEYS])
             b = res.builds[(res.builds["run"] == prefix).to_numpy(bool)] if "run" in res.builds.columns else res.builds[:0]
             terrain = _text(b["terrain"]) if "terrain" in b.columns else [""] * len(b)
             map_of = {(m, t): i for i, _, m, t in con.execute("SELECT map_id, collection, map, terrain FROM maps")}

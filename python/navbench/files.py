@@ -32,7 +32,7 @@ REQUIRED = {"results": ("map", "representation", "smoothing", "status"),
             "paths": ("map", "scen_index", "representation", "smoothing", "points"),
             "updates": ("map", "representation", "cells_changed", "update_us"),
             "threads": ("map", "representation", "threads", "queries_per_s")}
-CHUNK_ROWS = 1 << 20  # rows parsed at a time: a chunk's text becomes categorical codes before the next
+CHUNK_ROWS = 1 << 18  # rows parsed at a time: a chunk's text becomes categorical codes before the next
 
 
 def prefix_of(csv_path: str) -> str:
@@ -263,10 +263,11 @@ def _tidy(chunk, types: dict, text_read: set):
     where empty, unparsable (columns in text_read, read as text) or infinite."""
     import numpy as np
     import pandas as pd
-    for c in chunk.columns:
+    out = {}  # a new frame of the new columns: replacing them one by one in the parsed chunk copies its
+    for c in chunk.columns:  # block of numbers again at each column
         t = types.get(c, "text")
         if t in ("text", None):
-            chunk[c] = _as_category(chunk[c])
+            out[c] = _as_category(chunk[c]).array
         else:
             if c in text_read:  # read as categorical text: each distinct text parsed once
                 s = chunk[c].astype("category")
@@ -276,8 +277,8 @@ def _tidy(chunk, types: dict, text_read: set):
             else:
                 v = chunk[c].to_numpy(dtype=float, copy=True)
             v[np.isinf(v)] = np.nan  # no column of the schema holds an infinity
-            chunk[c] = v
-    return chunk
+            out[c] = v
+    return pd.DataFrame(out, index=chunk.index, columns=list(chunk.columns), copy=False)
 
 
 def _untyped_to_numbers(frame, types: dict):
@@ -350,7 +351,9 @@ def read_table(path: str, kind: str, schema=None, columns=None, required=None, d
     # Columns empty in every sampled row (no schema) get their type after the whole file is read:
     # such a file is read whole, then cleaned and derived.
     untyped = any(t is None for t in types.values())
-    sink = TableBuilder() if (into is None or untyped) else into
+    # Sized by the file's lines: grown as chunks come, its columns would end up to half again as
+    # long as the rows, and copied at each growth.
+    sink = (TableBuilder(count_lines(path) if isinstance(source, str) else 0) if (into is None or untyped) else into)
 
     def finish(chunk):
         for c in absent:

@@ -180,6 +180,19 @@ class TableBuilder:
         return pd.DataFrame(out, copy=False) if out else pd.DataFrame(index=range(self.n))
 
 
+def give_back_freed() -> None:
+    """Hands the C heap's freed memory back to the system (glibc's malloc_trim). Columns parsed in
+    chunks and converted one at a time free many blocks of a few megabytes, which glibc keeps for
+    its next allocations: after reading three million rows the process still held 0.8 GB that no
+    table used, after ten million 0.4 GB. Does nothing without glibc."""
+    import ctypes
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
+
+
 def count_lines(path: str) -> int:
     """Newlines in a file: an upper bound of its CSV rows + 1 (a quoted field may hold one)."""
     n = 0

@@ -18,7 +18,7 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from navbench import files, maps as mapfiles
+from navbench import files, frames as frames_mod, maps as mapfiles
 
 # The unit of every numeric column of docs/results.md (result, build, updates rows); text and
 # counts have none. tests/scripts/test_package.py fails when the schema of a fresh run holds a
@@ -80,34 +80,34 @@ class Results:
 
 
 def _typed(df, types: dict):
-    """df (as files.read_table gives it: text categorical, numbers float64) in the schema's types."""
+    """df (as files.read_table gives it: text categorical, numbers float64) in the schema's types:
+    its float columns as they are (not copied), the others converted one at a time, each read
+    column let go once converted (df is emptied): millions of rows never held in both forms."""
     import numpy as np
     import pandas as pd
     out = {}
-    for c in df.columns:
+    index = df.index
+    columns = _taken(df)
+    for c in list(columns):
         t = types.get(c)
-        col = df[c]
+        col = pd.Series(columns.pop(c), index=index, copy=False)
         if t == "int":
             v = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
             whole = np.isfinite(v) & (v == np.round(v))
-            arr = pd.array(np.where(whole, v, 0).astype(np.int64), dtype="Int64")
-            arr[~whole] = pd.NA
-            out[c] = arr
+            out[c] = pd.arrays.IntegerArray(np.where(whole, v, 0).astype(np.int64), ~whole)
         elif t == "bool":
             v = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
-            arr = pd.array(v == 1, dtype="boolean")
-            arr[np.isnan(v)] = pd.NA
-            out[c] = arr
+            out[c] = pd.arrays.BooleanArray(v == 1, np.isnan(v))
         elif t == "float":
             out[c] = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
         elif c in FREE_TEXT:  # an empty field: <NA>
-            text = col.astype(str).astype("string")
-            out[c] = text.mask(text == "")
+            out[c] = _free_text(col)
         elif isinstance(col.dtype, pd.CategoricalDtype):
             out[c] = col.cat.remove_unused_categories()
         else:
             out[c] = col
-    frame = pd.DataFrame(out, index=df.index)
+        del col
+    frame = pd.DataFrame(out, index=index, copy=False)
     frame.attrs["units"] = {c: UNITS[c] for c in frame.columns if c in UNITS and types.get(c) in ("int", "float", "bool")}
     frame.attrs["types"] = {c: types.get(c, "text") for c in frame.columns}
     return frame
@@ -215,8 +215,10 @@ def load(paths, maps=None) -> Results:
     for t in (queries, build):
         if "result_set" in t.columns:
             t.rename(columns={"result_set": "run"}, inplace=True)
+    queries = _packed(queries)
     # As plain records (map, representation, status, why): pandas compares attrs when it concatenates.
     queries.attrs["absent"] = tuple(absent.itertuples(index=False, name=None))
+    frames_mod.give_back_freed()
     maps_table = mapfiles.maps_table(queries, build, meta, list(maps or []), notes)
     return Results(queries=queries, builds=build, maps=maps_table, runs=_runs_table(meta, counts), meta=meta,
                    notes=notes, absent=absent)
@@ -234,14 +236,17 @@ def _concat(frames: list):
         units.update(f.attrs.get("units", {}))
         types.update(f.attrs.get("types", {}))
     columns = list(dict.fromkeys(c for f in frames for c in f.columns))
+    dtypes = {c: _empty_type(frames, c) for c in columns}
+    lengths = [len(f) for f in frames]
     out = {}
-    for c in columns:
-        parts = [f[c] if c in f.columns else _absent(len(f), _empty_type(frames, c)) for f in frames]
+    for c in columns:  # each part's column let go once joined: the parts are emptied
+        parts = [f.pop(c) if c in f.columns else _absent(n, dtypes[c]) for f, n in zip(frames, lengths)]
         if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
             out[c] = pd.Categorical(union_categoricals([p.astype("category").array for p in parts]))
         else:
             out[c] = pd.concat([p.reset_index(drop=True) for p in parts], ignore_index=True)
-    t = pd.DataFrame(out)
+        del parts
+    t = pd.DataFrame(out, copy=False)
     t.attrs["units"], t.attrs["types"] = units, types
     return t
 
@@ -249,9 +254,10 @@ def _concat(frames: list):
 def _absent(n: int, dtype):
     """A column a result set lacks (an optional group it did not have): empty text "" (as an empty
     field reads: a plain map's terrain), or missing numbers."""
+    import numpy as np
     import pandas as pd
     if isinstance(dtype, pd.CategoricalDtype):
-        return pd.Series(pd.Categorical([""] * n))
+        return pd.Series(pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[""]))
     return pd.Series(index=range(n), dtype=dtype)
 
 
@@ -263,3 +269,55 @@ def _empty_type(frames, c):
     return object
 
 
+def _free_text(col):
+    """A text column as pandas' string type, an empty field <NA> (as col.astype(str).astype("string")
+    with "" masked). A categorical's rows share one str per category: text made per row
+    (astype(str)) takes a fixed-width copy as wide as the longest message, gigabytes at millions
+    of rows."""
+    import numpy as np
+    import pandas as pd
+    if not isinstance(col.dtype, pd.CategoricalDtype):
+        text = col.astype(str).astype("string")
+        return text.mask(text == "").array
+    # A missing value reads "nan", as astype(str) gives it (files.read_table never leaves one).
+    texts = np.array([str(c) or pd.NA for c in col.cat.categories] + ["nan"], dtype=object)
+    return pd.arrays.StringArray(texts[col.cat.codes.to_numpy()])
+
+
+def _taken(frame) -> dict:
+    """name -> values of each column of frame, the frame emptied: the dict alone holds them, so a
+    column is let go as soon as it is popped from it. (Deleting columns one by one would not do:
+    pandas 1.5 keeps a frame's earlier blocks, and their values, as long as the frame.)"""
+    import numpy as np
+    cols = {}
+    for c in frame.columns:
+        col = frame[c]
+        cols[c] = col.to_numpy() if isinstance(col.dtype, np.dtype) else col.array
+    frame.drop(columns=list(frame.columns), inplace=True)
+    return cols
+
+
+def _packed(frame):
+    """frame with its float64 columns in one two-dimensional block, the rest as they are, in the
+    same order (frame is emptied). pandas merges same-typed columns into one block before its
+    first row selection (frame[mask], iloc, take: a copy of every number column at once, 1.5 GB
+    at ten million rows); a frame made so needs no merge. Each column is copied into the block
+    and let go in turn: one column's worth of memory above the table."""
+    import numpy as np
+    import pandas as pd
+    attrs, index = dict(frame.attrs), frame.index
+    columns = _taken(frame)
+    names = list(columns)
+    floats = [c for c in names if isinstance(columns[c], np.ndarray) and columns[c].dtype == np.float64]
+    if len(floats) < 2:
+        out = pd.DataFrame(columns, index=index, columns=names, copy=False)
+    else:
+        block = np.empty((len(floats), len(index)))
+        for k, c in enumerate(floats):
+            block[k] = columns.pop(c)
+        out = pd.DataFrame(block.T, index=index, columns=floats, copy=False)
+        for pos, c in enumerate(names):
+            if c not in floats:
+                out.insert(pos, c, columns.pop(c))
+    out.attrs.update(attrs)
+    return out

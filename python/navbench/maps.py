@@ -409,6 +409,47 @@ def free_cells(map_files: dict, build, names: list, notes: list) -> dict:
     return out
 
 
+def _text_ids(queries, c: str, missing: str):
+    """(an integer per row, the texts they stand for) of a text column as the maps table reads
+    it (missing values as `missing`; an absent column "" throughout), each distinct value of a
+    categorical turned into text once: text per row (astype(str)) takes a fixed-width copy of
+    the column, gigabytes at millions of rows."""
+    import numpy as np
+    import pandas as pd
+    if c not in queries.columns:
+        return np.zeros(len(queries), dtype=np.int8), [""]
+    col = queries[c]
+    if not isinstance(col.dtype, pd.CategoricalDtype):
+        col = col.astype(object).where(col.notna(), None).astype("category")
+    texts = [missing if pd.isna(v) else str(v) for v in col.cat.categories] + [missing]
+    ids, uniq = pd.factorize(pd.Series(texts, dtype=object))  # two categories that read alike: one text
+    codes = col.cat.codes.to_numpy()
+    return ids[np.where(codes < 0, len(texts) - 1, codes)], list(uniq)
+
+
+def _distinct_queries(queries):
+    """Distinct scenario queries (scen_index) per (collection, map, terrain), the groups in order of
+    their first row: a Series indexed by the three texts (collection and map as astype(str) reads
+    them, terrain "" where missing)."""
+    import numpy as np
+    import pandas as pd
+    (cc, ct), (mc, mt), (tc, tt) = (_text_ids(queries, c, m) for c, m in
+                                    (("collection", "nan"), ("map", "nan"), ("terrain", "")))
+    scen = (queries["scen_index"].to_numpy(dtype=float, na_value=np.nan) if "scen_index" in queries.columns
+            else np.zeros(len(queries)))
+    # One integer per row for its (collection, map, terrain), numbered in order of first appearance,
+    # and one per (that, scen_index): the distinct ones counted per group, NaN left out (as nunique).
+    key = (cc.astype(np.int64) * len(mt) + mc) * len(tt) + tc
+    group, firsts = pd.factorize(key)
+    scen_code, scens = pd.factorize(scen)  # NaN: -1
+    del key
+    known = scen_code >= 0
+    pairs = np.unique(group[known].astype(np.int64) * max(1, len(scens)) + scen_code[known])
+    counts = np.bincount(pairs // max(1, len(scens)), minlength=len(firsts))
+    keys = [(ct[k // (len(mt) * len(tt))], mt[k // len(tt) % len(mt)], tt[k % len(tt)]) for k in firsts]
+    return pd.Series(counts, index=pd.MultiIndex.from_tuples(keys, names=["collection", "map", "terrain"]))
+
+
 def maps_table(queries, build, meta: dict, extra: list, notes: list):
     """One row per map (and terrain) of the result rows: collection, map, terrain ("" plain), kind,
     width, height, cells, free_cells, file, queries (distinct scenario queries), from the map
@@ -418,12 +459,7 @@ def maps_table(queries, build, meta: dict, extra: list, notes: list):
     cols = ["collection", "map", "terrain", "kind", "width", "height", "cells", "free_cells", "file", "queries"]
     if queries is None or not len(queries):
         return pd.DataFrame(columns=cols)
-    q = pd.DataFrame({"collection": queries["collection"].astype(str) if "collection" in queries.columns else "",
-                      "map": queries["map"].astype(str),
-                      "terrain": (queries["terrain"].astype(object).where(queries["terrain"].notna(), "").astype(str)
-                                  if "terrain" in queries.columns else ""),
-                      "scen_index": queries["scen_index"].astype(float) if "scen_index" in queries.columns else 0.0})
-    groups = q.groupby(["collection", "map", "terrain"], sort=False)["scen_index"].nunique()
+    groups = _distinct_queries(queries)
     files = find_map_files(meta, extra)
     frames = {}
     for m in meta.values():

@@ -39,21 +39,74 @@ def default_by(df) -> list:
     return out
 
 
-def _per_row(col, fn) -> np.ndarray:
-    """fn(text) of each row's value, computed once per distinct value (categoricals: per category)."""
+def _group_positions(df, by: list) -> dict:
+    """{key: positions of its rows} of the groups of df by the columns `by`, each column's values as
+    objects and None where missing: what pandas' groupby(by, sort=False, dropna=False).indices
+    gives on a frame of those columns, in its order (keys ascending by each column's codes in
+    order of first appearance, the rows of a group ascending), computed one column at a time on
+    integer codes: the frame of objects and pandas' codes beside it took ~110 bytes a row."""
+    import pandas as pd
+    codes, uniques = [], []
+    for c in by:
+        values = df[c].astype(object).where(df[c].notna(), None)
+        # As the groupby factorizes a key column; an array, not a Series: pandas 1.5 would make the
+        # uniques an Index (numbers inferred, with a FutureWarning for a column such as radius).
+        k, u = pd.factorize(values.to_numpy(dtype=object), sort=False, use_na_sentinel=False)
+        codes.append(k.astype(np.int8 if len(u) < 2 ** 7 else np.int16 if len(u) < 2 ** 15 else np.int32
+                              if len(u) < 2 ** 31 else np.int64))  # the smallest: one per key column
+        uniques.append(np.asarray(u, dtype=object))
+        del values, k
+    key = np.zeros(len(df), dtype=np.int64)  # mixed radix: ascending in the columns' codes, in order
+    for k, u in zip(codes, uniques):
+        if len(u) and key.max(initial=0) >= (2 ** 62) // len(u):  # keep within 64 bits: renumber in order
+            key = np.unique(key, return_inverse=True)[1].astype(np.int64)
+        key *= len(u)
+        key += k
+    groups, inverse = np.unique(key, return_inverse=True)
+    del key
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(inverse, minlength=len(groups)))])
+    out = {}
+    for g in range(len(groups)):
+        pos = order[bounds[g]:bounds[g + 1]]
+        first = pos[0]
+        key_values = tuple(u[k[first]] for k, u in zip(codes, uniques))
+        out[key_values if len(by) > 1 else key_values[0]] = pos
+    return out
+
+
+def _per_row(col, fn, dtype=None) -> np.ndarray:
+    """fn(text) of each row's value, computed once per distinct value (categoricals: per category),
+    as an array of dtype (None: NumPy's choice, fixed-width for text: dtype=object keeps a row at 8
+    bytes however long the text)."""
     import pandas as pd
     if isinstance(col.dtype, pd.CategoricalDtype):
-        cats = np.array([fn("" if pd.isna(c) else str(c)) for c in col.cat.categories] + [fn("")])
+        cats = np.array([fn("" if pd.isna(c) else str(c)) for c in col.cat.categories] + [fn("")], dtype=dtype)
         return cats[col.cat.codes.to_numpy()]  # code -1 (missing) takes the last
-    text = col.astype(object).where(col.notna(), "").astype(str)
-    uniq, inverse = np.unique(text.to_numpy(dtype=object).astype(str), return_inverse=True)
-    return np.array([fn(u) for u in uniq])[inverse] if len(uniq) else np.zeros(0, dtype=bool)
+    if not len(col):
+        return np.zeros(0, dtype=dtype or bool)
+    # Hashed as they are, not as fixed-width text sorted (astype(str), np.unique: gigabytes at
+    # millions of rows); a missing value (code -1) is "" and takes the last.
+    inverse, uniq = pd.factorize(col)
+    return np.array([fn(str(u)) for u in uniq] + [fn("")], dtype=dtype)[inverse]
+
+
+def columns_read(df, by) -> list:
+    """The columns of df that summarize(df, by=by) reads (by given), in df's order: a caller that
+    summarizes a selection of rows copies these alone (navbench export's scopes per collection;
+    every column of the rows took ~260 bytes a row of tests/scripts/test_memory.py's rows)."""
+    want = set(by) | {"status", "message", "valid", "gap", "map", "representation", "terrain", "query_us", "has_path"}
+    if "query_us" not in df.columns:  # row_arrays: rules.query_time_us
+        want |= set(rules.TIME_PARTS) | {"traced"}
+    if "has_path" not in df.columns:  # row_arrays: candidates.path_exists
+        want |= set(candidates.PATH_COLUMNS) | set(candidates.QUERY_COLUMNS)
+    return [c for c in df.columns if c in want]
 
 
 def statuses(df) -> np.ndarray:
     """The rows' status as text, rows of the old error-'not applicable' form counted as
     not_applicable (rules.legacy_not_applicable)."""
-    st = _per_row(df["status"], str).astype(object)
+    st = _per_row(df["status"], str, dtype=object)
     if "message" in df.columns and len(df):
         legacy = (st == "error") & _per_row(df["message"], lambda m: "not applicable" in m.lower())
         st[legacy] = "not_applicable"
@@ -67,10 +120,13 @@ def row_arrays(df) -> dict:
     st = statuses(df)
     time = floats(df["query_us"]) if "query_us" in df.columns else floats(rules.query_time_us(df))
     has_path = df["has_path"].to_numpy(bool) if "has_path" in df.columns else candidates.path_exists(df)
-    nan = np.full(len(df), np.nan)
+
+    def column(c):  # read only: a float column as it is, not copied (80 MB a column at 10 M rows)
+        if c not in df.columns:
+            return np.full(len(df), np.nan)
+        return df[c].to_numpy() if df[c].dtype == np.float64 else floats(df[c])
     return {"ok": st == "ok", "applicable": st != "not_applicable", "has_path": has_path,
-            "valid": floats(df["valid"]) if "valid" in df.columns else nan,
-            "time": time, "gap": floats(df["gap"]) if "gap" in df.columns else nan}
+            "valid": column("valid"), "time": time, "gap": column("gap")}
 
 
 def counts_and_samples(arrays: dict, pos: np.ndarray):
@@ -154,34 +210,51 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     if missing:
         raise KeyError(f"summarize: by names column(s) the rows lack: {', '.join(missing)}")
     arrays = row_arrays(df)
-    keys = pd.DataFrame({c: df[c].astype(object).where(df[c].notna(), None) for c in by}) if by else None
-    index = (keys.groupby(by, sort=False, dropna=False).indices if by else {(): np.arange(len(df))})
+    index = _group_positions(df, by) if by else {(): np.arange(len(df))}
+    # What a group's builds are looked up by: these columns' rows of a group, not every column's.
+    narrow = pd.DataFrame({c: df[c] for c in ("representation", "map", "terrain") if c in df.columns}, copy=False)
     groups = []
     for key, pos in index.items():
         key = key if isinstance(key, tuple) else (key,)
-        pos = np.sort(np.asarray(pos))
+        pos = np.asarray(pos)
+        if len(pos) > 1 and not (pos[1:] > pos[:-1]).all():  # _group_positions' are ascending already: no copy
+            pos = np.sort(pos)
         with_builds = builds is not None and "representation" in df.columns
         groups.append((dict(zip(by, key)), pos, stats.seed_for(seed, "summarize", *key),
-                       _builds_of(builds, df.iloc[pos]) if with_builds else None,
+                       _builds_of(builds, narrow.iloc[pos]) if with_builds else None,
                        stats.seed_for(seed, "summarize", *key, "build")))
+    del index  # the groups hold their own positions
     t = pd.DataFrame(summarize_groups(arrays, groups, boot))
     t["time_mean"] = [_time_mean(arrays, pos) for _, pos, *_ in groups]
-    gid = np.zeros(len(df), dtype=np.int64)
+    gid = np.zeros(len(df), dtype=np.int32 if len(groups) < 2 ** 31 else np.int64)
     for k, (_, pos, *_) in enumerate(groups):
         gid[pos] = k
     # The rule reads status, valid and map (has_path given): valid as float64 (NaN where empty), as
     # the report's rows hold it; load()'s nullable boolean with missing values is no float array
     # to every pandas (1.5, Debian 12's, refuses the conversion).
-    rule_rows = pd.DataFrame({"_group": gid, "status": df["status"].to_numpy(), "valid": arrays["valid"]})
+    # A categorical column stays one (codes; the rule reads its values once per category): as
+    # objects, one per row, each took 8 bytes a row and the rule's text of them more.
+    def kept(col):
+        return col.array if isinstance(col.dtype, pd.CategoricalDtype) else col.to_numpy()
+    del groups  # their positions: 8 bytes a row, no longer read
+    # Not copied (the rule only reads them): valid is a column of the rows' float block.
+    rule_rows = pd.DataFrame({"_group": gid, "status": kept(df["status"]), "valid": arrays["valid"]}, copy=False)
+    del gid
     if "map" in df.columns:
-        rule_rows["map"] = df["map"].to_numpy()
+        rule_rows["map"] = kept(df["map"])
     if absent is None and df.attrs.get("absent") is not None:  # load's records (map, representation, status, why)
         absent = pd.DataFrame(list(df.attrs["absent"]), columns=["map", "representation", "status", "why"])
     if absent is not None and "representation" in df.columns:
-        rule_rows["representation"] = df["representation"].to_numpy()
+        rule_rows["representation"] = kept(df["representation"])
     facet_by = [c for c in by if c not in FACETLESS]
     if facet_by:  # the maps a group is judged on: those of its facet (the report's, SPEC §14's scope)
-        rule_rows["facet"] = keys.groupby(facet_by, sort=False, dropna=False).ngroup().to_numpy()
+        # Its number is a label only (candidates.summarise groups the maps by it), on integer codes
+        # as the groups are (a frame of the key columns as objects took ~110 bytes a row).
+        facet = np.zeros(len(df), dtype=np.int32)  # fewer facets than groups
+        for k, pos in enumerate(_group_positions(df, facet_by).values()):
+            facet[pos] = k
+        rule_rows["facet"] = facet
+        del facet
     cand = candidates.summarise(rule_rows, "_group", widening or candidates.Widening(), has_path=arrays["has_path"],
                                 absent=absent)
     t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))

@@ -23,6 +23,7 @@ from navreport.analysis.analyse import analyse
 from navreport.figures.draw import Style, save_static_all
 from navreport.figures.paper import paper_figures
 from navreport.io import results as common
+from navreport.io import workers
 from navreport.page import build_sections
 from navreport.sections.base import Context
 
@@ -47,6 +48,7 @@ def main() -> int:
     if font is not None and not 4 <= font <= 30:
         raise common.InputError(f"--font: {font:g} pt is outside 4..30")
     look = Style(width_in=style.width_inches(width) if width else None, font_pt=font)
+    workers.start()  # before the rows are read (navreport/io/workers.py)
     data = rows.load(args.results)
     scope_name = common.apply_subset(data, args)
     analysis = analyse(data, seed=args.seed, subset=scope_name)

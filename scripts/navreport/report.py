@@ -24,11 +24,12 @@ pictures, missing data, and the run metadata last, long sections folded.
 With --compare, a section compares the two runs: per configuration the ratio of medians (B / A)
 with 95 % intervals.
 
-At scale: only the result columns the report uses are parsed, a million rows at a time, into
+At scale: only the result columns the report uses are parsed, 256 k rows at a time, into
 one set of columns (text as categorical codes); configurations and scopes are located by
 integer codes rather than by filtering the rows; a large sample's resampled statistics are drawn
-from their distribution (python/navbench/stats.py), so that cost does not grow with the rows
-(tests/scripts/bench_report.sh measures it).
+from their distribution (python/navbench/stats.py), so that cost does not grow with the rows; the
+worker processes (bootstraps, static figures) are forked before the rows are read. Ten million
+rows take about 2.4 GB (tests/scripts/bench_report.sh measures it, docs/measurements.md records it).
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ import pandas as pd
 from navbench import candidates, stats, subset
 from navreport.analysis import rows
 from navreport.analysis.analyse import analyse
-from navreport.io import results as common
+from navreport.io import results as common, workers
 from navreport.page import write_report
 from navreport.sections.base import Context
 
@@ -80,6 +81,9 @@ def main() -> int:
     if args.boot < 100:
         raise common.InputError("--boot: use at least 100 resamples")
     stats.N_BOOT = args.boot
+    # The workers (bootstraps, static figures) are forked now, before the rows are read: forked
+    # later, each would count the rows' memory as its own (navreport/io/workers.py).
+    workers.start()
     figures = [f.strip().lower() for f in args.figures.split(",") if f.strip()]
     if figures == ["none"]:
         figures = []

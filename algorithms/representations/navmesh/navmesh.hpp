@@ -70,7 +70,8 @@ class FreeSpaceTriangulation {
   // vertices no remaining constraint needs), new ones inserted, as CGAL's CDT does it (removal and
   // insertion restore the constrained Delaunay property by flips, Chew 1989). The faces CGAL created
   // or edited are recorded; they and every region whose cells flipped are marked again, and only
-  // their array rows are rewritten. Components are flooded again. The free space tiled, the
+  // their array rows are rewritten. Components are kept up to date from the rows that changed
+  // (update_components). The free space tiled, the
   // vertices and the constraints equal a fresh build's; the triangles may differ where four or more
   // vertices are cocircular (a grid has many), and the map's four corners stay as vertices once an
   // update ran (outside the free space: no domain triangle uses them). False (nothing changed) on a
@@ -81,6 +82,7 @@ class FreeSpaceTriangulation {
   struct Delta {
     std::vector<std::uint32_t> removed;
     std::vector<std::array<std::uint32_t, 3>> removed_corners;
+    std::vector<std::array<std::int32_t, 3>> removed_neighbors;  // their neighbours before
     std::vector<std::uint32_t> added;
   };
   const Delta& delta() const { return delta_; }
@@ -101,8 +103,20 @@ class FreeSpaceTriangulation {
   std::vector<std::array<std::int32_t, 3>> neighbors_;
   std::vector<std::int32_t> component_;
   std::int32_t num_components_ = 0;
+  std::vector<std::uint32_t> component_size_;  // triangles per component id (0: an id no longer used)
+  std::vector<std::int32_t> free_ids_;         // ids of size 0, for new components
+  std::vector<std::uint32_t> seen_, walk_of_;  // update_components' marks per triangle (a stamp), and walks
+  std::vector<std::uint32_t> pos_, queue_;     // update_components' scratch
+  std::uint32_t stamp_ = 0;
   Delta delta_;
   void flood_components();
+  // After update() rewrote the rows of delta_: the components, from the changed triangles alone
+  // while those stay connected to each other (triangulation_update.cpp); else flooded again.
+  void update_components();
+  // Its first step: whether the unchanged triangles next to each blob of removed rows (seen_ ==
+  // in_r) are joined to one another now (walks marked met); false when they are not, or the walks
+  // went past a quarter of the triangles.
+  bool blobs_stay_joined(std::uint32_t in_r, std::uint32_t met);
 };
 
 // One tile of navmesh-tiles: the constrained Delaunay triangulation (CGAL, as above) of the free

@@ -204,6 +204,7 @@ void triangulate_grid_tile(const GridMap& g, int x0, int y0, int x1, int y1, Til
 void FreeSpaceTriangulation::flood_components() {
   const std::size_t T = corners_.size();
   component_.assign(T, -1);
+  component_size_.clear();
   num_components_ = 0;
   std::vector<std::uint32_t> stack;
   for (std::uint32_t t = 0; t < T; ++t) {
@@ -223,6 +224,10 @@ void FreeSpaceTriangulation::flood_components() {
     }
     ++num_components_;
   }
+  component_size_.assign(std::size_t(num_components_), 0);
+  free_ids_.clear();
+  for (const std::int32_t c : component_)
+    if (c >= 0) ++component_size_[std::size_t(c)];
 }
 
 }  // namespace navbench

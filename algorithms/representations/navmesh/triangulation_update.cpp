@@ -70,6 +70,12 @@ struct RecorderScope {
   ~RecorderScope() { g_recorder = nullptr; }
 };
 
+// The root of k in a union-find forest p (path halving).
+std::uint32_t uf_find(std::vector<std::uint32_t>& p, std::uint32_t k) {
+  while (p[k] != k) k = p[k] = p[p[k]];
+  return k;
+}
+
 }  // namespace
 
 // One update()'s steps and what they share: the map, the changed cells, the runs that go and come,
@@ -120,6 +126,7 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
     if (ch.x < 0 || ch.y < 0 || ch.x >= c.W || ch.y >= c.H) return false;
   delta_.removed.clear();
   delta_.removed_corners.clear();
+  delta_.removed_neighbors.clear();
   delta_.added.clear();
   if (changed.empty()) return true;
 
@@ -143,7 +150,177 @@ bool FreeSpaceTriangulation::update(const GridMap& g, const std::vector<CellChan
   u.seed_regions();
   u.mark_faces();
   u.write_rows();
-  flood_components();
+  update_components();
+  return true;
+}
+
+// The components after an update, from the rows write_rows changed (delta_: the rows that died
+// or changed, R, with their corners and neighbours before, and the rows that are new or changed,
+// B). A row that did not change kept its neighbours (a neighbour that died or changed rewrites the
+// row), so the graph of unchanged rows lost only edges into R. An old component K keeps its
+// triangles of unchanged rows connected when, for each blob of R (R's rows joined by their old
+// neighbours), the unchanged triangles next to the blob are joined to one another now: a path of
+// K between two of its unchanged triangles leaves and enters R's blobs only at such triangles. Walks
+// from those triangles (one step each in turn, joining where they meet: union-find) check that,
+// and stay near the change. Then the new components are the old ones joined through B: B's rows
+// with their neighbours (unchanged triangles give their component) by union-find; each union takes
+// the id of its largest old component, and a flood from B relabels the smaller ones (it stops at
+// triangles holding that id). When the walks go on past a quarter of the triangles (a change that
+// may cut a component in two), every component is flooded again.
+void FreeSpaceTriangulation::update_components() {
+  const std::size_t T = corners_.size();
+  component_.resize(T, -1);
+  seen_.resize(T, 0);
+  walk_of_.resize(T);
+  // Ids without a triangle: those of earlier updates serve the components made here; those freed
+  // here only from the next update on.
+  std::vector<std::int32_t> freed;
+  auto grow = [&](std::int32_t c, std::int32_t d) {  // component c gains d triangles
+    if (c < 0) return;
+    std::uint32_t& n = component_size_[std::size_t(c)];
+    if (n == 0 && d > 0) ++num_components_;
+    n = std::uint32_t(std::int64_t(n) + d);
+    if (n == 0 && d < 0) --num_components_, freed.push_back(c);
+  };
+  auto new_id = [&] {
+    if (!free_ids_.empty()) {
+      const std::int32_t id = free_ids_.back();
+      free_ids_.pop_back();
+      return id;
+    }
+    component_size_.push_back(0);
+    return std::int32_t(component_size_.size() - 1);
+  };
+  struct Keep {  // hands the ids freed here to the next update
+    std::vector<std::int32_t>& from;
+    std::vector<std::int32_t>& to;
+    ~Keep() { to.insert(to.end(), from.begin(), from.end()); }
+  } keep{freed, free_ids_};
+  const std::vector<std::uint32_t>& R = delta_.removed;
+  for (const std::uint32_t t : R)
+    if (const std::int32_t c = component_[t]; c >= 0) grow(c, -1), component_[t] = -1;
+  if (stamp_ > ~std::uint32_t(0) - 2) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 0;
+  const std::uint32_t in_r = ++stamp_, met = ++stamp_;
+  for (const std::uint32_t t : R) seen_[t] = in_r;
+
+  if (!blobs_stay_joined(in_r, met)) {  // two walks that do not meet, or a long way round
+    freed.clear();
+    flood_components();
+    return;
+  }
+  std::vector<std::uint32_t>& pos = pos_;  // triangle -> its position in B (sized by blobs_stay_joined)
+  // The new components: B's rows joined with each other and with the components of the unchanged
+  // triangles next to them (union-find over B's positions and, after them, those components).
+  std::vector<std::uint32_t> b;
+  for (const std::uint32_t t : delta_.added)
+    if (alive(t)) b.push_back(t);
+  std::sort(b.begin(), b.end());
+  b.erase(std::unique(b.begin(), b.end()), b.end());
+  if (b.empty()) return;
+  for (std::uint32_t i = 0; i < b.size(); ++i) pos[b[i]] = i;
+  if (stamp_ == ~std::uint32_t(0)) std::fill(seen_.begin(), seen_.end(), 0), stamp_ = 0;
+  const std::uint32_t in_b = ++stamp_;
+  for (const std::uint32_t t : b) seen_[t] = in_b;
+  const std::size_t nb = b.size();
+  std::vector<std::int32_t> comps;  // the components next to B
+  for (const std::uint32_t t : b)
+    for (const std::int32_t n : neighbors_[t])
+      if (n >= 0 && seen_[std::size_t(n)] != in_b) comps.push_back(component_[std::size_t(n)]);
+  std::sort(comps.begin(), comps.end());
+  comps.erase(std::unique(comps.begin(), comps.end()), comps.end());
+  auto comp_index = [&](std::int32_t c) {
+    return std::uint32_t(nb + std::size_t(std::lower_bound(comps.begin(), comps.end(), c) - comps.begin()));
+  };
+  std::vector<std::uint32_t> uf(nb + comps.size());
+  for (std::uint32_t k = 0; k < uf.size(); ++k) uf[k] = k;
+  for (std::uint32_t i = 0; i < nb; ++i)
+    for (const std::int32_t n : neighbors_[b[i]]) {
+      if (n < 0) continue;
+      const std::uint32_t other = seen_[std::size_t(n)] == in_b ? pos[std::size_t(n)] : comp_index(component_[std::size_t(n)]);
+      uf[uf_find(uf, i)] = uf_find(uf, other);
+    }
+  // Per union: the largest old component in it keeps its id (else a new id).
+  std::vector<std::int32_t> target(uf.size(), -1);
+  for (std::uint32_t k = 0; k < comps.size(); ++k) {
+    std::int32_t& t = target[uf_find(uf, std::uint32_t(nb + k))];
+    if (t < 0 || component_size_[std::size_t(comps[k])] > component_size_[std::size_t(t)]) t = comps[k];
+  }
+  std::vector<std::uint32_t> stack;
+  for (std::uint32_t i = 0; i < nb; ++i) {
+    std::int32_t& t = target[uf_find(uf, i)];
+    if (t < 0) t = new_id();
+    component_[b[i]] = t, grow(t, 1);
+    stack.push_back(b[i]);
+  }
+  while (!stack.empty()) {  // relabel the smaller components of each union
+    const std::uint32_t u = stack.back();
+    stack.pop_back();
+    const std::int32_t t = component_[u];
+    for (int i = 0; i < 3; ++i) {
+      const std::int32_t n = neighbors_[u][i];
+      if (n < 0 || component_[std::size_t(n)] == t) continue;
+      grow(component_[std::size_t(n)], -1);
+      component_[std::size_t(n)] = t;
+      grow(t, 1);
+      stack.push_back(std::uint32_t(n));
+    }
+  }
+}
+
+// update_components' walks (above): R's blobs, the unchanged triangles next to each, and one
+// breadth-first search from all of them until each blob's are joined.
+bool FreeSpaceTriangulation::blobs_stay_joined(std::uint32_t in_r, std::uint32_t met) {
+  const std::size_t T = corners_.size();
+  const std::vector<std::uint32_t>& R = delta_.removed;
+  // R's blobs (union-find over R's positions, by their old neighbours), and the unchanged
+  // triangles next to each blob (the walks' starts).
+  std::vector<std::uint32_t>& pos = pos_;  // triangle -> its position in R (where seen_ == in_r), later in B
+  pos.resize(T);
+  for (std::uint32_t i = 0; i < R.size(); ++i) pos[R[i]] = i;
+  std::vector<std::uint32_t> blob(R.size());
+  for (std::uint32_t i = 0; i < R.size(); ++i) blob[i] = i;
+  for (std::uint32_t i = 0; i < R.size(); ++i)
+    for (const std::int32_t n : delta_.removed_neighbors[i])
+      if (n >= 0 && seen_[std::size_t(n)] == in_r) blob[uf_find(blob, i)] = uf_find(blob, pos[std::size_t(n)]);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> starts;  // (blob, triangle)
+  for (std::uint32_t i = 0; i < R.size(); ++i)
+    for (const std::int32_t n : delta_.removed_neighbors[i])
+      if (n >= 0 && seen_[std::size_t(n)] != in_r) starts.push_back({uf_find(blob, i), std::uint32_t(n)});
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  // The walks, as one breadth-first search from every start (union-find over the starts: walk_of_
+  // names the start whose walk met a triangle first), until each blob's starts are in one walk.
+  const std::uint32_t W = std::uint32_t(starts.size());
+  std::vector<std::uint32_t> parent(W);
+  std::vector<std::uint32_t>& queue = queue_;
+  queue.clear();
+  for (std::uint32_t k = 0; k < W; ++k) {
+    parent[k] = k;
+    const std::uint32_t t = starts[k].second;
+    if (seen_[t] == met) parent[k] = uf_find(parent, walk_of_[t]);  // another walk starts here: the same walk
+    else seen_[t] = met, walk_of_[t] = k, queue.push_back(t);
+  }
+  auto satisfied = [&] {
+    for (std::uint32_t k = 1; k < W; ++k)
+      if (starts[k].first == starts[k - 1].first && uf_find(parent, k) != uf_find(parent, k - 1)) return false;
+    return true;
+  };
+  bool done = satisfied();
+  for (std::size_t head = 0; !done; ++head) {
+    if (head == queue.size() || queue.size() > T / 4) return false;  // two walks that do not meet, or a long way round
+    const std::uint32_t u = queue[head];
+    const std::uint32_t r = uf_find(parent, walk_of_[u]);
+    for (int i = 0; i < 3 && !done; ++i) {
+      const std::int32_t n = neighbors_[u][i];
+      if (n < 0) continue;
+      if (seen_[std::size_t(n)] != met) {
+        seen_[std::size_t(n)] = met, walk_of_[std::size_t(n)] = r, queue.push_back(std::uint32_t(n));
+      } else if (const std::uint32_t q = uf_find(parent, walk_of_[std::size_t(n)]); q != r) {
+        parent[q] = r;
+        done = satisfied();
+      }
+    }
+  }
   return true;
 }
 
@@ -401,6 +578,7 @@ void FreeSpaceTriangulation::Update::write_rows() {
   for (const std::int32_t t : died) {
     delta_.removed.push_back(std::uint32_t(t));
     delta_.removed_corners.push_back(corners_[std::size_t(t)]);
+    delta_.removed_neighbors.push_back(neighbors_[std::size_t(t)]);
   }
   for (const std::int32_t t : died) {
     corners_[std::size_t(t)] = {kDead, kDead, kDead};
@@ -419,6 +597,7 @@ void FreeSpaceTriangulation::Update::write_rows() {
     if (!is_new) {
       delta_.removed.push_back(std::uint32_t(t));
       delta_.removed_corners.push_back(corners_[std::size_t(t)]);
+      delta_.removed_neighbors.push_back(neighbors_[std::size_t(t)]);
     }
     delta_.added.push_back(std::uint32_t(t));
     corners_[std::size_t(t)] = cs;

@@ -28,6 +28,9 @@ struct Roadmap::Index {
 struct Roadmap::UpdateState {
   using Value = std::pair<RoadmapBox, std::uint32_t>;
   bgi::rtree<Value, bgi::rstar<16>> boxes;
+  double total_work = 0;             // the build's segment tests: sum over candidates of |dx| + |dy| + 1
+  std::vector<std::uint32_t> seen;   // per candidate: the last update that listed it (stamp)
+  std::uint32_t stamp = 0;
 };
 
 }  // namespace navbench

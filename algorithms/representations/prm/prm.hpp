@@ -47,9 +47,14 @@ class Roadmap : public BuiltGraph<CsrGraph>, public StoredPositions, public Segm
   std::string miss_reason(const Query& q) const;
   // docs/changing-maps.md, grid maps: the samples stay; every candidate edge (and sample) whose
   // segment touches a changed cell is tested again, the graph and components laid out anew. Not a
-  // fresh build's roadmap (that would draw other samples): update_approximate. False (rebuild) on
-  // polygon maps or another size.
+  // fresh build's roadmap (that would draw other samples): update_approximate. When half the
+  // map's cells changed, or those tests would walk more than half the cells a build's tests walk
+  // (each segment's |dx| + |dy| + 1), the roadmap is built again instead, in place (a fresh
+  // build's: rebuilt_update()). False
+  // (rebuild) on polygon maps or another size.
   bool update(const Map& m, const std::vector<CellChange>& changed);
+  // Whether the last update built the roadmap again (the rule above).
+  bool rebuilt_update() const { return rebuilt_; }
 
   double radius() const { return radius_; }           // prm-star's connection radius, 0 for prm
   std::size_t samples() const { return pos_.size(); }  // drawn (fewer than asked when the map is mostly blocked)
@@ -77,6 +82,7 @@ class Roadmap : public BuiltGraph<CsrGraph>, public StoredPositions, public Segm
   std::vector<Candidate> candidates_;  // every neighbour pair (a < b), valid or not
   std::vector<std::int32_t> component_;
   std::unique_ptr<UpdateState> update_;
+  bool rebuilt_ = false;
 };
 
 class Prm : public Roadmap {

@@ -150,7 +150,7 @@ void SubgoalGraph::put_reach(Cell c, std::vector<Vertex>& ids, std::uint32_t& pr
   const std::size_t len = reach_data_.size() - start;
   // A list is self-delimiting (its count comes first): equal units over len mean equal lists.
   for (std::uint32_t cand : {prev, c >= Cell(pw_) ? reach_at_[c - Cell(pw_)] : kNone})
-    if (cand != kNone && cand + len <= start &&
+    if (cand != kNone && cand != kStale && cand + len <= start &&
         std::equal(reach_data_.begin() + cand, reach_data_.begin() + std::ptrdiff_t(cand + len), reach_data_.begin() + std::ptrdiff_t(start))) {
       reach_data_.resize(start);
       reach_at_[c] = prev = cand;
@@ -224,7 +224,7 @@ int SubgoalGraph::EdgeShape::operator()(Vertex u, Vertex v) {
   return mark[v] == u ? 0 : g.free_shape(g.cell_of_[u], g.cell_of_[v]);
 }
 
-void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
+void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges, const std::vector<std::int32_t>* old_of_new) {
   const std::size_t n = cell_of_.size();
   graph_ = CsrGraph(n, std::move(edges));
   shape_.resize(graph_.num_edges());
@@ -255,13 +255,16 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges) {
       }
     labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20, shape_, steps);
   }
-  table_ = DistanceTable();
+  // The all-pairs table over the simple subgoal graph (one place per subgoal); an update repairs it
+  // (DistanceTable::update; old_of_new: per subgoal its id before the update, -1: new).
+  if (!table_on_) table_ = DistanceTable();
   if (table_on_) {
     if (n >= DistanceTable::kNoPrev) throw DeclaredCap("subgoal: table=1 needs fewer than 65,535 subgoals (" + std::to_string(n) + ")");
     std::vector<std::uint32_t> place(n);
     std::iota(place.begin(), place.end(), 0u);
     try {
-      table_ = DistanceTable(graph_, weights(), std::move(place), n, std::size_t(1) << 30);
+      if (old_of_new && !table_.empty()) table_.update(graph_, std::move(place), *old_of_new, std::size_t(1) << 30);
+      else table_ = DistanceTable(graph_, std::move(place), std::size_t(1) << 30);
     } catch (const std::length_error& e) {
       throw DeclaredCap(std::string("subgoal: ") + e.what());
     }

@@ -239,9 +239,17 @@ void SubgoalGraph::reach(Point p, bool closure, std::vector<Reach>& out) const {
     const Cell c = cells[k];
     const double base = distance(p, centre(c));
     if (vertex_[c] >= 0) add(Vertex(vertex_[c]), base, -1, k);
-    else if (!reach_at_.empty())
+    else if (!reach_at_.empty() && reach_at_[c] != kStale)
       for_reach(c, [&](Vertex v) { add(v, base + octile(c, cell_of_[v]), -1, k); });
-    else direct_h_reachable(c, [&](Cell t) { add(Vertex(vertex_[t]), base + octile(c, t), -1, k); });
+    else if (!reach_at_.empty()) {
+      // A list an update dropped (update.cpp): the scan, in the stored list's order (ascending
+      // ids), so that the links and the search's ties are a fresh build's.
+      std::vector<Vertex>& ids = sc.stale_ids;
+      ids.clear();
+      direct_h_reachable(c, [&](Cell t) { ids.push_back(Vertex(vertex_[t])); });
+      std::sort(ids.begin(), ids.end());
+      for (Vertex v : ids) add(v, base + octile(c, cell_of_[v]), -1, k);
+    } else direct_h_reachable(c, [&](Cell t) { add(Vertex(vertex_[t]), base + octile(c, t), -1, k); });
   }
   if (closure && levels_ >= 2) {
     // Upward closure in contraction order: every edge into a local comes from a lower-ranked one,

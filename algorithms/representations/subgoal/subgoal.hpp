@@ -35,7 +35,8 @@
 // distances answer a query without a search, as visgraph's corner table does (distance_table.hpp).
 //
 // update() (docs/changing-maps.md) rescans only the subgoals and cells whose clearance scan read a cell near a
-// change and derives the graph (and the contraction, levels >= 2) again; see update.cpp.
+// change, repairs the all-pairs table (table=1) and derives the graph (and the contraction,
+// levels >= 2) again; see update.cpp.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -121,10 +122,17 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   int levels() const { return levels_; }
   bool table() const { return table_on_; }
   bool ch() const { return ch_; }
+  // The all-pairs table over the simple subgoal graph (table=1; nullptr without), for tests. (Not
+  // named distance_table(): the shared A* would take it as its heuristic, search/astar.hpp, where
+  // subgoal's searches keep the octile one.)
+  const DistanceTable* all_pairs_table() const { return table_.empty() ? nullptr : &table_; }
   // Hub labels over the simple subgoal graph (labels=1; nullptr without).
   const HubLabels* hub_labels() const { return labels_.empty() ? nullptr : &labels_; }
   // Clearance scans the last update ran: subgoals and (reach=1) cells (all of them on the first).
   std::size_t last_rescanned() const { return upd_.rescanned; }
+  // reach=1: free non-subgoal cells whose list an update dropped (kStale) instead of scanning them
+  // again; a query from such a cell scans it (as reach=0 does). 0 before the first update.
+  std::size_t stale_cells() const { return upd_.stale; }
   // Per graph entry: 0 = its octile path runs diagonal-first from the source, 1 = straight-first
   // (a shortcut's: 0, refined through its local).
   std::uint8_t edge_shape(std::uint32_t entry) const { return shape_[entry]; }
@@ -132,6 +140,8 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
  private:
   using Cell = std::uint32_t;  // index into the padded grid (one blocked border cell all round)
   static constexpr std::uint32_t kNone = ~std::uint32_t(0);
+  // reach_at_ of a cell whose list an update did not scan again (update.cpp): reach() scans it.
+  static constexpr std::uint32_t kStale = kNone - 1;
 
   Cell cell(int x, int y) const { return Cell((y + 1) * pw_ + (x + 1)); }
   int cx(Cell c) const { return int(c % unsigned(pw_)) - 1; }
@@ -177,7 +187,9 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     int operator()(Vertex u, Vertex v);
   };
   // The searched graph from the simple subgoal graph's edges: CSR, shapes, the contraction.
-  void finish(std::vector<CsrGraph::WeightedEdge> edges);
+  // old_of_new (an update's): per subgoal its id before the update (-1: new), for the parts
+  // repaired in place.
+  void finish(std::vector<CsrGraph::WeightedEdge> edges, const std::vector<std::int32_t>* old_of_new = nullptr);
   // Whether cell t is direct-h-reachable from cell s under the same scan (t need not be a subgoal).
   bool reaches(Cell s, Cell t) const;
   // Whether the diagonal-first (shape 0) or straight-first (shape 1) octile path from a to b is
@@ -251,6 +263,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // reach=1: per free non-subgoal cell its direct-h-reachable subgoals, packed (see the packed reach lists in
   // internal.hpp): reach_at_[cell] is where its list starts in reach_data_ (a count, then the
   // sorted ids as deltas in one or two 16-bit units); equal lists of neighbouring cells are stored once.
+  // After an update, kStale for the cells whose list it would have had to scan again (update.cpp).
   std::vector<std::uint32_t> reach_at_;
   std::vector<std::uint16_t> reach_data_;
   // Appends cell c's list (ids, sorted here) to reach_data_, sharing an equal earlier list of the
@@ -273,6 +286,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     std::vector<Extent> sg_ext;               // vertex -> extent
     std::vector<Extent> cell_ext;             // reach=1: padded cell -> extent (free non-subgoal cells)
     std::size_t rescanned = 0;
+    std::size_t stale = 0;  // reach=1: cells whose reach_at_ is kStale
   };
   UpdateState upd_;
   // update()'s steps (update.cpp): D, the changed cells grown by one, and whether a scan read it.
@@ -300,6 +314,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     std::vector<std::uint64_t> summary;  // one bit per nonzero word of pending
     Reached reached[2];
     int next = 0;
+    std::vector<Vertex> stale_ids;  // reach(): a stale cell's scan, sorted as its list would be
     // ch_search(): per direction (0 from the start, 1 from the goal) the distances (+inf between
     // queries), predecessors (-1: a link), open list (a binary heap, lazy deletion); the vertices touched.
     std::vector<double> ch_dist[2];

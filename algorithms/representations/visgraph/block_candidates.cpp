@@ -1,6 +1,7 @@
 #include "representations/visgraph/block_candidates.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -58,6 +59,60 @@ bool hull_free(int vx, int vy, int x0, int y0, int x1, int y1, int W, const std:
   return true;
 }
 
+// The changed cells by tiles of 8 x 8 cells, each tile's changed cells' closed squares as one
+// rectangle (x0, y0, x1, y1 in grid coordinates), and whether one may meet the hull of a corner
+// and a block (BlockCandidates::merge_changed).
+struct ChangeRects {
+  std::vector<std::array<int, 4>> rects;
+  ChangeRects(const std::vector<CellChange>& changed, int W) {
+    constexpr int kTile = 8;
+    const int tx = (W + kTile - 1) / kTile;
+    std::vector<std::pair<int, std::array<int, 4>>> by_tile;
+    by_tile.reserve(changed.size());
+    for (const CellChange& c : changed) by_tile.push_back({(c.y / kTile) * tx + c.x / kTile, {c.x, c.y, c.x + 1, c.y + 1}});
+    std::sort(by_tile.begin(), by_tile.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t k = 0; k < by_tile.size(); ++k) {
+      const auto& r = by_tile[k].second;
+      if (k > 0 && by_tile[k - 1].first == by_tile[k].first) {
+        auto& q = rects.back();
+        q = {std::min(q[0], r[0]), std::min(q[1], r[1]), std::max(q[2], r[2]), std::max(q[3], r[3])};
+      } else {
+        rects.push_back(r);
+      }
+    }
+  }
+  // Whether a changed cell's closed square may meet the hull H of the corner (vx, vy) and the block
+  // [sx0, sx1] x [sy0, sy1]: the hull test (hull_free) reads only the cells whose closed squares
+  // meet H (the cells of each band between two grid lines across H's extent there, and the four
+  // cells around each lattice point of H), so when none of them changed its answer stands. Exact
+  // separation of two convex polygons (the separating axis theorem): the axes, and the lines from v
+  // through a corner of the block with the whole block on one side (H's edges at v); integers, so
+  // no rounding.
+  bool meets(std::int64_t vx, std::int64_t vy, std::int64_t sx0, std::int64_t sy0, std::int64_t sx1, std::int64_t sy1) const {
+    const std::int64_t hx0 = std::min(vx, sx0), hx1 = std::max(vx, sx1), hy0 = std::min(vy, sy0), hy1 = std::max(vy, sy1);
+    const std::int64_t cx[4] = {sx0, sx1, sx1, sx0}, cy[4] = {sy0, sy0, sy1, sy1};
+    for (const auto& r : rects) {
+      if (r[2] < hx0 || r[0] > hx1 || r[3] < hy0 || r[1] > hy1) continue;  // apart along an axis
+      const std::int64_t rx[4] = {r[0], r[2], r[2], r[0]}, ry[4] = {r[1], r[1], r[3], r[3]};
+      bool apart = false;
+      for (int k = 0; k < 4 && !apart; ++k) {
+        const std::int64_t dx = cx[k] - vx, dy = cy[k] - vy;
+        if (dx == 0 && dy == 0) continue;
+        auto side = [&](std::int64_t px, std::int64_t py) { return dx * (py - vy) - dy * (px - vx); };
+        std::int64_t smin = 0, smax = 0, rmin = 0, rmax = 0;
+        for (int j = 0; j < 4; ++j) {
+          const std::int64_t a = side(cx[j], cy[j]), c = side(rx[j], ry[j]);
+          smin = j ? std::min(smin, a) : a, smax = j ? std::max(smax, a) : a;
+          rmin = j ? std::min(rmin, c) : c, rmax = j ? std::max(rmax, c) : c;
+        }
+        apart = (smin >= 0 && rmax < 0) || (smax <= 0 && rmin > 0);
+      }
+      if (!apart) return true;
+    }
+    return false;
+  }
+};
+
 }  // namespace
 
 double BlockCandidates::sure_share() const {
@@ -97,7 +152,6 @@ struct BlockCandidates::Builder {
   const std::size_t nblocks;
   const bool with_masks;
   std::vector<std::uint32_t> blocked, pinch;  // prefix counts: blocked cells per row, pinch points per grid line
-  std::vector<std::uint32_t> stamp;           // per block: the last node (+1) whose blocks listed it
   std::vector<std::uint16_t> maybe, mask;     // per block: the node's cell marks being gathered
 
   Builder(BlockCandidates& bc, const GridMap& g, const std::vector<ConvexCorner>& n,
@@ -119,7 +173,6 @@ struct BlockCandidates::Builder {
       for (int y = 0; y < H; ++y)
         for (int x = 0; x < W; ++x)
           if (free_cell(x, y)) bc.free_mask_[std::size_t(y / B) * std::size_t(nbx) + std::size_t(x / B)] |= std::uint16_t(1u << ((y % B) * B + x % B));
-    stamp.assign(nblocks, 0);
     maybe.assign(with_masks ? nblocks : 0, 0), mask.assign(with_masks ? nblocks : 0, 0);
   }
   bool free_cell(int x, int y) const { return x >= 0 && y >= 0 && x < W && y < H && grid.passable(x, y); }
@@ -128,25 +181,79 @@ struct BlockCandidates::Builder {
     const int x0 = bx * B, y0 = by * B, x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
     return hull_free(int(nodes[i].at.x), int(nodes[i].at.y), x0, y0, x1, y1, W, blocked, pinch);
   }
-  // A node's blocks: those its spans touch, each once (by a stamp), ascending.
+  // The cells of block b (in the map), as mask bits (B <= 4).
+  std::uint16_t block_cells(std::size_t b) const {
+    const int x0 = int(b % std::size_t(nbx)) * B, y0 = int(b / std::size_t(nbx)) * B;
+    const int w = std::min(B, W - x0), h = std::min(B, H - y0);
+    std::uint16_t m = 0;
+    for (int y = 0; y < h; ++y) m |= std::uint16_t(((1u << w) - 1) << (y * B));
+    return m;
+  }
+  // Whether block b holds a blocked cell.
+  bool any_blocked(std::size_t b) const {
+    if (with_masks) return free_mask[b] != block_cells(b);
+    const int x0 = int(b % std::size_t(nbx)) * B, y0 = int(b / std::size_t(nbx)) * B, x1 = std::min(x0 + B, W);
+    for (int y = y0; y < std::min(y0 + B, H); ++y)
+      if (blocked[std::size_t(y) * (W + 1) + std::size_t(x1)] != blocked[std::size_t(y) * (W + 1) + std::size_t(x0)]) return true;
+    return false;
+  }
+  // Whether block b lies in one of node i's two closed tangent quadrants, (qx, -qy) and (-qx, qy)
+  // for its blocked cell's quadrant (qx, qy): the region its sweep covers (GridFov::scan_tangent).
+  bool in_quadrant(std::uint32_t i, std::size_t b) const {
+    const ConvexCorner& k = nodes[i];
+    const int qx = k.before.x + k.after.x > 2 * k.at.x ? 1 : -1, qy = k.before.y + k.after.y > 2 * k.at.y ? 1 : -1;
+    const int vx = int(k.at.x), vy = int(k.at.y);
+    const int x0 = int(b % std::size_t(nbx)) * B, y0 = int(b / std::size_t(nbx)) * B;
+    const int x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
+    const bool xpos = x0 >= vx, xneg = x1 <= vx, ypos = y0 >= vy, yneg = y1 <= vy;
+    return ((qx > 0 ? xpos : xneg) && (qy > 0 ? yneg : ypos)) || ((qx > 0 ? xneg : xpos) && (qy > 0 ? ypos : yneg));
+  }
+  // Whether every point of block b sees node i (hull), after two exact shortcuts: a blocked cell
+  // in the block lies in the hull; and in a tangent quadrant, where the node's region holds every
+  // point that sees it, a cell of the block outside the region (not in `seen`, the region's cells
+  // of the block) sees nothing of it.
+  bool sure_of(std::uint32_t i, std::size_t b, std::uint16_t seen) const {
+    if (any_blocked(b)) return false;
+    if (with_masks && (seen & block_cells(b)) != block_cells(b) && in_quadrant(i, b)) return false;
+    return hull(i, b);
+  }
+  // A node's blocks: those its spans touch, each once, ascending: per block row the column
+  // intervals its spans cover, sorted and merged (a few per span, where sorting the blocks
+  // themselves cost more than the sweep).
   void blocks_of(std::uint32_t i, std::vector<std::uint32_t>& out) {
     out.clear();
+    runs.clear();
     // A half's first row also covers the rows beside it: a point on the grid line where the sweep
     // starts lies in that row but is looked up in the row on the line's other side.
     for (const GridFov::Span& s : node_spans[i]) {
       if (s.walk || s.sure) continue;  // walk: cells the scan read, not a region
       const int d = s.first ? 1 : 0;
-      for (int by = std::max(s.row - d, 0) / B; by <= std::min(s.row + d, H - 1) / B; ++by)
-        for (int bx = s.x0 / B; bx <= s.x1 / B; ++bx) {
-          const std::size_t b = std::size_t(by) * std::size_t(nbx) + std::size_t(bx);
-          if (stamp[b] != i + 1) stamp[b] = i + 1, out.push_back(std::uint32_t(b));
-        }
+      for (int by = std::max(s.row - d, 0) / B; by <= std::min(s.row + d, H - 1) / B; ++by) runs.push_back({by, s.x0 / B, s.x1 / B});
     }
-    std::sort(out.begin(), out.end());
+    std::sort(runs.begin(), runs.end());
+    for (std::size_t k = 0; k < runs.size();) {
+      const int by = runs[k][0];
+      int lo = runs[k][1], hi = runs[k][2];
+      for (++k; k <= runs.size(); ++k) {
+        if (k < runs.size() && runs[k][0] == by && runs[k][1] <= hi + 1) {
+          hi = std::max(hi, runs[k][2]);
+          continue;
+        }
+        for (int bx = lo; bx <= hi; ++bx) out.push_back(std::uint32_t(std::size_t(by) * std::size_t(nbx) + std::size_t(bx)));
+        if (k < runs.size() && runs[k][0] == by) lo = runs[k][1], hi = runs[k][2];
+        else break;
+      }
+    }
   }
-  // A node's entries for its blocks: f(block, id | kSure, cell mask, maybe mask).
+  std::vector<std::array<int, 3>> runs;  // blocks_of's scratch: block row, first and last block column
+  // A node's entries for its blocks: f(block, id | kSure, cell mask, maybe mask). decide(block,
+  // maybe mask) gives `sure` where the cell masks do not cover the block's free cells.
   template <class F>
   void entries_of(std::uint32_t i, const std::vector<std::uint32_t>& blocks, F&& f) {
+    entries_of(i, blocks, f, [&](std::size_t b, std::uint16_t seen) { return sure_of(i, b, seen); });
+  }
+  template <class F, class Decide>
+  void entries_of(std::uint32_t i, const std::vector<std::uint32_t>& blocks, F&& f, Decide&& decide) {
     if (with_masks)
       for (const GridFov::Span& s : node_spans[i]) {
         if (s.walk) continue;
@@ -160,7 +267,7 @@ struct BlockCandidates::Builder {
     for (std::uint32_t b : blocks) {
       // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
       const bool covered = with_masks && (mask[b] & free_mask[b]) == free_mask[b];
-      const bool sure = !covered && hull(i, b);
+      const bool sure = !covered && decide(b, with_masks ? std::uint16_t(maybe[b] | mask[b]) : std::uint16_t(0));  // no masks: empty arrays
       f(b, i | (sure ? kSure : 0), with_masks ? mask[b] : std::uint16_t(0), with_masks ? std::uint16_t(maybe[b] | mask[b]) : std::uint16_t(0));
       if (with_masks) mask[b] = maybe[b] = 0;
     }
@@ -172,10 +279,23 @@ struct BlockCandidates::Builder {
 };
 
 // The lists, from every node's spans (old == nullptr), or after a change: the entries of the nodes
-// not swept again carried over from `old` (their regions did not change, nor did the convex hulls
-// of a node and a block unless a changed cell lies within a cell of the hull's bounding box: then
-// the hull test runs again; `sure` is re-derived from the new free cells of each block), merged in
-// node order with the entries of the swept nodes (`swept`, new ids; their spans in node_spans).
+// not swept again carried over from `old`, merged in node order with the entries of the swept
+// nodes (`swept`, new ids; their spans in node_spans). A node is carried only when no changed cell
+// lies within a cell of the rows its sweep read (VisGraph::update), its region padded by a cell:
+// then its entries keep their masks, and their hull tests' answers where the block lies in one of
+// the node's two closed tangent quadrants, the region its sweep covers. The hull of the node v and
+// such a block, H, lies in that quadrant, and is free (no blocked cell's interior, no pinch point)
+// or not by the cells whose closed squares meet it; if H is free, every point of H sees v (a
+// segment from v inside H meets neither), so those cells touch v's region; if H is not free, the
+// segment from v to a point of H inside a blocked cell (or to a pinch point) meets a first such
+// cell or pinch point, next to points of H that see v: a cell of that witness touches v's region.
+// Either way the answer could change only with a changed cell next to the region, which would have
+// swept v again. A block across an axis line through v (its hull reaches into the quadrants the
+// sweep left out) is tested again when a changed cell meets its hull (meets_change). Where a
+// block's free cells changed, `sure` is decided again too: cell masks that cover the block's free
+// cells now leave it unset (as a fresh build does), and an entry covered before, whose hull was not
+// tested, is tested. A node swept again that was a node before keeps its old answers where no
+// changed cell meets the hull (merge_changed).
 void BlockCandidates::build(const BlockCandidates* old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
                             const std::vector<std::vector<GridFov::Span>>& node_spans,
                             const std::vector<std::int32_t>& old_to_new, const std::vector<std::uint8_t>& swept,
@@ -217,18 +337,45 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
   const std::vector<ConvexCorner>& nodes = bd.nodes;
   const std::size_t nblocks = bd.nblocks;
   const bool with_masks = bd.with_masks;
-  // After a change: the swept nodes' entries, by block in node order (a stable counting sort).
+  const ChangeRects rects(changed, W);
+  auto meets_change = [&](std::uint32_t i, std::size_t b) {
+    const std::int64_t sx0 = std::int64_t(b % std::size_t(nbx_)) * B, sy0 = std::int64_t(b / std::size_t(nbx_)) * B;
+    return rects.meets(std::int64_t(nodes[i].at.x), std::int64_t(nodes[i].at.y), sx0, sy0, std::min<std::int64_t>(sx0 + B, W),
+                       std::min<std::int64_t>(sy0 + B, H));
+  };
+  // After a change: the swept nodes' entries, by block in node order (a stable counting sort). A
+  // swept node that was a node before (the same corner) keeps its old hull answer for a block
+  // where no changed cell meets the hull (meets_change) and its old entry was not covered by its
+  // cell mask (so the hull was tested); the cell masks are its new sweep's.
+  std::vector<std::int32_t> new_to_old(nodes.size(), -1);
+  for (std::size_t o = 0; o < old_to_new.size(); ++o)
+    if (old_to_new[o] >= 0) new_to_old[std::size_t(old_to_new[o])] = std::int32_t(o);
   struct Raw {
     std::uint32_t block, id;
     std::uint16_t mask, maybe;
   };
   std::vector<Raw> raw;
   std::vector<std::uint32_t> blocks;
-  for (std::uint32_t i = 0; i < nodes.size(); ++i)
-    if (swept[i]) {
-      bd.blocks_of(i, blocks);
-      bd.entries_of(i, blocks, [&](std::uint32_t b, std::uint32_t id, std::uint16_t m, std::uint16_t mb) { raw.push_back({b, id, m, mb}); });
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    if (!swept[i]) continue;
+    bd.blocks_of(i, blocks);
+    auto emit = [&](std::uint32_t b, std::uint32_t id, std::uint16_t m, std::uint16_t mb) { raw.push_back({b, id, m, mb}); };
+    const std::int32_t o = new_to_old[i];
+    if (o < 0) {
+      bd.entries_of(i, blocks, emit);
+      continue;
     }
+    bd.entries_of(i, blocks, emit, [&](std::size_t b, std::uint16_t seen) {
+      const auto first = old->ids_.begin() + old->offsets_[b], last = old->ids_.begin() + old->offsets_[b + 1];
+      const auto it = std::lower_bound(first, last, std::uint32_t(o), [](std::uint32_t e, std::uint32_t id) { return (e & ~kSure) < id; });
+      if (it != last && (*it & ~kSure) == std::uint32_t(o)) {
+        const std::size_t e = std::size_t(it - old->ids_.begin());
+        const bool covered_old = with_masks && (old->masks_[e] & old->free_mask_[b]) == old->free_mask_[b];
+        if (!covered_old && !meets_change(i, b)) return (*it & kSure) != 0;
+      }
+      return bd.sure_of(i, b, seen);
+    });
+  }
   std::vector<std::uint32_t> first(nblocks + 1, 0);
   for (const Raw& r : raw) ++first[r.block + 1];
   for (std::size_t b = 0; b < nblocks; ++b) first[b + 1] += first[b];
@@ -237,57 +384,66 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
     std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
     for (const Raw& r : raw) by_block[fill[r.block]++] = r;
   }
-  // Changed cells (summed-area table), for the hull tests of carried entries.
-  std::vector<std::uint32_t> sat(std::size_t(H + 1) * std::size_t(W + 1), 0);
-  for (const CellChange& c : changed) sat[std::size_t(c.y + 1) * (W + 1) + std::size_t(c.x + 1)] = 1;
-  for (int y = 1; y <= H; ++y)
-    for (int x = 1; x <= W; ++x) {
-      const std::size_t k = std::size_t(y) * (W + 1) + std::size_t(x);
-      sat[k] += sat[k - 1] + sat[k - (W + 1)] - sat[k - (W + 1) - 1];
-    }
-  auto changed_near = [&](std::uint32_t i, std::size_t b) {  // a changed cell within a cell of the hull's box
-    const int bx = int(b % std::size_t(nbx_)), by = int(b / std::size_t(nbx_));
-    const int vx = int(nodes[i].at.x), vy = int(nodes[i].at.y);
-    const int x0 = std::max(std::min(bx * B, vx) - 1, 0), y0 = std::max(std::min(by * B, vy) - 1, 0);
-    const int x1 = std::min(std::max(std::min(bx * B + B, W), vx) + 1, W), y1 = std::min(std::max(std::min(by * B + B, H), vy) + 1, H);
-    auto at = [&](int x, int y) { return sat[std::size_t(y) * (W + 1) + std::size_t(x)]; };
-    return at(x1, y1) - at(x0, y1) - at(x1, y0) + at(x0, y0) != 0;
+  // Per node: its corner, and the sign of (x - vx)(y - vy) in its two tangent quadrants, (qx, -qy)
+  // and (-qx, qy) for its blocked cell's quadrant (qx, qy): -qx qy (Builder::in_quadrant).
+  struct Quad {
+    int x, y, sign;
   };
-  // Each block: the carried entries (ascending: surviving nodes keep their order) merged with the
-  // swept ones.
-  offsets_.assign(nblocks + 1, 0);
-  std::vector<std::uint32_t> ids;
-  std::vector<std::uint16_t> masks, maybes;
-  std::size_t carried = 0;
-  for (std::uint32_t e : old->ids_) {
-    const std::int32_t i = old_to_new[e & ~kSure];
-    carried += i >= 0 && !swept[std::size_t(i)];
+  std::vector<Quad> quad(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const ConvexCorner& k = nodes[i];
+    const int qx = k.before.x + k.after.x > 2 * k.at.x ? 1 : -1, qy = k.before.y + k.after.y > 2 * k.at.y ? 1 : -1;
+    quad[i] = {int(k.at.x), int(k.at.y), -qx * qy};
   }
-  ids.reserve(by_block.size() + carried);
-  if (with_masks) masks.reserve(ids.capacity()), maybes.reserve(ids.capacity());
+  // Per old node: its new id when carried (kept, not swept), else -1.
+  std::vector<std::int32_t> carry(old_to_new.size(), -1);
+  for (std::size_t o = 0; o < old_to_new.size(); ++o)
+    if (const std::int32_t i = old_to_new[o]; i >= 0 && !swept[std::size_t(i)]) carry[o] = i;
+  // Each block: the carried entries (ascending: surviving nodes keep their order) merged with the
+  // swept ones, written in place.
+  std::size_t total = by_block.size();
+  for (const std::uint32_t e : old->ids_) total += carry[e & ~kSure] >= 0;
+  std::vector<std::uint32_t> ids(total);
+  std::vector<std::uint16_t> masks(with_masks ? total : 0), maybes(with_masks ? total : 0);
+  offsets_.assign(nblocks + 1, 0);
+  std::size_t out = 0;
   for (std::size_t b = 0; b < nblocks; ++b) {
     std::uint32_t k = first[b];
     auto emit_swept_below = [&](std::uint32_t id) {
-      for (; k < first[b + 1] && (by_block[k].id & ~kSure) < id; ++k) {
-        ids.push_back(by_block[k].id);
-        if (with_masks) masks.push_back(by_block[k].mask), maybes.push_back(by_block[k].maybe);
+      for (; k < first[b + 1] && (by_block[k].id & ~kSure) < id; ++k, ++out) {
+        ids[out] = by_block[k].id;
+        if (with_masks) masks[out] = by_block[k].mask, maybes[out] = by_block[k].maybe;
       }
     };
+    // A block whose free cells changed: an entry covered by its cell mask before (sure left
+    // unset, the hull not tested) or now is decided again.
+    const bool same_cells = !with_masks || old->free_mask_[b] == free_mask_[b];
+    const int x0 = int(b % std::size_t(nbx_)) * B, y0 = int(b / std::size_t(nbx_)) * B;
+    const int x1 = std::min(x0 + B, W), y1 = std::min(y0 + B, H);
+    auto in_quadrant = [&](std::uint32_t i) {  // Builder::in_quadrant: the block on one side of both axis lines, the right one
+      const Quad& q = quad[i];
+      const int sx = x0 >= q.x ? 1 : x1 <= q.x ? -1 : 0, sy = y0 >= q.y ? 1 : y1 <= q.y ? -1 : 0;
+      return sx * sy == q.sign;
+    };
     for (std::uint32_t e = old->offsets_[b]; e < old->offsets_[b + 1]; ++e) {
-      const std::int32_t i = old_to_new[old->ids_[e] & ~kSure];
-      if (i < 0 || swept[std::size_t(i)]) continue;
+      const std::int32_t i = carry[old->ids_[e] & ~kSure];
+      if (i < 0) continue;
       emit_swept_below(std::uint32_t(i));
       bool sure = (old->ids_[e] & kSure) != 0;
       const std::uint16_t m = with_masks ? old->masks_[e] : 0;
-      const bool covered_old = with_masks && (m & old->free_mask_[b]) == old->free_mask_[b];
-      const bool covered = with_masks && (m & free_mask_[b]) == free_mask_[b];
-      if (covered) sure = false;
-      else if (covered_old || changed_near(std::uint32_t(i), b)) sure = bd.hull(std::uint32_t(i), b);
-      ids.push_back(std::uint32_t(i) | (sure ? kSure : 0));
-      if (with_masks) masks.push_back(m), maybes.push_back(old->maybe_[e]);
+      if (!same_cells || !in_quadrant(std::uint32_t(i))) {
+        const bool covered_old = with_masks && (m & old->free_mask_[b]) == old->free_mask_[b];
+        const bool covered = with_masks && (m & free_mask_[b]) == free_mask_[b];
+        if (covered) sure = false;
+        else if (covered_old || (!in_quadrant(std::uint32_t(i)) && meets_change(std::uint32_t(i), b)))
+          sure = bd.sure_of(std::uint32_t(i), b, std::uint16_t(m | (with_masks ? old->maybe_[e] : 0)));
+      }
+      ids[out] = std::uint32_t(i) | (sure ? kSure : 0);
+      if (with_masks) masks[out] = m, maybes[out] = old->maybe_[e];
+      ++out;
     }
     emit_swept_below(~std::uint32_t(0) >> 1);
-    offsets_[b + 1] = std::uint32_t(ids.size());
+    offsets_[b + 1] = std::uint32_t(out);
   }
   ids_ = std::move(ids);
   masks_ = std::move(masks);

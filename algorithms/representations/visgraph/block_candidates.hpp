@@ -29,7 +29,8 @@ class BlockCandidates {
                   const std::vector<std::vector<GridFov::Span>>& node_spans);
   // After the map's cells changed (VisGraph::update): `old`'s lists with the nodes not swept again
   // carried over (old ids mapped by old_to_new, -1: gone), and the swept ones (`swept`, per new
-  // node; their spans in node_spans) added. Equals the lists built from every node's spans.
+  // node; their spans in node_spans) added. Equals the lists built from every node's spans when
+  // every node with a changed cell within a cell of its spans is swept (block_candidates.cpp).
   BlockCandidates(const BlockCandidates& old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
                   const std::vector<std::vector<GridFov::Span>>& node_spans, const std::vector<std::int32_t>& old_to_new,
                   const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed);

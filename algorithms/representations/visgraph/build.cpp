@@ -90,11 +90,6 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
   const bool table = table_setting(params, c.size());
   table_mb_ = params.integer(param(kParams, "table_mb"));
   block_ = block_setting(params, map, c.size());
-  // points: polygon maps only (a grid map's points attach by the block lists or the sweep), read
-  // there with its default; on a grid map read only when given, so one --rep text serves both.
-  bool points = false;
-  if (map.kind != MapKind::grid) points = params.flag(param(kParams, "points"), PointLists::cells(map.min, map.max) <= (std::size_t(1) << 18));
-  else if (params.given(param(kParams, "points"))) params.flag(param(kParams, "points"), false);
   // skip and alt: their defaults depend on the graph's size (finish()), so here they are only read
   // (every key is checked before the build) and a contradiction the user named fails at once.
   const bool skip_named = params.flag(param(kParams, "skip"), false);
@@ -122,8 +117,6 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
     }
     if (block_ > 0) blocks_ = BlockCandidates(map.grid, c, block_, spans);
   } else {
-    // The attach of the lattice's points, precomputed (point_lists.hpp).
-    if (points) points_ = PointLists(fs_, map.min, map.max);
     // Polygon maps: the corners each corner sees, by triangular expansion (FreeSpace::visible_from_corner,
     // output-sensitive), then the tangency at both ends; the definition's all-pairs test only where
     // the free space has no triangulation.
@@ -154,7 +147,8 @@ void VisGraph::grid_tables(const GridMap& grid) {
   }
 }
 
-void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) {
+void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
+                      const std::vector<std::int32_t>* old_of_new) {
   const auto& c = corners();
   const std::uint32_t n = std::uint32_t(c.size());
   pairs_ = joined.size();
@@ -201,21 +195,29 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   // HubLabels::tighten's bounds hold.
   labels_ = HubLabels();
   label_landmarks_ = Landmarks();
-  if (labels) {
+  CsrGraph corners_graph;  // one vertex per corner, the joined pairs (labels and table)
+  if (labels || table) {
     std::vector<CsrGraph::WeightedEdge> edges;
     edges.reserve(joined.size());
     for (auto [i, j] : joined) edges.push_back({i, j, distance(c[i].at, c[j].at)});
-    const CsrGraph corners_graph(n, std::move(edges));
+    corners_graph = CsrGraph(n, std::move(edges));
+  }
+  if (labels) {
     if (alt > 0) label_landmarks_ = Landmarks(corners_graph, weight_map(corners_graph), std::size_t(alt), std::identity{}, true);
     labels_ = HubLabels(corners_graph, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
   }
-  // All corner-to-corner distances, one place per corner (both taut states).
-  table_ = DistanceTable();
+  // All corner-to-corner distances, one place per corner (both taut states), over the corner graph:
+  // its distances between corners are the taut graph's between places (both the geodesic
+  // distance: every path of the corner graph is a real path, and a shortest one wraps every corner
+  // it bends at, so the taut graph holds it), and its rows can be repaired on a changing map
+  // (DistanceTable::update): an update passes old_of_new, the old id of each corner (-1: new).
+  if (!table) table_ = DistanceTable();
   if (table) {
     std::vector<std::uint32_t> place(pos_.size());
     for (std::size_t v = 0; v < place.size(); ++v) place[v] = std::uint32_t(v >> shift_);
     try {
-      table_ = DistanceTable(graph_, weight_map(graph_), std::move(place), n, std::size_t(table_mb_) << 20);
+      if (old_of_new && !table_.empty()) table_.update(corners_graph, std::move(place), *old_of_new, std::size_t(table_mb_) << 20);
+      else table_ = DistanceTable(corners_graph, std::move(place), std::size_t(table_mb_) << 20);
     } catch (const std::length_error& e) {
       throw DeclaredCap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }
@@ -232,7 +234,6 @@ void VisGraph::build_squeeze(Params& params) {
   if (params.given(param(kParams, "labels_mb"))) params.integer(param(kParams, "labels_mb"));
   params.flag(param(kParams, "labels"));
   params.integer(param(kParams, "block"), 0);
-  if (params.given(param(kParams, "points"))) params.flag(param(kParams, "points"), false);
   params.flag(param(kParams, "skip"), false);
   const int alt = params.integer(param(kParams, "alt"), 16);
   params.finish("visgraph");

@@ -44,9 +44,10 @@ void VisGraph::count_changed_rows(const GridMap& g, const std::vector<CellChange
 // shape. A node near which cells were only blocked (without block lists) sees a subset of that
 // plus new corners: its pairs are tested again instead (below). Only the other nodes (and the new
 // ones) are swept again; a pair between a kept node and a swept one is taken from the sweep. The
-// block lists carry the kept nodes' entries over (BlockCandidates); what is derived from the whole
-// graph (the skip graph, landmarks, the distance table) is computed again. The first update
-// sweeps every node (the build keeps no regions: a static map pays nothing).
+// block lists carry the kept nodes' entries over (BlockCandidates); the distance table is repaired
+// (DistanceTable::update, from the old id of each corner); what else is derived from the whole
+// graph (the skip graph, landmarks) is computed again. The first update sweeps every node (the
+// build keeps no regions: a static map pays nothing).
 bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   if (m.kind != MapKind::grid || &m != map_ || weighted_ || sq_) return false;  // pinch=allow: rebuilt
   const std::vector<ConvexCorner> old = corners();
@@ -143,7 +144,10 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   if (block_ > 0) blocks_ = BlockCandidates(blocks_, m.grid, c, spans, to_new, rescan, changed);
   upd_.tracked = true;
   upd_.swept = swept;
-  finish(params, table, joined);
+  std::vector<std::int32_t> old_of_new(n, -1);  // the same grid corner with the same shape
+  for (std::size_t i = 0; i < old.size(); ++i)
+    if (to_new[i] >= 0) old_of_new[std::size_t(to_new[i])] = std::int32_t(i);
+  finish(params, table, joined, &old_of_new);
   return true;
 }
 

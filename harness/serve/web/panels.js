@@ -128,7 +128,10 @@ function addRep(spec, description = '', builtin = false, selected = true, colour
 // The page starts with one representation of each kind of answer, chosen by what the registry
 // says each can do (/api/info `caps`): the first whose raw paths are shortest 8-connected grid
 // paths, the corridor meshes that take any map, and the exact one (the optimum's).
-function startsSelected(reps) {
+function startsSelected(all) {
+  // Never an opt-in one (a costly build, e.g. cpd's first-move table, which is also grid8-optimal
+  // and comes first in the registry's order): one click away like the others.
+  const reps = all.filter((r) => !r.opt_in);
   const grid = reps.find((r) => r.caps.grid8_optimal);
   // The page starts with a grid, the exact graph and the meshes that cover the free space exactly
   // (recast's approximates it, navmesh-file answers only on maps read from a .mesh: one click away).

@@ -23,7 +23,7 @@ from navreport.analysis import budget, terrain, updates
 from navreport.analysis.fmt import slug, verdict_text
 from navreport.analysis.rows import (METRICS, build_per_map, config_order, facet_order, paired_values, plain, prepare,
                                      raw_terrain, uniques)
-from navreport.io import results as common
+from navreport.io import results as common, workers
 
 # What a scope (all maps, one collection) reads of the rows.
 SCOPE_COLUMNS = ["map", "representation", "smoothing", "facet", "config", "status", "valid", "query_us", "gap", "qid",
@@ -74,14 +74,10 @@ def _run_bootstraps(fn, tasks):
 
 
 def _pool_map(fn, tasks):
-    """fn over tasks on one process per core (fork: the workers inherit the loaded modules); the
+    """fn over tasks on one process per core (the report's workers, navreport/io/workers.py); the
     bootstraps are half of the analysis' time. Each task carries its own seed: same results."""
-    import multiprocessing as mp
     jobs = min(os.cpu_count() or 1, len(tasks))
-    if jobs <= 1 or "fork" not in mp.get_all_start_methods():
-        return [fn(t) for t in tasks]
-    with mp.get_context("fork").Pool(jobs) as pool:
-        return pool.map(fn, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
+    return workers.pool_map(fn, tasks, chunksize=max(1, len(tasks) // (4 * max(1, jobs))))
 
 
 def config_positions(rows) -> dict:

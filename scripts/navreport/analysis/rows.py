@@ -59,9 +59,14 @@ def derive_rows(chunk):
         if c not in chunk.columns:
             chunk[c] = np.nan
     if not isinstance(chunk["smooth_us"].dtype, pd.CategoricalDtype):  # typed (not awaiting inference)
-        chunk["query_us"] = common.query_time_us(chunk) if len(chunk) else np.empty(0)
+        # query_time_us on the columns it reads only: a selection of columns from the chunk would
+        # first merge all of its number columns into one block (a copy of the chunk).
+        parts = pd.DataFrame({c: chunk[c] for c in ("locate_us", "search_us", "smooth_us", "traced") if c in chunk.columns},
+                             copy=False)
+        chunk["query_us"] = common.query_time_us(parts).to_numpy() if len(chunk) else np.empty(0)
         chunk["length_ref"] = chunk["optimal"].where(chunk["optimal"].notna(), chunk["octile_optimal"])
-        chunk = chunk.drop(columns=["locate_us", "search_us", "smooth_us", "octile_optimal"])
+        for c in ("locate_us", "search_us", "smooth_us", "octile_optimal"):
+            del chunk[c]
     return chunk
 
 
@@ -116,6 +121,16 @@ def combined_text(rows, cols: list, fmt):
     texts = [fmt(v) for v in zip(*values)]
     codes, uniq = pd.factorize(pd.Series(texts, dtype=object))
     return pd.Categorical.from_codes(codes[ids], categories=pd.Index(uniq, dtype=object))
+
+
+def nonempty_text(col) -> np.ndarray:
+    """Per row whether a text column holds a non-empty value (missing counts as empty). A
+    categorical's categories are tested once each: text made per row (astype(str) gives fixed-width
+    NumPy strings as wide as the longest message) would take gigabytes at millions of rows."""
+    if not isinstance(col.dtype, pd.CategoricalDtype):
+        col = common.as_text(col)
+    said = np.array([str(c) != "" for c in col.cat.categories] + [False], dtype=bool)
+    return said[col.cat.codes.to_numpy()]  # code -1 (missing) picks the trailing False
 
 
 def uniques(col) -> set:

@@ -15,6 +15,7 @@ import numpy as np
 
 from navbench import style as paper_style
 from navbench.style import rc
+from navreport.io import workers
 from navreport.io.results import rep_label
 
 WIDTH = 1180          # px: fits a 1280 px window with the page's margins
@@ -593,15 +594,12 @@ def _save_static_task(task):
 
 def save_static_all(figs, out_dir: str, formats=("svg", "pdf"), jobs: int | None = None, style: Style | None = None) -> dict:
     """save_static for many figures, spread over processes (one per core: matplotlib draws on one
-    core, and the SVG and PDF of a report's ~20 figures are half its time). Returns stem -> names."""
-    import multiprocessing as mp
-    figs = list(figs)
-    jobs = max(1, min(jobs or (os.cpu_count() or 1), len(figs)))
+    core, and the SVG and PDF of a report's ~20 figures are half its time; the report's workers,
+    navreport/io/workers.py, when they are started). Returns stem -> names."""
     tasks = [(f, out_dir, tuple(formats), style) for f in figs]
-    if jobs == 1 or "fork" not in mp.get_all_start_methods():
+    if jobs == 1:
         return dict(map(_save_static_task, tasks))
-    with mp.get_context("fork").Pool(jobs) as pool:  # fork: the workers inherit the loaded modules
-        return dict(pool.map(_save_static_task, tasks, chunksize=1))
+    return dict(workers.pool_map(_save_static_task, tasks, jobs=jobs))
 
 
 # --------------------------------------------------------------------------------------------

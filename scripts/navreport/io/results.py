@@ -15,6 +15,7 @@ from navbench.files import (CHUNK_ROWS, COMPANION_NAMES, COMPANION_SUFFIXES, REQ
                             read_build_csv, read_csv_typed, read_meta, read_paths_csv, read_results_csv, read_table,
                             read_threads_csv, read_updates_csv, resolve_folder, schema_for, take_rows)
 from navbench.capabilities import declarations, declares
+from navbench.frames import _code_type, give_back_freed
 from navbench.labels import search_label  # noqa: F401
 from navbench.rules import query_time_us, terrain_texts, traced_mask  # noqa: F401
 
@@ -77,20 +78,40 @@ def lattice_label(rep: str, squeeze_run: bool = False, follows: bool = False) ->
     return f"{rep} ({', '.join(notes)})" if notes else rep
 
 
+def _relabelled(col, label):
+    """The text column col with each value v as label(v), each distinct value labelled once, as
+    pd.Categorical(col.astype(str).map(label)) gives it (categories: the labels present, sorted);
+    None when no label differs from its value. Text per row (astype(str): fixed-width NumPy
+    strings as wide as the longest value) would take gigabytes at millions of rows."""
+    import numpy as np
+    import pandas as pd
+    col = col if isinstance(col.dtype, pd.CategoricalDtype) else col.astype(str).astype("category")
+    texts = [str(c) for c in col.cat.categories] + ["nan"]  # a missing value reads "nan", as astype(str) gives it
+    codes = col.cat.codes.to_numpy()
+    idx = np.where(codes < 0, len(texts) - 1, codes)
+    present = np.flatnonzero(np.bincount(idx, minlength=len(texts)))
+    labels = {int(i): label(texts[i]) for i in present}
+    if all(labels[i] == texts[i] for i in labels):
+        return None
+    cats = sorted(set(labels.values()))
+    lut = np.full(len(texts), -1, dtype=np.int64)
+    for i, v in labels.items():
+        lut[i] = cats.index(v)
+    return pd.Categorical.from_codes(lut[idx].astype(_code_type(len(cats))), categories=pd.Index(cats, dtype=object))
+
+
 def label_representations(rows, build, unrun=None) -> None:
     """The rows', build rows' and unrun records' representation relabelled by lattice_label, in place."""
-    import pandas as pd
-    squeeze_run = "pinch" in rows.columns and (rows["pinch"].astype(str) == "allow").any()
+    squeeze_run = "pinch" in rows.columns and bool(as_text(rows["pinch"]).eq("allow").any())
     follows = set()
     if build is not None and len(build) and "pinch" in build.columns:
         follows = set(build.loc[build["pinch"].astype(str) == "allow", "representation"].astype(str))
     for df in (rows, build, unrun):
         if df is None or "representation" not in df.columns or not len(df):
             continue
-        old = df["representation"].astype(str)
-        mapping = {v: lattice_label(v, squeeze_run, v in follows) for v in old.unique()}
-        if any(k != v for k, v in mapping.items()):
-            df["representation"] = pd.Categorical(old.map(mapping))
+        new = _relabelled(df["representation"], lambda v: lattice_label(v, squeeze_run, v in follows))
+        if new is not None:
+            df["representation"] = new
 
 
 def load(inputs: list[str], columns=None, derive=None) -> ResultData:
@@ -136,6 +157,7 @@ def load(inputs: list[str], columns=None, derive=None) -> ResultData:
     unrun = {p: u for p in prefixes if (u := read_unrun(p)) is not None}
     unrun_rows = pd.concat(list(unrun.values()), ignore_index=True) if unrun else None
     label_representations(rows, build, unrun_rows)  # updates: the changing maps' own table keeps the run's names
+    give_back_freed()
     return ResultData(rows=rows, build=build, meta=meta, prefixes=prefixes, notes=notes,
                       updates=updates, threads=threads, row_counts=counts, unrun=unrun_rows, unrun_sets=tuple(unrun))
 

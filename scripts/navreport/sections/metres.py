@@ -5,6 +5,7 @@ smoothing the median path length of the answered queries in map units (cells) an
 from __future__ import annotations
 
 from navreport.analysis.fmt import esc, f_sig
+from navreport.io import results as common
 from navreport.sections.base import Block, Section
 
 
@@ -36,13 +37,17 @@ def metres_html(rows, frames: dict) -> str:
            "<table class='metres'><tr><th>map</th><th>resolution (m)</th><th>origin (m)</th><th>size (m)</th>"
            "<th>representation</th><th>smoothing</th><th class='num'>paths</th><th class='num'>median length (cells)</th>"
            "<th class='num'>median length (m)</th></tr>"]
-    ok = rows[rows["status"].astype(str) == "ok"] if len(rows) and "length" in rows.columns else rows.iloc[0:0]
+    # Only the four columns read, and only the ok rows: a row selection of the whole frame copies
+    # every column (gigabytes at millions of rows).
+    cols = ["map", "representation", "smoothing", "length"]
+    ok = (common.take_rows(rows, (rows["status"] == "ok").to_numpy(bool), cols) if len(rows) and "length" in rows.columns
+          else pd.DataFrame({c: [] for c in cols}))
     for name, f in sorted(frames.items()):
         r = float(f["resolution"])
         origin = f.get("origin", [0, 0])
         head = (f"<td>{esc(name)}</td><td class='num'>{f_sig(r)}</td><td>({f_sig(origin[0])}, {f_sig(origin[1])})</td>"
                 f"<td>{f_sig(f.get('width', 0) * r)} × {f_sig(f.get('height', 0) * r)}</td>")
-        sub = ok[ok["map"].astype(str) == name]
+        sub = common.take_rows(ok, (ok["map"] == name).to_numpy(bool)) if len(ok) else ok
         if not len(sub):
             out.append(f"<tr>{head}<td colspan='5' class='note'>no answered query</td></tr>")
             continue

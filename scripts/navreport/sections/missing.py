@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from navreport.analysis.fmt import esc, f_sig, finite
-from navreport.analysis.rows import config_order, plain, terrain_label
+from navreport.analysis.rows import config_order, nonempty_text, plain, terrain_label
 from navreport.io import results as common
 from navreport.sections.base import Block, Section
 
@@ -62,7 +62,7 @@ def missing_html(a) -> str:
     # what it left out, per map (its row's message: docs/recast.md); the reason does not depend on
     # the smoothing, so the rows are counted per representation, search and map.
     keys = [c for c in ("representation", "search", "map", "message") if c in rows.columns]
-    said = (status["no_path"] & rows["message"].fillna("").astype(str).ne("").to_numpy(bool)
+    said = (status["no_path"] & nonempty_text(rows["message"])
             if len(keys) == 4 else np.zeros(len(rows), dtype=bool))  # older result sets: no search or message column
     if said.any():
         why = plain(common.take_rows(rows, said, keys + (["terrain"] if "terrain" in rows.columns else [])))
