@@ -214,6 +214,262 @@ std::size_t RegionLabels::fixed_bytes() const {
          corners().size() * sizeof(ConvexCorner);
 }
 
+// One block's lists at a time (region_labels.hpp), with a thread's scratch: the block's query
+// points, the corners they see (the vias), the label entries left after (1) tautness and (2) the
+// corners further along, then (3) the values, written as each point's list (points=1) or as the
+// region's vias and entries (points=0). One per thread; the blocks of a run in order, so the lists
+// do not depend on the threads.
+struct RegionLabels::BlockLists {
+  BlockLists(const RegionLabels& rl, const BlockCandidates& blocks, const std::vector<std::int8_t>& departs, bool grid)
+      : rl_(&rl), blocks_(&blocks), departs_(&departs), grid_(grid), B(rl.B_), BB(B * B), L1(B + 1), NP(L1 * L1 + BB),
+        all_cells((1ull << BB) - 1) {
+    const std::size_t n = rl.corners().size();
+    stamp.assign(n, 0), hub_slot.assign(n, 0), pt.resize(std::size_t(NP));
+  }
+  // Block r's lists, appended to its run's.
+  void make(std::size_t r, Block& out) {
+    const int bx = int(r % std::size_t(rl_->nbx_)), by = int(r / std::size_t(rl_->nbx_));
+    find_points(bx, by, out);
+    find_vias(bx * B, by * B);
+    measure_vias();
+    prune_along(out);
+    prune_values(out);
+    if (rl_->points_) write_points(r, out);
+    else write_region(r, out);
+  }
+
+ private:
+  struct Raw {
+    std::uint32_t hub, via, entry;
+    double d;
+    std::uint64_t pts;  // the block's points the entry may serve, then those it does
+  };
+  void find_points(int bx, int by, Block& out);
+  void find_vias(int x0, int y0);
+  void measure_vias();
+  void prune_along(Block& out);
+  void prune_values(Block& out);
+  void write_points(std::size_t r, Block& out);
+  void write_region(std::size_t r, Block& out);
+  // The index of corner a among the block's vias (added, seen by no point yet, if new).
+  std::size_t via_index(std::uint32_t a) {
+    if (!stamp[a]) ids.push_back(a), vis.push_back(0), stamp[a] = std::uint32_t(ids.size());
+    return std::size_t(stamp[a] - 1);
+  }
+
+  const RegionLabels* rl_;
+  const BlockCandidates* blocks_;
+  const std::vector<std::int8_t>* departs_;
+  bool grid_;
+  int B, BB, L1, NP;  // NP <= 41: a point set is one 64-bit mask
+  std::uint64_t all_cells;
+  // The block's points: the set, and per point k its record id, its cell in the block, where it is.
+  std::uint64_t have = 0;
+  std::int64_t pid[64];
+  int pcell[64];
+  std::vector<Point> pt;
+  std::vector<Raw> raw;
+  std::vector<std::uint32_t> stamp, hub_slot, slots, ids;  // ids: the vias (corner ids); stamp[a]: a's index + 1
+  std::vector<std::uint64_t> vis, left;  // per via: the points that see it, those arriving with the obstacle on the left
+  std::vector<double> dist, F, ub;       // dist[k * NP + i]; F and ub[s * NP + i] per hub slot s and point i
+  std::vector<std::uint8_t> used;
+  std::vector<Link> seen;
+};
+
+// The block's query points: its lattice points and its cells' centres that are free and lie in
+// one of its cells (the cell below and left of a lattice point, the last row and column also
+// holding the box's far sides).
+void RegionLabels::BlockLists::find_points(int bx, int by, Block& out) {
+  const RegionLabels& rl = *rl_;
+  const int x0 = bx * B, y0 = by * B;
+  have = 0;
+  for (int k = 0; k < NP; ++k) {
+    const int lx = k < L1 * L1 ? k % L1 : (k - L1 * L1) % B, ly = k < L1 * L1 ? k / L1 : (k - L1 * L1) / B;
+    const int cx = std::min(x0 + lx, rl.W_ - 1), cy = std::min(y0 + ly, rl.H_ - 1);
+    if (cx / B != bx || cy / B != by) continue;  // a lattice point of the next block
+    const Point q = k < L1 * L1 ? Point{rl.ox_ + x0 + lx, rl.oy_ + y0 + ly} : Point{rl.ox_ + x0 + lx + 0.5, rl.oy_ + y0 + ly + 0.5};
+    if (x0 + lx > rl.W_ || y0 + ly > rl.H_ || !rl.fs_.point_free(q)) continue;
+    pt[k] = q;
+    pid[k] = rl.point_id(q);
+    pcell[k] = (cx - x0) + (cy - y0) * B;
+    have |= 1ull << k;
+  }
+  out.points += std::size_t(std::popcount(have));
+}
+
+// The corners the points see (tangent there): the vias. Grid maps: the block's candidates, each
+// proven by the cell masks or by the exact segment test; polygon maps: each point's own expansion
+// (visible_corners), their union.
+void RegionLabels::BlockLists::find_vias(int x0, int y0) {
+  ids.clear();
+  vis.clear();
+  if (grid_ && have) {
+    const auto [first, last] = blocks_->candidates({double(x0), double(y0)});
+    const std::uint16_t* sure_m = blocks_->masks({double(x0), double(y0)});
+    for (std::size_t k = 0; k < std::size_t(last - first); ++k) {
+      const std::uint32_t a = first[k] & ~BlockCandidates::kSure;
+      const std::size_t v = via_index(a);
+      const std::uint64_t sure = (first[k] & BlockCandidates::kSure) ? all_cells : sure_m ? sure_m[k] : 0;
+      for (std::uint64_t m = have; m; m &= m - 1) {
+        const int i = std::countr_zero(m);
+        if (((sure >> pcell[i]) & 1) || rl_->sees(pt[i], a)) vis[v] |= 1ull << i;
+      }
+    }
+  } else {
+    for (std::uint64_t m = have; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      rl_->visible_corners(pt[i], seen);
+      for (const Link& l : seen) vis[via_index(l.vertex)] |= 1ull << i;
+    }
+  }
+}
+
+// Each point's distance to each via it sees, and the side it arrives at the via with (at the via
+// itself a path may leave on either side).
+void RegionLabels::BlockLists::measure_vias() {
+  const auto& c = rl_->corners();
+  const std::size_t nv = ids.size();
+  left.assign(nv, 0);
+  dist.assign(nv * NP, kInfD);
+  for (std::size_t k = 0; k < nv; ++k) {
+    const std::uint32_t a = ids[k];
+    for (std::uint64_t m = vis[k]; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      dist[k * NP + i] = distance(pt[i], c[a].at);
+      if (pt[i] == c[a].at || side(c[a], pt[i], c[a].at) > 0) left[k] |= 1ull << i;
+    }
+  }
+}
+
+// (1) tautness and (2) the corners further along, per point (region_labels.hpp): each via's label
+// entries with the points they may serve, into raw.
+void RegionLabels::BlockLists::prune_along(Block& out) {
+  const HubLabels& labels = rl_->labels_;
+  const auto& c = rl_->corners();
+  const std::vector<std::int8_t>& departs = *departs_;
+  const std::size_t nv = ids.size();
+  raw.clear();
+  for (std::size_t k = 0; k < nv; ++k) {
+    if (!vis[k]) continue;
+    const std::uint32_t a = ids[k];
+    std::uint64_t at_a = 0;
+    for (std::uint64_t m = vis[k]; m; m &= m - 1)
+      if (pt[std::countr_zero(m)] == c[a].at) at_a |= 1ull << std::countr_zero(m);
+    for (std::uint32_t e = labels.label_begin(a); e < labels.label_end(a); ++e) {
+      ++out.raw;
+      std::uint64_t m = vis[k];
+      if (departs[e]) {
+        m &= (departs[e] > 0 ? left[k] : ~left[k]) | at_a;
+        if (!m) {
+          ++out.cut_taut;
+          continue;
+        }
+        for (std::uint32_t y = labels.entry_next(e), f = labels.entry_next_entry(e);;) {
+          if (const std::uint32_t j = stamp[y]) m &= ~vis[j - 1];
+          const std::uint32_t g = labels.entry_next_entry(f);
+          if (!m || g == f) break;  // none left, or y is the hub
+          y = labels.entry_next(f);
+          f = g;
+        }
+        if (!m) {
+          ++out.cut_dom;
+          continue;
+        }
+      }
+      raw.push_back({labels.entry_hub(e), std::uint32_t(k), e, labels.entry_distance(e), m});
+    }
+  }
+  for (std::size_t k = 0; k < nv; ++k) stamp[ids[k]] = 0;
+}
+
+// (3) values, per point: F_p(h), the least over the entries left; an entry serves p where it gives
+// F_p(h), and hub h only where no hub h' of h's label gives less, F_p(h') + d(h', h). What is left
+// in raw, by hub rank then via; used: the vias that serve.
+void RegionLabels::BlockLists::prune_values(Block& out) {
+  const HubLabels& labels = rl_->labels_;
+  slots.clear();
+  for (const auto& e : raw)
+    if (!hub_slot[e.hub]) slots.push_back(e.hub), hub_slot[e.hub] = std::uint32_t(slots.size());
+  F.assign(slots.size() * NP, kInfD);
+  for (const auto& e : raw) {
+    double* f = F.data() + std::size_t(hub_slot[e.hub] - 1) * NP;
+    for (std::uint64_t m = e.pts; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      f[i] = std::min(f[i], dist[e.via * NP + i] + e.d);
+    }
+  }
+  ub.assign(slots.size() * NP, kInfD);
+  for (std::size_t s = 0; s < slots.size(); ++s) {
+    const std::uint32_t hv = labels.hub_vertex(slots[s]);
+    double* u = ub.data() + s * NP;
+    for (std::uint32_t e = labels.label_begin(hv); e < labels.label_end(hv); ++e) {
+      const std::uint32_t h2 = labels.entry_hub(e);
+      if (h2 == slots[s] || !hub_slot[h2]) continue;
+      const double* f2 = F.data() + std::size_t(hub_slot[h2] - 1) * NP;
+      const double d2 = labels.entry_distance(e);
+      for (int i = 0; i < NP; ++i) u[i] = std::min(u[i], f2[i] + d2);
+    }
+  }
+  used.assign(ids.size(), 0);
+  std::size_t w = 0;
+  for (const auto& e : raw) {
+    const std::size_t s = hub_slot[e.hub] - 1;
+    const double* f = F.data() + s * NP;
+    const double* u = ub.data() + s * NP;
+    std::uint64_t keep = 0;
+    for (std::uint64_t m = e.pts; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      if (dist[e.via * NP + i] + e.d <= f[i] * (1 + kTie) && f[i] <= u[i] * (1 + kTie)) keep |= 1ull << i;
+    }
+    if (keep) raw[w] = e, raw[w++].pts = keep, used[e.via] = 1;
+    else ++out.cut_value;
+  }
+  for (std::uint32_t h : slots) hub_slot[h] = 0;
+  raw.resize(w);
+  std::sort(raw.begin(), raw.end(), [](const auto& u, const auto& v) { return u.hub != v.hub ? u.hub < v.hub : u.via < v.via; });
+}
+
+// points=1: each point's own list, per hub the least value over its entries and that entry's via.
+void RegionLabels::BlockLists::write_points(std::size_t r, Block& out) {
+  for (std::uint64_t m = have; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    PointRec rec{std::uint32_t(out.plist.size()), 0, rl_->fs_.component(pt[i]), std::uint32_t(r / kRun)};
+    double least = 0;  // the value of the hub last written, in doubles
+    for (const auto& e : raw) {
+      if (!(e.pts >> i & 1)) continue;
+      const double v = dist[e.via * NP + i] + e.d;
+      if (out.plist.size() > rec.first && out.plist.back().hub == e.hub) {
+        if (v < least) least = v, out.plist.back().d = float(v), out.plist.back().via = std::uint16_t(ids[e.via]);
+      } else {
+        least = v;
+        out.plist.push_back({std::uint16_t(e.hub), std::uint16_t(ids[e.via]), float(v)});
+      }
+    }
+    rec.last = std::uint32_t(out.plist.size());
+    out.recs.push_back({pid[i], rec});
+  }
+}
+
+// points=0: the vias the kept entries use, each with the points that see it, then the entries by
+// increasing hub rank (each naming its via by its index among the region's).
+void RegionLabels::BlockLists::write_region(std::size_t r, Block& out) {
+  const std::size_t nv = ids.size();
+  std::vector<std::uint16_t> index(nv, 0);
+  std::size_t nu = 0;
+  for (std::size_t k = 0; k < nv; ++k)
+    if (used[k]) {
+      if (nu == 0xFFFF) throw UnsupportedMap("region-labels: a region needs more than 65,535 vias (take a smaller region)");
+      index[k] = std::uint16_t(nu++);
+      out.via.push_back(ids[k]);
+      out.via_bits.push_back(vis[k]);
+    }
+  for (const auto& e : raw) out.e_hub.push_back(e.hub), out.e_via.push_back(index[e.via]), out.e_dist.push_back(e.d);
+  for (std::uint64_t m = have; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    out.recs.push_back({pid[i], PointRec{std::uint32_t(r), std::uint32_t(i), rl_->fs_.component(pt[i]), std::uint32_t(r / kRun)}});
+  }
+}
+
 std::size_t RegionLabels::lists(const Map& map, bool points, int B, std::size_t limit, bool project, int threads) {
   const bool grid = map.kind == MapKind::grid;
   const auto& c = corners();
@@ -232,9 +488,6 @@ std::size_t RegionLabels::lists(const Map& map, bool points, int B, std::size_t 
       const std::uint32_t x = labels_.entry_next(e);
       departs[e] = x == a ? 0 : std::int8_t(side(c[a], c[a].at, c[x].at));
     }
-
-  const int BB = B_ * B_, L1 = B_ + 1, NP = L1 * L1 + BB;  // NP <= 41: a point set is one 64-bit mask
-  const std::uint64_t all_cells = (1ull << BB) - 1;
   // The lattice's records; none above kMaxLattice points (every query then takes the way of a
   // point off the lattice).
   const std::size_t lattice = std::size_t(W_ + 1) * std::size_t(H_ + 1) + std::size_t(W_) * std::size_t(H_);
@@ -246,227 +499,48 @@ std::size_t RegionLabels::lists(const Map& map, bool points, int B, std::size_t 
   const std::size_t base = lattice * sizeof(PointRec) + (points ? 0 : 2 * (nreg + (nreg + kRun - 1) / kRun) * sizeof(std::uint32_t));
   if (base > limit) return base;
   pts_.assign(lattice, PointRec{});
+  std::vector<BlockLists> makers;
+  makers.reserve(std::size_t(std::max(threads, 1)));
+  for (int t = 0; t < std::max(threads, 1); ++t) makers.emplace_back(*this, blocks, departs, grid);
+  if (const std::size_t over = make_runs(makers, base, limit, project)) {
+    runs_.clear(), pts_.clear(), via_off_.clear(), ent_off_.clear();
+    runs_.shrink_to_fit(), pts_.shrink_to_fit(), via_off_.shrink_to_fit(), ent_off_.shrink_to_fit();
+    return over;
+  }
+  count_lists();
+  return 0;
+}
 
-  // One block: its points, their vias, the entries each point needs (region_labels.hpp), into out.
-  struct Scratch {
-    struct Raw {
-      std::uint32_t hub, via, entry;
-      double d;
-      std::uint64_t pts;  // the block's points the entry may serve, then those it does
-    };
-    std::vector<Raw> raw;
-    std::vector<std::uint32_t> stamp, hub_slot, slots, ids;
-    std::vector<std::uint64_t> vis, left;  // per via: the points that see it, those arriving with the obstacle on the left
-    std::vector<double> dist, F, ub;       // dist[k * NP + i]; F and ub[s * NP + i] per hub slot s and point i
-    std::vector<std::uint8_t> used;
-    std::vector<Point> pt;
-    std::vector<Link> seen;
-  };
-  auto block = [&](std::size_t r, Scratch& t, Block& out) {
-    const int bx = int(r % std::size_t(nbx_)), by = int(r / std::size_t(nbx_));
-    const int x0 = bx * B_, y0 = by * B_;
-    if (t.stamp.empty()) t.stamp.assign(n, 0), t.hub_slot.assign(n, 0), t.pt.resize(NP);
-    // The block's query points: its lattice points and its cells' centres that are free and lie
-    // in one of its cells (the cell below and left of a lattice point, the last row and column
-    // also holding the box's far sides).
-    std::uint64_t have = 0;
-    std::int64_t pid[64];
-    int pcell[64];
-    for (int k = 0; k < NP; ++k) {
-      const int lx = k < L1 * L1 ? k % L1 : (k - L1 * L1) % B_, ly = k < L1 * L1 ? k / L1 : (k - L1 * L1) / B_;
-      const int cx = std::min(x0 + lx, W_ - 1), cy = std::min(y0 + ly, H_ - 1);
-      if (cx / B_ != bx || cy / B_ != by) continue;  // a lattice point of the next block
-      const Point q = k < L1 * L1 ? Point{ox_ + x0 + lx, oy_ + y0 + ly} : Point{ox_ + x0 + lx + 0.5, oy_ + y0 + ly + 0.5};
-      if (x0 + lx > W_ || y0 + ly > H_ || !fs_.point_free(q)) continue;
-      t.pt[k] = q;
-      pid[k] = point_id(q);
-      pcell[k] = (cx - x0) + (cy - y0) * B_;
-      have |= 1ull << k;
-    }
-    out.points += std::size_t(std::popcount(have));
-    // The corners the points see (tangent there): the vias. Grid maps: the block's candidates,
-    // each proven by the cell masks or by the exact segment test; polygon maps: each point's own
-    // expansion (visible_corners), their union.
-    t.ids.clear();
-    t.vis.clear();
-    auto via_index = [&](std::uint32_t a) {
-      if (!t.stamp[a]) t.ids.push_back(a), t.vis.push_back(0), t.stamp[a] = std::uint32_t(t.ids.size());
-      return std::size_t(t.stamp[a] - 1);
-    };
-    if (grid && have) {
-      const auto [first, last] = blocks.candidates({double(x0), double(y0)});
-      const std::uint16_t* sure_m = blocks.masks({double(x0), double(y0)});
-      for (std::size_t k = 0; k < std::size_t(last - first); ++k) {
-        const std::uint32_t a = first[k] & ~BlockCandidates::kSure;
-        const std::size_t v = via_index(a);
-        const std::uint64_t sure = (first[k] & BlockCandidates::kSure) ? all_cells : sure_m ? sure_m[k] : 0;
-        for (std::uint64_t m = have; m; m &= m - 1) {
-          const int i = std::countr_zero(m);
-          if (((sure >> pcell[i]) & 1) || sees(t.pt[i], a)) t.vis[v] |= 1ull << i;
-        }
-      }
-    } else {
-      for (std::uint64_t m = have; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        visible_corners(t.pt[i], t.seen);
-        for (const Link& l : t.seen) t.vis[via_index(l.vertex)] |= 1ull << i;
-      }
-    }
-    const std::size_t nv = t.ids.size();
-    t.left.assign(nv, 0);
-    t.dist.assign(nv * NP, kInfD);
-    for (std::size_t k = 0; k < nv; ++k) {
-      const std::uint32_t a = t.ids[k];
-      for (std::uint64_t m = t.vis[k]; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        t.dist[k * NP + i] = distance(t.pt[i], c[a].at);
-        // The side it arrives at a with; at a itself a path may leave on either side.
-        if (t.pt[i] == c[a].at || side(c[a], t.pt[i], c[a].at) > 0) t.left[k] |= 1ull << i;
-      }
-    }
-    // (1) tautness and (2) the corners further along, per point (region_labels.hpp).
-    t.raw.clear();
-    for (std::size_t k = 0; k < nv; ++k) {
-      if (!t.vis[k]) continue;
-      const std::uint32_t a = t.ids[k];
-      std::uint64_t at_a = 0;
-      for (std::uint64_t m = t.vis[k]; m; m &= m - 1)
-        if (t.pt[std::countr_zero(m)] == c[a].at) at_a |= 1ull << std::countr_zero(m);
-      for (std::uint32_t e = labels_.label_begin(a); e < labels_.label_end(a); ++e) {
-        ++out.raw;
-        std::uint64_t m = t.vis[k];
-        if (departs[e]) {
-          m &= (departs[e] > 0 ? t.left[k] : ~t.left[k]) | at_a;
-          if (!m) {
-            ++out.cut_taut;
-            continue;
-          }
-          for (std::uint32_t y = labels_.entry_next(e), f = labels_.entry_next_entry(e);;) {
-            if (const std::uint32_t j = t.stamp[y]) m &= ~t.vis[j - 1];
-            const std::uint32_t g = labels_.entry_next_entry(f);
-            if (!m || g == f) break;  // none left, or y is the hub
-            y = labels_.entry_next(f);
-            f = g;
-          }
-          if (!m) {
-            ++out.cut_dom;
-            continue;
-          }
-        }
-        t.raw.push_back({labels_.entry_hub(e), std::uint32_t(k), e, labels_.entry_distance(e), m});
-      }
-    }
-    for (std::size_t k = 0; k < nv; ++k) t.stamp[t.ids[k]] = 0;
-    // (3) values, per point: F_p(h), the least over the entries left; an entry serves p where it
-    // gives F_p(h), and hub h only where no hub h' of h's label gives less, F_p(h') + d(h', h).
-    t.slots.clear();
-    for (const auto& e : t.raw)
-      if (!t.hub_slot[e.hub]) t.slots.push_back(e.hub), t.hub_slot[e.hub] = std::uint32_t(t.slots.size());
-    t.F.assign(t.slots.size() * NP, kInfD);
-    for (const auto& e : t.raw) {
-      double* f = t.F.data() + std::size_t(t.hub_slot[e.hub] - 1) * NP;
-      for (std::uint64_t m = e.pts; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        f[i] = std::min(f[i], t.dist[e.via * NP + i] + e.d);
-      }
-    }
-    t.ub.assign(t.slots.size() * NP, kInfD);
-    for (std::size_t s = 0; s < t.slots.size(); ++s) {
-      const std::uint32_t hv = labels_.hub_vertex(t.slots[s]);
-      double* u = t.ub.data() + s * NP;
-      for (std::uint32_t e = labels_.label_begin(hv); e < labels_.label_end(hv); ++e) {
-        const std::uint32_t h2 = labels_.entry_hub(e);
-        if (h2 == t.slots[s] || !t.hub_slot[h2]) continue;
-        const double* f2 = t.F.data() + std::size_t(t.hub_slot[h2] - 1) * NP;
-        const double d2 = labels_.entry_distance(e);
-        for (int i = 0; i < NP; ++i) u[i] = std::min(u[i], f2[i] + d2);
-      }
-    }
-    t.used.assign(nv, 0);
-    std::size_t w = 0;
-    for (const auto& e : t.raw) {
-      const std::size_t s = t.hub_slot[e.hub] - 1;
-      const double* f = t.F.data() + s * NP;
-      const double* u = t.ub.data() + s * NP;
-      std::uint64_t keep = 0;
-      for (std::uint64_t m = e.pts; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        if (t.dist[e.via * NP + i] + e.d <= f[i] * (1 + kTie) && f[i] <= u[i] * (1 + kTie)) keep |= 1ull << i;
-      }
-      if (keep) t.raw[w] = e, t.raw[w++].pts = keep, t.used[e.via] = 1;
-      else ++out.cut_value;
-    }
-    for (std::uint32_t h : t.slots) t.hub_slot[h] = 0;
-    t.raw.resize(w);
-    std::sort(t.raw.begin(), t.raw.end(), [](const auto& u, const auto& v) { return u.hub != v.hub ? u.hub < v.hub : u.via < v.via; });
-    if (points) {
-      // Each point's own list: per hub the least value over its entries, and that entry's via.
-      for (std::uint64_t m = have; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        PointRec rec{std::uint32_t(out.plist.size()), 0, fs_.component(t.pt[i]), std::uint32_t(r / kRun)};
-        double least = 0;  // the value of the hub last written, in doubles
-        for (const auto& e : t.raw) {
-          if (!(e.pts >> i & 1)) continue;
-          const double v = t.dist[e.via * NP + i] + e.d;
-          if (out.plist.size() > rec.first && out.plist.back().hub == e.hub) {
-            if (v < least) least = v, out.plist.back().d = float(v), out.plist.back().via = std::uint16_t(t.ids[e.via]);
-          } else {
-            least = v;
-            out.plist.push_back({std::uint16_t(e.hub), std::uint16_t(t.ids[e.via]), float(v)});
-          }
-        }
-        rec.last = std::uint32_t(out.plist.size());
-        out.recs.push_back({pid[i], rec});
-      }
-    } else {
-      // The vias the kept entries use, each with the points that see it, then the entries by
-      // increasing hub rank (each naming its via by its index among the region's).
-      std::vector<std::uint16_t> index(nv, 0);
-      std::size_t nu = 0;
-      for (std::size_t k = 0; k < nv; ++k)
-        if (t.used[k]) {
-          if (nu == 0xFFFF) throw UnsupportedMap("region-labels: a region needs more than 65,535 vias (take a smaller region)");
-          index[k] = std::uint16_t(nu++);
-          out.via.push_back(t.ids[k]);
-          out.via_bits.push_back(t.vis[k]);
-        }
-      for (const auto& e : t.raw) out.e_hub.push_back(e.hub), out.e_via.push_back(index[e.via]), out.e_dist.push_back(e.d);
-      for (std::uint64_t m = have; m; m &= m - 1) {
-        const int i = std::countr_zero(m);
-        out.recs.push_back({pid[i], PointRec{std::uint32_t(r), std::uint32_t(i), fs_.component(t.pt[i]), std::uint32_t(r / kRun)}});
-      }
-    }
-  };
-
-  // The blocks in runs of kRun consecutive ones, a run at a time per thread, each run's lists kept
-  // as it made them (no copy into one array: the build's peak is the lists once, not twice); a
-  // point's record and a region's offsets are within its run's arrays. The runs are handed out
-  // in an order spread over the map (a stride coprime with their number, near its golden
-  // section), so that the first sixteenth of them is a sample of the whole for the projection.
+// The blocks in runs of kRun consecutive ones, a run at a time per thread (one BlockLists each),
+// each run's lists kept as it made them (no copy into one array: the build's peak is the lists
+// once, not twice); a point's record and a region's offsets are within its run's arrays. The runs
+// are handed out in an order spread over the map (a stride coprime with their number, near its
+// golden section), so that the first sixteenth of them is a sample of the whole for the projection.
+std::size_t RegionLabels::make_runs(std::vector<BlockLists>& makers, std::size_t base, std::size_t limit, bool project) {
+  const std::size_t nreg = std::size_t(nbx_) * std::size_t(nby_);
   const std::size_t nruns = (nreg + kRun - 1) / kRun;
   std::size_t stride = std::max<std::size_t>(1, std::size_t(double(nruns) * 0.618));
   while (std::gcd(stride, nruns) != 1) ++stride;
   runs_.assign(nruns, Block());
-  if (!points) via_off_.assign(nreg + nruns, 0), ent_off_.assign(nreg + nruns, 0);
-  std::vector<Scratch> scratch(std::size_t(std::max(threads, 1)));
+  if (!points_) via_off_.assign(nreg + nruns, 0), ent_off_.assign(nreg + nruns, 0);
   std::atomic<std::size_t> bytes{base}, done{0}, over{0};
-  std::mutex scratch_mutex;
-  std::vector<Scratch*> free_scratch;
-  for (auto& s : scratch) free_scratch.push_back(&s);
+  std::mutex free_mutex;
+  std::vector<BlockLists*> free_makers;
+  for (auto& m : makers) free_makers.push_back(&m);
   struct Over {};
   try {
-    for_each_index(nruns, std::max(threads, 1), [&](std::size_t i) {
+    for_each_index(nruns, int(makers.size()), [&](std::size_t i) {
       const std::size_t u = i * stride % nruns;
-      Scratch* t;
+      BlockLists* t;
       {
-        std::lock_guard<std::mutex> lock(scratch_mutex);
-        t = free_scratch.back();
-        free_scratch.pop_back();
+        std::lock_guard<std::mutex> lock(free_mutex);
+        t = free_makers.back();
+        free_makers.pop_back();
       }
       Block& out = runs_[u];
       for (std::size_t r = u * kRun; r < std::min(nreg, (u + 1) * kRun); ++r) {
-        block(r, *t, out);
-        if (!points) via_off_[off(r) + 1] = std::uint32_t(out.via.size()), ent_off_[off(r) + 1] = std::uint32_t(out.e_hub.size());
+        t->make(r, out);
+        if (!points_) via_off_[off(r) + 1] = std::uint32_t(out.via.size()), ent_off_[off(r) + 1] = std::uint32_t(out.e_hub.size());
       }
       for (auto& [id, rec] : out.recs) pts_[std::size_t(id)] = rec;
       std::vector<std::pair<std::int64_t, PointRec>>().swap(out.recs);
@@ -475,8 +549,8 @@ std::size_t RegionLabels::lists(const Map& map, bool points, int B, std::size_t 
       const std::size_t b = bytes += out.bytes();
       const std::size_t d = ++done;
       {
-        std::lock_guard<std::mutex> lock(scratch_mutex);
-        free_scratch.push_back(t);
+        std::lock_guard<std::mutex> lock(free_mutex);
+        free_makers.push_back(t);
       }
       // Over the limit, or (project) a sixteenth of the runs, at least 8, project above it.
       const std::size_t projected = base + std::size_t(double(b - base) * double(nruns) / double(d));
@@ -486,22 +560,24 @@ std::size_t RegionLabels::lists(const Map& map, bool points, int B, std::size_t 
       }
     });
   } catch (const Over&) {
-    runs_.clear(), pts_.clear(), via_off_.clear(), ent_off_.clear();
-    runs_.shrink_to_fit(), pts_.shrink_to_fit(), via_off_.shrink_to_fit(), ent_off_.shrink_to_fit();
     return over;
   }
+  return 0;
+}
+
+// The lists' totals (entries(), vias()), and with NAVBENCH_REGION_LABELS_STATS set (a development
+// aid, docs/measurements.md) what the pruning left.
+void RegionLabels::count_lists() {
   std::size_t raw = 0, cut_taut = 0, cut_dom = 0, cut_value = 0, npts = 0, nvia = 0;
   for (const Block& b : runs_)
     raw += b.raw, cut_taut += b.cut_taut, cut_dom += b.cut_dom, cut_value += b.cut_value, npts += b.points, nvia += b.via.size(),
-        entries_ += points ? b.plist.size() : b.e_hub.size();
+        entries_ += points_ ? b.plist.size() : b.e_hub.size();
   vias_ = nvia;
-  // A development aid (docs/measurements.md): what the pruning left.
   if (std::getenv("NAVBENCH_REGION_LABELS_STATS"))
-    std::fprintf(stderr, "region-labels: %u corners, %zu label entries, %zu blocks of %d, %zu query points; entries %zu: taut -%zu, further -%zu, "
+    std::fprintf(stderr, "region-labels: %zu corners, %zu label entries, %zu blocks of %d, %zu query points; entries %zu: taut -%zu, further -%zu, "
                  "values -%zu, kept %zu (%.1f per point), vias %zu\n",
-                 n, labels_.entries(), nreg, B_, npts, raw, cut_taut, cut_dom, cut_value, entries_, npts ? double(entries_) / double(npts) : 0.0,
-                 vias_);
-  return 0;
+                 corners().size(), labels_.entries(), std::size_t(nbx_) * std::size_t(nby_), B_, npts, raw, cut_taut, cut_dom, cut_value,
+                 entries_, npts ? double(entries_) / double(npts) : 0.0, vias_);
 }
 
 }  // namespace navbench

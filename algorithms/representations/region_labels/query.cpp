@@ -118,136 +118,146 @@ double RegionLabels::hub_distance(std::uint32_t v, std::uint32_t hub) const {
 }
 
 // min over hubs h of F_s(h) + F_g(h) (region_labels.hpp), or the segment when clear. Two point
-// lists are merged in hub order; otherwise the start's values are folded into one array over hub
-// ranks and the goal's scanned against it, each end's values from its point list, from its
-// region's entries through the vias it sees, or (off the lattice) from the whole labels of the
-// corners it sees. Sums within kNear of the least are compared again in doubles from the labels.
+// lists are merged in hub order (merge_lists); otherwise the start's values are folded into one
+// array over hub ranks and the goal's scanned against it (fold_values). Sums within kNear of the
+// least are compared again in doubles from the labels (unpack).
 double RegionLabels::answer(const Query& q, std::vector<Vertex>* path, std::size_t* steps) const {
   if (path) path->clear();
   if (q.start == q.goal) return 0;
   if (!direct(q)) return kNone;
   if (segment_clear(q.start, q.goal)) return dist(q.start, q.goal);
-  struct Cand {
-    std::uint32_t h, a, b;
-  };
   thread_local std::vector<Cand> cand;
   cand.clear();
-  double best = kNone;
   std::size_t n = 0;
-  if (points_ && q.s.cell >= 0 && q.g.cell >= 0) {
-    // Merged without branches on the data (a common hub's turn is hard to predict), keeping the
-    // least and the second least sum: a second pass only when they are near.
-    const PointRec& rs = pts_[std::size_t(q.s.cell)];
-    const PointRec& rg = pts_[std::size_t(q.g.cell)];
-    // Each list from its own run's array: ps[i] for i in [0, ns), pg[j] for j in [0, ng).
-    const PEntry* ps = runs_[rs.run].plist.data() + rs.first;
-    const PEntry* pg = runs_[rg.run].plist.data() + rg.first;
-    const std::uint32_t ns = rs.last - rs.first, ng = rg.last - rg.first;
-    n = ns + ng;
-    float b1 = kNoneF, b2 = kNoneF;
-    std::uint32_t bi = 0, bj = 0;
+  const double best = points_ && q.s.cell >= 0 && q.g.cell >= 0 ? merge_lists(q, cand, n) : fold_values(q, cand, n);
+  if (steps) *steps += n;
+  if (!(best < kNone) || cand.empty()) return kNone;
+  return unpack(q, cand, path);
+}
+
+// Two point lists merged without branches on the data (a common hub's turn is hard to predict),
+// keeping the least and the second least sum: a second pass, for every candidate within kNear of
+// the least, only when they are near. Returns the least sum (+inf: no common hub); n: the entries.
+double RegionLabels::merge_lists(const Query& q, std::vector<Cand>& cand, std::size_t& n) const {
+  const PointRec& rs = pts_[std::size_t(q.s.cell)];
+  const PointRec& rg = pts_[std::size_t(q.g.cell)];
+  // Each list from its own run's array: ps[i] for i in [0, ns), pg[j] for j in [0, ng).
+  const PEntry* ps = runs_[rs.run].plist.data() + rs.first;
+  const PEntry* pg = runs_[rg.run].plist.data() + rg.first;
+  const std::uint32_t ns = rs.last - rs.first, ng = rg.last - rg.first;
+  n = ns + ng;
+  float b1 = kNoneF, b2 = kNoneF;
+  std::uint32_t bi = 0, bj = 0;
+  for (std::uint32_t i = 0, j = 0; i < ns && j < ng;) {
+    const std::uint32_t hi = ps[i].hub, hj = pg[j].hub;
+    const float v = hi == hj ? ps[i].d + pg[j].d : kNoneF;
+    const bool better = v < b1;
+    b2 = better ? b1 : std::min(b2, v);
+    b1 = better ? v : b1;
+    bi = better ? i : bi;
+    bj = better ? j : bj;
+    i += hi <= hj;
+    j += hj <= hi;
+  }
+  if (!(b1 < kNoneF)) return kNone;
+  if (!(b2 <= b1 * (1 + kNear))) {
+    cand.push_back({ps[bi].hub, ps[bi].via, pg[bj].via});
+  } else {
     for (std::uint32_t i = 0, j = 0; i < ns && j < ng;) {
       const std::uint32_t hi = ps[i].hub, hj = pg[j].hub;
-      const float v = hi == hj ? ps[i].d + pg[j].d : kNoneF;
-      const bool better = v < b1;
-      b2 = better ? b1 : std::min(b2, v);
-      b1 = better ? v : b1;
-      bi = better ? i : bi;
-      bj = better ? j : bj;
+      if (hi == hj && ps[i].d + pg[j].d <= b1 * (1 + kNear)) cand.push_back({hi, ps[i].via, pg[j].via});
       i += hi <= hj;
       j += hj <= hi;
     }
-    if (b1 < kNoneF) {
-      best = b1;
-      if (!(b2 <= b1 * (1 + kNear))) {
-        cand.push_back({ps[bi].hub, ps[bi].via, pg[bj].via});
-      } else {
-        for (std::uint32_t i = 0, j = 0; i < ns && j < ng;) {
-          const std::uint32_t hi = ps[i].hub, hj = pg[j].hub;
-          if (hi == hj && ps[i].d + pg[j].d <= b1 * (1 + kNear)) cand.push_back({hi, ps[i].via, pg[j].via});
-          i += hi <= hj;
-          j += hj <= hi;
-        }
-      }
-    }
-  } else {
-    thread_local std::vector<double> fold, cost[2];
-    if (fold.size() < labels_.vertices()) fold.assign(labels_.vertices(), kNone);
-    const std::uint32_t* hub = labels_.hub_ranks();
-    const double* ld = labels_.distances();
-    const Attachment* end[2] = {&q.s, &q.g};
-    const Point at[2] = {q.start, q.goal};
-    // A region end's distance to each of its region's vias (+inf where it does not see one).
-    for (int t = 0; t < 2; ++t) {
-      if (end[t]->cell < 0 || points_) continue;
-      const PointRec& rec = pts_[std::size_t(end[t]->cell)];
-      const Block& run = runs_[rec.run];
-      const std::uint32_t v0 = via_off_[off(rec.first)], v1 = via_off_[off(rec.first) + 1];
-      cost[t].resize(v1 - v0);
-      for (std::uint32_t v = v0; v < v1; ++v) cost[t][v - v0] = (run.via_bits[v] >> rec.last & 1) ? dist(at[t], pos_[run.via[v]]) : kNone;
-    }
-    // body(hub, value, via corner) for each value an end offers.
-    auto for_values = [&](int t, auto&& body) {
-      const Attachment& e = *end[t];
-      if (e.cell < 0) {
-        for (const Link& l : e.links)
-          for (std::uint32_t k = labels_.label_begin(l.vertex), kend = labels_.label_end(l.vertex); k < kend; ++k) body(hub[k], l.cost + ld[k], l.vertex);
-        return;
-      }
-      const PointRec& rec = pts_[std::size_t(e.cell)];
-      const Block& run = runs_[rec.run];
-      if (points_) {
-        for (std::uint32_t k = rec.first; k < rec.last; ++k) {
-          const PEntry& x = run.plist[k];
-          body(std::uint32_t(x.hub), double(x.d), std::uint32_t(x.via));
-        }
-        return;
-      }
-      const std::uint32_t v0 = via_off_[off(rec.first)];
-      const double* cv = cost[t].data();
-      for (std::uint32_t k = ent_off_[off(rec.first)], kend = ent_off_[off(rec.first) + 1]; k < kend; ++k)
-        body(run.e_hub[k], cv[run.e_via[k]] + run.e_dist[k], run.via[v0 + run.e_via[k]]);
-    };
-    double* f = fold.data();
-    for_values(0, [&](std::uint32_t h, double v, std::uint32_t) { f[h] = std::min(f[h], v), ++n; });
-    // The goal's scan keeps the least sum (its hub and goal via) and the second least: the other
-    // candidates are looked for only when that one is near.
-    double second = kNone;
-    std::uint32_t h1 = 0, b1 = 0;
-    for_values(1, [&](std::uint32_t h, double v, std::uint32_t via) {
-      v += f[h];
-      if (v < best) second = best, best = v, h1 = h, b1 = via;
-      else second = std::min(second, v);
-      ++n;
-    });
-    thread_local std::vector<double> want;  // per candidate: its hub's least start value
-    want.clear();
-    if (best < kNone) {
-      if (second > best * (1 + kNear)) {
-        cand.push_back({h1, ~0u, b1});
-      } else {
-        const double limit = best * (1 + kNear);
-        for_values(1, [&](std::uint32_t h, double v, std::uint32_t via) {
-          if (v + f[h] <= limit) cand.push_back({h, ~0u, via});
-        });
-      }
-      for (const Cand& x : cand) want.push_back(f[x.h]);
-    }
-    // The start's vias for each candidate hub (those within kNear of its least value), and the
-    // array back to +inf.
-    const std::size_t nc = cand.size();
-    for_values(0, [&](std::uint32_t h, double v, std::uint32_t via) {
-      for (std::size_t k = 0; k < nc; ++k)
-        if (cand[k].h == h && v <= want[k] * (1 + kNear)) {
-          if (cand[k].a == ~0u) cand[k].a = via;
-          else if (cand[k].a != via) cand.push_back({h, via, cand[k].b});
-        }
-      f[h] = kNone;
-    });
   }
-  if (steps) *steps += n;
-  if (!(best < kNone) || cand.empty()) return kNone;
-  // The candidate of least exact value, |s - a| + d(a, h) + d(h, b) + |b - g| in doubles.
+  return b1;
+}
+
+// Either end not a point list: each end's values from its point list, from its region's entries
+// through the vias it sees, or (off the lattice) from the whole labels of the corners it sees. The
+// start's are folded into one array over hub ranks (least per hub), the goal's scanned against it;
+// then the start's vias of each candidate hub found, and the array set back to +inf. Returns the
+// least sum; n: the values read.
+double RegionLabels::fold_values(const Query& q, std::vector<Cand>& cand, std::size_t& n) const {
+  thread_local std::vector<double> fold, cost[2];
+  if (fold.size() < labels_.vertices()) fold.assign(labels_.vertices(), kNone);
+  const std::uint32_t* hub = labels_.hub_ranks();
+  const double* ld = labels_.distances();
+  const Attachment* end[2] = {&q.s, &q.g};
+  const Point at[2] = {q.start, q.goal};
+  // A region end's distance to each of its region's vias (+inf where it does not see one).
+  for (int t = 0; t < 2; ++t) {
+    if (end[t]->cell < 0 || points_) continue;
+    const PointRec& rec = pts_[std::size_t(end[t]->cell)];
+    const Block& run = runs_[rec.run];
+    const std::uint32_t v0 = via_off_[off(rec.first)], v1 = via_off_[off(rec.first) + 1];
+    cost[t].resize(v1 - v0);
+    for (std::uint32_t v = v0; v < v1; ++v) cost[t][v - v0] = (run.via_bits[v] >> rec.last & 1) ? dist(at[t], pos_[run.via[v]]) : kNone;
+  }
+  // body(hub, value, via corner) for each value an end offers.
+  auto for_values = [&](int t, auto&& body) {
+    const Attachment& e = *end[t];
+    if (e.cell < 0) {
+      for (const Link& l : e.links)
+        for (std::uint32_t k = labels_.label_begin(l.vertex), kend = labels_.label_end(l.vertex); k < kend; ++k) body(hub[k], l.cost + ld[k], l.vertex);
+      return;
+    }
+    const PointRec& rec = pts_[std::size_t(e.cell)];
+    const Block& run = runs_[rec.run];
+    if (points_) {
+      for (std::uint32_t k = rec.first; k < rec.last; ++k) {
+        const PEntry& x = run.plist[k];
+        body(std::uint32_t(x.hub), double(x.d), std::uint32_t(x.via));
+      }
+      return;
+    }
+    const std::uint32_t v0 = via_off_[off(rec.first)];
+    const double* cv = cost[t].data();
+    for (std::uint32_t k = ent_off_[off(rec.first)], kend = ent_off_[off(rec.first) + 1]; k < kend; ++k)
+      body(run.e_hub[k], cv[run.e_via[k]] + run.e_dist[k], run.via[v0 + run.e_via[k]]);
+  };
+  double* f = fold.data();
+  for_values(0, [&](std::uint32_t h, double v, std::uint32_t) { f[h] = std::min(f[h], v), ++n; });
+  // The goal's scan keeps the least sum (its hub and goal via) and the second least: the other
+  // candidates are looked for only when that one is near.
+  double best = kNone, second = kNone;
+  std::uint32_t h1 = 0, b1 = 0;
+  for_values(1, [&](std::uint32_t h, double v, std::uint32_t via) {
+    v += f[h];
+    if (v < best) second = best, best = v, h1 = h, b1 = via;
+    else second = std::min(second, v);
+    ++n;
+  });
+  thread_local std::vector<double> want;  // per candidate: its hub's least start value
+  want.clear();
+  if (best < kNone) {
+    if (second > best * (1 + kNear)) {
+      cand.push_back({h1, ~0u, b1});
+    } else {
+      const double limit = best * (1 + kNear);
+      for_values(1, [&](std::uint32_t h, double v, std::uint32_t via) {
+        if (v + f[h] <= limit) cand.push_back({h, ~0u, via});
+      });
+    }
+    for (const Cand& x : cand) want.push_back(f[x.h]);
+  }
+  // The start's vias for each candidate hub (those within kNear of its least value), and the
+  // array back to +inf.
+  const std::size_t nc = cand.size();
+  for_values(0, [&](std::uint32_t h, double v, std::uint32_t via) {
+    for (std::size_t k = 0; k < nc; ++k)
+      if (cand[k].h == h && v <= want[k] * (1 + kNear)) {
+        if (cand[k].a == ~0u) cand[k].a = via;
+        else if (cand[k].a != via) cand.push_back({h, via, cand[k].b});
+      }
+    f[h] = kNone;
+  });
+  return best;
+}
+
+// The candidate of least exact value, |s - a| + d(a, h) + d(h, b) + |b - g| in doubles; its
+// corners (the labels' path from a through h to b) into path, and its length summed along them.
+double RegionLabels::unpack(const Query& q, const std::vector<Cand>& cand, std::vector<Vertex>* path) const {
   std::size_t pick = 0;
   if (cand.size() > 1) {
     double least = kNone;

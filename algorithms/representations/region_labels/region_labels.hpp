@@ -136,6 +136,10 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
   // else the bytes they take or (project: after a sixteenth of the blocks, spread over the map)
   // would take, and nothing is kept.
   std::size_t lists(const Map& map, bool points, int B, std::size_t limit, bool project, int threads);
+  struct BlockLists;  // one block's lists at a time, a thread's scratch (build.cpp)
+  // The blocks' lists, by runs, on one thread per BlockLists; as lists() returns.
+  std::size_t make_runs(std::vector<BlockLists>& makers, std::size_t base, std::size_t limit, bool project);
+  void count_lists();  // entries_, vias_ (and the pruning's figures, with NAVBENCH_REGION_LABELS_STATS)
   // The memory stats() counts, without the points' lists.
   std::size_t fixed_bytes() const;
   // The most lattice points and cell centres with records (16 bytes each); above, every query
@@ -160,6 +164,15 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
   bool sees(Point p, std::uint32_t corner) const;
   // The labels' answer for q (the segment when clear): its cost, and with path the corners between.
   double answer(const Query& q, std::vector<Vertex>* path, std::size_t* steps) const;
+  struct Cand {  // an answer's candidate: its hub, the start's via and the goal's (corner ids)
+    std::uint32_t h, a, b;
+  };
+  // The least sum and its candidates (those within a float's error of it), from two point lists,
+  // or from any two ends (query.cpp); n: the entries read.
+  double merge_lists(const Query& q, std::vector<Cand>& cand, std::size_t& n) const;
+  double fold_values(const Query& q, std::vector<Cand>& cand, std::size_t& n) const;
+  // The candidate of least exact value: its corners into path, its length.
+  double unpack(const Query& q, const std::vector<Cand>& cand, std::vector<Vertex>* path) const;
   // d(v, hub) from v's label, which must hold the hub.
   double hub_distance(std::uint32_t v, std::uint32_t hub) const;
 
