@@ -463,7 +463,7 @@ void RegionLabels::BlockLists::write_region(std::size_t r, Block& out) {
       out.via.push_back(ids[k]);
       out.via_bits.push_back(vis[k]);
     }
-  for (const auto& e : raw) out.e_hub.push_back(e.hub), out.e_via.push_back(index[e.via]), out.e_dist.push_back(e.d);
+  for (const auto& e : raw) out.e_hub.push_back(e.hub), out.e_via.push_back(index[e.via]), out.e_dist.push_back(float(e.d));
   for (std::uint64_t m = have; m; m &= m - 1) {
     const int i = std::countr_zero(m);
     out.recs.push_back({pid[i], PointRec{std::uint32_t(r), std::uint32_t(i), rl_->fs_.component(pt[i]), std::uint32_t(r / kRun)}});

@@ -179,8 +179,11 @@ double RegionLabels::merge_lists(const Query& q, std::vector<Cand>& cand, std::s
 // then the start's vias of each candidate hub found, and the array set back to +inf. Returns the
 // least sum; n: the values read.
 double RegionLabels::fold_values(const Query& q, std::vector<Cand>& cand, std::size_t& n) const {
-  thread_local std::vector<double> fold, cost[2];
-  if (fold.size() < labels_.vertices()) fold.assign(labels_.vertices(), kNone);
+  // The fold in floats: half the cache lines of doubles, which its scattered hubs miss (a sum is
+  // then within about 2^-23 of its exact value, well inside kNear: unpack checks again in doubles).
+  thread_local std::vector<float> fold;
+  thread_local std::vector<double> cost[2];
+  if (fold.size() < labels_.vertices()) fold.assign(labels_.vertices(), kNoneF);
   const std::uint32_t* hub = labels_.hub_ranks();
   const double* ld = labels_.distances();
   const Attachment* end[2] = {&q.s, &q.g};
@@ -216,8 +219,8 @@ double RegionLabels::fold_values(const Query& q, std::vector<Cand>& cand, std::s
     for (std::uint32_t k = ent_off_[off(rec.first)], kend = ent_off_[off(rec.first) + 1]; k < kend; ++k)
       body(run.e_hub[k], cv[run.e_via[k]] + run.e_dist[k], run.via[v0 + run.e_via[k]]);
   };
-  double* f = fold.data();
-  for_values(0, [&](std::uint32_t h, double v, std::uint32_t) { f[h] = std::min(f[h], v), ++n; });
+  float* f = fold.data();
+  for_values(0, [&](std::uint32_t h, double v, std::uint32_t) { f[h] = std::min(f[h], float(v)), ++n; });
   // The goal's scan keeps the least sum (its hub and goal via) and the second least: the other
   // candidates are looked for only when that one is near.
   double best = kNone, second = kNone;
@@ -242,16 +245,33 @@ double RegionLabels::fold_values(const Query& q, std::vector<Cand>& cand, std::s
     for (const Cand& x : cand) want.push_back(f[x.h]);
   }
   // The start's vias for each candidate hub (those within kNear of its least value), and the
-  // array back to +inf.
+  // array back to +inf. A region's entries are in hub order: there each candidate's are found by
+  // a binary search, not by a pass over all.
   const std::size_t nc = cand.size();
-  for_values(0, [&](std::uint32_t h, double v, std::uint32_t via) {
+  auto start_via = [&](std::size_t k, double v, std::uint32_t via) {
+    if (v > want[k] * (1 + kNear)) return;
+    if (cand[k].a == ~0u) cand[k].a = via;
+    else if (cand[k].a != via) cand.push_back({cand[k].h, via, cand[k].b});
+  };
+  if (q.s.cell >= 0 && !points_) {
+    const PointRec& rec = pts_[std::size_t(q.s.cell)];
+    const Block& run = runs_[rec.run];
+    const std::uint32_t v0 = via_off_[off(rec.first)];
+    const std::uint32_t* hubs = run.e_hub.data();
+    const std::uint32_t* last = hubs + ent_off_[off(rec.first) + 1];
     for (std::size_t k = 0; k < nc; ++k)
-      if (cand[k].h == h && v <= want[k] * (1 + kNear)) {
-        if (cand[k].a == ~0u) cand[k].a = via;
-        else if (cand[k].a != via) cand.push_back({h, via, cand[k].b});
+      for (const std::uint32_t* e = std::lower_bound(hubs + ent_off_[off(rec.first)], last, cand[k].h); e < last && *e == cand[k].h; ++e) {
+        const std::size_t i = std::size_t(e - hubs);
+        start_via(k, cost[0][run.e_via[i]] + run.e_dist[i], run.via[v0 + run.e_via[i]]);
       }
-    f[h] = kNone;
-  });
+    for_values(0, [&](std::uint32_t h, double, std::uint32_t) { f[h] = kNoneF; });
+  } else {
+    for_values(0, [&](std::uint32_t h, double v, std::uint32_t via) {
+      for (std::size_t k = 0; k < nc; ++k)
+        if (cand[k].h == h) start_via(k, v, via);
+      f[h] = kNoneF;
+    });
+  }
   return best;
 }
 

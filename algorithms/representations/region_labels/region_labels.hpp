@@ -209,11 +209,11 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
     std::vector<std::uint64_t> via_bits;
     std::vector<std::uint32_t> e_hub;
     std::vector<std::uint16_t> e_via;
-    std::vector<double> e_dist;
+    std::vector<float> e_dist;  // d(via, hub) as a float: a sum within kNear of the least is checked again in doubles (query.cpp)
     std::size_t raw = 0, cut_taut = 0, cut_dom = 0, cut_value = 0, points = 0;
     std::size_t bytes() const {
       return plist.capacity() * sizeof(PEntry) + via.capacity() * 4 + via_bits.capacity() * 8 + e_hub.capacity() * 4 +
-             e_via.capacity() * 2 + e_dist.capacity() * sizeof(double);
+             e_via.capacity() * 2 + e_dist.capacity() * sizeof(float);
     }
   };
   std::vector<Block> runs_;
