@@ -165,7 +165,8 @@ void RegionLabels::prepare(const Map& map, std::size_t max_bytes) {
     }
   }
   pos_.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) pos_[i] = c[i].at;
+  fpos_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) pos_[i] = c[i].at, fpos_[i] = {float(c[i].at.x), float(c[i].at.y)};
   // The tangent graph. Grid maps: from each corner the sweep of the directions tangent there
   // (visgraph's scan_node), whose regions also make the per-block candidate lists; polygon maps:
   // the corners each corner sees (triangular expansion, visgraph's polygon build). Pairs kept where
@@ -210,7 +211,7 @@ void RegionLabels::prepare(const Map& map, std::size_t max_bytes) {
 }
 
 std::size_t RegionLabels::fixed_bytes() const {
-  return graph_.memory_bytes() + labels_.memory_bytes() + los_.memory_bytes() + fov_.memory_bytes() + pos_.capacity() * sizeof(Point) +
+  return graph_.memory_bytes() + labels_.memory_bytes() + los_.memory_bytes() + fov_.memory_bytes() + pos_.capacity() * sizeof(Point) + fpos_.capacity() * sizeof(fpos_[0]) +
          corners().size() * sizeof(ConvexCorner);
 }
 

@@ -195,7 +195,10 @@ double RegionLabels::fold_values(const Query& q, std::vector<Cand>& cand, std::s
     const Block& run = runs_[rec.run];
     const std::uint32_t v0 = via_off_[off(rec.first)], v1 = via_off_[off(rec.first) + 1];
     cost[t].resize(v1 - v0);
-    for (std::uint32_t v = v0; v < v1; ++v) cost[t][v - v0] = (run.via_bits[v] >> rec.last & 1) ? dist(at[t], pos_[run.via[v]]) : kNone;
+    for (std::uint32_t v = v0; v < v1; ++v) {
+      const std::array<float, 2>& a = fpos_[run.via[v]];
+      cost[t][v - v0] = (run.via_bits[v] >> rec.last & 1) ? dist(at[t], {double(a[0]), double(a[1])}) : kNone;
+    }
   }
   // body(hub, value, via corner) for each value an end offers.
   auto for_values = [&](int t, auto&& body) {

@@ -186,6 +186,10 @@ class RegionLabels : public BuiltGraph<CsrGraph>, public StoredPositions {
   GridFov fov_;       // grid maps: the angular sweep, the corners a point off the query lattice sees
   std::vector<std::vector<GridFov::Span>> spans_;  // during the build (grid maps): each corner's sweep, for the block candidates
   HubLabels labels_;  // over the corners' tangent graph (graph_)
+  // The corners' positions as floats, for a region's distances to its vias: half pos_'s cache
+  // lines, read scattered (exact on grids, whose corners are integer points; elsewhere within
+  // kNear of the doubles, and unpack measures again in doubles).
+  std::vector<std::array<float, 2>> fpos_;
   double ox_ = 0, oy_ = 0;  // the lattice's origin: the map box's low corner, floored (0, 0 on grids)
   int W_ = 0, H_ = 0, B_ = 1, nbx_ = 0, nby_ = 0;  // the lattice's cells, the blocks
   bool points_ = false;
