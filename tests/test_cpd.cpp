@@ -16,7 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "geometry/free_space.hpp"
 #include "harness/registry/registry.hpp"
+#include "harness/run/pipeline.hpp"
 #include "representations/cpd/cache.hpp"
 #include "representations/cpd/cpd.hpp"
 #include "search/heuristic.hpp"
@@ -361,6 +363,103 @@ TEST(Cpd, AnswersEqualGrid8sOptimum) {
   }
   EXPECT_GT(found, 100u);
   EXPECT_GT(compared, found);  // some queries across walls (no path)
+}
+
+// SPEC §15: cpd hands its path out `piece` first moves a call; joined, the pieces are the path
+// table_search() gives whole (piece=0), at every kind of point (a point on a cell's side or corner
+// is answered whole), with the same cost and cells walked.
+TEST(Cpd, PiecesJoinedAreTheWholePath) {
+  const RepresentationEntry* c = find_representation("cpd");
+  ASSERT_TRUE(c);
+  const Heuristic h = parse_heuristic("octile");
+  std::size_t in_pieces = 0;
+  for (const Map& m : random_maps()) {
+    Params p0 = Params::parse("piece=0"), p1, p7 = Params::parse("piece=7");
+    const auto whole = c->build(m, p0), one = c->build(m, p1), seven = c->build(m, p7);
+    const FreeSpace fs(m);
+    std::mt19937_64 rng(81);
+    std::uniform_real_distribution<double> ux(0, m.grid.width), uy(0, m.grid.height);
+    for (int i = 0; i < 200; ++i) {
+      Point s{ux(rng), uy(rng)}, g{ux(rng), uy(rng)};
+      if (i % 2) s = {std::floor(s.x) + 0.5, std::floor(s.y) + 0.5}, g = {std::floor(g.x) + 0.5, std::floor(g.y) + 0.5};
+      if (!fs.point_free(s) || !fs.point_free(g)) continue;
+      const Request r{.heuristic = &h};
+      Query qw;
+      qw.start = s, qw.goal = g;
+      const Outcome ow = testplan::plan(*whole, qw, h);
+      EXPECT_FALSE(ow.more);
+      for (const Planner* rep : {one.get(), seven.get()}) {
+        Query q;
+        q.start = s, q.goal = g;
+        if (rep->locate(q, r)) continue;
+        Outcome o = rep->plan(q, r);
+        ASSERT_EQ(o.status, ow.status) << "query " << i;
+        if (o.status != PlanStatus::found) continue;
+        std::size_t calls = 1;
+        for (; o.more; ++calls) rep->next_piece(q, r, o);
+        EXPECT_EQ(o.path, ow.path) << "query " << i;
+        EXPECT_DOUBLE_EQ(o.cost, ow.cost) << "query " << i;
+        EXPECT_EQ(o.stats.expansions, ow.stats.expansions) << "query " << i;
+        if (calls > 1) ++in_pieces;
+        // At cell centres (the start and goal are their cells' centres: one point a cell) one move a
+        // call, the goal with the last; elsewhere the octile heuristic sends the query to the A*.
+        if (rep == one.get() && i % 2 && !q.direct) EXPECT_EQ(calls, ow.path.size() - 1) << "query " << i;
+      }
+    }
+  }
+  EXPECT_GT(in_pieces, 100u);
+}
+
+// The real-time columns through the pipeline (SPEC §15, docs/results.md#real-time-columns): cpd
+// answers in pieces, its first move known before its whole path; grid8 answers in one call, its
+// three columns the whole query.
+TEST(Cpd, FirstMoveBeforeTheWholePathGrid8sAllAtOnce) {
+  std::mt19937_64 seed(81);
+  const Map m = testmaps::random_grid(60, 40, 0.2, seed);
+  const AgentSpace space{m, Agent{}};
+  const CostModel cost{m};
+  const MapContext mc{m.name, m.collection, "center"};
+  const Heuristic h = parse_heuristic("octile");
+  const std::vector<std::string> modes = {"none"};
+  const FreeSpace fs(m);
+  std::size_t long_ones = 0;
+  for (const std::string text : {"cpd", "grid8"}) {
+    const RepresentationEntry* e = find_representation(text);
+    ASSERT_TRUE(e);
+    Params p;
+    const auto rep = e->build(m, p);
+    rep->prepare();
+    const QueryContext ctx{.map = mc, .space = space, .cost = cost, .rep_text = text, .heuristic = h, .smoothings = modes,
+                           .rep = rep.get(), .caps = e->caps};
+    std::mt19937_64 rng(7);
+    std::uniform_int_distribution<int> ux(0, m.grid.width - 1), uy(0, m.grid.height - 1);
+    for (int i = 0; i < 300; ++i) {
+      QueryInput in;
+      in.start = {ux(rng) + 0.5, uy(rng) + 0.5};
+      in.goal = {ux(rng) + 0.5, uy(rng) + 0.5};
+      if (!fs.point_free(in.start) || !fs.point_free(in.goal)) continue;
+      const PendingQuery pq = start_query(ctx, in);
+      if (pq.done || pq.outcome.status != PlanStatus::found) continue;
+      const ResultRow& row = pq.row;
+      ASSERT_TRUE(row.first_move_us && row.first20_us && row.max_step_us);
+      const double query = row.locate_us + row.search_us;
+      if (text == "grid8") {
+        EXPECT_TRUE(pq.outcome.pieces.empty()) << "one call";
+        EXPECT_DOUBLE_EQ(*row.first_move_us, query);
+        EXPECT_DOUBLE_EQ(*row.first20_us, query);
+        EXPECT_DOUBLE_EQ(*row.max_step_us, query);
+        continue;
+      }
+      if (polyline_length(pq.outcome.path) < 30) continue;
+      ++long_ones;
+      ASSERT_GT(pq.outcome.pieces.size(), 20u) << "one move a call";
+      EXPECT_DOUBLE_EQ(*row.first_move_us, row.locate_us + pq.outcome.pieces[0].us) << "the first call gives the first move";
+      EXPECT_LT(*row.first_move_us, *row.first20_us);
+      EXPECT_LT(*row.first20_us, query) << "moves after the 20th come later";
+      EXPECT_LT(*row.max_step_us, query);
+    }
+  }
+  EXPECT_GT(long_ones, 20u);
 }
 
 }  // namespace test_cpd

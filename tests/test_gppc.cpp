@@ -331,6 +331,78 @@ TEST(Gppc, RegistryRowsThroughThePipeline) {
   EXPECT_THROW(parse_rep_option("gppc"), std::invalid_argument);
 }
 
+// SPEC §15: an entry's GetPath calls are each timed on its own in its process and become the
+// pieces of its path, its real-time columns made from them by the pipeline's one rule: the example
+// entry answers in one call (all three columns its query), the misbehaving entry's behaviour 12 a
+// point a call (2 ms in the call of the first move, 20 ms in the last).
+TEST(Gppc, EachGetPathCallIsTimedOnItsOwn) {
+  TempDir t;
+  const Map m = testmaps::grid_from(std::vector<std::string>(32, std::string(32, '.')));
+  const Heuristic h = parse_heuristic("euclidean");
+  const MapContext ctx{m.name, m.collection, "corner"};
+  const AgentSpace space(m, Agent{});
+  const CostModel cost(m);
+  const std::vector<std::string> modes = {"none"};
+  const auto specs = parse_rep_option("gppc:path=" + entry("misbehaving") + ",track=anyangle,log=" + (t.dir / "entry.log").string());
+  Params p = Params::parse(specs[0].params);
+  auto rep = specs[0].entry->build(m, p);
+  const QueryContext c{.map = ctx, .space = space, .cost = cost, .rep_text = specs[0].text, .heuristic = h,
+                       .smoothings = modes, .rep = rep.get(), .caps = specs[0].caps()};
+  QueryInput in;
+  in.start = {12, 2};
+  in.goal = {12, 28};  // 26 long: the start, 25 points a unit apart, the goal
+  const PendingQuery pq = start_query(c, in);
+  ASSERT_EQ(pq.outcome.status, PlanStatus::found) << pq.outcome.message;
+  const auto& pieces = pq.outcome.pieces;
+  ASSERT_EQ(pieces.size(), 27u) << "one piece a GetPath call";
+  EXPECT_EQ(pieces[0].points, 1u);
+  EXPECT_EQ(pieces[1].points, 2u);
+  EXPECT_EQ(pieces[26].points, 27u);
+  const ResultRow& r = pq.row;
+  ASSERT_TRUE(r.first_move_us && r.first20_us && r.max_step_us);
+  EXPECT_EQ(r.locate_us, 0.0);
+  double sum = 0, first20 = 0, longest = 0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    sum += pieces[i].us;
+    longest = std::max(longest, pieces[i].us);
+    if (i == 20) first20 = sum;  // 21 points: 20 long
+  }
+  EXPECT_DOUBLE_EQ(r.search_us, sum) << "the calls summed, as before";
+  EXPECT_DOUBLE_EQ(*r.first_move_us, pieces[0].us + pieces[1].us) << "the second call gives the first move";
+  EXPECT_DOUBLE_EQ(*r.first20_us, first20);
+  EXPECT_DOUBLE_EQ(*r.max_step_us, longest);
+  EXPECT_GE(*r.first_move_us, 2000.0) << "the 2 ms of the first move's call";
+  EXPECT_GE(*r.max_step_us, 20000.0) << "the 20 ms call, on its own";
+  EXPECT_LE(*r.first20_us, r.search_us - 20000.0) << "the last call comes after the first 20 moves";
+
+  // The example entry answers each query in one call: its columns are its query time.
+  const GridMap g = rooms();
+  const Map rm = make_grid_map(g, "rooms");
+  const AgentSpace rspace(rm, Agent{});
+  const CostModel rcost(rm);
+  const MapContext rctx{rm.name, rm.collection, "center"};
+  const auto example = parse_rep_option("gppc:path=" + entry("classic-astar") + ",track=classic,log=" + (t.dir / "astar.log").string());
+  Params pe = Params::parse(example[0].params);
+  auto erep = example[0].entry->build(rm, pe);
+  const QueryContext ec{.map = rctx, .space = rspace, .cost = rcost, .rep_text = example[0].text, .heuristic = h,
+                        .smoothings = modes, .rep = erep.get(), .caps = example[0].caps()};
+  std::size_t answered = 0;
+  for (const auto& l : make_scenario(g, "rooms.map", 20, 5).lines) {
+    QueryInput q;
+    q.start = {l.sx + 0.5, l.sy + 0.5};
+    q.goal = {l.gx + 0.5, l.gy + 0.5};
+    for (const ResultRow& row : run_query(ec, q)) {
+      if (row.status != Status::ok) continue;
+      ++answered;
+      ASSERT_TRUE(row.first_move_us && row.first20_us && row.max_step_us);
+      EXPECT_DOUBLE_EQ(*row.first_move_us, row.search_us);
+      EXPECT_DOUBLE_EQ(*row.first20_us, row.search_us);
+      EXPECT_DOUBLE_EQ(*row.max_step_us, row.search_us);
+    }
+  }
+  EXPECT_GT(answered, 10u);
+}
+
 // Where the entry's preprocessing dies the build is a BuildFailed (not a map it does not support):
 // the run then gives every query of the map an error row with the reason (tests/cli/gppc_runs.sh).
 TEST(Gppc, PreprocessingThatDiesIsABuildFailure) {

@@ -95,7 +95,7 @@ struct Fixture {
   Heuristic h = parse_heuristic("euclidean");
   std::vector<std::string> modes = {"none", "los", "funnel"};
   LinePlanner planner;
-  Capabilities caps = {.point_only = true};
+  Capabilities caps = {.point_only = true, .pieces = true};
   std::string name = "line";  // the rows' representation (the context holds a reference)
   QueryContext context() const {
     return {.map = ctx, .space = space, .cost = cost, .rep_text = name, .heuristic = h, .smoothings = modes,
@@ -165,11 +165,115 @@ TEST(Planner, APathInPiecesIsAssembledEachPieceTimed) {
     EXPECT_GE(piece.us, 0.0);
     sum += piece.us;
   }
-  EXPECT_LE(sum, p.row.search_us + 1e-9) << "the pieces' calls lie inside the query's search time";
+  EXPECT_DOUBLE_EQ(sum, p.row.search_us) << "a path in pieces: search_us is the sum of its calls";
   const auto rows = finish_query(f.context(), std::move(p));
   EXPECT_EQ(rows[0].status, Status::ok);
   EXPECT_NEAR(*rows[0].length, std::hypot(1.0, 6.0), 1e-12);
   EXPECT_EQ(rows[0].path_points, 3u);
+}
+
+namespace {
+
+// A path east in unit moves, handed out one point a call (plan(): the start; each next_piece(): one
+// more move), to the goal's x.
+class StepPlanner final : public Planner {
+ public:
+  void prepare() override {}
+  BuildFigures figures() const override { return {}; }
+  std::unique_ptr<Workspace> workspace() const override { return std::make_unique<Workspace>(); }
+  std::optional<Outcome> locate(Query&, const Request&) const override { return std::nullopt; }
+  Outcome plan(Query& q, const Request&) const override {
+    Outcome o;
+    o.status = PlanStatus::found;
+    o.path = {q.start};
+    o.more = true;
+    return o;
+  }
+  void next_piece(Query& q, const Request&, Outcome& o) const override {
+    o.path.push_back({o.path.back().x + 1, q.start.y});
+    o.more = o.path.back().x < q.goal.x;
+  }
+};
+
+// The rows' real-time columns against the pieces' times, as SPEC §15 defines them: the first call
+// is locate and plan(), each next_piece() one more.
+struct Expected {
+  double first_move, first20, max_step;
+};
+Expected expected(const PendingQuery& p, std::size_t first20_piece) {
+  double elapsed = p.row.locate_us, max_step = 0;
+  Expected e{};
+  const auto& pieces = p.outcome.pieces;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    elapsed += pieces[i].us;
+    max_step = std::max(max_step, pieces[i].us + (i == 0 ? p.row.locate_us : 0.0));
+    if (i == 1) e.first_move = elapsed;  // the piece that gave the path its second point
+    if (i == first20_piece) e.first20 = elapsed;
+  }
+  e.max_step = max_step;
+  return e;
+}
+
+}  // namespace
+
+TEST(Planner, RealTimeColumnsFollowThePiecesOfAPath) {
+  const Map m = testmaps::grid_from({std::string(32, '.'), std::string(32, '.')});
+  const AgentSpace space{m, Agent{}};
+  const CostModel cost{m};
+  const MapContext mc{m.name, m.collection, "center"};
+  const Heuristic h = parse_heuristic("euclidean");
+  const std::vector<std::string> modes = {"none"};
+  const StepPlanner planner;
+  const std::string name = "steps";
+  const QueryContext c{.map = mc, .space = space, .cost = cost, .rep_text = name, .heuristic = h, .smoothings = modes,
+                       .rep = &planner, .caps = {.pieces = true}};
+  QueryInput in;
+  in.start = {0.5, 0.5};
+  in.goal = {25.5, 0.5};  // 25 moves, 26 calls
+  PendingQuery p = start_query(c, in);
+  ASSERT_EQ(p.outcome.pieces.size(), 26u);
+  // The 20th move (21 points, 20 long) comes with the 21st call (piece 20).
+  const Expected e = expected(p, 20);
+  ASSERT_TRUE(p.row.first_move_us && p.row.first20_us && p.row.max_step_us);
+  EXPECT_DOUBLE_EQ(*p.row.first_move_us, e.first_move) << "until the second point: the first move";
+  EXPECT_DOUBLE_EQ(*p.row.first20_us, e.first20) << "until the path is 20 long";
+  EXPECT_DOUBLE_EQ(*p.row.max_step_us, e.max_step) << "the longest call";
+  EXPECT_LT(*p.row.first20_us, p.row.locate_us + p.row.search_us) << "five calls come after the 20th move";
+  const auto rows = finish_query(c, std::move(p));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].first20_us, e.first20) << "the rows carry them";
+
+  // A path shorter than 20: first20_us is the whole answer.
+  in.goal = {6.5, 0.5};
+  PendingQuery shorter = start_query(c, in);
+  ASSERT_EQ(shorter.outcome.pieces.size(), 7u);
+  EXPECT_DOUBLE_EQ(*shorter.row.first20_us, expected(shorter, 6).first20);
+  EXPECT_DOUBLE_EQ(*shorter.row.first20_us, shorter.row.locate_us + shorter.row.search_us);
+
+  // Pieces from a planner that does not declare them are a logic error, never rows.
+  QueryContext undeclared = c;
+  undeclared.caps = {};
+  EXPECT_THROW(start_query(undeclared, in), std::logic_error);
+}
+
+TEST(Planner, RealTimeColumnsOfAWholeAnswerAreTheQuery) {
+  const Fixture f;
+  for (const ResultRow& r : f.rows(Answer::straight)) {
+    if (r.smoothing == "funnel") continue;  // not_applicable: no corridor, nothing asked
+    // One call: locate and plan(), the planner's own 7 µs.
+    ASSERT_TRUE(r.first_move_us && r.first20_us && r.max_step_us);
+    EXPECT_DOUBLE_EQ(*r.first_move_us, r.locate_us + 7.0);
+    EXPECT_DOUBLE_EQ(*r.first20_us, r.locate_us + 7.0);
+    EXPECT_DOUBLE_EQ(*r.max_step_us, r.locate_us + 7.0);
+  }
+  // No path: no first move, the call still timed.
+  for (const ResultRow& r : f.rows(Answer::no_path)) {
+    if (r.smoothing == "funnel") continue;
+    EXPECT_FALSE(r.first_move_us);
+    EXPECT_FALSE(r.first20_us);
+    ASSERT_TRUE(r.max_step_us);
+    EXPECT_DOUBLE_EQ(*r.max_step_us, r.locate_us + r.search_us);
+  }
 }
 
 TEST(Planner, APointOnlyPlannerIsNotAskedForADisc) {

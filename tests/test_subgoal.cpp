@@ -257,6 +257,58 @@ TEST(Subgoal, EqualsGrid8OnRandomGrids) {
   }
 }
 
+// SPEC §15: the path handed out in pieces (the start's side and the abstract path's first edge
+// refined first, then the rest with the goal's side) is, joined, the polyline of the whole
+// answer, for every way subgoal answers (the A* over 1, 2 and 16 levels, the table, the CH, the labels).
+TEST(Subgoal, PiecesJoinedAreThePolyline) {
+  std::mt19937 rng(81);
+  const Heuristic h = parse_heuristic("octile");
+  std::size_t long_paths = 0;
+  for (int trial = 0; trial < 4; ++trial) {
+    GridMap g;
+    g.width = 40, g.height = 30;
+    std::bernoulli_distribution blocked(0.15 + 0.05 * trial);
+    for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back(blocked(rng) ? 0 : 1);
+    const Map m = make_grid_map(g, "pieces" + std::to_string(trial));
+    const FreeSpace fs(m);
+    for (const char* params : {"levels=1", "levels=2", "levels=16", "table=1", "ch=1", "labels=1,alt=0"}) {
+      Params p = Params::parse(params);
+      const GraphPlanner<SubgoalGraph> planner(m, p);
+      std::uniform_real_distribution<double> ux(0, g.width), uy(0, g.height);
+      for (int k = 0; k < 60; ++k) {
+        const Point s{std::floor(ux(rng)) + 0.5, std::floor(uy(rng)) + 0.5}, t{std::floor(ux(rng)) + 0.5, std::floor(uy(rng)) + 0.5};
+        if (!fs.point_free(s) || !fs.point_free(t)) continue;
+        SCOPED_TRACE(std::string(params) + " query " + std::to_string(k));
+        Query q;
+        q.start = s, q.goal = t;
+        const Request r{.heuristic = &h};
+        if (planner.locate(q, r)) continue;
+        Outcome o = planner.plan(q, r);
+        if (o.status != PlanStatus::found) continue;
+        std::size_t pieces = 1;
+        const Polyline first = o.path;
+        for (; o.more; ++pieces) planner.next_piece(q, r, o);
+        Polyline whole = planner.representation().polyline(q);
+        merge_repeated_points(whole);  // as the planner gives a whole path
+        EXPECT_EQ(o.path, whole);
+        if (s == t) continue;
+        if (q.path.empty()) {
+          EXPECT_EQ(pieces, 1u) << "a direct path comes whole";
+          continue;
+        }
+        EXPECT_LE(pieces, 2u) << "the first edge with the start's side, then the rest";
+        if (q.path.size() >= 2) EXPECT_EQ(pieces, 2u);
+        EXPECT_GE(first.size(), 2u) << "the first piece holds the first move";
+        if (q.path.size() >= 3) {
+          ++long_paths;
+          EXPECT_LT(first.size(), whole.size());
+        }
+      }
+    }
+  }
+  EXPECT_GT(long_paths, 50u);
+}
+
 TEST(Subgoal, LevelsMakeLocalSubgoals) {
   // Rooms with pillars: many subgoals, some of which the two-level graph makes local.
   std::vector<std::string> rows(30, std::string(40, '.'));

@@ -46,6 +46,11 @@ struct Capabilities {
   // It plans for a point agent only: at R > 0 its rows are not_applicable (a query invalid for the
   // agent stays invalid_query). A promise.
   bool point_only = false;
+  // It may hand its path out in pieces, first moves first (SPEC §15: Outcome::more and next_piece();
+  // a graph representation by first_piece()/next_piece(), representation.hpp's HasPieces). The
+  // harness times every planner alike, piece by piece; a planner that gives pieces without declaring
+  // this is a logic error (the pipeline throws).
+  bool pieces = false;
 };
 
 // A floor of the test batteries (docs/testing.md#floors), declared on a representation type that may
@@ -87,6 +92,7 @@ inline std::string describe(const Capabilities& c) {
   add(c.table_search, "table-search");
   add(c.outside, "outside");
   add(c.point_only, "point-only");
+  add(c.pieces, "pieces");
   return s;
 }
 

@@ -126,6 +126,26 @@ concept HasRoleAttach = requires(const R& r, Point p) {
   { r.attach_goal(p) } -> std::same_as<std::optional<Attachment>>;
 };
 
+// Optional (SPEC §15; declared as the capability pieces): the path handed out in pieces, first
+// moves first. After the search (q.path its vertices) or a route (below), first_piece(q, out)
+// appends the path's first piece to the empty `out` and returns whether more follow; each
+// next_piece(q, out) appends the next piece. Joined, with repeated points merged, the pieces are
+// polyline(q). State between the calls lives in q.walk.
+template <class R>
+concept HasPieces = requires(const R& r, Query& q, Polyline& out) {
+  { r.first_piece(q, out) } -> std::same_as<bool>;
+  { r.next_piece(q, out) } -> std::same_as<bool>;
+};
+
+// Optional, with HasPieces: a route walked piece by piece in place of the search, when the
+// representation has one for the query (cpd: a first-move table, one start cell and one goal cell):
+// nullopt: none (the search answers); false: no path; true: q.walk is set, and after the last
+// piece q.walk.cost is the path's cost and q.walk.steps the vertices walked (the row's expansions).
+template <class R>
+concept HasRoute = HasPieces<R> && requires(const R& r, Query& q) {
+  { r.route(q) } -> std::same_as<std::optional<bool>>;
+};
+
 // The polyline most representations use: start, the positions of the path vertices, goal.
 template <class R>
 Polyline polyline_through_positions(const R& r, const Query& q) {

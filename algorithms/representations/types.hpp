@@ -33,6 +33,16 @@ struct Query {
   Attachment s, g;
   bool direct = false;        // start links straight to goal (cost |start - goal|)
   std::vector<Vertex> path;   // base-graph vertices of the found path, start side first (may be empty)
+  // A path handed out in pieces (SPEC §15, representation.hpp's HasPieces): where the
+  // representation's walk stands between two pieces, in its own terms (cpd: the cell reached, the
+  // target cell, the moves' integer cost and the cells walked; subgoal: the next abstract edge).
+  struct Walk {
+    std::int64_t at = -1;
+    std::int64_t to = -1;  // >= 0 only for a route (HasRoute) walked in place of the search
+
+    std::uint64_t key = 0, steps = 0;
+    double cost = 0;
+  } walk;
 };
 
 // A portal of the corridor: the segment shared by two consecutive convex cells, its ends named as

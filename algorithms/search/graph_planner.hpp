@@ -8,7 +8,9 @@
 // Included where representations are registered (their folders' registration files) and by tests that
 // build a representation type directly.
 #pragma once
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -61,12 +63,26 @@ class GraphPlanner final : public Planner, public GraphView, public Drawing {
 
   // The request's search on the overlay, then the path: for A* the representation's polyline (or its
   // path with arcs, the tangent graph of a disc) and corridor; for Theta* the chain of parents.
+  // A representation that hands its path out in pieces (HasPieces) gives the first here, with
+  // Outcome::more, unless the query is traced (an observer takes the whole path at once).
   Outcome plan(Query& q, const Request& r) const override {
     Outcome o;
     SearchWorkspace& ws = r.ws ? static_cast<SearchWorkspace&>(*r.ws) : ws_;
     const bool astar_search = r.search == SearchMode::astar;
     if (!astar_search && r.search != SearchMode::theta && r.search != SearchMode::lazy_theta)
       throw std::logic_error("a graph planner asked for a search it does not run");
+    q.walk = {};
+    if constexpr (HasRoute<R>) {
+      if (astar_search && !r.observer && admissible_for<R>(*r.heuristic, q))
+        if (const std::optional<bool> routed = rep_.route(q)) {
+          if (!*routed) return o;  // no path
+          o.status = PlanStatus::found;
+          o.more = rep_.first_piece(q, o.path);
+          merge_repeated_points(o.path);
+          if (!o.more) walked(q, o);
+          return o;
+        }
+    }
     const double cost = astar_search ? run_astar(q, *r.heuristic, o.stats, ws, r.observer)
                                      : any_angle(q, *r.heuristic, r.search, *r.sees, o.stats, o.path, ws, r.observer);
     if (!std::isfinite(cost)) {
@@ -81,7 +97,12 @@ class GraphPlanner final : public Planner, public GraphView, public Drawing {
       if (o.arcs.empty()) {
         // Every raw path passes here (Theta*'s in any_angle): where its start or goal coincides with
         // its first or last portal point or vertex, the repeated point is merged.
-        o.path = rep_.polyline(q);
+        if constexpr (HasPieces<R>) {
+          if (!r.observer) o.more = rep_.first_piece(q, o.path);
+          else o.path = rep_.polyline(q);
+        } else {
+          o.path = rep_.polyline(q);
+        }
         merge_repeated_points(o.path);
         if constexpr (HasCorridor<R>) o.corridor = rep_.corridor(q);
       }
@@ -93,6 +114,20 @@ class GraphPlanner final : public Planner, public GraphView, public Drawing {
       r.observer->path(drawn);
     }
     return o;
+  }
+
+  // The next piece (HasPieces): appended with the repeated point where it joins merged; after a
+  // route's last piece, its cost and the vertices walked.
+  void next_piece(Query& q, const Request&, Outcome& o) const override {
+    if constexpr (HasPieces<R>) {
+      const std::size_t before = o.path.size();
+      o.more = rep_.next_piece(q, o.path);
+      o.path.erase(std::unique(o.path.begin() + std::ptrdiff_t(before > 0 ? before - 1 : 0), o.path.end()), o.path.end());
+      if (!o.more && q.walk.to >= 0) walked(q, o);
+    } else {
+      (void)q;
+      o.more = false;
+    }
   }
 
   bool update(const Map& m, const std::vector<CellChange>& changed) override {
@@ -135,6 +170,11 @@ class GraphPlanner final : public Planner, public GraphView, public Drawing {
   const R& representation() const { return rep_; }
 
  private:
+  // A route's figures once walked (HasRoute): its cost and the vertices walked.
+  static void walked(const Query& q, Outcome& o) {
+    o.cost = q.walk.cost;
+    o.stats.expansions += std::size_t(q.walk.steps);
+  }
   // Why a representation that may miss a path answered no_path (its miss_reason, never empty).
   std::string why(const Query& q) const {
     std::string w = rep_.miss_reason(q);

@@ -64,6 +64,8 @@ constexpr bool declaration_holds() {
                 "declared table_search and table_search(Query&, std::size_t&) -> std::optional<double> differ");
   static_assert(c.own_search == HasOwnSearch<R>,
                 "declared own_search and own_search(Point, Point) -> OwnAnswer differ");
+  static_assert(c.pieces == HasPieces<R>,
+                "declared pieces and first_piece(Query&, Polyline&), next_piece(Query&, Polyline&) -> bool differ");
   static_assert(c.may_miss == HasMissReason<R>,
                 "declared may_miss and miss_reason(const Query&) -> std::string differ");
   static_assert(!c.update_approximate || c.update_in_place, "declared update_approximate without update_in_place");

@@ -30,6 +30,9 @@ enum Behaviour {
                       // enough to stay under the tests' memory limit in the sanitizer build
   unfinished = 10,    // GetPath returns false every time
   wrong_goal = 11,    // the path ends one unit right of the goal
+  in_pieces = 12,     // the straight segment handed out a point a call (GetPath false until the goal):
+                      // the start, then a point one unit further each call; the call that gives the
+                      // first move sleeps 2 ms, the one that adds the goal 20 ms (SPEC §15's columns)
 };
 int calls = 0;
 }  // namespace
@@ -93,6 +96,21 @@ bool GetPath(void*, xyLoc s, xyLoc g, std::vector<xyLoc>& path) {
     case wrong_goal:
       path = {s, {g.x + 1, g.y}};
       return true;
+    case in_pieces: {
+      if (path.empty()) {
+        path.push_back(s);
+        return false;
+      }
+      const double dx = g.x - s.x, dy = g.y - s.y, d = std::sqrt(dx * dx + dy * dy), k = double(path.size());
+      if (k >= d) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        path.push_back(g);
+        return true;
+      }
+      if (path.size() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      path.push_back({s.x + dx * k / d, s.y + dy * k / d});
+      return false;
+    }
     default:
       break;
   }

@@ -111,8 +111,10 @@ Reply read_reply(const ReadBytes& read, const Limits& limits) {
   a.calls = head.calls;
   a.search_us = head.search_us;
   std::vector<double> xy(std::size_t(std::min<std::uint64_t>(head.points, limits.max_points)) * 2);
+  a.call_times.resize(std::min<std::uint32_t>(head.calls, limits.max_calls));
   std::string message(std::min<std::uint32_t>(head.message_len, 4096), '\0');
-  if (head.points > limits.max_points || head.message_len > 4096 || !read(xy.data(), xy.size() * sizeof(double), r.why) ||
+  if (head.points > limits.max_points || head.calls > limits.max_calls || head.message_len > 4096 ||
+      !read(xy.data(), xy.size() * sizeof(double), r.why) || !read(a.call_times.data(), a.call_times.size() * sizeof(Call), r.why) ||
       !read(message.data(), message.size(), r.why)) {
     if (r.why.empty()) r.why = "garbled reply";
     r.then = Reply::Then::failed;
@@ -219,7 +221,13 @@ EntryProcess::Child EntryProcess::start(Mode mode, double& us, std::int64_t& rss
       !send_all(c.fd, cells.data(), cells.size()))
     throw std::runtime_error(std::string("gppc entry failed in ") + what + ": " + end(c, ""));
   const ReadyRead r = read_ready([&](void* data, std::size_t n, std::string& why) { return receive(c, data, n, limits_.prepare_ms, why); });
-  if (!r.ok) throw std::runtime_error(std::string("gppc entry failed in ") + (r.in_name ? "GetName" : what) + ": " + end(c, r.why));
+  if (!r.ok) {
+    std::string why = end(c, r.why);
+    // The host's own refusal of a Hello it does not know (host_main.cpp): one built by another navbench.
+    if (why == "entry exited with status 2")
+      why += " (a host built by another navbench refuses this one's protocol: rebuild it with scripts/gppc-build)";
+    throw std::runtime_error(std::string("gppc entry failed in ") + (r.in_name ? "GetName" : what) + ": " + why);
+  }
   if (r.track != spec_.track) {
     end(c, "");
     throw std::invalid_argument("gppc entry '" + spec_.path + "' was built for the " + to_string(r.track) +

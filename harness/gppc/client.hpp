@@ -54,6 +54,7 @@ struct EntryAnswer {
   std::vector<Point> points;        // as the entry returned them (cells or corner points)
   double search_us = 0;             // GetPath's time alone, measured in the child
   std::uint32_t calls = 0;
+  std::vector<Call> call_times;     // each GetPath call's time and the path's points after it (SPEC §15)
 };
 
 // Reads exactly n bytes of what the child wrote into data; false with the reason in `why` (empty:
@@ -69,8 +70,9 @@ struct Reply {
   enum class Then { keep, failed, end } then = Then::keep;
   std::string why;
 };
-// The Answer record and the points or message after it. Never trusts a count: a path beyond
-// limits.max_points or a message beyond 4096 bytes is a garbled reply, read no further.
+// The Answer record and the points, calls and message after it. Never trusts a count: a path beyond
+// limits.max_points, more calls than limits.max_calls or a message beyond 4096 bytes is a garbled
+// reply, read no further.
 Reply read_reply(const ReadBytes& read, const Limits& limits);
 
 // The child's Ready record and name after PreprocessMap or PrepareForSearch.

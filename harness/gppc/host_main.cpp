@@ -5,8 +5,9 @@
 // prints goes to the child's stdout and stderr, which navbench sends to a log.
 //
 // Mode preprocess: PreprocessMap, one Ready, exit. Mode search: PrepareForSearch, one Ready, then
-// one Answer per query. The time of GetPath is taken here, next to the calls (all calls of an
-// incremental path summed), so that the pipe's traffic never enters search_us. Between two calls
+// one Answer per query. The time of GetPath is taken here, next to the calls (each call's time sent
+// on its own, and all calls of an incremental path summed), so that the pipe's traffic never enters
+// search_us. Between two calls
 // the host does what the competition's driver does and little more: the path vector is kept (and
 // cleared) from one query to the next, the queries navbench sent ahead are read in one go, and each
 // answer leaves in one write.
@@ -96,10 +97,11 @@ class Requests {
 };
 
 // One query: GetPath until it returns true, at most max_calls times, the path at most max_points.
-// `path` is the caller's, kept from one query to the next as the competition's driver keeps it (so
-// its growth is not in the time of a later query's GetPath), and cleared first.
-void answer(void* data, const QueryMsg& q, const Hello& h, std::vector<xyLoc>& path) {
+// `path` and `calls` are the caller's, kept from one query to the next as the competition's driver
+// keeps its path (so their growth is not in the time of a later query's GetPath), and cleared first.
+void answer(void* data, const QueryMsg& q, const Hello& h, std::vector<xyLoc>& path, std::vector<Call>& calls) {
   path.clear();
+  calls.clear();
   Answer a;
   std::string message;
   const xyLoc s = loc(q.sx, q.sy), g = loc(q.gx, q.gy);
@@ -108,7 +110,12 @@ void answer(void* data, const QueryMsg& q, const Hello& h, std::vector<xyLoc>& p
       ++a.calls;
       const auto t = std::chrono::steady_clock::now();
       const bool finished = GetPath(data, s, g, path);
-      a.search_us += us_since(t);
+      const double us = us_since(t);
+      a.search_us += us;
+      Call c;
+      c.us = us;
+      c.points = path.size();
+      calls.push_back(c);
       if (path.size() > h.max_points) {
         a.status = AnswerStatus::too_long;
         break;
@@ -127,9 +134,10 @@ void answer(void* data, const QueryMsg& q, const Hello& h, std::vector<xyLoc>& p
     message = "an exception that is not a std::exception";
   }
   if (a.status == AnswerStatus::done) a.points = path.size();
+  a.calls = std::uint32_t(calls.size());  // the calls made (a throwing one included)
   a.message_len = std::uint32_t(message.size());
-  // The answer, its points and its message in one write.
-  std::vector<char> out(sizeof a + a.points * 2 * sizeof(double) + message.size());
+  // The answer, its points, its calls and its message in one write.
+  std::vector<char> out(sizeof a + a.points * 2 * sizeof(double) + calls.size() * sizeof(Call) + message.size());
   std::memcpy(out.data(), &a, sizeof a);
   char* p = out.data() + sizeof a;
   for (std::size_t i = 0; i < a.points; ++i) {
@@ -137,6 +145,8 @@ void answer(void* data, const QueryMsg& q, const Hello& h, std::vector<xyLoc>& p
     std::memcpy(p, xy, sizeof xy);
     p += sizeof xy;
   }
+  if (!calls.empty()) std::memcpy(p, calls.data(), calls.size() * sizeof(Call));
+  p += calls.size() * sizeof(Call);
   if (!message.empty()) std::memcpy(p, message.data(), message.size());
   if (!write_all(kReplyFd, out.data(), out.size())) leave(3);
   if (a.status == AnswerStatus::threw) leave(4);  // the entry's state is unknown: navbench starts a new one
@@ -147,7 +157,8 @@ void answer(void* data, const QueryMsg& q, const Hello& h, std::vector<xyLoc>& p
 int main() {
   Hello h;
   if (!read_all(kRequestFd, &h, sizeof h) || h.magic != kMagic || h.width <= 0 || h.height <= 0) {
-    std::cerr << "navbench gppc host: this program is started by navbench (--rep gppc:path=...), not by hand\n";
+    std::cerr << "navbench gppc host: this program is started by navbench (--rep gppc:path=...), not by hand, and by the "
+                 "navbench it was built with (another protocol: rebuild it with scripts/gppc-build)\n";
     return 2;
   }
   std::string prefix(h.prefix_len, '\0');
@@ -166,6 +177,7 @@ int main() {
   QueryMsg q;
   Requests requests;
   std::vector<xyLoc> path;
-  while (requests.next(q) && q.kind == 1) answer(data, q, h, path);
+  std::vector<Call> calls;
+  while (requests.next(q) && q.kind == 1) answer(data, q, h, path, calls);
   leave(0);
 }

@@ -228,6 +228,7 @@ class GppcPlanner final : public Planner, public AnswersAhead {
     }
     Verdict v = judge(a.front(), track_, *fs_, s, g);
     o.search_us = a.front().search_us;
+    o.pieces = pieces(a.front());
     if (v.kind == Verdict::Kind::error) return failed(v.reason);
     if (v.kind == Verdict::Kind::no_path) return o;  // PlanStatus::no_path
     o.status = PlanStatus::found;
@@ -236,6 +237,16 @@ class GppcPlanner final : public Planner, public AnswersAhead {
     o.path = std::move(v.path);
     o.cost = v.length;
     return o;
+  }
+
+  // The entry's GetPath calls as the pieces of its path (SPEC §15), each timed in its process: the
+  // points after each call counted as the judge counts them (repeated points merged).
+  static std::vector<PathPiece> pieces(const EntryAnswer& a) {
+    std::vector<std::size_t> merged(a.points.size() + 1, 0);  // merged[k]: points among the first k
+    for (std::size_t i = 0; i < a.points.size(); ++i) merged[i + 1] = merged[i] + (i == 0 || !(a.points[i] == a.points[i - 1]));
+    std::vector<PathPiece> out;
+    for (const Call& c : a.call_times) out.push_back({merged[std::min<std::size_t>(c.points, a.points.size())], c.us});
+    return out;
   }
 
   // One entry process, the lock of its pipe, and its queries ahead (expect_queries, take_ahead).

@@ -17,7 +17,9 @@ namespace gppc {
 
 constexpr int kRequestFd = 3;  // the child reads requests here
 constexpr int kReplyFd = 4;    // and writes replies here
-constexpr std::uint32_t kMagic = 0x4e424750;  // "NBGP"
+// "NBGQ": the protocol with each GetPath call's time (Call records, issue 81); a host built for the
+// one before ("NBGP") refuses this navbench's Hello, and navbench refuses its Ready: rebuild it.
+constexpr std::uint32_t kMagic = 0x4e424751;
 
 enum class Track : std::int32_t { classic = 0, anyangle = 1 };
 inline const char* to_string(Track t) { return t == Track::classic ? "classic" : "anyangle"; }
@@ -57,13 +59,22 @@ enum class AnswerStatus : std::uint32_t {
   threw = 3,         // GetPath threw; followed by message_len bytes (the host then exits)
 };
 
-// Child -> parent per query. Followed by points * 2 doubles (x, y) or message_len bytes.
+// Child -> parent per query. Followed by points * 2 doubles (x, y), then `calls` Call records, then
+// message_len bytes.
 struct Answer {
   AnswerStatus status = AnswerStatus::done;
   std::uint32_t calls = 0;
   double search_us = 0;             // GetPath's time alone, all calls summed, taken in the child
   std::uint64_t points = 0;
   std::uint32_t message_len = 0;
+};
+
+// One GetPath call of a query (SPEC §15: each call timed on its own, as the competition's driver
+// times them for its 20steps_cost and max_step_time): its time, taken in the child next to the
+// call, and the path's points after it.
+struct Call {
+  double us = 0;
+  std::uint64_t points = 0;
 };
 
 // Whole writes and reads; false on a closed pipe or error.

@@ -12,6 +12,7 @@ void add(navbench::Registrar& r) {
   caps.grid_only = true;
   caps.outside = true;
   caps.point_only = true;  // SPEC §10: an entry plans for a point agent
+  caps.pieces = true;      // GetPath may return false: the path in pieces, each call timed (SPEC §15)
   r.add(navbench::RepresentationEntry{
       .name = "gppc",
       .description = "a competition entry in a child process (path=PROGRAM, track=classic|anyangle, name=N; docs/outside-planners.md)",

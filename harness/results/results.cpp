@@ -108,6 +108,10 @@ constexpr Column<R> kResultColumns[] = {
     {"los_checks", Kind::count, "core", [](const R& r) { return count(r.los_checks); }},
     {"clearance", Kind::number, "core", [](const R& r) { return opt(r.clearance); }},
     {"turn", Kind::number, "core", [](const R& r) { return opt(r.turn); }},
+    // SPEC §15: the real-time columns (docs/results.md#real-time-columns)
+    {"first_move_us", Kind::time, "core", [](const R& r) { return opt(r.first_move_us); }},
+    {"first20_us", Kind::time, "core", [](const R& r) { return opt(r.first20_us); }},
+    {"max_step_us", Kind::time, "core", [](const R& r) { return opt(r.max_step_us); }},
     // radius (docs/radius.md)
     {"radius", Kind::number, "radius", [](const R& r) { return opt(r.radius); }},
     // epoch (docs/changing-maps.md)

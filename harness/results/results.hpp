@@ -43,6 +43,11 @@ struct ResultRow {
   std::string search = "astar";
   std::size_t los_checks = 0;
   std::optional<double> clearance, turn;
+  // SPEC §15 (docs/results.md#real-time-columns): from the query's start until the first move of the
+  // planner's path was known, until its first 20 units of length were (the whole path if shorter), and
+  // the longest single call of the planner (locate and its first piece one call). The first two on
+  // rows whose planner found a path, the third on every row whose planner was asked.
+  std::optional<double> first_move_us, first20_us, max_step_us;
   std::optional<long> epoch;  // dynamic scenarios only (docs/changing-maps.md): the column `epoch`
   std::optional<double> radius;  // runs given --radius / "radii" only (docs/radius.md): the column `radius`
   // Runs under --pinch allow only (SPEC §11): the rule the validity test and the optimum followed

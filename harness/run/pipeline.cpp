@@ -91,12 +91,42 @@ std::optional<std::vector<ResultRow>> locate(const QueryContext& c, const Reques
   row.locate_us = base::us_since(t);
   if (!valid) return rows_for_every_smoothing(row, c.smoothings, Status::invalid_query, c.space.invalid_query_message(q.start, q.goal));
   if (!applies) return rows_for_every_smoothing(row, c.smoothings, Status::not_applicable, c.rep_text + " plans for a point agent (no radius)");
-  if (ended) return unanswered_rows(c, row, *ended);
+  if (ended) {
+    row.max_step_us = row.locate_us;  // the planner was asked: its one call (SPEC §15)
+    return unanswered_rows(c, row, *ended);
+  }
   return std::nullopt;
 }
 
+// SPEC §15 (docs/results.md#real-time-columns): the real-time columns from the times of the
+// planner's calls, the same rule for every planner. The first call is locate with the planner's
+// first piece (plan()), each further piece a call of its own (next_piece(), or an entry's GetPath
+// calls timed in its process); no pieces: one call, the whole query. first_move_us: until a piece
+// left the path with two points (its first segment known); first20_us: until the path known was
+// 20 long (the 2023 driver's PATH_FIRST_STEP_LENGTH: 20 straight moves); both the whole answer when
+// never (a shorter path), and only for a path found. max_step_us: the longest call.
+void realtime_columns(ResultRow& row, const Outcome& o) {
+  const bool found = o.status == PlanStatus::found;
+  const std::vector<PathPiece> whole{{o.path.size(), row.search_us}};
+  const std::vector<PathPiece>& pieces = o.pieces.empty() ? whole : o.pieces;
+  double elapsed = row.locate_us, longest = 0, length = 0;
+  std::size_t measured = 1;  // o.path's first `measured` points are in `length`
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    elapsed += pieces[i].us;
+    longest = std::max(longest, pieces[i].us + (i == 0 ? row.locate_us : 0.0));
+    if (!found) continue;
+    const bool last = i + 1 == pieces.size();
+    const std::size_t known = std::min(pieces[i].points, o.path.size());
+    for (; measured < known; ++measured) length += distance(o.path[measured - 1], o.path[measured]);
+    if (!row.first_move_us && (known >= 2 || last)) row.first_move_us = elapsed;
+    if (!row.first20_us && (length >= kFirstStepsLength - 1e-6 || last)) row.first20_us = elapsed;
+  }
+  row.max_step_us = longest;
+}
+
 // 2. plan: the planner's answer under the request, timed around its calls (each piece of a path
-// handed out in pieces on its own) unless it measured itself (an entry, in its process).
+// handed out in pieces on its own, search_us their sum) unless it measured itself (an entry, in its
+// process); then the real-time columns (SPEC §15).
 Outcome plan(const QueryContext& c, const Request& r, Query& q, ResultRow& row) {
   const auto t = base::Clock::now();
   Outcome o = c.rep->plan(q, r);
@@ -110,11 +140,20 @@ Outcome plan(const QueryContext& c, const Request& r, Query& q, ResultRow& row) 
     if (o.pieces.empty()) o.pieces = std::move(pieces);
   }
   row.search_us = base::us_since(t);
+  // A path in pieces: the sum of its calls, as an entry's GetPath calls are summed (the harness's
+  // clock reads between two calls are no call's).
+  if (o.pieces.size() > 1) {
+    row.search_us = 0;
+    for (const PathPiece& piece : o.pieces) row.search_us += piece.us;
+  }
   if (o.locate_us) row.locate_us = *o.locate_us;
   if (o.search_us) row.search_us = *o.search_us;
+  if (o.pieces.size() > 1 && !c.caps.pieces)
+    throw std::logic_error(c.rep_text + " handed out its path in pieces without declaring the capability pieces");
   row.expansions = o.stats.expansions;
   row.generated = o.stats.generated;
   row.los_checks = o.stats.los_checks;
+  realtime_columns(row, o);
   return o;
 }
 
@@ -304,12 +343,23 @@ std::vector<ResultRow> finish_query(const QueryContext& c, PendingQuery&& p) {
 std::vector<ResultRow> run_query(const QueryContext& c, const QueryInput& in) { return finish_query(c, start_query(c, in)); }
 
 void median_times(std::vector<ResultRow>& rows, const std::vector<std::vector<ResultRow>>& again) {
+  auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
   for (std::size_t k = 0; k < rows.size(); ++k) {
     for (double ResultRow::*f : {&ResultRow::locate_us, &ResultRow::search_us, &ResultRow::smooth_us}) {
       std::vector<double> v{rows[k].*f};
       for (const auto& a : again) v.push_back(a[k].*f);
-      std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
-      rows[k].*f = v[v.size() / 2];
+      rows[k].*f = median(v);
+    }
+    // The real-time columns (SPEC §15), over the repetitions that have them (all, or none: the same query).
+    for (std::optional<double> ResultRow::*f : {&ResultRow::first_move_us, &ResultRow::first20_us, &ResultRow::max_step_us}) {
+      std::vector<double> v;
+      if (rows[k].*f) v.push_back(*(rows[k].*f));
+      for (const auto& a : again)
+        if (a[k].*f) v.push_back(*(a[k].*f));
+      if (!v.empty()) rows[k].*f = median(v);
     }
   }
 }

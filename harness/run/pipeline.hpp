@@ -67,6 +67,10 @@ struct QueryContext {
   SearchObserver* trace = nullptr;
 };
 
+// SPEC §15 (docs/results.md#real-time-columns): first20_us runs until the path known is this long,
+// 20 straight moves (the GPPC 2023 driver's PATH_FIRST_STEP_LENGTH, its 20steps_cost).
+inline constexpr double kFirstStepsLength = 20.0;
+
 // The columns a query's rows share whatever happens to it (map, query, configuration).
 ResultRow identity_row(const QueryContext& ctx, const QueryInput& in);
 // One row per smoothing mode, each a copy of `row` with that status and message.

@@ -86,38 +86,55 @@ def _text(col) -> np.ndarray:
     return col.astype(object).where(col.notna(), "").astype(str).to_numpy()
 
 
+def _text_in(col, texts) -> np.ndarray:
+    """Per row whether its value as plain text (_text) is one of texts: a categorical's answered
+    once per category and read off its codes (a bool a row, not an object a row)."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        lut = np.array([("" if pd.isna(c) else str(c)) in texts for c in col.cat.categories] + ["" in texts], dtype=bool)
+        return lut[col.cat.codes.to_numpy()]  # code -1 (NaN) picks the trailing ""
+    return np.isin(_text(col), list(texts))
+
+
 def _floats(col) -> np.ndarray:
     """A column's values as float64 (NaN where empty or not a number; nullable types too)."""
+    if col.dtype in (np.float64, np.float32):  # its own values, read only (to_numpy with na_value copies: 80 MB at 10 M rows)
+        return col.to_numpy()
     v = pd.to_numeric(col, errors="coerce")
     return v.astype(float) if isinstance(v, np.ndarray) else v.to_numpy(dtype=float, na_value=np.nan)
 
 
-def _codes(col):
-    """(integer code per row, the values) of a column; NaN gets a code of its own."""
+def _codes(col, narrow: bool = False):
+    """(integer code per row, the values) of a column; NaN gets a code of its own. Codes are int64
+    (safe in arithmetic); narrow: a categorical's keep their own width (a byte or two a row, not
+    eight), for a caller that only adds them to an int64 array."""
     if isinstance(col.dtype, pd.CategoricalDtype):
-        codes = col.cat.codes.to_numpy().astype(np.int64)
+        codes = col.cat.codes.to_numpy()
         values = list(col.cat.categories)
         if (codes < 0).any():
-            codes = np.where(codes < 0, len(values), codes)
+            codes = np.where(codes < 0, np.int64(len(values)), codes)
             values.append("")
-        return codes, values
+        return (codes if narrow else codes.astype(np.int64)), values
     codes, uniq = pd.factorize(col, use_na_sentinel=False)
-    return codes.astype(np.int64), list(uniq)
+    return codes.astype(np.int64, copy=False), list(uniq)
 
 
-def _combined_codes(rows, cols) -> np.ndarray:
-    """Per row an integer naming its combination of values in cols (0..k-1)."""
+def combined_codes(rows, cols) -> np.ndarray:
+    """Per row an integer naming its combination of values in cols (0..k-1). The mixed-radix key
+    is built in place: at ten million rows each eight-byte temporary of `key * width + k` took
+    80 MB more."""
     key = np.zeros(len(rows), dtype=np.int64)
     bound = 1
     for c in cols:
-        k, values = _codes(rows[c])
+        k, values = _codes(rows[c], narrow=True)
         width = len(values) + 1
         if bound * width >= 2 ** 62:  # keep the mixed-radix key in 64 bits: renumber densely
-            key = pd.factorize(key)[0].astype(np.int64)
+            key = pd.factorize(key)[0].astype(np.int64, copy=False)
             bound = int(key.max(initial=0)) + 1
-        key = key * width + k
+        key *= width
+        key += k
+        del k
         bound *= width
-    return pd.factorize(key)[0].astype(np.int64)
+    return pd.factorize(key)[0].astype(np.int64, copy=False)
 
 
 def query_codes(rows):
@@ -125,7 +142,7 @@ def query_codes(rows):
     or scen_index (then only the optimum can say a path exists)."""
     if not {"map", "scen_index"} <= set(rows.columns):
         return None
-    return _combined_codes(rows, [c for c in QUERY_COLUMNS if c in rows.columns])
+    return combined_codes(rows, [c for c in QUERY_COLUMNS if c in rows.columns])
 
 
 def path_exists(rows) -> np.ndarray:
@@ -139,12 +156,14 @@ def path_exists(rows) -> np.ndarray:
             known |= np.isfinite(_floats(rows[c]))
     if not n:
         return known
-    status = _text(rows["status"])
     q = query_codes(rows) if "valid" in rows.columns else None
     if q is not None:
-        found = (status == "ok") & (_floats(rows["valid"]) == 1)
+        found = _text_in(rows["status"], ("ok",))
+        found &= _floats(rows["valid"]) == 1
         known |= (np.bincount(q[found], minlength=int(q.max()) + 1) > 0)[q]
-    return known & ~np.isin(status, NO_PATH_STATUSES)
+        del q, found
+    known &= ~_text_in(rows["status"], NO_PATH_STATUSES)
+    return known
 
 
 # --------------------------------------------------------------------------------------------
@@ -206,8 +225,8 @@ def absent_table(rows, unrun=None, metas=None, recorded=()) -> pd.DataFrame:
                                    "status": np.where(u["reason"].astype(str).isin(NOT_RUN_REASONS), "not_run", "not_applicable"),
                                    "why": why}))
     if rows is not None and len(rows) and "result_set" in rows.columns:
-        sets = _codes(rows["result_set"])
-        maps, reps = _codes(rows["map"]), _codes(rows["representation"])
+        sets = _codes(rows["result_set"], narrow=True)  # compared and indexed only
+        maps, reps = _codes(rows["map"], narrow=True), _codes(rows["representation"], narrow=True)
         for s, prefix in enumerate(sets[1]):
             if prefix in recorded:
                 continue
@@ -243,19 +262,19 @@ def summarise(rows, by: str = "config", widening: Widening = Widening(), has_pat
             "solved_share", "na_maps", "unrun_maps", "apart_why", "is_candidate", "reason"]
     if not len(rows):
         return pd.DataFrame(columns=[by] + cols)
-    cfg, names = _codes(rows[by])
+    cfg, names = _codes(rows[by], narrow=True)  # indexes and counts only (pairs below widened first)
     k = len(names)
-    status = _text(rows["status"])
-    ok = status == "ok"
-    applicable = status != "not_applicable"
+    # Each a bool a row, read off the status's categories (its text per row took 8 bytes a row).
+    ok = _text_in(rows["status"], ("ok",))
+    applicable = ~_text_in(rows["status"], ("not_applicable",))
     valid = ok & (_floats(rows["valid"]) == 1)
     has_path = path_exists(rows) if has_path is None else np.asarray(has_path, dtype=bool)
-    del status  # text per row (8 bytes a row), no longer read
     count = lambda mask: np.bincount(cfg[mask], minlength=k)  # noqa: E731
-    n_rows, n_app = count(np.ones(len(cfg), dtype=bool)), count(applicable)
+    n_rows, n_app = np.bincount(cfg, minlength=k), count(applicable)
     paths, valid_paths, with_path, answered = count(ok), count(valid), count(has_path), count(ok & has_path)
+    del ok, valid
     first = np.full(k, len(cfg))  # each configuration's first row
-    np.minimum.at(first, cfg, np.arange(len(cfg)))
+    np.minimum.at(first, cfg, np.arange(len(cfg), dtype=np.int32 if len(cfg) < 2 ** 31 else np.int64))
     apart = _maps_apart(rows, cfg, k, applicable, absent, first)
     out = []
     for j in np.argsort(first, kind="stable"):
@@ -284,19 +303,27 @@ def _maps_apart(rows, cfg, k: int, applicable, absent, first=None):
     none = [((), (), ())] * k
     if "map" not in rows.columns:
         return none
-    mp, map_names = _codes(rows["map"])
+    mp, map_names = _codes(rows["map"], narrow=True)  # only added to int64 arrays
     map_names = [str(m) for m in map_names]
     m = len(map_names)
-    pair = cfg * m + mp
+    # In place, in four bytes a row where the pairs fit: each eight-byte temporary is 80 MB at 10 M rows.
+    pair = cfg.astype(np.int32 if k * m < 2 ** 31 else np.int64)
+    pair *= m
+    pair += mp
     n_pair = np.bincount(pair, minlength=k * m).reshape(k, m)
     app_pair = np.bincount(pair[applicable], minlength=k * m).reshape(k, m)
+    del pair
     # The maps of each configuration's facet (the whole scope without a facet column).
     if "facet" in rows.columns:
-        fc, _ = _codes(rows["facet"])
+        fc, _ = _codes(rows["facet"], narrow=True)
         f_of = np.zeros(k, dtype=np.int64)
         f_of[cfg] = fc
         nf = int(fc.max()) + 1
-        in_facet = np.bincount(fc * m + mp, minlength=nf * m).reshape(nf, m) > 0
+        fm = fc.astype(np.int32 if nf * m < 2 ** 31 else np.int64)
+        fm *= m
+        fm += mp
+        in_facet = np.bincount(fm, minlength=nf * m).reshape(nf, m) > 0
+        del fc, fm
     else:
         f_of, in_facet = np.zeros(k, dtype=np.int64), (n_pair.sum(axis=0) > 0)[None, :]
     rep_of = [""] * k

@@ -26,6 +26,9 @@ Per configuration (or the one pair of configurations):
 - gap_diff: the mean per-query difference of gap B - A over the paired queries with a gap, with
   its interval and p-value;
 - expansions_ratio: as time_ratio for A* expansions (a change of the search, not of the machine);
+- first_move_ratio, first20_ratio, max_step_ratio: as time_ratio for the real-time columns (SPEC
+  §15, docs/results.md#real-time-columns) over the paired queries that have them on both sides
+  (none for runs written before the columns), with each side's median (first_move_median_a, ...);
 - solved_a, solved_b: the share solved of each run's applicable rows of the paired maps;
 - build_ratio: median build time B / A over the maps both built (paired over maps), when both
   runs have build rows.
@@ -98,6 +101,8 @@ def keyed(df) -> "object":
                 "time": floats(df["query_us"]) if "query_us" in df.columns else floats(rules.query_time_us(df)),
                 "gap": floats(df["gap"]) if "gap" in df.columns else np.full(len(df), np.nan),
                 "expansions": floats(df["expansions"]) if "expansions" in df.columns else np.full(len(df), np.nan)})
+    for name, column in rules.REALTIME.items():
+        arr[name] = rules.realtime_us(df, column).to_numpy(dtype=float)
     return pd.DataFrame(arr)
 
 
@@ -108,7 +113,7 @@ def reduce_repeats(g):
     solved = g[g["ok"].to_numpy(bool)]
     per = pd.DataFrame({"ok": g.groupby("query", sort=True)["ok"].max().astype(float),
                         "rows": g.groupby("query", sort=True).size()})
-    med = solved.groupby("query", sort=True)[["time", "gap", "expansions"]].median()
+    med = solved.groupby("query", sort=True)[["time", "gap", "expansions"] + list(rules.REALTIME)].median()
     return per.join(med)
 
 
@@ -244,6 +249,13 @@ def compare(a_rows, b_rows, a_builds=None, b_builds=None, seed: int = 1, boot: i
                               stats.seed_for(seed, "compare", cfg, "expansions"), boot)
         rec.update({"expansions_ratio": r["ratio"], "expansions_ratio_lo": r["lo"], "expansions_ratio_hi": r["hi"],
                     "expansions_n": r["n"]})
+        for name in rules.REALTIME:  # SPEC §15: paired where both sides have the column
+            xa, xb = pa.loc[solved, name].to_numpy(), pb.loc[solved, name].to_numpy()
+            r = stats.paired_time(xb, xa, stats.seed_for(seed, "compare", cfg, name), boot)
+            rec.update({f"{name}_median_a": float(np.nanmedian(xa)) if np.isfinite(xa).any() else np.nan,
+                        f"{name}_median_b": float(np.nanmedian(xb)) if np.isfinite(xb).any() else np.nan,
+                        f"{name}_ratio": r["ratio"], f"{name}_ratio_lo": r["lo"], f"{name}_ratio_hi": r["hi"],
+                        f"{name}_n": r["n"]})
         rec.update(_build_ratio(a_builds, b_builds, rec["representation"], rec["representation_b"], maps_a & maps_b,
                                 seed, cfg, boot))
         recs.append(rec)
@@ -300,5 +312,8 @@ def verdict_line(r) -> str:
     warn = (f"; warning: {n} pair{'s' if n != 1 else ''}, fewer than {MIN_PAIRS}: a rough interval and test"
             if n < MIN_PAIRS else "")
     p_text = "–" if not np.isfinite(p) else (f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}")
+    first = r.get("first_move_ratio", np.nan)  # SPEC §15: where both sides have the column
+    first_text = (f"; first move B / A ×{f(first)} [{f(r['first_move_ratio_lo'])}, {f(r['first_move_ratio_hi'])}]"
+                  if first is not None and np.isfinite(first) else "")
     return (f"{r['configuration']}: query time B / A ×{f(r['time_ratio'])} [{f(lo)}, {f(hi)}], "
-            f"p = {p_text} (Holm), n = {n}: {word}{warn}")
+            f"p = {p_text} (Holm), n = {n}: {word}{first_text}{warn}")

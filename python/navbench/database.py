@@ -66,7 +66,8 @@ SUMMARY_COLUMNS = (("rows", "INTEGER"), ("applicable", "INTEGER"), ("time_median
                    ("time_median_hi", "REAL"), ("time_mean", "REAL"), ("time_p95", "REAL"), ("gap_mean", "REAL"),
                    ("gap_mean_lo", "REAL"), ("gap_mean_hi", "REAL"), ("valid_share", "REAL"), ("solved_share", "REAL"),
                    ("paths", "INTEGER"), ("invalid_paths", "INTEGER"), ("with_path", "INTEGER"), ("missed", "INTEGER"),
-                   ("is_candidate", "INTEGER"), ("reason", "TEXT"), ("build_ms", "REAL"), ("memory", "REAL"))
+                   ("is_candidate", "INTEGER"), ("reason", "TEXT"), ("build_ms", "REAL"), ("memory", "REAL"),
+                   ("first_move_median", "REAL"), ("first20_median", "REAL"), ("max_step_median", "REAL"))
 SUMMARY_DDL = ("CREATE TABLE IF NOT EXISTS config_summary (run_id INTEGER NOT NULL REFERENCES runs, "
                "config_id INTEGER NOT NULL REFERENCES configurations, scope TEXT NOT NULL, convention TEXT NOT NULL, "
                "terrain TEXT NOT NULL, radius REAL, " + ", ".join(f"{n} {t}" for n, t in SUMMARY_COLUMNS) + ");")
@@ -287,6 +288,15 @@ def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     return written
 
 
+def _add_summary_columns(con) -> None:
+    """A database written before some SUMMARY_COLUMNS (the real-time medians, SPEC §15) gets them
+    (earlier rows hold NULL)."""
+    have = {r[1] for r in con.execute("PRAGMA table_info(config_summary)")}
+    for n, t in SUMMARY_COLUMNS:
+        if n not in have:
+            con.execute(f'ALTER TABLE config_summary ADD COLUMN "{n}" {t}')
+
+
 def export_sqlite(path: str, inputs: list, maps=()) -> dict:
     """Appends the result sets named by inputs (as navbench.load reads them) to the database at
     path (created when missing). Returns counts: runs, skipped (already there), queries, builds,
@@ -298,6 +308,7 @@ def export_sqlite(path: str, inputs: list, maps=()) -> dict:
     try:
         _check_format(con, path)
         con.executescript(FIXED_DDL + SUMMARY_DDL)
+        _add_summary_columns(con)
         con.execute("INSERT OR IGNORE INTO navbench (key, value) VALUES ('format', ?)", (FORMAT,))
         for prefix, meta in res.meta.items():
             where = prefix + ".meta.json"

@@ -29,7 +29,8 @@ UNITS = {
     "length": _MAP_UNITS, "optimal": _MAP_UNITS, "octile_optimal": _MAP_UNITS, "gap": "ratio",
     "valid": "1/0", "expansions": "count", "path_points": "count", "locate_us": "µs", "search_us": "µs",
     "smooth_us": "µs", "raw_length": _MAP_UNITS, "raw_valid": "1/0", "generated": "count", "los_checks": "count",
-    "clearance": _MAP_UNITS, "turn": "degrees", "radius": _MAP_UNITS, "epoch": "index", "cost": "cost",
+    "clearance": _MAP_UNITS, "turn": "degrees", "first_move_us": "µs", "first20_us": "µs", "max_step_us": "µs",
+    "radius": _MAP_UNITS, "epoch": "index", "cost": "cost",
     "raw_cost": "cost", "octile_optimal_cost": "cost", "optimal_cost": "cost", "cost_gap": "ratio",
     "traced": "1/0", "build_ms": "ms", "vertices": "count", "edges": "count", "memory_bytes": "bytes",
     "preprocess_ms": "ms", "prepare_ms": "ms", "stored_bytes": "bytes", "peak_rss_bytes": "bytes",
@@ -51,7 +52,7 @@ COLUMNS = {
         "gap": "float", "valid": "bool", "expansions": "int", "path_points": "int", "locate_us": "float",
         "search_us": "float", "smooth_us": "float", "raw_length": "float", "raw_valid": "bool", "generated": "int",
         "message": "text", "search": "text", "los_checks": "int", "clearance": "float", "turn": "float",
-        "radius": "float", "epoch": "int", "pinch": "text", "terrain": "text", "cost": "float", "raw_cost": "float",
+        "first_move_us": "float", "first20_us": "float", "max_step_us": "float", "radius": "float", "epoch": "int", "pinch": "text", "terrain": "text", "cost": "float", "raw_cost": "float",
         "octile_optimal_cost": "float", "optimal_cost": "float", "cost_gap": "float", "traced": "bool"},
     "build": {
         "map": "text", "representation": "text", "params": "text", "build_ms": "float", "vertices": "int",
@@ -123,22 +124,20 @@ def _with_absent(frame, kind: str, schema):
     if schema is not None:
         wanted.update(schema.types(kind))
     n = len(frame)
-    absent = {}
-    for c, t in wanted.items():
-        if c in frame.columns:
-            continue
+
+    def missing(c, t):  # made when inserted: pandas copies what it inserts, so only one is held twice
         if t == "int":
-            absent[c] = pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))
-        elif t == "bool":
-            absent[c] = pd.arrays.BooleanArray(np.zeros(n, dtype=bool), np.ones(n, dtype=bool))
-        elif t == "float":
-            absent[c] = np.full(n, np.nan)
-        elif c in FREE_TEXT:
-            absent[c] = pd.Series(pd.NA, index=frame.index, dtype="string")
-        else:
-            absent[c] = pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[""])
-    for c, values in absent.items():  # one column at a time: the file's columns are not copied
-        frame[c] = values
+            return pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))
+        if t == "bool":
+            return pd.arrays.BooleanArray(np.zeros(n, dtype=bool), np.ones(n, dtype=bool))
+        if t == "float":
+            return np.full(n, np.nan)
+        if c in FREE_TEXT:
+            return pd.Series(pd.NA, index=frame.index, dtype="string")
+        return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[""])
+    absent = [c for c in wanted if c not in frame.columns]
+    for c in absent:  # one column at a time: the file's columns are not copied
+        frame[c] = missing(c, wanted[c])
     frame.attrs["units"] = {**frame.attrs.get("units", {}),
                             **{c: UNITS[c] for c in absent if c in UNITS and wanted[c] != "text"}}
     frame.attrs["types"] = {**frame.attrs.get("types", {}), **{c: wanted[c] for c in absent}}

@@ -423,6 +423,8 @@ def _text_ids(queries, c: str, missing: str):
         col = col.astype(object).where(col.notna(), None).astype("category")
     texts = [missing if pd.isna(v) else str(v) for v in col.cat.categories] + [missing]
     ids, uniq = pd.factorize(pd.Series(texts, dtype=object))  # two categories that read alike: one text
+    # The smallest integers that hold them: one byte a row, not factorize's eight (80 MB at 10 M rows).
+    ids = ids.astype(np.int8 if len(uniq) <= 2 ** 7 else np.int16 if len(uniq) <= 2 ** 15 else np.int32)
     codes = col.cat.codes.to_numpy()
     return ids[np.where(codes < 0, len(texts) - 1, codes)], list(uniq)
 
@@ -435,17 +437,30 @@ def _distinct_queries(queries):
     import pandas as pd
     (cc, ct), (mc, mt), (tc, tt) = (_text_ids(queries, c, m) for c, m in
                                     (("collection", "nan"), ("map", "nan"), ("terrain", "")))
-    scen = (queries["scen_index"].to_numpy(dtype=float, na_value=np.nan) if "scen_index" in queries.columns
-            else np.zeros(len(queries)))
     # One integer per row for its (collection, map, terrain), numbered in order of first appearance,
     # and one per (that, scen_index): the distinct ones counted per group, NaN left out (as nunique).
-    key = (cc.astype(np.int64) * len(mt) + mc) * len(tt) + tc
+    # In place, on one array of eight bytes a row at a time (10 M rows: 80 MB each; the arithmetic's
+    # temporaries and a sort of the pairs took half a gigabyte above the table).
+    key = cc.astype(np.int64)
+    key *= len(mt)
+    key += mc
+    key *= len(tt)
+    key += tc
     group, firsts = pd.factorize(key)
-    scen_code, scens = pd.factorize(scen)  # NaN: -1
     del key
-    known = scen_code >= 0
-    pairs = np.unique(group[known].astype(np.int64) * max(1, len(scens)) + scen_code[known])
-    counts = np.bincount(pairs // max(1, len(scens)), minlength=len(firsts))
+    if "scen_index" in queries.columns:  # its own values (Int64 or float), missing: -1
+        scen_code, scens = pd.factorize(queries["scen_index"].array)
+    else:
+        scen_code, scens = np.zeros(len(queries), dtype=np.int64), [0]
+    width = max(1, len(scens))
+    pair = group.astype(np.int64, copy=False)
+    pair *= width
+    pair += scen_code
+    pair[scen_code < 0] = -1
+    del scen_code
+    pairs = pd.unique(pair)  # hashed: the distinct pairs only, no sort of the rows
+    del pair, group
+    counts = np.bincount(pairs[pairs >= 0] // width, minlength=len(firsts))
     keys = [(ct[k // (len(mt) * len(tt))], mt[k // len(tt) % len(mt)], tt[k % len(tt)]) for k in firsts]
     return pd.Series(counts, index=pd.MultiIndex.from_tuples(keys, names=["collection", "map", "terrain"]))
 

@@ -11,6 +11,8 @@ the report and the same number computed with the package agree.
   path answered.
 - query time (locate_us + search_us + smooth_us): over the solved rows that were not traced
   (`traced` = 1: timed with their trace, docs/traces.md#traced-rows).
+- the real-time figures (first_move_us, first20_us, max_step_us; SPEC §15): over the same rows as
+  query time, each where the row has it (files written before the columns have none: NaN).
 - gap: over the solved rows that have a gap (an exact optimum).
 - build time and memory: one value per map (the mean over the runs that built it), so a map
   built in several sweep units counts once.
@@ -25,6 +27,9 @@ from navbench import stats
 
 STATUSES = ("ok", "no_path", "invalid_query", "error", "not_applicable")
 TIME_PARTS = ("locate_us", "search_us", "smooth_us")
+# SPEC §15 (docs/results.md#real-time-columns): the planner's first move, first 20 moves and longest
+# call; statistic name -> column.
+REALTIME = {"first_move": "first_move_us", "first20": "first20_us", "max_step": "max_step_us"}
 
 # The report's statistics of the query rows: name -> (sample, function over a resample).
 # The samples are metric_samples' arrays; each statistic gets a 95 % bootstrap interval.
@@ -47,16 +52,32 @@ def query_time_us(rows):
     import pandas as pd
     # One part at a time, added in order ((locate + search) + smooth, as a row sum of the three adds
     # them): a frame of the three columns would copy them three times over (gigabytes at millions of rows).
-    total, timed = None, np.zeros(len(rows), dtype=bool)
+    # Into one array in place (0 + a part is the part exactly): a copy per part and per step took four
+    # arrays of eight bytes a row, 300 MB at ten million rows.
+    total, timed = np.zeros(len(rows)), np.zeros(len(rows), dtype=bool)
     for c in TIME_PARTS:
-        v = rows[c].astype(float).to_numpy()
+        v = rows[c].to_numpy(dtype=float, na_value=np.nan)  # a float column's own values: not copied
         known = ~np.isnan(v)
-        v = np.where(known, v, 0.0)
-        total = v if total is None else np.add(total, v, out=total)
+        np.add(total, v, out=total, where=known)
         timed |= known
+        del v, known
     if "traced" in rows.columns:
         timed &= ~traced_mask(rows).to_numpy(bool)
-    return pd.Series(np.where(timed, total, np.nan), index=rows.index)
+    total[~timed] = np.nan
+    return pd.Series(total, index=rows.index, copy=False)
+
+
+def realtime_us(rows, column: str):
+    """A real-time column (REALTIME) per row as float64, NaN where the row lacks it, where the file
+    has no such column (written before it) and on traced rows (timed with their trace, as
+    query_time_us leaves them out)."""
+    import pandas as pd
+    if column not in rows.columns:
+        return pd.Series(np.full(len(rows), np.nan), index=rows.index)
+    v = pd.to_numeric(rows[column], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    if "traced" in rows.columns:
+        v = np.where(traced_mask(rows).to_numpy(bool), np.nan, v)
+    return pd.Series(v, index=rows.index)
 
 
 def traced_mask(rows):

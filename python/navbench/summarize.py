@@ -7,7 +7,10 @@ One row per group: rows, applicable (rows that are not not_applicable), not_appl
 invalid_paths, and per statistic (rules.QUERY_STATISTICS: solved_pct, valid_pct, time_median,
 time_p95, gap_mean, gap_p95, gap_max; with builds also build_ms and memory, one value per map) the
 estimate and its interval and n: time_median, time_median_lo, time_median_hi, time_median_n; and
-time_mean, the mean query time over the same rows as time_median, without an interval.
+time_mean, the mean query time over the same rows as time_median, without an interval; and
+first_move_median, first20_median, max_step_median: the medians of the real-time columns
+(rules.REALTIME, SPEC §15) over the same rows, without an interval (NaN for rows written before
+the columns).
 Proportions are fractions (0.97, not 97) and gaps ratios, as in the result files.
 """
 from __future__ import annotations
@@ -39,36 +42,90 @@ def default_by(df) -> list:
     return out
 
 
+def _key_codes(col):
+    """(code per row, the values as objects, None where missing) of a key column, numbered in order
+    of first appearance: what pd.factorize gives on the column as objects (missing as None, a value
+    of its own), as the groupby factorizes it. A categorical is numbered through its codes and a
+    float column on its floats: the column as objects took 8 bytes a row plus a Python float per
+    row of radius (hundreds of MB at 10 M rows)."""
+    import pandas as pd
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes = col.cat.codes.to_numpy()
+        order = pd.unique(codes)  # the codes in order of first appearance, -1 (missing) among them
+        lut = np.zeros(len(col.cat.categories) + 1, dtype=np.int32)  # code -1 reads the last entry
+        lut[order] = np.arange(len(order))
+        cats = np.asarray(col.cat.categories, dtype=object)
+        return lut[codes], np.array([None if c < 0 else cats[c] for c in order], dtype=object)
+    if col.dtype == np.float64:
+        k, u = pd.factorize(col.to_numpy(), sort=False, use_na_sentinel=False)
+        return k, np.array([None if np.isnan(v) else float(v) for v in u], dtype=object)
+    values = col.astype(object).where(col.notna(), None)
+    # An array, not a Series: pandas 1.5 would make the uniques an Index (numbers inferred, with a
+    # FutureWarning for a column such as radius).
+    k, u = pd.factorize(values.to_numpy(dtype=object), sort=False, use_na_sentinel=False)
+    return k, np.asarray(u, dtype=object)
+
+
+def _dense_key(codes: list, widths: list, n: int):
+    """(per row its group 0..g-1, g) of the rows' codes in the key columns (each 0..width-1):
+    groups numbered ascending in the columns' codes, in order (mixed radix), as np.unique numbers
+    the combined keys, in the smallest integers. Where the combinations are few (the usual case:
+    a few dozen configurations, a few facets) by a table over all of them; else hashed. (np.unique's
+    sort and inverse took five arrays of eight bytes a row, 400 MB at 10 M rows.)"""
+    import pandas as pd
+    bound = 1
+    for w in widths:
+        bound *= max(w, 1)
+    if bound <= 2 ** 22:
+        key = np.zeros(n, dtype=np.int32)
+        for k, w in zip(codes, widths):
+            key *= w
+            key += k
+        present = np.bincount(key, minlength=bound) > 0
+        n_groups = int(present.sum())
+        lut = (np.cumsum(present) - 1).astype(_smallest(n_groups))
+        return lut[key], n_groups
+    key = np.zeros(n, dtype=np.int64)
+    for k, w in zip(codes, widths):
+        if w and key.max(initial=0) >= (2 ** 62) // w:  # keep within 64 bits: renumber in order
+            key = np.unique(key, return_inverse=True)[1].astype(np.int64)
+        key *= w
+        key += k
+    inverse, groups = pd.factorize(key, sort=True)
+    return inverse.astype(_smallest(len(groups))), len(groups)
+
+
+def _smallest(n: int):
+    """The smallest signed integer type that holds 0..n."""
+    return np.int8 if n < 2 ** 7 else np.int16 if n < 2 ** 15 else np.int32 if n < 2 ** 31 else np.int64
+
+
 def _group_positions(df, by: list) -> dict:
     """{key: positions of its rows} of the groups of df by the columns `by`, each column's values as
     objects and None where missing: what pandas' groupby(by, sort=False, dropna=False).indices
     gives on a frame of those columns, in its order (keys ascending by each column's codes in
     order of first appearance, the rows of a group ascending), computed one column at a time on
     integer codes: the frame of objects and pandas' codes beside it took ~110 bytes a row."""
-    import pandas as pd
     codes, uniques = [], []
     for c in by:
-        values = df[c].astype(object).where(df[c].notna(), None)
-        # As the groupby factorizes a key column; an array, not a Series: pandas 1.5 would make the
-        # uniques an Index (numbers inferred, with a FutureWarning for a column such as radius).
-        k, u = pd.factorize(values.to_numpy(dtype=object), sort=False, use_na_sentinel=False)
-        codes.append(k.astype(np.int8 if len(u) < 2 ** 7 else np.int16 if len(u) < 2 ** 15 else np.int32
-                              if len(u) < 2 ** 31 else np.int64))  # the smallest: one per key column
-        uniques.append(np.asarray(u, dtype=object))
-        del values, k
-    key = np.zeros(len(df), dtype=np.int64)  # mixed radix: ascending in the columns' codes, in order
-    for k, u in zip(codes, uniques):
-        if len(u) and key.max(initial=0) >= (2 ** 62) // len(u):  # keep within 64 bits: renumber in order
-            key = np.unique(key, return_inverse=True)[1].astype(np.int64)
-        key *= len(u)
-        key += k
-    groups, inverse = np.unique(key, return_inverse=True)
-    del key
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(inverse, minlength=len(groups)))])
+        k, u = _key_codes(df[c])
+        codes.append(k.astype(_smallest(len(u)), copy=False))  # the smallest: one per key column
+        uniques.append(u)
+        del k
+    inverse, n_groups = _dense_key(codes, [len(u) for u in uniques], len(df))
+    # Each group's rows ascending, in four-byte positions where they fit: one comparison of the
+    # rows per group where groups are few (a stable argsort of the rows takes two arrays of eight
+    # bytes a row, 150 MB at 10 M rows), the argsort where they are many.
+    small = np.int32 if len(df) < 2 ** 31 else np.int64
+    if n_groups <= 4096:
+        parts = [np.flatnonzero(inverse == g).astype(small) for g in range(n_groups)]
+    else:
+        order = np.argsort(inverse, kind="stable")
+        bounds = np.concatenate([[0], np.cumsum(np.bincount(inverse, minlength=n_groups))])
+        parts = [order[bounds[g]:bounds[g + 1]] for g in range(n_groups)]
+    del inverse
     out = {}
-    for g in range(len(groups)):
-        pos = order[bounds[g]:bounds[g + 1]]
+    for pos in parts:
         first = pos[0]
         key_values = tuple(u[k[first]] for k, u in zip(codes, uniques))
         out[key_values if len(by) > 1 else key_values[0]] = pos
@@ -96,8 +153,9 @@ def columns_read(df, by) -> list:
     summarizes a selection of rows copies these alone (navbench export's scopes per collection;
     every column of the rows took ~260 bytes a row of tests/scripts/test_memory.py's rows)."""
     want = set(by) | {"status", "message", "valid", "gap", "map", "representation", "terrain", "query_us", "has_path"}
+    want |= set(rules.REALTIME.values()) | {"traced"}
     if "query_us" not in df.columns:  # row_arrays: rules.query_time_us
-        want |= set(rules.TIME_PARTS) | {"traced"}
+        want |= set(rules.TIME_PARTS)
     if "has_path" not in df.columns:  # row_arrays: candidates.path_exists
         want |= set(candidates.PATH_COLUMNS) | set(candidates.QUERY_COLUMNS)
     return [c for c in df.columns if c in want]
@@ -113,20 +171,47 @@ def statuses(df) -> np.ndarray:
     return st
 
 
+def _status_flags(df):
+    """(status is ok, status is not not_applicable) per row, as statuses(df) gives them, a bool a
+    row read off the status's categories (its text per row took 8 bytes a row); the message is
+    read on the error rows alone (rules.legacy_not_applicable)."""
+    ok = candidates._text_in(df["status"], ("ok",))
+    na = candidates._text_in(df["status"], ("not_applicable",))
+    if "message" in df.columns and len(df):
+        error = np.flatnonzero(candidates._text_in(df["status"], ("error",)))
+        if len(error):
+            na[error] |= _per_row(df["message"].iloc[error], lambda m: "not applicable" in m.lower(), dtype=bool)
+    return ok, ~na
+
+
 def row_arrays(df) -> dict:
     """What the statistics read of each row: ok, applicable, has_path (candidates.path_exists, or
     the column has_path a reader derived with it), valid, time (rules.query_time_us, or the column
     query_us a reader derived with it), gap."""
-    st = statuses(df)
-    time = floats(df["query_us"]) if "query_us" in df.columns else floats(rules.query_time_us(df))
+    import pandas as pd
+    ok, applicable = _status_flags(df)
+    time = floats(df["query_us"]) if "query_us" in df.columns else rules.query_time_us(df).to_numpy()
     has_path = df["has_path"].to_numpy(bool) if "has_path" in df.columns else candidates.path_exists(df)
 
     def column(c):  # read only: a float column as it is, not copied (80 MB a column at 10 M rows)
         if c not in df.columns:
             return np.full(len(df), np.nan)
         return df[c].to_numpy() if df[c].dtype == np.float64 else floats(df[c])
-    return {"ok": st == "ok", "applicable": st != "not_applicable", "has_path": has_path,
-            "valid": column("valid"), "time": time, "gap": column("gap")}
+    # valid is 1, 0 or missing: load's nullable boolean as float32 (NaN where missing; every reader
+    # compares it with 1), half the float64 copy's 80 MB at 10 M rows.
+    valid = (df["valid"].to_numpy(dtype=np.float32, na_value=np.nan)
+             if "valid" in df.columns and isinstance(df["valid"].dtype, pd.BooleanDtype) else column("valid"))
+    out = {"ok": ok, "applicable": applicable, "has_path": has_path,
+           "valid": valid, "time": time, "gap": column("gap")}
+    # The real-time columns (SPEC §15): none in a file written before them (one NaN seen as a row
+    # each, no memory), as they are without traced rows (not copied), else with those left out.
+    traced = "traced" in df.columns and bool(rules.traced_mask(df).any())
+    for name, c in rules.REALTIME.items():
+        if c not in df.columns:
+            out[name] = np.broadcast_to(np.float64(np.nan), (len(df),))
+        else:
+            out[name] = rules.realtime_us(df, c).to_numpy(dtype=float) if traced else column(c)
+    return out
 
 
 def counts_and_samples(arrays: dict, pos: np.ndarray):
@@ -160,9 +245,14 @@ def summarize_groups(arrays: dict, groups, n_boot=None, run_tasks=None) -> list:
         counts, samples = counts_and_samples(arrays, np.asarray(pos))
         rec = {**rec, **counts}
         recs.append(rec)
-        if counts["applicable"]:
-            tasks.append((rec, (samples, builds, seed, build_seed, n_boot)))
-    results = (run_tasks or (lambda fn, ts: [fn(t) for t in ts]))(statistics_task, [t for _, t in tasks])
+        if not counts["applicable"]:
+            continue
+        task = (samples, builds, seed, build_seed, n_boot)
+        # One after the other: each group's bootstrap as its samples are drawn, so one group's
+        # samples are held at a time (all of them at once: 32 bytes a row, 300 MB at 10 M rows).
+        tasks.append((rec, task if run_tasks else statistics_task(task)))
+        del samples, task
+    results = run_tasks(statistics_task, [t for _, t in tasks]) if run_tasks else [r for _, r in tasks]
     for (rec, _), res in zip(tasks, results):
         for k, (est, lo, hi, n) in res.items():
             rec[k], rec[k + "_lo"], rec[k + "_hi"], rec[k + "_n"] = est, lo, hi, n
@@ -175,6 +265,20 @@ def _time_mean(arrays: dict, pos) -> float:
     _, samples = counts_and_samples(arrays, pos)
     t = samples["time"][np.isfinite(samples["time"])]
     return float(t.mean()) if len(t) else float("nan")
+
+
+def realtime_medians(arrays: dict, pos) -> dict:
+    """The medians of the real-time columns over a group's rows of the time sample (applicable,
+    solved, not traced) that have them: name_median (NaN without such a row)."""
+    pos = np.asarray(pos)
+    app = pos[arrays["applicable"][pos]]
+    rows = app[arrays["ok"][app] & np.isfinite(arrays["time"][app])]
+    out = {}
+    for name in rules.REALTIME:
+        v = arrays[name][rows]
+        v = v[np.isfinite(v)]
+        out[name + "_median"] = float(np.median(v)) if len(v) else float("nan")
+    return out
 
 
 def _builds_of(builds, g):
@@ -226,7 +330,10 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
     del index  # the groups hold their own positions
     t = pd.DataFrame(summarize_groups(arrays, groups, boot))
     t["time_mean"] = [_time_mean(arrays, pos) for _, pos, *_ in groups]
-    gid = np.zeros(len(df), dtype=np.int32 if len(groups) < 2 ** 31 else np.int64)
+    medians = [realtime_medians(arrays, pos) for _, pos, *_ in groups]
+    for name in rules.REALTIME:
+        t[name + "_median"] = [m[name + "_median"] for m in medians]
+    gid = np.zeros(len(df), dtype=_smallest(len(groups)))
     for k, (_, pos, *_) in enumerate(groups):
         gid[pos] = k
     # The rule reads status, valid and map (has_path given): valid as float64 (NaN where empty), as
@@ -238,7 +345,9 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
         return col.array if isinstance(col.dtype, pd.CategoricalDtype) else col.to_numpy()
     del groups  # their positions: 8 bytes a row, no longer read
     # Not copied (the rule only reads them): valid is a column of the rows' float block.
-    rule_rows = pd.DataFrame({"_group": gid, "status": kept(df["status"]), "valid": arrays["valid"]}, copy=False)
+    # The group and the facet as categoricals: the rule reads their codes, a byte or two a row.
+    rule_rows = pd.DataFrame({"_group": pd.Categorical.from_codes(gid, categories=pd.RangeIndex(len(t))),
+                              "status": kept(df["status"]), "valid": arrays["valid"]}, copy=False)
     del gid
     if "map" in df.columns:
         rule_rows["map"] = kept(df["map"])
@@ -248,17 +357,17 @@ def summarize(df, by=None, builds=None, seed: int = 1, boot: int | None = None, 
         rule_rows["representation"] = kept(df["representation"])
     facet_by = [c for c in by if c not in FACETLESS]
     if facet_by:  # the maps a group is judged on: those of its facet (the report's, SPEC §14's scope)
-        # Its number is a label only (candidates.summarise groups the maps by it), on integer codes
-        # as the groups are (a frame of the key columns as objects took ~110 bytes a row).
-        facet = np.zeros(len(df), dtype=np.int32)  # fewer facets than groups
-        for k, pos in enumerate(_group_positions(df, facet_by).values()):
-            facet[pos] = k
-        rule_rows["facet"] = facet
+        # Its number is a label only (candidates.summarise groups the maps by it): the rows' codes
+        # of the facet's columns combined, no positions per facet (an argsort of the rows).
+        facet = candidates.combined_codes(df, facet_by)
+        n_facets = int(facet.max(initial=0)) + 1
+        rule_rows["facet"] = pd.Categorical.from_codes(facet.astype(_smallest(n_facets)), categories=pd.RangeIndex(n_facets))
         del facet
     cand = candidates.summarise(rule_rows, "_group", widening or candidates.Widening(), has_path=arrays["has_path"],
                                 absent=absent)
     t = t.join(cand.drop(columns=["applicable"]).set_index("_group"))
     t.attrs["units"] = {k: u for k, u in (("time_median", "µs"), ("time_p95", "µs"), ("time_mean", "µs"),
+                                          ("first_move_median", "µs"), ("first20_median", "µs"), ("max_step_median", "µs"),
                                           ("build_ms", "ms"), ("memory", "bytes"), ("solved_pct", "fraction"), ("valid_pct", "fraction"),
                                           ("gap_mean", "ratio"), ("gap_p95", "ratio"), ("gap_max", "ratio"))
                         if k in t.columns}

@@ -13,11 +13,11 @@ from navbench import stats
 from navreport.analysis.fmt import esc
 from navreport.figures import draw
 from navreport.sections import (answer, compare, cost, dist, dynamic, meta, metres, missing, paths, published, quality,
-                                radius, roadmaps, terrain, threads)
+                                radius, realtime, roadmaps, terrain, threads)
 
 # Page order. A section module has build(ctx) -> [Section]; an empty list leaves it out (a run
 # without changing maps has no "Changing maps").
-SECTIONS = [answer, compare, cost, dist, dynamic, threads, radius, roadmaps, quality, terrain, metres, paths, published, missing, meta]
+SECTIONS = [answer, compare, cost, realtime, dist, dynamic, threads, radius, roadmaps, quality, terrain, metres, paths, published, missing, meta]
 
 CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 0 auto; max-width: 1220px;
@@ -44,6 +44,8 @@ table.answer-table td.key { color: #666; text-align: right; font-size: 12px; }
 table.answer-table th { font-size: 12px; } table.answer-table th .unit { font-size: 11px; }
 table.answer-table th.mark, table.answer-table td.mark { text-align: center; width: 40px; }
 table.answer-table th.mark { background: #eef3fa; } table.answer-table td.on { color: #1f5fa8; font-weight: 700; }
+table.realtime th.mark, table.realtime td.mark { text-align: center; width: 44px; font-size: 12px; }
+table.realtime th.mark { background: #eef3fa; } table.realtime td.on { color: #1f5fa8; font-weight: 700; }
 table.answer-table th.budget { background: #fdf1e8; } table.answer-table td.on.budget { color: #c2410c; }
 table.answer-table tr.front td:nth-child(2) { font-weight: 600; }
 table.answer-table a { color: inherit; text-decoration: none; border-bottom: 1px dotted #888; }

@@ -36,7 +36,7 @@ def check(name, ok):
     global fails
     print(("ok   " if ok else "FAIL ") + name)
     fails += not ok
-timing = {"locate_us", "search_us", "smooth_us"}
+timing = {"locate_us", "search_us", "smooth_us", "first_move_us", "first20_us", "max_step_us"}
 a = list(csv.DictReader(open(f"{t}/b1.csv")))
 b = list(csv.DictReader(open(f"{t}/b7.csv")))
 check("batch_same_rows", len(a) == len(b) > 300 and all({k: v for k, v in x.items() if k not in timing} ==

@@ -130,13 +130,13 @@ if "$nb" sweep "$tmp/dynmaps.json" --out "$tmp/dynmaps" --quiet 2>"$tmp/err" && 
    && [ "$(tail -n +2 "$tmp/dynmaps/dynamic/results.csv" | wc -l)" -eq "$(grep -c '^Q ' "$ds")" ]; then echo "ok   sweep_dynamic_with_maps_selection"
 else echo "FAIL sweep_dynamic_with_maps_selection: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
 # What combines with --dynamic is followed: --paths writes a path per ok row; --repetitions 3
-# gives the same rows (timing columns 21-23 aside) as one run.
+# gives the same rows (timing columns 21-23 and 32-34 aside) as one run.
 total=$((total+1))
 if "$nb" run --dynamic "$ds" --rep grid8,navmesh --smoothing none,funnel --paths --out "$tmp/dp" --quiet 2>"$tmp/err" \
    && "$nb" run --dynamic "$ds" --rep grid8,navmesh --smoothing none,funnel --paths --repetitions 3 --out "$tmp/dr" --quiet 2>>"$tmp/err" \
    && [ "$(grep -c ',ok,' "$tmp/dp.csv")" -gt 10 ] \
    && [ "$(tail -n +2 "$tmp/dp.paths.csv" | wc -l)" -eq "$(grep -c ',ok,' "$tmp/dp.csv")" ] \
-   && cmp -s <(cut -d, -f1-20,24- "$tmp/dp.csv") <(cut -d, -f1-20,24- "$tmp/dr.csv") && cmp -s "$tmp/dp.paths.csv" "$tmp/dr.paths.csv"; then
+   && cmp -s <(cut -d, -f1-20,24-31,35- "$tmp/dp.csv") <(cut -d, -f1-20,24-31,35- "$tmp/dr.csv") && cmp -s "$tmp/dp.paths.csv" "$tmp/dr.paths.csv"; then
   echo "ok   dynamic_paths_repetitions"
 else echo "FAIL dynamic_paths_repetitions: $(head -3 "$tmp/err")"; fails=$((fails+1)); fi
 # Two cost layers of one file name on one map (the rows name a layer by its file name): refused.
@@ -197,7 +197,7 @@ else echo "FAIL funnel_not_applicable: $(cat "$tmp/err")"; fails=$((fails+1)); f
 total=$((total+1))
 if "$nb" run --map "$m" --rep grid8,visgraph --smoothing none,los --out "$tmp/t1" --quiet 2>"$tmp/err" \
    && "$nb" run --map "$m" --rep grid8,visgraph --smoothing none,los --threads 3 --out "$tmp/t3" --quiet 2>>"$tmp/err" \
-   && [ "$(wc -l <"$tmp/t1.csv")" -gt 2 ] && cmp -s <(cut -d, -f1-20,24- "$tmp/t1.csv") <(cut -d, -f1-20,24- "$tmp/t3.csv"); then
+   && [ "$(wc -l <"$tmp/t1.csv")" -gt 2 ] && cmp -s <(cut -d, -f1-20,24-31,35- "$tmp/t1.csv") <(cut -d, -f1-20,24-31,35- "$tmp/t3.csv"); then
   echo "ok   threads_same_rows"
 else echo "FAIL threads_same_rows: $(cat "$tmp/err")"; fails=$((fails+1)); fi
 # --radius 0 (docs/radius.md): every result bit for bit as without the option, timing columns (21-23) and
@@ -208,7 +208,7 @@ all=grid4,grid8,quadtree,navmesh,navmesh-vertices,subgoal,visgraph
 if "$nb" run --map "$g" --rep $all --smoothing none,los,funnel --limit 25 --paths --out "$tmp/p0" --quiet 2>"$tmp/err" \
    && "$nb" run --map "$g" --rep $all --smoothing none,los,funnel --limit 25 --paths --radius 0 --out "$tmp/r0" --quiet 2>>"$tmp/err" \
    && [ "$(wc -l <"$tmp/p0.csv")" -gt 100 ] && ! grep -q ',error,' "$tmp/p0.csv" \
-   && cmp -s <(cut -d, -f1-20,24- "$tmp/p0.csv") <(sed -e '1s/,radius$//' -e '2,$s/,0$//' "$tmp/r0.csv" | cut -d, -f1-20,24-) \
+   && cmp -s <(cut -d, -f1-20,24-31,35- "$tmp/p0.csv") <(sed -e '1s/,radius$//' -e '2,$s/,0$//' "$tmp/r0.csv" | cut -d, -f1-20,24-31,35-) \
    && [ "$(tail -n +2 "$tmp/r0.csv" | grep -vc ',0$')" -eq 0 ] \
    && cmp -s "$tmp/p0.paths.csv" <(sed -e '1s/,radius,/,/' -e '2,$s/^\(\([^,]*,\)\{7\}\)0,/\1/' "$tmp/r0.paths.csv") \
    && cmp -s <(sed -E 's/,[0-9]+\.[0-9]{3},/,T,/' "$tmp/p0.build.csv") \

@@ -12,8 +12,9 @@ cat > "$tmp/sweep.json" <<JSON
  "queries": {"select": "spread", "n": 60}, "seed": 3,
  "comment": "repetitions make each unit slow enough for the kill to land mid-sweep", "repetitions": 20}
 JSON
-# Results without the timing columns (locate_us, search_us, smooth_us are 21-23).
-strip() { cut -d, --complement -f21-23 "$1"; }
+# Results without the timing columns (locate_us, search_us, smooth_us are 21-23; first_move_us, first20_us,
+# max_step_us 32-34).
+strip() { cut -d, --complement -f21-23,32-34 "$1"; }
 units() { ls "$tmp/killed/units/" 2>/dev/null | grep -v -e '\.build\.csv$' -e '\.paths\.csv$' | grep -c '\.csv$' || true; }
 
 "$nb" sweep "$tmp/sweep.json" --out "$tmp/full" --jobs 1 --quiet

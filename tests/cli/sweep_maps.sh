@@ -74,11 +74,11 @@ printf '{"maps": ["%s"], "representations": ["grid8", "visgraph"], "smoothing": 
   "$tmp/a/hand/l-corridor.map" > "$tmp/plain.json"
 if "$nb" sweep "$tmp/radii.json" --out "$tmp/or" --quiet --jobs 2 2>"$tmp/err" && "$nb" sweep "$tmp/plain.json" --out "$tmp/op" --quiet 2>>"$tmp/err"; then
   nq=$(tail -n +2 "$tmp/a/hand/l-corridor.map.scen" | grep -c .)
-  head -1 "$tmp/or/results.csv" | grep -q ',message,search,los_checks,clearance,turn,radius$' && [ "$(head -1 "$tmp/or/results.build.csv" | grep -c ',radius$')" -eq 1 ] \
+  head -1 "$tmp/or/results.csv" | grep -q ',message,search,los_checks,clearance,turn,first_move_us,first20_us,max_step_us,radius$' && [ "$(head -1 "$tmp/or/results.build.csv" | grep -c ',radius$')" -eq 1 ] \
     && [ "$(ls "$tmp/or/units" | grep -c '__r0\.5\.csv$')" -eq 2 ] && [ "$(ls "$tmp/or/units" | grep -c '__r0\.csv$')" -eq 2 ] \
     && [ "$(tail -n +2 "$tmp/or/results.csv" | grep -c ',0\.5$')" -eq $((2 * nq)) ] \
-    && cmp -s <(cut -d, -f1-20,24- "$tmp/op/results.csv") \
-              <(sed -e '1s/,radius$//' "$tmp/or/results.csv" | grep -v ',0\.5$' | sed -e '2,$s/,0$//' | cut -d, -f1-20,24-) \
+    && cmp -s <(cut -d, -f1-20,24-31,35- "$tmp/op/results.csv") \
+              <(sed -e '1s/,radius$//' "$tmp/or/results.csv" | grep -v ',0\.5$' | sed -e '2,$s/,0$//' | cut -d, -f1-20,24-31,35-) \
     && pass sweep_radii || fail sweep_radii "$(head -3 "$tmp/or/results.csv")"
 else fail sweep_radii "exit: $(cat "$tmp/err")"; fi
 # A weighted map entry (docs/terrain.md): the terrain columns on every row, filled on the weighted
@@ -91,7 +91,7 @@ if "$nb" sweep "$tmp/terrain.json" --out "$tmp/ot" --quiet --jobs 1 2>"$tmp/err"
    && "$nb" sweep "$tmp/terrain.json" --out "$tmp/os1" --shard 1/2 --quiet 2>>"$tmp/err" \
    && "$nb" sweep "$tmp/terrain.json" --out "$tmp/os2" --shard 2/2 --quiet 2>>"$tmp/err" \
    && "$nb" merge "$tmp/os1" "$tmp/os2" --out "$tmp/om" 2>>"$tmp/err"; then
-  head -1 "$tmp/ot/results.csv" | grep -q ',turn,terrain,cost,raw_cost,octile_optimal_cost,optimal_cost,cost_gap$' \
+  head -1 "$tmp/ot/results.csv" | grep -q ',turn,first_move_us,first20_us,max_step_us,terrain,cost,raw_cost,octile_optimal_cost,optimal_cost,cost_gap$' \
     && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',pinch\.costs,')" -gt 0 ] \
     && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',pinch\.costs,')" -eq \
          "$(tail -n +2 "$tmp/ot/results.csv" | grep '^pinch,' | grep -c ',,,,$')" ] \
@@ -104,7 +104,7 @@ if "$nb" sweep "$tmp/terrain.json" --out "$tmp/ot" --quiet --jobs 1 2>"$tmp/err"
     && [ "$(tail -n +2 "$tmp/ot/results.csv" | grep '^l-corridor,' | grep ',subgoal,' | grep -c ',ok,')" -gt 0 ] \
     && [ "$(grep -c '^pinch,subgoal,' "$tmp/ot/results.build.csv")" -eq 1 ] \
     && ! grep -q 'skipping subgoal' "$tmp/err" \
-    && cmp -s <(cut -d, -f1-20,24- "$tmp/ot/results.csv" | sort) <(cut -d, -f1-20,24- "$tmp/om/results.csv" | sort) \
+    && cmp -s <(cut -d, -f1-20,24-31,35- "$tmp/ot/results.csv" | sort) <(cut -d, -f1-20,24-31,35- "$tmp/om/results.csv" | sort) \
     && pass sweep_terrain || fail sweep_terrain "$(head -3 "$tmp/ot/results.csv"; cat "$tmp/err")"
 else fail sweep_terrain "exit: $(cat "$tmp/err")"; fi
 # 6. Why a representation has no rows on a map (docs/results.md#maps-not-run): the sweep records its

@@ -13,8 +13,9 @@ cat > "$tmp/sweep.json" <<JSON
  "comment": "repetitions make each unit slow enough for the kill to land mid-sweep", "repetitions": 40}
 JSON
 sed 's/"seed": 3/"seed": 4/' "$tmp/sweep.json" > "$tmp/other.json"
-# Results without the timing columns (locate_us, search_us, smooth_us are 21-23).
-strip() { cut -d, --complement -f21-23 "$1"; }
+# Results without the timing columns (locate_us, search_us, smooth_us are 21-23; first_move_us, first20_us,
+# max_step_us 32-34).
+strip() { cut -d, --complement -f21-23,32-34 "$1"; }
 
 "$nb" sweep "$tmp/sweep.json" --out "$tmp/full" --jobs 1 --quiet
 check full_run '[ -s "$tmp/full/results.csv" ] && [ "$(wc -l < "$tmp/full/results.csv")" -gt 100 ]'

@@ -129,13 +129,14 @@ def package_checks(prefix: str) -> None:
           and typed["message"].dropna().eq(LONG).all(), "package: message is <NA> where empty, the text elsewhere")
     res = loadmod.load(prefix)
     _, b = per_row(mapfiles.maps_table, res.queries, res.builds, res.meta, [], [])
-    check(b < 100, f"package: the maps table counts queries on integer codes: {b:.0f} bytes a row (< 100; was 371)")
+    check(b < 55, f"package: the maps table counts queries on integer codes, in place, hashed: {b:.0f} bytes a row "
+              "(< 55; was 371, and 77 with eight-byte temporaries and a sort of the pairs)")
     _, b = per_row(summarize.statuses, res.queries)
     check(b < 80, f"package: statuses, each distinct status and message read once: {b:.0f} bytes a row (< 80; "
                   "was 3,694)")
     _, b = per_row(summarize.row_arrays, res.queries)
-    check(b < 80, f"package: the rows' statistics arrays (query time a part at a time): {b:.0f} bytes a row "
-                  "(< 80; was 3,694)")
+    check(b < 62, f"package: the rows' statistics arrays (query time summed in place, statuses off the categories): "
+                  f"{b:.0f} bytes a row (< 62; was 3,694, and 75 with a copy per part and the statuses' text)")
     # summarize groups on integer codes (the frame of the key columns as objects it grouped with pandas
     # stayed beside the rows until the end: 0.3 GB at ten million rows); the same groups, in pandas' order.
     by = summarize.default_by(res.queries) + ["message"]
@@ -151,7 +152,8 @@ def package_checks(prefix: str) -> None:
     cfg_by = ["representation", "search", "heuristic", "smoothing", "convention", "terrain", "radius"]
     _, b = per_row(lambda: summarize.summarize(res.queries, by=[c for c in cfg_by if c in res.queries.columns],
                                                builds=res.builds, absent=res.absent))
-    check(b < 130, f"package: summarize by configuration and facet: {b:.0f} bytes a row (< 130; was 189)")
+    check(b < 91, f"package: summarize by configuration and facet: {b:.0f} bytes a row (< 91; was 189, and 97 with "
+                  "np.unique's sort of the keys and the facets' positions)")
     real_load = loadmod.load
     loadmod.load = lambda inputs, maps=None: res  # the export's own memory, apart from reading the rows
     try:

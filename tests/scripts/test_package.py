@@ -11,6 +11,9 @@ navbench makes here (package_fixture.py):
 - navbench.summarize, grouped as the report groups, gives the report's own numbers (its
   summary.csv): one implementation of the row rules;
 - navbench.select keeps a subset and refuses a name that matches nothing;
+- the real-time columns: typed, missing in a file written before them, summarize's medians, grid8's
+  three equal to its query, cpd's first move before its whole path, compare's ratio, the SQLite
+  summary's medians (check_realtime);
 - `pip install ./python` into a venv (--system-site-packages for Debian's pandas; offline, so
   --no-build-isolation) gives a navbench that loads the results from any folder.
 
@@ -159,6 +162,67 @@ def check_traced(navbench_py, root, tmp):
     check(not bad, f"summarize: the median time of the untraced solved rows, solved over every row{': not ' + str(bad) if bad else ''}")
 
 
+def check_realtime(navbench_py, root, tmp):
+    """The real-time columns (SPEC §15, docs/results.md#real-time-columns) through the package: load
+    types them (µs), a file written before them loads with them missing; summarize's medians are
+    the CSV's over the solved rows; grid8 answers in one call (its three columns its query time),
+    cpd in pieces (its first move before its whole path), and compare pairs them; the SQLite
+    export's config_summary holds the medians."""
+    import csv
+    import sqlite3
+    import statistics
+    import navbench
+    from navbench.compare import compare
+    gen = os.path.join(tmp, "rt-map")
+    package_fixture.run([navbench_py, "generate", "rooms", "--width", "48", "--height", "48", "--room", "12", "--seed", "81",
+                         "--queries", "60", "--out", gen], root)
+    prefix = os.path.join(tmp, "realtime")
+    package_fixture.run([navbench_py, "run", "--map", gen + ".map", "--rep", "grid8", "--rep", "cpd", "--smoothing", "none",
+                         "--no-optimum", "--out", prefix], root)
+    q = navbench.load(prefix).queries
+    check(all(str(q[c].dtype) == "float64" and q.attrs["units"].get(c) == "µs" for c in
+              ("first_move_us", "first20_us", "max_step_us")), "load: the real-time columns as float64 in µs")
+    rows = csv_rows(prefix + ".csv")
+    ok = [x for x in rows if x["status"] == "ok"]
+    g8 = [x for x in ok if x["representation"] == "grid8"]
+    one_call = all(abs(float(x[c]) - float(x["locate_us"]) - float(x["search_us"])) <= 0.0015
+                   for x in g8 for c in ("first_move_us", "first20_us", "max_step_us"))
+    check(len(g8) > 30 and one_call, f"grid8's {len(g8)} ok rows: first_move_us = first20_us = max_step_us = locate_us + search_us")
+    cpd = [x for x in ok if x["representation"] == "cpd"]
+    pieces = [x for x in cpd if float(x["length"]) > 25]
+    check(len(pieces) > 10 and all(float(x["first_move_us"]) < float(x["first20_us"]) < float(x["locate_us"]) + float(x["search_us"])
+                                   for x in pieces), f"cpd's {len(pieces)} paths longer than 25: first move < first 20 < query")
+    t = navbench.summarize(q, by=["representation"], boot=20).set_index("representation")
+    bad = [(r, c) for r, xs in (("grid8", g8), ("cpd", cpd)) for c in ("first_move", "first20", "max_step")
+           if not math.isclose(t.loc[r, c + "_median"], statistics.median(float(x[c + "_us"]) for x in xs), rel_tol=1e-9)]
+    check(not bad, f"summarize: first_move_median, first20_median, max_step_median are the ok rows' medians{': not ' + str(bad) if bad else ''}")
+    c = compare(q, q, config_a="grid8", config_b="cpd", boot=20).iloc[0]
+    check(c["first_move_n"] == c["paired"] > 0 and c["first_move_ratio"] < c["time_ratio"],
+          f"compare: the first move paired on every query ({c['first_move_n']} of {c['paired']}), its ratio "
+          f"{c['first_move_ratio']:.3g} below the query time's {c['time_ratio']:.3g}")
+    # A file written before the columns: the same rows without them.
+    old = os.path.join(tmp, "before")
+    with open(prefix + ".csv") as f, open(old + ".csv", "w", newline="") as out:
+        r = csv.DictReader(f)
+        keep = [n for n in r.fieldnames if n not in ("first_move_us", "first20_us", "max_step_us")]
+        w = csv.DictWriter(out, keep, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(r)
+    for ext in (".build.csv", ".unrun.csv"):
+        if os.path.exists(prefix + ext):
+            with open(prefix + ext) as f, open(old + ext, "w") as out:
+                out.write(f.read())
+    qo = navbench.load(old).queries
+    to = navbench.summarize(qo, by=["representation"], boot=20)
+    check(qo["first_move_us"].isna().all() and to["first_move_median"].isna().all() and len(qo) == len(q),
+          "a file written before the columns loads with them missing (NaN), its medians NaN")
+    db = os.path.join(tmp, "realtime.sqlite")
+    r = subprocess.run([navbench_py, "export", prefix, "--sqlite", db], capture_output=True, text=True, cwd=root, timeout=600)
+    got = sqlite3.connect(db).execute("SELECT COUNT(*) FROM config_summary WHERE first_move_median > 0").fetchone()[0] \
+        if r.returncode == 0 else 0
+    check(got > 0, f"export --sqlite: config_summary holds first_move_median ({got} rows) {r.stderr.strip()[-200:]}")
+
+
 def check_pip(root, fx, tmp):
     venv = os.path.join(tmp, "venv")
     subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv], check=True, timeout=300)
@@ -193,6 +257,7 @@ def main():
     check_summarize(res, fx, root, tmp)
     check_select(res)
     check_traced(navbench_py, root, tmp)
+    check_realtime(navbench_py, root, tmp)
     check_pip(root, fx, tmp)
     return finish(tmp, "package")
 

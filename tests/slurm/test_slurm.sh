@@ -269,7 +269,7 @@ for r in rows:
     w.writerow([r[i] for i in keep])
 PY
 }
-timing="locate_us search_us smooth_us build_ms memory_bytes"
+timing="locate_us search_us smooth_us first_move_us first20_us max_step_us build_ms memory_bytes"
 check merged_rows_equal_single_process 'diff <(drop "$tmp/ref/results.csv" $timing) <(drop "$out/merged/results.csv" $timing) >/dev/null &&
   [ "$(wc -l < "$out/merged/results.csv")" -eq "$(wc -l < "$tmp/ref/results.csv")" ]'
 check merged_build_rows_equal 'diff <(drop "$tmp/ref/results.build.csv" $timing) <(drop "$out/merged/results.build.csv" $timing) >/dev/null'

@@ -8,14 +8,17 @@
 
 namespace testplan {
 
-// The planner's outcome for q (q keeps its attachments and the vertices found); `sees` is the
-// segment test Theta* needs, `ws` a workspace of the planner's (nullptr: its own).
+// The planner's outcome for q (q keeps its attachments and the vertices found), a path handed out in
+// pieces (SPEC §15) assembled whole; `sees` is the segment test Theta* needs, `ws` a workspace of
+// the planner's (nullptr: its own).
 inline navbench::Outcome plan(const navbench::Planner& p, navbench::Query& q, const navbench::Heuristic& h,
                               navbench::SearchMode search = navbench::SearchMode::astar, const navbench::VisibleFn* sees = nullptr,
                               navbench::Workspace* ws = nullptr) {
   const navbench::Request r{.search = search, .heuristic = &h, .sees = sees, .ws = ws};
   if (auto o = p.locate(q, r)) return *o;
-  return p.plan(q, r);
+  navbench::Outcome o = p.plan(q, r);
+  while (o.more) p.next_piece(q, r, o);
+  return o;
 }
 
 // The same from two points.

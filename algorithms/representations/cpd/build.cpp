@@ -51,6 +51,7 @@ CompressedPathDatabase::Settings CompressedPathDatabase::read(Params& params) {
   s.max_cells = std::size_t(params.integer(param(kParams, "max_cells")));
   // cache: read only when named, so that a build without it records no such key in its params.
   if (params.given(param(kParams, "cache"))) s.cache = params.text(param(kParams, "cache"));
+  s.piece = std::size_t(params.integer(param(kParams, "piece")));
   params.finish("cpd");
   if (!s.cache.empty() && !std::filesystem::is_directory(s.cache))
     throw std::invalid_argument("cpd: cache=" + s.cache + " is not an existing folder");
@@ -59,7 +60,7 @@ CompressedPathDatabase::Settings CompressedPathDatabase::read(Params& params) {
 
 CompressedPathDatabase::CompressedPathDatabase(const Map& map, Params& params) : CompressedPathDatabase(map, read(params)) {}
 
-CompressedPathDatabase::CompressedPathDatabase(const Map& map, const Settings& s) : grid_(grid8_of(map)) {
+CompressedPathDatabase::CompressedPathDatabase(const Map& map, const Settings& s) : grid_(grid8_of(map)), piece_(s.piece) {
   // The size cap comes first, before any memory is taken: the build's work grows with the square
   // of the free cells (one Dijkstra over the map per free cell), and so does the table.
   const std::size_t free = std::size_t(std::count(map.grid.cells.begin(), map.grid.cells.end(), std::uint8_t(1)));

@@ -26,7 +26,7 @@ class CompressedPathDatabase {
   // Grid maps, unweighted (no `weights`: not_applicable on a weighted map); no update() (a changing
   // map rebuilds it); a radius as grid8 meets it, on the map shrunk by R (its own table).
   static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = true, .point_vertices = true,
-                                              .table_search = true};
+                                              .table_search = true, .pieces = true};
   // Opt-in: a sweep's {"every": true} leaves it out (its table costs minutes of build on a large map,
   // one Dijkstra per free cell; docs/cpd.md).
   static constexpr bool kOptIn = true;
@@ -37,7 +37,9 @@ class CompressedPathDatabase {
       ParamDecl{"max_cells", ParamType::integer, 100000, 1, double(cpd::kMaxCells),
                 "largest map it builds a table for, in free cells (the build is refused above)"},
       ParamDecl{"cache", ParamType::text, 0, 0, 0,
-                "an existing folder of table files: the map's table read from it when there, written to it after a build"}};
+                "an existing folder of table files: the map's table read from it when there, written to it after a build"},
+      ParamDecl{"piece", ParamType::integer, 1, 0, 1000000,
+                "first moves handed out a call (the path in pieces, SPEC §15); 0: the whole path in one call"}};
   // Every path runs between cell centres by grid8 moves, a query point joining its cell's centre
   // straight: the octile heuristic is admissible towards a goal on the half-cell lattice
   // (search/astar.hpp, admissible_for), so such queries are answered from the table too.
@@ -57,6 +59,15 @@ class CompressedPathDatabase {
   // path walked by first moves, pairs in order of their octile bound, stopping when no bound can
   // beat the best), against the direct link. +inf: no path.
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
+
+  // The path in pieces (SPEC §15; representation.hpp's HasRoute), `piece` first moves a call: a
+  // query whose points each join one cell (a point inside a cell: every query at the centre
+  // convention) is a route, its moves looked up as they are handed out; with several cells on a
+  // side (a point on a cell's side or corner) the best pair needs each pair's walked cost, so
+  // table_search() answers and the path comes whole, as it does with piece=0 and inside one cell.
+  std::optional<bool> route(Query& q) const;
+  bool first_piece(Query& q, Polyline& out) const;
+  bool next_piece(Query& q, Polyline& out) const;
 
   // The move (GridEdge::dir) of an optimal path from free cell `from` to free cell `to` of the same
   // component, from != to: one binary search in from's row.
@@ -84,6 +95,7 @@ class CompressedPathDatabase {
     cpd::Order order = cpd::Order::hilbert;
     std::size_t max_cells = 0;
     std::string cache;  // "" = no cache
+    std::size_t piece = 1;  // first moves a piece; 0: the whole path at once
   };
   static Settings read(Params& params);
   CompressedPathDatabase(const Map& map, const Settings& s);
@@ -93,6 +105,7 @@ class CompressedPathDatabase {
   cpd::NodeOrder order_;
   cpd::FirstMoveTable table_;
   bool from_cache_ = false;
+  std::size_t piece_ = 1;
 };
 
 }  // namespace navbench

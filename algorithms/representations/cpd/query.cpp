@@ -66,4 +66,50 @@ std::optional<double> CompressedPathDatabase::table_search(Query& q, std::size_t
   return best;
 }
 
+std::optional<bool> CompressedPathDatabase::route(Query& q) const {
+  if (piece_ == 0 || q.direct || q.s.links.size() != 1 || q.g.links.size() != 1) return std::nullopt;
+  const Vertex s = q.s.links.front().vertex, t = q.g.links.front().vertex;
+  if (!reachable(s, t)) return false;
+  q.path.clear();
+  q.walk.at = s;
+  q.walk.to = t;
+  q.walk.key = 0;
+  q.walk.steps = 1;
+  q.walk.cost = q.s.links.front().cost + q.g.links.front().cost;
+  return true;
+}
+
+bool CompressedPathDatabase::first_piece(Query& q, Polyline& out) const {
+  if (q.walk.to < 0) {  // answered whole (table_search or the A*)
+    out = polyline(q);
+    return false;
+  }
+  out.push_back(q.start);
+  out.push_back(position(Vertex(q.walk.at)));
+  return next_piece(q, out);
+}
+
+bool CompressedPathDatabase::next_piece(Query& q, Polyline& out) const {
+  const Vertex to = Vertex(q.walk.to);
+  const std::uint32_t target = order_.rank_of[to];
+  const GridGraph& g = graph();
+  Vertex v = Vertex(q.walk.at);
+  for (std::size_t k = 0; k < piece_ && v != to; ++k) {
+    const unsigned d = table_.first_move(order_.rank_of[v], target);
+    // As walk(): a simple path has fewer moves than there are free cells; a move must be one of the grid's.
+    if (!(g.moves(v) >> d & 1u) || q.walk.steps > order_.size())
+      throw std::runtime_error("cpd: the table's moves from cell " + std::to_string(q.walk.at) + " do not reach cell " +
+                               std::to_string(to));
+    q.walk.key += d < 4 ? cpd::kStraight : cpd::kDiagonal;
+    v = Vertex(std::int64_t(v) + g.offset(d));
+    ++q.walk.steps;
+    out.push_back(position(v));
+  }
+  q.walk.at = v;
+  if (v != to) return true;
+  out.push_back(q.goal);
+  q.walk.cost += cpd::octile_cost(q.walk.key);
+  return false;
+}
+
 }  // namespace navbench

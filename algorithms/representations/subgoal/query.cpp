@@ -330,74 +330,119 @@ SubgoalGraph::DirectPlan SubgoalGraph::plan_direct(const Query& q, bool need_fre
 bool SubgoalGraph::direct(const Query& q) const { return std::isfinite(plan_direct(q, false).cost); }
 double SubgoalGraph::direct_cost(const Query& q) const { return plan_direct(q, false).cost; }
 
-Polyline SubgoalGraph::polyline(const Query& q) const {
-  Polyline out;
+// The cells from a query point to the path's end vertex v, as reach() found them: the point's
+// cell, the octile path to a direct-h-reachable subgoal, then (levels >= 2, goal side) upward edges
+// to v; from p first. attach() kept the last two reach() results; one of this point that holds v is
+// used, else reach() runs again with the closure (which holds every vertex either role links).
+Polyline SubgoalGraph::side(Point p, Vertex v) const {
+  auto index_of = [v](const std::vector<Reach>& r) {
+    for (std::size_t k = 0; k < r.size(); ++k)
+      if (r[k].v == v) return std::int32_t(k);
+    return std::int32_t(-1);
+  };
+  std::vector<Reach> fresh;
+  const std::vector<Reach>* found = nullptr;
+  std::int32_t i = -1;
+  for (const Reached& c : scratch().reached)
+    if (c.p.x == p.x && c.p.y == p.y && (i = index_of(c.r)) >= 0) {
+      found = &c.r;
+      break;
+    }
+  if (!found) reach(p, true, fresh), found = &fresh, i = index_of(fresh);
+  const std::vector<Reach>& r = *found;
+  if (i < 0) throw std::logic_error("subgoal: a query point does not reach its path vertex");
+  std::vector<Vertex> chain;
+  for (; r[std::size_t(i)].pred >= 0; i = r[std::size_t(i)].pred) chain.push_back(r[std::size_t(i)].v);
+  chain.push_back(r[std::size_t(i)].v);
+  std::reverse(chain.begin(), chain.end());
+  Cell cells[4];
+  cells_of(p, cells);
+  const Cell c = cells[r[std::size_t(i)].cell];
+  Polyline part{p, centre(c)};
+  // Diagonal-first (shape 0): the clearance scan found the subgoal along that very path (diagonal
+  // steps without cutting a corner, then a straight ray over free cells; scan() in internal.hpp),
+  // and the reach lists hold the scan's answers, so it is free and need not be walked again.
+  if (c != cell_of_[chain.front()]) append_octile(part, c, cell_of_[chain.front()], 0);
+  for (std::size_t k = 0; k + 1 < chain.size(); ++k) append_edge(part, chain[k], chain[k + 1]);
+  return part;
+}
+
+// The abstract path's edge k (q.path[k] to q.path[k + 1]) refined into its octile path's points
+// after q.path[k]. A path read from the labels (labels_search(), the same query's; q.walk.key 1)
+// carries its edges' shapes: the bit as the edge stores it from its source, flipped when the step
+// runs against it (as append_edge does for an edge found stored the other way).
+void SubgoalGraph::append_path_edge(const Query& q, std::size_t k, Polyline& out) const {
+  if (q.walk.key == 1) {
+    const Scratch& sc = scratch();
+    const int bit = sc.label_steps[k] & 1, against = sc.label_steps[k] >> 1;
+    const Point a = pos_[q.path[k]], b = pos_[q.path[k + 1]];  // cell centres: x + 0.5, y + 0.5
+    append_octile_xy(out, int(a.x), int(a.y), int(b.x), int(b.y), against ? 1 - bit : bit);
+  } else {
+    append_edge(out, q.path[k], q.path[k + 1]);
+  }
+}
+
+// Repeated points merged where `out` grew from `from` points on.
+static void merge_repeated_from(Polyline& out, std::size_t from) {
+  out.erase(std::unique(out.begin() + std::ptrdiff_t(from > 0 ? from - 1 : 0), out.end(),
+                        [](Point a, Point b) { return a.x == b.x && a.y == b.y; }),
+            out.end());
+}
+
+// The first piece: the start's side and the abstract path's first edge refined (the first moves);
+// next_piece() refines the other edges and adds the goal's side, in one call (a call an edge would
+// add the harness's clock reads to every edge of the query). A direct path (no abstract path) comes
+// whole. q.walk.at: the next edge; q.walk.key: 1 when the path was read from the labels.
+bool SubgoalGraph::first_piece(Query& q, Polyline& out) const {
+  if (q.path.empty()) {
+    out = polyline(q);
+    return false;
+  }
+  const Scratch& sc = scratch();
+  q.walk.key = labels_on_ && sc.label_steps.size() + 1 == q.path.size() && sc.label_path == q.path ? 1 : 0;
   out.reserve(2 * q.path.size() + 8);  // up to two points an edge (turn, end), both sides' few more: no regrowth
   out.push_back(q.start);
+  Polyline head = side(q.start, q.path.front());
+  out.insert(out.end(), head.begin() + 1, head.end());
+  q.walk.at = 0;
+  if (q.path.size() >= 2) {
+    append_path_edge(q, 0, out);
+    q.walk.at = 1;
+  }
+  merge_repeated_from(out, 0);
+  // A start on the path's one subgoal: its first move is the goal's side's.
+  bool more = true;
+  while (more && out.size() < 2) more = next_piece(q, out);
+  return more;
+}
+
+bool SubgoalGraph::next_piece(Query& q, Polyline& out) const {
+  const std::size_t before = out.size();
+  for (std::size_t k = std::size_t(q.walk.at); k + 1 < q.path.size(); ++k) append_path_edge(q, k, out);
+  q.walk.at = std::int64_t(q.path.size());
+  Polyline tail = side(q.goal, q.path.back());
+  out.insert(out.end(), tail.rbegin() + 1, tail.rend());
+  out.push_back(q.goal);
+  merge_repeated_from(out, before);
+  return false;
+}
+
+Polyline SubgoalGraph::polyline(const Query& q) const {
+  Polyline out;
   if (q.path.empty()) {
+    out.push_back(q.start);
     const DirectPlan d = plan_direct(q, true);
     if (!std::isfinite(d.cost)) throw std::logic_error("subgoal: direct path without a free octile path");
     if (!d.same_cell) {
       out.push_back(centre(d.s));
       append_octile(out, d.s, d.g, free_shape(d.s, d.g));
     }
-  } else {
-    // The cells from a query point to the path's end vertex v, as reach() found them: the point's
-    // cell, the octile path to a direct-h-reachable subgoal, then (levels >= 2, goal side) upward
-    // edges to v. attach() kept the last two reach() results; one of this point that holds v is
-    // used, else reach() runs again with the closure (which holds every vertex either role links).
-    auto side = [&](Point p, Vertex v) {
-      auto index_of = [v](const std::vector<Reach>& r) {
-        for (std::size_t k = 0; k < r.size(); ++k)
-          if (r[k].v == v) return std::int32_t(k);
-        return std::int32_t(-1);
-      };
-      std::vector<Reach> fresh;
-      const std::vector<Reach>* found = nullptr;
-      std::int32_t i = -1;
-      for (const Reached& c : scratch().reached)
-        if (c.p.x == p.x && c.p.y == p.y && (i = index_of(c.r)) >= 0) {
-          found = &c.r;
-          break;
-        }
-      if (!found) reach(p, true, fresh), found = &fresh, i = index_of(fresh);
-      const std::vector<Reach>& r = *found;
-      if (i < 0) throw std::logic_error("subgoal: a query point does not reach its path vertex");
-      std::vector<Vertex> chain;
-      for (; r[std::size_t(i)].pred >= 0; i = r[std::size_t(i)].pred) chain.push_back(r[std::size_t(i)].v);
-      chain.push_back(r[std::size_t(i)].v);
-      std::reverse(chain.begin(), chain.end());
-      Cell cells[4];
-      cells_of(p, cells);
-      const Cell c = cells[r[std::size_t(i)].cell];
-      Polyline part{p, centre(c)};
-      // Diagonal-first (shape 0): the clearance scan found the subgoal along that very path (diagonal
-      // steps without cutting a corner, then a straight ray over free cells; scan() in internal.hpp),
-      // and the reach lists hold the scan's answers, so it is free and need not be walked again.
-      if (c != cell_of_[chain.front()]) append_octile(part, c, cell_of_[chain.front()], 0);
-      for (std::size_t k = 0; k + 1 < chain.size(); ++k) append_edge(part, chain[k], chain[k + 1]);
-      return part;
-    };
-    Polyline head = side(q.start, q.path.front());
-    out.insert(out.end(), head.begin() + 1, head.end());
-    // A path read from the labels (labels_search(), the same query's) carries its edges' shapes:
-    // the bit as the edge stores it from its source, flipped when the step runs against it
-    // (as append_edge does for an edge found stored the other way).
-    const Scratch& sc = scratch();
-    if (labels_on_ && sc.label_steps.size() + 1 == q.path.size() && sc.label_path == q.path) {
-      for (std::size_t i = 0; i + 1 < q.path.size(); ++i) {
-        const int bit = sc.label_steps[i] & 1, against = sc.label_steps[i] >> 1;
-        const Point a = pos_[q.path[i]], b = pos_[q.path[i + 1]];  // cell centres: x + 0.5, y + 0.5
-        append_octile_xy(out, int(a.x), int(a.y), int(b.x), int(b.y), against ? 1 - bit : bit);
-      }
-    } else {
-      for (std::size_t i = 0; i + 1 < q.path.size(); ++i) append_edge(out, q.path[i], q.path[i + 1]);
-    }
-    Polyline tail = side(q.goal, q.path.back());
-    out.insert(out.end(), tail.rbegin() + 1, tail.rend());
+    out.push_back(q.goal);
+    merge_repeated_from(out, 0);
+  } else {  // the pieces joined
+    Query walk = q;
+    for (bool more = first_piece(walk, out); more;) more = next_piece(walk, out);
   }
-  out.push_back(q.goal);
-  out.erase(std::unique(out.begin(), out.end(), [](Point a, Point b) { return a.x == b.x && a.y == b.y; }), out.end());
   if (out.size() == 1) out.push_back(q.goal);  // start == goal: a path of two equal points
   return out;
 }

@@ -72,7 +72,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
   // automatic defaults as said above).
   static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = true, .point_vertices = true,
-                                              .update_in_place = true, .table_search = true};
+                                              .update_in_place = true, .table_search = true, .pieces = true};
   static constexpr std::array kParams{
       ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt, active, ch or labels is named"},
       ParamDecl{"ch", ParamType::flag, 0, 0, 1, "contraction hierarchy over the simple graph, bidirectional upward query (SGCH)"},
@@ -109,6 +109,11 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // The cost of the direct start-goal link: an octile path between the two cells, not a segment.
   double direct_cost(const Query& q) const;
   Polyline polyline(const Query& q) const;
+  // The path in pieces (SPEC §15; representation.hpp's HasPieces): after the search over the
+  // subgoal graph, the first piece is the start's side and the abstract path's first edge refined
+  // (its first moves); the second refines the rest and adds the goal's side.
+  bool first_piece(Query& q, Polyline& out) const;
+  bool next_piece(Query& q, Polyline& out) const;
   BuildStats stats() const;
   // docs/changing-maps.md: brings the graph up to date after `changed` cells of m (the map it was built on, its
   // cells already new) changed; the result equals a fresh build of m. False for another map's size.
@@ -195,6 +200,8 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // Whether the diagonal-first (shape 0) or straight-first (shape 1) octile path from a to b is
   // free (no blocked cell, no corner cut); -1 when neither is.
   int free_shape(Cell a, Cell b) const;
+  Polyline side(Point p, Vertex v) const;  // query.cpp: a query point's cells to its path end
+  void append_path_edge(const Query& q, std::size_t k, Polyline& out) const;
   // Appends the turn point and b's centre of the octile path a -> b of the given shape.
   void append_octile(Polyline& out, Cell a, Cell b, int shape) const {
     append_octile_xy(out, cx(a), cy(a), cx(b), cy(b), shape);

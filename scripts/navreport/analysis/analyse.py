@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from navbench import candidates, stats
-from navbench.summarize import row_arrays, summarize_groups
+from navbench.summarize import realtime_medians, row_arrays, summarize_groups
 from navreport.analysis import budget, terrain, updates
 from navreport.analysis.fmt import slug, verdict_text
 from navreport.analysis.rows import (METRICS, build_per_map, config_order, facet_order, paired_values, plain, prepare,
@@ -27,8 +27,9 @@ from navreport.io import results as common, workers
 
 # What a scope (all maps, one collection) reads of the rows.
 SCOPE_COLUMNS = ["map", "representation", "smoothing", "facet", "config", "status", "valid", "query_us", "gap", "qid",
-                 "query", "has_path"]
+                 "query", "has_path", "first_move_us", "first20_us", "max_step_us"]
 MAX_VERDICT_PAIRS = 12
+REALTIME_MEDIANS = ("first_move_median", "first20_median", "max_step_median")
 
 
 @dataclass
@@ -121,6 +122,10 @@ def config_table(scope_rows, build, seed: int, scope_name: str, widening=candida
     if "time_median" not in t.columns:
         for k, *_ in METRICS:
             t[k] = np.nan
+    # The real-time medians (SPEC §15; the section "First move"), over the rows of the time median.
+    medians = [realtime_medians(arrays, pos) for _, pos, *_ in groups]
+    for k in REALTIME_MEDIANS:
+        t[k] = [m[k] for m in medians] if len(t) else []
     cand = candidates.summarise(scope_rows, "config", widening, has_path=arrays["has_path"], absent=absent)
     t = t.merge(cand.drop(columns="applicable").assign(config=cand["config"].astype(str)), on="config", how="left")
     t["is_candidate"] = t["is_candidate"].fillna(False).astype(bool)

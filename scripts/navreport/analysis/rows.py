@@ -9,6 +9,7 @@ import pandas as pd
 
 from navbench.compare import COORDINATES, QUERY_KEYS
 from navbench.rules import build_per_map, radius_label, raw_terrain  # noqa: F401  (the row rules: navbench/rules.py)
+from navbench.rules import REALTIME, realtime_us
 from navreport.io import results as common
 
 # Display order of the smoothing labels, any-angle searches (docs/path-quality.md) after A*'s smoothers.
@@ -42,14 +43,14 @@ PAIR_COLUMNS = [c for c, _ in QUERY_KEYS]
 ROW_COLUMNS = ["map", "collection", "scen_index", "representation", "heuristic", "smoothing", "convention", "status",
                "length", "optimal", "octile_optimal", "gap", "valid", "expansions", "locate_us", "search_us",
                "smooth_us", "message", "radius", "epoch", "search", "clearance", "turn", "cost", "octile_optimal_cost",
-               "terrain", "optimal_cost", "cost_gap", "traced"]
+               "terrain", "optimal_cost", "cost_gap", "traced", "first_move_us", "first20_us", "max_step_us"]
 
 
 TEXT_USED = ["map", "collection", "representation", "heuristic", "smoothing", "convention", "status", "message", "search"]
 
 
 NUMBERS_USED = ["scen_index", "length", "optimal", "gap", "valid", "expansions", "query_us", "length_ref", "clearance",
-                "turn", "cost", "octile_optimal_cost", "optimal_cost", "cost_gap"]
+                "turn", "cost", "octile_optimal_cost", "optimal_cost", "cost_gap", "first_move_us", "first20_us", "max_step_us"]
 
 
 def derive_rows(chunk):
@@ -64,6 +65,10 @@ def derive_rows(chunk):
         parts = pd.DataFrame({c: chunk[c] for c in ("locate_us", "search_us", "smooth_us", "traced") if c in chunk.columns},
                              copy=False)
         chunk["query_us"] = common.query_time_us(parts).to_numpy() if len(chunk) else np.empty(0)
+        # The real-time columns (SPEC §15) without the traced rows' times, as query_us.
+        for c in [c for c in REALTIME.values() if c in chunk.columns]:
+            chunk[c] = realtime_us(pd.DataFrame({k: chunk[k] for k in (c, "traced") if k in chunk.columns}, copy=False),
+                                   c).to_numpy()
         chunk["length_ref"] = chunk["optimal"].where(chunk["optimal"].notna(), chunk["octile_optimal"])
         for c in ("locate_us", "search_us", "smooth_us", "octile_optimal"):
             del chunk[c]

@@ -141,12 +141,15 @@ def seeds():
     s["serve/not-json"] = b"\x03\n{\"map\": 0, "
     # What an entry's process writes back (tests/fuzz/fuzz_gppc.cpp): the track byte, the Ready
     # record and name, then replies (harness/gppc/protocol.hpp, little-endian as on x86-64).
-    def ready(track, name, magic=0x4E424750):
+    def ready(track, name, magic=0x4E424751):
         return struct.pack("<Iidq", magic, track, 12.5, 2048) + struct.pack("<I4x", len(name)) + name
 
+    # The Answer record, its points, one Call record per GetPath call (its time, the points after it)
+    # and its message.
     def answer(status, points=(), message=b"", calls=1):
         xy = b"".join(struct.pack("<dd", x, y) for x, y in points)
-        return struct.pack("<IIdQI4x", status, calls, 3.5, len(points), len(message)) + xy + message
+        timed = b"".join(struct.pack("<dQ", 3.5 / calls, len(points) * (k + 1) // calls) for k in range(calls))
+        return struct.pack("<IIdQI4x", status, calls, 3.5, len(points), len(message)) + xy + timed + message
 
     s["gppc/classic-path"] = b"\x00" + ready(0, b"astar") + answer(0, [(0, 3), (3, 3), (4, 2), (4, 0)])
     s["gppc/classic-invalid"] = b"\x00" + ready(0, b"x") + answer(0, [(0, 3), (2, 3), (2, 0), (4, 0)]) + answer(0, [(0, 3), (4, 0)])
@@ -156,7 +159,9 @@ def seeds():
     s["gppc/garbled"] = b"\x00" + ready(0, b"g") + answer(7) + answer(0, [(0, 3)])
     s["gppc/too-many-points"] = b"\x00" + ready(0, b"p") + struct.pack("<IIdQI4x", 0, 1, 1.0, 1 << 40, 0)
     s["gppc/wrong-magic"] = b"\x00" + ready(0, b"m", magic=1)
-    s["gppc/long-name"] = b"\x00" + struct.pack("<Iidq", 0x4E424750, 0, 1.0, 1) + struct.pack("<I4x", 5000)
+    s["gppc/long-name"] = b"\x00" + struct.pack("<Iidq", 0x4E424751, 0, 1.0, 1) + struct.pack("<I4x", 5000)
+    s["gppc/pieces"] = b"\x00" + ready(0, b"i") + answer(0, [(0, 3), (1, 3), (2, 3), (3, 3), (4, 2), (4, 0)], calls=3)
+    s["gppc/too-many-calls"] = b"\x00" + ready(0, b"c") + struct.pack("<IIdQI4x", 0, 1 << 30, 1.0, 0, 0)
     return s
 
 
