@@ -145,7 +145,7 @@ void compare_with_reference(const Map& m, int queries, std::mt19937_64& rng, Cou
     for (std::size_t j = i + 1; j < c.size(); ++j) counts.corner_pairs += fs.segment_valid(c[i].at, c[j].at);
   ASSERT_EQ(taut.pairs(), plain.pairs());
   for (int i = 0; i < queries; ++i) {
-    const int kind = m.kind == MapKind::grid ? i % 3 : 2;
+    const int kind = i % 3;  // polygon maps too: their lattice points and centres attach by precomputed lists (points=1)
     const Point s = random_free_point(fs, m, rng, kind), g = random_free_point(fs, m, rng, kind);
     if (s.x < 0 || g.x < 0) continue;
     const double want = ref.shortest(s, g);
@@ -267,6 +267,48 @@ TEST(VisGraph, MatchesBruteForceOnHandDrawnAndPolygonMaps) {
   for (int k = 0; k < 3; ++k) compare_with_reference(m, 60, rng, counts);
   counts.print("hand-drawn and polygon maps");
   EXPECT_LT(counts.pruned_pairs, counts.corner_pairs);
+}
+
+// Polygon maps: the precomputed lists of the lattice points and cell centres (points=1) are what
+// the triangular expansion gives there, tangency applied, on grids read as polygons, on a mesh of
+// a grid's cells and on seeded slanted obstacles; visgraph with and without them attaches alike.
+TEST(VisGraph, PointListsAreTheExpansionsLists) {
+  std::mt19937_64 rng(64);
+  std::vector<Map> maps;
+  for (int t = 0; t < 3; ++t) maps.push_back(grid_to_polygon_map(random_grid(12 + t * 3, 9 + t, 0.3, rng)));
+  if (auto mesh = testmaps::cells_mesh_map(random_grid(14, 10, 0.25, rng))) maps.push_back(*mesh);
+  Map m;
+  m.kind = MapKind::polygon;
+  m.polygons.walkable.rings = {{{0, 0}, {30, 0}, {30, 20}, {0, 20}}};
+  m.polygons.obstacles.push_back({{{{5, 3}, {12, 5.5}, {9, 11}, {4, 8}}}});
+  m.polygons.obstacles.push_back({{{{14.5, 0}, {15.5, 0}, {15.5, 7}, {14.5, 7.5}}}});
+  m.polygons.obstacles.push_back({{{{18, 2}, {27, 3.25}, {19, 4}}}});
+  m.max = {30, 20};
+  maps.push_back(m);
+  std::size_t points = 0, listed = 0;
+  for (const Map& pm : maps) {
+    const FreeSpace fs(pm);
+    const PointLists lists(fs, pm.min, pm.max, 2);
+    Params p1 = Params::parse("points=1"), p0 = Params::parse("points=0");
+    const VisGraph with(pm, p1), without(pm, p0);
+    std::vector<std::uint32_t> want;
+    for (double y = std::floor(pm.min.y); y <= std::ceil(pm.max.y); y += 0.5)
+      for (double x = std::floor(pm.min.x); x <= std::ceil(pm.max.x); x += 0.5) {
+        const Point p{x, y};
+        const bool lattice = x == std::floor(x) && y == std::floor(y), centre = x != std::floor(x) && y != std::floor(y);
+        const auto got = lists.find(p);
+        ASSERT_EQ(got.has_value(), lattice || (centre && x < std::ceil(pm.max.x) && y < std::ceil(pm.max.y))) << x << "," << y;
+        if (!fs.point_free(p)) continue;
+        if (got) {
+          PointLists::seen(fs, p, want);
+          ASSERT_EQ(std::vector<std::uint32_t>(got->begin(), got->end()), want) << x << "," << y;
+          ++points, listed += want.size();
+        }
+        ASSERT_EQ(with.visible_tangent_nodes(p), without.visible_tangent_nodes(p)) << x << "," << y;
+      }
+  }
+  EXPECT_GT(points, 1000u);
+  EXPECT_GT(listed, 5000u);
 }
 
 TEST(VisGraph, ComponentsAndBadPoints) {

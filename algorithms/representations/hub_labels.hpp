@@ -118,6 +118,22 @@ class HubLabels {
   double distance(std::uint32_t u, std::uint32_t v) const;
 
   std::size_t label_size(std::uint32_t v) const { return end_[v] - off_[v]; }
+  // The entries themselves, for structures built on the labels (region-labels' per-region labels):
+  // v's entries are label_begin(v) .. label_end(v) - 1, in increasing hub rank; per entry k the hub's
+  // rank, d(v, hub), the next vertex towards the hub (v itself at the hub's own entry) and that
+  // vertex's entry for the same hub (k itself at the hub's own entry).
+  std::uint32_t label_begin(std::uint32_t v) const { return off_[v]; }
+  std::uint32_t label_end(std::uint32_t v) const { return end_[v]; }
+  std::uint32_t entry_hub(std::uint32_t k) const { return hub_[k]; }
+  double entry_distance(std::uint32_t k) const {
+    return pk_.empty() ? dist_[k] : double(pk_[k] & mask_) + double(pk_[k] >> shift_) * kSqrt2;
+  }
+  std::uint32_t entry_next(std::uint32_t k) const { return next_[k].vertex & kVertex; }
+  std::uint32_t entry_next_entry(std::uint32_t k) const { return next_[k].entry; }
+  std::uint32_t hub_vertex(std::uint32_t rank) const { return vertex_[rank]; }
+  const std::uint32_t* hub_ranks() const { return hub_.data(); }                   // entry_hub(k) = hub_ranks()[k]
+  const double* distances() const { return dist_.empty() ? nullptr : dist_.data(); }  // nullptr with octile step counts
+  std::size_t vertices() const { return vertex_.size(); }
   bool empty() const { return off_.empty(); }
   std::size_t entries() const { return hub_.size(); }
   std::size_t memory_bytes() const {

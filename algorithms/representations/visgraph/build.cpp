@@ -90,6 +90,11 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
   const bool table = table_setting(params, c.size());
   table_mb_ = params.integer(param(kParams, "table_mb"));
   block_ = block_setting(params, map, c.size());
+  // points: polygon maps only (a grid map's points attach by the block lists or the sweep), read
+  // there with its default; on a grid map read only when given, so one --rep text serves both.
+  bool points = false;
+  if (map.kind != MapKind::grid) points = params.flag(param(kParams, "points"), PointLists::cells(map.min, map.max) <= (std::size_t(1) << 18));
+  else if (params.given(param(kParams, "points"))) params.flag(param(kParams, "points"), false);
   // skip and alt: their defaults depend on the graph's size (finish()), so here they are only read
   // (every key is checked before the build) and a contradiction the user named fails at once.
   const bool skip_named = params.flag(param(kParams, "skip"), false);
@@ -117,6 +122,8 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
     }
     if (block_ > 0) blocks_ = BlockCandidates(map.grid, c, block_, spans);
   } else {
+    // The attach of the lattice's points, precomputed (point_lists.hpp).
+    if (points) points_ = PointLists(fs_, map.min, map.max);
     // Polygon maps: the corners each corner sees, by triangular expansion (FreeSpace::visible_from_corner,
     // output-sensitive), then the tangency at both ends; the definition's all-pairs test only where
     // the free space has no triangulation.
@@ -234,6 +241,7 @@ void VisGraph::build_squeeze(Params& params) {
   if (params.given(param(kParams, "labels_mb"))) params.integer(param(kParams, "labels_mb"));
   params.flag(param(kParams, "labels"));
   params.integer(param(kParams, "block"), 0);
+  if (params.given(param(kParams, "points"))) params.flag(param(kParams, "points"), false);
   params.flag(param(kParams, "skip"), false);
   const int alt = params.integer(param(kParams, "alt"), 16);
   params.finish("visgraph");

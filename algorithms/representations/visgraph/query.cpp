@@ -61,6 +61,8 @@ void VisGraph::visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) c
         t.stamp[j] = t.gen;
         if (tangent(j) && visible(p, j)) out.push_back(j);
       }
+  } else if (const auto l = points_.find(p)) {
+    out.assign(l->begin(), l->end());  // polygon maps, a lattice point or centre: its precomputed list
   } else if (fs_.visible_corners(p, out)) {
     // Polygon maps: the corners p sees (triangular expansion), then tangency.
     out.erase(std::remove_if(out.begin(), out.end(), [&](std::uint32_t j) { return !tangent_at(c[j], p); }), out.end());
@@ -291,7 +293,7 @@ BuildStats VisGraph::stats() const {
   s.edges = graph_.num_edges();
   s.memory_bytes = graph_.memory_bytes() + fov_.memory_bytes() + corners().size() * sizeof(ConvexCorner) +
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + label_landmarks_.memory_bytes() + table_.memory_bytes() +
-                   blocks_.memory_bytes() + labels_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
+                   blocks_.memory_bytes() + points_.memory_bytes() + labels_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
                    (upd_.adj_off.capacity() + upd_.adj.capacity() + upd_.env_off.capacity() + upd_.env_row0.capacity() + upd_.env.capacity()) * 4 +
                    upd_.grown.capacity() + upd_.row_hit.capacity() + (upd_.hit_rows.capacity() + upd_.freed.capacity() + upd_.blocked.capacity()) * 4 +
                    (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double) +

@@ -22,8 +22,11 @@
 // precomputed candidate list of the point's B x B cell block (block_candidates.hpp), filtered by
 // tangency and cell masks, each left over proven by an exact integer segment test (grid_los.hpp):
 // a query costs in proportion to its block's list, the build one region sweep per node and the
-// memory one entry per (block, node) pair (stats()); on polygon maps every node of the point's
-// component is filtered by tangency, then tested with the rtree segment test.
+// memory one entry per (block, node) pair (stats()); on polygon maps the triangular expansion from
+// the point (FreeSpace::visible_corners), then tangency, or with points=1 (default on polygon maps
+// of up to 2^18 lattice cells) the lists of the lattice points and cell centres precomputed
+// (point_lists.hpp: the query points of a mesh made from a grid map read their list, any other
+// point expands).
 //
 // Exact heuristics for the shared A* (each a parameter, so the benchmark shows what it buys and
 // costs): alt=K, K landmarks (default 16 without a table and up to 1M tangent pairs, else 0; alt=0 turns them off; ALT,
@@ -94,6 +97,7 @@
 #include "representations/representation.hpp"
 #include "representations/visgraph/block_candidates.hpp"
 #include "representations/visgraph/grid_fov.hpp"
+#include "representations/visgraph/point_lists.hpp"
 #include "representations/visgraph/grid_los.hpp"
 #include "representations/hub_labels.hpp"
 #include "representations/visgraph/skip_graph.hpp"
@@ -120,6 +124,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"labels", ParamType::flag, 0, 0, 1, "hub labels over the corners: a query needs no search"},
       ParamDecl{"labels_mb", ParamType::integer, 1024, 1, 1 << 20, "largest hub labels (MiB); the build is refused above"},
       ParamDecl{"block", ParamType::integer, 0, 0, 1024, "attach by candidate lists per block of cells (0: angular sweep)", "2 on grids up to 2^18 cells and 4,096 corners, else 0"},
+      ParamDecl{"points", ParamType::flag, 0, 0, 1, "polygon maps: attach lattice points and cell centres by precomputed lists (0: expansion)",
+                "1 on polygon maps up to 2^18 lattice cells, else 0"},
       ParamDecl{"skip", ParamType::flag, 0, 0, 1, "ENLSVG skip graph: search the skip arcs only", "1 with taut, no table and up to 1M tangent pairs"},
       ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks (0: none); with labels=1 over the corners, bounding the query's links",
                 "16 with labels=1, or without a table and up to 1M tangent pairs; else 0"},
@@ -305,6 +311,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   FreeSpace fs_;
   GridFov fov_;
   BlockCandidates blocks_;  // block=B > 0 on grid maps
+  PointLists points_;       // points=1 on polygon maps
   GridLos los_;             // grid maps: the integer segment test from a query point to a node
   // FreeSpace::segment_valid(a, b), by the integer cell walk when it answers (grid maps, one end
   // on the half-integer lattice and the other a grid corner that is no pinch point: the corner
