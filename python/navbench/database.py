@@ -264,6 +264,26 @@ def _rows_of(q, mask, by, derived=None):
     return out
 
 
+def _collections(col):
+    """(collection, its rows as a bool mask) for each collection of the rows, by name: the name
+    as _text reads it, the rows those whose value reads so with astype(str), one mask at a time.
+    A categorical is read per category (astype(str) of ten million rows made each row's text,
+    fixed-width, and _text a list of them: gigabytes)."""
+    import numpy as np
+    import pandas as pd
+    if not isinstance(col.dtype, pd.CategoricalDtype):
+        for c in sorted(set(_text(col))):
+            yield c, (col.astype(str) == c).to_numpy(bool)
+        return
+    codes = col.cat.codes.to_numpy()
+    used = pd.unique(codes)
+    cats = [str(v) for v in col.cat.categories]
+    names = sorted({"" if k < 0 else cats[k] for k in used})
+    for c in names:
+        lut = np.array([v == c for v in cats] + ["nan" == c], dtype=bool)  # astype(str) reads a missing one "nan"
+        yield c, lut[codes]
+
+
 def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     """The config_summary rows of one run: navbench.summarize over all its rows (scope 'all
     maps') and over each collection's, by configuration and facet, those with an applicable row
@@ -276,10 +296,12 @@ def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     parts = [("all maps", summarize(q, by=by, builds=b, absent=absent))]
     if "collection" in q.columns:
         from navbench import candidates, rules
-        derived = {"query_us": rules.query_time_us(q).to_numpy(), "has_path": candidates.path_exists(q)}
-        for c in sorted(set(_text(q["collection"]))):
-            parts.append((c, summarize(_rows_of(q, (q["collection"].astype(str) == c).to_numpy(bool), by, derived),
-                                       by=by, builds=b, absent=absent)))
+        has_path = candidates.path_exists(q)  # first: its temporaries before the query time is held
+        derived = {"has_path": has_path, "query_us": rules.query_time_us(q).to_numpy()}
+        del has_path
+        for c, mask in _collections(q["collection"]):
+            parts.append((c, summarize(_rows_of(q, mask, by, derived), by=by, builds=b, absent=absent)))
+            del mask
         del derived
     names = [n for n, _ in SUMMARY_COLUMNS]
     sql = (f"INSERT INTO config_summary (run_id, config_id, scope, {', '.join(SUMMARY_KEYS)}, {', '.join(names)}) "
