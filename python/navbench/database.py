@@ -31,7 +31,7 @@ import os
 import sqlite3
 from datetime import datetime, timezone
 
-from navbench import files
+from navbench import files, frames
 from navbench.errors import InputError, note
 from navbench.labels import config_label
 
@@ -284,6 +284,13 @@ def _collections(col):
         yield c, lut[codes]
 
 
+def _summary_columns(q) -> list:
+    """The result columns _insert_summary reads of rows with q's columns (summarize's, by
+    configuration and facet, and the collection)."""
+    from navbench.summarize import columns_read
+    return columns_read(q, list(CONFIG_KEYS) + list(SUMMARY_KEYS)) + ["collection"]
+
+
 def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
     """The config_summary rows of one run: navbench.summarize over all its rows (scope 'all
     maps') and over each collection's, by configuration and facet, those with an applicable row
@@ -294,6 +301,7 @@ def _insert_summary(con, run_id: int, q, b, absent=None) -> int:
         return 0
     by = list(CONFIG_KEYS) + list(SUMMARY_KEYS)
     parts = [("all maps", summarize(q, by=by, builds=b, absent=absent))]
+    frames.give_back_freed()  # what summarize freed, before the per-collection arrays
     if "collection" in q.columns:
         from navbench import candidates, rules
         has_path = candidates.path_exists(q)  # first: its temporaries before the query time is held
@@ -336,6 +344,7 @@ def export_sqlite(path: str, inputs: list, maps=()) -> dict:
     res = load(inputs, maps=list(maps))
     con = sqlite3.connect(path)
     done = {"runs": 0, "skipped": 0, "queries": 0, "builds": 0, "summary": 0}
+    pending = []  # (run_id, result set, its build rows): summarized once every row is written
     try:
         _check_format(con, path)
         con.executescript(FIXED_DDL + SUMMARY_DDL)
@@ -365,10 +374,21 @@ def export_sqlite(path: str, inputs: list, maps=()) -> dict:
                                          "map_id": [map_of.get(k) for k in zip(_text(b["map"]), terrain)],
                                          "representation": _text(b["representation"]), "terrain": terrain},
                          b, [c for c in bcols if c[0] not in ("map", "representation", "terrain")])
-            done["summary"] += _insert_summary(con, run_id, q, b, res.absent)
+            pending.append((run_id, prefix, b))
             done["runs"] += 1
             done["queries"] += len(q)
             done["builds"] += len(b)
+        # The summaries from the rows read again with the columns summarize reads alone: the whole
+        # table (every column, 2.8 GB at 10 M rows) let go first, so the summaries' arrays are not
+        # held above it (3.5 GB and more at 10 M rows).
+        want = _summary_columns(res.queries)
+        res.queries = q = part = None  # part: the last slice, a view of the table's block
+        frames.give_back_freed()
+        for run_id, prefix, b in pending:
+            rows = load(prefix, columns=want).queries
+            done["summary"] += _insert_summary(con, run_id, rows, b, res.absent)
+            del rows
+            frames.give_back_freed()
         con.commit()
     except sqlite3.DatabaseError as e:
         con.rollback()

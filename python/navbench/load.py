@@ -114,7 +114,7 @@ def _typed(df, types: dict):
     return frame
 
 
-def _with_absent(frame, kind: str, schema):
+def _with_absent(frame, kind: str, schema, only=None):
     """frame with every column of COLUMNS[kind] and of the run's schema that its file lacks, all
     missing, read as an empty field reads: <NA> (Int64, boolean, string), NaN (float), "" (text:
     category, as a plain map's empty terrain). Appended after the file's columns."""
@@ -135,7 +135,7 @@ def _with_absent(frame, kind: str, schema):
         if c in FREE_TEXT:
             return pd.Series(pd.NA, index=frame.index, dtype="string")
         return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[""])
-    absent = [c for c in wanted if c not in frame.columns]
+    absent = [c for c in wanted if c not in frame.columns and (only is None or c in only)]
     for c in absent:  # one column at a time: the file's columns are not copied
         frame[c] = missing(c, wanted[c])
     frame.attrs["units"] = {**frame.attrs.get("units", {}),
@@ -179,11 +179,13 @@ def _runs_table(meta: dict, counts: dict):
     return t
 
 
-def load(paths, maps=None) -> Results:
+def load(paths, maps=None, columns=None) -> Results:
     """The result sets named by paths (a str or a list: run PREFIXes, PREFIX.csv files, sweep
     folders, folders of shards with their merged results, any folder of result sets; as the report
     finds them, docs/results.md) as typed tables. maps: extra map files or folders where the maps
-    table looks for the map files (besides those named in meta.json), as the report's --maps."""
+    table looks for the map files (besides those named in meta.json), as the report's --maps.
+    columns: only these result columns (and those every results file must have) in queries; None:
+    all (navbench export reads the rows again with the columns its summaries read)."""
     import pandas as pd
     paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     paths = [os.fspath(p) for p in paths]
@@ -195,8 +197,8 @@ def load(paths, maps=None) -> Results:
         if meta[prefix] is None:
             notes.append(f"{prefix}.meta.json: not found (types read from the values)")
         schema = files.schema_for(path)
-        df = files.read_results_csv(path, schema=schema)
-        df = _with_absent(_typed(df, _types(schema, "results", df)), "results", schema)
+        df = files.read_results_csv(path, schema=schema, columns=columns)
+        df = _with_absent(_typed(df, _types(schema, "results", df)), "results", schema, only=columns)
         counts[prefix] = len(df)
         frames.append(files._with_set(df, prefix))
         bpath = prefix + ".build.csv"
