@@ -139,8 +139,9 @@ def main():
     check(r.stdout.startswith("ok ") and int(r.stdout.split()[1]) > 0, f"every configuration its own colour and marker in "
           f"every paper figure: {r.stdout.strip()} {r.stderr.strip()[-300:]}")
     double = os.path.join(tmp, "double")
+    # One map's figures (the page size and the formats are what is checked; --paper single above drew them all).
     r = script(root, "plots.py", fx["sweep"], "--out", double, "--paper", "double", "--formats", "pdf,svg,png",
-               "--reps", "navmesh")
+               "--reps", "navmesh", "--maps", "cave-45-128")
     check(r.returncode == 0 and {round(page_width(f), 1) for f in glob.glob(os.path.join(double, "*.pdf"))} == {504.0}
           and glob.glob(os.path.join(double, "*.svg")) and glob.glob(os.path.join(double, "*.png")),
           "--paper double: 7 in (504 pt) PDFs, and SVG and PNG as asked")
