@@ -120,4 +120,15 @@ TEST(Registry, CanonicalTextComesFromTheDeclaration) {
   EXPECT_THROW(r.flag(VisGraph::kParams[1]), std::logic_error);        // automatic: the build gives the default
 }
 
+// The optimum's reference is the entry that declares the reference role (its kReferenceParams),
+// never a costly opt-in build: with folders registered in name order, the first exact entry was
+// region-labels, and every run's optimum built its labels (sweeps four times slower).
+TEST(Registry, ReferenceIsTheDeclaredOneNotAnOptInBuild) {
+  const RepresentationEntry* ref = reference_representation();
+  ASSERT_NE(ref, nullptr);
+  EXPECT_TRUE(ref->caps.exact);
+  EXPECT_FALSE(ref->opt_in) << ref->name;
+  EXPECT_FALSE(ref->reference_params.empty()) << ref->name;
+}
+
 }  // namespace test_registry

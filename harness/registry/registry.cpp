@@ -46,8 +46,14 @@ const RepresentationEntry* find_representation(const std::string& name) {
 }
 
 const RepresentationEntry* reference_representation() {
+  // The entry that declares the reference role (R::kReferenceParams, its cheapest exact variant);
+  // else the first exact entry that is not a costly build (opt-in). Not merely the first exact one:
+  // folders register in name order, and region-labels (exact, opt-in, seconds of build a map) came
+  // before visgraph, so every run's optimum built its labels.
   for (const auto& e : representations())
-    if (e.caps.exact) return &e;
+    if (e.caps.exact && !e.reference_params.empty()) return &e;
+  for (const auto& e : representations())
+    if (e.caps.exact && !e.opt_in) return &e;
   return nullptr;
 }
 

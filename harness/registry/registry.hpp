@@ -27,7 +27,8 @@ const std::vector<RepresentationEntry>& representations();
 std::vector<std::string> registered_names();
 // Any registered entry by its name, the listed and the named-only ones (a competition entry); nullptr when none.
 const RepresentationEntry* find_representation(const std::string& name);
-// The first entry that is exact (caps.exact): the reference of the optimum; nullptr when none.
+// The reference of the optimum: the entry that declares reference parameters (R::kReferenceParams),
+// else the first exact entry that is not opt-in; nullptr when none.
 const RepresentationEntry* reference_representation();
 
 // How a shrunk-map representation meets an agent of radius R > 1e-9 (`--rep NAME:erode=...`,
