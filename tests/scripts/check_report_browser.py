@@ -63,6 +63,18 @@ def recompute(csvs):
         smoothing = smoothing.where(s == "astar", s.where(smoothing == "none", s + " + " + smoothing))
     rep = r["representation"].astype(str)
     rep = rep.where(~rep.isin(["grid4", "grid8"]), rep + " (centre lattice)")  # the report names the lattice
+    # A planner from outside (its type declares `outside` in the results' metadata: gppc:NAME) is
+    # marked " (outside)" after its name (docs/outside-planners.md).
+    outside = set()
+    for c in csvs:
+        m = c[:-4] + ".meta.json"
+        if os.path.exists(m):
+            import json
+            with open(m) as f:
+                reps = json.load(f).get("representations", {})
+            outside |= {k for k, v in reps.items() if "outside" in v.get("capabilities", [])}
+    if outside:
+        rep = rep.where(~rep.str.split(":").str[0].isin(outside), rep + " (outside)")
     r["config"] = rep + " · " + smoothing
     if varying:
         r["config"] = r["config"] + " · " + r[varying].astype(str).agg(" / ".join, axis=1)
