@@ -86,16 +86,17 @@ def _text(col) -> np.ndarray:
     return col.astype(object).where(col.notna(), "").astype(str).to_numpy()
 
 
-def _text_in(col, texts) -> np.ndarray:
+def text_in(col, texts) -> np.ndarray:
     """Per row whether its value as plain text (_text) is one of texts: a categorical's answered
-    once per category and read off its codes (a bool a row, not an object a row)."""
+    once per category and read off its codes (a bool a row, not an object a row). summarize reads the
+    statuses with it too."""
     if isinstance(col.dtype, pd.CategoricalDtype):
         lut = np.array([("" if pd.isna(c) else str(c)) in texts for c in col.cat.categories] + ["" in texts], dtype=bool)
         return lut[col.cat.codes.to_numpy()]  # code -1 (NaN) picks the trailing ""
     return np.isin(_text(col), list(texts))
 
 
-def _is_one(col) -> np.ndarray:
+def is_one(col) -> np.ndarray:
     """Per row whether the value is 1 (valid: 1, 0 or missing): load's nullable boolean read as
     bools, missing False, without the float64 copy _floats makes of it (80 MB at 10 M rows)."""
     if isinstance(col.dtype, pd.BooleanDtype):
@@ -166,11 +167,11 @@ def path_exists(rows) -> np.ndarray:
         return known
     q = query_codes(rows) if "valid" in rows.columns else None
     if q is not None:
-        found = _text_in(rows["status"], ("ok",))
-        found &= _is_one(rows["valid"])
+        found = text_in(rows["status"], ("ok",))
+        found &= is_one(rows["valid"])
         known |= (np.bincount(q[found], minlength=int(q.max()) + 1) > 0)[q]
         del q, found
-    known &= ~_text_in(rows["status"], NO_PATH_STATUSES)
+    known &= ~text_in(rows["status"], NO_PATH_STATUSES)
     return known
 
 
@@ -273,9 +274,9 @@ def summarise(rows, by: str = "config", widening: Widening = Widening(), has_pat
     cfg, names = _codes(rows[by], narrow=True)  # indexes and counts only (pairs below widened first)
     k = len(names)
     # Each a bool a row, read off the status's categories (its text per row took 8 bytes a row).
-    ok = _text_in(rows["status"], ("ok",))
-    applicable = ~_text_in(rows["status"], ("not_applicable",))
-    valid = ok & _is_one(rows["valid"])
+    ok = text_in(rows["status"], ("ok",))
+    applicable = ~text_in(rows["status"], ("not_applicable",))
+    valid = ok & is_one(rows["valid"])
     has_path = path_exists(rows) if has_path is None else np.asarray(has_path, dtype=bool)
     count = lambda mask: np.bincount(cfg[mask], minlength=k)  # noqa: E731
     n_rows, n_app = np.bincount(cfg, minlength=k), count(applicable)

@@ -253,8 +253,7 @@ def _rows_of(q, mask, by, derived=None):
     import pandas as pd
     from navbench.summarize import columns_read
     cols = {name: values[mask] for name, values in (derived or {}).items()}
-    frame = pd.DataFrame(index=pd.RangeIndex(0), columns=list(q.columns) + list(cols))
-    for c in columns_read(frame, by):
+    for c in columns_read(list(q.columns) + list(cols), by):
         if c in cols:
             continue
         col = q[c]

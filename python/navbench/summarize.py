@@ -149,16 +149,18 @@ def _per_row(col, fn, dtype=None) -> np.ndarray:
 
 
 def columns_read(df, by) -> list:
-    """The columns of df that summarize(df, by=by) reads (by given), in df's order: a caller that
-    summarizes a selection of rows copies these alone (navbench export's scopes per collection;
-    every column of the rows took ~260 bytes a row of tests/scripts/test_memory.py's rows)."""
+    """The columns of df (a frame, or its column names) that summarize(df, by=by) reads (by given),
+    in df's order: a caller that summarizes a selection of rows copies these alone (navbench
+    export's scopes per collection; every column of the rows took ~260 bytes a row of
+    tests/scripts/test_memory.py's rows)."""
+    names = list(df.columns) if hasattr(df, "columns") else list(df)
     want = set(by) | {"status", "message", "valid", "gap", "map", "representation", "terrain", "query_us", "has_path"}
     want |= set(rules.REALTIME.values()) | {"traced"}
-    if "query_us" not in df.columns:  # row_arrays: rules.query_time_us
+    if "query_us" not in names:  # row_arrays: rules.query_time_us
         want |= set(rules.TIME_PARTS)
-    if "has_path" not in df.columns:  # row_arrays: candidates.path_exists
+    if "has_path" not in names:  # row_arrays: candidates.path_exists
         want |= set(candidates.PATH_COLUMNS) | set(candidates.QUERY_COLUMNS)
-    return [c for c in df.columns if c in want]
+    return [c for c in names if c in want]
 
 
 def statuses(df) -> np.ndarray:
@@ -175,10 +177,10 @@ def _status_flags(df):
     """(status is ok, status is not not_applicable) per row, as statuses(df) gives them, a bool a
     row read off the status's categories (its text per row took 8 bytes a row); the message is
     read on the error rows alone (rules.legacy_not_applicable)."""
-    ok = candidates._text_in(df["status"], ("ok",))
-    na = candidates._text_in(df["status"], ("not_applicable",))
+    ok = candidates.text_in(df["status"], ("ok",))
+    na = candidates.text_in(df["status"], ("not_applicable",))
     if "message" in df.columns and len(df):
-        error = np.flatnonzero(candidates._text_in(df["status"], ("error",)))
+        error = np.flatnonzero(candidates.text_in(df["status"], ("error",)))
         if len(error):
             na[error] |= _per_row(df["message"].iloc[error], lambda m: "not applicable" in m.lower(), dtype=bool)
     return ok, ~na
