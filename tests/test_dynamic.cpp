@@ -537,7 +537,7 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
       std::sort(out.begin(), out.end());
       return out;
     };
-    std::size_t kept = 0, nodes = 0;
+    std::size_t kept = 0, nodes = 0, partly = 0;
     for (int step = 0; step < 10; ++step) {
       std::vector<CellChange> ch;
       for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
@@ -545,7 +545,7 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
         ch.insert(ch.end(), c.begin(), c.end());
       }
       ASSERT_TRUE(vg.update(m, ch)) << "step " << step;
-      if (step > 0) kept += vg.corners().size() - vg.swept_nodes(), nodes += vg.corners().size();
+      if (step > 0) kept += vg.corners().size() - vg.swept_nodes(), nodes += vg.corners().size(), partly += vg.partly_swept_nodes();
       Params p2 = Params::parse(params);
       const VisGraph fresh(m, p2);
       ASSERT_EQ(vg.corners().size(), fresh.corners().size()) << "step " << step;
@@ -567,6 +567,9 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
     }
     // Many nodes are kept by the small updates (30-60 % here; a sweep of every node keeps none).
     EXPECT_GT(kept * 4, nodes) << kept << " of " << nodes;
+    // Without block lists, most of the others are swept only towards the changed cells.
+    if (vg.block_candidates().empty()) EXPECT_GT(partly * 2, nodes - kept) << partly << " of " << nodes - kept;
+    else EXPECT_EQ(partly, 0u);
   }
 }
 
@@ -745,12 +748,13 @@ TEST(DynamicUpdate, VisGraphReplayMatchesFreshBuild) {
 }
 
 // The competition's arena2 scenario: its first updates (the first sweeps every corner; the others
-// repair in place), with the defaults (table and block lists) and with table=0 (skip graph and
-// landmarks).
+// repair in place), with the defaults (table and block lists), with table=0 (skip graph and
+// landmarks) and with block=0,table=0 (the nodes near a change swept only towards it, as on the
+// Aurora switch, whose corners take no block lists).
 TEST(DynamicUpdateData, VisGraphArena2MatchesFreshBuild) {
   const std::string path = testdata::path("gppc-dynamic/dao_arena2.scen");
   NAVBENCH_REQUIRE_DATA(path);
-  replay_visgraph_against_fresh(load_dynamic_scenario(path), 5, {"", "table=0"});
+  replay_visgraph_against_fresh(load_dynamic_scenario(path), 5, {"", "table=0", "block=0,table=0"});
 }
 
 }  // namespace test_dynamic
