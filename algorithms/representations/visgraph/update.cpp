@@ -113,7 +113,7 @@ void VisGraph::sweep_toward_change(std::uint32_t k, std::size_t i, const std::ve
     if (x0 > x1) x0 = std::uint16_t(a), x1 = std::uint16_t(b);
     else x0 = std::min<std::uint16_t>(x0, std::uint16_t(a)), x1 = std::max<std::uint16_t>(x1, std::uint16_t(b));
   };
-  for (std::uint32_t e = e0; e < e1; ++e) join(upd_.env_row0[i] + int(e - e0), upd_.env[e].first, upd_.env[e].second);
+  if (e1 > e0) std::copy(upd_.env.begin() + e0, upd_.env.begin() + e1, env.begin() + std::ptrdiff_t(base) + (upd_.env_row0[i] - r0));
   for (const GridFov::Span& sp : t.spans) join(sp.row, sp.x0, sp.x1);
 }
 
