@@ -497,6 +497,62 @@ TEST(DynamicUpdate, NavMeshTilesMatchesFreshBuild) {
 // from cell centres and grid corners. Only the nodes whose sweep read a changed cell are swept again: small changes on
 // an open map keep most nodes. Several patches per update, parameters that switch the block
 // lists, the skip graph, the table and the taut states on and off.
+// The sweep cut to a set of directions (GridFov::scan_tangent's `within`, what a visgraph update
+// sweeps towards a change) finds in those directions exactly the nodes the whole sweep finds, once
+// the uncertain ones take the exact test, and every node it calls sure is visible. Random open
+// maps with pinch points, random corners, the cones of one to three random rectangles (near the
+// corner, far from it, on its own grid lines).
+TEST(DynamicUpdate, GridFovSweepWithinDirectionsMatchesTheWholeSweep) {
+  std::mt19937_64 rng(821);
+  std::size_t compared = 0, inside = 0;
+  for (int round = 0; round < 6; ++round) {
+    GridMap g;
+    g.width = 40 + int(rng() % 20);
+    g.height = 30 + int(rng() % 20);
+    for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < 8 ? 0 : 1);
+    for (int k = 0; k < 40 * (round % 2); ++k) {  // diagonal pairs: pinch points
+      const int x = int(rng() % unsigned(g.width - 1)), y = int(rng() % unsigned(g.height - 1)), d = int(rng() % 2);
+      g.cells[std::size_t(y * g.width + x + d)] = 0;
+      g.cells[std::size_t((y + 1) * g.width + x + 1 - d)] = 0;
+    }
+    const Map m = make_grid_map(g, "fov", "test");
+    const FreeSpace fs(m);
+    const auto& c = fs.convex_corners();
+    const GridFov fov(m.grid, c);
+    for (std::size_t i = 0; i < c.size(); i += 3) {
+      const Point s = c[i].at;
+      const int qx = c[i].before.x + c[i].after.x > 2 * s.x ? 1 : -1, qy = c[i].before.y + c[i].after.y > 2 * s.y ? 1 : -1;
+      GridFov::Directions d;
+      for (int r = 0, nr = 1 + int(rng() % 3); r < nr; ++r) {
+        const bool near = rng() % 3 == 0;
+        const int x0 = near ? std::clamp(int(s.x) - 3 + int(rng() % 6), 0, g.width - 1) : int(rng() % unsigned(g.width));
+        const int y0 = near ? std::clamp(int(s.y) - 3 + int(rng() % 6), 0, g.height - 1) : int(rng() % unsigned(g.height));
+        const int y = rng() % 5 == 0 ? int(s.y) : y0;  // a rectangle whose edge lies on the corner's line
+        fov.add_cone(s, x0, y, std::min(x0 + 1 + int(rng() % 4), g.width), std::min(y + 1 + int(rng() % 4), g.height), d);
+      }
+      fov.close_cones(s, d);
+      auto seen = [&](const GridFov::Directions* within) {
+        std::vector<std::uint32_t> sure, maybe;
+        fov.scan_tangent(s, qx, qy, sure, maybe, nullptr, false, within);
+        std::set<std::uint32_t> out;
+        for (std::uint32_t j : sure) {
+          if (j == i) continue;  // the corner itself: no direction
+          if (within) EXPECT_TRUE(fs.segment_valid(s, c[j].at)) << "a sure node not visible";
+          if (fov.holds(s, c[j].at, d)) out.insert(j);
+        }
+        for (std::uint32_t j : maybe)
+          if (j != i && fov.holds(s, c[j].at, d) && fs.segment_valid(s, c[j].at)) out.insert(j);
+        return out;
+      };
+      const auto whole = seen(nullptr), cut = seen(&d);
+      ASSERT_EQ(whole, cut) << "corner (" << s.x << ", " << s.y << "), round " << round;
+      ++compared, inside += whole.size();
+    }
+  }
+  EXPECT_GT(compared, 500u);
+  EXPECT_GT(inside, compared);  // the directions hold visible nodes, not only empty cones
+}
+
 TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
   std::mt19937_64 rng(13);
   // Open maps (6 % blocked: long sight lines), and maps full of pinch points (diagonal pairs of
