@@ -181,7 +181,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
-  // nodes whose swept cells lie within a cell of a changed cell, keeps the other nodes' pairs and
+  // nodes whose swept cells lie within a cell of a changed cell (without block lists only towards
+  // the changed cells, sweep_toward_change), keeps the other nodes' pairs and
   // block entries, repairs the all-pairs table (DistanceTable::update), and derives the rest anew
   // (update.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
