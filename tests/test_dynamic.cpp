@@ -528,7 +528,9 @@ TEST(DynamicUpdate, GridFovSweepWithinDirectionsMatchesTheWholeSweep) {
         const int x0 = near ? std::clamp(int(s.x) - 3 + int(rng() % 6), 0, g.width - 1) : int(rng() % unsigned(g.width));
         const int y0 = near ? std::clamp(int(s.y) - 3 + int(rng() % 6), 0, g.height - 1) : int(rng() % unsigned(g.height));
         const int y = rng() % 5 == 0 ? int(s.y) : y0;  // a rectangle whose edge lies on the corner's line
-        fov.add_cone(s, x0, y, std::min(x0 + 1 + int(rng() % 4), g.width), std::min(y + 1 + int(rng() % 4), g.height), d);
+        const int w = 1 + int(rng() % 4);
+        const int h = 1 + int(rng() % 4);
+        fov.add_cone(s, x0, y, std::min(x0 + w, g.width), std::min(y + h, g.height), d);
       }
       fov.close_cones(s, d);
       auto seen = [&](const GridFov::Directions* within) {
