@@ -497,6 +497,64 @@ TEST(DynamicUpdate, NavMeshTilesMatchesFreshBuild) {
 // from cell centres and grid corners. Only the nodes whose sweep read a changed cell are swept again: small changes on
 // an open map keep most nodes. Several patches per update, parameters that switch the block
 // lists, the skip graph, the table and the taut states on and off.
+// The sweep cut to a set of directions (GridFov::scan_tangent's `within`, what a visgraph update
+// sweeps towards a change) finds in those directions exactly the nodes the whole sweep finds, once
+// the uncertain ones take the exact test, and every node it calls sure is visible. Random open
+// maps with pinch points, random corners, the cones of one to three random rectangles (near the
+// corner, far from it, on its own grid lines).
+TEST(DynamicUpdate, GridFovSweepWithinDirectionsMatchesTheWholeSweep) {
+  std::mt19937_64 rng(821);
+  std::size_t compared = 0, inside = 0;
+  for (int round = 0; round < 6; ++round) {
+    GridMap g;
+    g.width = 40 + int(rng() % 20);
+    g.height = 30 + int(rng() % 20);
+    for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < 8 ? 0 : 1);
+    for (int k = 0; k < 40 * (round % 2); ++k) {  // diagonal pairs: pinch points
+      const int x = int(rng() % unsigned(g.width - 1)), y = int(rng() % unsigned(g.height - 1)), d = int(rng() % 2);
+      g.cells[std::size_t(y * g.width + x + d)] = 0;
+      g.cells[std::size_t((y + 1) * g.width + x + 1 - d)] = 0;
+    }
+    const Map m = make_grid_map(g, "fov", "test");
+    const FreeSpace fs(m);
+    const auto& c = fs.convex_corners();
+    const GridFov fov(m.grid, c);
+    for (std::size_t i = 0; i < c.size(); i += 3) {
+      const Point s = c[i].at;
+      const int qx = c[i].before.x + c[i].after.x > 2 * s.x ? 1 : -1, qy = c[i].before.y + c[i].after.y > 2 * s.y ? 1 : -1;
+      GridFov::Directions d;
+      for (int r = 0, nr = 1 + int(rng() % 3); r < nr; ++r) {
+        const bool near = rng() % 3 == 0;
+        const int x0 = near ? std::clamp(int(s.x) - 3 + int(rng() % 6), 0, g.width - 1) : int(rng() % unsigned(g.width));
+        const int y0 = near ? std::clamp(int(s.y) - 3 + int(rng() % 6), 0, g.height - 1) : int(rng() % unsigned(g.height));
+        const int y = rng() % 5 == 0 ? int(s.y) : y0;  // a rectangle whose edge lies on the corner's line
+        const int w = 1 + int(rng() % 4);
+        const int h = 1 + int(rng() % 4);
+        fov.add_cone(s, x0, y, std::min(x0 + w, g.width), std::min(y + h, g.height), d);
+      }
+      fov.close_cones(s, d);
+      auto seen = [&](const GridFov::Directions* within) {
+        std::vector<std::uint32_t> sure, maybe;
+        fov.scan_tangent(s, qx, qy, sure, maybe, nullptr, false, within);
+        std::set<std::uint32_t> out;
+        for (std::uint32_t j : sure) {
+          if (j == i) continue;  // the corner itself: no direction
+          if (within) EXPECT_TRUE(fs.segment_valid(s, c[j].at)) << "a sure node not visible";
+          if (fov.holds(s, c[j].at, d)) out.insert(j);
+        }
+        for (std::uint32_t j : maybe)
+          if (j != i && fov.holds(s, c[j].at, d) && fs.segment_valid(s, c[j].at)) out.insert(j);
+        return out;
+      };
+      const auto whole = seen(nullptr), cut = seen(&d);
+      ASSERT_EQ(whole, cut) << "corner (" << s.x << ", " << s.y << "), round " << round;
+      ++compared, inside += whole.size();
+    }
+  }
+  EXPECT_GT(compared, 500u);
+  EXPECT_GT(inside, compared);  // the directions hold visible nodes, not only empty cones
+}
+
 TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
   std::mt19937_64 rng(13);
   // Open maps (6 % blocked: long sight lines), and maps full of pinch points (diagonal pairs of
@@ -537,7 +595,7 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
       std::sort(out.begin(), out.end());
       return out;
     };
-    std::size_t kept = 0, nodes = 0;
+    std::size_t kept = 0, nodes = 0, partly = 0;
     for (int step = 0; step < 10; ++step) {
       std::vector<CellChange> ch;
       for (int k = 0, n = 1 + int(rng() % 3); k < n; ++k) {
@@ -545,7 +603,7 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
         ch.insert(ch.end(), c.begin(), c.end());
       }
       ASSERT_TRUE(vg.update(m, ch)) << "step " << step;
-      if (step > 0) kept += vg.corners().size() - vg.swept_nodes(), nodes += vg.corners().size();
+      if (step > 0) kept += vg.corners().size() - vg.swept_nodes(), nodes += vg.corners().size(), partly += vg.partly_swept_nodes();
       Params p2 = Params::parse(params);
       const VisGraph fresh(m, p2);
       ASSERT_EQ(vg.corners().size(), fresh.corners().size()) << "step " << step;
@@ -567,6 +625,9 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
     }
     // Many nodes are kept by the small updates (30-60 % here; a sweep of every node keeps none).
     EXPECT_GT(kept * 4, nodes) << kept << " of " << nodes;
+    // Without block lists, most of the others are swept only towards the changed cells.
+    if (vg.block_candidates().empty()) EXPECT_GT(partly * 2, nodes - kept) << partly << " of " << nodes - kept;
+    else EXPECT_EQ(partly, 0u);
   }
 }
 
@@ -745,12 +806,13 @@ TEST(DynamicUpdate, VisGraphReplayMatchesFreshBuild) {
 }
 
 // The competition's arena2 scenario: its first updates (the first sweeps every corner; the others
-// repair in place), with the defaults (table and block lists) and with table=0 (skip graph and
-// landmarks).
+// repair in place), with the defaults (table and block lists), with table=0 (skip graph and
+// landmarks) and with block=0,table=0 (the nodes near a change swept only towards it, as on the
+// Aurora switch, whose corners take no block lists).
 TEST(DynamicUpdateData, VisGraphArena2MatchesFreshBuild) {
   const std::string path = testdata::path("gppc-dynamic/dao_arena2.scen");
   NAVBENCH_REQUIRE_DATA(path);
-  replay_visgraph_against_fresh(load_dynamic_scenario(path), 5, {"", "table=0"});
+  replay_visgraph_against_fresh(load_dynamic_scenario(path), 5, {"", "table=0", "block=0,table=0"});
 }
 
 }  // namespace test_dynamic

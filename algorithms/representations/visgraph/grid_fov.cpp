@@ -63,11 +63,11 @@ void GridFov::region(Point s, std::vector<Span>& spans) const {
   scan_half(s, -1, false, 0, sure, maybe, &spans, false);
 }
 
-void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure,
-                           std::vector<std::uint32_t>& maybe, std::vector<Span>* spans, bool with_sure) const {
+void GridFov::scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe,
+                           std::vector<Span>* spans, bool with_sure, const Directions* within) const {
   // Half f (directions with y-sign f) holds quadrant (qx, -qy) when f == -qy, else (-qx, qy).
-  scan_half(s, +1, false, qy < 0 ? qx : -qx, sure, maybe, spans, with_sure);
-  scan_half(s, -1, false, qy > 0 ? qx : -qx, sure, maybe, spans, with_sure);
+  scan_half(s, +1, false, qy < 0 ? qx : -qx, sure, maybe, spans, with_sure, within ? &within->half[0] : nullptr);
+  scan_half(s, -1, false, qy > 0 ? qx : -qx, sure, maybe, spans, with_sure, within ? &within->half[1] : nullptr);
   // Both horizontal directions are tangent too, and a horizontal ray can graze a corner whose
   // blocked cell lies in the other half's quarter, which that half no longer sweeps: walk the
   // grid line itself while one of its two sides is free (candidates for the exact test).
@@ -160,6 +160,16 @@ struct GridFov::Frame {
     else if (cls >= 1) maybe.push_back(std::uint32_t(id));
   }
   void sure_spans(const Piece& pc, int row, double yn, double yf, const std::uint16_t* nr, std::vector<Span>& spans) const;
+  // The sweep's first pieces: `whole` (the half or quarter), or each interval of `within` cut to it.
+  void start(const Piece& whole, const std::vector<Piece>* within, std::vector<Piece>& pieces) const {
+    pieces.assign(1, whole);
+    if (!within) return;
+    pieces.clear();
+    for (const Piece& w : *within) {
+      const Ray lo = cmp(w.lo, whole.lo) >= 0 ? w.lo : whole.lo, hi = cmp(w.hi, whole.hi) <= 0 ? w.hi : whole.hi;
+      if (cmp(lo, hi) <= 0) pieces.push_back({lo, hi});
+    }
+  }
 };
 
 // The `sure` spans of piece pc in band row `row` (lines yn, yf; nr: the row's jump table).
@@ -188,7 +198,8 @@ void GridFov::Frame::sure_spans(const Piece& pc, int row, double yn, double yf, 
 // One half-plane: rows below s in the frame (x, f*y), i.e. f = +1 scans increasing y, f = -1
 // decreasing y (mirrored, which the exact predicates do not mind: negation is exact).
 void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
-                        std::vector<std::uint32_t>& maybe, std::vector<Span>* spans, bool with_sure) const {
+                        std::vector<std::uint32_t>& maybe, std::vector<Span>* spans, bool with_sure,
+                        const std::vector<Piece>* within) const {
   const Frame fr{*this, Point{s.x, f * s.y}, all_maybe, sure, maybe};
   const Point S = fr.S;
   const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
@@ -210,7 +221,7 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
   thread_local Scratch scratch;
   auto& [pieces, next, local, tmp, shadows, far] = scratch;
   const Ray down = fr.bound(fr.lattice(S.x, S.y + 1));  // straight down the frame
-  pieces.assign(1, side > 0 ? Piece{kRight, down} : side < 0 ? Piece{down, kLeft} : Piece{kRight, kLeft});
+  fr.start(side > 0 ? Piece{kRight, down} : side < 0 ? Piece{down, kLeft} : Piece{kRight, kLeft}, within, pieces);
 
   for (int Y = int(std::floor(S.y)); !pieces.empty(); ++Y) {
     const int row = f > 0 ? Y : -Y - 1;  // the real cell row of this band
@@ -299,6 +310,70 @@ void GridFov::scan_half(Point s, int f, bool all_maybe, int side, std::vector<st
     }
     pieces.swap(next);
   }
+}
+
+// The cone from s of the closed rectangle [x0, x1] x [y0, y1], in each half-plane it reaches: the
+// rectangle cut to that half is convex, so the rays through it from s (not in it) form the
+// closed interval between the rays through its two extreme corners; a corner on s's own line
+// stands for the horizontal ray on its side. A rectangle holding s holds every direction of the half.
+void GridFov::add_cone(Point s, int x0, int y0, int x1, int y1, Directions& d) const {
+  std::vector<std::uint32_t> none;
+  const Ray kRight{0, 0, 0, 1}, kLeft{0, 0, 0, -1};
+  for (int h = 0; h < 2; ++h) {
+    const int f = h == 0 ? 1 : -1;
+    const Frame fr{*this, Point{s.x, f * s.y}, false, none, none};
+    const double Sy = fr.S.y;
+    double fy0 = f > 0 ? y0 : -y1;
+    const double fy1 = f > 0 ? y1 : -y0;
+    if (fy1 < Sy) continue;
+    fy0 = std::max(fy0, Sy);
+    if (fy0 == Sy && x0 <= s.x && s.x <= x1) {
+      d.half[h].push_back({kRight, kLeft});
+      continue;
+    }
+    Ray lo{}, hi{};
+    bool first = true;
+    for (const double yy : {fy0, fy1})
+      for (const int xx : {x0, x1}) {
+        const Ray r = yy == Sy ? (xx > s.x ? kRight : kLeft) : fr.bound(Frame::lattice(xx, yy));
+        if (first || fr.cmp(r, lo) < 0) lo = r;
+        if (first || fr.cmp(r, hi) > 0) hi = r;
+        first = false;
+      }
+    d.half[h].push_back({lo, hi});
+  }
+}
+
+// Each half's intervals in angular order, overlapping or touching ones merged.
+void GridFov::close_cones(Point s, Directions& d) const {
+  std::vector<std::uint32_t> none;
+  for (int h = 0; h < 2; ++h) {
+    const Frame fr{*this, Point{s.x, (h == 0 ? 1 : -1) * s.y}, false, none, none};
+    auto& v = d.half[h];
+    std::sort(v.begin(), v.end(), [&](const Piece& a, const Piece& b) { return fr.cmp(a.lo, b.lo) < 0; });
+    std::size_t out = 0;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      if (out > 0 && fr.cmp(v[k].lo, v[out - 1].hi) <= 0) {
+        if (fr.cmp(v[k].hi, v[out - 1].hi) > 0) v[out - 1].hi = v[k].hi;
+      } else {
+        v[out++] = v[k];
+      }
+    }
+    v.resize(out);
+  }
+}
+
+bool GridFov::holds(Point s, Point p, const Directions& d) const {
+  std::vector<std::uint32_t> none;
+  for (int h = 0; h < 2; ++h) {
+    const int f = h == 0 ? 1 : -1;
+    if (f * p.y < f * s.y) continue;  // the other half's
+    const Frame fr{*this, Point{s.x, f * s.y}, false, none, none};
+    const Ray r = p.y == s.y ? Ray{0, 0, 0, p.x > s.x ? 1 : -1} : Frame::lattice(p.x, f * p.y);
+    for (const Piece& pc : d.half[h])
+      if (fr.classify(r, pc.lo, pc.hi) >= 1) return true;
+  }
+  return false;
 }
 
 }  // namespace navbench

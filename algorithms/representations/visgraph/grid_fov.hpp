@@ -54,8 +54,13 @@ class GridFov {
   // cells in a span or next to one (what VisGraph::update relies on); the sweep may read cells
   // beyond (a blocked run's far end), which do not change it. with_sure = false leaves the `sure` spans out (they cost
   // a pass over the band's cells).
+  //
+  // within, when given, limits the sweep to those directions (Directions below): the nodes it
+  // reports in them are the whole sweep's (and more may be reported outside them: the caller
+  // keeps those of `within` alone), its spans cover the points there that see s.
+  struct Directions;
   void scan_tangent(Point s, int qx, int qy, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe,
-                    std::vector<GridFovSpan>* spans = nullptr, bool with_sure = true) const;
+                    std::vector<GridFovSpan>* spans = nullptr, bool with_sure = true, const Directions* within = nullptr) const;
   using Span = GridFovSpan;
   // Spans covering every free point that sees the free point s, in both half-planes (the region
   // form of scan_tangent over all directions, each half's whole piece: a superset, padded by a
@@ -63,6 +68,15 @@ class GridFov {
   // candidate pairs and links from them (from its vertices, cell centres and any other point;
   // checked against brute-force visibility in tests/test_visgraph_weighted.cpp).
   void region(Point s, std::vector<Span>& spans) const;
+
+  // A closed set of directions from a grid corner s: the union of the cones from s of closed
+  // rectangles of the grid (add_cone), as closed angular intervals per half-plane (rays with
+  // y >= s.y, then y <= s.y, each in its half's frame: the horizontal rays belong to both), merged
+  // (close_cones). Compared with the exact orientation predicate, as the sweep's rays are.
+  void add_cone(Point s, int x0, int y0, int x1, int y1, Directions& d) const;
+  void close_cones(Point s, Directions& d) const;
+  // Whether the direction from s to the point p != s lies in d.
+  bool holds(Point s, Point p, const Directions& d) const;
 
   // The node at grid corner (x, y), or -1.
   std::int32_t node_at(int x, int y) const {
@@ -84,11 +98,23 @@ class GridFov {
   struct Piece {
     Ray lo, hi;  // closed angular interval, lo before hi (counter-clockwise from +x)
   };
+
+ public:
+  struct Directions {
+    std::vector<Piece> half[2];  // y >= s.y (frame (x, y)), y <= s.y (frame (x, -y))
+    bool empty() const { return half[0].empty() && half[1].empty(); }
+    void clear() { half[0].clear(), half[1].clear(); }
+  };
+
+ private:
   struct Frame;
   // side: 0 the whole half-plane, +1 / -1 only its quarter towards +x / -x.
   // spans: when given, also receives each band's swept column range, and with_sure its sure spans.
+  // within: when given, the sweep starts from those intervals (of this half's frame) instead of
+  // the whole half or quarter, cut to it.
   void scan_half(Point s, int f, bool all_maybe, int side, std::vector<std::uint32_t>& sure,
-                 std::vector<std::uint32_t>& maybe, std::vector<Span>* spans = nullptr, bool with_sure = false) const;
+                 std::vector<std::uint32_t>& maybe, std::vector<Span>* spans = nullptr, bool with_sure = false,
+                 const std::vector<Piece>* within = nullptr) const;
 
   int W = 0, H = 0, PW = 0;
   // Padded rows y = -1..H, columns x = -1..W (the padding is blocked): index (y+1)*PW + (x+1).

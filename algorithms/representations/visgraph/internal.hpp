@@ -29,7 +29,7 @@ int block_setting(Params& params, const Map& map, std::size_t corners);
 
 template <class Take>
 void VisGraph::scan_node(std::uint32_t i, ScanScratch& t, bool with_sure, Take take,
-                         std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) const {
+                         std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined, const GridFov::Directions* within) const {
   const auto& c = corners();
   t.sure.clear();
   t.maybe.clear();
@@ -37,7 +37,7 @@ void VisGraph::scan_node(std::uint32_t i, ScanScratch& t, bool with_sure, Take t
   // Only the directions tangent at c[i]: the quadrants beside its blocked cell.
   const int qx = c[i].before.x + c[i].after.x > 2 * c[i].at.x ? 1 : -1;
   const int qy = c[i].before.y + c[i].after.y > 2 * c[i].at.y ? 1 : -1;
-  fov_.scan_tangent(c[i].at, qx, qy, t.sure, t.maybe, t.want_spans ? &t.spans : nullptr, with_sure);
+  fov_.scan_tangent(c[i].at, qx, qy, t.sure, t.maybe, t.want_spans ? &t.spans : nullptr, with_sure, within);
   std::sort(t.sure.begin(), t.sure.end());
   t.sure.erase(std::unique(t.sure.begin(), t.sure.end()), t.sure.end());
   std::sort(t.maybe.begin(), t.maybe.end());

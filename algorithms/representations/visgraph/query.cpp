@@ -295,7 +295,8 @@ BuildStats VisGraph::stats() const {
                    pos_.capacity() * sizeof(Point) + landmarks_.memory_bytes() + label_landmarks_.memory_bytes() + table_.memory_bytes() +
                    blocks_.memory_bytes() + points_.memory_bytes() + labels_.memory_bytes() + quad_.capacity() * sizeof(NodeQuad) + los_.memory_bytes() + skip_.memory_bytes() +
                    (upd_.adj_off.capacity() + upd_.adj.capacity() + upd_.env_off.capacity() + upd_.env_row0.capacity() + upd_.env.capacity()) * 4 +
-                   upd_.grown.capacity() + upd_.row_hit.capacity() + (upd_.hit_rows.capacity() + upd_.freed.capacity() + upd_.blocked.capacity()) * 4 +
+                   upd_.grown.capacity() + upd_.row_hit.capacity() + (upd_.hit_rows.capacity() + upd_.freed.capacity() + upd_.blocked.capacity() + upd_.runs.capacity()) * 4 +
+                   upd_.run_at.capacity() * 8 +
                    (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double) +
                    wpal_.capacity() * sizeof(double) +
                    (wcell_[0].capacity() + wcell_[1].capacity()) * sizeof(std::uint32_t) +

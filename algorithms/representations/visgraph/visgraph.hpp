@@ -181,7 +181,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
-  // nodes whose swept cells lie within a cell of a changed cell, keeps the other nodes' pairs and
+  // nodes whose swept cells lie within a cell of a changed cell (without block lists only towards
+  // the changed cells, sweep_toward_change), keeps the other nodes' pairs and
   // block entries, repairs the all-pairs table (DistanceTable::update), and derives the rest anew
   // (update.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
@@ -190,6 +191,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   const BlockCandidates& block_candidates() const { return blocks_; }
   // Nodes the last update swept again (all of them on the first update).
   std::size_t swept_nodes() const { return upd_.swept; }
+  // Of those, the nodes swept only towards the changed cells (block=0; update.cpp).
+  std::size_t partly_swept_nodes() const { return upd_.partly; }
 
   const FreeSpace& free_space() const { return fs_; }
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
@@ -259,10 +262,18 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     bool want_spans = false;
   };
   // Node i's tangent sweep: appends to `joined` the pairs (i, j) it forms with every node j that
-  // take(j) accepts; t.spans receives the sweep's spans when t.want_spans (with_sure: sure spans too).
+  // take(j) accepts; t.spans receives the sweep's spans when t.want_spans (with_sure: sure spans too);
+  // within: the sweep limited to those directions (GridFov::scan_tangent; take() must keep them alone).
   template <class Take>
   void scan_node(std::uint32_t i, ScanScratch& t, bool with_sure, Take take,
-                 std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined) const;
+                 std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
+                 const GridFov::Directions* within = nullptr) const;
+  // update(): node k (old id i) swept again towards the changed cells only (update.cpp).
+  void sweep_toward_change(std::uint32_t k, std::size_t i, const std::vector<ConvexCorner>& old,
+                           const std::vector<std::int32_t>& to_new, const std::vector<std::uint8_t>& rescan,
+                           GridFov::Directions& toward, ScanScratch& t,
+                           std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
+                           std::vector<std::pair<std::uint16_t, std::uint16_t>>& env, std::vector<std::int32_t>& env_row0) const;
   // Everything derived from the node pairs: the graph, skip graph, landmarks, table. old_of_new
   // (an update's): per corner its id before the update (-1: new), for the parts repaired in place.
   void finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
@@ -368,6 +379,9 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     std::vector<std::pair<std::uint16_t, std::uint16_t>> env;
     std::vector<std::uint8_t> grown, row_hit;
     std::vector<int> hit_rows;
+    std::vector<std::pair<std::uint16_t, std::uint16_t>> runs;  // per row holding one, its runs of grown cells
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> run_at;  // per row: its runs in `runs` (rows with row_hit)
+    std::size_t partly = 0;
     std::vector<std::uint32_t> freed, blocked;
   };
   UpdateState upd_;
