@@ -52,10 +52,13 @@ void SubgoalGraph::build_two_level() {
   std::priority_queue<QE, std::vector<QE>, std::greater<QE>> queue;
   for (Vertex v = 0; v < Vertex(n); ++v) queue.push({adj[v].size(), v});
 
-  // Witness search state, reset through the touched list.
+  // Witness search state, reset through the touched list; is_target: the later neighbours of the
+  // search's source not settled yet.
   std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+  std::vector<std::uint8_t> is_target(n, 0);
   std::vector<Vertex> touched;
   using DE = std::pair<double, Vertex>;
+  std::vector<DE> open;
   struct Shortcut {
     Vertex p, q;
     double w;
@@ -76,30 +79,42 @@ void SubgoalGraph::build_two_level() {
     double wmax = 0;
     for (const E& e : nb) wmax = std::max(wmax, e.w);
     bool too_many = false;
-    for (std::size_t i = 0; i < nb.size() && !too_many; ++i) {
+    // The search from nb[i] decides the pairs (nb[i], nb[k]) for k > i only, so it stops as soon as
+    // every such nb[k] is settled: their distances are final then, the ones the search run to its
+    // cap or limit would leave (a settled vertex keeps its distance; a search whose targets are not
+    // all settled runs exactly as before). The last neighbour has no later one: no search. The
+    // shortcuts, and so the contraction, are the same; only the settled vertices after the last
+    // target's are saved (ch.cpp's witness search stops the same way).
+    for (std::size_t i = 0; i + 1 < nb.size() && !too_many; ++i) {
       const Vertex p = nb[i].to;
       const double limit = nb[i].w + wmax + kEps;
-      std::priority_queue<DE, std::vector<DE>, std::greater<DE>> open;
+      std::size_t left = 0;
+      for (std::size_t k = i + 1; k < nb.size(); ++k) left += is_target[nb[k].to] ? 0 : (is_target[nb[k].to] = 1);
+      open.clear();
       dist[p] = 0;
       touched.push_back(p);
-      open.push({0.0, p});
+      open.push_back({0.0, p});
       int settled = 0;
       while (!open.empty() && settled < 400) {
-        auto [d, u] = open.top();
-        open.pop();
+        std::pop_heap(open.begin(), open.end(), std::greater<DE>());
+        const auto [d, u] = open.back();
+        open.pop_back();
         if (d > dist[u]) continue;
         if (d > limit) break;
         ++settled;
+        if (is_target[u] && (is_target[u] = 0, --left == 0)) break;
         for (const E& e : adj[u]) {
           if (e.to == s) continue;
           const double nd = d + e.w;
           if (nd < dist[e.to]) {
             if (!std::isfinite(dist[e.to])) touched.push_back(e.to);
             dist[e.to] = nd;
-            open.push({nd, e.to});
+            open.push_back({nd, e.to});
+            std::push_heap(open.begin(), open.end(), std::greater<DE>());
           }
         }
       }
+      for (std::size_t k = i + 1; k < nb.size(); ++k) is_target[nb[k].to] = 0;
       for (std::size_t k = i + 1; k < nb.size(); ++k) {
         const double via = nb[i].w + nb[k].w;
         if (dist[nb[k].to] > via + kEps) shortcuts.push_back({p, nb[k].to, via});
