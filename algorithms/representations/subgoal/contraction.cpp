@@ -65,6 +65,7 @@ void SubgoalGraph::build_two_level() {
   };
   std::vector<Shortcut> shortcuts;
   std::uint32_t next_rank = 0;
+  contraction_settled_ = 0;
   while (!queue.empty()) {
     const auto [deg, s_] = queue.top();
     const Vertex s = s_;  // a plain variable: lambdas below capture it (clang 14 cannot capture bindings)
@@ -114,6 +115,7 @@ void SubgoalGraph::build_two_level() {
           }
         }
       }
+      contraction_settled_ += std::uint64_t(settled);
       for (std::size_t k = i + 1; k < nb.size(); ++k) is_target[nb[k].to] = 0;
       for (std::size_t k = i + 1; k < nb.size(); ++k) {
         const double via = nb[i].w + nb[k].w;

@@ -138,6 +138,15 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // reach=1: free non-subgoal cells whose list an update dropped (kStale) instead of scanning them
   // again; a query from such a cell scans it (as reach=0 does). 0 before the first update.
   std::size_t stale_cells() const { return upd_.stale; }
+  // levels >= 2 after an update: whether the contraction is owed (update.cpp, docs/changing-maps.md):
+  // the searched graph is the simple subgoal graph until the queries since the update have settled
+  // more vertices than the last contraction's witness searches did, then the query that passes
+  // that count derives it (table_search()).
+  bool contraction_owed() const { return owed_; }
+  // Vertices the last contraction's witness searches settled (levels >= 2), and those the owed
+  // state's queries have settled since the last update (the rule's two sides).
+  std::uint64_t contraction_settled() const { return contraction_settled_; }
+  std::uint64_t owed_settled() const { return owed_settled_; }
   // Per graph entry: 0 = its octile path runs diagonal-first from the source, 1 = straight-first
   // (a shortcut's: 0, refined through its local).
   std::uint8_t edge_shape(std::uint32_t entry) const { return shape_[entry]; }
@@ -252,9 +261,21 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<double> ch_search(Query& q, std::size_t& steps) const;
   // labels=1: the query answered from the hub labels.
   double labels_search(Query& q, std::size_t& steps) const;
+  // levels >= 2 with the contraction owed (query.cpp): an A* over the simple subgoal graph, or,
+  // once the rule says so, the contraction derived and the query's links made again (nullopt: the
+  // shared A* then searches the contracted graph).
+  std::optional<double> owed_search(Query& q, std::size_t& steps) const;
+  double flat_search(Query& q, std::size_t& steps) const;
+  void derive_contraction();
 
   int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0, labels_mb_ = 1024;
   bool table_on_ = false, ch_ = false;
+  // levels >= 2: the contraction owed since an update (finish()), and the rule's counts
+  // (contraction_settled()). owed_settled_ grows in const queries: a changing map is answered on
+  // one thread (docs/changing-maps.md), and a build that no update touched never owes.
+  bool owed_ = false;
+  std::uint64_t contraction_settled_ = 0;
+  mutable std::uint64_t owed_settled_ = 0;
   Landmarks landmarks_;
   DistanceTable table_;                       // table=1: over the simple subgoal graph, made by finish()
   HubLabels labels_;                          // labels=1: over the simple subgoal graph, made by finish()
