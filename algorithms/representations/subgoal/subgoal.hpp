@@ -35,8 +35,9 @@
 // distances answer a query without a search, as visgraph's corner table does (distance_table.hpp).
 //
 // update() (docs/changing-maps.md) rescans only the subgoals and cells whose clearance scan read a cell near a
-// change, repairs the all-pairs table (table=1) and derives the graph (and the contraction,
-// levels >= 2) again; see update.cpp.
+// change, repairs the all-pairs table (table=1) and derives the graph (and ch=1's hierarchy) again;
+// with levels >= 2 it leaves the contraction owed, derived by the query that passes the rule of
+// owed_search() (query.cpp); see update.cpp.
 #pragma once
 #include <algorithm>
 #include <array>
