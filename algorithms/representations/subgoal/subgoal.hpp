@@ -73,7 +73,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
   // automatic defaults as said above).
   static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = true, .point_vertices = true,
-                                              .update_in_place = true, .table_search = true, .pieces = true};
+                                              .update_in_place = true, .update_deferred = true, .table_search = true, .pieces = true};
   static constexpr std::array kParams{
       ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt, active, ch or labels is named"},
       ParamDecl{"ch", ParamType::flag, 0, 0, 1, "contraction hierarchy over the simple graph, bidirectional upward query (SGCH)"},
