@@ -31,11 +31,7 @@ using namespace subgoal_detail;
 // its shortcuts must join h-reachable pairs and its locals may neighbour locals; here any shortcut
 // is allowed (it records the local it bypasses) and levels=2 locals are pairwise non-adjacent.
 void SubgoalGraph::build_two_level() {
-  struct E {
-    Vertex to;
-    double w;
-    std::uint32_t via;
-  };
+  using E = ChEdge;  // to, weight, the local a shortcut bypasses (kNone: an edge of the simple graph)
   const std::size_t n = pos_.size();
   std::vector<std::vector<E>> adj(n);
   for (Vertex u = 0; u < Vertex(n); ++u)
@@ -145,9 +141,14 @@ void SubgoalGraph::build_two_level() {
     adj[s].clear();
   }
 
-  // The searched graph, with shapes and vias: a global's edges to globals, a local's upward edges
-  // (directed: nothing leads down into a local, so a search climbs from the start's subgoals and
-  // descends only through the goal's links).
+  store_two_level(adj, up);
+}
+
+// The searched graph, with shapes and vias: a global's edges to globals, a local's upward edges
+// (directed: nothing leads down into a local, so a search climbs from the start's subgoals and
+// descends only through the goal's links).
+void SubgoalGraph::store_two_level(const std::vector<std::vector<ChEdge>>& adj, const std::vector<std::vector<ChEdge>>& up) {
+  const std::size_t n = adj.size();
   std::vector<std::uint32_t> begin(n + 1, 0);
   std::vector<Vertex> targets;
   std::vector<double> weights;
@@ -156,7 +157,7 @@ void SubgoalGraph::build_two_level() {
   EdgeShape shape_of{*this};
   for (Vertex u = 0; u < Vertex(n); ++u) {
     begin[u] = std::uint32_t(targets.size());
-    for (const E& e : local_[u] ? up[u] : adj[u]) {
+    for (const ChEdge& e : local_[u] ? up[u] : adj[u]) {
       targets.push_back(e.to);
       weights.push_back(e.w);
       via_.push_back(e.via);

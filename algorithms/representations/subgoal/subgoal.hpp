@@ -256,6 +256,9 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   void reach(Point p, bool closure, std::vector<Reach>& out) const;
   std::optional<Attachment> attach_as(Point p, bool closure) const;
   void build_two_level();
+  // The searched graph from the contraction's lists (contraction.cpp): a global's edges, a local's upward ones.
+  void store_two_level(const std::vector<std::vector<subgoal_detail::ChEdge>>& adj,
+                       const std::vector<std::vector<subgoal_detail::ChEdge>>& up);
   // ch=1 (ch.cpp): contracts every subgoal, stores the hierarchy (store_ch), answers a query.
   void build_ch();
   void store_ch(const std::vector<std::vector<subgoal_detail::ChEdge>>& up);
