@@ -123,7 +123,9 @@ void random_changes(const RepresentationEntry& e) {
       ASSERT_TRUE(rep->update(m, ch)) << "declared update_in_place, but the update was declined";
       Params p2;
       const auto fresh = e.build(m, p2);
-      if (!e.caps.update_approximate) {
+      // (update_deferred: the structure is a fresh build's once a query derives what is owed; the
+      // type's own test compares it then, test_subgoal.cpp.)
+      if (!e.caps.update_approximate && !e.caps.update_deferred) {
         EXPECT_EQ(rep->figures().stats.vertices, fresh->figures().stats.vertices);
         EXPECT_EQ(rep->figures().stats.edges, fresh->figures().stats.edges);
         EXPECT_TRUE(drawing(*rep) == drawing(*fresh)) << "the drawing differs from a fresh build's";

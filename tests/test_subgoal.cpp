@@ -438,6 +438,35 @@ TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
       auto fresh_rep = make(params);
       const SubgoalGraph& fresh = dynamic_cast<const GraphPlanner<SubgoalGraph>&>(*fresh_rep).representation();
       ASSERT_EQ(subgoals(sg, m), subgoals(fresh, m));
+      if (sg.levels() >= 2) {
+        // The contraction owed (docs/changing-maps.md): the queries search the simple subgoal graph,
+        // exact, until they have settled more vertices than the last contraction's witness searches;
+        // the query that passes that count derives it, and then the structure is a fresh build's.
+        ASSERT_TRUE(sg.contraction_owed());
+        const std::uint64_t price = sg.contraction_settled();
+        ASSERT_GT(price, 0u);
+        FreeSpace fs0(m);
+        std::uniform_int_distribution<int> qx(0, m.grid.width - 1), qy(0, m.grid.height - 1);
+        int owed_queries = 0;
+        for (; owed_queries < 20000 && sg.contraction_owed(); ++owed_queries) {
+          const std::uint64_t paid = sg.owed_settled();
+          const Point s{qx(rng) + 0.5, qy(rng) + 0.5}, t{qx(rng) + 0.5, qy(rng) + 0.5};
+          const auto got = solve(*rep, s, t), want = solve(*fresh_rep, s, t);
+          ASSERT_EQ(got.has_value(), want.has_value());
+          // Derived by the first query that searches once the count passed the price (a query
+          // decided without a search, e.g. between two components, leaves the count as it was).
+          if (!sg.contraction_owed()) {
+            EXPECT_GT(paid, price) << "derived before the queries paid its price";
+          } else {
+            EXPECT_TRUE(paid <= price || sg.owed_settled() == paid) << "not derived once the queries paid its price";
+          }
+          if (!got) continue;
+          EXPECT_NEAR(got->cost, want->cost, 1e-9);
+          EXPECT_TRUE(fs0.path_valid(got->path));
+        }
+        ASSERT_FALSE(sg.contraction_owed()) << "the rule never derived the contraction";
+        EXPECT_GT(owed_queries, 1) << "the first query after an update should not pay for the contraction";
+      }
       ASSERT_EQ(arcs_of(sg), arcs_of(fresh));
       EXPECT_EQ(sg.num_global(), fresh.num_global());
       if (step > 0) {

@@ -31,11 +31,7 @@ using namespace subgoal_detail;
 // its shortcuts must join h-reachable pairs and its locals may neighbour locals; here any shortcut
 // is allowed (it records the local it bypasses) and levels=2 locals are pairwise non-adjacent.
 void SubgoalGraph::build_two_level() {
-  struct E {
-    Vertex to;
-    double w;
-    std::uint32_t via;
-  };
+  using E = ChEdge;  // to, weight, the local a shortcut bypasses (kNone: an edge of the simple graph)
   const std::size_t n = pos_.size();
   std::vector<std::vector<E>> adj(n);
   for (Vertex u = 0; u < Vertex(n); ++u)
@@ -52,16 +48,20 @@ void SubgoalGraph::build_two_level() {
   std::priority_queue<QE, std::vector<QE>, std::greater<QE>> queue;
   for (Vertex v = 0; v < Vertex(n); ++v) queue.push({adj[v].size(), v});
 
-  // Witness search state, reset through the touched list.
+  // Witness search state, reset through the touched list; is_target: the later neighbours of the
+  // search's source not settled yet.
   std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+  std::vector<std::uint8_t> is_target(n, 0);
   std::vector<Vertex> touched;
   using DE = std::pair<double, Vertex>;
+  std::vector<DE> open;
   struct Shortcut {
     Vertex p, q;
     double w;
   };
   std::vector<Shortcut> shortcuts;
   std::uint32_t next_rank = 0;
+  contraction_settled_ = 0;
   while (!queue.empty()) {
     const auto [deg, s_] = queue.top();
     const Vertex s = s_;  // a plain variable: lambdas below capture it (clang 14 cannot capture bindings)
@@ -76,30 +76,43 @@ void SubgoalGraph::build_two_level() {
     double wmax = 0;
     for (const E& e : nb) wmax = std::max(wmax, e.w);
     bool too_many = false;
-    for (std::size_t i = 0; i < nb.size() && !too_many; ++i) {
+    // The search from nb[i] decides the pairs (nb[i], nb[k]) for k > i only, so it stops as soon as
+    // every such nb[k] is settled: their distances are final then, the ones the search run to its
+    // cap or limit would leave (a settled vertex keeps its distance; a search whose targets are not
+    // all settled runs exactly as before). The last neighbour has no later one: no search. The
+    // shortcuts, and so the contraction, are the same; only the settled vertices after the last
+    // target's are saved (ch.cpp's witness search stops the same way).
+    for (std::size_t i = 0; i + 1 < nb.size() && !too_many; ++i) {
       const Vertex p = nb[i].to;
       const double limit = nb[i].w + wmax + kEps;
-      std::priority_queue<DE, std::vector<DE>, std::greater<DE>> open;
+      std::size_t left = 0;
+      for (std::size_t k = i + 1; k < nb.size(); ++k) left += is_target[nb[k].to] ? 0 : (is_target[nb[k].to] = 1);
+      open.clear();
       dist[p] = 0;
       touched.push_back(p);
-      open.push({0.0, p});
+      open.push_back({0.0, p});
       int settled = 0;
       while (!open.empty() && settled < 400) {
-        auto [d, u] = open.top();
-        open.pop();
+        std::pop_heap(open.begin(), open.end(), std::greater<DE>());
+        const auto [d, u] = open.back();
+        open.pop_back();
         if (d > dist[u]) continue;
         if (d > limit) break;
         ++settled;
+        if (is_target[u] && (is_target[u] = 0, --left == 0)) break;
         for (const E& e : adj[u]) {
           if (e.to == s) continue;
           const double nd = d + e.w;
           if (nd < dist[e.to]) {
             if (!std::isfinite(dist[e.to])) touched.push_back(e.to);
             dist[e.to] = nd;
-            open.push({nd, e.to});
+            open.push_back({nd, e.to});
+            std::push_heap(open.begin(), open.end(), std::greater<DE>());
           }
         }
       }
+      contraction_settled_ += std::uint64_t(settled);
+      for (std::size_t k = i + 1; k < nb.size(); ++k) is_target[nb[k].to] = 0;
       for (std::size_t k = i + 1; k < nb.size(); ++k) {
         const double via = nb[i].w + nb[k].w;
         if (dist[nb[k].to] > via + kEps) shortcuts.push_back({p, nb[k].to, via});
@@ -128,9 +141,14 @@ void SubgoalGraph::build_two_level() {
     adj[s].clear();
   }
 
-  // The searched graph, with shapes and vias: a global's edges to globals, a local's upward edges
-  // (directed: nothing leads down into a local, so a search climbs from the start's subgoals and
-  // descends only through the goal's links).
+  store_two_level(adj, up);
+}
+
+// The searched graph, with shapes and vias: a global's edges to globals, a local's upward edges
+// (directed: nothing leads down into a local, so a search climbs from the start's subgoals and
+// descends only through the goal's links).
+void SubgoalGraph::store_two_level(const std::vector<std::vector<ChEdge>>& adj, const std::vector<std::vector<ChEdge>>& up) {
+  const std::size_t n = adj.size();
   std::vector<std::uint32_t> begin(n + 1, 0);
   std::vector<Vertex> targets;
   std::vector<double> weights;
@@ -139,7 +157,7 @@ void SubgoalGraph::build_two_level() {
   EdgeShape shape_of{*this};
   for (Vertex u = 0; u < Vertex(n); ++u) {
     begin[u] = std::uint32_t(targets.size());
-    for (const E& e : local_[u] ? up[u] : adj[u]) {
+    for (const ChEdge& e : local_[u] ? up[u] : adj[u]) {
       targets.push_back(e.to);
       weights.push_back(e.w);
       via_.push_back(e.via);

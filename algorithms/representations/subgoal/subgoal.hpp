@@ -35,8 +35,9 @@
 // distances answer a query without a search, as visgraph's corner table does (distance_table.hpp).
 //
 // update() (docs/changing-maps.md) rescans only the subgoals and cells whose clearance scan read a cell near a
-// change, repairs the all-pairs table (table=1) and derives the graph (and the contraction,
-// levels >= 2) again; see update.cpp.
+// change, repairs the all-pairs table (table=1) and derives the graph (and ch=1's hierarchy) again;
+// with levels >= 2 it leaves the contraction owed, derived by the query that passes the rule of
+// owed_search() (query.cpp); see update.cpp.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -72,7 +73,7 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
   // automatic defaults as said above).
   static constexpr Capabilities kCapabilities{.grid_only = true, .grid8_optimal = true, .point_vertices = true,
-                                              .update_in_place = true, .table_search = true, .pieces = true};
+                                              .update_in_place = true, .update_deferred = true, .table_search = true, .pieces = true};
   static constexpr std::array kParams{
       ParamDecl{"table", ParamType::flag, 0, 0, 1, "all-pairs distances of the simple graph: a query needs no search", "1 up to 1,024 subgoals unless levels, alt, active, ch or labels is named"},
       ParamDecl{"ch", ParamType::flag, 0, 0, 1, "contraction hierarchy over the simple graph, bidirectional upward query (SGCH)"},
@@ -138,6 +139,15 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // reach=1: free non-subgoal cells whose list an update dropped (kStale) instead of scanning them
   // again; a query from such a cell scans it (as reach=0 does). 0 before the first update.
   std::size_t stale_cells() const { return upd_.stale; }
+  // levels >= 2 after an update: whether the contraction is owed (update.cpp, docs/changing-maps.md):
+  // the searched graph is the simple subgoal graph until the queries since the update have settled
+  // more vertices than the last contraction's witness searches did, then the query that passes
+  // that count derives it (table_search()).
+  bool contraction_owed() const { return owed_; }
+  // Vertices the last contraction's witness searches settled (levels >= 2), and those the owed
+  // state's queries have settled since the last update (the rule's two sides).
+  std::uint64_t contraction_settled() const { return contraction_settled_; }
+  std::uint64_t owed_settled() const { return owed_settled_; }
   // Per graph entry: 0 = its octile path runs diagonal-first from the source, 1 = straight-first
   // (a shortcut's: 0, refined through its local).
   std::uint8_t edge_shape(std::uint32_t entry) const { return shape_[entry]; }
@@ -246,15 +256,30 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   void reach(Point p, bool closure, std::vector<Reach>& out) const;
   std::optional<Attachment> attach_as(Point p, bool closure) const;
   void build_two_level();
+  // The searched graph from the contraction's lists (contraction.cpp): a global's edges, a local's upward ones.
+  void store_two_level(const std::vector<std::vector<subgoal_detail::ChEdge>>& adj,
+                       const std::vector<std::vector<subgoal_detail::ChEdge>>& up);
   // ch=1 (ch.cpp): contracts every subgoal, stores the hierarchy (store_ch), answers a query.
   void build_ch();
   void store_ch(const std::vector<std::vector<subgoal_detail::ChEdge>>& up);
   std::optional<double> ch_search(Query& q, std::size_t& steps) const;
   // labels=1: the query answered from the hub labels.
   double labels_search(Query& q, std::size_t& steps) const;
+  // levels >= 2 with the contraction owed (query.cpp): an A* over the simple subgoal graph, or,
+  // once the rule says so, the contraction derived and the query's links made again (nullopt: the
+  // shared A* then searches the contracted graph).
+  std::optional<double> owed_search(Query& q, std::size_t& steps) const;
+  double flat_search(Query& q, std::size_t& steps) const;
+  void derive_contraction();
 
   int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0, labels_mb_ = 1024;
   bool table_on_ = false, ch_ = false;
+  // levels >= 2: the contraction owed since an update (finish()), and the rule's counts
+  // (contraction_settled()). owed_settled_ grows in const queries: a changing map is answered on
+  // one thread (docs/changing-maps.md), and a build that no update touched never owes.
+  bool owed_ = false;
+  std::uint64_t contraction_settled_ = 0;
+  mutable std::uint64_t owed_settled_ = 0;
   Landmarks landmarks_;
   DistanceTable table_;                       // table=1: over the simple subgoal graph, made by finish()
   HubLabels labels_;                          // labels=1: over the simple subgoal graph, made by finish()

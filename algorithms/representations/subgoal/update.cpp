@@ -23,9 +23,10 @@ using namespace subgoal_detail;
 // obstacle's corners are direct-h-reachable from most of the area): local only where walls bound
 // the scans. Recomputed whole, as they depend on the whole map or graph: the free-space components
 // (a change may split or join components anywhere), the CSR graph from the kept and new lists (an
-// edge's shape is walked only when its source's scan did not report it, see EdgeShape), and
-// (levels >= 2) the contraction (its greedy order by degree is global, Uras & Koenig 2014), which
-// then costs as much as in a build. The all-pairs table (table=1) is repaired
+// edge's shape is walked only when its source's scan did not report it, see EdgeShape), and ch=1's
+// hierarchy. The N-level contraction (levels >= 2; its greedy order by degree is global, Uras &
+// Koenig 2014, and it costs as much as in a build) is left owed: the queries search the simple
+// graph until the rule of owed_search() (query.cpp) derives it. The all-pairs table (table=1) is repaired
 // (DistanceTable::update, from the old id of each subgoal). The first update scans everything (the
 // build keeps no extents: a static map pays nothing) and tracks from then on.
 // D: the changed cells grown by one (inside the map), sorted; its bounding box; and a summed-area
