@@ -47,8 +47,9 @@
 //   query first measures its distance to each via it sees. Memory falls with B, the query grows.
 // - budget_mb: the memory the representation keeps (stats().memory_bytes: the tangent graph, the
 //   hub labels, the segment tests, 16 bytes per lattice record, the lists). Given, it chooses the
-//   settings not given, the fastest that fits, in the order points=1, then points=0 with region 2,
-//   3, 4 (region 1 first where points=1 cannot be: it keeps more than points=1): each is tried with its blocks in an order spread over the map, and dropped as soon as
+//   settings not given, the first that fits, in the order points=1, then points=0 with region 2,
+//   3, 4 (region 1 first where points=1 cannot be: it keeps more than points=1; a larger region is
+//   not slower on den520d and Aurora, docs/measurements.md record 25): each is tried with its blocks in an order spread over the map, and dropped as soon as
 //   a sixteenth of them project the lists above what the budget leaves (or they exceed it). The
 //   build is refused, with the projection, when the last does not fit. Not given, the defaults
 //   stand and 4096 MiB is the cap. The build's peak is above the budget by its scratch (the
