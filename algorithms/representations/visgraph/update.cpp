@@ -74,29 +74,30 @@ namespace {
 //   any interval alike). So if cone(Q_b) lies in D, b's entry from the restricted sweep is the
 //   whole sweep's, cell for cell and mask for mask; its hull answer is decided as for any swept node.
 // - Block b keeps its old entry when no grown rectangle g has its wedge (the rays from s through
-//   g) meeting Q_b past g (at points farther from s than a point of g on the same ray). A ray r's place
-//   in the pieces of band Y changes only if r meets the interior of a changed cell c in an earlier
-//   band while still in the pieces there (before the change, say; the cells it met before c are
-//   the same): r's points there lie in that band's span, so c is next to a recorded cell, which is
-//   then grown, and r goes through it. If r crosses Q_b in band Y, g's wedge meets Q_b there, past
-//   c. So
-//   the rays of cone(Q_b) crossing b's bands keep their places, and b's cells are as they were.
-//   The same holds for a cell the sure test reads (crossed, in b's band, by rays into a cell of b
-//   that see s up to there) and for b's hull answer in the tangent quadrants: a changed cell that
-//   alters it touches a point p of the hull that saw s (beside the first blocked cell or pinch
-//   point on a segment from s, or any point), in a recorded cell, and the ray from s through p
-//   goes on to b past p. Across s's axis lines the hull is tested again where a changed
-//   cell meets it, as for every carried entry (BlockCandidates::merge_changed).
-// So `redo` holds every block whose Q_b meets such a wedge past its rectangle (found per block row
-// from the rays through the corners of boxes holding the rectangles: more blocks only cost time), `toward` the
-// cone of each run of them: their entries are made from the restricted sweep, the others carried
-// over. No entry appears elsewhere: the sweep's pieces near such a block did not change.
+//   g) meeting Q_b past g (at points farther from s than a point of g on the same ray). A ray r's
+//   place in the pieces of band Y changes only if r meets the interior of a changed cell c in an
+//   earlier band while still in the pieces there (the cells it met before c are the same, so it
+//   is there before and after the change): r's points there lie in that band's span, so c is a
+//   recorded cell, grown, and r goes through it; if r crosses Q_b in band Y, g's wedge meets Q_b
+//   there, past c. So the rays of cone(Q_b) crossing b's bands keep their places, and b's cells
+//   are as they were. The same holds for a cell the sure test reads (crossed, in b's band, by
+//   rays into a cell of b) and for b's hull answer in the tangent quadrants: a changed cell that
+//   alters it has in its closed square a point p of the hull that saw s before (if the hull was
+//   free, any point it meets; if not, the point where a segment from s enters the first blocked
+//   cell or pinch point that is gone), so p lies in a recorded cell next to it, a grown one, and
+//   the ray from s through p goes on to b past p. Across s's axis lines the hull is tested again
+//   where a changed cell meets it, as for every carried entry (BlockCandidates::merge_changed).
+// So `redo` holds every block whose Q_b meets such a wedge past its rectangle (found per block
+// row from the rays through the corners of boxes holding the rectangles: more blocks only cost
+// time), `toward` the cone of each run of them: their entries are made from the restricted sweep,
+// the others carried over. No entry appears elsewhere: the sweep's pieces near such a block did
+// not change.
 void blocks_toward_change(const GridFov& fov, Point s, int W, int H, int B, std::vector<std::array<int, 4>>& grown,
                           GridFov::Directions& toward, std::vector<std::uint32_t>& redo,
                           std::vector<std::array<int, 3>>& runs) {
   const int nbx = (W + B - 1) / B, nby = (H + B - 1) / B, sx = int(s.x), sy = int(s.y);
   // The grown rectangles grouped into bounding boxes of touching ones (fewer wedges; a box's
-  // wedge holds its rectangles' wedges, from its nearest row on).
+  // wedge past it holds its rectangles' wedges past them).
   std::vector<std::array<int, 4>> box;
   for (const auto& g : grown) {
     bool merged = false;
