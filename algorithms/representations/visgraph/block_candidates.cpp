@@ -73,10 +73,12 @@ bool hull_free(int vx, int vy, int x0, int y0, int x1, int y1, int W, const std:
   return true;
 }
 
+}  // namespace
+
 // The changed cells by tiles of 8 x 8 cells, each tile's changed cells' closed squares as one
 // rectangle (x0, y0, x1, y1 in grid coordinates), and whether one may meet the hull of a corner
 // and a block (BlockCandidates::merge_changed).
-struct ChangeRects {
+struct BlockCandidates::ChangeRects {
   std::vector<std::array<int, 4>> rects;
   ChangeRects(const std::vector<CellChange>& changed, int W) {
     constexpr int kTile = 8;
@@ -144,7 +146,6 @@ struct ChangeRects {
   }
 };
 
-}  // namespace
 
 double BlockCandidates::sure_share() const {
   std::size_t n = 0;
@@ -161,15 +162,15 @@ double BlockCandidates::mask_share() const {
 BlockCandidates::BlockCandidates(const GridMap& grid, const std::vector<ConvexCorner>& nodes, int block,
                                  const std::vector<std::vector<GridFov::Span>>& node_spans)
     : W(grid.width), H(grid.height), B(std::max(block, 1)) {
-  build(nullptr, grid, nodes, node_spans, {}, {}, {});
+  build(nullptr, grid, nodes, node_spans, {}, {}, {}, {});
 }
 
 BlockCandidates::BlockCandidates(const BlockCandidates& old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
                                  const std::vector<std::vector<GridFov::Span>>& node_spans,
                                  const std::vector<std::int32_t>& old_to_new, const std::vector<std::uint8_t>& swept,
-                                 const std::vector<CellChange>& changed)
+                                 const std::vector<CellChange>& changed, const std::vector<std::vector<std::uint32_t>>& redo)
     : W(grid.width), H(grid.height), B(old.B) {
-  build(&old, grid, nodes, node_spans, old_to_new, swept, changed);
+  build(&old, grid, nodes, node_spans, old_to_new, swept, changed, redo);
 }
 
 // What build() reads for every node: the prefix counts of the hull test, and per node its blocks
@@ -285,6 +286,12 @@ struct BlockCandidates::Builder {
   }
   template <class F, class Decide>
   void entries_of(std::uint32_t i, const std::vector<std::uint32_t>& blocks, F&& f, Decide&& decide) {
+    entries_of(i, blocks, f, decide, [](std::uint32_t) { return true; });
+  }
+  // keep(block), asked in ascending block order: whether that block's entry is made (the marks of
+  // the others are cleared all the same).
+  template <class F, class Decide, class Keep>
+  void entries_of(std::uint32_t i, const std::vector<std::uint32_t>& blocks, F&& f, Decide&& decide, Keep&& keep) {
     if (with_masks)
       for (const GridFov::Span& s : node_spans[i]) {
         if (s.walk || s.x0 > s.x1) continue;
@@ -300,6 +307,10 @@ struct BlockCandidates::Builder {
         }
       }
     for (std::uint32_t b : blocks) {
+      if (!keep(b)) {
+        if (with_masks) mask[b] = maybe[b] = 0;
+        continue;
+      }
       // The hull test only where the cell masks leave a free cell unproven (it costs O(rows)).
       const bool covered = with_masks && (mask[b] & free_mask[b]) == free_mask[b];
       const bool sure = !covered && decide(b, with_masks ? std::uint16_t(maybe[b] | mask[b]) : std::uint16_t(0));  // no masks: empty arrays
@@ -330,17 +341,19 @@ struct BlockCandidates::Builder {
 // block's free cells changed, `sure` is decided again too: cell masks that cover the block's free
 // cells now leave it unset (as a fresh build does), and an entry covered before, whose hull was not
 // tested, is tested. A node swept again that was a node before keeps its old answers where no
-// changed cell meets the hull (merge_changed).
+// changed cell meets the hull (merge_changed). A node swept only towards the change (swept 2,
+// VisGraph::sweep_toward_change) makes its entries of the blocks redo[i] from its restricted sweep
+// and carries its others like a kept node's, by the same rules (update.cpp: why both are exact).
 void BlockCandidates::build(const BlockCandidates* old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
                             const std::vector<std::vector<GridFov::Span>>& node_spans,
                             const std::vector<std::int32_t>& old_to_new, const std::vector<std::uint8_t>& swept,
-                            const std::vector<CellChange>& changed) {
+                            const std::vector<CellChange>& changed, const std::vector<std::vector<std::uint32_t>>& redo) {
   if (W <= 0 || H <= 0) return;
   nbx_ = (W + B - 1) / B;
   nby_ = (H + B - 1) / B;
   Builder bd(*this, grid, nodes, node_spans);
   if (!old) fill_all(bd);
-  else merge_changed(bd, *old, old_to_new, swept, changed);
+  else merge_changed(bd, *old, old_to_new, swept, changed, redo);
 }
 
 // Every node: count each block's entries, then fill them in node order, in place.
@@ -366,30 +379,23 @@ void BlockCandidates::fill_all(Builder& bd) {
     });
 }
 
-void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, const std::vector<std::int32_t>& old_to_new,
-                                    const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed) {
-  const BlockCandidates* old = &prev;
+// After a change: the swept nodes' entries, by block in node order (a stable counting sort), the
+// blocks' offsets in `first`. A swept node that was a node before (the same corner) keeps its old
+// hull answer for a block where no changed cell meets the hull (ChangeRects::meets) and its old
+// entry was not covered by its cell mask (so the hull was tested); the cell masks are its new
+// sweep's. A node swept only in some directions (swept == 2) makes its entries of the blocks
+// redo[i] alone (its spans are the whole sweep's there, VisGraph::sweep_toward_change).
+void BlockCandidates::swept_entries(Builder& bd, const BlockCandidates& old, const std::vector<std::int32_t>& old_to_new,
+                                    const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed,
+                                    const std::vector<std::vector<std::uint32_t>>& redo, std::vector<std::uint32_t>& first,
+                                    std::vector<Entry>& by_block) const {
   const std::vector<ConvexCorner>& nodes = bd.nodes;
-  const std::size_t nblocks = bd.nblocks;
   const bool with_masks = bd.with_masks;
   const ChangeRects rects(changed, W);
-  auto meets_change = [&](std::uint32_t i, std::size_t b) {
-    const std::int64_t sx0 = std::int64_t(b % std::size_t(nbx_)) * B, sy0 = std::int64_t(b / std::size_t(nbx_)) * B;
-    return rects.meets(std::int64_t(nodes[i].at.x), std::int64_t(nodes[i].at.y), sx0, sy0, std::min<std::int64_t>(sx0 + B, W),
-                       std::min<std::int64_t>(sy0 + B, H));
-  };
-  // After a change: the swept nodes' entries, by block in node order (a stable counting sort). A
-  // swept node that was a node before (the same corner) keeps its old hull answer for a block
-  // where no changed cell meets the hull (meets_change) and its old entry was not covered by its
-  // cell mask (so the hull was tested); the cell masks are its new sweep's.
   std::vector<std::int32_t> new_to_old(nodes.size(), -1);
   for (std::size_t o = 0; o < old_to_new.size(); ++o)
     if (old_to_new[o] >= 0) new_to_old[std::size_t(old_to_new[o])] = std::int32_t(o);
-  struct Raw {
-    std::uint32_t block, id;
-    std::uint16_t mask, maybe;
-  };
-  std::vector<Raw> raw;
+  std::vector<Entry> raw;
   std::vector<std::uint32_t> blocks;
   for (std::uint32_t i = 0; i < nodes.size(); ++i) {
     if (!swept[i]) continue;
@@ -400,25 +406,50 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
       bd.entries_of(i, blocks, emit);
       continue;
     }
-    bd.entries_of(i, blocks, emit, [&](std::size_t b, std::uint16_t seen) {
-      const auto first = old->ids_.begin() + old->offsets_[b], last = old->ids_.begin() + old->offsets_[b + 1];
-      const auto it = std::lower_bound(first, last, std::uint32_t(o), [](std::uint32_t e, std::uint32_t id) { return (e & ~kSure) < id; });
+    auto decide = [&](std::size_t b, std::uint16_t seen) {
+      const auto first_e = old.ids_.begin() + old.offsets_[b], last = old.ids_.begin() + old.offsets_[b + 1];
+      const auto it = std::lower_bound(first_e, last, std::uint32_t(o), [](std::uint32_t e, std::uint32_t id) { return (e & ~kSure) < id; });
       if (it != last && (*it & ~kSure) == std::uint32_t(o)) {
-        const std::size_t e = std::size_t(it - old->ids_.begin());
-        const bool covered_old = with_masks && (old->masks_[e] & old->free_mask_[b]) == old->free_mask_[b];
-        if (!covered_old && !meets_change(i, b)) return (*it & kSure) != 0;
+        const std::size_t e = std::size_t(it - old.ids_.begin());
+        const bool covered_old = with_masks && (old.masks_[e] & old.free_mask_[b]) == old.free_mask_[b];
+        if (!covered_old && !meets_change(rects, nodes[i], b)) return (*it & kSure) != 0;
       }
       return bd.sure_of(i, b, seen);
+    };
+    const std::vector<std::uint32_t>* only = swept[i] == 2 ? &redo[i] : nullptr;
+    std::size_t at = 0;
+    bd.entries_of(i, blocks, emit, decide, [&](std::uint32_t b) {
+      if (!only) return true;
+      while (at < only->size() && (*only)[at] < b) ++at;
+      return at < only->size() && (*only)[at] == b;
     });
   }
-  std::vector<std::uint32_t> first(nblocks + 1, 0);
-  for (const Raw& r : raw) ++first[r.block + 1];
-  for (std::size_t b = 0; b < nblocks; ++b) first[b + 1] += first[b];
-  std::vector<Raw> by_block(raw.size());
-  {
-    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-    for (const Raw& r : raw) by_block[fill[r.block]++] = r;
-  }
+  first.assign(bd.nblocks + 1, 0);
+  for (const Entry& r : raw) ++first[r.block + 1];
+  for (std::size_t b = 0; b < bd.nblocks; ++b) first[b + 1] += first[b];
+  by_block.resize(raw.size());
+  std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+  for (const Entry& r : raw) by_block[fill[r.block]++] = r;
+}
+
+// Whether a changed cell may meet the hull of the node and block b (ChangeRects::meets).
+bool BlockCandidates::meets_change(const ChangeRects& rects, const ConvexCorner& node, std::size_t b) const {
+  const std::int64_t sx0 = std::int64_t(b % std::size_t(nbx_)) * B, sy0 = std::int64_t(b / std::size_t(nbx_)) * B;
+  return rects.meets(std::int64_t(node.at.x), std::int64_t(node.at.y), sx0, sy0, std::min<std::int64_t>(sx0 + B, W),
+                     std::min<std::int64_t>(sy0 + B, H));
+}
+
+void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, const std::vector<std::int32_t>& old_to_new,
+                                    const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed,
+                                    const std::vector<std::vector<std::uint32_t>>& redo) {
+  const BlockCandidates* old = &prev;
+  const std::vector<ConvexCorner>& nodes = bd.nodes;
+  const std::size_t nblocks = bd.nblocks;
+  const bool with_masks = bd.with_masks;
+  const ChangeRects rects(changed, W);
+  std::vector<std::uint32_t> first;
+  std::vector<Entry> by_block;
+  swept_entries(bd, prev, old_to_new, swept, changed, redo, first, by_block);
   // Per node: its corner, and the sign of (x - vx)(y - vy) in its two tangent quadrants, (qx, -qy)
   // and (-qx, qy) for its blocked cell's quadrant (qx, qy): -qx qy (Builder::in_quadrant).
   struct Quad {
@@ -430,12 +461,22 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
     const int qx = k.before.x + k.after.x > 2 * k.at.x ? 1 : -1, qy = k.before.y + k.after.y > 2 * k.at.y ? 1 : -1;
     quad[i] = {int(k.at.x), int(k.at.y), -qx * qy};
   }
-  // Per old node: its new id when carried (kept, not swept), else -1.
+  // Per old node: its new id when carried (kept, not swept, or swept in some directions), else -1.
+  // A node swept in some directions drops its old entries of the blocks it made again (redo,
+  // ascending, walked with the blocks: `at`).
   std::vector<std::int32_t> carry(old_to_new.size(), -1);
   for (std::size_t o = 0; o < old_to_new.size(); ++o)
-    if (const std::int32_t i = old_to_new[o]; i >= 0 && !swept[std::size_t(i)]) carry[o] = i;
+    if (const std::int32_t i = old_to_new[o]; i >= 0 && swept[std::size_t(i)] != 1) carry[o] = i;
+  std::vector<std::uint32_t> at(redo.size(), 0);
+  auto dropped = [&](std::int32_t i, std::uint32_t b) {
+    if (swept[std::size_t(i)] != 2) return false;
+    const std::vector<std::uint32_t>& r = redo[std::size_t(i)];
+    std::uint32_t& k = at[std::size_t(i)];
+    while (k < r.size() && r[k] < b) ++k;
+    return k < r.size() && r[k] == b;
+  };
   // Each block: the carried entries (ascending: surviving nodes keep their order) merged with the
-  // swept ones, written in place.
+  // swept ones, written in place (room for every old entry: those dropped leave it unused).
   std::size_t total = by_block.size();
   for (const std::uint32_t e : old->ids_) total += carry[e & ~kSure] >= 0;
   std::vector<std::uint32_t> ids(total);
@@ -462,7 +503,7 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
     };
     for (std::uint32_t e = old->offsets_[b]; e < old->offsets_[b + 1]; ++e) {
       const std::int32_t i = carry[old->ids_[e] & ~kSure];
-      if (i < 0) continue;
+      if (i < 0 || dropped(i, std::uint32_t(b))) continue;
       emit_swept_below(std::uint32_t(i));
       bool sure = (old->ids_[e] & kSure) != 0;
       const std::uint16_t m = with_masks ? old->masks_[e] : 0;
@@ -470,7 +511,7 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
         const bool covered_old = with_masks && (m & old->free_mask_[b]) == old->free_mask_[b];
         const bool covered = with_masks && (m & free_mask_[b]) == free_mask_[b];
         if (covered) sure = false;
-        else if (covered_old || (!in_quadrant(std::uint32_t(i)) && meets_change(std::uint32_t(i), b)))
+        else if (covered_old || (!in_quadrant(std::uint32_t(i)) && meets_change(rects, nodes[std::size_t(i)], b)))
           sure = bd.sure_of(std::uint32_t(i), b, std::uint16_t(m | (with_masks ? old->maybe_[e] : 0)));
       }
       ids[out] = std::uint32_t(i) | (sure ? kSure : 0);
@@ -480,6 +521,8 @@ void BlockCandidates::merge_changed(Builder& bd, const BlockCandidates& prev, co
     emit_swept_below(~std::uint32_t(0) >> 1);
     offsets_[b + 1] = std::uint32_t(out);
   }
+  ids.resize(out);  // the dropped entries' room stays reserved (a few per cent)
+  if (with_masks) masks.resize(out), maybes.resize(out);
   ids_ = std::move(ids);
   masks_ = std::move(masks);
   maybe_ = std::move(maybes);

@@ -31,9 +31,12 @@ class BlockCandidates {
   // carried over (old ids mapped by old_to_new, -1: gone), and the swept ones (`swept`, per new
   // node; their spans in node_spans) added. Equals the lists built from every node's spans when
   // every node with a changed cell within a cell of its spans is swept (block_candidates.cpp).
+  // swept[i] == 2: node i was swept only in some directions (VisGraph::sweep_toward_change): its
+  // entries in the blocks redo[i] (ascending) are made from its spans, its others carried over.
   BlockCandidates(const BlockCandidates& old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
                   const std::vector<std::vector<GridFov::Span>>& node_spans, const std::vector<std::int32_t>& old_to_new,
-                  const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed);
+                  const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed,
+                  const std::vector<std::vector<std::uint32_t>>& redo = {});
   static constexpr std::uint32_t kSure = 0x80000000u;  // flag bit of an entry: the block sees the node
 
   bool empty() const { return offsets_.empty(); }
@@ -87,12 +90,24 @@ class BlockCandidates {
   std::vector<std::uint16_t> free_mask_;  // per block, B <= 4: its free cells
   void build(const BlockCandidates* old, const GridMap& grid, const std::vector<ConvexCorner>& nodes,
              const std::vector<std::vector<GridFov::Span>>& node_spans, const std::vector<std::int32_t>& old_to_new,
-             const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed);
+             const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed,
+             const std::vector<std::vector<std::uint32_t>>& redo);
   // build()'s two ways (block_candidates.cpp): every node's entries, or the old lists after a change.
   struct Builder;
+  struct ChangeRects;
+  struct Entry {  // merge_changed's: a swept node's entry of a block
+    std::uint32_t block, id;
+    std::uint16_t mask, maybe;
+  };
   void fill_all(Builder& bd);
+  void swept_entries(Builder& bd, const BlockCandidates& old, const std::vector<std::int32_t>& old_to_new,
+                     const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed,
+                     const std::vector<std::vector<std::uint32_t>>& redo, std::vector<std::uint32_t>& first,
+                     std::vector<Entry>& by_block) const;
+  bool meets_change(const ChangeRects& rects, const ConvexCorner& node, std::size_t b) const;
   void merge_changed(Builder& bd, const BlockCandidates& prev, const std::vector<std::int32_t>& old_to_new,
-                     const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed);
+                     const std::vector<std::uint8_t>& swept, const std::vector<CellChange>& changed,
+                     const std::vector<std::vector<std::uint32_t>>& redo);
   std::size_t block_of(Point p) const {
     const int cx = std::clamp(int(std::floor(p.x)), 0, W - 1), cy = std::clamp(int(std::floor(p.y)), 0, H - 1);
     return std::size_t(cy / B) * std::size_t(nbx_) + std::size_t(cx / B);

@@ -191,7 +191,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   const BlockCandidates& block_candidates() const { return blocks_; }
   // Nodes the last update swept again (all of them on the first update).
   std::size_t swept_nodes() const { return upd_.swept; }
-  // Of those, the nodes swept only towards the changed cells (block=0; update.cpp).
+  // Of those, the nodes swept only towards the changed cells (update.cpp).
   std::size_t partly_swept_nodes() const { return upd_.partly; }
 
   const FreeSpace& free_space() const { return fs_; }
@@ -273,7 +273,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
                            const std::vector<std::int32_t>& to_new, const std::vector<std::uint8_t>& rescan,
                            GridFov::Directions& toward, ScanScratch& t,
                            std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
-                           std::vector<std::pair<std::uint16_t, std::uint16_t>>& env, std::vector<std::int32_t>& env_row0) const;
+                           std::vector<std::pair<std::uint16_t, std::uint16_t>>& env, std::vector<std::int32_t>& env_row0,
+                           std::vector<GridFov::Span>* spans = nullptr, std::vector<std::uint32_t>* redo = nullptr) const;
   // Everything derived from the node pairs: the graph, skip graph, landmarks, table. old_of_new
   // (an update's): per corner its id before the update (-1: new), for the parts repaired in place.
   void finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
