@@ -184,16 +184,21 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
     arcs.push_back({{state(j, -b), state(i, -a)}, w});
   }
   graph_ = csr_from_arcs(std::size_t(n) << shift_, arcs);
-  skip_ = TautSkipGraph();
-  if (skip) {
-    skip_ = TautSkipGraph(std::move(graph_), c);
-    graph_ = skip_.graph();
-  }
   pos_.resize(std::size_t(n) << shift_);
   for (std::size_t v = 0; v < pos_.size(); ++v) pos_[v] = c[v >> shift_].at;
-  // Landmarks spread over corners (both taut states of a corner are one place).
+  // The skip graph and its landmarks: derived in a build; an update leaves them owed (derive_owed(),
+  // the rule in table_search(); docs/changing-maps.md): ENLSVG's edge levels are a peeling over the
+  // whole graph, which a change anywhere may move (an edge's level follows from those of its taut
+  // continuations, transitively), so no local repair is attempted.
+  skip_ = TautSkipGraph();
   landmarks_ = Landmarks();
-  if (alt > 0 && !labels)
+  skip_owed_ = skip;
+  owed_alt_ = labels ? 0 : alt;
+  owed_paid_ = 0;
+  if (skip_owed_ && !old_of_new) derive_owed();
+  // Landmarks spread over corners (both taut states of a corner are one place); with skip=1 over
+  // the skip graph (derive_owed()).
+  if (alt > 0 && !labels && !skip)
     landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt), [s = shift_](Vertex v) { return Vertex(v >> s); });
   // Hub labels over the tangent graph with one vertex per corner (the joined pairs): every path of it
   // is a real path, and a query's optimal path, which wraps every corner it bends at, is one of its
@@ -229,6 +234,21 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
       throw DeclaredCap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }
   }
+}
+
+// The skip graph from the taut-state graph (graph_), then the landmarks over it: what a build
+// derives in finish() and an update leaves owed. A fresh build's: the same graph_ (csr_from_arcs
+// orders every row by target, whatever order the pairs came in) gives the same levels, skip arcs
+// and landmarks (each a deterministic function of the graph), tests/test_dynamic.cpp.
+void VisGraph::derive_owed() {
+  if (!skip_owed_) return;
+  skip_ = TautSkipGraph(std::move(graph_), corners());
+  graph_ = skip_.graph();
+  skip_price_ = skip_.work();
+  landmarks_ = Landmarks();
+  if (owed_alt_ > 0)
+    landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(owed_alt_), [s = shift_](Vertex v) { return Vertex(v >> s); });
+  skip_owed_ = false;
 }
 
 // pinch=allow (visgraph.hpp): SqueezeOptimum's nodes and edges as the searched graph, one vertex

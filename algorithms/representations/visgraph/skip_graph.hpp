@@ -67,6 +67,8 @@ class TautSkipGraph {
   bool empty() const { return level_.empty(); }
   // The searched graph: skip arcs between skip vertices' states (same vertex numbering as full).
   const CsrGraph& graph() const { return skip_graph_; }
+  // The taut-state graph it was made from (each vertex's arcs reordered, see above).
+  const CsrGraph& full_graph() const { return full_; }
   // Distance from p to every state reachable over the arcs marked from p (see above). seeds: the
   // states p links to (visible corners, the state a path from p arrives in) with their distances.
   // Fills out with (state, distance), each state once. Per-thread scratch: thread-safe.
@@ -96,6 +98,9 @@ class TautSkipGraph {
   bool chain(Vertex u, Vertex v, std::vector<Vertex>& out) const;
 
   std::size_t skip_corners() const { return skip_corners_; }
+  // The derivation's work in arcs read (the peeling's continuation scans, the chains', the stored
+  // successors' and one per arc): the price of deriving it again (VisGraph's owed skip graph).
+  std::uint64_t work() const { return work_; }
   std::uint32_t levels() const { return levels_; }  // rounds of peeling (finite levels 1..levels)
   std::size_t memory_bytes() const;
 
@@ -160,6 +165,7 @@ class TautSkipGraph {
   std::size_t skip_corners_ = 0;
   std::uint32_t levels_ = 0;
   std::uint64_t id_ = 0;  // unique per build: the key of the kept searches
+  std::uint64_t work_ = 0;
 };
 
 }  // namespace navbench

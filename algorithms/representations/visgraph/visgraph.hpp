@@ -112,7 +112,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
   // automatic defaults as the comment above says; on weighted maps taut, skip and block are 0).
   static constexpr Capabilities kCapabilities{.radius = RadiusSupport::tangent_graph, .exact = true, .point_vertices = true,
-                                              .weights = true, .update_in_place = true, .table_search = true};
+                                              .weights = true, .update_in_place = true, .update_deferred = true,
+                                              .table_search = true};
   // The optimum's reference (the registry's first exact entry) is the plain variant (no block lists,
   // skip edges, landmarks or table): exact like every variant and the cheapest to build, as it is
   // built once per map for few queries.
@@ -178,15 +179,34 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // from the table alone, without A* (query.cpp): fills q.path and returns the cost (+inf: no
   // path); steps counts the corners walked. nullopt when it does not apply (the caller runs A*).
   // With labels=1 (unweighted maps) the same from the hub labels (labels_search()).
+  // While the skip graph is owed it applies the rule of skip_owed() (nullopt: the A* answers).
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
   // nodes whose swept cells lie within a cell of a changed cell (without block lists only towards
   // the changed cells, sweep_toward_change), keeps the other nodes' pairs and
   // block entries, repairs the all-pairs table (DistanceTable::update), and derives the rest anew
-  // (update.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
+  // (update.cpp), except the skip graph and its landmarks, left owed (skip_owed()). The result
+  // equals a fresh build's (once derive_owed(): its answers at once). false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
   bool update(const Map& m, const std::vector<CellChange>& changed);
+  // skip=1 after an update (docs/changing-maps.md): the skip graph and its landmarks are owed. The
+  // searched graph is then the taut-state graph (exact, without the skip arcs' speed-up), with
+  // the Euclidean bound, until the shared A*'s searches on it since the update (searched()) have
+  // read more arcs than the last derivation did (skip_price()); the query that passes that count
+  // derives them (table_search(), in its own time) and is answered on the skip graph.
+  bool skip_owed() const { return skip_owed_; }
+  // The taut-state graph (with taut=1): graph() without skip=1 or while the skip graph is owed,
+  // else the skip graph's input (its rows in another order).
+  const CsrGraph& taut_graph() const { return skip_.empty() ? graph_ : skip_.full_graph(); }
+  std::uint64_t skip_price() const { return skip_price_; }
+  std::uint64_t owed_paid() const { return owed_paid_; }
+  // Derives what an update left owed now (the skip graph and its landmarks, as a fresh build has
+  // them); nothing when nothing is owed. The queries' rule calls it; tests compare the result.
+  void derive_owed();
+  // The shared A*'s report of one search on graph() (search/astar.hpp): while the skip graph is
+  // owed, its expansions times the taut graph's mean out-degree are added to owed_paid().
+  void searched(std::size_t expansions) const;
   // The per-block candidate lists (empty with block=0).
   const BlockCandidates& block_candidates() const { return blocks_; }
   // Nodes the last update swept again (all of them on the first update).
@@ -275,7 +295,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
                            std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
                            std::vector<std::pair<std::uint16_t, std::uint16_t>>& env, std::vector<std::int32_t>& env_row0) const;
   // Everything derived from the node pairs: the graph, skip graph, landmarks, table. old_of_new
-  // (an update's): per corner its id before the update (-1: new), for the parts repaired in place.
+  // (an update's): per corner its id before the update (-1: new), for the parts repaired in place;
+  // with skip=1 an update leaves the skip graph and landmarks owed (skip_owed()).
   void finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
               const std::vector<std::int32_t>* old_of_new = nullptr);
   // skip=1: the states p links to in the full graph (its visible corners, the state a path from p
@@ -356,6 +377,14 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     return !((dx > 0 && dy > 0) || (dx < 0 && dy < 0) ? k.qxy > 0 : (dx != 0 && dy != 0 && k.qxy < 0));
   }
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
+  // skip=1 after an update: the skip graph and landmarks owed (skip_owed()), the landmarks' count
+  // to derive then, the last derivation's work (TautSkipGraph::work()) and the owed searches'
+  // arcs since the update. owed_paid_ grows in const queries: a changing map is answered on one
+  // thread (as subgoal's owed contraction, docs/changing-maps.md).
+  bool skip_owed_ = false;
+  int owed_alt_ = 0;
+  std::uint64_t skip_price_ = 0;
+  mutable std::uint64_t owed_paid_ = 0;
   std::size_t pairs_ = 0;
   // graph_ (inherited), the searched graph: the taut-state graph, or with skip=1 the skip graph.
   TautSkipGraph skip_;
