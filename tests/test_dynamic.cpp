@@ -641,7 +641,7 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
 
 // visgraph with skip=1 after an update (docs/changing-maps.md): the skip graph and its landmarks
 // owed, the queries answered exactly on the taut graph by the shared A* (which reports their
-// expansions) until their arcs read pass the last derivation's; the query that passes it derives
+// expansions, weighed) until they have paid more than the derivation costs; the query that passes it derives
 // them, and the derived skip graph, levels and landmarks are a fresh build's. Every answer is the
 // fresh build's length.
 TEST(DynamicUpdate, VisGraphOwedSkipGraphDerivedByTheQueries) {

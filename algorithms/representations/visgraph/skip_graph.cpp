@@ -72,7 +72,6 @@ struct TautSkipGraph::Arcs {
   std::size_t n, m;
   std::vector<Vertex> src;          // per arc: its source state
   std::vector<std::uint32_t> opp;   // per arc: its reverse
-  mutable std::uint64_t scanned = 0;  // arcs for_succ has read (the derivation's work, TautSkipGraph::work())
 
   Arcs(const TautSkipGraph& graph, const CsrGraph& full_graph, const std::vector<ConvexCorner>& corners)
       : g(graph), full(full_graph), c(corners), n(full.num_vertices()), m(full.num_edges()), src(m), opp(m) {
@@ -99,7 +98,6 @@ struct TautSkipGraph::Arcs {
   void for_succ(std::uint32_t e, F&& f) const {
     const Vertex s = src[e], v = head_of(full, e);
     auto [b, en] = arc_range(full, v);
-    scanned += en - b;
     for (std::uint32_t i = b; i < en; ++i) {
       const Vertex x = head_of(full, i);
       if ((x >> 1) != (s >> 1) && g.taut_corners(s >> 1, v >> 1, x >> 1, c)) f(i);
@@ -131,10 +129,6 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   make_skip_arcs(arcs);
   keep_full_graph(full);
   if (grid_) make_successors();
-  // The arcs read: the peeling's, the chains' and (grid maps) one per taut-range step and stored
-  // successor, about the derivation's work in the units of an A* expansion's arcs (VisGraph's owed
-  // skip graph, docs/changing-maps.md).
-  work_ = arcs.scanned + succ_.size() + full_.num_edges();
 }
 
 void TautSkipGraph::peel_levels(const Arcs& a) {

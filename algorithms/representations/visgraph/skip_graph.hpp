@@ -98,9 +98,6 @@ class TautSkipGraph {
   bool chain(Vertex u, Vertex v, std::vector<Vertex>& out) const;
 
   std::size_t skip_corners() const { return skip_corners_; }
-  // The derivation's work in arcs read (the peeling's continuation scans, the chains', the stored
-  // successors' and one per arc): the price of deriving it again (VisGraph's owed skip graph).
-  std::uint64_t work() const { return work_; }
   std::uint32_t levels() const { return levels_; }  // rounds of peeling (finite levels 1..levels)
   std::size_t memory_bytes() const;
 
@@ -165,7 +162,6 @@ class TautSkipGraph {
   std::size_t skip_corners_ = 0;
   std::uint32_t levels_ = 0;
   std::uint64_t id_ = 0;  // unique per build: the key of the kept searches
-  std::uint64_t work_ = 0;
 };
 
 }  // namespace navbench

@@ -54,7 +54,9 @@
 // the rising and level-W arcs of the full graph; only skip vertices' states link, a path through a
 // state both ends reach is the direct link, direct_cost()). Exact: tests/test_visgraph.cpp compares
 // it with brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their
-// chains, and on grid maps each arc's marking continuations (skip_graph.hpp).
+// chains, and on grid maps each arc's marking continuations (skip_graph.hpp). After an update
+// (update()) the skip graph and its landmarks are owed: the queries search the taut-state graph
+// until the rule of skip_owed() has one of them derive both (docs/changing-maps.md).
 //
 // pinch=allow (grid maps; SPEC §11, the squeeze rule of Uras & Koenig's library and Central64): a
 // path may pass through a pinch point. The nodes are then the convex corners plus the pinch points
@@ -193,19 +195,23 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // skip=1 after an update (docs/changing-maps.md): the skip graph and its landmarks are owed. The
   // searched graph is then the taut-state graph (exact, without the skip arcs' speed-up), with
   // the Euclidean bound, until the shared A*'s searches on it since the update (searched()) have
-  // read more arcs than the last derivation did (skip_price()); the query that passes that count
-  // derives them (table_search(), in its own time) and is answered on the skip graph.
+  // paid more than deriving them costs (skip_price()); the query that passes that count derives
+  // them (table_search(), in its own time) and is answered on the skip graph.
   bool skip_owed() const { return skip_owed_; }
   // The taut-state graph (with taut=1): graph() without skip=1 or while the skip graph is owed,
   // else the skip graph's input (its rows in another order).
   const CsrGraph& taut_graph() const { return skip_.empty() ? graph_ : skip_.full_graph(); }
+  // skip=1: the price of deriving the skip graph from the current taut graph, in arcs the
+  // derivation reads (skip_price(g), build.cpp); what the owed searches have paid since the
+  // update, in the same units (searched()).
   std::uint64_t skip_price() const { return skip_price_; }
   std::uint64_t owed_paid() const { return owed_paid_; }
   // Derives what an update left owed now (the skip graph and its landmarks, as a fresh build has
   // them); nothing when nothing is owed. The queries' rule calls it; tests compare the result.
   void derive_owed();
   // The shared A*'s report of one search on graph() (search/astar.hpp): while the skip graph is
-  // owed, its expansions times the taut graph's mean out-degree are added to owed_paid().
+  // owed, its arcs read (expansions times the taut graph's mean out-degree), weighed as query.cpp
+  // says, are added to owed_paid().
   void searched(std::size_t expansions) const;
   // The per-block candidate lists (empty with block=0).
   const BlockCandidates& block_candidates() const { return blocks_; }
@@ -378,9 +384,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   }
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
   // skip=1 after an update: the skip graph and landmarks owed (skip_owed()), the landmarks' count
-  // to derive then, the last derivation's work (TautSkipGraph::work()) and the owed searches'
-  // arcs since the update. owed_paid_ grows in const queries: a changing map is answered on one
+  // to derive then, the derivation's price and what the owed searches have paid since the update
+  // (skip_price()). owed_paid_ grows in const queries: a changing map is answered on one
   // thread (as subgoal's owed contraction, docs/changing-maps.md).
+  static std::uint64_t skip_price(const CsrGraph& taut);
   bool skip_owed_ = false;
   int owed_alt_ = 0;
   std::uint64_t skip_price_ = 0;
