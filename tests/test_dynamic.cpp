@@ -641,9 +641,9 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
 
 // visgraph with skip=1 after an update (docs/changing-maps.md): the skip graph and its landmarks
 // owed, the queries answered exactly on the taut graph by the shared A* (which reports their
-// expansions, weighed) until they have paid more than the derivation costs; the query that passes it derives
-// them, and the derived skip graph, levels and landmarks are a fresh build's. Every answer is the
-// fresh build's length.
+// expansions) until they have paid more than the derivation costs; the query that passes it
+// derives them, and the derived skip graph, levels and landmarks are a fresh build's. Every
+// answer is the fresh build's length.
 TEST(DynamicUpdate, VisGraphOwedSkipGraphDerivedByTheQueries) {
   std::mt19937_64 rng(82);
   GridMap g;

@@ -252,8 +252,8 @@ std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const
     // (Karlin, Manasse, Rudolph & Sleator, "Competitive snoopy caching", Algorithmica 1988), as
     // subgoal's owed contraction: pay as you go (the shared A* searches the taut-state graph, exact
     // but without the skip arcs and landmarks, its expansions reported to searched()) until what
-    // the queries since the update have paid exceeds the price of buying (skip_price(): the arcs
-    // the derivation reads, the queries' arcs weighed as searched() says), then buy: this query derives the skip graph and landmarks, in the thread that
+    // the queries since the update have paid exceeds the price of buying (skip_price(): what the
+    // derivation costs, in arcs an expansion reads, as searched() counts the queries), then buy: this query derives the skip graph and landmarks, in the thread that
     // answers and in its own search time, makes its links and direct link again (the skip graph's:
     // the states reached over the marked arcs, and the meeting states) and hands over to the shared
     // A* on the skip graph. Queries and derivation together cost at most twice the better of
@@ -277,15 +277,11 @@ std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const
       [&](std::uint32_t p) { return Vertex(p << shift_); });
 }
 
-// An owed search's expansions reported by the shared A*. Each reads its vertex's arcs (on average
-// the taut graph's arcs per vertex), and an arc the A* reads (its relaxation, the heap, the
-// heuristic) costs about three the derivation reads: ~226 instructions against ~81 on the Aurora
-// switch (callgrind: 2.76 k a query's expansion at 12.2 arcs a vertex; 1.08 G for the derivation's
-// 13.3 M). Counted so, the rule's "paid" and "price" are in the same units.
+// An owed search's expansions reported by the shared A*: each reads its vertex's arcs, on average
+// the taut graph's arcs per vertex (the units of skip_price(), build.cpp).
 void VisGraph::searched(std::size_t expansions) const {
   if (!skip_owed_ || num_vertices(graph_) == 0) return;
-  constexpr double kArcWeight = 3;
-  owed_paid_ += std::uint64_t(kArcWeight * double(expansions) * double(graph_.num_edges()) / double(num_vertices(graph_)));
+  owed_paid_ += std::uint64_t(double(expansions) * double(graph_.num_edges()) / double(num_vertices(graph_)));
 }
 
 // The query from the hub labels (hub_labels.hpp), without a search: the optimum is the straight

@@ -111,7 +111,7 @@ class TautSkipGraph {
   void peel_levels(const Arcs& a);
   void mark_skip_vertices(const Arcs& a);
   void make_skip_arcs(const Arcs& a);
-  void keep_full_graph(const CsrGraph& full);
+  void keep_full_graph(const Arcs& a);
   void make_successors();
   // The search from p: a kept one when this thread ran it last or last but one, else a new run.
   const Scratch& run(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,

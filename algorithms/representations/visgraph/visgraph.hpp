@@ -201,8 +201,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // The taut-state graph (with taut=1): graph() without skip=1 or while the skip graph is owed,
   // else the skip graph's input (its rows in another order).
   const CsrGraph& taut_graph() const { return skip_.empty() ? graph_ : skip_.full_graph(); }
-  // skip=1: the price of deriving the skip graph from the current taut graph, in arcs the
-  // derivation reads (skip_price(g), build.cpp); what the owed searches have paid since the
+  // skip=1: the price of deriving the skip graph from the current taut graph, in arcs an A*
+  // expansion reads (skip_price(g), build.cpp); what the owed searches have paid since the
   // update, in the same units (searched()).
   std::uint64_t skip_price() const { return skip_price_; }
   std::uint64_t owed_paid() const { return owed_paid_; }
@@ -210,8 +210,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // them); nothing when nothing is owed. The queries' rule calls it; tests compare the result.
   void derive_owed();
   // The shared A*'s report of one search on graph() (search/astar.hpp): while the skip graph is
-  // owed, its arcs read (expansions times the taut graph's mean out-degree), weighed as query.cpp
-  // says, are added to owed_paid().
+  // owed, its arcs read (expansions times the taut graph's mean out-degree) are added to
+  // owed_paid().
   void searched(std::size_t expansions) const;
   // The per-block candidate lists (empty with block=0).
   const BlockCandidates& block_candidates() const { return blocks_; }
