@@ -69,6 +69,8 @@ class TautSkipGraph {
   const CsrGraph& graph() const { return skip_graph_; }
   // The taut-state graph it was made from (each vertex's arcs reordered, see above).
   const CsrGraph& full_graph() const { return full_; }
+  // The level of an arc of full_graph() (kTop: never peeled).
+  std::uint32_t level(std::uint32_t arc) const { return level_[arc]; }
   // Distance from p to every state reachable over the arcs marked from p (see above). seeds: the
   // states p links to (visible corners, the state a path from p arrives in) with their distances.
   // Fills out with (state, distance), each state once. Per-thread scratch: thread-safe.

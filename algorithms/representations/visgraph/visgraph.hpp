@@ -236,6 +236,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // skip=1: corners that are skip vertices, and the rounds of edge-level peeling (0 without skip).
   std::size_t skip_corners() const { return skip_.skip_corners(); }
   std::uint32_t levels() const { return skip_.levels(); }
+  // skip=1 (derived): the level of arc `arc` of taut_graph() (TautSkipGraph::kTop: the top level).
+  std::uint32_t skip_level(std::uint32_t arc) const { return skip_.level(arc); }
 
   // skip=1: the states reached from p over the arcs marked from it, with distances (what a start
   // links to); reference: by testing every arc with the exact predicates (for tests).
