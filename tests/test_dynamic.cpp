@@ -624,6 +624,7 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
       EXPECT_EQ(vg.distance_table() != nullptr, fresh.distance_table() != nullptr);
       EXPECT_EQ(vg.landmarks() != nullptr, fresh.landmarks() != nullptr);
       EXPECT_TRUE(vg.block_candidates() == fresh.block_candidates()) << "block lists, step " << step;
+      EXPECT_TRUE(vg.grid_fov() == fresh.grid_fov()) << "the sweep's tables, step " << step;
       for (int y2 = 0; y2 < 2 * m.grid.height; y2 += 5)
         for (int x2 = step % 5; x2 < 2 * m.grid.width; x2 += 5) {
           const Point q{x2 / 2.0, y2 / 2.0};
@@ -857,6 +858,7 @@ void replay_visgraph_against_fresh(const DynamicScenario& d, int updates, const 
         ASSERT_EQ(ga, fa) << "arcs of vertex " << a;
       }
       EXPECT_TRUE(vg.block_candidates() == fresh.block_candidates()) << "block lists";
+      EXPECT_TRUE(vg.grid_fov() == fresh.grid_fov()) << "the sweep's tables";
       EXPECT_EQ(vg.skip_corners(), fresh.skip_corners());
       EXPECT_EQ(vg.levels(), fresh.levels());
       ASSERT_EQ(vg.landmarks() != nullptr, fresh.landmarks() != nullptr);

@@ -142,9 +142,10 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
   params_ = params;
 }
 
-void VisGraph::grid_tables(const GridMap& grid) {
+void VisGraph::grid_tables(const GridMap& grid, const std::vector<ConvexCorner>* old, const std::vector<CellChange>* changed) {
   const auto& c = corners();
-  fov_ = GridFov(grid, c);
+  if (old && changed) fov_.update(grid, *old, c, *changed);  // an update: only what the changed cells touch
+  else fov_ = GridFov(grid, c);
   los_ = GridLos(grid);
   quad_.clear();
   {  // the attach's tangency test, by block lists and by the sweep alike

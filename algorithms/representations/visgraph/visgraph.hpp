@@ -221,6 +221,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::size_t partly_swept_nodes() const { return upd_.partly; }
 
   const FreeSpace& free_space() const { return fs_; }
+  const GridFov& grid_fov() const { return fov_; }  // grid maps: the sweep's tables
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
   bool taut() const { return shift_ == 1; }
   // Built with pinch=allow (a grid map's free space with squeezing).
@@ -281,8 +282,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   static bool pinch_allowed(const Map& map, Params& params);
   void build_squeeze(Params& params);
   std::optional<Attachment> attach_squeeze(Point p) const;
-  // The grid tables for the current corners (sweep, segment test, tangency signs).
-  void grid_tables(const GridMap& grid);
+  // The grid tables for the current corners (sweep, segment test, tangency signs); an update
+  // passes the corners before it and the changed cells (the sweep's tables repaired, GridFov::update).
+  void grid_tables(const GridMap& grid, const std::vector<ConvexCorner>* old = nullptr,
+                   const std::vector<CellChange>* changed = nullptr);
   void count_changed_rows(const GridMap& g, const std::vector<CellChange>& changed);  // update()'s first step
   struct ScanScratch {
     std::vector<std::uint32_t> sure, maybe;
