@@ -54,7 +54,9 @@ GridFov::GridFov(const GridMap& g, const std::vector<ConvexCorner>& nodes) : W(g
 // old nodes, set at the new ones). The result equals GridFov(grid, nodes) (tests/test_dynamic.cpp).
 void GridFov::update(const GridMap& g, const std::vector<ConvexCorner>& old_nodes, const std::vector<ConvexCorner>& nodes,
                      const std::vector<CellChange>& changed) {
-  if (g.width != W || g.height != H || next_.empty()) {
+  // (Changes over an eighth of the cells, as a scenario's first update placing the whole map: made
+  // anew, which reads each cell once where the repair reads a changed cell's four points.)
+  if (g.width != W || g.height != H || next_.empty() || changed.size() * 8 > std::size_t(W) * std::size_t(H)) {
     *this = GridFov(g, nodes);
     return;
   }
