@@ -26,6 +26,8 @@
 #include "representations/visgraph/visgraph.hpp"
 #include "support/data.hpp"
 #include "support/maps.hpp"
+#include "support/plan.hpp"
+#include "search/graph_planner.hpp"
 #include "search/heuristic.hpp"
 #include "search/workspace.hpp"
 
@@ -577,9 +579,9 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
     Params p = Params::parse(params);
     VisGraph vg(m, p);
     using Key = std::vector<double>;
-    auto arcs_of = [](const VisGraph& v) {
+    auto arcs_of = [](const VisGraph& v, bool taut = false) {
       std::vector<Key> out;
-      const auto& G = v.graph();
+      const auto& G = taut ? v.taut_graph() : v.graph();
       for (Vertex a = 0; a < num_vertices(G); ++a)
         for (auto [it, end] = out_edges(a, G); it != end; ++it) {
           const Vertex b = target(*it, G);
@@ -608,6 +610,12 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
       const VisGraph fresh(m, p2);
       ASSERT_EQ(vg.corners().size(), fresh.corners().size()) << "step " << step;
       ASSERT_EQ(vg.pairs(), fresh.pairs()) << "step " << step;
+      // skip=1: the skip graph and its landmarks owed (docs/changing-maps.md), the taut graph
+      // searched meanwhile a fresh build's; derived, all of it a fresh build's.
+      ASSERT_EQ(vg.skip_owed(), fresh.skip_corners() > 0 || fresh.levels() > 0) << "step " << step;
+      ASSERT_EQ(arcs_of(vg, true), arcs_of(fresh, true)) << "step " << step;
+      if (vg.skip_owed()) EXPECT_EQ(vg.landmarks(), nullptr);
+      vg.derive_owed();
       ASSERT_EQ(arcs_of(vg), arcs_of(fresh)) << "step " << step;
       EXPECT_EQ(vg.skip_corners(), fresh.skip_corners());
       EXPECT_EQ(vg.levels(), fresh.levels());
@@ -616,6 +624,7 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
       EXPECT_EQ(vg.distance_table() != nullptr, fresh.distance_table() != nullptr);
       EXPECT_EQ(vg.landmarks() != nullptr, fresh.landmarks() != nullptr);
       EXPECT_TRUE(vg.block_candidates() == fresh.block_candidates()) << "block lists, step " << step;
+      EXPECT_TRUE(vg.grid_fov() == fresh.grid_fov()) << "the sweep's tables, step " << step;
       for (int y2 = 0; y2 < 2 * m.grid.height; y2 += 5)
         for (int x2 = step % 5; x2 < 2 * m.grid.width; x2 += 5) {
           const Point q{x2 / 2.0, y2 / 2.0};
@@ -670,6 +679,89 @@ TEST(DynamicUpdate, VisGraphBlockEntriesSweptTowardChange) {
   // The nodes near a change are swept towards it, not whole (a node swept whole is a new corner).
   EXPECT_GT(updates, 50u);
   EXPECT_GT(partly * 10, swept * 8) << partly << " of " << swept;
+}
+
+// visgraph with skip=1 after an update (docs/changing-maps.md): the skip graph and its landmarks
+// owed, the queries answered exactly on the taut graph by the shared A* (which reports their
+// expansions) until they have paid more than the derivation costs; the query that passes it
+// derives them, and the derived skip graph, levels and landmarks are a fresh build's. Every
+// answer is the fresh build's length.
+TEST(DynamicUpdate, VisGraphOwedSkipGraphDerivedByTheQueries) {
+  std::mt19937_64 rng(82);
+  GridMap g;
+  g.width = 64;
+  g.height = 48;
+  for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < 8 ? 0 : 1);
+  Map m = make_grid_map(g, "vgowed", "test");
+  const char* params = "skip=1,table=0,block=0";
+  auto make = [&] {
+    Params p = Params::parse(params);
+    return find_representation("visgraph")->build(m, p);
+  };
+  auto rep = make();
+  const VisGraph& vg = dynamic_cast<const GraphPlanner<VisGraph>&>(*rep).representation();
+  ASSERT_FALSE(vg.skip_owed());
+  const Heuristic h = parse_heuristic("euclidean");
+  std::uniform_int_distribution<int> qx(0, m.grid.width - 1), qy(0, m.grid.height - 1);
+  for (int step = 0; step < 4; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    std::vector<CellChange> ch;
+    for (int k = 0; k < 3; ++k) {
+      auto c = random_patch(m.grid, rng, 4);
+      ch.insert(ch.end(), c.begin(), c.end());
+    }
+    ASSERT_TRUE(rep->update(m, ch));
+    auto fresh_rep = make();
+    const VisGraph& fresh = dynamic_cast<const GraphPlanner<VisGraph>&>(*fresh_rep).representation();
+    ASSERT_TRUE(vg.skip_owed());
+    EXPECT_EQ(vg.landmarks(), nullptr);  // stale landmarks would not bound the new distances
+    EXPECT_EQ(vg.skip_corners(), 0u);
+    const std::uint64_t price = vg.skip_price();
+    ASSERT_GT(price, 0u);
+    const FreeSpace fs(m);
+    int owed_queries = 0;
+    for (; owed_queries < 20000 && vg.skip_owed(); ++owed_queries) {
+      const std::uint64_t paid = vg.owed_paid();
+      const Point s{qx(rng) + 0.5, qy(rng) + 0.5}, t{qx(rng) + 0.5, qy(rng) + 0.5};
+      const Outcome got = testplan::plan(*rep, s, t, h), want = testplan::plan(*fresh_rep, s, t, h);
+      ASSERT_EQ(got.status, want.status);
+      // Derived by the first query that reaches the A* once the count passed the price (a query
+      // decided without a search leaves the count as it was).
+      if (!vg.skip_owed()) EXPECT_GT(paid, price) << "derived before the queries paid its price";
+      else EXPECT_TRUE(paid <= price || vg.owed_paid() == paid) << "not derived once the queries paid its price";
+      if (got.status != PlanStatus::found) continue;
+      EXPECT_NEAR(got.cost, want.cost, 1e-9);
+      EXPECT_TRUE(fs.path_valid(got.path));
+    }
+    ASSERT_FALSE(vg.skip_owed()) << "the rule never derived the skip graph";
+    EXPECT_GT(owed_queries, 1) << "the first query after an update should not pay for the skip graph";
+    // Derived in a query: the fresh build's skip graph (arcs, lengths), levels and landmarks.
+    const auto& G = vg.graph();
+    const auto& F = fresh.graph();
+    ASSERT_EQ(num_vertices(G), num_vertices(F));
+    ASSERT_EQ(G.num_edges(), F.num_edges());
+    for (Vertex a = 0; a < num_vertices(G); ++a) {
+      std::vector<std::pair<Vertex, double>> ga, fa;
+      for (auto [it, end] = out_edges(a, G); it != end; ++it) ga.push_back({target(*it, G), G.weight((*it).index)});
+      for (auto [it, end] = out_edges(a, F); it != end; ++it) fa.push_back({target(*it, F), F.weight((*it).index)});
+      ASSERT_EQ(ga, fa) << "skip arcs of vertex " << a;
+    }
+    EXPECT_EQ(vg.levels(), fresh.levels());
+    EXPECT_EQ(vg.skip_corners(), fresh.skip_corners());
+    EXPECT_EQ(vg.skip_price(), fresh.skip_price());
+    ASSERT_NE(vg.landmarks(), nullptr);
+    ASSERT_EQ(vg.landmarks()->ids(), fresh.landmarks()->ids());
+    for (Vertex v = 0; v < vg.landmarks()->size(); ++v)
+      for (std::size_t j = 0; j < vg.landmarks()->k(); ++j) ASSERT_EQ(vg.landmarks()->row(v)[j], fresh.landmarks()->row(v)[j]);
+    // Then the queries are the fresh build's, search for search.
+    for (int q = 0; q < 20; ++q) {
+      const Point s{qx(rng) + 0.5, qy(rng) + 0.5}, t{qx(rng) + 0.5, qy(rng) + 0.5};
+      const Outcome got = testplan::plan(*rep, s, t, h), want = testplan::plan(*fresh_rep, s, t, h);
+      ASSERT_EQ(got.status, want.status);
+      EXPECT_EQ(got.cost, want.cost);
+      EXPECT_EQ(got.stats.expansions, want.stats.expansions);
+    }
+  }
 }
 
 // The all-pairs table repaired after a graph change equals a table made afresh from the new graph:
@@ -791,6 +883,11 @@ void replay_visgraph_against_fresh(const DynamicScenario& d, int updates, const 
       const VisGraph fresh(m, p);
       ASSERT_EQ(vg.corners().size(), fresh.corners().size());
       ASSERT_EQ(vg.pairs(), fresh.pairs());
+      // skip=1: the skip graph and its landmarks owed; derived here, then compared with a fresh
+      // build's (levels, skip arcs and their lengths, landmarks and their distances).
+      ASSERT_EQ(vg.skip_owed(), fresh.levels() > 0);
+      vg.derive_owed();
+      ASSERT_FALSE(vg.skip_owed());
       const auto& G = vg.graph();
       const auto& F = fresh.graph();
       ASSERT_EQ(num_vertices(G), num_vertices(F));
@@ -802,6 +899,7 @@ void replay_visgraph_against_fresh(const DynamicScenario& d, int updates, const 
         ASSERT_EQ(ga, fa) << "arcs of vertex " << a;
       }
       EXPECT_TRUE(vg.block_candidates() == fresh.block_candidates()) << "block lists";
+      EXPECT_TRUE(vg.grid_fov() == fresh.grid_fov()) << "the sweep's tables";
       EXPECT_EQ(vg.skip_corners(), fresh.skip_corners());
       EXPECT_EQ(vg.levels(), fresh.levels());
       ASSERT_EQ(vg.landmarks() != nullptr, fresh.landmarks() != nullptr);

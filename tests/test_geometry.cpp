@@ -169,6 +169,72 @@ TEST(FreeSpaceGrid, ComponentsArePinchAware) {
   EXPECT_FALSE(fs2.segment_valid({2, 2}, {1, 3}));
 }
 
+// The grid free space's components and convex corners against their definitions, cell by cell and
+// point by point, on random maps with and without squeezing (SPEC §11): components of 4-connected
+// free cells (with squeezing also diagonal steps between two blocked cells), numbered by their
+// first cell in row-major order; a convex corner wherever exactly one of the four cells around an
+// inner grid point is blocked, in row-major order of the points, with its obstacle wedge and the
+// component of a free cell beside it.
+TEST(FreeSpaceGrid, ComponentsAndCornersMatchTheirDefinitions) {
+  std::mt19937_64 rng(144);
+  for (const bool squeeze : {false, true})
+    for (const unsigned density : {10u, 35u, 55u}) {
+      SCOPED_TRACE(std::to_string(density) + (squeeze ? " squeeze" : ""));
+      GridMap g;
+      g.width = 37, g.height = 23;
+      for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < density ? 0 : 1);
+      const Map m = make_grid_map(g, "fsdef", "test");
+      const FreeSpace fs(m, squeeze);
+      const int W = g.width, H = g.height;
+      auto freec = [&](int x, int y) { return x >= 0 && y >= 0 && x < W && y < H && g.passable(x, y); };
+      std::vector<int> label(std::size_t(W * H), -1);
+      int n = 0;
+      for (int s = 0; s < W * H; ++s) {
+        if (label[std::size_t(s)] >= 0 || !freec(s % W, s / W)) continue;
+        std::vector<int> todo{s};
+        label[std::size_t(s)] = n;
+        while (!todo.empty()) {
+          const int c = todo.back(), x = c % W, y = c / W;
+          todo.pop_back();
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+              if (dx == 0 && dy == 0) continue;
+              const bool diagonal = dx != 0 && dy != 0;
+              if (diagonal && (!squeeze || freec(x + dx, y) || freec(x, y + dy))) continue;
+              if (!freec(x + dx, y + dy) || label[std::size_t((y + dy) * W + x + dx)] >= 0) continue;
+              label[std::size_t((y + dy) * W + x + dx)] = n;
+              todo.push_back((y + dy) * W + x + dx);
+            }
+        }
+        ++n;
+      }
+      ASSERT_EQ(fs.component_count(), n);
+      for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) ASSERT_EQ(fs.component({x + 0.5, y + 0.5}), label[std::size_t(y * W + x)]) << x << "," << y;
+      std::vector<ConvexCorner> want;
+      for (int y = 1; y < H; ++y)
+        for (int x = 1; x < W; ++x) {
+          const bool f[4] = {freec(x - 1, y - 1), freec(x, y - 1), freec(x - 1, y), freec(x, y)};
+          if (f[0] + f[1] + f[2] + f[3] != 3) continue;
+          const int b = !f[0] ? 0 : !f[1] ? 1 : !f[2] ? 2 : 3;
+          const int qx = (b & 1) ? 1 : -1, qy = (b & 2) ? 1 : -1;
+          ConvexCorner c;
+          c.at = {double(x), double(y)};
+          const Point ex{x + double(qx), double(y)}, ey{double(x), y + double(qy)};
+          c.before = qx * qy > 0 ? ex : ey;
+          c.after = qx * qy > 0 ? ey : ex;
+          c.component = label[std::size_t((b == 3 ? y - 1 : y) * W + (b == 3 ? x - 1 : x))];
+          want.push_back(c);
+        }
+      const auto& got = fs.convex_corners();
+      ASSERT_EQ(got.size(), want.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_TRUE(got[i].at == want[i].at && got[i].before == want[i].before && got[i].after == want[i].after) << i;
+        EXPECT_EQ(got[i].component, want[i].component) << i;
+      }
+    }
+}
+
 // A vertex on a pinch point (SPEC §1, docs/validity.md): an inner vertex may be reached from either
 // free cell if the path leaves into the cell it came from; a path's start and goal there follow the
 // owner rule. The same answers on the map's polygon form (its sectors meeting at the point).

@@ -792,4 +792,60 @@ TEST(VisGraph, SkipAngularRangesMatchEveryArcTest) {
   EXPECT_GT(compared, 1000u);
 }
 
+// The skip graph's edge levels (ENLSVG's peeling, skip_graph.cpp, which counts and walks an arc's
+// taut continuations as one range of its head's arcs by angle) against the definition: round k
+// gives level k to every arc not yet given one of which one direction has no taut continuation
+// (TautSkipGraph::taut, the exact predicates; never straight back to its source corner) among
+// the arcs without a level; the arcs never peeled keep the top level. Random grids, every arc.
+TEST(VisGraph, SkipLevelsAreTheDefinitionsPeeling) {
+  std::mt19937_64 rng(8282);
+  std::size_t arcs = 0, peeled = 0;
+  for (int t = 0; t < 24; ++t) {
+    const int w = 8 + int(rng() % 24), h = 8 + int(rng() % 16);
+    const Map m = random_grid(w, h, t % 3 == 0 ? 0.3 : t % 3 == 1 ? 0.18 : 0.08, rng);
+    Params p = Params::parse("skip=1,alt=0");
+    const VisGraph vg(m, p);
+    const auto& c = vg.corners();
+    const CsrGraph& g = vg.taut_graph();
+    const std::size_t n = num_vertices(g), na = g.num_edges();
+    std::vector<Vertex> src(na), head(na);
+    std::vector<std::uint32_t> opp(na);
+    for (Vertex u = 0; u < n; ++u)
+      for (auto [it, end] = out_edges(u, g); it != end; ++it) src[(*it).index] = u, head[(*it).index] = target(*it, g);
+    for (std::uint32_t e = 0; e < na; ++e)
+      for (auto [it, end] = out_edges(head[e] ^ 1, g); it != end; ++it)
+        if (target(*it, g) == (src[e] ^ 1)) opp[e] = std::uint32_t((*it).index);
+    std::vector<std::vector<std::uint32_t>> succ(na);
+    for (std::uint32_t e = 0; e < na; ++e)
+      for (auto [it, end] = out_edges(head[e], g); it != end; ++it) {
+        const Vertex x = target(*it, g);
+        if ((x >> 1) != (src[e] >> 1) && TautSkipGraph::taut(c[src[e] >> 1].at, c[head[e] >> 1], c[x >> 1].at))
+          succ[e].push_back(std::uint32_t((*it).index));
+      }
+    std::vector<std::uint32_t> level(na, TautSkipGraph::kTop);
+    std::uint32_t rounds = 0;
+    for (std::uint32_t k = 1;; ++k) {
+      auto stuck = [&](std::uint32_t e) {
+        for (std::uint32_t s : succ[e])
+          if (level[s] == TautSkipGraph::kTop) return false;
+        return true;
+      };
+      std::vector<std::uint32_t> now;
+      for (std::uint32_t e = 0; e < na; ++e)
+        if (level[e] == TautSkipGraph::kTop && (stuck(e) || stuck(opp[e]))) now.push_back(e);
+      if (now.empty()) break;
+      for (std::uint32_t e : now) level[e] = level[opp[e]] = k;
+      rounds = k;
+    }
+    // (levels() counts the peeling's rounds, one more when its last round met only arcs whose
+    // reverse was peeled the round before: at least the highest finite level.)
+    EXPECT_GE(vg.levels(), rounds);
+    for (std::uint32_t e = 0; e < na; ++e) ASSERT_EQ(vg.skip_level(e), level[e]) << "map " << t << ", arc " << e;
+    arcs += na;
+    for (std::uint32_t e = 0; e < na; ++e) peeled += level[e] != TautSkipGraph::kTop;
+  }
+  EXPECT_GT(peeled, arcs / 4);         // most levels finite: the rounds do the work
+  EXPECT_LT(peeled, arcs);             // and some arcs stay at the top level
+}
+
 }  // namespace test_visgraph

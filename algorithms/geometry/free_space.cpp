@@ -92,6 +92,9 @@ struct FreeSpace::Impl {
   std::unique_ptr<PolygonVisibility> visibility;  // visible_corners(): built on first use
   const PolygonVisibility* polygon_visibility(const FreeSpace& self);
   std::vector<std::vector<Point>> rings;
+  // Grid maps: the rings traced on first use (obstacle_rings()): what most grid representations and
+  // their updates never read (visgraph, subgoal), a tenth of a 1024 x 1024 map's free space.
+  std::once_flag rings_once;
   std::vector<ConvexCorner> corners;
   std::int32_t ncomp = 0;
   bool squeeze = false;  // SPEC §11 `allow`: no grid corner counts as a pinch point
@@ -149,38 +152,48 @@ void FreeSpace::Impl::build_grid(const Map& m) {
   free.assign(std::size_t(PW) * std::size_t(H + 2), 0);
   for (int y = 0; y < H; ++y)
     for (int x = 0; x < W; ++x) free[std::size_t(y + 1) * PW + std::size_t(x + 1)] = g.passable(x, y) ? 1 : 0;
-  // Components: 4-connected free cells (a diagonal step between two blocked cells is a pinch).
-  comp.assign(std::size_t(W) * std::size_t(H), -1);
+  // Components: 4-connected free cells (a diagonal step between two blocked cells is a pinch), by a
+  // flood fill from each unlabelled free cell in row-major order (so the labels are numbered by
+  // their first cell), over padded indices (the blocked border stops it: no bounds tests, no
+  // divisions), labelled in a padded array and copied out row by row.
+  std::vector<std::int32_t> pcomp(free.size(), -1);
   std::vector<std::int32_t> stack;
-  for (int s = 0; s < W * H; ++s) {
-    if (comp[std::size_t(s)] >= 0 || !cell_free(s % W, s / W)) continue;
-    comp[std::size_t(s)] = ncomp;
-    stack.assign(1, s);
-    while (!stack.empty()) {
-      const int c = stack.back();
-      stack.pop_back();
-      const int x = c % W, y = c / W;
-      // Under `allow` also the diagonal neighbour across a pinch point (both cells beside it blocked).
-      const int nx[8] = {x + 1, x - 1, x, x, x + 1, x + 1, x - 1, x - 1}, ny[8] = {y, y, y + 1, y - 1, y + 1, y - 1, y + 1, y - 1};
-      for (int k = 0; k < (squeeze ? 8 : 4); ++k) {
-        if (!cell_free(nx[k], ny[k]) || (k >= 4 && (cell_free(nx[k], y) || cell_free(x, ny[k])))) continue;
-        const int n = ny[k] * W + nx[k];
-        if (comp[std::size_t(n)] < 0) {
-          comp[std::size_t(n)] = ncomp;
+  const int step[8] = {1, -1, PW, -PW, PW + 1, -PW + 1, PW - 1, -PW - 1};  // the last four diagonal
+  const int kinds = squeeze ? 8 : 4;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      const int s = (y + 1) * PW + x + 1;
+      if (pcomp[std::size_t(s)] >= 0 || !free[std::size_t(s)]) continue;
+      pcomp[std::size_t(s)] = ncomp;
+      stack.assign(1, s);
+      while (!stack.empty()) {
+        const int c = stack.back();
+        stack.pop_back();
+        for (int k = 0; k < kinds; ++k) {
+          const int n = c + step[k];
+          if (!free[std::size_t(n)] || pcomp[std::size_t(n)] >= 0) continue;
+          // Under `allow` also the diagonal neighbour across a pinch point (both cells beside it blocked).
+          if (k >= 4) {
+            const int dy = (k == 4 || k == 6) ? PW : -PW, dx = (k == 4 || k == 5) ? 1 : -1;
+            if (free[std::size_t(c + dx)] || free[std::size_t(c + dy)]) continue;
+          }
+          pcomp[std::size_t(n)] = ncomp;
           stack.push_back(n);
         }
       }
+      ++ncomp;
     }
-    ++ncomp;
-  }
-  std::vector<std::uint8_t> inside(std::size_t(W) * std::size_t(H));
+  comp.resize(std::size_t(W) * std::size_t(H));
   for (int y = 0; y < H; ++y)
-    for (int x = 0; x < W; ++x) inside[std::size_t(y) * W + x] = cell_free(x, y);
-  rings = trace_cell_rings(W, H, inside);
-  // Convex obstacle corners: exactly one of the four cells around the corner is blocked.
-  for (int y = 1; y < H; ++y)
+    std::copy(pcomp.begin() + std::ptrdiff_t(y + 1) * PW + 1, pcomp.begin() + std::ptrdiff_t(y + 1) * PW + 1 + W,
+              comp.begin() + std::ptrdiff_t(y) * W);
+  // Convex obstacle corners: exactly one of the four cells around the corner is blocked. Rows of
+  // the padded grid: a = the cells above the corner's row of points (y - 1), b = below (y).
+  for (int y = 1; y < H; ++y) {
+    const std::uint8_t* a = free.data() + std::size_t(y) * PW;
+    const std::uint8_t* b = a + PW;
     for (int x = 1; x < W; ++x) {
-      const bool f[4] = {cell_free(x - 1, y - 1), cell_free(x, y - 1), cell_free(x - 1, y), cell_free(x, y)};
+      const bool f[4] = {a[x] != 0, a[x + 1] != 0, b[x] != 0, b[x + 1] != 0};
       if (f[0] + f[1] + f[2] + f[3] != 3) continue;
       const int blocked = !f[0] ? 0 : !f[1] ? 1 : !f[2] ? 2 : 3;
       const int qx = (blocked & 1) ? 1 : -1, qy = (blocked & 2) ? 1 : -1;  // blocked cell's quadrant
@@ -195,6 +208,7 @@ void FreeSpace::Impl::build_grid(const Map& m) {
       c.component = comp[std::size_t(y - 1 + (fx >> 1)) * W + std::size_t(x - 1 + (fx & 1))];
       corners.push_back(c);
     }
+  }
 }
 
 bool FreeSpace::Impl::grid_point_free(Point p) const {
@@ -704,7 +718,17 @@ std::int32_t FreeSpace::component(Point p) const {
   return impl_->kind == MapKind::grid ? impl_->grid_component(p) : impl_->poly_component(p);
 }
 
-const std::vector<std::vector<Point>>& FreeSpace::obstacle_rings() const { return impl_->rings; }
+const std::vector<std::vector<Point>>& FreeSpace::obstacle_rings() const {
+  if (impl_->kind == MapKind::grid)
+    std::call_once(impl_->rings_once, [&] {
+      Impl& g = *impl_;
+      std::vector<std::uint8_t> inside(std::size_t(g.W) * std::size_t(g.H));
+      for (int y = 0; y < g.H; ++y)
+        for (int x = 0; x < g.W; ++x) inside[std::size_t(y) * g.W + x] = g.cell_free(x, y);
+      g.rings = trace_cell_rings(g.W, g.H, inside);
+    });
+  return impl_->rings;
+}
 const std::vector<ConvexCorner>& FreeSpace::convex_corners() const { return impl_->corners; }
 std::int32_t FreeSpace::component_count() const { return impl_->ncomp; }
 

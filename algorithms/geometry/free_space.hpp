@@ -48,7 +48,7 @@ class FreeSpace {
   // obstacle, so the outer boundary of the walkable area is one of these rings.
   // Each ring is simple, keeps the free space on its left (outer boundaries of the free space turn
   // counter-clockwise in (x, y), obstacle islands clockwise), and touches other rings only at
-  // shared vertices. Grid maps: integer corners, collinear cell edges merged.
+  // shared vertices. Grid maps: integer corners, collinear cell edges merged, traced on first use.
   const std::vector<std::vector<Point>>& obstacle_rings() const;
   // Every convex obstacle corner (the nodes of the visibility graph), in a fixed order.
   const std::vector<ConvexCorner>& convex_corners() const;

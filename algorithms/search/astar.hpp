@@ -232,6 +232,12 @@ concept HasTableSearch = requires(const R& r, Query& q, std::size_t& steps) {
   { r.table_search(q, steps) } -> std::same_as<std::optional<double>>;
 };
 
+// A representation told the expansions of each of the shared A*'s searches on its graph (visgraph:
+// while its skip graph is owed after an update, its queries' work decides when to derive it,
+// docs/changing-maps.md). Called after the search, in the thread that answers.
+template <class R>
+concept HasSearchReport = requires(const R& r, std::size_t expansions) { r.searched(expansions); };
+
 // A representation whose paths run between cell centres by grid8 moves (subgoal graphs), a query
 // point joining its cell's centre by a straight link: the octile and Chebyshev distances bound its
 // costs from below when the goal's offset from its cell centre is 0 or 1/2 on each axis (a cell
@@ -276,8 +282,10 @@ double astar(const R& r, Query& q, const Heuristic& h, SearchWorkspace& ws, Sear
   const Vertex S = Vertex(n), T = Vertex(n + 1);
   const auto g = query_overlay(r, q, ws);
   q.path.clear();
+  const std::size_t expanded = stats.expansions;
   const double cost = with_heuristic<R, Obs::enabled>(
       r, q, h, ws, [&](const auto& heur) { return astar_search(g, OverlayWeightMap{}, S, T, heur, ws, stats, n, obs); });
+  if constexpr (HasSearchReport<R>) r.searched(stats.expansions - expanded);
   if (!std::isfinite(cost)) return SearchWorkspace::kInf;
   for (Vertex v = ws.record(T).pred; v != S; v = ws.record(v).pred) q.path.push_back(v);
   std::reverse(q.path.begin(), q.path.end());

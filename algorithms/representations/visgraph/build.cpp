@@ -142,9 +142,10 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
   params_ = params;
 }
 
-void VisGraph::grid_tables(const GridMap& grid) {
+void VisGraph::grid_tables(const GridMap& grid, const std::vector<ConvexCorner>* old, const std::vector<CellChange>* changed) {
   const auto& c = corners();
-  fov_ = GridFov(grid, c);
+  if (old && changed) fov_.update(grid, *old, c, *changed);  // an update: only what the changed cells touch
+  else fov_ = GridFov(grid, c);
   los_ = GridLos(grid);
   quad_.clear();
   {  // the attach's tangency test, by block lists and by the sweep alike
@@ -184,16 +185,22 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
     arcs.push_back({{state(j, -b), state(i, -a)}, w});
   }
   graph_ = csr_from_arcs(std::size_t(n) << shift_, arcs);
-  skip_ = TautSkipGraph();
-  if (skip) {
-    skip_ = TautSkipGraph(std::move(graph_), c);
-    graph_ = skip_.graph();
-  }
   pos_.resize(std::size_t(n) << shift_);
   for (std::size_t v = 0; v < pos_.size(); ++v) pos_[v] = c[v >> shift_].at;
-  // Landmarks spread over corners (both taut states of a corner are one place).
+  // The skip graph and its landmarks: derived in a build; an update leaves them owed (derive_owed(),
+  // the rule in table_search(); docs/changing-maps.md): ENLSVG's edge levels are a peeling over the
+  // whole graph, which a change anywhere may move (an edge's level follows from those of its taut
+  // continuations, transitively), so no local repair is attempted.
+  skip_ = TautSkipGraph();
   landmarks_ = Landmarks();
-  if (alt > 0 && !labels)
+  skip_price_ = skip ? skip_price(graph_) : 0;
+  skip_owed_ = skip;
+  owed_alt_ = labels ? 0 : alt;
+  owed_paid_ = 0;
+  if (skip_owed_ && !old_of_new) derive_owed();
+  // Landmarks spread over corners (both taut states of a corner are one place); with skip=1 over
+  // the skip graph (derive_owed()).
+  if (alt > 0 && !labels && !skip)
     landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(alt), [s = shift_](Vertex v) { return Vertex(v >> s); });
   // Hub labels over the tangent graph with one vertex per corner (the joined pairs): every path of it
   // is a real path, and a query's optimal path, which wraps every corner it bends at, is one of its
@@ -229,6 +236,27 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
       throw DeclaredCap(std::string("all-pairs table: ") + e.what() + " (raise table_mb)");
     }
   }
+}
+
+// The price of deriving the skip graph and its landmarks from the taut-state graph g, in arcs an
+// A* expansion reads (the units of searched()): four per arc of g. Measured (callgrind): the
+// derivation takes 0.54 to 0.61 G instructions on the Aurora maps' taut graphs (620k to 728k arcs:
+// about 740 an arc with the peeling by angular ranges, plus ~100 for the landmarks), an owed
+// query's A* about 226 an arc it reads (2.76 k an expansion at 12.2 arcs a vertex): 3.7 to 4.4.
+std::uint64_t VisGraph::skip_price(const CsrGraph& g) { return 4 * std::uint64_t(g.num_edges()); }
+
+// The skip graph from the taut-state graph (graph_), then the landmarks over it: what a build
+// derives in finish() and an update leaves owed. A fresh build's: the same graph_ (csr_from_arcs
+// orders every row by target, whatever order the pairs came in) gives the same levels, skip arcs
+// and landmarks (each a deterministic function of the graph), tests/test_dynamic.cpp.
+void VisGraph::derive_owed() {
+  if (!skip_owed_) return;
+  skip_ = TautSkipGraph(std::move(graph_), corners());
+  graph_ = skip_.graph();
+  landmarks_ = Landmarks();
+  if (owed_alt_ > 0)
+    landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(owed_alt_), [s = shift_](Vertex v) { return Vertex(v >> s); });
+  skip_owed_ = false;
 }
 
 // pinch=allow (visgraph.hpp): SqueezeOptimum's nodes and edges as the searched graph, one vertex

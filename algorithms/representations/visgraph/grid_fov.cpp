@@ -47,6 +47,57 @@ GridFov::GridFov(const GridMap& g, const std::vector<ConvexCorner>& nodes) : W(g
     }
 }
 
+// Each table entry reads the cells of its own row (next_: a padded row, right to left), of the
+// four cells around its grid point (pinch_), or the nodes alone (node_at_, is_node_, rank_): so a
+// row holding no changed cell and a point with no changed cell around it keep their entries, and
+// the others are made again by the constructor's rules, as are the nodes' marks (cleared at the
+// old nodes, set at the new ones). The result equals GridFov(grid, nodes) (tests/test_dynamic.cpp).
+void GridFov::update(const GridMap& g, const std::vector<ConvexCorner>& old_nodes, const std::vector<ConvexCorner>& nodes,
+                     const std::vector<CellChange>& changed) {
+  // (Changes over an eighth of the cells, as a scenario's first update placing the whole map: made
+  // anew, which reads each cell once where the repair reads a changed cell's four points.)
+  if (g.width != W || g.height != H || next_.empty() || changed.size() * 8 > std::size_t(W) * std::size_t(H)) {
+    *this = GridFov(g, nodes);
+    return;
+  }
+  std::vector<std::uint8_t> row(std::size_t(H) + 2, 0);
+  for (const CellChange& ch : changed) {
+    if (ch.x < 0 || ch.y < 0 || ch.x >= W || ch.y >= H) continue;
+    row[std::size_t(ch.y) + 1] = 1;
+    for (int y = ch.y; y <= ch.y + 1; ++y)
+      for (int x = ch.x; x <= ch.x + 1; ++x) {
+        const bool a = g.passable(x - 1, y - 1), b = g.passable(x, y - 1), c = g.passable(x - 1, y), d = g.passable(x, y);
+        pinch_[std::size_t(y) * (W + 1) + x] = (a && d && !b && !c) || (b && c && !a && !d);
+      }
+  }
+  for (int py = 1; py <= H; ++py) {
+    if (!row[std::size_t(py)]) continue;
+    int nb = W + 2, nf = W + 2;
+    for (int px = PW - 1; px >= 0; --px) {
+      if (g.passable(px - 1, py - 1)) nf = px;
+      else nb = px;
+      next_[2 * (std::size_t(py) * PW + px)] = std::uint16_t(nb);
+      next_[2 * (std::size_t(py) * PW + px) + 1] = std::uint16_t(nf);
+    }
+  }
+  for (const ConvexCorner& k : old_nodes) {
+    const std::size_t i = std::size_t(k.at.y) * (W + 1) + std::size_t(k.at.x);
+    node_at_[i] = -1;
+    is_node_[i >> 6] &= ~(std::uint64_t(1) << (i & 63));
+  }
+  ranked_ = true;
+  std::size_t last = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const std::size_t k = std::size_t(nodes[i].at.y) * (W + 1) + std::size_t(nodes[i].at.x);
+    node_at_[k] = std::int32_t(i);
+    is_node_[k >> 6] |= std::uint64_t(1) << (k & 63);
+    if (i > 0 && k <= last) ranked_ = false;
+    last = k;
+  }
+  for (std::size_t w = 1; w < is_node_.size(); ++w)
+    rank_[w] = rank_[w - 1] + std::uint32_t(__builtin_popcountll(is_node_[w - 1]));
+}
+
 void GridFov::scan(Point s, std::vector<std::uint32_t>& sure, std::vector<std::uint32_t>& maybe) const {
   // From a pinch point only one quadrant may be entered: leave that rule to the exact test.
   const bool at_pinch = s.x == std::floor(s.x) && s.y == std::floor(s.y) && s.x >= 0 && s.y >= 0 && s.x <= W &&

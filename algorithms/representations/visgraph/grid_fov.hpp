@@ -34,6 +34,12 @@ class GridFov {
   GridFov() = default;
   // nodes: the convex corners (integer coordinates) of the grid.
   GridFov(const GridMap& grid, const std::vector<ConvexCorner>& nodes);
+  // A changing map (visgraph's update): the same tables as GridFov(grid, nodes) from those of the
+  // grid before `changed` (the same size) with old_nodes: the rows and pinch points next to a
+  // changed cell made again, the nodes' marks moved (grid_fov.cpp).
+  void update(const GridMap& grid, const std::vector<ConvexCorner>& old_nodes, const std::vector<ConvexCorner>& nodes,
+              const std::vector<CellChange>& changed);
+  bool operator==(const GridFov&) const = default;  // the tables (tests)
 
   // Appends to `sure` the nodes proven visible from the free point s and to `maybe` the other
   // nodes that may be visible (duplicates possible). Thread-safe (no shared scratch).

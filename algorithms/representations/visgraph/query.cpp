@@ -247,6 +247,26 @@ Polyline VisGraph::polyline(const Query& q) const {
 // goal sees. Costs at most |S| x |G| table reads and the chains' lengths instead of the A*'s heap
 // operations and one table read per generated vertex.
 std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const {
+  if (skip_owed_) {
+    // The skip graph owed after an update (skip=1, docs/changing-maps.md): the rule of ski rental
+    // (Karlin, Manasse, Rudolph & Sleator, "Competitive snoopy caching", Algorithmica 1988), as
+    // subgoal's owed contraction: pay as you go (the shared A* searches the taut-state graph, exact
+    // but without the skip arcs and landmarks, its expansions reported to searched()) until what
+    // the queries since the update have paid exceeds the price of buying (skip_price(): what the
+    // derivation costs, in arcs an expansion reads, as searched() counts the queries), then buy: this query derives the skip graph and landmarks, in the thread that
+    // answers and in its own search time, makes its links and direct link again (the skip graph's:
+    // the states reached over the marked arcs, and the meeting states) and hands over to the shared
+    // A* on the skip graph. Queries and derivation together cost at most twice the better of
+    // "derive at once" and "never derive" in these units.
+    if (owed_paid_ <= skip_price_) return std::nullopt;
+    auto& self = const_cast<VisGraph&>(*this);  // one thread answers a changing map (see owed_paid_)
+    self.derive_owed();
+    const std::optional<Attachment> s = attach_start(q.start), g = attach_goal(q.goal);
+    if (s) q.s = *s;
+    if (g) q.g = *g;
+    if (s && g) q.direct = direct(q);
+    return std::nullopt;
+  }
   if (!weighted_ && !labels_.empty()) return labels_search(q, steps);
   if (weighted_ || table_.empty() || !skip_.empty()) return std::nullopt;
   if (q.direct) return q.path.clear(), distance(q.start, q.goal);  // a clear segment is the shortest path
@@ -255,6 +275,13 @@ std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const
       q, steps, [&](Vertex v) { return distance(position(v), q.goal); },
       [&](std::uint32_t a, std::uint32_t b) { return distance(c[a].at, c[b].at); },
       [&](std::uint32_t p) { return Vertex(p << shift_); });
+}
+
+// An owed search's expansions reported by the shared A*: each reads its vertex's arcs, on average
+// the taut graph's arcs per vertex (the units of skip_price(), build.cpp).
+void VisGraph::searched(std::size_t expansions) const {
+  if (!skip_owed_ || num_vertices(graph_) == 0) return;
+  owed_paid_ += std::uint64_t(double(expansions) * double(graph_.num_edges()) / double(num_vertices(graph_)));
 }
 
 // The query from the hub labels (hub_labels.hpp), without a search: the optimum is the straight

@@ -72,6 +72,9 @@ struct TautSkipGraph::Arcs {
   std::size_t n, m;
   std::vector<Vertex> src;          // per arc: its source state
   std::vector<std::uint32_t> opp;   // per arc: its reverse
+  // Grid maps: each vertex's arcs by angle (ang[b .. e) the arc indices of its row [b, e), the order
+  // keep_full_graph keeps), so that the taut continuations of an arc are one range of it.
+  std::vector<std::uint32_t> ang;
 
   Arcs(const TautSkipGraph& graph, const CsrGraph& full_graph, const std::vector<ConvexCorner>& corners)
       : g(graph), full(full_graph), c(corners), n(full.num_vertices()), m(full.num_edges()), src(m), opp(m) {
@@ -92,10 +95,87 @@ struct TautSkipGraph::Arcs {
         throw std::logic_error("visgraph skip: an arc without its reverse");
       opp[i] = lo;
     }
+    if (g.grid_) {
+      ang.resize(m);
+      for (Vertex u = 0; u < n; ++u) {
+        auto [b, e] = arc_range(full, u);
+        std::iota(ang.begin() + b, ang.begin() + e, b);
+        // All arcs of one state leave into one closed quadrant beside the corner's blocked cell (the
+        // lines are tangent there, and the state fixes the obstacle's side), so the cross product
+        // orders them by angle, counter-clockwise; exact on integral corners.
+        const CornerQ& Q = g.cq_[u >> 1];
+        std::stable_sort(ang.begin() + b, ang.begin() + e, [&](std::uint32_t x, std::uint32_t y) {
+          const CornerQ &X = g.cq_[head_of(full, x) >> 1], &Y = g.cq_[head_of(full, y) >> 1];
+          return (X.x - Q.x) * (Y.y - Q.y) - (X.y - Q.y) * (Y.x - Q.x) > 0;
+        });
+      }
+    }
   }
-  // Taut continuations of arc e (never straight back to e's source corner).
+  // Grid maps: the taut continuations of arc e as a range [lo, hi) of its head's arcs by angle
+  // (ang), as TautSkipGraph::taut_range finds them in the kept graph: a path arriving at corner q
+  // along d continues tautly to x iff the turn goes towards q's obstacle or straight on, a closed
+  // half-plane of directions, so a prefix or a suffix of the angular order (binary search). It
+  // holds the arcs back to e's source corner too (straight back: collinear), which for_succ skips.
+  std::pair<std::uint32_t, std::uint32_t> range(std::uint32_t e) const {
+    const Vertex v = head_of(full, e);
+    const CornerQ &Q = g.cq_[v >> 1], &S = g.cq_[src[e] >> 1];
+    const double dx = Q.x - S.x, dy = Q.y - S.y, sg = (v & 1) ? -1.0 : 1.0;
+    auto [b, en] = arc_range(full, v);
+    if (b == en) return {b, b};
+    auto ok = [&](std::uint32_t i) {
+      const CornerQ& X = g.cq_[head_of(full, ang[i]) >> 1];
+      return sg * (dx * (X.y - Q.y) - dy * (X.x - Q.x)) >= 0;
+    };
+    const bool f = ok(b), l = ok(en - 1);
+    if (f && l) return {b, en};
+    if (!f && !l) return {b, b};
+    std::uint32_t lo = b, hi = en - 1;  // ok(lo) == f, ok(hi) != f: the one change lies in (lo, hi]
+    while (hi - lo > 1) {
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (ok(mid) == f) lo = mid;
+      else hi = mid;
+    }
+    return f ? std::pair{b, hi} : std::pair{hi, en};
+  }
+  // The number of taut continuations of e (for_succ's calls): the range less the arcs back to e's
+  // source corner, which lie in it (straight back is collinear) and are found among the head's
+  // arcs by target (at most one per state of that corner).
+  std::uint32_t count_succ(std::uint32_t e) const {
+    if (!g.grid_) {
+      std::uint32_t k = 0;
+      for_succ(e, [&](std::uint32_t) { ++k; });
+      return k;
+    }
+    const auto [lo, hi] = range(e);
+    std::uint32_t k = hi - lo;
+    if (k == 0) return 0;
+    const Vertex back = (src[e] >> 1) << 1;
+    const auto [rb, re] = arc_range(full, head_of(full, e));
+    std::uint32_t i = rb, j = re;
+    while (i < j) {  // arcs of a vertex are sorted by target
+      const std::uint32_t mid = i + (j - i) / 2;
+      if (head_of(full, mid) < back) i = mid + 1;
+      else j = mid;
+    }
+    for (; i < re && (head_of(full, i) >> 1) == (back >> 1); ++i) --k;
+    return k;
+  }
+  // Taut continuations of arc e (never straight back to e's source corner): on grid maps the
+  // range of its head's arcs by angle (output-sensitive), else every arc of its head tested.
   template <class F>
   void for_succ(std::uint32_t e, F&& f) const {
+    const Vertex s = src[e], v = head_of(full, e);
+    if (g.grid_) {
+      const auto [lo, hi] = range(e);
+      for (std::uint32_t i = lo; i < hi; ++i)
+        if ((head_of(full, ang[i]) >> 1) != (s >> 1)) f(ang[i]);
+      return;
+    }
+    for_succ_tested(e, std::forward<F>(f));
+  }
+  // The same by testing every arc of e's head (taut_corners), in the order of its row.
+  template <class F>
+  void for_succ_tested(std::uint32_t e, F&& f) const {
     const Vertex s = src[e], v = head_of(full, e);
     auto [b, en] = arc_range(full, v);
     for (std::uint32_t i = b; i < en; ++i) {
@@ -127,7 +207,7 @@ TautSkipGraph::TautSkipGraph(CsrGraph input, const std::vector<ConvexCorner>& c)
   peel_levels(arcs);
   mark_skip_vertices(arcs);
   make_skip_arcs(arcs);
-  keep_full_graph(full);
+  keep_full_graph(arcs);
   if (grid_) make_successors();
 }
 
@@ -138,7 +218,7 @@ void TautSkipGraph::peel_levels(const Arcs& a) {
   std::vector<std::uint32_t> cnt(m, 0), cur, next;
   level_.assign(m, kTop);
   for (std::uint32_t e = 0; e < m; ++e) {
-    a.for_succ(e, [&](std::uint32_t) { ++cnt[e]; });
+    cnt[e] = a.count_succ(e);
     if (cnt[e] == 0) cur.push_back(e);
   }
   std::uint32_t k = 0;
@@ -197,7 +277,7 @@ void TautSkipGraph::make_skip_arcs(const Arcs& a) {
     for (std::size_t steps = 0; !is_skip_[head_of(full, at) >> 1]; ++steps) {
       chains.push_back(head_of(full, at));
       std::uint32_t nx = kNone;
-      a.for_succ(at, [&](std::uint32_t g) {
+      a.for_succ_tested(at, [&](std::uint32_t g) {
         if (nx == kNone && level_[g] == kTop) nx = g;
       });
       // A level-W arc always has a level-W continuation (else it would have been peeled).
@@ -233,7 +313,8 @@ void TautSkipGraph::make_skip_arcs(const Arcs& a) {
   chain_.shrink_to_fit();
 }
 
-void TautSkipGraph::keep_full_graph(const CsrGraph& full) {
+void TautSkipGraph::keep_full_graph(const Arcs& a) {
+  const CsrGraph& full = a.full;
   const std::size_t n = full.num_vertices(), m = full.num_edges();
   // The kept full graph. Grid maps: each vertex's arcs by angle (see taut_range: the taut
   // continuations of any arriving direction are then one contiguous range, found by binary search,
@@ -247,17 +328,10 @@ void TautSkipGraph::keep_full_graph(const CsrGraph& full) {
   for (Vertex u = 0; u < n; ++u) {
     auto [b, e] = arc_range(full, u);
     fb[u + 1] = e;
-    std::iota(order.begin() + b, order.begin() + e, b);
     if (grid_) {
-      // All arcs of one state leave into one closed quadrant beside the corner's blocked cell (the
-      // lines are tangent there, and the state fixes the obstacle's side), so the cross product
-      // orders them by angle, counter-clockwise; exact on integral corners.
-      const CornerQ& Q = cq_[u >> 1];
-      std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) {
-        const CornerQ &X = cq_[head_of(full, x) >> 1], &Y = cq_[head_of(full, y) >> 1];
-        return (X.x - Q.x) * (Y.y - Q.y) - (X.y - Q.y) * (Y.x - Q.x) > 0;
-      });
+      std::copy(a.ang.begin() + b, a.ang.begin() + e, order.begin() + b);  // by angle (Arcs)
     } else {
+      std::iota(order.begin() + b, order.begin() + e, b);
       std::stable_sort(order.begin() + b, order.begin() + e, [&](std::uint32_t x, std::uint32_t y) { return level_[x] > level_[y]; });
     }
     for (std::uint32_t i = b; i < e; ++i) {

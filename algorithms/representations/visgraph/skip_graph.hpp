@@ -67,6 +67,10 @@ class TautSkipGraph {
   bool empty() const { return level_.empty(); }
   // The searched graph: skip arcs between skip vertices' states (same vertex numbering as full).
   const CsrGraph& graph() const { return skip_graph_; }
+  // The taut-state graph it was made from (each vertex's arcs reordered, see above).
+  const CsrGraph& full_graph() const { return full_; }
+  // The level of an arc of full_graph() (kTop: never peeled).
+  std::uint32_t level(std::uint32_t arc) const { return level_[arc]; }
   // Distance from p to every state reachable over the arcs marked from p (see above). seeds: the
   // states p links to (visible corners, the state a path from p arrives in) with their distances.
   // Fills out with (state, distance), each state once. Per-thread scratch: thread-safe.
@@ -109,7 +113,7 @@ class TautSkipGraph {
   void peel_levels(const Arcs& a);
   void mark_skip_vertices(const Arcs& a);
   void make_skip_arcs(const Arcs& a);
-  void keep_full_graph(const CsrGraph& full);
+  void keep_full_graph(const Arcs& a);
   void make_successors();
   // The search from p: a kept one when this thread ran it last or last but one, else a new run.
   const Scratch& run(const std::vector<ConvexCorner>& c, Point p, const std::vector<Link>& seeds,

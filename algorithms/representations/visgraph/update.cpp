@@ -265,7 +265,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   const bool table = table_setting(params, n);
   fs_ = std::move(fs);
   const auto& c = corners();
-  grid_tables(m.grid);
+  grid_tables(m.grid, &old, &changed);
   const int W = m.grid.width, H = m.grid.height;
 
   // Old node -> new node: the same grid corner with the same corner shape.

@@ -54,7 +54,9 @@
 // the rising and level-W arcs of the full graph; only skip vertices' states link, a path through a
 // state both ends reach is the direct link, direct_cost()). Exact: tests/test_visgraph.cpp compares
 // it with brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their
-// chains, and on grid maps each arc's marking continuations (skip_graph.hpp).
+// chains, and on grid maps each arc's marking continuations (skip_graph.hpp). After an update
+// (update()) the skip graph and its landmarks are owed: the queries search the taut-state graph
+// until the rule of skip_owed() has one of them derive both (docs/changing-maps.md).
 //
 // pinch=allow (grid maps; SPEC §11, the squeeze rule of Uras & Koenig's library and Central64): a
 // path may pass through a pinch point. The nodes are then the convex corners plus the pinch points
@@ -112,7 +114,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // The declaration (docs/adding-a-representation.md): what it does, and its parameters (the
   // automatic defaults as the comment above says; on weighted maps taut, skip and block are 0).
   static constexpr Capabilities kCapabilities{.radius = RadiusSupport::tangent_graph, .exact = true, .point_vertices = true,
-                                              .weights = true, .update_in_place = true, .table_search = true};
+                                              .weights = true, .update_in_place = true, .update_deferred = true,
+                                              .table_search = true};
   // The optimum's reference (the registry's first exact entry) is the plain variant (no block lists,
   // skip edges, landmarks or table): exact like every variant and the cheapest to build, as it is
   // built once per map for few queries.
@@ -178,15 +181,38 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // from the table alone, without A* (query.cpp): fills q.path and returns the cost (+inf: no
   // path); steps counts the corners walked. nullopt when it does not apply (the caller runs A*).
   // With labels=1 (unweighted maps) the same from the hub labels (labels_search()).
+  // While the skip graph is owed it applies the rule of skip_owed() (nullopt: the A* answers).
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
   // nodes whose swept cells lie within a cell of a changed cell (without block lists only towards
   // the changed cells, sweep_toward_change), keeps the other nodes' pairs and
   // block entries, repairs the all-pairs table (DistanceTable::update), and derives the rest anew
-  // (update.cpp). The result equals a fresh build's. false on polygon maps, or when the new map
+  // (update.cpp), except the skip graph and its landmarks, left owed (skip_owed()). The result
+  // equals a fresh build's (once derive_owed(): its answers at once). false on polygon maps, or when the new map
   // takes another default block size (the caller rebuilds).
   bool update(const Map& m, const std::vector<CellChange>& changed);
+  // skip=1 after an update (docs/changing-maps.md): the skip graph and its landmarks are owed. The
+  // searched graph is then the taut-state graph (exact, without the skip arcs' speed-up), with
+  // the Euclidean bound, until the shared A*'s searches on it since the update (searched()) have
+  // paid more than deriving them costs (skip_price()); the query that passes that count derives
+  // them (table_search(), in its own time) and is answered on the skip graph.
+  bool skip_owed() const { return skip_owed_; }
+  // The taut-state graph (with taut=1): graph() without skip=1 or while the skip graph is owed,
+  // else the skip graph's input (its rows in another order).
+  const CsrGraph& taut_graph() const { return skip_.empty() ? graph_ : skip_.full_graph(); }
+  // skip=1: the price of deriving the skip graph from the current taut graph, in arcs an A*
+  // expansion reads (skip_price(g), build.cpp); what the owed searches have paid since the
+  // update, in the same units (searched()).
+  std::uint64_t skip_price() const { return skip_price_; }
+  std::uint64_t owed_paid() const { return owed_paid_; }
+  // Derives what an update left owed now (the skip graph and its landmarks, as a fresh build has
+  // them); nothing when nothing is owed. The queries' rule calls it; tests compare the result.
+  void derive_owed();
+  // The shared A*'s report of one search on graph() (search/astar.hpp): while the skip graph is
+  // owed, its arcs read (expansions times the taut graph's mean out-degree) are added to
+  // owed_paid().
+  void searched(std::size_t expansions) const;
   // The per-block candidate lists (empty with block=0).
   const BlockCandidates& block_candidates() const { return blocks_; }
   // Nodes the last update swept again (all of them on the first update).
@@ -195,6 +221,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::size_t partly_swept_nodes() const { return upd_.partly; }
 
   const FreeSpace& free_space() const { return fs_; }
+  const GridFov& grid_fov() const { return fov_; }  // grid maps: the sweep's tables
   const std::vector<ConvexCorner>& corners() const { return fs_.convex_corners(); }
   bool taut() const { return shift_ == 1; }
   // Built with pinch=allow (a grid map's free space with squeezing).
@@ -210,6 +237,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // skip=1: corners that are skip vertices, and the rounds of edge-level peeling (0 without skip).
   std::size_t skip_corners() const { return skip_.skip_corners(); }
   std::uint32_t levels() const { return skip_.levels(); }
+  // skip=1 (derived): the level of arc `arc` of taut_graph() (TautSkipGraph::kTop: the top level).
+  std::uint32_t skip_level(std::uint32_t arc) const { return skip_.level(arc); }
 
   // skip=1: the states reached from p over the arcs marked from it, with distances (what a start
   // links to); reference: by testing every arc with the exact predicates (for tests).
@@ -253,8 +282,10 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   static bool pinch_allowed(const Map& map, Params& params);
   void build_squeeze(Params& params);
   std::optional<Attachment> attach_squeeze(Point p) const;
-  // The grid tables for the current corners (sweep, segment test, tangency signs).
-  void grid_tables(const GridMap& grid);
+  // The grid tables for the current corners (sweep, segment test, tangency signs); an update
+  // passes the corners before it and the changed cells (the sweep's tables repaired, GridFov::update).
+  void grid_tables(const GridMap& grid, const std::vector<ConvexCorner>* old = nullptr,
+                   const std::vector<CellChange>* changed = nullptr);
   void count_changed_rows(const GridMap& g, const std::vector<CellChange>& changed);  // update()'s first step
   struct ScanScratch {
     std::vector<std::uint32_t> sure, maybe;
@@ -276,7 +307,8 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
                            std::vector<std::pair<std::uint16_t, std::uint16_t>>& env, std::vector<std::int32_t>& env_row0,
                            std::vector<GridFov::Span>* spans = nullptr, std::vector<std::uint32_t>* redo = nullptr) const;
   // Everything derived from the node pairs: the graph, skip graph, landmarks, table. old_of_new
-  // (an update's): per corner its id before the update (-1: new), for the parts repaired in place.
+  // (an update's): per corner its id before the update (-1: new), for the parts repaired in place;
+  // with skip=1 an update leaves the skip graph and landmarks owed (skip_owed()).
   void finish(Params& params, bool table, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& joined,
               const std::vector<std::int32_t>* old_of_new = nullptr);
   // skip=1: the states p links to in the full graph (its visible corners, the state a path from p
@@ -357,6 +389,15 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     return !((dx > 0 && dy > 0) || (dx < 0 && dy < 0) ? k.qxy > 0 : (dx != 0 && dy != 0 && k.qxy < 0));
   }
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
+  // skip=1 after an update: the skip graph and landmarks owed (skip_owed()), the landmarks' count
+  // to derive then, the derivation's price and what the owed searches have paid since the update
+  // (skip_price()). owed_paid_ grows in const queries: a changing map is answered on one
+  // thread (as subgoal's owed contraction, docs/changing-maps.md).
+  static std::uint64_t skip_price(const CsrGraph& taut);
+  bool skip_owed_ = false;
+  int owed_alt_ = 0;
+  std::uint64_t skip_price_ = 0;
+  mutable std::uint64_t owed_paid_ = 0;
   std::size_t pairs_ = 0;
   // graph_ (inherited), the searched graph: the taut-state graph, or with skip=1 the skip graph.
   TautSkipGraph skip_;
