@@ -297,7 +297,9 @@ TEST(Subgoal, PiecesJoinedAreThePolyline) {
           continue;
         }
         EXPECT_LE(pieces, 2u) << "the first edge with the start's side, then the rest";
-        if (q.path.size() >= 2) EXPECT_EQ(pieces, 2u);
+        if (q.path.size() >= 2) {
+          EXPECT_EQ(pieces, 2u);
+        }
         EXPECT_GE(first.size(), 2u) << "the first piece holds the first move";
         if (q.path.size() >= 3) {
           ++long_paths;

@@ -60,15 +60,18 @@ std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) c
 
 // The contraction owed after an update (levels >= 2, docs/changing-maps.md): the rule of ski rental
 // (Karlin, Manasse, Rudolph & Sleator, "Competitive snoopy caching", Algorithmica 1988): pay as you
-// go (each query searches the simple subgoal graph, exact but without the hierarchy) until what the
-// queries since the update have paid exceeds the price of buying (the contraction), then buy; the
-// total is at most twice the better of the two choices made in hindsight. Both sides are counted
-// in settled vertices (a heap pop and its relaxations): the queries' A* here, the last
-// contraction's witness searches. The query that passes the count derives the contraction, in the
+// go (each query is answered by the shared A* over the simple subgoal graph, graph_ while the
+// contraction is owed, with the octile and landmark bounds it takes on this graph: exact, every
+// subgoal path being a grid8 path, Uras et al. 2013, Theorem 1, but without the hierarchy) until
+// what the queries since the update have paid exceeds the price of buying (the contraction), then
+// buy; the total is at most twice the better of the two choices made in hindsight. Both sides are
+// counted in settled vertices (a heap pop and its relaxations): the shared A*'s expansions, which
+// it reports to searched(), and the last contraction's witness searches. The query that passes the count derives the contraction, in the
 // thread that answers and in its own search time, then makes its links again (the goal's now with
 // the upward closure) and hands over to the shared A* on the contracted graph.
 std::optional<double> SubgoalGraph::owed_search(Query& q, std::size_t& steps) const {
-  if (owed_settled_ <= contraction_settled_) return flat_search(q, steps);
+  (void)steps;
+  if (owed_settled_ <= contraction_settled_) return std::nullopt;  // the shared A* on the simple graph
   auto& self = const_cast<SubgoalGraph&>(*this);  // one thread answers a changing map (see owed_settled_)
   self.derive_contraction();
   const std::optional<Attachment> s = attach_start(q.start), g = attach_goal(q.goal);
@@ -77,89 +80,14 @@ std::optional<double> SubgoalGraph::owed_search(Query& q, std::size_t& steps) co
   return std::nullopt;
 }
 
+void SubgoalGraph::searched(std::size_t expansions) const {
+  if (owed_) owed_settled_ += expansions;
+}
+
 void SubgoalGraph::derive_contraction() {
   build_two_level();
   owed_ = false;
   id_ = next_build_id();  // the per-thread query scratch (the closure's rank queue) is sized per build
-}
-
-// An A* over the simple subgoal graph (graph_ while the contraction is owed) from the start's links
-// to the goal's, the octile distance to the goal as the heuristic on the half-integer lattice
-// (admissible there, search/astar.hpp), the straight-line one elsewhere; the direct link competes
-// (ties to it, as the table). Exact: every subgoal path is a grid8 path (Uras et al. 2013, Theorem 1).
-double SubgoalGraph::flat_search(Query& q, std::size_t& steps) const {
-  const std::size_t n = pos_.size();
-  Scratch& sc = scratch();
-  if (sc.ch_dist[0].size() != n)
-    for (int d = 0; d < 2; ++d) sc.ch_dist[d].assign(n, kInf), sc.ch_pred[d].assign(n, -1);
-  q.path.clear();
-  std::vector<double>& dist = sc.ch_dist[0];
-  std::vector<double>& goal_link = sc.ch_dist[1];  // per subgoal its goal link's cost, +inf for none
-  std::vector<std::int32_t>& pred = sc.ch_pred[0];
-  auto& open = sc.ch_open[0];
-  auto& touched = sc.ch_touched;
-  const bool lattice = std::floor(2 * q.goal.x) == 2 * q.goal.x && std::floor(2 * q.goal.y) == 2 * q.goal.y;
-  // With landmarks (alt=K, over this very graph, symmetric) also their two bounds, as the shared A*
-  // takes them (landmarks.hpp): d(L,T) - d(L,v) and d(L,v) - B per landmark L; the largest bound
-  // of consistent ones is consistent.
-  const std::size_t k = landmarks_.k();
-  thread_local std::vector<double> to_goal, behind;  // per landmark d(L,T) and B
-  to_goal.assign(k, kInf), behind.assign(k, -kInf);
-  for (const Link& l : q.g.links)
-    if (l.vertex < n)
-      for (std::size_t i = 0; i < k; ++i) {
-        const double d = landmarks_.row(l.vertex)[i];
-        to_goal[i] = std::min(to_goal[i], d + l.cost), behind[i] = std::max(behind[i], d - l.cost);
-      }
-  auto h = [&](Vertex v) {
-    const double dx = pos_[v].x - q.goal.x, dy = pos_[v].y - q.goal.y;
-    double b = lattice ? octile_d(dx, dy) : std::hypot(dx, dy);
-    const double* row = landmarks_.row(v);
-    for (std::size_t i = 0; i < k; ++i)
-      if (std::isfinite(row[i]) && std::isfinite(to_goal[i]) && std::isfinite(behind[i]))
-        b = std::max(b, std::max(to_goal[i] - row[i], row[i] - behind[i]));
-    return b;
-  };
-  using HE = std::pair<double, Vertex>;
-  auto relax = [&](Vertex v, double c, std::int32_t from) {
-    if (c >= dist[v]) return;
-    if (dist[v] == kInf && goal_link[v] == kInf) touched.push_back(v);
-    dist[v] = c, pred[v] = from;
-    open.push_back({c + h(v), v});
-    std::push_heap(open.begin(), open.end(), std::greater<HE>());
-  };
-  for (const Link& l : q.g.links)
-    if (l.vertex < n) {
-      if (dist[l.vertex] == kInf && goal_link[l.vertex] == kInf) touched.push_back(l.vertex);
-      goal_link[l.vertex] = std::min(goal_link[l.vertex], l.cost);
-    }
-  for (const Link& l : q.s.links)
-    if (l.vertex < n) relax(l.vertex, l.cost, -1);
-  double best = kInf;
-  Vertex meet = kNone;
-  std::size_t settled = 0;
-  while (!open.empty() && open.front().first < best) {
-    std::pop_heap(open.begin(), open.end(), std::greater<HE>());
-    const auto [f, v] = open.back();
-    open.pop_back();
-    if (f > dist[v] + h(v)) continue;  // a stale entry (the current one's key is this very sum)
-    ++settled;
-    if (const double c = dist[v] + goal_link[v]; c < best) best = c, meet = v;
-    for (auto [it, end] = out_edges(v, graph_); it != end; ++it) relax(target(*it, graph_), dist[v] + graph_.weight(it->index), std::int32_t(v));
-  }
-  if (meet != kNone)
-    for (std::int32_t v = std::int32_t(meet); v >= 0; v = pred[std::size_t(v)]) q.path.push_back(Vertex(v));
-  std::reverse(q.path.begin(), q.path.end());
-  for (Vertex v : touched) dist[v] = goal_link[v] = kInf, pred[v] = -1;
-  touched.clear();
-  open.clear();
-  steps += settled;
-  owed_settled_ += settled;
-  if (q.direct) {
-    const double d = direct_cost(q);
-    if (d <= best) return q.path.clear(), d;
-  }
-  return best;
 }
 
 // The query from the hub labels (hub_labels.hpp), by the table's argument above: min over start

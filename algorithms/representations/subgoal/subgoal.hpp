@@ -148,6 +148,9 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // state's queries have settled since the last update (the rule's two sides).
   std::uint64_t contraction_settled() const { return contraction_settled_; }
   std::uint64_t owed_settled() const { return owed_settled_; }
+  // The shared A*'s report of one search on graph() (search/astar.hpp, HasSearchReport): while the
+  // contraction is owed, its expansions are added to owed_settled().
+  void searched(std::size_t expansions) const;
   // Per graph entry: 0 = its octile path runs diagonal-first from the source, 1 = straight-first
   // (a shortcut's: 0, refined through its local).
   std::uint8_t edge_shape(std::uint32_t entry) const { return shape_[entry]; }
@@ -265,11 +268,10 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<double> ch_search(Query& q, std::size_t& steps) const;
   // labels=1: the query answered from the hub labels.
   double labels_search(Query& q, std::size_t& steps) const;
-  // levels >= 2 with the contraction owed (query.cpp): an A* over the simple subgoal graph, or,
-  // once the rule says so, the contraction derived and the query's links made again (nullopt: the
-  // shared A* then searches the contracted graph).
+  // levels >= 2 with the contraction owed (query.cpp): nullopt either way, the shared A* then
+  // searching the simple subgoal graph (graph_ while owed), or, once the rule says so, the
+  // contracted graph, the contraction derived and the query's links made again.
   std::optional<double> owed_search(Query& q, std::size_t& steps) const;
-  double flat_search(Query& q, std::size_t& steps) const;
   void derive_contraction();
 
   int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0, labels_mb_ = 1024;
