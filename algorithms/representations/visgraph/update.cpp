@@ -252,9 +252,9 @@ void VisGraph::sweep_toward_change(std::uint32_t k, std::size_t i, const std::ve
 // plus new corners: its pairs are tested again instead (below). Only the other nodes (and the new
 // ones) are swept again; a pair between a kept node and a swept one is taken from the sweep. The
 // block lists carry the kept nodes' entries over (BlockCandidates); the distance table is repaired
-// (DistanceTable::update, from the old id of each corner); what else is derived from the whole
-// graph (the skip graph, landmarks) is computed again. The first update sweeps every node (the
-// build keeps no regions: a static map pays nothing).
+// (DistanceTable::update, from the old id of each corner); with skip=1 the skip graph and its
+// landmarks are left owed to the queries (finish(), skip_owed()), else the landmarks are computed
+// again. The first update sweeps every node (the build keeps no regions: a static map pays nothing).
 bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   if (m.kind != MapKind::grid || &m != map_ || weighted_ || sq_) return false;  // pinch=allow: rebuilt
   const std::vector<ConvexCorner> old = corners();
