@@ -240,10 +240,10 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges, const std::
   landmarks_ = Landmarks(graph_, weights(), std::size_t(alt_), std::identity{}, true);
   landmarks_.set_active(std::size_t(active_));
   // levels >= 2: an update leaves the contraction owed (docs/changing-maps.md): the queries search
-  // the simple subgoal graph until the rule of table_search() derives it; a build derives it now.
-  owed_ = false;
+  // the simple subgoal graph until the rule of table_search() derives it (owed.hpp); a build
+  // derives it now.
   if (ch_) build_ch();
-  else if (levels_ >= 2 && old_of_new) owed_ = true, owed_settled_ = 0;
+  else if (levels_ >= 2 && old_of_new) owed_.owe(contraction_settled_);
   else if (levels_ >= 2) build_two_level();
   labels_ = HubLabels();
   // Each label entry keeps its edge's shape (shape_, per CSR entry), so that a path read from the

@@ -43,7 +43,7 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
 // when there is one, competes with it (a query point off a cell centre may do better through a
 // subgoal). The shared A* asks here only for heuristics it is exact with (admissible_for).
 std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) const {
-  if (owed_) return owed_search(q, steps);
+  if (owed_.owed()) return owed_search(q, steps);
   if (ch_) return ch_search(q, steps);
   if (labels_on_) return labels_search(q, steps);
   if (table_.empty()) return std::nullopt;
@@ -59,7 +59,7 @@ std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) c
 }
 
 // The contraction owed after an update (levels >= 2, docs/changing-maps.md): the rule of ski rental
-// (Karlin, Manasse, Rudolph & Sleator, "Competitive snoopy caching", Algorithmica 1988): pay as you
+// (owed.hpp; Karlin, Manasse, Rudolph & Sleator, "Competitive snoopy caching", Algorithmica 1988): pay as you
 // go (each query is answered by the shared A* over the simple subgoal graph, graph_ while the
 // contraction is owed, with the octile and landmark bounds it takes on this graph: exact, every
 // subgoal path being a grid8 path, Uras et al. 2013, Theorem 1, but without the hierarchy) until
@@ -71,8 +71,8 @@ std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) c
 // the upward closure) and hands over to the shared A* on the contracted graph.
 std::optional<double> SubgoalGraph::owed_search(Query& q, std::size_t& steps) const {
   (void)steps;
-  if (owed_settled_ <= contraction_settled_) return std::nullopt;  // the shared A* on the simple graph
-  auto& self = const_cast<SubgoalGraph&>(*this);  // one thread answers a changing map (see owed_settled_)
+  if (!owed_.due()) return std::nullopt;  // the shared A* on the simple graph
+  auto& self = const_cast<SubgoalGraph&>(*this);  // one thread answers a changing map (owed.hpp)
   self.derive_contraction();
   const std::optional<Attachment> s = attach_start(q.start), g = attach_goal(q.goal);
   if (s) q.s = *s;
@@ -81,12 +81,12 @@ std::optional<double> SubgoalGraph::owed_search(Query& q, std::size_t& steps) co
 }
 
 void SubgoalGraph::searched(std::size_t expansions) const {
-  if (owed_) owed_settled_ += expansions;
+  owed_.pay(expansions);
 }
 
 void SubgoalGraph::derive_contraction() {
   build_two_level();
-  owed_ = false;
+  owed_.settle();
   id_ = next_build_id();  // the per-thread query scratch (the closure's rank queue) is sized per build
 }
 
@@ -284,7 +284,7 @@ void SubgoalGraph::reach(Point p, bool closure, std::vector<Reach>& out) const {
       for (Vertex v : ids) add(v, base + octile(c, cell_of_[v]), -1, k);
     } else direct_h_reachable(c, [&](Cell t) { add(Vertex(vertex_[t]), base + octile(c, t), -1, k); });
   }
-  if (closure && levels_ >= 2 && !owed_) {
+  if (closure && levels_ >= 2 && !owed_.owed()) {
     // Upward closure in contraction order: every edge into a local comes from a lower-ranked one,
     // so a local's cost is final when it is taken (a Dijkstra on a DAG, ordered by rank). Ranks
     // taken only grow (each push is above the rank being taken), so the queue is a monotone one: a

@@ -52,6 +52,7 @@
 #include "representations/distance_table.hpp"
 #include "representations/hub_labels.hpp"
 #include "representations/landmarks.hpp"
+#include "representations/owed.hpp"
 #include "representations/representation.hpp"
 
 namespace navbench {
@@ -143,11 +144,11 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // the searched graph is the simple subgoal graph until the queries since the update have settled
   // more vertices than the last contraction's witness searches did, then the query that passes
   // that count derives it (table_search()).
-  bool contraction_owed() const { return owed_; }
+  bool contraction_owed() const { return owed_.owed(); }
   // Vertices the last contraction's witness searches settled (levels >= 2), and those the owed
   // state's queries have settled since the last update (the rule's two sides).
   std::uint64_t contraction_settled() const { return contraction_settled_; }
-  std::uint64_t owed_settled() const { return owed_settled_; }
+  std::uint64_t owed_settled() const { return owed_.paid(); }
   // The shared A*'s report of one search on graph() (search/astar.hpp, HasSearchReport): while the
   // contraction is owed, its expansions are added to owed_settled().
   void searched(std::size_t expansions) const;
@@ -276,12 +277,11 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
 
   int w_ = 0, h_ = 0, pw_ = 0, levels_ = 1, alt_ = 0, active_ = 0, labels_mb_ = 1024;
   bool table_on_ = false, ch_ = false;
-  // levels >= 2: the contraction owed since an update (finish()), and the rule's counts
-  // (contraction_settled()). owed_settled_ grows in const queries: a changing map is answered on
-  // one thread (docs/changing-maps.md), and a build that no update touched never owes.
-  bool owed_ = false;
+  // levels >= 2: the contraction owed since an update (finish()), at the price of the last
+  // contraction's witness searches (contraction_settled()), the queries paying in settled
+  // vertices (owed.hpp).
+  OwedWork owed_;
   std::uint64_t contraction_settled_ = 0;
-  mutable std::uint64_t owed_settled_ = 0;
   Landmarks landmarks_;
   DistanceTable table_;                       // table=1: over the simple subgoal graph, made by finish()
   HubLabels labels_;                          // labels=1: over the simple subgoal graph, made by finish()
