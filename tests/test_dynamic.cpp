@@ -561,9 +561,12 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
   std::mt19937_64 rng(13);
   // Open maps (6 % blocked: long sight lines), and maps full of pinch points (diagonal pairs of
   // blocked cells) and one-cell gaps for the two sweeping rules.
+  // defer=1 (the default) leaves the skip graph and the block lists owed, defer=0 makes them in
+  // the update (the block lists by carrying the kept nodes' entries over).
   for (const auto& [params, pinches] : {std::pair<const char*, bool>{"", false}, {"alt=0,block=0,skip=0,table=0", false},
-                                        {"block=4,table=0", false}, {"block=1,skip=1,table=0", false}, {"taut=0,block=0", false},
-                                        {"block=3,table=0", false}, {"alt=0,block=0,skip=0,table=0", true}, {"block=2,table=0", true}}) {
+                                        {"block=4,table=0,defer=0", false}, {"block=1,skip=1,table=0", false}, {"taut=0,block=0", false},
+                                        {"block=3,table=0,defer=0", false}, {"alt=0,block=0,skip=0,table=0", true}, {"block=2,table=0,defer=0", true},
+                                        {"block=2,table=0", true}}) {
     SCOPED_TRACE(std::string(params) + (pinches ? " pinches" : ""));
     GridMap g;
     g.width = 45;
@@ -611,11 +614,24 @@ TEST(DynamicUpdate, VisGraphMatchesFreshBuild) {
       ASSERT_EQ(vg.corners().size(), fresh.corners().size()) << "step " << step;
       ASSERT_EQ(vg.pairs(), fresh.pairs()) << "step " << step;
       // skip=1: the skip graph and its landmarks owed (docs/changing-maps.md), the taut graph
-      // searched meanwhile a fresh build's; derived, all of it a fresh build's.
-      ASSERT_EQ(vg.skip_owed(), fresh.skip_corners() > 0 || fresh.levels() > 0) << "step " << step;
+      // searched meanwhile a fresh build's; derived, all of it a fresh build's. With block lists,
+      // the lists owed, the points attached by the sweep meanwhile: the same nodes. defer=0: none
+      // of it owed.
+      const bool defer = std::string(params).find("defer=0") == std::string::npos;
+      ASSERT_EQ(vg.skip_owed(), defer && (fresh.skip_corners() > 0 || fresh.levels() > 0)) << "step " << step;
+      ASSERT_EQ(vg.lists_owed(), defer && !fresh.block_candidates().empty()) << "step " << step;
       ASSERT_EQ(arcs_of(vg, true), arcs_of(fresh, true)) << "step " << step;
       if (vg.skip_owed()) EXPECT_EQ(vg.landmarks(), nullptr);
+      if (vg.lists_owed()) {
+        EXPECT_TRUE(vg.block_candidates().empty());
+        for (int y2 = 1; y2 < 2 * m.grid.height; y2 += 7)
+          for (int x2 = step % 7; x2 < 2 * m.grid.width; x2 += 7) {
+            const Point q{x2 / 2.0, y2 / 2.0};
+            if (fresh.free_space().point_free(q)) ASSERT_EQ(seen(vg, q), seen(fresh, q)) << "owed lists (" << q.x << ", " << q.y << ") step " << step;
+          }
+      }
       vg.derive_owed();
+      ASSERT_FALSE(vg.skip_owed() || vg.lists_owed());
       ASSERT_EQ(arcs_of(vg), arcs_of(fresh)) << "step " << step;
       EXPECT_EQ(vg.skip_corners(), fresh.skip_corners());
       EXPECT_EQ(vg.levels(), fresh.levels());
@@ -651,7 +667,7 @@ TEST(DynamicUpdate, VisGraphBlockEntriesSweptTowardChange) {
   std::size_t partly = 0, swept = 0, updates = 0;
   for (const int block : {1, 2, 4, 5})
     for (const bool pinches : {false, true}) {
-      const std::string params = "alt=0,skip=0,table=0,block=" + std::to_string(block);
+      const std::string params = "alt=0,skip=0,table=0,defer=0,block=" + std::to_string(block);
       SCOPED_TRACE(params + (pinches ? " pinches" : ""));
       GridMap g;
       g.width = 53;
@@ -753,6 +769,91 @@ TEST(DynamicUpdate, VisGraphOwedSkipGraphDerivedByTheQueries) {
     ASSERT_EQ(vg.landmarks()->ids(), fresh.landmarks()->ids());
     for (Vertex v = 0; v < vg.landmarks()->size(); ++v)
       for (std::size_t j = 0; j < vg.landmarks()->k(); ++j) ASSERT_EQ(vg.landmarks()->row(v)[j], fresh.landmarks()->row(v)[j]);
+    // Then the queries are the fresh build's, search for search.
+    for (int q = 0; q < 20; ++q) {
+      const Point s{qx(rng) + 0.5, qy(rng) + 0.5}, t{qx(rng) + 0.5, qy(rng) + 0.5};
+      const Outcome got = testplan::plan(*rep, s, t, h), want = testplan::plan(*fresh_rep, s, t, h);
+      ASSERT_EQ(got.status, want.status);
+      EXPECT_EQ(got.cost, want.cost);
+      EXPECT_EQ(got.stats.expansions, want.stats.expansions);
+    }
+  }
+}
+
+// visgraph's block lists after an update with defer=1 (docs/changing-maps.md): owed, every query
+// point attached by the angular sweep (one unit paid each) and answered as a fresh build answers,
+// until the sweeps since the lists became owed number more than their price; the query that finds
+// them due makes them, and they are a fresh build's, entry for entry. An update while they are
+// still owed owes them anew, nothing paid (owed.hpp). defer=0 makes them in the update.
+TEST(DynamicUpdate, VisGraphOwedBlockListsBoughtByTheQueries) {
+  std::mt19937_64 rng(83);
+  GridMap g;
+  g.width = 40;
+  g.height = 32;
+  for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < 8 ? 0 : 1);
+  Map m = make_grid_map(g, "vglists", "test");
+  const char* params = "block=2,table=1";
+  auto make = [&](const char* text) {
+    Params p = Params::parse(text);
+    return find_representation("visgraph")->build(m, p);
+  };
+  auto rep = make(params), eager = make("block=2,table=1,defer=0");
+  const VisGraph& vg = dynamic_cast<const GraphPlanner<VisGraph>&>(*rep).representation();
+  const VisGraph& ve = dynamic_cast<const GraphPlanner<VisGraph>&>(*eager).representation();
+  ASSERT_FALSE(vg.lists_owed());
+  ASSERT_FALSE(vg.block_candidates().empty());
+  const Heuristic h = parse_heuristic("euclidean");
+  std::uniform_int_distribution<int> qx(0, m.grid.width - 1), qy(0, m.grid.height - 1);
+  for (int step = 0; step < 4; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    std::vector<CellChange> ch;
+    for (int k = 0; k < 2; ++k) {
+      auto c = random_patch(m.grid, rng, 3);
+      ch.insert(ch.end(), c.begin(), c.end());
+    }
+    ASSERT_TRUE(rep->update(m, ch));
+    ASSERT_TRUE(eager->update(m, ch));
+    auto fresh_rep = make(params);
+    const VisGraph& fresh = dynamic_cast<const GraphPlanner<VisGraph>&>(*fresh_rep).representation();
+    ASSERT_FALSE(ve.lists_owed());
+    EXPECT_TRUE(ve.block_candidates() == fresh.block_candidates());
+    ASSERT_TRUE(vg.lists_owed());
+    EXPECT_TRUE(vg.block_candidates().empty());
+    const std::uint64_t price = vg.lists_price();
+    ASSERT_GT(price, 0u);
+    // Step 2: the next update comes while the lists are owed, after a few queries.
+    const int before_next = step == 2 ? 5 : 20000;
+    const FreeSpace fs(m);
+    int owed_queries = 0;
+    auto free_point = [&] {
+      for (;;)
+        if (const Point p{qx(rng) + 0.5, qy(rng) + 0.5}; fs.point_free(p)) return p;
+    };
+    for (; owed_queries < before_next && vg.lists_owed(); ++owed_queries) {
+      const std::uint64_t paid = vg.lists_paid();
+      const Point s = free_point(), t = free_point();
+      const Outcome got = testplan::plan(*rep, s, t, h), want = testplan::plan(*fresh_rep, s, t, h);
+      ASSERT_EQ(got.status, want.status);
+      if (!vg.lists_owed()) EXPECT_GT(vg.lists_paid(), price) << "made before the sweeps paid their price";
+      else EXPECT_EQ(vg.lists_paid(), paid + 2) << "a start and a goal attached by the sweep";
+      if (got.status != PlanStatus::found) continue;
+      EXPECT_NEAR(got.cost, want.cost, 1e-9);
+      EXPECT_TRUE(fs.path_valid(got.path));
+    }
+    if (step == 2) {
+      ASSERT_TRUE(vg.lists_owed());
+      const std::uint64_t paid = vg.lists_paid();
+      ASSERT_GT(paid, 0u);
+      std::vector<CellChange> more = random_patch(m.grid, rng, 2);
+      ASSERT_TRUE(rep->update(m, more));
+      ASSERT_TRUE(eager->update(m, more));
+      ASSERT_TRUE(vg.lists_owed());
+      EXPECT_EQ(vg.lists_paid(), 0u) << "an update while owed owes them anew";
+      continue;
+    }
+    ASSERT_FALSE(vg.lists_owed()) << "the rule never made the lists";
+    EXPECT_GT(owed_queries, 1) << "the first query after an update should not pay for the lists";
+    EXPECT_TRUE(vg.block_candidates() == fresh.block_candidates()) << "the lists made by a query";
     // Then the queries are the fresh build's, search for search.
     for (int q = 0; q < 20; ++q) {
       const Point s{qx(rng) + 0.5, qy(rng) + 0.5}, t{qx(rng) + 0.5, qy(rng) + 0.5};
@@ -883,11 +984,14 @@ void replay_visgraph_against_fresh(const DynamicScenario& d, int updates, const 
       const VisGraph fresh(m, p);
       ASSERT_EQ(vg.corners().size(), fresh.corners().size());
       ASSERT_EQ(vg.pairs(), fresh.pairs());
-      // skip=1: the skip graph and its landmarks owed; derived here, then compared with a fresh
-      // build's (levels, skip arcs and their lengths, landmarks and their distances).
-      ASSERT_EQ(vg.skip_owed(), fresh.levels() > 0);
+      // skip=1: the skip graph and its landmarks owed, and the block lists (defer=1, the
+      // default); derived here, then compared with a fresh build's (levels, skip arcs and their
+      // lengths, landmarks and their distances, lists). defer=0: nothing owed, the lists carried.
+      const bool defer = params[k].find("defer=0") == std::string::npos;
+      ASSERT_EQ(vg.skip_owed(), defer && fresh.levels() > 0);
+      ASSERT_EQ(vg.lists_owed(), defer && !fresh.block_candidates().empty());
       vg.derive_owed();
-      ASSERT_FALSE(vg.skip_owed());
+      ASSERT_FALSE(vg.skip_owed() || vg.lists_owed());
       const auto& G = vg.graph();
       const auto& F = fresh.graph();
       ASSERT_EQ(num_vertices(G), num_vertices(F));
@@ -941,7 +1045,7 @@ TEST(DynamicUpdate, VisGraphReplayMatchesFreshBuild) {
   o.block = 3;
   o.changes = 3;
   o.seed = 82;
-  replay_visgraph_against_fresh(make_change_scenario(generate_map(g), o, "rooms-blocks"), 6, {"", "table=0"});
+  replay_visgraph_against_fresh(make_change_scenario(generate_map(g), o, "rooms-blocks"), 6, {"", "defer=0", "table=0"});
 }
 
 // The competition's arena2 scenario: its first updates (the first sweeps every corner; the others
@@ -951,7 +1055,7 @@ TEST(DynamicUpdate, VisGraphReplayMatchesFreshBuild) {
 TEST(DynamicUpdateData, VisGraphArena2MatchesFreshBuild) {
   const std::string path = testdata::path("gppc-dynamic/dao_arena2.scen");
   NAVBENCH_REQUIRE_DATA(path);
-  replay_visgraph_against_fresh(load_dynamic_scenario(path), 5, {"", "table=0", "block=0,table=0"});
+  replay_visgraph_against_fresh(load_dynamic_scenario(path), 5, {"", "defer=0", "table=0", "block=0,table=0"});
 }
 
 }  // namespace test_dynamic

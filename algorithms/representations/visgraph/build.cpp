@@ -90,6 +90,9 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
   const bool table = table_setting(params, c.size());
   table_mb_ = params.integer(param(kParams, "table_mb"));
   block_ = block_setting(params, map, c.size());
+  // defer: read only when given (it matters only on a changing map), so the build rows of a
+  // static map keep their params.
+  if (params.given(param(kParams, "defer"))) defer_ = params.flag(param(kParams, "defer"));
   // points: polygon maps only (a grid map's points attach by the block lists or the sweep), read
   // there with its default; on a grid map read only when given, so one --rep text serves both.
   bool points = false;
@@ -193,11 +196,11 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   // continuations, transitively), so no local repair is attempted.
   skip_ = TautSkipGraph();
   landmarks_ = Landmarks();
-  skip_price_ = skip ? skip_price(graph_) : 0;
-  skip_owed_ = skip;
+  // (defer=0: the update derives them too.)
+  if (skip) skip_owed_.owe(skip_price(graph_));
+  else skip_owed_ = OwedWork();
   owed_alt_ = labels ? 0 : alt;
-  owed_paid_ = 0;
-  if (skip_owed_ && !old_of_new) derive_owed();
+  if (skip && (!old_of_new || !defer_)) derive_skip();
   // Landmarks spread over corners (both taut states of a corner are one place); with skip=1 over
   // the skip graph (derive_owed()).
   if (alt > 0 && !labels && !skip)
@@ -245,18 +248,50 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
 // query's A* about 226 an arc it reads (2.76 k an expansion at 12.2 arcs a vertex): 3.7 to 4.4.
 std::uint64_t VisGraph::skip_price(const CsrGraph& g) { return 4 * std::uint64_t(g.num_edges()); }
 
-// The skip graph from the taut-state graph (graph_), then the landmarks over it: what a build
-// derives in finish() and an update leaves owed. A fresh build's: the same graph_ (csr_from_arcs
+// Everything owed; then the skip graph from the taut-state graph (graph_), and the landmarks over
+// it: what a build derives in finish() and an update leaves owed (derive_skip()). A fresh build's: the same graph_ (csr_from_arcs
 // orders every row by target, whatever order the pairs came in) gives the same levels, skip arcs
 // and landmarks (each a deterministic function of the graph), tests/test_dynamic.cpp.
 void VisGraph::derive_owed() {
-  if (!skip_owed_) return;
+  derive_lists();
+  derive_skip();
+}
+
+void VisGraph::derive_skip() {
+  if (!skip_owed_.owed()) return;
   skip_ = TautSkipGraph(std::move(graph_), corners());
   graph_ = skip_.graph();
   landmarks_ = Landmarks();
   if (owed_alt_ > 0)
     landmarks_ = Landmarks(graph_, weight_map(graph_), std::size_t(owed_alt_), [s = shift_](Vertex v) { return Vertex(v >> s); });
-  skip_owed_ = false;
+  skip_owed_.settle();
+}
+
+// The price of making the block lists for `corners` convex corners, in query sweeps (the units a
+// query pays while they are owed: one per point it attaches by the angular sweep): ten per
+// corner. Making them is a tangent sweep per node with its spans and sure spans, then every
+// node's entries with their cell masks and hull tests (BlockCandidates). Measured (callgrind) on
+// arena2's states, against a query point's sweep (visible_tangent_nodes, 160 k instructions on
+// average over the scenario's owed queries): 696 M instructions per making over its 93 updates
+// (524 corners on average), 8.3 sweeps a corner; 632 M over its first 27 (about 230 corners), 12.
+std::uint64_t VisGraph::lists_price(std::size_t corners) { return 10 * std::uint64_t(corners); }
+
+// The block lists from every node's tangent sweep, as a build makes them (the constructor): what
+// an update with defer=1 leaves owed (lists_owed()). The same lists as a fresh build's: the same
+// corners, sweep tables and spans (tests/test_dynamic.cpp).
+void VisGraph::derive_lists() {
+  if (!lists_owed_.owed()) return;
+  const auto& c = corners();
+  std::vector<std::vector<GridFov::Span>> spans(c.size());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> none;  // no pairs: the graph is up to date
+  ScanScratch t;
+  t.want_spans = true;
+  for (std::uint32_t i = 0; i < c.size(); ++i) {
+    scan_node(i, t, true, [](std::uint32_t) { return false; }, none);
+    spans[i] = std::move(t.spans);
+  }
+  blocks_ = BlockCandidates(map_->grid, c, block_, spans);
+  lists_owed_.settle();
 }
 
 // pinch=allow (visgraph.hpp): SqueezeOptimum's nodes and edges as the searched graph, one vertex
@@ -270,6 +305,7 @@ void VisGraph::build_squeeze(Params& params) {
   params.flag(param(kParams, "labels"));
   params.integer(param(kParams, "block"), 0);
   if (params.given(param(kParams, "points"))) params.flag(param(kParams, "points"), false);
+  if (params.given(param(kParams, "defer"))) params.flag(param(kParams, "defer"));  // rebuilt on a change
   params.flag(param(kParams, "skip"), false);
   const int alt = params.integer(param(kParams, "alt"), 16);
   params.finish("visgraph");

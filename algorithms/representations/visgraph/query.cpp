@@ -33,6 +33,7 @@ void VisGraph::visible_tangent_nodes(Point p, std::vector<std::uint32_t>& out) c
       if (tangent_quad(p, j) && (seen || visible(p, j))) out.push_back(j);
     });
   } else if (map_->kind == MapKind::grid) {
+    lists_owed_.pay(1);  // a sweep while the block lists are owed (lists_owed())
     // Per-thread scratch; a node is taken once (the sweep may report it twice), stamps reset by a
     // generation counter that only grows within a thread.
     struct Scratch {
@@ -247,20 +248,25 @@ Polyline VisGraph::polyline(const Query& q) const {
 // goal sees. Costs at most |S| x |G| table reads and the chains' lengths instead of the A*'s heap
 // operations and one table read per generated vertex.
 std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const {
-  if (skip_owed_) {
-    // The skip graph owed after an update (skip=1, docs/changing-maps.md): the rule of ski rental
-    // (Karlin, Manasse, Rudolph & Sleator, "Competitive snoopy caching", Algorithmica 1988), as
-    // subgoal's owed contraction: pay as you go (the shared A* searches the taut-state graph, exact
-    // but without the skip arcs and landmarks, its expansions reported to searched()) until what
-    // the queries since the update have paid exceeds the price of buying (skip_price(): what the
-    // derivation costs, in arcs an expansion reads, as searched() counts the queries), then buy: this query derives the skip graph and landmarks, in the thread that
+  // The block lists owed after an update (defer=1, lists_owed()): the rule of ski rental
+  // (owed.hpp). This query's points attached by the sweep; once the sweeps since the lists became
+  // owed number more than making them costs, this query makes them, in its own search time (its
+  // links stay: the lists give the same links as the sweep).
+  if (lists_owed_.due()) const_cast<VisGraph&>(*this).derive_lists();  // one thread answers a changing map
+  if (skip_owed_.owed()) {
+    // The skip graph owed after an update (skip=1, defer=1, docs/changing-maps.md): the rule of
+    // ski rental (owed.hpp), as subgoal's owed contraction: pay as you go (the shared A* searches
+    // the taut-state graph, exact but without the skip arcs and landmarks, its expansions reported
+    // to searched()) until what the queries since the update have paid exceeds the price of buying
+    // (skip_price(): what the derivation costs, in arcs an expansion reads, as searched() counts
+    // the queries), then buy: this query derives the skip graph and landmarks, in the thread that
     // answers and in its own search time, makes its links and direct link again (the skip graph's:
     // the states reached over the marked arcs, and the meeting states) and hands over to the shared
     // A* on the skip graph. Queries and derivation together cost at most twice the better of
     // "derive at once" and "never derive" in these units.
-    if (owed_paid_ <= skip_price_) return std::nullopt;
-    auto& self = const_cast<VisGraph&>(*this);  // one thread answers a changing map (see owed_paid_)
-    self.derive_owed();
+    if (!skip_owed_.due()) return std::nullopt;
+    auto& self = const_cast<VisGraph&>(*this);  // one thread answers a changing map (owed.hpp)
+    self.derive_skip();
     const std::optional<Attachment> s = attach_start(q.start), g = attach_goal(q.goal);
     if (s) q.s = *s;
     if (g) q.g = *g;
@@ -280,8 +286,8 @@ std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const
 // An owed search's expansions reported by the shared A*: each reads its vertex's arcs, on average
 // the taut graph's arcs per vertex (the units of skip_price(), build.cpp).
 void VisGraph::searched(std::size_t expansions) const {
-  if (!skip_owed_ || num_vertices(graph_) == 0) return;
-  owed_paid_ += std::uint64_t(double(expansions) * double(graph_.num_edges()) / double(num_vertices(graph_)));
+  if (!skip_owed_.owed() || num_vertices(graph_) == 0) return;
+  skip_owed_.pay(std::uint64_t(double(expansions) * double(graph_.num_edges()) / double(num_vertices(graph_))));
 }
 
 // The query from the hub labels (hub_labels.hpp), without a search: the optimum is the straight

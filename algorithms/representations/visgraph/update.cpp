@@ -250,11 +250,13 @@ void VisGraph::sweep_toward_change(std::uint32_t k, std::size_t i, const std::ve
 // cells and pinch points did not change, and each such node is still a node with the same corner
 // shape. A node near which cells were only blocked (without block lists) sees a subset of that
 // plus new corners: its pairs are tested again instead (below). Only the other nodes (and the new
-// ones) are swept again; a pair between a kept node and a swept one is taken from the sweep. The
-// block lists carry the kept nodes' entries over (BlockCandidates); the distance table is repaired
-// (DistanceTable::update, from the old id of each corner); with skip=1 the skip graph and its
-// landmarks are left owed to the queries (finish(), skip_owed()), else the landmarks are computed
-// again. The first update sweeps every node (the build keeps no regions: a static map pays nothing).
+// ones) are swept again; a pair between a kept node and a swept one is taken from the sweep. With
+// defer=0 the block lists carry the kept nodes' entries over (BlockCandidates); with defer=1 (the
+// default) they are left owed to the queries (lists_owed()) and the nodes are swept as without
+// them. The distance table is repaired (DistanceTable::update, from the old id of each corner);
+// with skip=1 the skip graph and its landmarks are left owed to the queries (defer=1; finish(),
+// skip_owed()), else the landmarks are computed again. The first update sweeps every node (the
+// build keeps no regions: a static map pays nothing).
 bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   if (m.kind != MapKind::grid || &m != map_ || weighted_ || sq_) return false;  // pinch=allow: rebuilt
   const std::vector<ConvexCorner> old = corners();
@@ -263,6 +265,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   Params params = params_;
   if (block_setting(params, m, n) != block_) return false;  // the block lists would start anew
   const bool table = table_setting(params, n);
+  const int lists = defer_ ? 0 : block_;  // lists carried over (defer=0), else owed: swept as without
   fs_ = std::move(fs);
   const auto& c = corners();
   grid_tables(m.grid, &old, &changed);
@@ -295,7 +298,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
       // swept again only towards the changed cells (below; with block lists, also towards the
       // blocks whose entries it makes again: rescan 2, BlockCandidates carries its others).
       from_new[std::size_t(k)] = std::int32_t(i);
-      if (hit_freed || (hit_blocked && block_ > 0)) {
+      if (hit_freed || (hit_blocked && lists > 0)) {
         partial[std::size_t(k)] = 1, rescan[std::size_t(k)] = 2;
         continue;
       }
@@ -308,7 +311,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   std::vector<std::uint32_t> env_off(n + 1, 0);
   std::vector<std::int32_t> env_row0(n, 0);
   std::vector<std::pair<std::uint16_t, std::uint16_t>> env;
-  std::vector<std::vector<GridFov::Span>> spans(block_ > 0 ? n : 0);
+  std::vector<std::vector<GridFov::Span>> spans(lists > 0 ? n : 0);
   std::vector<std::vector<std::uint32_t>> redo(spans.size());  // per node swept in part: its blocks made again
   ScanScratch t;
   t.want_spans = true;
@@ -319,10 +322,10 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
     if (partial[k]) {
       ++swept, ++partly;
       sweep_toward_change(k, std::size_t(from_new[k]), old, to_new, rescan, toward, t, joined, env, env_row0,
-                          block_ > 0 ? &spans[k] : nullptr, block_ > 0 ? &redo[k] : nullptr);
+                          lists > 0 ? &spans[k] : nullptr, lists > 0 ? &redo[k] : nullptr);
     } else if (rescan[k]) {
       ++swept;
-      scan_node(k, t, block_ > 0, [&](std::uint32_t j) { return j > k || !rescan[j]; }, joined);
+      scan_node(k, t, lists > 0, [&](std::uint32_t j) { return j > k || !rescan[j]; }, joined);
       // The node's rows: per row the least and greatest column its spans cover.
       int r0 = H, r1 = -1;
       for (const GridFov::Span& sp : t.spans) r0 = std::min(r0, sp.row), r1 = std::max(r1, sp.row);
@@ -334,7 +337,7 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
         if (x0 > x1) x0 = std::uint16_t(sp.x0), x1 = std::uint16_t(sp.x1);
         else x0 = std::min<std::uint16_t>(x0, std::uint16_t(sp.x0)), x1 = std::max<std::uint16_t>(x1, std::uint16_t(sp.x1));
       }
-      if (block_ > 0) spans[k] = std::move(t.spans);
+      if (lists > 0) spans[k] = std::move(t.spans);
     } else {
       const std::size_t i = std::size_t(from_new[k]);
       for (std::uint32_t e = upd_.adj_off[i]; e < upd_.adj_off[i + 1]; ++e) {
@@ -362,7 +365,8 @@ bool VisGraph::update(const Map& m, const std::vector<CellChange>& changed) {
   for (auto [i, j] : joined) adj[fill[i]++] = j, adj[fill[j]++] = i;
   upd_.adj_off = std::move(adj_off), upd_.adj = std::move(adj);
   upd_.env_off = std::move(env_off), upd_.env_row0 = std::move(env_row0), upd_.env = std::move(env);
-  if (block_ > 0) blocks_ = BlockCandidates(blocks_, m.grid, c, spans, to_new, rescan, changed, redo);
+  if (lists > 0) blocks_ = BlockCandidates(blocks_, m.grid, c, spans, to_new, rescan, changed, redo);
+  else if (block_ > 0) blocks_ = BlockCandidates(), lists_owed_.owe(lists_price(n));  // owed (defer=1)
   upd_.tracked = true;
   upd_.swept = swept;
   upd_.partly = partly;

@@ -55,8 +55,10 @@
 // state both ends reach is the direct link, direct_cost()). Exact: tests/test_visgraph.cpp compares
 // it with brute force. Costs: the peeling at build time, a level per arc, the skip arcs and their
 // chains, and on grid maps each arc's marking continuations (skip_graph.hpp). After an update
-// (update()) the skip graph and its landmarks are owed: the queries search the taut-state graph
-// until the rule of skip_owed() has one of them derive both (docs/changing-maps.md).
+// (update()) with defer=1 (the default) the skip graph and its landmarks are owed: the queries
+// search the taut-state graph until the rule of skip_owed() has one of them derive both; and so
+// are the block lists: the query points attach by the sweep until the rule of lists_owed() has a
+// query make them (owed.hpp, docs/changing-maps.md). defer=0: the update makes both.
 //
 // pinch=allow (grid maps; SPEC §11, the squeeze rule of Uras & Koenig's library and Central64): a
 // path may pass through a pinch point. The nodes are then the convex corners plus the pinch points
@@ -96,6 +98,7 @@
 #include "representations/distance_table.hpp"
 #include "representations/params.hpp"
 #include "representations/landmarks.hpp"
+#include "representations/owed.hpp"
 #include "representations/representation.hpp"
 #include "representations/visgraph/block_candidates.hpp"
 #include "representations/visgraph/grid_fov.hpp"
@@ -136,7 +139,9 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"max_nodes", ParamType::integer, 8192, 1, 1 << 24, "weighted maps: most vertices; refused above"},
       ParamDecl{"steiner", ParamType::integer, 0, 0, 1 << 15, "weighted maps: points per weight-region border side"},
       ParamDecl{"pinch", ParamType::choice, 0, 0, 1, "grid maps: a path through a pinch point forbidden or allowed (SPEC 11)",
-                nullptr, "forbid,allow"}};
+                nullptr, "forbid,allow"},
+      ParamDecl{"defer", ParamType::flag, 1, 0, 1,
+                "changing maps: an update leaves the skip graph and block lists owed to the queries (ski rental; 0: the update makes them)"}};
   static constexpr std::array kClashes{
       ParamClash{"skip", 1, "taut", 0, 0, "visgraph: skip=1 needs taut=1 (levels are over taut states)"},
       ParamClash{"skip", 1, "table", 1, 1, "visgraph: skip=1 does not combine with table=1"},
@@ -185,29 +190,40 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   std::optional<double> table_search(Query& q, std::size_t& steps) const;
   BuildStats stats() const;
   // docs/changing-maps.md (grid maps; m is the map it was built on, holding the new cells): sweeps again only the
-  // nodes whose swept cells lie within a cell of a changed cell (without block lists only towards
-  // the changed cells, sweep_toward_change), keeps the other nodes' pairs and
-  // block entries, repairs the all-pairs table (DistanceTable::update), and derives the rest anew
-  // (update.cpp), except the skip graph and its landmarks, left owed (skip_owed()). The result
-  // equals a fresh build's (once derive_owed(): its answers at once). false on polygon maps, or when the new map
-  // takes another default block size (the caller rebuilds).
+  // nodes whose swept cells lie within a cell of a changed cell (only towards the changed cells,
+  // sweep_toward_change), keeps the other nodes' pairs, repairs the all-pairs table
+  // (DistanceTable::update), and derives the rest anew (update.cpp), except, with defer=1 (the
+  // default), the skip graph and its landmarks (skip_owed()) and the block lists (lists_owed()),
+  // left owed to the queries. With defer=0 the update makes them: the block lists by carrying the
+  // kept nodes' entries over (BlockCandidates). The result equals a fresh build's (once
+  // derive_owed(): its answers at once). false on polygon maps, or when the new map takes another
+  // default block size (the caller rebuilds).
   bool update(const Map& m, const std::vector<CellChange>& changed);
   // skip=1 after an update (docs/changing-maps.md): the skip graph and its landmarks are owed. The
   // searched graph is then the taut-state graph (exact, without the skip arcs' speed-up), with
   // the Euclidean bound, until the shared A*'s searches on it since the update (searched()) have
   // paid more than deriving them costs (skip_price()); the query that passes that count derives
   // them (table_search(), in its own time) and is answered on the skip graph.
-  bool skip_owed() const { return skip_owed_; }
+  bool skip_owed() const { return skip_owed_.owed(); }
   // The taut-state graph (with taut=1): graph() without skip=1 or while the skip graph is owed,
   // else the skip graph's input (its rows in another order).
   const CsrGraph& taut_graph() const { return skip_.empty() ? graph_ : skip_.full_graph(); }
   // skip=1: the price of deriving the skip graph from the current taut graph, in arcs an A*
   // expansion reads (skip_price(g), build.cpp); what the owed searches have paid since the
   // update, in the same units (searched()).
-  std::uint64_t skip_price() const { return skip_price_; }
-  std::uint64_t owed_paid() const { return owed_paid_; }
-  // Derives what an update left owed now (the skip graph and its landmarks, as a fresh build has
-  // them); nothing when nothing is owed. The queries' rule calls it; tests compare the result.
+  std::uint64_t skip_price() const { return skip_owed_.price(); }
+  std::uint64_t owed_paid() const { return skip_owed_.paid(); }
+  // block > 0, defer=1, after an update (docs/changing-maps.md): the block lists are owed. A query
+  // point then attaches by the angular sweep (exact, as with block=0), each sweep paying one unit,
+  // until the sweeps since the lists became owed number more than making them costs
+  // (lists_price(), in sweeps); the query that finds them due makes them (table_search(), in its
+  // own time), from every node's sweep, as a build does.
+  bool lists_owed() const { return lists_owed_.owed(); }
+  std::uint64_t lists_price() const { return lists_owed_.price(); }
+  std::uint64_t lists_paid() const { return lists_owed_.paid(); }
+  // Derives what an update left owed now (the skip graph and its landmarks, the block lists, as a
+  // fresh build has them); nothing when nothing is owed. The queries' rule calls it; tests
+  // compare the result.
   void derive_owed();
   // The shared A*'s report of one search on graph() (search/astar.hpp): while the skip graph is
   // owed, its arcs read (expansions times the taut graph's mean out-degree) are added to
@@ -389,15 +405,18 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     return !((dx > 0 && dy > 0) || (dx < 0 && dy < 0) ? k.qxy > 0 : (dx != 0 && dy != 0 && k.qxy < 0));
   }
   int shift_ = 1;  // 1: two taut states per node; 0: one vertex per node
-  // skip=1 after an update: the skip graph and landmarks owed (skip_owed()), the landmarks' count
-  // to derive then, the derivation's price and what the owed searches have paid since the update
-  // (skip_price()). owed_paid_ grows in const queries: a changing map is answered on one
-  // thread (as subgoal's owed contraction, docs/changing-maps.md).
+  // skip=1 after an update: the skip graph and landmarks owed (skip_owed(); owed.hpp), and the
+  // landmarks' count to derive then; the derivation's price (skip_price()).
   static std::uint64_t skip_price(const CsrGraph& taut);
-  bool skip_owed_ = false;
+  OwedWork skip_owed_;
   int owed_alt_ = 0;
-  std::uint64_t skip_price_ = 0;
-  mutable std::uint64_t owed_paid_ = 0;
+  // block > 0, defer=1, after an update: the block lists owed (lists_owed()), at the price of
+  // making them (lists_price(n) for n corners, in query sweeps); made by derive_lists().
+  static std::uint64_t lists_price(std::size_t corners);
+  void derive_lists();
+  void derive_skip();  // the skip graph and landmarks when owed
+  OwedWork lists_owed_;
+  bool defer_ = true;
   std::size_t pairs_ = 0;
   // graph_ (inherited), the searched graph: the taut-state graph, or with skip=1 the skip graph.
   TautSkipGraph skip_;

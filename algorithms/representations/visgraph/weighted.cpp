@@ -279,6 +279,7 @@ void VisGraph::build_weighted(const Map& map, Params& params) {
   const bool labels = params.flag(param(kParams, "labels"));
   block_ = params.integer(param(kParams, "block"), 0);
   if (params.given(param(kParams, "points"))) params.flag(param(kParams, "points"), false);  // polygon maps only
+  if (params.given(param(kParams, "defer"))) params.flag(param(kParams, "defer"));  // no update in place here
   const int steiner = params.integer(param(kParams, "steiner"));
   const int max_nodes = params.integer(param(kParams, "max_nodes"));
   const bool unit_floor = least_weight(grid) == 1.0;
