@@ -31,8 +31,9 @@ struct Capabilities {
   bool update_in_place = false;   // updates itself after map changes (update()); otherwise the harness rebuilds it
   bool update_approximate = false;  // an update may leave another structure than a fresh build's (needs update_in_place)
   // An update may leave part of its structure owed, derived later by a query by a rule the type
-  // states (subgoal's N-level contraction, docs/changing-maps.md): until then its drawing and counts
-  // differ from a fresh build's, its answers do not (needs update_in_place).
+  // states (subgoal's N-level contraction, visgraph's skip graph and block lists,
+  // docs/changing-maps.md): until then its drawing and counts differ from a fresh build's, its
+  // answers do not (needs update_in_place, and derive_owed() to do it at once: HasOwedWork).
   bool update_deferred = false;
   bool segment_edges = false;       // every edge is the straight segment between its vertices' points: Theta* applies (needs point_vertices)
   // Its free space differs from the map's (Recast's voxels and simplified contours): its paths may be

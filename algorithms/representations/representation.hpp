@@ -73,6 +73,13 @@ concept HasUpdate = requires(R& r, const Map& m, const std::vector<CellChange>& 
 template <class R>
 concept HasApproximateUpdate = HasUpdate<R> && requires { requires R::kCapabilities.update_approximate; };
 
+// Optional: an update() that may leave part of the structure owed to the queries, made later by a
+// rule the type states (declared `.update_deferred = true`; subgoal's contraction, visgraph's skip
+// graph and block lists, docs/changing-maps.md), offers derive_owed(): does it now, so the
+// structure is a fresh build's (Planner::settle_owed(); the update battery compares it then).
+template <class R>
+concept HasOwedWork = requires(R& r) { r.derive_owed(); };
+
 // Optional: every edge is the straight segment between its vertices' points, both ways, so Theta*
 // (search/theta.hpp) may replace a parent chain by a segment: declare `.segment_edges = true` in
 // its kCapabilities. Theta* is compiled only for such types.

@@ -130,6 +130,10 @@ class GraphPlanner final : public Planner, public GraphView, public Drawing {
     }
   }
 
+  void settle_owed() override {
+    if constexpr (HasOwedWork<R>) rep_.derive_owed();
+  }
+
   bool update(const Map& m, const std::vector<CellChange>& changed) override {
     if constexpr (HasUpdate<R>) {
       // An update that throws may leave the structure half changed: report "cannot", so the
@@ -275,6 +279,7 @@ class WithOwnQuery final : public Planner {
   std::optional<Outcome> locate(Query& q, const Request& r) const override { return of(r).locate(q, r); }
   Outcome plan(Query& q, const Request& r) const override { return of(r).plan(q, r); }
   bool update(const Map& m, const std::vector<CellChange>& changed) override { return graph_.update(m, changed); }
+  void settle_owed() override { graph_.settle_owed(); }
   Facets facets() const override { return graph_.facets(); }
   const R& representation() const { return graph_.representation(); }
 

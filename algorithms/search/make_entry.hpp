@@ -70,6 +70,7 @@ constexpr bool declaration_holds() {
                 "declared may_miss and miss_reason(const Query&) -> std::string differ");
   static_assert(!c.update_approximate || c.update_in_place, "declared update_approximate without update_in_place");
   static_assert(!c.update_deferred || c.update_in_place, "declared update_deferred without update_in_place");
+  static_assert(c.update_deferred == HasOwedWork<R>, "declared update_deferred and derive_owed() differ");
   static_assert(!c.weights_in_place || (c.weights && c.update_in_place),
                 "declared weights_in_place without weights and update_in_place");
   static_assert(!c.segment_edges || c.point_vertices, "declared segment_edges without point_vertices");

@@ -180,6 +180,10 @@ class Planner {
     (void)m, (void)changed;
     return false;
   }
+  // Does now what the last update left owed to the queries (a representation that declares
+  // update_deferred: its derive_owed(), docs/changing-maps.md), so the structure is a fresh build's;
+  // nothing when nothing is owed. For a caller that wants no deferred work in the queries to come.
+  virtual void settle_owed() {}
   virtual Facets facets() const { return {}; }
 };
 

@@ -145,6 +145,10 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // more vertices than the last contraction's witness searches did, then the query that passes
   // that count derives it (table_search()).
   bool contraction_owed() const { return owed_.owed(); }
+  // Derives the contraction now when it is owed (as the rule's query would; HasOwedWork).
+  void derive_owed() {
+    if (owed_.owed()) derive_contraction();
+  }
   // Vertices the last contraction's witness searches settled (levels >= 2), and those the owed
   // state's queries have settled since the last update (the rule's two sides).
   std::uint64_t contraction_settled() const { return contraction_settled_; }
