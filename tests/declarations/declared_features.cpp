@@ -8,7 +8,9 @@
 //   2  provides corridor() without declaring it;
 //   3  reads a parameter it does not declare (a typo in the key: "link" for "links");
 //   4  declares may_miss (it may miss a path that exists) without miss_reason(), the reason a
-//      missed path's row carries.
+//      missed path's row carries;
+//   5  declares update_deferred (an update may leave work owed to the queries) without
+//      derive_owed(), with which a caller does that work at once (Planner::settle_owed()).
 #include "search/make_entry.hpp"
 
 #include "docs/example/tiles/tiles.hpp"
@@ -24,11 +26,15 @@ class Updating : public example::Tiles {
  public:
   using Tiles::Tiles;
   static constexpr Capabilities kCapabilities{.grid_only = true, .point_vertices = true, .update_in_place = true,
-                                              .segment_edges = true, .may_miss = NAVBENCH_DECLARATION == 4};
+                                              .update_deferred = NAVBENCH_DECLARATION >= 5, .segment_edges = true,
+                                              .may_miss = NAVBENCH_DECLARATION == 4};
 #if NAVBENCH_DECLARATION == 1
   bool update(const Map&, std::vector<CellChange>&) { return false; }  // the typo: a non-const reference
 #else
   bool update(const Map&, const std::vector<CellChange>&) { return false; }
+#endif
+#if NAVBENCH_DECLARATION == 6
+  void derive_owed() {}  // declared and provided: case 0's twin with owed work
 #endif
 #if NAVBENCH_DECLARATION == 2
   std::optional<Corridor> corridor(const Query&) const { return std::nullopt; }  // provided, not declared
