@@ -23,6 +23,7 @@
 #include "representations/distance_table.hpp"
 #include "representations/navmesh_tiles/navmesh_tiles.hpp"
 #include "representations/quadtree/quadtree.hpp"
+#include "representations/subgoal/subgoal.hpp"
 #include "representations/visgraph/visgraph.hpp"
 #include "support/data.hpp"
 #include "support/maps.hpp"
@@ -864,6 +865,86 @@ TEST(DynamicUpdate, VisGraphOwedBlockListsBoughtByTheQueries) {
     }
   }
 }
+
+// The hub labels owed after an update with defer=1 (labels=1, visgraph's over the corners and
+// subgoal's over the simple subgoal graph; docs/changing-maps.md): every query answered by the
+// shared A* as a fresh build answers, its expansions paid, until they pass the price of the last
+// labels' making (the vertices its pruned Dijkstras settled); the query that finds them due makes
+// them and answers from them, and they are a fresh build's (entries, distances). defer=0 makes them
+// in the update.
+template <class R>
+void owed_labels_bought_by_the_queries(const char* name, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  GridMap g;
+  g.width = 40;
+  g.height = 32;
+  for (int i = 0; i < g.width * g.height; ++i) g.cells.push_back((rng() % 100) < 8 ? 0 : 1);
+  Map m = make_grid_map(g, "labels", "test");
+  auto make = [&](const char* text) {
+    Params p = Params::parse(text);
+    return find_representation(name)->build(m, p);
+  };
+  auto rep = make("labels=1"), eager = make("labels=1,defer=0");
+  const R& r = dynamic_cast<const GraphPlanner<R>&>(*rep).representation();
+  const R& re = dynamic_cast<const GraphPlanner<R>&>(*eager).representation();
+  ASSERT_FALSE(r.labels_owed());
+  ASSERT_NE(r.hub_labels(), nullptr);
+  const Heuristic h = parse_heuristic("euclidean");
+  std::uniform_int_distribution<int> qx(0, m.grid.width - 1), qy(0, m.grid.height - 1);
+  auto same_labels = [](const HubLabels& a, const HubLabels& b) {
+    if (a.vertices() != b.vertices() || a.entries() != b.entries()) return false;
+    for (std::uint32_t u = 0; u < a.vertices(); u += 3)
+      for (std::uint32_t v = 0; v < a.vertices(); v += 5)
+        if (a.distance(u, v) != b.distance(u, v)) return false;
+    return true;
+  };
+  for (int step = 0; step < 3; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    std::vector<CellChange> ch;
+    for (int k = 0; k < 2; ++k) {
+      auto c = random_patch(m.grid, rng, 3);
+      ch.insert(ch.end(), c.begin(), c.end());
+    }
+    ASSERT_TRUE(rep->update(m, ch));
+    ASSERT_TRUE(eager->update(m, ch));
+    auto fresh_rep = make("labels=1");
+    const R& fresh = dynamic_cast<const GraphPlanner<R>&>(*fresh_rep).representation();
+    ASSERT_FALSE(re.labels_owed());
+    ASSERT_NE(re.hub_labels(), nullptr);
+    EXPECT_TRUE(same_labels(*re.hub_labels(), *fresh.hub_labels()));
+    ASSERT_TRUE(r.labels_owed());
+    EXPECT_EQ(r.hub_labels(), nullptr);
+    const std::uint64_t price = r.labels_price();
+    ASSERT_GT(price, 0u);
+    const FreeSpace fs(m);
+    int owed_queries = 0;
+    for (; owed_queries < 20000 && r.labels_owed(); ++owed_queries) {
+      const std::uint64_t paid = r.labels_paid();
+      const Point s{qx(rng) + 0.5, qy(rng) + 0.5}, t{qx(rng) + 0.5, qy(rng) + 0.5};
+      const Outcome got = testplan::plan(*rep, s, t, h), want = testplan::plan(*fresh_rep, s, t, h);
+      ASSERT_EQ(got.status, want.status);
+      if (!r.labels_owed()) EXPECT_GT(paid, price) << "made before the searches paid their price";
+      else EXPECT_TRUE(paid <= price || r.labels_paid() == paid) << "not made once the searches paid their price";
+      if (got.status != PlanStatus::found) continue;
+      EXPECT_NEAR(got.cost, want.cost, 1e-9);
+      EXPECT_TRUE(fs.path_valid(got.path));
+    }
+    ASSERT_FALSE(r.labels_owed()) << "the rule never made the labels";
+    EXPECT_GT(owed_queries, 1) << "the first query after an update should not pay for the labels";
+    ASSERT_NE(r.hub_labels(), nullptr);
+    EXPECT_TRUE(same_labels(*r.hub_labels(), *fresh.hub_labels())) << "the labels made by a query";
+    for (int q = 0; q < 20; ++q) {
+      const Point s{qx(rng) + 0.5, qy(rng) + 0.5}, t{qx(rng) + 0.5, qy(rng) + 0.5};
+      const Outcome got = testplan::plan(*rep, s, t, h), want = testplan::plan(*fresh_rep, s, t, h);
+      ASSERT_EQ(got.status, want.status);
+      EXPECT_EQ(got.cost, want.cost);
+      EXPECT_EQ(got.stats.expansions, want.stats.expansions);
+    }
+  }
+}
+
+TEST(DynamicUpdate, VisGraphOwedLabelsBoughtByTheQueries) { owed_labels_bought_by_the_queries<VisGraph>("visgraph", 84); }
+TEST(DynamicUpdate, SubgoalOwedLabelsBoughtByTheQueries) { owed_labels_bought_by_the_queries<SubgoalGraph>("subgoal", 85); }
 
 // The all-pairs table repaired after a graph change equals a table made afresh from the new graph:
 // the same distances and the same predecessors, entry by entry. Random graphs with small integer

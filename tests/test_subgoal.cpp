@@ -469,6 +469,11 @@ TEST(SubgoalDynamic, UpdateMatchesFreshBuild) {
         ASSERT_FALSE(sg.contraction_owed()) << "the rule never derived the contraction";
         EXPECT_GT(owed_queries, 1) << "the first query after an update should not pay for the contraction";
       }
+      // labels=1: the labels owed (their rule: DynamicUpdate.SubgoalOwedLabelsBoughtByTheQueries),
+      // made now; then the answers below are a fresh build's, path for path.
+      ASSERT_EQ(sg.labels_owed(), fresh.hub_labels() != nullptr);
+      rep->settle_owed();
+      ASSERT_FALSE(sg.labels_owed() || sg.contraction_owed());
       ASSERT_EQ(arcs_of(sg), arcs_of(fresh));
       EXPECT_EQ(sg.num_global(), fresh.num_global());
       if (step > 0) {

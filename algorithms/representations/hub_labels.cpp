@@ -86,10 +86,12 @@ struct Key {
 // The pruned Dijkstras (Akiba et al. 2013), one per root in rank order. Octile: each edge's
 // distance is its step counts (steps, per CSR entry: straight | diagonal << 16), every distance a
 // + b sqrt(2) computed from exact counts, so equal counts give equal doubles and the pruning test
-// compares exact sums (distinct counts differ by far more than a rounding).
+// compares exact sums (distinct counts differ by far more than a rounding). settled: the vertices
+// they settle, counted (HubLabels::settled()).
 template <bool Octile>
 Lists pruned_labels(const CsrGraph& g, const std::vector<std::uint32_t>& by_rank, std::span<const std::uint32_t> steps,
-                    std::span<const std::uint8_t> edge_bit, std::size_t max_entries, std::size_t max_bytes, std::uint32_t bit) {
+                    std::span<const std::uint8_t> edge_bit, std::size_t max_entries, std::size_t max_bytes, std::uint32_t bit,
+                    std::uint64_t& settled) {
   using K = Key<Octile>;
   const std::size_t n = num_vertices(g);
   std::vector<std::uint32_t> rank(n);
@@ -115,6 +117,7 @@ Lists pruned_labels(const CsrGraph& g, const std::vector<std::uint32_t>& by_rank
       const auto [du, u] = pq.top();
       pq.pop();
       if (du > dist[u]) continue;
+      ++settled;
       // Pruned: the labels made so far already give a path r-u no longer than du.
       bool pruned = false;
       for (const ListEntry& e : label[u])
@@ -164,8 +167,8 @@ HubLabels::HubLabels(const CsrGraph& g, std::size_t samples, std::size_t max_byt
   const bool octile = !octile_steps.empty();
   vertex_ = order(g, samples);
   const std::size_t max_entries = max_bytes / (octile ? kOctileEntryBytes : kEntryBytes);
-  Lists label = octile ? pruned_labels<true>(g, vertex_, octile_steps, edge_bit, max_entries, max_bytes, kBit)
-                       : pruned_labels<false>(g, vertex_, octile_steps, edge_bit, max_entries, max_bytes, kBit);
+  Lists label = octile ? pruned_labels<true>(g, vertex_, octile_steps, edge_bit, max_entries, max_bytes, kBit, settled_)
+                       : pruned_labels<false>(g, vertex_, octile_steps, edge_bit, max_entries, max_bytes, kBit, settled_);
   // Octile: the packing of the counts, straight ones in the low shift_ bits, diagonal ones above.
   if (octile) {
     std::uint32_t most[2] = {0, 0};

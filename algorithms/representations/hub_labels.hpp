@@ -136,6 +136,10 @@ class HubLabels {
   std::size_t vertices() const { return vertex_.size(); }
   bool empty() const { return off_.empty(); }
   std::size_t entries() const { return hub_.size(); }
+  // Vertices the build's pruned Dijkstras settled (a heap pop and its pruning test or relaxations):
+  // the work of making the labels, in the units the shared A*'s expansions are counted in (the
+  // price of labels owed after an update, owed.hpp).
+  std::uint64_t settled() const { return settled_; }
   std::size_t memory_bytes() const {
     return (off_.capacity() + end_.capacity() + hub_.capacity() + pk_.capacity() + vertex_.capacity()) * 4 + next_.capacity() * sizeof(Next) + dist_.capacity() * sizeof(double);
   }
@@ -150,6 +154,7 @@ class HubLabels {
   template <class T>
   using Uninit = std::vector<T, UninitAllocator<T>>;
   std::vector<std::uint32_t> off_, end_;
+  std::uint64_t settled_ = 0;
   Uninit<std::uint32_t> hub_;
   struct Next {
     std::uint32_t entry, vertex;  // vertex: the next vertex, its edge_bit in the top bit

@@ -76,6 +76,9 @@ SubgoalGraph::SubgoalGraph(const Map& map, Params& params) : id_(next_build_id()
   // labels_mb: the labels' size is known only once made; the build stops above it (read with
   // labels=1 only, or when named, so other build rows keep their params).
   if (labels_on_ || params.given(param(kParams, "labels_mb"))) labels_mb_ = params.integer(param(kParams, "labels_mb"));
+  // defer: read only when given (it matters only on a changing map), so static build rows keep
+  // their params.
+  if (params.given(param(kParams, "defer"))) defer_ = params.flag(param(kParams, "defer"));
   const bool table = params.flag(param(kParams, "table"), cell_of_.size() <= 1024 && !search_named && !ch_ && !labels_on_);
   // Default levels=16 (N-level): the fastest exact search on den520d, brc202d and Aurora (against
   // levels=1 and 2: docs/measurements.md, harness/bench/bench_subgoal.cpp); levels=1 gives the simple
@@ -243,21 +246,17 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges, const std::
   // the simple subgoal graph until the rule of table_search() derives it (owed.hpp); a build
   // derives it now.
   if (ch_) build_ch();
-  else if (levels_ >= 2 && old_of_new) owed_.owe(contraction_settled_);
+  else if (levels_ >= 2 && old_of_new && defer_) owed_.owe(contraction_settled_);
   else if (levels_ >= 2) build_two_level();
+  // labels=1: made here in a build; an update with defer=1 leaves them owed (labels_owed()), at
+  // the price of the last labels' making (HubLabels::settled(); still owed: the price they were
+  // owed at).
+  const std::uint64_t labels_price = labels_owed_.owed() ? labels_owed_.price() : labels_.settled();
   labels_ = HubLabels();
-  // Each label entry keeps its edge's shape (shape_, per CSR entry), so that a path read from the
-  // labels is drawn without looking its edges up (polyline()), and its distance as exact octile
-  // step counts in 4 bytes (every edge is an octile path: straight | diagonal << 16 per entry).
+  labels_owed_ = OwedWork();
   if (labels_on_) {
-    std::vector<std::uint32_t> steps(graph_.num_edges());
-    for (Vertex u = 0; u < Vertex(n); ++u)
-      for (auto [it, end] = out_edges(u, graph_); it != end; ++it) {
-        const Cell a = cell_of_[u], b = cell_of_[target(*it, graph_)];
-        const int dx = std::abs(cx(a) - cx(b)), dy = std::abs(cy(a) - cy(b));
-        steps[it->index] = std::uint32_t(std::max(dx, dy) - std::min(dx, dy)) | (std::uint32_t(std::min(dx, dy)) << 16);
-      }
-    labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20, shape_, steps);
+    labels_owed_.owe(labels_price);
+    if (!old_of_new || !defer_) derive_labels();
   }
   // The all-pairs table over the simple subgoal graph (one place per subgoal); an update repairs it
   // (DistanceTable::update; old_of_new: per subgoal its id before the update, -1: new).
@@ -273,6 +272,25 @@ void SubgoalGraph::finish(std::vector<CsrGraph::WeightedEdge> edges, const std::
       throw DeclaredCap(std::string("subgoal: ") + e.what());
     }
   }
+}
+
+// labels=1: the hub labels over the simple subgoal graph (graph_). Each label entry keeps its
+// edge's shape (shape_, per CSR entry), so that a path read from the labels is drawn without
+// looking its edges up (polyline()), and its distance as exact octile step counts in 4 bytes
+// (every edge is an octile path: straight | diagonal << 16 per entry). What a build makes in
+// finish() and an update with defer=1 leaves owed.
+void SubgoalGraph::derive_labels() {
+  if (!labels_owed_.owed()) return;
+  const std::size_t n = num_vertices(graph_);
+  std::vector<std::uint32_t> steps(graph_.num_edges());
+  for (Vertex u = 0; u < Vertex(n); ++u)
+    for (auto [it, end] = out_edges(u, graph_); it != end; ++it) {
+      const Cell a = cell_of_[u], b = cell_of_[target(*it, graph_)];
+      const int dx = std::abs(cx(a) - cx(b)), dy = std::abs(cy(a) - cy(b));
+      steps[it->index] = std::uint32_t(std::max(dx, dy) - std::min(dx, dy)) | (std::uint32_t(std::min(dx, dy)) << 16);
+    }
+  labels_ = HubLabels(graph_, HubLabels::kSamples, std::size_t(labels_mb_) << 20, shape_, steps);
+  labels_owed_.settle();
 }
 
 }  // namespace navbench

@@ -45,7 +45,25 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
 std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) const {
   if (owed_.owed()) return owed_search(q, steps);
   if (ch_) return ch_search(q, steps);
-  if (labels_on_) return labels_search(q, steps);
+  if (labels_on_) {
+    // The labels owed after an update (labels_owed()): the rule of ski rental (owed.hpp), as the
+    // contraction's below; the query that finds them due makes them, in its own search time.
+    // Labels that no longer fit labels_mb are not made on this map state (the price set out of
+    // reach): the A* goes on answering, exactly.
+    if (labels_owed_.due()) {
+      auto& self = const_cast<SubgoalGraph&>(*this);  // one thread answers a changing map (owed.hpp)
+      try {
+        self.derive_labels();
+      } catch (const DeclaredCap&) {
+        self.labels_owed_.owe(std::numeric_limits<std::uint64_t>::max());
+      }
+    }
+    if (labels_owed_.owed()) {
+      scratch().label_path.clear();  // the A*'s path is not read from the labels (first_piece)
+      return std::nullopt;
+    }
+    return labels_search(q, steps);
+  }
   if (table_.empty()) return std::nullopt;
   const std::optional<double> t = table_.answer(
       q, steps, [&](Vertex v) { return distance(pos_[v], q.goal); },
@@ -82,6 +100,7 @@ std::optional<double> SubgoalGraph::owed_search(Query& q, std::size_t& steps) co
 
 void SubgoalGraph::searched(std::size_t expansions) const {
   owed_.pay(expansions);
+  labels_owed_.pay(expansions);
 }
 
 void SubgoalGraph::derive_contraction() {

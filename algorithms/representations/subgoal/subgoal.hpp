@@ -83,7 +83,9 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"levels", ParamType::integer, 0, 1, 16, "1 simple, 2 two-level, more N-level", "16; 1 with the table, ch or labels"},
       ParamDecl{"reach", ParamType::flag, 0, 0, 1, "per-cell lists of direct-h-reachable subgoals for locate", "1 up to 2^20 cells, 2^18 with labels"},
       ParamDecl{"alt", ParamType::integer, 0, 0, 64, "ALT landmarks on the simple graph (0: none)", "16; 0 with the table or ch"},
-      ParamDecl{"active", ParamType::integer, 4, 0, 64, "landmarks evaluated per query (0: all)"}};
+      ParamDecl{"active", ParamType::integer, 4, 0, 64, "landmarks evaluated per query (0: all)"},
+      ParamDecl{"defer", ParamType::flag, 1, 0, 1,
+                "changing maps: an update leaves the N-level contraction and the hub labels owed to the queries (ski rental; 0: the update makes them)"}};
   static constexpr std::array kClashes{
       ParamClash{"table", 1, "levels", 2, 16, "subgoal: table=1 is over the simple subgoal graph; it takes levels=1"},
       ParamClash{"ch", 1, "table", 1, 1, "subgoal: ch=1 and table=1 are two ways to answer without the shared A*; name one"},
@@ -145,9 +147,18 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // more vertices than the last contraction's witness searches did, then the query that passes
   // that count derives it (table_search()).
   bool contraction_owed() const { return owed_.owed(); }
-  // Derives the contraction now when it is owed (as the rule's query would; HasOwedWork).
+  // labels=1, defer=1, after an update: the hub labels are owed (update.cpp): the queries search
+  // the simple subgoal graph with the shared A* (exact), their expansions paid (searched()), until
+  // they pass the price of the last labels' making (HubLabels::settled(), vertices settled); the
+  // query that finds them due makes them (table_search(), in its own time).
+  bool labels_owed() const { return labels_owed_.owed(); }
+  std::uint64_t labels_price() const { return labels_owed_.price(); }
+  std::uint64_t labels_paid() const { return labels_owed_.paid(); }
+  // Derives now what an update left owed, the contraction and the labels (as the rule's query
+  // would; HasOwedWork).
   void derive_owed() {
     if (owed_.owed()) derive_contraction();
+    derive_labels();
   }
   // Vertices the last contraction's witness searches settled (levels >= 2), and those the owed
   // state's queries have settled since the last update (the rule's two sides).
@@ -286,6 +297,10 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // vertices (owed.hpp).
   OwedWork owed_;
   std::uint64_t contraction_settled_ = 0;
+  // labels=1: the labels owed since an update (finish()), made by derive_labels() over graph_.
+  void derive_labels();
+  OwedWork labels_owed_;
+  bool defer_ = true;  // defer=0: an update makes the contraction and the labels itself
   Landmarks landmarks_;
   DistanceTable table_;                       // table=1: over the simple subgoal graph, made by finish()
   HubLabels labels_;                          // labels=1: over the simple subgoal graph, made by finish()

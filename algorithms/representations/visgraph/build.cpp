@@ -210,8 +210,14 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
   // paths from a start link's corner to a goal link's, so the least c_a + d(a, b) + c_b is the optimum.
   // Their landmarks: over the same graph, whose distances are symmetric (a metric), so both of
   // HubLabels::tighten's bounds hold.
+  // labels=1 after an update with defer=1: the labels and their landmarks owed (labels_owed()), at
+  // the price of the last labels' making (HubLabels::settled(), in settled vertices as the owed
+  // searches' expansions are counted; still owed: the price they were owed at).
+  const std::uint64_t labels_price = labels_owed_.owed() ? labels_owed_.price() : labels_.settled();
   labels_ = HubLabels();
   label_landmarks_ = Landmarks();
+  labels_owed_ = OwedWork();
+  owed_corners_ = CsrGraph();
   CsrGraph corners_graph;  // one vertex per corner, the joined pairs (labels and table)
   if (labels || table) {
     std::vector<CsrGraph::WeightedEdge> edges;
@@ -219,9 +225,11 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
     for (auto [i, j] : joined) edges.push_back({i, j, distance(c[i].at, c[j].at)});
     corners_graph = CsrGraph(n, std::move(edges));
   }
+  owed_label_alt_ = alt;
   if (labels) {
-    if (alt > 0) label_landmarks_ = Landmarks(corners_graph, weight_map(corners_graph), std::size_t(alt), std::identity{}, true);
-    labels_ = HubLabels(corners_graph, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
+    owed_corners_ = std::move(corners_graph);  // (labels=1 takes no table)
+    labels_owed_.owe(labels_price);
+    if (!old_of_new || !defer_) derive_labels();
   }
   // All corner-to-corner distances, one place per corner (both taut states), over the corner graph:
   // its distances between corners are the taut graph's between places (both the geodesic
@@ -255,6 +263,18 @@ std::uint64_t VisGraph::skip_price(const CsrGraph& g) { return 4 * std::uint64_t
 void VisGraph::derive_owed() {
   derive_lists();
   derive_skip();
+  derive_labels();
+}
+
+// labels=1: the hub labels over the corners' graph (owed_corners_), and their landmarks over the
+// same graph: what a build makes in finish() and an update with defer=1 leaves owed.
+void VisGraph::derive_labels() {
+  if (!labels_owed_.owed()) return;
+  if (owed_label_alt_ > 0)
+    label_landmarks_ = Landmarks(owed_corners_, weight_map(owed_corners_), std::size_t(owed_label_alt_), std::identity{}, true);
+  labels_ = HubLabels(owed_corners_, HubLabels::kSamples, std::size_t(labels_mb_) << 20);
+  owed_corners_ = CsrGraph();
+  labels_owed_.settle();
 }
 
 void VisGraph::derive_skip() {

@@ -253,6 +253,18 @@ std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const
   // owed number more than making them costs, this query makes them, in its own search time (its
   // links stay: the lists give the same links as the sweep).
   if (lists_owed_.due()) const_cast<VisGraph&>(*this).derive_lists();  // one thread answers a changing map
+  // The hub labels owed (labels=1, defer=1, labels_owed()): the same rule; this query makes them
+  // once the owed searches' expansions pass their price, and is answered from them. Labels that no
+  // longer fit labels_mb are not made on this map state (the price set out of reach): the A* goes
+  // on answering, exactly.
+  if (labels_owed_.due()) {
+    auto& self = const_cast<VisGraph&>(*this);
+    try {
+      self.derive_labels();
+    } catch (const DeclaredCap&) {
+      self.labels_owed_.owe(std::numeric_limits<std::uint64_t>::max());
+    }
+  }
   if (skip_owed_.owed()) {
     // The skip graph owed after an update (skip=1, defer=1, docs/changing-maps.md): the rule of
     // ski rental (owed.hpp), as subgoal's owed contraction: pay as you go (the shared A* searches
@@ -286,6 +298,7 @@ std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const
 // An owed search's expansions reported by the shared A*: each reads its vertex's arcs, on average
 // the taut graph's arcs per vertex (the units of skip_price(), build.cpp).
 void VisGraph::searched(std::size_t expansions) const {
+  labels_owed_.pay(expansions);  // labels=1: in settled vertices, as their price
   if (!skip_owed_.owed() || num_vertices(graph_) == 0) return;
   skip_owed_.pay(std::uint64_t(double(expansions) * double(graph_.num_edges()) / double(num_vertices(graph_))));
 }
@@ -333,7 +346,7 @@ BuildStats VisGraph::stats() const {
                    (vcomp_.capacity() + vat_.capacity() + line_off_.capacity() + line_.capacity()) * 4 + wpad_.capacity() * sizeof(double) +
                    wpal_.capacity() * sizeof(double) +
                    (wcell_[0].capacity() + wcell_[1].capacity()) * sizeof(std::uint32_t) +
-                   (sq_ ? sq_->memory_bytes() : 0);
+                   (sq_ ? sq_->memory_bytes() : 0) + owed_corners_.memory_bytes();
   return s;
 }
 

@@ -58,7 +58,8 @@
 // (update()) with defer=1 (the default) the skip graph and its landmarks are owed: the queries
 // search the taut-state graph until the rule of skip_owed() has one of them derive both; and so
 // are the block lists: the query points attach by the sweep until the rule of lists_owed() has a
-// query make them (owed.hpp, docs/changing-maps.md). defer=0: the update makes both.
+// query make them; and with labels=1 the hub labels (labels_owed()) (owed.hpp,
+// docs/changing-maps.md). defer=0: the update makes them all.
 //
 // pinch=allow (grid maps; SPEC §11, the squeeze rule of Uras & Koenig's library and Central64): a
 // path may pass through a pinch point. The nodes are then the convex corners plus the pinch points
@@ -141,7 +142,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
       ParamDecl{"pinch", ParamType::choice, 0, 0, 1, "grid maps: a path through a pinch point forbidden or allowed (SPEC 11)",
                 nullptr, "forbid,allow"},
       ParamDecl{"defer", ParamType::flag, 1, 0, 1,
-                "changing maps: an update leaves the skip graph and block lists owed to the queries (ski rental; 0: the update makes them)"}};
+                "changing maps: an update leaves the skip graph, block lists and hub labels owed to the queries (ski rental; 0: the update makes them)"}};
   static constexpr std::array kClashes{
       ParamClash{"skip", 1, "taut", 0, 0, "visgraph: skip=1 needs taut=1 (levels are over taut states)"},
       ParamClash{"skip", 1, "table", 1, 1, "visgraph: skip=1 does not combine with table=1"},
@@ -221,9 +222,17 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   bool lists_owed() const { return lists_owed_.owed(); }
   std::uint64_t lists_price() const { return lists_owed_.price(); }
   std::uint64_t lists_paid() const { return lists_owed_.paid(); }
-  // Derives what an update left owed now (the skip graph and its landmarks, the block lists, as a
-  // fresh build has them); nothing when nothing is owed. The queries' rule calls it; tests
-  // compare the result.
+  // labels=1, defer=1, after an update: the hub labels and their landmarks are owed. The queries
+  // then search the taut-state graph with the shared A* and the Euclidean bound (exact), each
+  // search's expansions paid (searched()), until they pass the price of the last labels' making
+  // (HubLabels::settled(), vertices settled); the query that finds them due makes them
+  // (table_search(), in its own time) and is answered from them.
+  bool labels_owed() const { return labels_owed_.owed(); }
+  std::uint64_t labels_price() const { return labels_owed_.price(); }
+  std::uint64_t labels_paid() const { return labels_owed_.paid(); }
+  // Derives what an update left owed now (the skip graph and its landmarks, the block lists, the
+  // hub labels and theirs, as a fresh build has them); nothing when nothing is owed. The queries'
+  // rules call it; tests compare the result.
   void derive_owed();
   // The shared A*'s report of one search on graph() (search/astar.hpp): while the skip graph is
   // owed, its arcs read (expansions times the taut graph's mean out-degree) are added to
@@ -416,6 +425,12 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   void derive_lists();
   void derive_skip();  // the skip graph and landmarks when owed
   OwedWork lists_owed_;
+  // labels=1 after an update: the labels and their landmarks owed (labels_owed()), made by
+  // derive_labels() from the corners' graph kept meanwhile, with owed_label_alt_ landmarks.
+  void derive_labels();
+  OwedWork labels_owed_;
+  CsrGraph owed_corners_;
+  int owed_label_alt_ = 0;
   bool defer_ = true;
   std::size_t pairs_ = 0;
   // graph_ (inherited), the searched graph: the taut-state graph, or with skip=1 the skip graph.
