@@ -256,10 +256,7 @@ void VisGraph::finish(Params& params, bool table, const std::vector<std::pair<st
 // query's A* about 226 an arc it reads (2.76 k an expansion at 12.2 arcs a vertex): 3.7 to 4.4.
 std::uint64_t VisGraph::skip_price(const CsrGraph& g) { return 4 * std::uint64_t(g.num_edges()); }
 
-// Everything owed; then the skip graph from the taut-state graph (graph_), and the landmarks over
-// it: what a build derives in finish() and an update leaves owed (derive_skip()). A fresh build's: the same graph_ (csr_from_arcs
-// orders every row by target, whatever order the pairs came in) gives the same levels, skip arcs
-// and landmarks (each a deterministic function of the graph), tests/test_dynamic.cpp.
+// Everything an update left owed, each as a fresh build has it (tests/test_dynamic.cpp).
 void VisGraph::derive_owed() {
   derive_lists();
   derive_skip();
@@ -277,6 +274,10 @@ void VisGraph::derive_labels() {
   labels_owed_.settle();
 }
 
+// The skip graph from the taut-state graph (graph_), then the landmarks over it: what a build
+// derives in finish() and an update leaves owed. A fresh build's: the same graph_ (csr_from_arcs
+// orders every row by target, whatever order the pairs came in) gives the same levels, skip arcs
+// and landmarks (each a deterministic function of the graph).
 void VisGraph::derive_skip() {
   if (!skip_owed_.owed()) return;
   skip_ = TautSkipGraph(std::move(graph_), corners());
