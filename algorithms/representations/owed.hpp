@@ -13,6 +13,9 @@
 // filled cache does. A build that no update touched never owes.
 #pragma once
 #include <cstdint>
+#include <limits>
+
+#include "representations/types.hpp"
 
 namespace navbench {
 
@@ -37,6 +40,19 @@ class OwedWork {
   }
   // Owed, and paid more than the price: the next query makes the work.
   bool due() const { return owed_ && paid_ > price_; }
+  // When due, make() does the work (and settle()s), in the query that found it so. Work that
+  // would pass a declared cap on this map state (make() throws DeclaredCap, e.g. hub labels above
+  // labels_mb) is not made: it stays owed with its price out of reach, the queries answering
+  // without it, until the next change owes it anew.
+  template <class Make>
+  void make_if_due(Make&& make) {
+    if (!due()) return;
+    try {
+      make();
+    } catch (const DeclaredCap&) {
+      owe(std::numeric_limits<std::uint64_t>::max());
+    }
+  }
   std::uint64_t price() const { return price_; }
   std::uint64_t paid() const { return paid_; }
 

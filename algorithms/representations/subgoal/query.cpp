@@ -30,7 +30,6 @@ SubgoalGraph::Scratch& SubgoalGraph::scratch() const {
     s.reached[0] = s.reached[1] = Reached{};
     s.next = 0;
     for (int d = 0; d < 2; ++d) s.ch_dist[d].clear(), s.ch_pred[d].clear();
-    s.label_path.clear();
     s.label_steps.clear();
   }
   return s;
@@ -47,21 +46,11 @@ std::optional<double> SubgoalGraph::table_search(Query& q, std::size_t& steps) c
   if (ch_) return ch_search(q, steps);
   if (labels_on_) {
     // The labels owed after an update (labels_owed()): the rule of ski rental (owed.hpp), as the
-    // contraction's below; the query that finds them due makes them, in its own search time.
-    // Labels that no longer fit labels_mb are not made on this map state (the price set out of
-    // reach): the A* goes on answering, exactly.
-    if (labels_owed_.due()) {
-      auto& self = const_cast<SubgoalGraph&>(*this);  // one thread answers a changing map (owed.hpp)
-      try {
-        self.derive_labels();
-      } catch (const DeclaredCap&) {
-        self.labels_owed_.owe(std::numeric_limits<std::uint64_t>::max());
-      }
-    }
-    if (labels_owed_.owed()) {
-      scratch().label_path.clear();  // the A*'s path is not read from the labels (first_piece)
-      return std::nullopt;
-    }
+    // contraction's below; the query that finds them due makes them, in its own search time
+    // (labels that no longer fit labels_mb are not made: the A* goes on answering, exactly).
+    auto& self = const_cast<SubgoalGraph&>(*this);  // one thread answers a changing map (owed.hpp)
+    self.labels_owed_.make_if_due([&] { self.derive_labels(); });
+    if (labels_owed_.owed()) return std::nullopt;
     return labels_search(q, steps);
   }
   if (table_.empty()) return std::nullopt;
@@ -147,7 +136,7 @@ double SubgoalGraph::labels_search(Query& q, std::size_t& steps) const {
   Scratch& scr = scratch();
   scr.label_steps.clear();
   labels_.path(s[m.s].vertex, g[m.g].vertex, m.hub, q.path, &scr.label_steps);  // the start's subgoal .. the hub .. the goal's
-  scr.label_path = q.path;
+  q.walk.key = 1;  // this query's path is read from the labels (first_piece; plan() cleared walk)
   steps += q.path.size();
   double cost = q.s.links[m.s].cost;
   for (std::size_t i = 1; i < q.path.size(); ++i) {
@@ -451,7 +440,7 @@ bool SubgoalGraph::first_piece(Query& q, Polyline& out) const {
     return false;
   }
   const Scratch& sc = scratch();
-  q.walk.key = labels_on_ && sc.label_steps.size() + 1 == q.path.size() && sc.label_path == q.path ? 1 : 0;
+  q.walk.key = q.walk.key == 1 && sc.label_steps.size() + 1 == q.path.size() ? 1 : 0;  // set by labels_search()
   out.reserve(2 * q.path.size() + 8);  // up to two points an edge (turn, end), both sides' few more: no regrowth
   out.push_back(q.start);
   Polyline head = side(q.start, q.path.front());

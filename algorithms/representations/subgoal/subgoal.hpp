@@ -376,7 +376,6 @@ class SubgoalGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
     std::vector<Vertex> ch_touched;
     // labels_search(): the last path read from the labels and, per step, its edge's shape bits
     // (HubLabels::path's steps), so that polyline() draws it without finding its edges.
-    std::vector<Vertex> label_path;
     std::vector<std::uint8_t> label_steps;
   };
   Scratch& scratch() const;

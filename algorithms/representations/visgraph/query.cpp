@@ -252,19 +252,12 @@ std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const
   // (owed.hpp). This query's points attached by the sweep; once the sweeps since the lists became
   // owed number more than making them costs, this query makes them, in its own search time (its
   // links stay: the lists give the same links as the sweep).
-  if (lists_owed_.due()) const_cast<VisGraph&>(*this).derive_lists();  // one thread answers a changing map
   // The hub labels owed (labels=1, defer=1, labels_owed()): the same rule; this query makes them
-  // once the owed searches' expansions pass their price, and is answered from them. Labels that no
-  // longer fit labels_mb are not made on this map state (the price set out of reach): the A* goes
-  // on answering, exactly.
-  if (labels_owed_.due()) {
-    auto& self = const_cast<VisGraph&>(*this);
-    try {
-      self.derive_labels();
-    } catch (const DeclaredCap&) {
-      self.labels_owed_.owe(std::numeric_limits<std::uint64_t>::max());
-    }
-  }
+  // once the owed searches' expansions pass their price, and is answered from them (labels that
+  // no longer fit labels_mb are not made: the A* goes on answering, exactly).
+  auto& self = const_cast<VisGraph&>(*this);  // one thread answers a changing map (owed.hpp)
+  self.lists_owed_.make_if_due([&] { self.derive_lists(); });
+  self.labels_owed_.make_if_due([&] { self.derive_labels(); });
   if (skip_owed_.owed()) {
     // The skip graph owed after an update (skip=1, defer=1, docs/changing-maps.md): the rule of
     // ski rental (owed.hpp), as subgoal's owed contraction: pay as you go (the shared A* searches
@@ -277,7 +270,6 @@ std::optional<double> VisGraph::table_search(Query& q, std::size_t& steps) const
     // A* on the skip graph. Queries and derivation together cost at most twice the better of
     // "derive at once" and "never derive" in these units.
     if (!skip_owed_.due()) return std::nullopt;
-    auto& self = const_cast<VisGraph&>(*this);  // one thread answers a changing map (owed.hpp)
     self.derive_skip();
     const std::optional<Attachment> s = attach_start(q.start), g = attach_goal(q.goal);
     if (s) q.s = *s;
