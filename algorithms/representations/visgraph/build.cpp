@@ -114,16 +114,7 @@ VisGraph::VisGraph(const Map& map, Params& params) : map_(&map), fs_(map, pinch_
   std::vector<std::pair<std::uint32_t, std::uint32_t>> joined;
   if (map.kind == MapKind::grid) {
     grid_tables(map.grid);
-    // One tangent sweep per node: its pairs with the nodes after it, and with block > 0 the
-    // region it sees (for the candidate lists).
-    std::vector<std::vector<GridFov::Span>> spans(block_ > 0 ? n : 0);
-    ScanScratch t;
-    t.want_spans = block_ > 0;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      scan_node(i, t, block_ > 0, [i](std::uint32_t j) { return j > i; }, joined);
-      if (block_ > 0) spans[i] = std::move(t.spans);  // scan_node clears it before the next sweep
-    }
-    if (block_ > 0) blocks_ = BlockCandidates(map.grid, c, block_, spans);
+    sweep_all(&joined);
   } else {
     // The attach of the lattice's points, precomputed (point_lists.hpp).
     if (points) points_ = PointLists(fs_, map.min, map.max);
@@ -302,17 +293,25 @@ std::uint64_t VisGraph::lists_price(std::size_t corners) { return 10 * std::uint
 // corners, sweep tables and spans (tests/test_dynamic.cpp).
 void VisGraph::derive_lists() {
   if (!lists_owed_.owed()) return;
-  const auto& c = corners();
-  std::vector<std::vector<GridFov::Span>> spans(c.size());
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> none;  // no pairs: the graph is up to date
-  ScanScratch t;
-  t.want_spans = true;
-  for (std::uint32_t i = 0; i < c.size(); ++i) {
-    scan_node(i, t, true, [](std::uint32_t) { return false; }, none);
-    spans[i] = std::move(t.spans);
-  }
-  blocks_ = BlockCandidates(map_->grid, c, block_, spans);
+  sweep_all(nullptr);  // no pairs: the graph is up to date
   lists_owed_.settle();
+}
+
+// One tangent sweep per node (grid maps): with `joined`, its pairs with the nodes after it; with
+// block > 0 the region it sees, from which the candidate lists are made (a build, and
+// derive_lists()).
+void VisGraph::sweep_all(std::vector<std::pair<std::uint32_t, std::uint32_t>>* joined) {
+  const auto& c = corners();
+  const std::uint32_t n = std::uint32_t(c.size());
+  std::vector<std::vector<GridFov::Span>> spans(block_ > 0 ? n : 0);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> none;
+  ScanScratch t;
+  t.want_spans = block_ > 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    scan_node(i, t, block_ > 0, [i, joined](std::uint32_t j) { return joined && j > i; }, joined ? *joined : none);
+    if (block_ > 0) spans[i] = std::move(t.spans);  // scan_node clears it before the next sweep
+  }
+  if (block_ > 0) blocks_ = BlockCandidates(map_->grid, c, block_, spans);
 }
 
 // pinch=allow (visgraph.hpp): SqueezeOptimum's nodes and edges as the searched graph, one vertex

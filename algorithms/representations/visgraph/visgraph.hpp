@@ -423,6 +423,7 @@ class VisGraph : public BuiltGraph<CsrGraph>, public StoredPositions {
   // making them (lists_price(n) for n corners, in query sweeps); made by derive_lists().
   static std::uint64_t lists_price(std::size_t corners);
   void derive_lists();
+  void sweep_all(std::vector<std::pair<std::uint32_t, std::uint32_t>>* joined);  // build.cpp
   void derive_skip();  // the skip graph and landmarks when owed
   OwedWork lists_owed_;
   // labels=1 after an update: the labels and their landmarks owed (labels_owed()), made by
