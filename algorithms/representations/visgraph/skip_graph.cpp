@@ -164,7 +164,7 @@ struct TautSkipGraph::Arcs {
   // range of its head's arcs by angle (output-sensitive), else every arc of its head tested.
   template <class F>
   void for_succ(std::uint32_t e, F&& f) const {
-    const Vertex s = src[e], v = head_of(full, e);
+    const Vertex s = src[e];
     if (g.grid_) {
       const auto [lo, hi] = range(e);
       for (std::uint32_t i = lo; i < hi; ++i)
